@@ -1,0 +1,21 @@
+/** Tests run TypeScript through swc (decorators and their metadata on); `tsc --noEmit` type-checks separately. */
+const swc = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+  },
+  module: { type: 'commonjs' },
+};
+
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 60000,
+  maxWorkers: process.env.CI ? 2 : '50%',
+};

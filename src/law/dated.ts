@@ -1,0 +1,39 @@
+import { IsoDate, within } from './dates';
+
+/**
+ * One version of a legal figure (DESIGN §1.4). Versions are never updated or deleted; a
+ * correction is a new version, and where validity overlaps the later publication wins.
+ */
+export interface Version<T> {
+  /** Database id, where the version has been stored. */
+  id?: string;
+  value: T;
+  validFrom: IsoDate;
+  /** Inclusive; null while open-ended. */
+  validUntil: IsoDate | null;
+  /** Date the act was published: the version is known from then on. */
+  publishedOn: IsoDate;
+  legalBasis: string;
+  /** Where the publication date is not in our sources, says so and what was used. */
+  note?: string | null;
+  /** Order of recording, to break ties between versions published the same day (later wins). */
+  seq?: number;
+}
+
+/**
+ * DESIGN §1.4 — the value in force on `on` as known on `asKnownOn`: among the versions with
+ * `publishedOn <= asKnownOn` and `validFrom <= on <= validUntil`, the one published last.
+ */
+export function inForce<T>(versions: readonly Version<T>[], on: IsoDate, asKnownOn: IsoDate): Version<T> | undefined {
+  let best: Version<T> | undefined;
+  versions.forEach((v, index) => {
+    if (v.publishedOn > asKnownOn || !within(on, v.validFrom, v.validUntil)) return;
+    if (!best || isLater(v, index, best, versions.indexOf(best))) best = v;
+  });
+  return best;
+}
+
+function isLater<T>(a: Version<T>, ai: number, b: Version<T>, bi: number): boolean {
+  if (a.publishedOn !== b.publishedOn) return a.publishedOn > b.publishedOn;
+  return (a.seq ?? ai) > (b.seq ?? bi);
+}

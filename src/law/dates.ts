@@ -1,0 +1,74 @@
+/**
+ * Calendar dates of the law as 'YYYY-MM-DD' strings: no time, no time zone (STYLE: dates of the
+ * law are calendar dates). Arithmetic goes through UTC so that no local offset can shift a day.
+ */
+export type IsoDate = string;
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isIsoDate(value: string): boolean {
+  const m = ISO.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function toUtc(date: IsoDate): Date {
+  return new Date(`${date}T00:00:00Z`);
+}
+
+function fromUtc(d: Date): IsoDate {
+  return d.toISOString().slice(0, 10);
+}
+
+export function addDays(date: IsoDate, days: number): IsoDate {
+  const d = toUtc(date);
+  d.setUTCDate(d.getUTCDate() + days);
+  return fromUtc(d);
+}
+
+/** 0 = Sunday … 6 = Saturday. */
+export function dayOfWeek(date: IsoDate): number {
+  return toUtc(date).getUTCDay();
+}
+
+export function yearOf(date: IsoDate): number {
+  return Number(date.slice(0, 4));
+}
+
+export function monthOf(date: IsoDate): number {
+  return Number(date.slice(5, 7));
+}
+
+export function isoDate(year: number, month: number, day: number): IsoDate {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+export function firstDayOfMonth(year: number, month: number): IsoDate {
+  return isoDate(year, month, 1);
+}
+
+export function lastDayOfMonth(year: number, month: number): IsoDate {
+  return isoDate(year, month, daysInMonth(year, month));
+}
+
+/** Every day from `from` to `to`, both inclusive. */
+export function eachDay(from: IsoDate, to: IsoDate): IsoDate[] {
+  const days: IsoDate[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
+  return days;
+}
+
+/** Inclusive interval test; `until` null means open-ended. ISO strings compare as dates. */
+export function within(date: IsoDate, from: IsoDate, until: IsoDate | null): boolean {
+  return from <= date && (until === null || date <= until);
+}
+
+/** Today's calendar date in Brazil (America/Sao_Paulo), the default `asKnownOn`. */
+export function today(now: Date = new Date()): IsoDate {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(now);
+}

@@ -1,0 +1,55 @@
+/** Vocabulary of the law shared by every layer (the GraphQL enums are registered from these). */
+
+export enum Region { NORTH = 'NORTH', NORTHEAST = 'NORTHEAST', CENTER_WEST = 'CENTER_WEST', SOUTHEAST = 'SOUTHEAST', SOUTH = 'SOUTH' }
+
+export enum Feedstock {
+  SOYBEAN = 'SOYBEAN',
+  CASTOR_BEAN = 'CASTOR_BEAN',
+  /** Fruit, stone or kernel of palm (Decreto 10.527/2020, art. 6º, I). */
+  PALM = 'PALM',
+  COTTONSEED = 'COTTONSEED',
+  SUNFLOWER = 'SUNFLOWER',
+  CANOLA = 'CANOLA',
+  PEANUT = 'PEANUT',
+  MACAUBA = 'MACAUBA',
+  BEEF_TALLOW = 'BEEF_TALLOW',
+  USED_COOKING_OIL = 'USED_COOKING_OIL',
+  OTHER = 'OTHER',
+}
+
+/** The four rate categories of Decreto 10.527/2020, arts. 5º and 6º. */
+export enum RateCategory {
+  GENERAL = 'GENERAL',
+  CASTOR_PALM_PRIORITY_REGION = 'CASTOR_PALM_PRIORITY_REGION',
+  FAMILY_FARMING = 'FAMILY_FARMING',
+  FAMILY_FARMING_PRIORITY_REGION = 'FAMILY_FARMING_PRIORITY_REGION',
+}
+
+export enum RegistrationKind { DAP = 'DAP', CAF = 'CAF' }
+export enum OrganizationKind { COOPERATIVE = 'COOPERATIVE', ASSOCIATION = 'ASSOCIATION' }
+export enum SupplierKind {
+  FAMILY_FARMER = 'FAMILY_FARMER',
+  COOPERATIVE = 'COOPERATIVE',
+  ASSOCIATION = 'ASSOCIATION',
+  THIRD_PARTY = 'THIRD_PARTY',
+  OWN_PRODUCTION = 'OWN_PRODUCTION',
+}
+/** Decreto 10.527/2020, art. 3º §2 I: a) raw material for biodiesel; b) other products. */
+export enum PurchasePurpose { BIODIESEL_FEEDSTOCK = 'BIODIESEL_FEEDSTOCK', OTHER_PRODUCT = 'OTHER_PRODUCT' }
+export enum BiodieselOrigin { OWN_PRODUCTION = 'OWN_PRODUCTION', IMPORTED = 'IMPORTED' }
+export enum Market { DOMESTIC = 'DOMESTIC', EXPORT = 'EXPORT' }
+export enum SealEventKind { SUSPENDED = 'SUSPENDED', REINSTATED = 'REINSTATED', CANCELLED = 'CANCELLED', RENEWED = 'RENEWED' }
+/** Decreto 10.527/2020, art. 3º §2 I c; art. 2º VII. */
+export enum FomentoKind { TECHNICAL_ASSISTANCE = 'TECHNICAL_ASSISTANCE', DONATION = 'DONATION', INVESTMENT = 'INVESTMENT', OTHER = 'OTHER' }
+export enum TaxPeriodStatus { OPEN = 'OPEN', CLOSED = 'CLOSED' }
+/** Lei 11.116/2005: art. 3º ad valorem (default) or art. 4º special regime per m³. */
+export enum TaxRegime { AD_VALOREM = 'AD_VALOREM', SPECIAL_PER_M3 = 'SPECIAL_PER_M3' }
+export enum Role { ADMIN = 'ADMIN', AUDITOR = 'AUDITOR', PRODUCER = 'PRODUCER' }
+
+/** A DAP or CAF (Decreto 10.527/2020, art. 2º IV and V). */
+export interface Registration {
+  kind: RegistrationKind;
+  number: string;
+  validFrom: string;
+  validUntil: string;
+}
