@@ -1,0 +1,16 @@
+/** Configuration from the environment (README lists each variable). */
+export interface Config {
+  port: number;
+  databaseUrl: string | undefined;
+  jwtSecret: string | undefined;
+  logLevel: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: Number(env.PORT ?? 4000),
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret: env.JWT_SECRET || undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}

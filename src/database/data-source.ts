@@ -1,0 +1,44 @@
+import { types } from 'pg';
+import { DataSource } from 'typeorm';
+import { entities } from '../domain';
+import { InitialSchema1764700000000 } from './migrations/1764700000000-initial-schema';
+
+// Calendar dates stay 'YYYY-MM-DD' strings: a JS Date at midnight would carry a time zone.
+types.setTypeParser(types.builtins.DATE, (value) => value);
+
+export const migrations = [InitialSchema1764700000000];
+
+export interface DataSourceOptions {
+  url: string;
+  /** Connections in the pool. */
+  poolSize?: number;
+  logging?: boolean;
+}
+
+/** The application's DataSource. Schema changes go through migrations only, never `synchronize`. */
+export function createDataSource({ url, poolSize = 10, logging = false }: DataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    entities,
+    migrations,
+    synchronize: false,
+    migrationsRun: false,
+    logging,
+    extra: {
+      max: poolSize,
+      // Fail fast while the database is unreachable instead of queueing requests forever.
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30000,
+      application_name: 'selo-api',
+    },
+  });
+}
+
+/** Connect and bring the schema up to date. */
+export async function openDatabase(options: DataSourceOptions): Promise<DataSource> {
+  const ds = createDataSource(options);
+  await ds.initialize();
+  await ds.runMigrations({ transaction: 'each' });
+  return ds;
+}

@@ -1,0 +1,28 @@
+import { AuditEntry } from './audit-entry.entity';
+import { Contract } from './contract.entity';
+import { FamilyFarmerRegistration } from './family-farmer-registration.entity';
+import { FamilyFarmer } from './family-farmer.entity';
+import { FamilyFarmingOrganization } from './family-farming-organization.entity';
+import { FomentoExpense } from './fomento-expense.entity';
+import { LawParameterVersion } from './law-parameter-version.entity';
+import { MinimumPrice } from './minimum-price.entity';
+import { Municipality } from './municipality.entity';
+import { OrganizationRegistration } from './organization-registration.entity';
+import { Producer } from './producer.entity';
+import { Purchase } from './purchase.entity';
+import { RegimeElection } from './regime-election.entity';
+import { Sale } from './sale.entity';
+import { SealEvent } from './seal-event.entity';
+import { SealGrant } from './seal-grant.entity';
+
+export {
+  AuditEntry, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
+  LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
+  RegimeElection, Sale, SealEvent, SealGrant,
+};
+
+export const entities = [
+  AuditEntry, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
+  LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
+  RegimeElection, Sale, SealEvent, SealGrant,
+];

@@ -1,0 +1,27 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Decimal } from '../law/decimal';
+import { Feedstock, PurchasePurpose, SupplierKind } from '../law/types';
+import { NUMERIC } from './decimal.transformer';
+
+/** A lot of raw material acquired (or produced) by a producer. */
+@Entity('purchase')
+export class Purchase {
+  @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;
+  @Column({ name: 'producer_id', type: 'bigint' }) producerId: string;
+  @Column({ name: 'purchased_on', type: 'date' }) purchasedOn: string;
+  /** Used in production on this date (Decreto 10.527/2020, art. 6º §3º). */
+  @Column({ name: 'consumed_on', type: 'date' }) consumedOn: string;
+  @Column('text') feedstock: Feedstock;
+  @Column({ name: 'quantity_kg', ...NUMERIC }) quantityKg: Decimal;
+  /** Null for own production (valued per art. 6º §4º). */
+  @Column({ ...NUMERIC, nullable: true }) cost: Decimal | null;
+  @Column({ name: 'supplier_kind', type: 'text' }) supplierKind: SupplierKind;
+  @Column({ name: 'family_farmer_id', type: 'bigint', nullable: true }) familyFarmerId: string | null;
+  @Column({ name: 'organization_id', type: 'bigint', nullable: true }) organizationId: string | null;
+  @Column({ name: 'supplier_name', type: 'text', nullable: true }) supplierName: string | null;
+  @Column({ name: 'origin_municipality_code', type: 'char', length: 7 }) originMunicipalityCode: string;
+  @Column({ name: 'contract_id', type: 'bigint', nullable: true }) contractId: string | null;
+  @Column('text') purpose: PurchasePurpose;
+  @Column({ name: 'external_id', type: 'text', nullable: true }) externalId: string | null;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+}

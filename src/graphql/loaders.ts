@@ -1,0 +1,37 @@
+import DataLoader from 'dataloader';
+import { Municipality, Producer } from '../domain';
+import { Actor } from '../services/actor';
+import { Services } from '../services';
+
+/** Group rows by a key, in the order of `keys` (DataLoader's contract). */
+export function byKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): (V | null)[] {
+  const map = new Map<K, V>();
+  for (const row of rows) map.set(keyOf(row), row);
+  return keys.map((k) => map.get(k) ?? null);
+}
+
+export function groupByKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): V[][] {
+  const map = new Map<K, V[]>();
+  for (const row of rows) {
+    const k = keyOf(row);
+    const list = map.get(k);
+    if (list) list.push(row);
+    else map.set(k, [row]);
+  }
+  return keys.map((k) => map.get(k) ?? []);
+}
+
+/**
+ * One set of DataLoaders per request, so a nested query costs one SQL statement per relation
+ * and level, whatever the number of rows. Loaders of producer records apply the actor's scope.
+ */
+export function createLoaders(services: Services, actor: Actor) {
+  return {
+    municipality: new DataLoader<string, Municipality | null>(async (codes) =>
+      byKey(codes, await services.municipalities.findByCodes(codes), (m) => m.ibgeCode)),
+    producer: new DataLoader<string, Producer | null>(async (ids) =>
+      byKey(ids, await services.producers.findByIds(actor, ids), (p) => p.id)),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

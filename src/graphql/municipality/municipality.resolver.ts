@@ -1,0 +1,17 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Context } from '../context';
+import { MunicipalityInput } from './municipality.input';
+import { MunicipalityType } from './municipality.type';
+
+@Resolver(() => MunicipalityType)
+export class MunicipalityResolver {
+  @Query(() => MunicipalityType, { nullable: true, description: 'A municipality by its 7-digit IBGE code.' })
+  municipality(@Arg('ibgeCode') ibgeCode: string, @Ctx() ctx: Context) {
+    return ctx.loaders.municipality.load(ibgeCode);
+  }
+
+  @Mutation(() => [MunicipalityType], { description: 'Insert or update municipalities by IBGE code (ADMIN). All or nothing.' })
+  upsertMunicipalities(@Arg('input', () => [MunicipalityInput]) input: MunicipalityInput[], @Ctx() ctx: Context) {
+    return ctx.services.municipalities.upsert(ctx.actor, input);
+  }
+}

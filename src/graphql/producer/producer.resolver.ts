@@ -1,0 +1,40 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Producer } from '../../domain';
+import { Context } from '../context';
+import { PageArgsType } from '../types/page.args';
+import { MunicipalityType } from '../municipality/municipality.type';
+import { CreateProducerInput, UpdateProducerInput } from './producer.input';
+import { ProducerConnection, ProducerType } from './producer.type';
+
+@Resolver(() => ProducerType)
+export class ProducerResolver {
+  @Query(() => ProducerType, { nullable: true, description: 'A producer by id (a PRODUCER sees only its own).' })
+  async producer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.loaders.producer.load(id);
+  }
+
+  @Query(() => ProducerConnection, { description: 'Producers visible to the caller, by id.' })
+  producers(@Args() page: PageArgsType, @Ctx() ctx: Context) {
+    return ctx.services.producers.list(ctx.actor, page);
+  }
+
+  @Mutation(() => ProducerType, { description: 'Register a producer (ADMIN).' })
+  createProducer(@Arg('input') input: CreateProducerInput, @Ctx() ctx: Context) {
+    return ctx.services.producers.create(ctx.actor, input);
+  }
+
+  @Mutation(() => ProducerType, { description: 'Change a producer; refused with CONFLICT/VERSION_MISMATCH unless expectedVersion is current.' })
+  updateProducer(
+    @Arg('id', () => ID) id: string,
+    @Arg('input') input: UpdateProducerInput,
+    @Arg('expectedVersion', () => Int) expectedVersion: number,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.producers.update(ctx.actor, id, input, expectedVersion);
+  }
+
+  @FieldResolver(() => MunicipalityType, { description: 'Municipality of the plant.' })
+  async plantMunicipality(@Root() p: Producer, @Ctx() ctx: Context) {
+    return ctx.loaders.municipality.load(p.plantMunicipalityCode);
+  }
+}

@@ -1,0 +1,14 @@
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { connectionOf } from '../types/connection';
+import { CnpjScalar } from '../scalars';
+
+@ObjectType('Producer', { description: 'A biodiesel producer (Decreto 10.527/2020, art. 2º III).' })
+export class ProducerType {
+  @Field(() => ID) id: string;
+  @Field(() => CnpjScalar, { description: 'CNPJ, bare, 14 characters, upper case.' }) cnpj: string;
+  @Field({ description: 'Razão social.' }) legalName: string;
+  @Field(() => String, { nullable: true, description: 'ANP authorization of the plant.' }) anpAuthorization: string | null;
+  @Field(() => Int, { description: 'Optimistic-locking version: pass it as expectedVersion to updateProducer.' }) version: number;
+}
+
+export const ProducerConnection = connectionOf(ProducerType, 'Producer');

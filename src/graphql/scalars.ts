@@ -1,0 +1,100 @@
+import { cnpj as cnpjLib, cpf as cpfLib } from 'cpf-cnpj-validator';
+import { GraphQLError, GraphQLScalarType, Kind, ValueNode } from 'graphql';
+import { GraphQLDateTime, GraphQLJSON } from 'graphql-scalars';
+import { Decimal } from '../law/decimal';
+import { isIsoDate } from '../law/dates';
+
+function invalid(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+}
+
+const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+function parseDecimal(value: unknown): Decimal {
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (!DECIMAL_TEXT.test(text)) throw invalid(`Decimal must be a plain decimal string such as "26.41", got "${value}"`);
+    return new Decimal(text);
+  }
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return new Decimal(value);
+  if (typeof value === 'number') throw invalid('Decimal must be a string (or an integer): a binary float cannot carry reais exactly');
+  throw invalid('Decimal must be a string');
+}
+
+/** Exact decimal number on the wire as a string; strings and integers in, strings out. */
+export const DecimalScalar = new GraphQLScalarType<Decimal, string>({
+  name: 'Decimal',
+  description: 'Exact decimal number on the wire as a string, e.g. "26.41". Never a Float: integers and strings are accepted as input, a float literal is rejected.',
+  serialize(value) {
+    if (value instanceof Decimal) return value.toFixed();
+    if (typeof value === 'string' && DECIMAL_TEXT.test(value)) return new Decimal(value).toFixed();
+    if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+    throw new GraphQLError(`Decimal cannot represent ${String(value)}`);
+  },
+  parseValue: parseDecimal,
+  parseLiteral(ast: ValueNode) {
+    if (ast.kind === Kind.STRING) return parseDecimal(ast.value);
+    if (ast.kind === Kind.INT) return new Decimal(ast.value);
+    if (ast.kind === Kind.FLOAT) throw invalid('Decimal must be a string such as "26.41": a float literal cannot carry reais exactly');
+    throw invalid('Decimal must be a string');
+  },
+});
+
+function parseDate(value: unknown): string {
+  if (typeof value !== 'string' || !isIsoDate(value)) throw invalid(`Date must be a real calendar date YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Calendar date, ISO 8601 YYYY-MM-DD, without time or zone. */
+export const DateScalar = new GraphQLScalarType<string, string>({
+  name: 'Date',
+  description: 'Calendar date, ISO 8601 YYYY-MM-DD (a real date: 2025-02-30 is rejected).',
+  serialize(value) {
+    if (typeof value === 'string' && isIsoDate(value)) return value;
+    throw new GraphQLError(`Date cannot represent ${String(value)}`);
+  },
+  parseValue: parseDate,
+  parseLiteral(ast) {
+    if (ast.kind !== Kind.STRING) throw invalid('Date must be a string YYYY-MM-DD');
+    return parseDate(ast.value);
+  },
+});
+
+/** Accepts masked or bare input; returns the bare form, upper case. */
+export function normaliseCnpj(value: unknown): string {
+  if (typeof value !== 'string') throw invalid('CNPJ must be a string');
+  const bare = value.trim().replace(/[./\-\s]/g, '').toUpperCase();
+  if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(bare) || !cnpjLib.isValid(bare)) throw invalid(`CNPJ "${value}" is not valid (check digits, IN RFB 2.229/2024)`);
+  return bare;
+}
+
+export function normaliseCpf(value: unknown): string {
+  if (typeof value !== 'string') throw invalid('CPF must be a string');
+  const bare = value.trim().replace(/[.\-\s]/g, '');
+  if (!/^\d{11}$/.test(bare) || !cpfLib.isValid(bare)) throw invalid(`CPF "${value}" is not valid`);
+  return bare;
+}
+
+function stringScalar(name: string, description: string, normalise: (v: unknown) => string) {
+  return new GraphQLScalarType<string, string>({
+    name,
+    description,
+    serialize: (v) => String(v),
+    parseValue: normalise,
+    parseLiteral(ast) {
+      if (ast.kind !== Kind.STRING) throw invalid(`${name} must be a string`);
+      return normalise(ast.value);
+    },
+  });
+}
+
+export const CnpjScalar = stringScalar(
+  'CNPJ',
+  'CNPJ. Input masked or bare, numeric or alphanumeric (IN RFB 2.229/2024), check digits verified; output bare, 14 characters, upper case.',
+  normaliseCnpj,
+);
+
+export const CpfScalar = stringScalar('CPF', 'CPF. Input masked or bare, check digits verified, repeated-digit numbers rejected; output 11 digits.', normaliseCpf);
+
+export const DateTimeScalar = GraphQLDateTime;
+export const JsonScalar = GraphQLJSON;

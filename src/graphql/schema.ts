@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import path from 'node:path';
+import { GraphQLSchema } from 'graphql';
+import { buildSchema, NonEmptyArray } from 'type-graphql';
+import { Decimal } from '../law/decimal';
+import './types/enums';
+import { MunicipalityResolver } from './municipality/municipality.resolver';
+import { ProducerResolver } from './producer/producer.resolver';
+import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars';
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const resolvers: NonEmptyArray<Function> = [MunicipalityResolver, ProducerResolver];
+
+export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');
+
+let built: Promise<GraphQLSchema> | undefined;
+
+/** The executable schema, built once from the resolvers (the code is the schema). */
+export function getSchema(): Promise<GraphQLSchema> {
+  built ??= buildSchema({
+    resolvers,
+    scalarsMap: [
+      { type: Decimal, scalar: DecimalScalar },
+      { type: Date, scalar: DateTimeScalar },
+      { type: Object, scalar: JsonScalar },
+    ],
+    validate: false,
+  });
+  return built;
+}

@@ -1,0 +1,19 @@
+import { ClassType, Field, Int, ObjectType } from 'type-graphql';
+import { PageInfo } from './common';
+
+/** `<Name>Edge` and `<Name>Connection` for a node type (Relay cursor connections). */
+export function connectionOf<T extends object>(node: ClassType<T>, name: string) {
+  @ObjectType(`${name}Edge`, { description: `A ${name} with its cursor.` })
+  class EdgeType {
+    @Field({ description: 'Opaque cursor; pass as `after`.' }) cursor: string;
+    @Field(() => node) node: T;
+  }
+
+  @ObjectType(`${name}Connection`, { description: `A page of ${name} records.` })
+  class ConnectionType {
+    @Field(() => [EdgeType]) edges: EdgeType[];
+    @Field(() => PageInfo) pageInfo: PageInfo;
+    @Field(() => Int, { description: 'Number of records visible to the caller across all pages.' }) totalCount: number;
+  }
+  return ConnectionType;
+}

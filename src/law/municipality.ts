@@ -1,0 +1,38 @@
+import { Region } from './types';
+
+/** IBGE UF codes (first two digits of a municipality code) and their abbreviations. */
+const UF_BY_CODE: Record<string, string> = {
+  '11': 'RO', '12': 'AC', '13': 'AM', '14': 'RR', '15': 'PA', '16': 'AP', '17': 'TO',
+  '21': 'MA', '22': 'PI', '23': 'CE', '24': 'RN', '25': 'PB', '26': 'PE', '27': 'AL', '28': 'SE', '29': 'BA',
+  '31': 'MG', '32': 'ES', '33': 'RJ', '35': 'SP',
+  '41': 'PR', '42': 'SC', '43': 'RS',
+  '50': 'MS', '51': 'MT', '52': 'GO', '53': 'DF',
+};
+
+const REGION_BY_DIGIT: Record<string, Region> = {
+  '1': Region.NORTH, '2': Region.NORTHEAST, '3': Region.SOUTHEAST, '4': Region.SOUTH, '5': Region.CENTER_WEST,
+};
+
+export interface MunicipalityFacts {
+  state: string;
+  region: Region;
+}
+
+/**
+ * IBGE code → UF and region: the first digit is the region, the first two the UF
+ * (shared/legal/related-law.md, "Reference data"). Null when the code is not 7 digits or names no UF.
+ */
+export function municipalityFacts(ibgeCode: string): MunicipalityFacts | null {
+  if (!/^\d{7}$/.test(ibgeCode)) return null;
+  const state = UF_BY_CODE[ibgeCode.slice(0, 2)];
+  if (!state) return null;
+  return { state, region: REGION_BY_DIGIT[ibgeCode[0]] };
+}
+
+/**
+ * Decreto 10.527/2020, art. 6º I and III; art. 3º §2 I b, c — the priority region is the North,
+ * the Northeast and the Semiárido, judged by where the raw material was produced.
+ */
+export function isPriorityRegion(place: { region: Region; semiarid: boolean }): boolean {
+  return place.region === Region.NORTH || place.region === Region.NORTHEAST || place.semiarid;
+}

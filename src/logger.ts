@@ -1,0 +1,16 @@
+import pino from 'pino';
+import { currentRequestId } from './request-context';
+
+/** Structured logs (JSON lines); every line written while serving a request carries its id. */
+export function createLogger(level = process.env.LOG_LEVEL ?? 'info') {
+  return pino({
+    level,
+    base: { service: 'selo-api' },
+    mixin() {
+      const requestId = currentRequestId();
+      return requestId ? { requestId } : {};
+    },
+  });
+}
+
+export type Logger = ReturnType<typeof createLogger>;

@@ -1,0 +1,12 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** The request being served, for log lines and error responses deep in the call stack. */
+export interface RequestContext {
+  requestId: string;
+}
+
+export const requestContext = new AsyncLocalStorage<RequestContext>();
+
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { expressMiddleware } from '@as-integrations/express5';
+import express from 'express';
+import { GraphQLError } from 'graphql';
+import { DataSource } from 'typeorm';
+import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
+import { Context } from './graphql/context';
+import { createErrorFormatter } from './graphql/errors';
+import { createLoaders } from './graphql/loaders';
+import { getSchema } from './graphql/schema';
+import { Logger } from './logger';
+import { currentRequestId, requestContext } from './request-context';
+import { createServices } from './services';
+import { AppError } from './services/errors';
+
+export interface ServerOptions {
+  dataSource: DataSource;
+  verifier: TokenVerifier;
+  logger: Logger;
+}
+
+export interface RunningApp {
+  app: express.Express;
+  httpServer: http.Server;
+  apollo: ApolloServer<Context>;
+  stop(): Promise<void>;
+}
+
+/** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
+export async function createApp({ dataSource, verifier, logger }: ServerOptions): Promise<RunningApp> {
+  const services = createServices(dataSource);
+  const app = express();
+  app.disable('x-powered-by');
+  const httpServer = http.createServer(app);
+
+  const apollo = new ApolloServer<Context>({
+    schema: await getSchema(),
+    formatError: createErrorFormatter(logger, currentRequestId),
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
+  });
+  await apollo.start();
+
+  app.use((req, res, next) => {
+    const requestId = (req.header('x-request-id') ?? '').slice(0, 64) || randomUUID();
+    res.setHeader('x-request-id', requestId);
+    requestContext.run({ requestId }, () => next());
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await dataSource.query('SELECT 1');
+      res.json({ status: 'ready' });
+    } catch {
+      res.status(503).json({ status: 'database unreachable' });
+    }
+  });
+
+  app.use(
+    '/graphql',
+    express.json({ limit: '1mb' }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        const requestId = currentRequestId() ?? randomUUID();
+        try {
+          const actor = await actorFromAuthorization(req.headers.authorization, verifier, requestId);
+          return { actor, requestId, services, loaders: createLoaders(services, actor) };
+        } catch (e) {
+          if (e instanceof AppError) throw new GraphQLError(e.message, { extensions: { code: e.code, http: { status: 401 } } });
+          throw e;
+        }
+      },
+    }),
+  );
+
+  return {
+    app,
+    httpServer,
+    apollo,
+    async stop() {
+      await apollo.stop();
+      if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}

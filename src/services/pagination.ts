@@ -1,0 +1,65 @@
+import { BadInputError } from './errors';
+
+/** Relay connection arguments (DESIGN §2: `first` defaults to 20, at most 100). */
+export interface PageArgs {
+  first?: number | null;
+  after?: string | null;
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export function pageSize(first: number | null | undefined): number {
+  if (first == null) return DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
+    throw new BadInputError('first', `first must be between 1 and ${MAX_PAGE_SIZE}`);
+  }
+  return first;
+}
+
+export type CursorValues = (string | number)[];
+
+/** Opaque cursor: the sort key of the row it points at (keyset pagination). */
+export function encodeCursor(values: CursorValues): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | null | undefined, arity: number): CursorValues | null {
+  if (cursor == null) return null;
+  try {
+    const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(values) && values.length === arity && values.every((v) => typeof v === 'string' || typeof v === 'number')) {
+      return values;
+    }
+  } catch {
+    // fall through
+  }
+  throw new BadInputError('after', 'after is not a cursor returned by this API');
+}
+
+export interface Edge<T> {
+  cursor: string;
+  node: T;
+}
+
+export interface Connection<T> {
+  edges: Edge<T>[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  totalCount: number;
+}
+
+/** Build a connection from up to `limit + 1` rows fetched after the cursor. */
+export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => CursorValues, totalCount: number, afterGiven: boolean): Connection<T> {
+  const page = rows.slice(0, limit);
+  const edges = page.map((node) => ({ cursor: encodeCursor(cursorOf(node)), node }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: rows.length > limit,
+      hasPreviousPage: afterGiven,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    },
+    totalCount,
+  };
+}

@@ -1,0 +1,33 @@
+import { QueryFailedError } from 'typeorm';
+import { BadInputError, ConflictError } from './errors';
+
+/** Unique constraints the API reports as CONFLICT/DUPLICATE, with the input field each guards. */
+const UNIQUE_FIELDS: Record<string, string> = {
+  producer_cnpj_key: 'cnpj',
+  family_farmer_cpf_key: 'cpf',
+  family_farming_organization_cnpj_key: 'cnpj',
+  purchase_producer_id_external_id_key: 'externalId',
+  sale_invoice_key_key: 'invoiceKey',
+  regime_election_producer_id_effective_year_key: 'electedOn',
+};
+
+/**
+ * Translate a constraint violation that slipped past validation (a race between two requests)
+ * into the error the caller would have got from validation. Others are rethrown untouched.
+ */
+export function translateDbError(error: unknown, fieldPrefix = 'input'): never {
+  if (error instanceof QueryFailedError) {
+    const d = error.driverError as { code?: string; constraint?: string; detail?: string };
+    if (d.code === '23505') {
+      const field = UNIQUE_FIELDS[d.constraint ?? ''] ?? 'input';
+      if (d.constraint === 'regime_election_producer_id_effective_year_key') {
+        throw new ConflictError('REGIME_ALREADY_ELECTED', 'A regime is already elected for that year', `${fieldPrefix}.${field}`);
+      }
+      throw new ConflictError('DUPLICATE', `A record with the same ${field} already exists`, `${fieldPrefix}.${field}`);
+    }
+    if (d.code === '23514' || d.code === '23503' || d.code === '22P02' || d.code === '22003') {
+      throw new BadInputError(fieldPrefix, `Rejected by the database: ${d.constraint ?? d.detail ?? 'invalid value'}`);
+    }
+  }
+  throw error;
+}

@@ -1,0 +1,94 @@
+import { DataSource, In } from 'typeorm';
+import { Producer } from '../domain';
+import { Actor } from './actor';
+import { ConflictError, NotFoundError } from './errors';
+import { Connection, decodeCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { assertAdmin, assertCanWriteFor, assertVisible, visibleProducerId } from './scope';
+import { mutate } from './transaction';
+import { requireMunicipalities, requireText } from './validation';
+
+export interface CreateProducerInput {
+  cnpj: string;
+  legalName: string;
+  plantMunicipalityCode: string;
+  anpAuthorization?: string | null;
+}
+
+export interface UpdateProducerInput {
+  legalName?: string | null;
+  anpAuthorization?: string | null;
+  plantMunicipalityCode?: string | null;
+}
+
+export class ProducerService {
+  constructor(private readonly ds: DataSource) {}
+
+  /** By id, within the actor's scope (NOT_FOUND outside it). */
+  async get(actor: Actor, id: string): Promise<Producer> {
+    const producer = /^\d+$/.test(id) ? await this.ds.getRepository(Producer).findOneBy({ id }) : null;
+    if (!producer) throw new NotFoundError('Producer', id);
+    assertVisible(actor, 'Producer', id, producer.id);
+    return producer;
+  }
+
+  /** Producers by id for loaders; out-of-scope ids come back as null. */
+  async findByIds(actor: Actor, ids: readonly string[]): Promise<Producer[]> {
+    const only = visibleProducerId(actor);
+    const wanted = ids.filter((id) => /^\d+$/.test(id) && (only === null || only === id));
+    return wanted.length ? this.ds.getRepository(Producer).findBy({ id: In(wanted) }) : [];
+  }
+
+  async list(actor: Actor, args: PageArgs): Promise<Connection<Producer>> {
+    const limit = pageSize(args.first);
+    const after = decodeCursor(args.after, 1);
+    const only = visibleProducerId(actor);
+    const qb = this.ds.getRepository(Producer).createQueryBuilder('p');
+    if (only !== null) qb.where('p.id = :only', { only });
+    const totalCount = await qb.clone().getCount();
+    if (after) qb.andWhere('p.id > :after', { after: after[0] });
+    const rows = await qb.orderBy('p.id', 'ASC').take(limit + 1).getMany();
+    return toConnection(rows, limit, (p) => [Number(p.id)], totalCount, after !== null);
+  }
+
+  async create(actor: Actor, input: CreateProducerInput): Promise<Producer> {
+    assertAdmin(actor);
+    return mutate(this.ds, actor, async (em) => {
+      const legalName = requireText(input.legalName, 'input.legalName');
+      await requireMunicipalities(em, [{ field: 'input.plantMunicipalityCode', code: input.plantMunicipalityCode }]);
+      if (await em.getRepository(Producer).existsBy({ cnpj: input.cnpj })) {
+        throw new ConflictError('DUPLICATE', `A producer with CNPJ ${input.cnpj} already exists`, 'input.cnpj');
+      }
+      const producer = await em.getRepository(Producer).save(
+        em.getRepository(Producer).create({ cnpj: input.cnpj, legalName, plantMunicipalityCode: input.plantMunicipalityCode, anpAuthorization: input.anpAuthorization?.trim() || null }),
+      );
+      return { result: producer, audit: [{ operation: 'createProducer', entity: 'Producer', entityId: producer.id, producerId: producer.id, after: producer }] };
+    });
+  }
+
+  /** Optimistic locking: the update applies only to `expectedVersion`, else CONFLICT/VERSION_MISMATCH. */
+  async update(actor: Actor, id: string, input: UpdateProducerInput, expectedVersion: number): Promise<Producer> {
+    const current = await this.get(actor, id);
+    assertCanWriteFor(actor, 'Producer', current.id);
+    return mutate(this.ds, actor, async (em) => {
+      const changes: Partial<Producer> = {};
+      if (input.legalName != null) changes.legalName = requireText(input.legalName, 'input.legalName');
+      if (input.anpAuthorization !== undefined) changes.anpAuthorization = input.anpAuthorization?.trim() || null;
+      if (input.plantMunicipalityCode != null) {
+        await requireMunicipalities(em, [{ field: 'input.plantMunicipalityCode', code: input.plantMunicipalityCode }]);
+        changes.plantMunicipalityCode = input.plantMunicipalityCode;
+      }
+      const before = await em.getRepository(Producer).findOneByOrFail({ id });
+      const result = await em
+        .createQueryBuilder()
+        .update(Producer)
+        .set({ ...changes, version: () => 'version + 1' })
+        .where('id = :id AND version = :expectedVersion', { id, expectedVersion })
+        .execute();
+      if (!result.affected) {
+        throw new ConflictError('VERSION_MISMATCH', `Producer ${id} is at version ${before.version}, not ${expectedVersion}`, 'expectedVersion');
+      }
+      const after = await em.getRepository(Producer).findOneByOrFail({ id });
+      return { result: after, audit: [{ operation: 'updateProducer', entity: 'Producer', entityId: id, producerId: id, before, after }] };
+    });
+  }
+}

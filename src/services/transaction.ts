@@ -1,0 +1,57 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { Actor } from './actor';
+import { translateDbError } from './pg-errors';
+
+export interface AuditRecord {
+  operation: string;
+  entity: string;
+  entityId: string | null;
+  producerId: string | null;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** JSON-safe copy of a record for the audit log (Decimals as strings, dates as they are). */
+export function snapshot(value: unknown): Record<string, unknown> | null {
+  return value == null ? null : (JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
+}
+
+/** Append audit entries in the mutation's own transaction (DESIGN §4): they commit or roll back with it. */
+export async function writeAudit(em: EntityManager, actor: Actor, records: AuditRecord[]): Promise<void> {
+  const CHUNK = 5000; // 9 parameters a row, under PostgreSQL's 65,535
+  for (let i = 0; i < records.length; i += CHUNK) await insertAudit(em, actor, records.slice(i, i + CHUNK));
+}
+
+async function insertAudit(em: EntityManager, actor: Actor, records: AuditRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const params: unknown[] = [];
+  const rows = records.map((r) => {
+    const values = [actor.sub, actor.role, r.operation, r.entity, r.entityId, r.producerId, actor.requestId, JSON.stringify(snapshot(r.before)), JSON.stringify(snapshot(r.after))];
+    const placeholders = values.map((v) => `$${params.push(v)}`);
+    return `(${placeholders.join(', ')})`;
+  });
+  await em.query(
+    `INSERT INTO audit_entry (actor, role, operation, entity, entity_id, producer_id, request_id, before, after) VALUES ${rows.join(', ')}`,
+    params,
+  );
+}
+
+/**
+ * Run one mutation as one transaction: the work and its audit entries are written together or
+ * not at all (a batch with one bad item writes nothing). Constraint violations become API errors.
+ */
+export async function mutate<T>(
+  ds: DataSource,
+  actor: Actor,
+  work: (em: EntityManager) => Promise<{ result: T; audit: AuditRecord[] }>,
+): Promise<T> {
+  try {
+    return await ds.transaction(async (em) => {
+      const { result, audit } = await work(em);
+      await writeAudit(em, actor, audit);
+      return result;
+    });
+  } catch (error) {
+    translateDbError(error);
+  }
+}

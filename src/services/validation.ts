@@ -1,0 +1,34 @@
+import { EntityManager, In } from 'typeorm';
+import { Municipality } from '../domain';
+import { Decimal } from '../law/decimal';
+import { BadInputError } from './errors';
+
+/** Input checks shared by the use cases; each names the offending field (DESIGN §5). */
+
+export function requireText(value: string | null | undefined, field: string): string {
+  const text = value?.trim();
+  if (!text) throw new BadInputError(field, `${field} must not be empty`);
+  return text;
+}
+
+export function requirePositive(value: Decimal, field: string): Decimal {
+  if (!value.isFinite() || value.lte(0)) throw new BadInputError(field, `${field} must be greater than zero`);
+  return value;
+}
+
+export function requireOrder(from: string, until: string, field: string, message = `${field} must not be before validFrom`): void {
+  if (until < from) throw new BadInputError(field, message);
+}
+
+/**
+ * Every municipality code named in the input must exist (reference data is loaded first).
+ * `wanted` maps each input field to the code it names.
+ */
+export async function requireMunicipalities(em: EntityManager, wanted: Array<{ field: string; code: string }>): Promise<void> {
+  if (wanted.length === 0) return;
+  const codes = [...new Set(wanted.map((w) => w.code))];
+  const found = await em.getRepository(Municipality).find({ select: { ibgeCode: true }, where: { ibgeCode: In(codes) } });
+  const known = new Set(found.map((m) => m.ibgeCode));
+  const missing = wanted.find((w) => !known.has(w.code));
+  if (missing) throw new BadInputError(missing.field, `Unknown municipality ${missing.code} (load it with upsertMunicipalities or the municipalities import)`);
+}
