@@ -12,7 +12,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  // jose 6 ships ESM only: swc turns it into CommonJS for jest, like the project's own files.
+  transform: { '^.+\\.ts$': ['@swc/jest', swc], '/node_modules/jose/.+\\.js$': ['@swc/jest', swc] },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   setupFiles: ['reflect-metadata'],

@@ -1,5 +1,5 @@
 import { types } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, Logger } from 'typeorm';
 import { entities } from '../domain';
 import { InitialSchema1764700000000 } from './migrations/1764700000000-initial-schema';
 
@@ -13,10 +13,12 @@ export interface DataSourceOptions {
   /** Connections in the pool. */
   poolSize?: number;
   logging?: boolean;
+  /** A TypeORM logger (tests count SQL statements with one). */
+  logger?: Logger;
 }
 
 /** The application's DataSource. Schema changes go through migrations only, never `synchronize`. */
-export function createDataSource({ url, poolSize = 10, logging = false }: DataSourceOptions): DataSource {
+export function createDataSource({ url, poolSize = 10, logging = false, logger }: DataSourceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -24,7 +26,8 @@ export function createDataSource({ url, poolSize = 10, logging = false }: DataSo
     migrations,
     synchronize: false,
     migrationsRun: false,
-    logging,
+    logging: logger ? ['query'] : logging,
+    ...(logger ? { logger } : {}),
     extra: {
       max: poolSize,
       // Fail fast while the database is unreachable instead of queueing requests forever.

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import path from 'node:path';
-import { GraphQLSchema } from 'graphql';
+import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, NonEmptyArray } from 'type-graphql';
 import { Decimal } from '../law/decimal';
 import './types/enums';
@@ -27,4 +27,9 @@ export function getSchema(): Promise<GraphQLSchema> {
     validate: false,
   });
   return built;
+}
+
+/** The schema as SDL, sorted so that diffs show real changes only (`npm run schema` writes it). */
+export async function printSchemaFile(): Promise<string> {
+  return `# Emitted from the code by \`npm run schema\`; do not edit by hand.\n\n${printSchema(lexicographicSortSchema(await getSchema()))}\n`;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, Logger } from 'typeorm';
 import { openDatabase } from '../../src/database/data-source';
 
 /** URL of the server the suite runs against: DATABASE_URL, or the embedded one of the global setup. */
@@ -25,7 +25,7 @@ export interface TestDatabase {
 /**
  * A database of its own for one test file, migrated like production. Dropped by `drop()`.
  */
-export async function createTestDatabase(poolSize = 5): Promise<TestDatabase> {
+export async function createTestDatabase(poolSize = 5, logger?: Logger): Promise<TestDatabase> {
   const name = `selo_test_${process.env.JEST_WORKER_ID ?? '0'}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: serverUrl() });
   await admin.connect();
@@ -35,7 +35,7 @@ export async function createTestDatabase(poolSize = 5): Promise<TestDatabase> {
     await admin.end();
   }
   const url = withDatabase(serverUrl(), name);
-  const dataSource = await openDatabase({ url, poolSize });
+  const dataSource = await openDatabase({ url, poolSize, logger });
   return {
     url,
     dataSource,

@@ -1,0 +1,9 @@
+import { DataSource } from 'typeorm';
+
+/**
+ * Everything a migrated database needs before the API serves from it, run at every start-up and
+ * idempotent: the shipped law (src/law/parameters) is loaded here.
+ */
+export async function prepareDatabase(_ds: DataSource): Promise<void> {
+  // Steps are added here as the law and reference data are shipped.
+}
