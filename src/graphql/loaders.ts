@@ -1,7 +1,9 @@
 import DataLoader from 'dataloader';
-import { Municipality, Producer } from '../domain';
+import { Contract, Municipality, Producer, Purchase, Sale } from '../domain';
 import { Actor } from '../services/actor';
 import { Services } from '../services';
+import { Connection } from '../services/pagination';
+import { ProducerPageKey, producerPageKey } from '../services/producer-pages';
 
 /** Group rows by a key, in the order of `keys` (DataLoader's contract). */
 export function byKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): (V | null)[] {
@@ -31,6 +33,14 @@ export function createLoaders(services: Services, actor: Actor) {
       byKey(codes, await services.municipalities.findByCodes(codes), (m) => m.ibgeCode)),
     producer: new DataLoader<string, Producer | null>(async (ids) =>
       byKey(ids, await services.producers.findByIds(actor, ids), (p) => p.id)),
+    contract: new DataLoader<string, Contract | null>(async (ids) =>
+      byKey(ids, await services.contracts.findByIds(actor, ids), (c) => c.id)),
+    contractsByProducer: new DataLoader<ProducerPageKey, Connection<Contract>, string>(
+      (keys) => services.contracts.pagesByProducer(actor, keys), { cacheKeyFn: producerPageKey }),
+    purchasesByProducer: new DataLoader<ProducerPageKey, Connection<Purchase>, string>(
+      (keys) => services.purchases.pagesByProducer(actor, keys), { cacheKeyFn: producerPageKey }),
+    salesByProducer: new DataLoader<ProducerPageKey, Connection<Sale>, string>(
+      (keys) => services.sales.pagesByProducer(actor, keys), { cacheKeyFn: producerPageKey }),
   };
 }
 

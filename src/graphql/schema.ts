@@ -4,12 +4,20 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, NonEmptyArray } from 'type-graphql';
 import { Decimal } from '../law/decimal';
 import './types/enums';
+import { ContractResolver } from './contract/contract.resolver';
+import { FomentoResolver } from './fomento/fomento.resolver';
 import { MunicipalityResolver } from './municipality/municipality.resolver';
+import { ProducerRecordsResolver } from './producer/producer-records.resolver';
 import { ProducerResolver } from './producer/producer.resolver';
+import { PurchaseResolver } from './purchase/purchase.resolver';
+import { SaleResolver } from './sale/sale.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const resolvers: NonEmptyArray<Function> = [MunicipalityResolver, ProducerResolver];
+export const resolvers: NonEmptyArray<Function> = [
+  MunicipalityResolver, ProducerResolver,
+  ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
+];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');
 

@@ -1,6 +1,10 @@
 import { DataSource } from 'typeorm';
+import { ContractService } from './contract.service';
+import { FomentoService } from './fomento.service';
 import { MunicipalityService } from './municipality.service';
 import { ProducerService } from './producer.service';
+import { PurchaseService } from './purchase.service';
+import { SaleService } from './sale.service';
 
 /** The use cases, built once per process over the DataSource. */
 export function createServices(ds: DataSource) {
@@ -8,6 +12,10 @@ export function createServices(ds: DataSource) {
     dataSource: ds,
     municipalities: new MunicipalityService(ds),
     producers: new ProducerService(ds),
+    contracts: new ContractService(ds),
+    purchases: new PurchaseService(ds),
+    sales: new SaleService(ds),
+    fomento: new FomentoService(ds),
   };
 }
 

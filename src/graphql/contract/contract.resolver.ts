@@ -1,0 +1,24 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Contract } from '../../domain';
+import { Context } from '../context';
+import { ProducerType } from '../producer/producer.type';
+import { CreateContractInput } from './contract.input';
+import { ContractType } from './contract.type';
+
+@Resolver(() => ContractType)
+export class ContractResolver {
+  @Query(() => ContractType, { nullable: true, description: 'A contract by id; another producer\'s contract is NOT_FOUND for a PRODUCER.' })
+  contract(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.contracts.get(ctx.actor, id);
+  }
+
+  @Mutation(() => ContractType, { description: 'Record a purchase contract (ADMIN, or the PRODUCER itself).' })
+  createContract(@Arg('input') input: CreateContractInput, @Ctx() ctx: Context) {
+    return ctx.services.contracts.create(ctx.actor, input);
+  }
+
+  @FieldResolver(() => ProducerType, { description: 'Producer that buys.' })
+  producer(@Root() c: Contract, @Ctx() ctx: Context) {
+    return ctx.loaders.producer.load(c.producerId);
+  }
+}

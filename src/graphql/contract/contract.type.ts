@@ -1,0 +1,21 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { Decimal } from '../../law/decimal';
+import { Feedstock } from '../../law/types';
+import { connectionOf } from '../types/connection';
+import { DateScalar, DecimalScalar } from '../scalars';
+
+@ObjectType('Contract', {
+  description: 'Purchase contract of a producer with a family farmer or a family-farming organization (Decreto 10.527/2020, art. 3º §2 II–III).',
+})
+export class ContractType {
+  @Field(() => ID) id: string;
+  @Field(() => DateScalar, { description: 'Date of signature: it must precede the purchases it covers (art. 3º §2 II).' }) signedOn: string;
+  @Field(() => DateScalar, { description: 'First day covered.' }) validFrom: string;
+  @Field(() => DateScalar, { description: 'Last day covered (inclusive).' }) validUntil: string;
+  @Field(() => Feedstock, { description: 'Raw material contracted.' }) feedstock: Feedstock;
+  @Field(() => DecimalScalar, { description: 'Quantity contracted, in kg.' }) quantityKg: Decimal;
+  @Field(() => DecimalScalar, { description: 'Price per kg in reais, compared with the PGPAF minimum price in force on signedOn (Decreto 5.996/2006).' }) pricePerKg: Decimal;
+  @Field({ description: 'Technical assistance and training assured (art. 3º §2 III).' }) technicalAssistance: boolean;
+}
+
+export const ContractConnection = connectionOf(ContractType, 'Contract');

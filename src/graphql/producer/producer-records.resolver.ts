@@ -1,0 +1,29 @@
+import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Producer } from '../../domain';
+import { Context } from '../context';
+import { ContractConnection } from '../contract/contract.type';
+import { PurchasePageArgsType } from '../purchase/purchase.args';
+import { PurchaseConnection } from '../purchase/purchase.type';
+import { SalePageArgsType } from '../sale/sale.args';
+import { SaleConnection } from '../sale/sale.type';
+import { PageArgsType } from '../types/page.args';
+import { ProducerType } from './producer.type';
+
+/** A producer's records as connections; under `producers`, one statement per level for the whole page (loaders). */
+@Resolver(() => ProducerType)
+export class ProducerRecordsResolver {
+  @FieldResolver(() => ContractConnection, { description: 'Contracts with family farming (art. 3º §2 II), by id.' })
+  contracts(@Root() p: Producer, @Args() args: PageArgsType, @Ctx() ctx: Context) {
+    return ctx.loaders.contractsByProducer.load({ producerId: p.id, args });
+  }
+
+  @FieldResolver(() => PurchaseConnection, { description: 'Purchases by consumedOn, then id; from/to bound consumedOn, inclusive.' })
+  purchases(@Root() p: Producer, @Args() args: PurchasePageArgsType, @Ctx() ctx: Context) {
+    return ctx.loaders.purchasesByProducer.load({ producerId: p.id, args });
+  }
+
+  @FieldResolver(() => SaleConnection, { description: 'Sales by soldOn, then id; from/to bound soldOn, inclusive.' })
+  sales(@Root() p: Producer, @Args() args: SalePageArgsType, @Ctx() ctx: Context) {
+    return ctx.loaders.salesByProducer.load({ producerId: p.id, args });
+  }
+}

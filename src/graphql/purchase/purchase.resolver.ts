@@ -1,0 +1,36 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Purchase } from '../../domain';
+import { Context } from '../context';
+import { ContractType } from '../contract/contract.type';
+import { MunicipalityType } from '../municipality/municipality.type';
+import { ProducerType } from '../producer/producer.type';
+import { RecordPurchaseInput } from './purchase.input';
+import { PurchaseType } from './purchase.type';
+
+@Resolver(() => PurchaseType)
+export class PurchaseResolver {
+  @Query(() => PurchaseType, { nullable: true, description: 'A purchase by id; another producer\'s purchase is NOT_FOUND for a PRODUCER.' })
+  purchase(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.purchases.get(ctx.actor, id);
+  }
+
+  @Mutation(() => [PurchaseType], { description: 'All or nothing: one bad item rejects the batch and nothing is written.' })
+  recordPurchases(@Arg('input', () => [RecordPurchaseInput]) input: RecordPurchaseInput[], @Ctx() ctx: Context) {
+    return ctx.services.purchases.record(ctx.actor, input);
+  }
+
+  @FieldResolver(() => ProducerType, { description: 'Producer that bought.' })
+  producer(@Root() p: Purchase, @Ctx() ctx: Context) {
+    return ctx.loaders.producer.load(p.producerId);
+  }
+
+  @FieldResolver(() => MunicipalityType, { description: 'Where the raw material was produced: decides the priority region (art. 6º I and III).' })
+  originMunicipality(@Root() p: Purchase, @Ctx() ctx: Context) {
+    return ctx.loaders.municipality.load(p.originMunicipalityCode);
+  }
+
+  @FieldResolver(() => ContractType, { nullable: true, description: 'Contract the lot was bought under (art. 3º §2 II).' })
+  contract(@Root() p: Purchase, @Ctx() ctx: Context) {
+    return p.contractId === null ? null : ctx.loaders.contract.load(p.contractId);
+  }
+}

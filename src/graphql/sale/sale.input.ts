@@ -1,0 +1,16 @@
+import { Field, ID, InputType } from 'type-graphql';
+import { Decimal } from '../../law/decimal';
+import { BiodieselOrigin, Market } from '../../law/types';
+import { DateScalar, DecimalScalar } from '../scalars';
+
+@InputType('RecordSaleInput', { description: 'One sale of biodiesel.' })
+export class RecordSaleInput {
+  @Field(() => ID, { description: 'Producer that sold (a PRODUCER: its own).' }) producerId: string;
+  @Field(() => DateScalar, { description: 'Date of sale.' }) soldOn: string;
+  @Field(() => DecimalScalar, { description: 'Volume in m³, greater than zero.' }) volumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'Gross revenue in reais, greater than zero.' }) revenue: Decimal;
+  @Field(() => BiodieselOrigin, { nullable: true, defaultValue: BiodieselOrigin.OWN_PRODUCTION, description: 'Own production (default) or imported (art. 6º §5).' })
+  origin?: BiodieselOrigin | null;
+  @Field(() => Market, { nullable: true, defaultValue: Market.DOMESTIC, description: 'Domestic (default) or export.' }) market?: Market | null;
+  @Field(() => String, { nullable: true, description: 'NF-e access key: 44 digits, unique across all sales.' }) invoiceKey?: string | null;
+}

@@ -1,0 +1,19 @@
+import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Sale } from '../../domain';
+import { Context } from '../context';
+import { ProducerType } from '../producer/producer.type';
+import { RecordSaleInput } from './sale.input';
+import { SaleType } from './sale.type';
+
+@Resolver(() => SaleType)
+export class SaleResolver {
+  @Mutation(() => [SaleType], { description: 'All or nothing: one bad item rejects the batch and nothing is written.' })
+  recordSales(@Arg('input', () => [RecordSaleInput]) input: RecordSaleInput[], @Ctx() ctx: Context) {
+    return ctx.services.sales.record(ctx.actor, input);
+  }
+
+  @FieldResolver(() => ProducerType, { description: 'Producer that sold.' })
+  producer(@Root() s: Sale, @Ctx() ctx: Context) {
+    return ctx.loaders.producer.load(s.producerId);
+  }
+}

@@ -1,0 +1,61 @@
+import { DataSource } from 'typeorm';
+import { FomentoExpense } from '../domain';
+import { Decimal } from '../law/decimal';
+import { FomentoKind } from '../law/types';
+import { Actor } from './actor';
+import { BadInputError } from './errors';
+import { assertWritable, insertInChunks, optionalText, requireDate, requirePositiveDecimal, requireRecords, requireWritableProducers } from './record-batch';
+import { mutate } from './transaction';
+import { requireMunicipalities } from './validation';
+
+export interface RecordFomentoInput {
+  producerId: string;
+  spentOn: string;
+  kind: FomentoKind;
+  amount: Decimal;
+  municipalityCode: string;
+  organizationId?: string | null;
+  description?: string | null;
+}
+
+/**
+ * Fomento spending: technical assistance, donations, investment for family farmers
+ * (Decreto 10.527/2020, art. 2º VII; counted by art. 3º §2 I c in the priority region).
+ * Recorded in batches, all or nothing.
+ */
+export class FomentoService {
+  constructor(private readonly ds: DataSource) {}
+
+  async record(actor: Actor, inputs: RecordFomentoInput[]): Promise<FomentoExpense[]> {
+    assertWritable(actor, inputs.map((f, i) => ({ field: `input[${i}].producerId`, id: f.producerId })));
+    const rows = inputs.map((input, i) => FomentoService.toRow(input, `input[${i}]`));
+    if (rows.length === 0) return [];
+    return mutate(this.ds, actor, async (em) => {
+      await requireWritableProducers(em, actor, rows.map((r, i) => ({ field: `input[${i}].producerId`, id: r.producerId })));
+      await requireMunicipalities(em, rows.map((r, i) => ({ field: `input[${i}].municipalityCode`, code: r.municipalityCode })));
+      const orgs = rows.flatMap((r, i) => (r.organizationId === null ? [] : [{ field: `input[${i}].organizationId`, id: r.organizationId }]));
+      await requireRecords(em, 'family_farming_organization', 'FamilyFarmingOrganization', orgs, ['id']);
+      await insertInChunks(em, FomentoExpense, rows);
+      return {
+        result: rows,
+        audit: rows.map((r) => ({ operation: 'recordFomento', entity: 'FomentoExpense', entityId: r.id, producerId: r.producerId, after: r })),
+      };
+    });
+  }
+
+  /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
+  static toRow(input: RecordFomentoInput, at: string): FomentoExpense {
+    const spentOn = requireDate(input.spentOn, `${at}.spentOn`);
+    if (!Object.values(FomentoKind).includes(input.kind)) throw new BadInputError(`${at}.kind`, `Unknown kind ${input.kind}`);
+    const amount = requirePositiveDecimal(input.amount, `${at}.amount`);
+    return Object.assign(new FomentoExpense(), {
+      producerId: input.producerId,
+      spentOn,
+      kind: input.kind,
+      amount,
+      municipalityCode: input.municipalityCode,
+      organizationId: input.organizationId ?? null,
+      description: optionalText(input.description),
+    });
+  }
+}

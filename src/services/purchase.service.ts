@@ -1,0 +1,193 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { Purchase } from '../domain';
+import { Decimal } from '../law/decimal';
+import { Feedstock, OrganizationKind, PurchasePurpose, SupplierKind } from '../law/types';
+import { Actor } from './actor';
+import { BadInputError, ConflictError, NotFoundError } from './errors';
+import { Connection } from './pagination';
+import { pagesByProducer, ProducerPageKey } from './producer-pages';
+import {
+  assertWritable, insertInChunks, isId, optionalText, requireDate, requirePositiveDecimal, requireRecords, requireWritableProducers,
+} from './record-batch';
+import { assertVisible } from './scope';
+import { mutate } from './transaction';
+import { requireMunicipalities } from './validation';
+
+export interface RecordPurchaseInput {
+  producerId: string;
+  purchasedOn: string;
+  consumedOn?: string | null;
+  feedstock: Feedstock;
+  quantityKg: Decimal;
+  cost?: Decimal | null;
+  supplierKind: SupplierKind;
+  familyFarmerId?: string | null;
+  organizationId?: string | null;
+  supplierName?: string | null;
+  originMunicipalityCode: string;
+  contractId?: string | null;
+  purpose?: PurchasePurpose | null;
+  externalId?: string | null;
+}
+
+/**
+ * Lots of raw material acquired or produced (Decreto 10.527/2020, art. 3º §2 I a–b; art. 6º
+ * §§3º–4º). Recorded in batches, all or nothing.
+ */
+export class PurchaseService {
+  constructor(private readonly ds: DataSource) {}
+
+  /** By id, within the actor's scope: another producer's purchase is NOT_FOUND, like a missing one. */
+  async get(actor: Actor, id: string): Promise<Purchase> {
+    const purchase = isId(id) ? await this.ds.getRepository(Purchase).findOneBy({ id }) : null;
+    if (!purchase) throw new NotFoundError('Purchase', id);
+    assertVisible(actor, 'Purchase', id, purchase.producerId);
+    return purchase;
+  }
+
+  /** Producer.purchases for many producers at once, ordered by consumedOn then id; from/to bound consumedOn. */
+  pagesByProducer(actor: Actor, keys: readonly ProducerPageKey[]): Promise<Array<Connection<Purchase> | Error>> {
+    return pagesByProducer(this.ds, actor, { entity: Purchase, table: 'purchase', dateColumn: 'consumed_on', dateProperty: 'consumedOn' }, keys);
+  }
+
+  /** Record a batch: every item is validated, then all are inserted in multi-row INSERTs; one bad item writes nothing. */
+  async record(actor: Actor, inputs: RecordPurchaseInput[]): Promise<Purchase[]> {
+    assertWritable(actor, inputs.map((p, i) => ({ field: `input[${i}].producerId`, id: p.producerId })));
+    const rows = inputs.map((input, i) => PurchaseService.toRow(input, `input[${i}]`));
+    PurchaseService.rejectRepeatedExternalIds(rows);
+    if (rows.length === 0) return [];
+    return mutate(this.ds, actor, async (em) => {
+      await this.checkBatch(em, actor, rows);
+      await insertInChunks(em, Purchase, rows);
+      return {
+        result: rows,
+        audit: rows.map((r) => ({ operation: 'recordPurchases', entity: 'Purchase', entityId: r.id, producerId: r.producerId, after: r })),
+      };
+    });
+  }
+
+  /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
+  static toRow(input: RecordPurchaseInput, at: string): Purchase {
+    const purchasedOn = requireDate(input.purchasedOn, `${at}.purchasedOn`);
+    // art. 6º §3º: the raw material is weighed in the period it is used; by default, when bought.
+    const consumedOn = input.consumedOn == null ? purchasedOn : requireDate(input.consumedOn, `${at}.consumedOn`);
+    if (consumedOn < purchasedOn) throw new BadInputError(`${at}.consumedOn`, `${at}.consumedOn must not be before purchasedOn`);
+    if (!Object.values(Feedstock).includes(input.feedstock)) throw new BadInputError(`${at}.feedstock`, `Unknown feedstock ${input.feedstock}`);
+    const quantityKg = requirePositiveDecimal(input.quantityKg, `${at}.quantityKg`);
+    const kind = input.supplierKind;
+    const farmerId = input.familyFarmerId ?? null;
+    const organizationId = input.organizationId ?? null;
+    const supplierName = optionalText(input.supplierName);
+    const must = (ok: boolean, field: string, message: string) => {
+      if (!ok) throw new BadInputError(`${at}.${field}`, message);
+    };
+    switch (kind) {
+      case SupplierKind.FAMILY_FARMER:
+        must(farmerId !== null, 'familyFarmerId', 'supplierKind FAMILY_FARMER needs familyFarmerId');
+        must(organizationId === null, 'organizationId', 'supplierKind FAMILY_FARMER takes no organizationId');
+        break;
+      case SupplierKind.COOPERATIVE:
+      case SupplierKind.ASSOCIATION:
+        must(organizationId !== null, 'organizationId', `supplierKind ${kind} needs organizationId`);
+        must(farmerId === null, 'familyFarmerId', `supplierKind ${kind} takes no familyFarmerId`);
+        break;
+      case SupplierKind.THIRD_PARTY:
+        must(farmerId === null, 'familyFarmerId', 'supplierKind THIRD_PARTY takes no familyFarmerId');
+        must(organizationId === null, 'organizationId', 'supplierKind THIRD_PARTY takes no organizationId');
+        must(supplierName !== null, 'supplierName', 'supplierKind THIRD_PARTY needs supplierName');
+        break;
+      case SupplierKind.OWN_PRODUCTION:
+        must(farmerId === null, 'familyFarmerId', 'supplierKind OWN_PRODUCTION takes no familyFarmerId');
+        must(organizationId === null, 'organizationId', 'supplierKind OWN_PRODUCTION takes no organizationId');
+        must(supplierName === null, 'supplierName', 'supplierKind OWN_PRODUCTION takes no supplierName');
+        break;
+      default:
+        throw new BadInputError(`${at}.supplierKind`, `Unknown supplierKind ${String(kind)}`);
+    }
+    // art. 6º §4º: own production has no acquisition cost (it is valued at the period's average
+    // third-party price per kg); every other lot must carry its cost.
+    let cost: Decimal | null = null;
+    if (kind === SupplierKind.OWN_PRODUCTION) {
+      must(input.cost == null, 'cost', 'OWN_PRODUCTION has no acquisition cost (valued per art. 6º §4º)');
+    } else {
+      if (input.cost == null) throw new BadInputError(`${at}.cost`, `A ${kind} purchase needs its acquisition cost`);
+      cost = requirePositiveDecimal(input.cost, `${at}.cost`);
+    }
+    const purpose = input.purpose ?? PurchasePurpose.BIODIESEL_FEEDSTOCK;
+    if (!Object.values(PurchasePurpose).includes(purpose)) throw new BadInputError(`${at}.purpose`, `Unknown purpose ${purpose}`);
+    let externalId: string | null = null;
+    if (input.externalId != null) {
+      externalId = optionalText(input.externalId);
+      must(externalId !== null, 'externalId', 'externalId must not be blank');
+    }
+    return Object.assign(new Purchase(), {
+      producerId: input.producerId,
+      purchasedOn,
+      consumedOn,
+      feedstock: input.feedstock,
+      quantityKg,
+      cost,
+      supplierKind: kind,
+      familyFarmerId: farmerId,
+      organizationId,
+      supplierName,
+      originMunicipalityCode: input.originMunicipalityCode,
+      contractId: input.contractId ?? null,
+      purpose,
+      externalId,
+    });
+  }
+
+  /** externalId is unique per producer: a repetition inside the batch is a CONFLICT too. */
+  static rejectRepeatedExternalIds(rows: Purchase[]): void {
+    const seen = new Set<string>();
+    rows.forEach((r, i) => {
+      if (r.externalId === null) return;
+      const key = JSON.stringify([r.producerId, r.externalId]);
+      if (seen.has(key)) throw new ConflictError('DUPLICATE', `externalId ${r.externalId} appears twice in the batch for producer ${r.producerId}`, `input[${i}].externalId`);
+      seen.add(key);
+    });
+  }
+
+  /**
+   * The checks against the database, inside the mutation's transaction, with one statement per
+   * kind of referenced record whatever the batch size. This is where every rule that reads
+   * stored data is applied before the batch is written.
+   */
+  private async checkBatch(em: EntityManager, actor: Actor, rows: Purchase[]): Promise<void> {
+    const at = (i: number, field: string) => `input[${i}].${field}`;
+    await requireWritableProducers(em, actor, rows.map((r, i) => ({ field: at(i, 'producerId'), id: r.producerId })));
+    await requireMunicipalities(em, rows.map((r, i) => ({ field: at(i, 'originMunicipalityCode'), code: r.originMunicipalityCode })));
+
+    const farmers = rows.flatMap((r, i) => (r.familyFarmerId === null ? [] : [{ field: at(i, 'familyFarmerId'), id: r.familyFarmerId }]));
+    await requireRecords(em, 'family_farmer', 'FamilyFarmer', farmers, ['id']);
+
+    const orgRefs = rows.flatMap((r, i) => (r.organizationId === null ? [] : [{ field: at(i, 'organizationId'), id: r.organizationId, i }]));
+    const orgs = await requireRecords<{ id: string; kind: OrganizationKind }>(em, 'family_farming_organization', 'FamilyFarmingOrganization', orgRefs, ['id', 'kind']);
+    for (const ref of orgRefs) {
+      const kind = orgs.get(ref.id)!.kind;
+      if (kind !== (rows[ref.i].supplierKind as string)) {
+        throw new BadInputError(at(ref.i, 'supplierKind'), `supplierKind ${rows[ref.i].supplierKind} does not match organization ${ref.id}, which is a ${kind}`);
+      }
+    }
+
+    // A contract of another producer is reported as a missing one (DESIGN §4).
+    const contractRefs = rows.flatMap((r, i) => (r.contractId === null ? [] : [{ field: at(i, 'contractId'), id: r.contractId, i }]));
+    const contracts = await requireRecords<{ id: string; producer_id: string }>(em, 'contract', 'Contract', contractRefs, ['id', 'producer_id']);
+    for (const ref of contractRefs) {
+      if (String(contracts.get(ref.id)!.producer_id) !== String(rows[ref.i].producerId)) throw new NotFoundError('Contract', `${ref.id} (${ref.field})`);
+    }
+
+    const keyed = rows.flatMap((r, i) => (r.externalId === null ? [] : [{ i, producerId: r.producerId, externalId: r.externalId }]));
+    if (keyed.length > 0) {
+      const taken: Array<{ producer_id: string; external_id: string }> = await em.query(
+        `SELECT producer_id, external_id FROM purchase
+          WHERE (producer_id, external_id) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
+        [keyed.map((k) => k.producerId), keyed.map((k) => k.externalId)],
+      );
+      const takenKeys = new Set(taken.map((t) => JSON.stringify([String(t.producer_id), t.external_id])));
+      const clash = keyed.find((k) => takenKeys.has(JSON.stringify([String(k.producerId), k.externalId])));
+      if (clash) throw new ConflictError('DUPLICATE', `Producer ${clash.producerId} already has a purchase with externalId ${clash.externalId}`, at(clash.i, 'externalId'));
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { isIsoDate } from '../law/dates';
+import { Decimal } from '../law/decimal';
+import { Actor } from './actor';
+import { BadInputError, NotFoundError } from './errors';
+import { assertCanWriteFor } from './scope';
+
+/**
+ * Shared steps of the producers' record batches (purchases, sales, fomento, contracts): checks
+ * that need no database, id look-ups with one statement per kind of record, and multi-row
+ * inserts. A batch is validated whole before anything is written (DESIGN §5).
+ */
+
+/** A bigint identity as the API writes it; anything else cannot name a record. */
+export function isId(id: string | null | undefined): id is string {
+  return typeof id === 'string' && /^\d{1,18}$/.test(id);
+}
+
+export function requireDate(value: string, field: string): string {
+  if (typeof value !== 'string' || !isIsoDate(value)) throw new BadInputError(field, `${field} must be a real calendar date YYYY-MM-DD`);
+  return value;
+}
+
+/** A positive decimal (quantities, costs, volumes, revenues, amounts, prices: DESIGN §5). */
+export function requirePositiveDecimal(value: Decimal | string | null | undefined, field: string): Decimal {
+  let d: Decimal | null = null;
+  try {
+    d = value == null ? null : value instanceof Decimal ? value : new Decimal(value);
+  } catch {
+    d = null;
+  }
+  if (d === null || !d.isFinite() || d.lte(0)) throw new BadInputError(field, `${field} must be greater than zero`);
+  return d;
+}
+
+/** Optional free text: trimmed, blank = absent. */
+export function optionalText(value: string | null | undefined): string | null {
+  const text = value?.trim();
+  return text ? text : null;
+}
+
+/**
+ * The caller may write records of every producer named in the batch (AUDITOR: FORBIDDEN;
+ * PRODUCER: another producer is NOT_FOUND), and each of them exists (NOT_FOUND).
+ */
+export async function requireWritableProducers(em: EntityManager, actor: Actor, wanted: Array<{ field: string; id: string }>): Promise<void> {
+  for (const w of wanted) {
+    assertCanWriteFor(actor, 'Producer', w.id);
+    if (!isId(w.id)) throw new NotFoundError('Producer', `${w.id} (${w.field})`);
+  }
+  await requireRecords(em, 'producer', 'Producer', wanted, ['id']);
+}
+
+/** Only the authorization part of requireWritableProducers, for checks before the transaction. */
+export function assertWritable(actor: Actor, wanted: Array<{ field: string; id: string }>): void {
+  for (const w of wanted) assertCanWriteFor(actor, 'Producer', w.id);
+}
+
+/**
+ * Every id named in the input exists in `table`: one statement for the whole batch
+ * (`WHERE id = ANY($1)`). Returns the rows found by id, with the requested columns.
+ */
+export async function requireRecords<R extends { id: string }>(
+  em: EntityManager,
+  table: string,
+  entity: string,
+  wanted: Array<{ field: string; id: string }>,
+  columns: string[],
+): Promise<Map<string, R>> {
+  const found = new Map<string, R>();
+  if (wanted.length === 0) return found;
+  const bad = wanted.find((w) => !isId(w.id));
+  if (bad) throw new NotFoundError(entity, `${bad.id} (${bad.field})`);
+  const ids = [...new Set(wanted.map((w) => w.id))];
+  const rows: R[] = await em.query(`SELECT ${columns.join(', ')} FROM ${table} WHERE id = ANY($1::bigint[])`, [ids]);
+  for (const row of rows) found.set(String(row.id), { ...row, id: String(row.id) });
+  const missing = wanted.find((w) => !found.has(w.id));
+  if (missing) throw new NotFoundError(entity, `${missing.id} (${missing.field})`);
+  return found;
+}
+
+/** Rows a multi-row INSERT may carry: at most 14 parameters a row, well under PostgreSQL's 65,535. */
+export const INSERT_CHUNK = 1000;
+
+/**
+ * Insert entities in multi-row INSERT statements of INSERT_CHUNK rows; the generated ids and
+ * timestamps come back (RETURNING) into the entities, which are returned in input order.
+ */
+export async function insertInChunks<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>, rows: T[]): Promise<T[]> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await em.createQueryBuilder().insert().into(target).values(rows.slice(i, i + INSERT_CHUNK)).execute();
+  }
+  return rows;
+}

@@ -1,0 +1,95 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { Sale } from '../domain';
+import { Decimal } from '../law/decimal';
+import { BiodieselOrigin, Market } from '../law/types';
+import { Actor } from './actor';
+import { BadInputError, ConflictError } from './errors';
+import { Connection } from './pagination';
+import { pagesByProducer, ProducerPageKey } from './producer-pages';
+import { assertWritable, insertInChunks, requireDate, requirePositiveDecimal, requireWritableProducers } from './record-batch';
+import { mutate } from './transaction';
+
+export interface RecordSaleInput {
+  producerId: string;
+  soldOn: string;
+  volumeM3: Decimal;
+  revenue: Decimal;
+  origin?: BiodieselOrigin | null;
+  market?: Market | null;
+  invoiceKey?: string | null;
+}
+
+/** NF-e access key: 44 digits (Ajuste SINIEF 07/2005, cláusula terceira). */
+const INVOICE_KEY = /^\d{44}$/;
+
+/**
+ * Sales of biodiesel: the PIS/Cofins base (Lei 11.116/2005, arts. 3º–4º) and the Selo base
+ * (Decreto 10.527/2020, art. 3º §3º II–III). Recorded in batches, all or nothing.
+ */
+export class SaleService {
+  constructor(private readonly ds: DataSource) {}
+
+  /** Producer.sales for many producers at once, ordered by soldOn then id; from/to bound soldOn. */
+  pagesByProducer(actor: Actor, keys: readonly ProducerPageKey[]): Promise<Array<Connection<Sale> | Error>> {
+    return pagesByProducer(this.ds, actor, { entity: Sale, table: 'sale', dateColumn: 'sold_on', dateProperty: 'soldOn' }, keys);
+  }
+
+  /** Record a batch: every item is validated, then all are inserted in multi-row INSERTs; one bad item writes nothing. */
+  async record(actor: Actor, inputs: RecordSaleInput[]): Promise<Sale[]> {
+    assertWritable(actor, inputs.map((s, i) => ({ field: `input[${i}].producerId`, id: s.producerId })));
+    const rows = inputs.map((input, i) => SaleService.toRow(input, `input[${i}]`));
+    SaleService.rejectRepeatedInvoiceKeys(rows);
+    if (rows.length === 0) return [];
+    return mutate(this.ds, actor, async (em) => {
+      await this.checkBatch(em, actor, rows);
+      await insertInChunks(em, Sale, rows);
+      return {
+        result: rows,
+        audit: rows.map((r) => ({ operation: 'recordSales', entity: 'Sale', entityId: r.id, producerId: r.producerId, after: r })),
+      };
+    });
+  }
+
+  /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
+  static toRow(input: RecordSaleInput, at: string): Sale {
+    const soldOn = requireDate(input.soldOn, `${at}.soldOn`);
+    const volumeM3 = requirePositiveDecimal(input.volumeM3, `${at}.volumeM3`);
+    const revenue = requirePositiveDecimal(input.revenue, `${at}.revenue`);
+    const origin = input.origin ?? BiodieselOrigin.OWN_PRODUCTION;
+    if (!Object.values(BiodieselOrigin).includes(origin)) throw new BadInputError(`${at}.origin`, `Unknown origin ${origin}`);
+    const market = input.market ?? Market.DOMESTIC;
+    if (!Object.values(Market).includes(market)) throw new BadInputError(`${at}.market`, `Unknown market ${market}`);
+    let invoiceKey: string | null = null;
+    if (input.invoiceKey != null) {
+      invoiceKey = input.invoiceKey.trim();
+      if (!INVOICE_KEY.test(invoiceKey)) throw new BadInputError(`${at}.invoiceKey`, 'invoiceKey must be the 44 digits of an NF-e access key');
+    }
+    return Object.assign(new Sale(), { producerId: input.producerId, soldOn, volumeM3, revenue, origin, market, invoiceKey });
+  }
+
+  /** invoiceKey is unique across all sales: a repetition inside the batch is a CONFLICT too. */
+  static rejectRepeatedInvoiceKeys(rows: Sale[]): void {
+    const seen = new Set<string>();
+    rows.forEach((r, i) => {
+      if (r.invoiceKey === null) return;
+      if (seen.has(r.invoiceKey)) throw new ConflictError('DUPLICATE', `invoiceKey ${r.invoiceKey} appears twice in the batch`, `input[${i}].invoiceKey`);
+      seen.add(r.invoiceKey);
+    });
+  }
+
+  /**
+   * The checks against the database, inside the mutation's transaction, with one statement per
+   * kind whatever the batch size. This is where every rule that reads stored data is applied
+   * before the batch is written.
+   */
+  private async checkBatch(em: EntityManager, actor: Actor, rows: Sale[]): Promise<void> {
+    await requireWritableProducers(em, actor, rows.map((r, i) => ({ field: `input[${i}].producerId`, id: r.producerId })));
+    const keys = rows.flatMap((r) => (r.invoiceKey === null ? [] : [r.invoiceKey]));
+    if (keys.length > 0) {
+      const taken: Array<{ invoice_key: string }> = await em.query('SELECT invoice_key FROM sale WHERE invoice_key = ANY($1::char(44)[])', [keys]);
+      const takenKeys = new Set(taken.map((t) => t.invoice_key));
+      const i = rows.findIndex((r) => r.invoiceKey !== null && takenKeys.has(r.invoiceKey));
+      if (i >= 0) throw new ConflictError('DUPLICATE', `A sale with invoiceKey ${rows[i].invoiceKey} already exists`, `input[${i}].invoiceKey`);
+    }
+  }
+}
