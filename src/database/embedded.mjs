@@ -37,7 +37,7 @@ function freePort() {
  * Start (initialising if needed) a cluster whose data lives in `dataDir`. As root, Postgres runs
  * as a `postgres` user created on demand; when that user cannot reach `dataDir`, the data goes
  * to a folder under the OS temp dir instead, and the returned `dataDir` says where.
- * Returns the connection URL and a `stop` function.
+ * Returns the connection URL, `stop` and `restart`.
  */
 export async function startEmbeddedPostgres({ dataDir, persistent = true, port, log = () => {} }) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -76,5 +76,10 @@ export async function startEmbeddedPostgres({ dataDir, persistent = true, port, 
     dataDir: dir,
     port: listenPort,
     stop: () => pg.stop(),
+    /** Start again after `stop` (a persistent cluster keeps its data): the reliability runs use it. */
+    restart: async () => {
+      if (fs.existsSync(pidFile)) fs.rmSync(pidFile);
+      await pg.start();
+    },
   };
 }
