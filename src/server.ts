@@ -11,6 +11,9 @@ import { Context } from './graphql/context';
 import { createErrorFormatter } from './graphql/errors';
 import { createLoaders } from './graphql/loaders';
 import { getSchema } from './graphql/schema';
+import { mountGraphiql } from './http/graphiql';
+import { createMetrics } from './http/metrics';
+import { logRequests } from './http/request-log';
 import { Logger } from './logger';
 import { currentRequestId, requestContext } from './request-context';
 import { createServices } from './services';
@@ -35,12 +38,13 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
   const app = express();
   app.disable('x-powered-by');
   const httpServer = http.createServer(app);
+  const metrics = createMetrics(dataSource);
 
   const apollo = new ApolloServer<Context>({
     schema: await getSchema(),
     formatError: createErrorFormatter(logger, currentRequestId),
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer })],
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin],
   });
   await apollo.start();
 
@@ -49,6 +53,7 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
     res.setHeader('x-request-id', requestId);
     requestContext.run({ requestId }, () => next());
   });
+  app.use(logRequests(logger));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -61,6 +66,9 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
       res.status(503).json({ status: 'database unreachable' });
     }
   });
+
+  app.get('/metrics', metrics.handler);
+  mountGraphiql(app);
 
   app.use(
     '/graphql',

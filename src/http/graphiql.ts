@@ -1,0 +1,140 @@
+import path from 'node:path';
+import express from 'express';
+import { EXAMPLE_OPERATIONS } from './graphiql-examples';
+
+/**
+ * GraphiQL at `GET /graphql` from a browser (DESIGN §3), served entirely from the project's own
+ * dependencies: ministry networks are often closed, so nothing may come from a CDN. The page,
+ * its script and the UMD bundles of graphiql 3, react 18 and react-dom 18 are routes of ours,
+ * and a Content-Security-Policy keeps the page to this origin.
+ */
+
+const ASSET_PREFIX = '/graphiql-assets';
+
+function packageDir(name: string): string {
+  return path.dirname(require.resolve(`${name}/package.json`));
+}
+
+/** The files the page loads, by the name it asks for. A fixed list: nothing else is served. */
+const ASSETS: Record<string, { file: string; type: string }> = {
+  'react.production.min.js': { file: path.join(packageDir('react'), 'umd/react.production.min.js'), type: 'text/javascript' },
+  'react-dom.production.min.js': { file: path.join(packageDir('react-dom'), 'umd/react-dom.production.min.js'), type: 'text/javascript' },
+  'graphiql.min.js': { file: path.join(packageDir('graphiql'), 'graphiql.min.js'), type: 'text/javascript' },
+  'graphiql.min.css': { file: path.join(packageDir('graphiql'), 'graphiql.min.css'), type: 'text/css' },
+};
+
+/** What the page script needs, in a JSON block (not executed, so the CSP allows no inline script). */
+interface PageConfig {
+  endpoint: string;
+  defaultHeaders: string;
+  tabs: Array<{ query: string; variables: string; headers?: string }>;
+}
+
+export const DEFAULT_HEADERS_HINT = '{\n  "Authorization": "Bearer …"\n}';
+
+function pageConfig(): PageConfig {
+  return {
+    endpoint: '/graphql',
+    defaultHeaders: DEFAULT_HEADERS_HINT,
+    tabs: EXAMPLE_OPERATIONS.map((op) => ({ query: op.query, variables: JSON.stringify(op.variables, null, 2) })),
+  };
+}
+
+/** JSON inside <script>: escape what could close the element or open a comment. */
+function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+function page(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Selo API — GraphiQL</title>
+<link rel="stylesheet" href="${ASSET_PREFIX}/graphiql.min.css">
+<style>html, body, #graphiql { height: 100%; margin: 0; }</style>
+</head>
+<body>
+<div id="graphiql">Loading GraphiQL…</div>
+<script id="selo-graphiql-config" type="application/json">${scriptJson(pageConfig())}</script>
+<script src="${ASSET_PREFIX}/react.production.min.js"></script>
+<script src="${ASSET_PREFIX}/react-dom.production.min.js"></script>
+<script src="${ASSET_PREFIX}/graphiql.min.js"></script>
+<script src="${ASSET_PREFIX}/selo-graphiql.js"></script>
+</body>
+</html>
+`;
+}
+
+/**
+ * The page script. A token may come in the URL fragment (`/graphql#token=…`, never sent to the
+ * server nor logged): it fills the header editor, then leaves the address bar. Headers are kept
+ * in the browser's localStorage between visits (shouldPersistHeaders), so an analyst pastes a
+ * token once per token lifetime.
+ */
+const PAGE_SCRIPT = `'use strict';
+(function () {
+  var config = JSON.parse(document.getElementById('selo-graphiql-config').textContent);
+  var headers;
+  var match = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
+  if (match) {
+    headers = JSON.stringify({ Authorization: 'Bearer ' + decodeURIComponent(match[1]) }, null, 2);
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  }
+  var props = {
+    fetcher: GraphiQL.createFetcher({ url: config.endpoint }),
+    defaultHeaders: config.defaultHeaders,
+    defaultTabs: config.tabs,
+    isHeadersEditorEnabled: true,
+    shouldPersistHeaders: true,
+    defaultEditorToolsVisibility: 'headers'
+  };
+  if (headers) props.headers = headers;
+  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
+  root.render(React.createElement(GraphiQL, props));
+})();
+`;
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // GraphiQL's editors set inline styles; its fonts and icons are data: URLs in its CSS.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/** True for a browser navigation: HTML preferred over the GraphQL media types. */
+function wantsHtml(req: express.Request): boolean {
+  return req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
+}
+
+/**
+ * Mount GraphiQL: `GET /graphql` with `Accept: text/html` gets the page (every other request
+ * goes on to the GraphQL endpoint), and its assets live under /graphiql-assets/.
+ */
+export function mountGraphiql(app: express.Express): void {
+  const html = page();
+  app.get('/graphql', (req, res, next) => {
+    if (!wantsHtml(req)) return next();
+    res.setHeader('content-security-policy', CSP);
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('cache-control', 'no-cache');
+    res.type('html').send(html);
+  });
+  app.get(`${ASSET_PREFIX}/selo-graphiql.js`, (_req, res) => {
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.type('text/javascript').send(PAGE_SCRIPT);
+  });
+  app.get(`${ASSET_PREFIX}/:name`, (req, res, next) => {
+    const asset = Object.hasOwn(ASSETS, req.params.name) ? ASSETS[req.params.name] : undefined;
+    if (!asset) return next();
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.sendFile(asset.file, { headers: { 'content-type': asset.type }, maxAge: '1h' });
+  });
+}

@@ -1,0 +1,126 @@
+import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
+import express from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { DataSource } from 'typeorm';
+
+/** The pg pool behind TypeORM's Postgres driver: the figures Prometheus should see. */
+interface PoolFigures {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+/**
+ * Distinct operation names kept as label values. Names come from clients, so beyond this many
+ * the rest are counted under `(other)` and a misbehaving client cannot blow up the series.
+ */
+const MAX_OPERATION_NAMES = 200;
+
+export interface Metrics {
+  registry: Registry;
+  /** Apollo plugin: requests, latency and errors per GraphQL operation. */
+  apolloPlugin: ApolloServerPlugin;
+  /** `GET /metrics` in the Prometheus text format. */
+  handler: express.RequestHandler;
+}
+
+/**
+ * Prometheus metrics of one running API (DESIGN §3, `GET /metrics`). A registry of its own, not
+ * prom-client's global one, so that several apps in one process (the tests) do not collide.
+ *
+ *   selo_graphql_requests_total{operation,type}        operations executed
+ *   selo_graphql_request_duration_seconds{operation}  latency, from request to response
+ *   selo_graphql_errors_total{operation,code}          errors by extensions.code (DESIGN §5)
+ *   selo_db_pool_connections{state}                    total / idle connections in the pool
+ *   selo_db_pool_waiting_requests                      queries waiting for a connection
+ * plus the Node.js process metrics of prom-client (prefixed `selo_`).
+ */
+export function createMetrics(dataSource: DataSource): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'selo_' });
+
+  const requests = new Counter({
+    name: 'selo_graphql_requests_total',
+    help: 'GraphQL operations executed, by operation name and type (query, mutation)',
+    labelNames: ['operation', 'type'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'selo_graphql_request_duration_seconds',
+    help: 'Time from receiving a GraphQL request to sending its response, by operation name',
+    labelNames: ['operation'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'selo_graphql_errors_total',
+    help: 'Errors in GraphQL responses, by operation name and extensions.code',
+    labelNames: ['operation', 'code'] as const,
+    registers: [registry],
+  });
+  const pool = (): PoolFigures | undefined => {
+    if (!dataSource.isInitialized) return undefined;
+    return (dataSource.driver as unknown as { master?: PoolFigures }).master;
+  };
+  new Gauge({
+    name: 'selo_db_pool_connections',
+    help: 'Connections in the database pool, by state (total, idle)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const p = pool();
+      this.set({ state: 'total' }, p?.totalCount ?? 0);
+      this.set({ state: 'idle' }, p?.idleCount ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'selo_db_pool_waiting_requests',
+    help: 'Queries waiting for a free connection of the database pool',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.waitingCount ?? 0);
+    },
+  });
+
+  const seen = new Set<string>();
+  const label = (name: string | null | undefined): string => {
+    if (!name) return '(anonymous)';
+    if (seen.has(name)) return name;
+    if (seen.size >= MAX_OPERATION_NAMES) return '(other)';
+    seen.add(name);
+    return name;
+  };
+
+  const apolloPlugin: ApolloServerPlugin = {
+    async requestDidStart() {
+      const started = process.hrtime.bigint();
+      return {
+        async willSendResponse(rc: GraphQLRequestContext<object>) {
+          // Only a name the document really declares (known once it parsed); the raw request
+          // field is whatever the client sent.
+          const operation = rc.operation ? label(rc.operationName) : '(invalid)';
+          const type = rc.operation?.operation ?? 'none';
+          requests.inc({ operation, type });
+          duration.observe({ operation }, Number(process.hrtime.bigint() - started) / 1e9);
+          const body = rc.response.body;
+          const formatted = body?.kind === 'single' ? body.singleResult.errors : body?.kind === 'incremental' ? body.initialResult.errors : undefined;
+          for (const e of formatted ?? []) {
+            const code = typeof e.extensions?.code === 'string' ? e.extensions.code : 'UNKNOWN';
+            errors.inc({ operation, code });
+          }
+        },
+      };
+    },
+  };
+
+  const handler: express.RequestHandler = async (_req, res, next) => {
+    try {
+      res.setHeader('content-type', registry.contentType);
+      res.send(await registry.metrics());
+    } catch (e) {
+      next(e);
+    }
+  };
+
+  return { registry, apolloPlugin, handler };
+}

@@ -1,0 +1,32 @@
+import express from 'express';
+import { Logger } from '../logger';
+import { currentRequestId } from '../request-context';
+
+/** Probes and scrapes: logged at debug only, so that they do not drown the requests of people. */
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * One structured log line per HTTP request when its response is finished: method, path (never
+ * the query string), status, duration, and the request id (DESIGN §3). Mounted right after the
+ * middleware that assigns the id.
+ */
+export function logRequests(logger: Logger): express.RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = currentRequestId();
+    const path = req.path; // before routers strip their mount point
+    res.on('finish', () => {
+      const line = {
+        requestId,
+        method: req.method,
+        path,
+        status: res.statusCode,
+        durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+      };
+      if (QUIET_PATHS.has(path)) logger.debug(line, 'request');
+      else logger.info(line, 'request');
+    });
+    next();
+  };
+}
+
