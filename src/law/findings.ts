@@ -19,6 +19,14 @@ export const FINDINGS = {
   NO_TECHNICAL_ASSISTANCE: { message: 'The contract does not assure technical assistance and training.', legalBasis: 'Decreto 10.527/2020, art. 3º §2º III' },
   OUTSIDE_PRIORITY_REGION: { message: 'Outside the North, Northeast and Semiárido.', legalBasis: 'Decreto 10.527/2020, art. 3º §2º I b and c; art. 6º I and III' },
   ELECTION_AFTER_DEADLINE: { message: 'Elected after the last business day of November: applies from the year after the next one.', legalBasis: 'Lei 11.116/2005, art. 4º §1º' },
+  NOT_FROM_FAMILY_FARMING: { message: 'The raw material was not bought from a family farmer or a cooperative.', legalBasis: 'Decreto 10.527/2020, art. 6º II, III and §2º; Lei 11.116/2005, art. 5º §3º' },
+  NOT_CASTOR_OR_PALM: { message: 'The raw material is neither castor bean nor fruit, stone or kernel of palm.', legalBasis: 'Decreto 10.527/2020, art. 6º I' },
+  IMPORTED_BIODIESEL: { message: 'Imported biodiesel: the differentiated rates of art. 6º do not apply; taxed at the general rate.', legalBasis: 'Decreto 10.527/2020, art. 6º §5º' },
+  SEAL_REGULAR: { message: 'The producer holds the Selo in regular standing on that date.', legalBasis: 'Decreto 10.527/2020, art. 6º §2º' },
+  NO_SEAL_GRANT: { message: 'No Selo grant covers the date.', legalBasis: 'Decreto 10.527/2020, art. 4º III; art. 6º §2º' },
+  SEAL_EXPIRED: { message: 'The Selo grant expired before that date.', legalBasis: 'Decreto 10.527/2020, art. 4º V; art. 6º §2º' },
+  SEAL_SUSPENDED: { message: 'The Selo grant is suspended on that date.', legalBasis: 'Decreto 10.527/2020, art. 4º I; art. 6º §2º' },
+  SEAL_CANCELLED: { message: 'The Selo grant was cancelled on or before that date.', legalBasis: 'Decreto 10.527/2020, art. 4º I; art. 6º §2º' },
 } as const;
 
 export type FindingCode = keyof typeof FINDINGS;

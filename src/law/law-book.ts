@@ -1,6 +1,7 @@
 import { Decimal } from './decimal';
-import { IsoDate } from './dates';
-import { Version } from './dated';
+import { addDays, IsoDate, isIsoDate } from './dates';
+import { inForce, Version } from './dated';
+import { NoRuleInForceError } from './errors';
 import { RateCategory, Region } from './types';
 
 /** A coefficient and the per-m³ amounts published with it (Decreto 10.527/2020, arts. 5º, 6º). */
@@ -43,4 +44,199 @@ export interface LawBook {
   priorityRegionMinShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
   /** Weighting factor of a kind of counted spending (default 1). */
   weightingFactor(kind: SpendingKind, on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
+  /**
+   * The days d in [from, to] on which the coefficient rules in force change, i.e. the rules in
+   * force on d (as known on `asKnownOn`) differ from those on d − 1 — a category gets another
+   * version, or PIS/Cofins end. `from` itself is listed only when the rules change on it
+   * (e.g. April 2026 as known today → ['2026-04-07']). Tax segments start at `from` and at each
+   * of these days.
+   */
+  changeDates(from: IsoDate, to: IsoDate, asKnownOn: IsoDate): IsoDate[];
+  /** Every version of a parameter (any scope), in recording order: for listings and audits. */
+  versions(parameter: ParameterName): Version<Record<string, string>>[];
+}
+
+/** One row of table law_parameter_version (DESIGN §1.4). */
+export interface LawVersionRecord {
+  id?: string;
+  parameter: string;
+  scope: string | null;
+  /** Decimals as strings. */
+  value: Record<string, string>;
+  validFrom: IsoDate;
+  validUntil: IsoDate | null;
+  publishedOn: IsoDate;
+  legalBasis: string;
+  note?: string | null;
+  seq?: number;
+}
+
+/** Scopes of the minimum spending share: the plant's region, or the Semiárido (art. 3º §3º I). */
+export const SEMIARID_SCOPE = 'SEMIARID';
+
+/**
+ * The catalogue of dated parameters: for each, the scopes it may have (null = none) and the
+ * decimal values each version carries, with their bounds. Publishing checks a version against it.
+ */
+export const PARAMETERS = {
+  /** Decreto 10.527/2020, arts. 5º and 6º: coefficient and published amounts per category. */
+  'coefficient-rule': { scopes: Object.values(RateCategory) as string[], values: { coefficient: 'fraction', pisPerM3: 'amount', cofinsPerM3: 'amount' } },
+  /** Lei 11.116/2005, art. 3º: rates on gross revenue, as fractions (6,15% = 0.0615). */
+  'ad-valorem-rates': { scopes: null, values: { pis: 'fraction', cofins: 'fraction' } },
+  /** Lei 11.116/2005, art. 4º: fixed amounts per m³ of the special regime. */
+  'special-regime-base': { scopes: null, values: { pisPerM3: 'amount', cofinsPerM3: 'amount' } },
+  /** EC 132/2023, ADCT art. 126, II: from its validFrom on, PIS/Pasep and Cofins are extinct. */
+  'pis-cofins-extinction': { scopes: null, values: {} },
+  /** Decreto 10.527/2020, art. 4º VI: minimum share of family farmers among a cooperative's members. */
+  'cooperative-min-family-farmer-share': { scopes: null, values: { share: 'fraction' } },
+  /** Decreto 10.527/2020, art. 3º §3º I–II: minimum counted spending / base, by plant region. */
+  'minimum-spending-share': { scopes: [...Object.values(Region), SEMIARID_SCOPE] as string[], values: { share: 'fraction' } },
+  /** Portaria Interministerial MME/MDA nº 2/2023: minimum part of counted spending in the priority region. */
+  'priority-region-min-share': { scopes: null, values: { share: 'fraction' } },
+  /** Weighting factor of each kind of counted spending (art. 3º §2º I a, b, c). */
+  'weighting-factor': { scopes: ['FAMILY_FARMING_ACQUISITION', 'OTHER_PRODUCT', 'FOMENTO'] as string[], values: { factor: 'factor' } },
+} as const satisfies Record<string, { scopes: string[] | null; values: Record<string, 'fraction' | 'amount' | 'factor'> }>;
+
+export type ParameterName = keyof typeof PARAMETERS;
+
+export function isParameterName(name: string): name is ParameterName {
+  return Object.prototype.hasOwnProperty.call(PARAMETERS, name);
+}
+
+/**
+ * What is wrong with a version, as [field, message] pairs (empty when it is well formed): a known
+ * parameter and scope, exactly the values the parameter carries, each a decimal within its
+ * bounds (fractions 0..1, amounts and factors ≥ 0), real dates in order, a legal basis.
+ */
+export function versionProblems(r: LawVersionRecord): Array<[string, string]> {
+  const problems: Array<[string, string]> = [];
+  if (!isParameterName(r.parameter)) return [['parameter', `Unknown parameter "${r.parameter}"; known: ${Object.keys(PARAMETERS).join(', ')}`]];
+  const spec = PARAMETERS[r.parameter];
+  const scopes = spec.scopes as readonly string[] | null;
+  if (scopes === null && r.scope != null) problems.push(['scope', `${r.parameter} takes no scope`]);
+  if (scopes !== null && (r.scope == null || !scopes.includes(r.scope))) problems.push(['scope', `${r.parameter} needs a scope among ${scopes.join(', ')}`]);
+  const kinds = spec.values as Record<string, 'fraction' | 'amount' | 'factor'>;
+  for (const key of Object.keys(r.value ?? {})) if (!(key in kinds)) problems.push([`value.${key}`, `${r.parameter} has no value "${key}"; it has: ${Object.keys(kinds).join(', ') || 'none'}`]);
+  for (const [key, kind] of Object.entries(kinds)) {
+    const text = r.value?.[key];
+    if (typeof text !== 'string' || !/^\d+(\.\d+)?$/.test(text.trim())) {
+      problems.push([`value.${key}`, `${key} must be a non-negative decimal string`]);
+      continue;
+    }
+    if (kind === 'fraction' && new Decimal(text).gt(1)) problems.push([`value.${key}`, `${key} is a fraction between 0 and 1 (60% is 0.6)`]);
+  }
+  if (!isIsoDate(r.validFrom)) problems.push(['validFrom', 'validFrom must be a date YYYY-MM-DD']);
+  if (r.validUntil != null && (!isIsoDate(r.validUntil) || r.validUntil < r.validFrom)) problems.push(['validUntil', 'validUntil must be a date not before validFrom']);
+  if (!isIsoDate(r.publishedOn)) problems.push(['publishedOn', 'publishedOn must be a date YYYY-MM-DD']);
+  if (!r.legalBasis?.trim()) problems.push(['legalBasis', 'legalBasis must name the act and provision']);
+  return problems;
+}
+
+const CATEGORIES = Object.values(RateCategory);
+
+/**
+ * A LawBook over version records (from table law_parameter_version, or the shipped data files):
+ * pure, no I/O. The version in force on D as known on K is the one published last among those
+ * with publishedOn ≤ K covering D (`inForce`, DESIGN §1.4); same-day publications are ordered
+ * by `seq` (recording order), the later winning.
+ */
+export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
+  const groups = new Map<string, Version<Record<string, string>>[]>();
+  const byParameter = new Map<string, Version<Record<string, string>>[]>();
+  records.forEach((r, index) => {
+    const problems = versionProblems(r);
+    if (problems.length) throw new Error(`Malformed law version ${r.id ?? index} (${r.parameter}/${r.scope}): ${problems.map((p) => p.join(': ')).join('; ')}`);
+    const v: Version<Record<string, string>> = {
+      id: r.id, value: r.value, validFrom: r.validFrom, validUntil: r.validUntil, publishedOn: r.publishedOn,
+      legalBasis: r.legalBasis, note: r.note ?? null, seq: r.seq ?? index,
+    };
+    const key = `${r.parameter}|${r.scope ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), v]);
+    byParameter.set(r.parameter, [...(byParameter.get(r.parameter) ?? []), v]);
+  });
+  const of = (parameter: ParameterName, scope: string | null = null) => groups.get(`${parameter}|${scope ?? ''}`) ?? [];
+
+  function find(parameter: ParameterName, scope: string | null, on: IsoDate, asKnownOn: IsoDate, what: string) {
+    const v = inForce(of(parameter, scope), on, asKnownOn);
+    if (!v) throw new NoRuleInForceError(`No version of ${what} is in force on ${on} as known on ${asKnownOn}`);
+    return v;
+  }
+  const withValue = <T>(v: Version<Record<string, string>>, value: T): Version<T> => ({ ...v, value });
+  const decimalOf = (v: Version<Record<string, string>>, key: string) => withValue(v, new Decimal(v.value[key]));
+
+  function extinction(on: IsoDate, asKnownOn: IsoDate) {
+    return inForce(of('pis-cofins-extinction'), on, asKnownOn);
+  }
+  function assertPisCofinsInForce(on: IsoDate, asKnownOn: IsoDate): void {
+    const end = extinction(on, asKnownOn);
+    if (end) {
+      throw new NoRuleInForceError(
+        `PIS/Pasep and Cofins are extinct from ${end.validFrom} and replaced by the CBS (${end.legalBasis}): no PIS/Cofins rule is in force on ${on}`,
+        end.legalBasis,
+      );
+    }
+  }
+  function coefficientRules(on: IsoDate, asKnownOn: IsoDate): Record<RateCategory, Version<CoefficientRuleValue>> {
+    assertPisCofinsInForce(on, asKnownOn);
+    const rules = {} as Record<RateCategory, Version<CoefficientRuleValue>>;
+    for (const category of CATEGORIES) {
+      const v = find('coefficient-rule', category, on, asKnownOn, `the coefficient rule for ${category} (Decreto 10.527/2020, arts. 5º and 6º)`);
+      rules[category] = withValue(v, {
+        category, coefficient: new Decimal(v.value.coefficient), pisPerM3: new Decimal(v.value.pisPerM3), cofinsPerM3: new Decimal(v.value.cofinsPerM3),
+      });
+    }
+    return rules;
+  }
+  /** What decides the rules on a day: each category's version (or none), and whether PIS/Cofins ended. */
+  function signature(on: IsoDate, asKnownOn: IsoDate): unknown[] {
+    return [extinction(on, asKnownOn), ...CATEGORIES.map((c) => inForce(of('coefficient-rule', c), on, asKnownOn))];
+  }
+
+  return {
+    coefficientRules,
+    assertPisCofinsInForce,
+    adValoremRates(on, asKnownOn) {
+      assertPisCofinsInForce(on, asKnownOn);
+      const v = find('ad-valorem-rates', null, on, asKnownOn, 'the ad valorem rates (Lei 11.116/2005, art. 3º)');
+      return withValue(v, { pis: new Decimal(v.value.pis), cofins: new Decimal(v.value.cofins) });
+    },
+    specialRegimeBase(on, asKnownOn) {
+      assertPisCofinsInForce(on, asKnownOn);
+      const v = find('special-regime-base', null, on, asKnownOn, 'the special-regime amounts per m³ (Lei 11.116/2005, art. 4º)');
+      return withValue(v, { pisPerM3: new Decimal(v.value.pisPerM3), cofinsPerM3: new Decimal(v.value.cofinsPerM3) });
+    },
+    cooperativeMinFamilyFarmerShare(on, asKnownOn) {
+      return decimalOf(find('cooperative-min-family-farmer-share', null, on, asKnownOn, 'the minimum family-farmer share of a cooperative (Decreto 10.527/2020, art. 4º VI)'), 'share');
+    },
+    minimumSpendingShare(plant, on, asKnownOn) {
+      // Interpretation: a plant in the Semiárido takes the Semiárido share, whatever its macro-region.
+      const scope = plant.semiarid ? SEMIARID_SCOPE : plant.region;
+      return decimalOf(find('minimum-spending-share', scope, on, asKnownOn, `the minimum spending share for ${scope} (Decreto 10.527/2020, art. 3º §3º I)`), 'share');
+    },
+    priorityRegionMinShare(on, asKnownOn) {
+      return decimalOf(find('priority-region-min-share', null, on, asKnownOn, 'the minimum priority-region share (Portaria Interministerial MME/MDA nº 2/2023)'), 'share');
+    },
+    weightingFactor(kind, on, asKnownOn) {
+      return decimalOf(find('weighting-factor', kind, on, asKnownOn, `the weighting factor for ${kind}`), 'factor');
+    },
+    changeDates(from, to, asKnownOn) {
+      const candidates = new Set<IsoDate>();
+      for (const v of [...(byParameter.get('coefficient-rule') ?? []), ...of('pis-cofins-extinction')]) {
+        if (v.publishedOn > asKnownOn) continue;
+        candidates.add(v.validFrom);
+        if (v.validUntil) candidates.add(addDays(v.validUntil, 1));
+      }
+      return [...candidates]
+        .filter((d) => d >= from && d <= to)
+        .sort()
+        .filter((d) => {
+          const before = signature(addDays(d, -1), asKnownOn);
+          const after = signature(d, asKnownOn);
+          return before.some((v, i) => v !== after[i]);
+        });
+    },
+    versions(parameter) {
+      return [...(byParameter.get(parameter) ?? [])];
+    },
+  };
 }

@@ -1,0 +1,112 @@
+import { IsoDate, within } from './dates';
+import { Decimal, ZERO } from './decimal';
+import { Finding, finding } from './findings';
+import { OrganizationKind, Registration, RegistrationKind, SupplierKind } from './types';
+
+/**
+ * Portaria MAPA 174/2022 — DAPs were issued only until 2022-10-31; from 2022-11-01 only the CAF
+ * is issued, and DAPs already issued stay valid until they expire (related law, "Family farmers").
+ */
+export const LAST_DAP_ISSUE_DAY: IsoDate = '2022-10-31';
+
+export interface Eligibility {
+  eligible: boolean;
+  findings: Finding[];
+}
+
+/**
+ * Decreto 10.527/2020, art. 2º IV — a family farmer counts on a date when it holds a DAP or a CAF
+ * valid on that date (validFrom and validUntil both inclusive). REGISTRATION_NOT_VALID when none
+ * is valid.
+ * Interpretation: a DAP whose validity starts after 2022-10-31 is kept and counts by its dates,
+ * with the finding DAP_ISSUED_AFTER_CUTOFF for the analyst to check.
+ */
+export function farmerEligibility(registrations: readonly Registration[], on: IsoDate): Eligibility {
+  const valid = registrations.filter((r) => within(on, r.validFrom, r.validUntil));
+  const findings: Finding[] = [];
+  if (valid.length === 0) findings.push(finding('REGISTRATION_NOT_VALID', `No DAP or CAF valid on ${on}.`));
+  findings.push(...afterCutoff(valid));
+  return { eligible: valid.length > 0, findings };
+}
+
+function afterCutoff(valid: readonly Registration[]): Finding[] {
+  return valid
+    .filter((r) => r.kind === RegistrationKind.DAP && r.validFrom > LAST_DAP_ISSUE_DAY)
+    .map((r) => finding('DAP_ISSUED_AFTER_CUTOFF', `DAP ${r.number} starts on ${r.validFrom}, after ${LAST_DAP_ISSUE_DAY}, when DAP issuance ended.`));
+}
+
+export interface OrganizationFacts {
+  kind: OrganizationKind;
+  members: number;
+  familyFarmerMembers: number;
+}
+
+export interface Habilitation {
+  on: IsoDate;
+  habilitated: boolean;
+  findings: Finding[];
+}
+
+/** Decreto 10.527/2020, art. 4º VI — the share of family farmers among the members (0 with no members). */
+export function familyFarmerShare(org: OrganizationFacts): Decimal {
+  if (org.members <= 0) return ZERO;
+  return new Decimal(org.familyFarmerMembers).div(org.members);
+}
+
+/**
+ * Decreto 10.527/2020, art. 4º VI and VII; art. 2º V — an organization is habilitated on a date
+ * when it holds a DAP or CAF jurídica valid on that date and its family-farmer member share is at
+ * or above the minimum in force (`minShare`, a dated parameter: a share equal to it passes).
+ * Interpretation: the minimum share that art. 4º VI sets for cooperatives is applied to
+ * associations as well, as a criterion of habilitation under art. 4º VII (DESIGN §1.5 names it for
+ * every organization).
+ */
+export function organizationHabilitation(org: OrganizationFacts, registrations: readonly Registration[], minShare: Decimal, on: IsoDate): Habilitation {
+  const findings: Finding[] = [];
+  const valid = registrations.filter((r) => within(on, r.validFrom, r.validUntil));
+  if (valid.length === 0) findings.push(finding('REGISTRATION_NOT_VALID', `No DAP or CAF jurídica valid on ${on}.`));
+  const share = familyFarmerShare(org);
+  const belowMinimum = share.lt(minShare);
+  if (belowMinimum) {
+    findings.push(finding('MEMBER_SHARE_BELOW_MINIMUM', `${org.familyFarmerMembers} of ${org.members} members are family farmers (${share.toSignificantDigits(6).toFixed()}), below the minimum ${minShare.toFixed()}.`));
+  }
+  findings.push(...afterCutoff(valid));
+  return { on, habilitated: valid.length > 0 && !belowMinimum, findings };
+}
+
+/** What is known about the supplier of a lot on its purchase date. */
+export interface SupplierFacts {
+  kind: SupplierKind;
+  /** For FAMILY_FARMER: the farmer's eligibility on the purchase date. */
+  farmer?: Eligibility | null;
+  /** For COOPERATIVE or ASSOCIATION: the organization's habilitation on the purchase date. */
+  organization?: Habilitation | null;
+}
+
+export interface FamilyFarmingOrigin {
+  familyFarming: boolean;
+  /** Why the lot did not come from family farming (empty when it did). */
+  findings: Finding[];
+}
+
+/**
+ * Decreto 10.527/2020, art. 6º §2º; Lei 11.116/2005, art. 5º §3º — raw material "came from family
+ * farming" when bought directly from a family farmer eligible on the purchase date or from a
+ * cooperative habilitated on that date.
+ * Interpretation: purchases from associations count for the Selo (art. 2º V) but not for
+ * categories II/III.
+ */
+export function familyFarmingOrigin(supplier: SupplierFacts): FamilyFarmingOrigin {
+  switch (supplier.kind) {
+    case SupplierKind.FAMILY_FARMER:
+      if (supplier.farmer?.eligible) return { familyFarming: true, findings: [] };
+      return { familyFarming: false, findings: [finding('SUPPLIER_NOT_ELIGIBLE'), ...(supplier.farmer?.findings ?? [])] };
+    case SupplierKind.COOPERATIVE:
+      if (supplier.organization?.habilitated) return { familyFarming: true, findings: [] };
+      return { familyFarming: false, findings: [finding('SUPPLIER_NOT_ELIGIBLE'), ...(supplier.organization?.findings ?? [])] };
+    case SupplierKind.ASSOCIATION:
+      return { familyFarming: false, findings: [finding('ASSOCIATION_NOT_COOPERATIVE')] };
+    default:
+      return { familyFarming: false, findings: [finding('NOT_FROM_FAMILY_FARMING')] };
+  }
+}

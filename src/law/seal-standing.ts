@@ -1,0 +1,98 @@
+import { IsoDate } from './dates';
+import { Finding, finding } from './findings';
+import { SealEventKind } from './types';
+
+export interface SealEventFacts {
+  kind: SealEventKind;
+  effectiveOn: IsoDate;
+  /** New end of validity, for RENEWED. */
+  validUntil: IsoDate | null;
+  reason: string | null;
+}
+
+export interface GrantFacts {
+  id: string;
+  grantedOn: IsoDate;
+  validUntil: IsoDate;
+  /** In the order they were recorded (same-day events keep that order). */
+  events: SealEventFacts[];
+}
+
+export interface Standing {
+  on: IsoDate;
+  regular: boolean;
+  grantId: string | null;
+  reason: Finding;
+}
+
+type GrantState = 'REGULAR' | 'CANCELLED' | 'SUSPENDED' | 'EXPIRED' | 'NOT_YET_GRANTED';
+
+/** Events effective on or before `on`, by effective date (recording order within a day). */
+function eventsUpTo(grant: GrantFacts, on: IsoDate): SealEventFacts[] {
+  return grant.events
+    .map((e, i) => ({ e, i }))
+    .filter(({ e }) => e.effectiveOn <= on)
+    .sort((a, b) => (a.e.effectiveOn === b.e.effectiveOn ? a.i - b.i : a.e.effectiveOn < b.e.effectiveOn ? -1 : 1))
+    .map(({ e }) => e);
+}
+
+/**
+ * The end of validity in force on `on`: the latest RENEWED event effective on or before `on`
+ * moves it (Decreto 10.527/2020, art. 4º I and V: renewal and validity are set by the Ministry).
+ */
+export function validUntilOn(grant: GrantFacts, on: IsoDate): IsoDate {
+  let until = grant.validUntil;
+  for (const e of eventsUpTo(grant, on)) if (e.kind === SealEventKind.RENEWED && e.validUntil) until = e.validUntil;
+  return until;
+}
+
+function stateOn(grant: GrantFacts, on: IsoDate): { state: GrantState; event?: SealEventFacts; until: IsoDate } {
+  const until = validUntilOn(grant, on);
+  if (on < grant.grantedOn) return { state: 'NOT_YET_GRANTED', until };
+  const events = eventsUpTo(grant, on);
+  const cancelled = events.find((e) => e.kind === SealEventKind.CANCELLED);
+  if (cancelled) return { state: 'CANCELLED', event: cancelled, until };
+  const lastSuspension = [...events].reverse().find((e) => e.kind === SealEventKind.SUSPENDED || e.kind === SealEventKind.REINSTATED);
+  if (lastSuspension?.kind === SealEventKind.SUSPENDED) return { state: 'SUSPENDED', event: lastSuspension, until };
+  if (on > until) return { state: 'EXPIRED', until };
+  return { state: 'REGULAR', until };
+}
+
+const PRIORITY: GrantState[] = ['REGULAR', 'CANCELLED', 'SUSPENDED', 'EXPIRED', 'NOT_YET_GRANTED'];
+
+/**
+ * Decreto 10.527/2020, art. 6º §2º ("detentor, em situação regular"); art. 4º I, III and V;
+ * DESIGN §1.5 — the producer's Selo standing on a date: regular when some grant covers the date
+ * (`[grantedOn, validUntil]`, RENEWED events moving validUntil from their effective date on), is
+ * not suspended (between a SUSPENDED and the next REINSTATED, both effective on their own day)
+ * and was not cancelled on or before the date. `reason` says which; when no grant is regular it
+ * names the grant that explains why (cancelled, then suspended, then the latest expired).
+ */
+export function sealStanding(grants: readonly GrantFacts[], on: IsoDate): Standing {
+  const states = grants.map((g) => ({ grant: g, ...stateOn(g, on) }));
+  for (const state of PRIORITY) {
+    // The latest grant explains best, except a future one: then the first to come.
+    const order = state === 'NOT_YET_GRANTED' ? -1 : 1;
+    const matching = states.filter((s) => s.state === state).sort((a, b) => (a.grant.grantedOn < b.grant.grantedOn ? order : -order));
+    const s = matching[0];
+    if (!s) continue;
+    const id = s.grant.id;
+    switch (state) {
+      case 'REGULAR':
+        return { on, regular: true, grantId: id, reason: finding('SEAL_REGULAR', `Selo grant ${id} covers ${on} (valid until ${s.until}).`) };
+      case 'CANCELLED':
+        return { on, regular: false, grantId: id, reason: finding('SEAL_CANCELLED', `Selo grant ${id} was cancelled on ${s.event!.effectiveOn}${why(s.event)}.`) };
+      case 'SUSPENDED':
+        return { on, regular: false, grantId: id, reason: finding('SEAL_SUSPENDED', `Selo grant ${id} is suspended since ${s.event!.effectiveOn}${why(s.event)}.`) };
+      case 'EXPIRED':
+        return { on, regular: false, grantId: id, reason: finding('SEAL_EXPIRED', `Selo grant ${id} expired on ${s.until}.`) };
+      case 'NOT_YET_GRANTED':
+        return { on, regular: false, grantId: null, reason: finding('NO_SEAL_GRANT', `No Selo grant covers ${on}: the first is granted on ${s.grant.grantedOn}.`) };
+    }
+  }
+  return { on, regular: false, grantId: null, reason: finding('NO_SEAL_GRANT') };
+}
+
+function why(event: SealEventFacts | undefined): string {
+  return event?.reason ? ` (${event.reason})` : '';
+}

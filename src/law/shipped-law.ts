@@ -1,0 +1,51 @@
+import { LawVersionRecord } from './law-book';
+import decreto10527Art5 from './parameters/decreto-10527-2020/art-5.json';
+import decreto10527Art6 from './parameters/decreto-10527-2020/art-6.json';
+import ec132Adct126 from './parameters/ec-132-2023/adct-art-126.json';
+import lei11116Art3 from './parameters/lei-11116-2005/art-3.json';
+import lei11116Art4 from './parameters/lei-11116-2005/art-4.json';
+import seloCooperativeShare from './parameters/selo/cooperative-member-share.json';
+import seloMinimumShares from './parameters/selo/minimum-spending-shares.json';
+import seloPriorityShares from './parameters/selo/priority-region-shares.json';
+import seloWeightingFactors from './parameters/selo/weighting-factors.json';
+
+/**
+ * How sure our sources are of a figure (shared legal sources' marks): `confirmed` read in the
+ * act or an official page; `secondary` a reliable secondary source only; `open` not confirmed.
+ * Anything but `confirmed` is marked for confirmation in its note; an ADMIN publishes the
+ * confirmed value as a new version (publishLawParameter), which then wins from its publication.
+ */
+export type SourceStatus = 'confirmed' | 'secondary' | 'open';
+
+/** One shipped version as written in a data file under src/law/parameters. */
+export interface ShippedVersion extends LawVersionRecord {
+  /** Stable key: the version loads once, whatever the number of start-ups. */
+  key: string;
+  /** False where the publication date is not in our sources (the note then says which date was used). */
+  publishedOnInSources: boolean;
+  status: SourceStatus;
+}
+
+/** A data file: the act, the provision, and its versions. */
+export interface ParameterFile {
+  act: string;
+  provision: string;
+  comment: string;
+  versions: ShippedVersion[];
+}
+
+/** Every data file, by its path under src/law/parameters (folders mirror the law). */
+export const PARAMETER_FILES: Record<string, ParameterFile> = {
+  'decreto-10527-2020/art-5.json': decreto10527Art5 as ParameterFile,
+  'decreto-10527-2020/art-6.json': decreto10527Art6 as ParameterFile,
+  'lei-11116-2005/art-3.json': lei11116Art3 as ParameterFile,
+  'lei-11116-2005/art-4.json': lei11116Art4 as ParameterFile,
+  'ec-132-2023/adct-art-126.json': ec132Adct126 as ParameterFile,
+  'selo/cooperative-member-share.json': seloCooperativeShare as ParameterFile,
+  'selo/minimum-spending-shares.json': seloMinimumShares as ParameterFile,
+  'selo/priority-region-shares.json': seloPriorityShares as ParameterFile,
+  'selo/weighting-factors.json': seloWeightingFactors as ParameterFile,
+};
+
+/** The law the project ships, in file order (the order they are recorded in at first start-up). */
+export const SHIPPED_LAW: readonly ShippedVersion[] = Object.values(PARAMETER_FILES).flatMap((f) => f.versions);

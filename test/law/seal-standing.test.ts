@@ -1,0 +1,69 @@
+import { sealStanding, GrantFacts } from '../../src/law/seal-standing';
+import { SealEventKind } from '../../src/law/types';
+
+/**
+ * Decreto 10.527/2020, art. 6º §2º ("em situação regular"), art. 4º I, III, V; DESIGN §1.5. One
+ * grant from 2024-01-10 to 2025-01-09, renewed on 2025-01-05 to 2027-01-09, suspended on
+ * 2025-06-01, reinstated on 2025-07-01, cancelled on 2026-03-01.
+ */
+const grant: GrantFacts = {
+  id: '7',
+  grantedOn: '2024-01-10',
+  validUntil: '2025-01-09',
+  events: [
+    { kind: SealEventKind.RENEWED, effectiveOn: '2025-01-05', validUntil: '2027-01-09', reason: null },
+    { kind: SealEventKind.SUSPENDED, effectiveOn: '2025-06-01', validUntil: null, reason: 'audit' },
+    { kind: SealEventKind.REINSTATED, effectiveOn: '2025-07-01', validUntil: null, reason: null },
+    { kind: SealEventKind.CANCELLED, effectiveOn: '2026-03-01', validUntil: null, reason: 'fraud' },
+  ],
+};
+
+const at = (on: string, grants: GrantFacts[] = [grant]) => {
+  const s = sealStanding(grants, on);
+  return [s.regular, s.reason.code, s.grantId];
+};
+
+test.each([
+  ['2024-01-09', 'the day before the grant', false, 'NO_SEAL_GRANT', null],
+  ['2024-01-10', 'the day of the grant', true, 'SEAL_REGULAR', '7'],
+  ['2025-01-09', 'the last day of the first validity', true, 'SEAL_REGULAR', '7'],
+  ['2025-01-10', 'the day after the first validity, renewed', true, 'SEAL_REGULAR', '7'],
+  ['2025-05-31', 'the day before the suspension', true, 'SEAL_REGULAR', '7'],
+  ['2025-06-01', 'the day of the suspension', false, 'SEAL_SUSPENDED', '7'],
+  ['2025-06-30', 'the day before the reinstatement', false, 'SEAL_SUSPENDED', '7'],
+  ['2025-07-01', 'the day of the reinstatement', true, 'SEAL_REGULAR', '7'],
+  ['2026-02-28', 'the day before the cancellation', true, 'SEAL_REGULAR', '7'],
+  ['2026-03-01', 'the day of the cancellation', false, 'SEAL_CANCELLED', '7'],
+  ['2026-03-02', 'the day after the cancellation', false, 'SEAL_CANCELLED', '7'],
+])('Selo standing on %s (%s)', (on, _what, regular, code, grantId) => {
+  expect(at(on)).toEqual([regular, code, grantId]);
+});
+
+test('without the renewal the grant lapses the day after validUntil (art. 4º V)', () => {
+  const plain: GrantFacts = { id: '1', grantedOn: '2024-01-10', validUntil: '2025-01-09', events: [] };
+  expect(at('2025-01-09', [plain])).toEqual([true, 'SEAL_REGULAR', '1']);
+  expect(at('2025-01-10', [plain])).toEqual([false, 'SEAL_EXPIRED', '1']);
+});
+
+test('a renewal made after the lapse covers only from its effective date', () => {
+  const late: GrantFacts = { id: '2', grantedOn: '2024-01-10', validUntil: '2025-01-09', events: [{ kind: SealEventKind.RENEWED, effectiveOn: '2025-02-01', validUntil: '2027-01-31', reason: null }] };
+  expect(at('2025-01-20', [late])).toEqual([false, 'SEAL_EXPIRED', '2']);
+  expect(at('2025-02-01', [late])).toEqual([true, 'SEAL_REGULAR', '2']);
+  expect(at('2027-01-31', [late])).toEqual([true, 'SEAL_REGULAR', '2']);
+  expect(at('2027-02-01', [late])).toEqual([false, 'SEAL_EXPIRED', '2']);
+});
+
+test('a new grant after a cancelled one restores regular standing', () => {
+  const next: GrantFacts = { id: '9', grantedOn: '2026-09-01', validUntil: '2028-08-31', events: [] };
+  expect(at('2026-08-31', [grant, next])).toEqual([false, 'SEAL_CANCELLED', '7']);
+  expect(at('2026-09-01', [grant, next])).toEqual([true, 'SEAL_REGULAR', '9']);
+});
+
+test('no grant at all', () => {
+  expect(at('2025-01-01', [])).toEqual([false, 'NO_SEAL_GRANT', null]);
+});
+
+test('the reason says why, with the event reason', () => {
+  expect(sealStanding([grant], '2025-06-15').reason.message).toContain('suspended since 2025-06-01 (audit)');
+  expect(sealStanding([grant], '2025-06-15').reason.legalBasis).toContain('art. 6º §2º');
+});
