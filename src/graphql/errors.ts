@@ -9,6 +9,20 @@ const PUBLIC_CODES = new Set([
   'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE',
 ]);
 
+/** Connection-level failures: the database is down, restarting or unreachable. */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Connection ended|the database system is (starting up|shutting down)/i;
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_ERRNOS.has(e.code))) return true;
+    if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
+    e = (e.driverError ?? e.cause) as typeof e;
+  }
+  return false;
+}
+
 export interface ErrorLog {
   error(details: Record<string, unknown>, message: string): void;
 }
@@ -34,6 +48,16 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
       return { ...formatted, extensions };
     }
     const requestId = requestIdOf();
+    if (isDatabaseUnavailable(original)) {
+      // Not the caller's fault and not a bug: say so, so clients retry (HTTP 503 via the server).
+      log.error({ err: original instanceof Error ? original.message : original, requestId }, 'database unavailable');
+      return {
+        message: `The database is unavailable and the request was not completed; try again shortly (request ${requestId ?? 'unknown'})`,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: 'DATABASE_UNAVAILABLE', requestId },
+      };
+    }
     log.error({ err: original instanceof Error ? { message: original.message, stack: original.stack } : original, requestId, path: formatted.path }, 'unexpected error');
     return {
       message: `Internal error (request ${requestId ?? 'unknown'})`,
