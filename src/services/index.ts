@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ContractService } from './contract.service';
 import { FomentoService } from './fomento.service';
+import { LawService } from './law.service';
 import { MunicipalityService } from './municipality.service';
 import { ProducerService } from './producer.service';
 import { PurchaseService } from './purchase.service';
@@ -16,6 +17,7 @@ export function createServices(ds: DataSource) {
     purchases: new PurchaseService(ds),
     sales: new SaleService(ds),
     fomento: new FomentoService(ds),
+    law: new LawService(ds),
   };
 }
 

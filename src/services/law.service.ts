@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { LawParameterVersion, Municipality } from '../domain';
+import { Version } from '../law/dated';
+import { IsoDate, today } from '../law/dates';
+import { Decimal } from '../law/decimal';
+import { Finding } from '../law/findings';
+import { CoefficientRuleValue, createLawBook, LawBook, LawVersionRecord, PARAMETERS, ParameterName, versionProblems } from '../law/law-book';
+import { CATEGORY_BASIS, rateCategory } from '../law/rate-category';
+import { SHIPPED_LAW } from '../law/shipped-law';
+import { Feedstock, RateCategory } from '../law/types';
+import { Actor } from './actor';
+import { BadInputError } from './errors';
+import { assertAdmin } from './scope';
+import { mutate } from './transaction';
+
+/**
+ * Load the law the project ships (src/law/parameters) into law_parameter_version, idempotently:
+ * each version by its stable key, so a restart loads nothing twice and leaves every ADMIN
+ * publication as it is (DESIGN §1.4). Rows are inserted in file order, so their ids order
+ * same-day publications.
+ */
+export async function loadShippedLaw(ds: DataSource | EntityManager): Promise<number> {
+  const params: unknown[] = [];
+  const rows = SHIPPED_LAW.map((v) => {
+    const values = [v.key, v.parameter, v.scope, JSON.stringify(v.value), v.validFrom, v.validUntil, v.publishedOn, v.legalBasis, v.note ?? null];
+    return `(${values.map((x) => `$${params.push(x)}`).join(', ')}, true)`;
+  });
+  const inserted: unknown[] = await ds.query(
+    `INSERT INTO law_parameter_version (key, parameter, scope, value, valid_from, valid_until, published_on, legal_basis, note, shipped)
+     VALUES ${rows.join(', ')} ON CONFLICT (key) DO NOTHING RETURNING id`,
+    params,
+  );
+  return inserted.length;
+}
+
+export function toRecord(row: LawParameterVersion): LawVersionRecord {
+  return {
+    id: row.id, parameter: row.parameter, scope: row.scope, value: row.value, validFrom: row.validFrom, validUntil: row.validUntil,
+    publishedOn: row.publishedOn, legalBasis: row.legalBasis, note: row.note,
+    // Same-day publications: the later recorded wins.
+    seq: Number(row.id),
+  };
+}
+
+export interface PublishCoefficientRuleInput {
+  category: RateCategory;
+  coefficient: Decimal;
+  pisPerM3: Decimal;
+  cofinsPerM3: Decimal;
+  validFrom: IsoDate;
+  validUntil?: IsoDate | null;
+  publishedOn: IsoDate;
+  legalBasis: string;
+}
+
+export interface PublishLawParameterInput {
+  parameter: string;
+  scope?: string | null;
+  values: Array<{ name: string; value: Decimal }>;
+  validFrom: IsoDate;
+  validUntil?: IsoDate | null;
+  publishedOn: IsoDate;
+  legalBasis: string;
+  note?: string | null;
+}
+
+export interface RateQuestion {
+  on: IsoDate;
+  feedstock: Feedstock;
+  originMunicipalityCode: string;
+  familyFarming: boolean;
+  sealRegular: boolean;
+  imported?: boolean | null;
+  asKnownOn?: IsoDate | null;
+}
+
+export interface RateAnswer {
+  category: RateCategory;
+  coefficient: Decimal;
+  pisPerM3: Decimal;
+  cofinsPerM3: Decimal;
+  legalBasis: string;
+  reasons: Finding[];
+  rule: Version<CoefficientRuleValue>;
+}
+
+/**
+ * The law as dated, cited versions (DESIGN §1.4): the law book every computation reads, the
+ * coefficient rules in force, the rate of a lot, and publication of new versions by an ADMIN.
+ * Versions are never updated or deleted: publishing adds one, and where validity overlaps the
+ * later publication wins from its publication date on.
+ */
+export class LawService {
+  private cache: { maxId: string | null; book: LawBook } | null = null;
+
+  constructor(private readonly ds: DataSource) {}
+
+  /**
+   * Every stored version as a LawBook. Versions are only ever added, so the greatest id says
+   * whether the cached book is current (one cheap statement; another instance's publication is
+   * seen at once).
+   */
+  async lawBook(): Promise<LawBook> {
+    const [{ max }] = (await this.ds.query('SELECT max(id)::text AS max FROM law_parameter_version')) as Array<{ max: string | null }>;
+    if (this.cache && this.cache.maxId === max) return this.cache.book;
+    const rows = await this.ds.getRepository(LawParameterVersion).find({ order: { id: 'ASC' } });
+    const book = createLawBook(rows.map(toRecord));
+    this.cache = { maxId: max, book };
+    return book;
+  }
+
+  /** The four coefficient rules in force on `on` as known on `asKnownOn` (default today), in category order. */
+  async coefficientRules(on: IsoDate, asKnownOn?: IsoDate | null): Promise<Version<CoefficientRuleValue>[]> {
+    const rules = (await this.lawBook()).coefficientRules(on, asKnownOn ?? today());
+    return Object.values(RateCategory).map((c) => rules[c]);
+  }
+
+  /**
+   * Decreto 10.527/2020, arts. 5º and 6º — the category of a lot and its published amounts per m³
+   * on `on`, as known on `asKnownOn` (default today). The origin municipality must exist: its
+   * region and Semiárido flag decide the priority region.
+   */
+  async rate(question: RateQuestion): Promise<RateAnswer> {
+    const municipality = await this.ds.getRepository(Municipality).findOneBy({ ibgeCode: question.originMunicipalityCode });
+    if (!municipality) {
+      throw new BadInputError('question.originMunicipalityCode', `Unknown municipality ${question.originMunicipalityCode} (load it with upsertMunicipalities or the municipalities import)`);
+    }
+    const decision = rateCategory({
+      feedstock: question.feedstock,
+      origin: { region: municipality.region, semiarid: municipality.semiarid },
+      familyFarmingOrigin: question.familyFarming,
+      sealRegular: question.sealRegular,
+      imported: question.imported ?? false,
+    });
+    const rule = (await this.lawBook()).coefficientRules(question.on, question.asKnownOn ?? today())[decision.category];
+    // The category's provision, and the version's own where it differs (e.g. the 2026 zero window).
+    const legalBasis = rule.legalBasis === CATEGORY_BASIS[decision.category] ? decision.legalBasis : `${decision.legalBasis}; amounts: ${rule.legalBasis}`;
+    return { ...rule.value, category: decision.category, legalBasis, reasons: decision.reasons, rule };
+  }
+
+  /** Decreto 10.527/2020, arts. 5º and 6º — a new version of one category's rule (ADMIN). */
+  async publishCoefficientRule(actor: Actor, input: PublishCoefficientRuleInput): Promise<LawParameterVersion> {
+    assertAdmin(actor);
+    const record: LawVersionRecord = {
+      parameter: 'coefficient-rule',
+      scope: input.category,
+      value: { coefficient: plain(input.coefficient), pisPerM3: plain(input.pisPerM3), cofinsPerM3: plain(input.cofinsPerM3) },
+      validFrom: input.validFrom,
+      validUntil: input.validUntil ?? null,
+      publishedOn: input.publishedOn,
+      legalBasis: input.legalBasis?.trim(),
+    };
+    const problems = versionProblems(record);
+    if (problems.length) {
+      const [field, message] = problems[0];
+      throw new BadInputError(`input.${field === 'scope' ? 'category' : field.replace(/^value\./, '')}`, message);
+    }
+    return this.insert(actor, record, 'publishCoefficientRule');
+  }
+
+  /**
+   * Any dated parameter of the catalogue (PARAMETERS): Selo shares and factors, ad valorem rates,
+   * per-m³ bases, the end of PIS/Cofins (ADMIN). The way to publish a value confirmed later.
+   */
+  async publishLawParameter(actor: Actor, input: PublishLawParameterInput): Promise<LawParameterVersion> {
+    assertAdmin(actor);
+    const value: Record<string, string> = {};
+    input.values.forEach((v, i) => {
+      if (v.name in value) throw new BadInputError(`input.values[${i}].name`, `${v.name} is given twice`);
+      value[v.name] = plain(v.value);
+    });
+    const record: LawVersionRecord = {
+      parameter: input.parameter,
+      scope: input.scope ?? null,
+      value,
+      validFrom: input.validFrom,
+      validUntil: input.validUntil ?? null,
+      publishedOn: input.publishedOn,
+      legalBasis: input.legalBasis?.trim(),
+      note: input.note?.trim() || null,
+    };
+    const problems = versionProblems(record);
+    if (problems.length) {
+      const [field, message] = problems[0];
+      throw new BadInputError(inputField(field, input), message);
+    }
+    return this.insert(actor, record, 'publishLawParameter');
+  }
+
+  /** Every version of a parameter (all parameters when null), in recording order. */
+  versions(parameter?: string | null): Promise<LawParameterVersion[]> {
+    const qb = this.ds.getRepository(LawParameterVersion).createQueryBuilder('v').orderBy('v.id', 'ASC');
+    if (parameter) qb.where('v.parameter = :parameter', { parameter });
+    return qb.getMany();
+  }
+
+  /** The catalogue of parameters that may be published, with their scopes and values. */
+  catalogue(): Array<{ name: ParameterName; scopes: string[]; values: string[] }> {
+    return (Object.keys(PARAMETERS) as ParameterName[]).map((name) => ({
+      name,
+      scopes: [...((PARAMETERS[name].scopes as readonly string[] | null) ?? [])],
+      values: Object.keys(PARAMETERS[name].values),
+    }));
+  }
+
+  private async insert(actor: Actor, record: LawVersionRecord, operation: string): Promise<LawParameterVersion> {
+    const row = await mutate(this.ds, actor, async (em) => {
+      const repo = em.getRepository(LawParameterVersion);
+      const saved = await repo.save(repo.create({
+        key: `published/${randomUUID()}`, parameter: record.parameter, scope: record.scope, value: record.value,
+        validFrom: record.validFrom, validUntil: record.validUntil, publishedOn: record.publishedOn,
+        legalBasis: record.legalBasis, note: record.note ?? null, shipped: false,
+      }));
+      const stored = await repo.findOneByOrFail({ id: saved.id });
+      return { result: stored, audit: [{ operation, entity: 'LawParameterVersion', entityId: stored.id, producerId: null, after: stored }] };
+    });
+    this.cache = null;
+    return row;
+  }
+}
+
+/** A decimal as a plain string (no exponent), as stored in `value`. */
+function plain(d: Decimal): string {
+  return d.toFixed();
+}
+
+function inputField(field: string, input: PublishLawParameterInput): string {
+  if (!field.startsWith('value.')) return `input.${field}`;
+  const name = field.slice('value.'.length);
+  const index = input.values.findIndex((v) => v.name === name);
+  if (index < 0) return 'input.values';
+  const known = Object.keys((PARAMETERS as Record<string, { values: object }>)[input.parameter]?.values ?? {});
+  return known.includes(name) ? `input.values[${index}].value` : `input.values[${index}].name`;
+}
