@@ -4,6 +4,8 @@ export interface Config {
   databaseUrl: string | undefined;
   jwtSecret: string | undefined;
   logLevel: string;
+  /** Where the embedded PostgreSQL keeps its data when DATABASE_URL is not set. */
+  dataDir: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -12,5 +14,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
+    dataDir: env.SELO_DATA_DIR || '.data/pg',
   };
 }

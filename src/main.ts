@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const embedded: EmbeddedModule = require('./database/embedded.mjs');
-    const pg = await embedded.startEmbeddedPostgres({ dataDir: path.resolve('.data/pg'), log: (m) => logger.warn(m) });
+    const pg = await embedded.startEmbeddedPostgres({ dataDir: path.resolve(config.dataDir), log: (m) => logger.warn(m) });
     databaseUrl = pg.url;
     stopEmbedded = () => pg.stop();
     logger.info({ dataDir: pg.dataDir }, 'embedded PostgreSQL started');
@@ -44,6 +44,13 @@ async function main(): Promise<void> {
     process.stdout.write('Tokens for this run (secret generated at start; set JWT_SECRET to keep one):\n');
     for (const role of [Role.ADMIN, Role.AUDITOR]) {
       process.stdout.write(`  ${role}: Bearer ${await signToken(secret, { sub: `demo-${role.toLowerCase()}`, role })}\n`);
+    }
+    const [first] = (await dataSource.query('SELECT id, legal_name FROM producer ORDER BY id LIMIT 1')) as Array<{ id: string; legal_name: string }>;
+    if (first) {
+      const token = await signToken(secret, { sub: `demo-producer-${first.id}`, role: Role.PRODUCER, producerId: String(first.id) });
+      process.stdout.write(`  PRODUCER (${first.legal_name}, id ${first.id}): Bearer ${token}\n`);
+    } else {
+      process.stdout.write('  PRODUCER: no producer yet; after creating one: npm run token -- --role PRODUCER --producer ID (with JWT_SECRET)\n');
     }
   }
 
