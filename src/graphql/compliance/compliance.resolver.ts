@@ -1,0 +1,55 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Contract, Producer } from '../../domain';
+import { SealComplianceReport } from '../../services/seal-compliance.service';
+import { Context } from '../context';
+import { ContractType } from '../contract/contract.type';
+import { ProducerType } from '../producer/producer.type';
+import { DateScalar } from '../scalars';
+import { ContractConformityType, SealComplianceType } from './compliance.type';
+
+@Resolver(() => SealComplianceType)
+export class SealComplianceResolver {
+  @Query(() => SealComplianceType, {
+    description: 'The Selo family-farming targets of a producer for a year, as known on asKnownOn (default today). ADMIN and AUDITOR: any producer; PRODUCER: its own (another is NOT_FOUND).',
+  })
+  sealCompliance(
+    @Arg('producerId', () => ID) producerId: string,
+    @Arg('year', () => Int) year: number,
+    @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Parameter versions published by this date (default today).' }) asKnownOn: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.sealCompliance.forProducer(ctx.actor, producerId, year, asKnownOn);
+  }
+
+  @FieldResolver(() => ProducerType, { description: 'The producer.' })
+  producer(@Root() r: SealComplianceReport) {
+    return r.producer;
+  }
+}
+
+/** Producer.sealCompliance (the producer is already within the caller's scope). */
+@Resolver(() => ProducerType)
+export class ProducerSealComplianceResolver {
+  @FieldResolver(() => SealComplianceType, { description: 'The Selo family-farming targets for a year, as known on asKnownOn (default today) (Decreto 10.527/2020, art. 3º §2 I and §3º).' })
+  sealCompliance(
+    @Root() p: Producer,
+    @Arg('year', () => Int) year: number,
+    @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Parameter versions published by this date (default today).' }) asKnownOn: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.sealCompliance.compute(p, year, asKnownOn);
+  }
+}
+
+/** Contract.conformity, batched per request. */
+@Resolver(() => ContractType)
+export class ContractConformityResolver {
+  @FieldResolver(() => ContractConformityType, { description: 'Whether the contract meets art. 3º §2 II–III (Decreto 10.527/2020), with the minimum prices known on asKnownOn (default today).' })
+  conformity(
+    @Root() c: Contract,
+    @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Minimum-price versions published by this date (default today).' }) asKnownOn: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.loaders.contractConformity.load({ contract: c, asKnownOn: asKnownOn ?? null });
+  }
+}

@@ -1,0 +1,26 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Feedstock } from '../../law/types';
+import { Context } from '../context';
+import { DateScalar } from '../scalars';
+import { PublishMinimumPriceInput } from './minimum-price.input';
+import { MinimumPriceType } from './minimum-price.type';
+
+@Resolver(() => MinimumPriceType)
+export class MinimumPriceResolver {
+  @Query(() => [MinimumPriceType], {
+    description: 'PGPAF minimum prices (Decreto 5.996/2006), readable by every role. Without `on`: every version. With `on`: for each feedstock, the price in force on that date as known on asKnownOn (default today).',
+  })
+  minimumPrices(
+    @Arg('feedstock', () => Feedstock, { nullable: true, description: 'Only this raw material.' }) feedstock: Feedstock | null,
+    @Arg('on', () => DateScalar, { nullable: true, description: 'Only the version in force on this date.' }) on: string | null,
+    @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'With `on`: the versions published by this date (default today).' }) asKnownOn: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.minimumPrices.list(feedstock, on, asKnownOn);
+  }
+
+  @Mutation(() => MinimumPriceType, { description: 'Publish a new version of a PGPAF minimum price (ADMIN; audited). Adds a version, never overwrites one.' })
+  publishMinimumPrice(@Arg('input') input: PublishMinimumPriceInput, @Ctx() ctx: Context) {
+    return ctx.services.minimumPrices.publish(ctx.actor, input);
+  }
+}

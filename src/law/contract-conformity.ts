@@ -1,0 +1,155 @@
+import { Version, inForce } from './dated';
+import { IsoDate, within } from './dates';
+import { Decimal } from './decimal';
+import { Finding, finding } from './findings';
+import { Feedstock } from './types';
+
+/**
+ * Prior purchase contracts with family farming (Decreto 10.527/2020, art. 3º §2 II–III;
+ * PGPAF minimum prices of Decreto 5.996/2006). Pure: the facts come from the records.
+ */
+
+/** The terms of a contract that the law looks at. Exactly one counterparty is set. */
+export interface ContractFacts {
+  signedOn: IsoDate;
+  validFrom: IsoDate;
+  validUntil: IsoDate;
+  feedstock: Feedstock;
+  pricePerKg: Decimal;
+  technicalAssistance: boolean;
+  familyFarmerId: string | null;
+  organizationId: string | null;
+}
+
+/** The facts of a purchase that decide whether a contract covers it. */
+export interface CoveredPurchaseFacts {
+  purchasedOn: IsoDate;
+  feedstock: Feedstock;
+  familyFarmerId: string | null;
+  organizationId: string | null;
+}
+
+/** A PGPAF minimum price, per kg (Decreto 5.996/2006). */
+export interface MinimumPriceValue {
+  feedstock: Feedstock;
+  pricePerKg: Decimal;
+}
+
+export interface Conformity {
+  conforming: boolean;
+  /** Every condition that fails, in the order of art. 3º §2 II then III. */
+  findings: Finding[];
+  /** The PGPAF minimum price in force on the signing date; null where none is in force. */
+  minimumPrice: Version<MinimumPriceValue> | null;
+}
+
+/** The ways a contract can fail to cover a purchase (art. 3º §2 II: the contract governs that supply). */
+export interface Coverage {
+  date: boolean;
+  feedstock: boolean;
+  counterparty: boolean;
+}
+
+/**
+ * Decreto 5.996/2006 — the PGPAF minimum price of `feedstock` in force on `on` as known on
+ * `asKnownOn` (DESIGN §1.4: the version published last among those known and valid), or null.
+ */
+export function minimumPriceInForce(
+  versions: readonly Version<MinimumPriceValue>[],
+  feedstock: Feedstock,
+  on: IsoDate,
+  asKnownOn: IsoDate,
+): Version<MinimumPriceValue> | null {
+  return inForce(versions.filter((v) => v.value.feedstock === feedstock), on, asKnownOn) ?? null;
+}
+
+/**
+ * Decreto 10.527/2020, art. 3º §2 II — whether a contract covers a purchase: the purchase date
+ * within the contract's validity, the same feedstock, the same counterparty (family farmer or
+ * organization).
+ */
+export function coverage(contract: ContractFacts, purchase: CoveredPurchaseFacts): Coverage {
+  return {
+    date: within(purchase.purchasedOn, contract.validFrom, contract.validUntil),
+    feedstock: contract.feedstock === purchase.feedstock,
+    counterparty: contract.familyFarmerId === purchase.familyFarmerId && contract.organizationId === purchase.organizationId,
+  };
+}
+
+export function covers(c: Coverage): boolean {
+  return c.date && c.feedstock && c.counterparty;
+}
+
+/** The CONTRACT_NOT_COVERING finding naming what is not covered; null when all is. */
+export function coverageFinding(c: Coverage): Finding | null {
+  if (covers(c)) return null;
+  const missing = [!c.date && 'date', !c.feedstock && 'feedstock', !c.counterparty && 'counterparty'].filter(Boolean);
+  return finding('CONTRACT_NOT_COVERING', `The contract does not cover the purchase's ${missing.join(', ')}.`);
+}
+
+/**
+ * Decreto 10.527/2020, art. 3º §2 II — the contract is signed before the purchase ("firmar
+ * previamente"). Interpretation: signed on the purchase date counts as prior (a contract and
+ * its first delivery may be dated the same day).
+ */
+export function signedBefore(contract: Pick<ContractFacts, 'signedOn'>, purchasedOn: IsoDate): boolean {
+  return contract.signedOn <= purchasedOn;
+}
+
+/**
+ * Decreto 10.527/2020, art. 3º §2 II–III — conformity of a contract:
+ * - II: signed before the first purchase it covers (`firstCoveredPurchaseOn`: the earliest purchase
+ *   recorded under it that it covers, null when none yet) — NO_PRIOR_CONTRACT;
+ * - II: price per kg at or above the PGPAF minimum price (Decreto 5.996/2006) in force on the signing
+ *   date, as known on `asKnownOn` — PRICE_BELOW_MINIMUM. Where no minimum price is in force for the
+ *   feedstock, the price condition does not apply;
+ * - III: technical assistance and training assured — NO_TECHNICAL_ASSISTANCE.
+ */
+export function contractConformity(
+  contract: ContractFacts,
+  minimumPrices: readonly Version<MinimumPriceValue>[],
+  firstCoveredPurchaseOn: IsoDate | null,
+  asKnownOn: IsoDate,
+): Conformity {
+  const findings: Finding[] = [];
+  if (firstCoveredPurchaseOn !== null && !signedBefore(contract, firstCoveredPurchaseOn)) {
+    findings.push(finding('NO_PRIOR_CONTRACT', `The contract was signed on ${contract.signedOn}, after the first purchase it covers (${firstCoveredPurchaseOn}).`));
+  }
+  const minimumPrice = minimumPriceInForce(minimumPrices, contract.feedstock, contract.signedOn, asKnownOn);
+  if (minimumPrice && contract.pricePerKg.lt(minimumPrice.value.pricePerKg)) {
+    findings.push(finding('PRICE_BELOW_MINIMUM',
+      `The contract price of R$ ${contract.pricePerKg.toFixed()} per kg is below the PGPAF minimum price of R$ ${minimumPrice.value.pricePerKg.toFixed()} per kg in force on ${contract.signedOn} (${minimumPrice.legalBasis}).`));
+  }
+  if (!contract.technicalAssistance) findings.push(finding('NO_TECHNICAL_ASSISTANCE'));
+  return { conforming: findings.length === 0, findings, minimumPrice };
+}
+
+/**
+ * Decreto 10.527/2020, art. 3º §2 II — why a purchase does not count under its contract; empty when
+ * it does. A purchase counts under a contract only when the contract is conforming, was signed on or
+ * before the purchase date, and covers the purchase's date, feedstock and supplier. Every reason
+ * that applies is listed (NO_CONTRACT alone when there is no contract).
+ */
+export function contractFindings(
+  contract: { facts: ContractFacts; conformity: Conformity } | null,
+  purchase: CoveredPurchaseFacts,
+): Finding[] {
+  if (!contract) return [finding('NO_CONTRACT')];
+  return contractFindingsFromFacts(contract.conformity, signedBefore(contract.facts, purchase.purchasedOn), coverage(contract.facts, purchase), contract.facts.signedOn);
+}
+
+/**
+ * The same decision from facts established elsewhere (e.g. computed by the database for a group of
+ * purchases): whether the contract was signed on or before the purchase date, and its coverage.
+ */
+export function contractFindingsFromFacts(conformity: Conformity, priorToPurchase: boolean, c: Coverage, signedOn: IsoDate): Finding[] {
+  const found: Finding[] = [];
+  if (!priorToPurchase) found.push(finding('NO_PRIOR_CONTRACT', `The contract was signed on ${signedOn}, after the purchase.`));
+  const notCovering = coverageFinding(c);
+  if (notCovering) found.push(notCovering);
+  for (const f of conformity.findings) {
+    if (f.code === 'NO_PRIOR_CONTRACT' && !priorToPurchase) continue; // already said for this purchase
+    found.push(f);
+  }
+  return found;
+}

@@ -1,0 +1,408 @@
+import { Conformity, Coverage, contractFindingsFromFacts } from './contract-conformity';
+import { Version } from './dated';
+import { addDays, IsoDate } from './dates';
+import { Decimal, sum, toCentavos, toShare, ZERO } from './decimal';
+import { NoRuleInForceError } from './errors';
+import { familyFarmerShare, OrganizationFacts } from './family-farming';
+import { Finding, finding } from './findings';
+import { LawBook, PlantLocation, SpendingKind } from './law-book';
+import { isPriorityRegion } from './municipality';
+import { PurchasePurpose, Region, SupplierKind } from './types';
+
+/**
+ * The Selo's annual family-farming targets (Decreto 10.527/2020, art. 3º §2 I–III and §3º;
+ * Portaria Interministerial MME/MDA nº 2/2023). Pure: the services bring the year's sums, already
+ * aggregated by the database in groups of purchases that share every fact the law looks at; this
+ * module decides, group by group, what counts and why the rest does not.
+ */
+
+/** Findings of this subject that are not in the shared catalogue (documented in docs/LAW.md). */
+export const SEAL_COMPLIANCE_FINDINGS = {
+  ZERO_BASE: {
+    message: 'The base is zero (no own-production biodiesel sold in the year, or all of it exported): the achieved share is shown as 0 and the minimum share is met, since a share of zero requires no spending.',
+    legalBasis: 'Decreto 10.527/2020, art. 3º §3º II–III',
+  },
+  NO_COUNTED_SPENDING: {
+    message: 'Nothing counted in the year: the priority-region share is shown as 0 and its minimum is met vacuously (no spending outside the priority region either).',
+    legalBasis: 'Portaria Interministerial MME/MDA nº 2/2023',
+  },
+  MINIMUM_SHARE_NOT_REACHED: {
+    message: 'Counted spending is below the minimum share of the base for the plant region.',
+    legalBasis: 'Decreto 10.527/2020, art. 3º §3º I–II',
+  },
+  PRIORITY_REGION_SHARE_NOT_REACHED: {
+    message: 'The part of counted spending in the North, Northeast and Semiárido is below the minimum for the year.',
+    legalBasis: 'Portaria Interministerial MME/MDA nº 2/2023',
+  },
+} as const;
+
+export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_FINDINGS;
+
+export function sealFinding(code: SealComplianceFindingCode, message?: string): Finding {
+  const f = SEAL_COMPLIANCE_FINDINGS[code];
+  return { code, message: message ?? f.message, legalBasis: f.legalBasis };
+}
+
+/** Own-production biodiesel sold in the year (art. 3º §3º II–III). */
+export interface SalesTotals {
+  /** Revenue of own-production biodiesel sold in the year, every market. */
+  ownRevenue: Decimal;
+  /** Volume (m³) of own-production biodiesel sold in the year, every market. */
+  ownVolume: Decimal;
+  /** Volume (m³) of own-production biodiesel exported in the year. */
+  exportedVolume: Decimal;
+}
+
+export interface Base {
+  salesRevenue: Decimal;
+  exportedValue: Decimal;
+  base: Decimal;
+}
+
+/**
+ * Decreto 10.527/2020, art. 3º §3º II–III — the base of the minimum shares: the value of biodiesel
+ * sold in the year (own production), less the value proportional to the volume exported:
+ * exportedValue = salesRevenue × exported volume / total volume. Unrounded.
+ */
+export function sealBase(sales: SalesTotals): Base {
+  const exportedValue = sales.ownVolume.isZero() ? ZERO : sales.ownRevenue.times(sales.exportedVolume).div(sales.ownVolume);
+  return { salesRevenue: sales.ownRevenue, exportedValue, base: sales.ownRevenue.minus(exportedValue) };
+}
+
+/** A run of days over which every dated parameter used per item (weights, member minimum) is the same. */
+export interface Segment {
+  from: IsoDate;
+  to: IsoDate;
+}
+
+const KINDS: SpendingKind[] = ['FAMILY_FARMING_ACQUISITION', 'OTHER_PRODUCT', 'FOMENTO'];
+
+function signatureOf(read: () => Version<Decimal>): string {
+  try {
+    const v = read();
+    return `${v.value.toFixed()}|${v.legalBasis}`;
+  } catch (error) {
+    if (error instanceof NoRuleInForceError) return 'none';
+    throw error;
+  }
+}
+
+/**
+ * Cut [from, to] into maximal runs of days over which the weighting factors (art. 3º §2 I) and the
+ * organizations' minimum family-farmer share (art. 4º VI) in force, as known on `asKnownOn`, do not
+ * change. The database groups the year's items by these segments, so each group is weighed with
+ * the figures in force on its dates (DESIGN §1.4).
+ */
+export function parameterSegments(law: LawBook, from: IsoDate, to: IsoDate, asKnownOn: IsoDate): Segment[] {
+  const signature = (d: IsoDate) => [
+    ...KINDS.map((k) => signatureOf(() => law.weightingFactor(k, d, asKnownOn))),
+    signatureOf(() => law.cooperativeMinFamilyFarmerShare(d, asKnownOn)),
+  ].join('#');
+  const segments: Segment[] = [];
+  let start = from;
+  let current = signature(from);
+  for (let d = addDays(from, 1); d <= to; d = addDays(d, 1)) {
+    const s = signature(d);
+    if (s !== current) {
+      segments.push({ from: start, to: addDays(d, -1) });
+      start = d;
+      current = s;
+    }
+  }
+  segments.push({ from: start, to });
+  return segments;
+}
+
+/** Where the raw material was produced, or the fomento spent (municipality facts). */
+export interface Place {
+  region: Region;
+  semiarid: boolean;
+}
+
+/** What the database established about the supplier of a group of purchases, on each purchase date. */
+export interface SupplierRecord {
+  kind: SupplierKind;
+  /** Holds a DAP or CAF (jurídica, for an organization) valid on the purchase date (art. 2º IV and V). */
+  registrationValid: boolean;
+  /** Among those valid on the date, a DAP whose validity starts after the end of DAP issuance (Portaria MAPA 174/2022). */
+  lateDap: boolean;
+  /** For COOPERATIVE and ASSOCIATION: members and family-farmer members (art. 4º VI). */
+  organization: OrganizationFacts | null;
+}
+
+/** The contract a group of purchases was recorded under, with what the database established. */
+export interface GroupContract {
+  signedOn: IsoDate;
+  conformity: Conformity;
+  /** Signed on or before the purchase date (art. 3º §2 II). */
+  priorToPurchase: boolean;
+  coverage: Coverage;
+}
+
+/** Purchases from family farming that share every fact the law looks at (one SQL group). */
+export interface PurchaseGroup {
+  key: string;
+  purpose: PurchasePurpose;
+  supplier: SupplierRecord;
+  contract: GroupContract | null;
+  origin: Place;
+  segment: Segment;
+  /** Sum of the acquisition cost (reais). */
+  amount: Decimal;
+  count: number;
+}
+
+/** Fomento expenses that share every fact the law looks at (one SQL group). */
+export interface FomentoGroup {
+  key: string;
+  place: Place;
+  segment: Segment;
+  amount: Decimal;
+  count: number;
+}
+
+export interface SupplierDecision {
+  eligible: boolean;
+  findings: Finding[];
+}
+
+/**
+ * Decreto 10.527/2020, art. 2º IV and V; art. 4º VI–VII — the supplier of a group on its purchase
+ * dates, from the facts the database established (the same rule as `farmerEligibility` and
+ * `organizationHabilitation` of family-farming.ts, which take the registrations themselves):
+ * - a family farmer counts when it holds a DAP or CAF valid on the date;
+ * - an organization counts when habilitated: a DAP or CAF jurídica valid on the date and a
+ *   family-farmer member share at or above the minimum in force (`minShare`).
+ * Interpretation: for the Selo, associations count like cooperatives (art. 2º V); the exclusion of
+ * associations applies only to the rate categories II/III (art. 6º §2º).
+ * A DAP starting after 2022-10-31 counts by its dates, with the finding DAP_ISSUED_AFTER_CUTOFF.
+ */
+export function supplierDecision(s: SupplierRecord, minShare: () => Decimal): SupplierDecision {
+  const reasons: Finding[] = [];
+  if (!s.registrationValid) reasons.push(finding('REGISTRATION_NOT_VALID'));
+  if (s.kind === SupplierKind.COOPERATIVE || s.kind === SupplierKind.ASSOCIATION) {
+    if (!s.organization) throw new Error('An organization supplier needs its member facts');
+    const min = minShare();
+    const share = familyFarmerShare(s.organization);
+    if (share.lt(min)) {
+      reasons.push(finding('MEMBER_SHARE_BELOW_MINIMUM',
+        `${s.organization.familyFarmerMembers} of ${s.organization.members} members are family farmers (${toShare(share).toFixed()}), below the minimum ${min.toFixed()}.`));
+    }
+  }
+  const eligible = reasons.length === 0;
+  const findings = eligible ? [] : [finding('SUPPLIER_NOT_ELIGIBLE'), ...reasons];
+  if (s.lateDap) findings.push(finding('DAP_ISSUED_AFTER_CUTOFF'));
+  return { eligible, findings };
+}
+
+/** The kind of counted spending of a purchase (art. 3º §2 I a or b). */
+export function spendingKindOf(purpose: PurchasePurpose): SpendingKind {
+  return purpose === PurchasePurpose.OTHER_PRODUCT ? 'OTHER_PRODUCT' : 'FAMILY_FARMING_ACQUISITION';
+}
+
+export interface GroupDecision {
+  counts: boolean;
+  kind: SpendingKind;
+  /** Counts toward the priority-region part (requirement 2). */
+  priorityRegion: boolean;
+  /** amount × weighting factor when it counts, else 0. */
+  weighted: Decimal;
+  /** Empty when it counts. */
+  findings: Finding[];
+}
+
+/**
+ * Decreto 10.527/2020, art. 3º §2 I–II — whether a group of family-farming purchases counts:
+ * - (a) BIODIESEL_FEEDSTOCK: bought under a conforming prior contract that covers it (II), from a
+ *   supplier eligible on the purchase date;
+ * - (b) OTHER_PRODUCT: the same, and the raw material produced in the North, Northeast or Semiárido
+ *   (origin municipality).
+ * Interpretation: (b) reads "aquisições da agricultura familiar", so its supplier must be eligible
+ * too. A counted (a) purchase is in the priority region when its origin municipality is.
+ * Every reason that applies is listed.
+ */
+export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: IsoDate): GroupDecision {
+  const kind = spendingKindOf(g.purpose);
+  const inPriority = isPriorityRegion(g.origin);
+  const findings: Finding[] = g.contract
+    ? contractFindingsFromFacts(g.contract.conformity, g.contract.priorToPurchase, g.contract.coverage, g.contract.signedOn)
+    : [finding('NO_CONTRACT')];
+  if (kind === 'OTHER_PRODUCT' && !inPriority) findings.push(finding('OUTSIDE_PRIORITY_REGION'));
+  const supplier = supplierDecision(g.supplier, () => law.cooperativeMinFamilyFarmerShare(g.segment.from, asKnownOn).value);
+  const counts = findings.length === 0 && supplier.eligible;
+  if (!counts) return { counts, kind, priorityRegion: inPriority, weighted: ZERO, findings: [...findings, ...supplier.findings] };
+  const factor = law.weightingFactor(kind, g.segment.from, asKnownOn).value;
+  return { counts, kind, priorityRegion: inPriority, weighted: g.amount.times(factor), findings: [] };
+}
+
+/** Decreto 10.527/2020, art. 3º §2 I c — fomento counts when spent in the North, Northeast or Semiárido. */
+export function decideFomentoGroup(g: FomentoGroup, law: LawBook, asKnownOn: IsoDate): GroupDecision {
+  const inPriority = isPriorityRegion(g.place);
+  if (!inPriority) return { counts: false, kind: 'FOMENTO', priorityRegion: false, weighted: ZERO, findings: [finding('OUTSIDE_PRIORITY_REGION')] };
+  const factor = law.weightingFactor('FOMENTO', g.segment.from, asKnownOn).value;
+  return { counts: true, kind: 'FOMENTO', priorityRegion: true, weighted: g.amount.times(factor), findings: [] };
+}
+
+export interface ExcludedGroup {
+  key: string;
+  source: 'PURCHASE' | 'FOMENTO';
+  findings: Finding[];
+}
+
+export interface SealComplianceFacts {
+  year: number;
+  asKnownOn: IsoDate;
+  plant: PlantLocation;
+  sales: SalesTotals;
+  purchases: PurchaseGroup[];
+  fomento: FomentoGroup[];
+}
+
+/** Unrounded figures; `present` rounds them for display. */
+export interface SealComplianceResult extends Base {
+  year: number;
+  asKnownOn: IsoDate;
+  /** Counted (a), (b), (c) before weighting (reais). */
+  familyFarmingAcquisitions: Decimal;
+  otherProductAcquisitions: Decimal;
+  fomento: Decimal;
+  /** (a) + (b) + (c), each times its weighting factor. */
+  countedTotal: Decimal;
+  /** The part of countedTotal in the North, Northeast and Semiárido. */
+  priorityRegionAmount: Decimal;
+  achievedShare: Decimal;
+  requiredShare: Version<Decimal>;
+  /** requiredShare × base − countedTotal, at least 0. */
+  shortfall: Decimal;
+  priorityRegionShare: Decimal;
+  requiredPriorityRegionShare: Version<Decimal>;
+  minimumShareMet: boolean;
+  priorityRegionShareMet: boolean;
+  compliant: boolean;
+  excluded: ExcludedGroup[];
+  findings: Finding[];
+}
+
+/**
+ * Decreto 10.527/2020, art. 3º §3º I — the day on which the year's minimum shares are read.
+ * Interpretation: the targets of year Y are those in force on 31 December of Y (as known on
+ * `asKnownOn`), the day the year's spending closes; a year in progress is measured against them too.
+ */
+export function targetDay(year: number): IsoDate {
+  return `${year}-12-31`;
+}
+
+/**
+ * Annual compliance for a year (Decreto 10.527/2020, art. 3º §2 I and §3º; Portaria Interministerial
+ * MME/MDA nº 2/2023):
+ * - requirement 1: countedTotal / base ≥ the minimum share for the plant's region;
+ * - requirement 2: the priority-region part of countedTotal / countedTotal ≥ the year's minimum;
+ * - compliant when both hold. Comparisons use the unrounded figures.
+ * Interpretation: a zero base gives an achieved share of 0 and requirement 1 met (ZERO_BASE); nothing
+ * counted gives a priority-region share of 0 and requirement 2 met (NO_COUNTED_SPENDING).
+ */
+export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
+  const { year, asKnownOn } = facts;
+  const base = sealBase(facts.sales);
+  const requiredShare = law.minimumSpendingShare(facts.plant, targetDay(year), asKnownOn);
+  const requiredPriorityRegionShare = law.priorityRegionMinShare(targetDay(year), asKnownOn);
+
+  const counted: Record<SpendingKind, Decimal[]> = { FAMILY_FARMING_ACQUISITION: [], OTHER_PRODUCT: [], FOMENTO: [] };
+  const weighted: Decimal[] = [];
+  const priority: Decimal[] = [];
+  const excluded: ExcludedGroup[] = [];
+  const take = (key: string, source: ExcludedGroup['source'], amount: Decimal, d: GroupDecision) => {
+    if (!d.counts) {
+      excluded.push({ key, source, findings: d.findings });
+      return;
+    }
+    counted[d.kind].push(amount);
+    weighted.push(d.weighted);
+    if (d.priorityRegion) priority.push(d.weighted);
+  };
+  for (const g of facts.purchases) take(g.key, 'PURCHASE', g.amount, decidePurchaseGroup(g, law, asKnownOn));
+  for (const g of facts.fomento) take(g.key, 'FOMENTO', g.amount, decideFomentoGroup(g, law, asKnownOn));
+
+  const countedTotal = sum(weighted);
+  const priorityRegionAmount = sum(priority);
+  const findings: Finding[] = [];
+
+  const zeroBase = base.base.lte(0);
+  if (zeroBase) findings.push(sealFinding('ZERO_BASE'));
+  const achievedShare = zeroBase ? ZERO : countedTotal.div(base.base);
+  const required = requiredShare.value.times(zeroBase ? ZERO : base.base);
+  const minimumShareMet = zeroBase || countedTotal.gte(required);
+  const shortfall = minimumShareMet ? ZERO : required.minus(countedTotal);
+
+  const nothingCounted = countedTotal.isZero();
+  if (nothingCounted) findings.push(sealFinding('NO_COUNTED_SPENDING'));
+  const priorityRegionShare = nothingCounted ? ZERO : priorityRegionAmount.div(countedTotal);
+  const priorityRegionShareMet = nothingCounted || priorityRegionShare.gte(requiredPriorityRegionShare.value);
+
+  if (!minimumShareMet) {
+    findings.push(sealFinding('MINIMUM_SHARE_NOT_REACHED',
+      `Counted spending is ${toShare(achievedShare).toFixed()} of the base, below the minimum ${requiredShare.value.toFixed()} for the plant region (${requiredShare.legalBasis}).`));
+  }
+  if (!priorityRegionShareMet) {
+    findings.push(sealFinding('PRIORITY_REGION_SHARE_NOT_REACHED',
+      `The priority-region part is ${toShare(priorityRegionShare).toFixed()} of counted spending, below the minimum ${requiredPriorityRegionShare.value.toFixed()} for ${year} (${requiredPriorityRegionShare.legalBasis}).`));
+  }
+  return {
+    year,
+    asKnownOn,
+    ...base,
+    familyFarmingAcquisitions: sum(counted.FAMILY_FARMING_ACQUISITION),
+    otherProductAcquisitions: sum(counted.OTHER_PRODUCT),
+    fomento: sum(counted.FOMENTO),
+    countedTotal,
+    priorityRegionAmount,
+    achievedShare,
+    requiredShare,
+    shortfall,
+    priorityRegionShare,
+    requiredPriorityRegionShare,
+    minimumShareMet,
+    priorityRegionShareMet,
+    compliant: minimumShareMet && priorityRegionShareMet,
+    excluded,
+    findings,
+  };
+}
+
+/** Money shown to the centavo, half-even (ABNT NBR 5891). */
+export const money = toCentavos;
+
+/**
+ * Reais still to spend, shown to the centavo rounded up: spending the amount shown always reaches
+ * the minimum (half-even could show a centavo less than needed).
+ */
+export function shortfallShown(value: Decimal): Decimal {
+  return value.toDecimalPlaces(2, Decimal.ROUND_CEIL);
+}
+
+/** The figures as shown: money to the centavo, shares half-even to 6 decimals (DESIGN §1.3). */
+export function present(r: SealComplianceResult) {
+  return {
+    year: r.year,
+    asKnownOn: r.asKnownOn,
+    salesRevenue: money(r.salesRevenue),
+    exportedValue: money(r.exportedValue),
+    base: money(r.base),
+    familyFarmingAcquisitions: money(r.familyFarmingAcquisitions),
+    otherProductAcquisitions: money(r.otherProductAcquisitions),
+    fomento: money(r.fomento),
+    countedTotal: money(r.countedTotal),
+    priorityRegionAmount: money(r.priorityRegionAmount),
+    achievedShare: toShare(r.achievedShare),
+    requiredShare: toShare(r.requiredShare.value),
+    requiredShareLegalBasis: r.requiredShare.legalBasis,
+    shortfall: shortfallShown(r.shortfall),
+    priorityRegionShare: toShare(r.priorityRegionShare),
+    requiredPriorityRegionShare: toShare(r.requiredPriorityRegionShare.value),
+    requiredPriorityRegionShareLegalBasis: r.requiredPriorityRegionShare.legalBasis,
+    minimumShareMet: r.minimumShareMet,
+    priorityRegionShareMet: r.priorityRegionShareMet,
+    compliant: r.compliant,
+    findings: r.findings,
+  };
+}

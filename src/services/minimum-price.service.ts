@@ -1,0 +1,89 @@
+import { DataSource } from 'typeorm';
+import { MinimumPrice } from '../domain';
+import { MinimumPriceValue, minimumPriceInForce } from '../law/contract-conformity';
+import { Version } from '../law/dated';
+import { IsoDate, today } from '../law/dates';
+import { Decimal } from '../law/decimal';
+import { Feedstock } from '../law/types';
+import { Actor } from './actor';
+import { BadInputError } from './errors';
+import { requireDate, requirePositiveDecimal } from './record-batch';
+import { assertAdmin } from './scope';
+import { mutate } from './transaction';
+import { requireOrder, requireText } from './validation';
+
+export interface PublishMinimumPriceInput {
+  feedstock: Feedstock;
+  validFrom: string;
+  validUntil: string;
+  pricePerKg: Decimal;
+  source: string;
+  publishedOn?: string | null;
+}
+
+/** A stored minimum price as a dated version of the law (DESIGN §1.4): `source` is its legal basis. */
+export function toVersion(row: MinimumPrice): Version<MinimumPriceValue> {
+  return {
+    id: row.id,
+    value: { feedstock: row.feedstock, pricePerKg: row.pricePerKg },
+    validFrom: row.validFrom,
+    validUntil: row.validUntil,
+    publishedOn: row.publishedOn,
+    legalBasis: row.source,
+    // Same-day publications: the later recorded wins.
+    seq: Number(row.id),
+  };
+}
+
+/**
+ * PGPAF minimum prices (Decreto 5.996/2006), the floor of a Selo contract's price (Decreto
+ * 10.527/2020, art. 3º §2 II): dated, cited versions, readable by everyone, published by an ADMIN.
+ * A publication adds a version and never overwrites one; where validity overlaps, the later
+ * publication wins from its publication date on.
+ */
+export class MinimumPriceService {
+  constructor(private readonly ds: DataSource) {}
+
+  async publish(actor: Actor, input: PublishMinimumPriceInput): Promise<MinimumPrice> {
+    assertAdmin(actor);
+    if (!Object.values(Feedstock).includes(input.feedstock)) throw new BadInputError('input.feedstock', `Unknown feedstock ${input.feedstock}`);
+    const validFrom = requireDate(input.validFrom, 'input.validFrom');
+    const validUntil = requireDate(input.validUntil, 'input.validUntil');
+    requireOrder(validFrom, validUntil, 'input.validUntil');
+    const pricePerKg = requirePositiveDecimal(input.pricePerKg, 'input.pricePerKg');
+    const source = requireText(input.source, 'input.source');
+    const publishedOn = input.publishedOn == null ? today() : requireDate(input.publishedOn, 'input.publishedOn');
+    return mutate(this.ds, actor, async (em) => {
+      const repo = em.getRepository(MinimumPrice);
+      const saved = await repo.save(repo.create({ feedstock: input.feedstock, validFrom, validUntil, pricePerKg, source, publishedOn }));
+      const row = await repo.findOneByOrFail({ id: saved.id });
+      return { result: row, audit: [{ operation: 'publishMinimumPrice', entity: 'MinimumPrice', entityId: row.id, producerId: null, after: row }] };
+    });
+  }
+
+  /** Every version (of one feedstock, or all), in the order they were recorded. */
+  async versions(feedstocks?: readonly Feedstock[] | null): Promise<Version<MinimumPriceValue>[]> {
+    const qb = this.ds.getRepository(MinimumPrice).createQueryBuilder('m').orderBy('m.id', 'ASC');
+    if (feedstocks) qb.where('m.feedstock = ANY(:feedstocks)', { feedstocks: [...feedstocks] });
+    return (await qb.getMany()).map(toVersion);
+  }
+
+  /**
+   * Without `on`: every version, by feedstock, validFrom and recording order. With `on`: for each
+   * feedstock, the minimum price in force on that date as known on `asKnownOn` (default today).
+   */
+  async list(feedstock: Feedstock | null | undefined, on: IsoDate | null | undefined, asKnownOn?: IsoDate | null): Promise<MinimumPrice[]> {
+    const qb = this.ds.getRepository(MinimumPrice).createQueryBuilder('m');
+    if (feedstock) qb.where('m.feedstock = :feedstock', { feedstock });
+    const rows = await qb.orderBy('m.feedstock', 'ASC').addOrderBy('m.valid_from', 'ASC').addOrderBy('m.id', 'ASC').getMany();
+    if (!on) return rows;
+    const known = asKnownOn ?? today();
+    const versions = rows.map(toVersion);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const feedstocks = [...new Set(rows.map((r) => r.feedstock))];
+    return feedstocks
+      .map((f) => minimumPriceInForce(versions, f, on, known))
+      .filter((v): v is Version<MinimumPriceValue> => v !== null)
+      .map((v) => byId.get(v.id as string) as MinimumPrice);
+  }
+}
