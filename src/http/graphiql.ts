@@ -30,7 +30,8 @@ interface PageConfig {
   tabs: Array<{ query: string; variables: string; headers?: string }>;
 }
 
-export const DEFAULT_HEADERS_HINT = '{\n  "Authorization": "Bearer …"\n}';
+/** ASCII only: a browser refuses to send a header value outside ISO-8859-1 (such as "…"). */
+export const DEFAULT_HEADERS_HINT = '{\n  "Authorization": "Bearer <token>"\n}';
 
 function pageConfig(): PageConfig {
   return {

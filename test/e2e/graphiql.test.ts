@@ -1,0 +1,133 @@
+import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { EXAMPLE_OPERATIONS } from '../../src/http/graphiql-examples';
+import { startTestApi, TestApi } from '../support/api';
+
+// GraphiQL in real headless Chromium (Debian's /usr/bin/chromium), with every request that is not
+// to this machine aborted: the page must work on a closed network (DESIGN §3).
+
+const SCREENSHOT = process.env.GRAPHIQL_SCREENSHOT ?? '/tmp/selo-graphiql.png';
+
+let api: TestApi;
+let browser: Browser;
+let context: BrowserContext;
+const offMachine: string[] = [];
+/**
+ * Script errors and failed loads of the page being tested (reset by `open`). Before a token is
+ * given, GraphiQL's schema introspection is refused with 401 (every operation needs a token,
+ * DESIGN §4): those are the only failures allowed, and only where no token was given at load.
+ */
+let pageErrors: string[] = [];
+const besidesUnauthorized = () => pageErrors.filter((e) => !/status of 401 \(Unauthorized\)/.test(e));
+
+beforeAll(async () => {
+  api = await startTestApi();
+  await api.ok(`mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Recife", semiarid: false }, { ibgeCode: "2910800", name: "Feira de Santana", semiarid: true }]) { ibgeCode } }`);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.route('**/*', (route) => {
+    const { hostname } = new URL(route.request().url());
+    if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
+    offMachine.push(route.request().url());
+    return route.abort();
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await api?.close();
+});
+
+async function open(path: string): Promise<Page> {
+  const page = await context.newPage();
+  pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+  await page.goto(api.url.replace(/\/graphql$/, path));
+  await page.waitForSelector('.graphiql-container', { timeout: 30000 });
+  return page;
+}
+
+/** Set the text of one of GraphiQL's CodeMirror editors, as typing it would. */
+async function setEditor(page: Page, selector: string, value: string): Promise<void> {
+  await page.locator(`${selector} .CodeMirror`).first().evaluate((el, v) => {
+    (el as unknown as { CodeMirror: { setValue(s: string): void } }).CodeMirror.setValue(v);
+  }, value);
+}
+
+async function editorText(page: Page, selector: string): Promise<string> {
+  return page.locator(`${selector} .CodeMirror`).first().evaluate((el) => (el as unknown as { CodeMirror: { getValue(): string } }).CodeMirror.getValue());
+}
+
+/** Press the run button once GraphiQL has taken in the edited document (the tab takes its name). */
+async function run(page: Page, operationName: string): Promise<void> {
+  await page.locator('.graphiql-tab-active').getByText(operationName, { exact: true }).waitFor({ timeout: 10000 });
+  await page.locator('.graphiql-execute-button').click();
+}
+
+test('the page loads from this server alone, with the saved example operations as tabs', async () => {
+  const res = await fetch(api.url, { headers: { accept: 'text/html' } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/html');
+  expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  const html = await res.text();
+  expect(html).not.toMatch(/https?:\/\/(?!localhost|127\.0\.0\.1)/);
+
+  const page = await open('/graphql');
+  const tabs = await page.locator('.graphiql-tab .graphiql-tab-button').allTextContents();
+  expect(tabs.map((t) => t.trim())).toEqual(EXAMPLE_OPERATIONS.map((op) => op.name));
+  // The first tab holds the producer's month, its variables beside it.
+  expect(await editorText(page, '.graphiql-query-editor')).toContain('query ProducerMonth(');
+  // The header editor is open and shows how to give the token.
+  expect(await editorText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)')).toBe('{\n  "Authorization": "Bearer <token>"\n}');
+  await page.close();
+  expect(offMachine).toEqual([]);
+  expect(besidesUnauthorized()).toEqual([]);
+});
+
+test('with a token typed in the header editor, a query runs and its result is shown', async () => {
+  const page = await open('/graphql');
+  const token = await api.token({ role: 'AUDITOR' });
+  await setEditor(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)', JSON.stringify({ Authorization: `Bearer ${token}` }, null, 2));
+  await setEditor(page, '.graphiql-query-editor', 'query Lookup {\n  municipality(ibgeCode: "2910800") {\n    name\n    state\n    region\n    semiarid\n    priorityRegion\n  }\n}\n');
+  await run(page, 'Lookup');
+  const result = page.locator('.result-window');
+  await result.getByText('Feira de Santana').waitFor({ timeout: 15000 });
+  const shown = JSON.parse(await editorText(page, '.result-window'));
+  // 2910800: UF code 29 = BA, Northeast; priority region both by region and by Semiárido (art. 6º).
+  expect(shown).toEqual({ data: { municipality: { name: 'Feira de Santana', state: 'BA', region: 'NORTHEAST', semiarid: true, priorityRegion: true } } });
+  await page.screenshot({ path: SCREENSHOT });
+  await page.close();
+  expect(offMachine).toEqual([]);
+  expect(besidesUnauthorized()).toEqual([]);
+});
+
+test('without a token the result says UNAUTHENTICATED', async () => {
+  const page = await open('/graphql');
+  await setEditor(page, '.graphiql-query-editor', 'query NoToken { municipality(ibgeCode: "2611606") { name } }');
+  await run(page, 'NoToken');
+  await page.locator('.result-window').getByText('UNAUTHENTICATED').waitFor({ timeout: 15000 });
+  const shown = JSON.parse(await editorText(page, '.result-window'));
+  expect(shown.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  expect(shown.data).toBeUndefined();
+  await page.close();
+  expect(besidesUnauthorized()).toEqual([]);
+});
+
+test('a token in the URL fragment fills the header editor, leaves the address bar, and the schema docs load', async () => {
+  const token = await api.token({ role: 'AUDITOR' });
+  const page = await open(`/graphql#token=${encodeURIComponent(token)}`);
+  expect(page.url()).not.toContain(token);
+  expect(JSON.parse(await editorText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)'))).toEqual({ Authorization: `Bearer ${token}` });
+  await page.locator('button[aria-label="Show Documentation Explorer"]').click();
+  const docs = page.locator('.graphiql-doc-explorer');
+  await docs.getByText('Query', { exact: true }).first().waitFor({ timeout: 15000 });
+  await docs.getByText('Query', { exact: true }).first().click();
+  await docs.getByText('municipality', { exact: true }).first().waitFor({ timeout: 15000 });
+  expect(await docs.textContent()).toContain('A municipality by its 7-digit IBGE code.');
+  await page.screenshot({ path: SCREENSHOT.replace(/\.png$/, '-docs.png') });
+  await page.close();
+  expect(offMachine).toEqual([]);
+  expect(pageErrors).toEqual([]);
+});
