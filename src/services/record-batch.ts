@@ -23,14 +23,19 @@ export function requireDate(value: string, field: string): string {
 
 /** A positive decimal (quantities, costs, volumes, revenues, amounts, prices: DESIGN §5). */
 export function requirePositiveDecimal(value: Decimal | string | null | undefined, field: string): Decimal {
-  let d: Decimal | null = null;
-  try {
-    d = value == null ? null : value instanceof Decimal ? value : new Decimal(value);
-  } catch {
-    d = null;
-  }
+  const d = toDecimal(value);
   if (d === null || !d.isFinite() || d.lte(0)) throw new BadInputError(field, `${field} must be greater than zero`);
   return d;
+}
+
+function toDecimal(value: Decimal | string | null | undefined): Decimal | null {
+  if (value == null) return null;
+  if (value instanceof Decimal) return value;
+  try {
+    return new Decimal(value);
+  } catch {
+    return null;
+  }
 }
 
 /** Optional free text: trimmed, blank = absent. */

@@ -83,7 +83,7 @@ export async function insertContract(api: TestApi, producerId: string, farmerId:
 }
 
 /** The error of a response that must have failed, with its code, field and reason. */
-export function errorOf(res: { errors?: Array<{ message: string; extensions?: Record<string, any> }>; data?: unknown }) {
+export function errorOf(res: { errors?: Array<{ message: string; extensions?: Record<string, unknown> }> }) {
   expect(res.errors?.length).toBeGreaterThan(0);
   const e = res.errors![0];
   return { code: e.extensions?.code, field: e.extensions?.field, reason: e.extensions?.reason, message: e.message };
