@@ -9,6 +9,7 @@ import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
 import { Context } from './graphql/context';
 import { createErrorFormatter } from './graphql/errors';
+import { armor, bodyErrors, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders } from './graphql/loaders';
 import { getSchema } from './graphql/schema';
 import { mountGraphiql } from './http/graphiql';
@@ -40,11 +41,16 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
   const httpServer = http.createServer(app);
   const metrics = createMetrics(dataSource);
 
+  const limits = armor();
+  const formatError = createErrorFormatter(logger, currentRequestId);
   const apollo = new ApolloServer<Context>({
     schema: await getSchema(),
-    formatError: createErrorFormatter(logger, currentRequestId),
+    formatError: (formatted, error) => formatError(markQueryTooComplex(formatted, error), error),
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin],
+    validationRules: limits.validationRules,
+    parseOptions: limits.parseOptions,
+    allowBatchedHttpRequests: false,
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, ...limits.plugins],
   });
   await apollo.start();
 
@@ -72,7 +78,8 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
 
   app.use(
     '/graphql',
-    express.json({ limit: '1mb' }),
+    requestTimeout(),
+    express.json({ limit: LIMITS.bodyLimit }),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         const requestId = currentRequestId() ?? randomUUID();
@@ -85,7 +92,9 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
         }
       },
     }),
+    bodyErrors,
   );
+  httpServer.requestTimeout = LIMITS.requestTimeoutMs;
 
   return {
     app,

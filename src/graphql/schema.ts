@@ -4,6 +4,7 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, NonEmptyArray } from 'type-graphql';
 import { Decimal } from '../law/decimal';
 import './types/enums';
+import { AuditResolver } from './audit/audit.resolver';
 import { ContractResolver } from './contract/contract.resolver';
 import { FomentoResolver } from './fomento/fomento.resolver';
 import { MunicipalityResolver } from './municipality/municipality.resolver';
@@ -12,10 +13,11 @@ import { ProducerResolver } from './producer/producer.resolver';
 import { PurchaseResolver } from './purchase/purchase.resolver';
 import { SaleResolver } from './sale/sale.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars';
+import { protectSchema } from './auth/protect';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
-  MunicipalityResolver, ProducerResolver,
+  MunicipalityResolver, ProducerResolver, AuditResolver,
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
 ];
 
@@ -33,7 +35,7 @@ export function getSchema(): Promise<GraphQLSchema> {
       { type: Object, scalar: JsonScalar },
     ],
     validate: false,
-  });
+  }).then(protectSchema);
   return built;
 }
 

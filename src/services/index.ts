@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { AuditService } from './audit.service';
 import { ContractService } from './contract.service';
 import { FomentoService } from './fomento.service';
 import { LawService } from './law.service';
@@ -11,6 +12,7 @@ import { SaleService } from './sale.service';
 export function createServices(ds: DataSource) {
   return {
     dataSource: ds,
+    audit: new AuditService(ds),
     municipalities: new MunicipalityService(ds),
     producers: new ProducerService(ds),
     contracts: new ContractService(ds),

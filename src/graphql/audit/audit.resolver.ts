@@ -1,0 +1,19 @@
+import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import { Context } from '../context';
+import { PageArgsType } from '../types/page.args';
+import { AuditEntryConnection, AuditEntryType } from './audit.type';
+
+@Resolver(() => AuditEntryType)
+export class AuditResolver {
+  @Query(() => AuditEntryConnection, {
+    description: 'The audit log, newest first. ADMIN and AUDITOR see every entry; a PRODUCER only the entries of its own records.',
+  })
+  auditLog(
+    @Args() page: PageArgsType,
+    @Arg('entity', () => String, { nullable: true, description: 'Only entries about this kind of record, e.g. Purchase.' }) entity: string | null,
+    @Arg('entityId', () => String, { nullable: true, description: 'Only entries about this record id.' }) entityId: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.audit.list(ctx.actor, { ...page, entity, entityId });
+  }
+}

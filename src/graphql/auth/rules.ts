@@ -1,0 +1,147 @@
+import { Role } from '../../law/types';
+
+/**
+ * The authorization rule of every root operation (DESIGN §4), in one table. Every query and
+ * mutation of the schema must have a rule here: an operation without one is refused for every
+ * role (see protect.ts), and the access matrix test fails, so a new operation cannot be served
+ * by accident.
+ *
+ * - ADMIN: everything, including the law, Selo grants and events, and reference data.
+ * - AUDITOR: reads everything, writes nothing (FORBIDDEN).
+ * - PRODUCER: reads and writes only its own producer's records; farmers, organizations,
+ *   municipalities and the law are readable by all. Another producer's record is NOT_FOUND,
+ *   exactly as a missing one.
+ */
+export interface Rule {
+  /** Read (no change) or write (a mutation: never AUDITOR). */
+  kind: 'read' | 'write';
+  /** The roles that may call the operation at all; others get FORBIDDEN. */
+  roles: readonly Role[];
+  /**
+   * What a PRODUCER gets: 'all' = shared data (reference data, the law); 'own' = a producer's
+   * records, scoped to its own producer here (producerArgs) and in the services
+   * (src/services/scope.ts) for records named by their own ids.
+   */
+  producerSees: 'all' | 'own';
+  /**
+   * Argument paths that name a producer (`producerId`, `input.producerId`,
+   * `input[].producerId`): a PRODUCER may name only its own, anything else is NOT_FOUND.
+   */
+  producerArgs: readonly string[];
+  /** Why, in one line (documentation of the rule). */
+  note: string;
+}
+
+const EVERY_ROLE = [Role.ADMIN, Role.AUDITOR, Role.PRODUCER] as const;
+const WRITERS = [Role.ADMIN, Role.PRODUCER] as const;
+
+/** Shared data readable by every role. */
+function shared(note: string): Rule {
+  return { kind: 'read', roles: EVERY_ROLE, producerSees: 'all', producerArgs: [], note };
+}
+
+/** A producer's records: every role reads, a PRODUCER only its own. */
+function ownRead(note: string, ...producerArgs: string[]): Rule {
+  return { kind: 'read', roles: EVERY_ROLE, producerSees: 'own', producerArgs, note };
+}
+
+/** Writing a producer's records: ADMIN any, PRODUCER its own, AUDITOR never. */
+function ownWrite(note: string, ...producerArgs: string[]): Rule {
+  return { kind: 'write', roles: WRITERS, producerSees: 'own', producerArgs, note };
+}
+
+/** Shared records that a producer's team registers (farmers, organizations): ADMIN and PRODUCER. */
+function sharedWrite(note: string): Rule {
+  return { kind: 'write', roles: WRITERS, producerSees: 'all', producerArgs: [], note };
+}
+
+/** The law and reference data: ADMIN only (DESIGN §4). */
+function adminWrite(note: string): Rule {
+  return { kind: 'write', roles: [Role.ADMIN], producerSees: 'all', producerArgs: [], note };
+}
+
+export const QUERY_RULES: Readonly<Record<string, Rule>> = {
+  municipality: shared('Reference data (IBGE municipalities).'),
+  municipalities: shared('Reference data (IBGE municipalities).'),
+  familyFarmer: shared('Family farmers are readable by all (DESIGN §4).'),
+  familyFarmers: shared('Family farmers are readable by all (DESIGN §4).'),
+  organization: shared('Organizations are readable by all (DESIGN §4).'),
+  organizations: shared('Organizations are readable by all (DESIGN §4).'),
+  coefficientRules: shared('The law is readable by all.'),
+  minimumPrices: shared('The law is readable by all (PGPAF minimum prices).'),
+  rate: shared('A question about the law, with no producer record in it.'),
+  lawVersions: shared('The law is readable by all.'),
+  lawParameters: shared('The law is readable by all.'),
+  lawParameterVersions: shared('The law is readable by all.'),
+  seloParameters: shared('The law is readable by all.'),
+  producer: ownRead('A PRODUCER gets only its own producer; another is null, as a missing one (loader scope).'),
+  producers: ownRead('A PRODUCER lists only its own producer (service scope).'),
+  contract: ownRead('Scoped by the contract\'s producer in the service (NOT_FOUND outside).'),
+  contracts: ownRead('Scoped by producer.', 'producerId'),
+  purchase: ownRead('Scoped by the purchase\'s producer in the service (NOT_FOUND outside).'),
+  purchases: ownRead('Scoped by producer.', 'producerId'),
+  sale: ownRead('Scoped by the sale\'s producer in the service.'),
+  sales: ownRead('Scoped by producer.', 'producerId'),
+  fomentoExpense: ownRead('Scoped by the expense\'s producer in the service.'),
+  fomentoExpenses: ownRead('Scoped by producer.', 'producerId'),
+  sealGrant: ownRead('Scoped by the grant\'s producer in the service.'),
+  sealGrants: ownRead('Scoped by producer.', 'producerId'),
+  regimeElections: ownRead('Scoped by producer.', 'producerId'),
+  taxPeriod: ownRead('A producer\'s month (Lei 11.116/2005); another producer is NOT_FOUND.', 'producerId'),
+  taxPeriods: ownRead('A producer\'s months.', 'producerId'),
+  sealCompliance: ownRead('A producer\'s year of Selo compliance; another producer is NOT_FOUND.', 'producerId'),
+  auditLog: ownRead('ADMIN and AUDITOR see every entry; a PRODUCER only entries of its own records (service scope).'),
+};
+
+export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
+  upsertMunicipalities: adminWrite('Reference data: ADMIN only.'),
+  createProducer: adminWrite('Registering a producer is the ministry\'s: ADMIN only.'),
+  updateProducer: ownWrite('A PRODUCER may change its own producer only.', 'id'),
+  electRegime: ownWrite('A producer elects its own regime (Lei 11.116/2005, art. 4º).', 'input.producerId'),
+  grantSeal: adminWrite('Selo grants are the ministry\'s acts: ADMIN only (DESIGN §4).'),
+  recordSealEvent: adminWrite('Selo events are the ministry\'s acts: ADMIN only (DESIGN §4).'),
+  createFamilyFarmer: sharedWrite('A producer\'s team registers the farmers it buys from; readable by all.'),
+  createOrganization: sharedWrite('A producer\'s team registers the organizations it buys from; readable by all.'),
+  createContract: ownWrite('A producer\'s own contracts.', 'input.producerId'),
+  recordPurchases: ownWrite('A producer\'s own purchases; every item must name it.', 'input[].producerId'),
+  recordSales: ownWrite('A producer\'s own sales; every item must name it.', 'input[].producerId'),
+  recordFomento: ownWrite('A producer\'s own fomento spending; every item must name it.', 'input[].producerId'),
+  publishMinimumPrice: adminWrite('The law: ADMIN only.'),
+  publishCoefficientRule: adminWrite('The law: ADMIN only.'),
+  publishLawParameter: adminWrite('The law: ADMIN only.'),
+  publishLawVersion: adminWrite('The law: ADMIN only.'),
+  publishSeloParameter: adminWrite('The law: ADMIN only.'),
+  closeTaxPeriod: ownWrite('A producer closes its own month.', 'producerId'),
+  reopenTaxPeriod: ownWrite('Reopening a producer\'s month, with a reason.', 'producerId'),
+};
+
+/** The rule of a root field, or undefined when it has none (refused). */
+export function ruleFor(rootType: 'Query' | 'Mutation', field: string): Rule | undefined {
+  const table = rootType === 'Query' ? QUERY_RULES : MUTATION_RULES;
+  return Object.prototype.hasOwnProperty.call(table, field) ? table[field] : undefined;
+}
+
+/**
+ * The values at an argument path: `producerId` → [args.producerId];
+ * `input[].producerId` → every item's producerId. Absent values are skipped.
+ */
+export function valuesAt(args: Record<string, unknown>, path: string): unknown[] {
+  let current: unknown[] = [args];
+  for (const part of path.split('.')) {
+    const list = part.endsWith('[]');
+    const key = list ? part.slice(0, -2) : part;
+    const next: unknown[] = [];
+    for (const value of current) {
+      if (value == null || typeof value !== 'object') continue;
+      const child = (value as Record<string, unknown>)[key];
+      if (child == null) continue;
+      if (list) {
+        if (Array.isArray(child)) next.push(...child);
+      } else {
+        next.push(child);
+      }
+    }
+    current = next;
+  }
+  return current;
+}

@@ -1,0 +1,105 @@
+import { ApolloServerPlugin } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { GraphQLError, GraphQLFormattedError, ValidationContext } from 'graphql';
+
+/**
+ * Limits on what one request may ask (DESIGN §5: QUERY_TOO_COMPLEX). The figures are chosen so
+ * that the heaviest legitimate pages (20 producers × 50 purchases with farmer and municipality
+ * names, a month's segments and mix) pass with room to spare, and abuse is refused before
+ * anything is executed.
+ */
+export const LIMITS = {
+  /** Levels of nested fields (producers.edges.node.purchases.edges.node.familyFarmer.name is 8). */
+  maxDepth: 12,
+  /** Aliased fields in one operation. */
+  maxAliases: 30,
+  /** Directives in one operation. */
+  maxDirectives: 20,
+  /** Lexical tokens of the document (variables are not counted). */
+  maxTokens: 5000,
+  /**
+   * Estimated field resolutions: each field costs 1, a connection's subtree is multiplied by its
+   * literal `first`. The page of 20 producers × 50 purchases above costs about 10,000.
+   */
+  maxCost: 50_000,
+  /** Largest request body accepted. */
+  bodyLimit: '1mb',
+  /** A request still unanswered after this long is answered 503 (DATABASE statement time is bounded separately). */
+  requestTimeoutMs: 30_000,
+} as const;
+
+/** A query refused by a limit: the public code QUERY_TOO_COMPLEX (DESIGN §5). */
+export class QueryTooComplexError extends GraphQLError {
+  constructor(message: string) {
+    super(message.replace(/^Syntax Error: /, ''), { extensions: { code: 'QUERY_TOO_COMPLEX' } });
+  }
+}
+
+function reject(ctx: ValidationContext | null, error: GraphQLError): void {
+  ctx?.reportError(new QueryTooComplexError(error.message));
+}
+
+const callbacks = { propagateOnRejection: false, onReject: [reject] };
+
+/**
+ * graphql-armor's validation rules for depth, aliases, directives and cost, and its plugin that
+ * hides field suggestions ("Did you mean …") from every caller, so the schema cannot be mapped by
+ * guessing. The token limit is graphql-js's own parser limit (`parseOptions`), which refuses the
+ * document before it is parsed in full.
+ */
+export function armor() {
+  const protection = new ApolloArmor({
+    maxDepth: { n: LIMITS.maxDepth, ignoreIntrospection: true, ...callbacks },
+    maxAliases: { n: LIMITS.maxAliases, ...callbacks },
+    maxDirectives: { n: LIMITS.maxDirectives, ...callbacks },
+    costLimit: { maxCost: LIMITS.maxCost, objectCost: 1, scalarCost: 1, depthCostFactor: 1, ignoreIntrospection: true, ...callbacks },
+    maxTokens: { enabled: false },
+    blockFieldSuggestion: { enabled: true, mask: '' },
+  }).protect();
+  return {
+    validationRules: protection.validationRules,
+    plugins: protection.plugins as ApolloServerPlugin[],
+    parseOptions: { maxTokens: LIMITS.maxTokens },
+  };
+}
+
+const TOKEN_LIMIT = /Document contains more than \d+ tokens/;
+
+/** Give refused queries their public code: armor's rules and the parser's token limit. */
+export function markQueryTooComplex(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = error instanceof GraphQLError ? error.originalError : undefined;
+  const tooComplex = original instanceof QueryTooComplexError || TOKEN_LIMIT.test(formatted.message);
+  if (!tooComplex) return formatted;
+  const message = formatted.message.replace(/^Syntax Error: /, '');
+  return { message, locations: formatted.locations, extensions: { code: 'QUERY_TOO_COMPLEX' } };
+}
+
+/** A body over the limit or not JSON: a clear JSON error instead of express's HTML page. */
+export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
+  const e = err as { type?: string; status?: number; limit?: number };
+  if (e?.type === 'entity.too.large') {
+    res.status(413).json({ errors: [{ message: `Request body larger than ${LIMITS.bodyLimit}`, extensions: { code: 'PAYLOAD_TOO_LARGE', limit: LIMITS.bodyLimit } }] });
+    return;
+  }
+  if (e?.type === 'entity.parse.failed') {
+    res.status(400).json({ errors: [{ message: 'Request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+    return;
+  }
+  next(err);
+};
+
+/** Answer 503 with a JSON error if the request has not been answered in time. */
+export function requestTimeout(ms: number = LIMITS.requestTimeoutMs): RequestHandler {
+  return (_req, res, next) => {
+    const timer = setTimeout(() => {
+      if (!res.headersSent) {
+        res.status(503).json({ errors: [{ message: `Request timed out after ${ms} ms`, extensions: { code: 'REQUEST_TIMEOUT' } }] });
+      }
+    }, ms);
+    timer.unref();
+    res.on('close', () => clearTimeout(timer));
+    res.on('finish', () => clearTimeout(timer));
+    next();
+  };
+}
