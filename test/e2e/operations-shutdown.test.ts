@@ -1,0 +1,90 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { signToken } from '../../src/graphql/auth/token';
+import { Role } from '../../src/law/types';
+import { TEST_SECRET } from '../support/api';
+import { createTestDatabase, TestDatabase } from '../support/database';
+
+// Graceful shutdown (DESIGN §3): `npm start`'s process, on SIGTERM, stops accepting connections,
+// lets the requests in flight finish, closes the pool and exits 0.
+
+const ROOT = path.resolve(__dirname, '../..');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let db: TestDatabase;
+let child: ChildProcess | undefined;
+
+afterAll(async () => {
+  if (child && child.exitCode === null) child.kill('SIGKILL');
+  await db?.drop();
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+test('SIGTERM: the request in flight completes, new connections are refused, the process exits 0', async () => {
+  db = await createTestDatabase(2);
+  await db.dataSource.query(`INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region) VALUES ('2611606', 'Recife', 'PE', 'NORTHEAST', false, true)`);
+  await db.dataSource.destroy();
+  const port = await freePort();
+
+  let out = '';
+  child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: db.url, JWT_SECRET: TEST_SECRET, PORT: String(port), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (c) => { out += String(c); });
+  child.stderr!.on('data', (c) => { out += String(c); });
+  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+
+  for (let i = 0; !out.includes('Selo API:'); i++) {
+    if (child.exitCode !== null || i > 600) throw new Error(`the API did not start:\n${out}`);
+    await sleep(100);
+  }
+
+  // A request whose body is still arriving when SIGTERM comes.
+  const token = await signToken(TEST_SECRET, { sub: 'shutdown-test', role: Role.AUDITOR });
+  const body = JSON.stringify({ query: 'query InFlight { municipality(ibgeCode: "2611606") { name region } }' });
+  const socket = net.connect(port, '127.0.0.1');
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  let response = '';
+  socket.on('data', (c) => { response += String(c); });
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  socket.write(
+    `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${token}\r\n` +
+    `x-request-id: in-flight-at-sigterm\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`,
+  );
+  socket.write(body.slice(0, 12));
+  await sleep(200);
+
+  child.kill('SIGTERM');
+  for (let i = 0; !out.includes('"msg":"shutting down"'); i++) {
+    if (i > 100) throw new Error(`no shutdown log line:\n${out}`);
+    await sleep(50);
+  }
+  await sleep(200);
+  // The listening socket is closed: a new connection is refused.
+  await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  expect(child.exitCode).toBeNull();
+
+  socket.write(body.slice(12));
+  await closed;
+  expect(response).toMatch(/^HTTP\/1\.1 200 /);
+  expect(response).toMatch(/x-request-id: in-flight-at-sigterm/i);
+  expect(response.slice(response.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ data: { municipality: { name: 'Recife', region: 'NORTHEAST' } } }) + '\n');
+
+  expect(await exited).toBe(0);
+  const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  expect(lines.find((l) => l.msg === 'request' && l.requestId === 'in-flight-at-sigterm')).toMatchObject({ method: 'POST', path: '/graphql', status: 200 });
+  expect(lines.find((l) => l.msg === 'shutting down')).toMatchObject({ signal: 'SIGTERM' });
+}, 90000);
