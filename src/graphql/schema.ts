@@ -7,6 +7,7 @@ import './types/enums';
 import { AuditResolver } from './audit/audit.resolver';
 import { ContractResolver } from './contract/contract.resolver';
 import { FomentoResolver } from './fomento/fomento.resolver';
+import { LawParameterVersionResolver, LawResolver } from './law/law.resolver';
 import { MunicipalityResolver } from './municipality/municipality.resolver';
 import { ProducerRecordsResolver } from './producer/producer-records.resolver';
 import { ProducerResolver } from './producer/producer.resolver';
@@ -17,6 +18,7 @@ import { protectSchema } from './auth/protect';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
+  LawResolver, LawParameterVersionResolver,
   MunicipalityResolver, ProducerResolver, AuditResolver,
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
 ];

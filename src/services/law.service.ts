@@ -75,6 +75,30 @@ export interface RateQuestion {
   asKnownOn?: IsoDate | null;
 }
 
+/** One version of one category's rule, flat (the GraphQL CoefficientRule). */
+export interface CoefficientRuleView extends CoefficientRuleValue {
+  id: string;
+  validFrom: IsoDate;
+  validUntil: IsoDate | null;
+  publishedOn: IsoDate;
+  legalBasis: string;
+  note: string | null;
+}
+
+export function ruleView(v: Version<CoefficientRuleValue>): CoefficientRuleView {
+  return {
+    ...v.value, id: v.id ?? '', validFrom: v.validFrom, validUntil: v.validUntil, publishedOn: v.publishedOn, legalBasis: v.legalBasis, note: v.note ?? null,
+  };
+}
+
+function rowRuleView(row: LawParameterVersion): CoefficientRuleView {
+  return {
+    id: row.id, category: row.scope as RateCategory, coefficient: new Decimal(row.value.coefficient), pisPerM3: new Decimal(row.value.pisPerM3),
+    cofinsPerM3: new Decimal(row.value.cofinsPerM3), validFrom: row.validFrom, validUntil: row.validUntil, publishedOn: row.publishedOn,
+    legalBasis: row.legalBasis, note: row.note,
+  };
+}
+
 export interface RateAnswer {
   category: RateCategory;
   coefficient: Decimal;
@@ -82,7 +106,8 @@ export interface RateAnswer {
   cofinsPerM3: Decimal;
   legalBasis: string;
   reasons: Finding[];
-  rule: Version<CoefficientRuleValue>;
+  /** The version the amounts come from. */
+  rule: CoefficientRuleView;
 }
 
 /**
@@ -111,9 +136,9 @@ export class LawService {
   }
 
   /** The four coefficient rules in force on `on` as known on `asKnownOn` (default today), in category order. */
-  async coefficientRules(on: IsoDate, asKnownOn?: IsoDate | null): Promise<Version<CoefficientRuleValue>[]> {
+  async coefficientRules(on: IsoDate, asKnownOn?: IsoDate | null): Promise<CoefficientRuleView[]> {
     const rules = (await this.lawBook()).coefficientRules(on, asKnownOn ?? today());
-    return Object.values(RateCategory).map((c) => rules[c]);
+    return Object.values(RateCategory).map((c) => ruleView(rules[c]));
   }
 
   /**
@@ -136,11 +161,11 @@ export class LawService {
     const rule = (await this.lawBook()).coefficientRules(question.on, question.asKnownOn ?? today())[decision.category];
     // The category's provision, and the version's own where it differs (e.g. the 2026 zero window).
     const legalBasis = rule.legalBasis === CATEGORY_BASIS[decision.category] ? decision.legalBasis : `${decision.legalBasis}; amounts: ${rule.legalBasis}`;
-    return { ...rule.value, category: decision.category, legalBasis, reasons: decision.reasons, rule };
+    return { ...rule.value, category: decision.category, legalBasis, reasons: decision.reasons, rule: ruleView(rule) };
   }
 
   /** Decreto 10.527/2020, arts. 5º and 6º — a new version of one category's rule (ADMIN). */
-  async publishCoefficientRule(actor: Actor, input: PublishCoefficientRuleInput): Promise<LawParameterVersion> {
+  async publishCoefficientRule(actor: Actor, input: PublishCoefficientRuleInput): Promise<CoefficientRuleView> {
     assertAdmin(actor);
     const record: LawVersionRecord = {
       parameter: 'coefficient-rule',
@@ -156,7 +181,7 @@ export class LawService {
       const [field, message] = problems[0];
       throw new BadInputError(`input.${field === 'scope' ? 'category' : field.replace(/^value\./, '')}`, message);
     }
-    return this.insert(actor, record, 'publishCoefficientRule');
+    return rowRuleView(await this.insert(actor, record, 'publishCoefficientRule'));
   }
 
   /**
