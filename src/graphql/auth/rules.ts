@@ -73,6 +73,7 @@ export const QUERY_RULES: Readonly<Record<string, Rule>> = {
   lawVersions: shared('The law is readable by all.'),
   lawParameters: shared('The law is readable by all.'),
   lawParameterVersions: shared('The law is readable by all.'),
+  lawParameterCatalogue: shared('The law is readable by all (which parameters exist).'),
   seloParameters: shared('The law is readable by all.'),
   producer: ownRead('A PRODUCER gets only its own producer; another is null, as a missing one (loader scope).'),
   producers: ownRead('A PRODUCER lists only its own producer (service scope).'),

@@ -1,0 +1,155 @@
+import { LIMITS } from '../../src/graphql/limits';
+import { startTestApi, TestApi } from '../support/api';
+
+let api: TestApi;
+let producerId: string;
+beforeAll(async () => {
+  api = await startTestApi();
+  await api.ok(`mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Recife", semiarid: false }]) { ibgeCode } }`);
+  producerId = (await api.ok(`mutation { createProducer(input: { cnpj: "11222333000181", legalName: "Usina A", plantMunicipalityCode: "2611606" }) { id } }`)).createProducer.id;
+});
+afterAll(async () => { await api.close(); });
+
+async function post(body: string, token?: string) {
+  const res = await fetch(api.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token ?? (await api.token())}` },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', requestId: res.headers.get('x-request-id'), json: JSON.parse(text) };
+}
+
+function expectTooComplex(res: { errors?: Array<{ message: string; extensions?: Record<string, any> }>; data?: unknown }, message: RegExp) {
+  expect(res.data ?? null).toBeNull();
+  expect(res.errors?.length).toBeGreaterThanOrEqual(1);
+  expect(res.errors![0].extensions?.code).toBe('QUERY_TOO_COMPLEX');
+  expect(res.errors![0].message).toMatch(message);
+}
+
+/** Producer → purchases → node → producer → … : four levels per turn. */
+function nested(turns: number): string {
+  let q = 'id';
+  for (let i = 0; i < turns; i++) q = `purchases { edges { node { producer { ${q} } } } }`;
+  return `{ producer(id: "${producerId}") { ${q} } }`;
+}
+
+test('a query 40 levels deep is refused with QUERY_TOO_COMPLEX before anything runs', async () => {
+  api.statements.reset();
+  const res = await api.gql(nested(10)); // 1 + 4 × 10 levels + id
+  expectTooComplex(res, new RegExp(`depth limit of ${LIMITS.maxDepth}`, 'i'));
+  expect(api.statements.count).toBe(0);
+});
+
+test('a query just within the depth limit runs', async () => {
+  const data = await api.ok(nested(2)); // producer + 8 + id = 10 levels
+  expect(data.producer).toEqual({ purchases: { edges: [] } });
+});
+
+test('1000 aliases are refused with QUERY_TOO_COMPLEX', async () => {
+  const query = `{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: producers { totalCount }`).join(' ')} }`;
+  api.statements.reset();
+  expectTooComplex(await api.gql(query), new RegExp(`Aliases limit of ${LIMITS.maxAliases}`, 'i'));
+  expect(api.statements.count).toBe(0);
+  // a handful of aliases is normal use
+  const data = await api.ok(`{ a: producers { totalCount } b: producers { totalCount } }`);
+  expect(data).toEqual({ a: { totalCount: 1 }, b: { totalCount: 1 } });
+});
+
+test('a cost bomb of nested connections within the depth limit is refused with QUERY_TOO_COMPLEX', async () => {
+  const query = `{ producers(first: 100) { edges { node { purchases(first: 100) { edges { node { producer { contracts(first: 100) { edges { node { id } } } } } } } } } } }`;
+  api.statements.reset();
+  expectTooComplex(await api.gql(query), /Query Cost limit of 50000 exceeded/);
+  expect(api.statements.count).toBe(0);
+});
+
+test('the heavy legitimate page (20 producers × 50 purchases with names) is within the cost limit', async () => {
+  const query = `{ producers(first: 20) { totalCount edges { cursor node { id legalName purchases(first: 50) { totalCount edges { node { id consumedOn quantityKg cost originMunicipality { name } } } } } } } }`;
+  const data = await api.ok(query);
+  expect(data.producers.totalCount).toBe(1);
+  expect(data.producers.edges[0].node.purchases).toEqual({ totalCount: 0, edges: [] });
+});
+
+test('too many directives, or too many tokens, are refused with QUERY_TOO_COMPLEX', async () => {
+  const directives = `{ producers { ${'totalCount @include(if: true) '.repeat(50)} } }`;
+  expectTooComplex(await api.gql(directives), new RegExp(`Directives limit of ${LIMITS.maxDirectives}`, 'i'));
+  const tokens = `{ producers { ${'totalCount '.repeat(LIMITS.maxTokens + 10)} } }`;
+  expectTooComplex(await api.gql(tokens), /Token limit of 10000 exceeded/);
+});
+
+test('page size above 100 is BAD_USER_INPUT naming first', async () => {
+  for (const query of ['{ producers(first: 101) { totalCount } }', '{ auditLog(first: 1000) { totalCount } }']) {
+    const res = await api.gql(query);
+    expect(res.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
+  }
+  const ok = await api.ok('{ producers(first: 100) { totalCount } }');
+  expect(ok.producers.totalCount).toBe(1);
+});
+
+test('a body over 1 MB is answered 413 with a JSON error, and nothing is written', async () => {
+  const filler = 'x'.repeat(1024 * 1024 + 10);
+  const body = JSON.stringify({
+    query: 'mutation ($name: String!) { upsertMunicipalities(input: [{ ibgeCode: "4314902", name: $name, semiarid: false }]) { ibgeCode } }',
+    variables: { name: filler },
+  });
+  const res = await post(body);
+  expect(res.status).toBe(413);
+  expect(res.contentType).toMatch(/application\/json/);
+  expect(res.json.errors[0]).toEqual({ message: 'Request body larger than 1mb', extensions: { code: 'PAYLOAD_TOO_LARGE', limit: '1mb' } });
+  expect(await api.count(`SELECT count(*) FROM municipality WHERE ibge_code = '4314902'`)).toBe(0);
+});
+
+test('a body that is not JSON is a 400 with a JSON error', async () => {
+  const res = await post('{"query": ');
+  expect(res.status).toBe(400);
+  expect(res.json.errors[0].extensions.code).toBe('BAD_REQUEST');
+});
+
+test('field suggestions are hidden: a misspelt field does not reveal the schema', async () => {
+  const res = await api.gql('{ produce(id: "1") { id } }');
+  expect(res.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  expect(res.errors?.[0].message).toMatch(/Cannot query field "produce" on type "Query"/);
+  expect(res.errors?.[0].message).not.toMatch(/Did you mean|producer/);
+  // without a token the caller learns nothing at all about the schema
+  const anonymous = await api.gql('{ produce(id: "1") { id } }', {}, null);
+  expect(anonymous.errors?.map((e) => e.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+  expect(JSON.stringify(anonymous)).not.toMatch(/producer|Did you mean/);
+});
+
+test('batched requests are refused', async () => {
+  const res = await post(JSON.stringify([{ query: '{ producers { totalCount } }' }, { query: '{ producers { totalCount } }' }]));
+  expect(res.status).toBe(400);
+});
+
+test('an unexpected error is masked as INTERNAL_SERVER_ERROR with the request id; details only in the log', async () => {
+  await api.db.dataSource.query('ALTER TABLE producer RENAME TO producer_moved');
+  try {
+    const res = await post(JSON.stringify({ query: '{ producers { totalCount } }' }));
+    const [error] = res.json.errors;
+    expect(error.extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', requestId: res.requestId });
+    expect(res.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.message).toBe(`Internal error (request ${res.requestId})`);
+    expect(JSON.stringify(res.json)).not.toMatch(/relation|producer_moved|SELECT|stack/i);
+  } finally {
+    await api.db.dataSource.query('ALTER TABLE producer_moved RENAME TO producer');
+  }
+});
+
+test('a request still unanswered after the timeout is answered 503 with a JSON error', async () => {
+  const express = (await import('express')).default;
+  const { requestTimeout } = await import('../../src/graphql/limits');
+  const app = express();
+  app.use(requestTimeout(50));
+  app.get('/slow', () => { /* never answers */ });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${port}/slow`);
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ errors: [{ message: 'Request timed out after 50 ms', extensions: { code: 'REQUEST_TIMEOUT' } }] });
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
