@@ -1,0 +1,322 @@
+// `npm run bench [-- --quick]`: builds deterministic data, runs each case several times beside the
+// equivalent hand-written SQL or server in the same run (the machine is shared and noisy, so only
+// side-by-side ratios mean anything), prints a table and writes bench/results.json.
+// `--quick` is the small version the test suite runs for correctness (no timing verdicts there).
+import 'reflect-metadata';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { Client, Pool } from 'pg';
+import pino from 'pino';
+import { Logger as TypeOrmLogger } from 'typeorm';
+import { openDatabase } from '../src/database/data-source';
+import { prepareDatabase } from '../src/database/prepare';
+import { hs256, signToken } from '../src/graphql/auth/token';
+import { Role } from '../src/law/types';
+import { createApp } from '../src/server';
+import { BenchScale, buildBenchData, SCALES } from './data';
+
+const args = process.argv.slice(2);
+const QUICK = args.includes('--quick');
+const SCALE: BenchScale = QUICK ? SCALES.quick : SCALES.full;
+const RUNS = QUICK ? 2 : 7;
+const SECRET = 'bench-secret-with-enough-length-0123456789abcdef';
+const ROOT = path.resolve(__dirname, '..');
+
+interface Timing { median: number; min: number; max: number; runs: number[] }
+
+function timing(runs: number[]): Timing {
+  const sorted = [...runs].sort((a, b) => a - b);
+  return { median: sorted[Math.floor(sorted.length / 2)], min: sorted[0], max: sorted[sorted.length - 1], runs };
+}
+
+async function timeIt(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+/** Runs `a` and `b` alternately (one warm-up each), so that noise hits both alike. */
+async function sideBySide(a: () => Promise<unknown>, b: () => Promise<unknown>) {
+  await a();
+  await b();
+  const ra: number[] = [];
+  const rb: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    ra.push(await timeIt(a));
+    rb.push(await timeIt(b));
+  }
+  return { api: timing(ra), sql: timing(rb), ratio: timing(ra).median / timing(rb).median };
+}
+
+class Counter implements TypeOrmLogger {
+  count = 0;
+  logQuery() { this.count++; }
+  logQueryError() {}
+  logQuerySlow() {}
+  logSchemaBuild() {}
+  logMigration() {}
+  log() {}
+}
+
+async function serverUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL };
+  const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-bench-pg-'));
+  fs.chmodSync(dataRoot, 0o755);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const embedded = require('../src/database/embedded.mjs') as { startEmbeddedPostgres(o: { dataDir: string; persistent?: boolean }): Promise<{ url: string; stop(): Promise<void> }> };
+  const pg = await embedded.startEmbeddedPostgres({ dataDir: path.join(dataRoot, 'data'), persistent: false });
+  return { url: pg.url, stop: async () => { await pg.stop(); fs.rmSync(dataRoot, { recursive: true, force: true }); } };
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** The hand-written aggregates of a tax month: the groups the law needs, straight through pg. */
+export const TAX_MONTH_SQL = [
+  `SELECT p.feedstock IN ('CASTOR_BEAN', 'PALM') AS castor_palm, m.priority_region, p.supplier_kind = 'OWN_PRODUCTION' AS own,
+          CASE p.supplier_kind
+            WHEN 'FAMILY_FARMER' THEN EXISTS (SELECT 1 FROM family_farmer_registration r WHERE r.family_farmer_id = p.family_farmer_id AND p.purchased_on BETWEEN r.valid_from AND r.valid_until)
+            WHEN 'COOPERATIVE' THEN EXISTS (SELECT 1 FROM organization_registration r JOIN family_farming_organization o ON o.id = r.organization_id
+                                            WHERE r.organization_id = p.organization_id AND p.purchased_on BETWEEN r.valid_from AND r.valid_until AND o.family_farmer_members >= o.members * $4::numeric)
+            ELSE false END AS family_farming,
+          sum(p.cost) AS cost, sum(p.quantity_kg) AS kg
+     FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code
+    WHERE p.producer_id = $1 AND p.consumed_on BETWEEN $2 AND $3 AND p.purpose = 'BIODIESEL_FEEDSTOCK'
+    GROUP BY 1, 2, 3, 4`,
+  `SELECT sum(cost) AS cost, sum(quantity_kg) AS kg FROM purchase
+    WHERE producer_id = $1 AND purchased_on BETWEEN $2 AND $3 AND supplier_kind <> 'OWN_PRODUCTION' AND purpose = 'BIODIESEL_FEEDSTOCK' AND $4::numeric IS NOT NULL`,
+  `SELECT sold_on, origin, market, sum(volume_m3) AS volume, sum(revenue) AS revenue FROM sale
+    WHERE producer_id = $1 AND sold_on BETWEEN $2 AND $3 AND $4::numeric IS NOT NULL GROUP BY 1, 2, 3`,
+];
+
+/** The hand-written aggregates of a Selo year: sales, family-farming purchases by the deciding facts, fomento, non-counting rows. */
+export const SEAL_YEAR_SQL = [
+  `SELECT origin, market, sum(volume_m3), sum(revenue) FROM sale WHERE producer_id = $1 AND sold_on BETWEEN $2 AND $3 GROUP BY 1, 2`,
+  `SELECT p.supplier_kind, p.contract_id, p.purpose, m.priority_region,
+          CASE p.supplier_kind
+            WHEN 'FAMILY_FARMER' THEN EXISTS (SELECT 1 FROM family_farmer_registration r WHERE r.family_farmer_id = p.family_farmer_id AND p.purchased_on BETWEEN r.valid_from AND r.valid_until)
+            ELSE EXISTS (SELECT 1 FROM organization_registration r JOIN family_farming_organization o ON o.id = r.organization_id
+                          WHERE r.organization_id = p.organization_id AND p.purchased_on BETWEEN r.valid_from AND r.valid_until
+                            AND (o.kind = 'ASSOCIATION' OR o.family_farmer_members >= o.members * 0.6)) END AS eligible,
+          c.signed_on <= min(p.purchased_on) AS prior, bool_and(p.purchased_on BETWEEN c.valid_from AND c.valid_until AND p.feedstock = c.feedstock) AS covering,
+          sum(p.cost), count(*)
+     FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code LEFT JOIN contract c ON c.id = p.contract_id
+    WHERE p.producer_id = $1 AND p.purchased_on BETWEEN $2 AND $3 AND p.supplier_kind IN ('FAMILY_FARMER', 'COOPERATIVE', 'ASSOCIATION')
+    GROUP BY p.supplier_kind, p.contract_id, p.purpose, m.priority_region, 5, c.signed_on`,
+  `SELECT m.priority_region, sum(f.amount) FROM fomento_expense f JOIN municipality m ON m.ibge_code = f.municipality_code
+    WHERE f.producer_id = $1 AND f.spent_on BETWEEN $2 AND $3 GROUP BY 1`,
+  `SELECT p.id, p.cost FROM purchase p LEFT JOIN contract c ON c.id = p.contract_id
+    WHERE p.producer_id = $1 AND p.purchased_on BETWEEN $2 AND $3 AND p.supplier_kind IN ('FAMILY_FARMER', 'COOPERATIVE', 'ASSOCIATION')
+      AND (c.id IS NULL OR NOT c.technical_assistance OR c.signed_on > p.purchased_on OR p.purchased_on NOT BETWEEN c.valid_from AND c.valid_until)`,
+];
+
+export const NESTED_PAGE_QUERY = `query NestedPage {
+  producers(first: 20) { edges { node { id legalName
+    purchases(first: 50) { edges { node { id consumedOn quantityKg cost familyFarmer { name } originMunicipality { name } } } }
+  } } }
+}`;
+
+const NESTED_PAGE_SQL = `
+  WITH pp AS (SELECT id, legal_name FROM producer ORDER BY id LIMIT 20)
+  SELECT pp.id AS pid, pp.legal_name, x.id, x.consumed_on, x.quantity_kg, x.cost, f.name AS farmer, m.name AS origin
+    FROM pp
+    LEFT JOIN LATERAL (SELECT * FROM purchase p WHERE p.producer_id = pp.id ORDER BY p.consumed_on, p.id LIMIT 50) x ON true
+    LEFT JOIN family_farmer f ON f.id = x.family_farmer_id
+    LEFT JOIN municipality m ON m.ibge_code = x.origin_municipality_code
+   ORDER BY pp.id, x.consumed_on, x.id`;
+
+/** The limit of the nested page: node:http + pg, one SQL statement, the JSON assembled by hand. */
+function minimalServer(pool: Pool): http.Server {
+  return http.createServer((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      const { rows } = await pool.query(NESTED_PAGE_SQL);
+      const edges: any[] = [];
+      let current: any;
+      for (const r of rows) {
+        if (!current || current.node.id !== r.pid) {
+          current = { node: { id: r.pid, legalName: r.legal_name, purchases: { edges: [] as any[] } } };
+          edges.push(current);
+        }
+        if (r.id) current.node.purchases.edges.push({ node: { id: r.id, consumedOn: r.consumed_on, quantityKg: r.quantity_kg, cost: r.cost, familyFarmer: r.farmer ? { name: r.farmer } : null, originMunicipality: { name: r.origin } } });
+      }
+      const body = JSON.stringify({ data: { producers: { edges } } });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+}
+
+function listen(server: http.Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+}
+
+async function cannon(url: string, headers: Record<string, string>, body: string, seconds: number) {
+  const result = await autocannon({ url, method: 'POST', headers, body, connections: 32, duration: seconds });
+  return { requestsPerSecond: result.requests.average, p50ms: result.latency.p50, p99ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytesPerRequest: Math.round(result.throughput.average / Math.max(1, result.requests.average)) };
+}
+
+/** Cold `npm start` to /readyz on an embedded database initialised by a first start. */
+async function coldStart(): Promise<{ seconds: number | null; firstStartSeconds: number | null }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-bench-start-'));
+  fs.chmodSync(dataDir, 0o755);
+  const start = async () => {
+    const port = 4300 + Math.floor(Math.random() * 500);
+    const t = performance.now();
+    const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', SELO_DATA_DIR: path.join(dataDir, 'pg'), PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'ignore', detached: true });
+    let seconds: number | null = null;
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline && child.exitCode === null) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) { seconds = (performance.now() - t) / 1000; break; }
+      } catch { /* not yet */ }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const exited = new Promise((r) => child.on('exit', r));
+    if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+    return seconds;
+  };
+  try {
+    const firstStartSeconds = await start();
+    const seconds = await start();
+    return { seconds, firstStartSeconds };
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The import case runs in a process of its own, so that its peak RSS is its own. */
+async function importCase(databaseUrl: string, rows: number): Promise<Record<string, unknown> | null> {
+  const script = path.join(ROOT, 'bench/import.ts');
+  if (!fs.existsSync(script)) return null;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', script, '--rows', String(rows), '--json'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => { out += String(d); });
+    child.on('exit', () => {
+      const line = out.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+      try { resolve(line ? JSON.parse(line) : { output: out.slice(-500) }); } catch { resolve({ output: out.slice(-500) }); }
+    });
+  });
+}
+
+async function main() {
+  const server = await serverUrl();
+  const name = `selo_bench_${process.pid}`;
+  const admin = new Client({ connectionString: server.url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = withDatabase(server.url, name);
+  const counter = new Counter();
+  const ds = await openDatabase({ url, poolSize: 20, logger: counter });
+  const results: Record<string, any> = { date: new Date().toISOString(), quick: QUICK, machine: `${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`, scale: SCALE };
+  const pool = new Pool({ connectionString: url, max: 20 });
+  try {
+    await prepareDatabase(ds);
+    const t = performance.now();
+    const data = await buildBenchData(ds, SCALE);
+    results.dataSeconds = Math.round(performance.now() - t) / 1000;
+    process.stdout.write(`data built in ${results.dataSeconds} s: ${JSON.stringify(data.counts)}\n`);
+
+    const app = await createApp({ dataSource: ds, verifier: hs256(SECRET), logger: pino({ level: 'silent' }) });
+    const port = await listen(app.httpServer);
+    const token = await signToken(SECRET, { sub: 'bench', role: Role.ADMIN });
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+      const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as { data?: any; errors?: unknown[] };
+      if (body.errors) throw new Error(JSON.stringify(body.errors).slice(0, 1000));
+      return body.data;
+    };
+    const sqlClient = await pool.connect();
+    const runSql = async (statements: string[], params: unknown[]) => { for (const s of statements) await sqlClient.query(s, params); };
+
+    // 1. taxPeriod of the big month.
+    const month = { p: data.bigProducerId, y: data.taxYear, m: data.taxMonth };
+    const taxQuery = `query($p: ID!, $y: Int!, $m: Int!) { taxPeriod(producerId: $p, year: $y, month: $m) { totalDue pisDue cofinsDue domesticVolumeM3 segments { from to pisDue cofinsDue mix { category share } } } }`;
+    const from = `${data.taxYear}-${String(data.taxMonth).padStart(2, '0')}-01`;
+    const to = new Date(Date.UTC(data.taxYear, data.taxMonth, 0)).toISOString().slice(0, 10);
+    const taxCase = await sideBySide(() => gql(taxQuery, month), () => runSql(TAX_MONTH_SQL, [data.bigProducerId, from, to, '0.6']));
+    results.taxPeriod = { ...taxCase, purchasesInMonth: data.counts.purchasesInTaxMonth, salesInMonth: data.counts.salesInTaxMonth, target: 'ratio <= 1.5', pass: taxCase.ratio <= 1.5 };
+
+    // 2. sealCompliance of the big year.
+    const sealQuery = `query($p: ID!, $y: Int!) { sealCompliance(producerId: $p, year: $y) { base countedTotal achievedShare compliant excluded { id amount } } }`;
+    const sealCase = await sideBySide(() => gql(sealQuery, { p: data.bigProducerId, y: data.taxYear }), () => runSql(SEAL_YEAR_SQL, [data.bigProducerId, `${data.taxYear}-01-01`, `${data.taxYear}-12-31`]));
+    results.sealCompliance = { ...sealCase, purchasesInYear: data.counts.purchasesInYear, target: 'ratio <= 1.5', pass: sealCase.ratio <= 1.5 };
+    sqlClient.release();
+
+    // 3. The nested page: SQL statements per request, then throughput beside the minimal server.
+    counter.count = 0;
+    const page = await gql(NESTED_PAGE_QUERY);
+    const statements = counter.count;
+    const body = JSON.stringify({ query: NESTED_PAGE_QUERY });
+    const minimal = minimalServer(pool);
+    const minimalPort = await listen(minimal);
+    const seconds = QUICK ? 2 : 20;
+    const apiLoad = await cannon(`http://127.0.0.1:${port}/graphql`, headers, body, seconds);
+    const minimalLoad = await cannon(`http://127.0.0.1:${minimalPort}/`, { 'content-type': 'application/json' }, body, seconds);
+    minimal.close();
+    const ratio = apiLoad.requestsPerSecond / minimalLoad.requestsPerSecond;
+    results.nestedPage = {
+      sqlStatementsPerRequest: statements, producers: page.producers.edges.length,
+      purchases: page.producers.edges.reduce((n: number, e: any) => n + e.node.purchases.edges.length, 0),
+      api: apiLoad, minimal: minimalLoad, ratio, target: 'statements <= 6 and ratio >= 0.6', pass: statements <= 6 && ratio >= 0.6,
+    };
+    await app.stop();
+
+    // 4. Bulk import, in its own process.
+    const imported = await importCase(url, QUICK ? 20_000 : 1_000_000);
+    if (imported) results.import = { ...imported, target: '>= 50,000 rows/s, peak RSS < 300 MB' };
+
+    // 5. Cold start on an initialised embedded database.
+    if (!QUICK) results.coldStart = { ...(await coldStart()), target: '< 5 s' };
+  } finally {
+    await pool.end();
+    await ds.destroy();
+    const c = new Client({ connectionString: server.url });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+    await server.stop?.();
+  }
+  printTable(results);
+  if (!QUICK) fs.writeFileSync(path.join(ROOT, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+  else process.stdout.write(`${JSON.stringify(results)}\n`);
+}
+
+function printTable(r: Record<string, any>) {
+  const ms = (x: number) => `${x.toFixed(1)} ms`;
+  const lines = [
+    `Selo API benchmark ${r.date} on ${r.machine}${r.quick ? ' (quick)' : ''}`,
+    '',
+    '| case | API median (min–max) | hand-written median (min–max) | ratio | target | pass |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const key of ['taxPeriod', 'sealCompliance']) {
+    const c = r[key];
+    if (!c) continue;
+    lines.push(`| ${key} | ${ms(c.api.median)} (${ms(c.api.min)}–${ms(c.api.max)}) | ${ms(c.sql.median)} (${ms(c.sql.min)}–${ms(c.sql.max)}) | ${c.ratio.toFixed(2)}× | ${c.target} | ${c.pass ? 'yes' : 'NO'} |`);
+  }
+  const n = r.nestedPage;
+  if (n) {
+    lines.push(`| nested page: ${n.sqlStatementsPerRequest} SQL statements | ${n.api.requestsPerSecond.toFixed(1)} req/s, p50 ${n.api.p50ms} ms, p99 ${n.api.p99ms} ms | ${n.minimal.requestsPerSecond.toFixed(1)} req/s, p50 ${n.minimal.p50ms} ms, p99 ${n.minimal.p99ms} ms | ${n.ratio.toFixed(2)}× | ${n.target} | ${n.pass ? 'yes' : 'NO'} |`);
+  }
+  if (r.import) lines.push(`| import | ${JSON.stringify(r.import)} | | | ${r.import.target} | |`);
+  if (r.coldStart) lines.push(`| cold start to /readyz | ${r.coldStart.seconds?.toFixed(2)} s (first start ${r.coldStart.firstStartSeconds?.toFixed(2)} s) | | | ${r.coldStart.target} | ${r.coldStart.seconds !== null && r.coldStart.seconds < 5 ? 'yes' : 'NO'} |`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
