@@ -6,12 +6,12 @@ import { MunicipalityType } from './municipality.type';
 @Resolver(() => MunicipalityType)
 export class MunicipalityResolver {
   @Query(() => MunicipalityType, { nullable: true, description: 'A municipality by its 7-digit IBGE code.' })
-  municipality(@Arg('ibgeCode') ibgeCode: string, @Ctx() ctx: Context) {
+  municipality(@Arg('ibgeCode', { description: '7-digit IBGE code, e.g. 2611606 (Recife).' }) ibgeCode: string, @Ctx() ctx: Context) {
     return ctx.loaders.municipality.load(ibgeCode);
   }
 
   @Mutation(() => [MunicipalityType], { description: 'Insert or update municipalities by IBGE code (ADMIN). All or nothing.' })
-  upsertMunicipalities(@Arg('input', () => [MunicipalityInput]) input: MunicipalityInput[], @Ctx() ctx: Context) {
+  upsertMunicipalities(@Arg('input', () => [MunicipalityInput], { description: 'The municipalities, each at most once.' }) input: MunicipalityInput[], @Ctx() ctx: Context) {
     return ctx.services.municipalities.upsert(ctx.actor, input);
   }
 }

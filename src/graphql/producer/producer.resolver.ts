@@ -9,7 +9,7 @@ import { ProducerConnection, ProducerType } from './producer.type';
 @Resolver(() => ProducerType)
 export class ProducerResolver {
   @Query(() => ProducerType, { nullable: true, description: 'A producer by id (a PRODUCER sees only its own).' })
-  async producer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  async producer(@Arg('id', () => ID, { description: 'Producer id.' }) id: string, @Ctx() ctx: Context) {
     return ctx.loaders.producer.load(id);
   }
 
@@ -19,15 +19,15 @@ export class ProducerResolver {
   }
 
   @Mutation(() => ProducerType, { description: 'Register a producer (ADMIN).' })
-  createProducer(@Arg('input') input: CreateProducerInput, @Ctx() ctx: Context) {
+  createProducer(@Arg('input', { description: 'The producer to register.' }) input: CreateProducerInput, @Ctx() ctx: Context) {
     return ctx.services.producers.create(ctx.actor, input);
   }
 
   @Mutation(() => ProducerType, { description: 'Change a producer; refused with CONFLICT/VERSION_MISMATCH unless expectedVersion is current.' })
   updateProducer(
-    @Arg('id', () => ID) id: string,
-    @Arg('input') input: UpdateProducerInput,
-    @Arg('expectedVersion', () => Int) expectedVersion: number,
+    @Arg('id', () => ID, { description: 'Producer id.' }) id: string,
+    @Arg('input', { description: 'The fields to change.' }) input: UpdateProducerInput,
+    @Arg('expectedVersion', () => Int, { description: 'The version last read; a stale one is refused.' }) expectedVersion: number,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.producers.update(ctx.actor, id, input, expectedVersion);

@@ -4,7 +4,7 @@ import { CnpjScalar } from '../scalars';
 
 @ObjectType('Producer', { description: 'A biodiesel producer (Decreto 10.527/2020, art. 2º III).' })
 export class ProducerType {
-  @Field(() => ID) id: string;
+  @Field(() => ID, { description: 'Identifier of the producer in this system.' }) id: string;
   @Field(() => CnpjScalar, { description: 'CNPJ, bare, 14 characters, upper case.' }) cnpj: string;
   @Field({ description: 'Razão social.' }) legalName: string;
   @Field(() => String, { nullable: true, description: 'ANP authorization of the plant.' }) anpAuthorization: string | null;

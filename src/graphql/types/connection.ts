@@ -6,13 +6,13 @@ export function connectionOf<T extends object>(node: ClassType<T>, name: string)
   @ObjectType(`${name}Edge`, { description: `A ${name} with its cursor.` })
   class EdgeType {
     @Field({ description: 'Opaque cursor; pass as `after`.' }) cursor: string;
-    @Field(() => node) node: T;
+    @Field(() => node, { description: `The ${name}.` }) node: T;
   }
 
   @ObjectType(`${name}Connection`, { description: `A page of ${name} records.` })
   class ConnectionType {
-    @Field(() => [EdgeType]) edges: EdgeType[];
-    @Field(() => PageInfo) pageInfo: PageInfo;
+    @Field(() => [EdgeType], { description: 'The records of this page, in order, each with its cursor.' }) edges: EdgeType[];
+    @Field(() => PageInfo, { description: 'Where this page is: whether more follow, and the cursors to go on.' }) pageInfo: PageInfo;
     @Field(() => Int, { description: 'Number of records visible to the caller across all pages.' }) totalCount: number;
   }
   return ConnectionType;

@@ -4,11 +4,33 @@ import {
   RegistrationKind, Role, SealEventKind, SupplierKind, TaxPeriodStatus, TaxRegime,
 } from '../../law/types';
 
-registerEnumType(Region, { name: 'Region', description: 'Brazilian macro-region, from the first digit of the IBGE code.' });
+registerEnumType(Region, {
+  name: 'Region',
+  description: 'Brazilian macro-region, from the first digit of the IBGE code.',
+  valuesConfig: {
+    NORTH: { description: 'Norte (IBGE codes 1x): priority region (Decreto 10.527/2020, art. 6º).' },
+    NORTHEAST: { description: 'Nordeste (IBGE codes 2x): priority region (Decreto 10.527/2020, art. 6º).' },
+    SOUTHEAST: { description: 'Sudeste (IBGE codes 3x).' },
+    SOUTH: { description: 'Sul (IBGE codes 4x).' },
+    CENTER_WEST: { description: 'Centro-Oeste (IBGE codes 5x).' },
+  },
+});
 registerEnumType(Feedstock, {
   name: 'Feedstock',
   description: 'Raw material species (Lei 11.116/2005, art. 5º §1º: coefficients may differ by species).',
-  valuesConfig: { PALM: { description: 'Fruit, stone or kernel of palm (fruto, caroço ou amêndoa de palma).' } },
+  valuesConfig: {
+    SOYBEAN: { description: 'Soybean (soja).' },
+    CASTOR_BEAN: { description: 'Castor bean (mamona): art. 6º, I when produced in the priority region.' },
+    PALM: { description: 'Fruit, stone or kernel of palm (fruto, caroço ou amêndoa de palma).' },
+    COTTONSEED: { description: 'Cottonseed (caroço de algodão).' },
+    SUNFLOWER: { description: 'Sunflower (girassol).' },
+    CANOLA: { description: 'Canola.' },
+    PEANUT: { description: 'Peanut (amendoim).' },
+    MACAUBA: { description: 'Macaúba palm fruit (Acrocomia aculeata); not the palm of art. 6º, I.' },
+    BEEF_TALLOW: { description: 'Beef tallow (sebo bovino).' },
+    USED_COOKING_OIL: { description: 'Used cooking oil (óleo de fritura usado).' },
+    OTHER: { description: 'Any other raw material.' },
+  },
 });
 registerEnumType(RateCategory, {
   name: 'RateCategory',
@@ -20,14 +42,99 @@ registerEnumType(RateCategory, {
     FAMILY_FARMING_PRIORITY_REGION: { description: 'art. 6º, III: raw material produced in the priority region, bought from Pronaf family farming' },
   },
 });
-registerEnumType(RegistrationKind, { name: 'RegistrationKind', description: 'DAP (issued until 2022-10-31) or CAF (Decreto 10.527/2020, art. 2º IV).' });
-registerEnumType(OrganizationKind, { name: 'OrganizationKind', description: 'Family-farming organization (Decreto 10.527/2020, art. 2º V).' });
-registerEnumType(SupplierKind, { name: 'SupplierKind', description: 'Who supplied a lot of raw material.' });
-registerEnumType(PurchasePurpose, { name: 'PurchasePurpose', description: 'art. 3º §2 I: a) raw material for biodiesel; b) other products (priority region only).' });
-registerEnumType(BiodieselOrigin, { name: 'BiodieselOrigin', description: 'Own production, or imported biodiesel (art. 6º §5).' });
-registerEnumType(Market, { name: 'Market', description: 'Domestic sale (taxed) or export (no PIS/Cofins).' });
-registerEnumType(SealEventKind, { name: 'SealEventKind', description: 'What happened to a Selo grant (Decreto 10.527/2020, art. 4º I).' });
-registerEnumType(FomentoKind, { name: 'FomentoKind', description: 'art. 3º §2 I c; art. 2º VII.' });
-registerEnumType(TaxPeriodStatus, { name: 'TaxPeriodStatus', description: 'A CLOSED month keeps its snapshot and refuses changes.' });
-registerEnumType(TaxRegime, { name: 'TaxRegime', description: 'Lei 11.116/2005: art. 3º ad valorem (default) or art. 4º special regime per m³ (elected yearly).' });
-registerEnumType(Role, { name: 'Role', description: 'Access role (DESIGN §4).' });
+registerEnumType(RegistrationKind, {
+  name: 'RegistrationKind',
+  description: 'DAP (issued until 2022-10-31) or CAF (Decreto 10.527/2020, art. 2º IV).',
+  valuesConfig: {
+    DAP: { description: 'Declaração de Aptidão ao Pronaf (issued until 2022-10-31; later ones yield DAP_ISSUED_AFTER_CUTOFF).' },
+    CAF: { description: 'Cadastro Nacional da Agricultura Familiar, which replaces the DAP.' },
+  },
+});
+registerEnumType(OrganizationKind, {
+  name: 'OrganizationKind',
+  description: 'Family-farming organization (Decreto 10.527/2020, art. 2º V).',
+  valuesConfig: {
+    COOPERATIVE: { description: 'Agricultural cooperative: counts for the Selo and, when habilitated, for the family-farming rate categories (art. 6º §2).' },
+    ASSOCIATION: { description: 'Association: counts for the Selo (art. 2º V) but not for the rate categories of art. 6º, II and III (see docs/LAW.md).' },
+  },
+});
+registerEnumType(SupplierKind, {
+  name: 'SupplierKind',
+  description: 'Who supplied a lot of raw material.',
+  valuesConfig: {
+    FAMILY_FARMER: { description: 'A family farmer (familyFarmer set); counts when holding a valid DAP or CAF on the purchase date (art. 2º IV).' },
+    COOPERATIVE: { description: 'A family-farming cooperative (organization set); counts when habilitated on the purchase date (art. 4º VI-VII).' },
+    ASSOCIATION: { description: 'A family-farming association (organization set): Selo spending only, never art. 6º, II-III.' },
+    THIRD_PARTY: { description: 'Any other supplier (supplierName): not family-farming spending.' },
+    OWN_PRODUCTION: { description: 'Raw material the producer grew itself: no cost; valued at the period\'s average third-party price per kg (art. 6º §4).' },
+  },
+});
+registerEnumType(PurchasePurpose, {
+  name: 'PurchasePurpose',
+  description: 'art. 3º §2 I: a) raw material for biodiesel; b) other products (priority region only).',
+  valuesConfig: {
+    BIODIESEL_FEEDSTOCK: { description: 'Raw material for biodiesel (art. 3º §2 I a); enters the monthly rate mix.' },
+    OTHER_PRODUCT: { description: 'Another family-farming product (art. 3º §2 I b): counts for the Selo only in the priority region.' },
+  },
+});
+registerEnumType(BiodieselOrigin, {
+  name: 'BiodieselOrigin',
+  description: 'Own production, or imported biodiesel (art. 6º §5).',
+  valuesConfig: {
+    OWN_PRODUCTION: { description: 'Biodiesel the producer made: taxed at the blended rate of its period (art. 6º §3).' },
+    IMPORTED: { description: 'Imported biodiesel: always the GENERAL rate (art. 6º §5).' },
+  },
+});
+registerEnumType(Market, {
+  name: 'Market',
+  description: 'Domestic sale (taxed) or export (no PIS/Cofins).',
+  valuesConfig: {
+    DOMESTIC: { description: 'Sold on the domestic market: PIS/Pasep and Cofins due.' },
+    EXPORT: { description: 'Exported: no PIS/Cofins, and its value leaves the Selo base (art. 3º §3º III).' },
+  },
+});
+registerEnumType(SealEventKind, {
+  name: 'SealEventKind',
+  description: 'What happened to a Selo grant (Decreto 10.527/2020, art. 4º I).',
+  valuesConfig: {
+    SUSPENDED: { description: 'The Selo is not regular from effectiveOn until a REINSTATED.' },
+    REINSTATED: { description: 'Ends a suspension from effectiveOn.' },
+    CANCELLED: { description: 'The grant ends on effectiveOn, for good.' },
+    RENEWED: { description: 'Moves the grant\'s end of validity to validUntil.' },
+  },
+});
+registerEnumType(FomentoKind, {
+  name: 'FomentoKind',
+  description: 'Kind of fomento spending for family farming (Decreto 10.527/2020, art. 3º §2 I c; art. 2º VII).',
+  valuesConfig: {
+    TECHNICAL_ASSISTANCE: { description: 'Technical assistance and training of family farmers.' },
+    DONATION: { description: 'Donation of inputs or goods to family farmers.' },
+    INVESTMENT: { description: 'Investment in family farmers\' production.' },
+    OTHER: { description: 'Other fomento spending.' },
+  },
+});
+registerEnumType(TaxPeriodStatus, {
+  name: 'TaxPeriodStatus',
+  description: 'A CLOSED month keeps its snapshot and refuses changes.',
+  valuesConfig: {
+    OPEN: { description: 'Computed on demand; its records may change.' },
+    CLOSED: { description: 'Closed: records of the month are refused with CONFLICT/PERIOD_CLOSED until reopened.' },
+  },
+});
+registerEnumType(TaxRegime, {
+  name: 'TaxRegime',
+  description: 'Lei 11.116/2005: art. 3º ad valorem (default) or art. 4º special regime per m³ (elected yearly).',
+  valuesConfig: {
+    AD_VALOREM: { description: 'Art. 3º: 6,15% PIS/Pasep and 28,32% Cofins on gross revenue; the coefficients do not apply.' },
+    SPECIAL_PER_M3: { description: 'Art. 4º: fixed amounts per m³, reduced by the coefficients of art. 5º.' },
+  },
+});
+registerEnumType(Role, {
+  name: 'Role',
+  description: 'Access role, the `role` claim of the token.',
+  valuesConfig: {
+    ADMIN: { description: 'Everything, including law versions, Selo grants and reference data.' },
+    AUDITOR: { description: 'Reads everything, writes nothing.' },
+    PRODUCER: { description: 'Reads and writes only the records of its own producer (producerId claim).' },
+  },
+});
