@@ -8,12 +8,12 @@ import { ContractType } from './contract.type';
 @Resolver(() => ContractType)
 export class ContractResolver {
   @Query(() => ContractType, { nullable: true, description: 'A contract by id; another producer\'s contract is NOT_FOUND for a PRODUCER.' })
-  contract(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  contract(@Arg('id', () => ID, { description: 'Contract id.' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.contracts.get(ctx.actor, id);
   }
 
   @Mutation(() => ContractType, { description: 'Record a purchase contract (ADMIN, or the PRODUCER itself).' })
-  createContract(@Arg('input') input: CreateContractInput, @Ctx() ctx: Context) {
+  createContract(@Arg('input', { description: 'The contract.' }) input: CreateContractInput, @Ctx() ctx: Context) {
     return ctx.services.contracts.create(ctx.actor, input);
   }
 

@@ -8,7 +8,7 @@ import { DateScalar, DecimalScalar } from '../scalars';
   description: 'Purchase contract of a producer with a family farmer or a family-farming organization (Decreto 10.527/2020, art. 3º §2 II–III).',
 })
 export class ContractType {
-  @Field(() => ID) id: string;
+  @Field(() => ID, { description: 'Identifier.' }) id: string;
   @Field(() => DateScalar, { description: 'Date of signature: it must precede the purchases it covers (art. 3º §2 II).' }) signedOn: string;
   @Field(() => DateScalar, { description: 'First day covered.' }) validFrom: string;
   @Field(() => DateScalar, { description: 'Last day covered (inclusive).' }) validUntil: string;

@@ -9,7 +9,7 @@ import { FomentoExpenseType } from './fomento.type';
 @Resolver(() => FomentoExpenseType)
 export class FomentoResolver {
   @Mutation(() => [FomentoExpenseType], { description: 'All or nothing: one bad item rejects the batch and nothing is written.' })
-  recordFomento(@Arg('input', () => [RecordFomentoInput]) input: RecordFomentoInput[], @Ctx() ctx: Context) {
+  recordFomento(@Arg('input', () => [RecordFomentoInput], { description: 'The expenses, in any number; refused whole on the first bad item.' }) input: RecordFomentoInput[], @Ctx() ctx: Context) {
     return ctx.services.fomento.record(ctx.actor, input);
   }
 

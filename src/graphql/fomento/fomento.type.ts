@@ -5,7 +5,7 @@ import { DateScalar, DecimalScalar } from '../scalars';
 
 @ObjectType('FomentoExpense', { description: 'Fomento spending for family farming (Decreto 10.527/2020, art. 2º VII; counted by art. 3º §2 I c in the priority region).' })
 export class FomentoExpenseType {
-  @Field(() => ID) id: string;
+  @Field(() => ID, { description: 'Identifier.' }) id: string;
   @Field(() => DateScalar, { description: 'Date of the spending.' }) spentOn: string;
   @Field(() => FomentoKind, { description: 'What was spent on.' }) kind: FomentoKind;
   @Field(() => DecimalScalar, { description: 'Amount in reais.' }) amount: Decimal;

@@ -10,12 +10,12 @@ import { PurchaseType } from './purchase.type';
 @Resolver(() => PurchaseType)
 export class PurchaseResolver {
   @Query(() => PurchaseType, { nullable: true, description: 'A purchase by id; another producer\'s purchase is NOT_FOUND for a PRODUCER.' })
-  purchase(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  purchase(@Arg('id', () => ID, { description: 'Purchase id.' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.purchases.get(ctx.actor, id);
   }
 
   @Mutation(() => [PurchaseType], { description: 'All or nothing: one bad item rejects the batch and nothing is written.' })
-  recordPurchases(@Arg('input', () => [RecordPurchaseInput]) input: RecordPurchaseInput[], @Ctx() ctx: Context) {
+  recordPurchases(@Arg('input', () => [RecordPurchaseInput], { description: 'The purchases, in any number; refused whole on the first bad item.' }) input: RecordPurchaseInput[], @Ctx() ctx: Context) {
     return ctx.services.purchases.record(ctx.actor, input);
   }
 

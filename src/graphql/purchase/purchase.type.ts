@@ -6,7 +6,7 @@ import { DateScalar, DecimalScalar } from '../scalars';
 
 @ObjectType('Purchase', { description: 'A lot of raw material acquired or produced by a producer (Decreto 10.527/2020, art. 3º §2 I; art. 6º §§3º–4º).' })
 export class PurchaseType {
-  @Field(() => ID) id: string;
+  @Field(() => ID, { description: 'Identifier.' }) id: string;
   @Field(() => DateScalar, { description: 'Date of acquisition.' }) purchasedOn: string;
   @Field(() => DateScalar, { description: "Date the raw material was used in production (art. 6º §3: 'utilizadas no período'). Defaults to purchasedOn." }) consumedOn: string;
   @Field(() => Feedstock, { description: 'Raw material species.' }) feedstock: Feedstock;

@@ -8,7 +8,7 @@ import { SaleType } from './sale.type';
 @Resolver(() => SaleType)
 export class SaleResolver {
   @Mutation(() => [SaleType], { description: 'All or nothing: one bad item rejects the batch and nothing is written.' })
-  recordSales(@Arg('input', () => [RecordSaleInput]) input: RecordSaleInput[], @Ctx() ctx: Context) {
+  recordSales(@Arg('input', () => [RecordSaleInput], { description: 'The sales, in any number; refused whole on the first bad item.' }) input: RecordSaleInput[], @Ctx() ctx: Context) {
     return ctx.services.sales.record(ctx.actor, input);
   }
 

@@ -6,7 +6,7 @@ import { DateScalar, DecimalScalar } from '../scalars';
 
 @ObjectType('Sale', { description: 'A sale of biodiesel: the PIS/Cofins base (Lei 11.116/2005, arts. 3º–4º) and the Selo base (Decreto 10.527/2020, art. 3º §3º II–III).' })
 export class SaleType {
-  @Field(() => ID) id: string;
+  @Field(() => ID, { description: 'Identifier.' }) id: string;
   @Field(() => DateScalar, { description: 'Date of sale: decides the tax period and segment.' }) soldOn: string;
   @Field(() => DecimalScalar, { description: 'Volume sold, in m³ (the base of the per-m³ amounts, Lei 11.116/2005 art. 4º).' }) volumeM3: Decimal;
   @Field(() => DecimalScalar, { description: 'Gross revenue in reais (the ad valorem base, Lei 11.116/2005 art. 3º).' }) revenue: Decimal;
