@@ -1,0 +1,182 @@
+import {
+  getNamedType, GraphQLArgument, GraphQLField, GraphQLInputObjectType, GraphQLInputType, GraphQLSchema,
+  isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isScalarType,
+} from 'graphql';
+import { MUTATION_RULES, QUERY_RULES, Rule, ruleFor } from '../../src/graphql/auth/rules';
+import { getSchema } from '../../src/graphql/schema';
+import { Caller, startTestApi, TestApi } from '../support/api';
+
+/**
+ * The authorization matrix, enumerated from the schema itself: every Query and Mutation field
+ * must have a rule, and each role gets the outcome its rule promises. A new operation without a
+ * rule fails here (and is refused for every role at run time).
+ */
+
+let api: TestApi;
+let schema: GraphQLSchema;
+let own: string;
+let other: string;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  schema = await getSchema();
+  await api.ok(`mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Recife", semiarid: false }]) { ibgeCode } }`);
+  own = (await api.ok(`mutation { createProducer(input: { cnpj: "11222333000181", legalName: "Usina Própria", plantMunicipalityCode: "2611606" }) { id } }`)).createProducer.id;
+  other = (await api.ok(`mutation { createProducer(input: { cnpj: "11444777000161", legalName: "Usina Alheia", plantMunicipalityCode: "2611606" }) { id } }`)).createProducer.id;
+});
+afterAll(async () => { await api.close(); });
+
+type Root = 'Query' | 'Mutation';
+
+function rootFields(root: Root): GraphQLField<unknown, unknown>[] {
+  const type = root === 'Query' ? schema.getQueryType() : schema.getMutationType();
+  return type ? Object.values(type.getFields()) : [];
+}
+
+test('every query and mutation of the schema has an authorization rule', () => {
+  const missing = (['Query', 'Mutation'] as const).flatMap((root) => rootFields(root).filter((f) => !ruleFor(root, f.name)).map((f) => `${root}.${f.name}`));
+  expect(missing).toEqual([]);
+});
+
+test('the rules are consistent: writes are mutations and never open to AUDITOR; queries are reads', () => {
+  for (const [name, rule] of Object.entries(MUTATION_RULES)) {
+    expect([name, rule.kind]).toEqual([name, 'write']);
+    expect(rule.roles).not.toContain('AUDITOR');
+  }
+  for (const [name, rule] of Object.entries(QUERY_RULES)) {
+    expect([name, rule.kind, rule.roles]).toEqual([name, 'read', ['ADMIN', 'AUDITOR', 'PRODUCER']]);
+  }
+});
+
+test('specific outcomes: AUDITOR writes nothing, PRODUCER cannot touch the law or reference data', async () => {
+  const auditor = await api.gql(`mutation { updateProducer(id: "${own}", input: { legalName: "Renamed" }, expectedVersion: 1) { id } }`, {}, { role: 'AUDITOR' });
+  expect(auditor.errors?.[0]).toMatchObject({ message: 'AUDITOR reads everything and writes nothing', path: ['updateProducer'], extensions: { code: 'FORBIDDEN' } });
+  const producer = await api.gql(`mutation { upsertMunicipalities(input: [{ ibgeCode: "4314902", name: "Porto Alegre", semiarid: false }]) { ibgeCode } }`, {}, { role: 'PRODUCER', producerId: own });
+  expect(producer.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+  expect(await api.count(`SELECT count(*) FROM municipality WHERE ibge_code = '4314902'`)).toBe(0);
+  expect(await api.count(`SELECT count(*) FROM producer WHERE legal_name = 'Renamed'`)).toBe(0);
+  // reads of shared data are open to a PRODUCER
+  const read = await api.ok('{ municipality(ibgeCode: "2611606") { name } }', {}, { role: 'PRODUCER', producerId: own });
+  expect(read.municipality).toEqual({ name: 'Recife' });
+  // and its own producer is writable by it
+  const renamed = await api.ok(`mutation { updateProducer(id: "${own}", input: { legalName: "Usina Própria S.A." }, expectedVersion: 1) { legalName version } }`, {}, { role: 'PRODUCER', producerId: own });
+  expect(renamed.updateProducer).toEqual({ legalName: 'Usina Própria S.A.', version: 2 });
+});
+
+// ---- type-correct dummy arguments, generated from the schema ----------------------------------
+
+const SCALARS: Record<string, unknown> = {
+  ID: '999999999', String: 'x', Int: 1, Float: 1, Boolean: false, Date: '2025-03-15', DateTime: '2025-03-15T12:00:00Z',
+  Decimal: '1', CNPJ: '60701190000104', CPF: '52998224725', JSON: {},
+};
+const BY_NAME: Record<string, unknown> = { year: 2025, month: 3, members: 10, familyFarmerMembers: 8, expectedVersion: 1 };
+
+function dummy(type: GraphQLInputType, name: string, producerPath: string[] | null, producerId: string): unknown {
+  if (isNonNullType(type)) return dummy(type.ofType, name, producerPath, producerId);
+  if (isListType(type)) return [dummy(type.ofType, name, producerPath && producerPath[0] === '[]' ? producerPath.slice(1) : null, producerId)];
+  if (isInputObjectType(type)) return inputObject(type, producerPath, producerId);
+  if (producerPath && producerPath.length === 0) return producerId;
+  if (/municipalityCode$|ibgeCode$/i.test(name)) return '2611606';
+  if (name in BY_NAME && isScalarType(type) && type.name === 'Int') return BY_NAME[name];
+  if (isEnumType(type)) return type.getValues()[0].value;
+  if (isScalarType(type)) return SCALARS[type.name] ?? 'x';
+  return null;
+}
+
+function inputObject(type: GraphQLInputObjectType, producerPath: string[] | null, producerId: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of Object.values(type.getFields())) {
+    const path = producerPath && producerPath[0] === field.name ? producerPath.slice(1) : null;
+    if (isNonNullType(field.type) || path) out[field.name] = dummy(field.type, field.name, path, producerId);
+  }
+  return out;
+}
+
+/** `input[].producerId` → ['input', '[]', 'producerId']. */
+function splitPath(path: string): string[] {
+  return path.split('.').flatMap((p) => (p.endsWith('[]') ? [p.slice(0, -2), '[]'] : [p]));
+}
+
+function operation(root: Root, field: GraphQLField<unknown, unknown>, rule: Rule | undefined, producerId: string) {
+  const paths = (rule?.producerArgs ?? []).map(splitPath);
+  const variables: Record<string, unknown> = {};
+  const used = field.args.filter((a: GraphQLArgument) => isNonNullType(a.type) || paths.some((p) => p[0] === a.name));
+  for (const arg of used) {
+    const path = paths.find((p) => p[0] === arg.name)?.slice(1) ?? null;
+    variables[arg.name] = dummy(arg.type, arg.name, path, producerId);
+  }
+  const declared = used.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
+  const passed = used.map((a) => `${a.name}: $${a.name}`).join(', ');
+  const selection = isLeafType(getNamedType(field.type)) ? '' : ' { __typename }';
+  const keyword = root === 'Query' ? 'query' : 'mutation';
+  return {
+    query: `${keyword}${declared ? ` (${declared})` : ''} { ${field.name}${passed ? `(${passed})` : ''}${selection} }`,
+    variables,
+  };
+}
+
+async function rowsWritten(): Promise<number> {
+  const rows: Array<{ n: string }> = await api.db.dataSource.query(
+    `SELECT sum((xpath('/row/c/text()', query_to_xml(format('SELECT count(*) AS c FROM %I.%I', table_schema, table_name), false, true, '')))[1]::text::bigint) AS n
+       FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'migrations'`,
+  );
+  return Number(rows[0].n);
+}
+
+interface Case { caller: Caller; names: string; expect: 'FORBIDDEN' | 'NOT_FOUND' | 'NOT_REFUSED' }
+
+function casesFor(rule: Rule | undefined): Case[] {
+  const roleCase = (role: 'ADMIN' | 'AUDITOR' | 'PRODUCER', names: string): Case => ({
+    caller: role === 'PRODUCER' ? { role, producerId: own } : { role },
+    names,
+    expect: !rule || !rule.roles.includes(role) ? 'FORBIDDEN' : 'NOT_REFUSED',
+  });
+  const cases = [roleCase('ADMIN', other), roleCase('AUDITOR', other), roleCase('PRODUCER', own)];
+  // a PRODUCER naming another producer: NOT_FOUND, exactly as an unknown producer
+  if (rule && rule.roles.includes('PRODUCER' as never) && rule.producerArgs.length > 0) {
+    cases.push({ caller: { role: 'PRODUCER', producerId: own }, names: other, expect: 'NOT_FOUND' });
+  }
+  return cases;
+}
+
+test('each role gets its rule\'s outcome for every operation; refusals write nothing', async () => {
+  const mismatches: string[] = [];
+  let checked = 0;
+  for (const root of ['Query', 'Mutation'] as const) {
+    for (const field of rootFields(root)) {
+      const rule = ruleFor(root, field.name);
+      for (const c of casesFor(rule)) {
+        const { query, variables } = operation(root, field, rule, c.names);
+        const before = await rowsWritten();
+        const res = await api.gql(query, variables, c.caller);
+        const code = res.errors?.find((e) => e.path?.[0] === field.name)?.extensions?.code ?? res.errors?.[0]?.extensions?.code ?? 'OK';
+        const who = `${root}.${field.name} as ${c.caller.role}${c.caller.role === 'PRODUCER' ? ` naming ${c.names === own ? 'its own' : 'another'} producer` : ''}`;
+        checked++;
+        if (code === 'GRAPHQL_VALIDATION_FAILED' || code === 'UNAUTHENTICATED' || code === 'INTERNAL_SERVER_ERROR') {
+          mismatches.push(`${who}: unexpected ${code} ${res.errors?.[0]?.message}`);
+          continue;
+        }
+        if (c.expect === 'NOT_REFUSED') {
+          if (code === 'FORBIDDEN') mismatches.push(`${who}: FORBIDDEN, the rule allows it`);
+          continue;
+        }
+        if (code !== c.expect) mismatches.push(`${who}: ${code}, expected ${c.expect}`);
+        if (c.expect === 'NOT_FOUND' && res.errors?.[0]?.message !== `Producer ${other} not found`) {
+          mismatches.push(`${who}: message "${res.errors?.[0]?.message}" is not that of a missing producer`);
+        }
+        if (JSON.stringify(res.data ?? null).includes('Alheia')) mismatches.push(`${who}: leaked the other producer`);
+        if ((await rowsWritten()) !== before) mismatches.push(`${who}: refused but wrote rows`);
+      }
+    }
+  }
+  expect(mismatches).toEqual([]);
+  expect(checked).toBeGreaterThan(40);
+});
+
+test('an operation with no rule is refused for every role, ADMIN included', async () => {
+  const { authorize } = await import('../../src/graphql/auth/protect');
+  for (const role of ['ADMIN', 'AUDITOR', 'PRODUCER'] as const) {
+    expect(() => authorize('Mutation', 'dropEverything', { sub: 's', role: role as never, producerId: role === 'PRODUCER' ? own : null, requestId: null }, {}))
+      .toThrow('Mutation.dropEverything has no authorization rule');
+  }
+});
