@@ -36,3 +36,18 @@ test('graphql-http server audits: every MUST passes; every warning is one docs/A
   expect(results.filter((r) => r.status === 'error').map((r) => `${r.id} ${r.name}: ${r.status !== 'ok' ? r.reason : ''}`)).toEqual([]);
   expect(results.filter((r) => r.status === 'warn' && !ACCEPTED_WARNINGS[r.id]).map((r) => `${r.id} ${r.name}`)).toEqual([]);
 });
+
+test('GET runs a query only with a CSRF-proof header (apollo-require-preflight); mutations never', async () => {
+  const token = await api.token({ role: 'AUDITOR' });
+  const url = `${api.url}?query=${encodeURIComponent('query ByGet { __typename }')}`;
+  const plain = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  expect(plain.status).toBe(400);
+  expect(await plain.text()).toMatch(/Cross-Site Request Forgery/);
+  const preflighted = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'apollo-require-preflight': 'true' } });
+  expect(preflighted.status).toBe(200);
+  expect(await preflighted.json()).toEqual({ data: { __typename: 'Query' } });
+  const mutation = await fetch(`${api.url}?query=${encodeURIComponent('mutation { upsertMunicipalities(input: []) { ibgeCode } }')}`, {
+    headers: { authorization: `Bearer ${await api.token()}`, accept: 'application/json', 'apollo-require-preflight': 'true' },
+  });
+  expect(mutation.status).toBe(405);
+});
