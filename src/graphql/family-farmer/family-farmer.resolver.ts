@@ -1,0 +1,35 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { FamilyFarmer } from '../../domain';
+import { Context } from '../context';
+import { MunicipalityType } from '../municipality/municipality.type';
+import { PageArgsType } from '../types/page.args';
+import { CreateFamilyFarmerInput } from './family-farmer.input';
+import { FamilyFarmerConnection, FamilyFarmerType, FamilyFarmingRegistrationType } from './family-farmer.type';
+
+@Resolver(() => FamilyFarmerType)
+export class FamilyFarmerResolver {
+  @Query(() => FamilyFarmerType, { nullable: true, description: 'A family farmer by id (readable by every role).' })
+  familyFarmer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.loaders.familyFarmer.load(id);
+  }
+
+  @Query(() => FamilyFarmerConnection, { description: 'Family farmers by id (readable by every role).' })
+  familyFarmers(@Args() page: PageArgsType, @Ctx() ctx: Context) {
+    return ctx.services.familyFarmers.list(page);
+  }
+
+  @Mutation(() => FamilyFarmerType, { description: 'Register a family farmer with its DAP/CAF (ADMIN or PRODUCER); a CPF already registered is CONFLICT/DUPLICATE.' })
+  createFamilyFarmer(@Arg('input') input: CreateFamilyFarmerInput, @Ctx() ctx: Context) {
+    return ctx.services.familyFarmers.create(ctx.actor, input);
+  }
+
+  @FieldResolver(() => MunicipalityType, { description: 'Municipality where the farmer produces.' })
+  municipality(@Root() f: FamilyFarmer, @Ctx() ctx: Context) {
+    return ctx.loaders.municipality.load(f.municipalityCode);
+  }
+
+  @FieldResolver(() => [FamilyFarmingRegistrationType], { description: 'DAP/CAF registrations, by validFrom (art. 2º IV).' })
+  registrations(@Root() f: FamilyFarmer, @Ctx() ctx: Context) {
+    return ctx.loaders.farmerRegistrations.load(f.id);
+  }
+}

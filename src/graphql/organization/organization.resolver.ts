@@ -1,0 +1,36 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { FamilyFarmingOrganization } from '../../domain';
+import { Context } from '../context';
+import { FamilyFarmingRegistrationType } from '../family-farmer/family-farmer.type';
+import { MunicipalityType } from '../municipality/municipality.type';
+import { PageArgsType } from '../types/page.args';
+import { CreateOrganizationInput } from './organization.input';
+import { OrganizationConnection, OrganizationType } from './organization.type';
+
+@Resolver(() => OrganizationType)
+export class OrganizationResolver {
+  @Query(() => OrganizationType, { nullable: true, description: 'A cooperative or association by id (readable by every role).' })
+  organization(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.loaders.organization.load(id);
+  }
+
+  @Query(() => OrganizationConnection, { description: 'Cooperatives and associations by id (readable by every role).' })
+  organizations(@Args() page: PageArgsType, @Ctx() ctx: Context) {
+    return ctx.services.organizations.list(page);
+  }
+
+  @Mutation(() => OrganizationType, { description: 'Register a cooperative or association with its DAP/CAF jurídica (ADMIN or PRODUCER); a CNPJ already registered is CONFLICT/DUPLICATE.' })
+  createOrganization(@Arg('input') input: CreateOrganizationInput, @Ctx() ctx: Context) {
+    return ctx.services.organizations.create(ctx.actor, input);
+  }
+
+  @FieldResolver(() => MunicipalityType, { description: 'Municipality of its seat.' })
+  municipality(@Root() o: FamilyFarmingOrganization, @Ctx() ctx: Context) {
+    return ctx.loaders.municipality.load(o.municipalityCode);
+  }
+
+  @FieldResolver(() => [FamilyFarmingRegistrationType], { description: 'DAP/CAF jurídica registrations, by validFrom (art. 4º VII).' })
+  registrations(@Root() o: FamilyFarmingOrganization, @Ctx() ctx: Context) {
+    return ctx.loaders.organizationRegistrations.load(o.id);
+  }
+}

@@ -1,0 +1,11 @@
+import { Field, ID, InputType } from 'type-graphql';
+import { TaxRegime } from '../../law/types';
+import { DateScalar } from '../scalars';
+
+@InputType('ElectRegimeInput', { description: 'An election of the regime (Lei 11.116/2005, art. 4º): ADMIN, or the PRODUCER for itself.' })
+export class ElectRegimeInput {
+  @Field(() => ID, { description: 'Producer electing.' }) producerId: string;
+  @Field(() => TaxRegime, { description: 'Regime elected.' }) regime: TaxRegime;
+  @Field(() => DateScalar, { description: 'Day of the election: by the last business day of November it applies to the next year (art. 4º §1º).' }) electedOn: string;
+  @Field({ nullable: true, defaultValue: false, description: 'Art. 4º §4º: a company starting activity elects for the current year.' }) startingActivity?: boolean;
+}

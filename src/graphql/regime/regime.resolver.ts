@@ -1,0 +1,42 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Producer, RegimeElection } from '../../domain';
+import { electionEffectiveYear } from '../../law/regime';
+import { Context } from '../context';
+import { ProducerType } from '../producer/producer.type';
+import { FindingType } from '../types/common';
+import { ElectRegimeInput } from './regime.input';
+import { RegimeElectionType } from './regime.type';
+
+@Resolver(() => RegimeElectionType)
+export class RegimeElectionResolver {
+  @Query(() => [RegimeElectionType], { description: 'A producer\'s regime elections, by effectiveYear; an unknown or another producer is NOT_FOUND.' })
+  regimeElections(@Arg('producerId', () => ID) producerId: string, @Ctx() ctx: Context) {
+    return ctx.services.regimes.electionsOfProducer(ctx.actor, producerId);
+  }
+
+  @Mutation(() => RegimeElectionType, {
+    description: 'Elect the regime (Lei 11.116/2005, art. 4º): ADMIN, or the PRODUCER for itself. A second election for a year already elected is CONFLICT/REGIME_ALREADY_ELECTED.',
+  })
+  electRegime(@Arg('input') input: ElectRegimeInput, @Ctx() ctx: Context) {
+    return ctx.services.regimes.elect(ctx.actor, input);
+  }
+
+  @FieldResolver(() => [FindingType], { description: 'What the law noticed: ELECTION_AFTER_DEADLINE when made after the last business day of November (art. 4º §1º).' })
+  findings(@Root() e: RegimeElection) {
+    return electionEffectiveYear(e.electedOn, e.startingActivity).findings;
+  }
+
+  @FieldResolver(() => ProducerType, { description: 'Producer that elected.' })
+  producer(@Root() e: RegimeElection, @Ctx() ctx: Context) {
+    return ctx.loaders.producer.load(e.producerId);
+  }
+}
+
+/** Producer.regimeElections, one statement for a whole page of producers. */
+@Resolver(() => ProducerType)
+export class ProducerRegimeElectionsResolver {
+  @FieldResolver(() => [RegimeElectionType], { description: 'Regime elections of the producer, by effectiveYear (Lei 11.116/2005, art. 4º §§1º, 5º).' })
+  regimeElections(@Root() p: Producer, @Ctx() ctx: Context) {
+    return ctx.loaders.regimeElectionsByProducer.load(p.id);
+  }
+}

@@ -1,0 +1,48 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Producer, SealGrant } from '../../domain';
+import { Context } from '../context';
+import { ProducerType } from '../producer/producer.type';
+import { GrantSealInput, SealEventInput } from './seal.input';
+import { SealEventType, SealGrantType } from './seal.type';
+
+@Resolver(() => SealGrantType)
+export class SealGrantResolver {
+  @Query(() => SealGrantType, { nullable: true, description: 'A Selo grant by id; another producer\'s grant is NOT_FOUND for a PRODUCER.' })
+  sealGrant(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.seals.get(ctx.actor, id);
+  }
+
+  @Query(() => [SealGrantType], { description: 'A producer\'s Selo grants, by grantedOn; an unknown or another producer is NOT_FOUND.' })
+  sealGrants(@Arg('producerId', () => ID) producerId: string, @Ctx() ctx: Context) {
+    return ctx.services.seals.grantsOfProducer(ctx.actor, producerId);
+  }
+
+  @Mutation(() => SealGrantType, { description: 'Grant the Selo to a producer (ADMIN; Decreto 10.527/2020, art. 4º III).' })
+  grantSeal(@Arg('input') input: GrantSealInput, @Ctx() ctx: Context) {
+    return ctx.services.seals.grant(ctx.actor, input);
+  }
+
+  @Mutation(() => SealGrantType, { description: 'Record a suspension, reinstatement, cancellation or renewal of a grant (ADMIN; art. 4º I, V); returns the grant.' })
+  recordSealEvent(@Arg('input') input: SealEventInput, @Ctx() ctx: Context) {
+    return ctx.services.seals.recordEvent(ctx.actor, input);
+  }
+
+  @FieldResolver(() => ProducerType, { description: 'Producer holding the grant.' })
+  producer(@Root() g: SealGrant, @Ctx() ctx: Context) {
+    return ctx.loaders.producer.load(g.producerId);
+  }
+
+  @FieldResolver(() => [SealEventType], { description: 'Events on the grant, in the order they were recorded.' })
+  events(@Root() g: SealGrant, @Ctx() ctx: Context) {
+    return ctx.loaders.sealEventsByGrant.load(g.id);
+  }
+}
+
+/** Producer.sealGrants, one statement for a whole page of producers. */
+@Resolver(() => ProducerType)
+export class ProducerSealGrantsResolver {
+  @FieldResolver(() => [SealGrantType], { description: 'Selo grants of the producer, by grantedOn (Decreto 10.527/2020, art. 4º III).' })
+  sealGrants(@Root() p: Producer, @Ctx() ctx: Context) {
+    return ctx.loaders.sealGrantsByProducer.load(p.id);
+  }
+}

@@ -1,0 +1,88 @@
+import { DataSource, In } from 'typeorm';
+import { FamilyFarmingOrganization, OrganizationRegistration } from '../domain';
+import { OrganizationKind } from '../law/types';
+import { Actor } from './actor';
+import { BadInputError, ConflictError, NotFoundError } from './errors';
+import { assertCanWriteShared, checkRegistrations, insertRegistrations, RegistrationInput } from './family-farmer.service';
+import { Connection, decodeCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { isId } from './record-batch';
+import { mutate } from './transaction';
+import { requireMunicipalities, requireText } from './validation';
+
+export interface CreateOrganizationInput {
+  cnpj: string;
+  name: string;
+  kind: OrganizationKind;
+  municipalityCode: string;
+  registrations: RegistrationInput[];
+  members: number;
+  familyFarmerMembers: number;
+}
+
+/**
+ * Cooperatives and associations of family farmers with their DAP/CAF jurídica (Decreto
+ * 10.527/2020, art. 2º V; art. 4º VI and VII). The member counts are kept as declared; the
+ * share and the habilitation on a date are computed by the law.
+ */
+export class OrganizationService {
+  constructor(private readonly ds: DataSource) {}
+
+  async get(id: string): Promise<FamilyFarmingOrganization> {
+    const org = isId(id) ? await this.ds.getRepository(FamilyFarmingOrganization).findOneBy({ id }) : null;
+    if (!org) throw new NotFoundError('FamilyFarmingOrganization', id);
+    return org;
+  }
+
+  /** Organizations by id, for loaders (one statement for the batch). */
+  async findByIds(ids: readonly string[]): Promise<FamilyFarmingOrganization[]> {
+    const wanted = [...new Set(ids.filter(isId))];
+    return wanted.length ? this.ds.getRepository(FamilyFarmingOrganization).findBy({ id: In(wanted) }) : [];
+  }
+
+  /** The registrations of many organizations at once, by validFrom then id. */
+  async registrationsOf(organizationIds: readonly string[]): Promise<OrganizationRegistration[]> {
+    const wanted = [...new Set(organizationIds.filter(isId))];
+    if (wanted.length === 0) return [];
+    return this.ds.getRepository(OrganizationRegistration).find({ where: { organizationId: In(wanted) }, order: { validFrom: 'ASC', id: 'ASC' } });
+  }
+
+  /** Every organization by id (keyset pagination). */
+  async list(args: PageArgs): Promise<Connection<FamilyFarmingOrganization>> {
+    const limit = pageSize(args.first);
+    const after = decodeCursor(args.after, 1);
+    const qb = this.ds.getRepository(FamilyFarmingOrganization).createQueryBuilder('o');
+    const totalCount = await qb.clone().getCount();
+    if (after) qb.where('o.id > :after', { after: String(after[0]) });
+    const rows = await qb.orderBy('o.id', 'ASC').take(limit + 1).getMany();
+    return toConnection(rows, limit, (o) => [Number(o.id)], totalCount, after !== null);
+  }
+
+  async create(actor: Actor, input: CreateOrganizationInput): Promise<FamilyFarmingOrganization> {
+    assertCanWriteShared(actor);
+    return mutate(this.ds, actor, async (em) => {
+      const name = requireText(input.name, 'input.name');
+      if (!Object.values(OrganizationKind).includes(input.kind)) throw new BadInputError('input.kind', 'input.kind must be COOPERATIVE or ASSOCIATION');
+      if (!Number.isInteger(input.members) || input.members <= 0) throw new BadInputError('input.members', 'input.members must be greater than zero');
+      if (!Number.isInteger(input.familyFarmerMembers) || input.familyFarmerMembers < 0) {
+        throw new BadInputError('input.familyFarmerMembers', 'input.familyFarmerMembers must not be negative');
+      }
+      if (input.familyFarmerMembers > input.members) {
+        throw new BadInputError('input.familyFarmerMembers', 'input.familyFarmerMembers must not exceed input.members');
+      }
+      const registrations = checkRegistrations(input.registrations);
+      await requireMunicipalities(em, [{ field: 'input.municipalityCode', code: input.municipalityCode }]);
+      if (await em.getRepository(FamilyFarmingOrganization).existsBy({ cnpj: input.cnpj })) {
+        throw new ConflictError('DUPLICATE', 'An organization with that CNPJ already exists', 'input.cnpj');
+      }
+      const repo = em.getRepository(FamilyFarmingOrganization);
+      const org = await repo.save(
+        repo.create({ cnpj: input.cnpj, name, kind: input.kind, municipalityCode: input.municipalityCode, members: input.members, familyFarmerMembers: input.familyFarmerMembers }),
+      );
+      const saved = await insertRegistrations(em, OrganizationRegistration, registrations.map((r) => ({ ...r, organizationId: org.id })));
+      return {
+        result: org,
+        audit: [{ operation: 'createOrganization', entity: 'FamilyFarmingOrganization', entityId: org.id, producerId: null, after: { ...org, registrations: saved } }],
+      };
+    });
+  }
+}

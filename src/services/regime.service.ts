@@ -1,0 +1,58 @@
+import { DataSource, In } from 'typeorm';
+import { RegimeElection } from '../domain';
+import { electionEffectiveYear } from '../law/regime';
+import { TaxRegime } from '../law/types';
+import { Actor } from './actor';
+import { BadInputError, ConflictError } from './errors';
+import { isId, requireDate, requireWritableProducers } from './record-batch';
+import { visibleProducerId } from './scope';
+import { requireVisibleProducer } from './seal.service';
+import { mutate } from './transaction';
+
+export interface ElectRegimeInput {
+  producerId: string;
+  regime: TaxRegime;
+  electedOn: string;
+  startingActivity?: boolean | null;
+}
+
+/**
+ * Elections of the PIS/Cofins regime (Lei 11.116/2005, art. 4º §§1º, 4º, 5º). The effective year
+ * comes from the law (src/law/regime.ts); one election per producer and year, so a second one
+ * for a year already elected is CONFLICT/REGIME_ALREADY_ELECTED.
+ */
+export class RegimeService {
+  constructor(private readonly ds: DataSource) {}
+
+  /** Query.regimeElections: the elections of one producer; unknown or out of scope is NOT_FOUND. */
+  async electionsOfProducer(actor: Actor, producerId: string): Promise<RegimeElection[]> {
+    await requireVisibleProducer(this.ds, actor, producerId);
+    return this.electionsOf(actor, [producerId]);
+  }
+
+  /** The elections of many producers at once (scoped), by effectiveYear. */
+  async electionsOf(actor: Actor, producerIds: readonly string[]): Promise<RegimeElection[]> {
+    const only = visibleProducerId(actor);
+    const wanted = [...new Set(producerIds.filter((id) => isId(id) && (only === null || only === id)))];
+    if (wanted.length === 0) return [];
+    return this.ds.getRepository(RegimeElection).find({ where: { producerId: In(wanted) }, order: { effectiveYear: 'ASC', id: 'ASC' } });
+  }
+
+  /** ADMIN, or the PRODUCER for itself. */
+  async elect(actor: Actor, input: ElectRegimeInput): Promise<RegimeElection> {
+    return mutate(this.ds, actor, async (em) => {
+      await requireWritableProducers(em, actor, [{ field: 'input.producerId', id: input.producerId }]);
+      if (!Object.values(TaxRegime).includes(input.regime)) throw new BadInputError('input.regime', 'input.regime is not a regime');
+      const electedOn = requireDate(input.electedOn, 'input.electedOn');
+      const startingActivity = input.startingActivity ?? false;
+      const { effectiveYear } = electionEffectiveYear(electedOn, startingActivity);
+      // A concurrent election for the same year is caught by UNIQUE (producer_id, effective_year) (pg-errors.ts).
+      if (await em.getRepository(RegimeElection).existsBy({ producerId: input.producerId, effectiveYear })) {
+        throw new ConflictError('REGIME_ALREADY_ELECTED', `A regime is already elected for ${effectiveYear}`, 'input.electedOn');
+      }
+      const repo = em.getRepository(RegimeElection);
+      const election = await repo.save(repo.create({ producerId: input.producerId, regime: input.regime, electedOn, startingActivity, effectiveYear }));
+      return { result: election, audit: [{ operation: 'electRegime', entity: 'RegimeElection', entityId: election.id, producerId: election.producerId, after: election }] };
+    });
+  }
+}
