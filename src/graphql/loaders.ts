@@ -1,7 +1,9 @@
 import DataLoader from 'dataloader';
 import { Contract, Municipality, Producer, Purchase, Sale } from '../domain';
+import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';
 import { Services } from '../services';
+import { ConformityView } from '../services/seal-compliance.service';
 import { Connection } from '../services/pagination';
 import { ProducerPageKey, producerPageKey } from '../services/producer-pages';
 
@@ -33,6 +35,25 @@ export function createLoaders(services: Services, actor: Actor) {
       byKey(codes, await services.municipalities.findByCodes(codes), (m) => m.ibgeCode)),
     producer: new DataLoader<string, Producer | null>(async (ids) =>
       byKey(ids, await services.producers.findByIds(actor, ids), (p) => p.id)),
+    familyFarmer: new DataLoader<string, FamilyFarmer | null>(async (ids) =>
+      byKey(ids, await services.familyFarmers.findByIds(ids), (f) => f.id)),
+    organization: new DataLoader<string, FamilyFarmingOrganization | null>(async (ids) =>
+      byKey(ids, await services.organizations.findByIds(ids), (o) => o.id)),
+    /** DAP/CAF of family farmers, by farmer id. */
+    farmerRegistrations: new DataLoader<string, FamilyFarmerRegistration[]>(async (ids) =>
+      groupByKey(ids, await services.familyFarmers.registrationsOf(ids), (r) => r.familyFarmerId)),
+    /** DAP/CAF jurídica of organizations, by organization id. */
+    organizationRegistrations: new DataLoader<string, OrganizationRegistration[]>(async (ids) =>
+      groupByKey(ids, await services.organizations.registrationsOf(ids), (r) => r.organizationId)),
+    /** Selo grants by producer id (scoped). */
+    sealGrantsByProducer: new DataLoader<string, SealGrant[]>(async (ids) =>
+      groupByKey(ids, await services.seals.grantsOf(actor, ids), (g) => g.producerId)),
+    /** Selo events by grant id, in recording order. */
+    sealEventsByGrant: new DataLoader<string, SealEvent[]>(async (ids) =>
+      groupByKey(ids, await services.seals.eventsOf(ids), (e) => e.grantId)),
+    /** Regime elections by producer id (scoped), by effectiveYear. */
+    regimeElectionsByProducer: new DataLoader<string, RegimeElection[]>(async (ids) =>
+      groupByKey(ids, await services.regimes.electionsOf(actor, ids), (e) => e.producerId)),
     contract: new DataLoader<string, Contract | null>(async (ids) =>
       byKey(ids, await services.contracts.findByIds(actor, ids), (c) => c.id)),
     contractsByProducer: new DataLoader<ProducerPageKey, Connection<Contract>, string>(
@@ -41,6 +62,9 @@ export function createLoaders(services: Services, actor: Actor) {
       (keys) => services.purchases.pagesByProducer(actor, keys), { cacheKeyFn: producerPageKey }),
     salesByProducer: new DataLoader<ProducerPageKey, Connection<Sale>, string>(
       (keys) => services.sales.pagesByProducer(actor, keys), { cacheKeyFn: producerPageKey }),
+    /** Contract.conformity (art. 3º §2 II–III), by contract and asKnownOn; the contract is already in scope. */
+    contractConformity: new DataLoader<{ contract: Contract; asKnownOn: string | null }, ConformityView, string>(
+      (keys) => services.sealCompliance.conformityOf(keys), { cacheKeyFn: (k) => `${k.contract.id}|${k.asKnownOn ?? ''}` }),
   };
 }
 

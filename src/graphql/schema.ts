@@ -5,14 +5,20 @@ import { buildSchema, NonEmptyArray } from 'type-graphql';
 import { Decimal } from '../law/decimal';
 import './types/enums';
 import { AuditResolver } from './audit/audit.resolver';
+import { ContractConformityResolver, ProducerSealComplianceResolver, SealComplianceResolver } from './compliance/compliance.resolver';
 import { ContractResolver } from './contract/contract.resolver';
+import { FamilyFarmerResolver } from './family-farmer/family-farmer.resolver';
 import { FomentoResolver } from './fomento/fomento.resolver';
 import { LawParameterVersionResolver, LawResolver } from './law/law.resolver';
+import { MinimumPriceResolver } from './minimum-price/minimum-price.resolver';
 import { MunicipalityResolver } from './municipality/municipality.resolver';
+import { OrganizationResolver } from './organization/organization.resolver';
 import { ProducerRecordsResolver } from './producer/producer-records.resolver';
 import { ProducerResolver } from './producer/producer.resolver';
 import { PurchaseResolver } from './purchase/purchase.resolver';
+import { ProducerRegimeElectionsResolver, RegimeElectionResolver } from './regime/regime.resolver';
 import { SaleResolver } from './sale/sale.resolver';
+import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars';
 import { protectSchema } from './auth/protect';
 
@@ -21,6 +27,8 @@ export const resolvers: NonEmptyArray<Function> = [
   LawResolver, LawParameterVersionResolver,
   MunicipalityResolver, ProducerResolver, AuditResolver,
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
+  FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
+  MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver,
 ];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

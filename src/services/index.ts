@@ -1,25 +1,39 @@
 import { DataSource } from 'typeorm';
 import { AuditService } from './audit.service';
 import { ContractService } from './contract.service';
+import { FamilyFarmerService } from './family-farmer.service';
 import { FomentoService } from './fomento.service';
 import { LawService } from './law.service';
+import { MinimumPriceService } from './minimum-price.service';
 import { MunicipalityService } from './municipality.service';
+import { OrganizationService } from './organization.service';
 import { ProducerService } from './producer.service';
 import { PurchaseService } from './purchase.service';
+import { RegimeService } from './regime.service';
 import { SaleService } from './sale.service';
+import { SealService } from './seal.service';
+import { SealComplianceService } from './seal-compliance.service';
 
 /** The use cases, built once per process over the DataSource. */
 export function createServices(ds: DataSource) {
+  const law = new LawService(ds);
+  const minimumPrices = new MinimumPriceService(ds);
   return {
     dataSource: ds,
     audit: new AuditService(ds),
     municipalities: new MunicipalityService(ds),
     producers: new ProducerService(ds),
+    familyFarmers: new FamilyFarmerService(ds),
+    organizations: new OrganizationService(ds),
+    seals: new SealService(ds),
+    regimes: new RegimeService(ds),
     contracts: new ContractService(ds),
     purchases: new PurchaseService(ds),
     sales: new SaleService(ds),
     fomento: new FomentoService(ds),
-    law: new LawService(ds),
+    law,
+    minimumPrices,
+    sealCompliance: new SealComplianceService(ds, () => law.lawBook(), minimumPrices),
   };
 }
 

@@ -1,0 +1,346 @@
+import { cpf as cpfLib } from 'cpf-cnpj-validator';
+import { Decimal } from '../../src/law/decimal';
+import { startTestApi, TestApi } from '../support/api';
+
+/**
+ * Selo compliance over real PostgreSQL (Decreto 10.527/2020, art. 3º §2 I–III and §3º; Portaria
+ * Interministerial MME/MDA nº 2/2023). Every expected figure is worked out by hand below from the
+ * law and the shipped parameters: minimum shares 30% Nordeste, 40% Sul (Portaria MAPA 144/2019,
+ * secondary); priority-region minimum 10% 2024, 15% 2025, 20% 2026; weighting factors 1;
+ * organizations' member minimum 0,6.
+ * Farmers and organizations are inserted with SQL (no mutation for them yet); everything else goes
+ * through the API.
+ */
+
+let api: TestApi;
+const RECIFE = '2611606'; // PE, Nordeste: priority region
+const PORTO_ALEGRE = '4314902'; // RS, Sul
+const FEIRA = '2910800'; // BA, Nordeste, Semiárido
+const KNOWN = '2026-11-30';
+
+let serial = 0;
+function newCnpj(): string {
+  serial++;
+  let digits = `${String(20000000 + serial).slice(-8)}0001`;
+  for (const weights of [[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]]) {
+    const rest = weights.reduce((acc, w, i) => acc + w * Number(digits[i]), 0) % 11;
+    digits += rest < 2 ? '0' : String(11 - rest);
+  }
+  return digits;
+}
+
+async function producer(name: string, plant: string): Promise<string> {
+  const d = await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`, { i: { cnpj: newCnpj(), legalName: name, plantMunicipalityCode: plant } });
+  return d.createProducer.id;
+}
+
+type Reg = [kind: 'DAP' | 'CAF', validFrom: string, validUntil: string];
+
+async function farmer(regs: Reg[]): Promise<string> {
+  const [row] = await api.db.dataSource.query(`INSERT INTO family_farmer (cpf, name, municipality_code) VALUES ($1, 'Agricultora', $2) RETURNING id`, [cpfLib.generate(), RECIFE]);
+  for (const [kind, from, until] of regs) {
+    await api.db.dataSource.query(`INSERT INTO family_farmer_registration (family_farmer_id, kind, number, valid_from, valid_until) VALUES ($1, $2, $3, $4, $5)`, [row.id, kind, `${kind}-${row.id}`, from, until]);
+  }
+  return String(row.id);
+}
+
+async function organization(kind: 'COOPERATIVE' | 'ASSOCIATION', members: number, familyFarmers: number, regs: Reg[]): Promise<string> {
+  const [row] = await api.db.dataSource.query(
+    `INSERT INTO family_farming_organization (cnpj, name, kind, municipality_code, members, family_farmer_members) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [newCnpj(), `${kind} do Sertão`, kind, FEIRA, members, familyFarmers],
+  );
+  for (const [k, from, until] of regs) {
+    await api.db.dataSource.query(`INSERT INTO organization_registration (organization_id, kind, number, valid_from, valid_until) VALUES ($1, $2, $3, $4, $5)`, [row.id, k, `${k}-J-${row.id}`, from, until]);
+  }
+  return String(row.id);
+}
+
+interface ContractSpec {
+  farmer?: string; org?: string; signedOn?: string; validFrom?: string; validUntil?: string; feedstock?: string; pricePerKg?: string; technicalAssistance?: boolean;
+}
+async function contract(producerId: string, s: ContractSpec): Promise<string> {
+  const d = await api.ok(`mutation($i: CreateContractInput!) { createContract(input: $i) { id } }`, {
+    i: {
+      producerId, familyFarmerId: s.farmer ?? null, organizationId: s.org ?? null, signedOn: s.signedOn ?? '2025-01-10',
+      validFrom: s.validFrom ?? '2025-01-10', validUntil: s.validUntil ?? '2025-12-31', feedstock: s.feedstock ?? 'SOYBEAN',
+      quantityKg: '100000', pricePerKg: s.pricePerKg ?? '2.50', technicalAssistance: s.technicalAssistance ?? true,
+    },
+  });
+  return d.createContract.id;
+}
+
+interface PurchaseSpec {
+  on: string; cost: string; farmer?: string; org?: string; kind?: string; contract?: string; origin?: string; feedstock?: string; purpose?: string;
+}
+async function purchases(producerId: string, specs: PurchaseSpec[]): Promise<string[]> {
+  const d = await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, {
+    i: specs.map((s) => ({
+      producerId, purchasedOn: s.on, feedstock: s.feedstock ?? 'SOYBEAN', quantityKg: '1000', cost: s.cost,
+      supplierKind: s.kind ?? (s.org ? 'COOPERATIVE' : 'FAMILY_FARMER'), familyFarmerId: s.farmer ?? null, organizationId: s.org ?? null,
+      originMunicipalityCode: s.origin ?? RECIFE, contractId: s.contract ?? null, purpose: s.purpose ?? 'BIODIESEL_FEEDSTOCK',
+      supplierName: s.kind === 'THIRD_PARTY' ? 'Trading S.A.' : null,
+    })),
+  });
+  return d.recordPurchases.map((p: { id: string }) => p.id);
+}
+
+async function sales(producerId: string, items: Array<{ on: string; m3: string; revenue: string; market?: string; origin?: string }>): Promise<void> {
+  await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, {
+    i: items.map((s) => ({ producerId, soldOn: s.on, volumeM3: s.m3, revenue: s.revenue, market: s.market ?? 'DOMESTIC', origin: s.origin ?? 'OWN_PRODUCTION' })),
+  });
+}
+
+async function fomento(producerId: string, items: Array<{ on: string; amount: string; municipality: string }>): Promise<string[]> {
+  const d = await api.ok(`mutation($i: [RecordFomentoInput!]!) { recordFomento(input: $i) { id } }`, {
+    i: items.map((f) => ({ producerId, spentOn: f.on, kind: 'TECHNICAL_ASSISTANCE', amount: f.amount, municipalityCode: f.municipality })),
+  });
+  return d.recordFomento.map((f: { id: string }) => f.id);
+}
+
+const COMPLIANCE = `query($p: ID!, $y: Int!, $k: Date) { sealCompliance(producerId: $p, year: $y, asKnownOn: $k) {
+  year asKnownOn salesRevenue exportedValue base familyFarmingAcquisitions otherProductAcquisitions fomento countedTotal priorityRegionAmount
+  achievedShare requiredShare requiredShareLegalBasis shortfall minimumShareMet priorityRegionShare requiredPriorityRegionShare priorityRegionShareMet compliant
+  excluded { id source amount findings { code } } findings { code } producer { id } } }`;
+
+async function compliance(producerId: string, year = 2025, asKnownOn: string | null = KNOWN) {
+  return (await api.ok(COMPLIANCE, { p: producerId, y: year, k: asKnownOn })).sealCompliance;
+}
+
+/** R$ 100.000 of own biodiesel sold on the domestic market in `year` (10 m³). */
+const baseOf100k = (producerId: string, year = 2025) => sales(producerId, [{ on: `${year}-03-01`, m3: '10', revenue: '100000' }]);
+
+let eligibleFarmer: string;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  await api.ok(`mutation($m: [MunicipalityInput!]!) { upsertMunicipalities(input: $m) { ibgeCode } }`, {
+    m: [
+      { ibgeCode: RECIFE, name: 'Recife', semiarid: false },
+      { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false },
+      { ibgeCode: FEIRA, name: 'Feira de Santana', semiarid: true },
+    ],
+  });
+  // PGPAF minimum price of soybean for 2025 (Decreto 5.996/2006): R$ 2,40/kg, published 2024-12-20.
+  await api.ok(`mutation($i: PublishMinimumPriceInput!) { publishMinimumPrice(input: $i) { id } }`, {
+    i: { feedstock: 'SOYBEAN', validFrom: '2025-01-01', validUntil: '2026-12-31', pricePerKg: '2.40', source: 'Portaria PGPAF (test) 2024', publishedOn: '2024-12-20' },
+  });
+  eligibleFarmer = await farmer([['CAF', '2023-01-01', '2027-12-31']]);
+});
+afterAll(async () => { await api.close(); });
+
+describe('one year of a Nordeste producer: base, what counts, what is excluded and why', () => {
+  let p: string;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    p = await producer('Biodiesel Nordeste S.A.', RECIFE);
+    const f1 = eligibleFarmer;
+    const f2 = await farmer([['CAF', '2023-01-01', '2027-12-31']]);
+    const expiredDap = await farmer([['DAP', '2022-01-01', '2024-12-31']]);
+    const lateDap = await farmer([['DAP', '2022-11-01', '2025-12-31']]);
+    const lowShareCoop = await organization('COOPERATIVE', 100, 59, [['CAF', '2023-01-01', '2027-12-31']]);
+    const unregisteredCoop = await organization('COOPERATIVE', 100, 80, []);
+    const association = await organization('ASSOCIATION', 100, 80, [['CAF', '2023-01-01', '2027-12-31']]);
+
+    // Sales of 2025 (art. 3º §3º II–III): own production 80 m³ domestic for R$ 400.000 and 20 m³
+    // exported for R$ 120.000; 10 m³ of imported biodiesel (not own production) for R$ 50.000;
+    // a sale of 2024 that belongs to another year.
+    await sales(p, [
+      { on: '2025-02-01', m3: '80', revenue: '400000' },
+      { on: '2025-02-02', m3: '20', revenue: '120000', market: 'EXPORT' },
+      { on: '2025-02-03', m3: '10', revenue: '50000', origin: 'IMPORTED' },
+      { on: '2024-12-31', m3: '5', revenue: '25000' },
+    ]);
+
+    const k1 = await contract(p, { farmer: f1 });
+    const kOther = await contract(p, { farmer: f1, feedstock: 'OTHER', pricePerKg: '1.00' });
+    const kSignedLate = await contract(p, { farmer: f2, signedOn: '2025-06-01', validFrom: '2025-01-01' });
+    const kEnded = await contract(p, { farmer: f1, signedOn: '2025-01-05', validFrom: '2025-01-05', validUntil: '2025-02-28' });
+    const kCheap = await contract(p, { farmer: f1, pricePerKg: '2.39' });
+    const kNoTa = await contract(p, { farmer: f1, technicalAssistance: false });
+    const kExpired = await contract(p, { farmer: expiredDap });
+    const kLowShare = await contract(p, { org: lowShareCoop });
+    const kUnregistered = await contract(p, { org: unregisteredCoop });
+    const kAssociation = await contract(p, { org: association });
+
+    [
+      ids.aSouthOrigin, ids.aRecife, ids.bRecife, ids.bSouth, ids.association,
+      ids.noContract, ids.signedAfter, ids.dateNotCovered, ids.feedstockNotCovered, ids.priceBelow, ids.noTa,
+      ids.expiredDap, ids.lowShare, ids.unregistered, ids.lateDap, ids.thirdParty, ids.lastYear,
+    ] = await purchases(p, [
+      // (a) counted: R$ 50.000 produced in Porto Alegre (outside the priority region) and R$ 30.000 in Recife.
+      { on: '2025-03-01', cost: '50000', farmer: f1, contract: k1, origin: PORTO_ALEGRE },
+      { on: '2025-04-01', cost: '30000', farmer: f1, contract: k1 },
+      // (b) counted: other products from Recife, R$ 20.000; excluded from Porto Alegre, R$ 7.000.
+      { on: '2025-05-01', cost: '20000', farmer: f1, contract: kOther, feedstock: 'OTHER', purpose: 'OTHER_PRODUCT' },
+      { on: '2025-05-02', cost: '7000', farmer: f1, contract: kOther, feedstock: 'OTHER', purpose: 'OTHER_PRODUCT', origin: PORTO_ALEGRE },
+      // (a) counted: a habilitated association (art. 2º V; Interpretation: associations count for the Selo), R$ 5.000.
+      { on: '2025-07-01', cost: '5000', org: association, kind: 'ASSOCIATION', contract: kAssociation },
+      // Excluded, each for its reason.
+      { on: '2025-03-05', cost: '1000', farmer: f1 },
+      { on: '2025-05-15', cost: '1100', farmer: f2, contract: kSignedLate },
+      { on: '2025-03-10', cost: '1200', farmer: f1, contract: kEnded },
+      { on: '2025-03-11', cost: '1300', farmer: f1, contract: k1, feedstock: 'CASTOR_BEAN' },
+      { on: '2025-03-12', cost: '1400', farmer: f1, contract: kCheap },
+      { on: '2025-03-13', cost: '1500', farmer: f1, contract: kNoTa },
+      { on: '2025-03-14', cost: '1600', farmer: expiredDap, contract: kExpired },
+      { on: '2025-03-15', cost: '1700', org: lowShareCoop, contract: kLowShare },
+      { on: '2025-03-16', cost: '1800', org: unregisteredCoop, contract: kUnregistered },
+      { on: '2025-08-01', cost: '1900', farmer: lateDap },
+      // Not family-farming spending: never listed. Another year: not in 2025.
+      { on: '2025-03-01', cost: '99000', kind: 'THIRD_PARTY', origin: PORTO_ALEGRE },
+      { on: '2024-12-31', cost: '500', farmer: f1 },
+    ]);
+    [ids.fomentoFeira, ids.fomentoSouth] = await fomento(p, [
+      { on: '2025-06-01', amount: '10000', municipality: FEIRA }, // (c) counted: Semiárido
+      { on: '2025-06-02', amount: '3000', municipality: PORTO_ALEGRE }, // (c) outside the priority region
+    ]);
+    await fomento(p, [{ on: '2024-12-31', amount: '999', municipality: RECIFE }]);
+  });
+
+  test('art. 3º §3º II–III: exports leave the base in proportion to volume; imported biodiesel is not own production', async () => {
+    const c = await compliance(p);
+    // salesRevenue = 400.000 + 120.000 = 520.000 (own production, both markets);
+    // exportedValue = 520.000 × 20 / 100 = 104.000 (not the export invoices' 120.000); base = 416.000.
+    expect([c.salesRevenue, c.exportedValue, c.base]).toEqual(['520000', '104000', '416000']);
+  });
+
+  test('art. 3º §2 I a, b, c: each kind counted, the priority-region part, the shares and the verdict', async () => {
+    const c = await compliance(p);
+    // (a) 50.000 + 30.000 + 5.000 = 85.000; (b) 20.000; (c) 10.000; weights 1 → 115.000.
+    expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.countedTotal]).toEqual(['85000', '20000', '10000', '115000']);
+    // Priority region: (a) from Recife 30.000 and the association's (origin Recife) 5.000, all of (b) and (c): 65.000.
+    expect(c.priorityRegionAmount).toBe('65000');
+    // 65.000 / 115.000 = 0,565217391… → 0.565217 ≥ 0,15 (2025).
+    expect([c.priorityRegionShare, c.requiredPriorityRegionShare, c.priorityRegionShareMet]).toEqual(['0.565217', '0.15', true]);
+    // 115.000 / 416.000 = 0,276442307… → 0.276442 < 0,30 (Nordeste); 30% × 416.000 = 124.800 → shortfall 9.800.
+    expect([c.achievedShare, c.requiredShare, c.minimumShareMet, c.shortfall]).toEqual(['0.276442', '0.3', false, '9800']);
+    expect(c.compliant).toBe(false);
+    expect(c.findings.map((f: { code: string }) => f.code)).toEqual(['MINIMUM_SHARE_NOT_REACHED']);
+    expect(c.producer.id).toBe(p);
+  });
+
+  test('excluded: every non-counting family-farming purchase and fomento expense, with all its reasons; third parties and other years never', async () => {
+    const c = await compliance(p);
+    const byId = new Map(c.excluded.map((e: any) => [`${e.source}:${e.id}`, { amount: e.amount, codes: e.findings.map((f: { code: string }) => f.code) }]));
+    const P = (k: string) => `PURCHASE:${ids[k]}`;
+    expect(Object.fromEntries(byId)).toEqual({
+      [P('bSouth')]: { amount: '7000', codes: ['OUTSIDE_PRIORITY_REGION'] }, // art. 3º §2 I b
+      [P('noContract')]: { amount: '1000', codes: ['NO_CONTRACT'] }, // art. 3º §2 II
+      [P('signedAfter')]: { amount: '1100', codes: ['NO_PRIOR_CONTRACT'] }, // II "previamente"
+      [P('dateNotCovered')]: { amount: '1200', codes: ['CONTRACT_NOT_COVERING'] }, // contract ended 2025-02-28
+      [P('feedstockNotCovered')]: { amount: '1300', codes: ['CONTRACT_NOT_COVERING'] }, // castor under a soybean contract
+      [P('priceBelow')]: { amount: '1400', codes: ['PRICE_BELOW_MINIMUM'] }, // 2,39 < PGPAF 2,40 (Decreto 5.996/2006)
+      [P('noTa')]: { amount: '1500', codes: ['NO_TECHNICAL_ASSISTANCE'] }, // art. 3º §2 III
+      [P('expiredDap')]: { amount: '1600', codes: ['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID'] }, // art. 2º IV
+      [P('lowShare')]: { amount: '1700', codes: ['SUPPLIER_NOT_ELIGIBLE', 'MEMBER_SHARE_BELOW_MINIMUM'] }, // art. 4º VI: 59% < 60%
+      [P('unregistered')]: { amount: '1800', codes: ['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID'] }, // art. 2º V, 4º VII
+      [P('lateDap')]: { amount: '1900', codes: ['NO_CONTRACT', 'DAP_ISSUED_AFTER_CUTOFF'] }, // Portaria MAPA 174/2022
+      [`FOMENTO_EXPENSE:${ids.fomentoSouth}`]: { amount: '3000', codes: ['OUTSIDE_PRIORITY_REGION'] }, // art. 3º §2 I c
+    });
+    // Purchases first by id, then fomento.
+    expect(c.excluded.map((e: any) => e.source)).toEqual([...Array(11).fill('PURCHASE'), 'FOMENTO_EXPENSE']);
+  });
+
+  test('Contract.conformity explains the contracts behind the exclusions', async () => {
+    const d = await api.ok(`query($p: ID!) { producer(id: $p) { contracts(first: 20) { edges { node { id pricePerKg technicalAssistance signedOn conformity(asKnownOn: "${KNOWN}") { conforming findings { code } minimumPrice { pricePerKg source } } } } } } }`, { p });
+    const nodes = d.producer.contracts.edges.map((e: any) => e.node);
+    const verdicts = nodes.map((n: any) => [n.conformity.conforming, n.conformity.findings.map((f: { code: string }) => f.code)]);
+    // Order of creation: k1, kOther, kSignedLate, kEnded, kCheap, kNoTa, kExpired, kLowShare, kUnregistered, kAssociation.
+    // kSignedLate was signed on 2025-06-01, after the purchase of 2025-05-15 it covers (art. 3º §2 II).
+    expect(verdicts).toEqual([
+      [true, []], [true, []], [false, ['NO_PRIOR_CONTRACT']], [true, []], [false, ['PRICE_BELOW_MINIMUM']], [false, ['NO_TECHNICAL_ASSISTANCE']],
+      [true, []], [true, []], [true, []], [true, []],
+    ]);
+    // Soybean contracts show the PGPAF price in force on the signing date; OTHER has none.
+    expect(nodes[0].conformity.minimumPrice).toEqual({ pricePerKg: '2.4', source: 'Portaria PGPAF (test) 2024' });
+    expect(nodes[1].conformity.minimumPrice).toBeNull();
+  });
+
+  test('access: AUDITOR any producer, PRODUCER its own (also nested), another producer NOT_FOUND', async () => {
+    const other = await producer('Outra Usina Ltda', PORTO_ALEGRE);
+    expect((await api.ok(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'AUDITOR' })).sealCompliance.base).toBe('416000');
+    const own = await api.ok(`query($p: ID!) { producer(id: $p) { sealCompliance(year: 2025, asKnownOn: "${KNOWN}") { countedTotal compliant } } }`, { p }, { role: 'PRODUCER', producerId: p });
+    expect(own.producer.sealCompliance).toEqual({ countedTotal: '115000', compliant: false });
+    const res = await api.gql(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'PRODUCER', producerId: other });
+    expect(res.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect(res.errors?.[0].message).not.toContain('Nordeste');
+  });
+
+  test('each year on its own: 2024 from its own records; 2026 with nothing recorded yet: zero base, nothing counted', async () => {
+    const c = await compliance(p, 2024);
+    // 2024: one own sale of R$ 25.000 (5 m³), a purchase without contract and R$ 999 of fomento in Recife.
+    expect([c.year, c.salesRevenue, c.base, c.fomento, c.countedTotal]).toEqual([2024, '25000', '25000', '999', '999']);
+    expect(c.excluded).toEqual([{ id: ids.lastYear, source: 'PURCHASE', amount: '500', findings: [{ code: 'NO_CONTRACT' }] }]);
+    // Requirement 2 for 2024 (10%) holds: all counted spending is in Recife. 999/25.000 = 0,03996 < 30%.
+    expect([c.requiredPriorityRegionShare, c.priorityRegionShare, c.achievedShare]).toEqual(['0.1', '1', '0.03996']);
+    const empty = await compliance(p, 2026); // nothing recorded for 2026 yet
+    expect([empty.base, empty.countedTotal, empty.achievedShare, empty.priorityRegionShare, empty.compliant]).toEqual(['0', '0', '0', '0', true]);
+    expect(empty.findings.map((f: { code: string }) => f.code)).toEqual(['ZERO_BASE', 'NO_COUNTED_SPENDING']);
+  });
+
+  test('bad input: a year that is not a calendar year is BAD_USER_INPUT', async () => {
+    const res = await api.gql(COMPLIANCE, { p, y: 99, k: KNOWN });
+    expect(res.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'year' });
+  });
+});
+
+describe('requirement 1 (art. 3º §3º I): exactly at, just below and just above the minimum', () => {
+  test('a Sul plant (40%) with a base of R$ 100.000: 39.999,99 → 40.000,00 → 40.000,01', async () => {
+    const p = await producer('Usina Gaúcha S.A.', PORTO_ALEGRE);
+    await baseOf100k(p);
+    const k = await contract(p, { farmer: eligibleFarmer });
+    await purchases(p, [{ on: '2025-04-01', cost: '39999.99', farmer: eligibleFarmer, contract: k }]);
+    let c = await compliance(p);
+    // 39.999,99 / 100.000 = 0,3999999 → shown 0.4 (6 decimals) yet below 0,40: not met, R$ 0,01 short.
+    expect([c.achievedShare, c.requiredShare, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['0.4', '0.4', false, '0.01', false]);
+    await purchases(p, [{ on: '2025-04-02', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
+    c = await compliance(p);
+    expect([c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['40000', true, '0', true]);
+    await purchases(p, [{ on: '2025-04-03', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
+    c = await compliance(p);
+    expect([c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['40000.01', true, '0', true]);
+  });
+
+  test('the same spending: a Nordeste plant (30%) is compliant, a Sul plant (40%) is not', async () => {
+    const verdicts = [];
+    for (const plant of [RECIFE, PORTO_ALEGRE]) {
+      const p = await producer(`Usina ${plant}`, plant);
+      await baseOf100k(p);
+      const k = await contract(p, { farmer: eligibleFarmer });
+      await purchases(p, [{ on: '2025-04-01', cost: '35000', farmer: eligibleFarmer, contract: k }]);
+      const c = await compliance(p);
+      verdicts.push([c.achievedShare, c.requiredShare, c.shortfall, c.compliant]);
+    }
+    // 35.000 / 100.000 = 0,35: ≥ 0,30 in the Nordeste; < 0,40 in the Sul, 5.000 short.
+    expect(verdicts).toEqual([['0.35', '0.3', '0', true], ['0.35', '0.4', '5000', false]]);
+  });
+});
+
+describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the priority-region part, year by year', () => {
+  // A Nordeste plant with a base of R$ 1.000 (requirement 1 always met), counted spending of
+  // R$ 100.000: (a) from Porto Alegre (outside) plus fomento in Recife (inside) of X.
+  test.each([
+    [2024, '0.1'],
+    [2025, '0.15'],
+    [2026, '0.2'],
+  ])('%i: minimum %s — exactly at it is met, a centavo below is not, a centavo above is', async (year, minimum) => {
+    const atX = new Decimal(minimum).times(100000);
+    const results = [];
+    for (const x of [atX.minus('0.01'), atX, atX.plus('0.01')]) {
+      const p = await producer(`Usina ${year} ${x.toFixed()}`, RECIFE);
+      await sales(p, [{ on: `${year}-02-01`, m3: '1', revenue: '1000' }]);
+      const k = await contract(p, { farmer: eligibleFarmer, signedOn: `${year}-01-02`, validFrom: `${year}-01-02`, validUntil: `${year}-12-31` });
+      await purchases(p, [{ on: `${year}-03-01`, cost: new Decimal(100000).minus(x).toFixed(), farmer: eligibleFarmer, contract: k, origin: PORTO_ALEGRE }]);
+      await fomento(p, [{ on: `${year}-03-02`, amount: x.toFixed(), municipality: RECIFE }]);
+      const c = await compliance(p, year);
+      results.push([c.countedTotal, c.priorityRegionAmount, c.requiredPriorityRegionShare, c.priorityRegionShareMet, c.compliant]);
+    }
+    const shown = (x: Decimal) => x.toFixed();
+    expect(results).toEqual([
+      ['100000', shown(atX.minus('0.01')), minimum, false, false],
+      ['100000', shown(atX), minimum, true, true],
+      ['100000', shown(atX.plus('0.01')), minimum, true, true],
+    ]);
+  });
+});

@@ -1,0 +1,114 @@
+import { Version } from '../../src/law/dated';
+import {
+  ContractFacts, contractConformity, contractFindings, coverage, MinimumPriceValue, minimumPriceInForce,
+} from '../../src/law/contract-conformity';
+import { Decimal } from '../../src/law/decimal';
+import { Feedstock } from '../../src/law/types';
+
+/** A contract with farmer 7 for soybean over 2025, signed 2025-01-10, R$ 2,50/kg, assistance assured. */
+const contract = (over: Partial<ContractFacts> = {}): ContractFacts => ({
+  signedOn: '2025-01-10', validFrom: '2025-01-10', validUntil: '2025-12-31', feedstock: Feedstock.SOYBEAN,
+  pricePerKg: new Decimal('2.50'), technicalAssistance: true, familyFarmerId: '7', organizationId: null, ...over,
+});
+
+const price = (pricePerKg: string, validFrom: string, validUntil: string, publishedOn: string, id: string, feedstock = Feedstock.SOYBEAN): Version<MinimumPriceValue> => ({
+  id, value: { feedstock, pricePerKg: new Decimal(pricePerKg) }, validFrom, validUntil, publishedOn, legalBasis: `Portaria PGPAF ${id}`, seq: Number(id),
+});
+
+const codes = (fs: Array<{ code: string }>) => fs.map((f) => f.code);
+const KNOWN = '2026-01-01';
+
+describe('contract conformity (Decreto 10.527/2020, art. 3º §2 II–III)', () => {
+  test('signed before its first purchase, price above the minimum, assistance assured: conforming', () => {
+    const c = contractConformity(contract(), [price('2.40', '2025-01-01', '2025-12-31', '2024-12-20', '1')], '2025-02-01', KNOWN);
+    expect(c.conforming).toBe(true);
+    expect(c.findings).toEqual([]);
+    expect(c.minimumPrice?.value.pricePerKg.toFixed()).toBe('2.4');
+  });
+
+  test('II "firmar previamente": signed after the first purchase it covers is NO_PRIOR_CONTRACT; on the same day is prior (Interpretation)', () => {
+    expect(codes(contractConformity(contract(), [], '2025-01-09', KNOWN).findings)).toEqual(['NO_PRIOR_CONTRACT']);
+    expect(contractConformity(contract(), [], '2025-01-10', KNOWN).conforming).toBe(true);
+    // No purchase yet: nothing precedes the signature.
+    expect(contractConformity(contract(), [], null, KNOWN).conforming).toBe(true);
+  });
+
+  test('II and Decreto 5.996/2006: a price one centavo below the PGPAF minimum in force on the signing date fails; exactly at it passes', () => {
+    const prices = [price('2.51', '2025-01-01', '2025-12-31', '2024-12-20', '1')];
+    const below = contractConformity(contract(), prices, null, KNOWN);
+    expect(codes(below.findings)).toEqual(['PRICE_BELOW_MINIMUM']);
+    expect(contractConformity(contract({ pricePerKg: new Decimal('2.51') }), prices, null, KNOWN).conforming).toBe(true);
+  });
+
+  test('II: the minimum price is the one in force on the signing date, not on the purchase dates', () => {
+    // 2,40 until 2025-06-30, then 3,00: a contract signed in January at 2,50 conforms all year.
+    const prices = [price('2.40', '2025-01-01', '2025-06-30', '2024-12-20', '1'), price('3.00', '2025-07-01', '2025-12-31', '2025-06-15', '2')];
+    expect(contractConformity(contract(), prices, '2025-08-01', KNOWN).conforming).toBe(true);
+    expect(codes(contractConformity(contract({ signedOn: '2025-07-01' }), prices, null, KNOWN).findings)).toEqual(['PRICE_BELOW_MINIMUM']);
+  });
+
+  test('where no minimum price is in force for the feedstock, the price condition does not apply', () => {
+    const castorOnly = [price('9.00', '2025-01-01', '2025-12-31', '2024-12-20', '1', Feedstock.CASTOR_BEAN)];
+    const c = contractConformity(contract(), castorOnly, null, KNOWN);
+    expect(c).toEqual({ conforming: true, findings: [], minimumPrice: null });
+  });
+
+  test('DESIGN §1.4: a minimum price published after asKnownOn is not yet applied; a later publication wins where validity overlaps', () => {
+    const prices = [price('2.40', '2025-01-01', '2025-12-31', '2024-12-20', '1'), price('2.60', '2025-01-01', '2025-12-31', '2025-03-01', '2')];
+    expect(contractConformity(contract(), prices, null, '2025-02-28').conforming).toBe(true);
+    expect(codes(contractConformity(contract(), prices, null, '2025-03-01').findings)).toEqual(['PRICE_BELOW_MINIMUM']);
+    expect(minimumPriceInForce(prices, Feedstock.SOYBEAN, '2025-01-10', '2025-03-01')?.id).toBe('2');
+  });
+
+  test('III: without technical assistance the contract does not conform; every failing condition is listed', () => {
+    const c = contractConformity(contract({ technicalAssistance: false, pricePerKg: new Decimal('1') }),
+      [price('2.40', '2025-01-01', '2025-12-31', '2024-12-20', '1')], '2025-01-05', KNOWN);
+    expect(codes(c.findings)).toEqual(['NO_PRIOR_CONTRACT', 'PRICE_BELOW_MINIMUM', 'NO_TECHNICAL_ASSISTANCE']);
+    expect(c.conforming).toBe(false);
+  });
+});
+
+describe('a purchase under a contract (art. 3º §2 II)', () => {
+  const conforming = { facts: contract(), conformity: contractConformity(contract(), [], null, KNOWN) };
+  const purchase = { purchasedOn: '2025-03-01', feedstock: Feedstock.SOYBEAN, familyFarmerId: '7', organizationId: null };
+
+  test('covered by date, feedstock and counterparty under a conforming contract: counts (no findings)', () => {
+    expect(contractFindings(conforming, purchase)).toEqual([]);
+  });
+
+  test('no contract: NO_CONTRACT', () => {
+    expect(codes(contractFindings(null, purchase))).toEqual(['NO_CONTRACT']);
+  });
+
+  test('a purchase dated before the signing: NO_PRIOR_CONTRACT (and not covering when also before validFrom)', () => {
+    expect(codes(contractFindings(conforming, { ...purchase, purchasedOn: '2025-01-09' }))).toEqual(['NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING']);
+    const backdated = { facts: contract({ validFrom: '2025-01-01' }), conformity: conforming.conformity };
+    expect(codes(contractFindings(backdated, { ...purchase, purchasedOn: '2025-01-09' }))).toEqual(['NO_PRIOR_CONTRACT']);
+  });
+
+  test('not covering the date, the feedstock or the counterparty: CONTRACT_NOT_COVERING naming what', () => {
+    expect(coverage(contract(), { ...purchase, purchasedOn: '2026-01-01' })).toEqual({ date: false, feedstock: true, counterparty: true });
+    const f = contractFindings(conforming, { ...purchase, feedstock: Feedstock.CASTOR_BEAN, familyFarmerId: '8' });
+    expect(codes(f)).toEqual(['CONTRACT_NOT_COVERING']);
+    expect(f[0].message).toContain('feedstock, counterparty');
+    // An organization's contract does not cover a farmer's purchase.
+    expect(coverage(contract({ familyFarmerId: null, organizationId: '7' }), purchase).counterparty).toBe(false);
+  });
+
+  test('validity is inclusive at both ends', () => {
+    expect(contractFindings(conforming, { ...purchase, purchasedOn: '2025-01-10' })).toEqual([]);
+    expect(contractFindings(conforming, { ...purchase, purchasedOn: '2025-12-31' })).toEqual([]);
+  });
+
+  test('a later purchase under a contract signed after its first covered purchase does not count either: the contract does not conform', () => {
+    const late = { facts: contract(), conformity: contractConformity(contract(), [], '2025-01-05', KNOWN) };
+    expect(codes(contractFindings(late, purchase))).toEqual(['NO_PRIOR_CONTRACT']);
+    expect(late.conformity.findings[0].message).toContain('after the first purchase it covers (2025-01-05)');
+  });
+
+  test('the contract\'s own failures come with the purchase\'s', () => {
+    const bad = contract({ technicalAssistance: false });
+    const f = contractFindings({ facts: bad, conformity: contractConformity(bad, [], null, KNOWN) }, { ...purchase, feedstock: Feedstock.PALM });
+    expect(codes(f)).toEqual(['CONTRACT_NOT_COVERING', 'NO_TECHNICAL_ASSISTANCE']);
+  });
+});
