@@ -35,7 +35,9 @@ const NESTED = `{
         edges { node {
           id quantityKg cost supplierKind
           originMunicipality { ibgeCode priorityRegion }
-          contract { id producer { id } }
+          familyFarmer { id name municipality { ibgeCode semiarid } }
+          organization { id kind municipality { ibgeCode } }
+          contract { id producer { id } familyFarmer { id } }
           producer { id }
         } }
       }
@@ -70,7 +72,12 @@ async function addWorld(producers: number, perProducer: number): Promise<string[
   return ids;
 }
 
-interface PurchaseNode { id: string; quantityKg: string; cost: string | null; supplierKind: string; contract: { id: string; producer: { id: string } } | null; producer: { id: string } }
+interface PurchaseNode {
+  id: string; quantityKg: string; cost: string | null; supplierKind: string; producer: { id: string };
+  familyFarmer: { id: string; municipality: { ibgeCode: string } } | null;
+  organization: { id: string; kind: string; municipality: { ibgeCode: string } } | null;
+  contract: { id: string; producer: { id: string }; familyFarmer: { id: string } } | null;
+}
 interface ProducerNode {
   id: string;
   contracts: { totalCount: number };
@@ -84,7 +91,7 @@ async function measure(): Promise<{ count: number; statements: string[]; data: N
   return { count: api.statements.count, statements: [...api.statements.statements], data };
 }
 
-test('producers → purchases → originMunicipality/contract → producer: the same number of statements for 2 × 2 and 20 × 10', async () => {
+test('producers → purchases → familyFarmer → municipality (and originMunicipality, organization, contract): the same number of statements for 2 × 2 and 20 × 10', async () => {
   const small = await addWorld(2, 2);
   const a = await measure();
   expect(a.data.producers.totalCount).toBe(2);
@@ -112,6 +119,13 @@ test('producers → purchases → originMunicipality/contract → producer: the 
     expect(page.edges[0].node).toMatchObject({ cost: '250.5', supplierKind: 'FAMILY_FARMER', originMunicipality: { ibgeCode: '4314902', priorityRegion: false } });
     expect(page.edges[1].node).toMatchObject({ cost: '90', supplierKind: 'COOPERATIVE', contract: null, originMunicipality: { ibgeCode: '2910800', priorityRegion: true } });
     expect(page.edges[0].node.contract?.producer.id).toBe(edge.node.id);
+    expect(page.edges[0].node.familyFarmer?.municipality.ibgeCode).toBe(FARMERS_HOME);
+    expect(page.edges[0].node.organization).toBeNull();
+    expect(page.edges[1].node.familyFarmer).toBeNull();
+    expect(page.edges[1].node.organization).toMatchObject({ kind: 'COOPERATIVE', municipality: { ibgeCode: FARMERS_HOME } });
+    // Each family-farmer lot came from a farmer of its own.
+    const farmers = page.edges.flatMap((e) => (e.node.familyFarmer ? [e.node.familyFarmer.id] : []));
+    expect(new Set(farmers).size).toBe(5);
     expect(edge.node.contracts.totalCount).toBe(1);
   }
 

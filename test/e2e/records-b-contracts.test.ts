@@ -13,6 +13,7 @@ afterAll(async () => { await api.close(); });
 const CREATE = `mutation($input: CreateContractInput!) {
   createContract(input: $input) {
     id signedOn validFrom validUntil feedstock quantityKg pricePerKg technicalAssistance producer { id legalName }
+    familyFarmer { id name } organization { id kind }
   }
 }`;
 
@@ -32,6 +33,7 @@ describe('createContract', () => {
     expect(c).toEqual({
       id: expect.any(String), signedOn: '2025-01-15', validFrom: '2025-02-01', validUntil: '2025-12-31', feedstock: 'SOYBEAN',
       quantityKg: '50000.5', pricePerKg: '2.3456', technicalAssistance: true, producer: { id: w.producerA, legalName: 'Biodiesel Alfa S.A.' },
+      familyFarmer: { id: w.farmer, name: 'Maria da Silva' }, organization: null,
     });
     expect(await contracts()).toBe(before + 1);
     const [row] = await api.db.dataSource.query(`SELECT family_farmer_id::text, organization_id, quantity_kg::text, price_per_kg::text FROM contract WHERE id = $1`, [c.id]);
@@ -44,7 +46,7 @@ describe('createContract', () => {
   test('with an organization, by the PRODUCER itself', async () => {
     const input = withFarmer({ familyFarmerId: null, organizationId: w.cooperative, technicalAssistance: false, quantityKg: 1200, pricePerKg: '3' });
     const { createContract: c } = await api.ok(CREATE, { input }, { role: 'PRODUCER', producerId: w.producerA });
-    expect(c).toMatchObject({ quantityKg: '1200', pricePerKg: '3', technicalAssistance: false });
+    expect(c).toMatchObject({ quantityKg: '1200', pricePerKg: '3', technicalAssistance: false, familyFarmer: null, organization: { id: w.cooperative, kind: 'COOPERATIVE' } });
     const [row] = await api.db.dataSource.query(`SELECT family_farmer_id, organization_id::text FROM contract WHERE id = $1`, [c.id]);
     expect(row).toEqual({ family_farmer_id: null, organization_id: w.cooperative });
   });

@@ -18,6 +18,7 @@ const RECORD = `mutation($input: [RecordPurchaseInput!]!) {
   recordPurchases(input: $input) {
     id purchasedOn consumedOn feedstock quantityKg cost supplierKind supplierName purpose externalId
     producer { id } originMunicipality { ibgeCode priorityRegion } contract { id }
+    familyFarmer { id name municipality { ibgeCode } } organization { id kind }
   }
 }`;
 
@@ -52,11 +53,12 @@ describe('recordPurchases: success', () => {
       purchasedOn: '2025-03-01', consumedOn: '2025-04-02', feedstock: 'SOYBEAN', quantityKg: '12500.125', cost: '1234.56',
       supplierKind: 'FAMILY_FARMER', supplierName: null, purpose: 'BIODIESEL_FEEDSTOCK', externalId: 'NF-1',
       producer: { id: w.producerA }, originMunicipality: { ibgeCode: w.recife, priorityRegion: true }, contract: { id: contractA },
+      familyFarmer: { id: w.farmer, name: 'Maria da Silva', municipality: { ibgeCode: w.recife } }, organization: null,
     });
     // consumedOn defaults to purchasedOn (art. 6º §3º); an integer Decimal comes back as a string.
-    expect(out[1]).toMatchObject({ consumedOn: '2025-03-02', quantityKg: '800', cost: '0.01', purpose: 'OTHER_PRODUCT', contract: null });
-    expect(out[2]).toMatchObject({ cost: '99999999999.99', supplierKind: 'ASSOCIATION' });
-    expect(out[3]).toMatchObject({ supplierKind: 'THIRD_PARTY', supplierName: 'Cerealista Sul Ltda', cost: '2500', externalId: null });
+    expect(out[1]).toMatchObject({ consumedOn: '2025-03-02', quantityKg: '800', cost: '0.01', purpose: 'OTHER_PRODUCT', contract: null, familyFarmer: null, organization: { id: w.cooperative, kind: 'COOPERATIVE' } });
+    expect(out[2]).toMatchObject({ cost: '99999999999.99', supplierKind: 'ASSOCIATION', organization: { id: w.association, kind: 'ASSOCIATION' } });
+    expect(out[3]).toMatchObject({ supplierKind: 'THIRD_PARTY', supplierName: 'Cerealista Sul Ltda', cost: '2500', externalId: null, familyFarmer: null, organization: null });
     // Own production carries no cost (valued per art. 6º §4º).
     expect(out[4]).toMatchObject({ supplierKind: 'OWN_PRODUCTION', cost: null, quantityKg: '300.5' });
     expect(await purchases()).toBe(before + 5);

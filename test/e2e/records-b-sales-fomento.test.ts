@@ -14,7 +14,7 @@ const RECORD_SALES = `mutation($input: [RecordSaleInput!]!) {
   recordSales(input: $input) { id soldOn volumeM3 revenue origin market invoiceKey producer { id } }
 }`;
 const RECORD_FOMENTO = `mutation($input: [RecordFomentoInput!]!) {
-  recordFomento(input: $input) { id spentOn kind amount description producer { id } municipality { ibgeCode priorityRegion } }
+  recordFomento(input: $input) { id spentOn kind amount description producer { id } municipality { ibgeCode priorityRegion } organization { id kind } }
 }`;
 
 const sales = () => api.count('SELECT count(*) FROM sale');
@@ -108,8 +108,8 @@ describe('recordFomento', () => {
       ],
     });
     expect(out).toEqual([
-      { id: expect.any(String), spentOn: '2025-05-10', kind: 'TECHNICAL_ASSISTANCE', amount: '15000.1', description: 'Curso de manejo do solo', producer: { id: w.producerA }, municipality: { ibgeCode: w.recife, priorityRegion: true } },
-      { id: expect.any(String), spentOn: '2025-06-01', kind: 'DONATION', amount: '700', description: null, producer: { id: w.producerA }, municipality: { ibgeCode: w.portoAlegre, priorityRegion: false } },
+      { id: expect.any(String), spentOn: '2025-05-10', kind: 'TECHNICAL_ASSISTANCE', amount: '15000.1', description: 'Curso de manejo do solo', producer: { id: w.producerA }, municipality: { ibgeCode: w.recife, priorityRegion: true }, organization: { id: w.cooperative, kind: 'COOPERATIVE' } },
+      { id: expect.any(String), spentOn: '2025-06-01', kind: 'DONATION', amount: '700', description: null, producer: { id: w.producerA }, municipality: { ibgeCode: w.portoAlegre, priorityRegion: false }, organization: null },
     ]);
     expect(await fomento()).toBe(before + 2);
     const [row] = await api.db.dataSource.query(`SELECT amount::text, organization_id::text, municipality_code FROM fomento_expense WHERE id = $1`, [out[0].id]);

@@ -1,6 +1,8 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Contract } from '../../domain';
 import { Context } from '../context';
+import { FamilyFarmerType } from '../family-farmer/family-farmer.type';
+import { OrganizationType } from '../organization/organization.type';
 import { ProducerType } from '../producer/producer.type';
 import { CreateContractInput } from './contract.input';
 import { ContractType } from './contract.type';
@@ -20,5 +22,15 @@ export class ContractResolver {
   @FieldResolver(() => ProducerType, { description: 'Producer that buys.' })
   producer(@Root() c: Contract, @Ctx() ctx: Context) {
     return ctx.loaders.producer.load(c.producerId);
+  }
+
+  @FieldResolver(() => FamilyFarmerType, { nullable: true, description: 'The family farmer counterparty, when the contract is with one (art. 3º §2 II).' })
+  familyFarmer(@Root() c: Contract, @Ctx() ctx: Context) {
+    return c.familyFarmerId === null ? null : ctx.loaders.familyFarmer.load(c.familyFarmerId);
+  }
+
+  @FieldResolver(() => OrganizationType, { nullable: true, description: 'The cooperative or association counterparty, when the contract is with one (art. 3º §2 II).' })
+  organization(@Root() c: Contract, @Ctx() ctx: Context) {
+    return c.organizationId === null ? null : ctx.loaders.organization.load(c.organizationId);
   }
 }

@@ -2,7 +2,9 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'ty
 import { Purchase } from '../../domain';
 import { Context } from '../context';
 import { ContractType } from '../contract/contract.type';
+import { FamilyFarmerType } from '../family-farmer/family-farmer.type';
 import { MunicipalityType } from '../municipality/municipality.type';
+import { OrganizationType } from '../organization/organization.type';
 import { ProducerType } from '../producer/producer.type';
 import { RecordPurchaseInput } from './purchase.input';
 import { PurchaseType } from './purchase.type';
@@ -22,6 +24,16 @@ export class PurchaseResolver {
   @FieldResolver(() => ProducerType, { description: 'Producer that bought.' })
   producer(@Root() p: Purchase, @Ctx() ctx: Context) {
     return ctx.loaders.producer.load(p.producerId);
+  }
+
+  @FieldResolver(() => FamilyFarmerType, { nullable: true, description: 'The family farmer who sold the lot, for FAMILY_FARMER.' })
+  familyFarmer(@Root() p: Purchase, @Ctx() ctx: Context) {
+    return p.familyFarmerId === null ? null : ctx.loaders.familyFarmer.load(p.familyFarmerId);
+  }
+
+  @FieldResolver(() => OrganizationType, { nullable: true, description: 'The cooperative or association that sold the lot, for COOPERATIVE or ASSOCIATION.' })
+  organization(@Root() p: Purchase, @Ctx() ctx: Context) {
+    return p.organizationId === null ? null : ctx.loaders.organization.load(p.organizationId);
   }
 
   @FieldResolver(() => MunicipalityType, { description: 'Where the raw material was produced: decides the priority region (art. 6º I and III).' })
