@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig } from './config';
 import { openDatabase } from './database/data-source';
+import { prepareDatabase } from './database/prepare';
 import { hs256, signToken } from './graphql/auth/token';
 import { Role } from './law/types';
 import { createLogger } from './logger';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
     logger.info({ dataDir: pg.dataDir }, 'embedded PostgreSQL started');
   }
   const dataSource = await openDatabase({ url: databaseUrl, poolSize: 20 });
+  await prepareDatabase(dataSource);
 
   const embedded = !config.databaseUrl;
   const secret = config.jwtSecret ?? (embedded ? randomBytes(32).toString('hex') : undefined);

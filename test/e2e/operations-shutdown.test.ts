@@ -6,8 +6,9 @@ import { Role } from '../../src/law/types';
 import { TEST_SECRET } from '../support/api';
 import { createTestDatabase, TestDatabase } from '../support/database';
 
-// Graceful shutdown (DESIGN §3): `npm start`'s process, on SIGTERM, stops accepting connections,
-// lets the requests in flight finish, closes the pool and exits 0.
+// `npm start`'s process with DATABASE_URL: it prepares the database (the shipped law) and, on
+// SIGTERM (graceful shutdown, DESIGN §3), stops accepting connections, lets the requests in
+// flight finish, closes the pool and exits 0.
 
 const ROOT = path.resolve(__dirname, '../..');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -31,7 +32,7 @@ function freePort(): Promise<number> {
   });
 }
 
-test('SIGTERM: the request in flight completes, new connections are refused, the process exits 0', async () => {
+test('start-up loads the shipped law; on SIGTERM the request in flight completes, new connections are refused, the process exits 0', async () => {
   db = await createTestDatabase(2);
   await db.dataSource.query(`INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region) VALUES ('2611606', 'Recife', 'PE', 'NORTHEAST', false, true)`);
   await db.dataSource.destroy();
@@ -52,8 +53,23 @@ test('SIGTERM: the request in flight completes, new connections are refused, the
     await sleep(100);
   }
 
-  // A request whose body is still arriving when SIGTERM comes.
   const token = await signToken(TEST_SECRET, { sub: 'shutdown-test', role: Role.AUDITOR });
+  // Start-up loaded the shipped law: the per-m³ amounts of Decreto 10.527/2020 arts. 5º §1º and
+  // 6º §1º in force on 2026-03-01, before the zero window.
+  const law = await fetch(`http://127.0.0.1:${port}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, connection: 'close' },
+    body: JSON.stringify({ query: '{ coefficientRules(on: "2026-03-01") { category pisPerM3 cofinsPerM3 } }' }),
+  });
+  const rules = ((await law.json()) as { data: { coefficientRules: Array<{ category: string; pisPerM3: string; cofinsPerM3: string }> } }).data.coefficientRules;
+  expect(Object.fromEntries(rules.map((r) => [r.category, [Number(r.pisPerM3), Number(r.cofinsPerM3)]]))).toEqual({
+    GENERAL: [26.41, 121.59],
+    CASTOR_PALM_PRIORITY_REGION: [22.48, 103.51],
+    FAMILY_FARMING: [10.39, 47.85],
+    FAMILY_FARMING_PRIORITY_REGION: [0, 0],
+  });
+
+  // A request whose body is still arriving when SIGTERM comes.
   const body = JSON.stringify({ query: 'query InFlight { municipality(ibgeCode: "2611606") { name region } }' });
   const socket = net.connect(port, '127.0.0.1');
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
