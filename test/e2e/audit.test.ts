@@ -1,0 +1,234 @@
+import { getSchema } from '../../src/graphql/schema';
+import { Caller, startTestApi, TestApi } from '../support/api';
+
+/**
+ * DESIGN §4: every successful mutation writes AuditEntry rows (actor = token sub, role,
+ * operation, entity, id, before and after) in its own transaction; a rejected one writes none.
+ * Every mutation of the schema must have a case here, so a new one is checked as soon as it exists.
+ */
+
+let api: TestApi;
+let mutations: Set<string>;
+const ids: Record<string, string> = {};
+const ADMIN: Caller = { role: 'ADMIN', sub: 'ministry-analyst' };
+let PRODUCER: Caller;
+
+interface AuditRow {
+  id: string; actor: string; role: string; operation: string; entity: string; entity_id: string | null;
+  producer_id: string | null; request_id: string | null; before: Record<string, unknown> | null; after: Record<string, unknown> | null;
+}
+
+async function lastId(): Promise<number> {
+  return api.count('SELECT coalesce(max(id), 0) FROM audit_entry');
+}
+
+async function entriesAfter(id: number): Promise<AuditRow[]> {
+  const rows: AuditRow[] = await api.db.dataSource.query('SELECT * FROM audit_entry WHERE id > $1 ORDER BY id', [id]);
+  return rows.map((r) => ({ ...r, id: String(r.id), producer_id: r.producer_id === null ? null : String(r.producer_id) }));
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const schema = await getSchema();
+  mutations = new Set(Object.keys(schema.getMutationType()?.getFields() ?? {}));
+});
+afterAll(async () => { await api.close(); });
+
+interface Case {
+  as: () => Caller;
+  query: () => string | Promise<string>;
+  /** The entity written and the number of entries expected. */
+  entity?: string;
+  entries: number;
+  /** Ids of the records written, from the mutation's answer. */
+  idsOf: (data: any) => string[];
+  check?: (rows: AuditRow[], data: any) => void;
+  after?: (data: any) => void;
+}
+
+const PURCHASE = (cost: string) =>
+  `{ producerId: "${ids.producer}", purchasedOn: "2025-03-10", feedstock: SOYBEAN, quantityKg: "1000", cost: "${cost}", supplierKind: THIRD_PARTY, supplierName: "Cerealista", originMunicipalityCode: "2611606" }`;
+
+/** In the order they run: later cases use what earlier ones created. */
+const CASES: Array<[string, Case]> = [
+  ['upsertMunicipalities', {
+    as: () => ADMIN, entries: 2, entity: 'Municipality',
+    query: () => `mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Recife", semiarid: false }, { ibgeCode: "2927408", name: "Salvador", semiarid: false }]) { ibgeCode } }`,
+    idsOf: (d) => d.upsertMunicipalities.map((m: any) => m.ibgeCode),
+  }],
+  ['createProducer', {
+    as: () => ADMIN, entries: 1, entity: 'Producer',
+    query: () => `mutation { createProducer(input: { cnpj: "11222333000181", legalName: "Usina Auditada", plantMunicipalityCode: "2611606" }) { id } }`,
+    idsOf: (d) => [d.createProducer.id],
+    after: (d) => { ids.producer = d.createProducer.id; PRODUCER = { role: 'PRODUCER', producerId: ids.producer, sub: 'tax-team-1' }; },
+    check: ([row]) => { expect(row.before).toBeNull(); expect(row.after).toMatchObject({ legalName: 'Usina Auditada', cnpj: '11222333000181' }); },
+  }],
+  ['updateProducer', {
+    as: () => PRODUCER, entries: 1, entity: 'Producer',
+    query: () => `mutation { updateProducer(id: "${ids.producer}", input: { legalName: "Usina Auditada S.A." }, expectedVersion: 1) { id } }`,
+    idsOf: (d) => [d.updateProducer.id],
+    check: ([row]) => {
+      expect(row.before).toMatchObject({ legalName: 'Usina Auditada', version: 1 });
+      expect(row.after).toMatchObject({ legalName: 'Usina Auditada S.A.', version: 2 });
+      expect(row.producer_id).toBe(ids.producer);
+    },
+  }],
+  ['createFamilyFarmer', {
+    as: () => PRODUCER, entries: 1, entity: 'FamilyFarmer',
+    query: () => `mutation { createFamilyFarmer(input: { cpf: "52998224725", name: "Maria", municipalityCode: "2611606", registrations: [{ kind: CAF, number: "CAF-1", validFrom: "2024-01-01", validUntil: "2027-12-31" }] }) { id } }`,
+    idsOf: (d) => [d.createFamilyFarmer.id],
+    after: (d) => { ids.farmer = d.createFamilyFarmer.id; },
+  }],
+  ['createOrganization', {
+    as: () => PRODUCER, entries: 1, entity: 'FamilyFarmingOrganization',
+    query: () => `mutation { createOrganization(input: { cnpj: "60701190000104", name: "Coop", kind: COOPERATIVE, municipalityCode: "2611606", registrations: [{ kind: CAF, number: "CAF-J-1", validFrom: "2024-01-01", validUntil: "2027-12-31" }], members: 10, familyFarmerMembers: 8 }) { id } }`,
+    idsOf: (d) => [d.createOrganization.id],
+  }],
+  ['createContract', {
+    as: () => PRODUCER, entries: 1, entity: 'Contract',
+    query: async () => {
+      if (!ids.farmer) {
+        const [f] = await api.db.dataSource.query(`INSERT INTO family_farmer (cpf, name, municipality_code) VALUES ('11144477735', 'João', '2611606') RETURNING id`);
+        ids.farmer = String(f.id);
+      }
+      return `mutation { createContract(input: { producerId: "${ids.producer}", familyFarmerId: "${ids.farmer}", signedOn: "2025-01-05", validFrom: "2025-01-05", validUntil: "2025-12-31", feedstock: SOYBEAN, quantityKg: "5000", pricePerKg: "2.5", technicalAssistance: true }) { id } }`;
+    },
+    idsOf: (d) => [d.createContract.id],
+  }],
+  ['recordPurchases', {
+    as: () => PRODUCER, entries: 3, entity: 'Purchase',
+    query: () => `mutation { recordPurchases(input: [${PURCHASE('100.50')}, ${PURCHASE('200.25')}, ${PURCHASE('300')}]) { id } }`,
+    idsOf: (d) => d.recordPurchases.map((p: any) => p.id),
+    check: (rows) => expect(rows.map((r) => r.after?.cost)).toEqual(['100.5', '200.25', '300']),
+  }],
+  ['recordSales', {
+    as: () => PRODUCER, entries: 1, entity: 'Sale',
+    query: () => `mutation { recordSales(input: [{ producerId: "${ids.producer}", soldOn: "2025-03-20", volumeM3: "10", revenue: "5000" }]) { id } }`,
+    idsOf: (d) => d.recordSales.map((s: any) => s.id),
+  }],
+  ['recordFomento', {
+    as: () => PRODUCER, entries: 1, entity: 'FomentoExpense',
+    query: () => `mutation { recordFomento(input: [{ producerId: "${ids.producer}", spentOn: "2025-04-01", kind: TECHNICAL_ASSISTANCE, amount: "650", municipalityCode: "2611606" }]) { id } }`,
+    idsOf: (d) => d.recordFomento.map((f: any) => f.id),
+  }],
+  ['electRegime', {
+    as: () => PRODUCER, entries: 1, entity: 'RegimeElection',
+    query: () => `mutation { electRegime(input: { producerId: "${ids.producer}", regime: SPECIAL_PER_M3, electedOn: "2024-11-01" }) { effectiveYear } }`,
+    idsOf: () => [],
+  }],
+  ['grantSeal', {
+    as: () => ADMIN, entries: 1, entity: 'SealGrant',
+    query: () => `mutation { grantSeal(input: { producerId: "${ids.producer}", grantedOn: "2024-01-10", validUntil: "2029-01-09", act: "Portaria 1/2024" }) { id } }`,
+    idsOf: (d) => [d.grantSeal.id],
+    after: (d) => { ids.grant = d.grantSeal.id; },
+  }],
+  ['recordSealEvent', {
+    as: () => ADMIN, entries: 1, entity: 'SealEvent',
+    query: () => `mutation { recordSealEvent(input: { grantId: "${ids.grant}", kind: SUSPENDED, effectiveOn: "2025-06-01", reason: "Audit" }) { id } }`,
+    idsOf: () => [],
+  }],
+  ['publishMinimumPrice', {
+    as: () => ADMIN, entries: 1, entity: 'MinimumPrice',
+    query: () => `mutation { publishMinimumPrice(input: { feedstock: CASTOR_BEAN, validFrom: "2025-01-01", validUntil: "2025-12-31", pricePerKg: "2.75", source: "Portaria MDA 1/2025", publishedOn: "2024-12-20" }) { id } }`,
+    idsOf: (d) => [d.publishMinimumPrice.id],
+  }],
+  ['publishCoefficientRule', {
+    as: () => ADMIN, entries: 1, entity: 'LawParameterVersion',
+    query: () => `mutation { publishCoefficientRule(input: { category: GENERAL, coefficient: "0.6", pisPerM3: "30.00", cofinsPerM3: "138.00", validFrom: "2030-01-01", publishedOn: "2029-12-01", legalBasis: "Decreto de teste, art. 1º" }) { id } }`,
+    idsOf: (d) => [d.publishCoefficientRule.id],
+  }],
+  ['publishLawParameter', {
+    as: () => ADMIN, entries: 1, entity: 'LawParameterVersion',
+    query: async () => {
+      const { lawParameterCatalogue: catalogue } = await api.ok('{ lawParameterCatalogue { name scopes values } }');
+      const p = catalogue.find((c: any) => c.name === 'cooperative-min-family-farmer-share') ?? catalogue[0];
+      const values = p.values.map((v: string) => `{ name: "${v}", value: "0.5" }`).join(', ');
+      const scope = p.scopes.length ? `, scope: "${p.scopes[0]}"` : '';
+      return `mutation { publishLawParameter(input: { parameter: "${p.name}"${scope}, values: [${values}], validFrom: "2030-01-01", publishedOn: "2029-12-01", legalBasis: "Portaria de teste, art. 1º" }) { id } }`;
+    },
+    idsOf: (d) => [d.publishLawParameter.id],
+  }],
+  ['closeTaxPeriod', {
+    as: () => PRODUCER, entries: 1,
+    query: () => `mutation { closeTaxPeriod(producerId: "${ids.producer}", year: 2025, month: 3) { status } }`,
+    idsOf: () => [],
+    check: ([row]) => expect(row.producer_id).toBe(ids.producer),
+  }],
+  ['reopenTaxPeriod', {
+    as: () => ADMIN, entries: 1,
+    query: () => `mutation { reopenTaxPeriod(producerId: "${ids.producer}", year: 2025, month: 3, reason: "Invoice corrected") { status } }`,
+    idsOf: () => [],
+    check: ([row]) => expect(row.producer_id).toBe(ids.producer),
+  }],
+];
+
+test('every mutation of the schema has an audit case here', () => {
+  const covered = new Set(CASES.map(([name]) => name));
+  expect([...mutations].filter((m) => !covered.has(m))).toEqual([]);
+});
+
+test('each successful mutation writes its audit entries: actor, role, operation, entity, ids, after', async () => {
+  const ran: string[] = [];
+  for (const [name, c] of CASES) {
+    if (!mutations.has(name)) continue;
+    const caller = c.as();
+    const from = await lastId();
+    const data = await api.ok(await c.query(), {}, caller);
+    const rows = await entriesAfter(from);
+    expect([name, rows.length]).toEqual([name, c.entries]);
+    for (const row of rows) {
+      expect({ name, actor: row.actor, role: row.role, operation: row.operation, requestId: typeof row.request_id, hasAfter: row.after !== null })
+        .toEqual({ name, actor: caller.sub, role: caller.role, operation: name, requestId: 'string', hasAfter: true });
+      if (c.entity) expect([name, row.entity]).toEqual([name, c.entity]);
+    }
+    const written = c.idsOf(data);
+    if (written.length) expect([name, rows.map((r) => r.entity_id)]).toEqual([name, written]);
+    c.check?.(rows, data);
+    c.after?.(data);
+    ran.push(name);
+  }
+  expect(ran.length).toBeGreaterThanOrEqual(10);
+});
+
+test('the audit log answers them, newest first, filtered by entity and id', async () => {
+  const purchases = await api.ok('{ auditLog(entity: "Purchase") { totalCount edges { node { actor role operation entity entityId before after at } } } }', {}, { role: 'AUDITOR' });
+  expect(purchases.auditLog.totalCount).toBe(3);
+  const nodes = purchases.auditLog.edges.map((e: any) => e.node);
+  expect(nodes.map((n: any) => n.after.cost)).toEqual(['300', '200.25', '100.5']);
+  expect(nodes[0]).toMatchObject({ actor: 'tax-team-1', role: 'PRODUCER', operation: 'recordPurchases', entity: 'Purchase', before: null });
+  expect(Number.isNaN(Date.parse(nodes[0].at))).toBe(false);
+  const one = await api.ok(`{ auditLog(entity: "Producer", entityId: "${ids.producer}") { totalCount edges { node { operation before after } } } }`);
+  expect(one.auditLog.edges.map((e: any) => e.node.operation)).toEqual(['updateProducer', 'createProducer']);
+  // pages: newest first, no entry twice, none skipped
+  const total = await api.count('SELECT count(*) FROM audit_entry');
+  const seen: string[] = [];
+  let after: string | null = null;
+  for (;;) {
+    const page: any = await api.ok('query ($after: String) { auditLog(first: 4, after: $after) { totalCount pageInfo { hasNextPage endCursor } edges { node { id } } } }', { after });
+    expect(page.auditLog.totalCount).toBe(total);
+    seen.push(...page.auditLog.edges.map((e: any) => e.node.id));
+    if (!page.auditLog.pageInfo.hasNextPage) break;
+    after = page.auditLog.pageInfo.endCursor;
+  }
+  expect(seen).toHaveLength(total);
+  expect(seen).toEqual([...seen].sort((a, b) => Number(b) - Number(a)));
+});
+
+describe('a rejected mutation writes no audit entry', () => {
+  async function expectNoEntry(query: string, caller: Caller, code: string) {
+    const from = await lastId();
+    const res = await api.gql(query, {}, caller);
+    expect(res.errors?.[0].extensions?.code).toBe(code);
+    expect(await entriesAfter(from)).toEqual([]);
+  }
+
+  test('refused by role, bad input in one item of a batch, version mismatch, duplicate', async () => {
+    await expectNoEntry(`mutation { recordSales(input: [{ producerId: "${ids.producer}", soldOn: "2025-03-21", volumeM3: "1", revenue: "1" }]) { id } }`, { role: 'AUDITOR' }, 'FORBIDDEN');
+    await expectNoEntry(`mutation { upsertMunicipalities(input: [{ ibgeCode: "4314902", name: "Porto Alegre", semiarid: false }]) { ibgeCode } }`, PRODUCER, 'FORBIDDEN');
+    await expectNoEntry(`mutation { recordPurchases(input: [${PURCHASE('10')}, ${PURCHASE('-5')}]) { id } }`, PRODUCER, 'BAD_USER_INPUT');
+    await expectNoEntry(`mutation { updateProducer(id: "${ids.producer}", input: { legalName: "Stale" }, expectedVersion: 1) { id } }`, PRODUCER, 'CONFLICT');
+    await expectNoEntry(`mutation { createProducer(input: { cnpj: "11222333000181", legalName: "Twin", plantMunicipalityCode: "2611606" }) { id } }`, ADMIN, 'CONFLICT');
+    await expectNoEntry(`mutation { recordSales(input: [{ producerId: "${ids.producer}", soldOn: "2025-03-21", volumeM3: "1", revenue: "1" }]) { id } }`, { role: 'PRODUCER', producerId: '999999' }, 'NOT_FOUND');
+    expect(await api.count(`SELECT count(*) FROM producer WHERE legal_name IN ('Stale', 'Twin')`)).toBe(0);
+  });
+});
