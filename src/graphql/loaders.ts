@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { LawBook } from '../law/law-book';
 import { Contract, Municipality, Producer, Purchase, Sale } from '../domain';
 import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';
@@ -31,6 +32,11 @@ export function groupByKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) 
  */
 export function createLoaders(services: Services, actor: Actor) {
   return {
+    /** The law book of this request, read once (key: 'current'). */
+    lawBook: new DataLoader<'current', LawBook>(async (keys) => {
+      const book = await services.law.lawBook();
+      return keys.map(() => book);
+    }),
     municipality: new DataLoader<string, Municipality | null>(async (codes) =>
       byKey(codes, await services.municipalities.findByCodes(codes), (m) => m.ibgeCode)),
     producer: new DataLoader<string, Producer | null>(async (ids) =>

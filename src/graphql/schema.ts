@@ -9,6 +9,7 @@ import { ContractConformityResolver, ProducerSealComplianceResolver, SealComplia
 import { ContractResolver } from './contract/contract.resolver';
 import { FamilyFarmerResolver } from './family-farmer/family-farmer.resolver';
 import { FomentoResolver } from './fomento/fomento.resolver';
+import { FamilyFarmerFactsResolver, OrganizationFactsResolver, ProducerFactsResolver, PurchaseFactsResolver } from './law/facts.resolver';
 import { LawParameterVersionResolver, LawResolver } from './law/law.resolver';
 import { MinimumPriceResolver } from './minimum-price/minimum-price.resolver';
 import { MunicipalityResolver } from './municipality/municipality.resolver';
@@ -25,6 +26,7 @@ import { protectSchema } from './auth/protect';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
   LawResolver, LawParameterVersionResolver,
+  FamilyFarmerFactsResolver, OrganizationFactsResolver, ProducerFactsResolver, PurchaseFactsResolver,
   MunicipalityResolver, ProducerResolver, AuditResolver,
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { LawParameterVersion, Municipality } from '../domain';
+import { FamilyFarmerRegistration, FamilyFarmingOrganization, LawParameterVersion, Municipality, OrganizationRegistration, Purchase, SealEvent, SealGrant } from '../domain';
 import { Version } from '../law/dated';
 import { IsoDate, today } from '../law/dates';
 import { Decimal } from '../law/decimal';
+import { FamilyFarmingOrigin, familyFarmingOrigin, farmerEligibility, organizationHabilitation } from '../law/family-farming';
 import { Finding } from '../law/findings';
+import { GrantFacts, sealStanding, Standing } from '../law/seal-standing';
 import { CoefficientRuleValue, createLawBook, LawBook, LawVersionRecord, PARAMETERS, ParameterName, versionProblems } from '../law/law-book';
 import { CATEGORY_BASIS, rateCategory } from '../law/rate-category';
 import { SHIPPED_LAW } from '../law/shipped-law';
-import { Feedstock, RateCategory } from '../law/types';
+import { Feedstock, RateCategory, Registration, SupplierKind } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
 import { assertAdmin } from './scope';
@@ -257,4 +259,53 @@ function inputField(field: string, input: PublishLawParameterInput): string {
   if (index < 0) return 'input.values';
   const known = Object.keys((PARAMETERS as Record<string, { values: object }>)[input.parameter]?.values ?? {});
   return known.includes(name) ? `input.values[${index}].value` : `input.values[${index}].name`;
+}
+
+/** Registrations as the law reads them. */
+export function registrationFacts(rows: ReadonlyArray<FamilyFarmerRegistration | OrganizationRegistration>): Registration[] {
+  return rows.map((r) => ({ kind: r.kind, number: r.number, validFrom: r.validFrom, validUntil: r.validUntil }));
+}
+
+/**
+ * Decreto 10.527/2020, art. 6º §2º; DESIGN §1.5 — a producer's Selo standing on a date, from its
+ * grants and each grant's events (events in recording order).
+ */
+export function standingOf(grants: readonly SealGrant[], eventsByGrant: ReadonlyArray<readonly SealEvent[]>, on: IsoDate): Standing & { grant: SealGrant | null } {
+  const facts: GrantFacts[] = grants.map((g, i) => ({
+    id: g.id,
+    grantedOn: g.grantedOn,
+    validUntil: g.validUntil,
+    events: [...(eventsByGrant[i] ?? [])]
+      .sort((a, b) => Number(a.id) - Number(b.id))
+      .map((e) => ({ kind: e.kind, effectiveOn: e.effectiveOn, validUntil: e.validUntil, reason: e.reason })),
+  }));
+  const standing = sealStanding(facts, on);
+  return { ...standing, grant: grants.find((g) => g.id === standing.grantId) ?? null };
+}
+
+/** What a purchase's family-farming origin depends on, loaded by the caller. */
+export interface PurchaseSupplierFacts {
+  farmerRegistrations?: readonly FamilyFarmerRegistration[];
+  organization?: FamilyFarmingOrganization | null;
+  organizationRegistrations?: readonly OrganizationRegistration[];
+  /** Minimum family-farmer share in force on the purchase date (art. 4º VI). */
+  minShare?: Decimal;
+}
+
+/**
+ * Decreto 10.527/2020, art. 6º §2º; Lei 11.116/2005, art. 5º §3º — whether a purchase came from
+ * family farming: from a family farmer eligible on purchasedOn or a cooperative habilitated on
+ * that date (associations count for the Selo, not for the rates).
+ */
+export function purchaseOrigin(purchase: Purchase, facts: PurchaseSupplierFacts): FamilyFarmingOrigin {
+  const on = purchase.purchasedOn;
+  if (purchase.supplierKind === SupplierKind.FAMILY_FARMER) {
+    return familyFarmingOrigin({ kind: purchase.supplierKind, farmer: farmerEligibility(registrationFacts(facts.farmerRegistrations ?? []), on) });
+  }
+  if ((purchase.supplierKind === SupplierKind.COOPERATIVE || purchase.supplierKind === SupplierKind.ASSOCIATION) && facts.organization && facts.minShare) {
+    const o = facts.organization;
+    const habilitation = organizationHabilitation({ kind: o.kind, members: o.members, familyFarmerMembers: o.familyFarmerMembers }, registrationFacts(facts.organizationRegistrations ?? []), facts.minShare, on);
+    return familyFarmingOrigin({ kind: purchase.supplierKind, organization: habilitation });
+  }
+  return familyFarmingOrigin({ kind: purchase.supplierKind });
 }

@@ -1,0 +1,105 @@
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { FamilyFarmer, FamilyFarmingOrganization, Producer, Purchase } from '../../domain';
+import { today } from '../../law/dates';
+import { Decimal } from '../../law/decimal';
+import { NoRuleInForceError } from '../../law/errors';
+import { familyFarmerShare, farmerEligibility, organizationHabilitation } from '../../law/family-farming';
+import { regimeForYear } from '../../law/regime';
+import { SupplierKind, TaxRegime } from '../../law/types';
+import { purchaseOrigin, registrationFacts, standingOf } from '../../services/law.service';
+import { Context } from '../context';
+import { FamilyFarmerType } from '../family-farmer/family-farmer.type';
+import { OrganizationType } from '../organization/organization.type';
+import { ProducerType } from '../producer/producer.type';
+import { PurchaseType } from '../purchase/purchase.type';
+import { DateScalar, DecimalScalar } from '../scalars';
+import { FindingType } from '../types/common';
+import { FarmerEligibilityType, HabilitationType, SealStandingType } from './facts.type';
+
+/** The facts the law needs, as computed fields (DESIGN §1.5; Decreto 10.527/2020, arts. 2º IV, 4º VI–VII, 6º §2º). */
+
+@Resolver(() => FamilyFarmerType)
+export class FamilyFarmerFactsResolver {
+  @FieldResolver(() => Boolean, { description: 'Holds a valid DAP or CAF on that date (art. 2º IV).' })
+  async eligibleOn(@Root() f: FamilyFarmer, @Arg('date', () => DateScalar) date: string, @Ctx() ctx: Context) {
+    return farmerEligibility(registrationFacts(await ctx.loaders.farmerRegistrations.load(f.id)), date).eligible;
+  }
+
+  @FieldResolver(() => FarmerEligibilityType, { description: 'Eligibility on that date with its findings (art. 2º IV; Portaria MAPA 174/2022).' })
+  async eligibility(@Root() f: FamilyFarmer, @Arg('on', () => DateScalar) on: string, @Ctx() ctx: Context) {
+    return { on, ...farmerEligibility(registrationFacts(await ctx.loaders.farmerRegistrations.load(f.id)), on) };
+  }
+}
+
+@Resolver(() => OrganizationType)
+export class OrganizationFactsResolver {
+  @FieldResolver(() => DecimalScalar, { description: 'familyFarmerMembers / members, exact (art. 4º VI); 0 with no members.' })
+  familyFarmerShare(@Root() o: FamilyFarmingOrganization): Decimal {
+    return familyFarmerShare(o);
+  }
+
+  @FieldResolver(() => HabilitationType, { description: 'Registration valid and family-farmer share at or above the minimum in force on that date, as known on asKnownOn (default today) (art. 4º VI, VII).' })
+  async habilitation(
+    @Root() o: FamilyFarmingOrganization,
+    @Arg('on', () => DateScalar) on: string,
+    @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Use the minimum share as known on this date (default today).' }) asKnownOn: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    const [registrations, law] = await Promise.all([ctx.loaders.organizationRegistrations.load(o.id), ctx.loaders.lawBook.load('current')]);
+    const minShare = law.cooperativeMinFamilyFarmerShare(on, asKnownOn ?? today()).value;
+    return organizationHabilitation(o, registrationFacts(registrations), minShare, on);
+  }
+}
+
+@Resolver(() => ProducerType)
+export class ProducerFactsResolver {
+  @FieldResolver(() => SealStandingType, { description: 'Selo standing on that date across grant, renewal, suspension, reinstatement and cancellation (art. 6º §2º; DESIGN §1.5).' })
+  async sealStanding(@Root() p: Producer, @Arg('on', () => DateScalar) on: string, @Ctx() ctx: Context) {
+    const grants = await ctx.loaders.sealGrantsByProducer.load(p.id);
+    return standingOf(grants, await Promise.all(grants.map((g) => ctx.loaders.sealEventsByGrant.load(g.id))), on);
+  }
+
+  @FieldResolver(() => TaxRegime, { description: 'Regime in force in that year: the latest election effective on or before it, renewed automatically (Lei 11.116/2005, art. 4º §§1º, 5º); AD_VALOREM with none (art. 3º).' })
+  async regime(@Root() p: Producer, @Arg('year', () => Int) year: number, @Ctx() ctx: Context) {
+    return regimeForYear(await ctx.loaders.regimeElectionsByProducer.load(p.id), year).regime;
+  }
+}
+
+@Resolver(() => PurchaseType)
+export class PurchaseFactsResolver {
+  @FieldResolver(() => Boolean, { description: 'Supplier was an eligible family farmer or a habilitated cooperative on purchasedOn (art. 6º §2º; Lei 11.116/2005, art. 5º §3º). Associations count for the Selo, not here.' })
+  async familyFarmingOrigin(@Root() p: Purchase, @Ctx() ctx: Context) {
+    return purchaseOrigin(p, await supplierFacts(p, ctx)).familyFarming;
+  }
+
+  @FieldResolver(() => [FindingType], { description: 'Why the purchase did not come from family farming (SUPPLIER_NOT_ELIGIBLE and why, ASSOCIATION_NOT_COOPERATIVE, NOT_FROM_FAMILY_FARMING); empty when it did.' })
+  async familyFarmingFindings(@Root() p: Purchase, @Ctx() ctx: Context) {
+    return purchaseOrigin(p, await supplierFacts(p, ctx)).findings;
+  }
+}
+
+/** The supplier's registrations (and, for an organization, the minimum share in force on the purchase date, as known today). */
+async function supplierFacts(p: Purchase, ctx: Context) {
+  if (p.supplierKind === SupplierKind.FAMILY_FARMER && p.familyFarmerId) {
+    return { farmerRegistrations: await ctx.loaders.farmerRegistrations.load(p.familyFarmerId) };
+  }
+  if ((p.supplierKind === SupplierKind.COOPERATIVE || p.supplierKind === SupplierKind.ASSOCIATION) && p.organizationId) {
+    const [organization, organizationRegistrations, law] = await Promise.all([
+      ctx.loaders.organization.load(p.organizationId), ctx.loaders.organizationRegistrations.load(p.organizationId), ctx.loaders.lawBook.load('current'),
+    ]);
+    // With no minimum share in force on the purchase date (before the shipped versions), the
+    // cooperative cannot be habilitated: the purchase does not count as family farming.
+    const minShare = hasRule(() => law.cooperativeMinFamilyFarmerShare(p.purchasedOn, today()).value);
+    return { organization, organizationRegistrations, minShare };
+  }
+  return {};
+}
+
+function hasRule<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof NoRuleInForceError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,125 @@
+import { createProducer, newCnpj, newCpf } from './records-b.fixtures';
+import { startTestApi, TestApi } from '../support/api';
+
+/**
+ * The facts the law needs, as fields (DESIGN §1.5): Producer.sealStanding(on), Producer.regime(year),
+ * FamilyFarmer.eligibleOn(date), FamilyFarmingOrganization.familyFarmerShare and habilitation(on),
+ * Purchase.familyFarmingOrigin — over real PostgreSQL, records made through the API.
+ */
+let api: TestApi;
+let producer: string;
+let farmer: string;
+let coop59: string;
+let coop60: string;
+let association: string;
+const RECIFE = '2611606';
+const PORTO_ALEGRE = '4314902';
+
+async function organization(kind: string, familyFarmerMembers: number, validUntil = '2026-12-31') {
+  const data = await api.ok(`mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { id } }`, {
+    input: {
+      cnpj: newCnpj(), name: `${kind} ${familyFarmerMembers}`, kind, municipalityCode: RECIFE, members: 100, familyFarmerMembers,
+      registrations: [{ kind: 'CAF', number: `CAFJ-${familyFarmerMembers}-${kind}`, validFrom: '2024-01-01', validUntil }],
+    },
+  });
+  return data.createOrganization.id as string;
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  await api.ok(`mutation($m: [MunicipalityInput!]!) { upsertMunicipalities(input: $m) { ibgeCode } }`, {
+    m: [{ ibgeCode: RECIFE, name: 'Recife', semiarid: false }, { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false }],
+  });
+  producer = await createProducer(api, 'Biodiesel Fatos S.A.');
+  farmer = (await api.ok(`mutation($input: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $input) { id } }`, {
+    input: { cpf: newCpf(), name: 'José dos Santos', municipalityCode: RECIFE, registrations: [{ kind: 'DAP', number: 'DAP-001', validFrom: '2022-03-15', validUntil: '2025-03-14' }] },
+  })).createFamilyFarmer.id;
+  coop59 = await organization('COOPERATIVE', 59);
+  coop60 = await organization('COOPERATIVE', 60);
+  association = await organization('ASSOCIATION', 90);
+});
+afterAll(async () => { await api.close(); });
+
+describe('FamilyFarmer.eligibleOn (Decreto 10.527/2020, art. 2º IV)', () => {
+  test('a DAP valid until 2025-03-14: eligible on that day, not on the next', async () => {
+    const q = `query($id: ID!) { familyFarmer(id: $id) { last: eligibleOn(date: "2025-03-14") after: eligibleOn(date: "2025-03-15") e: eligibility(on: "2025-03-15") { eligible findings { code } } } }`;
+    const f = (await api.ok(q, { id: farmer })).familyFarmer;
+    expect(f).toEqual({ last: true, after: false, e: { eligible: false, findings: [{ code: 'REGISTRATION_NOT_VALID' }] } });
+  });
+});
+
+describe('FamilyFarmingOrganization.familyFarmerShare and habilitation (art. 4º VI and VII)', () => {
+  const q = `query($id: ID!) { organization(id: $id) { familyFarmerShare habilitation(on: "2025-06-30") { on habilitated findings { code } } } }`;
+  test('59 of 100 members: share 0.59, not habilitated with the minimum 0,6', async () => {
+    expect((await api.ok(q, { id: coop59 })).organization).toEqual({
+      familyFarmerShare: '0.59', habilitation: { on: '2025-06-30', habilitated: false, findings: [{ code: 'MEMBER_SHARE_BELOW_MINIMUM' }] },
+    });
+  });
+  test('60 of 100: share 0.6, habilitated', async () => {
+    expect((await api.ok(q, { id: coop60 })).organization).toEqual({ familyFarmerShare: '0.6', habilitation: { on: '2025-06-30', habilitated: true, findings: [] } });
+  });
+  test('after the registration expires: REGISTRATION_NOT_VALID', async () => {
+    const h = (await api.ok(`query($id: ID!) { organization(id: $id) { habilitation(on: "2027-01-01") { habilitated findings { code } } } }`, { id: coop60 })).organization.habilitation;
+    expect(h).toEqual({ habilitated: false, findings: [{ code: 'REGISTRATION_NOT_VALID' }] });
+  });
+});
+
+describe('Purchase.familyFarmingOrigin (art. 6º §2º; Lei 11.116/2005, art. 5º §3º)', () => {
+  test('farmer with a valid DAP, on the day it expires and the day after; cooperatives at 60% and 59%; an association; a third party', async () => {
+    const lot = (over: Record<string, unknown>) => ({ producerId: producer, feedstock: 'SOYBEAN', quantityKg: '1000', cost: '2500', originMunicipalityCode: RECIFE, ...over });
+    const input = [
+      lot({ purchasedOn: '2025-03-14', supplierKind: 'FAMILY_FARMER', familyFarmerId: farmer }),
+      lot({ purchasedOn: '2025-03-15', supplierKind: 'FAMILY_FARMER', familyFarmerId: farmer }),
+      lot({ purchasedOn: '2025-04-01', supplierKind: 'COOPERATIVE', organizationId: coop60 }),
+      lot({ purchasedOn: '2025-04-01', supplierKind: 'COOPERATIVE', organizationId: coop59 }),
+      lot({ purchasedOn: '2025-04-01', supplierKind: 'ASSOCIATION', organizationId: association }),
+      lot({ purchasedOn: '2025-04-01', supplierKind: 'THIRD_PARTY', supplierName: 'Cerealista Ltda' }),
+    ];
+    const out = (await api.ok(`mutation($input: [RecordPurchaseInput!]!) { recordPurchases(input: $input) { familyFarmingOrigin familyFarmingFindings { code } } }`, { input })).recordPurchases;
+    expect(out.map((p: { familyFarmingOrigin: boolean; familyFarmingFindings: Array<{ code: string }> }) => [p.familyFarmingOrigin, p.familyFarmingFindings.map((f) => f.code)])).toEqual([
+      [true, []],
+      [false, ['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']],
+      [true, []],
+      [false, ['SUPPLIER_NOT_ELIGIBLE', 'MEMBER_SHARE_BELOW_MINIMUM']],
+      [false, ['ASSOCIATION_NOT_COOPERATIVE']], // Interpretation: associations count for the Selo, not for II/III
+      [false, ['NOT_FROM_FAMILY_FARMING']],
+    ]);
+  });
+});
+
+describe('Producer.sealStanding (art. 6º §2º; DESIGN §1.5)', () => {
+  test('the days around grant, renewal, suspension, reinstatement and cancellation', async () => {
+    const grant = (await api.ok(`mutation($input: GrantSealInput!) { grantSeal(input: $input) { id } }`, { input: { producerId: producer, grantedOn: '2024-01-10', validUntil: '2025-01-09', act: 'Portaria MDA 1/2024' } })).grantSeal.id;
+    const event = (kind: string, effectiveOn: string, extra: Record<string, unknown> = {}) =>
+      api.ok(`mutation($input: SealEventInput!) { recordSealEvent(input: $input) { id } }`, { input: { grantId: grant, kind, effectiveOn, ...extra } });
+    await event('RENEWED', '2025-01-05', { validUntil: '2027-01-09' });
+    await event('SUSPENDED', '2025-06-01', { reason: 'audit' });
+    await event('REINSTATED', '2025-07-01');
+    await event('CANCELLED', '2026-03-01', { reason: 'fraud' });
+    const days = ['2024-01-09', '2024-01-10', '2025-01-10', '2025-05-31', '2025-06-01', '2025-06-30', '2025-07-01', '2026-02-28', '2026-03-01'];
+    const q = `query($id: ID!) { producer(id: $id) { ${days.map((d, i) => `d${i}: sealStanding(on: "${d}") { on regular grant { id } reason { code } }`).join(' ')} } }`;
+    const p = (await api.ok(q, { id: producer })).producer;
+    const got = days.map((_, i) => [p[`d${i}`].on, p[`d${i}`].regular, p[`d${i}`].reason.code, p[`d${i}`].grant?.id ?? null]);
+    expect(got).toEqual([
+      ['2024-01-09', false, 'NO_SEAL_GRANT', null],
+      ['2024-01-10', true, 'SEAL_REGULAR', grant],
+      ['2025-01-10', true, 'SEAL_REGULAR', grant], // renewed on 2025-01-05
+      ['2025-05-31', true, 'SEAL_REGULAR', grant],
+      ['2025-06-01', false, 'SEAL_SUSPENDED', grant],
+      ['2025-06-30', false, 'SEAL_SUSPENDED', grant],
+      ['2025-07-01', true, 'SEAL_REGULAR', grant],
+      ['2026-02-28', true, 'SEAL_REGULAR', grant],
+      ['2026-03-01', false, 'SEAL_CANCELLED', grant],
+    ]);
+  });
+});
+
+describe('Producer.regime (Lei 11.116/2005, art. 4º §§1º, 5º)', () => {
+  test('no election: AD_VALOREM; an election for 2025 renews automatically for 2026', async () => {
+    const other = await createProducer(api, 'Biodiesel Regime Ltda', PORTO_ALEGRE);
+    const q = `query($id: ID!) { producer(id: $id) { y2024: regime(year: 2024) y2025: regime(year: 2025) y2026: regime(year: 2026) } }`;
+    expect((await api.ok(q, { id: other })).producer).toEqual({ y2024: 'AD_VALOREM', y2025: 'AD_VALOREM', y2026: 'AD_VALOREM' });
+    await api.ok(`mutation($input: ElectRegimeInput!) { electRegime(input: $input) { effectiveYear } }`, { input: { producerId: other, regime: 'SPECIAL_PER_M3', electedOn: '2024-11-29' } });
+    expect((await api.ok(q, { id: other })).producer).toEqual({ y2024: 'AD_VALOREM', y2025: 'SPECIAL_PER_M3', y2026: 'SPECIAL_PER_M3' });
+  });
+});
