@@ -21,12 +21,12 @@ import { FarmerEligibilityType, HabilitationType, SealStandingType } from './fac
 @Resolver(() => FamilyFarmerType)
 export class FamilyFarmerFactsResolver {
   @FieldResolver(() => Boolean, { description: 'Holds a valid DAP or CAF on that date (art. 2º IV).' })
-  async eligibleOn(@Root() f: FamilyFarmer, @Arg('date', () => DateScalar) date: string, @Ctx() ctx: Context) {
+  async eligibleOn(@Root() f: FamilyFarmer, @Arg('date', () => DateScalar, { description: 'The date, e.g. of a purchase.' }) date: string, @Ctx() ctx: Context) {
     return farmerEligibility(registrationFacts(await ctx.loaders.farmerRegistrations.load(f.id)), date).eligible;
   }
 
   @FieldResolver(() => FarmerEligibilityType, { description: 'Eligibility on that date with its findings (art. 2º IV; Portaria MAPA 174/2022).' })
-  async eligibility(@Root() f: FamilyFarmer, @Arg('on', () => DateScalar) on: string, @Ctx() ctx: Context) {
+  async eligibility(@Root() f: FamilyFarmer, @Arg('on', () => DateScalar, { description: 'The date, e.g. of a purchase.' }) on: string, @Ctx() ctx: Context) {
     return { on, ...farmerEligibility(registrationFacts(await ctx.loaders.farmerRegistrations.load(f.id)), on) };
   }
 }
@@ -41,7 +41,7 @@ export class OrganizationFactsResolver {
   @FieldResolver(() => HabilitationType, { description: 'Registration valid and family-farmer share at or above the minimum in force on that date, as known on asKnownOn (default today) (art. 4º VI, VII).' })
   async habilitation(
     @Root() o: FamilyFarmingOrganization,
-    @Arg('on', () => DateScalar) on: string,
+    @Arg('on', () => DateScalar, { description: 'The date, e.g. of a purchase.' }) on: string,
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Use the minimum share as known on this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
@@ -54,13 +54,13 @@ export class OrganizationFactsResolver {
 @Resolver(() => ProducerType)
 export class ProducerFactsResolver {
   @FieldResolver(() => SealStandingType, { description: 'Selo standing on that date across grant, renewal, suspension, reinstatement and cancellation (art. 6º §2º; DESIGN §1.5).' })
-  async sealStanding(@Root() p: Producer, @Arg('on', () => DateScalar) on: string, @Ctx() ctx: Context) {
+  async sealStanding(@Root() p: Producer, @Arg('on', () => DateScalar, { description: 'The date, e.g. of a sale.' }) on: string, @Ctx() ctx: Context) {
     const grants = await ctx.loaders.sealGrantsByProducer.load(p.id);
     return standingOf(grants, await Promise.all(grants.map((g) => ctx.loaders.sealEventsByGrant.load(g.id))), on);
   }
 
   @FieldResolver(() => TaxRegime, { description: 'Regime in force in that year: the latest election effective on or before it, renewed automatically (Lei 11.116/2005, art. 4º §§1º, 5º); AD_VALOREM with none (art. 3º).' })
-  async regime(@Root() p: Producer, @Arg('year', () => Int) year: number, @Ctx() ctx: Context) {
+  async regime(@Root() p: Producer, @Arg('year', () => Int, { description: 'Calendar year.' }) year: number, @Ctx() ctx: Context) {
     return regimeForYear(await ctx.loaders.regimeElectionsByProducer.load(p.id), year).regime;
   }
 }
