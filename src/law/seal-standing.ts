@@ -39,6 +39,8 @@ function eventsUpTo(grant: GrantFacts, on: IsoDate): SealEventFacts[] {
 /**
  * The end of validity in force on `on`: the latest RENEWED event effective on or before `on`
  * moves it (Decreto 10.527/2020, art. 4º I and V: renewal and validity are set by the Ministry).
+ * Interpretation: a RENEWED event moves validUntil from its effective date on; a renewal made
+ * after a grant lapsed does not cover the gap.
  */
 export function validUntilOn(grant: GrantFacts, on: IsoDate): IsoDate {
   let until = grant.validUntil;
