@@ -5,7 +5,7 @@ import { connectionOf } from '../types/connection';
 
 @ObjectType('AuditEntry', { description: 'One change, written in the same transaction as the change itself (DESIGN §4); never edited.' })
 export class AuditEntryType {
-  @Field(() => ID) id: string;
+  @Field(() => ID, { description: 'Entry number, increasing as entries are written.' }) id: string;
   @Field(() => Date, { description: 'When the change was committed.' }) at: Date;
   @Field({ description: 'Subject (`sub`) of the token that made the change.' }) actor: string;
   @Field(() => Role, { description: 'Role of that token.' }) role: Role;
