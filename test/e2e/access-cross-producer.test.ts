@@ -35,13 +35,15 @@ beforeAll(async () => {
   ids.otherSale = (await api.ok(`mutation { recordSales(input: [${SALE(other, '88888.88')}]) { id } }`)).recordSales[0].id;
   await api.ok(`mutation { recordSales(input: [${SALE(own, '5000')}]) { id } }`);
   await api.ok(`mutation { recordFomento(input: [{ producerId: "${other}", spentOn: "2025-04-01", kind: TECHNICAL_ASSISTANCE, amount: "6666.66", municipalityCode: "2611606" }]) { id } }`);
+  ids.otherGrant = (await api.ok(`mutation { grantSeal(input: { producerId: "${other}", grantedOn: "2024-01-10", validUntil: "2029-01-09", act: "Portaria Alheia 9/2024" }) { id } }`)).grantSeal.id;
+  await api.ok(`mutation { electRegime(input: { producerId: "${other}", regime: SPECIAL_PER_M3, electedOn: "2024-11-01" }) { effectiveYear } }`);
 });
 afterAll(async () => { await api.close(); });
 
 /** Markers of the other producer's data: none may appear in any answer to the PRODUCER. */
 function expectNothingOfOther(res: unknown) {
   const text = JSON.stringify(res);
-  for (const marker of ['Alheia', '11444777000161', '7777.77', '88888.88', '6666.66', '3.1111']) expect(text).not.toContain(marker);
+  for (const marker of ['Alheia', '11444777000161', '7777.77', '88888.88', '6666.66', '3.1111', 'SPECIAL_PER_M3', '2029-01-09']) expect(text).not.toContain(marker);
 }
 
 /** The answer about the other producer's record equals the answer about a missing one. */
@@ -100,6 +102,16 @@ test('computed queries: sealCompliance of another producer answers as a missing 
   expect(res.data ?? null).toBeNull();
 });
 
+test('Selo grants and regime elections of another producer answer as a missing producer\'s', async () => {
+  const grant = await expectSameAsMissing((id) => `{ sealGrant(id: "${id}") { id act validUntil events { kind } } }`, ids.otherGrant);
+  expect(grant.data?.sealGrant ?? null).toBeNull();
+  await expectSameAsMissing((id) => `{ sealGrants(producerId: "${id}") { id act } }`, other);
+  await expectSameAsMissing((id) => `{ regimeElections(producerId: "${id}") { regime effectiveYear } }`, other);
+  const nested = await api.ok('{ producers { edges { node { sealGrants { act } regimeElections { regime } sealStanding(on: "2025-03-01") { regular } } } } }', {}, as);
+  expectNothingOfOther(nested);
+  expect(nested.producers.edges).toEqual([{ node: { sealGrants: [], regimeElections: [], sealStanding: expect.objectContaining({ regular: false }) } }]);
+});
+
 test('the audit log shows a PRODUCER only the entries of its own records', async () => {
   const all = await api.ok('{ auditLog(first: 100) { totalCount edges { node { entity entityId } } } }', {}, { role: 'AUDITOR' });
   const mine = await api.ok('{ auditLog(first: 100) { totalCount edges { node { entity entityId before after } } } }', {}, as);
@@ -138,6 +150,15 @@ describe('mutations naming another producer or its records are refused as if it 
     const res = await api.gql(`mutation { recordPurchases(input: [${PURCHASE(own, '2.00')}, ${PURCHASE(other, '3.00')}]) { id } }`, {}, as);
     expect(res.errors?.[0]).toMatchObject({ message: `Producer ${other} not found`, extensions: { code: 'NOT_FOUND' } });
     expect(await api.count('SELECT count(*) FROM purchase')).toBe(before);
+  });
+
+  test('electRegime for the other producer; Selo acts on its grant (ADMIN only) are refused as for a missing grant', async () => {
+    await expectRefusedLikeMissing((id) => `mutation { electRegime(input: { producerId: "${id}", regime: AD_VALOREM, electedOn: "2025-11-03" }) { effectiveYear } }`, other);
+    const from = await api.count('SELECT count(*) FROM audit_entry');
+    const event = await expectSameAsMissing((id) => `mutation { recordSealEvent(input: { grantId: "${id}", kind: CANCELLED, effectiveOn: "2025-06-01", reason: "x" }) { id } }`, ids.otherGrant);
+    expect(event.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(await api.count('SELECT count(*) FROM audit_entry')).toBe(from);
+    expect(await api.count('SELECT count(*) FROM seal_event')).toBe(0);
   });
 
   test('updateProducer of the other producer', async () => {
