@@ -236,3 +236,13 @@ describe('start-up loading of the shipped law (DESIGN §1.4)', () => {
     expect(figures(await rules('2025-03-10', '2025-02-15')).GENERAL).toEqual(['0.8', '24.03', '110.64']);
   });
 });
+
+describe('versions are never updated or deleted (DESIGN §1.4)', () => {
+  test('the database refuses UPDATE, DELETE and TRUNCATE of law_parameter_version', async () => {
+    const ds = api.db.dataSource;
+    await expect(ds.query(`UPDATE law_parameter_version SET value = '{"share":"0.5"}' WHERE parameter = 'cooperative-min-family-farmer-share'`)).rejects.toThrow(/append-only/);
+    await expect(ds.query(`DELETE FROM law_parameter_version WHERE shipped`)).rejects.toThrow(/append-only/);
+    await expect(ds.query(`TRUNCATE law_parameter_version`)).rejects.toThrow(/append-only/);
+    expect(await api.count(`SELECT count(*) FROM law_parameter_version WHERE shipped`)).toBe(SHIPPED_LAW.length);
+  });
+});
