@@ -215,7 +215,8 @@ describe('familyFarmers connection', () => {
     let after: string | null = null;
     const sizes: number[] = [];
     for (let page = 0; page < 3; page++) {
-      const { familyFarmers: c } = await api.ok(PAGE, { first: 20, after }, { role: 'AUDITOR' });
+      const data: Record<string, any> = await api.ok(PAGE, { first: 20, after }, { role: 'AUDITOR' });
+      const c = data.familyFarmers;
       expect(c.totalCount).toBe(45);
       sizes.push(c.edges.length);
       expect(c.pageInfo.hasNextPage).toBe(page < 2);
