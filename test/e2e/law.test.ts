@@ -1,6 +1,6 @@
 import { prepareDatabase } from '../../src/database/prepare';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
-import { loadShippedLaw } from '../../src/services/law.service';
+import { LawService, loadShippedLaw } from '../../src/services/law.service';
 import { startTestApi, TestApi } from '../support/api';
 
 let api: TestApi;
@@ -245,4 +245,12 @@ describe('versions are never updated or deleted (DESIGN §1.4)', () => {
     await expect(ds.query(`TRUNCATE law_parameter_version`)).rejects.toThrow(/append-only/);
     expect(await api.count(`SELECT count(*) FROM law_parameter_version WHERE shipped`)).toBe(SHIPPED_LAW.length);
   });
+});
+
+test('another instance of the service sees a publication at once (its cached law book is re-read when a version is added)', async () => {
+  const other = new LawService(api.db.dataSource);
+  const before = (await other.lawBook()).cooperativeMinFamilyFarmerShare('2030-01-01', '2030-01-01').value.toString();
+  await api.ok(PUBLISH_PARAMETER, { input: { parameter: 'cooperative-min-family-farmer-share', values: [{ name: 'share', value: '0.65' }], validFrom: '2030-01-01', publishedOn: '2029-12-01', legalBasis: 'Portaria MDA hipotética 2/2029, art. 1º' } });
+  expect(before).not.toBe('0.65');
+  expect((await other.lawBook()).cooperativeMinFamilyFarmerShare('2030-01-01', '2030-01-01').value.toString()).toBe('0.65');
 });
