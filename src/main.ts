@@ -4,7 +4,7 @@ import path from 'node:path';
 import { loadConfig } from './config';
 import { openDatabase } from './database/data-source';
 import { prepareDatabase } from './database/prepare';
-import { hs256, signToken } from './graphql/auth/token';
+import { signToken, verifierFromEnvironment } from './graphql/auth/token';
 import { Role } from './law/types';
 import { createLogger } from './logger';
 import { createApp } from './server';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const embedded = !config.databaseUrl;
   const secret = config.jwtSecret ?? (embedded ? randomBytes(32).toString('hex') : undefined);
   if (!secret) throw new Error('JWT_SECRET is required when DATABASE_URL is set');
-  const running = await createApp({ dataSource, verifier: hs256(secret), logger });
+  const running = await createApp({ dataSource, verifier: verifierFromEnvironment(process.env, secret), logger });
   await new Promise<void>((resolve) => running.httpServer.listen(config.port, resolve));
 
   const url = `http://localhost:${config.port}/graphql`;

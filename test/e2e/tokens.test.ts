@@ -1,7 +1,11 @@
 import { execFile } from 'node:child_process';
-import { createSecretKey } from 'node:crypto';
+import { createSecretKey, generateKeyPairSync } from 'node:crypto';
+import { AddressInfo } from 'node:net';
+import pino from 'pino';
 import { promisify } from 'node:util';
 import { decodeJwt, SignJWT } from 'jose';
+import { verifierFromEnvironment } from '../../src/graphql/auth/token';
+import { createApp } from '../../src/server';
 import { startTestApi, TEST_SECRET, TestApi } from '../support/api';
 
 const run = promisify(execFile);
@@ -124,4 +128,29 @@ describe('npm run token', () => {
     void _drop;
     await expect(run('node', [...script, '--role', 'ADMIN'], { env: noSecret })).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/JWT_SECRET/) });
   }, 30_000);
+});
+
+test('an asymmetric key is a configuration change: EdDSA tokens verified with the public key only', async () => {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const pem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+  const verifier = verifierFromEnvironment({ JWT_PUBLIC_KEY: pem, JWT_ALGORITHM: 'EdDSA' }, 'unused-secret');
+  const app = await createApp({ dataSource: api.db.dataSource, verifier, logger: pino({ level: 'silent' }) });
+  await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(app.httpServer.address() as AddressInfo).port}/graphql`;
+    const call = async (token: string) => {
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: QUERY }) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const signed = await new SignJWT({ role: 'AUDITOR' }).setProtectedHeader({ alg: 'EdDSA' }).setSubject('idp-user').setIssuedAt().setExpirationTime('1h').sign(privateKey);
+    expect((await call(signed)).body.data).toEqual({ producers: { totalCount: 1 } });
+    // an HS256 token, even with the old shared secret, is refused by this server
+    const hs = await sign({ role: 'ADMIN' });
+    const refused = await call(hs);
+    expect(refused.status).toBe(401);
+    expect(refused.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  } finally {
+    await app.stop();
+  }
+  expect(() => verifierFromEnvironment({ JWT_PUBLIC_KEY: pem, JWT_ALGORITHM: 'HS256' }, 'x')).toThrow(/JWT_ALGORITHM must be one of/);
 });

@@ -1,4 +1,4 @@
-import { createSecretKey, KeyObject } from 'node:crypto';
+import { createPublicKey, createSecretKey, KeyObject } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { Role } from '../../law/types';
 import { Actor } from '../../services/actor';
@@ -17,6 +17,26 @@ export interface TokenVerifier {
 
 export function hs256(secret: string): TokenVerifier {
   return { key: createSecretKey(Buffer.from(secret, 'utf8')), algorithms: ['HS256'] };
+}
+
+const ASYMMETRIC = new Set(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA']);
+
+/**
+ * Tokens signed elsewhere (an identity provider) with an asymmetric key: the server holds only the
+ * public key (PEM, SPKI) and accepts only `algorithm`, never HS256 with that key.
+ */
+export function publicKey(pem: string, algorithm: string): TokenVerifier {
+  if (!ASYMMETRIC.has(algorithm)) throw new Error(`JWT_ALGORITHM must be one of ${[...ASYMMETRIC].join(', ')}`);
+  return { key: createPublicKey(pem), algorithms: [algorithm] };
+}
+
+/**
+ * The verifier the configuration asks for: JWT_PUBLIC_KEY (PEM) with JWT_ALGORITHM when set,
+ * else HS256 with the shared secret.
+ */
+export function verifierFromEnvironment(env: NodeJS.ProcessEnv, secret: string): TokenVerifier {
+  if (env.JWT_PUBLIC_KEY) return publicKey(env.JWT_PUBLIC_KEY.replace(/\\n/g, '\n'), env.JWT_ALGORITHM ?? 'RS256');
+  return hs256(secret);
 }
 
 /** DESIGN §4: `Authorization: Bearer <JWT>` with claims sub, role and, for PRODUCER, producerId. */
