@@ -7,7 +7,7 @@ import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { Connection } from './pagination';
 import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import {
-  assertWritable, insertInChunks, isId, optionalText, requireDate, requirePositiveDecimal, requireRecords, requireWritableProducers,
+  assertWritable, insertInChunks, isId, optionalText, requireDate, requireOpenPeriods, requirePositiveDecimal, requireRecords, requireWritableProducers,
 } from './record-batch';
 import { assertVisible } from './scope';
 import { mutate } from './transaction';
@@ -57,7 +57,7 @@ export class PurchaseService {
     PurchaseService.rejectRepeatedExternalIds(rows);
     if (rows.length === 0) return [];
     return mutate(this.ds, actor, async (em) => {
-      await this.checkBatch(em, actor, rows);
+      await this.checkBatch(em, actor, rows, inputs.map((input) => (input.consumedOn == null ? 'purchasedOn' : 'consumedOn')));
       await insertInChunks(em, Purchase, rows);
       return {
         result: rows,
@@ -154,7 +154,7 @@ export class PurchaseService {
    * kind of referenced record whatever the batch size. This is where every rule that reads
    * stored data is applied before the batch is written.
    */
-  private async checkBatch(em: EntityManager, actor: Actor, rows: Purchase[]): Promise<void> {
+  private async checkBatch(em: EntityManager, actor: Actor, rows: Purchase[], consumedOnField: string[]): Promise<void> {
     const at = (i: number, field: string) => `input[${i}].${field}`;
     await requireWritableProducers(em, actor, rows.map((r, i) => ({ field: at(i, 'producerId'), id: r.producerId })));
     await requireMunicipalities(em, rows.map((r, i) => ({ field: at(i, 'originMunicipalityCode'), code: r.originMunicipalityCode })));
@@ -189,5 +189,9 @@ export class PurchaseService {
       const clash = keyed.find((k) => takenKeys.has(JSON.stringify([String(k.producerId), k.externalId])));
       if (clash) throw new ConflictError('DUPLICATE', `Producer ${clash.producerId} already has a purchase with externalId ${clash.externalId}`, at(clash.i, 'externalId'));
     }
+
+    // art. 6º §3º: a lot weighs in the month it is used, so the month of consumedOn must be open
+    // (the error names purchasedOn where consumedOn was left to default to it).
+    await requireOpenPeriods(em, rows, (r) => r.consumedOn, (i) => at(i, consumedOnField[i]));
   }
 }

@@ -1,8 +1,9 @@
 import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
-import { isIsoDate } from '../law/dates';
+import { isIsoDate, monthOf, yearOf } from '../law/dates';
 import { Decimal } from '../law/decimal';
 import { Actor } from './actor';
 import { BadInputError, NotFoundError } from './errors';
+import { assertPeriodsOpen } from './period-lock';
 import { assertCanWriteFor } from './scope';
 
 /**
@@ -82,6 +83,23 @@ export async function requireRecords<R extends { id: string }>(
   const missing = wanted.find((w) => !found.has(w.id));
   if (missing) throw new NotFoundError(entity, `${missing.id} (${missing.field})`);
   return found;
+}
+
+/**
+ * The tax periods the batch writes into must be open (CONFLICT PERIOD_CLOSED naming the item's
+ * date field): a closed month's dues are final until reopened with a reason. Producers are taken
+ * in id order, and each producer's months in date order, so two batches cannot deadlock.
+ */
+export async function requireOpenPeriods<T extends { producerId: string }>(em: EntityManager, rows: T[], dateOf: (row: T) => string, field: (i: number) => string): Promise<void> {
+  const byProducer = new Map<string, Array<{ year: number; month: number; field: string }>>();
+  rows.forEach((row, i) => {
+    const date = dateOf(row);
+    const months = byProducer.get(row.producerId) ?? [];
+    months.push({ year: yearOf(date), month: monthOf(date), field: field(i) });
+    byProducer.set(row.producerId, months);
+  });
+  const producers = [...byProducer.keys()].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
+  for (const producerId of producers) await assertPeriodsOpen(em, producerId, byProducer.get(producerId)!);
 }
 
 /** Rows a multi-row INSERT may carry: at most 14 parameters a row, well under PostgreSQL's 65,535. */

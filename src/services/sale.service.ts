@@ -6,7 +6,7 @@ import { Actor } from './actor';
 import { BadInputError, ConflictError } from './errors';
 import { Connection } from './pagination';
 import { pagesByProducer, ProducerPageKey } from './producer-pages';
-import { assertWritable, insertInChunks, requireDate, requirePositiveDecimal, requireWritableProducers } from './record-batch';
+import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { mutate } from './transaction';
 
 export interface RecordSaleInput {
@@ -91,5 +91,7 @@ export class SaleService {
       const i = rows.findIndex((r) => r.invoiceKey !== null && takenKeys.has(r.invoiceKey));
       if (i >= 0) throw new ConflictError('DUPLICATE', `A sale with invoiceKey ${rows[i].invoiceKey} already exists`, `input[${i}].invoiceKey`);
     }
+    // A sale is taxed in the month of soldOn, which must be open.
+    await requireOpenPeriods(em, rows, (r) => r.soldOn, (i) => `input[${i}].soldOn`);
   }
 }
