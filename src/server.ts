@@ -59,7 +59,7 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
     res.setHeader('x-request-id', requestId);
     requestContext.run({ requestId }, () => next());
   });
-  app.use(logRequests(logger));
+  app.use(logRequests(logger), metrics.httpMiddleware);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -22,6 +22,16 @@ export interface Metrics {
   apolloPlugin: ApolloServerPlugin;
   /** `GET /metrics` in the Prometheus text format. */
   handler: express.RequestHandler;
+  /** Counts every HTTP response by route and status (mounted before the routes). */
+  httpMiddleware: express.RequestHandler;
+}
+
+/** Route labels: a fixed set, so that scanners probing random paths add no series. */
+function routeOf(path: string): string {
+  if (path === '/graphql') return '/graphql';
+  if (path.startsWith('/graphiql-assets/')) return '/graphiql-assets';
+  if (path === '/healthz' || path === '/readyz' || path === '/metrics') return path;
+  return '(other)';
 }
 
 /**
@@ -33,6 +43,8 @@ export interface Metrics {
  *   selo_graphql_errors_total{operation,code}          errors by extensions.code (DESIGN §5)
  *   selo_db_pool_connections{state}                    total / idle connections in the pool
  *   selo_db_pool_waiting_requests                      queries waiting for a connection
+ *   selo_http_requests_total{route,method,status}      every HTTP response, those refused before
+ *                                                      an operation runs (401, 413) included
  * plus the Node.js process metrics of prom-client (prefixed `selo_`).
  */
 export function createMetrics(dataSource: DataSource): Metrics {
@@ -82,6 +94,19 @@ export function createMetrics(dataSource: DataSource): Metrics {
     },
   });
 
+  const http = new Counter({
+    name: 'selo_http_requests_total',
+    help: 'HTTP responses, by route, method and status code',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const httpMiddleware: express.RequestHandler = (req, res, next) => {
+    const route = routeOf(req.path);
+    const method = req.method === 'GET' || req.method === 'POST' ? req.method : 'other';
+    res.on('finish', () => http.inc({ route, method, status: String(res.statusCode) }));
+    next();
+  };
+
   const seen = new Set<string>();
   const label = (name: string | null | undefined): string => {
     if (!name) return '(anonymous)';
@@ -122,5 +147,5 @@ export function createMetrics(dataSource: DataSource): Metrics {
     }
   };
 
-  return { registry, apolloPlugin, handler };
+  return { registry, apolloPlugin, handler, httpMiddleware };
 }

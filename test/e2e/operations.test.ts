@@ -96,6 +96,14 @@ test('/metrics shows the operations just run: requests and latency by operation 
   expect(sample(text, 'selo_db_pool_connections', { state: 'idle' })).toBeLessThanOrEqual(total);
   expect(sample(text, 'selo_db_pool_waiting_requests')).toBe(0);
   expect(text).toContain('selo_process_cpu_user_seconds_total');
+  // Every HTTP response, by route and status: the 401 of a request without a token too, which
+  // never reaches an operation.
+  const unauthenticated = sample(text, 'selo_http_requests_total', { route: '/graphql', method: 'POST', status: '401' }) ?? 0;
+  await post('query MetricsNoToken { __typename }', { token: null });
+  const after = await (await fetch(`${base()}/metrics`)).text();
+  expect(sample(after, 'selo_http_requests_total', { route: '/graphql', method: 'POST', status: '401' })).toBe(unauthenticated + 1);
+  expect(sample(after, 'selo_graphql_requests_total', { operation: 'MetricsNoToken', type: 'query' })).toBeUndefined();
+  expect(sample(after, 'selo_http_requests_total', { route: '/metrics', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(2);
 });
 
 describe('with the database gone', () => {
