@@ -3,6 +3,7 @@ import {
   isEnumType, isInputObjectType, isLeafType, isListType, isNonNullType, isScalarType,
 } from 'graphql';
 import { MUTATION_RULES, QUERY_RULES, Rule, ruleFor } from '../../src/graphql/auth/rules';
+import { Role } from '../../src/law/types';
 import { getSchema } from '../../src/graphql/schema';
 import { Caller, startTestApi, TestApi } from '../support/api';
 
@@ -129,11 +130,11 @@ function casesFor(rule: Rule | undefined): Case[] {
   const roleCase = (role: 'ADMIN' | 'AUDITOR' | 'PRODUCER', names: string): Case => ({
     caller: role === 'PRODUCER' ? { role, producerId: own } : { role },
     names,
-    expect: !rule || !rule.roles.includes(role) ? 'FORBIDDEN' : 'NOT_REFUSED',
+    expect: !rule || !rule.roles.includes(role as Role) ? 'FORBIDDEN' : 'NOT_REFUSED',
   });
   const cases = [roleCase('ADMIN', other), roleCase('AUDITOR', other), roleCase('PRODUCER', own)];
   // a PRODUCER naming another producer: NOT_FOUND, exactly as an unknown producer
-  if (rule && rule.roles.includes('PRODUCER' as never) && rule.producerArgs.length > 0) {
+  if (rule && rule.roles.includes(Role.PRODUCER) && rule.producerArgs.length > 0) {
     cases.push({ caller: { role: 'PRODUCER', producerId: own }, names: other, expect: 'NOT_FOUND' });
   }
   return cases;
@@ -176,7 +177,7 @@ test('each role gets its rule\'s outcome for every operation; refusals write not
 test('an operation with no rule is refused for every role, ADMIN included', async () => {
   const { authorize } = await import('../../src/graphql/auth/protect');
   for (const role of ['ADMIN', 'AUDITOR', 'PRODUCER'] as const) {
-    expect(() => authorize('Mutation', 'dropEverything', { sub: 's', role: role as never, producerId: role === 'PRODUCER' ? own : null, requestId: null }, {}))
+    expect(() => authorize('Mutation', 'dropEverything', { sub: 's', role: role as Role, producerId: role === 'PRODUCER' ? own : null, requestId: null }, {}))
       .toThrow('Mutation.dropEverything has no authorization rule');
   }
 });
