@@ -9,7 +9,7 @@ import { FamilyFarmerConnection, FamilyFarmerType, FamilyFarmingRegistrationType
 @Resolver(() => FamilyFarmerType)
 export class FamilyFarmerResolver {
   @Query(() => FamilyFarmerType, { nullable: true, description: 'A family farmer by id (readable by every role).' })
-  familyFarmer(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  familyFarmer(@Arg('id', () => ID, { description: 'Id of the family farmer.' }) id: string, @Ctx() ctx: Context) {
     return ctx.loaders.familyFarmer.load(id);
   }
 
@@ -19,7 +19,7 @@ export class FamilyFarmerResolver {
   }
 
   @Mutation(() => FamilyFarmerType, { description: 'Register a family farmer with its DAP/CAF (ADMIN or PRODUCER); a CPF already registered is CONFLICT/DUPLICATE.' })
-  createFamilyFarmer(@Arg('input') input: CreateFamilyFarmerInput, @Ctx() ctx: Context) {
+  createFamilyFarmer(@Arg('input', { description: 'The farmer and its DAP/CAF registrations.' }) input: CreateFamilyFarmerInput, @Ctx() ctx: Context) {
     return ctx.services.familyFarmers.create(ctx.actor, input);
   }
 

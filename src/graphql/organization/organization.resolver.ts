@@ -10,7 +10,7 @@ import { OrganizationConnection, OrganizationType } from './organization.type';
 @Resolver(() => OrganizationType)
 export class OrganizationResolver {
   @Query(() => OrganizationType, { nullable: true, description: 'A cooperative or association by id (readable by every role).' })
-  organization(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  organization(@Arg('id', () => ID, { description: 'Id of the cooperative or association.' }) id: string, @Ctx() ctx: Context) {
     return ctx.loaders.organization.load(id);
   }
 
@@ -20,7 +20,7 @@ export class OrganizationResolver {
   }
 
   @Mutation(() => OrganizationType, { description: 'Register a cooperative or association with its DAP/CAF jurídica (ADMIN or PRODUCER); a CNPJ already registered is CONFLICT/DUPLICATE.' })
-  createOrganization(@Arg('input') input: CreateOrganizationInput, @Ctx() ctx: Context) {
+  createOrganization(@Arg('input', { description: 'The organization, its member counts and its DAP/CAF jurídica.' }) input: CreateOrganizationInput, @Ctx() ctx: Context) {
     return ctx.services.organizations.create(ctx.actor, input);
   }
 

@@ -10,14 +10,14 @@ import { RegimeElectionType } from './regime.type';
 @Resolver(() => RegimeElectionType)
 export class RegimeElectionResolver {
   @Query(() => [RegimeElectionType], { description: 'A producer\'s regime elections, by effectiveYear; an unknown or another producer is NOT_FOUND.' })
-  regimeElections(@Arg('producerId', () => ID) producerId: string, @Ctx() ctx: Context) {
+  regimeElections(@Arg('producerId', () => ID, { description: 'Producer whose elections to list.' }) producerId: string, @Ctx() ctx: Context) {
     return ctx.services.regimes.electionsOfProducer(ctx.actor, producerId);
   }
 
   @Mutation(() => RegimeElectionType, {
     description: 'Elect the regime (Lei 11.116/2005, art. 4º): ADMIN, or the PRODUCER for itself. A second election for a year already elected is CONFLICT/REGIME_ALREADY_ELECTED.',
   })
-  electRegime(@Arg('input') input: ElectRegimeInput, @Ctx() ctx: Context) {
+  electRegime(@Arg('input', { description: 'Producer, regime and day of the election.' }) input: ElectRegimeInput, @Ctx() ctx: Context) {
     return ctx.services.regimes.elect(ctx.actor, input);
   }
 

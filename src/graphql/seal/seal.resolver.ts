@@ -8,22 +8,22 @@ import { SealEventType, SealGrantType } from './seal.type';
 @Resolver(() => SealGrantType)
 export class SealGrantResolver {
   @Query(() => SealGrantType, { nullable: true, description: 'A Selo grant by id; another producer\'s grant is NOT_FOUND for a PRODUCER.' })
-  sealGrant(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  sealGrant(@Arg('id', () => ID, { description: 'Id of the grant.' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.seals.get(ctx.actor, id);
   }
 
   @Query(() => [SealGrantType], { description: 'A producer\'s Selo grants, by grantedOn; an unknown or another producer is NOT_FOUND.' })
-  sealGrants(@Arg('producerId', () => ID) producerId: string, @Ctx() ctx: Context) {
+  sealGrants(@Arg('producerId', () => ID, { description: 'Producer whose grants to list.' }) producerId: string, @Ctx() ctx: Context) {
     return ctx.services.seals.grantsOfProducer(ctx.actor, producerId);
   }
 
   @Mutation(() => SealGrantType, { description: 'Grant the Selo to a producer (ADMIN; Decreto 10.527/2020, art. 4º III).' })
-  grantSeal(@Arg('input') input: GrantSealInput, @Ctx() ctx: Context) {
+  grantSeal(@Arg('input', { description: 'Producer, validity and act of the grant.' }) input: GrantSealInput, @Ctx() ctx: Context) {
     return ctx.services.seals.grant(ctx.actor, input);
   }
 
   @Mutation(() => SealGrantType, { description: 'Record a suspension, reinstatement, cancellation or renewal of a grant (ADMIN; art. 4º I, V); returns the grant.' })
-  recordSealEvent(@Arg('input') input: SealEventInput, @Ctx() ctx: Context) {
+  recordSealEvent(@Arg('input', { description: 'Grant, kind and effective day of the event.' }) input: SealEventInput, @Ctx() ctx: Context) {
     return ctx.services.seals.recordEvent(ctx.actor, input);
   }
 
