@@ -95,7 +95,7 @@ export function requestTimeout(ms: number = LIMITS.requestTimeoutMs): RequestHan
   return (_req, res, next) => {
     const timer = setTimeout(() => {
       if (!res.headersSent) {
-        res.status(503).json({ errors: [{ message: `Request timed out after ${ms} ms`, extensions: { code: 'REQUEST_TIMEOUT' } }] });
+        res.status(503).json({ errors: [{ message: `Request timed out after ${ms} ms; a mutation may still complete, so check before retrying`, extensions: { code: 'REQUEST_TIMEOUT' } }] });
       }
     }, ms);
     timer.unref();

@@ -147,7 +147,7 @@ test('a request still unanswered after the timeout is answered 503 with a JSON e
     const { port } = server.address() as { port: number };
     const res = await fetch(`http://127.0.0.1:${port}/slow`);
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ errors: [{ message: 'Request timed out after 50 ms', extensions: { code: 'REQUEST_TIMEOUT' } }] });
+    expect(await res.json()).toEqual({ errors: [{ message: 'Request timed out after 50 ms; a mutation may still complete, so check before retrying', extensions: { code: 'REQUEST_TIMEOUT' } }] });
   } finally {
     server.closeAllConnections();
     server.close();
