@@ -254,3 +254,23 @@ test('another instance of the service sees a publication at once (its cached law
   expect(before).not.toBe('0.65');
   expect((await other.lawBook()).cooperativeMinFamilyFarmerShare('2030-01-01', '2030-01-01').value.toString()).toBe('0.65');
 });
+
+test('before 2020-10-23 there is no rule until an ADMIN publishes the earlier decree\'s figures (Decreto 7.768/2012, secondary source)', async () => {
+  expect((await api.gql(RULES, { on: '2015-01-01' })).errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
+  const earlier: Array<[string, string, string, string]> = [
+    ['GENERAL', '0.7802', '26.41', '121.59'],
+    ['CASTOR_PALM_PRIORITY_REGION', '0.8129', '22.48', '103.51'],
+    ['FAMILY_FARMING', '0.9135', '10.39', '47.85'],
+  ];
+  for (const [category, coefficient, pisPerM3, cofinsPerM3] of earlier) {
+    await api.ok(PUBLISH, { input: { category, coefficient, pisPerM3, cofinsPerM3, validFrom: '2012-06-28', validUntil: '2020-10-22', publishedOn: '2012-06-28', legalBasis: 'Decreto 7.768/2012 (secondary source)' } });
+  }
+  // three of four categories: still no complete set of rules
+  expect((await api.gql(RULES, { on: '2015-01-01' })).errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
+  await api.ok(PUBLISH, { input: { category: 'FAMILY_FARMING_PRIORITY_REGION', coefficient: '1', pisPerM3: '0', cofinsPerM3: '0', validFrom: '2012-06-28', validUntil: '2020-10-22', publishedOn: '2012-06-28', legalBasis: 'Decreto 7.768/2012 (secondary source)' } });
+  const rs = await rules('2015-01-01');
+  expect(figures(rs).CASTOR_PALM_PRIORITY_REGION).toEqual(['0.8129', '22.48', '103.51']);
+  expect(rs.every((r) => r.legalBasis === 'Decreto 7.768/2012 (secondary source)')).toBe(true);
+  // and from 2020-10-23 the shipped versions of Decreto 10.527/2020 answer
+  expect((await rules('2020-10-23')).every((r) => r.publishedOn === '2020-10-23')).toBe(true);
+});
