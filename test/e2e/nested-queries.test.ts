@@ -137,3 +137,18 @@ test('producers → purchases → familyFarmer → municipality (and originMunic
   // And nothing is asked once per producer or per purchase.
   expect(b.count).toBeLessThan(20);
 });
+
+test('under producers, each producer gets its own first N purchases and its own totalCount', async () => {
+  const data = await api.ok<{ producers: { edges: Array<{ node: { id: string; purchases: { totalCount: number; pageInfo: { hasNextPage: boolean }; edges: Array<{ node: { producer: { id: string }; quantityKg: string } }> } } }> } }>(
+    `{ producers(first: 100) { edges { node { id purchases(first: 3, from: "2025-03-02") {
+        totalCount pageInfo { hasNextPage } edges { node { quantityKg producer { id } } } } } } } }`,
+  );
+  expect(data.producers.edges).toHaveLength(20);
+  for (const { node } of data.producers.edges) {
+    // Purchases i = 1..9 were consumed on 2025-03-(i + 1): nine from the 2nd on.
+    expect(node.purchases.totalCount).toBe(9);
+    expect(node.purchases.pageInfo.hasNextPage).toBe(true);
+    expect(node.purchases.edges.map((e) => e.node.quantityKg)).toEqual(['101', '102', '103']);
+    expect(node.purchases.edges.every((e) => e.node.producer.id === node.id)).toBe(true);
+  }
+});
