@@ -1,0 +1,130 @@
+import { cnpj as cnpjLib, cpf as cpfLib } from 'cpf-cnpj-validator';
+import { EXAMPLE_OPERATIONS } from '../../src/http/graphiql-examples';
+import { startTestApi, TestApi } from '../support/api';
+
+// The saved operations GraphiQL opens with answer, without errors, the questions they are for,
+// on records made through the API: a producer in Recife (Nordeste) with a CAF farmer in the
+// Semiárido, a farmer whose DAP had expired, a third-party supplier, the Selo and the special
+// regime. Expected figures are worked out below from Decreto 10.527/2020 and Lei 11.116/2005.
+
+let api: TestApi;
+const ids: Record<string, string> = {};
+
+const example = (name: string) => {
+  const op = EXAMPLE_OPERATIONS.find((o) => o.name === name);
+  if (!op) throw new Error(`no example ${name}`);
+  return op;
+};
+
+async function run(name: string, variables: Record<string, unknown>) {
+  const op = example(name);
+  const res = await api.gql(op.query, { ...op.variables, ...variables }, { role: 'AUDITOR' });
+  expect(res.errors).toBeUndefined();
+  return res.data as Record<string, any>;
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  await api.ok(`mutation($m: [MunicipalityInput!]!) { upsertMunicipalities(input: $m) { ibgeCode } }`, {
+    m: [
+      { ibgeCode: '2611606', name: 'Recife', semiarid: false },
+      { ibgeCode: '2910800', name: 'Feira de Santana', semiarid: true },
+      { ibgeCode: '4314902', name: 'Porto Alegre', semiarid: false },
+    ],
+  });
+  const p = await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`, {
+    i: { cnpj: cnpjLib.generate(), legalName: 'Biodiesel Exemplo S.A.', plantMunicipalityCode: '2611606' },
+  });
+  ids.producer = p.createProducer.id;
+  const farmer = async (name: string, reg: Record<string, string>) =>
+    (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, {
+      i: { cpf: cpfLib.generate(), name, municipalityCode: '2910800', registrations: [reg] },
+    })).createFamilyFarmer.id as string;
+  ids.maria = await farmer('Maria do Sertão', { kind: 'CAF', number: 'CAF-BA-0001', validFrom: '2024-01-01', validUntil: '2027-12-31' });
+  ids.joao = await farmer('João do Sertão', { kind: 'DAP', number: 'DAP-BA-0002', validFrom: '2020-01-01', validUntil: '2024-12-31' });
+  await api.ok(`mutation($i: GrantSealInput!) { grantSeal(input: $i) { id } }`, { i: { producerId: ids.producer, grantedOn: '2024-01-01', validUntil: '2027-12-31' } });
+  // Elected by the last business day of November 2025: the special regime governs 2026 (art. 4º §1º).
+  await api.ok(`mutation($i: ElectRegimeInput!) { electRegime(input: $i) { effectiveYear } }`, { i: { producerId: ids.producer, regime: 'SPECIAL_PER_M3', electedOn: '2025-11-20' } });
+  const purchases = await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, {
+    i: [
+      // 2025: from João, whose DAP ended on 2024-12-31 — does not count for the Selo.
+      { producerId: ids.producer, purchasedOn: '2025-03-10', feedstock: 'SOYBEAN', quantityKg: '5000', cost: '12500', supplierKind: 'FAMILY_FARMER', familyFarmerId: ids.joao, originMunicipalityCode: '2910800' },
+      // April 2026: from Maria (CAF valid, Semiárido) and from a third party in the South.
+      { producerId: ids.producer, purchasedOn: '2026-04-03', feedstock: 'SOYBEAN', quantityKg: '10000', cost: '25000', supplierKind: 'FAMILY_FARMER', familyFarmerId: ids.maria, originMunicipalityCode: '2910800' },
+      { producerId: ids.producer, purchasedOn: '2026-04-10', feedstock: 'SOYBEAN', quantityKg: '10000', cost: '20000', supplierKind: 'THIRD_PARTY', supplierName: 'Cerealista Sul Ltda', originMunicipalityCode: '4314902' },
+    ],
+  });
+  ids.joaoPurchase = purchases.recordPurchases[0].id;
+  await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, {
+    i: [
+      { producerId: ids.producer, soldOn: '2025-06-15', volumeM3: '50', revenue: '250000' },
+      { producerId: ids.producer, soldOn: '2026-04-05', volumeM3: '100', revenue: '500000' },
+      { producerId: ids.producer, soldOn: '2026-04-20', volumeM3: '100', revenue: '500000' },
+    ],
+  });
+});
+afterAll(async () => { await api.close(); });
+
+test('the four saved operations are the four questions, each a valid named operation', () => {
+  expect(EXAMPLE_OPERATIONS.map((o) => o.name)).toEqual(['ProducerMonth', 'SealComplianceOfYear', 'RulesInForceAsKnownOn', 'WhyPurchaseDidNotCount']);
+  for (const op of EXAMPLE_OPERATIONS) expect(op.query).toContain(`query ${op.name}(`);
+});
+
+test('RulesInForceAsKnownOn: mid-June 2026 as known on 2026-05-20 is general; as known today, the extended zero window', async () => {
+  const data = await run('RulesInForceAsKnownOn', {});
+  const figures = (rules: Array<{ category: string; pisPerM3: string; cofinsPerM3: string }>) =>
+    Object.fromEntries(rules.map((r) => [r.category, [r.pisPerM3, r.cofinsPerM3]]));
+  // Art. 5º §1º and art. 6º §1º: the published amounts; on 2026-05-20 the window was known to end 05-31.
+  expect(figures(data.asKnownThen)).toEqual({
+    GENERAL: ['26.41', '121.59'],
+    CASTOR_PALM_PRIORITY_REGION: ['22.48', '103.51'],
+    FAMILY_FARMING: ['10.39', '47.85'],
+    FAMILY_FARMING_PRIORITY_REGION: ['0', '0'],
+  });
+  // Art. 5º §§2º–4º as extended to 2026-07-31: every amount zero.
+  expect(Object.values(figures(data.asKnownToday))).toEqual([['0', '0'], ['0', '0'], ['0', '0'], ['0', '0']]);
+});
+
+test('ProducerMonth: April 2026 in two segments, the first blended by cost, the second in the zero window', async () => {
+  const { taxPeriod } = await run('ProducerMonth', { producerId: ids.producer, year: 2026, month: 4 });
+  expect(taxPeriod.regime).toBe('SPECIAL_PER_M3');
+  expect(taxPeriod.segments.map((s: { from: string; to: string }) => [s.from, s.to])).toEqual([['2026-04-01', '2026-04-06'], ['2026-04-07', '2026-04-30']]);
+  const [before, window] = taxPeriod.segments;
+  // Raw material used in April: 25,000 from Maria (family farming, Semiárido: art. 6º III, R$ 0/m³)
+  // and 20,000 from the third party (general: R$ 26,41 and 121,59/m³). Weighted by cost (art. 6º §3º):
+  // PIS 26.41 × 20,000 / 45,000 = 11.7377…/m³ × 100 m³ = 1,173.78 (half-even); Cofins 121.59 × 4/9 = 54.04/m³ × 100 = 5,404.00.
+  expect(before.sealRegular).toBe(true);
+  expect(Object.fromEntries(before.mix.map((m: { category: string; cost: string }) => [m.category, m.cost]))).toMatchObject({ FAMILY_FARMING_PRIORITY_REGION: '25000', GENERAL: '20000' });
+  expect(Number(before.pisDue)).toBe(1173.78);
+  expect(Number(before.cofinsDue)).toBe(5404);
+  // From 2026-04-07 every amount is zero (art. 5º §§2º–4º).
+  expect(Number(window.pisDue)).toBe(0);
+  expect(Number(window.cofinsDue)).toBe(0);
+  expect(Number(taxPeriod.pisDue)).toBe(1173.78);
+  expect(Number(taxPeriod.cofinsDue)).toBe(5404);
+  expect(Number(taxPeriod.totalDue)).toBe(6577.78);
+});
+
+test('SealComplianceOfYear and WhyPurchaseDidNotCount: João\'s 2025 purchase is excluded, and why', async () => {
+  const { sealCompliance } = await run('SealComplianceOfYear', { producerId: ids.producer, year: 2025 });
+  expect(sealCompliance.salesRevenue).toBe('250000');
+  const excluded = sealCompliance.excluded.find((e: { id: string }) => e.id === ids.joaoPurchase);
+  expect(excluded).toBeDefined();
+  expect(excluded.amount).toBe('12500');
+  expect(excluded.findings.map((f: { code: string }) => f.code)).toEqual(expect.arrayContaining([expect.stringMatching(/^(SUPPLIER_NOT_ELIGIBLE|REGISTRATION_NOT_VALID)$/)]));
+  // Nothing counted: João was not eligible on 2025-03-10 (art. 2º IV), so the target is missed.
+  expect(sealCompliance.countedTotal).toBe('0');
+  expect(sealCompliance.compliant).toBe(false);
+
+  const { purchase } = await run('WhyPurchaseDidNotCount', { purchaseId: ids.joaoPurchase, purchasedOn: '2025-03-10' });
+  expect(purchase).toMatchObject({
+    id: ids.joaoPurchase,
+    purchasedOn: '2025-03-10',
+    supplierKind: 'FAMILY_FARMER',
+    familyFarmingOrigin: false,
+    originMunicipality: { name: 'Feira de Santana', state: 'BA', priorityRegion: true },
+    familyFarmer: { name: 'João do Sertão', eligibleOn: false, registrations: [{ kind: 'DAP', number: 'DAP-BA-0002', validFrom: '2020-01-01', validUntil: '2024-12-31' }] },
+    organization: null,
+    contract: null,
+  });
+});
