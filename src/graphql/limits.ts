@@ -1,7 +1,11 @@
 import { ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { GraphQLError, GraphQLFormattedError, ValidationContext } from 'graphql';
+import {
+  FragmentDefinitionNode, getNamedType, GraphQLError, GraphQLFormattedError, GraphQLObjectType, isObjectType, Kind,
+  OperationDefinitionNode, SelectionSetNode, ValidationContext, valueFromAST, GraphQLInt,
+} from 'graphql';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
 
 /**
  * Limits on what one request may ask (DESIGN §5: QUERY_TOO_COMPLEX). The figures are chosen so
@@ -23,6 +27,11 @@ export const LIMITS = {
    * literal `first`. The page of 20 producers × 50 purchases above costs about 10,000.
    */
   maxCost: 50_000,
+  /**
+   * Field resolutions a request may fan out to, counting each connection at the page size it will
+   * really have (`first` as a literal or a variable, 20 when absent).
+   */
+  maxFanOut: 100_000,
   /** Largest request body accepted. */
   bodyLimit: '1mb',
   /** A request still unanswered after this long is answered 503 (DATABASE statement time is bounded separately). */
@@ -59,12 +68,67 @@ export function armor() {
   }).protect();
   return {
     validationRules: protection.validationRules,
-    plugins: protection.plugins as ApolloServerPlugin[],
+    plugins: [...(protection.plugins as ApolloServerPlugin[]), fanOutLimit],
     parseOptions: { maxTokens: LIMITS.maxTokens },
   };
 }
 
 /** graphql-js's message for its token limit ("more that" is its spelling). */
+/**
+ * Estimated field resolutions of an operation, with the real page sizes: each field counts once
+ * per parent object, and a `…Connection` field multiplies its subtree by its page size. Unlike the
+ * static cost rule, this sees `first` passed in variables and the default page size.
+ */
+export function fanOut(operation: OperationDefinitionNode, root: GraphQLObjectType, fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>): number {
+  const walk = (set: SelectionSetNode, type: GraphQLObjectType, times: number, seen: Set<string>): number => {
+    let total = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.INLINE_FRAGMENT) {
+        total += walk(selection.selectionSet, type, times, seen);
+      } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
+        const fragment = fragments[selection.name.value];
+        if (fragment && !seen.has(fragment.name.value)) total += walk(fragment.selectionSet, type, times, new Set([...seen, fragment.name.value]));
+      } else {
+        total += times;
+        const field = type.getFields()[selection.name.value];
+        const named = field ? getNamedType(field.type) : undefined;
+        if (!selection.selectionSet || !named || !isObjectType(named)) continue;
+        let size = 1;
+        if (named.name.endsWith('Connection')) {
+          const first = selection.arguments?.find((a) => a.name.value === 'first');
+          const value = first ? valueFromAST(first.value, GraphQLInt, variables) : undefined;
+          size = typeof value === 'number' && value > 0 ? Math.min(value, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+        }
+        total += walk(selection.selectionSet, named, times * size, seen);
+      }
+      if (total > Number.MAX_SAFE_INTEGER / 2) return total;
+    }
+    return total;
+  };
+  return walk(operation.selectionSet, root, 1, new Set());
+}
+
+/** Refuse, before execution, an operation whose fan-out exceeds LIMITS.maxFanOut. */
+export const fanOutLimit: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation, schema, document, request }) {
+        if (!operation) return;
+        const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+        if (!root || operation.operation === 'subscription') return;
+        const fragments: Record<string, FragmentDefinitionNode> = {};
+        for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+        const n = fanOut(operation, root, fragments, request.variables ?? {});
+        if (n > LIMITS.maxFanOut) {
+          throw new GraphQLError(`Query fans out to about ${n} fields, over the limit of ${LIMITS.maxFanOut}: ask for smaller pages`, {
+            extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
+          });
+        }
+      },
+    };
+  },
+};
+
 const TOKEN_LIMIT = /Document contains more tha[nt] \d+ tokens/;
 
 /** Give refused queries their public code: armor's rules and the parser's token limit. */

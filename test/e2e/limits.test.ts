@@ -63,6 +63,20 @@ test('a cost bomb of nested connections within the depth limit is refused with Q
   expect(api.statements.count).toBe(0);
 });
 
+test('a cost bomb with page sizes in variables, or left to the default, is refused with QUERY_TOO_COMPLEX', async () => {
+  const query = `query ($n: Int) { producers(first: $n) { edges { node { purchases(first: $n) { edges { node { producer { contracts(first: $n) { edges { node { id } } } } } } } } } } }`;
+  api.statements.reset();
+  // 100 × 100 × 100 contracts' ids, and the edges and nodes around them: over 100,000 fields
+  expectTooComplex(await api.gql(query, { n: 100 }), /fans out to about \d+ fields, over the limit of 100000/);
+  expect(api.statements.count).toBe(0);
+  // the default page size (20) three connections deep: 20³ = 8,000 contracts of 14 fields each
+  const defaults = `{ producers { edges { node { purchases { edges { node { producer { contracts { edges { cursor node { id signedOn validFrom validUntil feedstock quantityKg pricePerKg technicalAssistance producer { id legalName cnpj } } } } } } } } } } } }`;
+  expectTooComplex(await api.gql(defaults), /fans out to about/);
+  // the same shape with small pages is fine: 2 × 2 × 2 contracts
+  const small = await api.ok(query, { n: 2 });
+  expect(small.producers.edges).toHaveLength(1);
+});
+
 test('the heavy legitimate page (20 producers × 50 purchases with names) is within the cost limit', async () => {
   const query = `{ producers(first: 20) { totalCount edges { cursor node { id legalName purchases(first: 50) { totalCount edges { node { id consumedOn quantityKg cost originMunicipality { name } } } } } } } }`;
   const data = await api.ok(query);
