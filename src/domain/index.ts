@@ -14,15 +14,16 @@ import { RegimeElection } from './regime-election.entity';
 import { Sale } from './sale.entity';
 import { SealEvent } from './seal-event.entity';
 import { SealGrant } from './seal-grant.entity';
+import { TaxPeriod } from './tax-period.entity';
 
 export {
   AuditEntry, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
   LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
-  RegimeElection, Sale, SealEvent, SealGrant,
+  RegimeElection, Sale, SealEvent, SealGrant, TaxPeriod,
 };
 
 export const entities = [
   AuditEntry, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
   LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
-  RegimeElection, Sale, SealEvent, SealGrant,
+  RegimeElection, Sale, SealEvent, SealGrant, TaxPeriod,
 ];

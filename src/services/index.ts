@@ -13,6 +13,7 @@ import { RegimeService } from './regime.service';
 import { SaleService } from './sale.service';
 import { SealService } from './seal.service';
 import { SealComplianceService } from './seal-compliance.service';
+import { TaxPeriodService } from './tax-period.service';
 
 /** The use cases, built once per process over the DataSource. */
 export function createServices(ds: DataSource) {
@@ -34,6 +35,7 @@ export function createServices(ds: DataSource) {
     law,
     minimumPrices,
     sealCompliance: new SealComplianceService(ds, () => law.lawBook(), minimumPrices),
+    taxPeriods: new TaxPeriodService(ds, () => law.lawBook()),
   };
 }
 

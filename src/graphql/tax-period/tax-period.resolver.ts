@@ -1,0 +1,68 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Producer } from '../../domain';
+import { TaxPeriodView } from '../../services/tax-period.service';
+import { Context } from '../context';
+import { ProducerType } from '../producer/producer.type';
+import { DateScalar } from '../scalars';
+import { TaxPeriodType } from './tax-period.type';
+
+const AS_KNOWN_ON = { nullable: true, description: 'Law versions published by this date (default today); for a CLOSED month, the date of the recomputation it is compared with.' };
+
+@Resolver(() => TaxPeriodType)
+export class TaxPeriodResolver {
+  @Query(() => TaxPeriodType, {
+    description: 'A producer\'s PIS/Pasep and Cofins for a month (Lei 11.116/2005, arts. 3º–5º; Decreto 10.527/2020, arts. 5º–6º), as known on asKnownOn (default today). ADMIN and AUDITOR: any producer; PRODUCER: its own (another is NOT_FOUND). From 2027: NO_RULE_IN_FORCE (EC 132/2023, ADCT art. 126, II).',
+  })
+  taxPeriod(
+    @Arg('producerId', () => ID, { description: 'The producer.' }) producerId: string,
+    @Arg('year', () => Int, { description: 'Calendar year.' }) year: number,
+    @Arg('month', () => Int, { description: 'Calendar month, 1 to 12.' }) month: number,
+    @Arg('asKnownOn', () => DateScalar, AS_KNOWN_ON) asKnownOn: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.taxPeriods.forProducer(ctx.actor, producerId, year, month, asKnownOn);
+  }
+
+  @Mutation(() => TaxPeriodType, {
+    description: 'Close a month: store the snapshot of every figure (as known today) and the fingerprint of its inputs; purchases consumed and sales sold in it are then refused (CONFLICT PERIOD_CLOSED). Already closed: CONFLICT PERIOD_CLOSED. ADMIN, or the PRODUCER for itself.',
+  })
+  closeTaxPeriod(
+    @Arg('producerId', () => ID, { description: 'The producer.' }) producerId: string,
+    @Arg('year', () => Int, { description: 'Calendar year.' }) year: number,
+    @Arg('month', () => Int, { description: 'Calendar month, 1 to 12.' }) month: number,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.taxPeriods.close(ctx.actor, producerId, year, month);
+  }
+
+  @Mutation(() => TaxPeriodType, { description: 'Reopen a closed month, with a reason (audited); it is computed live again. ADMIN, or the PRODUCER for itself.' })
+  reopenTaxPeriod(
+    @Arg('producerId', () => ID, { description: 'The producer.' }) producerId: string,
+    @Arg('year', () => Int, { description: 'Calendar year.' }) year: number,
+    @Arg('month', () => Int, { description: 'Calendar month, 1 to 12.' }) month: number,
+    @Arg('reason', () => String, { description: 'Why the month is reopened (required, not blank).' }) reason: string,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.taxPeriods.reopen(ctx.actor, producerId, year, month, reason);
+  }
+
+  @FieldResolver(() => ProducerType, { description: 'The producer.' })
+  producer(@Root() t: TaxPeriodView) {
+    return t.producer;
+  }
+}
+
+/** Producer.taxPeriod (the producer is already within the caller's scope). */
+@Resolver(() => ProducerType)
+export class ProducerTaxPeriodResolver {
+  @FieldResolver(() => TaxPeriodType, { description: 'The producer\'s PIS/Pasep and Cofins for a month, as known on asKnownOn (default today) (Lei 11.116/2005, arts. 3º–5º).' })
+  taxPeriod(
+    @Root() p: Producer,
+    @Arg('year', () => Int, { description: 'Calendar year.' }) year: number,
+    @Arg('month', () => Int, { description: 'Calendar month, 1 to 12.' }) month: number,
+    @Arg('asKnownOn', () => DateScalar, AS_KNOWN_ON) asKnownOn: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.taxPeriods.ofProducer(p, year, month, asKnownOn);
+  }
+}

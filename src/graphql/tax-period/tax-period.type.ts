@@ -1,0 +1,79 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { Decimal } from '../../law/decimal';
+import { RateCategory, TaxPeriodStatus, TaxRegime } from '../../law/types';
+import { DateScalar, DecimalScalar } from '../scalars';
+import { FindingType } from '../types/common';
+
+@ObjectType('CategoryShare', { description: 'One rate category in the blend of a segment (Decreto 10.527/2020, art. 6º §3º): its weight, share and the amounts in force.' })
+export class CategoryShareType {
+  @Field(() => RateCategory, { description: 'The rate category (Decreto 10.527/2020, arts. 5º and 6º).' }) category: RateCategory;
+  @Field(() => DecimalScalar, { description: 'Valued acquisition cost of the raw material of this category used in the period.' }) cost: Decimal;
+  @Field(() => DecimalScalar, { description: 'Quantity (kg) of the raw material of this category used in the period; the weight itself under OWN_PRODUCTION_VALUED_BY_QUANTITY.' }) quantityKg: Decimal;
+  @Field(() => DecimalScalar, { description: 'cost / the segment\'s total, half-even to 6 decimals (computed unrounded).' }) share: Decimal;
+  @Field(() => DecimalScalar, { description: 'Reduction coefficient in force (art. 5º; art. 6º §1º).' }) coefficient: Decimal;
+  @Field(() => DecimalScalar, { description: 'Published PIS/Pasep amount per m³ in force (art. 5º §1º; art. 6º §1º).' }) pisPerM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'Published Cofins amount per m³ in force (art. 5º §1º; art. 6º §1º).' }) cofinsPerM3: Decimal;
+  @Field({ description: 'Legal basis of the version of the rule applied.' }) legalBasis: string;
+}
+
+@ObjectType('TaxSegment', { description: 'Days of the period over which the rules in force and the Selo standing are constant.' })
+export class TaxSegmentType {
+  @Field(() => DateScalar, { description: 'First day of the segment.' }) from: string;
+  @Field(() => DateScalar, { description: 'Last day of the segment (inclusive).' }) to: string;
+  @Field({ description: 'The producer holds the Selo in regular standing over the segment (Decreto 10.527/2020, art. 6º §2º).' }) sealRegular: boolean;
+  @Field(() => FindingType, { description: 'Why the Selo is (or is not) in regular standing on the segment\'s first day.' }) sealStanding: FindingType;
+  @Field(() => [CategoryShareType], { description: 'Empty under the ad valorem regime.' }) mix: CategoryShareType[];
+  @Field(() => DecimalScalar, { nullable: true, description: 'Rates for own-production domestic sales, weighted by cost (art. 6º §3); null under the ad valorem regime.' }) blendedPisPerM3: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Cofins counterpart of blendedPisPerM3 (art. 6º §3º); null under the ad valorem regime. Shown half-even to 6 decimals, computed unrounded.' }) blendedCofinsPerM3: Decimal | null;
+  @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market in the segment (m³).' }) ownProductionVolumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'Imported biodiesel sold on the domestic market in the segment (m³), taxed at GENERAL (art. 6º §5º).' }) importedVolumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'Biodiesel exported in the segment (m³): no PIS/Cofins.' }) exportedVolumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'Revenue of the segment\'s domestic sales (the ad valorem base).' }) domesticRevenue: Decimal;
+  @Field(() => DecimalScalar, { description: 'PIS/Pasep due for the segment, half-even to the centavo (ABNT NBR 5891).' }) pisDue: Decimal;
+  @Field(() => DecimalScalar, { description: 'Cofins due for the segment, half-even to the centavo (ABNT NBR 5891).' }) cofinsDue: Decimal;
+}
+
+@ObjectType('TaxPeriodDifference', { description: 'A figure of a closed month that recomputing it now would change (e.g. after a retroactive act).' })
+export class TaxPeriodDifferenceType {
+  @Field({ description: 'Path of the figure, e.g. pisDue, segments[1].pisDue, segments[0].mix.GENERAL.pisPerM3, or inputs (same figures, different inputs).' }) field: string;
+  @Field(() => String, { nullable: true, description: 'The value in the snapshot.' }) closed: string | null;
+  @Field(() => String, { nullable: true, description: 'The value recomputed now.' }) recomputed: string | null;
+}
+
+@ObjectType('TaxPeriodEvent', { description: 'A close or a reopening of the month.' })
+export class TaxPeriodEventType {
+  @Field({ description: 'CLOSED or REOPENED.' }) action: string;
+  @Field({ description: 'When (ISO 8601 timestamp).' }) at: string;
+  @Field({ description: 'Who (the token subject).' }) by: string;
+  @Field(() => String, { nullable: true, description: 'Why it was reopened.' }) reason: string | null;
+  @Field(() => String, { nullable: true, description: 'Fingerprint of the inputs at the close.' }) fingerprint: string | null;
+}
+
+@ObjectType('TaxPeriod', {
+  description: 'A producer\'s PIS/Pasep and Cofins for a calendar month (Lei 11.116/2005, arts. 3º–5º; Decreto 10.527/2020, arts. 5º–6º). Segment dues are rounded half-even to the centavo; the period\'s dues are their sums. A CLOSED month shows its snapshot.',
+})
+export class TaxPeriodType {
+  @Field(() => Int, { description: 'Calendar year.' }) year: number;
+  @Field(() => Int, { description: 'Calendar month, 1 to 12.' }) month: number;
+  @Field(() => DateScalar, { description: 'The law versions used are those published by this date (DESIGN §1.4); for a CLOSED month, the day it was closed.' }) asKnownOn: string;
+  @Field(() => TaxPeriodStatus, { description: 'OPEN (computed live) or CLOSED (the snapshot).' }) status: TaxPeriodStatus;
+  @Field(() => TaxRegime, { description: 'The regime in force for the year (Lei 11.116/2005, art. 4º §§1º, 5º); AD_VALOREM with NO_REGIME_ELECTION when none is on record.' }) regime: TaxRegime;
+  @Field(() => DecimalScalar, { description: 'Valued acquisition cost of the raw material for biodiesel used (consumedOn) in the month, own production valued per art. 6º §4º (without it under OWN_PRODUCTION_VALUED_BY_QUANTITY).' }) feedstockCost: Decimal;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Average third-party price per kg used to value own production (art. 6º §4); null where none was used.' }) ownProductionPricePerKg: Decimal | null;
+  @Field(() => [TaxSegmentType], { description: 'The segments of the month, in order.' }) segments: TaxSegmentType[];
+  @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market.' }) domesticVolumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'Imported biodiesel sold on the domestic market (taxed at GENERAL, art. 6º §5).' }) importedVolumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'Biodiesel sold abroad: no PIS/Cofins.' }) exportedVolumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'Sum of the segments\' PIS/Pasep due.' }) pisDue: Decimal;
+  @Field(() => DecimalScalar, { description: 'Sum of the segments\' Cofins due.' }) cofinsDue: Decimal;
+  @Field(() => DecimalScalar, { description: 'pisDue + cofinsDue.' }) totalDue: Decimal;
+  @Field(() => [FindingType], { description: 'NO_REGIME_ELECTION, NO_FEEDSTOCK_IN_PERIOD, OWN_PRODUCTION_VALUED_BY_QUANTITY, SEAL_NOT_REGULAR, IMPORTED_BIODIESEL.' }) warnings: FindingType[];
+  @Field({ description: 'sha256 of the inputs of the figures shown: the month\'s aggregates, segments, regime and the law versions used.' }) fingerprint: string;
+  @Field(() => Date, { nullable: true, description: 'When the month was closed (CLOSED only).' }) closedAt: Date | null;
+  @Field(() => String, { nullable: true, description: 'Who closed it (CLOSED only).' }) closedBy: string | null;
+  @Field(() => String, { nullable: true, description: 'Reason of the latest reopening, if any.' }) reopenReason: string | null;
+  @Field(() => [TaxPeriodEventType], { description: 'Every close and reopening, oldest first.' }) history: TaxPeriodEventType[];
+  @Field({ description: 'CLOSED only: recomputing the month now (as known on asKnownOn of the query, default today) would give other figures or inputs; always false when OPEN.' }) recomputedDiffers: boolean;
+  @Field(() => [TaxPeriodDifferenceType], { description: 'What recomputing would change, figure by figure (empty when OPEN or unchanged).' }) differences: TaxPeriodDifferenceType[];
+  @Field(() => DateScalar, { nullable: true, description: 'CLOSED only: the asKnownOn of the recomputation compared with.' }) recomputedAsKnownOn: string | null;
+}

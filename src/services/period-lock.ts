@@ -1,0 +1,46 @@
+import { EntityManager } from 'typeorm';
+import { ConflictError } from './errors';
+
+/** The advisory-lock key of a producer's month (one 64-bit key; a collision only serializes more). */
+export const PERIOD_LOCK_KEY = `hashtextextended('tax_period:' || $1::text || ':' || $2::int || ':' || $3::int, 0)`;
+
+/**
+ * Inside a records mutation's transaction: refuse to touch a CLOSED tax period (CONFLICT reason
+ * PERIOD_CLOSED, naming the field). For each distinct month it first takes the shared transaction
+ * lock of the month, which closeTaxPeriod takes exclusively; so a purchase or sale racing a close
+ * is either committed before the close computes its snapshot (and is in it) or sees the month
+ * CLOSED and is rejected. Months are locked in order, so batches cannot deadlock each other.
+ */
+export async function assertPeriodsOpen(
+  em: EntityManager,
+  producerId: string,
+  months: Array<{ year: number; month: number; field: string }>,
+): Promise<void> {
+  const distinct = new Map<string, { year: number; month: number; field: string }>();
+  for (const m of months) {
+    const key = `${m.year}-${String(m.month).padStart(2, '0')}`;
+    if (!distinct.has(key)) distinct.set(key, m);
+  }
+  const ordered = [...distinct.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, m]) => m);
+  for (const m of ordered) {
+    await em.query(`SELECT pg_advisory_xact_lock_shared(${PERIOD_LOCK_KEY})`, [producerId, m.year, m.month]);
+  }
+  if (ordered.length === 0) return;
+  const closed: Array<{ year: number; month: number }> = await em.query(
+    `SELECT year, month FROM tax_period
+      WHERE producer_id = $1 AND status = 'CLOSED' AND (year * 100 + month) = ANY($2::int[])`,
+    [producerId, ordered.map((m) => m.year * 100 + m.month)],
+  );
+  if (closed.length === 0) return;
+  const first = ordered.find((m) => closed.some((c) => c.year === m.year && c.month === m.month))!;
+  throw new ConflictError(
+    'PERIOD_CLOSED',
+    `The tax period ${first.year}-${String(first.month).padStart(2, '0')} of producer ${producerId} is closed: reopen it (with a reason) before changing its purchases or sales`,
+    first.field,
+  );
+}
+
+/** closeTaxPeriod and reopenTaxPeriod: the exclusive lock of the month, held to the end of the transaction. */
+export async function lockPeriodExclusively(em: EntityManager, producerId: string, year: number, month: number): Promise<void> {
+  await em.query(`SELECT pg_advisory_xact_lock(${PERIOD_LOCK_KEY})`, [producerId, year, month]);
+}

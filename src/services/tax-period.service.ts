@@ -1,0 +1,296 @@
+import { createHash } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { Producer, TaxPeriod } from '../domain';
+import { TaxPeriodEvent } from '../domain/tax-period.entity';
+import { addDays, firstDayOfMonth, IsoDate, lastDayOfMonth, today } from '../law/dates';
+import { Decimal } from '../law/decimal';
+import { LawBook } from '../law/law-book';
+import { regimeForYear, ElectionFacts } from '../law/regime';
+import { GrantFacts } from '../law/seal-standing';
+import {
+  computeTaxPeriod, FeedstockGroup, FigureDifference, figureDifferences, figuresFromJson, SaleGroup, TaxPeriodFigures, taxSegments,
+} from '../law/tax-period';
+import { BiodieselOrigin, Feedstock, Market, PurchasePurpose, Region, SupplierKind, TaxPeriodStatus } from '../law/types';
+import { Actor } from './actor';
+import { BadInputError, ConflictError, NotFoundError } from './errors';
+import { lockPeriodExclusively } from './period-lock';
+import { familyFarmingOriginSql } from './purchase-facts.sql';
+import { isId, requireDate } from './record-batch';
+import { assertCanWriteFor, assertVisible } from './scope';
+import { mutate } from './transaction';
+
+/** A month as the API shows it: the figures (live or the closed snapshot) and the closing facts. */
+export type TaxPeriodView = TaxPeriodFigures & {
+  producer: Producer;
+  status: TaxPeriodStatus;
+  /** sha256 of the inputs of the figures shown (aggregates, segments, regime, law versions used). */
+  fingerprint: string;
+  closedAt: Date | null;
+  closedBy: string | null;
+  reopenReason: string | null;
+  history: TaxPeriodEvent[];
+  /** For a CLOSED month: recomputing now (as known on asKnownOn, default today) would differ. */
+  recomputedDiffers: boolean;
+  differences: FigureDifference[];
+  /** The recomputation a closed month was compared with (asKnownOn used). */
+  recomputedAsKnownOn: IsoDate | null;
+};
+
+type Queryable = DataSource | EntityManager;
+
+interface Computation {
+  figures: TaxPeriodFigures;
+  fingerprint: string;
+}
+
+interface ContextRow {
+  elections: Array<{ regime: string; electedOn: string; effectiveYear: number }>;
+  grants: GrantFacts[];
+}
+
+interface FeedstockRow {
+  kind: 'USED' | 'ACQUIRED';
+  feedstock: Feedstock | null;
+  region: Region | null;
+  semiarid: boolean | null;
+  family_farming: boolean | null;
+  own: boolean | null;
+  cost: string;
+  kg: string;
+}
+
+interface SaleRow { segment: number; origin: BiodieselOrigin; market: Market; volume: string; revenue: string }
+
+const PARAMETER = 'cooperative-min-family-farmer-share';
+
+/**
+ * The monthly PIS/Pasep and Cofins of a producer (Lei 11.116/2005, arts. 3º–5º; Decreto
+ * 10.527/2020, arts. 5º–6º; DESIGN §1.1–§1.3). The month's sums are SQL aggregates grouped by the
+ * facts the law needs (src/law/tax-period.ts decides); a closed month keeps a snapshot of every
+ * figure and the fingerprint of its inputs, and refuses new records (period-lock.ts).
+ */
+export class TaxPeriodService {
+  constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>) {}
+
+  /** taxPeriod(producerId, year, month, asKnownOn): ADMIN and AUDITOR any producer, a PRODUCER its own. */
+  async forProducer(actor: Actor, producerId: string, year: number, month: number, asKnownOn?: string | null): Promise<TaxPeriodView> {
+    const producer = await this.producer(producerId);
+    assertVisible(actor, 'Producer', producerId, producer.id);
+    return this.ofProducer(producer, year, month, asKnownOn);
+  }
+
+  /** Producer.taxPeriod: the producer is already within the caller's scope. */
+  async ofProducer(producer: Producer, year: number, month: number, asKnownOnInput?: string | null): Promise<TaxPeriodView> {
+    checkMonth(year, month);
+    const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
+    const row = await this.ds.getRepository(TaxPeriod).findOneBy({ producerId: producer.id, year, month });
+    const live = await this.compute(this.ds, producer.id, year, month, asKnownOn);
+    if (row?.status !== TaxPeriodStatus.CLOSED) return view(producer, live, row, null);
+    return view(producer, { figures: figuresFromJson(row.snapshot), fingerprint: row.fingerprint! }, row, { live, asKnownOn });
+  }
+
+  /**
+   * closeTaxPeriod: under the month's exclusive lock (the one every purchase and sale write takes
+   * shared, period-lock.ts), compute the month as known today, store the snapshot and the
+   * fingerprint, mark it CLOSED. A closed month → CONFLICT PERIOD_CLOSED.
+   */
+  async close(actor: Actor, producerId: string, year: number, month: number): Promise<TaxPeriodView> {
+    assertCanWriteFor(actor, 'Producer', producerId);
+    checkMonth(year, month);
+    const producer = await this.producer(producerId);
+    return mutate(this.ds, actor, async (em) => {
+      await lockPeriodExclusively(em, producer.id, year, month);
+      const repo = em.getRepository(TaxPeriod);
+      const before = await repo.findOneBy({ producerId: producer.id, year, month });
+      if (before?.status === TaxPeriodStatus.CLOSED) {
+        throw new ConflictError('PERIOD_CLOSED', `The tax period ${year}-${pad(month)} of producer ${producer.id} is already closed`, 'month');
+      }
+      const computed = await this.compute(em, producer.id, year, month, today());
+      const now = new Date();
+      const history: TaxPeriodEvent[] = [...(before?.history ?? []), { action: 'CLOSED', at: now.toISOString(), by: actor.sub, fingerprint: computed.fingerprint }];
+      const row = Object.assign(before ?? repo.create({ producerId: producer.id, year, month }), {
+        status: TaxPeriodStatus.CLOSED,
+        snapshot: JSON.parse(JSON.stringify(computed.figures)) as Record<string, unknown>,
+        fingerprint: computed.fingerprint,
+        closedAt: now,
+        closedBy: actor.sub,
+        history,
+      });
+      const saved = await repo.save(row);
+      return {
+        result: view(producer, computed, saved, null),
+        audit: [{
+          operation: 'closeTaxPeriod', entity: 'TaxPeriod', entityId: saved.id, producerId: producer.id,
+          before: before ? { status: before.status, fingerprint: before.fingerprint } : null,
+          after: { year, month, status: saved.status, fingerprint: saved.fingerprint, pisDue: computed.figures.pisDue, cofinsDue: computed.figures.cofinsDue },
+        }],
+      };
+    });
+  }
+
+  /** reopenTaxPeriod: a non-empty reason (BAD_USER_INPUT otherwise); audited; the month is OPEN again and computed live. */
+  async reopen(actor: Actor, producerId: string, year: number, month: number, reasonInput: string): Promise<TaxPeriodView> {
+    assertCanWriteFor(actor, 'Producer', producerId);
+    checkMonth(year, month);
+    const reason = typeof reasonInput === 'string' ? reasonInput.trim() : '';
+    if (!reason) throw new BadInputError('reason', 'Reopening a closed tax period needs a reason');
+    const producer = await this.producer(producerId);
+    await mutate(this.ds, actor, async (em) => {
+      await lockPeriodExclusively(em, producer.id, year, month);
+      const repo = em.getRepository(TaxPeriod);
+      const before = await repo.findOneBy({ producerId: producer.id, year, month });
+      if (before?.status !== TaxPeriodStatus.CLOSED) throw new BadInputError('month', `The tax period ${year}-${pad(month)} is not closed`);
+      const now = new Date();
+      before.status = TaxPeriodStatus.OPEN;
+      before.reopenedAt = now;
+      before.reopenedBy = actor.sub;
+      before.reopenReason = reason;
+      before.history = [...before.history, { action: 'REOPENED', at: now.toISOString(), by: actor.sub, reason }];
+      const saved = await repo.save(before);
+      return {
+        result: saved,
+        audit: [{
+          operation: 'reopenTaxPeriod', entity: 'TaxPeriod', entityId: saved.id, producerId: producer.id,
+          before: { status: TaxPeriodStatus.CLOSED, fingerprint: saved.fingerprint }, after: { year, month, status: saved.status, reason },
+        }],
+      };
+    });
+    return this.ofProducer(producer, year, month, null);
+  }
+
+  private async producer(producerId: string): Promise<Producer> {
+    const producer = isId(producerId) ? await this.ds.getRepository(Producer).findOneBy({ id: producerId }) : null;
+    if (!producer) throw new NotFoundError('Producer', producerId);
+    return producer;
+  }
+
+  /**
+   * The month's figures from four statements: the producer's elections and Selo grants, the raw
+   * material used and acquired in the month (one aggregate), the sales by segment (one aggregate).
+   */
+  async compute(q: Queryable, producerId: string, year: number, month: number, asKnownOn: IsoDate): Promise<Computation> {
+    const law = await this.lawBook();
+    const first = firstDayOfMonth(year, month);
+    const last = lastDayOfMonth(year, month);
+    const [context]: ContextRow[] = await q.query(
+      `SELECT
+         (SELECT coalesce(json_agg(json_build_object('regime', regime, 'electedOn', elected_on, 'effectiveYear', effective_year) ORDER BY id), '[]'::json)
+            FROM regime_election WHERE producer_id = $1) AS elections,
+         (SELECT coalesce(json_agg(json_build_object('id', g.id::text, 'grantedOn', g.granted_on, 'validUntil', g.valid_until, 'events',
+                   (SELECT coalesce(json_agg(json_build_object('kind', e.kind, 'effectiveOn', e.effective_on, 'validUntil', e.valid_until, 'reason', e.reason) ORDER BY e.id), '[]'::json)
+                      FROM seal_event e WHERE e.grant_id = g.id)) ORDER BY g.id), '[]'::json)
+            FROM seal_grant g WHERE g.producer_id = $1) AS grants`,
+      [producerId],
+    );
+    const elections = context.elections as unknown as ElectionFacts[];
+    const regime = regimeForYear(elections, year);
+    const segments = taxSegments(law, context.grants, year, month, asKnownOn);
+    const share = minimumShareTimeline(law, asKnownOn);
+
+    // Interpretation: only raw material for biodiesel (purpose BIODIESEL_FEEDSTOCK) is weighed;
+    // other family-farming products (art. 3º §2 I b) count for the Selo, not for the rate.
+    const feedstockRows: FeedstockRow[] = await q.query(
+      `SELECT 'USED' AS kind, p.feedstock, m.region, m.semiarid,
+              ${familyFarmingOriginSql('p', '($5::numeric[])[width_bucket(p.purchased_on, $4::date[])]')} AS family_farming,
+              p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
+              coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg
+         FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code
+        WHERE p.producer_id = $1 AND p.consumed_on BETWEEN $2::date AND $3::date AND p.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
+        GROUP BY 2, 3, 4, 5, 6
+       UNION ALL
+       SELECT 'ACQUIRED', NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0)
+         FROM purchase a
+        WHERE a.producer_id = $1 AND a.purchased_on BETWEEN $2::date AND $3::date AND a.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
+          AND a.supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'`,
+      [producerId, first, last, share.starts, share.shares],
+    );
+    const saleRows: SaleRow[] = await q.query(
+      `SELECT width_bucket(sold_on, $4::date[]) AS segment, origin, market, sum(volume_m3) AS volume, sum(revenue) AS revenue
+         FROM sale WHERE producer_id = $1 AND sold_on BETWEEN $2::date AND $3::date
+        GROUP BY 1, 2, 3`,
+      [producerId, first, last, segments.map((s) => s.from)],
+    );
+
+    const feedstock: FeedstockGroup[] = feedstockRows.filter((r) => r.kind === 'USED').map((r) => ({
+      feedstock: r.feedstock!, region: r.region!, semiarid: r.semiarid!, familyFarmingOrigin: r.family_farming === true, ownProduction: r.own === true,
+      cost: new Decimal(r.cost), quantityKg: new Decimal(r.kg),
+    }));
+    const acquired = feedstockRows.find((r) => r.kind === 'ACQUIRED');
+    const thirdParty = { cost: new Decimal(acquired?.cost ?? 0), quantityKg: new Decimal(acquired?.kg ?? 0) };
+    const sales: SaleGroup[] = saleRows.map((r) => ({
+      segment: Number(r.segment) - 1, origin: r.origin, market: r.market, volumeM3: new Decimal(r.volume), revenue: new Decimal(r.revenue),
+    }));
+    const result = computeTaxPeriod(law, { year, month, asKnownOn, regime, segments, feedstock, thirdParty, sales });
+
+    const key = (o: object) => JSON.stringify(o);
+    const fingerprint = createHash('sha256').update(JSON.stringify({
+      producerId, year, month,
+      regime: { regime: regime.regime, election: regime.election },
+      segments: segments.map((s) => ({ from: s.from, to: s.to, sealRegular: s.sealRegular })),
+      feedstock: feedstock.map(key).sort(), thirdParty, sales: sales.map(key).sort(),
+      lawVersions: result.lawVersions, minimumShare: share,
+    })).digest('hex');
+    return { figures: result.figures, fingerprint };
+  }
+}
+
+/**
+ * The cooperative minimum family-farmer share (Decreto 10.527/2020, art. 4º VI) as a timeline the
+ * SQL can index by purchase date: the day each version in force (as known on `asKnownOn`) starts,
+ * and its share (null where none is in force).
+ */
+function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): { starts: IsoDate[]; shares: Array<string | null> } {
+  const days = new Set<IsoDate>();
+  for (const v of law.versions(PARAMETER)) {
+    if (v.publishedOn > asKnownOn) continue;
+    days.add(v.validFrom);
+    if (v.validUntil) days.add(addDays(v.validUntil, 1));
+  }
+  const starts = [...days].sort();
+  const shares = starts.map((d) => {
+    try {
+      return law.cooperativeMinFamilyFarmerShare(d, asKnownOn).value.toFixed();
+    } catch {
+      return null;
+    }
+  });
+  return starts.length ? { starts, shares } : { starts: ['0001-01-01'], shares: [null] };
+}
+
+function checkMonth(year: number, month: number): void {
+  if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', 'year must be a calendar year such as 2026');
+  if (!Number.isInteger(month) || month < 1 || month > 12) throw new BadInputError('month', 'month must be between 1 and 12');
+}
+
+function pad(month: number): string {
+  return String(month).padStart(2, '0');
+}
+
+function view(
+  producer: Producer,
+  shown: Computation,
+  row: TaxPeriod | null,
+  comparison: { live: Computation; asKnownOn: IsoDate } | null,
+): TaxPeriodView {
+  const closed = row?.status === TaxPeriodStatus.CLOSED;
+  let differences: FigureDifference[] = [];
+  if (closed && comparison) {
+    differences = figureDifferences(shown.figures, comparison.live.figures);
+    if (differences.length === 0 && comparison.live.fingerprint !== shown.fingerprint) {
+      differences = [{ field: 'inputs', closed: shown.fingerprint, recomputed: comparison.live.fingerprint }];
+    }
+  }
+  return {
+    ...shown.figures,
+    producer,
+    status: closed ? TaxPeriodStatus.CLOSED : TaxPeriodStatus.OPEN,
+    fingerprint: shown.fingerprint,
+    closedAt: closed ? row!.closedAt : null,
+    closedBy: closed ? row!.closedBy : null,
+    reopenReason: row?.reopenReason ?? null,
+    history: row?.history ?? [],
+    recomputedDiffers: differences.length > 0,
+    differences,
+    recomputedAsKnownOn: closed && comparison ? comparison.asKnownOn : null,
+  };
+}
