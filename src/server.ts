@@ -13,6 +13,7 @@ import { armor, bodyErrors, LIMITS, markQueryTooComplex, requestTimeout } from '
 import { createLoaders } from './graphql/loaders';
 import { getSchema } from './graphql/schema';
 import { mountGraphiql } from './http/graphiql';
+import { mountImport } from './http/import';
 import { createMetrics } from './http/metrics';
 import { logRequests } from './http/request-log';
 import { Logger } from './logger';
@@ -75,6 +76,7 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
 
   app.get('/metrics', metrics.handler);
   mountGraphiql(app);
+  mountImport(app, { dataSource, verifier, logger });
 
   app.use(
     '/graphql',

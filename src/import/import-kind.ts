@@ -1,0 +1,73 @@
+import { EntityManager } from 'typeorm';
+import { Actor } from '../services/actor';
+import { AuditRecord } from '../services/transaction';
+import { ImportLineError } from './import-error';
+
+/** One column of an import file: its name in the header (case and punctuation ignored) and aliases. */
+export interface ColumnSpec {
+  name: string;
+  required: boolean;
+  aliases?: string[];
+}
+
+/** A CSV row by column name; a blank cell is absent. */
+export type CsvRow = Record<string, string | undefined>;
+
+/** The typed values of one staging row, in the order of `stagingColumns`; null = NULL. */
+export type StagingValues = Array<string | number | boolean | null>;
+
+/**
+ * What the importer needs to know about one kind of file: its columns, how one row is checked
+ * (with the validation the GraphQL mutation applies to one item), the staging table it is copied
+ * into, the checks against stored data (SQL, first offending line) and the final INSERT … SELECT.
+ */
+export interface ImportKind {
+  name: 'purchases' | 'sales' | 'farmers' | 'municipalities';
+  /** Whether the file belongs to one producer (`--producer ID`, `?producer=ID`). */
+  producerScoped: boolean;
+  columns: ColumnSpec[];
+  /** Column definitions of the staging table after `line int` (names and types). */
+  stagingColumns: Array<[string, string]>;
+  /** The row-local checks (no database); throws BadInputError/ConflictError naming `.<column>`. */
+  toStaging(row: CsvRow, producerId: string | null): StagingValues;
+  /** Who may import this kind (throws ForbiddenError/NotFoundError). */
+  authorize(actor: Actor, producerId: string | null): void;
+  /** The checks against stored data, in order; each resolves to the first offending line or null. */
+  check(em: EntityManager, producerId: string | null): Promise<ImportLineError | null>;
+  /** Write the staged rows; returns the counts and the audit entry of the import. */
+  write(em: EntityManager, producerId: string | null, rows: number): Promise<{ counts: Record<string, number>; audit: AuditRecord[] }>;
+}
+
+/** The staging table of an import: temporary, private to the transaction. */
+export const STAGING = 'import_stage';
+
+/** Runs the checks in order and returns the first failure. */
+export async function firstFailure(checks: Array<() => Promise<ImportLineError | null>>): Promise<ImportLineError | null> {
+  for (const c of checks) {
+    const failure = await c();
+    if (failure) return failure;
+  }
+  return null;
+}
+
+/** A row a check selected: its line and the values its message names. */
+export interface OffendingRow {
+  line: number;
+  [column: string]: unknown;
+}
+
+/**
+ * One check as one statement: `sql` selects the offending rows of the staging table with their
+ * `line` (and whatever `message` needs); the first by line is reported.
+ */
+export function sqlCheck(
+  em: EntityManager,
+  sql: string,
+  params: unknown[],
+  failure: (row: OffendingRow) => ImportLineError,
+): () => Promise<ImportLineError | null> {
+  return async () => {
+    const rows: OffendingRow[] = await em.query(`SELECT * FROM (${sql}) offending ORDER BY line LIMIT 1`, params);
+    return rows.length ? failure(rows[0]) : null;
+  };
+}

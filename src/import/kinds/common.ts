@@ -1,0 +1,60 @@
+import { EntityManager } from 'typeorm';
+import { isId } from '../../services/record-batch';
+import { BadInputError } from '../../services/errors';
+import { assertPeriodsOpen } from '../../services/period-lock';
+import { ConflictError } from '../../services/errors';
+import { ImportLineError } from '../import-error';
+import { CsvRow, STAGING } from '../import-kind';
+
+/** The Decimal scalar's rule for text (src/graphql/scalars.ts): plain decimal notation only. */
+const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/** A decimal cell as the GraphQL Decimal scalar accepts it, or undefined when blank. */
+export function decimalCell(row: CsvRow, column: string): string | undefined {
+  const v = row[column];
+  if (v === undefined) return undefined;
+  if (!DECIMAL_TEXT.test(v)) throw new BadInputError(`.${column}`, `must be a plain decimal number such as 26.41 (a dot for decimals, no thousands separator), got "${v}"`);
+  return v;
+}
+
+/** An id cell: blank = none; anything but a record id names no record (NOT_FOUND, as over GraphQL). */
+export function idCell(row: CsvRow, column: string, entity: string, line?: number): string | null {
+  const v = row[column];
+  if (v === undefined) return null;
+  if (!isId(v)) throw new ImportLineError('NOT_FOUND', line ?? null, column, `${entity} ${v} not found`);
+  return v;
+}
+
+/** A yes/no cell: true/false, sim/não, s/n, yes/no, 1/0, x (case ignored). */
+export function booleanCell(row: CsvRow, column: string): boolean {
+  const v = (row[column] ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  if (['true', 'sim', 's', 'yes', 'y', '1', 'x', 'verdadeiro', 'v'].includes(v)) return true;
+  if (['false', 'nao', 'n', 'no', '0', '', 'falso', 'f'].includes(v)) return false;
+  throw new BadInputError(`.${column}`, `must be true or false (sim/não, 1/0), got "${row[column]}"`);
+}
+
+/** Whether a table exists yet (the tax periods arrive with their own migration). */
+async function tableExists(em: EntityManager, table: string): Promise<boolean> {
+  const [row] = await em.query('SELECT to_regclass($1) IS NOT NULL AS present', [table]);
+  return Boolean(row?.present);
+}
+
+/**
+ * No staged row may fall in a CLOSED tax period of the producer (CONFLICT PERIOD_CLOSED, as the
+ * records mutations): the months are found in SQL, then the lock shared with closeTaxPeriod is
+ * taken for each through the tax periods' own helper.
+ */
+export async function checkPeriodsOpen(em: EntityManager, producerId: string, dateColumn: string, column: string): Promise<ImportLineError | null> {
+  if (!(await tableExists(em, 'tax_period'))) return null;
+  const months: Array<{ year: number; month: number; line: number }> = await em.query(
+    `SELECT extract(year FROM ${dateColumn})::int AS year, extract(month FROM ${dateColumn})::int AS month, min(line) AS line
+       FROM ${STAGING} GROUP BY 1, 2`,
+  );
+  try {
+    await assertPeriodsOpen(em, producerId, months.map((m) => ({ year: m.year, month: m.month, field: String(m.line) })));
+    return null;
+  } catch (e) {
+    if (e instanceof ConflictError && e.reason === 'PERIOD_CLOSED') return new ImportLineError('CONFLICT', Number(e.field), column, e.message, 'PERIOD_CLOSED');
+    throw e;
+  }
+}

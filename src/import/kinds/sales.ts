@@ -1,0 +1,73 @@
+import { Decimal } from '../../law/decimal';
+import { BiodieselOrigin, Market } from '../../law/types';
+import { Actor } from '../../services/actor';
+import { RecordSaleInput, SaleService } from '../../services/sale.service';
+import { assertCanWriteFor } from '../../services/scope';
+import { ImportLineError } from '../import-error';
+import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
+import { checkPeriodsOpen, decimalCell } from './common';
+
+/**
+ * Sales of biodiesel (Lei 11.116/2005 arts. 3º–4º; Decreto 10.527/2020 art. 3º §3º), the columns
+ * of RecordSaleInput, for one producer. Every rule of recordSales applies.
+ */
+export const salesImport: ImportKind = {
+  name: 'sales',
+  producerScoped: true,
+  columns: [
+    { name: 'soldOn', required: true },
+    { name: 'volumeM3', required: true },
+    { name: 'revenue', required: true },
+    { name: 'origin', required: false },
+    { name: 'market', required: false },
+    { name: 'invoiceKey', required: false },
+  ],
+  stagingColumns: [['sold_on', 'date'], ['volume_m3', 'numeric'], ['revenue', 'numeric'], ['origin', 'text'], ['market', 'text'], ['invoice_key', 'text']],
+
+  authorize(actor: Actor, producerId: string | null) {
+    assertCanWriteFor(actor, 'Producer', producerId ?? '');
+  },
+
+  toStaging(row, producerId) {
+    const volume = decimalCell(row, 'volumeM3');
+    const revenue = decimalCell(row, 'revenue');
+    const input: RecordSaleInput = {
+      producerId: producerId!,
+      soldOn: row.soldOn as string,
+      volumeM3: (volume === undefined ? undefined : new Decimal(volume)) as Decimal,
+      revenue: (revenue === undefined ? undefined : new Decimal(revenue)) as Decimal,
+      origin: (row.origin ?? null) as BiodieselOrigin | null,
+      market: (row.market ?? null) as Market | null,
+      invoiceKey: row.invoiceKey ?? null,
+    };
+    const s = SaleService.toRow(input, 'row');
+    return [s.soldOn, s.volumeM3.toFixed(), s.revenue.toFixed(), s.origin, s.market, s.invoiceKey];
+  },
+
+  check(em, producerId) {
+    return firstFailure([
+      sqlCheck(em, `SELECT line, invoice_key FROM (SELECT line, invoice_key, row_number() OVER (PARTITION BY invoice_key ORDER BY line) AS n
+                      FROM ${STAGING} WHERE invoice_key IS NOT NULL) d WHERE n > 1`, [],
+        (r) => new ImportLineError('CONFLICT', r.line, 'invoiceKey', `invoiceKey ${r.invoice_key} appears twice in the file`, 'DUPLICATE')),
+      sqlCheck(em, `SELECT s.line, s.invoice_key FROM ${STAGING} s JOIN sale x ON x.invoice_key = s.invoice_key`, [],
+        (r) => new ImportLineError('CONFLICT', r.line, 'invoiceKey', `A sale with invoiceKey ${r.invoice_key} already exists`, 'DUPLICATE')),
+      // Each sale is taxed in the month of its soldOn (Decreto 10.527/2020 art. 6º §3º).
+      () => checkPeriodsOpen(em, producerId!, 'sold_on', 'soldOn'),
+    ]);
+  },
+
+  async write(em, producerId) {
+    const [r] = await em.query(
+      `WITH ins AS (
+         INSERT INTO sale (producer_id, sold_on, volume_m3, revenue, origin, market, invoice_key)
+         SELECT $1, sold_on, volume_m3, revenue, origin, market, invoice_key FROM ${STAGING}
+         RETURNING id, volume_m3, revenue)
+       SELECT count(*)::int AS n, min(id)::text AS first, max(id)::text AS last, sum(volume_m3)::text AS volume, sum(revenue)::text AS revenue FROM ins`,
+      [producerId],
+    );
+    return {
+      counts: { sales: r.n },
+      audit: [{ operation: 'importSales', entity: 'Sale', entityId: null, producerId, after: { rows: r.n, firstId: r.first, lastId: r.last, volumeM3: r.volume, revenue: r.revenue } }],
+    };
+  },
+};
