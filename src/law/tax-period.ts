@@ -367,19 +367,19 @@ const DECIMAL_SHARE = ['cost', 'quantityKg', 'share', 'coefficient', 'pisPerM3',
 
 /** The figures as stored in a snapshot (JSON: decimals as strings) read back with their Decimals. */
 export function figuresFromJson(json: unknown): TaxPeriodFigures {
-  const raw = json as Record<string, any>;
+  type Json = Record<string, unknown>;
   const d = (v: unknown) => (v === null || v === undefined ? null : new Decimal(v as string));
-  const period: Record<string, any> = { ...raw };
-  for (const f of DECIMAL_PERIOD) period[f] = d(raw[f]);
-  period.segments = (raw.segments as Array<Record<string, any>>).map((s) => {
-    const seg: Record<string, any> = { ...s };
-    for (const f of DECIMAL_SEGMENT) seg[f] = d(s[f]);
-    seg.mix = (s.mix as Array<Record<string, any>>).map((m) => {
-      const share: Record<string, any> = { ...m };
-      for (const f of DECIMAL_SHARE) share[f] = d(m[f]);
-      return share;
-    });
+  const withDecimals = (o: Json, fields: readonly string[]): Json => {
+    const out: Json = { ...o };
+    for (const f of fields) out[f] = d(o[f]);
+    return out;
+  };
+  const raw = json as Json;
+  const period = withDecimals(raw, DECIMAL_PERIOD);
+  period.segments = (raw.segments as Json[]).map((s) => {
+    const seg = withDecimals(s, DECIMAL_SEGMENT);
+    seg.mix = (s.mix as Json[]).map((m) => withDecimals(m, DECIMAL_SHARE));
     return seg;
   });
-  return period as TaxPeriodFigures;
+  return period as unknown as TaxPeriodFigures;
 }
