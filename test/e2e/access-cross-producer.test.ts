@@ -102,6 +102,14 @@ test('computed queries: sealCompliance of another producer answers as a missing 
   expect(res.data ?? null).toBeNull();
 });
 
+test('computed queries: taxPeriod of another producer answers as a missing producer; its own answers', async () => {
+  const res = await expectSameAsMissing((id) => `{ taxPeriod(producerId: "${id}", year: 2025, month: 3) { totalDue domesticVolumeM3 status producer { legalName } } }`, other);
+  expect(res.errors?.[0]).toMatchObject({ message: `Producer ${other} not found`, extensions: { code: 'NOT_FOUND' } });
+  const mine = await api.ok(`{ taxPeriod(producerId: "${own}", year: 2025, month: 3) { status domesticVolumeM3 producer { legalName } } }`, {}, as);
+  expectNothingOfOther(mine);
+  expect(mine.taxPeriod).toMatchObject({ status: 'OPEN', domesticVolumeM3: '10', producer: { legalName: 'Usina Própria' } });
+});
+
 test('Selo grants and regime elections of another producer answer as a missing producer\'s', async () => {
   const grant = await expectSameAsMissing((id) => `{ sealGrant(id: "${id}") { id act validUntil events { kind } } }`, ids.otherGrant);
   expect(grant.data?.sealGrant ?? null).toBeNull();
@@ -159,6 +167,14 @@ describe('mutations naming another producer or its records are refused as if it 
     expect(event.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect(await api.count('SELECT count(*) FROM audit_entry')).toBe(from);
     expect(await api.count('SELECT count(*) FROM seal_event')).toBe(0);
+  });
+
+  test('closeTaxPeriod and reopenTaxPeriod of the other producer', async () => {
+    await expectRefusedLikeMissing((id) => `mutation { closeTaxPeriod(producerId: "${id}", year: 2025, month: 3) { status } }`, other);
+    await api.ok(`mutation { closeTaxPeriod(producerId: "${other}", year: 2025, month: 4) { status } }`);
+    await expectRefusedLikeMissing((id) => `mutation { reopenTaxPeriod(producerId: "${id}", year: 2025, month: 4, reason: "mine now") { status } }`, other);
+    expect(await api.count('SELECT count(*) FROM tax_period WHERE producer_id = $1', [other])).toBe(1);
+    expect(await api.count(`SELECT count(*) FROM tax_period WHERE producer_id = $1 AND year = 2025 AND month = 3`, [other])).toBe(0);
   });
 
   test('updateProducer of the other producer', async () => {

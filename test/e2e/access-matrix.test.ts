@@ -39,6 +39,14 @@ test('every query and mutation of the schema has an authorization rule', () => {
   expect(missing).toEqual([]);
 });
 
+test('every rule is for an operation the schema has (the table stays exact)', () => {
+  const stale = [
+    ...Object.keys(QUERY_RULES).filter((name) => !schema.getQueryType()?.getFields()[name]).map((n) => `Query.${n}`),
+    ...Object.keys(MUTATION_RULES).filter((name) => !schema.getMutationType()?.getFields()[name]).map((n) => `Mutation.${n}`),
+  ];
+  expect(stale).toEqual([]);
+});
+
 test('the rules are consistent: writes are mutations and never open to AUDITOR; queries are reads', () => {
   for (const [name, rule] of Object.entries(MUTATION_RULES)) {
     expect([name, rule.kind]).toEqual([name, 'write']);
