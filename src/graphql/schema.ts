@@ -49,8 +49,17 @@ export function getSchema(): Promise<GraphQLSchema> {
       { type: Object, scalar: JsonScalar },
     ],
     validate: false,
-  }).then(protectSchema);
+  }).then(describeRoots).then(protectSchema);
   return built;
+}
+
+/** type-graphql gives the root types no description; the schema documents every type. */
+function describeRoots(schema: GraphQLSchema): GraphQLSchema {
+  const query = schema.getQueryType();
+  const mutation = schema.getMutationType();
+  if (query) query.description = 'Reads: the records of the Selo Biocombustível Social, the law in force, and the PIS/Pasep-Cofins and Selo computations (Decreto 10.527/2020; Lei 11.116/2005).';
+  if (mutation) mutation.description = 'Writes: each one transaction, audited; a rejected mutation (or one bad item of a batch) writes nothing.';
+  return schema;
 }
 
 /** The schema as SDL, sorted so that diffs show real changes only (`npm run schema` writes it). */
