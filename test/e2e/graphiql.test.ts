@@ -9,7 +9,6 @@ const SCREENSHOT = process.env.GRAPHIQL_SCREENSHOT ?? '/tmp/selo-graphiql.png';
 
 let api: TestApi;
 let browser: Browser;
-let context: BrowserContext;
 const offMachine: string[] = [];
 /**
  * Script errors and failed loads of the page being tested (reset by `open`). Before a token is
@@ -26,21 +25,27 @@ beforeAll(async () => {
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
   });
-  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  await context.route('**/*', (route) => {
-    const { hostname } = new URL(route.request().url());
-    if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-    offMachine.push(route.request().url());
-    return route.abort();
-  });
 });
 afterAll(async () => {
   await browser?.close();
   await api?.close();
 });
 
+/**
+ * A page in a fresh browser context (its own local storage: GraphiQL keeps tabs and headers
+ * there), where every request not to this machine is aborted and recorded.
+ */
 async function open(path: string): Promise<Page> {
+  const context: BrowserContext = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  await context.route('**/*', async (route) => {
+    const { hostname } = new URL(route.request().url());
+    // A request still in flight when its page closes makes continue/abort fail: nothing to do then.
+    if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue().catch(() => undefined);
+    offMachine.push(route.request().url());
+    return route.abort().catch(() => undefined);
+  });
   const page = await context.newPage();
+  page.on('close', () => { context.close().catch(() => undefined); });
   pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
