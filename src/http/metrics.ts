@@ -30,6 +30,7 @@ export interface Metrics {
 function routeOf(path: string): string {
   if (path === '/graphql') return '/graphql';
   if (path.startsWith('/graphiql-assets/')) return '/graphiql-assets';
+  if (path.startsWith('/import/')) return '/import';
   if (path === '/healthz' || path === '/readyz' || path === '/metrics') return path;
   return '(other)';
 }
