@@ -47,6 +47,47 @@ test('every rule is for an operation the schema has (the table stays exact)', ()
   expect(stale).toEqual([]);
 });
 
+/**
+ * DESIGN §4, written out per operation independently of the rule table: who may call what.
+ * shared = every role reads; own = every role reads, a PRODUCER only its own producer's records;
+ * write-own = ADMIN, and a PRODUCER for its own producer; write-shared = ADMIN and PRODUCER
+ * (records readable by all, e.g. farmers); admin = ADMIN only (the law, the Selo, reference data).
+ */
+const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | 'admin'> = {
+  'Query.municipality': 'shared', 'Query.familyFarmer': 'shared', 'Query.familyFarmers': 'shared',
+  'Query.organization': 'shared', 'Query.organizations': 'shared', 'Query.coefficientRules': 'shared',
+  'Query.minimumPrices': 'shared', 'Query.rate': 'shared', 'Query.lawParameterVersions': 'shared',
+  'Query.lawParameterCatalogue': 'shared',
+  'Query.producer': 'own', 'Query.producers': 'own', 'Query.contract': 'own', 'Query.purchase': 'own',
+  'Query.sealGrant': 'own', 'Query.sealGrants': 'own', 'Query.regimeElections': 'own', 'Query.taxPeriod': 'own',
+  'Query.sealCompliance': 'own', 'Query.auditLog': 'own',
+  'Mutation.upsertMunicipalities': 'admin', 'Mutation.createProducer': 'admin', 'Mutation.grantSeal': 'admin',
+  'Mutation.recordSealEvent': 'admin', 'Mutation.publishMinimumPrice': 'admin', 'Mutation.publishCoefficientRule': 'admin',
+  'Mutation.publishLawParameter': 'admin',
+  'Mutation.createFamilyFarmer': 'write-shared', 'Mutation.createOrganization': 'write-shared',
+  'Mutation.updateProducer': 'write-own', 'Mutation.electRegime': 'write-own', 'Mutation.createContract': 'write-own',
+  'Mutation.recordPurchases': 'write-own', 'Mutation.recordSales': 'write-own', 'Mutation.recordFomento': 'write-own',
+  'Mutation.closeTaxPeriod': 'write-own', 'Mutation.reopenTaxPeriod': 'write-own',
+};
+
+test('each operation\'s rule is what DESIGN §4 says for it', () => {
+  const wrong: string[] = [];
+  for (const root of ['Query', 'Mutation'] as const) {
+    for (const field of rootFields(root)) {
+      const key = `${root}.${field.name}`;
+      const rule = ruleFor(root, field.name);
+      const expected = DESIGN[key];
+      if (!expected) { wrong.push(`${key}: not in this test's DESIGN table`); continue; }
+      if (!rule) continue; // reported by the first test
+      const got = rule.roles.length === 1 ? 'admin'
+        : rule.kind === 'read' ? (rule.producerSees === 'own' ? 'own' : 'shared')
+          : (rule.producerSees === 'own' ? 'write-own' : 'write-shared');
+      if (got !== expected || (expected === 'admin' && rule.roles[0] !== Role.ADMIN)) wrong.push(`${key}: rule says ${got}, DESIGN ${expected}`);
+    }
+  }
+  expect(wrong).toEqual([]);
+});
+
 test('the rules are consistent: writes are mutations and never open to AUDITOR; queries are reads', () => {
   for (const [name, rule] of Object.entries(MUTATION_RULES)) {
     expect([name, rule.kind]).toEqual([name, 'write']);
@@ -167,6 +208,8 @@ test('each role gets its rule\'s outcome for every operation; refusals write not
         }
         if (c.expect === 'NOT_REFUSED') {
           if (code === 'FORBIDDEN') mismatches.push(`${who}: FORBIDDEN, the rule allows it`);
+          // the producer it names exists and is within its scope: it must not be reported missing
+          if (res.errors?.some((e) => e.message === `Producer ${c.names} not found`)) mismatches.push(`${who}: an existing producer in scope reported missing`);
           continue;
         }
         if (code !== c.expect) mismatches.push(`${who}: ${code}, expected ${c.expect}`);
