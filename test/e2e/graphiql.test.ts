@@ -103,6 +103,10 @@ test('with a token typed in the header editor, a query runs and its result is sh
   // 2910800: UF code 29 = BA, Northeast; priority region both by region and by Semiárido (art. 6º).
   expect(shown).toEqual({ data: { municipality: { name: 'Feira de Santana', state: 'BA', region: 'NORTHEAST', semiarid: true, priorityRegion: true } } });
   await page.screenshot({ path: SCREENSHOT });
+  // The schema, refused at load without a token, loads once asked again with it (README: "Re-fetch").
+  await page.locator('button[aria-label="Re-fetch GraphQL schema"]').click();
+  await page.locator('button[aria-label="Show Documentation Explorer"]').click();
+  await page.locator('.graphiql-doc-explorer').getByText('Query', { exact: true }).first().waitFor({ timeout: 15000 });
   await page.close();
   expect(offMachine).toEqual([]);
   expect(besidesUnauthorized()).toEqual([]);
