@@ -1,5 +1,9 @@
+import { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { hs256 } from '../../src/graphql/auth/token';
 import { LIMITS } from '../../src/graphql/limits';
-import { startTestApi, TestApi } from '../support/api';
+import { createApp } from '../../src/server';
+import { startTestApi, TEST_SECRET, TestApi } from '../support/api';
 
 let api: TestApi;
 let producerId: string;
@@ -136,16 +140,27 @@ test('batched requests are refused', async () => {
 });
 
 test('an unexpected error is masked as INTERNAL_SERVER_ERROR with the request id; details only in the log', async () => {
+  const lines: string[] = [];
+  const logger = pino({ level: 'error' }, { write: (line: string) => { lines.push(line); } });
+  const app = await createApp({ dataSource: api.db.dataSource, verifier: hs256(TEST_SECRET), logger });
+  await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(app.httpServer.address() as AddressInfo).port}/graphql`;
   await api.db.dataSource.query('ALTER TABLE producer RENAME TO producer_moved');
   try {
-    const res = await post(JSON.stringify({ query: '{ producers { totalCount } }' }));
+    const http = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await api.token()}` }, body: JSON.stringify({ query: '{ producers { totalCount } }' }) });
+    const res = { requestId: http.headers.get('x-request-id'), json: (await http.json()) as any };
     const [error] = res.json.errors;
     expect(error.extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', requestId: res.requestId });
     expect(res.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(error.message).toBe(`Internal error (request ${res.requestId})`);
     expect(JSON.stringify(res.json)).not.toMatch(/relation|producer_moved|SELECT|stack/i);
+    // the details are in the log, under the same request id
+    const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'unexpected error');
+    expect(logged).toMatchObject({ requestId: res.requestId });
+    expect(logged.err.message).toBe('relation "producer" does not exist');
   } finally {
     await api.db.dataSource.query('ALTER TABLE producer_moved RENAME TO producer');
+    await app.stop();
   }
 });
 
