@@ -104,6 +104,9 @@ export function signedBefore(contract: Pick<ContractFacts, 'signedOn'>, purchase
  *   date, as known on `asKnownOn` — PRICE_BELOW_MINIMUM. Where no minimum price is in force for the
  *   feedstock, the price condition does not apply;
  * - III: technical assistance and training assured — NO_TECHNICAL_ASSISTANCE.
+ * Interpretation: a contract signed after the first purchase recorded under it that it covers does
+ * not conform, so none of its purchases count, including those after the signing (the condition is
+ * on the contract: "signed before the first purchase it covers", DESIGN §1.5).
  */
 export function contractConformity(
   contract: ContractFacts,

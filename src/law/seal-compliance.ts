@@ -63,6 +63,9 @@ export interface Base {
  * Decreto 10.527/2020, art. 3º §3º II–III — the base of the minimum shares: the value of biodiesel
  * sold in the year (own production), less the value proportional to the volume exported:
  * exportedValue = salesRevenue × exported volume / total volume. Unrounded.
+ * Interpretation: own-production biodiesel only (imported biodiesel is not the producer's), and the
+ * exported value proportional to the exported volume, not the export invoices ("valores
+ * proporcionais ao volume", §3º III).
  */
 export function sealBase(sales: SalesTotals): Base {
   const exportedValue = sales.ownVolume.isZero() ? ZERO : sales.ownRevenue.times(sales.exportedVolume).div(sales.ownVolume);
@@ -218,7 +221,9 @@ export interface GroupDecision {
  * - (b) OTHER_PRODUCT: the same, and the raw material produced in the North, Northeast or Semiárido
  *   (origin municipality).
  * Interpretation: (b) reads "aquisições da agricultura familiar", so its supplier must be eligible
- * too. A counted (a) purchase is in the priority region when its origin municipality is.
+ * too.
+ * Interpretation: a counted (a) purchase is part of the priority-region spending (requirement 2)
+ * when its origin municipality, where the raw material was produced, is in the priority region.
  * Every reason that applies is listed.
  */
 export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: IsoDate): GroupDecision {
@@ -262,7 +267,7 @@ export interface SealComplianceFacts {
 export interface SealComplianceResult extends Base {
   year: number;
   asKnownOn: IsoDate;
-  /** Counted (a), (b), (c) before weighting (reais). */
+  /** Counted (a), (b), (c). Interpretation: shown before weighting (what was spent). */
   familyFarmingAcquisitions: Decimal;
   otherProductAcquisitions: Decimal;
   fomento: Decimal;

@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { MinimumPrice } from '../domain';
 import { MinimumPriceValue, minimumPriceInForce } from '../law/contract-conformity';
 import { Version } from '../law/dated';
@@ -62,8 +62,8 @@ export class MinimumPriceService {
   }
 
   /** Every version (of one feedstock, or all), in the order they were recorded. */
-  async versions(feedstocks?: readonly Feedstock[] | null): Promise<Version<MinimumPriceValue>[]> {
-    const qb = this.ds.getRepository(MinimumPrice).createQueryBuilder('m').orderBy('m.id', 'ASC');
+  async versions(feedstocks?: readonly Feedstock[] | null, em: EntityManager = this.ds.manager): Promise<Version<MinimumPriceValue>[]> {
+    const qb = em.getRepository(MinimumPrice).createQueryBuilder('m').orderBy('m.id', 'ASC');
     if (feedstocks) qb.where('m.feedstock = ANY(:feedstocks)', { feedstocks: [...feedstocks] });
     return (await qb.getMany()).map(toVersion);
   }
