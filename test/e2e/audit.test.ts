@@ -232,3 +232,22 @@ describe('a rejected mutation writes no audit entry', () => {
     expect(await api.count(`SELECT count(*) FROM producer WHERE legal_name IN ('Stale', 'Twin')`)).toBe(0);
   });
 });
+
+test('no use case writes outside mutate(): the only way to the tables is through the audited transaction', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as typeof import('node:fs');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const path = require('node:path') as typeof import('node:path');
+  const dirs = ['src/services', 'src/graphql'].map((d) => path.resolve(__dirname, '../..', d));
+  const files = dirs.flatMap((dir) => fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f)));
+  const direct = /\b(?:ds|dataSource)\s*\.\s*(?:getRepository\([^)]*\)\s*\.\s*(?:save|insert|update|delete|upsert|remove|softDelete)\b|query\(\s*[`'"]\s*(?:INSERT|UPDATE|DELETE|TRUNCATE)\b|createQueryBuilder\(\)\s*\.\s*(?:insert|update|delete)\b)/i;
+  // start-up work, not a mutation: the shipped law is loaded by prepareDatabase() before serving
+  const startUp: Record<string, RegExp> = { 'src/services/law.service.ts': /export async function loadShippedLaw\(ds[^]*?INSERT INTO law_parameter_version/ };
+  const offenders = files
+    .map((f) => ({ file: path.relative(path.resolve(__dirname, '../..'), f), text: fs.readFileSync(f, 'utf8') }))
+    .map(({ file, text }) => ({ file, text: startUp[file] ? text.replace(startUp[file], '') : text }))
+    .filter(({ text }) => direct.test(text))
+    .map(({ file }) => file);
+  expect(offenders).toEqual([]);
+  expect(files.length).toBeGreaterThan(20);
+});
