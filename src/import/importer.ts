@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Readable, Transform } from 'node:stream';
-import { CsvError, parse } from 'csv-parse';
+import { CsvError, Parser } from 'csv-parse';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
@@ -9,6 +9,17 @@ import { writeAudit } from '../services/transaction';
 import { atLine, ImportLineError } from './import-error';
 import { CsvRow, ImportKind, STAGING } from './import-kind';
 import { IMPORT_KINDS } from './kinds';
+
+/**
+ * csv-parse's stream, each record paired with the line it ends on (read from the parser's live
+ * counter as the record is pushed: the `info` option would copy the counters into every record,
+ * which costs more than the parsing itself).
+ */
+class LineParser extends Parser {
+  push(chunk: unknown, encoding?: BufferEncoding): boolean {
+    return super.push(chunk === null ? null : [(this as unknown as { info: { lines: number } }).info.lines, chunk], encoding);
+  }
+}
 
 export type ImportKindName = keyof typeof IMPORT_KINDS;
 
@@ -90,8 +101,6 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
   kind.authorize(actor, producerId);
   if (producerId !== null) {
     if (!/^\d{1,18}$/.test(producerId)) throw new ImportLineError('NOT_FOUND', null, 'producer', `Producer ${producerId} not found`);
-    const [found] = await ds.query('SELECT 1 FROM producer WHERE id = $1', [producerId]);
-    if (!found) throw new ImportLineError('NOT_FOUND', null, 'producer', `Producer ${producerId} not found`);
   }
 
   let bytes = 0;
@@ -105,6 +114,11 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
   const client = (await qr.connect()) as PoolClient;
   try {
     await qr.startTransaction();
+    if (producerId !== null) {
+      // Locked like a foreign-key check would, for the staged rows that will name it.
+      const [found] = await qr.query('SELECT 1 FROM producer WHERE id = $1 FOR KEY SHARE', [producerId]);
+      if (!found) throw new ImportLineError('NOT_FOUND', null, 'producer', `Producer ${producerId} not found`);
+    }
     await qr.query(`CREATE TEMP TABLE ${STAGING} (line int NOT NULL, ${kind.stagingColumns.map(([n, t]) => `${n} ${t}`).join(', ')}) ON COMMIT DROP`);
     const copy = client.query(copyFrom(`COPY ${STAGING} (line, ${kind.stagingColumns.map(([n]) => n).join(', ')}) FROM STDIN`));
     const copyDone = new Promise<void>((resolve, reject) => {
@@ -119,7 +133,7 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
         done(null, chunk);
       },
     });
-    const parser = parse({ bom: true, delimiter: options.delimiter ?? ',', trim: true, skip_empty_lines: true, info: true, relax_quotes: false });
+    const parser = new LineParser({ bom: true, delimiter: options.delimiter ?? ',', trim: true, skip_empty_lines: true, relax_quotes: false });
     options.input.on('error', (e) => parser.destroy(e));
     options.input.pipe(counter).pipe(parser);
 
@@ -127,7 +141,7 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
     let buffer = '';
     report('reading');
     try {
-      for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      for await (const [line, record] of parser as AsyncIterable<[number, string[]]>) {
         if (names === null) {
           names = mapHeader(kind, record);
           continue;
@@ -138,9 +152,9 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
         try {
           values = kind.toStaging(row, producerId);
         } catch (e) {
-          throw atLine(e, info.lines);
+          throw atLine(e, line);
         }
-        buffer += `${info.lines}\t${values.map(copyText).join('\t')}\n`;
+        buffer += `${line}\t${values.map(copyText).join('\t')}\n`;
         rows++;
         if (buffer.length > 1 << 16) {
           if (!copy.write(buffer)) await once(copy, 'drain');

@@ -5,7 +5,7 @@ import { Feedstock, PurchasePurpose, SupplierKind } from '../../law/types';
 import { Decimal } from '../../law/decimal';
 import { ImportLineError } from '../import-error';
 import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
-import { checkPeriodsOpen, decimalCell, idCell } from './common';
+import { bulkInsert, checkPeriodsOpen, decimalCell, idCell, lockReferenced } from './common';
 
 /**
  * Purchases of raw material (Decreto 10.527/2020, art. 3º §2 I; art. 6º §§3º–4º), the columns of
@@ -65,8 +65,14 @@ export const purchasesImport: ImportKind = {
     ];
   },
 
-  check(em, producerId) {
+  async check(em, producerId) {
     const s = STAGING;
+    await lockReferenced(em, [
+      { table: 'municipality', key: 'ibge_code', column: 'origin_municipality_code' },
+      { table: 'family_farmer', key: 'id', column: 'family_farmer_id' },
+      { table: 'family_farming_organization', key: 'id', column: 'organization_id' },
+      { table: 'contract', key: 'id', column: 'contract_id' },
+    ]);
     return firstFailure([
       sqlCheck(em, `SELECT s.line, s.origin_municipality_code AS code FROM ${s} s
                      WHERE NOT EXISTS (SELECT 1 FROM municipality m WHERE m.ibge_code = s.origin_municipality_code)`, [],
@@ -95,7 +101,7 @@ export const purchasesImport: ImportKind = {
   },
 
   async write(em, producerId) {
-    const [r] = await em.query(
+    const [r] = await bulkInsert(em, 'purchase', () => em.query(
       `WITH ins AS (
          INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
                                supplier_name, origin_municipality_code, contract_id, purpose, external_id)
@@ -104,7 +110,7 @@ export const purchasesImport: ImportKind = {
          RETURNING id, quantity_kg, cost)
        SELECT count(*)::int AS n, min(id)::text AS first, max(id)::text AS last, sum(quantity_kg)::text AS kg, sum(cost)::text AS cost FROM ins`,
       [producerId],
-    );
+    ));
     return {
       counts: { purchases: r.n },
       audit: [{ operation: 'importPurchases', entity: 'Purchase', entityId: null, producerId, after: { rows: r.n, firstId: r.first, lastId: r.last, quantityKg: r.kg, cost: r.cost } }],
