@@ -20,15 +20,16 @@ beforeAll(async () => {
   api = await startTestApi();
   await api.ok(`mutation { upsertMunicipalities(input: [{ ibgeCode: "${RECIFE}", name: "Recife", semiarid: false }]) { ibgeCode } }`);
   producerId = (await api.ok(`mutation { createProducer(input: { cnpj: "11222333000181", legalName: "Usina Recife S.A.", plantMunicipalityCode: "${RECIFE}" }) { id } }`)).createProducer.id;
-  const [farmer] = await api.db.dataSource.query(`INSERT INTO family_farmer (cpf, name, municipality_code) VALUES ($1, 'Agricultor', $2) RETURNING id`, [cpfLib.generate(), RECIFE]);
-  await api.db.dataSource.query(`INSERT INTO family_farmer_registration (family_farmer_id, kind, number, valid_from, valid_until) VALUES ($1, 'CAF', 'CAF-1', '2024-01-01', '2027-12-31')`, [farmer.id]);
+  const farmer = (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, {
+    i: { cpf: cpfLib.generate(), name: 'Agricultor', municipalityCode: RECIFE, registrations: [{ kind: 'CAF', number: 'CAF-1', validFrom: '2024-01-01', validUntil: '2027-12-31' }] },
+  })).createFamilyFarmer;
   const contract = (await api.ok(`mutation($i: CreateContractInput!) { createContract(input: $i) { id } }`, {
-    i: { producerId, familyFarmerId: String(farmer.id), signedOn: '2025-01-02', validFrom: '2025-01-02', validUntil: '2025-12-31', feedstock: 'SOYBEAN', quantityKg: '50000', pricePerKg: '2.5', technicalAssistance: true },
+    i: { producerId, familyFarmerId: farmer.id, signedOn: '2025-01-02', validFrom: '2025-01-02', validUntil: '2025-12-31', feedstock: 'SOYBEAN', quantityKg: '50000', pricePerKg: '2.5', technicalAssistance: true },
   })).createContract.id;
   // Base R$ 100.000; counted (a) R$ 35.000 from Recife.
   await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, { i: [{ producerId, soldOn: '2025-05-01', volumeM3: '20', revenue: '100000' }] });
   await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, {
-    i: [{ producerId, purchasedOn: '2025-04-01', feedstock: 'SOYBEAN', quantityKg: '14000', cost: '35000', supplierKind: 'FAMILY_FARMER', familyFarmerId: String(farmer.id), originMunicipalityCode: RECIFE, contractId: contract }],
+    i: [{ producerId, purchasedOn: '2025-04-01', feedstock: 'SOYBEAN', quantityKg: '14000', cost: '35000', supplierKind: 'FAMILY_FARMER', familyFarmerId: farmer.id, originMunicipalityCode: RECIFE, contractId: contract }],
   });
 });
 afterAll(async () => { await api.close(); });

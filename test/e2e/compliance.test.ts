@@ -8,8 +8,7 @@ import { startTestApi, TestApi } from '../support/api';
  * law and the shipped parameters: minimum shares 30% Nordeste, 40% Sul (Portaria MAPA 144/2019,
  * secondary); priority-region minimum 10% 2024, 15% 2025, 20% 2026; weighting factors 1;
  * organizations' member minimum 0,6.
- * Farmers and organizations are inserted with SQL (no mutation for them yet); everything else goes
- * through the API.
+ * All data is set up through the API's mutations.
  */
 
 let api: TestApi;
@@ -36,23 +35,22 @@ async function producer(name: string, plant: string): Promise<string> {
 
 type Reg = [kind: 'DAP' | 'CAF', validFrom: string, validUntil: string];
 
+const registrations = (regs: Reg[], prefix: string) => regs.map(([kind, validFrom, validUntil], i) => ({ kind, number: `${prefix}-${kind}-${i}`, validFrom, validUntil }));
+
 async function farmer(regs: Reg[]): Promise<string> {
-  const [row] = await api.db.dataSource.query(`INSERT INTO family_farmer (cpf, name, municipality_code) VALUES ($1, 'Agricultora', $2) RETURNING id`, [cpfLib.generate(), RECIFE]);
-  for (const [kind, from, until] of regs) {
-    await api.db.dataSource.query(`INSERT INTO family_farmer_registration (family_farmer_id, kind, number, valid_from, valid_until) VALUES ($1, $2, $3, $4, $5)`, [row.id, kind, `${kind}-${row.id}`, from, until]);
-  }
-  return String(row.id);
+  const cpf = cpfLib.generate();
+  const d = await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, {
+    i: { cpf, name: 'Agricultora', municipalityCode: RECIFE, registrations: registrations(regs, cpf) },
+  });
+  return d.createFamilyFarmer.id;
 }
 
 async function organization(kind: 'COOPERATIVE' | 'ASSOCIATION', members: number, familyFarmers: number, regs: Reg[]): Promise<string> {
-  const [row] = await api.db.dataSource.query(
-    `INSERT INTO family_farming_organization (cnpj, name, kind, municipality_code, members, family_farmer_members) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [newCnpj(), `${kind} do Sertão`, kind, FEIRA, members, familyFarmers],
-  );
-  for (const [k, from, until] of regs) {
-    await api.db.dataSource.query(`INSERT INTO organization_registration (organization_id, kind, number, valid_from, valid_until) VALUES ($1, $2, $3, $4, $5)`, [row.id, k, `${k}-J-${row.id}`, from, until]);
-  }
-  return String(row.id);
+  const cnpj = newCnpj();
+  const d = await api.ok(`mutation($i: CreateOrganizationInput!) { createOrganization(input: $i) { id } }`, {
+    i: { cnpj, name: `${kind} do Sertão`, kind, municipalityCode: FEIRA, members, familyFarmerMembers: familyFarmers, registrations: registrations(regs, cnpj) },
+  });
+  return d.createOrganization.id;
 }
 
 interface ContractSpec {

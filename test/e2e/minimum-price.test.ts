@@ -72,9 +72,11 @@ test('a binary float price and an impossible date are refused by the scalars, no
 test('Contract.conformity uses the minimum price in force on the signing date, as known on asKnownOn (art. 3º §2 II)', async () => {
   await api.ok(`mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Recife", semiarid: false }]) { ibgeCode } }`);
   const producerId = (await api.ok(`mutation { createProducer(input: { cnpj: "11222333000181", legalName: "Usina S.A.", plantMunicipalityCode: "2611606" }) { id } }`)).createProducer.id;
-  const [farmer] = await api.db.dataSource.query(`INSERT INTO family_farmer (cpf, name, municipality_code) VALUES ($1, 'Agricultor', '2611606') RETURNING id`, [cpfLib.generate()]);
+  const farmer = (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, {
+    i: { cpf: cpfLib.generate(), name: 'Agricultor', municipalityCode: '2611606', registrations: [] },
+  })).createFamilyFarmer;
   const create = async (signedOn: string, pricePerKg: string) => (await api.ok(`mutation($i: CreateContractInput!) { createContract(input: $i) { id } }`, {
-    i: { producerId, familyFarmerId: String(farmer.id), signedOn, validFrom: signedOn, validUntil: '2025-12-31', feedstock: 'PALM', quantityKg: '1000', pricePerKg, technicalAssistance: true },
+    i: { producerId, familyFarmerId: farmer.id, signedOn, validFrom: signedOn, validUntil: '2025-12-31', feedstock: 'PALM', quantityKg: '1000', pricePerKg, technicalAssistance: true },
   })).createContract.id;
   // PALM: R$ 1,00 from 2025-01-01 (published 2024-12-15), R$ 1,20 from 2025-07-01 (published 2025-06-20).
   const january = await create('2025-01-10', '1.10');
