@@ -62,3 +62,23 @@ test('as known before the publication the Nordeste minimum is 30% (compliant); f
   const today = (await api.ok(COMPLIANCE, { p: producerId, k: null })).sealCompliance;
   expect([today.requiredShare, today.compliant]).toEqual(['0.4', false]);
 });
+
+test('art. 3º §2º I: each item times the weighting factor in force on its date — a fomento factor of 2 published for the second half of 2025', async () => {
+  // R$ 1.000 of fomento in Recife on 2025-06-30 and R$ 1.000 on 2025-07-01.
+  await api.ok(`mutation($i: [RecordFomentoInput!]!) { recordFomento(input: $i) { id } }`, {
+    i: [
+      { producerId, spentOn: '2025-06-30', kind: 'DONATION', amount: '1000', municipalityCode: RECIFE },
+      { producerId, spentOn: '2025-07-01', kind: 'INVESTMENT', amount: '1000', municipalityCode: RECIFE },
+    ],
+  });
+  const Q = `query($p: ID!, $k: Date) { sealCompliance(producerId: $p, year: 2025, asKnownOn: $k) { fomento countedTotal } }`;
+  // Before the publication: factors 1 → 35.000 + 1.000 + 1.000 = 37.000.
+  expect((await api.ok(Q, { p: producerId, k: '2026-06-01' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '37000' });
+  await api.ok(PUBLISH, { i: {
+    parameter: 'weighting-factor', scope: 'FOMENTO', values: [{ name: 'factor', value: '2' }], validFrom: '2025-07-01', validUntil: null,
+    publishedOn: '2026-06-02', legalBasis: 'Portaria MDA (test) weighting fomento from 2025-07-01',
+  } });
+  // After it: 35.000 + 1.000 × 1 + 1.000 × 2 = 38.000; the fomento spent stays R$ 2.000.
+  expect((await api.ok(Q, { p: producerId, k: '2026-06-02' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '38000' });
+  expect((await api.ok(Q, { p: producerId, k: '2026-06-01' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '37000' });
+});

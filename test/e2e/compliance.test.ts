@@ -342,3 +342,33 @@ describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the prio
     ]);
   });
 });
+
+describe('a contract over two years (art. 3º §2 II): its first covered purchase may lie in the year before', () => {
+  test('signed after a covered purchase of 2024, the contract does not conform, so its 2025 purchase does not count either', async () => {
+    const p = await producer('Usina Bianual S.A.', RECIFE);
+    await baseOf100k(p);
+    const k = await contract(p, { farmer: eligibleFarmer, signedOn: '2024-07-01', validFrom: '2024-06-01', validUntil: '2025-12-31' });
+    const [early, later] = await purchases(p, [
+      { on: '2024-06-15', cost: '2000', farmer: eligibleFarmer, contract: k },
+      { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
+    ]);
+    const c2025 = await compliance(p);
+    expect(c2025.countedTotal).toBe('0');
+    // The 2025 purchase was after the signing, but the contract was not prior to the first purchase it covers.
+    expect(c2025.excluded).toEqual([{ id: later, source: 'PURCHASE', amount: '3000', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
+    const c2024 = await compliance(p, 2024);
+    expect(c2024.excluded).toEqual([{ id: early, source: 'PURCHASE', amount: '2000', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
+  });
+
+  test('signed before its first covered purchase of 2024, the same contract counts its 2025 purchase', async () => {
+    const p = await producer('Usina Bianual Regular S.A.', RECIFE);
+    await baseOf100k(p);
+    const k = await contract(p, { farmer: eligibleFarmer, signedOn: '2024-05-31', validFrom: '2024-06-01', validUntil: '2025-12-31' });
+    await purchases(p, [
+      { on: '2024-06-15', cost: '2000', farmer: eligibleFarmer, contract: k },
+      { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
+    ]);
+    const c = await compliance(p);
+    expect([c.familyFarmingAcquisitions, c.countedTotal, c.excluded]).toEqual(['3000', '3000', []]);
+  });
+});
