@@ -89,7 +89,7 @@ query SealComplianceOfYear($producerId: ID!, $year: Int!) {
   {
     name: 'RulesInForceAsKnownOn',
     query: `# The coefficient rules in force on a date as they were known on another, beside the same
-# date as known today (the law is dated data: DESIGN §1.4). Mid-June 2026 as known on
+# date as known today (the law is dated data: docs/LAW.md §1). Mid-June 2026 as known on
 # 2026-05-20 was under the general rules — the zero window then ended on 2026-05-31; as known
 # today the window runs to 2026-07-31 (Decreto 10.527/2020, art. 5º §§2º-4º).
 query RulesInForceAsKnownOn($on: Date!, $asKnownOn: Date!) {
