@@ -135,17 +135,17 @@ export class SealComplianceService {
 
   /** Producer.sealCompliance: the producer was already resolved within the caller's scope. */
   async compute(producer: Producer, year: number, asKnownOnInput?: string | null): Promise<SealComplianceReport> {
+    if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', 'year must be a calendar year such as 2025');
+    const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
     // One snapshot for every statement of the year, so the excluded rows match the sums even while
-    // records are written; memory enough to sort a year's groups without spilling to disk.
+    // records are written; memory enough to hash a year's groups without spilling to disk.
     return this.ds.transaction('REPEATABLE READ', async (em) => {
       await em.query(`SET LOCAL work_mem = '64MB'`);
-      return this.computeIn(em, producer, year, asKnownOnInput);
+      return this.computeIn(em, producer, year, asKnownOn);
     });
   }
 
-  private async computeIn(em: EntityManager, producer: Producer, year: number, asKnownOnInput?: string | null): Promise<SealComplianceReport> {
-    if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', 'year must be a calendar year such as 2025');
-    const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
+  private async computeIn(em: EntityManager, producer: Producer, year: number, asKnownOn: IsoDate): Promise<SealComplianceReport> {
     const law = await this.lawBook();
     const from = `${year}-01-01`;
     const to = `${year}-12-31`;
@@ -167,7 +167,7 @@ export class SealComplianceService {
          FROM (${purchaseFacts()}) f GROUP BY ${PURCHASE_COLUMNS}`,
       params,
     );
-    await em.query(`SET LOCAL enable_sort = on`);
+    await em.query(`SET LOCAL enable_sort = DEFAULT`);
     const fomentoRows: FomentoGroupRow[] = await em.query(
       `SELECT region, semiarid, segment, sum(amount) AS amount, count(*) AS n FROM (${FOMENTO_FACTS}) f GROUP BY region, semiarid, segment`,
       params.slice(0, 4),
@@ -231,8 +231,8 @@ export class SealComplianceService {
 
   /**
    * The rows of the groups that do not count, each with its group's findings. Only the purchases of
-   * the contracts and organizations of those groups are examined (a first, indexable filter); the
-   * rows are then matched to the groups by all their facts.
+   * the contracts and organizations of those groups are examined (a first, cheap filter, before the
+   * joins); the rows are then matched to the groups by all their facts.
    */
   private async excludedItems(
     em: EntityManager,
