@@ -147,6 +147,8 @@ export function taxSegments(law: LawBook, grants: readonly GrantFacts[], year: n
   const last = lastDayOfMonth(year, month);
   law.assertPisCofinsInForce(first, asKnownOn);
   law.assertPisCofinsInForce(last, asKnownOn);
+  // Interpretation: the same segments under both regimes (a cut at a change of the coefficient
+  // rules or of the Selo standing is harmless ad valorem, where the dues are additive).
   const cuts = new Set(law.changeDates(first, last, asKnownOn));
   const days = eachDay(first, last);
   const standings = days.map((d) => sealStanding(grants, d));
@@ -201,6 +203,8 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
   if (special && noFeedstock) warnings.push(finding('NO_FEEDSTOCK_IN_PERIOD'));
   if (special && byQuantity) warnings.push(finding('OWN_PRODUCTION_VALUED_BY_QUANTITY'));
 
+  // Interpretation: the valued acquisition cost of the raw material used; under the quantity
+  // fallback own production has no value, so only the bought lots' cost.
   const feedstockCost = byQuantity ? sum(groups.filter((g) => !g.ownProduction).map((g) => g.cost)) : sum(groups.map(weightOf));
 
   const segmentFigures = segments.map((seg, index): TaxSegmentFigures => {
