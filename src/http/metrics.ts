@@ -2,6 +2,7 @@ import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
 import express from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
+import { requestContext } from '../request-context';
 
 /** The pg pool behind TypeORM's Postgres driver: the figures Prometheus should see. */
 interface PoolFigures {
@@ -121,6 +122,11 @@ export function createMetrics(dataSource: DataSource): Metrics {
     async requestDidStart() {
       const started = process.hrtime.bigint();
       return {
+        async didResolveOperation(rc) {
+          // For the request's log line (src/http/request-log.ts).
+          const store = requestContext.getStore();
+          if (store) store.operationName = rc.operationName ?? '(anonymous)';
+        },
         async willSendResponse(rc: GraphQLRequestContext<object>) {
           // Only a name the document really declares (known once it parsed); the raw request
           // field is whatever the client sent.

@@ -1,25 +1,26 @@
 import express from 'express';
 import { Logger } from '../logger';
-import { currentRequestId } from '../request-context';
+import { requestContext } from '../request-context';
 
 /** Probes and scrapes: logged at debug only, so that they do not drown the requests of people. */
 const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * One structured log line per HTTP request when its response is finished: method, path (never
- * the query string), status, duration, and the request id (DESIGN §3). Mounted right after the
- * middleware that assigns the id.
+ * the query string), the GraphQL operation name when there is one, status, duration, and the
+ * request id (DESIGN §3). Mounted right after the middleware that assigns the id.
  */
 export function logRequests(logger: Logger): express.RequestHandler {
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    const requestId = currentRequestId();
+    const store = requestContext.getStore();
     const path = req.path; // before routers strip their mount point
     res.on('finish', () => {
       const line = {
-        requestId,
+        requestId: store?.requestId,
         method: req.method,
         path,
+        ...(store?.operationName ? { operation: store.operationName } : {}),
         status: res.statusCode,
         durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
       };

@@ -101,6 +101,6 @@ test('start-up loads the shipped law; on SIGTERM the request in flight completes
 
   expect(await exited).toBe(0);
   const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
-  expect(lines.find((l) => l.msg === 'request' && l.requestId === 'in-flight-at-sigterm')).toMatchObject({ method: 'POST', path: '/graphql', status: 200 });
+  expect(lines.find((l) => l.msg === 'request' && l.requestId === 'in-flight-at-sigterm')).toMatchObject({ method: 'POST', path: '/graphql', operation: 'InFlight', status: 200 });
   expect(lines.find((l) => String(l.msg).startsWith('shutting down'))).toMatchObject({ signal: 'SIGTERM' });
 }, 90000);

@@ -158,7 +158,7 @@ describe('with the database gone', () => {
     const unexpected = mine.find((l) => l.msg === 'unexpected error');
     expect(unexpected).toBeDefined();
     expect(JSON.stringify(unexpected!.err)).toMatch(/\w/);
-    expect(mine.find((l) => l.msg === 'request')).toMatchObject({ method: 'POST', path: '/graphql', status: 200, service: 'selo-api' });
+    expect(mine.find((l) => l.msg === 'request')).toMatchObject({ method: 'POST', path: '/graphql', operation: '(anonymous)', status: 200, service: 'selo-api' });
     // No line was written without a request id while serving requests.
     const serving = lines.filter((l) => l.msg === 'request' || l.msg === 'unexpected error');
     expect(serving.length).toBeGreaterThanOrEqual(2);
