@@ -447,3 +447,35 @@ test('closing: snapshot, new purchases and sales rejected with PERIOD_CLOSED, dr
   // Open again: recording into December works.
   await sales(id, [{ on: '2026-12-20', m3: '1' }]);
 });
+
+test('family-farming origin judged on each purchase date in SQL: a CAF that lapses and a new minimum member share mid-month (art. 2º IV; art. 4º VI; art. 6º §2º)', async () => {
+  const { id } = await producer();
+  const lapsing = (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, { i: {
+    cpf: newCpf(), name: 'Agricultor com CAF até 12/08', municipalityCode: PORTO_ALEGRE,
+    registrations: [{ kind: 'CAF', number: 'CAF-L1', validFrom: '2024-01-01', validUntil: '2026-08-12' }],
+  } })).createFamilyFarmer.id;
+  const coop65 = (await api.ok(`mutation($i: CreateOrganizationInput!) { createOrganization(input: $i) { id } }`, { i: {
+    cnpj: newCnpj(), name: 'Cooperativa 65%', kind: 'COOPERATIVE', municipalityCode: RECIFE, members: 100, familyFarmerMembers: 65, registrations: CAF('CAF-J65'),
+  } })).createOrganization.id;
+  // A new minimum share of 0,7 from 2026-08-15 (art. 4º VI as a dated parameter): 65% no longer suffices.
+  await api.ok(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
+    parameter: 'cooperative-min-family-farmer-share', values: [{ name: 'share', value: '0.7' }], validFrom: '2026-08-15',
+    publishedOn: today(), legalBasis: 'Decreto 10.527/2020, art. 4º VI (test act)',
+  } });
+  await purchases(id, [
+    { on: '2026-08-10', kg: '100', cost: '1000', kind: 'COOPERATIVE', org: coop65, origin: RECIFE }, //        0,65 ≥ 0,6: art. 6º III
+    { on: '2026-08-20', kg: '100', cost: '1000', kind: 'COOPERATIVE', org: coop65, origin: RECIFE }, //        0,65 < 0,7: GENERAL (soybean)
+    { on: '2026-08-11', kg: '100', cost: '1000', kind: 'FAMILY_FARMER', farmer: lapsing, origin: PORTO_ALEGRE }, // CAF valid: art. 6º II
+    { on: '2026-08-13', kg: '100', cost: '1000', kind: 'FAMILY_FARMER', farmer: lapsing, origin: PORTO_ALEGRE }, // CAF lapsed: GENERAL
+  ]);
+  await sales(id, [{ on: '2026-08-31', m3: '10' }]);
+  const tp = await taxPeriod(id, 2026, 8);
+  expect(tp.segments[0].mix.map((m: any) => [m.category, m.cost, m.share])).toEqual([
+    ['FAMILY_FARMING_PRIORITY_REGION', '1000', '0.25'], ['FAMILY_FARMING', '1000', '0.25'], ['GENERAL', '2000', '0.5'],
+  ]);
+  // PIS 10 × (0,25 × 10,39 + 0,5 × 26,41) = 158,025 → 158,02 (half-even: 2 is even)
+  // Cofins 10 × (0,25 × 47,85 + 0,5 × 121,59) = 727,575 → 727,58 (7 is odd: up)
+  expect([tp.pisDue, tp.cofinsDue]).toEqual(['158.02', '727.58']);
+  const b = blend([[D(1000), 'FAMILY_FARMING_PRIORITY_REGION'], [D(1000), 'FAMILY_FARMING'], [D(2000), 'GENERAL']]);
+  expect([tp.pisDue, tp.cofinsDue]).toEqual([f(cent(D(10).times(b.pis))), f(cent(D(10).times(b.cofins)))]);
+});
