@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor } from './actor';
 import { translateDbError } from './pg-errors';
+import { enterProducerScope } from './row-security';
 
 export interface AuditRecord {
   operation: string;
@@ -47,6 +48,7 @@ export async function mutate<T>(
 ): Promise<T> {
   try {
     return await ds.transaction(async (em) => {
+      await enterProducerScope(em, actor);
       const { result, audit } = await work(em);
       await writeAudit(em, actor, audit);
       return result;
