@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { loadConfig } from './config';
 import { openDatabase } from './database/data-source';
+import { DEMO_MARKER_CNPJ, loadDemoData } from './database/demo-data';
 import { prepareDatabase } from './database/prepare';
 import { signToken, verifierFromEnvironment } from './graphql/auth/token';
 import { Role } from './law/types';
@@ -12,6 +13,9 @@ import { createApp } from './server';
 interface EmbeddedModule {
   startEmbeddedPostgres(o: { dataDir: string; persistent?: boolean; port?: number; log?: (m: string) => void }): Promise<{ url: string; dataDir: string; stop(): Promise<void> }>;
 }
+
+/** Longest a graceful shutdown may take (docker compose's grace period is longer). */
+const SHUTDOWN_DEADLINE_MS = 25_000;
 
 /**
  * `npm start`: with no DATABASE_URL an embedded PostgreSQL under .data/ (DESIGN §3); migrations;
@@ -32,6 +36,14 @@ async function main(): Promise<void> {
   }
   const dataSource = await openDatabase({ url: databaseUrl, poolSize: 20 });
   await prepareDatabase(dataSource);
+  if (!config.databaseUrl) {
+    // DESIGN §3: the embedded default starts with the demo dataset, loaded once (no producer yet).
+    const [{ n }] = (await dataSource.query('SELECT count(*)::int AS n FROM producer')) as Array<{ n: number }>;
+    if (n === 0) {
+      const counts = await loadDemoData(dataSource);
+      logger.info({ counts }, 'demo dataset loaded');
+    }
+  }
 
   const embedded = !config.databaseUrl;
   const secret = config.jwtSecret ?? (embedded ? randomBytes(32).toString('hex') : undefined);
@@ -47,7 +59,7 @@ async function main(): Promise<void> {
     for (const role of [Role.ADMIN, Role.AUDITOR]) {
       process.stdout.write(`  ${role}: Bearer ${await signToken(secret, { sub: `demo-${role.toLowerCase()}`, role })}\n`);
     }
-    const [first] = (await dataSource.query('SELECT id, legal_name FROM producer ORDER BY id LIMIT 1')) as Array<{ id: string; legal_name: string }>;
+    const [first] = (await dataSource.query('SELECT id, legal_name FROM producer ORDER BY cnpj = $1 DESC, id LIMIT 1', [DEMO_MARKER_CNPJ])) as Array<{ id: string; legal_name: string }>;
     if (first) {
       const token = await signToken(secret, { sub: `demo-producer-${first.id}`, role: Role.PRODUCER, producerId: String(first.id) });
       process.stdout.write(`  PRODUCER (${first.legal_name}, id ${first.id}): Bearer ${token}\n`);
@@ -60,11 +72,24 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await running.stop();
-    await dataSource.destroy();
-    if (stopEmbedded) await stopEmbedded();
-    process.exit(0);
+    logger.info({ signal }, 'shutting down: refusing new connections, finishing the requests in flight');
+    // A request still running after this long is abandoned (its transaction rolls back).
+    const force = setTimeout(() => {
+      logger.error({ signal }, `graceful shutdown not finished after ${SHUTDOWN_DEADLINE_MS} ms; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    force.unref();
+    try {
+      await running.stop();
+      logger.info('HTTP server closed: every request in flight was answered');
+      await dataSource.destroy();
+      logger.info('database pool closed');
+      if (stopEmbedded) await stopEmbedded();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error instanceof Error ? error.message : String(error) }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,3 +1,4 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { NoRuleInForceError } from '../law/errors';
@@ -14,9 +15,18 @@ const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '0800
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Connection ended|the database system is (starting up|shutting down)/i;
 
+/**
+ * TypeORM releases a transaction's connection the moment the driver reports it broken (the
+ * server went away mid-transaction); the transaction's next statement, or its COMMIT, then fails
+ * with one of these. Every transaction of the API runs inside `mutate`, which ends it only after
+ * its work settles, so here they always mean a lost connection, never a query after commit.
+ */
+const RELEASED_BY_DRIVER = new Set(['QueryRunnerProviderAlreadyReleasedError', 'QueryRunnerAlreadyReleasedError']);
+
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+  for (let e = error as { code?: unknown; message?: unknown; name?: unknown; driverError?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
     if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.has(e.code) || UNAVAILABLE_ERRNOS.has(e.code))) return true;
+    if (typeof e.name === 'string' && RELEASED_BY_DRIVER.has(e.name)) return true;
     if (typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message)) return true;
     e = (e.driverError ?? e.cause) as typeof e;
   }
@@ -52,7 +62,7 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
       // Not the caller's fault and not a bug: say so, so clients retry (HTTP 503 via the server).
       log.error({ err: original instanceof Error ? original.message : original, requestId }, 'database unavailable');
       return {
-        message: `The database is unavailable and the request was not completed; try again shortly (request ${requestId ?? 'unknown'})`,
+        message: `The database is unavailable; try again shortly. A mutation cut off at its commit may still have been recorded: check, or retry with the same externalId or invoiceKey (request ${requestId ?? 'unknown'})`,
         locations: formatted.locations,
         path: formatted.path,
         extensions: { code: 'DATABASE_UNAVAILABLE', requestId },
@@ -67,6 +77,28 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
     };
   };
 }
+
+/**
+ * Apollo plugin: a response carrying DATABASE_UNAVAILABLE is HTTP 503 with `Retry-After`, so that
+ * clients, proxies and load balancers see a temporary failure of the server (not of the request)
+ * and retry (DESIGN §3: the API stays up and recovers when the database comes back).
+ */
+export const databaseUnavailableStatus: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        const body = response.body;
+        const errors = body.kind === 'single' ? body.singleResult.errors : body.initialResult.errors;
+        if (!errors?.some((e) => e.extensions?.code === 'DATABASE_UNAVAILABLE')) return;
+        response.http.status = 503;
+        response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+      },
+    };
+  },
+};
+
+/** What a client should wait before retrying while the database is unavailable. */
+export const RETRY_AFTER_SECONDS = 2;
 
 export function isGraphQLError(e: unknown): e is GraphQLError {
   return e instanceof GraphQLError;
