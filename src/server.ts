@@ -8,7 +8,7 @@ import { GraphQLError } from 'graphql';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
 import { Context } from './graphql/context';
-import { createErrorFormatter } from './graphql/errors';
+import { createErrorFormatter, databaseUnavailableStatus } from './graphql/errors';
 import { armor, bodyErrors, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders } from './graphql/loaders';
 import { getSchema } from './graphql/schema';
@@ -51,7 +51,10 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
     allowBatchedHttpRequests: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, ...limits.plugins],
+    // main.ts owns SIGTERM/SIGINT: it stops the server, then closes the pool, then exits 0. Apollo's
+    // own handler would race it (a second stop() while draining never returns).
+    stopOnTerminationSignals: false,
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, ...limits.plugins],
   });
   await apollo.start();
 
