@@ -107,6 +107,8 @@ export const purchasesImport: ImportKind = {
                                supplier_name, origin_municipality_code, contract_id, purpose, external_id)
          SELECT $1, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
                 supplier_name, origin_municipality_code, contract_id, purpose, external_id FROM ${STAGING}
+          -- In the order of the (producer, date) indexes, so that their entries are appended, not scattered.
+          ORDER BY consumed_on, line
          RETURNING id, quantity_kg, cost)
        SELECT count(*)::int AS n, min(id)::text AS first, max(id)::text AS last, sum(quantity_kg)::text AS kg, sum(cost)::text AS cost FROM ins`,
       [producerId],

@@ -1,0 +1,455 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { isPriorityRegion, municipalityFacts } from '../law/municipality';
+import { SYSTEM_ACTOR } from '../services/actor';
+import { writeAudit } from '../services/transaction';
+
+/**
+ * The demo dataset: a realistic, deterministic picture of the Selo (Decreto 10.527/2020) for
+ * analysts and partners to try the API on. Six biodiesel producers with plants in the South
+ * (RS, PR), the Centre-West (MT, GO) and the Northeast (BA, CE, in the Semiárido); the
+ * municipalities they and their suppliers are in (real IBGE codes and names, Semiárido flags as
+ * in the SUDENE delimitation); some 420 family farmers with DAP/CAF (some expired, a few DAPs
+ * dated after the 2022-10-31 cutoff); cooperatives and associations (one cooperative below the
+ * 60% family-farmer share); contracts (mostly conforming; some signed late, some without
+ * technical assistance, some below the minimum price); purchases from 2025-07 to 2026-12, sales
+ * (domestic, some exported, a few imported), fomento, Selo grants (one suspended and reinstated),
+ * regime elections (one ad valorem), and illustrative minimum prices.
+ *
+ * Every value comes from a seeded PRNG, so every load is the same. The rows are written with one
+ * INSERT … SELECT FROM json_to_recordset per table, in one transaction.
+ * The names of people and companies are invented; CPFs and CNPJs carry valid check digits but
+ * belong to no one on purpose (generated from a fixed series).
+ */
+
+/** The CNPJ of the first demo producer: its presence means the dataset is loaded. */
+export const DEMO_MARKER_CNPJ = cnpjFrom(41_200_001);
+
+/** mulberry32: small, fast and deterministic. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function checkDigit(digits: number[], weights: number[]): number {
+  const sum = digits.reduce((s, d, i) => s + d * weights[i], 0);
+  const r = sum % 11;
+  return r < 2 ? 0 : 11 - r;
+}
+
+/** A CNPJ (matriz 0001) with valid check digits from an 8-digit base. */
+function cnpjFrom(base: number): string {
+  const d = `${String(base).padStart(8, '0')}0001`.split('').map(Number);
+  const d1 = checkDigit(d, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+  const d2 = checkDigit([...d, d1], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
+  return `${d.join('')}${d1}${d2}`;
+}
+
+/** A CPF with valid check digits from a 9-digit base. */
+function cpfFrom(base: number): string {
+  const d = String(base).padStart(9, '0').split('').map(Number);
+  const d1 = (d.reduce((s, x, i) => s + x * (10 - i), 0) * 10) % 11 % 10;
+  const d2 = ([...d, d1].reduce((s, x, i) => s + x * (11 - i), 0) * 10) % 11 % 10;
+  return `${d.join('')}${d1}${d2}`;
+}
+
+function addDays(date: string, days: number): string {
+  const t = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) + days * 86_400_000;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+function monthDays(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+const iso = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+
+/** [IBGE code, name, in the Semiárido]. */
+const MUNICIPALITIES: Array<[string, string, boolean]> = [
+  // Sul
+  ['4314100', 'Passo Fundo', false], ['4306106', 'Cruz Alta', false], ['4310207', 'Ijuí', false], ['4317202', 'Santa Rosa', false],
+  ['4307005', 'Erechim', false], ['4304705', 'Carazinho', false], ['4119905', 'Ponta Grossa', false], ['4104808', 'Cascavel', false],
+  ['4127700', 'Toledo', false], ['4109401', 'Guarapuava', false],
+  // Centro-Oeste
+  ['5107602', 'Rondonópolis', false], ['5107925', 'Sorriso', false], ['5105259', 'Lucas do Rio Verde', false], ['5107040', 'Primavera do Leste', false],
+  ['5218805', 'Rio Verde', false], ['5211909', 'Jataí', false], ['5208707', 'Goiânia', false],
+  // Nordeste (Semiárido where flagged)
+  ['2918407', 'Juazeiro', true], ['2914604', 'Irecê', true], ['2910800', 'Feira de Santana', true], ['2933307', 'Vitória da Conquista', true],
+  ['2903201', 'Barreiras', false], ['2919553', 'Luís Eduardo Magalhães', false], ['2611101', 'Petrolina', true], ['2613909', 'Serra Talhada', true],
+  ['2606002', 'Garanhuns', true], ['2604106', 'Caruaru', true], ['2311306', 'Quixadá', true], ['2304202', 'Crato', true],
+  ['2305506', 'Iguatu', true], ['2313302', 'Tauá', true], ['2304400', 'Fortaleza', false],
+  // Sudeste in the Semiárido (north of Minas Gerais): priority region only by the flag.
+  ['3143302', 'Montes Claros', true], ['3135100', 'Janaúba', true],
+];
+
+type Area = 'SOUTH_RS' | 'SOUTH_PR' | 'MT' | 'GO' | 'NE';
+
+const AREA_MUNICIPALITIES: Record<Area, string[]> = {
+  SOUTH_RS: ['4314100', '4306106', '4310207', '4317202', '4307005', '4304705'],
+  SOUTH_PR: ['4119905', '4104808', '4127700', '4109401'],
+  MT: ['5107602', '5107925', '5105259', '5107040'],
+  GO: ['5218805', '5211909', '5208707'],
+  NE: ['2918407', '2914604', '2910800', '2933307', '2903201', '2919553', '2611101', '2613909', '2606002', '2604106', '2311306', '2304202', '2305506', '2313302', '3143302', '3135100'],
+};
+
+interface ProducerSpec {
+  key: string;
+  cnpjBase: number;
+  name: string;
+  plant: string;
+  area: Area;
+  regime: 'AD_VALOREM' | 'SPECIAL_PER_M3';
+  farmers: number;
+  /** Feedstock its family farmers grow, with the share of farmers growing each. */
+  crops: Array<[string, number]>;
+  salesPerMonth: number;
+  ownProduction: boolean;
+}
+
+const PRODUCERS: ProducerSpec[] = [
+  { key: 'rs', cnpjBase: 41_200_001, name: 'Biodiesel Planalto Gaúcho S.A.', plant: '4314100', area: 'SOUTH_RS', regime: 'SPECIAL_PER_M3', farmers: 90, crops: [['SOYBEAN', 0.85], ['CANOLA', 1]], salesPerMonth: 24, ownProduction: false },
+  { key: 'pr', cnpjBase: 41_200_002, name: 'Campos Gerais Óleos e Biodiesel Ltda.', plant: '4119905', area: 'SOUTH_PR', regime: 'SPECIAL_PER_M3', farmers: 70, crops: [['SOYBEAN', 0.9], ['SUNFLOWER', 1]], salesPerMonth: 20, ownProduction: false },
+  { key: 'mt', cnpjBase: 41_200_003, name: 'Bioenergia do Cerrado Mato-Grossense S.A.', plant: '5107602', area: 'MT', regime: 'SPECIAL_PER_M3', farmers: 60, crops: [['SOYBEAN', 0.8], ['COTTONSEED', 1]], salesPerMonth: 26, ownProduction: true },
+  { key: 'go', cnpjBase: 41_200_004, name: 'Goiás Biocombustíveis Ltda.', plant: '5218805', area: 'GO', regime: 'AD_VALOREM', farmers: 50, crops: [['SOYBEAN', 1]], salesPerMonth: 18, ownProduction: true },
+  { key: 'ba', cnpjBase: 41_200_005, name: 'Biodiesel do Vale do São Francisco S.A.', plant: '2918407', area: 'NE', regime: 'SPECIAL_PER_M3', farmers: 80, crops: [['CASTOR_BEAN', 0.6], ['SOYBEAN', 0.8], ['PEANUT', 1]], salesPerMonth: 16, ownProduction: false },
+  { key: 'ce', cnpjBase: 41_200_006, name: 'Sertão Central Biodiesel Ltda.', plant: '2311306', area: 'NE', regime: 'SPECIAL_PER_M3', farmers: 70, crops: [['CASTOR_BEAN', 0.75], ['COTTONSEED', 1]], salesPerMonth: 14, ownProduction: false },
+];
+
+interface OrganizationSpec {
+  cnpjBase: number;
+  name: string;
+  kind: 'COOPERATIVE' | 'ASSOCIATION';
+  municipality: string;
+  members: number;
+  familyFarmerMembers: number;
+  /** The producers that buy from it, with the feedstock. */
+  buyers: Array<[string, string]>;
+  registrationUntil: string;
+}
+
+const ORGANIZATIONS: OrganizationSpec[] = [
+  { cnpjBase: 52_300_001, name: 'Cooperativa Agropecuária do Alto Uruguai', kind: 'COOPERATIVE', municipality: '4307005', members: 320, familyFarmerMembers: 291, buyers: [['rs', 'SOYBEAN']], registrationUntil: '2027-12-31' },
+  { cnpjBase: 52_300_002, name: 'Cooperativa Tritícola de Cruz Alta', kind: 'COOPERATIVE', municipality: '4306106', members: 210, familyFarmerMembers: 168, buyers: [['rs', 'SOYBEAN']], registrationUntil: '2027-12-31' },
+  { cnpjBase: 52_300_003, name: 'Cooperativa Agroindustrial dos Campos Gerais', kind: 'COOPERATIVE', municipality: '4119905', members: 180, familyFarmerMembers: 150, buyers: [['pr', 'SOYBEAN']], registrationUntil: '2027-12-31' },
+  // Below the 60% family-farmer share (art. 4º VI–VII): its sales do not count.
+  { cnpjBase: 52_300_004, name: 'Cooperativa Mista de Lucas do Rio Verde', kind: 'COOPERATIVE', municipality: '5105259', members: 150, familyFarmerMembers: 78, buyers: [['mt', 'SOYBEAN']], registrationUntil: '2027-12-31' },
+  { cnpjBase: 52_300_005, name: 'Associação dos Produtores Familiares de Jataí', kind: 'ASSOCIATION', municipality: '5211909', members: 60, familyFarmerMembers: 60, buyers: [['go', 'SOYBEAN']], registrationUntil: '2027-12-31' },
+  { cnpjBase: 52_300_006, name: 'Cooperativa dos Agricultores Familiares do Sertão de Irecê', kind: 'COOPERATIVE', municipality: '2914604', members: 480, familyFarmerMembers: 465, buyers: [['ba', 'CASTOR_BEAN'], ['rs', 'CASTOR_BEAN'], ['mt', 'CASTOR_BEAN']], registrationUntil: '2027-12-31' },
+  { cnpjBase: 52_300_007, name: 'Cooperativa de Mamona do Vale do São Francisco', kind: 'COOPERATIVE', municipality: '2611101', members: 260, familyFarmerMembers: 240, buyers: [['ba', 'CASTOR_BEAN'], ['pr', 'CASTOR_BEAN'], ['go', 'CASTOR_BEAN']], registrationUntil: '2026-03-31' },
+  { cnpjBase: 52_300_008, name: 'Associação Comunitária dos Agricultores de Tauá', kind: 'ASSOCIATION', municipality: '2313302', members: 85, familyFarmerMembers: 85, buyers: [['ce', 'CASTOR_BEAN']], registrationUntil: '2027-12-31' },
+  { cnpjBase: 52_300_009, name: 'Cooperativa Agrícola do Sertão Central', kind: 'COOPERATIVE', municipality: '2311306', members: 190, familyFarmerMembers: 176, buyers: [['ce', 'CASTOR_BEAN']], registrationUntil: '2027-12-31' },
+  { cnpjBase: 52_300_010, name: 'Associação dos Agricultores Familiares de Janaúba', kind: 'ASSOCIATION', municipality: '3135100', members: 45, familyFarmerMembers: 44, buyers: [['ba', 'CASTOR_BEAN']], registrationUntil: '2027-12-31' },
+];
+
+/**
+ * Minimum prices per kg by feedstock and year. Illustrative demo figures, not the official
+ * PGPAF prices (Decreto 5.996/2006): the source says so.
+ */
+const MINIMUM_PRICES: Array<[string, string, string, string]> = [
+  ['SOYBEAN', '2025-01-01', '2025-12-31', '2.10'], ['SOYBEAN', '2026-01-01', '2026-12-31', '2.25'],
+  ['CASTOR_BEAN', '2025-01-01', '2025-12-31', '2.60'], ['CASTOR_BEAN', '2026-01-01', '2026-12-31', '2.80'],
+  ['CANOLA', '2025-01-01', '2026-12-31', '2.30'],
+];
+const MINIMUM_PRICE_SOURCE = 'Demonstração: valores ilustrativos, não são os preços mínimos oficiais do PGPAF (Decreto 5.996/2006)';
+
+/** Market price per kg a farmer or cooperative is paid, by feedstock (demo figures). */
+const PRICE: Record<string, number> = { SOYBEAN: 2.45, CANOLA: 2.55, SUNFLOWER: 2.35, COTTONSEED: 1.4, CASTOR_BEAN: 3.3, PEANUT: 3.6 };
+/** Typical lot of a family farmer, kg. */
+const FARMER_LOT: Record<string, [number, number]> = { SOYBEAN: [4_000, 22_000], CANOLA: [3_000, 12_000], SUNFLOWER: [3_000, 10_000], COTTONSEED: [5_000, 20_000], CASTOR_BEAN: [600, 4_000], PEANUT: [800, 3_000] };
+
+const FIRST_NAMES = ['Maria', 'José', 'Ana', 'João', 'Antônio', 'Francisca', 'Francisco', 'Adriana', 'Carlos', 'Juliana', 'Paulo', 'Márcia', 'Pedro', 'Aline', 'Lucas', 'Sandra', 'Luiz', 'Camila', 'Marcos', 'Patrícia', 'Raimundo', 'Luzia', 'Sebastião', 'Terezinha', 'Valdir', 'Ivone', 'Edson', 'Cleusa', 'Severino', 'Rosângela'];
+const SOUTH_SURNAMES = ['Schneider', 'Weber', 'Zanella', 'Bortolini', 'Kunz', 'Dalmolin', 'Fontana', 'Rossetto', 'Klein', 'Scherer', 'Tonin', 'Bianchi'];
+const COMMON_SURNAMES = ['da Silva', 'dos Santos', 'Oliveira', 'Souza', 'Pereira', 'Lima', 'Ferreira', 'Alves', 'Rodrigues', 'Gomes', 'Ribeiro', 'Carvalho', 'Barbosa', 'Nascimento', 'Araújo', 'Cavalcante', 'Sousa', 'Batista'];
+
+const THIRD_PARTIES: Record<Area, string[]> = {
+  SOUTH_RS: ['Cerealista Planalto Ltda.', 'Agrograos Missões S.A.', 'Comercial de Grãos Alto Jacuí Ltda.'],
+  SOUTH_PR: ['Cerealista Campos Gerais Ltda.', 'Grãos do Oeste Paranaense S.A.'],
+  MT: ['Trading Cerrado Grãos S.A.', 'Agrícola Vale do Rio Vermelho Ltda.', 'Armazéns Gerais Sorriso Ltda.'],
+  GO: ['Grãos Sudoeste Goiano Ltda.', 'Comercial Agrícola Rio Verde S.A.'],
+  NE: ['Cerealista Oeste Baiano Ltda.', 'Óleos Vegetais do Nordeste S.A.', 'Algodoeira Sertaneja Ltda.'],
+};
+
+interface Row {
+  [column: string]: string | number | boolean | null;
+}
+
+export interface DemoCounts {
+  municipalities: number;
+  producers: number;
+  farmers: number;
+  registrations: number;
+  organizations: number;
+  contracts: number;
+  purchases: number;
+  sales: number;
+  fomento: number;
+  sealGrants: number;
+  sealEvents: number;
+  regimeElections: number;
+  minimumPrices: number;
+}
+
+/** Whether the demo dataset is in the database (its first producer's CNPJ is). */
+export async function demoDataLoaded(ds: DataSource | EntityManager): Promise<boolean> {
+  const rows = await ds.query('SELECT 1 FROM producer WHERE cnpj = $1', [DEMO_MARKER_CNPJ]);
+  return rows.length > 0;
+}
+
+async function insertRows(em: EntityManager, table: string, columns: Array<[string, string]>, rows: Row[], returning?: string): Promise<Array<Record<string, string>>> {
+  if (rows.length === 0) return [];
+  const names = columns.map(([n]) => n).join(', ');
+  const defs = columns.map(([n, t]) => `${n} ${t}`).join(', ');
+  return em.query(
+    `INSERT INTO ${table} (${names}) SELECT ${names} FROM json_to_recordset($1::json) AS x(${defs})${returning ? ` RETURNING ${returning}` : ''}`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/**
+ * Load the demo dataset in one transaction. Refuses (throws) when it is already loaded; the
+ * municipalities it needs are added where missing and never overwrite ones already on record.
+ */
+export async function loadDemoData(ds: DataSource): Promise<DemoCounts> {
+  return ds.transaction(async (em) => {
+    if (await demoDataLoaded(em)) throw new Error('The demo dataset is already loaded (producer with CNPJ ' + DEMO_MARKER_CNPJ + ' exists); nothing was changed');
+    const counts = await build(em);
+    await writeAudit(em, SYSTEM_ACTOR, [{ operation: 'loadDemoData', entity: 'DemoData', entityId: null, producerId: null, after: counts }]);
+    return counts;
+  });
+}
+
+async function build(em: EntityManager): Promise<DemoCounts> {
+  const random = prng(20_251_203);
+  const between = (lo: number, hi: number) => lo + random() * (hi - lo);
+  const int = (lo: number, hi: number) => Math.floor(between(lo, hi + 1));
+  const pick = <T,>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
+  const money = (x: number) => x.toFixed(2);
+
+  // Municipalities: added where missing (an official list already loaded wins).
+  const municipalityRows = MUNICIPALITIES.map(([code, name, semiarid]) => {
+    const facts = municipalityFacts(code)!;
+    return { ibge_code: code, name, state: facts.state, region: facts.region, semiarid, priority_region: isPriorityRegion({ region: facts.region, semiarid }) };
+  });
+  const addedMunicipalities = await em.query(
+    `INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region)
+     SELECT * FROM json_to_recordset($1::json) AS x(ibge_code text, name text, state text, region text, semiarid boolean, priority_region boolean)
+     ON CONFLICT (ibge_code) DO NOTHING RETURNING ibge_code`,
+    [JSON.stringify(municipalityRows)],
+  );
+
+  // Producers, their Selo grants and regime elections.
+  const producerRows = PRODUCERS.map((p) => ({ cnpj: cnpjFrom(p.cnpjBase), legal_name: p.name, plant_municipality_code: p.plant, anp_authorization: `ANP ${int(100, 999)}/${int(2010, 2022)}` }));
+  const producers = await insertRows(em, 'producer', [['cnpj', 'text'], ['legal_name', 'text'], ['plant_municipality_code', 'text'], ['anp_authorization', 'text']], producerRows, 'id::text, cnpj');
+  const producerId = new Map(PRODUCERS.map((p) => [p.key, producers.find((r) => r.cnpj === cnpjFrom(p.cnpjBase))!.id]));
+
+  const grantRows = PRODUCERS.map((p, i) => ({
+    producer_id: producerId.get(p.key)!,
+    granted_on: i === 3 ? '2025-09-01' : iso(2023, 3 + i, 1),
+    valid_until: i === 3 ? '2030-08-31' : iso(2028, 2 + i, 28),
+    act: `Portaria SAF/MDA nº ${int(10, 99)}/${i === 3 ? 2025 : 2023} (demonstração)`,
+  }));
+  const grants = await insertRows(em, 'seal_grant', [['producer_id', 'bigint'], ['granted_on', 'date'], ['valid_until', 'date'], ['act', 'text']], grantRows, 'id::text, producer_id::text');
+  const ceGrant = grants.find((g) => g.producer_id === producerId.get('ce'))!.id;
+  // Sertão Central: suspended for three months of 2025 and reinstated (art. 9º of the decree's procedure).
+  const events = await insertRows(em, 'seal_event', [['grant_id', 'bigint'], ['kind', 'text'], ['effective_on', 'date'], ['reason', 'text']], [
+    { grant_id: ceGrant, kind: 'SUSPENDED', effective_on: '2025-09-15', reason: 'Contratos com agricultores familiares sem assistência técnica comprovada (demonstração)' },
+    { grant_id: ceGrant, kind: 'REINSTATED', effective_on: '2025-12-10', reason: 'Assistência técnica comprovada após diligência (demonstração)' },
+  ], 'id');
+
+  const elections = await insertRows(em, 'regime_election', [['producer_id', 'bigint'], ['regime', 'text'], ['elected_on', 'date'], ['starting_activity', 'boolean'], ['effective_year', 'int']],
+    PRODUCERS.map((p) => ({ producer_id: producerId.get(p.key)!, regime: p.regime, elected_on: '2024-11-29', starting_activity: false, effective_year: 2025 })), 'id');
+
+  const minimumPrices = await insertRows(em, 'minimum_price', [['feedstock', 'text'], ['valid_from', 'date'], ['valid_until', 'date'], ['price_per_kg', 'numeric'], ['source', 'text'], ['published_on', 'date']],
+    MINIMUM_PRICES.map(([feedstock, from, until, price]) => ({ feedstock, valid_from: from, valid_until: until, price_per_kg: price, source: MINIMUM_PRICE_SOURCE, published_on: addDays(from, -30) })), 'id');
+  const minimumPrice = (feedstock: string, on: string): number | null => {
+    const v = MINIMUM_PRICES.find(([f, from, until]) => f === feedstock && from <= on && on <= until);
+    return v ? Number(v[3]) : null;
+  };
+
+  // Family farmers: each belongs to the supply area of one producer.
+  interface Farmer { cpf: string; producer: string; crop: string; municipality: string }
+  const farmers: Farmer[] = [];
+  const farmerRows: Row[] = [];
+  const registrationRows: Array<Row & { cpf: string }> = [];
+  let serial = 310_000_000;
+  for (const p of PRODUCERS) {
+    for (let i = 0; i < p.farmers; i++) {
+      const cpf = cpfFrom(serial++);
+      const south = p.area.startsWith('SOUTH');
+      const name = `${pick(FIRST_NAMES)} ${south && random() < 0.6 ? pick(SOUTH_SURNAMES) : pick(COMMON_SURNAMES)}${random() < 0.3 ? ` ${pick(COMMON_SURNAMES)}` : ''}`;
+      const municipality = pick(AREA_MUNICIPALITIES[p.area]);
+      const r = random();
+      const crop = p.crops.find(([, share]) => r < share)![0];
+      farmerRows.push({ cpf, name, municipality_code: municipality });
+      // Registrations: most hold a CAF; some an old DAP replaced by a CAF; some lapse during the
+      // period; a few have a DAP dated after the 2022-10-31 cutoff (DAP_ISSUED_AFTER_CUTOFF).
+      const kind = random();
+      if (kind < 0.6) {
+        const from = addDays('2023-01-02', int(0, 800));
+        registrationRows.push({ cpf, kind: 'CAF', number: `CAF-${cpf.slice(0, 6)}-${int(1000, 9999)}`, valid_from: from, valid_until: addDays(from, 365 * 3) });
+      } else if (kind < 0.8) {
+        const dapFrom = addDays('2020-03-01', int(0, 900));
+        const dapUntil = addDays('2024-06-30', int(0, 180));
+        registrationRows.push({ cpf, kind: 'DAP', number: `SDW${cpf.slice(2, 9)}${int(100000, 999999)}`, valid_from: dapFrom, valid_until: dapUntil });
+        registrationRows.push({ cpf, kind: 'CAF', number: `CAF-${cpf.slice(0, 6)}-${int(1000, 9999)}`, valid_from: addDays(dapUntil, 1), valid_until: addDays(dapUntil, 365 * 3) });
+      } else if (kind < 0.93) {
+        // Lapses during the period: a CAF ending in 2025-10 … 2026-06, not renewed.
+        const until = addDays('2025-10-01', int(0, 270));
+        registrationRows.push({ cpf, kind: 'CAF', number: `CAF-${cpf.slice(0, 6)}-${int(1000, 9999)}`, valid_from: addDays(until, -365 * 2), valid_until: until });
+      } else if (kind < 0.97) {
+        // A DAP dated after DAPs stopped being issued: kept, with a finding.
+        const from = addDays('2023-02-01', int(0, 300));
+        registrationRows.push({ cpf, kind: 'DAP', number: `SDW${cpf.slice(2, 9)}${int(100000, 999999)}`, valid_from: from, valid_until: addDays(from, 365 * 3) });
+      } else {
+        // Only a DAP that expired before the period.
+        registrationRows.push({ cpf, kind: 'DAP', number: `SDW${cpf.slice(2, 9)}${int(100000, 999999)}`, valid_from: '2019-05-02', valid_until: '2024-12-31' });
+      }
+      farmers.push({ cpf, producer: p.key, crop, municipality });
+    }
+  }
+  const farmerIds = await insertRows(em, 'family_farmer', [['cpf', 'text'], ['name', 'text'], ['municipality_code', 'text']], farmerRows, 'id::text, cpf');
+  const farmerId = new Map(farmerIds.map((r) => [r.cpf, r.id]));
+  const registrations = await insertRows(em, 'family_farmer_registration', [['family_farmer_id', 'bigint'], ['kind', 'text'], ['number', 'text'], ['valid_from', 'date'], ['valid_until', 'date']],
+    registrationRows.map(({ cpf, ...r }) => ({ ...r, family_farmer_id: farmerId.get(cpf)! })), 'id');
+
+  // Cooperatives and associations with their DAP/CAF jurídica.
+  const orgIds = await insertRows(em, 'family_farming_organization', [['cnpj', 'text'], ['name', 'text'], ['kind', 'text'], ['municipality_code', 'text'], ['members', 'int'], ['family_farmer_members', 'int']],
+    ORGANIZATIONS.map((o) => ({ cnpj: cnpjFrom(o.cnpjBase), name: o.name, kind: o.kind, municipality_code: o.municipality, members: o.members, family_farmer_members: o.familyFarmerMembers })), 'id::text, cnpj');
+  const orgId = new Map(ORGANIZATIONS.map((o) => [o.cnpjBase, orgIds.find((r) => r.cnpj === cnpjFrom(o.cnpjBase))!.id]));
+  await insertRows(em, 'organization_registration', [['organization_id', 'bigint'], ['kind', 'text'], ['number', 'text'], ['valid_from', 'date'], ['valid_until', 'date']],
+    ORGANIZATIONS.map((o) => ({ organization_id: orgId.get(o.cnpjBase)!, kind: 'CAF', number: `CAFJ-${cnpjFrom(o.cnpjBase).slice(0, 8)}`, valid_from: '2024-01-02', valid_until: o.registrationUntil })));
+
+  // Contracts (art. 3º §2 II–III): one per supplier and producer for the whole period, signed
+  // before it; some signed late, some without technical assistance, some below the minimum price.
+  interface Contract { key: string; producer: string; farmerCpf: string | null; org: number | null; signedOn: string; feedstock: string; price: number; assistance: boolean }
+  const contracts: Contract[] = [];
+  for (const f of farmers) {
+    if (random() < 0.15) continue; // sells without a contract (NO_CONTRACT)
+    const flaw = random();
+    const min = minimumPrice(f.crop, '2025-06-15');
+    const price = flaw < 0.04 && min ? min * 0.9 : PRICE[f.crop] * between(1.0, 1.12);
+    const signedOn = flaw >= 0.04 && flaw < 0.1 ? addDays('2025-07-20', int(0, 30)) : addDays('2025-05-20', int(0, 30));
+    contracts.push({ key: `${f.producer}:${f.cpf}`, producer: f.producer, farmerCpf: f.cpf, org: null, signedOn, feedstock: f.crop, price, assistance: !(flaw >= 0.1 && flaw < 0.15) });
+  }
+  for (const o of ORGANIZATIONS) {
+    for (const [buyer, feedstock] of o.buyers) {
+      contracts.push({ key: `${buyer}:org${o.cnpjBase}`, producer: buyer, farmerCpf: null, org: o.cnpjBase, signedOn: addDays('2025-05-10', int(0, 30)), feedstock, price: PRICE[feedstock] * between(1.02, 1.1), assistance: true });
+    }
+  }
+  const contractIds = await insertRows(em, 'contract', [['producer_id', 'bigint'], ['family_farmer_id', 'bigint'], ['organization_id', 'bigint'], ['signed_on', 'date'], ['valid_from', 'date'], ['valid_until', 'date'], ['feedstock', 'text'], ['quantity_kg', 'numeric'], ['price_per_kg', 'numeric'], ['technical_assistance', 'boolean']],
+    contracts.map((c) => ({
+      producer_id: producerId.get(c.producer)!,
+      family_farmer_id: c.farmerCpf ? farmerId.get(c.farmerCpf)! : null,
+      organization_id: c.org ? orgId.get(c.org)! : null,
+      signed_on: c.signedOn, valid_from: '2025-07-01', valid_until: '2026-12-31', feedstock: c.feedstock,
+      quantity_kg: c.org ? 2_000_000 : int(40, 200) * 1000,
+      price_per_kg: c.price.toFixed(4),
+      technical_assistance: c.assistance,
+    })), 'id::text, producer_id::text, family_farmer_id::text, organization_id::text');
+  const producerKey = new Map([...producerId].map(([k, id]) => [id, k]));
+  const cpfOf = new Map(farmerIds.map((r) => [r.id, r.cpf]));
+  const orgBaseOf = new Map([...orgId].map(([base, id]) => [id, base]));
+  const contractId = new Map<string, string>();
+  for (const r of contractIds) {
+    const p = producerKey.get(r.producer_id)!;
+    contractId.set(r.family_farmer_id ? `${p}:${cpfOf.get(r.family_farmer_id)}` : `${p}:org${orgBaseOf.get(r.organization_id)}`, r.id);
+  }
+  const contractByKey = new Map(contracts.map((c) => [c.key, c]));
+
+  // Purchases from 2025-07 to 2026-12, sales and fomento, month by month.
+  const purchaseRows: Row[] = [];
+  const saleRows: Row[] = [];
+  const fomentoRows: Row[] = [];
+  let invoice = 1;
+  const months: Array<[number, number]> = [];
+  for (let m = 7; m <= 12; m++) months.push([2025, m]);
+  for (let m = 1; m <= 12; m++) months.push([2026, m]);
+  for (const p of PRODUCERS) {
+    const pid = producerId.get(p.key)!;
+    const own = farmers.filter((f) => f.producer === p.key);
+    const orgs = ORGANIZATIONS.filter((o) => o.buyers.some(([b]) => b === p.key));
+    const plantUf = municipalityFacts(p.plant)!.state;
+    let external = 1;
+    for (const [year, month] of months) {
+      const days = monthDays(year, month);
+      const day = () => iso(year, month, int(1, days));
+      const consumed = (on: string) => (random() < 0.88 ? on : addDays(on, int(1, 12)));
+      const lot = (purchasedOn: string, feedstock: string, kg: number, cost: number | null, supplier: Row, origin: string, purpose = 'BIODIESEL_FEEDSTOCK') =>
+        purchaseRows.push({
+          producer_id: pid, purchased_on: purchasedOn, consumed_on: consumed(purchasedOn), feedstock, quantity_kg: kg.toFixed(1), cost: cost === null ? null : money(cost),
+          family_farmer_id: null, organization_id: null, supplier_name: null, contract_id: null, ...supplier, origin_municipality_code: origin, purpose,
+          external_id: `NF-${plantUf}-${year}${String(month).padStart(2, '0')}-${String(external++).padStart(6, '0')}`,
+        });
+      for (const f of own) {
+        if (random() > 0.75) continue;
+        const [lo, hi] = FARMER_LOT[f.crop];
+        const kg = Math.round(between(lo, hi) / 10) * 10;
+        const c = contractByKey.get(`${p.key}:${f.cpf}`);
+        const on = day();
+        const price = c ? c.price : PRICE[f.crop] * between(0.95, 1.05);
+        lot(on, f.crop, kg, kg * price, { supplier_kind: 'FAMILY_FARMER', family_farmer_id: farmerId.get(f.cpf)!, contract_id: c ? contractId.get(c.key)! : null }, f.municipality);
+      }
+      for (const o of orgs) {
+        const feedstock = o.buyers.find(([b]) => b === p.key)![1];
+        const c = contractByKey.get(`${p.key}:org${o.cnpjBase}`)!;
+        for (let i = int(2, o.kind === 'COOPERATIVE' ? 6 : 3); i > 0; i--) {
+          const kg = Math.round(between(15_000, 80_000) / 100) * 100;
+          // Associations also sell other products of family farming (art. 3º §2 I b).
+          const purpose = o.kind === 'ASSOCIATION' && random() < 0.3 ? 'OTHER_PRODUCT' : 'BIODIESEL_FEEDSTOCK';
+          lot(day(), feedstock, kg, kg * c.price, { supplier_kind: o.kind, organization_id: orgId.get(o.cnpjBase)!, contract_id: purpose === 'BIODIESEL_FEEDSTOCK' ? contractId.get(c.key)! : null }, o.municipality, purpose);
+        }
+      }
+      for (let i = int(8, 14); i > 0; i--) {
+        const kg = Math.round(between(120_000, 450_000) / 1000) * 1000;
+        const feedstock = random() < 0.85 ? 'SOYBEAN' : p.area === 'NE' ? 'COTTONSEED' : 'BEEF_TALLOW';
+        lot(day(), feedstock, kg, kg * (feedstock === 'BEEF_TALLOW' ? 4.1 : PRICE[feedstock]) * between(0.92, 1.06), { supplier_kind: 'THIRD_PARTY', supplier_name: pick(THIRD_PARTIES[p.area]) }, pick(AREA_MUNICIPALITIES[p.area]));
+      }
+      if (p.ownProduction) {
+        for (let i = int(1, 3); i > 0; i--) lot(day(), 'SOYBEAN', Math.round(between(60_000, 200_000) / 1000) * 1000, null, { supplier_kind: 'OWN_PRODUCTION' }, p.plant);
+      }
+      // Sales: domestic mostly; one in twenty exported; one in fifty imported biodiesel resold.
+      for (let i = 0; i < p.salesPerMonth; i++) {
+        const volume = Math.round(between(25, 65) * 1000) / 1000;
+        const r = random();
+        const market = r < 0.05 ? 'EXPORT' : 'DOMESTIC';
+        const origin = r > 0.98 ? 'IMPORTED' : 'OWN_PRODUCTION';
+        const soldOn = day();
+        const key = `${p.plant.slice(0, 2)}${soldOn.slice(2, 4)}${soldOn.slice(5, 7)}${cnpjFrom(p.cnpjBase)}55001${String(invoice++).padStart(9, '0')}1${String(int(10_000_000, 99_999_999))}`;
+        saleRows.push({ producer_id: pid, sold_on: soldOn, volume_m3: volume.toFixed(3), revenue: money(volume * between(5_100, 6_300)), origin, market, invoice_key: key + String(checkDigit(key.split('').map(Number).slice(-43), Array.from({ length: 43 }, (_, k) => [4, 3, 2, 9, 8, 7, 6, 5][k % 8]))) });
+      }
+      // Fomento (art. 3º §2 I c): technical assistance most months, a donation or investment now and then.
+      if (random() < 0.7) {
+        const o = pick(orgs);
+        const inNortheast = random() < 0.4;
+        const place = inNortheast ? pick(AREA_MUNICIPALITIES.NE) : pick(AREA_MUNICIPALITIES[p.area]);
+        const kind = random() < 0.75 ? 'TECHNICAL_ASSISTANCE' : pick(['DONATION', 'INVESTMENT', 'OTHER']);
+        fomentoRows.push({ producer_id: pid, spent_on: day(), kind, amount: money(between(8_000, 120_000)), municipality_code: place, organization_id: random() < 0.5 ? orgId.get(o.cnpjBase)! : null, description: kind === 'TECHNICAL_ASSISTANCE' ? 'Assistência técnica e extensão rural aos agricultores contratados' : 'Apoio à produção familiar (demonstração)' });
+      }
+    }
+  }
+  await insertRows(em, 'purchase', [['producer_id', 'bigint'], ['purchased_on', 'date'], ['consumed_on', 'date'], ['feedstock', 'text'], ['quantity_kg', 'numeric'], ['cost', 'numeric'], ['supplier_kind', 'text'],
+    ['family_farmer_id', 'bigint'], ['organization_id', 'bigint'], ['supplier_name', 'text'], ['origin_municipality_code', 'text'], ['contract_id', 'bigint'], ['purpose', 'text'], ['external_id', 'text']], purchaseRows);
+  await insertRows(em, 'sale', [['producer_id', 'bigint'], ['sold_on', 'date'], ['volume_m3', 'numeric'], ['revenue', 'numeric'], ['origin', 'text'], ['market', 'text'], ['invoice_key', 'text']], saleRows);
+  await insertRows(em, 'fomento_expense', [['producer_id', 'bigint'], ['spent_on', 'date'], ['kind', 'text'], ['amount', 'numeric'], ['municipality_code', 'text'], ['organization_id', 'bigint'], ['description', 'text']], fomentoRows);
+
+  return {
+    municipalities: addedMunicipalities.length,
+    producers: producers.length,
+    farmers: farmerIds.length,
+    registrations: registrations.length,
+    organizations: orgIds.length,
+    contracts: contractIds.length,
+    purchases: purchaseRows.length,
+    sales: saleRows.length,
+    fomento: fomentoRows.length,
+    sealGrants: grants.length,
+    sealEvents: events.length,
+    regimeElections: elections.length,
+    minimumPrices: minimumPrices.length,
+  };
+}
