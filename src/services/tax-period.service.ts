@@ -4,6 +4,7 @@ import { Producer, TaxPeriod } from '../domain';
 import { TaxPeriodEvent } from '../domain/tax-period.entity';
 import { addDays, firstDayOfMonth, IsoDate, lastDayOfMonth, today } from '../law/dates';
 import { Decimal } from '../law/decimal';
+import { NoRuleInForceError } from '../law/errors';
 import { LawBook } from '../law/law-book';
 import { regimeForYear, ElectionFacts } from '../law/regime';
 import { GrantFacts } from '../law/seal-standing';
@@ -84,9 +85,16 @@ export class TaxPeriodService {
     checkMonth(year, month);
     const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
     const row = await this.ds.getRepository(TaxPeriod).findOneBy({ producerId: producer.id, year, month });
-    const live = await this.compute(this.ds, producer.id, year, month, asKnownOn);
-    if (row?.status !== TaxPeriodStatus.CLOSED) return view(producer, live, row, null);
-    return view(producer, { figures: figuresFromJson(row.snapshot), fingerprint: row.fingerprint! }, row, { live, asKnownOn });
+    if (row?.status !== TaxPeriodStatus.CLOSED) return view(producer, await this.compute(this.ds, producer.id, year, month, asKnownOn), row, null);
+    const snapshot = { figures: figuresFromJson(row.snapshot), fingerprint: row.fingerprint! };
+    try {
+      return view(producer, snapshot, row, { live: await this.compute(this.ds, producer.id, year, month, asKnownOn), asKnownOn });
+    } catch (error) {
+      // The snapshot stands even where no rule is in force as known on asKnownOn: say so.
+      if (!(error instanceof NoRuleInForceError)) throw error;
+      return { ...view(producer, snapshot, row, null), recomputedDiffers: true, recomputedAsKnownOn: asKnownOn,
+        differences: [{ field: 'computation', closed: null, recomputed: error.message }] };
+    }
   }
 
   /**

@@ -415,6 +415,10 @@ test('closing: snapshot, new purchases and sales rejected with PERIOD_CLOSED, dr
   expect([read.pisDue, read.cofinsDue, read.fingerprint]).toEqual([closed.pisDue, closed.cofinsDue, closed.fingerprint]);
   expect(read.recomputedDiffers).toBe(false);
   expect(read.differences).toEqual([]);
+  // Compared with a recomputation as known before the decree was published: the snapshot stands,
+  // and the comparison says that no rule was then in force.
+  const early = await taxPeriod(id, 2026, 12, '2020-01-01');
+  expect([early.status, early.pisDue, early.recomputedDiffers, early.differences[0].field]).toEqual(['CLOSED', closed.pisDue, true, 'computation']);
 
   // A retroactive act: new GENERAL amounts for December 2026, published today.
   await api.ok(`mutation($i: PublishCoefficientRuleInput!) { publishCoefficientRule(input: $i) { id } }`, { i: {
