@@ -483,3 +483,32 @@ test('family-farming origin judged on each purchase date in SQL: a CAF that laps
   const b = blend([[D(1000), 'FAMILY_FARMING_PRIORITY_REGION'], [D(1000), 'FAMILY_FARMING'], [D(2000), 'GENERAL']]);
   expect([tp.pisDue, tp.cofinsDue]).toEqual([f(cent(D(10).times(b.pis))), f(cent(D(10).times(b.cofins)))]);
 });
+
+test('the month is summed in SQL: the same few statements for 4 or 600 purchases and sales; a rejected close writes nothing', async () => {
+  const count = async (n: number, month: number) => {
+    const { id } = await producer();
+    const lots: Lot[] = Array.from({ length: n }, (_, i) => ({ on: `2026-${String(month).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`, kg: '10', cost: '25', kind: i % 2 ? 'THIRD_PARTY' : 'FAMILY_FARMER', farmer: i % 2 ? undefined : world.farmerSouth, origin: PORTO_ALEGRE }));
+    await purchases(id, lots);
+    await sales(id, lots.map((l) => ({ on: l.on, m3: '0.5' })));
+    await taxPeriod(id, 2026, month); // the law book is loaded once, then cached
+    api.statements.reset();
+    const tp = await taxPeriod(id, 2026, month);
+    // n/2 lots of each: FAMILY_FARMING and GENERAL half each; n × 0,5 m³ × (10,39 + 26,41) / 2
+    expect(tp.pisDue).toBe(f(cent(D(n).times('0.5').times(D('10.39').plus('26.41')).div(2))));
+    return api.statements.count;
+  };
+  const few = await count(4, 10);
+  const many = await count(600, 11);
+  expect(many).toBe(few);
+  expect(few).toBeLessThanOrEqual(8);
+
+  const { id } = await producer();
+  const res = await api.gql(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2027, month: 1) { status } }`, { p: id });
+  expect(res.errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
+  expect(await api.count(`SELECT count(*) FROM tax_period WHERE producer_id = $1`, [id])).toBe(0);
+  expect(await api.count(`SELECT count(*) FROM audit_entry WHERE operation = 'closeTaxPeriod' AND producer_id = $1`, [id])).toBe(0);
+  const unknown = await api.gql(`mutation { reopenTaxPeriod(producerId: "999999", year: 2026, month: 3, reason: "x") { status } }`);
+  expect(unknown.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+  const notClosed = await api.gql(`mutation($p: ID!) { reopenTaxPeriod(producerId: $p, year: 2026, month: 3, reason: "x") { status } }`, { p: id });
+  expect(notClosed.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'month' });
+});
