@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * The short run of scripts/reliability.ts (load, database fault, shutdown) as part of the suite.
+ * The script starts an embedded PostgreSQL of its own (it has to stop and restart it) and the
+ * real API process; here it runs as a child process and each verdict is asserted with its figures.
+ * The long run (`npm run reliability`) is recorded in docs/RELIABILITY.md.
+ */
+
+jest.setTimeout(300_000);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+let report: Record<string, any>;
+
+beforeAll(async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-reliability-test-'));
+  const out = path.join(dir, 'report.json');
+  const root = path.resolve(__dirname, '../..');
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'scripts/reliability.ts', '--short', '--json', out], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr = (stderr + String(d)).slice(-4000); });
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGTERM'), 280_000);
+    child.on('exit', (c) => { clearTimeout(timer); resolve(c); });
+  });
+  if (!fs.existsSync(out)) throw new Error(`reliability script wrote no report (exit ${code}): ${stderr}`);
+  report = JSON.parse(fs.readFileSync(out, 'utf8'));
+  fs.rmSync(dir, { recursive: true, force: true });
+  process.stdout.write(`reliability (short): ${JSON.stringify(report, null, 2)}\n`);
+});
+
+test('load: writers and readers together, only the replayed batches refused (CONFLICT/DUPLICATE), every acknowledged write stored with its sums', () => {
+  const load = report.load;
+  expect(load.problems).toEqual([]);
+  expect(load.acknowledgedPurchases).toBeGreaterThan(0);
+  expect(load.acknowledgedSales).toBeGreaterThan(0);
+  expect(load.reads.requests).toBeGreaterThan(0);
+  expect(load.replays.sent).toBeGreaterThan(0);
+  expect(load.replays.duplicate).toBe(load.replays.sent);
+  expect(Object.keys(load.errors).filter((c) => c !== 'CONFLICT/DUPLICATE')).toEqual([]);
+  expect(load.errors['CONFLICT/DUPLICATE']).toBe(load.replays.sent);
+  expect(load.storedThoughNotAcknowledged).toBe(0);
+  expect(load.pass).toBe(true);
+});
+
+test('database fault: the API stays up, answers DATABASE_UNAVAILABLE with 503 quickly, /readyz 503, recovers by itself, loses nothing', () => {
+  const fault = report.databaseFault;
+  expect(fault.apiStayedUp).toBe(true);
+  expect(fault.problems).toEqual([]);
+  expect(fault.acknowledgedPurchases).toBeGreaterThan(0);
+  expect(Object.keys(fault.errors).filter((c) => c !== 'CONFLICT/DUPLICATE' && c !== 'DATABASE_UNAVAILABLE')).toEqual([]);
+  expect(fault.errors.DATABASE_UNAVAILABLE).toBeGreaterThan(0);
+  expect(fault.databaseUnavailableHttpStatus).toEqual([503]);
+  expect(fault.answersWhileDown.requests).toBeGreaterThan(0);
+  expect(fault.answersWhileDown.unanswered).toBe(0);
+  expect(fault.answersWhileDown.maxMs).toBeLessThan(7_000);
+  expect(fault.readyzWhileDown.statuses).toEqual([503]);
+  expect(fault.readyzAfterRecovery).toBe(200);
+  expect(fault.recoverySecondsAfterRestart).not.toBeNull();
+  expect(fault.recoverySecondsAfterRestart).toBeLessThan(10);
+  expect(fault.errorsAfterRecovery).toEqual({});
+  expect(fault.pass).toBe(true);
+});
+
+test('shutdown: SIGTERM mid-load, requests in flight answered, new connections refused, exit 0, nothing acknowledged lost', () => {
+  const shutdown = report.shutdown;
+  expect(shutdown.exitCode).toBe(0);
+  expect(shutdown.inFlightAtSignal.requests).toBeGreaterThan(0);
+  expect(shutdown.inFlightAtSignal.answered).toBe(shutdown.inFlightAtSignal.requests);
+  expect(Object.keys(shutdown.inFlightAtSignal.codes).filter((c) => c !== 'CONFLICT/DUPLICATE')).toEqual([]);
+  expect(Object.keys(shutdown.afterSignal.codes).filter((c) => !['CONNECTION_REFUSED', 'CONNECTION_LOST', 'CONFLICT/DUPLICATE'].includes(c))).toEqual([]);
+  expect(shutdown.newConnectionWhileDraining.outcome).toBe('ECONNREFUSED');
+  expect(shutdown.newRequestAfterExit).toBe('CONNECTION_REFUSED');
+  expect(shutdown.problems).toEqual([]);
+  expect(shutdown.acknowledgedPurchases).toBeGreaterThan(0);
+  expect(shutdown.pass).toBe(true);
+  expect(report.pass).toBe(true);
+});
