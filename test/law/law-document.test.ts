@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FINDINGS } from '../../src/law/findings';
+import { SEAL_COMPLIANCE_FINDINGS } from '../../src/law/seal-compliance';
+
+/**
+ * DESIGN §1: "Where the law is ambiguous the choice is named Interpretation and must be written
+ * down in docs/LAW.md of the project with the same words"; STYLE: and as an `Interpretation:`
+ * comment at its line. DESIGN §1.6: finding codes are stable and "a new situation gets a new code,
+ * documented in docs/LAW.md".
+ */
+
+const root = join(__dirname, '..', '..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+/** Whitespace (line breaks of the Markdown) does not matter; the words do. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+const LAW = flat(read('docs/LAW.md'));
+
+/** The interpretations of DESIGN §1, in DESIGN's own words. */
+const DESIGN_INTERPRETATIONS = [
+  // §1.2, Decreto 10.527/2020 art. 6º §2º; Lei 11.116/2005 art. 5º §3º
+  'purchases from *associations* count for the Selo (art. 2º V) but not for categories II/III.',
+  // §1.3, Decreto 10.527/2020 art. 6º §4º
+  'literal reading, all feedstocks together.',
+  'Where the period has no third-party acquisition, the weights of the whole period fall back to quantity (kg), with the finding `OWN_PRODUCTION_VALUED_BY_QUANTITY`.',
+];
+
+test.each(DESIGN_INTERPRETATIONS)('docs/LAW.md carries DESIGN §1\'s interpretation word for word: "%s"', (words) => {
+  expect(LAW).toContain(flat(words));
+});
+
+test.each([
+  ['src/law/family-farming.ts', /Interpretation: purchases from associations count for the Selo \(art\. 2º V\) but not for categories II\/III/],
+  ['src/services/purchase-facts.sql.ts', /Interpretation: purchases from associations count for the Selo/],
+  ['src/law/tax-period.ts', /Interpretation: literal reading, every non-own acquisition of the month \(purchasedOn\), all feedstocks together/],
+  ['src/law/tax-period.ts', /Interpretation: with own production used and no third-party acquisition to value it, the weights of the whole period fall back to quantity \(kg\)/],
+])('%s has the `Interpretation:` comment at its line: %s', (path, comment) => {
+  expect(flat(read(path).replace(/^\s*\/\/ ?/gm, ' ').replace(/^\s*\* ?/gm, ' '))).toMatch(comment);
+});
+
+const DESIGN_CODES = [
+  'NO_REGIME_ELECTION', 'NO_FEEDSTOCK_IN_PERIOD', 'OWN_PRODUCTION_VALUED_BY_QUANTITY', 'SEAL_NOT_REGULAR', 'SUPPLIER_NOT_ELIGIBLE',
+  'ASSOCIATION_NOT_COOPERATIVE', 'REGISTRATION_NOT_VALID', 'MEMBER_SHARE_BELOW_MINIMUM', 'DAP_ISSUED_AFTER_CUTOFF', 'NO_CONTRACT',
+  'NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING', 'PRICE_BELOW_MINIMUM', 'NO_TECHNICAL_ASSISTANCE', 'OUTSIDE_PRIORITY_REGION',
+  'ELECTION_AFTER_DEADLINE',
+];
+
+test('every finding code of DESIGN §1.6 exists in the catalogue, with a message and a legal basis', () => {
+  for (const code of DESIGN_CODES) {
+    expect(FINDINGS).toHaveProperty(code);
+    const f = FINDINGS[code as keyof typeof FINDINGS];
+    expect(f.message.length).toBeGreaterThan(10);
+    expect(f.legalBasis.length).toBeGreaterThan(5);
+  }
+});
+
+test.each([...Object.keys(FINDINGS), ...Object.keys(SEAL_COMPLIANCE_FINDINGS)])('finding code %s is documented in docs/LAW.md', (code) => {
+  expect(LAW).toContain(`\`${code}\``);
+});
