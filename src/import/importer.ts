@@ -5,6 +5,7 @@ import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
 import { Actor } from '../services/actor';
+import { enterProducerScope } from '../services/row-security';
 import { writeAudit } from '../services/transaction';
 import { atLine, ImportLineError } from './import-error';
 import { CsvRow, ImportKind, STAGING } from './import-kind';
@@ -114,6 +115,8 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
   const client = (await qr.connect()) as PoolClient;
   try {
     await qr.startTransaction();
+    // The database's own wall for a PRODUCER (row-level security), as in every mutation.
+    await enterProducerScope(qr.manager, actor);
     if (producerId !== null) {
       // Locked like a foreign-key check would, for the staged rows that will name it.
       const [found] = await qr.query('SELECT 1 FROM producer WHERE id = $1 FOR KEY SHARE', [producerId]);

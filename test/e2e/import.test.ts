@@ -194,6 +194,23 @@ describe('purchases', () => {
     expect(await purchaseCount()).toBe(before);
   });
 
+  it('refuses a line in a CLOSED tax period (CONFLICT PERIOD_CLOSED), by consumedOn', async () => {
+    await api.db.dataSource.query(`INSERT INTO tax_period (producer_id, year, month, status, snapshot, fingerprint, closed_at, closed_by)
+                                   VALUES ($1, 2025, 11, 'CLOSED', '{}'::jsonb, 'f', now(), 'test')`, [producerId]);
+    const before = await purchaseCount();
+    // Bought in October, used in November (art. 6º §3º: the month of use is the one it weighs in).
+    const csv = [PURCHASE_HEADER, ...goodLines(2, 'closed'), `2025-10-30,2025-11-02,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,`, `2025-11-05,,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,`].join('\n');
+    expect(await refused('purchases', csv, { producerId })).toMatchObject({ code: 'CONFLICT', reason: 'PERIOD_CLOSED', line: 4, column: 'consumedOn' });
+    expect(await refused('sales', `soldOn,volumeM3,revenue\n2025-10-31,1,1\n2025-11-30,1,1\n`, { producerId })).toMatchObject({ code: 'CONFLICT', reason: 'PERIOD_CLOSED', line: 3, column: 'soldOn' });
+    expect(await purchaseCount()).toBe(before);
+    await api.db.dataSource.query(`DELETE FROM tax_period WHERE producer_id = $1`, [producerId]);
+  });
+
+  it('counts the lines of a quoted cell that spans lines', async () => {
+    const csv = [PURCHASE_HEADER, `2025-08-01,,SOYBEAN,10,5,THIRD_PARTY,,,"Cerealista\nSul",4314100,,,`, `2025-08-01,,SOYBEAN,-1,5,THIRD_PARTY,,,X,4314100,,,`].join('\n');
+    expect((await refused('purchases', csv, { producerId })).message).toBe('line 4, column quantityKg: must be greater than zero');
+  });
+
   it('refuses a bad header and malformed CSV', async () => {
     expect((await refused('purchases', 'purchasedOn,feedstock,quantityKg,supplierKind,originMunicipalityCode,colour\n', { producerId })).message)
       .toMatch(/^line 1, column colour: unknown column/);

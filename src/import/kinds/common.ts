@@ -44,14 +44,25 @@ async function tableExists(em: EntityManager, table: string): Promise<boolean> {
  * records mutations): the months are found in SQL, then the lock shared with closeTaxPeriod is
  * taken for each through the tax periods' own helper.
  */
-export async function checkPeriodsOpen(em: EntityManager, producerId: string, dateColumn: string, column: string): Promise<ImportLineError | null> {
+export async function checkPeriodsOpen(em: EntityManager, producerId: string, dateColumn: string, column: string, knownMonths?: number[]): Promise<ImportLineError | null> {
   if (!(await tableExists(em, 'tax_period'))) return null;
-  const months: Array<{ year: number; month: number; line: number }> = await em.query(
-    `SELECT extract(year FROM ${dateColumn})::int AS year, extract(month FROM ${dateColumn})::int AS month, min(line) AS line
-       FROM ${STAGING} GROUP BY 1, 2`,
-  );
+  // The months staged (year * 100 + month), then the first line of each, only for the closed ones.
+  const staged = knownMonths ?? ((await em.query(`SELECT DISTINCT extract(year FROM ${dateColumn})::int * 100 + extract(month FROM ${dateColumn})::int AS ym FROM ${STAGING}`)) as Array<{ ym: number }>).map((r) => r.ym);
+  const closed: Array<{ ym: number }> = staged.length
+    ? await em.query(`SELECT year * 100 + month AS ym FROM tax_period WHERE producer_id = $1 AND status = 'CLOSED' AND year * 100 + month = ANY($2::int[])`, [producerId, staged])
+    : [];
+  const lines = new Map<number, number>();
+  if (closed.length) {
+    const rows: Array<{ ym: number; line: number }> = await em.query(
+      `SELECT extract(year FROM ${dateColumn})::int * 100 + extract(month FROM ${dateColumn})::int AS ym, min(line) AS line FROM ${STAGING}
+        WHERE extract(year FROM ${dateColumn})::int * 100 + extract(month FROM ${dateColumn})::int = ANY($1::int[]) GROUP BY 1`,
+      [closed.map((c) => c.ym)],
+    );
+    for (const r of rows) lines.set(r.ym, r.line);
+  }
+  const months = staged.map((ym) => ({ year: Math.floor(ym / 100), month: ym % 100, field: String(lines.get(ym) ?? 0) }));
   try {
-    await assertPeriodsOpen(em, producerId, months.map((m) => ({ year: m.year, month: m.month, field: String(m.line) })));
+    await assertPeriodsOpen(em, producerId, months);
     return null;
   } catch (e) {
     if (e instanceof ConflictError && e.reason === 'PERIOD_CLOSED') return new ImportLineError('CONFLICT', Number(e.field), column, e.message, 'PERIOD_CLOSED');
@@ -60,19 +71,8 @@ export async function checkPeriodsOpen(em: EntityManager, producerId: string, da
 }
 
 /**
- * Lock the rows the staged rows refer to (FOR KEY SHARE, as a foreign-key check does), so that
- * none can be deleted before the import commits; then the existence checks by join hold until
- * the end of the transaction.
- */
-export async function lockReferenced(em: EntityManager, refs: Array<{ table: string; key: string; column: string }>): Promise<void> {
-  for (const r of refs) {
-    await em.query(`SELECT 1 FROM ${r.table} WHERE ${r.key} IN (SELECT DISTINCT ${r.column} FROM ${STAGING} WHERE ${r.column} IS NOT NULL) FOR KEY SHARE`);
-  }
-}
-
-/**
- * Run the bulk INSERT … SELECT of an import. Every reference it writes has been checked by join
- * and locked (lockReferenced) beforehand, so the per-row foreign-key triggers would only repeat
+ * Run the bulk INSERT … SELECT of an import. Every reference it writes has been looked up and
+ * locked FOR KEY SHARE beforehand, so the per-row foreign-key triggers would only repeat
  * those checks a million times: where the table has no trigger of its own and the database lets
  * this role set `session_replication_role` (a superuser, or GRANT SET ON PARAMETER on
  * PostgreSQL 15+), they are skipped for this statement only. CHECK and UNIQUE constraints still

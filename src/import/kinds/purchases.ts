@@ -5,7 +5,7 @@ import { Feedstock, PurchasePurpose, SupplierKind } from '../../law/types';
 import { Decimal } from '../../law/decimal';
 import { ImportLineError } from '../import-error';
 import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
-import { bulkInsert, checkPeriodsOpen, decimalCell, idCell, lockReferenced } from './common';
+import { bulkInsert, checkPeriodsOpen, decimalCell, idCell } from './common';
 
 /**
  * Purchases of raw material (Decreto 10.527/2020, art. 3º §2 I; art. 6º §§3º–4º), the columns of
@@ -67,36 +67,64 @@ export const purchasesImport: ImportKind = {
 
   async check(em, producerId) {
     const s = STAGING;
-    await lockReferenced(em, [
-      { table: 'municipality', key: 'ibge_code', column: 'origin_municipality_code' },
-      { table: 'family_farmer', key: 'id', column: 'family_farmer_id' },
-      { table: 'family_farming_organization', key: 'id', column: 'organization_id' },
-      { table: 'contract', key: 'id', column: 'contract_id' },
-    ]);
+    // One pass over the staged rows collects what they refer to; the references are then locked
+    // FOR KEY SHARE (as a foreign-key check would) and looked up by id. Only when one is missing
+    // is the file searched again, for its first line.
+    const [refs] = await em.query(
+      `SELECT array_agg(DISTINCT origin_municipality_code) AS municipalities,
+              array_agg(DISTINCT family_farmer_id) FILTER (WHERE family_farmer_id IS NOT NULL)::text[] AS farmers,
+              array_agg(DISTINCT organization_id) FILTER (WHERE organization_id IS NOT NULL)::text[] AS organizations,
+              array_agg(DISTINCT contract_id) FILTER (WHERE contract_id IS NOT NULL)::text[] AS contracts,
+              array_agg(DISTINCT extract(year FROM consumed_on)::int * 100 + extract(month FROM consumed_on)::int) AS months
+         FROM ${s}`,
+    );
+    const list = (v: string[] | null) => v ?? [];
+    const found = async (sql: string, values: string[]) => (values.length ? ((await em.query(sql, [values, producerId])) as Array<{ key: string; kind?: string }>) : []);
+    const municipalities = await found(`SELECT ibge_code::text AS key FROM municipality WHERE ibge_code = ANY($1::text[]) AND $2::text IS NOT NULL FOR KEY SHARE`, list(refs.municipalities));
+    const farmers = await found(`SELECT id::text AS key FROM family_farmer WHERE id = ANY($1::bigint[]) AND $2::text IS NOT NULL FOR KEY SHARE`, list(refs.farmers));
+    const organizations = await found(`SELECT id::text AS key, kind FROM family_farming_organization WHERE id = ANY($1::bigint[]) AND $2::text IS NOT NULL FOR KEY SHARE`, list(refs.organizations));
+    // A contract of another producer is reported as a missing one (DESIGN §4).
+    const contracts = await found(`SELECT id::text AS key FROM contract WHERE id = ANY($1::bigint[]) AND producer_id = $2 FOR KEY SHARE`, list(refs.contracts));
+    const missing = (wanted: string[], rows: Array<{ key: string }>) => {
+      const known = new Set(rows.map((r) => r.key));
+      return wanted.filter((w) => !known.has(w));
+    };
+    const lost = {
+      municipalities: missing(list(refs.municipalities), municipalities),
+      farmers: missing(list(refs.farmers), farmers),
+      organizations: missing(list(refs.organizations), organizations),
+      contracts: missing(list(refs.contracts), contracts),
+    };
+    const cooperatives = organizations.filter((o) => o.kind === 'COOPERATIVE').map((o) => o.key);
+    const associations = organizations.filter((o) => o.kind === 'ASSOCIATION').map((o) => o.key);
+    const kinds = Object.fromEntries(organizations.map((o) => [o.key, o.kind]));
+    const anyLost = Object.values(lost).some((l) => l.length > 0);
     return firstFailure([
-      sqlCheck(em, `SELECT s.line, s.origin_municipality_code AS code FROM ${s} s
-                     WHERE NOT EXISTS (SELECT 1 FROM municipality m WHERE m.ibge_code = s.origin_municipality_code)`, [],
-        (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'originMunicipalityCode', `Unknown municipality ${r.code} (load it with upsertMunicipalities or the municipalities import)`)),
-      sqlCheck(em, `SELECT s.line, s.family_farmer_id AS id FROM ${s} s
-                     WHERE s.family_farmer_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM family_farmer f WHERE f.id = s.family_farmer_id)`, [],
-        (r) => new ImportLineError('NOT_FOUND', r.line, 'familyFarmerId', `FamilyFarmer ${r.id} not found`)),
-      sqlCheck(em, `SELECT s.line, s.organization_id AS id FROM ${s} s
-                     WHERE s.organization_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM family_farming_organization o WHERE o.id = s.organization_id)`, [],
-        (r) => new ImportLineError('NOT_FOUND', r.line, 'organizationId', `FamilyFarmingOrganization ${r.id} not found`)),
-      sqlCheck(em, `SELECT s.line, s.organization_id AS id, s.supplier_kind, o.kind FROM ${s} s JOIN family_farming_organization o ON o.id = s.organization_id
-                     WHERE o.kind <> s.supplier_kind`, [],
-        (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'supplierKind', `supplierKind ${r.supplier_kind} does not match organization ${r.id}, which is a ${r.kind}`)),
-      // A contract of another producer is reported as a missing one (DESIGN §4).
-      sqlCheck(em, `SELECT s.line, s.contract_id AS id FROM ${s} s
-                     WHERE s.contract_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM contract c WHERE c.id = s.contract_id AND c.producer_id = $1)`, [producerId],
-        (r) => new ImportLineError('NOT_FOUND', r.line, 'contractId', `Contract ${r.id} not found`)),
+      // The earliest line naming something missing, or an organization of another kind than its supplierKind.
+      ...(anyLost || organizations.length
+        ? [sqlCheck(em, `SELECT line, origin_municipality_code AS code, family_farmer_id::text AS farmer, organization_id::text AS org, contract_id::text AS contract, supplier_kind,
+                                origin_municipality_code = ANY($1::text[]) AS lost_municipality, family_farmer_id = ANY($2::bigint[]) AS lost_farmer,
+                                organization_id = ANY($3::bigint[]) AS lost_org, contract_id = ANY($4::bigint[]) AS lost_contract
+                           FROM ${s}
+                          WHERE origin_municipality_code = ANY($1::text[]) OR family_farmer_id = ANY($2::bigint[]) OR organization_id = ANY($3::bigint[])
+                             OR contract_id = ANY($4::bigint[])
+                             OR (organization_id = ANY($5::bigint[]) AND supplier_kind <> 'COOPERATIVE') OR (organization_id = ANY($6::bigint[]) AND supplier_kind <> 'ASSOCIATION')`,
+          [lost.municipalities, lost.farmers, lost.organizations, lost.contracts, cooperatives, associations],
+          (r) => {
+            if (r.lost_municipality) return new ImportLineError('BAD_USER_INPUT', r.line, 'originMunicipalityCode', `Unknown municipality ${r.code} (load it with upsertMunicipalities or the municipalities import)`);
+            if (r.lost_farmer) return new ImportLineError('NOT_FOUND', r.line, 'familyFarmerId', `FamilyFarmer ${r.farmer} not found`);
+            if (r.lost_org) return new ImportLineError('NOT_FOUND', r.line, 'organizationId', `FamilyFarmingOrganization ${r.org} not found`);
+            if (r.lost_contract) return new ImportLineError('NOT_FOUND', r.line, 'contractId', `Contract ${r.contract} not found`);
+            return new ImportLineError('BAD_USER_INPUT', r.line, 'supplierKind', `supplierKind ${r.supplier_kind} does not match organization ${r.org}, which is a ${kinds[r.org as string]}`);
+          })]
+        : []),
       sqlCheck(em, `SELECT line, external_id FROM (SELECT line, external_id, row_number() OVER (PARTITION BY external_id ORDER BY line) AS n
                       FROM ${s} WHERE external_id IS NOT NULL) d WHERE n > 1`, [],
         (r) => new ImportLineError('CONFLICT', r.line, 'externalId', `externalId ${r.external_id} appears twice in the file for producer ${producerId}`, 'DUPLICATE')),
       sqlCheck(em, `SELECT s.line, s.external_id FROM ${s} s JOIN purchase p ON p.producer_id = $1 AND p.external_id = s.external_id`, [producerId],
         (r) => new ImportLineError('CONFLICT', r.line, 'externalId', `Producer ${producerId} already has a purchase with externalId ${r.external_id}`, 'DUPLICATE')),
       // Decreto 10.527/2020 art. 6º §3º: the purchase weighs in the month it is used (consumedOn).
-      () => checkPeriodsOpen(em, producerId!, 'consumed_on', 'consumedOn'),
+      () => checkPeriodsOpen(em, producerId!, 'consumed_on', 'consumedOn', (refs.months ?? []) as number[]),
     ]);
   },
 
