@@ -58,6 +58,14 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
   });
   await apollo.start();
 
+  // Once stopping, a request that still arrives (on a keep-alive connection being closed) is
+  // refused before it runs: its answer could no longer be delivered, so it must write nothing.
+  let stopping = false;
+  app.use((_req, res, next) => {
+    if (!stopping) return next();
+    res.setHeader('connection', 'close');
+    res.status(503).json({ errors: [{ message: 'The server is shutting down; the request was not run: send it again', extensions: { code: 'SHUTTING_DOWN' } }] });
+  });
   app.use((req, res, next) => {
     const requestId = (req.header('x-request-id') ?? '').slice(0, 64) || randomUUID();
     res.setHeader('x-request-id', requestId);
@@ -106,6 +114,7 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
     httpServer,
     apollo,
     async stop() {
+      stopping = true;
       await apollo.stop();
       if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
