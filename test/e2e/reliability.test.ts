@@ -12,7 +12,7 @@ import path from 'node:path';
 
 jest.setTimeout(300_000);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// The report is plain JSON; its figures are read by name.
 let report: Record<string, any>;
 
 beforeAll(async () => {
@@ -71,8 +71,11 @@ test('shutdown: SIGTERM mid-load, requests in flight answered, new connections r
   expect(shutdown.inFlightAtSignal.requests).toBeGreaterThan(0);
   expect(shutdown.inFlightAtSignal.answered).toBe(shutdown.inFlightAtSignal.requests);
   expect(Object.keys(shutdown.inFlightAtSignal.codes).filter((c) => c !== 'CONFLICT/DUPLICATE')).toEqual([]);
-  expect(Object.keys(shutdown.afterSignal.codes).filter((c) => !['CONNECTION_REFUSED', 'CONNECTION_LOST', 'CONFLICT/DUPLICATE'].includes(c))).toEqual([]);
-  expect(shutdown.newConnectionWhileDraining.outcome).toBe('ECONNREFUSED');
+  // Refused: nobody listening, a keep-alive connection closed under it, or SHUTTING_DOWN unrun.
+  expect(Object.keys(shutdown.afterSignal.codes).filter((c) => !['CONNECTION_REFUSED', 'CONNECTION_LOST', 'SHUTTING_DOWN', 'CONFLICT/DUPLICATE'].includes(c))).toEqual([]);
+  expect(['ECONNREFUSED', 'ECONNRESET', 'HTTP_503']).toContain(shutdown.newConnectionWhileDraining.outcome);
+  // A request taken but no longer answerable was not run: nothing stored that the client was not told of.
+  expect(shutdown.storedThoughNotAcknowledged).toBe(0);
   expect(shutdown.newRequestAfterExit).toBe('CONNECTION_REFUSED');
   expect(shutdown.problems).toEqual([]);
   expect(shutdown.acknowledgedPurchases).toBeGreaterThan(0);
