@@ -1,7 +1,9 @@
 /**
  * The saved example operations GraphiQL opens with, one tab each: the questions analysts and
- * producers' tax teams ask most. They are run against the demo data by the tests, so each must
- * stay valid against the schema.
+ * producers' tax teams ask most. Their variables point at the demo dataset as `npm start` loads
+ * it into a fresh database (src/database/demo-data.ts: producer 1, Biodiesel Planalto Gaúcho;
+ * purchase 5, from a farmer whose DAP had expired, under a contract signed after it).
+ * test/e2e/graphiql-examples.test.ts runs them there and on records made through the API.
  */
 export interface ExampleOperation {
   /** Tab title (the operation name). */
@@ -142,6 +144,6 @@ query WhyPurchaseDidNotCount($purchaseId: ID!, $purchasedOn: Date!) {
   }
 }
 `,
-    variables: { purchaseId: '1', purchasedOn: '2025-03-10' },
+    variables: { purchaseId: '5', purchasedOn: '2025-07-13' },
   },
 ];

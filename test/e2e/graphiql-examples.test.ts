@@ -1,4 +1,5 @@
 import { cnpj as cnpjLib, cpf as cpfLib } from 'cpf-cnpj-validator';
+import { loadDemoData } from '../../src/database/demo-data';
 import { EXAMPLE_OPERATIONS } from '../../src/http/graphiql-examples';
 import { startTestApi, TestApi } from '../support/api';
 
@@ -126,5 +127,58 @@ test('SealComplianceOfYear and WhyPurchaseDidNotCount: João\'s 2025 purchase is
     familyFarmer: { name: 'João do Sertão', eligibleOn: false, registrations: [{ kind: 'DAP', number: 'DAP-BA-0002', validFrom: '2020-01-01', validUntil: '2024-12-31' }] },
     organization: null,
     contract: null,
+  });
+});
+
+describe('on the demo dataset, with the variables GraphiQL opens with', () => {
+  let demo: TestApi;
+  beforeAll(async () => {
+    demo = await startTestApi();
+    await loadDemoData(demo.db.dataSource);
+  }, 120_000);
+  afterAll(async () => { await demo.close(); });
+
+  const runSaved = async (name: string) => {
+    const op = example(name);
+    const res = await demo.gql(op.query, op.variables, { role: 'AUDITOR' });
+    expect(res.errors).toBeUndefined();
+    return { data: res.data as Record<string, any>, variables: op.variables };
+  };
+
+  test('every saved operation answers without errors', async () => {
+    for (const op of EXAMPLE_OPERATIONS) {
+      const res = await demo.gql(op.query, op.variables, { role: 'AUDITOR' });
+      expect({ name: op.name, errors: res.errors }).toEqual({ name: op.name, errors: undefined });
+    }
+  });
+
+  test('ProducerMonth shows a real month: the producer exists and April 2026 has its two segments', async () => {
+    const { data, variables } = await runSaved('ProducerMonth');
+    expect(data.taxPeriod.producer.id).toBe(variables.producerId);
+    expect(data.taxPeriod.segments.map((s: { from: string; to: string }) => [s.from, s.to])).toEqual([['2026-04-01', '2026-04-06'], ['2026-04-07', '2026-04-30']]);
+    expect(data.taxPeriod.segments[0].mix.length).toBeGreaterThan(0);
+  });
+
+  test('WhyPurchaseDidNotCount names a purchase that did not count, on its own date, and SealComplianceOfYear lists it', async () => {
+    const { data, variables } = await runSaved('WhyPurchaseDidNotCount');
+    const [row] = await demo.db.dataSource.query('SELECT producer_id::text AS producer, purchased_on FROM purchase WHERE id = $1', [variables.purchaseId]);
+    expect(data.purchase.purchasedOn).toBe(row.purchased_on);
+    expect(variables.purchasedOn).toBe(row.purchased_on);
+    const year = Number(row.purchased_on.slice(0, 4));
+    const compliance = example('SealComplianceOfYear');
+    expect(compliance.variables).toEqual({ producerId: row.producer, year });
+    const { data: c } = await runSaved('SealComplianceOfYear');
+    const excluded = c.sealCompliance.excluded.find((e: { id: string }) => e.id === variables.purchaseId);
+    expect(excluded).toBeDefined();
+    expect(excluded.findings.length).toBeGreaterThan(0);
+    // The reasons the purchase shows for itself: no valid DAP/CAF on the date (art. 2º IV), and a
+    // contract signed after the purchase (art. 3º §2 II) — each listed by the compliance too.
+    const codes = excluded.findings.map((f: { code: string }) => f.code);
+    expect(data.purchase.familyFarmer.eligibleOn).toBe(false);
+    expect(data.purchase.familyFarmer.registrations.every((r: { validFrom: string; validUntil: string }) => r.validUntil < row.purchased_on || r.validFrom > row.purchased_on)).toBe(true);
+    expect(codes).toContain('REGISTRATION_NOT_VALID');
+    expect(data.purchase.contract.signedOn > data.purchase.purchasedOn).toBe(true);
+    expect(codes).toContain('NO_PRIOR_CONTRACT');
+    expect(data.purchase.familyFarmingOrigin).toBe(false);
   });
 });
