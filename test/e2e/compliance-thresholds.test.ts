@@ -1,0 +1,157 @@
+import { Decimal } from '../../src/law/decimal';
+import { startTestApi, TestApi } from '../support/api';
+import { newCnpj, newCpf } from './records-b.fixtures';
+
+/**
+ * Selo compliance at its edges (Decreto 10.527/2020, art. 3º §2 I–III and §3º; art. 4º VI;
+ * Portaria Interministerial MME/MDA nº 2/2023; DESIGN §1.5). Shipped parameters: minimum shares
+ * 30% Nordeste / 40% Sul (Portaria MAPA 144/2019, secondary); priority-region minimum 15% (2025),
+ * 10% (2024); member minimum 0,6; weighting factors 1. Every expected figure is worked out here.
+ */
+
+const RECIFE = '2611606'; //        PE, Nordeste
+const PORTO_ALEGRE = '4314902'; //  RS, Sul
+const MONTES_CLAROS = '3143302'; // MG, Sudeste, in the Semiárido
+
+let api: TestApi;
+let farmer: string;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  await api.ok(`mutation($i: [MunicipalityInput!]!) { upsertMunicipalities(input: $i) { ibgeCode } }`, { i: [
+    { ibgeCode: RECIFE, name: 'Recife', semiarid: false },
+    { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false },
+    { ibgeCode: MONTES_CLAROS, name: 'Montes Claros', semiarid: true },
+  ] });
+  // PGPAF minimum price of soybean (Decreto 5.996/2006): R$ 2,40/kg from 2024, published 2023-12-20 (test act).
+  await api.ok(`mutation($i: PublishMinimumPriceInput!) { publishMinimumPrice(input: $i) { id } }`, {
+    i: { feedstock: 'SOYBEAN', validFrom: '2024-01-01', validUntil: '2026-12-31', pricePerKg: '2.40', source: 'Portaria PGPAF (teste)', publishedOn: '2023-12-20' },
+  });
+  farmer = await newFarmer('2023-01-01', '2027-12-31');
+});
+afterAll(async () => { await api.close(); });
+
+async function newFarmer(validFrom: string, validUntil: string): Promise<string> {
+  const cpf = newCpf();
+  return (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, {
+    i: { cpf, name: 'Agricultora', municipalityCode: RECIFE, registrations: [{ kind: 'CAF', number: `CAF-${cpf}`, validFrom, validUntil }] },
+  })).createFamilyFarmer.id;
+}
+async function cooperative(members: number, familyFarmerMembers: number): Promise<string> {
+  const cnpj = newCnpj();
+  return (await api.ok(`mutation($i: CreateOrganizationInput!) { createOrganization(input: $i) { id } }`, {
+    i: { cnpj, name: `Cooperativa ${familyFarmerMembers}/${members}`, kind: 'COOPERATIVE', municipalityCode: RECIFE, members, familyFarmerMembers,
+      registrations: [{ kind: 'CAF', number: `CAFJ-${cnpj}`, validFrom: '2023-01-01', validUntil: '2027-12-31' }] },
+  })).createOrganization.id;
+}
+async function producer(plant: string): Promise<string> {
+  return (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`, { i: { cnpj: newCnpj(), legalName: 'Usina Limiar', plantMunicipalityCode: plant } })).createProducer.id;
+}
+async function contract(producerId: string, c: { farmer?: string; org?: string; signedOn: string; validFrom: string; validUntil: string; feedstock?: string; pricePerKg?: string; ta?: boolean }): Promise<string> {
+  return (await api.ok(`mutation($i: CreateContractInput!) { createContract(input: $i) { id } }`, { i: {
+    producerId, familyFarmerId: c.farmer ?? null, organizationId: c.org ?? null, signedOn: c.signedOn, validFrom: c.validFrom, validUntil: c.validUntil,
+    feedstock: c.feedstock ?? 'SOYBEAN', quantityKg: '100000', pricePerKg: c.pricePerKg ?? '2.50', technicalAssistance: c.ta ?? true,
+  } })).createContract.id;
+}
+async function purchases(producerId: string, list: Array<{ on: string; cost: string; farmer?: string; org?: string; contract?: string; origin?: string; feedstock?: string; purpose?: string }>): Promise<string[]> {
+  return (await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: list.map((p) => ({
+    producerId, purchasedOn: p.on, feedstock: p.feedstock ?? 'SOYBEAN', quantityKg: '1000', cost: p.cost, supplierKind: p.org ? 'COOPERATIVE' : 'FAMILY_FARMER',
+    familyFarmerId: p.farmer ?? null, organizationId: p.org ?? null, contractId: p.contract ?? null, originMunicipalityCode: p.origin ?? RECIFE,
+    purpose: p.purpose ?? 'BIODIESEL_FEEDSTOCK',
+  })) })).recordPurchases.map((r: { id: string }) => r.id);
+}
+async function sales(producerId: string, list: Array<{ on: string; m3: string; revenue: string; market?: string }>) {
+  await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, { i: list.map((s) => ({
+    producerId, soldOn: s.on, volumeM3: s.m3, revenue: s.revenue, origin: 'OWN_PRODUCTION', market: s.market ?? 'DOMESTIC',
+  })) });
+}
+const Q = `query($p: ID!, $y: Int!, $k: Date) { sealCompliance(producerId: $p, year: $y, asKnownOn: $k) {
+  salesRevenue exportedValue base familyFarmingAcquisitions otherProductAcquisitions fomento countedTotal priorityRegionAmount
+  achievedShare requiredShare shortfall minimumShareMet priorityRegionShare requiredPriorityRegionShare priorityRegionShareMet compliant
+  excluded { id source amount findings { code } } } }`;
+const compliance = async (p: string, year: number, asKnownOn: string | null = null) => (await api.ok(Q, { p, y: year, k: asKnownOn })).sealCompliance;
+
+test('requirement 1 against the unrounded base (art. 3º §3º II–III; DESIGN §1.3): a third of the volume exported', async () => {
+  // R$ 100.000 of own biodiesel, 3 m³, of which 1 m³ exported: exportedValue = 100.000 × 1/3 = 33.333,333…,
+  // shown 33.333,33; base = 66.666,666…, shown 66.666,67. Nordeste: 30% × 66.666,666… = 20.000,00 exactly
+  // (from the rounded base it would be 20.000,001 and 20.000,00 would miss it).
+  const results = [];
+  for (const spent of ['19999.99', '20000']) {
+    const p = await producer(RECIFE);
+    await sales(p, [{ on: '2024-02-01', m3: '2', revenue: '60000' }, { on: '2024-02-02', m3: '1', revenue: '40000', market: 'EXPORT' }]);
+    const k = await contract(p, { farmer, signedOn: '2024-01-02', validFrom: '2024-01-02', validUntil: '2024-12-31' });
+    await purchases(p, [{ on: '2024-03-01', cost: spent, farmer, contract: k }]);
+    const c = await compliance(p, 2024);
+    results.push([c.salesRevenue, c.exportedValue, c.base, c.countedTotal, c.minimumShareMet, c.shortfall]);
+  }
+  expect(results).toEqual([
+    ['100000', '33333.33', '66666.67', '19999.99', false, '0.01'],
+    ['100000', '33333.33', '66666.67', '20000', true, '0'],
+  ]);
+});
+
+test('art. 3º §2 I b and c, "no Semiárido": other products and fomento in Montes Claros (MG) count, and so does (a) raw material produced there for requirement 2', async () => {
+  const p = await producer(RECIFE);
+  await sales(p, [{ on: '2024-02-01', m3: '10', revenue: '100000' }]);
+  const k = await contract(p, { farmer, signedOn: '2024-01-02', validFrom: '2024-01-02', validUntil: '2024-12-31' });
+  const kOther = await contract(p, { farmer, signedOn: '2024-01-02', validFrom: '2024-01-02', validUntil: '2024-12-31', feedstock: 'OTHER', pricePerKg: '1.00' });
+  await purchases(p, [
+    { on: '2024-03-01', cost: '10000', farmer, contract: k, origin: MONTES_CLAROS }, //                                     (a), priority region
+    { on: '2024-03-02', cost: '15000', farmer, contract: k, origin: PORTO_ALEGRE }, //                                      (a), outside
+    { on: '2024-03-03', cost: '4000', farmer, contract: kOther, origin: MONTES_CLAROS, feedstock: 'OTHER', purpose: 'OTHER_PRODUCT' }, // (b)
+  ]);
+  await api.ok(`mutation($i: [RecordFomentoInput!]!) { recordFomento(input: $i) { id } }`, { i: [
+    { producerId: p, spentOn: '2024-04-01', kind: 'TECHNICAL_ASSISTANCE', amount: '1000', municipalityCode: MONTES_CLAROS }, // (c)
+  ] });
+  const c = await compliance(p, 2024);
+  // (a) 25.000, (b) 4.000, (c) 1.000 → 30.000 = 30% of 100.000: requirement 1 met exactly (Nordeste 30%).
+  // Priority region: 10.000 + 4.000 + 1.000 = 15.000; 15.000 / 30.000 = 0,5 ≥ 0,10 (2024).
+  expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.countedTotal, c.priorityRegionAmount]).toEqual(['25000', '4000', '1000', '30000', '15000']);
+  expect([c.achievedShare, c.minimumShareMet, c.priorityRegionShare, c.requiredPriorityRegionShare, c.compliant, c.excluded]).toEqual(['0.3', true, '0.5', '0.1', true, []]);
+});
+
+test('excluded: every reason that applies to one purchase is listed (DESIGN §1.5)', async () => {
+  const p = await producer(RECIFE);
+  await sales(p, [{ on: '2024-02-01', m3: '10', revenue: '100000' }]);
+  const unregistered = await newFarmer('2020-01-01', '2023-12-31'); // no CAF valid in 2024
+  // Signed after the purchase, for soybean at R$ 2,00 < PGPAF 2,40, without technical assistance.
+  const bad = await contract(p, { farmer, signedOn: '2024-05-01', validFrom: '2024-01-01', validUntil: '2024-12-31', pricePerKg: '2.00', ta: false });
+  const [otherFromSouth, castorUnderBad] = await purchases(p, [
+    // (b) from Porto Alegre, with no contract, from a farmer without a valid registration.
+    { on: '2024-03-01', cost: '700', farmer: unregistered, origin: PORTO_ALEGRE, feedstock: 'OTHER', purpose: 'OTHER_PRODUCT' },
+    // (a) castor bean under the soybean contract, bought before its signing.
+    { on: '2024-03-02', cost: '800', farmer, contract: bad, feedstock: 'CASTOR_BEAN' },
+  ]);
+  const c = await compliance(p, 2024);
+  const codes = (id: string) => c.excluded.find((e: any) => e.id === id)?.findings.map((f: any) => f.code);
+  expect(codes(otherFromSouth)).toEqual(['NO_CONTRACT', 'OUTSIDE_PRIORITY_REGION', 'SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']);
+  expect(codes(castorUnderBad)).toEqual(['NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING', 'PRICE_BELOW_MINIMUM', 'NO_TECHNICAL_ASSISTANCE']);
+  expect(c.excluded.map((e: any) => [e.source, e.amount])).toEqual([['PURCHASE', '700'], ['PURCHASE', '800']]);
+  expect(c.countedTotal).toBe('0');
+});
+
+test('art. 4º VI: the member minimum in force on each purchase date, as known on asKnownOn; exactly 60% passes', async () => {
+  // A new minimum of 0,7 for the second half of 2025, published on 2025-06-15 (test act).
+  await api.ok(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
+    parameter: 'cooperative-min-family-farmer-share', values: [{ name: 'share', value: '0.7' }], validFrom: '2025-07-01', validUntil: '2025-12-31',
+    publishedOn: '2025-06-15', legalBasis: 'Decreto 10.527/2020, art. 4º VI (test act)',
+  } });
+  const p = await producer(RECIFE);
+  await sales(p, [{ on: '2025-02-01', m3: '10', revenue: '100000' }]);
+  const coop65 = await cooperative(100, 65);
+  const coop60 = await cooperative(100, 60);
+  const k65 = await contract(p, { org: coop65, signedOn: '2025-01-02', validFrom: '2025-01-02', validUntil: '2025-12-31' });
+  const k60 = await contract(p, { org: coop60, signedOn: '2025-01-02', validFrom: '2025-01-02', validUntil: '2025-12-31' });
+  const [, july] = await purchases(p, [
+    { on: '2025-06-30', cost: '1000', org: coop65, contract: k65 }, // 0,65 ≥ 0,6 in force on 06-30
+    { on: '2025-07-01', cost: '2000', org: coop65, contract: k65 }, // 0,65 < 0,7 in force from 07-01, once published
+    { on: '2025-06-10', cost: '4000', org: coop60, contract: k60 }, // 0,60 = 0,6: at the minimum, habilitated
+  ]);
+  const before = await compliance(p, 2025, '2025-06-14');
+  expect([before.familyFarmingAcquisitions, before.excluded]).toEqual(['7000', []]);
+  const after = await compliance(p, 2025, '2025-06-15');
+  expect(after.familyFarmingAcquisitions).toBe('5000'); // 1.000 + 4.000
+  expect(after.excluded).toEqual([{ id: july, source: 'PURCHASE', amount: '2000', findings: [{ code: 'SUPPLIER_NOT_ELIGIBLE' }, { code: 'MEMBER_SHARE_BELOW_MINIMUM' }] }]);
+  // Requirement 1: 5.000 / 100.000 = 0,05 < 0,30; shortfall 30.000 − 5.000 = 25.000.
+  expect([after.achievedShare, after.shortfall]).toEqual(['0.05', new Decimal('0.3').times(100000).minus(5000).toFixed()]);
+});
