@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
 import { EXAMPLE_OPERATIONS } from '../../src/http/graphiql-examples';
 import { startTestApi, TestApi } from '../support/api';
@@ -5,7 +7,8 @@ import { startTestApi, TestApi } from '../support/api';
 // GraphiQL in real headless Chromium (Debian's /usr/bin/chromium), with every request that is not
 // to this machine aborted: the page must work on a closed network (DESIGN §3).
 
-const SCREENSHOT = process.env.GRAPHIQL_SCREENSHOT ?? '/tmp/selo-graphiql.png';
+/** Screenshots for a person to look at, outside the repository. */
+const SCREENSHOT = process.env.GRAPHIQL_SCREENSHOT ?? path.join(os.tmpdir(), 'selo-graphiql.png');
 
 let api: TestApi;
 let browser: Browser;
