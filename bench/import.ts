@@ -90,8 +90,14 @@ async function main(): Promise<void> {
     generate(file, rows, { farmers: farmers.map((f) => f.id), cooperative, contracts: new Map(contracts.map((c) => [c.family_farmer_id, c.id])) });
     const bytes = fs.statSync(file).size;
 
-    let peak = process.memoryUsage.rss();
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 25);
+    const baselineRss = process.memoryUsage.rss();
+    let peak = baselineRss;
+    let peakHeap = process.memoryUsage().heapUsed;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      peak = Math.max(peak, m.rss);
+      peakHeap = Math.max(peakHeap, m.heapUsed);
+    }, 25);
     const progress = progressReporter(process.stderr, bytes, `purchases ${rows} lines`);
     const summary = await importCsv(ds, SYSTEM_ACTOR, { kind: 'purchases', producerId, input: fs.createReadStream(file, { highWaterMark: 1 << 20 }), onProgress: progress.onProgress, progressEveryMs: 1000 });
     progress.stop();
@@ -100,11 +106,11 @@ async function main(): Promise<void> {
     const stored = Number((await q('SELECT count(*) AS n FROM purchase WHERE producer_id = $1', [producerId]))[0].n);
     const result = {
       rows: summary.rows, stored, fileMB: Math.round(bytes / 2 ** 20), seconds: Math.round(summary.seconds * 100) / 100,
-      rowsPerSecond: Math.round(summary.rowsPerSecond), peakRssMB: Math.round(peak / 2 ** 20),
+      rowsPerSecond: Math.round(summary.rowsPerSecond), peakRssMB: Math.round(peak / 2 ** 20), rssBeforeImportMB: Math.round(baselineRss / 2 ** 20), peakHeapMB: Math.round(peakHeap / 2 ** 20),
       pass: stored === rows && summary.rowsPerSecond >= 50_000 && peak < 300 * 2 ** 20,
     };
     if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-    else process.stdout.write(`import of ${rows} purchases (${result.fileMB} MB): ${result.seconds} s, ${result.rowsPerSecond} rows/s, peak RSS ${result.peakRssMB} MB — ${result.pass ? 'meets' : 'misses'} >= 50,000 rows/s and < 300 MB\n`);
+    else process.stdout.write(`import of ${rows} purchases (${result.fileMB} MB): ${result.seconds} s, ${result.rowsPerSecond} rows/s, peak RSS ${result.peakRssMB} MB (${result.rssBeforeImportMB} MB before the import; peak JS heap ${result.peakHeapMB} MB) — ${result.pass ? 'meets' : 'misses'} >= 50,000 rows/s and < 300 MB\n`);
   } finally {
     fs.rmSync(file, { force: true });
     await ds.destroy();

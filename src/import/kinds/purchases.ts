@@ -128,22 +128,21 @@ export const purchasesImport: ImportKind = {
     ]);
   },
 
-  async write(em, producerId) {
-    const [r] = await bulkInsert(em, 'purchase', () => em.query(
-      `WITH ins AS (
-         INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-                               supplier_name, origin_municipality_code, contract_id, purpose, external_id)
-         SELECT $1, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-                supplier_name, origin_municipality_code, contract_id, purpose, external_id FROM ${STAGING}
-          -- In the order of the (producer, date) indexes, so that their entries are appended, not scattered.
-          ORDER BY consumed_on, line
-         RETURNING id, quantity_kg, cost)
-       SELECT count(*)::int AS n, min(id)::text AS first, max(id)::text AS last, sum(quantity_kg)::text AS kg, sum(cost)::text AS cost FROM ins`,
+  async write(em, producerId, rows) {
+    // The totals for the audit entry, from the staged rows (what is inserted, exactly).
+    const [t] = await em.query(`SELECT sum(quantity_kg)::text AS kg, sum(cost)::text AS cost, min(line) AS first, max(line) AS last FROM ${STAGING}`);
+    await bulkInsert(em, 'purchase', () => em.query(
+      `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
+                             supplier_name, origin_municipality_code, contract_id, purpose, external_id)
+       SELECT $1, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
+              supplier_name, origin_municipality_code, contract_id, purpose, external_id FROM ${STAGING}
+        -- In the order of the (producer, date) indexes, so that their entries are appended, not scattered.
+        ORDER BY consumed_on, line`,
       [producerId],
     ));
     return {
-      counts: { purchases: r.n },
-      audit: [{ operation: 'importPurchases', entity: 'Purchase', entityId: null, producerId, after: { rows: r.n, firstId: r.first, lastId: r.last, quantityKg: r.kg, cost: r.cost } }],
+      counts: { purchases: rows },
+      audit: [{ operation: 'importPurchases', entity: 'Purchase', entityId: null, producerId, after: { rows, quantityKg: t.kg, cost: t.cost } }],
     };
   },
 };
