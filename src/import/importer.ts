@@ -144,6 +144,10 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
     });
     const parser = new LineParser({ bom: true, delimiter: options.delimiter ?? ',', trim: true, skip_empty_lines: true, relax_quotes: false });
     options.input.on('error', (e) => parser.destroy(e));
+    // A client that goes away mid-upload: the file is incomplete, nothing is written.
+    options.input.on('close', () => {
+      if (!options.input.readableEnded) parser.destroy(new ImportLineError('BAD_USER_INPUT', null, null, 'the upload ended before the end of the file'));
+    });
     options.input.pipe(counter).pipe(parser);
 
     let names: string[] | null = null;

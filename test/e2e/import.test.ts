@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -271,6 +272,28 @@ describe('POST /import/<kind>', () => {
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 'BAD_USER_INPUT', line: 57, column: 'quantityKg', message: 'line 57, column quantityKg: must be greater than zero' });
     expect(await purchaseCount()).toBe(before);
+  });
+
+  it('writes nothing when the client goes away mid-upload', async () => {
+    const before = await purchaseCount();
+    const { port } = new URL(api.url);
+    const token = await api.token({ role: 'ADMIN' });
+    await new Promise<void>((resolve) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: `/import/purchases?producer=${producerId}`, headers: { 'content-type': 'text/csv', authorization: `Bearer ${token}` } });
+      req.on('error', () => resolve());
+      req.write(`${[PURCHASE_HEADER, ...goodLines(2000, 'gone')].join('\n')}\n`);
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 300);
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await purchaseCount()).toBe(before);
+    // No transaction is left waiting for the rest of the file.
+    expect(await api.count(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND (query LIKE 'COPY import_stage%' OR state = 'idle in transaction')`)).toBe(0);
+    // The server goes on answering, and the import's connection went back to the pool.
+    const res = await post('purchases', [PURCHASE_HEADER, ...goodLines(3, 'after-gone')].join('\n'), { role: 'ADMIN' }, `?producer=${producerId}`);
+    expect(res.status).toBe(200);
   });
 
   it('is scoped like the API', async () => {
