@@ -1,5 +1,5 @@
 import { addDays, eachDay, firstDayOfMonth, IsoDate, lastDayOfMonth } from './dates';
-import { Decimal, sum, toCentavos, toShare, ZERO } from './decimal';
+import { Decimal, ONE, sum, toCentavos, toShare, ZERO } from './decimal';
 import { Finding, finding } from './findings';
 import { LawBook } from './law-book';
 import { CATEGORY_BASIS, rateCategory } from './rate-category';
@@ -199,13 +199,19 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
   // Interpretation: with own production used and no third-party acquisition to value it, the
   // weights of the whole period fall back to quantity (kg) (DESIGN §1.3).
   const byQuantity = ownKg.gt(0) && pricePerKg === null;
-  const weightOf = (g: FeedstockGroup): Decimal => (byQuantity ? g.quantityKg : g.ownProduction ? g.quantityKg.times(pricePerKg!) : g.cost);
+  // DESIGN §1.3 (computed unrounded): the weights are kept exact. Under the §4º valuation every
+  // weight is scaled by the third-party kilograms (own lot: kg × third-party cost; bought lot:
+  // cost × third-party kg), so that the price per kg, a quotient, never enters the dues; the only
+  // division is the last one, and a half-centavo tie of the exact dues stays a tie.
+  const scale = !byQuantity && pricePerKg !== null ? input.thirdParty.quantityKg : ONE;
+  const weightOf = (g: FeedstockGroup): Decimal =>
+    (byQuantity ? g.quantityKg : g.ownProduction ? g.quantityKg.times(input.thirdParty.cost) : g.cost.times(scale));
   if (special && noFeedstock) warnings.push(finding('NO_FEEDSTOCK_IN_PERIOD'));
   if (special && byQuantity) warnings.push(finding('OWN_PRODUCTION_VALUED_BY_QUANTITY'));
 
   // Interpretation: the valued acquisition cost of the raw material used; under the quantity
   // fallback own production has no value, so only the bought lots' cost.
-  const feedstockCost = byQuantity ? sum(groups.filter((g) => !g.ownProduction).map((g) => g.cost)) : sum(groups.map(weightOf));
+  const feedstockCost = byQuantity ? sum(groups.filter((g) => !g.ownProduction).map((g) => g.cost)) : sum(groups.map(weightOf)).div(scale);
 
   const segmentFigures = segments.map((seg, index): TaxSegmentFigures => {
     const sales = input.sales.filter((s) => s.segment === index);
@@ -250,8 +256,11 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     const total = sum([...weights.values()].map((w) => w.weight));
 
     let mix: CategoryShareFigures[];
+    // art. 6º §3º: the blended amounts are Σ weight × amount / Σ weight; the numerators and the
+    // denominator are kept apart so that the dues divide last (volume × Σ weight × amount / Σ weight).
     let blendedPis: Decimal;
     let blendedCofins: Decimal;
+    let divisor = ONE;
     if (noFeedstock || total.isZero()) {
       // No raw material used: own production taxed at the general amounts (art. 5º §1º; NO_FEEDSTOCK_IN_PERIOD).
       mix = [{
@@ -274,18 +283,17 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
         blendedPis = blendedPis.plus(w.weight.times(rule.value.pisPerM3));
         blendedCofins = blendedCofins.plus(w.weight.times(rule.value.cofinsPerM3));
         mix.push({
-          category, cost: toCentavos(w.weight), quantityKg: w.kg, share: toShare(share), coefficient: rule.value.coefficient,
+          category, cost: toCentavos(w.weight.div(scale)), quantityKg: w.kg, share: toShare(share), coefficient: rule.value.coefficient,
           pisPerM3: rule.value.pisPerM3, cofinsPerM3: rule.value.cofinsPerM3, legalBasis: rule.legalBasis,
         });
       }
-      blendedPis = blendedPis.div(total);
-      blendedCofins = blendedCofins.div(total);
+      divisor = total;
     }
     // art. 6º §5º: imported biodiesel at the GENERAL amounts.
-    const pis = ownVolume.times(blendedPis).plus(importedVolume.times(general.value.pisPerM3));
-    const cofins = ownVolume.times(blendedCofins).plus(importedVolume.times(general.value.cofinsPerM3));
+    const pis = ownVolume.times(blendedPis).div(divisor).plus(importedVolume.times(general.value.pisPerM3));
+    const cofins = ownVolume.times(blendedCofins).div(divisor).plus(importedVolume.times(general.value.cofinsPerM3));
     return {
-      ...base, mix, blendedPisPerM3: toShare(blendedPis), blendedCofinsPerM3: toShare(blendedCofins),
+      ...base, mix, blendedPisPerM3: toShare(blendedPis.div(divisor)), blendedCofinsPerM3: toShare(blendedCofins.div(divisor)),
       pisDue: toCentavos(pis), cofinsDue: toCentavos(cofins),
     };
   });

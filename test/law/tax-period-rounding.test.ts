@@ -1,0 +1,101 @@
+import { Decimal } from '../../src/law/decimal';
+import { createLawBook } from '../../src/law/law-book';
+import { regimeForYear } from '../../src/law/regime';
+import { GrantFacts } from '../../src/law/seal-standing';
+import { SHIPPED_LAW } from '../../src/law/shipped-law';
+import { computeTaxPeriod, FeedstockGroup, SaleGroup, taxSegments, TaxPeriodInput } from '../../src/law/tax-period';
+import { BiodieselOrigin, Feedstock, Market, Region, TaxRegime } from '../../src/law/types';
+
+/**
+ * DESIGN §1.3: each segment's PIS and Cofins due is rounded to the centavo by ABNT NBR 5891
+ * (half-even) from the UNROUNDED computation: shares, blended amounts and the §4º price per kg are
+ * only shown rounded. A half-centavo tie of the exact dues must therefore go to the even centavo
+ * even where the blend itself has no finite decimal expansion (a weight of 1/7 or a price of R$ 1/3
+ * per kg): dividing first and multiplying the 34-digit quotient by the volume lands a hair off the
+ * tie and rounds it the wrong way.
+ * Amounts: GENERAL 26,41 / 121,59 (Decreto 10.527/2020, art. 5º §1º); CASTOR_PALM_PRIORITY_REGION
+ * 22,48 / 103,51 (art. 6º §1º I); FAMILY_FARMING 10,39 / 47,85 (art. 6º §1º II).
+ */
+
+const law = createLawBook(SHIPPED_LAW);
+const TODAY = '2026-12-03';
+const D = (v: string | number) => new Decimal(v);
+const SPECIAL = regimeForYear([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026);
+const GRANT: GrantFacts = { id: '1', grantedOn: '2025-01-01', validUntil: '2027-12-31', events: [] };
+
+const lot = (over: Partial<FeedstockGroup>): FeedstockGroup => ({
+  feedstock: Feedstock.SOYBEAN, region: Region.SOUTH, semiarid: false, familyFarmingOrigin: false, ownProduction: false, cost: D(0), quantityKg: D(1000), ...over,
+});
+const sale = (volume: string, over: Partial<SaleGroup> = {}): SaleGroup => ({
+  segment: 0, origin: BiodieselOrigin.OWN_PRODUCTION, market: Market.DOMESTIC, volumeM3: D(volume), revenue: D(100000), ...over,
+});
+/** February 2026: one segment, the Selo regular, the shipped amounts. */
+function february(over: Partial<TaxPeriodInput>) {
+  const segments = taxSegments(law, [GRANT], 2026, 2, TODAY);
+  return computeTaxPeriod(law, {
+    year: 2026, month: 2, asKnownOn: TODAY, regime: SPECIAL, segments, feedstock: [], thirdParty: { cost: D(0), quantityKg: D(0) }, sales: [], ...over,
+  }).figures;
+}
+const dues = (f: ReturnType<typeof february>) => [f.pisDue.toFixed(), f.cofinsDue.toFixed()];
+
+test('a tie after a blend in sevenths goes to the even centavo (art. 6º §3º; ABNT NBR 5891)', () => {
+  // R$ 1.000 FAMILY_FARMING and R$ 6.000 GENERAL (weights 1/7 and 6/7), 35,7 m³:
+  // PIS 35,7 × (1.000 × 10,39 + 6.000 × 26,41) / 7.000 = 35,7 × 168.850 / 7.000 = 5,1 × 168,85 = 861,135 → 861,14 (3 is odd: up);
+  // Cofins 35,7 × (1.000 × 47,85 + 6.000 × 121,59) / 7.000 = 5,1 × 777,39 = 3.964,689 → 3.964,69.
+  const f = february({ feedstock: [lot({ familyFarmingOrigin: true, cost: D(1000) }), lot({ cost: D(6000) })], sales: [sale('35.7')] });
+  expect(D('5.1').times('168.85').toFixed()).toBe('861.135');
+  expect(dues(f)).toEqual(['861.14', '3964.69']);
+  // The blend is shown to 6 decimals: 168,85 / 7 = 24,121428571… → 24.121429.
+  expect(f.segments[0].blendedPisPerM3?.toFixed()).toBe('24.121429');
+});
+
+test('a tie after a blend in ninths goes to the even centavo, down where the centavo is even', () => {
+  // R$ 1.000 FAMILY_FARMING and R$ 8.000 GENERAL, 4,5 m³ (4,5 / 9 = 0,5):
+  // PIS 0,5 × (10,39 + 8 × 26,41) = 0,5 × 221,67 = 110,835 → 110,84 (3 odd: up);
+  // Cofins 0,5 × (47,85 + 8 × 121,59) = 0,5 × 1.020,57 = 510,285 → 510,28 (8 even: stays).
+  const f = february({ feedstock: [lot({ familyFarmingOrigin: true, cost: D(1000) }), lot({ cost: D(8000) })], sales: [sale('4.5')] });
+  expect(dues(f)).toEqual(['110.84', '510.28']);
+});
+
+test('own production valued at R$ 1/3 per kg (art. 6º §4º) weighs exactly: a tie at the blend of halves goes to the even centavo', () => {
+  // Third-party acquisitions of the month: R$ 1.000 for 3.000 kg, R$ 0,333… per kg (shown 0.333333).
+  // Used: 3.000 kg of own castor from the Semiárido (art. 6º I), valued 3.000 × 1.000 / 3.000 = R$ 1.000 exactly,
+  // and the third-party soybean lot, R$ 1.000 (GENERAL). Weights 1/2 and 1/2, 1 m³:
+  // PIS (22,48 + 26,41) / 2 = 24,445 → 24,44 (4 even: stays); Cofins (103,51 + 121,59) / 2 = 112,55.
+  const f = february({
+    feedstock: [
+      lot({ ownProduction: true, feedstock: Feedstock.CASTOR_BEAN, region: Region.NORTHEAST, semiarid: true, quantityKg: D(3000) }),
+      lot({ cost: D(1000), quantityKg: D(3000) }),
+    ],
+    thirdParty: { cost: D(1000), quantityKg: D(3000) },
+    sales: [sale('1')],
+  });
+  expect(f.ownProductionPricePerKg?.toFixed()).toBe('0.333333');
+  expect(f.segments[0].mix.map((m) => [m.category, m.cost.toFixed(), m.share.toFixed()])).toEqual([
+    ['CASTOR_PALM_PRIORITY_REGION', '1000', '0.5'], ['GENERAL', '1000', '0.5'],
+  ]);
+  expect(f.feedstockCost.toFixed()).toBe('2000');
+  expect(dues(f)).toEqual(['24.44', '112.55']);
+});
+
+test('own production valued at R$ 2/3 per kg (art. 6º §4º): the tie of the exact dues, not of the 34-digit valuation, decides', () => {
+  // Third-party acquisitions of the month: R$ 2.000 for 3.000 kg (R$ 0,666… per kg), the GENERAL lot used.
+  // Own castor from the Semiárido, 500 kg, valued 500 × 2.000 / 3.000 = R$ 333,333… (art. 6º I).
+  // Weights 333,33… : 2.000 = 1 : 6. 0,7 m³:
+  // PIS 0,7 × (22,48 + 6 × 26,41) / 7 = 0,1 × 180,94 = 18,094 → 18,09;
+  // Cofins 0,7 × (103,51 + 6 × 121,59) / 7 = 0,1 × 833,05 = 83,305 → 83,30 (0 even: stays).
+  const f = february({
+    feedstock: [
+      lot({ ownProduction: true, feedstock: Feedstock.CASTOR_BEAN, region: Region.NORTHEAST, semiarid: true, quantityKg: D(500) }),
+      lot({ cost: D(2000), quantityKg: D(3000) }),
+    ],
+    thirdParty: { cost: D(2000), quantityKg: D(3000) },
+    sales: [sale('0.7')],
+  });
+  expect(f.ownProductionPricePerKg?.toFixed()).toBe('0.666667');
+  expect(f.segments[0].mix.map((m) => [m.category, m.cost.toFixed(), m.share.toFixed()])).toEqual([
+    ['CASTOR_PALM_PRIORITY_REGION', '333.33', '0.142857'], ['GENERAL', '2000', '0.857143'],
+  ]);
+  expect(f.feedstockCost.toFixed()).toBe('2333.33');
+  expect(dues(f)).toEqual(['18.09', '83.3']);
+});
