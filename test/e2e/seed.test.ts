@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { cnpj as cnpjLib, cpf as cpfLib } from 'cpf-cnpj-validator';
 import { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import { demoDataLoaded, DEMO_MARKER_CNPJ, loadDemoData } from '../../src/database/demo-data';
@@ -54,6 +56,24 @@ describe('the demo dataset', () => {
       const sales = `SELECT md5(string_agg(concat_ws('|', sold_on, volume_m3, revenue, origin, market, invoice_key), ',' ORDER BY invoice_key)) AS d FROM sale`;
       expect(await other.dataSource.query(digest)).toEqual(await q(digest));
       expect(await other.dataSource.query(sales)).toEqual(await q(sales));
+    } finally {
+      await other.drop();
+    }
+  }, 60_000);
+
+  it('npm run seed loads it into any database, and a second run says so and changes nothing', async () => {
+    const other = await createTestDatabase(1);
+    try {
+      const seed = () => spawnSync(process.execPath, ['-r', '@swc-node/register', 'scripts/seed.ts'], { cwd: path.resolve(__dirname, '../..'), env: { ...process.env, DATABASE_URL: other.url }, encoding: 'utf8' });
+      const first = seed();
+      expect(first.status).toBe(0);
+      expect(first.stdout).toMatch(/^Demo dataset loaded in \d+\.\d\d s: municipalities \d+, producers 6, farmers \d+/);
+      const purchases = Number((await other.dataSource.query('SELECT count(*) AS n FROM purchase'))[0].n);
+      expect(purchases).toBe(await api.count('SELECT count(*) FROM purchase'));
+      const second = seed();
+      expect(second.status).toBe(0);
+      expect(second.stdout).toContain('The demo dataset is already loaded');
+      expect(Number((await other.dataSource.query('SELECT count(*) AS n FROM purchase'))[0].n)).toBe(purchases);
     } finally {
       await other.drop();
     }
