@@ -316,7 +316,9 @@ function printTable(r: Record<string, any>) {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-main().catch((e) => {
-  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-  process.exit(1);
-});
+if (require.main === module) {
+  main().catch((e) => {
+    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
@@ -54,7 +55,9 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
     // main.ts owns SIGTERM/SIGINT: it stops the server, then closes the pool, then exits 0. Apollo's
     // own handler would race it (a second stop() while draining never returns).
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, ...limits.plugins],
+    // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
+    // field resolver to collect them: a thousand-row page paid for it on each leaf.
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, ...limits.plugins],
   });
   await apollo.start();
 

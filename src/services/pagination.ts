@@ -48,10 +48,19 @@ export interface Connection<T> {
   totalCount: number;
 }
 
+/** An edge whose cursor is encoded only when read (most pages of a nested query never ask for it). */
+class LazyEdge<T> implements Edge<T> {
+  constructor(readonly node: T, private readonly cursorOf: (row: T) => CursorValues) {}
+
+  get cursor(): string {
+    return encodeCursor(this.cursorOf(this.node));
+  }
+}
+
 /** Build a connection from up to `limit + 1` rows fetched after the cursor. */
 export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => CursorValues, totalCount: number, afterGiven: boolean): Connection<T> {
   const page = rows.slice(0, limit);
-  const edges = page.map((node) => ({ cursor: encodeCursor(cursorOf(node)), node }));
+  const edges: Edge<T>[] = page.map((node) => new LazyEdge(node, cursorOf));
   return {
     edges,
     pageInfo: {

@@ -4,6 +4,7 @@ import { Actor } from './actor';
 import { BadInputError } from './errors';
 import { Connection, CursorValues, decodeCursor, PageArgs, pageSize, toConnection } from './pagination';
 import { isId } from './record-batch';
+import { attachPrefetched, rowMapper } from './raw-rows';
 import { canSee } from './scope';
 
 /**
@@ -11,7 +12,7 @@ import { canSee } from './scope';
  * once, so that a nested query costs the same number of statements for 2 producers as for 200:
  * one statement fetches the first N records of every producer (a LATERAL join over
  * `producer_id = ANY($1)`, served by the (producer_id, date, id) indexes), one grouped statement
- * counts them.
+ * counts them when totalCount is selected.
  */
 
 export interface DatedPageArgs extends PageArgs {
@@ -24,16 +25,33 @@ export interface DatedPageArgs extends PageArgs {
 export interface ProducerPageKey {
   producerId: string;
   args: DatedPageArgs;
+  /** Whether the connection's totalCount is selected (default true); when false it is not counted and reads 0. */
+  withTotal?: boolean;
+  /** Relations of spec.joins to fetch with the rows (the query selects them under edges.node). */
+  include?: string[];
 }
 
 /** DataLoader cache key: the producer and the page arguments. */
 export function producerPageKey(key: ProducerPageKey): string {
   const { first = null, after = null, from = null, to = null } = key.args;
-  return JSON.stringify([key.producerId, first, after, from, to]);
+  return JSON.stringify([key.producerId, first, after, from, to, key.withTotal !== false, key.include ?? []]);
+}
+
+/** A to-one relation that a page may fetch in its own statement (LEFT JOIN), when the query selects it. */
+export interface PageJoin {
+  /** Name of the relation (the GraphQL field), e.g. 'familyFarmer'. */
+  relation: string;
+  entity: EntityTarget<ObjectLiteral>;
+  table: string;
+  /** Column of the page's table that points at it, and the column it points at. */
+  from: string;
+  to: string;
 }
 
 export interface PageSpec<T> {
   entity: EntityTarget<T>;
+  /** Relations the page can fetch along (see ProducerPageKey.include). */
+  joins?: PageJoin[];
   table: string;
   /** Date column the records are ordered and filtered by, then id; null = by id only. */
   dateColumn: string | null;
@@ -43,6 +61,8 @@ export interface PageSpec<T> {
 
 interface Group {
   args: DatedPageArgs;
+  withTotal: boolean;
+  include: string[];
   indexes: number[];
 }
 
@@ -68,14 +88,16 @@ export async function pagesByProducer<T extends ObjectLiteral & { id: string; pr
   const groups = new Map<string, Group>();
   keys.forEach((key, i) => {
     const { first = null, after = null, from = null, to = null } = key.args;
-    const id = JSON.stringify([first, after, from, to]);
-    const group = groups.get(id) ?? { args: key.args, indexes: [] };
+    const withTotal = key.withTotal !== false;
+    const include = key.include ?? [];
+    const id = JSON.stringify([first, after, from, to, withTotal, include]);
+    const group = groups.get(id) ?? { args: key.args, withTotal, include, indexes: [] };
     group.indexes.push(i);
     groups.set(id, group);
   });
   for (const group of groups.values()) {
     try {
-      const pages = await pagesFor(ds, actor, spec, group.args, group.indexes.map((i) => keys[i].producerId));
+      const pages = await pagesFor(ds, actor, spec, group.args, group.withTotal, group.include, group.indexes.map((i) => keys[i].producerId));
       group.indexes.forEach((i) => { results[i] = pages.get(keys[i].producerId)!; });
     } catch (error) {
       group.indexes.forEach((i) => { results[i] = error as Error; });
@@ -89,6 +111,8 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
   actor: Actor,
   spec: PageSpec<T>,
   args: DatedPageArgs,
+  withTotal: boolean,
+  include: string[],
   producerIds: string[],
 ): Promise<Map<string, Connection<T>>> {
   const limit = pageSize(args.first);
@@ -102,50 +126,62 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
   const rowsByProducer = new Map<string, T[]>();
   const totals = new Map<string, number>();
   if (ids.length > 0) {
+    // One statement for the first N rows of every producer (LATERAL over the
+    // (producer_id, date, id) index), the rows mapped by hand (raw-rows.ts).
+    const mapper = rowMapper(ds, spec.entity);
+    const params: unknown[] = [ids];
     const filters: string[] = [];
-    const params: Record<string, unknown> = { ids, lim: limit + 1 };
-    if (dated && args.from != null) { filters.push(`q.${spec.dateColumn} >= CAST(:from AS date)`); params.from = args.from; }
-    if (dated && args.to != null) { filters.push(`q.${spec.dateColumn} <= CAST(:to AS date)`); params.to = args.to; }
+    if (dated && args.from != null) filters.push(`q.${spec.dateColumn} >= $${params.push(args.from)}::date`);
+    if (dated && args.to != null) filters.push(`q.${spec.dateColumn} <= $${params.push(args.to)}::date`);
     const keyset: string[] = [];
     if (after && dated) {
-      keyset.push(`(q.${spec.dateColumn}, q.id) > (CAST(:afterDate AS date), CAST(:afterId AS bigint))`);
-      params.afterDate = String(after[0]);
-      params.afterId = String(after[1]);
+      keyset.push(`(q.${spec.dateColumn}, q.id) > ($${params.push(String(after[0]))}::date, $${params.push(String(after[1]))}::bigint)`);
     } else if (after) {
-      keyset.push('q.id > CAST(:afterId AS bigint)');
-      params.afterId = String(after[0]);
+      keyset.push(`q.id > $${params.push(String(after[0]))}::bigint`);
     }
     const order = dated ? `q.${spec.dateColumn}, q.id` : 'q.id';
     const where = ['q.producer_id = k.producer_id', ...filters, ...keyset].join(' AND ');
-    const qb = ds
-      .getRepository(spec.entity)
-      .createQueryBuilder('r')
-      .where(
-        `r.id IN (SELECT l.id FROM unnest(CAST(:ids AS bigint[])) AS k(producer_id)
-          CROSS JOIN LATERAL (SELECT q.id FROM ${spec.table} q WHERE ${where} ORDER BY ${order} LIMIT :lim) l)`,
-        params,
-      )
-      .orderBy('r.producerId', 'ASC');
-    if (spec.dateProperty) qb.addOrderBy(`r.${spec.dateProperty}`, 'ASC');
-    const rows = await qb.addOrderBy('r.id', 'ASC').getMany();
-    for (const row of rows) {
+    const joins = (spec.joins ?? []).filter((j) => include.includes(j.relation)).map((j, i) => ({ ...j, alias: `j${i}`, mapper: rowMapper(ds, j.entity), seen: new Map<unknown, unknown>() }));
+    const rows: Array<Record<string, unknown>> = await ds.query(
+      `SELECT ${[mapper.columns('q'), ...joins.map((j) => j.mapper.columns(j.alias, j.alias))].join(', ')}
+         FROM unnest($1::bigint[]) AS k(producer_id)
+        CROSS JOIN LATERAL (SELECT * FROM "${spec.table}" q WHERE ${where} ORDER BY ${order} LIMIT $${params.push(limit + 1)}) q
+        ${joins.map((j) => `LEFT JOIN ${j.table} ${j.alias} ON ${j.alias}.${j.to} = q.${j.from}`).join(' ')}
+        ORDER BY q.producer_id, ${order}`,
+      params,
+    );
+    for (const raw of rows) {
+      const row = mapper.map(raw);
+      for (const j of joins) {
+        // One entity per related row for the whole page (a thousand purchases share a dozen municipalities).
+        const key = raw[`${j.alias}.${j.to}`];
+        let value = key == null ? null : j.seen.get(key);
+        if (value === undefined) {
+          value = j.mapper.map(raw, j.alias);
+          j.seen.set(key, value);
+        }
+        attachPrefetched(row, j.relation, value);
+      }
       const list = rowsByProducer.get(String(row.producerId));
       if (list) list.push(row);
       else rowsByProducer.set(String(row.producerId), [row]);
     }
 
-    // totalCount respects the date filters, not the cursor.
-    const countParams: unknown[] = [ids];
-    const countFilters: string[] = [];
-    if (dated && args.from != null) countFilters.push(`${spec.dateColumn} >= $${countParams.push(args.from)}::date`);
-    if (dated && args.to != null) countFilters.push(`${spec.dateColumn} <= $${countParams.push(args.to)}::date`);
-    const counts: Array<{ producer_id: string; n: number }> = await ds.query(
-      `SELECT producer_id, count(*)::int AS n FROM ${spec.table}
-        WHERE producer_id = ANY($1::bigint[])${countFilters.map((f) => ` AND ${f}`).join('')}
-        GROUP BY producer_id`,
-      countParams,
-    );
-    for (const c of counts) totals.set(String(c.producer_id), Number(c.n));
+    // totalCount respects the date filters, not the cursor; counted only when the query selects
+    // it (a big producer has a million purchases: counting them is most of the page's cost).
+    if (withTotal) {
+      const countParams: unknown[] = [ids];
+      const countFilters: string[] = [];
+      if (dated && args.from != null) countFilters.push(`${spec.dateColumn} >= $${countParams.push(args.from)}::date`);
+      if (dated && args.to != null) countFilters.push(`${spec.dateColumn} <= $${countParams.push(args.to)}::date`);
+      const counts: Array<{ producer_id: string; n: number }> = await ds.query(
+        `SELECT producer_id, count(*)::int AS n FROM ${spec.table}
+          WHERE producer_id = ANY($1::bigint[])${countFilters.map((f) => ` AND ${f}`).join('')}
+          GROUP BY producer_id`,
+        countParams,
+      );
+      for (const c of counts) totals.set(String(c.producer_id), Number(c.n));
+    }
   }
 
   const cursorOf = (row: T): CursorValues => (spec.dateProperty ? [String(row[spec.dateProperty]), String(row.id)] : [String(row.id)]);

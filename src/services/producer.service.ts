@@ -38,13 +38,14 @@ export class ProducerService {
     return wanted.length ? this.ds.getRepository(Producer).findBy({ id: In(wanted) }) : [];
   }
 
-  async list(actor: Actor, args: PageArgs): Promise<Connection<Producer>> {
+  /** A page of the producers the actor sees; totalCount is counted only when `withTotal` (it is selected). */
+  async list(actor: Actor, args: PageArgs, withTotal = true): Promise<Connection<Producer>> {
     const limit = pageSize(args.first);
     const after = decodeCursor(args.after, 1);
     const only = visibleProducerId(actor);
     const qb = this.ds.getRepository(Producer).createQueryBuilder('p');
     if (only !== null) qb.where('p.id = :only', { only });
-    const totalCount = await qb.clone().getCount();
+    const totalCount = withTotal ? await qb.clone().getCount() : 0;
     if (after) qb.andWhere('p.id > :after', { after: after[0] });
     const rows = await qb.orderBy('p.id', 'ASC').take(limit + 1).getMany();
     return toConnection(rows, limit, (p) => [Number(p.id)], totalCount, after !== null);

@@ -1,11 +1,11 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { Purchase } from '../domain';
+import { FamilyFarmer, Municipality, Purchase } from '../domain';
 import { Decimal } from '../law/decimal';
 import { Feedstock, OrganizationKind, PurchasePurpose, SupplierKind } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { Connection } from './pagination';
-import { pagesByProducer, ProducerPageKey } from './producer-pages';
+import { PageJoin, pagesByProducer, ProducerPageKey } from './producer-pages';
 import {
   assertWritable, insertInChunks, isId, optionalText, requireDate, requireOpenPeriods, requirePositiveDecimal, requireRecords, requireWritableProducers,
 } from './record-batch';
@@ -30,6 +30,13 @@ export interface RecordPurchaseInput {
   externalId?: string | null;
 }
 
+/** Shared records a page of purchases fetches in its own statement when the query selects them (Purchase.familyFarmer, .originMunicipality). */
+const PAGE_JOINS: PageJoin[] = [
+  { relation: 'familyFarmer', entity: FamilyFarmer, table: 'family_farmer', from: 'family_farmer_id', to: 'id' },
+  { relation: 'originMunicipality', entity: Municipality, table: 'municipality', from: 'origin_municipality_code', to: 'ibge_code' },
+];
+export const PURCHASE_PAGE_JOINS = PAGE_JOINS.map((j) => j.relation);
+
 /**
  * Lots of raw material acquired or produced (Decreto 10.527/2020, art. 3º §2 I a–b; art. 6º
  * §§3º–4º). Recorded in batches, all or nothing.
@@ -47,7 +54,7 @@ export class PurchaseService {
 
   /** Producer.purchases for many producers at once, ordered by consumedOn then id; from/to bound consumedOn. */
   pagesByProducer(actor: Actor, keys: readonly ProducerPageKey[]): Promise<Array<Connection<Purchase> | Error>> {
-    return pagesByProducer(this.ds, actor, { entity: Purchase, table: 'purchase', dateColumn: 'consumed_on', dateProperty: 'consumedOn' }, keys);
+    return pagesByProducer(this.ds, actor, { entity: Purchase, table: 'purchase', dateColumn: 'consumed_on', dateProperty: 'consumedOn', joins: PAGE_JOINS }, keys);
   }
 
   /** Record a batch: every item is validated, then all are inserted in multi-row INSERTs; one bad item writes nothing. */

@@ -13,7 +13,7 @@ export class FamilyFarmingRegistrationType {
   @Field(() => DateScalar, { description: 'Last day of validity (inclusive).' }) validUntil: string;
 }
 
-@ObjectType('FamilyFarmer', { description: 'A family farmer (Lei 11.326/2006; Decreto 10.527/2020, art. 2º IV).' })
+@ObjectType('FamilyFarmer', { simpleResolvers: true, description: 'A family farmer (Lei 11.326/2006; Decreto 10.527/2020, art. 2º IV).' })
 export class FamilyFarmerType {
   @Field(() => ID, { description: 'Identifier.' }) id: string;
   @Field(() => CpfScalar, { description: 'CPF, 11 digits.' }) cpf: string;

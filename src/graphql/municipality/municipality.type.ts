@@ -1,7 +1,7 @@
 import { Field, ObjectType } from 'type-graphql';
 import { Region } from '../../law/types';
 
-@ObjectType('Municipality', { description: 'A municipality (IBGE), where plants stand and raw material is produced.' })
+@ObjectType('Municipality', { simpleResolvers: true, description: 'A municipality (IBGE), where plants stand and raw material is produced.' })
 export class MunicipalityType {
   @Field({ description: '7-digit IBGE code.' }) ibgeCode: string;
   @Field({ description: 'Official name.' }) name: string;

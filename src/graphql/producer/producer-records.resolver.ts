@@ -1,29 +1,34 @@
-import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { GraphQLResolveInfo } from 'graphql';
+import { Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import { Producer } from '../../domain';
 import { Context } from '../context';
 import { ContractConnection } from '../contract/contract.type';
 import { PurchasePageArgsType } from '../purchase/purchase.args';
 import { PurchaseConnection } from '../purchase/purchase.type';
+import { PURCHASE_PAGE_JOINS } from '../../services/purchase.service';
 import { SalePageArgsType } from '../sale/sale.args';
 import { SaleConnection } from '../sale/sale.type';
 import { PageArgsType } from '../types/page.args';
+import { selectedNodeRelations, selectsField } from '../types/selection';
 import { ProducerType } from './producer.type';
 
 /** A producer's records as connections; under `producers`, one statement per level for the whole page (loaders). */
 @Resolver(() => ProducerType)
 export class ProducerRecordsResolver {
   @FieldResolver(() => ContractConnection, { description: 'Contracts with family farming (art. 3º §2 II), by id.' })
-  contracts(@Root() p: Producer, @Args() args: PageArgsType, @Ctx() ctx: Context) {
-    return ctx.loaders.contractsByProducer.load({ producerId: p.id, args });
+  contracts(@Root() p: Producer, @Args() args: PageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.loaders.contractsByProducer.load({ producerId: p.id, args, withTotal: selectsField(info, 'totalCount') });
   }
 
   @FieldResolver(() => PurchaseConnection, { description: 'Purchases by consumedOn, then id; from/to bound consumedOn, inclusive.' })
-  purchases(@Root() p: Producer, @Args() args: PurchasePageArgsType, @Ctx() ctx: Context) {
-    return ctx.loaders.purchasesByProducer.load({ producerId: p.id, args });
+  purchases(@Root() p: Producer, @Args() args: PurchasePageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.loaders.purchasesByProducer.load({
+      producerId: p.id, args, withTotal: selectsField(info, 'totalCount'), include: selectedNodeRelations(info, PURCHASE_PAGE_JOINS),
+    });
   }
 
   @FieldResolver(() => SaleConnection, { description: 'Sales by soldOn, then id; from/to bound soldOn, inclusive.' })
-  sales(@Root() p: Producer, @Args() args: SalePageArgsType, @Ctx() ctx: Context) {
-    return ctx.loaders.salesByProducer.load({ producerId: p.id, args });
+  sales(@Root() p: Producer, @Args() args: SalePageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.loaders.salesByProducer.load({ producerId: p.id, args, withTotal: selectsField(info, 'totalCount') });
   }
 }

@@ -1,7 +1,9 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Producer } from '../../domain';
 import { Context } from '../context';
 import { PageArgsType } from '../types/page.args';
+import { selectsField } from '../types/selection';
 import { MunicipalityType } from '../municipality/municipality.type';
 import { CreateProducerInput, UpdateProducerInput } from './producer.input';
 import { ProducerConnection, ProducerType } from './producer.type';
@@ -14,8 +16,8 @@ export class ProducerResolver {
   }
 
   @Query(() => ProducerConnection, { description: 'Producers visible to the caller, by id.' })
-  producers(@Args() page: PageArgsType, @Ctx() ctx: Context) {
-    return ctx.services.producers.list(ctx.actor, page);
+  producers(@Args() page: PageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.producers.list(ctx.actor, page, selectsField(info, 'totalCount'));
   }
 
   @Mutation(() => ProducerType, { description: 'Register a producer (ADMIN).' })

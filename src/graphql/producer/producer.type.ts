@@ -2,7 +2,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { connectionOf } from '../types/connection';
 import { CnpjScalar } from '../scalars';
 
-@ObjectType('Producer', { description: 'A biodiesel producer (Decreto 10.527/2020, art. 2º III).' })
+@ObjectType('Producer', { simpleResolvers: true, description: 'A biodiesel producer (Decreto 10.527/2020, art. 2º III).' })
 export class ProducerType {
   @Field(() => ID, { description: 'Identifier of the producer in this system.' }) id: string;
   @Field(() => CnpjScalar, { description: 'CNPJ, bare, 14 characters, upper case.' }) cnpj: string;

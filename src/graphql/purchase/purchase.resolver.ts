@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { Purchase } from '../../domain';
+import { FamilyFarmer, Municipality, Purchase } from '../../domain';
+import { prefetched } from '../../services/raw-rows';
 import { Context } from '../context';
 import { ContractType } from '../contract/contract.type';
 import { FamilyFarmerType } from '../family-farmer/family-farmer.type';
@@ -28,7 +29,8 @@ export class PurchaseResolver {
 
   @FieldResolver(() => FamilyFarmerType, { nullable: true, description: 'The family farmer who sold the lot, for FAMILY_FARMER.' })
   familyFarmer(@Root() p: Purchase, @Ctx() ctx: Context) {
-    return p.familyFarmerId === null ? null : ctx.loaders.familyFarmer.load(p.familyFarmerId);
+    if (p.familyFarmerId === null) return null;
+    return prefetched<FamilyFarmer>(p, 'familyFarmer') ?? ctx.loaders.familyFarmer.load(p.familyFarmerId);
   }
 
   @FieldResolver(() => OrganizationType, { nullable: true, description: 'The cooperative or association that sold the lot, for COOPERATIVE or ASSOCIATION.' })
@@ -38,7 +40,7 @@ export class PurchaseResolver {
 
   @FieldResolver(() => MunicipalityType, { description: 'Where the raw material was produced: decides the priority region (art. 6º I and III).' })
   originMunicipality(@Root() p: Purchase, @Ctx() ctx: Context) {
-    return ctx.loaders.municipality.load(p.originMunicipalityCode);
+    return prefetched<Municipality>(p, 'originMunicipality') ?? ctx.loaders.municipality.load(p.originMunicipalityCode);
   }
 
   @FieldResolver(() => ContractType, { nullable: true, description: 'Contract the lot was bought under (art. 3º §2 II).' })

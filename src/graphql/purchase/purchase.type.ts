@@ -4,7 +4,7 @@ import { Feedstock, PurchasePurpose, SupplierKind } from '../../law/types';
 import { connectionOf } from '../types/connection';
 import { DateScalar, DecimalScalar } from '../scalars';
 
-@ObjectType('Purchase', { description: 'A lot of raw material acquired or produced by a producer (Decreto 10.527/2020, art. 3º §2 I; art. 6º §§3º–4º).' })
+@ObjectType('Purchase', { simpleResolvers: true, description: 'A lot of raw material acquired or produced by a producer (Decreto 10.527/2020, art. 3º §2 I; art. 6º §§3º–4º).' })
 export class PurchaseType {
   @Field(() => ID, { description: 'Identifier.' }) id: string;
   @Field(() => DateScalar, { description: 'Date of acquisition.' }) purchasedOn: string;

@@ -7,7 +7,7 @@ export class FindingType {
   @Field(() => String, { nullable: true, description: 'Legal provision the finding rests on, where one applies.' }) legalBasis: string | null;
 }
 
-@ObjectType('PageInfo', { description: 'Relay cursor pagination.' })
+@ObjectType('PageInfo', { simpleResolvers: true, description: 'Relay cursor pagination.' })
 export class PageInfo {
   @Field({ description: 'More items after endCursor.' }) hasNextPage: boolean;
   @Field({ description: 'Items before startCursor.' }) hasPreviousPage: boolean;
