@@ -335,7 +335,13 @@ export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealCo
   const zeroBase = base.base.lte(0);
   if (zeroBase) findings.push(sealFinding('ZERO_BASE'));
   const achievedShare = zeroBase ? ZERO : countedTotal.div(base.base);
-  const required = requiredShare.value.times(zeroBase ? ZERO : base.base);
+  // DESIGN §1.3 (computed unrounded): the required spending divides last, share × revenue ×
+  // (volume − exported) / volume, never share × a 34-digit base; a threshold that is a round sum
+  // (15% of 160.520 × 1/3 = 8.026,00) is then met by spending exactly that sum.
+  const { ownRevenue, ownVolume, exportedVolume } = facts.sales;
+  const required = zeroBase ? ZERO
+    : ownVolume.isZero() ? requiredShare.value.times(base.base)
+      : requiredShare.value.times(ownRevenue).times(ownVolume.minus(exportedVolume)).div(ownVolume);
   const minimumShareMet = zeroBase || countedTotal.gte(required);
   const shortfall = minimumShareMet ? ZERO : required.minus(countedTotal);
 

@@ -12,6 +12,7 @@ import { newCnpj, newCpf } from './records-b.fixtures';
 const RECIFE = '2611606'; //        PE, Nordeste
 const PORTO_ALEGRE = '4314902'; //  RS, Sul
 const MONTES_CLAROS = '3143302'; // MG, Sudeste, in the Semiárido
+const BELEM = '1501402'; //         PA, Norte: plant minimum 15%
 
 let api: TestApi;
 let farmer: string;
@@ -22,6 +23,7 @@ beforeAll(async () => {
     { ibgeCode: RECIFE, name: 'Recife', semiarid: false },
     { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false },
     { ibgeCode: MONTES_CLAROS, name: 'Montes Claros', semiarid: true },
+    { ibgeCode: BELEM, name: 'Belém', semiarid: false },
   ] });
   // PGPAF minimum price of soybean (Decreto 5.996/2006): R$ 2,40/kg from 2024, published 2023-12-20 (test act).
   await api.ok(`mutation($i: PublishMinimumPriceInput!) { publishMinimumPrice(input: $i) { id } }`, {
@@ -87,6 +89,23 @@ test('requirement 1 against the unrounded base (art. 3º §3º II–III; DESIGN 
   expect(results).toEqual([
     ['100000', '33333.33', '66666.67', '19999.99', false, '0.01'],
     ['100000', '33333.33', '66666.67', '20000', true, '0'],
+  ]);
+});
+
+test('requirement 1 exactly at a round threshold over a base of thirds: a Norte plant (15%), R$ 160.520 with 2 of 3 m³ exported', async () => {
+  // exportedValue = 160.520 × 2 / 3 = 107.013,333…; base = 53.506,666…; 15% × 160.520 × 1 / 3 = 24.078 / 3 = 8.026,00 exactly.
+  const results = [];
+  for (const spent of ['8025.99', '8026']) {
+    const p = await producer(BELEM);
+    await sales(p, [{ on: '2024-02-01', m3: '1', revenue: '60520' }, { on: '2024-02-02', m3: '2', revenue: '100000', market: 'EXPORT' }]);
+    const k = await contract(p, { farmer, signedOn: '2024-01-02', validFrom: '2024-01-02', validUntil: '2024-12-31' });
+    await purchases(p, [{ on: '2024-03-01', cost: spent, farmer, contract: k }]);
+    const c = await compliance(p, 2024);
+    results.push([c.exportedValue, c.base, c.requiredShare, c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]);
+  }
+  expect(results).toEqual([
+    ['107013.33', '53506.67', '0.15', '8025.99', false, '0.01', false],
+    ['107013.33', '53506.67', '0.15', '8026', true, '0', true],
   ]);
 });
 

@@ -1,0 +1,50 @@
+import { Conformity } from '../../src/law/contract-conformity';
+import { Decimal } from '../../src/law/decimal';
+import { createLawBook } from '../../src/law/law-book';
+import { present, PurchaseGroup, sealCompliance } from '../../src/law/seal-compliance';
+import { SHIPPED_LAW } from '../../src/law/shipped-law';
+import { PurchasePurpose, Region, SupplierKind } from '../../src/law/types';
+
+/**
+ * Requirement 1 exactly at its threshold when the base has no finite decimal expansion
+ * (Decreto 10.527/2020, art. 3º §3º I–III; DESIGN §1.5 "counted / base ≥ the minimum share";
+ * DESIGN §1.3: computed unrounded). The base is salesRevenue − salesRevenue × exported volume /
+ * total volume: with 2 of 3 m³ exported it is a third of the revenue, 0,333… of it; the required
+ * spending, share × base, may still be a round sum in reais, and spending exactly that meets it.
+ * Shipped minimum for a North plant: 15% (Portaria MAPA 144/2019, secondary source).
+ */
+
+const LAW = createLawBook(SHIPPED_LAW);
+const d = (v: string | number) => new Decimal(v);
+const NORTH = { region: Region.NORTH, semiarid: false };
+const CONFORMING: Conformity = { conforming: true, findings: [], minimumPrice: null };
+const bought = (amount: string): PurchaseGroup => ({
+  key: `a${amount}`, purpose: PurchasePurpose.BIODIESEL_FEEDSTOCK,
+  supplier: { kind: SupplierKind.FAMILY_FARMER, registrationValid: true, lateDap: false, organization: null },
+  contract: { signedOn: '2025-01-01', conformity: CONFORMING, priorToPurchase: true, coverage: { date: true, feedstock: true, counterparty: true } },
+  origin: NORTH, segment: { from: '2025-01-01', to: '2025-12-31' }, amount: d(amount), count: 1,
+});
+const run = (counted: string) => sealCompliance({
+  year: 2025, asKnownOn: '2026-12-01', plant: NORTH,
+  // R$ 160.520 of own biodiesel, 3 m³, of which 2 m³ exported.
+  sales: { ownRevenue: d(160520), ownVolume: d(3), exportedVolume: d(2) },
+  purchases: [bought(counted)], fomento: [],
+}, LAW);
+
+test('a base of R$ 53.506,666… (160.520 × 1/3): 15% is R$ 8.026,00 exactly, and R$ 8.026,00 meets it', () => {
+  // exportedValue = 160.520 × 2 / 3 = 107.013,333…; base = 53.506,666…; 15% × 160.520 / 3 = 24.078 / 3 = 8.026.
+  expect(d(160520).times('0.15').div(3).toFixed()).toBe('8026');
+  const r = run('8026');
+  expect(r.minimumShareMet).toBe(true);
+  expect(r.shortfall.toFixed()).toBe('0');
+  expect(r.compliant).toBe(true);
+  const shown = present(r);
+  expect([shown.exportedValue.toFixed(), shown.base.toFixed(), shown.achievedShare.toFixed(), shown.shortfall.toFixed()]).toEqual(['107013.33', '53506.67', '0.15', '0']);
+});
+
+test('a centavo below it: not met, R$ 0,01 short; a centavo above: met', () => {
+  const below = run('8025.99');
+  expect([below.minimumShareMet, present(below).shortfall.toFixed()]).toEqual([false, '0.01']);
+  expect(below.shortfall.toFixed()).toBe('0.01');
+  expect(run('8026.01').minimumShareMet).toBe(true);
+});
