@@ -135,9 +135,7 @@ export const purchasesImport: ImportKind = {
       `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
                              supplier_name, origin_municipality_code, contract_id, purpose, external_id)
        SELECT $1, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-              supplier_name, origin_municipality_code, contract_id, purpose, external_id FROM ${STAGING}
-        -- In the order of the (producer, date) indexes, so that their entries are appended, not scattered.
-        ORDER BY consumed_on, line`,
+              supplier_name, origin_municipality_code, contract_id, purpose, external_id FROM ${STAGING}`,
       [producerId],
     ));
     return {
