@@ -234,6 +234,9 @@ describe('sales', () => {
     const header = 'soldOn,volumeM3,revenue,origin,market,invoiceKey';
     const summary = await run('sales', [header, `2025-09-01,30.5,152500.00,,,${key(1)}`, `2025-09-02,10,51000,IMPORTED,,`, `2025-09-03,5,26000,,EXPORT,${key(2)}`].join('\n'), { producerId });
     expect(summary.counts).toEqual({ sales: 3 });
+    // 30.5 + 10 + 5 m³; 152500.00 + 51000 + 26000 reais (stored without trailing zeros).
+    const [audit] = await api.db.dataSource.query(`SELECT after FROM audit_entry WHERE operation = 'importSales'`);
+    expect(audit.after).toEqual({ rows: 3, volumeM3: '45.5', revenue: '229500' });
     expect(await api.db.dataSource.query(`SELECT sold_on, volume_m3, origin, market FROM sale ORDER BY sold_on`)).toEqual([
       { sold_on: '2025-09-01', volume_m3: '30.5', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' },
       { sold_on: '2025-09-02', volume_m3: '10', origin: 'IMPORTED', market: 'DOMESTIC' },

@@ -5,7 +5,7 @@ import { RecordSaleInput, SaleService } from '../../services/sale.service';
 import { assertCanWriteFor } from '../../services/scope';
 import { ImportLineError } from '../import-error';
 import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
-import { checkPeriodsOpen, decimalCell } from './common';
+import { bulkInsert, checkPeriodsOpen, decimalCell } from './common';
 
 /**
  * Sales of biodiesel (Lei 11.116/2005 arts. 3º–4º; Decreto 10.527/2020 art. 3º §3º), the columns
@@ -56,18 +56,17 @@ export const salesImport: ImportKind = {
     ]);
   },
 
-  async write(em, producerId) {
-    const [r] = await em.query(
-      `WITH ins AS (
-         INSERT INTO sale (producer_id, sold_on, volume_m3, revenue, origin, market, invoice_key)
-         SELECT $1, sold_on, volume_m3, revenue, origin, market, invoice_key FROM ${STAGING}
-         RETURNING id, volume_m3, revenue)
-       SELECT count(*)::int AS n, min(id)::text AS first, max(id)::text AS last, sum(volume_m3)::text AS volume, sum(revenue)::text AS revenue FROM ins`,
+  async write(em, producerId, rows) {
+    const [t] = await em.query(`SELECT sum(volume_m3)::text AS volume, sum(revenue)::text AS revenue FROM ${STAGING}`);
+    // The producer row was locked FOR KEY SHARE when the import began.
+    await bulkInsert(em, 'sale', () => em.query(
+      `INSERT INTO sale (producer_id, sold_on, volume_m3, revenue, origin, market, invoice_key)
+       SELECT $1, sold_on, volume_m3, revenue, origin, market, invoice_key FROM ${STAGING}`,
       [producerId],
-    );
+    ));
     return {
-      counts: { sales: r.n },
-      audit: [{ operation: 'importSales', entity: 'Sale', entityId: null, producerId, after: { rows: r.n, firstId: r.first, lastId: r.last, volumeM3: r.volume, revenue: r.revenue } }],
+      counts: { sales: rows },
+      audit: [{ operation: 'importSales', entity: 'Sale', entityId: null, producerId, after: { rows, volumeM3: t.volume, revenue: t.revenue } }],
     };
   },
 };
