@@ -9,7 +9,7 @@ import { GraphQLError } from 'graphql';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
 import { Context } from './graphql/context';
-import { createErrorFormatter, databaseUnavailableStatus } from './graphql/errors';
+import { createErrorFormatter, databaseUnavailableStatus, rejectNulCharacters } from './graphql/errors';
 import { armor, bodyErrors, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders } from './graphql/loaders';
 import { getSchema } from './graphql/schema';
@@ -57,7 +57,7 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
     stopOnTerminationSignals: false,
     // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
     // field resolver to collect them: a thousand-row page paid for it on each leaf.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, ...limits.plugins],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, rejectNulCharacters, ...limits.plugins],
   });
   await apollo.start();
 
