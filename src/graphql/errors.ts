@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { GraphQLError, GraphQLFormattedError } from 'graphql';
+import { GraphQLError, GraphQLFormattedError, Kind, visit } from 'graphql';
 import { NoRuleInForceError } from '../law/errors';
 import { AppError } from '../services/errors';
 
@@ -92,6 +92,58 @@ export const databaseUnavailableStatus: ApolloServerPlugin = {
         if (!errors?.some((e) => e.extensions?.code === 'DATABASE_UNAVAILABLE')) return;
         response.http.status = 503;
         response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+      },
+    };
+  },
+};
+
+/** Where the first NUL character sits in a variable's value (`input[0].supplierName`), if any. */
+function nulPath(value: unknown, at: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? at : null;
+  if (depth > 20 || value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = nulPath(value[i], `${at}[${i}]`, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  }
+  for (const [key, v] of Object.entries(value)) {
+    const found = nulPath(v, `${at}.${key}`, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * Apollo plugin: a string holding a NUL character (U+0000) is BAD_USER_INPUT naming the field,
+ * before anything runs. PostgreSQL text cannot hold one, so it would otherwise fail deep in a query
+ * as an internal error (DESIGN §5: bad input is the caller's error, with its field).
+ */
+export const rejectNulCharacters: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ request, document }) {
+        // Fields are named as the services name them: by the argument a variable is passed to.
+        const argumentOf = new Map<string, string>();
+        let field: string | null = null;
+        visit(document, {
+          Argument(node) {
+            if (node.value.kind === Kind.VARIABLE) argumentOf.set(node.value.name.value, node.name.value);
+            let found = false;
+            visit(node.value, { StringValue(v) { if (v.value.includes('\u0000')) found = true; } });
+            if (found && !field) field = node.name.value;
+          },
+        });
+        for (const [name, value] of Object.entries(request.variables ?? {})) {
+          if (field) break;
+          field = nulPath(value, argumentOf.get(name) ?? name);
+        }
+        if (field) {
+          throw new GraphQLError(`${field} contains a NUL character (U+0000), which no field accepts`, {
+            extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } },
+          });
+        }
       },
     };
   },

@@ -23,7 +23,7 @@ export class AuditService {
   async list(actor: Actor, args: AuditLogArgs): Promise<Connection<AuditEntry>> {
     const limit = pageSize(args.first);
     const after = decodeCursor(args.after, 1);
-    if (after && !/^\d+$/.test(String(after[0]))) throw new BadInputError('after', 'after is not a cursor returned by this API');
+    if (after && !/^\d{1,18}$/.test(String(after[0]))) throw new BadInputError('after', 'after is not a cursor returned by this API');
     const qb = this.ds.getRepository(AuditEntry).createQueryBuilder('a');
     const only = visibleProducerId(actor);
     if (only !== null) qb.andWhere('a.producer_id = :only', { only });

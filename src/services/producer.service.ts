@@ -25,7 +25,7 @@ export class ProducerService {
 
   /** By id, within the actor's scope (NOT_FOUND outside it). */
   async get(actor: Actor, id: string): Promise<Producer> {
-    const producer = /^\d+$/.test(id) ? await this.ds.getRepository(Producer).findOneBy({ id }) : null;
+    const producer = /^\d{1,18}$/.test(id) ? await this.ds.getRepository(Producer).findOneBy({ id }) : null;
     if (!producer) throw new NotFoundError('Producer', id);
     assertVisible(actor, 'Producer', id, producer.id);
     return producer;
@@ -34,7 +34,7 @@ export class ProducerService {
   /** Producers by id for loaders; out-of-scope ids come back as null. */
   async findByIds(actor: Actor, ids: readonly string[]): Promise<Producer[]> {
     const only = visibleProducerId(actor);
-    const wanted = ids.filter((id) => /^\d+$/.test(id) && (only === null || only === id));
+    const wanted = ids.filter((id) => /^\d{1,18}$/.test(id) && (only === null || only === id));
     return wanted.length ? this.ds.getRepository(Producer).findBy({ id: In(wanted) }) : [];
   }
 

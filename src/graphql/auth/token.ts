@@ -56,7 +56,7 @@ export async function actorFromAuthorization(header: string | undefined, verifie
   if (typeof sub !== 'string' || !sub) throw new UnauthenticatedError('The token has no subject');
   if (typeof role !== 'string' || !(role in Role)) throw new UnauthenticatedError('The token role must be ADMIN, AUDITOR or PRODUCER');
   if (role === Role.PRODUCER) {
-    if (typeof producerId !== 'string' || !/^\d+$/.test(producerId)) throw new UnauthenticatedError('A PRODUCER token needs a producerId claim');
+    if (typeof producerId !== 'string' || !/^\d{1,18}$/.test(producerId)) throw new UnauthenticatedError('A PRODUCER token needs a producerId claim');
   } else if (producerId !== undefined) {
     throw new UnauthenticatedError('Only a PRODUCER token carries producerId');
   }
