@@ -198,7 +198,14 @@ export class PurchaseService {
     }
 
     // art. 6º §3º: a lot weighs in the month it is used, so the month of consumedOn must be open
-    // (the error names purchasedOn where consumedOn was left to default to it).
-    await requireOpenPeriods(em, rows, (r) => r.consumedOn, (i) => at(i, consumedOnField[i]));
+    // (the error names purchasedOn where consumedOn was left to default to it). art. 6º §4º: a
+    // third-party lot of raw material also enters the average price per kg of the month it was
+    // acquired in, so that month must be open too. One call, so the months are locked in order.
+    const periods = rows.flatMap((r, i) => [
+      { producerId: r.producerId, date: r.consumedOn, field: at(i, consumedOnField[i]) },
+      ...(r.supplierKind !== SupplierKind.OWN_PRODUCTION && r.purpose === PurchasePurpose.BIODIESEL_FEEDSTOCK && r.purchasedOn.slice(0, 7) !== r.consumedOn.slice(0, 7)
+        ? [{ producerId: r.producerId, date: r.purchasedOn, field: at(i, 'purchasedOn') }] : []),
+    ]);
+    await requireOpenPeriods(em, periods, (e) => e.date, (j) => periods[j].field);
   }
 }

@@ -37,8 +37,11 @@ test('a purchase consumed in a closed month: CONFLICT PERIOD_CLOSED naming consu
   expect(await api.count('SELECT count(*) FROM purchase')).toBe(before);
 });
 
-test('the month of consumedOn decides (art. 6º §3º): bought in the closed month, used in April, is accepted', async () => {
-  const data = await api.ok(PURCHASES, { input: [purchase({ purchasedOn: '2025-03-15', consumedOn: '2025-04-01' })] });
+test('the month of consumedOn decides (art. 6º §3º): own production from the closed month, used in April, is accepted', async () => {
+  // A third-party lot bought in March enters March's average price per kg (art. 6º §4º) and is
+  // refused (test/e2e/tax-period-closing.test.ts); own production has no acquisition cost.
+  const own = { supplierKind: 'OWN_PRODUCTION', supplierName: null, cost: null };
+  const data = await api.ok(PURCHASES, { input: [purchase({ ...own, purchasedOn: '2025-03-15', consumedOn: '2025-04-01' })] });
   expect(data.recordPurchases[0].consumedOn).toBe('2025-04-01');
   // Another producer's March is open.
   expect((await api.ok(PURCHASES, { input: [purchase({ producerId: w.producerB, purchasedOn: '2025-03-15' })] })).recordPurchases).toHaveLength(1);
