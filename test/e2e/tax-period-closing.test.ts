@@ -1,3 +1,7 @@
+import { Readable } from 'node:stream';
+import { ImportLineError } from '../../src/import/import-error';
+import { importCsv } from '../../src/import/importer';
+import { SYSTEM_ACTOR } from '../../src/services/actor';
 import { startTestApi, TestApi } from '../support/api';
 import { newCnpj } from './records-b.fixtures';
 
@@ -58,4 +62,25 @@ test('a third-party lot acquired in a closed month and used in the next is refus
   ] });
   expect(await api.count(`SELECT count(*) FROM purchase WHERE producer_id = $1`, [p])).toBe(before + 2);
   expect((await api.ok(QUERY, { p })).taxPeriod.recomputedDiffers).toBe(false);
+});
+
+test('the CSV import refuses the same line: a third-party lot acquired in the closed month (art. 6º §4º)', async () => {
+  const p = (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`,
+    { i: { cnpj: newCnpj(), legalName: 'Usina Importadora', plantMunicipalityCode: FEIRA } })).createProducer.id as string;
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status } }`, { p });
+  const header = 'purchasedOn,consumedOn,feedstock,quantityKg,cost,supplierKind,familyFarmerId,organizationId,supplierName,originMunicipalityCode,contractId,purpose,externalId';
+  const csv = (lines: string[]) => Readable.from([[header, ...lines].join('\n')]);
+  const before = await api.count(`SELECT count(*) FROM purchase WHERE producer_id = $1`, [p]);
+  const error = await importCsv(api.db.dataSource, SYSTEM_ACTOR, { kind: 'purchases', producerId: p, input: csv([
+    `2026-03-31,2026-04-01,CASTOR_BEAN,1000,,OWN_PRODUCTION,,,,${FEIRA},,,`, //      own production used in April: fine
+    `2026-03-31,2026-04-01,SOYBEAN,1000,4000,THIRD_PARTY,,,Trading SA,${PORTO_ALEGRE},,,`, // acquired in closed March
+  ]) }).then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(ImportLineError);
+  expect(error).toMatchObject({ code: 'CONFLICT', reason: 'PERIOD_CLOSED', line: 3, column: 'purchasedOn' });
+  expect(await api.count(`SELECT count(*) FROM purchase WHERE producer_id = $1`, [p])).toBe(before);
+  const ok = await importCsv(api.db.dataSource, SYSTEM_ACTOR, { kind: 'purchases', producerId: p, input: csv([
+    `2026-03-31,2026-04-01,CASTOR_BEAN,1000,,OWN_PRODUCTION,,,,${FEIRA},,,`,
+    `2026-04-01,,SOYBEAN,1000,4000,THIRD_PARTY,,,Trading SA,${PORTO_ALEGRE},,,`,
+  ]) });
+  expect(ok.rows).toBe(2);
 });

@@ -125,6 +125,9 @@ export const purchasesImport: ImportKind = {
         (r) => new ImportLineError('CONFLICT', r.line, 'externalId', `Producer ${producerId} already has a purchase with externalId ${r.external_id}`, 'DUPLICATE')),
       // Decreto 10.527/2020 art. 6º §3º: the purchase weighs in the month it is used (consumedOn).
       () => checkPeriodsOpen(em, producerId!, 'consumed_on', 'consumedOn', (refs.months ?? []) as number[]),
+      // art. 6º §4º: a third-party lot of raw material also enters the average price per kg of the
+      // month it was acquired in (purchasedOn), which must then be open too.
+      () => checkPeriodsOpen(em, producerId!, `(CASE WHEN supplier_kind <> 'OWN_PRODUCTION' AND purpose = 'BIODIESEL_FEEDSTOCK' THEN purchased_on ELSE consumed_on END)`, 'purchasedOn'),
     ]);
   },
 
