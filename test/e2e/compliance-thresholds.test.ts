@@ -174,3 +174,17 @@ test('art. 4º VI: the member minimum in force on each purchase date, as known o
   // Requirement 1: 5.000 / 100.000 = 0,05 < 0,30; shortfall 30.000 − 5.000 = 25.000.
   expect([after.achievedShare, after.shortfall]).toEqual(['0.05', new Decimal('0.3').times(100000).minus(5000).toFixed()]);
 });
+
+test('the Selo goes on in 2027 (EC 132/2023 ends PIS/Cofins, not the Selo): compliance is computed with the 2026-on minimum of 20%', async () => {
+  const p = await producer(RECIFE);
+  await sales(p, [{ on: '2027-02-01', m3: '10', revenue: '100000' }]);
+  const k = await contract(p, { farmer, signedOn: '2027-01-04', validFrom: '2027-01-04', validUntil: '2027-12-31' });
+  await purchases(p, [{ on: '2027-03-01', cost: '24000', farmer, contract: k, origin: PORTO_ALEGRE }]);
+  await api.ok(`mutation($i: [RecordFomentoInput!]!) { recordFomento(input: $i) { id } }`, { i: [
+    { producerId: p, spentOn: '2027-04-01', kind: 'DONATION', amount: '6000', municipalityCode: RECIFE },
+  ] });
+  const c = await compliance(p, 2027, '2027-06-30');
+  // 24.000 + 6.000 = 30.000 = 30% of 100.000 (Nordeste); priority part 6.000 / 30.000 = 0,2 = the 20% minimum.
+  expect([c.countedTotal, c.achievedShare, c.minimumShareMet, c.priorityRegionShare, c.requiredPriorityRegionShare, c.priorityRegionShareMet, c.compliant])
+    .toEqual(['30000', '0.3', true, '0.2', '0.2', true, true]);
+});
