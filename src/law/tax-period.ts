@@ -203,7 +203,7 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
   // weight is scaled by the third-party kilograms (own lot: kg × third-party cost; bought lot:
   // cost × third-party kg), so that the price per kg, a quotient, never enters the dues; the only
   // division is the last one, and a half-centavo tie of the exact dues stays a tie.
-  const scale = !byQuantity && pricePerKg !== null ? input.thirdParty.quantityKg : ONE;
+  const scale = ownKg.gt(0) && pricePerKg !== null ? input.thirdParty.quantityKg : ONE;
   const weightOf = (g: FeedstockGroup): Decimal =>
     (byQuantity ? g.quantityKg : g.ownProduction ? g.quantityKg.times(input.thirdParty.cost) : g.cost.times(scale));
   if (special && noFeedstock) warnings.push(finding('NO_FEEDSTOCK_IN_PERIOD'));
