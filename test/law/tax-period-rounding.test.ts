@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook } from '../../src/law/law-book';
 import { regimeForYear } from '../../src/law/regime';
@@ -98,4 +99,62 @@ test('own production valued at R$ 2/3 per kg (art. 6º §4º): the tie of the ex
   ]);
   expect(f.feedstockCost.toFixed()).toBe('2333.33');
   expect(dues(f)).toEqual(['18.09', '83.3']);
+});
+
+describe('property: every segment due equals the exact rational value rounded half-even (DESIGN §1.3)', () => {
+  // The reference works in integers (BigInt): costs and amounts in centavos, volumes in litres
+  // (m³ / 1.000), kilograms whole. With weights w (centavos, own production as kg × the month's
+  // third-party cost over its kg, all scaled by that kg) the due in centavos is exactly
+  //   (litres_own × Σ w × amount + litres_imported × GENERAL amount × Σ w) / (1.000 × Σ w).
+  const AMOUNTS = { // centavos per m³ [PIS, Cofins] (art. 5º §1º; art. 6º §1º I–III)
+    FAMILY_FARMING_PRIORITY_REGION: [0n, 0n], FAMILY_FARMING: [1039n, 4785n], CASTOR_PALM_PRIORITY_REGION: [2248n, 10351n], GENERAL: [2641n, 12159n],
+  } as const;
+  type Kind = keyof typeof AMOUNTS;
+  /** Lots whose category is fixed by their facts: the Selo is regular throughout February 2026. */
+  const FACTS: Record<Kind, Partial<FeedstockGroup>> = {
+    FAMILY_FARMING_PRIORITY_REGION: { familyFarmingOrigin: true, region: Region.NORTHEAST },
+    FAMILY_FARMING: { familyFarmingOrigin: true, region: Region.SOUTH },
+    CASTOR_PALM_PRIORITY_REGION: { feedstock: Feedstock.CASTOR_BEAN, region: Region.NORTHEAST },
+    GENERAL: { region: Region.SOUTH },
+  };
+  /** Half-even division of non-negative BigInts. */
+  const halfEven = (n: bigint, d: bigint) => {
+    const q = n / d;
+    const r2 = (n % d) * 2n;
+    return r2 > d || (r2 === d && q % 2n === 1n) ? q + 1n : q;
+  };
+  const centavos = (c: bigint) => new Decimal(c.toString()).div(100).toFixed();
+
+  test('random blends, own production, imports', () => {
+    const kind = fc.constantFrom<Kind>('FAMILY_FARMING_PRIORITY_REGION', 'FAMILY_FARMING', 'CASTOR_PALM_PRIORITY_REGION', 'GENERAL');
+    const lotArb = fc.record({ kind, centavos: fc.integer({ min: 1, max: 5_000_000 }), kg: fc.integer({ min: 1, max: 100_000 }), own: fc.boolean() });
+    fc.assert(fc.property(
+      fc.array(lotArb, { minLength: 1, maxLength: 6 }),
+      fc.record({ centavos: fc.integer({ min: 1, max: 9_000_000 }), kg: fc.integer({ min: 1, max: 300_000 }) }),
+      fc.integer({ min: 1, max: 2_000_000 }), fc.integer({ min: 1, max: 50_000 }),
+      (lots, third, ownLitres, importedLitres) => {
+        const groups = lots.map((l) => lot({
+          ...FACTS[l.kind], ownProduction: l.own, quantityKg: D(l.kg), cost: l.own ? D(0) : D(l.centavos).div(100),
+          ...(l.own ? { familyFarmingOrigin: false } : {}),
+        }));
+        // Own production is never family farming: its category is I or GENERAL by its facts.
+        const kindOf = (l: typeof lots[number]): Kind => (!l.own || l.kind === 'CASTOR_PALM_PRIORITY_REGION' ? l.kind : 'GENERAL');
+        const K = BigInt(third.kg);
+        const C = BigInt(third.centavos);
+        const w = (l: typeof lots[number]) => (l.own ? BigInt(l.kg) * C : BigInt(l.centavos) * K);
+        const total = lots.reduce((s, l) => s + w(l), 0n);
+        const f = february({
+          feedstock: groups,
+          thirdParty: { cost: D(third.centavos).div(100), quantityKg: D(third.kg) },
+          sales: [sale(D(ownLitres).div(1000).toFixed()), sale(D(importedLitres).div(1000).toFixed(), { origin: BiodieselOrigin.IMPORTED })],
+        });
+        const imp = BigInt(importedLitres);
+        [0, 1].forEach((t) => {
+          const num = BigInt(ownLitres) * lots.reduce((s, l) => s + w(l) * AMOUNTS[kindOf(l)][t], 0n) + imp * AMOUNTS.GENERAL[t] * total;
+          const expected = centavos(halfEven(num, 1000n * total));
+          expect((t === 0 ? f.pisDue : f.cofinsDue).toFixed()).toBe(expected);
+        });
+      },
+    ), { numRuns: 400 });
+  });
 });
