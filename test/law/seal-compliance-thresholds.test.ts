@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook } from '../../src/law/law-book';
@@ -47,4 +48,26 @@ test('a centavo below it: not met, R$ 0,01 short; a centavo above: met', () => {
   expect([below.minimumShareMet, present(below).shortfall.toFixed()]).toEqual([false, '0.01']);
   expect(below.shortfall.toFixed()).toBe('0.01');
   expect(run('8026.01').minimumShareMet).toBe(true);
+});
+
+test('property: requirement 1 and the shortfall agree with exact integer arithmetic (art. 3º §3º I–III)', () => {
+  // In centavos and litres: met ⇔ counted × total ≥ 15/100 × revenue × (total − exported);
+  // shortfall shown = the exact remainder rounded up to the centavo.
+  fc.assert(fc.property(
+    fc.integer({ min: 1, max: 10_000_000_000 }), fc.integer({ min: 1, max: 100_000_000 }), fc.nat(), fc.integer({ min: 1, max: 2_000_000_000 }),
+    (revenue, total, exportedSeed, counted) => {
+      const exported = exportedSeed % total; // less than the total: a positive base
+      const r = sealCompliance({
+        year: 2025, asKnownOn: '2026-12-01', plant: NORTH,
+        sales: { ownRevenue: d(revenue).div(100), ownVolume: d(total).div(1000), exportedVolume: d(exported).div(1000) },
+        purchases: [bought(d(counted).div(100).toFixed())], fomento: [],
+      }, LAW);
+      const lhs = 100n * BigInt(counted) * BigInt(total);
+      const rhs = 15n * BigInt(revenue) * BigInt(total - exported);
+      expect(r.minimumShareMet).toBe(lhs >= rhs);
+      // Shortfall in centavos: (rhs − lhs) / (100 × total), rounded up.
+      const short = lhs >= rhs ? 0n : (rhs - lhs + 100n * BigInt(total) - 1n) / (100n * BigInt(total));
+      expect(present(r).shortfall.toFixed()).toBe(d(short.toString()).div(100).toFixed());
+    },
+  ), { numRuns: 500 });
 });
