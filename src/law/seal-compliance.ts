@@ -398,7 +398,9 @@ export function present(r: SealComplianceResult) {
     asKnownOn: r.asKnownOn,
     salesRevenue: money(r.salesRevenue),
     exportedValue: money(r.exportedValue),
-    base: money(r.base),
+    // Interpretation: the statement adds up as shown (DESIGN §1.3, "parts add up to the total"):
+    // exportedValue is rounded half-even and the base shown is salesRevenue − exportedValue as shown.
+    base: money(r.salesRevenue).minus(money(r.exportedValue)),
     familyFarmingAcquisitions: money(r.familyFarmingAcquisitions),
     otherProductAcquisitions: money(r.otherProductAcquisitions),
     fomento: money(r.fomento),

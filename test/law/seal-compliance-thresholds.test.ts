@@ -71,3 +71,16 @@ test('property: requirement 1 and the shortfall agree with exact integer arithme
     },
   ), { numRuns: 500 });
 });
+
+test('the statement adds up as shown: base = salesRevenue − exportedValue to the centavo (art. 3º §3º II–III; DESIGN §1.3 "parts add up")', () => {
+  // R$ 20,01 of own biodiesel, 1 of 2 m³ exported: exportedValue = 20,01 × 1/2 = 10,005 → 10,00 (half-even, 0 even);
+  // the base shown is then 20,01 − 10,00 = 10,01 (rounding 10,005 on its own would also give 10,00, and 10,00 + 10,00 ≠ 20,01).
+  const r = sealCompliance({
+    year: 2025, asKnownOn: '2026-12-01', plant: NORTH,
+    sales: { ownRevenue: d('20.01'), ownVolume: d(2), exportedVolume: d(1) }, purchases: [], fomento: [],
+  }, LAW);
+  expect(r.base.toFixed()).toBe('10.005'); // unrounded, as the requirements use it
+  const shown = present(r);
+  expect([shown.salesRevenue.toFixed(), shown.exportedValue.toFixed(), shown.base.toFixed()]).toEqual(['20.01', '10', '10.01']);
+  expect(shown.salesRevenue.minus(shown.exportedValue).eq(shown.base)).toBe(true);
+});
