@@ -17,6 +17,7 @@ import { Role } from '../src/law/types';
 
 interface Embedded {
   url: string;
+  dataDir: string;
   stop(): Promise<void>;
   restart(): Promise<void>;
 }
@@ -30,16 +31,19 @@ const SHORT = args.includes('--short');
 const JSON_OUT = option('--json');
 /** `--log FILE`: the API process's own output (JSON log lines), to diagnose a failed verdict. */
 const LOG_OUT = option('--log');
-/** `--only load,fault,shutdown`: a subset of the scenarios (all three by default). */
-const ONLY = new Set((option('--only') ?? 'load,fault,shutdown').split(','));
+/** `--only load,fault,freeze,shutdown`: a subset of the scenarios (all by default). */
+const ONLY = new Set((option('--only') ?? 'load,fault,freeze,shutdown').split(','));
 const SECRET = 'reliability-secret-with-enough-length-0123456789';
 const ROOT = path.resolve(__dirname, '..');
 
 const PLAN = SHORT
-  ? { writers: 8, readers: 4, loadSeconds: 8, faultBeforeSeconds: 3, faultDownSeconds: 3, faultAfterSeconds: 6, shutdownAfterSeconds: 3 }
-  : { writers: 48, readers: 16, loadSeconds: 60, faultBeforeSeconds: 8, faultDownSeconds: 8, faultAfterSeconds: 12, shutdownAfterSeconds: 15 };
-/** Per request: no client waits longer than this, so a hang shows as a failure, not a stuck run. */
-const REQUEST_TIMEOUT_MS = 15_000;
+  ? { writers: 8, readers: 4, loadSeconds: 8, faultBeforeSeconds: 3, faultDownSeconds: 3, faultAfterSeconds: 6, freezeSeconds: 8, shutdownAfterSeconds: 3 }
+  : { writers: 48, readers: 16, loadSeconds: 60, faultBeforeSeconds: 8, faultDownSeconds: 8, faultAfterSeconds: 12, freezeSeconds: 10, shutdownAfterSeconds: 15 };
+/**
+ * Per request: no client waits longer than this, so a hang shows as a failure, not a stuck run.
+ * Longer than the API's own 30 s request timeout, so that it is the API that must answer.
+ */
+const REQUEST_TIMEOUT_MS = 40_000;
 /** While the database is down, an answer must come within this (the pool's connect timeout is 5 s). */
 const DOWN_ANSWER_LIMIT_MS = 7_000;
 /** After PostgreSQL is back, the API must serve again within this, by itself. */
@@ -451,6 +455,103 @@ async function faultScenario(pg: Embedded, api: Api, fx: Fixture) {
   return { ...result, pass };
 }
 
+/** The embedded cluster's processes: the postmaster (postmaster.pid) and its children. */
+function clusterPids(dataDir: string): number[] {
+  const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const children = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
+    try {
+      // /proc/PID/stat: "pid (comm) state ppid ..."; comm may hold spaces, so split after the last ')'.
+      const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+    } catch {
+      return false;
+    }
+  }).map(Number);
+  return [postmaster, ...children];
+}
+
+/**
+ * 3. Frozen database: every PostgreSQL process of the run's own cluster stopped with SIGSTOP (it
+ * accepts TCP connections but answers nothing, like a hung server), then SIGCONT. Requests already
+ * on a connection wait for it; requests needing a new one get DATABASE_UNAVAILABLE once the pool's
+ * connect timeout (5 s) passes; none hangs past the API's request timeout; all recover.
+ */
+async function freezeScenario(pg: Embedded, api: Api, fx: Fixture) {
+  const ledger = newLedger();
+  let frozenAt = 0;
+  let thawedAt = 0;
+  let recoveredAt = 0;
+  let readyz: { status: number; ms: number } | undefined;
+  const probes: Array<Promise<Result>> = [];
+  const started = Date.now();
+  const before = 3;
+  await runClients(api.port, fx, before + PLAN.freezeSeconds + 8, ledger, 'freeze', async () => {
+    await sleep(before * 1000);
+    const pids = clusterPids(pg.dataDir);
+    frozenAt = Date.now();
+    // Should this run die while the cluster is frozen, its processes are let go on the way out.
+    const thaw = () => pids.forEach((pid) => { try { process.kill(pid, 'SIGCONT'); } catch { /* gone */ } });
+    process.once('exit', thaw);
+    for (const pid of pids) process.kill(pid, 'SIGSTOP');
+    try {
+      // Besides the clients (stuck on their connections, or waiting for one), waves of more
+      // requests than the pool has connections: they need new ones, which the frozen server never gives.
+      const waves = (async () => {
+        for (let w = 0; w < PLAN.freezeSeconds - 6 && Date.now() < frozenAt + (PLAN.freezeSeconds - 6) * 1000; w++) {
+          for (let i = 0; i < 24; i++) probes.push(gql(api.port, fx.admin, `{ producers(first: 1) { totalCount } }`));
+          await sleep(1000);
+        }
+      })();
+      await sleep(1000);
+      const t = performance.now();
+      const res = await fetch(`http://127.0.0.1:${api.port}/readyz`, { signal: AbortSignal.timeout(DOWN_ANSWER_LIMIT_MS) }).catch(() => undefined);
+      readyz = { status: res?.status ?? 0, ms: Math.round(performance.now() - t) };
+      await waves;
+      await sleep(Math.max(0, frozenAt + PLAN.freezeSeconds * 1000 - Date.now()));
+    } finally {
+      thaw();
+      process.removeListener('exit', thaw);
+      thawedAt = Date.now();
+    }
+    while (Date.now() - thawedAt < 30_000) {
+      const r = await gql(api.port, fx.admin, `{ producers(first: 1) { totalCount } }`);
+      if (r.ok) {
+        recoveredAt = Date.now();
+        break;
+      }
+      await sleep(100);
+    }
+  });
+  const seconds = (Date.now() - started) / 1000;
+  const verdict = await verifyLedger(pg.url, ledger, 'freeze');
+  const during = [...ledger.results, ...(await Promise.all(probes))].filter((r) => r.startedAt >= frozenAt && r.startedAt < thawedAt);
+  const afterRecovery = ledger.results.filter((r) => recoveredAt && r.startedAt > recoveredAt + 1000 && r.kind !== 'replay');
+  const allowed = new Set(['DATABASE_UNAVAILABLE', 'CONFLICT/DUPLICATE']);
+  const result = {
+    seconds, ...figures(ledger.results, seconds), replays: ledger.replays,
+    frozenSeconds: (thawedAt - frozenAt) / 1000,
+    apiStayedUp: api.child.exitCode === null,
+    sentWhileFrozen: {
+      requests: during.length, unanswered: during.filter((r) => r.status === 0).length,
+      databaseUnavailable: during.filter((r) => r.code === 'DATABASE_UNAVAILABLE').length,
+      p50ms: percentile(during.map((r) => r.ms), 50), maxMs: percentile(during.map((r) => r.ms), 100), codes: tally(during),
+    },
+    readyzWhileFrozen: readyz,
+    recoverySecondsAfterThaw: recoveredAt ? (recoveredAt - thawedAt) / 1000 : null,
+    errorsAfterRecovery: tally(afterRecovery),
+    ...verdict,
+  };
+  const pass = verdict.problems.length === 0 && result.apiStayedUp
+    && Object.keys(result.errors).every((c) => allowed.has(c))
+    && during.length > 0 && result.sentWhileFrozen.unanswered === 0 && result.sentWhileFrozen.databaseUnavailable > 0
+    // Nobody waits much longer than the freeze itself: the pool's connect timeout or the thaw answers.
+    && result.sentWhileFrozen.maxMs < PLAN.freezeSeconds * 1000 + 3_000
+    && readyz?.status === 503 && readyz.ms < DOWN_ANSWER_LIMIT_MS
+    && recoveredAt > 0 && recoveredAt - thawedAt < RECOVERY_LIMIT_MS
+    && afterRecovery.length > 0 && afterRecovery.every((r) => r.ok);
+  return { ...result, pass };
+}
+
 /**
  * How a request is refused once SIGTERM arrived: no listener any more (ECONNREFUSED), a connection
  * the kernel had queued and the closing server reset (ECONNRESET), a keep-alive connection closed
@@ -458,7 +559,7 @@ async function faultScenario(pg: Embedded, api: Api, fx: Fixture) {
  */
 const REFUSED = new Set(['CONNECTION_REFUSED', 'CONNECTION_LOST', 'SHUTTING_DOWN', 'ECONNREFUSED', 'ECONNRESET', 'HTTP_503']);
 
-/** 3. Shutdown: SIGTERM mid-load; requests in flight are answered, new connections refused, exit 0. */
+/** 4. Shutdown: SIGTERM mid-load; requests in flight are answered, new connections refused, exit 0. */
 async function shutdownScenario(pg: Embedded, api: Api, fx: Fixture) {
   const ledger = newLedger();
   let exitCode: number | null = null;
@@ -518,6 +619,7 @@ async function main() {
     const fx = await seed(api.port);
     if (ONLY.has('load')) report.load = await loadScenario(pg, api, fx);
     if (ONLY.has('fault')) report.databaseFault = await faultScenario(pg, api, fx);
+    if (ONLY.has('freeze')) report.frozenDatabase = await freezeScenario(pg, api, fx);
     if (ONLY.has('shutdown')) {
       report.shutdown = await shutdownScenario(pg, api, fx);
       api = undefined;
@@ -531,7 +633,7 @@ async function main() {
     await pg.stop().catch(() => undefined);
     fs.rmSync(dataRoot, { recursive: true, force: true });
   }
-  report.pass = ['load', 'databaseFault', 'shutdown'].filter((k) => report[k]).every((k) => report[k].pass === true);
+  report.pass = ['load', 'databaseFault', 'frozenDatabase', 'shutdown'].filter((k) => report[k]).every((k) => report[k].pass === true);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(report, null, 2));
   process.exit(report.pass ? 0 : 1);

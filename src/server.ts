@@ -22,6 +22,9 @@ import { currentRequestId, requestContext } from './request-context';
 import { createServices } from './services';
 import { AppError } from './services/errors';
 
+/** /readyz answers 503 when the database has not answered `SELECT 1` within this. */
+const READY_TIMEOUT_MS = 2_000;
+
 export interface ServerOptions {
   dataSource: DataSource;
   verifier: TokenVerifier;
@@ -80,11 +83,17 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
+    // A database that accepts connections but answers nothing (hung, frozen) must not hang the
+    // probe: no answer within READY_TIMEOUT_MS is "not ready" too.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new Error('no answer')), READY_TIMEOUT_MS); });
     try {
-      await dataSource.query('SELECT 1');
+      await Promise.race([dataSource.query('SELECT 1'), late]);
       res.json({ status: 'ready' });
     } catch {
       res.status(503).json({ status: 'database unreachable' });
+    } finally {
+      clearTimeout(timer);
     }
   });
 

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * The short run of scripts/reliability.ts (load, database fault, shutdown) as part of the suite.
+ * The short run of scripts/reliability.ts (load, database fault, frozen database, shutdown) as
+ * part of the suite.
  * The script starts an embedded PostgreSQL of its own (it has to stop and restart it) and the
  * real API process; here it runs as a child process and each verdict is asserted with its figures.
  * The long run (`npm run reliability`) is recorded in docs/RELIABILITY.md.
@@ -63,6 +64,23 @@ test('database fault: the API stays up, answers DATABASE_UNAVAILABLE with 503 qu
   expect(fault.recoverySecondsAfterRestart).toBeLessThan(10);
   expect(fault.errorsAfterRecovery).toEqual({});
   expect(fault.pass).toBe(true);
+});
+
+test('frozen database: requests on open connections wait for the thaw, those needing a new one get DATABASE_UNAVAILABLE after the connect timeout, /readyz 503 within 2 s, nothing hangs', () => {
+  const frozen = report.frozenDatabase;
+  expect(frozen.apiStayedUp).toBe(true);
+  expect(frozen.problems).toEqual([]);
+  expect(Object.keys(frozen.errors).filter((c) => c !== 'CONFLICT/DUPLICATE' && c !== 'DATABASE_UNAVAILABLE')).toEqual([]);
+  expect(frozen.sentWhileFrozen.unanswered).toBe(0);
+  expect(frozen.sentWhileFrozen.databaseUnavailable).toBeGreaterThan(0);
+  // Bounded by the freeze itself (plus a margin), far below the client's 40 s patience.
+  expect(frozen.sentWhileFrozen.maxMs).toBeLessThan(report.plan.freezeSeconds * 1000 + 3_000);
+  expect(frozen.readyzWhileFrozen.status).toBe(503);
+  expect(frozen.readyzWhileFrozen.ms).toBeLessThan(7_000);
+  expect(frozen.recoverySecondsAfterThaw).toBeLessThan(10);
+  expect(frozen.errorsAfterRecovery).toEqual({});
+  expect(frozen.storedThoughNotAcknowledged).toBe(0);
+  expect(frozen.pass).toBe(true);
 });
 
 test('shutdown: SIGTERM mid-load, requests in flight answered, new connections refused, exit 0, nothing acknowledged lost', () => {
