@@ -72,26 +72,43 @@ function page(): string {
  * The page script. A token may come in the URL fragment (`/graphql#token=…`, never sent to the
  * server nor logged): it fills the header editor, then leaves the address bar. Headers are kept
  * in the browser's localStorage between visits (shouldPersistHeaders), so an analyst pastes a
- * token once per token lifetime.
+ * token once per token lifetime. GraphiQL 3 keeps headers per tab (its `headers` prop only seeds
+ * the editor until a tab is clicked), so the token goes into every saved example, every tab kept
+ * from an earlier visit, and the default of any tab opened later.
  */
 const PAGE_SCRIPT = `'use strict';
 (function () {
   var config = JSON.parse(document.getElementById('selo-graphiql-config').textContent);
   var headers;
+  var tabs = config.tabs;
+  var defaultHeaders = config.defaultHeaders;
   var match = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
   if (match) {
     headers = JSON.stringify({ Authorization: 'Bearer ' + decodeURIComponent(match[1]) }, null, 2);
+    defaultHeaders = headers;
+    tabs = tabs.map(function (tab) { return Object.assign({}, tab, { headers: headers }); });
+    try {
+      var stored = JSON.parse(window.localStorage.getItem('graphiql:tabState') || 'null');
+      if (stored && Array.isArray(stored.tabs)) {
+        stored.tabs.forEach(function (tab) { tab.headers = headers; });
+        window.localStorage.setItem('graphiql:tabState', JSON.stringify(stored));
+      }
+    } catch (e) { /* no local storage: the tabs above still carry the token */ }
     window.history.replaceState(null, '', window.location.pathname + window.location.search);
   }
   var props = {
     fetcher: GraphiQL.createFetcher({ url: config.endpoint }),
-    defaultHeaders: config.defaultHeaders,
-    defaultTabs: config.tabs,
+    defaultHeaders: defaultHeaders,
+    defaultTabs: tabs,
     isHeadersEditorEnabled: true,
     shouldPersistHeaders: true,
     defaultEditorToolsVisibility: 'headers'
   };
   if (headers) props.headers = headers;
+  // A link with a new token opened over this page changes only the fragment: load it afresh.
+  window.addEventListener('hashchange', function () {
+    if (/(?:^#|&)token=/.test(window.location.hash)) window.location.reload();
+  });
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
   root.render(React.createElement(GraphiQL, props));
 })();

@@ -143,3 +143,46 @@ test('a token in the URL fragment fills the header editor, leaves the address ba
   expect(offMachine).toEqual([]);
   expect(pageErrors).toEqual([]);
 });
+
+test('the token of the URL fragment is in every tab, stays after a reload, and a later token replaces it in every tab', async () => {
+  const headerText = () => editorText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)');
+  const tab = (i: number) => page.locator('.graphiql-tab .graphiql-tab-button').nth(i);
+  const tokenOf = async () => JSON.parse(await headerText()).Authorization;
+  const first = await api.token({ role: 'AUDITOR', sub: 'analyst-first-visit' });
+  const page = await open(`/graphql#token=${encodeURIComponent(first)}`);
+  // GraphiQL keeps headers per tab: clicking a tab, the active one included, shows that tab's own.
+  for (let i = EXAMPLE_OPERATIONS.length - 1; i >= 0; i--) {
+    await tab(i).click();
+    expect(await tokenOf()).toBe(`Bearer ${first}`);
+  }
+  // A query run from another tab than the first is sent with the token.
+  await tab(1).click();
+  await setEditor(page, '.graphiql-query-editor', 'query InSecondTab { municipality(ibgeCode: "2611606") { name state } }');
+  await run(page, 'InSecondTab');
+  await page.locator('.result-window').getByText('Recife').waitFor({ timeout: 15000 });
+  // 2611606: UF code 26 = PE.
+  expect(JSON.parse(await editorText(page, '.result-window'))).toEqual({ data: { municipality: { name: 'Recife', state: 'PE' } } });
+  // Kept in local storage: a reload without the fragment still has it, in every tab.
+  await page.waitForTimeout(700); // GraphiQL stores its tabs 500 ms after a change
+  await page.goto(api.url);
+  await page.waitForSelector('.graphiql-container', { timeout: 30000 });
+  const tabsBefore = await page.locator('.graphiql-tab .graphiql-tab-button').count();
+  for (let i = 0; i < EXAMPLE_OPERATIONS.length; i++) {
+    await tab(i).click();
+    expect(await tokenOf()).toBe(`Bearer ${first}`);
+  }
+  // A new token in a later link replaces the stored one in every tab kept from before.
+  const second = await api.token({ role: 'AUDITOR', sub: 'analyst-later-visit' });
+  expect(second).not.toBe(first);
+  await page.goto(`${api.url}#token=${encodeURIComponent(second)}`);
+  await page.waitForSelector('.graphiql-container', { timeout: 30000 });
+  const count = await page.locator('.graphiql-tab .graphiql-tab-button').count();
+  expect(count).toBeGreaterThanOrEqual(tabsBefore);
+  for (let i = 0; i < count; i++) {
+    await tab(i).click();
+    expect(await tokenOf()).toBe(`Bearer ${second}`);
+  }
+  await page.close();
+  expect(offMachine).toEqual([]);
+  expect(besidesUnauthorized()).toEqual([]);
+});
