@@ -13,8 +13,8 @@ export class SealComplianceResolver {
     description: 'The Selo family-farming targets of a producer for a year, as known on asKnownOn (default today). ADMIN and AUDITOR: any producer; PRODUCER: its own (another is NOT_FOUND).',
   })
   sealCompliance(
-    @Arg('producerId', () => ID) producerId: string,
-    @Arg('year', () => Int) year: number,
+    @Arg('producerId', () => ID, { description: 'The producer whose targets are computed.' }) producerId: string,
+    @Arg('year', () => Int, { description: 'Calendar year; a year in progress is computed to date.' }) year: number,
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Parameter versions published by this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
@@ -33,7 +33,7 @@ export class ProducerSealComplianceResolver {
   @FieldResolver(() => SealComplianceType, { description: 'The Selo family-farming targets for a year, as known on asKnownOn (default today) (Decreto 10.527/2020, art. 3º §2 I and §3º).' })
   sealCompliance(
     @Root() p: Producer,
-    @Arg('year', () => Int) year: number,
+    @Arg('year', () => Int, { description: 'Calendar year; a year in progress is computed to date.' }) year: number,
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Parameter versions published by this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {

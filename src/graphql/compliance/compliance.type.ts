@@ -5,7 +5,14 @@ import { DateScalar, DecimalScalar } from '../scalars';
 import { FindingType } from '../types/common';
 
 export enum ExcludedItemSource { PURCHASE = 'PURCHASE', FOMENTO_EXPENSE = 'FOMENTO_EXPENSE' }
-registerEnumType(ExcludedItemSource, { name: 'ExcludedItemSource', description: 'Which record an excluded item is: a Purchase or a FomentoExpense (their ids are separate sequences).' });
+registerEnumType(ExcludedItemSource, {
+  name: 'ExcludedItemSource',
+  description: 'Which record an excluded item is: a Purchase or a FomentoExpense (their ids are separate sequences).',
+  valuesConfig: {
+    PURCHASE: { description: 'A purchase from a family farmer or organization (art. 3º §2 I a, b).' },
+    FOMENTO_EXPENSE: { description: 'A fomento expense (art. 3º §2 I c).' },
+  },
+});
 
 @ObjectType('ContractConformity', {
   description: 'Whether a contract meets art. 3º §2 II–III of Decreto 10.527/2020: signed before the first purchase it covers, price per kg at or above the PGPAF minimum price in force on the signing date (Decreto 5.996/2006), technical assistance assured.',

@@ -20,7 +20,7 @@ export class MinimumPriceResolver {
   }
 
   @Mutation(() => MinimumPriceType, { description: 'Publish a new version of a PGPAF minimum price (ADMIN; audited). Adds a version, never overwrites one.' })
-  publishMinimumPrice(@Arg('input') input: PublishMinimumPriceInput, @Ctx() ctx: Context) {
+  publishMinimumPrice(@Arg('input', { description: 'The new version: feedstock, validity, price per kg and its source.' }) input: PublishMinimumPriceInput, @Ctx() ctx: Context) {
     return ctx.services.minimumPrices.publish(ctx.actor, input);
   }
 }

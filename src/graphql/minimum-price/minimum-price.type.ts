@@ -7,7 +7,7 @@ import { DateScalar, DecimalScalar } from '../scalars';
   description: 'One version of a PGPAF minimum price (Decreto 5.996/2006), the floor of a Selo contract price (Decreto 10.527/2020, art. 3º §2 II). Versions are never overwritten: where validity overlaps, the later publication wins from its publication date on.',
 })
 export class MinimumPriceType {
-  @Field(() => ID) id: string;
+  @Field(() => ID, { description: 'Id of this version (versions are never overwritten).' }) id: string;
   @Field(() => Feedstock, { description: 'Raw material the price is for.' }) feedstock: Feedstock;
   @Field(() => DateScalar, { description: 'First day in force.' }) validFrom: string;
   @Field(() => DateScalar, { description: 'Last day in force (inclusive).' }) validUntil: string;
