@@ -3,7 +3,7 @@
  * here and a line in docs/LAW.md; the compiler then asks for its message.
  */
 export const FINDINGS = {
-  NO_REGIME_ELECTION: { message: 'No election of the special regime is on record: computed ad valorem.', legalBasis: 'Lei 11.116/2005, arts. 3º and 4º' },
+  NO_REGIME_ELECTION: { message: 'No election on record governs the year (none made, or none effective yet): computed ad valorem.', legalBasis: 'Lei 11.116/2005, arts. 3º and 4º' },
   NO_FEEDSTOCK_IN_PERIOD: { message: 'No raw material was used in the period: own production taxed at the general rate.', legalBasis: 'Decreto 10.527/2020, art. 5º §1º; art. 6º §3º' },
   OWN_PRODUCTION_VALUED_BY_QUANTITY: { message: 'No raw material was acquired from third parties in the period: weights fall back to quantity (kg).', legalBasis: 'Decreto 10.527/2020, art. 6º §4º' },
   SEAL_NOT_REGULAR: { message: 'The producer does not hold the Selo in regular standing on that date.', legalBasis: 'Decreto 10.527/2020, art. 6º §2º' },
