@@ -11,7 +11,7 @@ import { createLogger } from './logger';
 import { createApp } from './server';
 
 interface EmbeddedModule {
-  startEmbeddedPostgres(o: { dataDir: string; persistent?: boolean; port?: number; log?: (m: string) => void }): Promise<{ url: string; dataDir: string; stop(): Promise<void> }>;
+  startEmbeddedPostgres(o: { dataDir: string; persistent?: boolean; port?: number; log?: (m: string) => void; ownSignals?: boolean }): Promise<{ url: string; dataDir: string; stop(): Promise<void> }>;
 }
 
 /** Longest a graceful shutdown may take (docker compose's grace period is longer). */
@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   if (!databaseUrl) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const embedded: EmbeddedModule = require('./database/embedded.mjs');
-    const pg = await embedded.startEmbeddedPostgres({ dataDir: path.resolve(config.dataDir), log: (m) => logger.warn(m) });
+    // ownSignals: the shutdown below drains the requests in flight, then stops the cluster.
+    const pg = await embedded.startEmbeddedPostgres({ dataDir: path.resolve(config.dataDir), log: (m) => logger.warn(m), ownSignals: true });
     databaseUrl = pg.url;
     stopEmbedded = () => pg.stop();
     logger.info({ dataDir: pg.dataDir }, 'embedded PostgreSQL started');

