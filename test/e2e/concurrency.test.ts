@@ -188,6 +188,37 @@ describe('closeTaxPeriod racing records into that month', () => {
     await expectSnapshotIsStored(11, cr.data!.closeTaxPeriod);
   });
 
+  test('two closes of the same month in parallel: one closes it, the other is CONFLICT/PERIOD_CLOSED; one audit entry', async () => {
+    await openMonth(9);
+    const [a, b] = await Promise.all([api.gql(CLOSE, { p: producerId, m: 9 }), api.gql(CLOSE, { p: producerId, m: 9 })]);
+    expect([a, b].filter((r) => !r.errors)).toHaveLength(1);
+    expect(codes(a.errors ? a : b)).toEqual(['CONFLICT/PERIOD_CLOSED']);
+    expect(await api.count(`SELECT count(*) FROM tax_period WHERE producer_id = $1 AND year = 2026 AND month = 9`, [producerId])).toBe(1);
+    expect(await api.count(`SELECT count(*) FROM audit_entry WHERE operation = 'closeTaxPeriod' AND producer_id = $1 AND after->>'month' = '9'`, [producerId])).toBe(1);
+  });
+
+  test('reopening racing a purchase: the purchase is accepted only into the reopened (OPEN) month, or rejected', async () => {
+    const day = `2026-10-15`;
+    await openMonth(10);
+    await api.ok(CLOSE, { p: producerId, m: 10 });
+    const [r, p] = await Promise.all([
+      api.gql(`mutation($p: ID!) { reopenTaxPeriod(producerId: $p, year: 2026, month: 10, reason: "Nota fiscal complementar") { status } }`, { p: producerId }),
+      api.gql(PURCHASES, { i: [purchase(day, '3000')] }),
+    ]);
+    expect(r.data?.reopenTaxPeriod.status).toBe('OPEN');
+    const stored = await storedMonth(10);
+    if (p.errors) {
+      expect(codes(p)).toEqual(['CONFLICT/PERIOD_CLOSED']);
+      expect(stored.cost.eq(1000)).toBe(true);
+    } else {
+      expect(stored.cost.eq(4000)).toBe(true);
+    }
+    // Open again, the month is computed live from what is stored.
+    const read = (await api.ok(READ, { p: producerId, m: 10 })).taxPeriod;
+    expect(read.status).toBe('OPEN');
+    expect(new Decimal(read.feedstockCost).eq(stored.cost)).toBe(true);
+  });
+
   test('free races: each accepted record is in the snapshot, each other one rejected with PERIOD_CLOSED', async () => {
     const outcomes = { accepted: 0, rejected: 0 };
     for (let month = 3; month <= 8; month++) {
