@@ -1,3 +1,4 @@
+import { isIsoDate } from '../law/dates';
 import { BadInputError } from './errors';
 
 /** Relay connection arguments (DESIGN §2: `first` defaults to 20, at most 100). */
@@ -24,11 +25,18 @@ export function encodeCursor(values: CursorValues): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
 
+function isCursorValue(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0;
+  return typeof v === 'string' && (/^\d{1,18}$/.test(v) || isIsoDate(v));
+}
+
 export function decodeCursor(cursor: string | null | undefined, arity: number): CursorValues | null {
   if (cursor == null) return null;
   try {
     const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(values) && values.length === arity && values.every((v) => typeof v === 'string' || typeof v === 'number')) {
+    // Every cursor this API hands out holds ids and calendar dates only; anything else (a number
+    // beyond bigint, a word) would reach SQL and fail there as an internal error.
+    if (Array.isArray(values) && values.length === arity && values.every(isCursorValue)) {
       return values;
     }
   } catch {
