@@ -80,7 +80,7 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-/** The hand-written aggregates of a tax month: the groups the law needs, straight through pg. */
+/** The hand-written aggregates of a tax month: the groups the law needs, straight through pg ($1 producer, $2–$3 the month, $4 the cooperative minimum share). */
 export const TAX_MONTH_SQL = [
   `SELECT p.feedstock IN ('CASTOR_BEAN', 'PALM') AS castor_palm, m.priority_region, p.supplier_kind = 'OWN_PRODUCTION' AS own,
           CASE p.supplier_kind
@@ -96,6 +96,9 @@ export const TAX_MONTH_SQL = [
     WHERE producer_id = $1 AND purchased_on BETWEEN $2 AND $3 AND supplier_kind <> 'OWN_PRODUCTION' AND purpose = 'BIODIESEL_FEEDSTOCK' AND $4::numeric IS NOT NULL`,
   `SELECT sold_on, origin, market, sum(volume_m3) AS volume, sum(revenue) AS revenue FROM sale
     WHERE producer_id = $1 AND sold_on BETWEEN $2 AND $3 AND $4::numeric IS NOT NULL GROUP BY 1, 2, 3`,
+  // The Selo's standing through the month (segments) and the regime in force: the API reads both too.
+  `SELECT g.id, g.granted_on, g.valid_until, e.kind, e.effective_on, e.valid_until AS event_until FROM seal_grant g LEFT JOIN seal_event e ON e.grant_id = g.id WHERE g.producer_id = $1`,
+  `SELECT regime, elected_on, effective_year FROM regime_election WHERE producer_id = $1`,
 ];
 
 /**
@@ -163,6 +166,11 @@ const NESTED_PAGE_SQL = `
     LEFT JOIN municipality m ON m.ibge_code = x.origin_municipality_code
    ORDER BY pp.id, x.consumed_on, x.id`;
 
+/** A numeric as the API writes it (no trailing zeros: "2675.20" → "2675.2"), so that both servers send the same JSON. */
+function plain(numeric: string | null): string | null {
+  return numeric !== null && numeric.includes('.') ? numeric.replace(/\.?0+$/, '') : numeric;
+}
+
 /** The limit of the nested page: node:http + pg, one SQL statement, the JSON assembled by hand. */
 function minimalServer(pool: Pool): http.Server {
   return http.createServer((req, res) => {
@@ -176,7 +184,7 @@ function minimalServer(pool: Pool): http.Server {
           current = { node: { id: r.pid, legalName: r.legal_name, purchases: { edges: [] as any[] } } };
           edges.push(current);
         }
-        if (r.id) current.node.purchases.edges.push({ node: { id: r.id, consumedOn: r.consumed_on, quantityKg: r.quantity_kg, cost: r.cost, familyFarmer: r.farmer ? { name: r.farmer } : null, originMunicipality: { name: r.origin } } });
+        if (r.id) current.node.purchases.edges.push({ node: { id: r.id, consumedOn: r.consumed_on, quantityKg: plain(r.quantity_kg), cost: plain(r.cost), familyFarmer: r.farmer ? { name: r.farmer } : null, originMunicipality: { name: r.origin } } });
       }
       const body = JSON.stringify({ data: { producers: { edges } } });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -250,7 +258,8 @@ async function main() {
   const counter = new Counter();
   const ds = await openDatabase({ url, poolSize: 20, logger: counter });
   const results: Record<string, any> = { date: new Date().toISOString(), quick: QUICK, machine: `${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`, scale: SCALE };
-  const pool = new Pool({ connectionString: url, max: 20 });
+  // The hand-written side runs on the same database settings as the API (data-source.ts: jit off).
+  const pool = new Pool({ connectionString: url, max: 20, options: '-c jit=off' });
   let releaseSql: (() => void) | undefined;
   try {
     await prepareDatabase(ds);
@@ -317,7 +326,9 @@ async function main() {
     const body = JSON.stringify({ query: NESTED_PAGE_QUERY });
     const minimal = minimalServer(pool);
     const minimalPort = await listen(minimal);
-    const seconds = QUICK ? 2 : 20;
+    const minimalPage = ((await (await fetch(`http://127.0.0.1:${minimalPort}/`, { method: 'POST', body })).json()) as { data: unknown }).data;
+    const sameJson = JSON.stringify(minimalPage) === JSON.stringify(page);
+    const seconds = QUICK ? 1 : 20;
     const apiLoad = await cannon(`http://127.0.0.1:${port}/graphql`, headers, body, seconds);
     const minimalLoad = await cannon(`http://127.0.0.1:${minimalPort}/`, { 'content-type': 'application/json' }, body, seconds);
     minimal.close();
@@ -325,7 +336,7 @@ async function main() {
     results.nestedPage = {
       sqlStatementsPerRequest: statements, producers: page.producers.edges.length,
       purchases: page.producers.edges.reduce((n: number, e: any) => n + e.node.purchases.edges.length, 0),
-      api: apiLoad, minimal: minimalLoad, ratio, target: 'statements <= 6 and ratio >= 0.6', pass: statements <= 6 && ratio >= 0.6,
+      sameJsonAsMinimal: sameJson, api: apiLoad, minimal: minimalLoad, ratio, target: 'statements <= 6 and ratio >= 0.6', pass: statements <= 6 && ratio >= 0.6,
     };
     await app.stop();
 

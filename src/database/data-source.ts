@@ -37,6 +37,10 @@ export function createDataSource({ url, poolSize = 10, logging = false, logger }
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,
       application_name: 'selo-api',
+      // No JIT compilation: the API's statements are aggregates over one producer's month or year
+      // (10⁵–10⁶ rows), where compiling took most of the time (0.6 s of a 0.77 s tax month, see
+      // docs/PERFORMANCE.md); the plans stay the same.
+      options: '-c jit=off',
     },
   });
 }

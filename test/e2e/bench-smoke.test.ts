@@ -1,0 +1,90 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { Decimal } from '../../src/law/decimal';
+import { SCALES } from '../../bench/data';
+
+/**
+ * The benchmark in small (`bench/run.ts --quick`), as a smoke test of its correctness: it builds
+ * its data, answers every case beside its hand-written SQL or server, and says the two agree. No
+ * timing is asserted here (the machine is shared); the figures are in docs/PERFORMANCE.md.
+ * The expected figures are worked out below from the rules by which bench/data.ts builds the data.
+ */
+
+const ROOT = path.resolve(__dirname, '../..');
+const S = SCALES.quick;
+
+function runQuickBench(): Promise<Record<string, any>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', 'bench/run.ts', '--quick'], {
+      cwd: ROOT, env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => { out += String(d); });
+    child.stderr.on('data', (d) => { err += String(d); });
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').reverse().find((l) => l.startsWith('{'));
+      if (code !== 0 || !line) reject(new Error(`bench exited ${code}: ${err.slice(-2000)}`));
+      else resolve(JSON.parse(line));
+    });
+  });
+}
+
+let r: Record<string, any>;
+beforeAll(async () => {
+  r = await runQuickBench();
+}, 240_000);
+
+test('the nested page costs at most 6 SQL statements and sends the same JSON as the hand-written server', () => {
+  const n = r.nestedPage;
+  expect(n.sqlStatementsPerRequest).toBeLessThanOrEqual(6);
+  // 20 producers asked for: the big one and the small ones; first 50 purchases of each.
+  expect(n.producers).toBe(1 + S.smallProducers);
+  expect(n.purchases).toBe(Math.min(50, S.purchasesInYear) + S.smallProducers * Math.min(50, S.purchasesPerSmallProducer));
+  expect(n.sameJsonAsMinimal).toBe(true);
+  for (const load of [n.api, n.minimal]) {
+    expect(load.requestsPerSecond).toBeGreaterThan(0);
+    expect(load.non2xx).toBe(0);
+    expect(load.errors).toBe(0);
+  }
+});
+
+test('taxPeriod of the bench month: three segments and the domestic own-production volume of the hand-written SQL', () => {
+  const t = r.taxPeriod;
+  expect(t.purchasesInMonth).toBe(S.purchasesInTaxMonth);
+  expect(t.salesInMonth).toBe(S.salesInTaxMonth);
+  // The Selo is suspended from 2025-03-10 and reinstated on 2025-03-21: the standing changes twice
+  // in March (art. 6º §2º), so the month has three segments (DESIGN §1.3).
+  expect(t.answer.segments).toBe(3);
+  // Sale g (1..salesInTaxMonth) is in March with 30 + g % 10 m³; exported when g % 10 = 0 and
+  // imported when g % 33 = 0: domestic own production is the rest.
+  let domestic = 0;
+  for (let g = 1; g <= S.salesInTaxMonth; g++) if (g % 10 !== 0 && g % 33 !== 0) domestic += 30 + (g % 10);
+  expect(t.domesticVolumeM3).toEqual({ api: String(domestic), sql: String(domestic), same: true });
+  expect(new Decimal(t.answer.totalDue).eq(new Decimal(t.answer.pisDue).plus(t.answer.cofinsDue))).toBe(true);
+  expect(t.api.runs.length).toBe(t.sql.runs.length);
+});
+
+test('sealCompliance of the bench year excludes the purchases the hand-written SQL lists, and those are the ones the law excludes', () => {
+  const c = r.sealCompliance;
+  // Purchase g of the year: g % 20 = 14 is bought from an association whose family-farmer members
+  // are 50 of 100, below the minimum share of 0.6 (Decreto 10.527/2020, art. 4º VI); g % 50 = 7 from
+  // a family supplier is another product (art. 3º §2 I b), counted only from the priority region:
+  // its origin is the municipality 1 + g % 12 of the list, outside Norte, Nordeste and Semiárido
+  // for g % 12 in 5, 6, 7, 8, 10, 11.
+  let excluded = 0;
+  for (let g = 1; g <= S.purchasesInYear; g++) {
+    const kind = g % 20;
+    if (kind === 14) excluded++;
+    else if (kind < 14 && g % 50 === 7 && [5, 6, 7, 8, 10, 11].includes(g % 12)) excluded++;
+  }
+  expect(c.excludedPurchases).toEqual({ api: excluded, sql: excluded, same: true });
+  expect(new Decimal(c.answer.base).gt(0)).toBe(true);
+  expect(typeof c.answer.compliant).toBe('boolean');
+});
+
+test('the import case, when present, stores every row it reads', () => {
+  if (!r.import) return;
+  expect(r.import.rows).toBe(20_000);
+  expect(r.import.stored).toBe(r.import.rows);
+});
