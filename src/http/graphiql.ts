@@ -82,19 +82,26 @@ const PAGE_SCRIPT = `'use strict';
   var headers;
   var tabs = config.tabs;
   var defaultHeaders = config.defaultHeaders;
+  // The headers of the last #token= link, for a reload before GraphiQL has stored its tabs.
+  var REMEMBERED = 'selo:tokenHeaders';
   var match = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
   if (match) {
     headers = JSON.stringify({ Authorization: 'Bearer ' + decodeURIComponent(match[1]) }, null, 2);
-    defaultHeaders = headers;
-    tabs = tabs.map(function (tab) { return Object.assign({}, tab, { headers: headers }); });
     try {
+      window.localStorage.setItem(REMEMBERED, headers);
       var stored = JSON.parse(window.localStorage.getItem('graphiql:tabState') || 'null');
       if (stored && Array.isArray(stored.tabs)) {
         stored.tabs.forEach(function (tab) { tab.headers = headers; });
         window.localStorage.setItem('graphiql:tabState', JSON.stringify(stored));
       }
-    } catch (e) { /* no local storage: the tabs above still carry the token */ }
+    } catch (e) { /* no local storage: the tabs below still carry the token */ }
     window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  } else {
+    try { headers = window.localStorage.getItem(REMEMBERED) || undefined; } catch (e) { headers = undefined; }
+  }
+  if (headers) {
+    defaultHeaders = headers;
+    tabs = tabs.map(function (tab) { return Object.assign({}, tab, { headers: headers }); });
   }
   var props = {
     fetcher: GraphiQL.createFetcher({ url: config.endpoint }),
@@ -104,7 +111,7 @@ const PAGE_SCRIPT = `'use strict';
     shouldPersistHeaders: true,
     defaultEditorToolsVisibility: 'headers'
   };
-  if (headers) props.headers = headers;
+  if (match) props.headers = headers;
   // A link with a new token opened over this page changes only the fragment: load it afresh.
   window.addEventListener('hashchange', function () {
     if (/(?:^#|&)token=/.test(window.location.hash)) window.location.reload();
