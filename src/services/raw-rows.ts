@@ -38,7 +38,6 @@ export function rowMapper<T extends ObjectLiteral>(ds: DataSource, entity: Entit
     const body = columns
       .map((c, i) => `e[${JSON.stringify(c.property)}] = ${c.from ? `from[${i}](row[${JSON.stringify(prefix + c.db)}])` : `row[${JSON.stringify(prefix + c.db)}]`};`)
       .join('\n');
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval
     return new Function('proto', 'from', `return function map(row) { const e = Object.create(proto);\n${body}\nreturn e; };`)(target.prototype, from) as (row: Record<string, unknown>) => T;
   };
   const mapper: RowMapper<T> = {
