@@ -10,10 +10,13 @@ export interface Config {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
-    port: Number(env.PORT ?? 4000),
+    port: Number(env.PORT || 4000),
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     dataDir: env.SELO_DATA_DIR || '.data/pg',
   };
 }
+
+/** A setting is missing or wrong: `npm start` says so in one line instead of a stack trace. */
+export class ConfigurationError extends Error {}

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { loadConfig } from './config';
+import { ConfigurationError, loadConfig } from './config';
 import { openDatabase } from './database/data-source';
 import { DEMO_MARKER_CNPJ, loadDemoData } from './database/demo-data';
 import { prepareDatabase } from './database/prepare';
@@ -23,6 +23,7 @@ const SHUTDOWN_DEADLINE_MS = 25_000;
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.databaseUrl && !config.jwtSecret) throw new ConfigurationError('JWT_SECRET is required when DATABASE_URL is set (only the embedded default generates one for the run)');
   const logger = createLogger(config.logLevel);
   let databaseUrl = config.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
@@ -46,9 +47,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const embedded = !config.databaseUrl;
-  const secret = config.jwtSecret ?? (embedded ? randomBytes(32).toString('hex') : undefined);
-  if (!secret) throw new Error('JWT_SECRET is required when DATABASE_URL is set');
+  const secret = config.jwtSecret ?? randomBytes(32).toString('hex');
   const running = await createApp({ dataSource, verifier: verifierFromEnvironment(process.env, secret), logger });
   await new Promise<void>((resolve) => running.httpServer.listen(config.port, resolve));
 
@@ -97,6 +96,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  // A configuration mistake is said plainly; anything else keeps its stack for the operator.
+  process.stderr.write(`${error instanceof ConfigurationError ? `selo-api: ${error.message}` : error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });
