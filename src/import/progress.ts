@@ -35,5 +35,5 @@ export function progressReporter(out: NodeJS.WriteStream, totalBytes: number | n
 
 export function formatSummary(s: ImportSummary): string {
   const counts = Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(', ');
-  return `Imported ${s.kind}${s.producerId ? ` for producer ${s.producerId}` : ''}: ${s.rows} row${s.rows === 1 ? "" : "s"}${counts ? ` (${counts})` : ''} in ${s.seconds.toFixed(2)} s, ${Math.round(s.rowsPerSecond)} rows/s`;
+  return `Imported ${s.kind}${s.producerId ? ` for producer ${s.producerId}` : ''}: ${s.rows} row${s.rows === 1 ? '' : 's'}${counts ? ` (${counts})` : ''} in ${s.seconds.toFixed(2)} s, ${Math.round(s.rowsPerSecond)} rows/s`;
 }
