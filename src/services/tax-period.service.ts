@@ -9,7 +9,7 @@ import { LawBook } from '../law/law-book';
 import { regimeForYear, ElectionFacts } from '../law/regime';
 import { GrantFacts } from '../law/seal-standing';
 import {
-  computeTaxPeriod, FeedstockGroup, FigureDifference, figureDifferences, figuresFromJson, SaleGroup, TaxPeriodFigures, taxSegments,
+  computeTaxPeriod, explainSnapshot, FeedstockGroup, FigureDifference, figureDifferences, figuresFromJson, SaleGroup, TaxPeriodFigures, taxSegments,
 } from '../law/tax-period';
 import { BiodieselOrigin, Feedstock, Market, PurchasePurpose, Region, SupplierKind, TaxPeriodStatus } from '../law/types';
 import { Actor } from './actor';
@@ -86,7 +86,7 @@ export class TaxPeriodService {
     const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
     const row = await this.ds.getRepository(TaxPeriod).findOneBy({ producerId: producer.id, year, month });
     if (row?.status !== TaxPeriodStatus.CLOSED) return view(producer, await this.compute(this.ds, producer.id, year, month, asKnownOn), row, null);
-    const snapshot = { figures: figuresFromJson(row.snapshot), fingerprint: row.fingerprint! };
+    const snapshot = { figures: await this.explained(producer.id, figuresFromJson(row.snapshot)), fingerprint: row.fingerprint! };
     try {
       return view(producer, snapshot, row, { live: await this.compute(this.ds, producer.id, year, month, asKnownOn), asKnownOn });
     } catch (error) {
@@ -164,6 +164,20 @@ export class TaxPeriodService {
       };
     });
     return this.ofProducer(producer, year, month, null);
+  }
+
+  /**
+   * A snapshot taken before segments kept their rates and legal bases and the month its regime
+   * basis: explained at read time from the law as known on its close day (explainSnapshot); one
+   * statement (the elections), only for such a snapshot.
+   */
+  private async explained(producerId: string, figures: TaxPeriodFigures): Promise<TaxPeriodFigures> {
+    if (figures.regimeBasis !== undefined && figures.segments.every((s) => s.legalBasis !== undefined)) return figures;
+    const elections: ElectionFacts[] = (await this.ds.query(
+      `SELECT regime, to_char(elected_on, 'YYYY-MM-DD') AS "electedOn", effective_year AS "effectiveYear" FROM regime_election WHERE producer_id = $1 ORDER BY id`,
+      [producerId],
+    )).map((e: ElectionFacts) => ({ ...e, effectiveYear: Number(e.effectiveYear) }));
+    return explainSnapshot(await this.lawBook(), figures, regimeForYear(elections, figures.year));
   }
 
   private async producer(producerId: string): Promise<Producer> {

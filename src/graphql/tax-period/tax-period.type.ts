@@ -3,6 +3,7 @@ import { Decimal } from '../../law/decimal';
 import { RateCategory, TaxPeriodStatus, TaxRegime } from '../../law/types';
 import { DateScalar, DecimalScalar } from '../scalars';
 import { FindingType } from '../types/common';
+import { GoverningElectionType } from './governing-election.type';
 
 @ObjectType('CategoryShare', { description: 'One rate category in the blend of a segment (Decreto 10.527/2020, art. 6º §3º): its weight, share and the amounts in force.' })
 export class CategoryShareType {
@@ -31,6 +32,9 @@ export class TaxSegmentType {
   @Field(() => DecimalScalar, { description: 'Revenue of the segment\'s domestic sales (the ad valorem base).' }) domesticRevenue: Decimal;
   @Field(() => DecimalScalar, { description: 'PIS/Pasep due for the segment, half-even to the centavo (ABNT NBR 5891).' }) pisDue: Decimal;
   @Field(() => DecimalScalar, { description: 'Cofins due for the segment, half-even to the centavo (ABNT NBR 5891).' }) cofinsDue: Decimal;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Ad valorem: the PIS/Pasep fraction of the domestic revenue applied (6,15% is 0.0615; Lei 11.116/2005, art. 3º), from the law version in force; null under the special regime.' }) pisRate: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Ad valorem: the Cofins fraction of the domestic revenue applied (28,32% is 0.2832; Lei 11.116/2005, art. 3º); null under the special regime.' }) cofinsRate: Decimal | null;
+  @Field({ description: 'The provisions applied in the segment, from the legal bases of the law versions used: ad valorem, Lei 11.116/2005 art. 3º; special regime, art. 4º, then each category rule of the mix (Decreto 10.527/2020 art. 5º caput and §1º, art. 6º I–III, or the zero window of art. 5º §§2º–4º while in force) and the art. 6º §§3º–5º rules of the blend that applied. Separated by "; ".' }) legalBasis: string;
 }
 
 @ObjectType('TaxPeriodDifference', { description: 'A figure of a closed month that recomputing it now would change (e.g. after a retroactive act).' })
@@ -76,4 +80,6 @@ export class TaxPeriodType {
   @Field({ description: 'CLOSED only: recomputing the month now (as known on asKnownOn of the query, default today) would give other figures or inputs; always false when OPEN.' }) recomputedDiffers: boolean;
   @Field(() => [TaxPeriodDifferenceType], { description: 'What recomputing would change, figure by figure (empty when OPEN or unchanged).' }) differences: TaxPeriodDifferenceType[];
   @Field(() => DateScalar, { nullable: true, description: 'CLOSED only: the asKnownOn of the recomputation compared with.' }) recomputedAsKnownOn: string | null;
+  @Field({ description: 'Why this regime governs the month: the governing election with its electedOn and effectiveYear (Lei 11.116/2005, art. 4º §1º, §4º for a company starting activity, §5º automatic renewal), or, with none on record, the default ad valorem regime (art. 3º) and NO_REGIME_ELECTION. Descriptive: recomputedDiffers does not compare it.' }) regimeBasis: string;
+  @Field(() => GoverningElectionType, { nullable: true, description: 'The election that governs the year (art. 4º §§1º, 5º); null when none is on record.' }) regimeElection: GoverningElectionType | null;
 }
