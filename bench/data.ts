@@ -47,12 +47,13 @@ export async function buildBenchData(ds: DataSource, s: BenchScale): Promise<Ben
   await q(`INSERT INTO producer (cnpj, legal_name, plant_municipality_code)
            SELECT lpad((90000000000200 + g)::text, 14, '0'), 'Usina ' || g, (${codes})[1 + g % ${MUNICIPALITIES.length}] FROM generate_series(1, $1) g`, [s.smallProducers]);
 
-  // Farmers: one CAF each; one in 200 expired before the year.
+  // Farmers: one CAF each; the farmer of index i = id − min(id) (purchase g buys from index
+  // g % farmers) has a CAF that expired before the year when i % 200 = 3.
   await q(`INSERT INTO family_farmer (cpf, name, municipality_code)
            SELECT lpad(g::text, 11, '0'), 'Agricultor ' || g, (${codes})[1 + g % ${MUNICIPALITIES.length}] FROM generate_series(1, $1) g`, [s.farmers]);
-  await q(`INSERT INTO family_farmer_registration (family_farmer_id, kind, number, valid_from, valid_until)
-           SELECT id, 'CAF', 'CAF-' || id, DATE '2024-01-01', CASE WHEN id % 200 = 0 THEN DATE '2024-12-31' ELSE DATE '2027-12-31' END FROM family_farmer`);
   const [{ min: farmerMin }] = await q(`SELECT min(id)::bigint AS min FROM family_farmer`);
+  await q(`INSERT INTO family_farmer_registration (family_farmer_id, kind, number, valid_from, valid_until)
+           SELECT id, 'CAF', 'CAF-' || id, DATE '2024-01-01', CASE WHEN (id - $1::bigint) % 200 = 3 THEN DATE '2024-12-31' ELSE DATE '2027-12-31' END FROM family_farmer`, [farmerMin]);
 
   // Organizations: cooperatives (one in five below the member share) and associations.
   await q(`INSERT INTO family_farming_organization (cnpj, name, kind, municipality_code, members, family_farmer_members)
@@ -63,9 +64,9 @@ export async function buildBenchData(ds: DataSource, s: BenchScale): Promise<Ben
   const [{ min: orgMin }] = await q(`SELECT min(id)::bigint AS min FROM family_farming_organization`);
 
   // Contracts of the big producer: one per farmer and per organization, soybean, the whole year;
-  // one in 300 without technical assistance.
+  // the contract of farmer index i has no technical assistance when i % 300 = 5.
   await q(`INSERT INTO contract (producer_id, family_farmer_id, signed_on, valid_from, valid_until, feedstock, quantity_kg, price_per_kg, technical_assistance)
-           SELECT $1, id, DATE '2024-12-01', DATE '2025-01-01', DATE '2025-12-31', 'SOYBEAN', 1000000, 2.5, id % 300 <> 0 FROM family_farmer ORDER BY id`, [bigProducerId]);
+           SELECT $1, id, DATE '2024-12-01', DATE '2025-01-01', DATE '2025-12-31', 'SOYBEAN', 1000000, 2.5, (id - $2::bigint) % 300 <> 5 FROM family_farmer ORDER BY id`, [bigProducerId, farmerMin]);
   const [{ min: contractMin }] = await q(`SELECT min(id)::bigint AS min FROM contract`);
   await q(`INSERT INTO contract (producer_id, organization_id, signed_on, valid_from, valid_until, feedstock, quantity_kg, price_per_kg, technical_assistance)
            SELECT $1, id, DATE '2024-12-01', DATE '2025-01-01', DATE '2025-12-31', 'SOYBEAN', 5000000, 2.5, true FROM family_farming_organization ORDER BY id`, [bigProducerId]);
