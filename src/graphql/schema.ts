@@ -6,6 +6,7 @@ import { Decimal } from '../law/decimal';
 import './types/enums';
 import { AuditResolver } from './audit/audit.resolver';
 import { ContractConformityResolver, ProducerSealComplianceResolver, SealComplianceResolver } from './compliance/compliance.resolver';
+import { PurchaseSeloResolver } from './compliance/purchase-selo.resolver';
 import { ContractResolver } from './contract/contract.resolver';
 import { FamilyFarmerResolver } from './family-farmer/family-farmer.resolver';
 import { FomentoResolver } from './fomento/fomento.resolver';
@@ -31,7 +32,7 @@ export const resolvers: NonEmptyArray<Function> = [
   MunicipalityResolver, ProducerResolver, AuditResolver,
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
-  MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver,
+  MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
   TaxPeriodResolver, ProducerTaxPeriodResolver,
 ];
 

@@ -1,5 +1,5 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { Contract, Producer } from '../domain';
+import { Contract, Producer, Purchase } from '../domain';
 import { Conformity, ContractFacts, contractConformity } from '../law/contract-conformity';
 import { IsoDate, today } from '../law/dates';
 import { Decimal } from '../law/decimal';
@@ -7,8 +7,9 @@ import { LAST_DAP_ISSUE_DAY } from '../law/family-farming';
 import { Finding } from '../law/findings';
 import { LawBook } from '../law/law-book';
 import {
-  FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceResult, Segment, sealCompliance,
+  decidePurchaseGroup, FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceResult, Segment, sealCompliance,
 } from '../law/seal-compliance';
+import { SpendingKind } from '../law/law-book';
 import { Feedstock, OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, NotFoundError } from './errors';
@@ -36,6 +37,7 @@ export interface ConformityView {
 
 /** Where Selo spending is counted from, in the year, for one producer ($1 producer, $2..$3 the year). */
 const SUPPLIERS = `('${SupplierKind.FAMILY_FARMER}','${SupplierKind.COOPERATIVE}','${SupplierKind.ASSOCIATION}')`;
+const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FARMER, SupplierKind.COOPERATIVE, SupplierKind.ASSOCIATION]);
 
 /**
  * The facts of each family-farming purchase of the year that the law looks at, computed by the
@@ -110,6 +112,50 @@ const FOMENTO_COLUMNS = ['region', 'semiarid', 'segment'];
 interface ContractRow {
   id: string; signed_on: IsoDate; valid_from: IsoDate; valid_until: IsoDate; feedstock: Feedstock; price_per_kg: string;
   technical_assistance: boolean; family_farmer_id: string | null; organization_id: string | null; first_covered_on: IsoDate | null;
+}
+
+type Conformities = Map<string, { facts: ContractFacts; conformity: Conformity }>;
+type OrganizationMap = Map<string, { kind: OrganizationKind; members: number; familyFarmerMembers: number }>;
+
+const PURCHASE_KEYS = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
+
+/** A row of purchaseFacts (a group of the year, or one purchase) as the law module takes it. */
+function purchaseGroupOf(r: PurchaseGroupRow, conformities: Conformities, organizations: OrganizationMap, segmentOf: (i: number) => Segment): PurchaseGroup {
+  const c = r.contract_id !== '0' ? conformities.get(r.contract_id) : undefined;
+  return {
+    key: keyOf(r as unknown as Record<string, unknown>, PURCHASE_KEYS),
+    purpose: r.purpose,
+    supplier: {
+      kind: r.supplier_kind,
+      registrationValid: r.registration > 0,
+      lateDap: r.registration === 2,
+      organization: r.organization_id !== '0' ? (organizations.get(r.organization_id) ?? null) : null,
+    },
+    contract: c
+      ? {
+        signedOn: c.facts.signedOn,
+        conformity: c.conformity,
+        priorToPurchase: r.prior,
+        coverage: { date: r.covers_date, feedstock: r.covers_feedstock, counterparty: r.covers_counterparty },
+      }
+      : null,
+    origin: { region: r.region, semiarid: r.semiarid },
+    segment: segmentOf(r.segment),
+    amount: new Decimal(r.amount),
+    count: Number(r.n),
+  };
+}
+
+/** Purchase.selo: whether one purchase counts for the Selo targets of its year, and why not. */
+export interface PurchaseSeloView {
+  year: number;
+  asKnownOn: IsoDate;
+  counts: boolean;
+  kind: SpendingKind;
+  /** A counted purchase is part of the priority-region spending (requirement 2). */
+  priorityRegion: boolean;
+  /** Every finding that applies; empty when it counts. */
+  findings: Finding[];
 }
 
 /**
@@ -188,31 +234,7 @@ export class SealComplianceService {
     const segmentOf = (i: number): Segment => segments[i - 1];
     const purchaseKeys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
 
-    const purchases: PurchaseGroup[] = purchaseRows.map((r) => {
-      const c = r.contract_id !== '0' ? conformities.get(r.contract_id) : undefined;
-      return {
-        key: keyOf(r as unknown as Record<string, unknown>, purchaseKeys),
-        purpose: r.purpose,
-        supplier: {
-          kind: r.supplier_kind,
-          registrationValid: r.registration > 0,
-          lateDap: r.registration === 2,
-          organization: r.organization_id !== '0' ? (organizations.get(r.organization_id) ?? null) : null,
-        },
-        contract: c
-          ? {
-            signedOn: c.facts.signedOn,
-            conformity: c.conformity,
-            priorToPurchase: r.prior,
-            coverage: { date: r.covers_date, feedstock: r.covers_feedstock, counterparty: r.covers_counterparty },
-          }
-          : null,
-        origin: { region: r.region, semiarid: r.semiarid },
-        segment: segmentOf(r.segment),
-        amount: new Decimal(r.amount),
-        count: Number(r.n),
-      };
-    });
+    const purchases: PurchaseGroup[] = purchaseRows.map((r) => purchaseGroupOf(r, conformities, organizations, segmentOf));
     const fomento: FomentoGroup[] = fomentoRows.map((r) => ({
       key: keyOf(r as unknown as Record<string, unknown>, FOMENTO_COLUMNS),
       place: { region: r.region, semiarid: r.semiarid }, segment: segmentOf(r.segment), amount: new Decimal(r.amount), count: Number(r.n),
@@ -274,6 +296,64 @@ export class SealComplianceService {
       }
     }
     return items;
+  }
+
+  /**
+   * Purchase.selo for a page of purchases already in the caller's scope: whether each counts for the
+   * Selo targets of its purchase year as known on asKnownOn (default today), decided by the very
+   * facts (purchaseFacts), contract conformity (`conformities`, with the first covered purchase as
+   * the year's computation finds it) and law function (`decidePurchaseGroup`) that sealCompliance
+   * uses, so that the two never disagree. Statements per (producer, year, asKnownOn) of the page,
+   * not per purchase: the purchases' facts, the first purchase each of their contracts covers in the
+   * year, the contracts and minimum prices, the organizations. Third-party and own-production
+   * purchases are not family-farming spending (DESIGN §1.5): null.
+   */
+  async seloOf(keys: ReadonlyArray<{ purchase: Purchase; asKnownOn: string | null }>): Promise<Array<PurchaseSeloView | null>> {
+    const answers = new Map<string, PurchaseSeloView>();
+    const batches = new Map<string, { producerId: string; year: number; asKnownOn: IsoDate; ids: string[] }>();
+    const resolved = keys.map((k) => {
+      const asKnownOn = k.asKnownOn == null ? today() : requireDate(k.asKnownOn, 'asKnownOn');
+      const year = Number(k.purchase.purchasedOn.slice(0, 4));
+      const batch = `${k.purchase.producerId}|${year}|${asKnownOn}`;
+      const b = batches.get(batch) ?? { producerId: k.purchase.producerId, year, asKnownOn, ids: [] };
+      if (FAMILY_FARMING_SUPPLIERS.has(k.purchase.supplierKind)) b.ids.push(k.purchase.id);
+      batches.set(batch, b);
+      return `${k.purchase.id}|${asKnownOn}`;
+    });
+    const law = await this.lawBook();
+    for (const b of batches.values()) {
+      if (b.ids.length === 0) continue;
+      const from = `${b.year}-01-01`;
+      const to = `${b.year}-12-31`;
+      const segments = parameterSegments(law, from, to, b.asKnownOn);
+      const params = [b.producerId, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY];
+      const em = this.ds.manager;
+      const rows: Array<PurchaseGroupRow & { id: string }> = await em.query(
+        `SELECT id, ${PURCHASE_COLUMNS}, cost AS amount, 1 AS n, purchased_on AS first_on
+           FROM (${purchaseFacts(` AND p.id = ANY($6::bigint[])`)}) f`,
+        [...params, b.ids],
+      );
+      const contractIds = [...new Set(rows.map((r) => r.contract_id).filter((id) => id !== '0'))];
+      // As computeIn finds it: the first purchase of the year each contract covers (art. 3º §2 II).
+      const firstInYear = new Map<string, string>();
+      if (contractIds.length) {
+        const firsts: Array<{ contract_id: string; first_on: IsoDate }> = await em.query(
+          `SELECT contract_id, min(purchased_on) AS first_on FROM (${purchaseFacts(` AND p.contract_id = ANY($6::bigint[])`)}) f
+            WHERE covers_date AND covers_feedstock AND covers_counterparty GROUP BY contract_id`,
+          [...params, contractIds],
+        );
+        for (const f of firsts) firstInYear.set(String(f.contract_id), f.first_on);
+      }
+      const conformities = await this.conformities(contractIds, b.asKnownOn, { before: from, firstFrom: firstInYear }, em);
+      const organizations = await this.organizationFacts(em, [...new Set(rows.map((r) => r.organization_id).filter((id) => id !== '0'))]);
+      for (const r of rows) {
+        const d = decidePurchaseGroup(purchaseGroupOf(r, conformities, organizations, (i) => segments[i - 1]), law, b.asKnownOn);
+        answers.set(`${r.id}|${b.asKnownOn}`, {
+          year: b.year, asKnownOn: b.asKnownOn, counts: d.counts, kind: d.kind, priorityRegion: d.priorityRegion, findings: d.findings,
+        });
+      }
+    }
+    return resolved.map((k) => answers.get(k) ?? null);
   }
 
   private async organizationFacts(em: EntityManager, ids: string[]) {

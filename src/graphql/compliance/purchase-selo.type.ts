@@ -1,0 +1,26 @@
+import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { DateScalar } from '../scalars';
+import { FindingType } from '../types/common';
+import { Finding } from '../../law/findings';
+
+export enum SeloSpendingKind { FAMILY_FARMING_ACQUISITION = 'FAMILY_FARMING_ACQUISITION', OTHER_PRODUCT = 'OTHER_PRODUCT' }
+registerEnumType(SeloSpendingKind, {
+  name: 'SeloSpendingKind',
+  description: 'Which kind of Selo spending a purchase from family farming is (Decreto 10.527/2020, art. 3º §2 I).',
+  valuesConfig: {
+    FAMILY_FARMING_ACQUISITION: { description: 'Raw material for biodiesel bought from family farming (art. 3º §2 I a).' },
+    OTHER_PRODUCT: { description: 'Another family-farming product, counted only when produced in the North, Northeast or Semiárido (art. 3º §2 I b).' },
+  },
+});
+
+@ObjectType('PurchaseSeloStatus', {
+  description: 'Whether one purchase from a family farmer or organization counts for the Selo family-farming targets of its purchase year (Decreto 10.527/2020, art. 3º §2 I–III; DESIGN §1.5), decided by the same rules as sealCompliance: a purchase that does not count is in sealCompliance(year).excluded with the same findings.',
+})
+export class PurchaseSeloStatusType {
+  @Field(() => Int, { description: 'The calendar year whose targets the purchase is measured for (the year of purchasedOn).' }) year: number;
+  @Field(() => DateScalar, { description: 'The law, parameters and minimum prices used are those published by this date.' }) asKnownOn: string;
+  @Field({ description: 'The purchase counts toward the year\'s counted spending (art. 3º §2 I a or b).' }) counts: boolean;
+  @Field(() => SeloSpendingKind, { description: 'Kind of spending by the purchase\'s purpose: (a) raw material for biodiesel or (b) another product.' }) kind: SeloSpendingKind;
+  @Field({ description: 'Produced in the North, Northeast or Semiárido (origin municipality): a counted purchase is part of the priority-region spending (Portaria Interministerial MME/MDA nº 2/2023).' }) priorityRegion: boolean;
+  @Field(() => [FindingType], { description: 'Every reason it does not count (NO_CONTRACT, NO_PRIOR_CONTRACT, CONTRACT_NOT_COVERING, PRICE_BELOW_MINIMUM, NO_TECHNICAL_ASSISTANCE, OUTSIDE_PRIORITY_REGION, SUPPLIER_NOT_ELIGIBLE, REGISTRATION_NOT_VALID, MEMBER_SHARE_BELOW_MINIMUM, DAP_ISSUED_AFTER_CUTOFF); empty when it counts.' }) findings: Finding[];
+}
