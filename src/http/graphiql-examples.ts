@@ -21,7 +21,8 @@ export const EXAMPLE_OPERATIONS: ExampleOperation[] = [
 # segments — runs of days over which the rules in force and the Selo standing do not change —
 # each with its mix of rate categories weighted by the cost of the raw material used
 # (Decreto 10.527/2020, art. 6º §§3º-4º). April 2026 has two segments: the zero window
-# begins on the 7th (art. 5º §§2º-4º).
+# begins on the 7th (art. 5º §§2º-4º). regimeBasis says which election governs the year;
+# each segment's legalBasis, the provisions it applied (and, ad valorem, pisRate/cofinsRate).
 query ProducerMonth($producerId: ID!, $year: Int!, $month: Int!, $asKnownOn: Date) {
   taxPeriod(producerId: $producerId, year: $year, month: $month, asKnownOn: $asKnownOn) {
     producer { id legalName }
@@ -30,6 +31,7 @@ query ProducerMonth($producerId: ID!, $year: Int!, $month: Int!, $asKnownOn: Dat
     asKnownOn
     status
     regime
+    regimeBasis
     feedstockCost
     ownProductionPricePerKg
     domesticVolumeM3
@@ -45,8 +47,11 @@ query ProducerMonth($producerId: ID!, $year: Int!, $month: Int!, $asKnownOn: Dat
       ownProductionVolumeM3
       importedVolumeM3
       domesticRevenue
+      pisRate
+      cofinsRate
       pisDue
       cofinsDue
+      legalBasis
     }
     pisDue
     cofinsDue
@@ -107,13 +112,15 @@ query RulesInForceAsKnownOn($on: Date!, $asKnownOn: Date!) {
   },
   {
     name: 'WhyPurchaseDidNotCount',
-    query: `# Why a purchase did not count: its supplier's standing on the purchase date (a valid DAP
-# or CAF, art. 2º IV; an organization's habilitation, art. 4º VI-VII), where the raw material
-# came from (priority region), and the conformity of its contract (art. 3º §2 II-III). The
-# findings the Selo compliance gives it are under sealCompliance.excluded (by purchase id).
+    query: `# Why a purchase did not count: selo says whether it counts for the Selo targets of its
+# year and lists every finding (the same as sealCompliance.excluded gives for its id); then the
+# facts behind them: its supplier's standing on the purchase date (a valid DAP or CAF, art. 2º IV;
+# an organization's habilitation, art. 4º VI-VII), where the raw material came from (priority
+# region), and the conformity of its contract (art. 3º §2 II-III).
 query WhyPurchaseDidNotCount($purchaseId: ID!, $purchasedOn: Date!) {
   purchase(id: $purchaseId) {
     id
+    selo { year counts kind priorityRegion findings { ${finding} } }
     purchasedOn
     feedstock
     quantityKg

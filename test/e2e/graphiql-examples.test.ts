@@ -104,6 +104,14 @@ test('ProducerMonth: April 2026 in two segments, the first blended by cost, the 
   expect(Number(taxPeriod.pisDue)).toBe(1173.78);
   expect(Number(taxPeriod.cofinsDue)).toBe(5404);
   expect(Number(taxPeriod.totalDue)).toBe(6577.78);
+  // The month explains itself: the election of 2025-11-20 governs 2026 (Lei 11.116/2005, art. 4º §1º);
+  // the zero window is cited only in the segment it applied to; no ad valorem rates under the special regime.
+  expect(taxPeriod.regimeBasis).toContain('2025-11-20');
+  expect(taxPeriod.regimeBasis).toContain('Lei 11.116/2005, art. 4º §1º');
+  expect(before.legalBasis).not.toContain('§§2º–4º');
+  expect(before.legalBasis).toContain('Decreto 10.527/2020, art. 6º, III');
+  expect(window.legalBasis).toContain('Decreto 10.527/2020, art. 5º §§2º–4º');
+  expect([before.pisRate, window.cofinsRate]).toEqual([null, null]);
 });
 
 test('SealComplianceOfYear and WhyPurchaseDidNotCount: João\'s 2025 purchase is excluded, and why', async () => {
@@ -128,6 +136,11 @@ test('SealComplianceOfYear and WhyPurchaseDidNotCount: João\'s 2025 purchase is
     organization: null,
     contract: null,
   });
+  // selo: the purchase's own verdict for 2025, the very findings sealCompliance.excluded lists for it:
+  // no contract (art. 3º §2 II) and a DAP that ended 2024-12-31 (art. 2º IV).
+  expect(purchase.selo).toMatchObject({ year: 2025, counts: false, kind: 'FAMILY_FARMING_ACQUISITION' });
+  expect(purchase.selo.findings.map((f: { code: string }) => f.code)).toEqual(excluded.findings.map((f: { code: string }) => f.code));
+  expect(purchase.selo.findings.map((f: { code: string }) => f.code)).toEqual(expect.arrayContaining(['NO_CONTRACT', 'SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']));
 });
 
 describe('on the demo dataset, with the variables GraphiQL opens with', () => {
@@ -180,5 +193,8 @@ describe('on the demo dataset, with the variables GraphiQL opens with', () => {
     expect(data.purchase.contract.signedOn > data.purchase.purchasedOn).toBe(true);
     expect(codes).toContain('NO_PRIOR_CONTRACT');
     expect(data.purchase.familyFarmingOrigin).toBe(false);
+    // The purchase's own verdict says the same, in the same order.
+    expect(data.purchase.selo.counts).toBe(false);
+    expect(data.purchase.selo.findings.map((f: { code: string }) => f.code)).toEqual(codes);
   });
 });
