@@ -406,8 +406,9 @@ export function regimeBasis(law: LawBook, regime: RegimeInForce, year: number, a
  * A closed month's snapshot taken before the explanations were kept: its segments' rates and
  * legal bases and its regime basis, derived at read time from the law as known on the snapshot's
  * own asKnownOn (the day it was closed) and the facts the snapshot itself records (its regime, mix,
- * imported volume, valuation warnings). Interpretation: descriptive fields only, never a figure;
- * `regime` is the election record read now (elections are never changed, art. 4º §1º: irrevocable).
+ * imported volume, valuation warnings). Descriptive fields only, never a figure; `regime` is the
+ * election record read now (an election is irrevocable, Lei 11.116/2005 art. 4º §1º, and a second
+ * one for the same year is refused), used only when it names the regime the snapshot records.
  * Snapshots that already carry them are returned unchanged.
  */
 export function explainSnapshot(law: LawBook, figures: TaxPeriodFigures, regime: RegimeInForce): TaxPeriodFigures {
