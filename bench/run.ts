@@ -203,13 +203,19 @@ async function cannon(url: string, headers: Record<string, string>, body: string
 }
 
 /** Cold `npm start` to /readyz on an embedded database initialised by a first start. */
-async function coldStart(): Promise<{ seconds: number | null; firstStartSeconds: number | null }> {
+export async function coldStart(): Promise<{ seconds: number | null; firstStartSeconds: number | null; errors?: string[] }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-bench-start-'));
   fs.chmodSync(dataDir, 0o755);
+  const errors: string[] = [];
   const start = async () => {
-    const port = 4300 + Math.floor(Math.random() * 500);
+    // A port nobody listens on (a random one may be taken on a busy machine).
+    const probe = http.createServer();
+    const port = await listen(probe);
+    await new Promise((r) => probe.close(r));
     const t = performance.now();
-    const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', SELO_DATA_DIR: path.join(dataDir, 'pg'), PORT: String(port), LOG_LEVEL: 'warn' }, stdio: 'ignore', detached: true });
+    const child = spawn('npm', ['start', '--silent'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', SELO_DATA_DIR: path.join(dataDir, 'pg'), PORT: String(port), LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let stderr = '';
+    child.stderr!.on('data', (d) => { stderr = (stderr + String(d)).slice(-1000); });
     let seconds: number | null = null;
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline && child.exitCode === null) {
@@ -221,12 +227,13 @@ async function coldStart(): Promise<{ seconds: number | null; firstStartSeconds:
     const exited = new Promise((r) => child.on('exit', r));
     if (child.exitCode === null) process.kill(-child.pid!, 'SIGTERM');
     await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+    if (seconds === null) errors.push(stderr.trim() || `exit code ${child.exitCode}`);
     return seconds;
   };
   try {
     const firstStartSeconds = await start();
     const seconds = await start();
-    return { seconds, firstStartSeconds };
+    return errors.length ? { seconds, firstStartSeconds, errors } : { seconds, firstStartSeconds };
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
