@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ConfigurationError, loadConfig } from './config';
 import { openDatabase } from './database/data-source';
+import { LIMITS } from './graphql/limits';
 import { DEMO_MARKER_CNPJ, loadDemoData } from './database/demo-data';
 import { prepareDatabase } from './database/prepare';
 import { signToken, verifierFromEnvironment } from './graphql/auth/token';
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
     stopEmbedded = () => pg.stop();
     logger.info({ dataDir: pg.dataDir }, 'embedded PostgreSQL started');
   }
-  const dataSource = await openDatabase({ url: databaseUrl, poolSize: 20 });
+  const dataSource = await openDatabase({ url: databaseUrl, poolSize: 20, statementTimeoutMs: LIMITS.requestTimeoutMs });
   await prepareDatabase(dataSource);
   if (!config.databaseUrl) {
     // DESIGN §3: the embedded default starts with the demo dataset, loaded once (no producer yet).
