@@ -1,16 +1,14 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, sleep, spawnApi, waitForShutdownLog, waitForStart } from '../support/api-process';
 
 // `npm start` with no DATABASE_URL: the embedded PostgreSQL (DESIGN §3). On Ctrl-C in a terminal
 // (SIGINT to the whole foreground process group) and on SIGTERM to the API's process alone, the
 // request in flight is answered from the database, the cluster is stopped after it, and the
 // process exits 0 (README, "Endpoints": graceful shutdown).
-
-const ROOT = path.resolve(__dirname, '../..');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // Reachable by the `postgres` user the embedded cluster runs as when the tests run as root.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-embedded-shutdown-'));
@@ -26,17 +24,6 @@ afterAll(() => {
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The postgres processes serving this test's data directory. */
 function postgresPids(): number[] {
@@ -56,16 +43,10 @@ async function stopWhileInFlight(signal: 'SIGINT' | 'SIGTERM', toGroup: boolean)
   const env: NodeJS.ProcessEnv = { ...process.env, SELO_DATA_DIR: path.join(dataDir, 'pg'), PORT: String(port), LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
   delete env.JWT_SECRET;
-  let out = '';
-  child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stdout!.on('data', (c) => { out += String(c); });
-  child.stderr!.on('data', (c) => { out += String(c); });
-  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-  for (let i = 0; !out.includes('AUDITOR: Bearer '); i++) {
-    if (child.exitCode !== null || i > 1200) throw new Error(`the API did not start:\n${out}`);
-    await sleep(100);
-  }
-  const token = /AUDITOR: Bearer (\S+)/.exec(out)![1];
+  const api = spawnApi(env, { detached: true });
+  child = api.child;
+  await waitForStart(api, 'AUDITOR: Bearer ', 1200);
+  const token = /AUDITOR: Bearer (\S+)/.exec(api.out)![1];
 
   const body = JSON.stringify({ query: 'query InFlight { coefficientRules(on: "2026-03-01") { category pisPerM3 cofinsPerM3 } }' });
   const socket = net.connect(port, '127.0.0.1');
@@ -78,15 +59,12 @@ async function stopWhileInFlight(signal: 'SIGINT' | 'SIGTERM', toGroup: boolean)
   await sleep(200);
 
   process.kill(toGroup ? -child.pid! : child.pid!, signal);
-  for (let i = 0; !out.includes('"msg":"shutting down'); i++) {
-    if (i > 100) throw new Error(`no shutdown log line:\n${out}`);
-    await sleep(50);
-  }
+  await waitForShutdownLog(api);
   await sleep(300);
   socket.write(body.slice(12));
   await closed;
-  const exit = await exited;
-  return { status: response.split('\r\n')[0], body: response.slice(response.indexOf('\r\n\r\n') + 4), exit, out };
+  const exit = await api.exited;
+  return { status: response.split('\r\n')[0], body: response.slice(response.indexOf('\r\n\r\n') + 4), exit, out: api.out };
 }
 
 /** Decreto 10.527/2020 art. 5º §1º and art. 6º §1º: the per-m³ amounts in force on 2026-03-01, before the zero window. */

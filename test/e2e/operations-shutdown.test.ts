@@ -1,17 +1,14 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import path from 'node:path';
 import { signToken } from '../../src/graphql/auth/token';
 import { Role } from '../../src/law/types';
 import { TEST_SECRET } from '../support/api';
+import { freePort, sleep, spawnApi, waitForShutdownLog, waitForStart } from '../support/api-process';
 import { createTestDatabase, TestDatabase } from '../support/database';
 
 // `npm start`'s process with DATABASE_URL: it prepares the database (the shipped law) and, on
 // SIGTERM (graceful shutdown, DESIGN §3), stops accepting connections, lets the requests in
 // flight finish, closes the pool and exits 0.
-
-const ROOT = path.resolve(__dirname, '../..');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let db: TestDatabase;
 let child: ChildProcess | undefined;
@@ -21,37 +18,15 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 test('start-up loads the shipped law; on SIGTERM the request in flight completes, new connections are refused, the process exits 0', async () => {
   db = await createTestDatabase(2);
   await db.dataSource.query(`INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region) VALUES ('2611606', 'Recife', 'PE', 'NORTHEAST', false, true)`);
   await db.dataSource.destroy();
   const port = await freePort();
 
-  let out = '';
-  child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: db.url, JWT_SECRET: TEST_SECRET, PORT: String(port), LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (c) => { out += String(c); });
-  child.stderr!.on('data', (c) => { out += String(c); });
-  const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
-
-  for (let i = 0; !out.includes('Selo API:'); i++) {
-    if (child.exitCode !== null || i > 600) throw new Error(`the API did not start:\n${out}`);
-    await sleep(100);
-  }
+  const api = spawnApi({ ...process.env, DATABASE_URL: db.url, JWT_SECRET: TEST_SECRET, PORT: String(port), LOG_LEVEL: 'info' });
+  child = api.child;
+  await waitForStart(api, 'Selo API:', 600);
 
   const token = await signToken(TEST_SECRET, { sub: 'shutdown-test', role: Role.AUDITOR });
   // Start-up loaded the shipped law: the per-m³ amounts of Decreto 10.527/2020 arts. 5º §1º and
@@ -84,10 +59,7 @@ test('start-up loads the shipped law; on SIGTERM the request in flight completes
   await sleep(200);
 
   child.kill('SIGTERM');
-  for (let i = 0; !out.includes('"msg":"shutting down'); i++) {
-    if (i > 100) throw new Error(`no shutdown log line:\n${out}`);
-    await sleep(50);
-  }
+  await waitForShutdownLog(api);
   await sleep(200);
   // The listening socket is closed: a new connection is refused.
   await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
@@ -99,8 +71,8 @@ test('start-up loads the shipped law; on SIGTERM the request in flight completes
   expect(response).toMatch(/x-request-id: in-flight-at-sigterm/i);
   expect(response.slice(response.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ data: { municipality: { name: 'Recife', region: 'NORTHEAST' } } }) + '\n');
 
-  expect(await exited).toBe(0);
-  const lines = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  expect(await api.exited).toBe(0);
+  const lines = api.out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
   expect(lines.find((l) => l.msg === 'request' && l.requestId === 'in-flight-at-sigterm')).toMatchObject({ method: 'POST', path: '/graphql', operation: 'InFlight', status: 200 });
   expect(lines.find((l) => String(l.msg).startsWith('shutting down'))).toMatchObject({ signal: 'SIGTERM' });
 }, 90000);

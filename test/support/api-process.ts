@@ -1,0 +1,59 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+/** The project root, where `npm start` runs. */
+export const ROOT = path.resolve(__dirname, '../..');
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A TCP port free on 127.0.0.1 at the time of the call. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The API's process as `npm start` runs it (src/main.ts), its stdout and stderr collected in `out`. */
+export interface ApiProcess {
+  child: ChildProcess;
+  /** Everything the process wrote so far, stdout and stderr interleaved. */
+  readonly out: string;
+  /** The exit code once the process has exited. */
+  exited: Promise<number | null>;
+}
+
+export function spawnApi(env: NodeJS.ProcessEnv, options: { detached?: boolean } = {}): ApiProcess {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+    cwd: ROOT,
+    env,
+    ...(options.detached ? { detached: true } : {}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c) => { out += String(c); });
+  child.stderr!.on('data', (c) => { out += String(c); });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, get out() { return out; }, exited };
+}
+
+/** Wait until `text` appears in the process's output (checked every 100 ms, `tries` times); fails if the process exits first. */
+export async function waitForStart(api: ApiProcess, text: string, tries: number): Promise<void> {
+  for (let i = 0; !api.out.includes(text); i++) {
+    if (api.child.exitCode !== null || i > tries) throw new Error(`the API did not start:\n${api.out}`);
+    await sleep(100);
+  }
+}
+
+/** Wait for the log line of a graceful shutdown (DESIGN §3). */
+export async function waitForShutdownLog(api: ApiProcess): Promise<void> {
+  for (let i = 0; !api.out.includes('"msg":"shutting down'); i++) {
+    if (i > 100) throw new Error(`no shutdown log line:\n${api.out}`);
+    await sleep(50);
+  }
+}
