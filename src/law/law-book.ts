@@ -56,19 +56,10 @@ export interface LawBook {
   versions(parameter: ParameterName): Version<Record<string, string>>[];
 }
 
-/** One row of table law_parameter_version (DESIGN §1.4). */
-export interface LawVersionRecord {
-  id?: string;
+/** One row of table law_parameter_version (DESIGN §1.4): a version of a parameter, in a scope; the decimals as strings. */
+export interface LawVersionRecord extends Version<Record<string, string>> {
   parameter: string;
   scope: string | null;
-  /** Decimals as strings. */
-  value: Record<string, string>;
-  validFrom: IsoDate;
-  validUntil: IsoDate | null;
-  publishedOn: IsoDate;
-  legalBasis: string;
-  note?: string | null;
-  seq?: number;
 }
 
 /** Scopes of the minimum spending share: the plant's region, or the Semiárido (art. 3º §3º I). */
