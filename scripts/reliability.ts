@@ -343,6 +343,16 @@ async function verifyLedger(databaseUrl: string, ledger: Ledger, tag: string): P
   return { acknowledgedPurchases, acknowledgedSales, storedThoughNotAcknowledged, problems };
 }
 
+/** When the API first answers a read again, polling every 100 ms for 30 s from `since`; 0 if it never does. */
+async function firstAnswerAfter(port: number, token: string, since: number): Promise<number> {
+  while (Date.now() - since < 30_000) {
+    const r = await gql(port, token, `{ producers(first: 1) { totalCount } }`);
+    if (r.ok) return Date.now();
+    await sleep(100);
+  }
+  return 0;
+}
+
 async function runClients(port: number, fx: Fixture, seconds: number, ledger: Ledger, tag: string, during?: () => Promise<void>) {
   const stopAtMs = Date.now() + seconds * 1000;
   const stop = () => Date.now() >= stopAtMs;
@@ -414,14 +424,7 @@ async function faultScenario(pg: Embedded, api: Api, fx: Fixture) {
     }
     await pg.restart();
     restartedAt = Date.now();
-    while (Date.now() - restartedAt < 30_000) {
-      const r = await gql(api.port, fx.admin, `{ producers(first: 1) { totalCount } }`);
-      if (r.ok) {
-        recoveredAt = Date.now();
-        break;
-      }
-      await sleep(100);
-    }
+    recoveredAt = await firstAnswerAfter(api.port, fx.admin, restartedAt);
     readyAfter = await readyzNow();
   });
   const seconds = (Date.now() - started) / 1000;
@@ -514,14 +517,7 @@ async function freezeScenario(pg: Embedded, api: Api, fx: Fixture) {
       process.removeListener('exit', thaw);
       thawedAt = Date.now();
     }
-    while (Date.now() - thawedAt < 30_000) {
-      const r = await gql(api.port, fx.admin, `{ producers(first: 1) { totalCount } }`);
-      if (r.ok) {
-        recoveredAt = Date.now();
-        break;
-      }
-      await sleep(100);
-    }
+    recoveredAt = await firstAnswerAfter(api.port, fx.admin, thawedAt);
   });
   const seconds = (Date.now() - started) / 1000;
   const verdict = await verifyLedger(pg.url, ledger, 'freeze');
