@@ -1,5 +1,5 @@
-import { cnpj as cnpjLib, cpf as cpfLib } from 'cpf-cnpj-validator';
 import { TestApi } from '../support/api';
+import { createProducer, newCnpj, newCpf } from '../support/fixtures';
 
 /** Reference data and producers the records tests build on. */
 export interface RecordsWorld {
@@ -20,31 +20,8 @@ export const MUNICIPALITIES = [
   { ibgeCode: '2910800', name: 'Feira de Santana', semiarid: true },
 ];
 
-let serial = 0;
-/** A numeric CNPJ with valid check digits (módulo 11), different at each call. */
-export function newCnpj(): string {
-  serial++;
-  let digits = `${String(10000000 + serial).slice(-8)}0001`;
-  for (const weights of [[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]]) {
-    const sum = weights.reduce((acc, w, i) => acc + w * Number(digits[i]), 0);
-    const rest = sum % 11;
-    digits += rest < 2 ? '0' : String(11 - rest);
-  }
-  if (!cnpjLib.isValid(digits)) throw new Error(`bad test CNPJ ${digits}`);
-  return digits;
-}
-
-export function newCpf(): string {
-  return cpfLib.generate();
-}
-
-export async function createProducer(api: TestApi, name: string, municipality = '2611606'): Promise<string> {
-  const data = await api.ok(
-    `mutation($input: CreateProducerInput!) { createProducer(input: $input) { id } }`,
-    { input: { cnpj: newCnpj(), legalName: name, plantMunicipalityCode: municipality } },
-  );
-  return data.createProducer.id;
-}
+/** Kept here for the tests that import them from this module. */
+export { createProducer, newCnpj, newCpf };
 
 /** Farmers and organizations are inserted in SQL: these tests are about the producers' records. */
 export async function insertFarmer(api: TestApi, municipality = '2611606', name = 'Maria da Silva'): Promise<string> {

@@ -3,7 +3,7 @@ import { ImportLineError } from '../../src/import/import-error';
 import { importCsv } from '../../src/import/importer';
 import { SYSTEM_ACTOR } from '../../src/services/actor';
 import { startTestApi, TestApi } from '../support/api';
-import { newCnpj } from './records-b.fixtures';
+import { createProducer, electSpecialRegime, FEIRA, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * A closed month's dues are final until it is reopened (issue 4; DESIGN §1.3). They depend on the
@@ -14,14 +14,10 @@ import { newCnpj } from './records-b.fixtures';
  * purchasedOn, even when the lot is used in a later, open month.
  */
 
-const PORTO_ALEGRE = '4314902'; // RS, Sul
-const FEIRA = '2910800'; //        BA, Semiárido
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi();
-  await api.ok(`mutation($i: [MunicipalityInput!]!) { upsertMunicipalities(input: $i) { ibgeCode } }`, { i: [
-    { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false }, { ibgeCode: FEIRA, name: 'Feira de Santana', semiarid: true },
-  ] });
+  await upsertMunicipalities(api, [PORTO_ALEGRE, FEIRA]);
 });
 afterAll(async () => { await api.close(); });
 
@@ -29,9 +25,8 @@ const RECORD = `mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $
 const QUERY = `query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 3) { status ownProductionPricePerKg pisDue cofinsDue recomputedDiffers } }`;
 
 test('a third-party lot acquired in a closed month and used in the next is refused; own production and lots acquired in open months are not', async () => {
-  const p = (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`,
-    { i: { cnpj: newCnpj(), legalName: 'Usina Fechada', plantMunicipalityCode: FEIRA } })).createProducer.id as string;
-  await api.ok(`mutation($i: ElectRegimeInput!) { electRegime(input: $i) { effectiveYear } }`, { i: { producerId: p, regime: 'SPECIAL_PER_M3', electedOn: '2025-11-03' } });
+  const p = await createProducer(api, 'Usina Fechada', FEIRA);
+  await electSpecialRegime(api, p);
   const lot = (over: object) => ({ producerId: p, feedstock: 'SOYBEAN', quantityKg: '1000', originMunicipalityCode: PORTO_ALEGRE, ...over });
   await api.ok(RECORD, { i: [
     // Own castor from the Semiárido (art. 6º I), valued at March's third-party price, and the one third-party lot of March.
@@ -65,8 +60,7 @@ test('a third-party lot acquired in a closed month and used in the next is refus
 });
 
 test('the CSV import refuses the same line: a third-party lot acquired in the closed month (art. 6º §4º)', async () => {
-  const p = (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`,
-    { i: { cnpj: newCnpj(), legalName: 'Usina Importadora', plantMunicipalityCode: FEIRA } })).createProducer.id as string;
+  const p = await createProducer(api, 'Usina Importadora', FEIRA);
   await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status } }`, { p });
   const header = 'purchasedOn,consumedOn,feedstock,quantityKg,cost,supplierKind,familyFarmerId,organizationId,supplierName,originMunicipalityCode,contractId,purpose,externalId';
   const csv = (lines: string[]) => Readable.from([[header, ...lines].join('\n')]);

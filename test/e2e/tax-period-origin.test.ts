@@ -1,6 +1,6 @@
 import { Decimal } from '../../src/law/decimal';
 import { startTestApi, TestApi } from '../support/api';
-import { newCnpj, newCpf } from './records-b.fixtures';
+import { createProducer, electSpecialRegime, grantSeal, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * Family-farming origin as the month's SQL aggregate judges it (Decreto 10.527/2020, art. 6º §2º;
@@ -14,16 +14,11 @@ import { newCnpj, newCpf } from './records-b.fixtures';
  */
 
 const D = (v: string | number) => new Decimal(v);
-const RECIFE = '2611606'; //       PE, Nordeste: priority region
-const PORTO_ALEGRE = '4314902'; // RS, Sul
 
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi();
-  await api.ok(`mutation($i: [MunicipalityInput!]!) { upsertMunicipalities(input: $i) { ibgeCode } }`, { i: [
-    { ibgeCode: RECIFE, name: 'Recife', semiarid: false },
-    { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false },
-  ] });
+  await upsertMunicipalities(api, [RECIFE, PORTO_ALEGRE]);
 });
 afterAll(async () => { await api.close(); });
 
@@ -46,10 +41,9 @@ test('each lot judged on its purchase date: members 60/100 vs 59/100, registrati
   const lateDap = await farmer('DAP-2022-11', 'DAP', '2022-11-15', '2026-11-14'); // issued after the cutoff: counts by its dates
   const lapsedLater = await farmer('CAF-E', 'CAF', '2024-02-28', '2026-02-28'); //   valid on the purchase date (02-25), not on consumption (03-05)
 
-  const id = (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`,
-    { i: { cnpj: newCnpj(), legalName: 'Usina Origem', plantMunicipalityCode: RECIFE } })).createProducer.id as string;
-  await api.ok(`mutation($i: ElectRegimeInput!) { electRegime(input: $i) { effectiveYear } }`, { i: { producerId: id, regime: 'SPECIAL_PER_M3', electedOn: '2025-11-03' } });
-  await api.ok(`mutation($i: GrantSealInput!) { grantSeal(input: $i) { id } }`, { i: { producerId: id, grantedOn: '2025-01-01', validUntil: '2027-12-31' } });
+  const id = await createProducer(api, 'Usina Origem', RECIFE);
+  await electSpecialRegime(api, id);
+  await grantSeal(api, id);
 
   const lot = (on: string, kind: string, ref: { farmer?: string; org?: string }, origin: string, consumedOn: string | null = null) => ({
     producerId: id, purchasedOn: on, consumedOn, feedstock: 'SOYBEAN', quantityKg: '1000', cost: '1000', supplierKind: kind,

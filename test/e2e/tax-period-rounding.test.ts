@@ -1,5 +1,5 @@
 import { startTestApi, TestApi } from '../support/api';
-import { newCnpj, newCpf } from './records-b.fixtures';
+import { createProducer, electSpecialRegime, FEIRA, grantSeal, newCpf, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * DESIGN §1.3 over real PostgreSQL: each segment's dues rounded half-even (ABNT NBR 5891) from the
@@ -8,22 +8,17 @@ import { newCnpj, newCpf } from './records-b.fixtures';
  * CASTOR_PALM_PRIORITY_REGION 22,48 / 103,51 (art. 6º §1º I).
  */
 
-const PORTO_ALEGRE = '4314902'; // RS, Sul
-const FEIRA = '2910800'; //        BA, Semiárido
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi();
-  await api.ok(`mutation($i: [MunicipalityInput!]!) { upsertMunicipalities(input: $i) { ibgeCode } }`, { i: [
-    { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false }, { ibgeCode: FEIRA, name: 'Feira de Santana', semiarid: true },
-  ] });
+  await upsertMunicipalities(api, [PORTO_ALEGRE, FEIRA]);
 });
 afterAll(async () => { await api.close(); });
 
 async function producer(): Promise<string> {
-  const id = (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`,
-    { i: { cnpj: newCnpj(), legalName: 'Usina Arredondamento', plantMunicipalityCode: PORTO_ALEGRE } })).createProducer.id as string;
-  await api.ok(`mutation($i: ElectRegimeInput!) { electRegime(input: $i) { effectiveYear } }`, { i: { producerId: id, regime: 'SPECIAL_PER_M3', electedOn: '2025-11-03' } });
-  await api.ok(`mutation($i: GrantSealInput!) { grantSeal(input: $i) { id } }`, { i: { producerId: id, grantedOn: '2025-01-01', validUntil: '2027-12-31' } });
+  const id = await createProducer(api, 'Usina Arredondamento', PORTO_ALEGRE);
+  await electSpecialRegime(api, id);
+  await grantSeal(api, id);
   return id;
 }
 const record = (producerId: string, lots: object[], saleM3: string) => Promise.all([
