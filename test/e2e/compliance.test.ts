@@ -1,6 +1,7 @@
-import { cpf as cpfLib } from 'cpf-cnpj-validator';
 import { Decimal } from '../../src/law/decimal';
 import { startTestApi, TestApi } from '../support/api';
+import { createProducer, FEIRA, PORTO_ALEGRE, RECIFE } from '../support/fixtures';
+import { contract, nordesteYear, purchases, setUpSeloYear } from '../support/selo-year';
 
 /**
  * Selo compliance over real PostgreSQL (Decreto 10.527/2020, art. 3º §2 I–III and §3º; Portaria
@@ -12,75 +13,7 @@ import { startTestApi, TestApi } from '../support/api';
  */
 
 let api: TestApi;
-const RECIFE = '2611606'; // PE, Nordeste: priority region
-const PORTO_ALEGRE = '4314902'; // RS, Sul
-const FEIRA = '2910800'; // BA, Nordeste, Semiárido
 const KNOWN = '2026-11-30';
-
-let serial = 0;
-function newCnpj(): string {
-  serial++;
-  let digits = `${String(20000000 + serial).slice(-8)}0001`;
-  for (const weights of [[5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]]) {
-    const rest = weights.reduce((acc, w, i) => acc + w * Number(digits[i]), 0) % 11;
-    digits += rest < 2 ? '0' : String(11 - rest);
-  }
-  return digits;
-}
-
-async function producer(name: string, plant: string): Promise<string> {
-  const d = await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`, { i: { cnpj: newCnpj(), legalName: name, plantMunicipalityCode: plant } });
-  return d.createProducer.id;
-}
-
-type Reg = [kind: 'DAP' | 'CAF', validFrom: string, validUntil: string];
-
-const registrations = (regs: Reg[], prefix: string) => regs.map(([kind, validFrom, validUntil], i) => ({ kind, number: `${prefix}-${kind}-${i}`, validFrom, validUntil }));
-
-async function farmer(regs: Reg[]): Promise<string> {
-  const cpf = cpfLib.generate();
-  const d = await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, {
-    i: { cpf, name: 'Agricultora', municipalityCode: RECIFE, registrations: registrations(regs, cpf) },
-  });
-  return d.createFamilyFarmer.id;
-}
-
-async function organization(kind: 'COOPERATIVE' | 'ASSOCIATION', members: number, familyFarmers: number, regs: Reg[]): Promise<string> {
-  const cnpj = newCnpj();
-  const d = await api.ok(`mutation($i: CreateOrganizationInput!) { createOrganization(input: $i) { id } }`, {
-    i: { cnpj, name: `${kind} do Sertão`, kind, municipalityCode: FEIRA, members, familyFarmerMembers: familyFarmers, registrations: registrations(regs, cnpj) },
-  });
-  return d.createOrganization.id;
-}
-
-interface ContractSpec {
-  farmer?: string; org?: string; signedOn?: string; validFrom?: string; validUntil?: string; feedstock?: string; pricePerKg?: string; technicalAssistance?: boolean;
-}
-async function contract(producerId: string, s: ContractSpec): Promise<string> {
-  const d = await api.ok(`mutation($i: CreateContractInput!) { createContract(input: $i) { id } }`, {
-    i: {
-      producerId, familyFarmerId: s.farmer ?? null, organizationId: s.org ?? null, signedOn: s.signedOn ?? '2025-01-10',
-      validFrom: s.validFrom ?? '2025-01-10', validUntil: s.validUntil ?? '2025-12-31', feedstock: s.feedstock ?? 'SOYBEAN',
-      quantityKg: '100000', pricePerKg: s.pricePerKg ?? '2.50', technicalAssistance: s.technicalAssistance ?? true,
-    },
-  });
-  return d.createContract.id;
-}
-
-interface PurchaseSpec {
-  on: string; cost: string; farmer?: string; org?: string; kind?: string; contract?: string; origin?: string; feedstock?: string; purpose?: string;
-}
-async function purchases(producerId: string, specs: PurchaseSpec[]): Promise<string[]> {
-  const d = await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, {
-    i: specs.map((s) => ({
-      producerId, purchasedOn: s.on, feedstock: s.feedstock ?? 'SOYBEAN', quantityKg: '1000', cost: s.cost,
-      supplierKind: s.kind ?? (s.org ? 'COOPERATIVE' : 'FAMILY_FARMER'), familyFarmerId: s.farmer ?? null, organizationId: s.org ?? null,
-      originMunicipalityCode: s.origin ?? RECIFE, contractId: s.contract ?? null, purpose: s.purpose ?? 'BIODIESEL_FEEDSTOCK',
-      supplierName: s.kind === 'THIRD_PARTY' ? 'Trading S.A.' : null,
-    })),
-  });
-  return d.recordPurchases.map((p: { id: string }) => p.id);
-}
 
 async function sales(producerId: string, items: Array<{ on: string; m3: string; revenue: string; market?: string; origin?: string }>): Promise<void> {
   await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, {
@@ -111,18 +44,7 @@ let eligibleFarmer: string;
 
 beforeAll(async () => {
   api = await startTestApi();
-  await api.ok(`mutation($m: [MunicipalityInput!]!) { upsertMunicipalities(input: $m) { ibgeCode } }`, {
-    m: [
-      { ibgeCode: RECIFE, name: 'Recife', semiarid: false },
-      { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false },
-      { ibgeCode: FEIRA, name: 'Feira de Santana', semiarid: true },
-    ],
-  });
-  // PGPAF minimum price of soybean for 2025 (Decreto 5.996/2006): R$ 2,40/kg, published 2024-12-20.
-  await api.ok(`mutation($i: PublishMinimumPriceInput!) { publishMinimumPrice(input: $i) { id } }`, {
-    i: { feedstock: 'SOYBEAN', validFrom: '2025-01-01', validUntil: '2026-12-31', pricePerKg: '2.40', source: 'Portaria PGPAF (test) 2024', publishedOn: '2024-12-20' },
-  });
-  eligibleFarmer = await farmer([['CAF', '2023-01-01', '2027-12-31']]);
+  eligibleFarmer = await setUpSeloYear(api);
 });
 afterAll(async () => { await api.close(); });
 
@@ -131,15 +53,7 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    p = await producer('Biodiesel Nordeste S.A.', RECIFE);
-    const f1 = eligibleFarmer;
-    const f2 = await farmer([['CAF', '2023-01-01', '2027-12-31']]);
-    const expiredDap = await farmer([['DAP', '2022-01-01', '2024-12-31']]);
-    const lateDap = await farmer([['DAP', '2022-11-01', '2025-12-31']]);
-    const lowShareCoop = await organization('COOPERATIVE', 100, 59, [['CAF', '2023-01-01', '2027-12-31']]);
-    const unregisteredCoop = await organization('COOPERATIVE', 100, 80, []);
-    const association = await organization('ASSOCIATION', 100, 80, [['CAF', '2023-01-01', '2027-12-31']]);
-
+    p = await createProducer(api, 'Biodiesel Nordeste S.A.', RECIFE);
     // Sales of 2025 (art. 3º §3º II–III): own production 80 m³ domestic for R$ 400.000 and 20 m³
     // exported for R$ 120.000; 10 m³ of imported biodiesel (not own production) for R$ 50.000;
     // a sale of 2024 that belongs to another year.
@@ -149,46 +63,8 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
       { on: '2025-02-03', m3: '10', revenue: '50000', origin: 'IMPORTED' },
       { on: '2024-12-31', m3: '5', revenue: '25000' },
     ]);
-
-    const k1 = await contract(p, { farmer: f1 });
-    const kOther = await contract(p, { farmer: f1, feedstock: 'OTHER', pricePerKg: '1.00' });
-    const kSignedLate = await contract(p, { farmer: f2, signedOn: '2025-06-01', validFrom: '2025-01-01' });
-    const kEnded = await contract(p, { farmer: f1, signedOn: '2025-01-05', validFrom: '2025-01-05', validUntil: '2025-02-28' });
-    const kCheap = await contract(p, { farmer: f1, pricePerKg: '2.39' });
-    const kNoTa = await contract(p, { farmer: f1, technicalAssistance: false });
-    const kExpired = await contract(p, { farmer: expiredDap });
-    const kLowShare = await contract(p, { org: lowShareCoop });
-    const kUnregistered = await contract(p, { org: unregisteredCoop });
-    const kAssociation = await contract(p, { org: association });
-
-    [
-      ids.aSouthOrigin, ids.aRecife, ids.bRecife, ids.bSouth, ids.association,
-      ids.noContract, ids.signedAfter, ids.dateNotCovered, ids.feedstockNotCovered, ids.priceBelow, ids.noTa,
-      ids.expiredDap, ids.lowShare, ids.unregistered, ids.lateDap, ids.thirdParty, ids.lastYear,
-    ] = await purchases(p, [
-      // (a) counted: R$ 50.000 produced in Porto Alegre (outside the priority region) and R$ 30.000 in Recife.
-      { on: '2025-03-01', cost: '50000', farmer: f1, contract: k1, origin: PORTO_ALEGRE },
-      { on: '2025-04-01', cost: '30000', farmer: f1, contract: k1 },
-      // (b) counted: other products from Recife, R$ 20.000; excluded from Porto Alegre, R$ 7.000.
-      { on: '2025-05-01', cost: '20000', farmer: f1, contract: kOther, feedstock: 'OTHER', purpose: 'OTHER_PRODUCT' },
-      { on: '2025-05-02', cost: '7000', farmer: f1, contract: kOther, feedstock: 'OTHER', purpose: 'OTHER_PRODUCT', origin: PORTO_ALEGRE },
-      // (a) counted: a habilitated association (art. 2º V; Interpretation: associations count for the Selo), R$ 5.000.
-      { on: '2025-07-01', cost: '5000', org: association, kind: 'ASSOCIATION', contract: kAssociation },
-      // Excluded, each for its reason.
-      { on: '2025-03-05', cost: '1000', farmer: f1 },
-      { on: '2025-05-15', cost: '1100', farmer: f2, contract: kSignedLate },
-      { on: '2025-03-10', cost: '1200', farmer: f1, contract: kEnded },
-      { on: '2025-03-11', cost: '1300', farmer: f1, contract: k1, feedstock: 'CASTOR_BEAN' },
-      { on: '2025-03-12', cost: '1400', farmer: f1, contract: kCheap },
-      { on: '2025-03-13', cost: '1500', farmer: f1, contract: kNoTa },
-      { on: '2025-03-14', cost: '1600', farmer: expiredDap, contract: kExpired },
-      { on: '2025-03-15', cost: '1700', org: lowShareCoop, contract: kLowShare },
-      { on: '2025-03-16', cost: '1800', org: unregisteredCoop, contract: kUnregistered },
-      { on: '2025-08-01', cost: '1900', farmer: lateDap },
-      // Not family-farming spending: never listed. Another year: not in 2025.
-      { on: '2025-03-01', cost: '99000', kind: 'THIRD_PARTY', origin: PORTO_ALEGRE },
-      { on: '2024-12-31', cost: '500', farmer: f1 },
-    ]);
+    // Purchases of 2025 (art. 3º §2 I–III): those counted and one excluded for each reason (nordesteYear).
+    Object.assign(ids, await nordesteYear(api, p, eligibleFarmer));
     [ids.fomentoFeira, ids.fomentoSouth] = await fomento(p, [
       { on: '2025-06-01', amount: '10000', municipality: FEIRA }, // (c) counted: Semiárido
       { on: '2025-06-02', amount: '3000', municipality: PORTO_ALEGRE }, // (c) outside the priority region
@@ -256,7 +132,7 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
   });
 
   test('access: AUDITOR any producer, PRODUCER its own (also nested), another producer NOT_FOUND', async () => {
-    const other = await producer('Outra Usina Ltda', PORTO_ALEGRE);
+    const other = await createProducer(api, 'Outra Usina Ltda', PORTO_ALEGRE);
     expect((await api.ok(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'AUDITOR' })).sealCompliance.base).toBe('416000');
     const own = await api.ok(`query($p: ID!) { producer(id: $p) { sealCompliance(year: 2025, asKnownOn: "${KNOWN}") { countedTotal compliant } } }`, { p }, { role: 'PRODUCER', producerId: p });
     expect(own.producer.sealCompliance).toEqual({ countedTotal: '115000', compliant: false });
@@ -285,17 +161,17 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
 
 describe('requirement 1 (art. 3º §3º I): exactly at, just below and just above the minimum', () => {
   test('a Sul plant (40%) with a base of R$ 100.000: 39.999,99 → 40.000,00 → 40.000,01', async () => {
-    const p = await producer('Usina Gaúcha S.A.', PORTO_ALEGRE);
+    const p = await createProducer(api, 'Usina Gaúcha S.A.', PORTO_ALEGRE);
     await baseOf100k(p);
-    const k = await contract(p, { farmer: eligibleFarmer });
-    await purchases(p, [{ on: '2025-04-01', cost: '39999.99', farmer: eligibleFarmer, contract: k }]);
+    const k = await contract(api, p, { farmer: eligibleFarmer });
+    await purchases(api, p, [{ on: '2025-04-01', cost: '39999.99', farmer: eligibleFarmer, contract: k }]);
     let c = await compliance(p);
     // 39.999,99 / 100.000 = 0,3999999 → shown 0.4 (6 decimals) yet below 0,40: not met, R$ 0,01 short.
     expect([c.achievedShare, c.requiredShare, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['0.4', '0.4', false, '0.01', false]);
-    await purchases(p, [{ on: '2025-04-02', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
+    await purchases(api, p, [{ on: '2025-04-02', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
     c = await compliance(p);
     expect([c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['40000', true, '0', true]);
-    await purchases(p, [{ on: '2025-04-03', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
+    await purchases(api, p, [{ on: '2025-04-03', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
     c = await compliance(p);
     expect([c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['40000.01', true, '0', true]);
   });
@@ -303,10 +179,10 @@ describe('requirement 1 (art. 3º §3º I): exactly at, just below and just abov
   test('the same spending: a Nordeste plant (30%) is compliant, a Sul plant (40%) is not', async () => {
     const verdicts = [];
     for (const plant of [RECIFE, PORTO_ALEGRE]) {
-      const p = await producer(`Usina ${plant}`, plant);
+      const p = await createProducer(api, `Usina ${plant}`, plant);
       await baseOf100k(p);
-      const k = await contract(p, { farmer: eligibleFarmer });
-      await purchases(p, [{ on: '2025-04-01', cost: '35000', farmer: eligibleFarmer, contract: k }]);
+      const k = await contract(api, p, { farmer: eligibleFarmer });
+      await purchases(api, p, [{ on: '2025-04-01', cost: '35000', farmer: eligibleFarmer, contract: k }]);
       const c = await compliance(p);
       verdicts.push([c.achievedShare, c.requiredShare, c.shortfall, c.compliant]);
     }
@@ -326,10 +202,10 @@ describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the prio
     const atX = new Decimal(minimum).times(100000);
     const results = [];
     for (const x of [atX.minus('0.01'), atX, atX.plus('0.01')]) {
-      const p = await producer(`Usina ${year} ${x.toFixed()}`, RECIFE);
+      const p = await createProducer(api, `Usina ${year} ${x.toFixed()}`, RECIFE);
       await sales(p, [{ on: `${year}-02-01`, m3: '1', revenue: '1000' }]);
-      const k = await contract(p, { farmer: eligibleFarmer, signedOn: `${year}-01-02`, validFrom: `${year}-01-02`, validUntil: `${year}-12-31` });
-      await purchases(p, [{ on: `${year}-03-01`, cost: new Decimal(100000).minus(x).toFixed(), farmer: eligibleFarmer, contract: k, origin: PORTO_ALEGRE }]);
+      const k = await contract(api, p, { farmer: eligibleFarmer, signedOn: `${year}-01-02`, validFrom: `${year}-01-02`, validUntil: `${year}-12-31` });
+      await purchases(api, p, [{ on: `${year}-03-01`, cost: new Decimal(100000).minus(x).toFixed(), farmer: eligibleFarmer, contract: k, origin: PORTO_ALEGRE }]);
       await fomento(p, [{ on: `${year}-03-02`, amount: x.toFixed(), municipality: RECIFE }]);
       const c = await compliance(p, year);
       results.push([c.countedTotal, c.priorityRegionAmount, c.requiredPriorityRegionShare, c.priorityRegionShareMet, c.compliant]);
@@ -345,10 +221,10 @@ describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the prio
 
 describe('a contract over two years (art. 3º §2 II): its first covered purchase may lie in the year before', () => {
   test('signed after a covered purchase of 2024, the contract does not conform, so its 2025 purchase does not count either', async () => {
-    const p = await producer('Usina Bianual S.A.', RECIFE);
+    const p = await createProducer(api, 'Usina Bianual S.A.', RECIFE);
     await baseOf100k(p);
-    const k = await contract(p, { farmer: eligibleFarmer, signedOn: '2024-07-01', validFrom: '2024-06-01', validUntil: '2025-12-31' });
-    const [early, later] = await purchases(p, [
+    const k = await contract(api, p, { farmer: eligibleFarmer, signedOn: '2024-07-01', validFrom: '2024-06-01', validUntil: '2025-12-31' });
+    const [early, later] = await purchases(api, p, [
       { on: '2024-06-15', cost: '2000', farmer: eligibleFarmer, contract: k },
       { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
     ]);
@@ -361,10 +237,10 @@ describe('a contract over two years (art. 3º §2 II): its first covered purchas
   });
 
   test('signed before its first covered purchase of 2024, the same contract counts its 2025 purchase', async () => {
-    const p = await producer('Usina Bianual Regular S.A.', RECIFE);
+    const p = await createProducer(api, 'Usina Bianual Regular S.A.', RECIFE);
     await baseOf100k(p);
-    const k = await contract(p, { farmer: eligibleFarmer, signedOn: '2024-05-31', validFrom: '2024-06-01', validUntil: '2025-12-31' });
-    await purchases(p, [
+    const k = await contract(api, p, { farmer: eligibleFarmer, signedOn: '2024-05-31', validFrom: '2024-06-01', validUntil: '2025-12-31' });
+    await purchases(api, p, [
       { on: '2024-06-15', cost: '2000', farmer: eligibleFarmer, contract: k },
       { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
     ]);

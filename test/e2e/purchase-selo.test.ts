@@ -1,6 +1,6 @@
-import { cpf as cpfLib } from 'cpf-cnpj-validator';
 import { startTestApi, TestApi } from '../support/api';
-import { newCnpj } from './records-b.fixtures';
+import { createProducer, PORTO_ALEGRE, RECIFE } from '../support/fixtures';
+import { contract, farmer, nordesteYear, PurchaseSpec, purchases, setUpSeloYear } from '../support/selo-year';
 
 /**
  * Purchase.selo: whether one purchase counts for the Selo targets of its year (Decreto 10.527/2020,
@@ -15,51 +15,7 @@ import { newCnpj } from './records-b.fixtures';
  */
 
 let api: TestApi;
-const RECIFE = '2611606'; // PE, Nordeste: priority region
-const PORTO_ALEGRE = '4314902'; // RS, Sul
-const FEIRA = '2910800'; // BA, Nordeste, Semiárido
 const KNOWN = '2026-11-30';
-
-type Reg = [kind: 'DAP' | 'CAF', validFrom: string, validUntil: string];
-const registrations = (regs: Reg[], prefix: string) => regs.map(([kind, validFrom, validUntil], i) => ({ kind, number: `${prefix}-${kind}-${i}`, validFrom, validUntil }));
-
-async function producer(plant: string): Promise<string> {
-  return (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`, { i: { cnpj: newCnpj(), legalName: 'Usina Selo', plantMunicipalityCode: plant } })).createProducer.id;
-}
-async function farmer(regs: Reg[]): Promise<string> {
-  const cpf = cpfLib.generate();
-  return (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, {
-    i: { cpf, name: 'Agricultora', municipalityCode: RECIFE, registrations: registrations(regs, cpf) },
-  })).createFamilyFarmer.id;
-}
-async function organization(kind: 'COOPERATIVE' | 'ASSOCIATION', members: number, familyFarmers: number, regs: Reg[]): Promise<string> {
-  const cnpj = newCnpj();
-  return (await api.ok(`mutation($i: CreateOrganizationInput!) { createOrganization(input: $i) { id } }`, {
-    i: { cnpj, name: `${kind} do Sertão`, kind, municipalityCode: FEIRA, members, familyFarmerMembers: familyFarmers, registrations: registrations(regs, cnpj) },
-  })).createOrganization.id;
-}
-interface ContractSpec { farmer?: string; org?: string; signedOn?: string; validFrom?: string; validUntil?: string; feedstock?: string; pricePerKg?: string; technicalAssistance?: boolean }
-async function contract(producerId: string, s: ContractSpec): Promise<string> {
-  return (await api.ok(`mutation($i: CreateContractInput!) { createContract(input: $i) { id } }`, {
-    i: {
-      producerId, familyFarmerId: s.farmer ?? null, organizationId: s.org ?? null, signedOn: s.signedOn ?? '2025-01-10',
-      validFrom: s.validFrom ?? '2025-01-10', validUntil: s.validUntil ?? '2025-12-31', feedstock: s.feedstock ?? 'SOYBEAN',
-      quantityKg: '100000', pricePerKg: s.pricePerKg ?? '2.50', technicalAssistance: s.technicalAssistance ?? true,
-    },
-  })).createContract.id;
-}
-interface PurchaseSpec { on: string; cost: string; farmer?: string; org?: string; kind?: string; contract?: string; origin?: string; feedstock?: string; purpose?: string }
-async function purchases(producerId: string, specs: PurchaseSpec[]): Promise<string[]> {
-  const d = await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, {
-    i: specs.map((s) => ({
-      producerId, purchasedOn: s.on, feedstock: s.feedstock ?? 'SOYBEAN', quantityKg: '1000', cost: s.cost,
-      supplierKind: s.kind ?? (s.org ? 'COOPERATIVE' : 'FAMILY_FARMER'), familyFarmerId: s.farmer ?? null, organizationId: s.org ?? null,
-      originMunicipalityCode: s.origin ?? RECIFE, contractId: s.contract ?? null, purpose: s.purpose ?? 'BIODIESEL_FEEDSTOCK',
-      supplierName: s.kind === 'THIRD_PARTY' ? 'Trading S.A.' : null,
-    })),
-  });
-  return d.recordPurchases.map((p: { id: string }) => p.id);
-}
 
 const SELO = `query($id: ID!, $k: Date) { purchase(id: $id) { id selo(asKnownOn: $k) { year asKnownOn counts kind priorityRegion findings { code legalBasis } } } }`;
 const selo = async (id: string, k: string | null = KNOWN) => (await api.ok(SELO, { id, k })).purchase.selo;
@@ -70,16 +26,7 @@ const excludedOf = async (p: string, year: number) => new Map<string, string[]>(
 let eligibleFarmer: string;
 beforeAll(async () => {
   api = await startTestApi();
-  await api.ok(`mutation($m: [MunicipalityInput!]!) { upsertMunicipalities(input: $m) { ibgeCode } }`, { m: [
-    { ibgeCode: RECIFE, name: 'Recife', semiarid: false },
-    { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false },
-    { ibgeCode: FEIRA, name: 'Feira de Santana', semiarid: true },
-  ] });
-  // PGPAF minimum price of soybean (Decreto 5.996/2006): R$ 2,40/kg from 2025-01-01, published 2024-12-20.
-  await api.ok(`mutation($i: PublishMinimumPriceInput!) { publishMinimumPrice(input: $i) { id } }`, {
-    i: { feedstock: 'SOYBEAN', validFrom: '2025-01-01', validUntil: '2026-12-31', pricePerKg: '2.40', source: 'Portaria PGPAF (test) 2024', publishedOn: '2024-12-20' },
-  });
-  eligibleFarmer = await farmer([['CAF', '2023-01-01', '2027-12-31']]);
+  eligibleFarmer = await setUpSeloYear(api);
 });
 afterAll(async () => { await api.close(); });
 
@@ -88,47 +35,8 @@ describe('Purchase.selo agrees with sealCompliance.excluded, reason by reason', 
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    p = await producer(RECIFE);
-    const f1 = eligibleFarmer;
-    const f2 = await farmer([['CAF', '2023-01-01', '2027-12-31']]);
-    const expiredDap = await farmer([['DAP', '2022-01-01', '2024-12-31']]);
-    const lateDap = await farmer([['DAP', '2022-11-01', '2025-12-31']]);
-    const lowShareCoop = await organization('COOPERATIVE', 100, 59, [['CAF', '2023-01-01', '2027-12-31']]);
-    const unregisteredCoop = await organization('COOPERATIVE', 100, 80, []);
-    const association = await organization('ASSOCIATION', 100, 80, [['CAF', '2023-01-01', '2027-12-31']]);
-    const k1 = await contract(p, { farmer: f1 });
-    const kOther = await contract(p, { farmer: f1, feedstock: 'OTHER', pricePerKg: '1.00' });
-    const kSignedLate = await contract(p, { farmer: f2, signedOn: '2025-06-01', validFrom: '2025-01-01' });
-    const kEnded = await contract(p, { farmer: f1, signedOn: '2025-01-05', validFrom: '2025-01-05', validUntil: '2025-02-28' });
-    const kCheap = await contract(p, { farmer: f1, pricePerKg: '2.39' });
-    const kNoTa = await contract(p, { farmer: f1, technicalAssistance: false });
-    const kExpired = await contract(p, { farmer: expiredDap });
-    const kLowShare = await contract(p, { org: lowShareCoop });
-    const kUnregistered = await contract(p, { org: unregisteredCoop });
-    const kAssociation = await contract(p, { org: association });
-    [
-      ids.aSouthOrigin, ids.aRecife, ids.bRecife, ids.bSouth, ids.association,
-      ids.noContract, ids.signedAfter, ids.dateNotCovered, ids.feedstockNotCovered, ids.priceBelow, ids.noTa,
-      ids.expiredDap, ids.lowShare, ids.unregistered, ids.lateDap, ids.thirdParty, ids.lastYear,
-    ] = await purchases(p, [
-      { on: '2025-03-01', cost: '50000', farmer: f1, contract: k1, origin: PORTO_ALEGRE },
-      { on: '2025-04-01', cost: '30000', farmer: f1, contract: k1 },
-      { on: '2025-05-01', cost: '20000', farmer: f1, contract: kOther, feedstock: 'OTHER', purpose: 'OTHER_PRODUCT' },
-      { on: '2025-05-02', cost: '7000', farmer: f1, contract: kOther, feedstock: 'OTHER', purpose: 'OTHER_PRODUCT', origin: PORTO_ALEGRE },
-      { on: '2025-07-01', cost: '5000', org: association, kind: 'ASSOCIATION', contract: kAssociation },
-      { on: '2025-03-05', cost: '1000', farmer: f1 },
-      { on: '2025-05-15', cost: '1100', farmer: f2, contract: kSignedLate },
-      { on: '2025-03-10', cost: '1200', farmer: f1, contract: kEnded },
-      { on: '2025-03-11', cost: '1300', farmer: f1, contract: k1, feedstock: 'CASTOR_BEAN' },
-      { on: '2025-03-12', cost: '1400', farmer: f1, contract: kCheap },
-      { on: '2025-03-13', cost: '1500', farmer: f1, contract: kNoTa },
-      { on: '2025-03-14', cost: '1600', farmer: expiredDap, contract: kExpired },
-      { on: '2025-03-15', cost: '1700', org: lowShareCoop, contract: kLowShare },
-      { on: '2025-03-16', cost: '1800', org: unregisteredCoop, contract: kUnregistered },
-      { on: '2025-08-01', cost: '1900', farmer: lateDap },
-      { on: '2025-03-01', cost: '99000', kind: 'THIRD_PARTY', origin: PORTO_ALEGRE },
-      { on: '2024-12-31', cost: '500', farmer: f1 },
-    ]);
+    p = await createProducer(api, 'Usina Selo', RECIFE);
+    Object.assign(ids, await nordesteYear(api, p, eligibleFarmer));
   });
 
   test('each exclusion reason: the same findings as sealCompliance.excluded for the purchase id, and those the law gives', async () => {
@@ -187,7 +95,7 @@ describe('Purchase.selo agrees with sealCompliance.excluded, reason by reason', 
   test('a PRODUCER sees the status of its own purchase; another producer gets NOT_FOUND', async () => {
     const own = await api.ok(SELO, { id: ids.noContract, k: KNOWN }, { role: 'PRODUCER', producerId: p });
     expect(own.purchase.selo.findings.map((f: { code: string }) => f.code)).toEqual(['NO_CONTRACT']);
-    const other = await producer(PORTO_ALEGRE);
+    const other = await createProducer(api, 'Usina Selo', PORTO_ALEGRE);
     const res = await api.gql(SELO, { id: ids.noContract, k: KNOWN }, { role: 'PRODUCER', producerId: other });
     expect(res.data?.purchase ?? null).toBeNull();
     expect(res.errors?.[0].extensions?.code).toBe('NOT_FOUND');
@@ -196,16 +104,16 @@ describe('Purchase.selo agrees with sealCompliance.excluded, reason by reason', 
 
 describe('a page of purchases costs the same statements for 2 and 20 rows', () => {
   test('Producer.purchases(first: 2 | 20) { selo }: same statement count; every row answered', async () => {
-    const p = await producer(RECIFE);
-    const k = await contract(p, { farmer: eligibleFarmer });
-    const otherFarmer = await farmer([['DAP', '2021-01-01', '2024-06-30']]);
+    const p = await createProducer(api, 'Usina Selo', RECIFE);
+    const k = await contract(api, p, { farmer: eligibleFarmer });
+    const otherFarmer = await farmer(api, [['DAP', '2021-01-01', '2024-06-30']]);
     const specs: PurchaseSpec[] = [];
     for (let i = 0; i < 20; i++) {
       // Alternately: under the conforming contract (counts), without contract (NO_CONTRACT), from a farmer whose DAP ended.
       const day = `2025-02-${String(i + 1).padStart(2, '0')}`;
       specs.push(i % 3 === 0 ? { on: day, cost: '100', farmer: eligibleFarmer, contract: k } : i % 3 === 1 ? { on: day, cost: '100', farmer: eligibleFarmer } : { on: day, cost: '100', farmer: otherFarmer });
     }
-    await purchases(p, specs);
+    await purchases(api, p, specs);
     const page = (n: number) => `query($p: ID!) { producer(id: $p) { purchases(first: ${n}) { edges { node { id selo(asKnownOn: "${KNOWN}") { counts findings { code } } } } } } }`;
     const measure = async (n: number) => {
       api.statements.reset();
