@@ -1,4 +1,5 @@
 import { Caller, GraphQLResponse, startTestApi, TestApi } from '../support/api';
+import { ownAndOtherProducers } from '../support/fixtures';
 
 /**
  * A PRODUCER against another producer's records, through every path: by id, lists and their
@@ -21,9 +22,7 @@ const SALE = (producerId: string, revenue: string) =>
 
 beforeAll(async () => {
   api = await startTestApi();
-  await api.ok(`mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Recife", semiarid: false }]) { ibgeCode } }`);
-  own = (await api.ok(`mutation { createProducer(input: { cnpj: "11222333000181", legalName: "Usina Própria", plantMunicipalityCode: "2611606" }) { id } }`)).createProducer.id;
-  other = (await api.ok(`mutation { createProducer(input: { cnpj: "11444777000161", legalName: "Usina Alheia", plantMunicipalityCode: "2611606" }) { id } }`)).createProducer.id;
+  ({ own, other } = await ownAndOtherProducers(api));
   as = { role: 'PRODUCER', producerId: own, sub: 'own-team' };
   const [farmer] = await api.db.dataSource.query(`INSERT INTO family_farmer (cpf, name, municipality_code) VALUES ('52998224725', 'Maria', '2611606') RETURNING id`);
   ids.farmer = String(farmer.id);

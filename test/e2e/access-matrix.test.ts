@@ -6,6 +6,7 @@ import { MUTATION_RULES, QUERY_RULES, Rule, ruleFor } from '../../src/graphql/au
 import { Role } from '../../src/law/types';
 import { getSchema } from '../../src/graphql/schema';
 import { Caller, startTestApi, TestApi } from '../support/api';
+import { ownAndOtherProducers } from '../support/fixtures';
 
 /**
  * The authorization matrix, enumerated from the schema itself: every Query and Mutation field
@@ -21,9 +22,7 @@ let other: string;
 beforeAll(async () => {
   api = await startTestApi();
   schema = await getSchema();
-  await api.ok(`mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Recife", semiarid: false }]) { ibgeCode } }`);
-  own = (await api.ok(`mutation { createProducer(input: { cnpj: "11222333000181", legalName: "Usina Própria", plantMunicipalityCode: "2611606" }) { id } }`)).createProducer.id;
-  other = (await api.ok(`mutation { createProducer(input: { cnpj: "11444777000161", legalName: "Usina Alheia", plantMunicipalityCode: "2611606" }) { id } }`)).createProducer.id;
+  ({ own, other } = await ownAndOtherProducers(api));
 });
 afterAll(async () => { await api.close(); });
 

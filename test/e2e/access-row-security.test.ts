@@ -2,6 +2,7 @@ import { Role } from '../../src/law/types';
 import { Actor } from '../../src/services/actor';
 import { mutate } from '../../src/services/transaction';
 import { startTestApi, TestApi } from '../support/api';
+import { ownAndOtherProducers } from '../support/fixtures';
 
 /**
  * The second wall: even a use case that forgot every check cannot, inside a PRODUCER's mutation,
@@ -15,9 +16,7 @@ let producerActor: Actor;
 
 beforeAll(async () => {
   api = await startTestApi();
-  await api.ok(`mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Recife", semiarid: false }]) { ibgeCode } }`);
-  own = (await api.ok(`mutation { createProducer(input: { cnpj: "11222333000181", legalName: "Usina Própria", plantMunicipalityCode: "2611606" }) { id } }`)).createProducer.id;
-  other = (await api.ok(`mutation { createProducer(input: { cnpj: "11444777000161", legalName: "Usina Alheia", plantMunicipalityCode: "2611606" }) { id } }`)).createProducer.id;
+  ({ own, other } = await ownAndOtherProducers(api));
   const sale = (id: string, revenue: string) => `{ producerId: "${id}", soldOn: "2025-03-20", volumeM3: "10", revenue: "${revenue}" }`;
   await api.ok(`mutation { recordSales(input: [${sale(other, '88888.88')}]) { id } }`);
   await api.ok(`mutation { recordSales(input: [${sale(own, '5000')}]) { id } }`);

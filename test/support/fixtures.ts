@@ -54,3 +54,17 @@ export async function electSpecialRegime(api: TestApi, producerId: string, elect
 export async function grantSeal(api: TestApi, producerId: string, validUntil = '2027-12-31'): Promise<string> {
   return (await api.ok(`mutation($i: GrantSealInput!) { grantSeal(input: $i) { id } }`, { i: { producerId, grantedOn: '2025-01-01', validUntil } })).grantSeal.id;
 }
+
+/**
+ * Recife and two producers with plants there: `own` ("Usina Própria", CNPJ 11222333000181) and
+ * `other` ("Usina Alheia", CNPJ 11444777000161), the two sides of the access tests (DESIGN §4).
+ */
+export async function ownAndOtherProducers(api: TestApi): Promise<{ own: string; other: string }> {
+  await upsertMunicipalities(api, [RECIFE]);
+  const create = async (cnpj: string, legalName: string): Promise<string> => (await api.ok(
+    `mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`, { i: { cnpj, legalName, plantMunicipalityCode: RECIFE } },
+  )).createProducer.id;
+  const own = await create('11222333000181', 'Usina Própria');
+  const other = await create('11444777000161', 'Usina Alheia');
+  return { own, other };
+}
