@@ -3,9 +3,8 @@ import { isIsoDate } from '../law/dates';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
 import { Connection, CursorValues, decodeCursor, PageArgs, pageSize, toConnection } from './pagination';
-import { isId } from './record-batch';
+import { isId, visibleProducerIds } from './record-batch';
 import { attachPrefetched, rowMapper } from './raw-rows';
-import { canSee } from './scope';
 
 /**
  * Pages of a producer's records (Producer.contracts, .purchases, .sales) for many producers at
@@ -122,7 +121,7 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
   if (args.from != null && !isIsoDate(args.from)) throw new BadInputError('from', 'from must be a date YYYY-MM-DD');
   if (args.to != null && !isIsoDate(args.to)) throw new BadInputError('to', 'to must be a date YYYY-MM-DD');
 
-  const ids = [...new Set(producerIds.filter((id) => isId(id) && canSee(actor, id)))];
+  const ids = visibleProducerIds(actor, producerIds);
   const rowsByProducer = new Map<string, T[]>();
   const totals = new Map<string, number>();
   if (ids.length > 0) {

@@ -4,7 +4,7 @@ import { Decimal } from '../law/decimal';
 import { Actor } from './actor';
 import { BadInputError, NotFoundError } from './errors';
 import { assertPeriodsOpen } from './period-lock';
-import { assertCanWriteFor } from './scope';
+import { assertCanWriteFor, canSee } from './scope';
 
 /**
  * Shared steps of the producers' record batches (purchases, sales, fomento, contracts): checks
@@ -15,6 +15,11 @@ import { assertCanWriteFor } from './scope';
 /** A bigint identity as the API writes it; anything else cannot name a record. */
 export function isId(id: string | null | undefined): id is string {
   return typeof id === 'string' && /^\d{1,18}$/.test(id);
+}
+
+/** The distinct well-formed ids among `producerIds` whose records the actor may see (DESIGN §4). */
+export function visibleProducerIds(actor: Actor, producerIds: readonly string[]): string[] {
+  return [...new Set(producerIds.filter((id) => isId(id) && canSee(actor, id)))];
 }
 
 export function requireDate(value: string, field: string): string {

@@ -4,8 +4,7 @@ import { electionEffectiveYear } from '../law/regime';
 import { TaxRegime } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError } from './errors';
-import { isId, requireDate, requireWritableProducers } from './record-batch';
-import { visibleProducerId } from './scope';
+import { requireDate, requireWritableProducers, visibleProducerIds } from './record-batch';
 import { requireVisibleProducer } from './seal.service';
 import { mutate } from './transaction';
 
@@ -32,8 +31,7 @@ export class RegimeService {
 
   /** The elections of many producers at once (scoped), by effectiveYear. */
   async electionsOf(actor: Actor, producerIds: readonly string[]): Promise<RegimeElection[]> {
-    const only = visibleProducerId(actor);
-    const wanted = [...new Set(producerIds.filter((id) => isId(id) && (only === null || only === id)))];
+    const wanted = visibleProducerIds(actor, producerIds);
     if (wanted.length === 0) return [];
     return this.ds.getRepository(RegimeElection).find({ where: { producerId: In(wanted) }, order: { effectiveYear: 'ASC', id: 'ASC' } });
   }

@@ -3,8 +3,8 @@ import { Producer, SealEvent, SealGrant } from '../domain';
 import { SealEventKind } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, NotFoundError } from './errors';
-import { isId, optionalText, requireDate, requireWritableProducers } from './record-batch';
-import { assertAdmin, assertVisible, canSee, visibleProducerId } from './scope';
+import { isId, optionalText, requireDate, requireWritableProducers, visibleProducerIds } from './record-batch';
+import { assertAdmin, assertVisible, canSee } from './scope';
 import { mutate } from './transaction';
 import { requireOrder } from './validation';
 
@@ -53,8 +53,7 @@ export class SealService {
 
   /** The grants of many producers at once (scoped), by grantedOn then id. */
   async grantsOf(actor: Actor, producerIds: readonly string[]): Promise<SealGrant[]> {
-    const only = visibleProducerId(actor);
-    const wanted = [...new Set(producerIds.filter((id) => isId(id) && (only === null || only === id)))];
+    const wanted = visibleProducerIds(actor, producerIds);
     if (wanted.length === 0) return [];
     return this.ds.getRepository(SealGrant).find({ where: { producerId: In(wanted) }, order: { grantedOn: 'ASC', id: 'ASC' } });
   }
