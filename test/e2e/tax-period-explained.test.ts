@@ -1,6 +1,6 @@
 import { Decimal } from '../../src/law/decimal';
 import { startTestApi, TestApi } from '../support/api';
-import { newCnpj } from './records-b.fixtures';
+import { createProducer, electSpecialRegime, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * A month explains which rates it applied and why (DESIGN §1.1–§1.3). Expected values from the law:
@@ -15,7 +15,6 @@ import { newCnpj } from './records-b.fixtures';
 
 const D = (v: string | number) => new Decimal(v);
 const cent = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN).toFixed();
-const PORTO_ALEGRE = '4314902'; // RS, Sul
 
 const QUERY = `query($p: ID!, $y: Int!, $m: Int!) { taxPeriod(producerId: $p, year: $y, month: $m) {
   status regime regimeBasis regimeElection { regime electedOn effectiveYear } recomputedDiffers differences { field }
@@ -25,14 +24,13 @@ const QUERY = `query($p: ID!, $y: Int!, $m: Int!) { taxPeriod(producerId: $p, ye
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi();
-  await api.ok(`mutation($i: [MunicipalityInput!]!) { upsertMunicipalities(input: $i) { ibgeCode } }`, { i: [{ ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false }] });
+  await upsertMunicipalities(api, [PORTO_ALEGRE]);
 });
 afterAll(async () => { await api.close(); });
 
 async function producer(electedOn: string | null) {
-  const id = (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`,
-    { i: { cnpj: newCnpj(), legalName: 'Usina Explicada', plantMunicipalityCode: PORTO_ALEGRE } })).createProducer.id as string;
-  if (electedOn) await api.ok(`mutation($i: ElectRegimeInput!) { electRegime(input: $i) { effectiveYear } }`, { i: { producerId: id, regime: 'SPECIAL_PER_M3', electedOn } });
+  const id = await createProducer(api, 'Usina Explicada', PORTO_ALEGRE);
+  if (electedOn) await electSpecialRegime(api, id, electedOn);
   return id;
 }
 async function sale(producerId: string, soldOn: string, volumeM3: string, revenue: string) {

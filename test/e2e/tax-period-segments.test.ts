@@ -1,6 +1,6 @@
 import { Decimal } from '../../src/law/decimal';
 import { startTestApi, TestApi } from '../support/api';
-import { newCnpj, newCpf } from './records-b.fixtures';
+import { createProducer, electSpecialRegime, grantSeal, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * The segments of a month (DESIGN §1.3): maximal runs of days over which the rules in force (as
@@ -17,9 +17,6 @@ import { newCnpj, newCpf } from './records-b.fixtures';
 const D = (v: string | number) => new Decimal(v);
 const cent = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN).toFixed();
 
-const RECIFE = '2611606'; //       PE, Nordeste: priority region
-const PORTO_ALEGRE = '4314902'; // RS, Sul
-
 const QUERY = `query($p: ID!, $y: Int!, $m: Int!, $k: Date) { taxPeriod(producerId: $p, year: $y, month: $m, asKnownOn: $k) {
   asKnownOn regime pisDue cofinsDue totalDue warnings { code }
   segments { from to sealRegular ownProductionVolumeM3 importedVolumeM3 domesticRevenue blendedPisPerM3 blendedCofinsPerM3 pisDue cofinsDue mix { category share pisPerM3 cofinsPerM3 } }
@@ -31,10 +28,7 @@ let farmerRecife: string;
 
 beforeAll(async () => {
   api = await startTestApi();
-  await api.ok(`mutation($i: [MunicipalityInput!]!) { upsertMunicipalities(input: $i) { ibgeCode } }`, { i: [
-    { ibgeCode: RECIFE, name: 'Recife', semiarid: false },
-    { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false },
-  ] });
+  await upsertMunicipalities(api, [RECIFE, PORTO_ALEGRE]);
   const farmer = async (municipalityCode: string, n: string) => (await api.ok(
     `mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`,
     { i: { cpf: newCpf(), name: `Agricultora ${n}`, municipalityCode, registrations: [{ kind: 'CAF', number: n, validFrom: '2024-01-01', validUntil: '2027-12-31' }] } },
@@ -46,11 +40,9 @@ afterAll(async () => { await api.close(); });
 
 /** SPECIAL_PER_M3 elected on 2025-11-03 (effective 2026, Lei 11.116/2005 art. 4º §1º) unless adValorem; a Selo grant. */
 async function producer(opts: { adValorem?: boolean; grantUntil?: string } = {}) {
-  const id = (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`,
-    { i: { cnpj: newCnpj(), legalName: 'Usina Segmentos', plantMunicipalityCode: RECIFE } })).createProducer.id as string;
-  if (!opts.adValorem) await api.ok(`mutation($i: ElectRegimeInput!) { electRegime(input: $i) { effectiveYear } }`, { i: { producerId: id, regime: 'SPECIAL_PER_M3', electedOn: '2025-11-03' } });
-  const grantId = (await api.ok(`mutation($i: GrantSealInput!) { grantSeal(input: $i) { id } }`,
-    { i: { producerId: id, grantedOn: '2025-01-01', validUntil: opts.grantUntil ?? '2027-12-31' } })).grantSeal.id as string;
+  const id = await createProducer(api, 'Usina Segmentos', RECIFE);
+  if (!opts.adValorem) await electSpecialRegime(api, id);
+  const grantId = await grantSeal(api, id, opts.grantUntil ?? '2027-12-31');
   return { id, grantId };
 }
 async function event(grantId: string, kind: string, effectiveOn: string, validUntil: string | null = null) {

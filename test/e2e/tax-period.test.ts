@@ -1,7 +1,7 @@
 import { Decimal } from '../../src/law/decimal';
 import { today } from '../../src/law/dates';
 import { startTestApi, TestApi } from '../support/api';
-import { newCnpj, newCpf } from './records-b.fixtures';
+import { createProducer, FEIRA, grantSeal, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * Monthly PIS/Cofins over real PostgreSQL (issue 4; DESIGN §1.1–§1.3). Every expected figure is
@@ -34,10 +34,6 @@ function blend(parts: Array<[Decimal, Category]>) {
   return { pis, cofins, share: (w: Decimal) => six(w.div(total)) };
 }
 
-const RECIFE = '2611606'; //          PE, Nordeste: priority region
-const PORTO_ALEGRE = '4314902'; //    RS, Sul: not priority
-const FEIRA = '2910800'; //           BA, Nordeste and Semiárido
-
 const TP = `fragment TP on TaxPeriod {
   year month asKnownOn status regime feedstockCost ownProductionPricePerKg domesticVolumeM3 importedVolumeM3 exportedVolumeM3
   pisDue cofinsDue totalDue warnings { code message } recomputedDiffers differences { field closed recomputed } fingerprint
@@ -52,11 +48,7 @@ const CAF = (n: string) => [{ kind: 'CAF', number: n, validFrom: '2024-01-01', v
 
 beforeAll(async () => {
   api = await startTestApi();
-  await api.ok(`mutation($i: [MunicipalityInput!]!) { upsertMunicipalities(input: $i) { ibgeCode } }`, { i: [
-    { ibgeCode: RECIFE, name: 'Recife', semiarid: false },
-    { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false },
-    { ibgeCode: FEIRA, name: 'Feira de Santana', semiarid: true },
-  ] });
+  await upsertMunicipalities(api, [RECIFE, PORTO_ALEGRE, FEIRA]);
   const farmer = async (municipalityCode: string, n: string) => (await api.ok(
     `mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`,
     { i: { cpf: newCpf(), name: `Agricultora ${n}`, municipalityCode, registrations: CAF(n) } },
@@ -76,13 +68,12 @@ afterAll(async () => { await api.close(); });
 
 /** A producer; SPECIAL_PER_M3 elected on 2025-11-03 (effective 2026, Lei 11.116/2005 art. 4º §1º) unless adValorem; Selo granted unless noSeal. */
 async function producer(opts: { adValorem?: boolean; elect?: 'AD_VALOREM' | 'SPECIAL_PER_M3' | null; noSeal?: boolean } = {}) {
-  const id = (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }`,
-    { i: { cnpj: newCnpj(), legalName: 'Usina de Biodiesel', plantMunicipalityCode: RECIFE } })).createProducer.id as string;
+  const id = await createProducer(api, 'Usina de Biodiesel', RECIFE);
   const regime = opts.elect === undefined ? (opts.adValorem ? null : 'SPECIAL_PER_M3') : opts.elect;
   if (regime) await api.ok(`mutation($i: ElectRegimeInput!) { electRegime(input: $i) { effectiveYear } }`, { i: { producerId: id, regime, electedOn: '2025-11-03' } });
   let grantId: string | null = null;
   if (!opts.noSeal) {
-    grantId = (await api.ok(`mutation($i: GrantSealInput!) { grantSeal(input: $i) { id } }`, { i: { producerId: id, grantedOn: '2025-01-01', validUntil: '2027-12-31' } })).grantSeal.id;
+    grantId = await grantSeal(api, id);
   }
   return { id, grantId };
 }
