@@ -18,6 +18,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   setupFiles: ['reflect-metadata'],
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   testTimeout: 60000,
   maxWorkers: process.env.CI ? 2 : '50%',
 };
