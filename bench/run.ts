@@ -267,6 +267,9 @@ async function main() {
   const results: Record<string, any> = { date: new Date().toISOString(), quick: QUICK, machine: `${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`, scale: SCALE };
   // The hand-written side runs on the same database settings as the API (data-source.ts: jit off).
   const pool = new Pool({ connectionString: url, max: 20, options: '-c jit=off' });
+  // An idle client the server drops (a restart, a connection killed at the end) is only reported:
+  // without a listener pg's pool would throw it and end the run.
+  pool.on('error', (e) => process.stderr.write(`bench: idle database client failed: ${e.message}\n`));
   let releaseSql: (() => void) | undefined;
   try {
     await prepareDatabase(ds);

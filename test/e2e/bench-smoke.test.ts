@@ -24,7 +24,7 @@ function runQuickBench(): Promise<Record<string, any>> {
     child.stderr.on('data', (d) => { err += String(d); });
     child.on('exit', (code) => {
       const line = out.trim().split('\n').reverse().find((l) => l.startsWith('{'));
-      if (code !== 0 || !line) reject(new Error(`bench exited ${code}: ${err.slice(-2000)}`));
+      if (code !== 0 || !line) reject(new Error(`bench exited ${code}: ${err.length > 4000 ? `${err.slice(0, 2000)}\n…\n${err.slice(-2000)}` : err}`));
       else resolve(JSON.parse(line));
     });
   });
