@@ -8,6 +8,7 @@ import express from 'express';
 import { GraphQLError } from 'graphql';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
+import { compiledReadsPlugin } from './graphql/compiled/plugin';
 import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, rejectNulCharacters } from './graphql/errors';
 import { armor, bodyErrors, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
@@ -29,6 +30,11 @@ export interface ServerOptions {
   dataSource: DataSource;
   verifier: TokenVerifier;
   logger: Logger;
+  /**
+   * Answer the read queries that src/graphql/compiled/ can translate with one SQL statement that
+   * builds their JSON (default true). False runs every operation through graphql-js only.
+   */
+  compiledReads?: boolean;
 }
 
 export interface RunningApp {
@@ -39,7 +45,7 @@ export interface RunningApp {
 }
 
 /** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
-export async function createApp({ dataSource, verifier, logger }: ServerOptions): Promise<RunningApp> {
+export async function createApp({ dataSource, verifier, logger, compiledReads = true }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource);
   const app = express();
   app.disable('x-powered-by');
@@ -60,7 +66,8 @@ export async function createApp({ dataSource, verifier, logger }: ServerOptions)
     stopOnTerminationSignals: false,
     // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
     // field resolver to collect them: a thousand-row page paid for it on each leaf.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, rejectNulCharacters, ...limits.plugins],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, rejectNulCharacters, ...limits.plugins,
+      ...(compiledReads ? [compiledReadsPlugin(dataSource, logger)] : [])],
   });
   await apollo.start();
 

@@ -65,7 +65,8 @@ interface Group {
   indexes: number[];
 }
 
-function validateCursor(after: CursorValues | null, dated: boolean): void {
+/** A decoded cursor holds what this page orders by: a date and an id, or an id (BAD_USER_INPUT otherwise). */
+export function validateCursor(after: CursorValues | null, dated: boolean): void {
   if (!after) return;
   const [first, second] = after.map(String);
   const ok = dated ? isIsoDate(first) && isId(second) : isId(first);
