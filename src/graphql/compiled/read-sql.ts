@@ -186,7 +186,7 @@ export function compileRead(
   try {
     const compiler = new Compiler(schema, fragments, coerced.coerced, actor);
     const root = collectFields(schema, fragments, coerced.coerced, queryType, operation.selectionSet);
-    const sql = `SELECT ${compiler.object(queryType, root, '', (key, nodes, field) => {
+    const sql = `SELECT ${compiler.object(queryType, root, '', [], (nodes, field) => {
       if (field.name !== 'producers') throw new Decline();
       return compiler.producers(nodes, field);
     })} AS data`;
@@ -197,7 +197,7 @@ export function compileRead(
   }
 }
 
-type Root = (key: string, nodes: readonly FieldNode[], field: GraphQLField<unknown, unknown>) => string;
+type Root = (nodes: readonly FieldNode[], field: GraphQLField<unknown, unknown>) => string;
 
 class Compiler {
   readonly params: unknown[] = [];
@@ -232,31 +232,35 @@ class Compiler {
 
   /**
    * json_build_object of the response keys of `fields`, in their order, for row `q` of `type`;
-   * `root` answers the fields of the Query type.
+   * to-one relations are LEFT JOINs of the row's source, added to `joins`; `root` answers the
+   * fields of the Query type.
    */
-  object(type: GraphQLObjectType, fields: Map<string, readonly FieldNode[]>, q: string, root?: Root): string {
+  object(type: GraphQLObjectType, fields: Map<string, readonly FieldNode[]>, q: string, joins: string[], root?: Root): string {
     if (fields.size > MAX_KEYS) throw new Decline();
     const pairs: string[] = [];
     for (const [key, nodes] of fields) {
       if (!RESPONSE_KEY.test(key)) throw new Decline();
       const name = nodes[0].name.value;
-      pairs.push(`'${key}'`, name === '__typename' ? `'${type.name}'::text` : this.field(type, key, nodes, q, root));
+      pairs.push(`'${key}'`, name === '__typename' ? `'${type.name}'::text` : this.field(type, nodes, q, joins, root));
     }
     return `json_build_object(${pairs.join(', ')})`;
   }
 
-  private field(type: GraphQLObjectType, key: string, nodes: readonly FieldNode[], q: string, root?: Root): string {
+  private field(type: GraphQLObjectType, nodes: readonly FieldNode[], q: string, joins: string[], root?: Root): string {
     const name = nodes[0].name.value;
     const def = type.getFields()[name];
     if (!def) throw new Decline();
-    if (root) return root(key, nodes, def);
+    if (root) return root(nodes, def);
     const spec = TYPES[type.name]?.fields[name];
     if (!spec) throw new Decline();
     if (spec.kind === 'column') return column(`${q}.${spec.column}`, spec.as);
     const target = getNamedType(def.type) as GraphQLObjectType;
     if (spec.kind === 'one') {
+      // Joined after the page's LIMIT, one row per row (the key is the target's primary key): a
+      // correlated sub-select per row would cost the database twice as much for a page.
       const t = this.alias();
-      return `(SELECT ${this.object(target, this.subfields(target, nodes), t)} FROM ${TYPES[spec.type].table} ${t} WHERE ${t}.${spec.key} = ${q}.${spec.fk})`;
+      joins.push(`LEFT JOIN ${TYPES[spec.type].table} ${t} ON ${t}.${spec.key} = ${q}.${spec.fk}`);
+      return `CASE WHEN ${t}.${spec.key} IS NULL THEN NULL ELSE ${this.object(target, this.subfields(target, nodes), t, joins)} END`;
     }
     return this.purchases(nodes, def, q);
   }
@@ -332,6 +336,7 @@ class Compiler {
     const firstRows = `FILTER (WHERE ${q}._rn <= ${limit})`;
     const cursors = (dir: string) => `(array_agg(${spec.cursor(q)} ORDER BY ${q}._rn${dir}) ${firstRows})[1]`;
     const conditions = where(q);
+    const joins: string[] = [];
     const pairs: string[] = [];
     const fields = this.subfields(type, nodes);
     if (fields.size > MAX_KEYS) throw new Decline();
@@ -358,7 +363,7 @@ class Compiler {
           else if (edgeName === 'cursor') edgeValue = spec.cursor(q);
           else if (edgeName === 'node') {
             const nodeType = this.schema.getType(spec.node) as GraphQLObjectType;
-            edgeValue = this.object(nodeType, this.subfields(nodeType, edgeNodes), q);
+            edgeValue = this.object(nodeType, this.subfields(nodeType, edgeNodes), q, joins);
           } else throw new Decline();
           edgePairs.push(`'${edgeKey}'`, edgeValue);
         }
@@ -389,7 +394,7 @@ class Compiler {
     return `(SELECT json_build_object(${pairs.join(', ')})
        FROM (SELECT ${q}.*, row_number() OVER (ORDER BY ${order()}) AS _rn
                FROM (SELECT * FROM ${spec.table} ${q}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}
-                      ORDER BY ${order()} LIMIT ${limit + 1}) ${q}) ${q})`;
+                      ORDER BY ${order()} LIMIT ${limit + 1}) ${q}) ${q}${joins.map((j) => `\n       ${j}`).join('')})`;
   }
 }
 
@@ -397,7 +402,7 @@ class Compiler {
 function column(ref: string, as: ColumnKind): string {
   switch (as) {
     case 'id': return `${ref}::text`; // bigint identity: ids are strings (ID)
-    case 'date': return `to_char(${ref}, 'YYYY-MM-DD')`; // DateScalar: YYYY-MM-DD
+    case 'date': return ref; // PostgreSQL writes a date in JSON as YYYY-MM-DD whatever DateStyle is (DateScalar's format)
     // DecimalScalar writes Decimal#toFixed(): no exponent, no trailing zeros ("2675.20" → "2675.2").
     case 'decimal': return `trim_scale(${ref})::text`;
     default: return ref; // text and char(n) as stored, integers, booleans, enums stored by name
