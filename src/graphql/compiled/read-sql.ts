@@ -390,11 +390,13 @@ class Compiler {
       } else throw new Decline();
       pairs.push(`'${key}'`, value);
     }
-    // The window numbers the limit + 1 rows only: the LIMIT stops the index scan first.
+    // The window numbers the limit + 1 rows only: the LIMIT stops the index scan first. GROUP BY ()
+    // makes it one row even when no aggregate is selected (a connection asked for its totalCount only).
     return `(SELECT json_build_object(${pairs.join(', ')})
        FROM (SELECT ${q}.*, row_number() OVER (ORDER BY ${order()}) AS _rn
                FROM (SELECT * FROM ${spec.table} ${q}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}
-                      ORDER BY ${order()} LIMIT ${limit + 1}) ${q}) ${q}${joins.map((j) => `\n       ${j}`).join('')})`;
+                      ORDER BY ${order()} LIMIT ${limit + 1}) ${q}) ${q}${joins.map((j) => `\n       ${j}`).join('')}
+      GROUP BY ())`;
   }
 }
 
