@@ -14,7 +14,11 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
  * anything is executed.
  */
 export const LIMITS = {
-  /** Levels of nested fields (producers.edges.node.purchases.edges.node.familyFarmer.name is 8). */
+  /**
+   * Levels of nested fields (producers.edges.node.purchases.edges.node.familyFarmer.name is 8).
+   * Fragments, named or inline, add no level: a client's colocated fragments cost what the same
+   * fields written out cost.
+   */
   maxDepth: 12,
   /** Aliased fields in one operation. */
   maxAliases: 30,
@@ -59,7 +63,7 @@ const callbacks = { propagateOnRejection: false, onReject: [reject] };
  */
 export function armor() {
   const protection = new ApolloArmor({
-    maxDepth: { n: LIMITS.maxDepth, ignoreIntrospection: true, ...callbacks },
+    maxDepth: { n: LIMITS.maxDepth, flattenFragments: true, ignoreIntrospection: true, ...callbacks },
     maxAliases: { n: LIMITS.maxAliases, ...callbacks },
     maxDirectives: { n: LIMITS.maxDirectives, ...callbacks },
     costLimit: { maxCost: LIMITS.maxCost, objectCost: 1, scalarCost: 1, depthCostFactor: 1, ignoreIntrospection: true, ...callbacks },

@@ -50,6 +50,24 @@ test('a query just within the depth limit runs', async () => {
   expect(data.producer).toEqual({ purchases: { edges: [] } });
 });
 
+test('fragments add no depth: 10 field levels written through fragment spreads and inline fragments run; 14 inside fragments are refused', async () => {
+  // producer → purchases → edges → node → producer → purchases → edges → node → producer → id,
+  // through four named fragments and two inline ones (20 levels if each counted as a level).
+  const within = await api.ok(`{ producer(id: "${producerId}") { ...A } }
+    fragment A on Producer { ... on Producer { purchases { ...B } } }
+    fragment B on PurchaseConnection { edges { ... { node { ...C } } } }
+    fragment C on Purchase { producer { ...D } }
+    fragment D on Producer { purchases { edges { node { producer { id } } } } }`);
+  expect(within.producer).toEqual({ purchases: { edges: [] } });
+  api.statements.reset();
+  const deep = await api.gql(`{ producer(id: "${producerId}") { ...T1 } }
+    fragment T1 on Producer { purchases { edges { node { producer { ...T2 } } } } }
+    fragment T2 on Producer { purchases { edges { node { producer { ...T3 } } } } }
+    fragment T3 on Producer { purchases { edges { node { producer { id } } } } }`);
+  expectTooComplex(deep, new RegExp(`depth limit of ${LIMITS.maxDepth}`, 'i'));
+  expect(api.statements.count).toBe(0);
+});
+
 test('1000 aliases are refused with QUERY_TOO_COMPLEX', async () => {
   const query = `{ ${Array.from({ length: 1000 }, (_, i) => `a${i}: producers { totalCount }`).join(' ')} }`;
   api.statements.reset();
