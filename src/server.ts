@@ -5,7 +5,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
 import { compiledReadsPlugin } from './graphql/compiled/plugin';
@@ -53,10 +53,11 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   const metrics = createMetrics(dataSource);
 
   const limits = armor();
-  const formatError = createErrorFormatter(logger, currentRequestId);
+  const formatAppError = createErrorFormatter(logger, currentRequestId);
+  const formatError = (formatted: GraphQLFormattedError, error: unknown) => formatAppError(markQueryTooComplex(formatted, error), error);
   const apollo = new ApolloServer<Context>({
     schema: await getSchema(),
-    formatError: (formatted, error) => formatError(markQueryTooComplex(formatted, error), error),
+    formatError,
     includeStacktraceInErrorResponses: false,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
@@ -67,7 +68,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
     // field resolver to collect them: a thousand-row page paid for it on each leaf.
     plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, rejectNulCharacters, ...limits.plugins,
-      ...(compiledReads ? [compiledReadsPlugin(dataSource, logger)] : [])],
+      ...(compiledReads ? [compiledReadsPlugin(dataSource, logger, formatError)] : [])],
   });
   await apollo.start();
 

@@ -139,7 +139,15 @@ const RESPONSE_KEY = /^[_A-Za-z][_0-9A-Za-z]*$/;
 /** json_build_object takes at most 100 arguments (PostgreSQL's FUNC_MAX_ARGS): 50 keys. */
 const MAX_KEYS = 50;
 
-export interface CompiledRead { sql: string; params: unknown[] }
+export interface CompiledRead {
+  sql: string;
+  params: unknown[];
+  /**
+   * The operation's first root field that reads the database (response key and field nodes):
+   * where graphql-js would place the error of a statement that cannot run.
+   */
+  firstRootField: { key: string; nodes: readonly FieldNode[] } | null;
+}
 
 /** Checks, once per schema, that every field above still has the type its column kind writes. */
 const checked = new WeakSet<GraphQLSchema>();
@@ -190,7 +198,8 @@ export function compileRead(
       if (field.name !== 'producers') throw new Decline();
       return compiler.producers(nodes, field);
     })} AS data`;
-    return { sql, params: compiler.params };
+    const first = [...root].find(([, nodes]) => nodes[0].name.value !== '__typename');
+    return { sql, params: compiler.params, firstRootField: first ? { key: first[0], nodes: first[1] } : null };
   } catch (e) {
     if (e instanceof Decline) return null;
     throw e;
