@@ -1,175 +1,757 @@
+import fc from 'fast-check';
 import { NESTED_PAGE_QUERY } from '../../bench/run';
 import { Caller, startTestApi, TestApi } from '../support/api';
+import { BIG, BIG_PURCHASES, buildPlan, dump, EVERY_KIND, FEW, NONE, ONE, Plan, RENAMED, seed, Seeded } from './compiled-reads.fixtures';
 
 /**
- * Reads answered by one SQL statement (src/graphql/compiled/) must be byte for byte what
- * graphql-js execution gives: the same data, as the same JSON text, with the same HTTP status, for
- * every role, and the same errors where the arguments are refused (the compiled path then steps
- * aside). Two APIs on two databases holding the same rows: one with the compiled path, one without.
+ * The compiled read path (src/graphql/compiled/: a read of the supported shape answered by one SQL
+ * statement that builds the response JSON) against graphql-js execution: two servers, one with
+ * compiled reads and one without, each on its own database holding the same rows with the same
+ * ids, must answer every request with the same HTTP status and the same body, byte for byte —
+ * hand-written reads, rejected arguments, every role, requests the compiled path must decline,
+ * and generated selections. And the compiled path must really answer the requests it supports:
+ * one SQL statement for the whole request, whatever its size.
  */
 
 let fast: TestApi;
 let slow: TestApi;
-
-async function seed(api: TestApi): Promise<void> {
-  const q = (sql: string) => api.db.dataSource.query(sql);
-  await q(`INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region) VALUES
-    ('2611606', 'Recife', 'PE', 'NORTHEAST', false, true), ('4314902', 'Porto Alegre', 'RS', 'SOUTH', false, false),
-    ('2910800', 'Feira de Santana', 'BA', 'NORTHEAST', true, true) ON CONFLICT (ibge_code) DO NOTHING`);
-  // Seven producers: 1 to 6 with purchases (producer 1 with more than 100), 7 with none.
-  await q(`INSERT INTO producer (cnpj, legal_name, plant_municipality_code, anp_authorization)
-    SELECT lpad(g::text, 14, '0'), CASE g WHEN 2 THEN 'Óleos "Sertão" d''Água — 日本' ELSE 'Produtora ' || g END,
-           CASE WHEN g % 2 = 0 THEN '2611606' ELSE '4314902' END, CASE WHEN g % 3 = 0 THEN 'ANP-' || g END
-      FROM generate_series(1, 7) g`);
-  await q(`INSERT INTO family_farmer (cpf, name, municipality_code)
-    SELECT lpad(g::text, 11, '0'), 'Agricultor ' || g || CASE WHEN g = 2 THEN ' São João\\n' ELSE '' END, '2910800' FROM generate_series(1, 6) g`);
-  await q(`INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id,
-                                 supplier_name, origin_municipality_code, purpose, external_id)
-    SELECT CASE WHEN g <= 130 THEN 1 ELSE 2 + g % 5 END,
-           date '2025-01-01' + (g % 40), date '2025-01-01' + (g % 40) + (g % 3),
-           CASE WHEN g % 4 = 0 THEN 'CASTOR_BEAN' ELSE 'SOYBEAN' END,
-           (ARRAY[250.50, 0.001, 1000, 12345678.123, 7])[1 + g % 5],
-           CASE WHEN g % 5 = 0 THEN NULL ELSE (ARRAY[250.50, 0.01, 1000, 12345678.12])[1 + g % 4] END,
-           CASE WHEN g % 5 = 0 THEN 'OWN_PRODUCTION' WHEN g % 2 = 0 THEN 'FAMILY_FARMER' ELSE 'THIRD_PARTY' END,
-           CASE WHEN g % 5 <> 0 AND g % 2 = 0 THEN 1 + g % 6 END,
-           CASE WHEN g % 5 <> 0 AND g % 2 = 1 THEN 'Terceiro ' || g END,
-           (ARRAY['2611606', '4314902', '2910800'])[1 + g % 3],
-           CASE WHEN g % 7 = 0 THEN 'OTHER_PRODUCT' ELSE 'BIODIESEL_FEEDSTOCK' END,
-           CASE WHEN g % 3 = 0 THEN 'ext-' || g END
-      FROM generate_series(1, 200) g`);
-}
+let plan: Plan;
+let ids: Seeded;
+let seededSlow: Seeded;
+let dumps: { fast: string; slow: string };
 
 beforeAll(async () => {
   [fast, slow] = await Promise.all([startTestApi(), startTestApi({ compiledReads: false })]);
-  await seed(fast);
-  await seed(slow);
-});
-afterAll(async () => {
-  await Promise.all([fast?.close(), slow?.close()]);
-});
+  plan = buildPlan();
+  [ids, seededSlow] = await Promise.all([seed(fast, plan), seed(slow, plan)]);
+  dumps = { fast: await dump(fast), slow: await dump(slow) };
+}, 60_000);
+afterAll(async () => { await Promise.all([fast?.close(), slow?.close()]); });
 
-async function raw(api: TestApi, query: string, variables: Record<string, unknown>, as: Caller | null): Promise<string> {
+// ---------------------------------------------------------------------------------------------
+// Sending one request to both servers and comparing the answers.
+
+/** A caller (token signed for it), no token at all, or an Authorization header as given. */
+type Who = Caller | null | { header: string };
+const ADMIN: Caller = { role: 'ADMIN' };
+const AUDITOR: Caller = { role: 'AUDITOR' };
+
+interface Raw { status: number; contentType: string | null; body: string }
+interface Request { query: string; variables?: Record<string, unknown>; operationName?: string; as?: Who }
+interface Outcome { fast: Raw; slow: Raw; fastStatements: number; slowStatements: number; difference: string | null }
+
+async function authorization(who: Who): Promise<string | null> {
+  if (who === null) return null;
+  if ('header' in who) return who.header;
+  return `Bearer ${await fast.token(who)}`;
+}
+
+async function post(api: TestApi, body: string, auth: string | null): Promise<Raw> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (as) headers.authorization = `Bearer ${await api.token(as)}`;
-  const res = await fetch(api.url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-  return `${res.status} ${await res.text()}`;
+  if (auth !== null) headers.authorization = auth;
+  const res = await fetch(api.url, { method: 'POST', headers, body });
+  return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
 }
 
-/** Both answers, and the statements the compiled side sent. */
-async function both(query: string, variables: Record<string, unknown> = {}, as: Caller | null = { role: 'ADMIN' }) {
+/** Where two bodies first differ, with some text of each around it. */
+export function firstDifference(a: string, b: string): string | null {
+  if (a === b) return null;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const around = (s: string) => JSON.stringify(s.slice(Math.max(0, i - 80), i + 120));
+  return `bodies differ at character ${i} (lengths ${a.length} and ${b.length}):\n    compiled: …${around(a)}…\n    graphql-js: …${around(b)}…`;
+}
+
+/** The same request (same token) to both servers at once, with the SQL statements each sent. */
+async function both(request: Request): Promise<Outcome> {
+  const body = JSON.stringify({ query: request.query, variables: request.variables ?? {}, ...(request.operationName ? { operationName: request.operationName } : {}) });
+  const auth = await authorization(request.as === undefined ? ADMIN : request.as);
   fast.statements.reset();
-  const a = await raw(fast, query, variables, as);
-  const statements = fast.statements.count;
-  const b = await raw(slow, query, variables, as);
-  return { fast: a, slow: b, statements };
+  slow.statements.reset();
+  const [f, s] = await Promise.all([post(fast, body, auth), post(slow, body, auth)]);
+  const fastStatements = fast.statements.count;
+  const slowStatements = slow.statements.count;
+  const differences: string[] = [];
+  if (f.status !== s.status) differences.push(`HTTP status ${f.status} (compiled) vs ${s.status} (graphql-js)`);
+  if (f.contentType !== s.contentType) differences.push(`content-type ${f.contentType} vs ${s.contentType}`);
+  const bodies = firstDifference(f.body, s.body);
+  if (bodies) differences.push(bodies);
+  return { fast: f, slow: s, fastStatements, slowStatements, difference: differences.length ? differences.join('\n  ') : null };
 }
 
-const PAGE = `query Page($n: Int, $after: String, $m: Int, $pAfter: String, $from: Date, $to: Date, $withCost: Boolean!) {
-  __typename
-  producers(first: $n, after: $after) {
-    __typename totalCount
-    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-    edges { cursor node { ...P } }
-  }
+function describeRequest(name: string, r: Request): string {
+  const who = r.as === undefined ? 'ADMIN' : r.as === null ? 'no token' : 'header' in r.as ? `Authorization: ${r.as.header}` : JSON.stringify(r.as);
+  return `${name} [${who}]\n  query: ${r.query.replace(/\s+/g, ' ')}${r.variables ? `\n  variables: ${JSON.stringify(r.variables)}` : ''}${r.operationName ? `\n  operationName: ${r.operationName}` : ''}`;
 }
-fragment P on Producer {
-  __typename id cnpj legalName anpAuthorization version plantMunicipality { ibgeCode name state region semiarid priorityRegion }
-  purchases(first: $m, after: $pAfter, from: $from, to: $to) {
-    totalCount
-    pageInfo { endCursor hasNextPage startCursor hasPreviousPage __typename }
+
+/** What a case expects of the graphql-js answer (so that two equal failures cannot pass for equal data). */
+type Expect = 'data' | 'error' | 'BAD_USER_INPUT' | 'UNAUTHENTICATED' | 'QUERY_TOO_COMPLEX' | 'GRAPHQL_VALIDATION_FAILED' | 'GRAPHQL_PARSE_FAILED';
+interface Case extends Request { name: string; expect: Expect }
+
+function expectationFailure(c: Case, slowBody: string): string | null {
+  let parsed: { data?: unknown; errors?: Array<{ extensions?: { code?: string } }> };
+  try {
+    parsed = JSON.parse(slowBody);
+  } catch {
+    return `${c.name}: the graphql-js answer is not JSON: ${slowBody.slice(0, 200)}`;
+  }
+  if (c.expect === 'data') {
+    return parsed.errors === undefined && parsed.data ? null : `${c.name}: expected data without errors, got ${slowBody.slice(0, 300)}`;
+  }
+  if (!parsed.errors?.length) return `${c.name}: expected an error, got ${slowBody.slice(0, 300)}`;
+  if (c.expect !== 'error' && !parsed.errors.some((e) => e.extensions?.code === c.expect)) return `${c.name}: expected ${c.expect}, got ${slowBody.slice(0, 300)}`;
+  return null;
+}
+
+interface Ran { c: Case; outcome: Outcome }
+
+/** Run cases one after the other; every difference and every unmet expectation, each with its request. */
+async function runCases(cases: Case[]): Promise<{ ran: Ran[]; problems: string[] }> {
+  const ran: Ran[] = [];
+  const problems: string[] = [];
+  for (const c of cases) {
+    const outcome = await both(c);
+    ran.push({ c, outcome });
+    if (outcome.difference) problems.push(`${describeRequest(c.name, c)}\n  ${outcome.difference}`);
+    const unmet = expectationFailure(c, outcome.slow.body);
+    if (unmet) problems.push(unmet);
+  }
+  return { ran, problems };
+}
+
+const b64 = (text: string) => Buffer.from(text).toString('base64url');
+const parse = (raw: Raw) => JSON.parse(raw.body);
+/** A numeric as the API writes it: plain decimal, no trailing zeros after the point. */
+const plainNumeric = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
+
+// ---------------------------------------------------------------------------------------------
+// The hand-written reads.
+
+const MUNICIPALITY = '__typename ibgeCode name state region semiarid priorityRegion';
+const PAGE_INFO = 'pageInfo { __typename hasNextPage hasPreviousPage startCursor endCursor }';
+const PURCHASE = `__typename id purchasedOn consumedOn feedstock quantityKg cost supplierKind supplierName purpose externalId
+  familyFarmer { __typename id cpf name municipality { ${MUNICIPALITY} } }
+  originMunicipality { ${MUNICIPALITY} }
+  producer { __typename id cnpj legalName anpAuthorization version plantMunicipality { ${MUNICIPALITY} } }`;
+
+/** Every supported field at every level, with __typename everywhere. */
+const EVERYTHING = `query Everything {
+  __typename
+  producers(first: 10) {
+    __typename totalCount ${PAGE_INFO}
     edges { __typename cursor node {
-      id purchasedOn consumedOn feedstock quantityKg cost @include(if: $withCost) supplierKind supplierName purpose externalId
-      ... on Purchase { familyFarmer { id cpf name municipality { name semiarid } } }
-      originMunicipality { ibgeCode region }
-      producer { id legalName }
+      __typename id cnpj legalName anpAuthorization version
+      plantMunicipality { ${MUNICIPALITY} }
+      purchases(first: 60) { __typename totalCount ${PAGE_INFO} edges { __typename cursor node { ${PURCHASE} } } }
     } }
   }
 }`;
 
-const SUPPORTED: Array<[string, string, Record<string, unknown>]> = [
-  ['the benchmark page', NESTED_PAGE_QUERY, {}],
-  ['every supported field', PAGE, { withCost: true }],
-  ['small pages, a field skipped', PAGE, { n: 2, m: 3, withCost: false }],
-  ['date bounds', PAGE, { n: 7, m: 50, from: '2025-01-10', to: '2025-01-20', withCost: true }],
-  ['only a count, only a type name', `{ producers { totalCount } p: producers(first: 1) { __typename pageInfo { hasPreviousPage } } }`, {}],
-  ['aliases, the same connection twice', `{ a: producers(first: 1) { edges { node { x: id y: id purchases(first: 2) { edges { node { id } } } z: purchases(first: 3, from: "2025-01-30") { totalCount edges { node { cost } } } } } } b: producers(first: 100) { totalCount } }`, {}],
-  ['nested back to the producer', `{ producers(first: 2) { edges { node { purchases(first: 2) { edges { node { producer { purchases(first: 1) { edges { cursor node { id } } } } } } } } } } }`, {}],
-  ['only skipped fields', `query($s: Boolean!) { producers { edges { node { id @skip(if: $s) } } } }`, { s: true }],
-];
+const RECURSION = `{
+  producers(first: 4) { edges { node { id
+    purchases(first: 3) { totalCount edges { cursor node { id consumedOn
+      producer { id legalName
+        purchases(first: 2, from: "2025-01-01") { totalCount pageInfo { hasNextPage endCursor } edges { node { id consumedOn quantityKg producer { id cnpj } } } }
+        again: purchases(first: 1, to: "2024-12-31") { totalCount edges { node { id } } }
+      }
+    } } }
+  } } }
+}`;
 
-describe('compiled reads answer as graphql-js does', () => {
-  test.each(SUPPORTED)('%s: the same JSON, in one SQL statement', async (_name, query, variables) => {
-    const r = await both(query, variables);
-    expect(r.fast).toBe(r.slow);
-    expect(r.fast.startsWith('200 {"data":')).toBe(true);
-    expect(r.statements).toBe(1);
-  });
+const ALIASES = `query Aliases($c: String) {
+  first2: producers(first: 2) { totalCount edges { node { id } } }
+  rest: producers(first: 3, after: $c) { pageInfo { hasPreviousPage hasNextPage startCursor endCursor } edges { cursor node { id name: legalName legalName: id } } }
+  producers { kind: __typename totalCount }
+  t: __typename
+  all: producers(first: 100) { edges { node {
+    id
+    early: purchases(first: 2, to: "2025-01-01") { totalCount edges { node { id consumedOn } } }
+    late: purchases(first: 2, from: "2025-07-01") { totalCount edges { node { id consumedOn } } }
+    purchases { totalCount pageInfo { hasNextPage } }
+    q: purchases(first: 1) { edges { node { kg: quantityKg quantityKg: cost cost: quantityKg } } }
+  } } }
+}`;
 
-  test('a big producer walked page by page equals its one big page; the same cursors on both sides', async () => {
-    const query = `query($after: String) { producers(first: 1) { edges { node { purchases(first: 7, after: $after) { pageInfo { hasNextPage endCursor } edges { cursor node { id consumedOn } } } } } } }`;
-    const ids: string[] = [];
-    let after: string | null = null;
-    for (let page = 0; page < 30; page++) {
-      const r = await both(query, { after });
-      expect(r.fast).toBe(r.slow);
-      const conn = JSON.parse(r.fast.slice(4)).data.producers.edges[0].node.purchases;
-      ids.push(...conn.edges.map((e: { node: { id: string } }) => e.node.id));
-      if (!conn.pageInfo.hasNextPage) break;
-      after = conn.pageInfo.endCursor;
-    }
-    const all = await fast.ok(`{ producers(first: 1) { edges { node { purchases(first: 100) { edges { node { id } } } } } } }`);
-    expect(ids.length).toBe(130);
-    expect(new Set(ids).size).toBe(130);
-    expect(ids.slice(0, 100)).toEqual(all.producers.edges[0].node.purchases.edges.map((e: { node: { id: string } }) => e.node.id));
-  });
+const FRAGMENTS = `query Fragments {
+  producers(first: 5) { ...Page edges { cursor } }
+}
+fragment Page on ProducerConnection { totalCount edges { node { legalName ...P id } } }
+fragment P on Producer {
+  id cnpj legalName
+  purchases(first: 4) { edges { cursor } ...Conn ... on PurchaseConnection { totalCount } }
+  ... { version plantMunicipality { ...M } }
+}
+fragment Conn on PurchaseConnection { totalCount edges { node { ...Pu supplierKind } } }
+fragment Pu on Purchase {
+  id ... on Purchase { cost supplierKind } ... { quantityKg originMunicipality { ...M name } }
+  familyFarmer { ... on FamilyFarmer { name municipality { ...M } } }
+}
+fragment M on Municipality { ibgeCode name state }`;
 
-  test.each([
-    ['ADMIN', { role: 'ADMIN' }],
-    ['AUDITOR', { role: 'AUDITOR' }],
-    ['a PRODUCER (its own producer only)', { role: 'PRODUCER', producerId: '2' }],
-    ['a PRODUCER of no producer', { role: 'PRODUCER', producerId: '999' }],
-  ] as Array<[string, Caller]>)('%s: the same page', async (_name, as) => {
-    const r = await both(PAGE, { n: 100, m: 4, withCost: true }, as);
-    expect(r.fast).toBe(r.slow);
-    expect(r.statements).toBe(1);
-    if (as.role === 'PRODUCER') {
-      const edges = JSON.parse(r.fast.slice(4)).data.producers.edges;
-      expect(edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(as.producerId === '2' ? ['2'] : []);
-    }
-  });
+const DIRECTIVES = `query Directives($yes: Boolean!, $no: Boolean!, $n: Int = 3) {
+  producers(first: $n) {
+    totalCount @include(if: $no)
+    pageInfo @skip(if: $no) { hasNextPage }
+    edges @include(if: $yes) { node {
+      id @skip(if: $yes)
+      legalName @skip(if: $no)
+      cnpj @skip(if: $no) @include(if: $no)
+      version @skip(if: false) @include(if: true)
+      ...F @include(if: $no)
+      ...G @include(if: $yes)
+      ... @include(if: $yes) { anpAuthorization }
+      ... on Producer @skip(if: true) { plantMunicipality { name } }
+      purchases(first: 2) @skip(if: $no) { totalCount @skip(if: true) edges { node { id cost @include(if: $yes) } } }
+    } }
+  }
+  skipped: producers @skip(if: $yes) { totalCount }
+}
+fragment F on Producer { plantMunicipality { ibgeCode } }
+fragment G on Producer { plantMunicipality { name } purchases(first: 2) { edges { cursor } } }`;
 
-  test('no token: the same 401', async () => {
-    const r = await both(NESTED_PAGE_QUERY, {}, null);
-    expect(r.fast).toBe(r.slow);
-    expect(r.fast.startsWith('401 ')).toBe(true);
-  });
+const VARIABLES = `query Vars($first: Int, $after: String, $pf: Int = 7, $from: Date, $to: Date, $none: String = null) {
+  producers(first: $first, after: $after) { totalCount pageInfo { hasNextPage hasPreviousPage endCursor } edges { node { id
+    purchases(first: $pf, after: $none, from: $from, to: $to) { totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } edges { cursor node { id consumedOn } } }
+  } } }
+}`;
 
-  test.each([
-    ['first: 0', `{ producers(first: 0) { totalCount } }`],
-    ['first: 101', `{ producers(first: 101) { totalCount } }`],
-    ['a word as cursor', `{ producers(after: "garbage") { totalCount } }`],
-    ['a purchase cursor given to producers', `{ producers(after: "WyIyMDI1LTAxLTAxIiwiMSJd") { totalCount } }`],
-    ['a producer cursor given to purchases', `{ producers { edges { node { purchases(after: "WzFd") { totalCount } } } } }`],
-    ['purchases first: 101', `{ producers { edges { node { purchases(first: 101) { totalCount } } } } }`],
-  ])('%s: the same error', async (_name, query) => {
-    const r = await both(query);
-    expect(r.fast).toBe(r.slow);
-    expect(r.fast).toContain('"code":"BAD_USER_INPUT"');
-  });
+const DUPLICATES = `{
+  producers(first: 3) {
+    edges { cursor }
+    totalCount
+    edges { node { id } }
+    totalCount
+    edges { node { legalName id purchases(first: 2) { edges { node { id } } } purchases(first: 2) { totalCount edges { cursor node { cost } } } } }
+  }
+}`;
 
-  test('a date that does not exist, in a variable: the same refusal', async () => {
-    const r = await both(`query($d: Date) { producers { edges { node { purchases(from: $d) { totalCount } } } } }`, { d: '2025-02-30' });
-    expect(r.fast).toBe(r.slow);
-    expect(r.fast.startsWith('400 ')).toBe(true);
-  });
+const FILTERS = `{
+  producers(first: 20) { edges { node { id
+    between: purchases(first: 3, from: "2025-01-01", to: "2025-06-30") { totalCount ${PAGE_INFO} edges { node { id consumedOn } } }
+    oneDay: purchases(from: "2025-03-01", to: "2025-03-01") { totalCount edges { node { id consumedOn } } }
+    inverted: purchases(from: "2025-06-30", to: "2025-01-01") { totalCount ${PAGE_INFO} edges { node { id } } }
+    fromOnly: purchases(first: 1, from: "2026-01-01") { totalCount pageInfo { hasNextPage } }
+    toOnly: purchases(first: 100, to: "2024-12-31") { totalCount pageInfo { hasNextPage } edges { node { consumedOn } } }
+    nothing: purchases(first: 5, from: "2030-01-01") { totalCount ${PAGE_INFO} edges { cursor } }
+  } } }
+}`;
 
-  test.each([
-    ['another root field beside', `{ producers(first: 2) { totalCount } municipality(ibgeCode: "2611606") { name } }`],
-    ['a computed purchase field', `{ producers(first: 2) { edges { node { purchases(first: 3) { edges { node { id selo { counts } organization { id } } } } } } } }`],
-    ['another connection of the producer', `{ producers(first: 2) { edges { node { id sales(first: 2) { totalCount } } } } }`],
-  ])('%s: executed by graphql-js, the same answer', async (_name, query) => {
-    const r = await both(query);
-    expect(r.fast).toBe(r.slow);
-    expect(r.statements).toBeGreaterThan(1);
-  });
+function readCases(): Case[] {
+  return [
+    { name: 'the benchmark nested page', query: NESTED_PAGE_QUERY, expect: 'data' },
+    { name: 'every supported field', query: EVERYTHING, expect: 'data' },
+    { name: 'aliases', query: ALIASES, variables: { c: null }, expect: 'data' },
+    { name: 'fragments and inline fragments', query: FRAGMENTS, expect: 'data' },
+    { name: '@include/@skip (true, false)', query: DIRECTIVES, variables: { yes: true, no: false }, expect: 'data' },
+    { name: '@include/@skip (false, true)', query: DIRECTIVES, variables: { yes: false, no: true, n: 100 }, expect: 'data' },
+    { name: 'variables: all null', query: VARIABLES, variables: {}, expect: 'data' },
+    { name: 'variables: set', query: VARIABLES, variables: { first: 3, pf: 100, from: '2024-12-31', to: '2025-07-01', none: null }, expect: 'data' },
+    { name: 'variables: first explicitly null', query: VARIABLES, variables: { first: null, pf: null }, expect: 'data' },
+    { name: 'the same field twice, merged', query: DUPLICATES, expect: 'data' },
+    { name: 'from/to filters', query: FILTERS, expect: 'data' },
+    { name: 'Purchase.producer.purchases', query: RECURSION, expect: 'data' },
+    { name: 'Query.__typename only', query: '{ __typename }', expect: 'data' },
+    { name: 'only __typename under producers', query: '{ producers { __typename } }', expect: 'data' },
+    { name: 'totalCount only', query: '{ producers { totalCount } }', expect: 'data' },
+    { name: 'pageInfo only', query: '{ producers(first: 1) { pageInfo { startCursor endCursor hasNextPage hasPreviousPage } } }', expect: 'data' },
+    { name: 'edges without node', query: '{ producers(first: 100) { edges { cursor __typename } } }', expect: 'data' },
+    { name: 'a big page of purchases', query: `{ producers(first: 1) { edges { node { purchases(first: 100) { totalCount ${PAGE_INFO} edges { cursor node { ${PURCHASE} } } } } } } }`, expect: 'data' },
+    {
+      name: 'two operations, operationName chooses the compiled one',
+      query: 'query A { producers(first: 2) { edges { node { id } } } } query B { lawParameterCatalogue { name } }',
+      operationName: 'A', expect: 'data',
+    },
+    { name: 'an anonymous query with a name-less shorthand and comments', query: '# a comment\n{\n  producers (first : 2) { edges { node { id , legalName } } } # another\n}', expect: 'data' },
+  ];
+}
+
+/** The cursors the server hands out (from the graphql-js server, read once). */
+async function cursors(): Promise<{ producers: string[]; bigPurchases: string[]; fewPurchases: string[] }> {
+  const data = await slow.ok(`{ producers(first: 100) { edges { cursor node { id purchases(first: 100) { edges { cursor } } } } } }`);
+  const edges = data.producers.edges as Array<{ cursor: string; node: { id: string; purchases: { edges: Array<{ cursor: string }> } } }>;
+  expect(edges.map((e) => e.node.id)).toEqual(ids.producers);
+  return {
+    producers: edges.map((e) => e.cursor),
+    bigPurchases: edges[BIG].node.purchases.edges.map((e) => e.cursor),
+    fewPurchases: edges[FEW].node.purchases.edges.map((e) => e.cursor),
+  };
+}
+
+async function rejectedCases(): Promise<Case[]> {
+  const c = await cursors();
+  const purchases = (args: string) => `{ producers(first: 3) { edges { node { id purchases(${args}) { totalCount edges { node { id } } } } } } }`;
+  return [
+    { name: 'producers first: 0', query: '{ producers(first: 0) { totalCount edges { node { id } } } }', expect: 'BAD_USER_INPUT' },
+    { name: 'producers first: 101', query: '{ producers(first: 101) { edges { node { id } } } }', expect: 'BAD_USER_INPUT' },
+    { name: 'producers first: -1 (variable)', query: 'query($f: Int) { producers(first: $f) { edges { node { id } } } }', variables: { f: -1 }, expect: 'BAD_USER_INPUT' },
+    { name: 'producers after: "garbage"', query: '{ producers(after: "garbage") { edges { node { id } } } }', expect: 'BAD_USER_INPUT' },
+    { name: 'producers after: empty string', query: '{ producers(after: "") { edges { node { id } } } }', expect: 'BAD_USER_INPUT' },
+    { name: 'producers after: a purchases cursor', query: 'query($a: String) { producers(after: $a) { edges { node { id } } } }', variables: { a: c.bigPurchases[3] }, expect: 'BAD_USER_INPUT' },
+    { name: 'producers after: a cursor with a word', query: `{ producers(after: "${b64('["x"]')}") { edges { node { id } } } }`, expect: 'BAD_USER_INPUT' },
+    { name: 'producers after: a cursor beyond bigint', query: `{ producers(after: "${b64('[1e30]')}") { edges { node { id } } } }`, expect: 'BAD_USER_INPUT' },
+    { name: 'producers first: 2147483648', query: '{ producers(first: 2147483648) { totalCount } }', expect: 'GRAPHQL_VALIDATION_FAILED' },
+    { name: 'producers first: "5"', query: '{ producers(first: "5") { totalCount } }', expect: 'GRAPHQL_VALIDATION_FAILED' },
+    { name: 'producers first: "x" as a variable', query: 'query($f: Int) { producers(first: $f) { totalCount } }', variables: { f: 'x' }, expect: 'BAD_USER_INPUT' },
+    { name: 'a required variable not given', query: 'query($f: Int!) { producers(first: $f) { totalCount } }', expect: 'BAD_USER_INPUT' },
+    { name: 'purchases first: 0', query: purchases('first: 0'), expect: 'BAD_USER_INPUT' },
+    { name: 'purchases first: 101', query: purchases('first: 101'), expect: 'BAD_USER_INPUT' },
+    { name: 'purchases after: "garbage"', query: purchases('after: "garbage"'), expect: 'BAD_USER_INPUT' },
+    { name: 'purchases after: a producers cursor', query: purchases(`after: "${c.producers[1]}"`), expect: 'BAD_USER_INPUT' },
+    { name: 'purchases after: a cursor with a bad date', query: purchases(`after: "${b64('["2025-02-30","1"]')}"`), expect: 'BAD_USER_INPUT' },
+    { name: 'purchases from: "2025-02-30"', query: purchases('from: "2025-02-30"'), expect: 'error' },
+    { name: 'purchases to: "2025-13-01"', query: purchases('to: "2025-13-01"'), expect: 'error' },
+    { name: 'purchases from: "2025-02-30" as a variable', query: 'query($d: Date) { producers { edges { node { purchases(from: $d) { totalCount } } } } }', variables: { d: '2025-02-30' }, expect: 'BAD_USER_INPUT' },
+    { name: 'purchases from: 20250101 (a number)', query: 'query($d: Date) { producers { edges { node { purchases(from: $d) { totalCount } } } } }', variables: { d: 20250101 }, expect: 'BAD_USER_INPUT' },
+    { name: 'a rejected page under an alias, beside a good one', query: '{ good: producers(first: 2) { edges { node { id } } } bad: producers(first: 0) { totalCount } }', expect: 'BAD_USER_INPUT' },
+    { name: 'an unknown field', query: '{ producers { edges { node { id nope } } } }', expect: 'GRAPHQL_VALIDATION_FAILED' },
+    { name: 'a fragment on the wrong type', query: '{ producers { edges { node { ... on Purchase { id } } } } }', expect: 'GRAPHQL_VALIDATION_FAILED' },
+    { name: 'conflicting fields under one alias', query: '{ producers { edges { node { x: id x: legalName } } } }', expect: 'GRAPHQL_VALIDATION_FAILED' },
+    { name: 'a syntax error', query: '{ producers(first: 1) { totalCount }', expect: 'GRAPHQL_PARSE_FAILED' },
+    {
+      name: 'over the cost limit',
+      query: `{ producers(first: 100) { edges { node { purchases(first: 100) { edges { node { id purchasedOn consumedOn feedstock quantityKg cost supplierKind supplierName purpose externalId } } } } } } }`,
+      expect: 'QUERY_TOO_COMPLEX',
+    },
+    {
+      name: 'over the depth limit',
+      query: '{ producers(first: 1) { edges { node { purchases(first: 1) { edges { node { producer { purchases(first: 1) { edges { node { familyFarmer { municipality { name } } } } } } } } } } } } }',
+      expect: 'QUERY_TOO_COMPLEX',
+    },
+    {
+      name: 'over the alias limit',
+      query: `{ producers(first: 1) { edges { node { ${Array.from({ length: 31 }, (_, i) => `a${i}: id`).join(' ')} } } } }`,
+      expect: 'QUERY_TOO_COMPLEX',
+    },
+    { name: 'an operationName that is not in the document', query: 'query A { producers { totalCount } }', operationName: 'B', expect: 'error' },
+  ];
+}
+
+/** Reads whose answers depend on the caller. */
+function roleCases(): Case[] {
+  return [
+    { name: 'every supported field', query: EVERYTHING, expect: 'data' },
+    { name: 'the benchmark nested page', query: NESTED_PAGE_QUERY, expect: 'data' },
+    { name: 'Purchase.producer.purchases', query: RECURSION, expect: 'data' },
+    { name: 'from/to filters', query: FILTERS, expect: 'data' },
+    { name: 'producers after the first producer', query: `query($a: String) { producers(after: $a) { totalCount ${PAGE_INFO} edges { cursor node { id } } } }`, variables: { a: null }, expect: 'data' },
+  ];
+}
+
+/** Reads the compiled path does not support: they must fall back to graphql-js. */
+function unsupportedCases(): Case[] {
+  const page = (fields: string) => `{ producers(first: 4) { totalCount edges { node { id legalName purchases(first: 5) { totalCount edges { node { id quantityKg ${fields} } } } } } } }`;
+  return [
+    { name: 'with Query.municipality', query: '{ producers(first: 2) { totalCount edges { node { id } } } municipality(ibgeCode: "2408003") { name region } }', expect: 'data' },
+    { name: 'with Query.lawParameterCatalogue', query: '{ producers(first: 2) { edges { node { id legalName } } } lawParameterCatalogue { name scopes } }', expect: 'data' },
+    { name: 'with Query.producer', query: `query($id: ID!) { producers(first: 1) { totalCount } producer(id: $id) { id legalName } }`, variables: { id: '1' }, expect: 'data' },
+    { name: 'with Query.purchase', query: `query($id: ID!) { producers(first: 1) { totalCount } purchase(id: $id) { id cost } }`, variables: { id: '3' }, expect: 'data' },
+    { name: 'with introspection', query: '{ producers(first: 1) { totalCount } __schema { queryType { name } } __type(name: "Purchase") { name kind } }', expect: 'data' },
+    { name: 'Purchase.selo', query: page('supplierKind selo { counts }'), expect: 'data' },
+    { name: 'Purchase.organization', query: page('supplierKind organization { id name kind municipality { name } }'), expect: 'data' },
+    { name: 'Purchase.contract', query: page('contract { id }'), expect: 'data' },
+    { name: 'Purchase.familyFarmingOrigin', query: page('familyFarmingOrigin'), expect: 'data' },
+    { name: 'FamilyFarmer.registrations', query: page('familyFarmer { name registrations { kind } }'), expect: 'data' },
+    { name: 'Producer.sales', query: '{ producers(first: 5) { edges { node { id sales(first: 2) { totalCount edges { node { id } } } purchases(first: 2) { totalCount } } } } }', expect: 'data' },
+    { name: 'Producer.contracts', query: '{ producers(first: 5) { edges { node { id contracts { totalCount } } } } }', expect: 'data' },
+    { name: 'Producer.sealGrants inside a fragment', query: '{ producers(first: 5) { edges { node { ...S } } } } fragment S on Producer { id sealGrants { id } }', expect: 'data' },
+    { name: 'Producer.sales skipped by a variable', query: 'query($s: Boolean!) { producers(first: 3) { edges { node { id sales @skip(if: $s) { totalCount } } } } }', variables: { s: true }, expect: 'data' },
+    { name: 'a mutation', query: 'mutation { createProducer(input: { cnpj: "00000000000000", legalName: "X", plantMunicipalityCode: "2611606" }) { id } }', expect: 'error' },
+    { name: 'an unsupported operation chosen by operationName', query: 'query A { producers(first: 2) { totalCount } } query B { producers(first: 2) { totalCount } lawParameterCatalogue { name } }', operationName: 'B', expect: 'data' },
+  ];
+}
+
+/** Cases whose request is supported (and succeeds): the compiled path must answer them in one statement. */
+function supportedForCount(): Case[] {
+  return [
+    ...readCases().filter((c) => c.query !== '{ __typename }' && c.operationName === undefined),
+    { name: 'two operations, operationName chooses the compiled one', query: 'query A { producers(first: 2) { edges { node { id } } } } query B { lawParameterCatalogue { name } }', operationName: 'A', expect: 'data' },
+    { name: 'every supported field, as a PRODUCER', query: EVERYTHING, as: { role: 'PRODUCER', producerId: '1' }, expect: 'data' },
+    { name: 'Purchase.producer.purchases, as an AUDITOR', query: RECURSION, as: AUDITOR, expect: 'data' },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+test('the two databases hold the same rows, with the same ids', () => {
+  expect(seededSlow).toEqual(ids);
+  expect(ids.producers).toHaveLength(plan.producers.length);
+  expect(ids.purchases).toHaveLength(plan.purchases.length);
+  expect(new Set(ids.purchases).size).toBe(plan.purchases.length);
+  expect(dumps.fast).toBe(dumps.slow);
+  // Numerics are stored as written (trailing zeros kept), so the reads have them to normalise.
+  expect(dumps.fast).toContain('"quantity_kg":"250.50"');
+  expect(dumps.fast).toContain('"quantity_kg":"1000.000"');
 });
+
+test('hand-written reads: the same status and body from both', async () => {
+  const { ran, problems } = await runCases(readCases());
+  expect(problems).toEqual([]);
+
+  // The answers are the data, not two equal mistakes: checked against the plan.
+  const everything = parse(ran.find((r) => r.c.name === 'every supported field')!.outcome.slow).data.producers;
+  expect(everything.totalCount).toBe(plan.producers.length);
+  expect(everything.edges.map((e: any) => e.node.id)).toEqual(ids.producers);
+  const counts = plan.producers.map((_, i) => plan.purchases.filter((p) => p.producer === i).length);
+  expect(everything.edges.map((e: any) => e.node.purchases.totalCount)).toEqual(counts);
+  expect(counts[BIG]).toBe(BIG_PURCHASES);
+  expect(counts[NONE]).toBe(0);
+  expect(counts[ONE]).toBe(1);
+  expect(everything.edges[RENAMED].node).toMatchObject({ legalName: plan.producers[RENAMED].renamedTo, version: 2 });
+  expect(everything.edges[NONE].node.purchases.pageInfo).toEqual({ __typename: 'PageInfo', hasNextPage: false, hasPreviousPage: false, startCursor: null, endCursor: null });
+  const byId = new Map(plan.purchases.map((p, i) => [ids.purchases[i], p]));
+  const nodes = everything.edges.flatMap((e: any) => e.node.purchases.edges.map((x: any) => x.node));
+  for (const node of nodes) {
+    const planned = byId.get(node.id)!;
+    expect({ quantityKg: node.quantityKg, cost: node.cost, consumedOn: node.consumedOn, supplierKind: node.supplierKind, externalId: node.externalId })
+      .toEqual({ quantityKg: plainNumeric(planned.quantityKg), cost: planned.cost === null ? null : plainNumeric(planned.cost), consumedOn: planned.consumedOn, supplierKind: planned.supplierKind, externalId: planned.externalId });
+    expect(node.familyFarmer === null).toBe(planned.farmer === null);
+  }
+  const kinds = new Set(nodes.map((n: any) => n.supplierKind));
+  expect([...kinds].sort()).toEqual(['ASSOCIATION', 'COOPERATIVE', 'FAMILY_FARMER', 'OWN_PRODUCTION', 'THIRD_PARTY']);
+
+  const filters = parse(ran.find((r) => r.c.name === 'from/to filters')!.outcome.slow).data.producers.edges;
+  const inRange = (i: number, from: string, to: string) => plan.purchases.filter((p) => p.producer === i && p.consumedOn >= from && p.consumedOn <= to).length;
+  expect(filters.map((e: any) => e.node.between.totalCount)).toEqual(plan.producers.map((_, i) => inRange(i, '2025-01-01', '2025-06-30')));
+  expect(filters.map((e: any) => e.node.oneDay.totalCount)).toEqual(plan.producers.map((_, i) => inRange(i, '2025-03-01', '2025-03-01')));
+  expect(filters[BIG].node.oneDay.totalCount).toBeGreaterThan(3);
+  expect(filters.every((e: any) => e.node.inverted.totalCount === 0 && e.node.inverted.pageInfo.endCursor === null)).toBe(true);
+}, 30_000);
+
+test('arguments the normal path rejects: the same error body from both', async () => {
+  const { problems } = await runCases(await rejectedCases());
+  expect(problems).toEqual([]);
+}, 30_000);
+
+test('each role and no token: the same body from both; a PRODUCER sees only its own producer', async () => {
+  const callers: Array<{ label: string; who: Who }> = [
+    { label: 'ADMIN', who: ADMIN },
+    { label: 'AUDITOR', who: AUDITOR },
+    { label: 'PRODUCER of the big producer', who: { role: 'PRODUCER', producerId: ids.producers[BIG] } },
+    { label: 'PRODUCER of the producer with every kind', who: { role: 'PRODUCER', producerId: ids.producers[EVERY_KIND] } },
+    { label: 'PRODUCER of a producer without purchases', who: { role: 'PRODUCER', producerId: ids.producers[NONE] } },
+    { label: 'PRODUCER whose producer does not exist', who: { role: 'PRODUCER', producerId: '987654321' } },
+  ];
+  const problems: string[] = [];
+  const answers = new Map<string, any>();
+  for (const { label, who } of callers) {
+    const result = await runCases(roleCases().map((c) => ({ ...c, name: `${c.name} as ${label}`, as: who })));
+    problems.push(...result.problems);
+    answers.set(label, parse(result.ran[0].outcome.slow).data.producers);
+  }
+  const refused = await runCases([
+    ...roleCases().map((c): Case => ({ ...c, name: `${c.name} without a token`, as: null, expect: 'UNAUTHENTICATED' })),
+    { name: 'a token that is not valid', query: EVERYTHING, as: { header: 'Bearer not.a.token' }, expect: 'UNAUTHENTICATED' },
+    { name: 'not a Bearer header', query: EVERYTHING, as: { header: 'Basic YWRtaW46YWRtaW4=' }, expect: 'UNAUTHENTICATED' },
+  ]);
+  problems.push(...refused.problems);
+  expect(problems).toEqual([]);
+
+  expect(answers.get('AUDITOR').edges.map((e: any) => e.node.id)).toEqual(ids.producers);
+  const own = answers.get('PRODUCER of the producer with every kind');
+  expect(own.totalCount).toBe(1);
+  expect(own.edges.map((e: any) => e.node.id)).toEqual([ids.producers[EVERY_KIND]]);
+  expect(own.edges[0].node.purchases.totalCount).toBe(plan.purchases.filter((p) => p.producer === EVERY_KIND).length);
+  expect(answers.get('PRODUCER whose producer does not exist')).toMatchObject({ totalCount: 0, edges: [], pageInfo: { startCursor: null, endCursor: null, hasNextPage: false } });
+  expect(refused.ran[0].outcome.slow.status).toBe(401);
+}, 40_000);
+
+test('unsupported root and nested fields: both answer through graphql-js, with the same body', async () => {
+  const { problems } = await runCases(unsupportedCases());
+  expect(problems).toEqual([]);
+}, 30_000);
+
+interface Page { edges: Array<{ cursor: string; node: any }>; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; totalCount: number }
+
+/** Walk a connection with endCursor until hasNextPage is false, comparing each page of both servers. */
+async function walk(name: string, query: string, pick: (data: any) => Page, variables: Record<string, unknown>, problems: string[]): Promise<{ pages: Page[]; edges: Page['edges'] }> {
+  const pages: Page[] = [];
+  let after: string | null = null;
+  for (let n = 0; n < 100; n++) {
+    const request: Case = { name: `${name}, page ${n + 1}`, query, variables: { ...variables, after }, expect: 'data' };
+    const { ran, problems: found } = await runCases([request]);
+    problems.push(...found);
+    const page = pick(parse(ran[0].outcome.fast).data);
+    pages.push(page);
+    if (!page.pageInfo.hasNextPage) break;
+    after = page.pageInfo.endCursor;
+  }
+  return { pages, edges: pages.flatMap((p) => p.edges) };
+}
+
+test('pagination: producers walked two at a time give the one big page', async () => {
+  const problems: string[] = [];
+  const query = `query($after: String, $first: Int) { producers(first: $first, after: $after) { totalCount ${PAGE_INFO} edges { cursor node { id legalName purchases(first: 2) { totalCount edges { node { id } } } } } } }`;
+  const { pages, edges } = await walk('producers', query, (d) => d.producers, { first: 2 }, problems);
+  const { ran, problems: big } = await runCases([{ name: 'producers in one page', query, variables: { first: 100, after: null }, expect: 'data' }]);
+  problems.push(...big);
+  expect(problems).toEqual([]);
+  const whole = parse(ran[0].outcome.fast).data.producers as Page;
+  expect(edges).toEqual(whole.edges);
+  expect(edges.map((e) => e.node.id)).toEqual(ids.producers);
+  expect(pages).toHaveLength(Math.ceil(plan.producers.length / 2));
+  expect(pages.map((p) => p.pageInfo.hasPreviousPage)).toEqual(pages.map((_, i) => i > 0));
+  expect(pages.every((p) => p.totalCount === plan.producers.length)).toBe(true);
+}, 30_000);
+
+test("pagination: the big producer's purchases walked nine at a time give the big pages, by consumedOn then id", async () => {
+  const problems: string[] = [];
+  const query = `query($after: String, $first: Int, $from: Date, $to: Date) { producers(first: 1) { edges { node { id purchases(first: $first, after: $after, from: $from, to: $to) {
+    totalCount ${PAGE_INFO} edges { cursor node { id consumedOn quantityKg cost supplierKind familyFarmer { name } originMunicipality { name } } } } } } } }`;
+  const purchasesOf = (d: any) => {
+    expect(d.producers.edges[0].node.id).toBe(ids.producers[BIG]);
+    return d.producers.edges[0].node.purchases as Page;
+  };
+  const walked = await walk('big producer purchases', query, purchasesOf, { first: 9, from: null, to: null }, problems);
+  const first = await runCases([{ name: 'first 100', query, variables: { first: 100, after: null }, expect: 'data' }]);
+  const firstPage = purchasesOf(parse(first.ran[0].outcome.fast).data);
+  const second = await runCases([{ name: 'the next 100', query, variables: { first: 100, after: firstPage.pageInfo.endCursor }, expect: 'data' }]);
+  const secondPage = purchasesOf(parse(second.ran[0].outcome.fast).data);
+  problems.push(...first.problems, ...second.problems);
+
+  // With from/to: totalCount counts the filtered purchases, not the cursor.
+  const from = '2025-01-01';
+  const to = '2025-07-01';
+  const filtered = await walk('big producer purchases from/to', query, purchasesOf, { first: 4, from, to }, problems);
+  expect(problems).toEqual([]);
+
+  const order = plan.purchases
+    .map((p, i) => ({ p, id: ids.purchases[i] }))
+    .filter(({ p }) => p.producer === BIG)
+    .sort((a, b) => (a.p.consumedOn < b.p.consumedOn ? -1 : a.p.consumedOn > b.p.consumedOn ? 1 : Number(a.id) - Number(b.id)));
+  expect(walked.pages).toHaveLength(Math.ceil(BIG_PURCHASES / 9));
+  expect(walked.edges).toEqual([...firstPage.edges, ...secondPage.edges]);
+  expect(firstPage.pageInfo.hasNextPage).toBe(true);
+  expect(secondPage.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+  expect(walked.edges.map((e) => e.node.id)).toEqual(order.map((o) => o.id));
+  // Ids alone would give another order: the equal dates and the order by date are both exercised.
+  expect(order.map((o) => Number(o.id))).not.toEqual([...order.map((o) => Number(o.id))].sort((a, b) => a - b));
+
+  const expected = order.filter(({ p }) => p.consumedOn >= from && p.consumedOn <= to).map((o) => o.id);
+  expect(filtered.edges.map((e) => e.node.id)).toEqual(expected);
+  expect(filtered.pages.every((p) => p.totalCount === expected.length)).toBe(true);
+  expect(filtered.pages.map((p) => p.pageInfo.hasPreviousPage)).toEqual(filtered.pages.map((_, i) => i > 0));
+}, 40_000);
+
+// ---------------------------------------------------------------------------------------------
+// Generated selections within the supported shape.
+
+interface FieldSpec { type?: string; args?: 'page' | 'datedPage' }
+const SHAPE: Record<string, Record<string, FieldSpec>> = {
+  Query: { producers: { type: 'ProducerConnection', args: 'page' }, 'producers#2': { type: 'ProducerConnection', args: 'page' }, __typename: {} },
+  ProducerConnection: { edges: { type: 'ProducerEdge' }, pageInfo: { type: 'PageInfo' }, totalCount: {}, __typename: {} },
+  PurchaseConnection: { edges: { type: 'PurchaseEdge' }, pageInfo: { type: 'PageInfo' }, totalCount: {}, __typename: {} },
+  ProducerEdge: { cursor: {}, node: { type: 'Producer' }, __typename: {} },
+  PurchaseEdge: { cursor: {}, node: { type: 'Purchase' }, __typename: {} },
+  PageInfo: { hasNextPage: {}, hasPreviousPage: {}, startCursor: {}, endCursor: {}, __typename: {} },
+  Producer: {
+    id: {}, cnpj: {}, legalName: {}, anpAuthorization: {}, version: {}, plantMunicipality: { type: 'Municipality' },
+    purchases: { type: 'PurchaseConnection', args: 'datedPage' }, 'purchases#2': { type: 'PurchaseConnection', args: 'datedPage' }, __typename: {},
+  },
+  Purchase: {
+    id: {}, purchasedOn: {}, consumedOn: {}, feedstock: {}, quantityKg: {}, cost: {}, supplierKind: {}, supplierName: {}, purpose: {}, externalId: {},
+    familyFarmer: { type: 'FamilyFarmer' }, originMunicipality: { type: 'Municipality' }, producer: { type: 'Producer' }, __typename: {},
+  },
+  FamilyFarmer: { id: {}, cpf: {}, name: {}, municipality: { type: 'Municipality' }, __typename: {} },
+  Municipality: { ibgeCode: {}, name: {}, state: {}, region: {}, semiarid: {}, priorityRegion: {}, __typename: {} },
+};
+/** The field a connection or edge is rarely asked without. */
+const USUAL: Record<string, string> = { ProducerConnection: 'edges', PurchaseConnection: 'edges', ProducerEdge: 'node', PurchaseEdge: 'node' };
+
+interface GenDirective { kind: 'skip' | 'include'; value: boolean; viaVariable: boolean }
+interface GenArg { name: string; type: 'Int' | 'String' | 'Date'; value: unknown; viaVariable: boolean }
+interface GenField { kind: 'field'; name: string; alias: string | null; args: GenArg[]; directive: GenDirective | null; children: GenSel[] }
+interface GenFragment { kind: 'inline' | 'typed' | 'named'; directive: GenDirective | null; children: GenSel[] }
+type GenSel = GenField | GenFragment;
+
+interface Levels { purchases: number; producerHops: number }
+
+function generators(c: { producers: string[]; bigPurchases: string[]; fewPurchases: string[] }) {
+  const directive: fc.Arbitrary<GenDirective | null> = fc.oneof(
+    { weight: 8, arbitrary: fc.constant(null) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('skip' as const, 'include' as const), value: fc.boolean(), viaVariable: fc.boolean() }) },
+  );
+  const first = fc.oneof(
+    { weight: 5, arbitrary: fc.integer({ min: 1, max: 10 }) },
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: 100 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0, 101, -1, 1000, null) },
+  );
+  const isoDate = fc.integer({ min: 0, max: 800 }).map((d) => new Date(Date.UTC(2024, 0, 1) + d * 86_400_000).toISOString().slice(0, 10));
+  const date = fc.oneof(
+    { weight: 6, arbitrary: isoDate },
+    { weight: 3, arbitrary: fc.constantFrom('2024-02-29', '2025-01-01', '2025-03-01', '2025-05-05', '2025-08-10', '2025-12-31', '2026-01-01') },
+    { weight: 1, arbitrary: fc.constantFrom('2025-02-30', '2025-13-01', '', 'hoje') },
+  );
+  const producerAfter = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...c.producers) },
+    { weight: 1, arbitrary: fc.constantFrom('garbage', c.bigPurchases[0], null) },
+  );
+  const purchaseAfter = fc.oneof(
+    { weight: 8, arbitrary: fc.constantFrom(...c.bigPurchases, ...c.fewPurchases) },
+    { weight: 1, arbitrary: fc.constantFrom('garbage', c.producers[0], null) },
+  );
+  const arg = (name: string, type: GenArg['type'], value: fc.Arbitrary<unknown>, weight: number) => fc.oneof(
+    { weight: 10 - weight, arbitrary: fc.constant(null) },
+    { weight, arbitrary: fc.record({ name: fc.constant(name), type: fc.constant(type), value, viaVariable: fc.boolean() }) },
+  );
+  const args = (kind: 'page' | 'datedPage'): fc.Arbitrary<GenArg[]> => {
+    const list = kind === 'page'
+      ? [arg('first', 'Int', first, 8), arg('after', 'String', producerAfter, 2)]
+      : [arg('first', 'Int', first, 8), arg('after', 'String', purchaseAfter, 2), arg('from', 'Date', date, 3), arg('to', 'Date', date, 3)];
+    return fc.tuple(...list).map((xs) => xs.filter((x): x is GenArg => x !== null));
+  };
+  const alias = (name: string): fc.Arbitrary<string | null> => fc.oneof(
+    { weight: 6, arbitrary: fc.constant(null) },
+    { weight: 3, arbitrary: fc.constantFrom(`${name}_a`, `${name}_b`) },
+    { weight: 1, arbitrary: fc.constantFrom('x', 'y') },
+  );
+
+  const field = (type: string, key: string, levels: Levels): fc.Arbitrary<GenSel> => {
+    const spec = SHAPE[type][key];
+    const name = key.replace(/#2$/, '');
+    const nextLevels: Levels = {
+      purchases: levels.purchases + (name === 'purchases' ? 1 : 0),
+      producerHops: levels.producerHops + (type === 'Purchase' && name === 'producer' ? 1 : 0),
+    };
+    return fc.record({
+      kind: fc.constant('field' as const),
+      name: fc.constant(name),
+      // The second copy of a field always has an alias of its own (its arguments may differ).
+      alias: key.endsWith('#2') ? fc.constant(`${name}2`) : alias(name),
+      args: spec.args ? args(spec.args) : fc.constant([]),
+      directive,
+      children: spec.type ? fc.constant(null).chain(() => selections(spec.type!, nextLevels)) : fc.constant([]),
+    });
+  };
+
+  const allowed = (type: string, key: string, levels: Levels) => {
+    if (type === 'Producer' && key.startsWith('purchases')) return levels.purchases < 2 && (key === 'purchases' || levels.purchases === 0);
+    if (type === 'Purchase' && key === 'producer') return levels.producerHops === 0;
+    return true;
+  };
+
+  const selections = (type: string, levels: Levels): fc.Arbitrary<GenSel[]> => {
+    const keys = Object.keys(SHAPE[type]).filter((k) => allowed(type, k, levels));
+    const usual = USUAL[type];
+    return fc.record({
+      chosen: fc.shuffledSubarray(keys, { minLength: 1, maxLength: Math.min(keys.length, 7) }),
+      addUsual: fc.integer({ min: 0, max: 9 }),
+      at: fc.nat(),
+    }).chain(({ chosen, addUsual, at }) => {
+      const names = [...chosen];
+      if (usual && !names.includes(usual) && addUsual < 8) names.splice(at % (names.length + 1), 0, usual);
+      return fc.tuple(...names.map((k) => field(type, k, levels)));
+    }).chain((fields) => fc.record({
+      wrap: fc.integer({ min: 0, max: 9 }),
+      start: fc.nat(),
+      length: fc.integer({ min: 1, max: 4 }),
+      kind: fc.constantFrom('inline' as const, 'typed' as const, 'named' as const),
+      directive,
+      // Sometimes the fragment repeats a field the selection already has (merged in first-seen order).
+      repeat: fc.boolean(),
+    }).map(({ wrap, start, length, kind, directive: d, repeat }): GenSel[] => {
+      if (wrap >= 3 || fields.length === 0) return fields;
+      const from = start % fields.length;
+      const inside = fields.slice(from, from + length);
+      const outside = [...fields.slice(0, from), ...fields.slice(from + length)];
+      const fragment: GenFragment = { kind, directive: d, children: repeat && outside.length ? [...inside, outside[0]] : inside };
+      return [...outside.slice(0, from), fragment, ...outside.slice(from)];
+    }));
+  };
+
+  const roles: fc.Arbitrary<Caller> = fc.oneof(
+    { weight: 5, arbitrary: fc.constant(ADMIN) },
+    { weight: 1, arbitrary: fc.constant(AUDITOR) },
+    { weight: 2, arbitrary: fc.constantFrom(...[BIG, FEW, EVERY_KIND].map((i): Caller => ({ role: 'PRODUCER', producerId: ids.producers[i] }))) },
+    { weight: 1, arbitrary: fc.constant<Caller>({ role: 'PRODUCER', producerId: '987654321' }) },
+  );
+  return { query: selections('Query', { purchases: 0, producerHops: 0 }), roles };
+}
+
+/** The GraphQL text of a generated selection, its variables, and whether a producers field is really asked for. */
+function render(root: GenSel[]): { query: string; variables: Record<string, unknown>; asksProducers: boolean } {
+  const definitions: string[] = [];
+  const variables: Record<string, unknown> = {};
+  const fragments: string[] = [];
+  const variable = (type: string, value: unknown) => {
+    const name = `v${definitions.length}`;
+    definitions.push(`$${name}: ${type}`);
+    variables[name] = value;
+    return `$${name}`;
+  };
+  const directiveText = (d: GenDirective | null) => (d ? ` @${d.kind}(if: ${d.viaVariable ? variable('Boolean!', d.value) : String(d.value)})` : '');
+  const included = (d: GenDirective | null) => !d || (d.kind === 'include') === d.value;
+  const set = (type: string, sels: GenSel[]): string => sels.map((s) => one(type, s)).join(' ');
+  const one = (type: string, s: GenSel): string => {
+    if (s.kind === 'field') {
+      const args = s.args.map((a) => `${a.name}: ${a.viaVariable ? variable(a.type, a.value) : JSON.stringify(a.value)}`);
+      const spec = SHAPE[type][s.name];
+      const sub = spec.type ? ` { ${set(spec.type, s.children)} }` : '';
+      return `${s.alias ? `${s.alias}: ` : ''}${s.name}${args.length ? `(${args.join(', ')})` : ''}${directiveText(s.directive)}${sub}`;
+    }
+    if (s.kind === 'named') {
+      const name = `F${fragments.length}`;
+      fragments.push('');
+      const index = fragments.length - 1;
+      const spread = `...${name}${directiveText(s.directive)}`;
+      fragments[index] = `fragment ${name} on ${type} { ${set(type, s.children)} }`;
+      return spread;
+    }
+    return `...${s.kind === 'typed' ? ` on ${type}` : ''}${directiveText(s.directive)} { ${set(type, s.children)} }`;
+  };
+  const body = set('Query', root);
+  const asks = (sels: GenSel[]): boolean => sels.some((s) => included(s.directive) && (s.kind === 'field' ? s.name === 'producers' : asks(s.children)));
+  const query = `query Generated${definitions.length ? `(${definitions.join(', ')})` : ''} { ${body} }${fragments.length ? `\n${fragments.join('\n')}` : ''}`;
+  return { query, variables, asksProducers: asks(root) };
+}
+
+/** Statement counts of the generated requests, for the test after the property. */
+const generated: Array<{ request: string; ok: boolean; asksProducers: boolean; fastStatements: number; slowStatements: number }> = [];
+
+test('generated selections within the supported shape: the same status and body from both', async () => {
+  const { query, roles } = generators(await cursors());
+  await fc.assert(
+    fc.asyncProperty(query, roles, async (selection, as) => {
+      const { query: text, variables, asksProducers } = render(selection);
+      const request: Request = { query: text, variables, as };
+      const outcome = await both(request);
+      const ok = !outcome.slow.body.includes('"errors"') && outcome.slow.status === 200;
+      generated.push({ request: describeRequest('generated', request), ok, asksProducers, fastStatements: outcome.fastStatements, slowStatements: outcome.slowStatements });
+      if (outcome.difference) throw new Error(`${describeRequest('generated', request)}\n  ${outcome.difference}`);
+    }),
+    { numRuns: 150, seed: 20261203 },
+  );
+  // Most generated requests are answered with data (they exercise the compiled path, not only its refusals).
+  expect(generated.filter((g) => g.ok).length).toBeGreaterThan(generated.length * 0.5);
+}, 60_000);
+
+// ---------------------------------------------------------------------------------------------
+// The compiled path is the one that answers.
+
+test('a supported read is answered with exactly one SQL statement, whatever its size', async () => {
+  const { ran, problems } = await runCases(supportedForCount());
+  expect(problems).toEqual([]);
+  // graphql-js needs several for most of them: the counts are those of real work.
+  expect(ran.filter((r) => r.outcome.slowStatements > 1).length).toBeGreaterThan(ran.length / 2);
+  expect(ran.map((r) => [r.c.name, r.outcome.fastStatements])).toEqual(ran.map((r) => [r.c.name, 1]));
+}, 30_000);
+
+test('generated supported reads each ran as one SQL statement', () => {
+  const supported = generated.filter((g) => g.ok && g.asksProducers);
+  expect(supported.length).toBeGreaterThan(50);
+  expect(supported.filter((g) => g.fastStatements !== 1).map((g) => `${g.request}\n  statements: ${g.fastStatements}`)).toEqual([]);
+});
+
+test('unsupported and rejected requests fall back: more than one statement, or as many as graphql-js', async () => {
+  const cases = [...unsupportedCases(), ...(await rejectedCases())];
+  const { ran, problems } = await runCases(cases);
+  expect(problems).toEqual([]);
+  const compiledLooking = ran.filter((r) => !(r.outcome.fastStatements > 1 || r.outcome.fastStatements === r.outcome.slowStatements));
+  expect(compiledLooking.map((r) => `${r.c.name}: ${r.outcome.fastStatements} statements, graphql-js ${r.outcome.slowStatements}`)).toEqual([]);
+  // The unsupported reads do real work in graphql-js (most of them several statements).
+  const unsupported = ran.slice(0, unsupportedCases().length).filter((r) => r.c.expect === 'data');
+  expect(unsupported.filter((r) => r.outcome.slowStatements < 1).map((r) => r.c.name)).toEqual([]);
+  expect(unsupported.filter((r) => r.outcome.slowStatements > 1).length).toBeGreaterThan(unsupported.length / 2);
+  // Rejected generated requests too.
+  const refusedGenerated = generated.filter((g) => !g.ok && !(g.fastStatements > 1 || g.fastStatements === g.slowStatements));
+  expect(refusedGenerated.map((g) => `${g.request}\n  statements: ${g.fastStatements} vs ${g.slowStatements}`)).toEqual([]);
+}, 30_000);

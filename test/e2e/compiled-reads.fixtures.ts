@@ -1,0 +1,245 @@
+import { cpf as cpfLib } from 'cpf-cnpj-validator';
+import { TestApi } from '../support/api';
+import { newCnpj } from '../support/fixtures';
+
+/**
+ * One data set, planned once and written identically into several databases (the two servers of
+ * the compiled-reads comparison): the same rows in the same order, so that identity ids match.
+ * It spans what a read can show differently: every supplierKind, nulls and values in each
+ * nullable column, numerics with trailing zeros and many decimals, equal consumedOn dates
+ * inserted out of id order, and text with accents, quotes, backslashes, control characters and
+ * characters outside the BMP.
+ */
+
+export interface PlannedMunicipality { ibgeCode: string; name: string; semiarid: boolean }
+export interface PlannedProducer {
+  cnpj: string;
+  legalName: string;
+  plantMunicipalityCode: string;
+  anpAuthorization: string | null;
+  /** Written through createProducer (and renamed through updateProducer, version 2, when set), else by SQL. */
+  via: 'api' | 'sql';
+  renamedTo?: string;
+}
+export interface PlannedFarmer { cpf: string; name: string; municipalityCode: string }
+export interface PlannedOrganization { cnpj: string; name: string; kind: 'COOPERATIVE' | 'ASSOCIATION'; municipalityCode: string }
+export interface PlannedPurchase {
+  producer: number;
+  purchasedOn: string;
+  consumedOn: string;
+  feedstock: string;
+  quantityKg: string;
+  cost: string | null;
+  supplierKind: 'FAMILY_FARMER' | 'COOPERATIVE' | 'ASSOCIATION' | 'THIRD_PARTY' | 'OWN_PRODUCTION';
+  farmer: number | null;
+  organization: number | null;
+  supplierName: string | null;
+  originMunicipalityCode: string;
+  purpose: 'BIODIESEL_FEEDSTOCK' | 'OTHER_PRODUCT';
+  externalId: string | null;
+  /** Written through recordPurchases rather than SQL. */
+  viaApi?: boolean;
+}
+export interface Plan {
+  municipalities: PlannedMunicipality[];
+  producers: PlannedProducer[];
+  farmers: PlannedFarmer[];
+  organizations: PlannedOrganization[];
+  purchases: PlannedPurchase[];
+}
+
+/** The ids the databases gave, by plan index. */
+export interface Seeded {
+  producers: string[];
+  farmers: string[];
+  organizations: string[];
+  purchases: string[];
+}
+
+/** Indexes into Plan.producers of the cases the tests name. */
+export const BIG = 0; //      > 100 purchases
+export const NONE = 1; //     no purchase
+export const ONE = 2; //      one purchase
+export const EVERY_KIND = 3; // a few, of every supplierKind
+export const FEW = 4; //      a few, some recorded through the API
+export const RENAMED = 5; //  created and renamed through the API (version 2), a few purchases
+export const BIG_PURCHASES = 137;
+
+/** A deterministic generator (mulberry32), so that the plan is the same at every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A CPF with valid check digits, from a serial (deterministic, unlike cpfLib.generate). */
+function cpfFor(serial: number): string {
+  let digits = String(100000000 + serial * 7919).slice(-9);
+  for (const length of [9, 10]) {
+    const sum = [...digits].reduce((acc, d, i) => acc + Number(d) * (length + 1 - i), 0);
+    digits += String(((sum * 10) % 11) % 10);
+  }
+  if (!cpfLib.isValid(digits)) throw new Error(`bad test CPF ${digits}`);
+  return digits;
+}
+
+function addDays(iso: string, days: number): string {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+const RECIFE = '2611606';
+const PORTO_ALEGRE = '4314902';
+const FEIRA = '2910800';
+const MOSSORO = '2408003';
+const SANTA_BARBARA = '3545803';
+const BELEM = '1501402';
+const RIO_VERDE = '5218805';
+
+/** Numerics as they may be stored: trailing zeros, integers with zeros, many decimals, tiny and huge. */
+export const NUMERICS = ['250.50', '0.001', '1000', '12345678.123', '1000.000', '100.0', '0.10', '1.10', '42', '3.14159265358979323846', '99999999999999999999.99999999', '0.0000001', '120.000', '7'];
+
+/** consumedOn dates of the big producer: few, so that many purchases share one (ordered by id then). */
+const BIG_DATES = ['2024-02-29', '2024-12-31', '2025-01-01', '2025-01-15', '2025-02-28', '2025-03-01', '2025-06-30', '2025-07-01', '2025-12-31', '2026-01-01', '2026-02-01'];
+
+export function buildPlan(): Plan {
+  const next = random(20261203);
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
+  const municipalities: PlannedMunicipality[] = [
+    { ibgeCode: RECIFE, name: 'Recife', semiarid: false },
+    { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false },
+    { ibgeCode: FEIRA, name: 'Feira de Santana', semiarid: true },
+    { ibgeCode: MOSSORO, name: 'Mossoró', semiarid: true },
+    { ibgeCode: SANTA_BARBARA, name: "Santa Bárbara d'Oeste", semiarid: false },
+    { ibgeCode: BELEM, name: 'Belém', semiarid: false },
+    { ibgeCode: RIO_VERDE, name: 'Rio Verde', semiarid: false },
+  ];
+  const codes = municipalities.map((m) => m.ibgeCode);
+  const producers: PlannedProducer[] = [
+    { cnpj: newCnpj(), legalName: 'Óleos "Boa Esperança" Indústria e Comércio S.A.', plantMunicipalityCode: RECIFE, anpAuthorization: 'ANP 123/2019', via: 'sql' },
+    { cnpj: newCnpj(), legalName: "Biodiesel d'Oeste Ltda", plantMunicipalityCode: SANTA_BARBARA, anpAuthorization: null, via: 'sql' },
+    { cnpj: '12ABC34501DE35', legalName: 'Usina \\ Barra — Ação & Coração', plantMunicipalityCode: MOSSORO, anpAuthorization: 'ANP\t456/2021', via: 'sql' },
+    { cnpj: newCnpj(), legalName: 'Ñandú Bioenergia 🌱 Ltda', plantMunicipalityCode: BELEM, anpAuthorization: null, via: 'api' },
+    { cnpj: newCnpj(), legalName: 'Cooperativa Agroindustrial <Sul>\nfilial 2', plantMunicipalityCode: PORTO_ALEGRE, anpAuthorization: '', via: 'sql' },
+    { cnpj: newCnpj(), legalName: 'Biocombustíveis Cerrado S/A', plantMunicipalityCode: RIO_VERDE, anpAuthorization: 'ANP 789/2022', via: 'api', renamedTo: 'Biocombustíveis do Cerrado – Goiás S/A' },
+    { cnpj: newCnpj(), legalName: 'Zé\u0001Óleo\u007f\u2028Ltda', plantMunicipalityCode: FEIRA, anpAuthorization: null, via: 'sql' },
+  ];
+  const farmers: PlannedFarmer[] = [
+    { cpf: cpfFor(1), name: 'Maria da Conceição', municipalityCode: FEIRA },
+    { cpf: cpfFor(2), name: "José D'Ávila", municipalityCode: MOSSORO },
+    { cpf: cpfFor(3), name: 'Antônio "Tonho" Gonçalves', municipalityCode: RECIFE },
+    { cpf: cpfFor(4), name: 'Iracema 🌽 Tupinambá', municipalityCode: BELEM },
+  ];
+  const organizations: PlannedOrganization[] = [
+    { cnpj: newCnpj(), name: 'Cooperativa do Sertão', kind: 'COOPERATIVE', municipalityCode: FEIRA },
+    { cnpj: newCnpj(), name: 'Associação dos Agricultores de Mossoró', kind: 'ASSOCIATION', municipalityCode: MOSSORO },
+  ];
+  const feedstocks = ['SOYBEAN', 'CASTOR_BEAN', 'PALM', 'MACAUBA', 'COTTONSEED', 'BEEF_TALLOW', 'USED_COOKING_OIL', 'SUNFLOWER', 'PEANUT', 'CANOLA', 'OTHER'];
+  const kinds: PlannedPurchase['supplierKind'][] = ['FAMILY_FARMER', 'COOPERATIVE', 'ASSOCIATION', 'THIRD_PARTY', 'OWN_PRODUCTION'];
+  const purchase = (producer: number, i: number, kind: PlannedPurchase['supplierKind'], consumedOn: string, extra: Partial<PlannedPurchase> = {}): PlannedPurchase => ({
+    producer,
+    purchasedOn: addDays(consumedOn, -Math.floor(next() * 12)),
+    consumedOn,
+    feedstock: pick(feedstocks),
+    quantityKg: NUMERICS[i % NUMERICS.length],
+    cost: kind === 'OWN_PRODUCTION' ? null : NUMERICS[(i * 5 + 3) % NUMERICS.length],
+    supplierKind: kind,
+    farmer: kind === 'FAMILY_FARMER' ? i % farmers.length : null,
+    organization: kind === 'COOPERATIVE' ? 0 : kind === 'ASSOCIATION' ? 1 : null,
+    supplierName: kind === 'THIRD_PARTY' ? pick(['Cargill Agrícola S.A.', 'Fornecedor "Sul"\tLtda', 'Ölmühle Gmbh 🛢️', 'Trading \\ Norte']) : null,
+    originMunicipalityCode: pick(codes),
+    purpose: next() < 0.8 ? 'BIODIESEL_FEEDSTOCK' : 'OTHER_PRODUCT',
+    externalId: next() < 0.5 ? null : `NF-${producer}-${i}-ç`,
+    ...extra,
+  });
+
+  const purchases: PlannedPurchase[] = [];
+  // The big producer: dates drawn from a few, so that ids do not follow the order by consumedOn.
+  for (let i = 0; i < BIG_PURCHASES; i++) purchases.push(purchase(BIG, i, kinds[i % kinds.length], pick(BIG_DATES)));
+  // The others are interleaved with it and with each other in id order.
+  purchases.splice(40, 0, purchase(ONE, 0, 'THIRD_PARTY', '2025-03-01', { externalId: null }));
+  kinds.forEach((kind, k) => purchases.splice(10 + k * 7, 0, purchase(EVERY_KIND, k, kind, k < 3 ? '2025-05-05' : '2025-05-04')));
+  for (let i = 0; i < 4; i++) purchases.push(purchase(FEW, i, kinds[(i * 2) % kinds.length], ['2025-08-10', '2025-08-10', '2025-08-09', '2026-01-01'][i], { viaApi: i >= 2 }));
+  for (let i = 0; i < 3; i++) purchases.push(purchase(RENAMED, i + 3, kinds[i], ['2025-09-30', '2025-09-01', '2025-09-30'][i], { viaApi: true }));
+  purchases.push(purchase(6, 8, 'FAMILY_FARMER', '2025-10-10'), purchase(6, 9, 'OWN_PRODUCTION', '2025-10-10'));
+  return { municipalities, producers, farmers, organizations, purchases };
+}
+
+const INSERT_PURCHASE = `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id, supplier_name, origin_municipality_code, purpose, external_id)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`;
+
+/** Write the plan into one API's database, in plan order; the ids it got, by plan index. */
+export async function seed(api: TestApi, plan: Plan): Promise<Seeded> {
+  const sql = (text: string, params: unknown[]) => api.db.dataSource.query(text, params);
+  await api.ok(`mutation($m: [MunicipalityInput!]!) { upsertMunicipalities(input: $m) { ibgeCode } }`, { m: plan.municipalities });
+  const producers: string[] = [];
+  for (const p of plan.producers) {
+    if (p.via === 'api') {
+      const created = await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id version } }`, {
+        i: { cnpj: p.cnpj, legalName: p.legalName, plantMunicipalityCode: p.plantMunicipalityCode, anpAuthorization: p.anpAuthorization },
+      });
+      if (p.renamedTo) {
+        await api.ok(`mutation($id: ID!, $i: UpdateProducerInput!, $v: Int!) { updateProducer(id: $id, input: $i, expectedVersion: $v) { version } }`, {
+          id: created.createProducer.id, i: { legalName: p.renamedTo }, v: created.createProducer.version,
+        });
+      }
+      producers.push(String(created.createProducer.id));
+    } else {
+      const [row] = await sql(`INSERT INTO producer (cnpj, legal_name, plant_municipality_code, anp_authorization) VALUES ($1, $2, $3, $4) RETURNING id`,
+        [p.cnpj, p.legalName, p.plantMunicipalityCode, p.anpAuthorization]);
+      producers.push(String(row.id));
+    }
+  }
+  const farmers: string[] = [];
+  for (const f of plan.farmers) {
+    const [row] = await sql(`INSERT INTO family_farmer (cpf, name, municipality_code) VALUES ($1, $2, $3) RETURNING id`, [f.cpf, f.name, f.municipalityCode]);
+    farmers.push(String(row.id));
+  }
+  const organizations: string[] = [];
+  for (const o of plan.organizations) {
+    const [row] = await sql(`INSERT INTO family_farming_organization (cnpj, name, kind, municipality_code, members, family_farmer_members) VALUES ($1, $2, $3, $4, 120, 90) RETURNING id`,
+      [o.cnpj, o.name, o.kind, o.municipalityCode]);
+    organizations.push(String(row.id));
+  }
+  const purchases: string[] = [];
+  for (const p of plan.purchases) {
+    const farmer = p.farmer === null ? null : farmers[p.farmer];
+    const organization = p.organization === null ? null : organizations[p.organization];
+    if (p.viaApi) {
+      const data = await api.ok(`mutation($input: [RecordPurchaseInput!]!) { recordPurchases(input: $input) { id } }`, {
+        input: [{
+          producerId: producers[p.producer], purchasedOn: p.purchasedOn, consumedOn: p.consumedOn, feedstock: p.feedstock, quantityKg: p.quantityKg,
+          cost: p.cost, supplierKind: p.supplierKind, familyFarmerId: farmer, organizationId: organization, supplierName: p.supplierName,
+          originMunicipalityCode: p.originMunicipalityCode, purpose: p.purpose, externalId: p.externalId,
+        }],
+      });
+      purchases.push(String(data.recordPurchases[0].id));
+    } else {
+      const [row] = await sql(INSERT_PURCHASE, [producers[p.producer], p.purchasedOn, p.consumedOn, p.feedstock, p.quantityKg, p.cost, p.supplierKind,
+        farmer, organization, p.supplierName, p.originMunicipalityCode, p.purpose, p.externalId]);
+      purchases.push(String(row.id));
+    }
+  }
+  return { producers, farmers, organizations, purchases };
+}
+
+/** Every row the reads can show, as text, so that two databases can be compared whole. */
+export async function dump(api: TestApi): Promise<string> {
+  const tables: Array<[string, string]> = [
+    ['municipality', 'SELECT ibge_code, name, state, region, semiarid, priority_region FROM municipality ORDER BY ibge_code'],
+    ['producer', 'SELECT id, cnpj, legal_name, plant_municipality_code, anp_authorization, version FROM producer ORDER BY id'],
+    ['family_farmer', 'SELECT id, cpf, name, municipality_code FROM family_farmer ORDER BY id'],
+    ['family_farming_organization', 'SELECT id, cnpj, name, kind, municipality_code FROM family_farming_organization ORDER BY id'],
+    ['purchase', `SELECT id, producer_id, purchased_on::text, consumed_on::text, feedstock, quantity_kg::text, cost::text, supplier_kind, family_farmer_id,
+                         organization_id, supplier_name, origin_municipality_code, purpose, external_id FROM purchase ORDER BY id`],
+  ];
+  const parts: string[] = [];
+  for (const [name, text] of tables) parts.push(`${name}: ${JSON.stringify(await api.db.dataSource.query(text))}`);
+  return parts.join('\n');
+}
