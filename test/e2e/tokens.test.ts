@@ -70,6 +70,21 @@ test('expired token: UNAUTHENTICATED saying so', async () => {
   expectUnauthenticated(await post(`Bearer ${expired}`), /expired/);
 });
 
+test('a token accepted before (its verification remembered) is refused once it expires, and one not yet valid is accepted once it is', async () => {
+  const now = Math.floor(Date.now() / 1000);
+  const shortLived = await sign({ role: 'ADMIN' }, { expiresIn: now + 2 });
+  expect((await post(`Bearer ${shortLived}`)).status).toBe(200);
+  expect((await post(`Bearer ${shortLived}`)).status).toBe(200);
+  await new Promise((r) => setTimeout(r, (now + 2) * 1000 - Date.now() + 50));
+  expectUnauthenticated(await post(`Bearer ${shortLived}`), /expired/);
+
+  const later = await sign({ role: 'ADMIN', nbf: Math.floor(Date.now() / 1000) + 2 });
+  expectUnauthenticated(await post(`Bearer ${later}`), /not valid/);
+  await new Promise((r) => setTimeout(r, 2_100));
+  expect((await post(`Bearer ${later}`)).status).toBe(200);
+  expect((await post(`Bearer ${later}`)).status).toBe(200);
+}, 15_000);
+
 test('unknown claims, wrong role, missing subject: UNAUTHENTICATED', async () => {
   expectUnauthenticated(await post(`Bearer ${await sign({ role: 'ADMIN', scope: 'everything' })}`), /Unknown claims in token: scope/);
   expectUnauthenticated(await post(`Bearer ${await sign({ role: 'SUPERUSER' })}`), /role must be ADMIN, AUDITOR or PRODUCER/);

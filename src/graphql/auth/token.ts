@@ -39,13 +39,49 @@ export function verifierFromEnvironment(env: NodeJS.ProcessEnv, secret: string):
   return hs256(secret);
 }
 
+/** What a verified token grants, and from when until when (seconds since the epoch). */
+interface Verified { sub: string; role: Role; producerId: string | null; nbf: number | null; exp: number | null; until: number }
+
+/**
+ * Tokens already verified, by token text, per verifier: the signature check (WebCrypto, about half
+ * a millisecond) ran on every request of the same client. A hit is honoured only within the
+ * token's own nbf/exp, as jwtVerify would, and for at most VERIFIED_TTL_MS; at most
+ * VERIFIED_MAX tokens are kept (the oldest go first).
+ */
+const verifiedTokens = new WeakMap<TokenVerifier, Map<string, Verified>>();
+const VERIFIED_MAX = 1_000;
+const VERIFIED_TTL_MS = 60_000;
+
+function cachedVerification(verifier: TokenVerifier, token: string, nowMs: number): Verified | undefined {
+  const cache = verifiedTokens.get(verifier);
+  const hit = cache?.get(token);
+  if (!hit) return undefined;
+  const now = Math.floor(nowMs / 1000);
+  // jose's checks, no clock tolerance: nbf > now is "not yet", exp <= now "expired".
+  if (hit.until <= nowMs || (hit.exp !== null && hit.exp <= now) || (hit.nbf !== null && hit.nbf > now)) {
+    cache!.delete(token);
+    return undefined;
+  }
+  return hit;
+}
+
+function remember(verifier: TokenVerifier, token: string, verified: Verified): void {
+  let cache = verifiedTokens.get(verifier);
+  if (!cache) verifiedTokens.set(verifier, (cache = new Map()));
+  if (cache.size >= VERIFIED_MAX) cache.delete(cache.keys().next().value!);
+  cache.set(token, verified);
+}
+
 /** DESIGN §4: `Authorization: Bearer <JWT>` with claims sub, role and, for PRODUCER, producerId. */
 export async function actorFromAuthorization(header: string | undefined, verifier: TokenVerifier, requestId: string | null): Promise<Actor> {
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
   if (!match) throw new UnauthenticatedError('Authorization: Bearer <token> is required');
+  const token = match[1];
+  const known = cachedVerification(verifier, token, Date.now());
+  if (known) return { sub: known.sub, role: known.role, producerId: known.producerId, requestId };
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(match[1], verifier.key, { algorithms: verifier.algorithms, requiredClaims: ['sub'] }));
+    ({ payload } = await jwtVerify(token, verifier.key, { algorithms: verifier.algorithms, requiredClaims: ['sub'] }));
   } catch (e) {
     if (e instanceof joseErrors.JWTExpired) throw new UnauthenticatedError('The token has expired');
     throw new UnauthenticatedError('The token is not valid');
@@ -60,7 +96,14 @@ export async function actorFromAuthorization(header: string | undefined, verifie
   } else if (producerId !== undefined) {
     throw new UnauthenticatedError('Only a PRODUCER token carries producerId');
   }
-  return { sub, role: role as Role, producerId: role === Role.PRODUCER ? (producerId as string) : null, requestId };
+  const actor = { sub, role: role as Role, producerId: role === Role.PRODUCER ? (producerId as string) : null };
+  remember(verifier, token, {
+    ...actor,
+    nbf: typeof payload.nbf === 'number' ? payload.nbf : null,
+    exp: typeof payload.exp === 'number' ? payload.exp : null,
+    until: Date.now() + VERIFIED_TTL_MS,
+  });
+  return { ...actor, requestId };
 }
 
 /** Sign a token (for `npm run token`, start-up demo tokens and tests). */
