@@ -9,6 +9,7 @@ import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
 import { compiledReadsPlugin } from './graphql/compiled/plugin';
+import { stringifyResult } from './graphql/compiled/raw-json';
 import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, rejectNulCharacters } from './graphql/errors';
 import { armor, bodyErrors, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
@@ -49,6 +50,9 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   const services = createServices(dataSource);
   const app = express();
   app.disable('x-powered-by');
+  // No ETag on res.send: GraphQL answers are POSTs, never revalidated, and hashing each body
+  // (a page is 170 KB) was a measurable part of serving it. Static GraphiQL assets keep theirs.
+  app.set('etag', false);
   const httpServer = http.createServer(app);
   const metrics = createMetrics(dataSource);
 
@@ -58,6 +62,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   const apollo = new ApolloServer<Context>({
     schema: await getSchema(),
     formatError,
+    stringifyResult,
     includeStacktraceInErrorResponses: false,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,

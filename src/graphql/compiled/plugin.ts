@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Logger } from '../../logger';
 import { Context } from '../context';
 import { isDatabaseUnavailable } from '../errors';
+import { RawJson } from './raw-json';
 import { checkReadSpecs, compileRead, fragmentsOf } from './read-sql';
 
 /** The server's `formatError` (what Apollo applies to every error of a normal execution). */
@@ -12,7 +13,8 @@ export type FormatError = (formatted: GraphQLFormattedError, error: unknown) => 
 /**
  * Apollo plugin: after parsing, validation (the query limits included) and operation resolution,
  * a read that src/graphql/compiled/read-sql.ts can translate is answered by its one SQL
- * statement, and graphql-js does not execute it. Anything else — or a statement that fails for
+ * statement, and graphql-js does not execute it: the statement's JSON text is the response's
+ * `data` (RawJson, written as it is by the server's stringifyResult). Anything else — or a statement that fails for
  * any reason but the database being unavailable — goes on to normal execution, which gives the
  * errors the API always gives. With the database unavailable the answer is the one normal
  * execution gives at once (DATABASE_UNAVAILABLE, HTTP 503), without a second wait for a
@@ -32,7 +34,7 @@ export function compiledReadsPlugin(dataSource: DataSource, logger: Logger, form
       }
       const compiled = compileRead(schema, fragments, operation, request.variables, contextValue.actor);
       if (!compiled) return null;
-      let rows: Array<{ data: Record<string, unknown> }>;
+      let rows: Array<{ data: string }>;
       try {
         rows = await dataSource.query(compiled.sql, compiled.params);
       } catch (error) {
@@ -51,7 +53,7 @@ export function compiledReadsPlugin(dataSource: DataSource, logger: Logger, form
         logger.warn({ err: error }, 'compiled read failed; executing the operation instead');
         return null;
       }
-      return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data: rows[0].data } } };
+      return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data: new RawJson(rows[0].data) as unknown as Record<string, unknown> } } };
     },
   };
   return { async requestDidStart() { return listener; } };

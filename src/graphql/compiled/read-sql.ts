@@ -25,9 +25,11 @@ import { authorize } from '../auth/protect';
  * the set work). graphql-js executes every field of a result (a page of 20 producers × 50
  * purchases is about 9,000 of them) and that, not the database, was the cost of such a page. For
  * the operations this file knows — `producers` and what lies under it down to purchases, their
- * farmers and municipalities — the whole response is translated into nested
- * `json_build_object`/`json_agg` subqueries, with exactly the scoping, ordering, cursors, limits
- * and scalar formats of the resolvers. Anything else (another field, an argument the resolvers
+ * farmers and municipalities — the whole response is translated into nested subqueries that
+ * write its JSON text, with exactly the scoping, ordering, cursors, limits and scalar formats of
+ * the resolvers, and exactly the text JSON.stringify gives: no spaces, keys in the order of the
+ * selection, strings escaped by to_json (the same escapes), so that the server sends it as it is,
+ * without parsing and serialising it again. Anything else (another field, an argument the resolvers
  * would refuse, a variable that does not coerce) makes `compileRead` return null and the
  * operation runs through graphql-js as before, which also gives its errors: this path never
  * answers differently, it only answers sooner (test/e2e/compiled-reads.test.ts compares the two
@@ -136,10 +138,11 @@ const PURCHASES: ConnectionSpec = {
 class Decline extends Error {}
 
 const RESPONSE_KEY = /^[_A-Za-z][_0-9A-Za-z]*$/;
-/** json_build_object takes at most 100 arguments (PostgreSQL's FUNC_MAX_ARGS): 50 keys. */
+/** Keys of one object: a bound on the statement's size (wider selections execute normally). */
 const MAX_KEYS = 50;
 
 export interface CompiledRead {
+  /** One row, one column `data`: the JSON text of the response's `data`. */
   sql: string;
   params: unknown[];
   /**
@@ -240,19 +243,19 @@ class Compiler {
   }
 
   /**
-   * json_build_object of the response keys of `fields`, in their order, for row `q` of `type`;
+   * The JSON text of an object with the response keys of `fields`, in their order, for row `q` of `type`;
    * to-one relations are LEFT JOINs of the row's source, added to `joins`; `root` answers the
    * fields of the Query type.
    */
   object(type: GraphQLObjectType, fields: Map<string, readonly FieldNode[]>, q: string, joins: string[], root?: Root): string {
     if (fields.size > MAX_KEYS) throw new Decline();
-    const pairs: string[] = [];
+    const pairs: Array<[string, string]> = [];
     for (const [key, nodes] of fields) {
       if (!RESPONSE_KEY.test(key)) throw new Decline();
       const name = nodes[0].name.value;
-      pairs.push(`'${key}'`, name === '__typename' ? `'${type.name}'::text` : this.field(type, nodes, q, joins, root));
+      pairs.push([key, name === '__typename' ? typename(type.name) : this.field(type, nodes, q, joins, root)]);
     }
-    return `json_build_object(${pairs.join(', ')})`;
+    return jsonObject(pairs);
   }
 
   private field(type: GraphQLObjectType, nodes: readonly FieldNode[], q: string, joins: string[], root?: Root): string {
@@ -269,7 +272,7 @@ class Compiler {
       // correlated sub-select per row would cost the database twice as much for a page.
       const t = this.alias();
       joins.push(`LEFT JOIN ${TYPES[spec.type].table} ${t} ON ${t}.${spec.key} = ${q}.${spec.fk}`);
-      return `CASE WHEN ${t}.${spec.key} IS NULL THEN NULL ELSE ${this.object(target, this.subfields(target, nodes), t, joins)} END`;
+      return `CASE WHEN ${t}.${spec.key} IS NULL THEN 'null' ELSE ${this.object(target, this.subfields(target, nodes), t, joins)} END`;
     }
     return this.purchases(nodes, def, q);
   }
@@ -343,10 +346,11 @@ class Compiler {
     const q = this.alias();
     const order = (dir = '') => spec.order.map((c) => `${q}.${c}${dir}`).join(', ');
     const firstRows = `FILTER (WHERE ${q}._rn <= ${limit})`;
-    const cursors = (dir: string) => `(array_agg(${spec.cursor(q)} ORDER BY ${q}._rn${dir}) ${firstRows})[1]`;
+    // base64url: nothing to escape in the JSON string.
+    const cursors = (dir: string) => `coalesce('"' || (array_agg(${spec.cursor(q)} ORDER BY ${q}._rn${dir}) ${firstRows})[1] || '"', 'null')`;
     const conditions = where(q);
     const joins: string[] = [];
-    const pairs: string[] = [];
+    const pairs: Array<[string, string]> = [];
     const fields = this.subfields(type, nodes);
     if (fields.size > MAX_KEYS) throw new Decline();
     for (const [key, keyNodes] of fields) {
@@ -354,54 +358,54 @@ class Compiler {
       const name = keyNodes[0].name.value;
       const def = type.getFields()[name];
       let value: string;
-      if (name === '__typename') value = `'${type.name}'::text`;
+      if (name === '__typename') value = typename(type.name);
       else if (name === 'totalCount') {
         const c = this.alias();
         const count = countWhere(c);
-        value = `(SELECT count(*)::int FROM ${spec.table} ${c}${count.length ? ` WHERE ${count.join(' AND ')}` : ''})`;
+        value = `(SELECT count(*)::text FROM ${spec.table} ${c}${count.length ? ` WHERE ${count.join(' AND ')}` : ''})`;
       } else if (name === 'edges') {
         const edgeType = getNamedType(def.type) as GraphQLObjectType;
         const edge = this.subfields(edgeType, keyNodes);
         if (edge.size > MAX_KEYS) throw new Decline();
-        const edgePairs: string[] = [];
+        const edgePairs: Array<[string, string]> = [];
         for (const [edgeKey, edgeNodes] of edge) {
           if (!RESPONSE_KEY.test(edgeKey)) throw new Decline();
           const edgeName = edgeNodes[0].name.value;
           let edgeValue: string;
-          if (edgeName === '__typename') edgeValue = `'${edgeType.name}'::text`;
-          else if (edgeName === 'cursor') edgeValue = spec.cursor(q);
+          if (edgeName === '__typename') edgeValue = typename(edgeType.name);
+          else if (edgeName === 'cursor') edgeValue = `'"' || ${spec.cursor(q)} || '"'`;
           else if (edgeName === 'node') {
             const nodeType = this.schema.getType(spec.node) as GraphQLObjectType;
             edgeValue = this.object(nodeType, this.subfields(nodeType, edgeNodes), q, joins);
           } else throw new Decline();
-          edgePairs.push(`'${edgeKey}'`, edgeValue);
+          edgePairs.push([edgeKey, edgeValue]);
         }
-        value = `coalesce(json_agg(json_build_object(${edgePairs.join(', ')}) ORDER BY ${q}._rn) ${firstRows}, '[]'::json)`;
+        value = `'[' || coalesce(string_agg(${jsonObject(edgePairs)}, ',' ORDER BY ${q}._rn) ${firstRows}, '') || ']'`;
       } else if (name === 'pageInfo') {
         const infoType = getNamedType(def.type) as GraphQLObjectType;
         const info = this.subfields(infoType, keyNodes);
-        const infoPairs: string[] = [];
+        const infoPairs: Array<[string, string]> = [];
         for (const [infoKey, infoNodes] of info) {
           if (!RESPONSE_KEY.test(infoKey)) throw new Decline();
           const infoName = infoNodes[0].name.value;
           const infoValue = {
-            __typename: `'${infoType.name}'::text`,
-            hasNextPage: `count(*) > ${limit}`,
-            hasPreviousPage: afterGiven ? 'true' : 'false',
+            __typename: typename(infoType.name),
+            hasNextPage: `CASE WHEN count(*) > ${limit} THEN 'true' ELSE 'false' END`,
+            hasPreviousPage: afterGiven ? `'true'` : `'false'`,
             startCursor: cursors(''),
             endCursor: cursors(' DESC'),
           }[infoName];
           if (infoValue === undefined) throw new Decline();
-          infoPairs.push(`'${infoKey}'`, infoValue);
+          infoPairs.push([infoKey, infoValue]);
         }
-        if (infoPairs.length > 2 * MAX_KEYS) throw new Decline();
-        value = `json_build_object(${infoPairs.join(', ')})`;
+        if (infoPairs.length > MAX_KEYS) throw new Decline();
+        value = jsonObject(infoPairs);
       } else throw new Decline();
-      pairs.push(`'${key}'`, value);
+      pairs.push([key, value]);
     }
     // The window numbers the limit + 1 rows only: the LIMIT stops the index scan first. GROUP BY ()
     // makes it one row even when no aggregate is selected (a connection asked for its totalCount only).
-    return `(SELECT json_build_object(${pairs.join(', ')})
+    return `(SELECT ${jsonObject(pairs)}
        FROM (SELECT ${q}.*, row_number() OVER (ORDER BY ${order()}) AS _rn
                FROM (SELECT * FROM ${spec.table} ${q}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}
                       ORDER BY ${order()} LIMIT ${limit + 1}) ${q}) ${q}${joins.map((j) => `\n       ${j}`).join('')}
@@ -409,15 +413,36 @@ class Compiler {
   }
 }
 
-/** A column as its GraphQL type serialises it (src/graphql/scalars.ts). */
+/**
+ * The JSON text of a column as its GraphQL type serialises it (src/graphql/scalars.ts), `null`
+ * when the column is null.
+ */
 function column(ref: string, as: ColumnKind): string {
   switch (as) {
-    case 'id': return `${ref}::text`; // bigint identity: ids are strings (ID)
-    case 'date': return ref; // PostgreSQL writes a date in JSON as YYYY-MM-DD whatever DateStyle is (DateScalar's format)
+    // bigint identity: ids are strings (ID); digits only, nothing to escape.
+    case 'id': return `coalesce('"' || ${ref}::text || '"', 'null')`;
+    // PostgreSQL writes a date in JSON as YYYY-MM-DD whatever DateStyle is (DateScalar's format).
+    case 'date': return `coalesce(to_json(${ref})::text, 'null')`;
     // DecimalScalar writes Decimal#toFixed(): no exponent, no trailing zeros ("2675.20" → "2675.2").
-    case 'decimal': return `trim_scale(${ref})::text`;
-    default: return ref; // text and char(n) as stored, integers, booleans, enums stored by name
+    case 'decimal': return `coalesce('"' || trim_scale(${ref})::text || '"', 'null')`;
+    case 'int':
+    case 'bool': return `coalesce(${ref}::text, 'null')`;
+    // Text and char(n) as stored, enums stored by name. to_json escapes as JSON.stringify does:
+    // quote, backslash, \b \f \n \r \t, other control characters as \u00xx; the rest as it is.
+    default: return `coalesce(to_json(${ref})::text, 'null')`;
   }
+}
+
+/** A __typename's JSON text (type names are GraphQL names: nothing to escape). */
+const typename = (name: string) => `'"${name}"'`;
+
+/**
+ * The JSON text of an object from [response key, value's JSON text] pairs, as JSON.stringify
+ * writes it: no spaces. Keys are GraphQL names (RESPONSE_KEY), nothing to escape.
+ */
+function jsonObject(pairs: Array<[string, string]>): string {
+  if (pairs.length === 0) return `'{}'`;
+  return pairs.map(([key, value], i) => `'${i === 0 ? '{' : ','}"${key}":' || ${value}`).join(' || ') + ` || '}'`;
 }
 
 /** The fragments of a document by name. */
