@@ -25,7 +25,7 @@ import { writeAudit } from '../services/transaction';
 export const DEMO_MARKER_CNPJ = cnpjFrom(41_200_001);
 
 /** mulberry32: small, fast and deterministic. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -51,14 +51,14 @@ function cnpjFrom(base: number): string {
 }
 
 /** A CPF with valid check digits from a 9-digit base. */
-function cpfFrom(base: number): string {
+export function cpfFrom(base: number): string {
   const d = String(base).padStart(9, '0').split('').map(Number);
   const d1 = (d.reduce((s, x, i) => s + x * (10 - i), 0) * 10) % 11 % 10;
   const d2 = ([...d, d1].reduce((s, x, i) => s + x * (11 - i), 0) * 10) % 11 % 10;
   return `${d.join('')}${d1}${d2}`;
 }
 
-function addDays(date: string, days: number): string {
+export function addDays(date: string, days: number): string {
   const t = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) + days * 86_400_000;
   return new Date(t).toISOString().slice(0, 10);
 }

@@ -1,5 +1,6 @@
 import { cpf as cpfLib } from 'cpf-cnpj-validator';
 import { TestApi } from '../support/api';
+import { addDays, cpfFrom, prng } from '../../src/database/demo-data';
 import { newCnpj } from '../support/fixtures';
 
 /**
@@ -65,33 +66,11 @@ export const FEW = 4; //      a few, some recorded through the API
 export const RENAMED = 5; //  created and renamed through the API (version 2), a few purchases
 export const BIG_PURCHASES = 137;
 
-/** A deterministic generator (mulberry32), so that the plan is the same at every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A CPF with valid check digits, from a serial (deterministic, unlike cpfLib.generate). */
 function cpfFor(serial: number): string {
-  let digits = String(100000000 + serial * 7919).slice(-9);
-  for (const length of [9, 10]) {
-    const sum = [...digits].reduce((acc, d, i) => acc + Number(d) * (length + 1 - i), 0);
-    digits += String(((sum * 10) % 11) % 10);
-  }
+  const digits = cpfFrom((100000000 + serial * 7919) % 1_000_000_000);
   if (!cpfLib.isValid(digits)) throw new Error(`bad test CPF ${digits}`);
   return digits;
-}
-
-function addDays(iso: string, days: number): string {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
 }
 
 const RECIFE = '2611606';
@@ -109,7 +88,7 @@ export const NUMERICS = ['250.50', '0.001', '1000', '12345678.123', '1000.000', 
 const BIG_DATES = ['2024-02-29', '2024-12-31', '2025-01-01', '2025-01-15', '2025-02-28', '2025-03-01', '2025-06-30', '2025-07-01', '2025-12-31', '2026-01-01', '2026-02-01'];
 
 export function buildPlan(): Plan {
-  const next = random(20261203);
+  const next = prng(20261203);
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
   const municipalities: PlannedMunicipality[] = [
     { ibgeCode: RECIFE, name: 'Recife', semiarid: false },
