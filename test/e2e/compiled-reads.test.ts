@@ -1,5 +1,9 @@
 import fc from 'fast-check';
 import { NESTED_PAGE_QUERY } from '../../bench/run';
+import { RawJson } from '../../src/graphql/compiled/raw-json';
+import { createLoaders } from '../../src/graphql/loaders';
+import { Role } from '../../src/law/types';
+import { createServices } from '../../src/services';
 import { Caller, startTestApi, TestApi } from '../support/api';
 import { BIG, BIG_PURCHASES, buildPlan, dump, EVERY_KIND, FEW, NONE, ONE, Plan, RENAMED, seed, Seeded } from './compiled-reads.fixtures';
 
@@ -755,3 +759,18 @@ test('unsupported and rejected requests fall back: more than one statement, or a
   const refusedGenerated = generated.filter((g) => !g.ok && !(g.fastStatements > 1 || g.fastStatements === g.slowStatements));
   expect(refusedGenerated.map((g) => `${g.request}\n  statements: ${g.fastStatements} vs ${g.slowStatements}`)).toEqual([]);
 }, 30_000);
+
+test('executeOperation (no HTTP) gets the compiled answer as an object, the same data as over HTTP', async () => {
+  const over = await both({ query: NESTED_PAGE_QUERY });
+  const services = createServices(fast.db.dataSource);
+  const actor = { sub: 'test-admin', role: Role.ADMIN, producerId: null, requestId: 'in-process' };
+  fast.statements.reset();
+  const res = await fast.app.apollo.executeOperation({ query: NESTED_PAGE_QUERY }, { contextValue: { actor, requestId: 'in-process', services, loaders: createLoaders(services, actor) } });
+  expect(fast.statements.count).toBe(1);
+  if (res.body.kind !== 'single') throw new Error('expected a single result');
+  const data = res.body.singleResult.data;
+  expect(data).not.toBeInstanceOf(RawJson);
+  expect(res.body.singleResult.errors).toBeUndefined();
+  expect(data).toEqual(JSON.parse(over.slow.body).data);
+  expect((data as any).producers.edges.length).toBe(plan.producers.length);
+});

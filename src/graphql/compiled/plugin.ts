@@ -53,7 +53,9 @@ export function compiledReadsPlugin(dataSource: DataSource, logger: Logger, form
         logger.warn({ err: error }, 'compiled read failed; executing the operation instead');
         return null;
       }
-      return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data: new RawJson(rows[0].data) as unknown as Record<string, unknown> } } };
+      // Over HTTP the text is the answer as it is; a caller of executeOperation gets the object.
+      const data = request.http ? (new RawJson(rows[0].data) as unknown as Record<string, unknown>) : (JSON.parse(rows[0].data) as Record<string, unknown>);
+      return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data } } };
     },
   };
   return { async requestDidStart() { return listener; } };
