@@ -58,7 +58,7 @@ async function post(api: TestApi, body: string, auth: string | null): Promise<Ra
 }
 
 /** Where two bodies first differ, with some text of each around it. */
-export function firstDifference(a: string, b: string): string | null {
+function firstDifference(a: string, b: string): string | null {
   if (a === b) return null;
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;

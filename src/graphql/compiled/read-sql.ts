@@ -248,14 +248,7 @@ class Compiler {
    * fields of the Query type.
    */
   object(type: GraphQLObjectType, fields: Map<string, readonly FieldNode[]>, q: string, joins: string[], root?: Root): string {
-    if (fields.size > MAX_KEYS) throw new Decline();
-    const pairs: Array<[string, string]> = [];
-    for (const [key, nodes] of fields) {
-      if (!RESPONSE_KEY.test(key)) throw new Decline();
-      const name = nodes[0].name.value;
-      pairs.push([key, name === '__typename' ? typename(type.name) : this.field(type, nodes, q, joins, root)]);
-    }
-    return jsonObject(pairs);
+    return keyed(type, fields, (_name, nodes) => this.field(type, nodes, q, joins, root));
   }
 
   private field(type: GraphQLObjectType, nodes: readonly FieldNode[], q: string, joins: string[], root?: Root): string {
@@ -350,62 +343,41 @@ class Compiler {
     const cursors = (dir: string) => `coalesce('"' || (array_agg(${spec.cursor(q)} ORDER BY ${q}._rn${dir}) ${firstRows})[1] || '"', 'null')`;
     const conditions = where(q);
     const joins: string[] = [];
-    const pairs: Array<[string, string]> = [];
-    const fields = this.subfields(type, nodes);
-    if (fields.size > MAX_KEYS) throw new Decline();
-    for (const [key, keyNodes] of fields) {
-      if (!RESPONSE_KEY.test(key)) throw new Decline();
-      const name = keyNodes[0].name.value;
+    const body = keyed(type, this.subfields(type, nodes), (name, keyNodes) => {
       const def = type.getFields()[name];
-      let value: string;
-      if (name === '__typename') value = typename(type.name);
-      else if (name === 'totalCount') {
+      if (name === 'totalCount') {
         const c = this.alias();
         const count = countWhere(c);
-        value = `(SELECT count(*)::text FROM ${spec.table} ${c}${count.length ? ` WHERE ${count.join(' AND ')}` : ''})`;
-      } else if (name === 'edges') {
+        return `(SELECT count(*)::text FROM ${spec.table} ${c}${count.length ? ` WHERE ${count.join(' AND ')}` : ''})`;
+      }
+      if (name === 'edges') {
         const edgeType = getNamedType(def.type) as GraphQLObjectType;
-        const edge = this.subfields(edgeType, keyNodes);
-        if (edge.size > MAX_KEYS) throw new Decline();
-        const edgePairs: Array<[string, string]> = [];
-        for (const [edgeKey, edgeNodes] of edge) {
-          if (!RESPONSE_KEY.test(edgeKey)) throw new Decline();
-          const edgeName = edgeNodes[0].name.value;
-          let edgeValue: string;
-          if (edgeName === '__typename') edgeValue = typename(edgeType.name);
-          else if (edgeName === 'cursor') edgeValue = `'"' || ${spec.cursor(q)} || '"'`;
-          else if (edgeName === 'node') {
-            const nodeType = this.schema.getType(spec.node) as GraphQLObjectType;
-            edgeValue = this.object(nodeType, this.subfields(nodeType, edgeNodes), q, joins);
-          } else throw new Decline();
-          edgePairs.push([edgeKey, edgeValue]);
-        }
-        value = `'[' || coalesce(string_agg(${jsonObject(edgePairs)}, ',' ORDER BY ${q}._rn) ${firstRows}, '') || ']'`;
-      } else if (name === 'pageInfo') {
+        const edge = keyed(edgeType, this.subfields(edgeType, keyNodes), (edgeName, edgeNodes) => {
+          if (edgeName === 'cursor') return `'"' || ${spec.cursor(q)} || '"'`;
+          if (edgeName !== 'node') throw new Decline();
+          const nodeType = this.schema.getType(spec.node) as GraphQLObjectType;
+          return this.object(nodeType, this.subfields(nodeType, edgeNodes), q, joins);
+        });
+        return `'[' || coalesce(string_agg(${edge}, ',' ORDER BY ${q}._rn) ${firstRows}, '') || ']'`;
+      }
+      if (name === 'pageInfo') {
         const infoType = getNamedType(def.type) as GraphQLObjectType;
-        const info = this.subfields(infoType, keyNodes);
-        const infoPairs: Array<[string, string]> = [];
-        for (const [infoKey, infoNodes] of info) {
-          if (!RESPONSE_KEY.test(infoKey)) throw new Decline();
-          const infoName = infoNodes[0].name.value;
-          const infoValue = {
-            __typename: typename(infoType.name),
+        return keyed(infoType, this.subfields(infoType, keyNodes), (infoName) => {
+          const value = {
             hasNextPage: `CASE WHEN count(*) > ${limit} THEN 'true' ELSE 'false' END`,
             hasPreviousPage: afterGiven ? `'true'` : `'false'`,
             startCursor: cursors(''),
             endCursor: cursors(' DESC'),
           }[infoName];
-          if (infoValue === undefined) throw new Decline();
-          infoPairs.push([infoKey, infoValue]);
-        }
-        if (infoPairs.length > MAX_KEYS) throw new Decline();
-        value = jsonObject(infoPairs);
-      } else throw new Decline();
-      pairs.push([key, value]);
-    }
+          if (value === undefined) throw new Decline();
+          return value;
+        });
+      }
+      throw new Decline();
+    });
     // The window numbers the limit + 1 rows only: the LIMIT stops the index scan first. GROUP BY ()
     // makes it one row even when no aggregate is selected (a connection asked for its totalCount only).
-    return `(SELECT ${jsonObject(pairs)}
+    return `(SELECT ${body}
        FROM (SELECT ${q}.*, row_number() OVER (ORDER BY ${order()}) AS _rn
                FROM (SELECT * FROM ${spec.table} ${q}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}
                       ORDER BY ${order()} LIMIT ${limit + 1}) ${q}) ${q}${joins.map((j) => `\n       ${j}`).join('')}
@@ -431,6 +403,22 @@ function column(ref: string, as: ColumnKind): string {
     // quote, backslash, \b \f \n \r \t, other control characters as \u00xx; the rest as it is.
     default: return `coalesce(to_json(${ref})::text, 'null')`;
   }
+}
+
+/**
+ * The JSON text of an object of `type` with the response keys of `fields`, in their order:
+ * __typename is the type's name, every other field the JSON text `value` gives for it (which
+ * declines what it does not know).
+ */
+function keyed(type: GraphQLObjectType, fields: Map<string, readonly FieldNode[]>, value: (name: string, nodes: readonly FieldNode[]) => string): string {
+  if (fields.size > MAX_KEYS) throw new Decline();
+  const pairs: Array<[string, string]> = [];
+  for (const [key, nodes] of fields) {
+    if (!RESPONSE_KEY.test(key)) throw new Decline();
+    const name = nodes[0].name.value;
+    pairs.push([key, name === '__typename' ? typename(type.name) : value(name, nodes)]);
+  }
+  return jsonObject(pairs);
 }
 
 /** A __typename's JSON text (type names are GraphQL names: nothing to escape). */
