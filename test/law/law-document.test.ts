@@ -32,8 +32,8 @@ test.each(DESIGN_INTERPRETATIONS)('docs/LAW.md carries DESIGN §1\'s interpretat
 test.each([
   ['src/law/family-farming.ts', /Interpretation: purchases from associations count for the Selo \(art\. 2º V\) but not for categories II\/III/],
   ['src/services/purchase-facts.sql.ts', /Interpretation: purchases from associations count for the Selo/],
-  ['src/law/tax-period.ts', /Interpretation: literal reading, every non-own acquisition of the month \(purchasedOn\), all feedstocks together/],
-  ['src/law/tax-period.ts', /Interpretation: with own production used and no third-party acquisition to value it, the weights of the whole period fall back to quantity \(kg\)/],
+  ['src/law/tax-period/blend.ts', /Interpretation: literal reading, every non-own acquisition of the month \(purchasedOn\), all feedstocks together/],
+  ['src/law/tax-period/blend.ts', /Interpretation: with own production used and no third-party acquisition to value it, the weights of the whole period fall back to quantity \(kg\)/],
 ])('%s has the `Interpretation:` comment at its line: %s', (path, comment) => {
   expect(flat(read(path).replace(/^\s*\/\/ ?/gm, ' ').replace(/^\s*\* ?/gm, ' '))).toMatch(comment);
 });

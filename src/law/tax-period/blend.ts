@@ -1,0 +1,130 @@
+import { Decimal, ONE, sum, toCentavos, toShare, ZERO } from '../decimal';
+import { LawBook } from '../law-book';
+import { CATEGORY_BASIS, rateCategory } from '../rate-category';
+import { RateCategory } from '../types';
+import { CategoryShareFigures, CATEGORY_ORDER, FeedstockGroup, ThirdPartyAcquisitions, versionKey } from './types';
+
+/**
+ * The blend of a period (Decreto 10.527/2020, art. 6º §§3º–4º; Lei 11.116/2005, art. 5º §§4º–5º):
+ * - §4º `ownProductionValuation`: own production valued at the average price per kg of the raw
+ *   material acquired from third parties in the period, and the weight of each lot;
+ * - §3º `costWeightedBlend`: the per-m³ amounts of a segment, the category amounts weighted by the
+ *   valued acquisition cost of the raw material used in the period.
+ */
+
+/** The category rules in force on a day (Decreto 10.527/2020, arts. 5º–6º), as the law book gives them. */
+export type CoefficientRules = ReturnType<LawBook['coefficientRules']>;
+
+/** How the month's raw material is valued (art. 6º §4º), and what the blend's explanation cites. */
+export interface Valuation {
+  /** Raw material used in the month with a quantity (the groups the blend weighs). */
+  groups: FeedstockGroup[];
+  /** Kilograms of own production used. */
+  ownKg: Decimal;
+  /** No raw material used in the month (NO_FEEDSTOCK_IN_PERIOD). */
+  noFeedstock: boolean;
+  /** The month's average third-party price per kg, null with no third-party acquisition. */
+  pricePerKg: Decimal | null;
+  /** Own production used and no third-party price to value it: weights by quantity (OWN_PRODUCTION_VALUED_BY_QUANTITY). */
+  byQuantity: boolean;
+  /** The factor every weight carries (the third-party kilograms under the §4º valuation, else 1). */
+  scale: Decimal;
+  /** The weight of a group, × scale. */
+  weightOf: (g: FeedstockGroup) => Decimal;
+  /** The valued acquisition cost of the raw material used, unrounded. */
+  feedstockCost: Decimal;
+}
+
+/**
+ * Decreto 10.527/2020, art. 6º §4º — the valuation of the raw material used in the period: bought
+ * lots weigh by their own acquisition cost (§3º), own production by the average price per kg of the
+ * raw material acquired from third parties in the period.
+ */
+export function ownProductionValuation(feedstock: readonly FeedstockGroup[], thirdParty: ThirdPartyAcquisitions): Valuation {
+  const groups = feedstock.filter((g) => g.quantityKg.gt(0));
+  const ownKg = sum(groups.filter((g) => g.ownProduction).map((g) => g.quantityKg));
+  const noFeedstock = groups.length === 0;
+  // art. 6º §4º: own production valued at the average price per kg of raw material acquired from
+  // third parties in the period. Interpretation: literal reading, every non-own acquisition of the
+  // month (purchasedOn), all feedstocks together.
+  const pricePerKg = thirdParty.quantityKg.gt(0) ? thirdParty.cost.div(thirdParty.quantityKg) : null;
+  // Interpretation: with own production used and no third-party acquisition to value it, the
+  // weights of the whole period fall back to quantity (kg) (DESIGN §1.3).
+  const byQuantity = ownKg.gt(0) && pricePerKg === null;
+  // DESIGN §1.3 (computed unrounded): the weights are kept exact. Under the §4º valuation every
+  // weight is scaled by the third-party kilograms (own lot: kg × third-party cost; bought lot:
+  // cost × third-party kg), so that the price per kg, a quotient, never enters the dues; the only
+  // division is the last one, and a half-centavo tie of the exact dues stays a tie.
+  const scale = ownKg.gt(0) && pricePerKg !== null ? thirdParty.quantityKg : ONE;
+  const weightOf = (g: FeedstockGroup): Decimal =>
+    (byQuantity ? g.quantityKg : g.ownProduction ? g.quantityKg.times(thirdParty.cost) : g.cost.times(scale));
+  // Interpretation: the valued acquisition cost of the raw material used; under the quantity
+  // fallback own production has no value, so only the bought lots' cost.
+  const feedstockCost = byQuantity ? sum(groups.filter((g) => !g.ownProduction).map((g) => g.cost)) : sum(groups.map(weightOf)).div(scale);
+  return { groups, ownKg, noFeedstock, pricePerKg, byQuantity, scale, weightOf, feedstockCost };
+}
+
+/** The blend of one segment: its mix and the blended amounts as a quotient kept apart (numerators / divisor). */
+export interface SegmentBlend {
+  mix: CategoryShareFigures[];
+  /** Σ weight × PIS amount (divide by `divisor`). */
+  pisNumerator: Decimal;
+  /** Σ weight × Cofins amount (divide by `divisor`). */
+  cofinsNumerator: Decimal;
+  divisor: Decimal;
+  /** Family-farming raw material weighed without the Selo in regular standing (art. 6º §2º). */
+  familyFarmingWithoutSeal: boolean;
+  /** Keys of the category rules used. */
+  lawVersions: string[];
+}
+
+/**
+ * Decreto 10.527/2020, art. 6º §3º — the per-m³ amounts of a segment: the category amounts in force
+ * (`rules`) weighted by the valued acquisition cost of the raw material used in the period, each
+ * lot's category decided by `rateCategory` with the segment's Selo standing (art. 6º §2º). With no
+ * raw material used, own production takes the general amounts (art. 5º §1º; NO_FEEDSTOCK_IN_PERIOD).
+ * The numerators and the denominator are kept apart so that the dues divide last
+ * (volume × Σ weight × amount / Σ weight).
+ */
+export function costWeightedBlend(rules: CoefficientRules, valuation: Valuation, sealRegular: boolean): SegmentBlend {
+  const general = rules[RateCategory.GENERAL];
+  const weights = new Map<RateCategory, { weight: Decimal; kg: Decimal }>();
+  let familyFarmingWithoutSeal = false;
+  for (const g of valuation.groups) {
+    const decision = rateCategory({
+      feedstock: g.feedstock, origin: { region: g.region, semiarid: g.semiarid },
+      familyFarmingOrigin: g.familyFarmingOrigin, sealRegular, imported: false,
+    });
+    if (g.familyFarmingOrigin && !sealRegular) familyFarmingWithoutSeal = true;
+    const w = weights.get(decision.category) ?? { weight: ZERO, kg: ZERO };
+    weights.set(decision.category, { weight: w.weight.plus(valuation.weightOf(g)), kg: w.kg.plus(g.quantityKg) });
+  }
+  const total = sum([...weights.values()].map((w) => w.weight));
+  if (valuation.noFeedstock || total.isZero()) {
+    return {
+      mix: [{
+        category: RateCategory.GENERAL, cost: ZERO, quantityKg: ZERO, share: new Decimal(1), coefficient: general.value.coefficient,
+        pisPerM3: general.value.pisPerM3, cofinsPerM3: general.value.cofinsPerM3, legalBasis: general.legalBasis || CATEGORY_BASIS.GENERAL,
+      }],
+      pisNumerator: general.value.pisPerM3, cofinsNumerator: general.value.cofinsPerM3, divisor: ONE, familyFarmingWithoutSeal, lawVersions: [],
+    };
+  }
+  const mix: CategoryShareFigures[] = [];
+  const lawVersions: string[] = [];
+  let pisNumerator = ZERO;
+  let cofinsNumerator = ZERO;
+  for (const category of CATEGORY_ORDER) {
+    const w = weights.get(category);
+    if (!w) continue;
+    const rule = rules[category];
+    lawVersions.push(versionKey(rule));
+    // art. 6º §3º: Σ cost_c × amount_c / Σ cost, kept unrounded.
+    pisNumerator = pisNumerator.plus(w.weight.times(rule.value.pisPerM3));
+    cofinsNumerator = cofinsNumerator.plus(w.weight.times(rule.value.cofinsPerM3));
+    mix.push({
+      category, cost: toCentavos(w.weight.div(valuation.scale)), quantityKg: w.kg, share: toShare(w.weight.div(total)), coefficient: rule.value.coefficient,
+      pisPerM3: rule.value.pisPerM3, cofinsPerM3: rule.value.cofinsPerM3, legalBasis: rule.legalBasis,
+    });
+  }
+  return { mix, pisNumerator, cofinsNumerator, divisor: total, familyFarmingWithoutSeal, lawVersions };
+}
