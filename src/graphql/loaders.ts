@@ -4,7 +4,8 @@ import { Contract, Municipality, Producer, Purchase, Sale } from '../domain';
 import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';
 import { Services } from '../services';
-import { ConformityView, PurchaseSeloView } from '../services/seal-compliance.service';
+import { ConformityView } from '../services/seal-compliance/contract-conformity.service';
+import { PurchaseSeloView } from '../services/seal-compliance/purchase-selo.service';
 import { Connection } from '../services/pagination';
 import { ProducerPageKey, producerPageKey } from '../services/producer-pages';
 
@@ -70,10 +71,10 @@ export function createLoaders(services: Services, actor: Actor) {
       (keys) => services.sales.pagesByProducer(actor, keys), { cacheKeyFn: producerPageKey }),
     /** Contract.conformity (art. 3º §2 II–III), by contract and asKnownOn; the contract is already in scope. */
     contractConformity: new DataLoader<{ contract: Contract; asKnownOn: string | null }, ConformityView, string>(
-      (keys) => services.sealCompliance.conformityOf(keys), { cacheKeyFn: (k) => `${k.contract.id}|${k.asKnownOn ?? ''}` }),
+      (keys) => services.contractConformity.conformityOf(keys), { cacheKeyFn: (k) => `${k.contract.id}|${k.asKnownOn ?? ''}` }),
     /** Purchase.selo (art. 3º §2 I–III), by purchase and asKnownOn; the purchase is already in scope. */
     purchaseSelo: new DataLoader<{ purchase: Purchase; asKnownOn: string | null }, PurchaseSeloView | null, string>(
-      (keys) => services.sealCompliance.seloOf(keys), { cacheKeyFn: (k) => `${k.purchase.id}|${k.asKnownOn ?? ''}` }),
+      (keys) => services.purchaseSelo.seloOf(keys), { cacheKeyFn: (k) => `${k.purchase.id}|${k.asKnownOn ?? ''}` }),
   };
 }
 

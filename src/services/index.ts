@@ -12,13 +12,16 @@ import { PurchaseService } from './purchase.service';
 import { RegimeService } from './regime.service';
 import { SaleService } from './sale.service';
 import { SealService } from './seal.service';
-import { SealComplianceService } from './seal-compliance.service';
+import { SealComplianceService } from './seal-compliance/compliance.service';
+import { ContractConformityService } from './seal-compliance/contract-conformity.service';
+import { PurchaseSeloService } from './seal-compliance/purchase-selo.service';
 import { TaxPeriodService } from './tax-period.service';
 
 /** The use cases, built once per process over the DataSource. */
 export function createServices(ds: DataSource) {
   const law = new LawService(ds);
   const minimumPrices = new MinimumPriceService(ds);
+  const contractConformity = new ContractConformityService(ds, minimumPrices);
   return {
     dataSource: ds,
     audit: new AuditService(ds),
@@ -34,7 +37,9 @@ export function createServices(ds: DataSource) {
     fomento: new FomentoService(ds),
     law,
     minimumPrices,
-    sealCompliance: new SealComplianceService(ds, () => law.lawBook(), minimumPrices),
+    contractConformity,
+    sealCompliance: new SealComplianceService(ds, () => law.lawBook(), contractConformity),
+    purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
     taxPeriods: new TaxPeriodService(ds, () => law.lawBook()),
   };
 }

@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { Contract, Producer } from '../../domain';
-import { SealComplianceReport } from '../../services/seal-compliance.service';
+import { SealComplianceReport } from '../../services/seal-compliance/compliance.service';
 import { Context } from '../context';
 import { ContractType } from '../contract/contract.type';
 import { ProducerType } from '../producer/producer.type';

@@ -1,0 +1,169 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { Producer } from '../../domain';
+import { IsoDate, today } from '../../law/dates';
+import { Decimal } from '../../law/decimal';
+import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
+import { Finding } from '../../law/findings';
+import { LawBook } from '../../law/law-book';
+import { FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceResult, Segment, sealCompliance } from '../../law/seal-compliance';
+import { Actor } from '../actor';
+import { BadInputError, NotFoundError } from '../errors';
+import { isId, requireDate } from '../record-batch';
+import { assertVisible } from '../scope';
+import { ContractConformityService } from './contract-conformity.service';
+import {
+  FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS, purchaseFacts,
+  PurchaseGroupRow, purchaseGroupOf,
+} from './purchase-facts.sql';
+
+/** One item that does not count, with every reason (DESIGN §1.5–§1.6). */
+export interface ExcludedItem {
+  id: string;
+  source: 'PURCHASE' | 'FOMENTO_EXPENSE';
+  amount: Decimal;
+  findings: Finding[];
+}
+
+/** The year's figures as shown (money to the centavo, shares to 6 decimals), with the excluded items. */
+export type SealComplianceReport = ReturnType<typeof present> & { producer: Producer; excluded: ExcludedItem[] };
+
+/**
+ * The Selo's annual family-farming targets (Decreto 10.527/2020, art. 3º §2 I–III, §3º). The year's
+ * sums are SQL aggregates grouped by the facts the law needs (purchase-facts.sql.ts);
+ * src/law/seal-compliance.ts decides what counts, group by group. Only the rows of the groups that
+ * do not count are then read, for the `excluded` list.
+ */
+export class SealComplianceService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly lawBook: () => Promise<LawBook>,
+    private readonly contracts: ContractConformityService,
+  ) {}
+
+  /** sealCompliance(producerId, year, asKnownOn): ADMIN and AUDITOR any producer, a PRODUCER its own. */
+  async forProducer(actor: Actor, producerId: string, year: number, asKnownOn?: string | null): Promise<SealComplianceReport> {
+    const producer = isId(producerId) ? await this.ds.getRepository(Producer).findOneBy({ id: producerId }) : null;
+    if (!producer) throw new NotFoundError('Producer', producerId);
+    assertVisible(actor, 'Producer', producerId, producer.id);
+    return this.compute(producer, year, asKnownOn);
+  }
+
+  /** Producer.sealCompliance: the producer was already resolved within the caller's scope. */
+  async compute(producer: Producer, year: number, asKnownOnInput?: string | null): Promise<SealComplianceReport> {
+    if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', 'year must be a calendar year such as 2025');
+    const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
+    // One snapshot for every statement of the year, so the excluded rows match the sums even while
+    // records are written; memory enough to hash a year's groups without spilling to disk.
+    return this.ds.transaction('REPEATABLE READ', async (em) => {
+      await em.query(`SET LOCAL work_mem = '64MB'`);
+      return this.computeIn(em, producer, year, asKnownOn);
+    });
+  }
+
+  private async computeIn(em: EntityManager, producer: Producer, year: number, asKnownOn: IsoDate): Promise<SealComplianceReport> {
+    const law = await this.lawBook();
+    const from = `${year}-01-01`;
+    const to = `${year}-12-31`;
+    const segments = parameterSegments(law, from, to, asKnownOn);
+    const params = [producer.id, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY];
+
+    const [plant] = await em.query(`SELECT region, semiarid FROM municipality WHERE ibge_code = $1`, [producer.plantMunicipalityCode]);
+    const [sales] = await em.query(
+      `SELECT coalesce(sum(revenue), 0) AS revenue, coalesce(sum(volume_m3), 0) AS volume,
+              coalesce(sum(volume_m3) FILTER (WHERE market = 'EXPORT'), 0) AS exported
+         FROM sale WHERE producer_id = $1 AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date`,
+      [producer.id, from, to],
+    );
+    // The year's groups are hashed, not sorted: the planner overestimates their number and would sort
+    // a million rows on a dozen keys to group them.
+    await em.query(`SET LOCAL enable_sort = off`);
+    const purchaseRows: PurchaseGroupRow[] = await em.query(
+      `SELECT ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) AS n, min(purchased_on) AS first_on
+         FROM (${purchaseFacts()}) f GROUP BY ${PURCHASE_COLUMNS}`,
+      params,
+    );
+    await em.query(`SET LOCAL enable_sort = DEFAULT`);
+    const fomentoRows: FomentoGroupRow[] = await em.query(
+      `SELECT region, semiarid, segment, sum(amount) AS amount, count(*) AS n FROM (${FOMENTO_FACTS}) f GROUP BY region, semiarid, segment`,
+      params.slice(0, 4),
+    );
+
+    // The first purchase each contract covers, within the year, from the groups (art. 3º §2 II);
+    // earlier years are looked up for the contracts valid before it.
+    const firstInYear = new Map<string, string>();
+    for (const r of purchaseRows) {
+      if (r.contract_id === '0' || !(r.covers_date && r.covers_feedstock && r.covers_counterparty)) continue;
+      const known = firstInYear.get(r.contract_id);
+      if (!known || r.first_on < known) firstInYear.set(r.contract_id, r.first_on);
+    }
+    const contractIds = [...new Set(purchaseRows.map((r) => r.contract_id).filter((id) => id !== '0'))];
+    const organizationIds = [...new Set(purchaseRows.map((r) => r.organization_id).filter((id) => id !== '0'))];
+    const conformities = await this.contracts.conformities(contractIds, asKnownOn, { before: from, firstFrom: firstInYear }, em);
+    const organizations = await organizationFacts(em, organizationIds);
+    const segmentOf = (i: number): Segment => segments[i - 1];
+    const purchaseKeys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
+
+    const purchases: PurchaseGroup[] = purchaseRows.map((r) => purchaseGroupOf(r, conformities, organizations, segmentOf));
+    const fomento: FomentoGroup[] = fomentoRows.map((r) => ({
+      key: keyOf(r as unknown as Record<string, unknown>, FOMENTO_COLUMNS),
+      place: { region: r.region, semiarid: r.semiarid }, segment: segmentOf(r.segment), amount: new Decimal(r.amount), count: Number(r.n),
+    }));
+    const groupsByKey = new Map(purchaseRows.map((r) => [keyOf(r as unknown as Record<string, unknown>, purchaseKeys), r]));
+    const fomentoByKey = new Map(fomentoRows.map((r) => [keyOf(r as unknown as Record<string, unknown>, FOMENTO_COLUMNS), r]));
+
+    const result = sealCompliance({
+      year, asKnownOn, plant: { region: plant.region, semiarid: plant.semiarid },
+      sales: { ownRevenue: new Decimal(sales.revenue), ownVolume: new Decimal(sales.volume), exportedVolume: new Decimal(sales.exported) },
+      purchases, fomento,
+    }, law);
+
+    return { ...present(result), producer, excluded: await this.excludedItems(em, result, params, groupsByKey, fomentoByKey) };
+  }
+
+  /**
+   * The rows of the groups that do not count, each with its group's findings. Only the purchases of
+   * the contracts and organizations of those groups are examined (a first, cheap filter, before the
+   * joins); the rows are then matched to the groups by all their facts.
+   */
+  private async excludedItems(
+    em: EntityManager,
+    result: SealComplianceResult,
+    params: unknown[],
+    purchaseGroups: Map<string, PurchaseGroupRow>,
+    fomentoGroups: Map<string, FomentoGroupRow>,
+  ): Promise<ExcludedItem[]> {
+    const items: ExcludedItem[] = [];
+    const purchaseFindings = new Map(result.excluded.filter((e) => e.source === 'PURCHASE').map((e) => [e.key, e.findings]));
+    const fomentoFindings = new Map(result.excluded.filter((e) => e.source === 'FOMENTO').map((e) => [e.key, e.findings]));
+    if (purchaseFindings.size) {
+      const groups = [...purchaseFindings.keys()].map((k) => purchaseGroups.get(k) as PurchaseGroupRow);
+      const pairs = [...new Set(groups.map((g) => `${g.contract_id}|${g.organization_id}`))].map((p) => p.split('|'));
+      const n = params.length;
+      const arrays = PURCHASE_GROUP_COLUMNS.map(([name]) => groups.map((g) => (g as unknown as Record<string, unknown>)[name]));
+      const tuple = PURCHASE_GROUP_COLUMNS.map(([, type], i) => `$${n + 3 + i}::${type}[]`).join(', ');
+      const keys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
+      const rows: Array<Record<string, unknown>> = await em.query(
+        `SELECT id, cost, ${PURCHASE_COLUMNS}
+           FROM (${purchaseFacts(` AND (coalesce(p.contract_id, 0), coalesce(p.organization_id, 0)) IN (SELECT * FROM unnest($${n + 1}::bigint[], $${n + 2}::bigint[]))`)}) f
+          WHERE (${PURCHASE_COLUMNS}) IN (SELECT * FROM unnest(${tuple}))
+          ORDER BY id`,
+        [...params, pairs.map((p) => p[0]), pairs.map((p) => p[1]), ...arrays],
+      );
+      for (const r of rows) {
+        items.push({ id: String(r.id), source: 'PURCHASE', amount: new Decimal(r.cost as string), findings: purchaseFindings.get(keyOf(r, keys)) ?? [] });
+      }
+    }
+    if (fomentoFindings.size) {
+      const groups = [...fomentoFindings.keys()].map((k) => fomentoGroups.get(k) as FomentoGroupRow);
+      const rows: Array<Record<string, unknown>> = await em.query(
+        `SELECT id, amount, region, semiarid, segment FROM (${FOMENTO_FACTS}) f
+          WHERE (region, semiarid, segment) IN (SELECT * FROM unnest($5::text[], $6::boolean[], $7::integer[])) ORDER BY id`,
+        [...params.slice(0, 4), groups.map((g) => g.region), groups.map((g) => g.semiarid), groups.map((g) => g.segment)],
+      );
+      for (const r of rows) {
+        items.push({ id: String(r.id), source: 'FOMENTO_EXPENSE', amount: new Decimal(r.amount as string), findings: fomentoFindings.get(keyOf(r, FOMENTO_COLUMNS)) ?? [] });
+      }
+    }
+    return items;
+  }
+}

@@ -1,0 +1,131 @@
+import { EntityManager } from 'typeorm';
+import { Conformity, ContractFacts } from '../../law/contract-conformity';
+import { Decimal } from '../../law/decimal';
+import { PurchaseGroup, Segment } from '../../law/seal-compliance';
+import { OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
+
+/**
+ * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
+ * the year's compliance (compliance.service.ts) and one purchase's verdict (purchase-selo.service.ts),
+ * so that the two never disagree.
+ */
+
+/** Where Selo spending is counted from. */
+const SUPPLIERS = `('${SupplierKind.FAMILY_FARMER}','${SupplierKind.COOPERATIVE}','${SupplierKind.ASSOCIATION}')`;
+export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FARMER, SupplierKind.COOPERATIVE, SupplierKind.ASSOCIATION]);
+
+/**
+ * The facts of each family-farming purchase of the year that the law looks at, computed by the
+ * database (no decision is taken here): whether the contract was signed on or before the purchase
+ * date and whether its dates, feedstock and counterparty match the purchase's (false without a
+ * contract, whose id is then 0), the origin municipality's region, the parameter segment of the
+ * purchase date, and the supplier's registrations on that date (`registration`: 0 none valid,
+ * 1 a DAP/CAF valid, 2 valid and a DAP starting after the end of DAP issuance among them). Every
+ * column is non-null, so that groups can be matched as tuples.
+ * Parameters: $1 producer, $2 first day, $3 last day, $4 segment start days, $5 last DAP issue day.
+ */
+export function purchaseFacts(extraWhere = ''): string {
+  // One row per supplier: the days covered by its registrations, and by those that are DAPs issued
+  // after the cutoff, as multiranges (hash-joined to the purchases, so no probe per purchase).
+  const validity = (table: string, column: string) => `SELECT ${column} AS id,
+           range_agg(daterange(valid_from, valid_until, '[]')) AS valid,
+           range_agg(daterange(valid_from, valid_until, '[]')) FILTER (WHERE kind = 'DAP' AND valid_from > $5::date) AS late
+      FROM ${table} GROUP BY ${column}`;
+  return `
+  WITH fv AS (${validity('family_farmer_registration', 'family_farmer_id')}),
+       ov AS (${validity('organization_registration', 'organization_id')})
+  SELECT p.id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
+         coalesce(p.organization_id, 0) AS organization_id, coalesce(p.contract_id, 0) AS contract_id,
+         coalesce(c.signed_on <= p.purchased_on, false) AS prior,
+         coalesce(p.purchased_on BETWEEN c.valid_from AND c.valid_until, false) AS covers_date,
+         coalesce(c.feedstock = p.feedstock, false) AS covers_feedstock,
+         coalesce(c.producer_id = p.producer_id AND c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id
+           AND c.organization_id IS NOT DISTINCT FROM p.organization_id, false) AS covers_counterparty,
+         om.region, om.semiarid,
+         width_bucket(p.purchased_on, $4::date[]) AS segment,
+         CASE WHEN coalesce(fv.late, ov.late) @> p.purchased_on THEN 2
+              WHEN coalesce(fv.valid, ov.valid) @> p.purchased_on THEN 1
+              ELSE 0 END AS registration
+    FROM purchase p
+    JOIN municipality om ON om.ibge_code = p.origin_municipality_code
+    LEFT JOIN contract c ON c.id = p.contract_id
+    LEFT JOIN fv ON fv.id = p.family_farmer_id
+    LEFT JOIN ov ON ov.id = p.organization_id
+   WHERE p.producer_id = $1 AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS}${extraWhere}`;
+}
+
+/** The columns that make a group, with the SQL type of each (to match groups as tuples). */
+export const PURCHASE_GROUP_COLUMNS: Array<[name: string, type: string]> = [
+  ['purpose', 'text'], ['supplier_kind', 'text'], ['organization_id', 'bigint'], ['contract_id', 'bigint'], ['prior', 'boolean'],
+  ['covers_date', 'boolean'], ['covers_feedstock', 'boolean'], ['covers_counterparty', 'boolean'], ['region', 'text'],
+  ['semiarid', 'boolean'], ['segment', 'integer'], ['registration', 'integer'],
+];
+/** The group columns as a select list. */
+export const PURCHASE_COLUMNS = PURCHASE_GROUP_COLUMNS.map(([name]) => name).join(', ');
+const PURCHASE_KEYS = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
+
+/** Fomento of the year: the municipality's region and the parameter segment ($1..$4 as above). */
+export const FOMENTO_FACTS = `
+  SELECT f.id, f.amount, m.region, m.semiarid, width_bucket(f.spent_on, $4::date[]) AS segment
+    FROM fomento_expense f
+    JOIN municipality m ON m.ibge_code = f.municipality_code
+   WHERE f.producer_id = $1 AND f.spent_on BETWEEN $2::date AND $3::date`;
+/** The columns that make a fomento group. */
+export const FOMENTO_COLUMNS = ['region', 'semiarid', 'segment'];
+
+/** The key of a group, from its columns as pg returns them. */
+export function keyOf(row: Record<string, unknown>, columns: string[]): string {
+  return columns.map((c) => String(row[c])).join('|');
+}
+
+/** A row of purchaseFacts grouped (or one purchase, n = 1). */
+export interface PurchaseGroupRow {
+  purpose: PurchasePurpose; supplier_kind: SupplierKind; organization_id: string; contract_id: string;
+  prior: boolean; covers_date: boolean; covers_feedstock: boolean; covers_counterparty: boolean;
+  region: Region; semiarid: boolean; segment: number; registration: number; amount: string; n: string; first_on: string;
+}
+
+/** A row of FOMENTO_FACTS grouped. */
+export interface FomentoGroupRow { region: Region; semiarid: boolean; segment: number; amount: string; n: string }
+
+/** Contracts by id with their conformity. */
+export type Conformities = Map<string, { facts: ContractFacts; conformity: Conformity }>;
+/** Organizations by id, with the facts of habilitation. */
+export type OrganizationMap = Map<string, { kind: OrganizationKind; members: number; familyFarmerMembers: number }>;
+
+/** A row of purchaseFacts (a group of the year, or one purchase) as the law module takes it. */
+export function purchaseGroupOf(r: PurchaseGroupRow, conformities: Conformities, organizations: OrganizationMap, segmentOf: (i: number) => Segment): PurchaseGroup {
+  const c = r.contract_id !== '0' ? conformities.get(r.contract_id) : undefined;
+  return {
+    key: keyOf(r as unknown as Record<string, unknown>, PURCHASE_KEYS),
+    purpose: r.purpose,
+    supplier: {
+      kind: r.supplier_kind,
+      registrationValid: r.registration > 0,
+      lateDap: r.registration === 2,
+      organization: r.organization_id !== '0' ? (organizations.get(r.organization_id) ?? null) : null,
+    },
+    contract: c
+      ? {
+        signedOn: c.facts.signedOn,
+        conformity: c.conformity,
+        priorToPurchase: r.prior,
+        coverage: { date: r.covers_date, feedstock: r.covers_feedstock, counterparty: r.covers_counterparty },
+      }
+      : null,
+    origin: { region: r.region, semiarid: r.semiarid },
+    segment: segmentOf(r.segment),
+    amount: new Decimal(r.amount),
+    count: Number(r.n),
+  };
+}
+
+/** The organizations of the purchases, by id: kind and member counts (art. 4º VI). */
+export async function organizationFacts(em: EntityManager, ids: string[]): Promise<OrganizationMap> {
+  const map: OrganizationMap = new Map();
+  if (ids.length === 0) return map;
+  const rows: Array<{ id: string; kind: OrganizationKind; members: number; family_farmer_members: number }> = await em.query(
+    `SELECT id, kind, members, family_farmer_members FROM family_farming_organization WHERE id = ANY($1::bigint[])`, [ids]);
+  for (const r of rows) map.set(String(r.id), { kind: r.kind, members: Number(r.members), familyFarmerMembers: Number(r.family_farmer_members) });
+  return map;
+}

@@ -1,0 +1,93 @@
+import { DataSource } from 'typeorm';
+import { Purchase } from '../../domain';
+import { IsoDate, today } from '../../law/dates';
+import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
+import { Finding } from '../../law/findings';
+import { LawBook, SpendingKind } from '../../law/law-book';
+import { decidePurchaseGroup, parameterSegments } from '../../law/seal-compliance';
+import { requireDate } from '../record-batch';
+import { ContractConformityService } from './contract-conformity.service';
+import {
+  FAMILY_FARMING_SUPPLIERS, organizationFacts, PURCHASE_COLUMNS, purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
+} from './purchase-facts.sql';
+
+/** Purchase.selo: whether one purchase counts for the Selo targets of its year, and why not. */
+export interface PurchaseSeloView {
+  year: number;
+  asKnownOn: IsoDate;
+  counts: boolean;
+  kind: SpendingKind;
+  /** A counted purchase is part of the priority-region spending (requirement 2). */
+  priorityRegion: boolean;
+  /** Every finding that applies; empty when it counts. */
+  findings: Finding[];
+}
+
+/**
+ * Purchase.selo (Decreto 10.527/2020, art. 3º §2 I–III): one purchase's verdict, decided by the very
+ * facts (purchase-facts.sql.ts), contract conformity and law function (`decidePurchaseGroup`) that
+ * the year's compliance uses, so that the two never disagree.
+ */
+export class PurchaseSeloService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly lawBook: () => Promise<LawBook>,
+    private readonly contracts: ContractConformityService,
+  ) {}
+
+  /**
+   * Purchase.selo for a page of purchases already in the caller's scope: whether each counts for the
+   * Selo targets of its purchase year as known on asKnownOn (default today), with the first covered
+   * purchase of each contract as the year's computation finds it. Statements per (producer, year,
+   * asKnownOn) of the page, not per purchase: the purchases' facts, the first purchase each of their
+   * contracts covers in the year, the contracts and minimum prices, the organizations. Third-party
+   * and own-production purchases are not family-farming spending (DESIGN §1.5): null.
+   */
+  async seloOf(keys: ReadonlyArray<{ purchase: Purchase; asKnownOn: string | null }>): Promise<Array<PurchaseSeloView | null>> {
+    const answers = new Map<string, PurchaseSeloView>();
+    const batches = new Map<string, { producerId: string; year: number; asKnownOn: IsoDate; ids: string[] }>();
+    const resolved = keys.map((k) => {
+      const asKnownOn = k.asKnownOn == null ? today() : requireDate(k.asKnownOn, 'asKnownOn');
+      const year = Number(k.purchase.purchasedOn.slice(0, 4));
+      const batch = `${k.purchase.producerId}|${year}|${asKnownOn}`;
+      const b = batches.get(batch) ?? { producerId: k.purchase.producerId, year, asKnownOn, ids: [] };
+      if (FAMILY_FARMING_SUPPLIERS.has(k.purchase.supplierKind)) b.ids.push(k.purchase.id);
+      batches.set(batch, b);
+      return `${k.purchase.id}|${asKnownOn}`;
+    });
+    const law = await this.lawBook();
+    for (const b of batches.values()) {
+      if (b.ids.length === 0) continue;
+      const from = `${b.year}-01-01`;
+      const to = `${b.year}-12-31`;
+      const segments = parameterSegments(law, from, to, b.asKnownOn);
+      const params = [b.producerId, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY];
+      const em = this.ds.manager;
+      const rows: Array<PurchaseGroupRow & { id: string }> = await em.query(
+        `SELECT id, ${PURCHASE_COLUMNS}, cost AS amount, 1 AS n, purchased_on AS first_on
+           FROM (${purchaseFacts(` AND p.id = ANY($6::bigint[])`)}) f`,
+        [...params, b.ids],
+      );
+      const contractIds = [...new Set(rows.map((r) => r.contract_id).filter((id) => id !== '0'))];
+      // As the year's compliance finds it: the first purchase of the year each contract covers (art. 3º §2 II).
+      const firstInYear = new Map<string, string>();
+      if (contractIds.length) {
+        const firsts: Array<{ contract_id: string; first_on: IsoDate }> = await em.query(
+          `SELECT contract_id, min(purchased_on) AS first_on FROM (${purchaseFacts(` AND p.contract_id = ANY($6::bigint[])`)}) f
+            WHERE covers_date AND covers_feedstock AND covers_counterparty GROUP BY contract_id`,
+          [...params, contractIds],
+        );
+        for (const f of firsts) firstInYear.set(String(f.contract_id), f.first_on);
+      }
+      const conformities = await this.contracts.conformities(contractIds, b.asKnownOn, { before: from, firstFrom: firstInYear }, em);
+      const organizations = await organizationFacts(em, [...new Set(rows.map((r) => r.organization_id).filter((id) => id !== '0'))]);
+      for (const r of rows) {
+        const d = decidePurchaseGroup(purchaseGroupOf(r, conformities, organizations, (i) => segments[i - 1]), law, b.asKnownOn);
+        answers.set(`${r.id}|${b.asKnownOn}`, {
+          year: b.year, asKnownOn: b.asKnownOn, counts: d.counts, kind: d.kind, priorityRegion: d.priorityRegion, findings: d.findings,
+        });
+      }
+    }
+    return resolved.map((k) => answers.get(k) ?? null);
+  }
+}
