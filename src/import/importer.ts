@@ -55,8 +55,9 @@ export interface ImportSummary {
   rowsPerSecond: number;
 }
 
+/** The kind named `name`, looked up among IMPORT_KINDS' own keys only (a name from outside such as `constructor` is no kind). */
 export function importKind(name: string): ImportKind {
-  const kind = (IMPORT_KINDS as Record<string, ImportKind>)[name];
+  const kind = Object.hasOwn(IMPORT_KINDS, name) ? (IMPORT_KINDS as Record<string, ImportKind>)[name] : undefined;
   if (!kind) throw new ImportLineError('BAD_USER_INPUT', null, null, `Unknown import "${name}": one of ${Object.keys(IMPORT_KINDS).join(', ')}`);
   return kind;
 }
@@ -89,6 +90,23 @@ function copyText(v: string | number | boolean | null): string {
 }
 
 /**
+ * The checks of an import that need neither the file nor the database: the kind, the producer the
+ * file belongs to, and whether the actor may import it. Run before a file is received.
+ */
+export function importTarget(actor: Actor, kindName: string, producer: string | null | undefined): { kind: ImportKind; producerId: string | null } {
+  const kind = importKind(kindName);
+  const producerId = producer?.trim() || null;
+  if (kind.producerScoped && kind.name !== 'farmers' && !producerId) {
+    throw new ImportLineError('BAD_USER_INPUT', null, 'producer', `a ${kind.name} file belongs to one producer: give its id`);
+  }
+  kind.authorize(actor, producerId);
+  if (producerId !== null) {
+    if (!/^\d{1,18}$/.test(producerId)) throw new ImportLineError('NOT_FOUND', null, 'producer', `Producer ${producerId} not found`);
+  }
+  return { kind, producerId };
+}
+
+/**
  * Import one CSV file, all or nothing (DESIGN §5): the file is streamed (csv-parse) with each row
  * checked as the GraphQL mutation checks one item, COPYed into a temporary staging table, checked
  * against stored data in SQL (one statement per rule, the first offending line reported), then
@@ -97,15 +115,7 @@ function copyText(v: string | number | boolean | null): string {
  */
 export async function importCsv(ds: DataSource, actor: Actor, options: ImportOptions): Promise<ImportSummary> {
   const started = performance.now();
-  const kind = importKind(options.kind);
-  const producerId = options.producerId?.trim() || null;
-  if (kind.producerScoped && kind.name !== 'farmers' && !producerId) {
-    throw new ImportLineError('BAD_USER_INPUT', null, 'producer', `a ${kind.name} file belongs to one producer: give its id`);
-  }
-  kind.authorize(actor, producerId);
-  if (producerId !== null) {
-    if (!/^\d{1,18}$/.test(producerId)) throw new ImportLineError('NOT_FOUND', null, 'producer', `Producer ${producerId} not found`);
-  }
+  const { kind, producerId } = importTarget(actor, options.kind, options.producerId);
 
   let bytes = 0;
   let rows = 0;

@@ -1,0 +1,49 @@
+/**
+ * How many imports may run at once, per caller and in all. An import holds a spool while its file
+ * arrives and one pooled connection while it is written: the total bounds both, so that imports can
+ * never take the connections the GraphQL requests need, and the per-caller bound keeps one token
+ * from taking every slot.
+ */
+export interface ImportConcurrency {
+  perCaller: number;
+  total: number;
+}
+
+/** Two per caller, six in all: 6 of the API's 20 pooled connections at most. */
+export const IMPORT_CONCURRENCY: ImportConcurrency = { perCaller: 2, total: 6 };
+
+/** No slot free: 429 when the caller has all of its own, 503 when the server has none left. */
+export class NoImportSlot extends Error {
+  constructor(readonly status: 429 | 503, message: string) {
+    super(message);
+  }
+}
+
+export class ImportSlots {
+  private running = 0;
+  private readonly byCaller = new Map<string, number>();
+
+  constructor(private readonly limits: ImportConcurrency = IMPORT_CONCURRENCY) {}
+
+  /** Take a slot for `caller` or throw NoImportSlot; the function returned gives it back (once). */
+  take(caller: string): () => void {
+    const mine = this.byCaller.get(caller) ?? 0;
+    if (mine >= this.limits.perCaller) {
+      throw new NoImportSlot(429, `This token already has ${mine} imports running (at most ${this.limits.perCaller} at once): wait for them to finish`);
+    }
+    if (this.running >= this.limits.total) {
+      throw new NoImportSlot(503, `The server is running ${this.running} imports, its most at once: send the file again shortly`);
+    }
+    this.running++;
+    this.byCaller.set(caller, mine + 1);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      this.running--;
+      const left = (this.byCaller.get(caller) ?? 1) - 1;
+      if (left > 0) this.byCaller.set(caller, left);
+      else this.byCaller.delete(caller);
+    };
+  }
+}

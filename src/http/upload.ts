@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import type express from 'express';
+
+/**
+ * How an uploaded file is received before anything else is done with it: every byte is read and
+ * kept (in memory, then in a temporary file) before the database is touched, so a client that
+ * sends slowly holds no pooled connection and no transaction, only its own spool.
+ */
+export interface UploadLimits {
+  /** Largest body accepted, in bytes (413 beyond it). */
+  maxBytes: number;
+  /** Bytes kept in memory; a larger body goes on into a temporary file. */
+  memoryBytes: number;
+  /**
+   * Slowest acceptable upload: fewer bytes than this rate × `windowMs` arriving in the last
+   * `windowMs` (checked once the first window has passed) ends the upload with 408.
+   */
+  minBytesPerSecond: number;
+  windowMs: number;
+}
+
+/**
+ * 64 MB is some 600,000 purchase lines, more than the 30 s an upload may take to arrive (the
+ * server's request timeout); 8 KB/s over 5 s is a crawl on any link (a line a second, the
+ * pattern of a client holding a slot on purpose, is some 100 bytes a second).
+ */
+export const UPLOAD_LIMITS: UploadLimits = { maxBytes: 64 * 1024 * 1024, memoryBytes: 1024 * 1024, minBytesPerSecond: 8 * 1024, windowMs: 5_000 };
+
+/** An upload refused while it was being received: its HTTP status and public code. */
+export class UploadError extends Error {
+  constructor(readonly status: 400 | 408 | 413, readonly code: 'BAD_REQUEST' | 'REQUEST_TIMEOUT' | 'PAYLOAD_TOO_LARGE', message: string) {
+    super(message);
+  }
+}
+
+/** A received body: read it (as often as needed) with `stream()`, then `dispose()` of it. */
+export interface SpooledBody {
+  readonly bytes: number;
+  /** The temporary file holding the body, when it was too large for memory. */
+  readonly file: string | null;
+  stream(): Readable;
+  dispose(): Promise<void>;
+}
+
+class MemoryBody implements SpooledBody {
+  readonly file = null;
+  constructor(private readonly chunks: Buffer[], readonly bytes: number) {}
+  stream(): Readable {
+    return Readable.from(this.chunks, { objectMode: false });
+  }
+  async dispose(): Promise<void> {
+    this.chunks.length = 0;
+  }
+}
+
+class FileBody implements SpooledBody {
+  constructor(readonly file: string, readonly bytes: number) {}
+  stream(): Readable {
+    return fs.createReadStream(this.file);
+  }
+  async dispose(): Promise<void> {
+    await fs.promises.rm(path.dirname(this.file), { recursive: true, force: true });
+  }
+}
+
+/**
+ * Read a request's whole body under `limits` (size cap, minimum rate), spooled to memory and,
+ * beyond `memoryBytes`, to a temporary file that `dispose()` removes. Rejects with UploadError
+ * (413 too large, 408 too slow, 400 the client went away before the end); nothing is left on disk
+ * then.
+ */
+export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_LIMITS): Promise<SpooledBody> {
+  return new Promise<SpooledBody>((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limits.maxBytes) {
+      req.resume();
+      reject(tooLarge(limits));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let file: { path: string; out: fs.WriteStream } | null = null;
+    let settled = false;
+    const started = Date.now();
+    // Bytes received by the end of each window, to judge the rate over the last one.
+    let windowStart = { at: started, bytes: 0 };
+
+    const cleanup = () => {
+      clearInterval(timer);
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('aborted', onAborted);
+      req.off('close', onClose);
+      req.off('error', onError);
+    };
+    const fail = (error: UploadError) => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      req.unpipe();
+      req.resume();
+      const spool = file;
+      if (spool) spool.out.destroy();
+      if (spool) void fs.promises.rm(path.dirname(spool.path), { recursive: true, force: true });
+      chunks.length = 0;
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      if (settled) return;
+      bytes += chunk.length;
+      if (bytes > limits.maxBytes) return fail(tooLarge(limits));
+      if (file) {
+        if (!file.out.write(chunk)) {
+          req.pause();
+          file.out.once('drain', () => req.resume());
+        }
+        return;
+      }
+      chunks.push(chunk);
+      if (bytes > limits.memoryBytes) {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-upload-'));
+        const out = fs.createWriteStream(path.join(dir, 'body'), { mode: 0o600 });
+        out.on('error', () => fail(new UploadError(400, 'BAD_REQUEST', 'The upload could not be kept for reading')));
+        file = { path: path.join(dir, 'body'), out };
+        for (const c of chunks.splice(0)) out.write(c);
+      }
+    };
+    const onEnd = () => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      if (!file) return resolve(new MemoryBody(chunks, bytes));
+      const { path: spool, out } = file;
+      out.end(() => resolve(new FileBody(spool, bytes)));
+    };
+    const onAborted = () => fail(new UploadError(400, 'BAD_REQUEST', 'The upload ended before the end of the file'));
+    const onClose = () => {
+      if (!req.readableEnded) onAborted();
+    };
+    const onError = () => onAborted();
+    const timer = setInterval(() => {
+      const now = Date.now();
+      if (now - windowStart.at < limits.windowMs) return;
+      const rate = ((bytes - windowStart.bytes) * 1000) / (now - windowStart.at);
+      if (rate < limits.minBytesPerSecond) {
+        return fail(new UploadError(408, 'REQUEST_TIMEOUT', `The upload was slower than ${Math.round(limits.minBytesPerSecond / 1024)} KB/s over ${limits.windowMs / 1000} s and was cut off; nothing was written`));
+      }
+      windowStart = { at: now, bytes };
+    }, Math.min(1_000, limits.windowMs));
+    timer.unref();
+
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('aborted', onAborted);
+    req.on('close', onClose);
+    req.on('error', onError);
+  });
+}
+
+function tooLarge(limits: UploadLimits): UploadError {
+  return new UploadError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than ${Math.round(limits.maxBytes / (1024 * 1024))} MB: split it, or use npm run import on the server`);
+}
