@@ -8,7 +8,7 @@ import express from 'express';
 import { GraphQLError, GraphQLFormattedError } from 'graphql';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
-import { compiledReadsPlugin } from './graphql/compiled/plugin';
+import { compiledReadsGateway } from './graphql/compiled/executor';
 import { stringifyResult } from './graphql/compiled/raw-json';
 import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, rejectNulCharacters } from './graphql/errors';
@@ -32,8 +32,8 @@ export interface ServerOptions {
   verifier: TokenVerifier;
   logger: Logger;
   /**
-   * Answer the read queries that src/graphql/compiled/ can translate with one SQL statement that
-   * builds their JSON (default true). False runs every operation through graphql-js only.
+   * Answer each root field of a read that src/graphql/compiled/ can translate with one SQL
+   * statement that builds its JSON (default true). False runs every operation through graphql-js only.
    */
   compiledReads?: boolean;
 }
@@ -59,8 +59,10 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   const limits = armor();
   const formatAppError = createErrorFormatter(logger, currentRequestId);
   const formatError = (formatted: GraphQLFormattedError, error: unknown) => formatAppError(markQueryTooComplex(formatted, error), error);
+  const schema = await getSchema();
   const apollo = new ApolloServer<Context>({
-    schema: await getSchema(),
+    // Compiled reads execute through an executor of their own (src/graphql/compiled/executor.ts).
+    ...(compiledReads ? { gateway: compiledReadsGateway(schema, dataSource, logger) } : { schema }),
     formatError,
     stringifyResult,
     includeStacktraceInErrorResponses: false,
@@ -72,8 +74,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     stopOnTerminationSignals: false,
     // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
     // field resolver to collect them: a thousand-row page paid for it on each leaf.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, rejectNulCharacters, ...limits.plugins,
-      ...(compiledReads ? [compiledReadsPlugin(dataSource, logger, formatError)] : [])],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, rejectNulCharacters, ...limits.plugins],
   });
   await apollo.start();
 

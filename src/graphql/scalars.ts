@@ -4,6 +4,18 @@ import { GraphQLDateTime, GraphQLJSON } from 'graphql-scalars';
 import { Decimal } from '../law/decimal';
 import { isIsoDate } from '../law/dates';
 
+/**
+ * How a scalar's value is written as JSON text by PostgreSQL from a column `ref` (the compiled
+ * reads, src/graphql/compiled/): exactly what JSON.stringify writes of `serialize`'s result, `null`
+ * for SQL NULL. Kept beside `serialize` so that the two change together; the compiled reads
+ * test compares them byte for byte.
+ */
+export const SQL_JSON = 'sqlJson';
+export type SqlJson = (ref: string) => string;
+
+/** Text as stored: to_json escapes as JSON.stringify does (quote, backslash, control characters as \u00xx). */
+export const textJson: SqlJson = (ref) => `coalesce(to_json(${ref})::text, 'null')`;
+
 function invalid(message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
 }
@@ -31,6 +43,8 @@ export const DecimalScalar = new GraphQLScalarType<Decimal, string>({
     if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
     throw new GraphQLError(`Decimal cannot represent ${String(value)}`);
   },
+  // Decimal#toFixed(): no exponent, no trailing zeros after the point ("2675.20" → "2675.2").
+  extensions: { [SQL_JSON]: ((ref) => `coalesce('"' || trim_scale(${ref})::text || '"', 'null')`) satisfies SqlJson },
   parseValue: parseDecimal,
   parseLiteral(ast: ValueNode) {
     if (ast.kind === Kind.STRING) return parseDecimal(ast.value);
@@ -53,6 +67,8 @@ export const DateScalar = new GraphQLScalarType<string, string>({
     if (typeof value === 'string' && isIsoDate(value)) return value;
     throw new GraphQLError(`Date cannot represent ${String(value)}`);
   },
+  // PostgreSQL writes a date in JSON as YYYY-MM-DD whatever DateStyle is.
+  extensions: { [SQL_JSON]: textJson },
   parseValue: parseDate,
   parseLiteral(ast) {
     if (ast.kind !== Kind.STRING) throw invalid('Date must be a string YYYY-MM-DD');
@@ -80,6 +96,7 @@ function stringScalar(name: string, description: string, normalise: (v: unknown)
     name,
     description,
     serialize: (v) => String(v),
+    extensions: { [SQL_JSON]: textJson },
     parseValue: normalise,
     parseLiteral(ast) {
       if (ast.kind !== Kind.STRING) throw invalid(`${name} must be a string`);

@@ -2,7 +2,8 @@ import { DataSource } from 'typeorm';
 import { AuditEntry } from '../domain';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
-import { Connection, decodeCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { AUDIT_KEYSET, pageAfter } from './keysets';
 import { visibleProducerId } from './scope';
 
 export interface AuditLogArgs extends PageArgs {
@@ -22,16 +23,14 @@ export class AuditService {
   /** Newest first, keyset-paginated by id. */
   async list(actor: Actor, args: AuditLogArgs): Promise<Connection<AuditEntry>> {
     const limit = pageSize(args.first);
-    const after = decodeCursor(args.after, 1);
-    if (after && !/^\d{1,18}$/.test(String(after[0]))) throw new BadInputError('after', 'after is not a cursor returned by this API');
+    const after = decodeKeysetCursor(AUDIT_KEYSET, args.after);
     const qb = this.ds.getRepository(AuditEntry).createQueryBuilder('a');
     const only = visibleProducerId(actor);
     if (only !== null) qb.andWhere('a.producer_id = :only', { only });
     if (args.entity != null) qb.andWhere('a.entity = :entity', { entity: args.entity });
     if (args.entityId != null) qb.andWhere('a.entity_id = :entityId', { entityId: args.entityId });
     const totalCount = await qb.clone().getCount();
-    if (after) qb.andWhere('a.id < :after', { after: String(after[0]) });
-    const rows = await qb.orderBy('a.id', 'DESC').take(limit + 1).getMany();
-    return toConnection(rows, limit, (a) => [String(a.id)], totalCount, after !== null);
+    const rows = await pageAfter(qb, AUDIT_KEYSET, after, limit + 1).getMany();
+    return toConnection(rows, limit, (a) => cursorValues(AUDIT_KEYSET, a), totalCount, after !== null);
   }
 }

@@ -5,6 +5,7 @@ import { Feedstock } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, NotFoundError } from './errors';
 import { Connection } from './pagination';
+import { CONTRACT_KEYSET } from './keysets';
 import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import { assertWritable, isId, requireDate, requirePositiveDecimal, requireRecords, requireWritableProducers } from './record-batch';
 import { assertVisible, visibleProducerId } from './scope';
@@ -52,7 +53,7 @@ export class ContractService {
 
   /** Producer.contracts for many producers at once, by id. */
   pagesByProducer(actor: Actor, keys: readonly ProducerPageKey[]): Promise<Array<Connection<Contract> | Error>> {
-    return pagesByProducer(this.ds, actor, { entity: Contract, table: 'contract', dateColumn: null, dateProperty: null }, keys);
+    return pagesByProducer(this.ds, actor, { entity: Contract, keyset: CONTRACT_KEYSET }, keys);
   }
 
   async create(actor: Actor, input: CreateContractInput): Promise<Contract> {

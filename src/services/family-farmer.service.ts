@@ -3,7 +3,8 @@ import { FamilyFarmer, FamilyFarmerRegistration } from '../domain';
 import { RegistrationKind, Role } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, ForbiddenError, NotFoundError } from './errors';
-import { Connection, decodeCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { FAMILY_FARMER_KEYSET, pageAfter } from './keysets';
 import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireOrder, requireText } from './validation';
@@ -73,12 +74,11 @@ export class FamilyFarmerService {
   /** Every farmer by id (keyset pagination). */
   async list(args: PageArgs): Promise<Connection<FamilyFarmer>> {
     const limit = pageSize(args.first);
-    const after = decodeCursor(args.after, 1);
+    const after = decodeKeysetCursor(FAMILY_FARMER_KEYSET, args.after);
     const qb = this.ds.getRepository(FamilyFarmer).createQueryBuilder('f');
     const totalCount = await qb.clone().getCount();
-    if (after) qb.where('f.id > :after', { after: String(after[0]) });
-    const rows = await qb.orderBy('f.id', 'ASC').take(limit + 1).getMany();
-    return toConnection(rows, limit, (f) => [Number(f.id)], totalCount, after !== null);
+    const rows = await pageAfter(qb, FAMILY_FARMER_KEYSET, after, limit + 1).getMany();
+    return toConnection(rows, limit, (f) => cursorValues(FAMILY_FARMER_KEYSET, f), totalCount, after !== null);
   }
 
   async create(actor: Actor, input: CreateFamilyFarmerInput): Promise<FamilyFarmer> {

@@ -4,7 +4,8 @@ import { OrganizationKind } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { assertCanWriteShared, checkRegistrations, insertRegistrations, RegistrationInput } from './family-farmer.service';
-import { Connection, decodeCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { ORGANIZATION_KEYSET, pageAfter } from './keysets';
 import { isId } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireText } from './validation';
@@ -49,12 +50,11 @@ export class OrganizationService {
   /** Every organization by id (keyset pagination). */
   async list(args: PageArgs): Promise<Connection<FamilyFarmingOrganization>> {
     const limit = pageSize(args.first);
-    const after = decodeCursor(args.after, 1);
+    const after = decodeKeysetCursor(ORGANIZATION_KEYSET, args.after);
     const qb = this.ds.getRepository(FamilyFarmingOrganization).createQueryBuilder('o');
     const totalCount = await qb.clone().getCount();
-    if (after) qb.where('o.id > :after', { after: String(after[0]) });
-    const rows = await qb.orderBy('o.id', 'ASC').take(limit + 1).getMany();
-    return toConnection(rows, limit, (o) => [Number(o.id)], totalCount, after !== null);
+    const rows = await pageAfter(qb, ORGANIZATION_KEYSET, after, limit + 1).getMany();
+    return toConnection(rows, limit, (o) => cursorValues(ORGANIZATION_KEYSET, o), totalCount, after !== null);
   }
 
   async create(actor: Actor, input: CreateOrganizationInput): Promise<FamilyFarmingOrganization> {

@@ -80,3 +80,74 @@ export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => 
     totalCount,
   };
 }
+
+/**
+ * The order of a page and its cursor, for the services' pages and the compiled reads alike
+ * (src/graphql/compiled/): the columns the rows are sorted by, the last one the id, and how each
+ * is written in the cursor (a number, as the producers' and registers' pages always wrote their
+ * ids, or a string). One definition per page, so that a cursor one path gives the other accepts.
+ */
+export interface Keyset {
+  table: string;
+  columns: ReadonlyArray<KeyColumn>;
+  /** Newest first (the audit log). */
+  descending?: boolean;
+}
+
+export interface KeyColumn {
+  column: string;
+  property: string;
+  /** 'id' a bigint id written as a number, 'idText' as a string, 'date' a YYYY-MM-DD string. */
+  kind: 'id' | 'idText' | 'date';
+}
+
+/** The sort key of `row` as its cursor holds it. */
+export function cursorValues(keyset: Keyset, row: object): CursorValues {
+  return keyset.columns.map((c) => {
+    const value = String((row as Record<string, unknown>)[c.property]);
+    return c.kind === 'id' ? Number(value) : value;
+  });
+}
+
+/** The cursor `after` decoded for `keyset`: BAD_USER_INPUT unless it is one this page hands out. */
+export function decodeKeysetCursor(keyset: Keyset, after: string | null | undefined): CursorValues | null {
+  const values = decodeCursor(after, keyset.columns.length);
+  if (values && !keyset.columns.every((c, i) => (c.kind === 'date' ? isIsoDate(String(values[i])) : /^\d{1,18}$/.test(String(values[i]))))) {
+    throw new BadInputError('after', 'after is not a cursor returned by this API');
+  }
+  return values;
+}
+
+/** SQL type of a key column, for its parameter. */
+const SQL_TYPE: Record<KeyColumn['kind'], string> = { id: 'bigint', idText: 'bigint', date: 'date' };
+
+/**
+ * The SQL condition "after the cursor" on rows aliased `q`; `param` binds a value of an SQL type
+ * and returns its placeholder.
+ */
+export function keysetAfterSql(keyset: Keyset, after: CursorValues, q: string, param: (value: string, type: string) => string): string {
+  const columns = keyset.columns.map((c) => `${q}.${c.column}`);
+  const values = keyset.columns.map((c, i) => param(String(after[i]), SQL_TYPE[c.kind]));
+  const op = keyset.descending ? '<' : '>';
+  return columns.length === 1 ? `${columns[0]} ${op} ${values[0]}` : `(${columns.join(', ')}) ${op} (${values.join(', ')})`;
+}
+
+/** The SQL ORDER BY list of the keyset on rows aliased `q`. */
+export function keysetOrderSql(keyset: Keyset, q: string): string {
+  return keyset.columns.map((c) => `${q}.${c.column}${keyset.descending ? ' DESC' : ''}`).join(', ');
+}
+
+/**
+ * The SQL expression of the cursor of row `q`, exactly as encodeCursor(cursorValues(...)) writes
+ * it: base64url (no padding) of the JSON array of the sort key.
+ */
+export function keysetCursorSql(keyset: Keyset, q: string): string {
+  const parts = keyset.columns.map((c) => {
+    if (c.kind === 'id') return `${q}.${c.column}::text`;
+    if (c.kind === 'date') return `'"' || to_char(${q}.${c.column}, 'YYYY-MM-DD') || '"'`;
+    return `'"' || ${q}.${c.column}::text || '"'`;
+  });
+  const json = `'[' || ${parts.join(` || ',' || `)} || ']'`;
+  // PostgreSQL's base64 pads and wraps lines; Buffer's base64url does neither.
+  return `translate(encode(convert_to(${json}, 'UTF8'), 'base64'), E'+/=\\n', '-_')`;
+}

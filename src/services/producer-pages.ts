@@ -2,7 +2,7 @@ import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { isIsoDate } from '../law/dates';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
-import { Connection, CursorValues, decodeCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, cursorValues, decodeKeysetCursor, Keyset, keysetAfterSql, keysetOrderSql, PageArgs, pageSize, toConnection } from './pagination';
 import { isId, visibleProducerIds } from './record-batch';
 import { attachPrefetched, rowMapper } from './raw-rows';
 
@@ -51,11 +51,16 @@ export interface PageSpec<T> {
   entity: EntityTarget<T>;
   /** Relations the page can fetch along (see ProducerPageKey.include). */
   joins?: PageJoin[];
-  table: string;
-  /** Date column the records are ordered and filtered by, then id; null = by id only. */
-  dateColumn: string | null;
-  /** Entity property of dateColumn. */
-  dateProperty: (keyof T & string) | null;
+  /**
+   * The order and cursor of the page (shared with the compiled reads); a first column of kind
+   * 'date' is also the one `from` and `to` bound.
+   */
+  keyset: Keyset;
+}
+
+/** The date column a dated page is ordered and bounded by, or null. */
+export function datedColumn(keyset: Keyset): string | null {
+  return keyset.columns[0].kind === 'date' ? keyset.columns[0].column : null;
 }
 
 interface Group {
@@ -63,14 +68,6 @@ interface Group {
   withTotal: boolean;
   include: string[];
   indexes: number[];
-}
-
-/** A decoded cursor holds what this page orders by: a date and an id, or an id (BAD_USER_INPUT otherwise). */
-export function validateCursor(after: CursorValues | null, dated: boolean): void {
-  if (!after) return;
-  const [first, second] = after.map(String);
-  const ok = dated ? isIsoDate(first) && isId(second) : isId(first);
-  if (!ok) throw new BadInputError('after', 'after is not a cursor returned by this API');
 }
 
 /**
@@ -116,9 +113,9 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
   producerIds: string[],
 ): Promise<Map<string, Connection<T>>> {
   const limit = pageSize(args.first);
-  const dated = spec.dateColumn !== null;
-  const after = decodeCursor(args.after, dated ? 2 : 1);
-  validateCursor(after, dated);
+  const dateColumn = datedColumn(spec.keyset);
+  const dated = dateColumn !== null;
+  const after = decodeKeysetCursor(spec.keyset, args.after);
   if (args.from != null && !isIsoDate(args.from)) throw new BadInputError('from', 'from must be a date YYYY-MM-DD');
   if (args.to != null && !isIsoDate(args.to)) throw new BadInputError('to', 'to must be a date YYYY-MM-DD');
 
@@ -131,21 +128,16 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
     const mapper = rowMapper(ds, spec.entity);
     const params: unknown[] = [ids];
     const filters: string[] = [];
-    if (dated && args.from != null) filters.push(`q.${spec.dateColumn} >= $${params.push(args.from)}::date`);
-    if (dated && args.to != null) filters.push(`q.${spec.dateColumn} <= $${params.push(args.to)}::date`);
-    const keyset: string[] = [];
-    if (after && dated) {
-      keyset.push(`(q.${spec.dateColumn}, q.id) > ($${params.push(String(after[0]))}::date, $${params.push(String(after[1]))}::bigint)`);
-    } else if (after) {
-      keyset.push(`q.id > $${params.push(String(after[0]))}::bigint`);
-    }
-    const order = dated ? `q.${spec.dateColumn}, q.id` : 'q.id';
+    if (dated && args.from != null) filters.push(`q.${dateColumn} >= $${params.push(args.from)}::date`);
+    if (dated && args.to != null) filters.push(`q.${dateColumn} <= $${params.push(args.to)}::date`);
+    const keyset = after ? [keysetAfterSql(spec.keyset, after, 'q', (v, type) => `$${params.push(v)}::${type}`)] : [];
+    const order = keysetOrderSql(spec.keyset, 'q');
     const where = ['q.producer_id = k.producer_id', ...filters, ...keyset].join(' AND ');
     const joins = (spec.joins ?? []).filter((j) => include.includes(j.relation)).map((j, i) => ({ ...j, alias: `j${i}`, mapper: rowMapper(ds, j.entity), seen: new Map<unknown, unknown>() }));
     const rows: Array<Record<string, unknown>> = await ds.query(
       `SELECT ${[mapper.columns('q'), ...joins.map((j) => j.mapper.columns(j.alias, j.alias))].join(', ')}
          FROM unnest($1::bigint[]) AS k(producer_id)
-        CROSS JOIN LATERAL (SELECT * FROM "${spec.table}" q WHERE ${where} ORDER BY ${order} LIMIT $${params.push(limit + 1)}) q
+        CROSS JOIN LATERAL (SELECT * FROM "${spec.keyset.table}" q WHERE ${where} ORDER BY ${order} LIMIT $${params.push(limit + 1)}) q
         ${joins.map((j) => `LEFT JOIN ${j.table} ${j.alias} ON ${j.alias}.${j.to} = q.${j.from}`).join(' ')}
         ORDER BY q.producer_id, ${order}`,
       params,
@@ -172,10 +164,10 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
     if (withTotal) {
       const countParams: unknown[] = [ids];
       const countFilters: string[] = [];
-      if (dated && args.from != null) countFilters.push(`${spec.dateColumn} >= $${countParams.push(args.from)}::date`);
-      if (dated && args.to != null) countFilters.push(`${spec.dateColumn} <= $${countParams.push(args.to)}::date`);
+      if (dated && args.from != null) countFilters.push(`${dateColumn} >= $${countParams.push(args.from)}::date`);
+      if (dated && args.to != null) countFilters.push(`${dateColumn} <= $${countParams.push(args.to)}::date`);
       const counts: Array<{ producer_id: string; n: number }> = await ds.query(
-        `SELECT producer_id, count(*)::int AS n FROM ${spec.table}
+        `SELECT producer_id, count(*)::int AS n FROM ${spec.keyset.table}
           WHERE producer_id = ANY($1::bigint[])${countFilters.map((f) => ` AND ${f}`).join('')}
           GROUP BY producer_id`,
         countParams,
@@ -184,7 +176,7 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
     }
   }
 
-  const cursorOf = (row: T): CursorValues => (spec.dateProperty ? [String(row[spec.dateProperty]), String(row.id)] : [String(row.id)]);
+  const cursorOf = (row: T) => cursorValues(spec.keyset, row);
   const pages = new Map<string, Connection<T>>();
   for (const id of producerIds) {
     pages.set(id, toConnection(rowsByProducer.get(id) ?? [], limit, cursorOf, totals.get(id) ?? 0, after !== null));

@@ -2,7 +2,8 @@ import { DataSource, In } from 'typeorm';
 import { Producer } from '../domain';
 import { Actor } from './actor';
 import { ConflictError, NotFoundError } from './errors';
-import { Connection, decodeCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { pageAfter, PRODUCER_KEYSET } from './keysets';
 import { assertAdmin, assertCanWriteFor, assertVisible, visibleProducerId } from './scope';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireText } from './validation';
@@ -41,14 +42,13 @@ export class ProducerService {
   /** A page of the producers the actor sees; totalCount is counted only when `withTotal` (it is selected). */
   async list(actor: Actor, args: PageArgs, withTotal = true): Promise<Connection<Producer>> {
     const limit = pageSize(args.first);
-    const after = decodeCursor(args.after, 1);
+    const after = decodeKeysetCursor(PRODUCER_KEYSET, args.after);
     const only = visibleProducerId(actor);
     const qb = this.ds.getRepository(Producer).createQueryBuilder('p');
     if (only !== null) qb.where('p.id = :only', { only });
     const totalCount = withTotal ? await qb.clone().getCount() : 0;
-    if (after) qb.andWhere('p.id > :after', { after: after[0] });
-    const rows = await qb.orderBy('p.id', 'ASC').take(limit + 1).getMany();
-    return toConnection(rows, limit, (p) => [Number(p.id)], totalCount, after !== null);
+    const rows = await pageAfter(qb, PRODUCER_KEYSET, after, limit + 1).getMany();
+    return toConnection(rows, limit, (p) => cursorValues(PRODUCER_KEYSET, p), totalCount, after !== null);
   }
 
   async create(actor: Actor, input: CreateProducerInput): Promise<Producer> {

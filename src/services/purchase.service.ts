@@ -5,6 +5,7 @@ import { Feedstock, OrganizationKind, PurchasePurpose, SupplierKind } from '../l
 import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { Connection } from './pagination';
+import { PURCHASE_KEYSET } from './keysets';
 import { PageJoin, pagesByProducer, ProducerPageKey } from './producer-pages';
 import {
   assertWritable, insertInChunks, isId, optionalText, requireDate, requireOpenPeriods, requirePositiveDecimal, requireRecords, requireWritableProducers,
@@ -54,7 +55,7 @@ export class PurchaseService {
 
   /** Producer.purchases for many producers at once, ordered by consumedOn then id; from/to bound consumedOn. */
   pagesByProducer(actor: Actor, keys: readonly ProducerPageKey[]): Promise<Array<Connection<Purchase> | Error>> {
-    return pagesByProducer(this.ds, actor, { entity: Purchase, table: 'purchase', dateColumn: 'consumed_on', dateProperty: 'consumedOn', joins: PAGE_JOINS }, keys);
+    return pagesByProducer(this.ds, actor, { entity: Purchase, keyset: PURCHASE_KEYSET, joins: PAGE_JOINS }, keys);
   }
 
   /** Record a batch: every item is validated, then all are inserted in multi-row INSERTs; one bad item writes nothing. */

@@ -5,6 +5,7 @@ import { BiodieselOrigin, Market } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError } from './errors';
 import { Connection } from './pagination';
+import { SALE_KEYSET } from './keysets';
 import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { mutate } from './transaction';
@@ -31,7 +32,7 @@ export class SaleService {
 
   /** Producer.sales for many producers at once, ordered by soldOn then id; from/to bound soldOn. */
   pagesByProducer(actor: Actor, keys: readonly ProducerPageKey[]): Promise<Array<Connection<Sale> | Error>> {
-    return pagesByProducer(this.ds, actor, { entity: Sale, table: 'sale', dateColumn: 'sold_on', dateProperty: 'soldOn' }, keys);
+    return pagesByProducer(this.ds, actor, { entity: Sale, keyset: SALE_KEYSET }, keys);
   }
 
   /** Record a batch: every item is validated, then all are inserted in multi-row INSERTs; one bad item writes nothing. */

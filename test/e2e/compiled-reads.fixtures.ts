@@ -41,12 +41,28 @@ export interface PlannedPurchase {
   /** Written through recordPurchases rather than SQL. */
   viaApi?: boolean;
 }
+/** A DAP/CAF of farmer `owner` (or of organization `owner` when `of` is 'organization'). */
+export interface PlannedRegistration { of: 'farmer' | 'organization'; owner: number; kind: 'DAP' | 'CAF'; number: string; validFrom: string; validUntil: string }
+export interface PlannedContract {
+  producer: number; farmer: number | null; organization: number | null; signedOn: string; validFrom: string; validUntil: string;
+  feedstock: string; quantityKg: string; pricePerKg: string; technicalAssistance: boolean;
+  /** Plan indexes of the purchases bought under it. */
+  purchases: number[];
+}
+export interface PlannedSale { producer: number; soldOn: string; volumeM3: string; revenue: string; origin: 'OWN_PRODUCTION' | 'IMPORTED'; market: 'DOMESTIC' | 'EXPORT'; invoiceKey: string | null }
+export interface PlannedGrant { producer: number; grantedOn: string; validUntil: string; act: string | null; events: Array<{ kind: string; effectiveOn: string; reason: string | null; validUntil: string | null }> }
+export interface PlannedElection { producer: number; regime: 'AD_VALOREM' | 'SPECIAL_PER_M3'; electedOn: string; startingActivity: boolean; effectiveYear: number }
 export interface Plan {
   municipalities: PlannedMunicipality[];
   producers: PlannedProducer[];
   farmers: PlannedFarmer[];
   organizations: PlannedOrganization[];
   purchases: PlannedPurchase[];
+  registrations: PlannedRegistration[];
+  contracts: PlannedContract[];
+  sales: PlannedSale[];
+  grants: PlannedGrant[];
+  elections: PlannedElection[];
 }
 
 /** The ids the databases gave, by plan index. */
@@ -55,6 +71,9 @@ export interface Seeded {
   farmers: string[];
   organizations: string[];
   purchases: string[];
+  contracts: string[];
+  sales: string[];
+  grants: string[];
 }
 
 /** Indexes into Plan.producers of the cases the tests name. */
@@ -147,7 +166,50 @@ export function buildPlan(): Plan {
   for (let i = 0; i < 4; i++) purchases.push(purchase(FEW, i, kinds[(i * 2) % kinds.length], ['2025-08-10', '2025-08-10', '2025-08-09', '2026-01-01'][i], { viaApi: i >= 2 }));
   for (let i = 0; i < 3; i++) purchases.push(purchase(RENAMED, i + 3, kinds[i], ['2025-09-30', '2025-09-01', '2025-09-30'][i], { viaApi: true }));
   purchases.push(purchase(6, 8, 'FAMILY_FARMER', '2025-10-10'), purchase(6, 9, 'OWN_PRODUCTION', '2025-10-10'));
-  return { municipalities, producers, farmers, organizations, purchases };
+
+  // Registrations: none, one or several per owner, equal validFrom dates out of id order.
+  const registrations: PlannedRegistration[] = [
+    { of: 'farmer', owner: 0, kind: 'DAP', number: 'DAP-0001/2019', validFrom: '2019-03-01', validUntil: '2022-10-31' },
+    { of: 'farmer', owner: 1, kind: 'CAF', number: 'CAF 22\\"b"', validFrom: '2023-01-01', validUntil: '2026-12-31' },
+    { of: 'farmer', owner: 0, kind: 'CAF', number: 'CAF-0001', validFrom: '2023-01-01', validUntil: '2026-12-31' },
+    { of: 'organization', owner: 0, kind: 'CAF', number: 'CAF-PJ-7 ação', validFrom: '2023-06-01', validUntil: '2027-05-31' },
+    { of: 'farmer', owner: 2, kind: 'DAP', number: 'DAP\t3', validFrom: '2020-01-01', validUntil: '2023-12-31' },
+    { of: 'organization', owner: 1, kind: 'DAP', number: 'DAP-PJ-1', validFrom: '2021-01-01', validUntil: '2022-10-31' },
+    { of: 'farmer', owner: 0, kind: 'DAP', number: 'DAP-0000/2018', validFrom: '2019-03-01', validUntil: '2019-12-31' },
+  ];
+  const indexesOf = (producer: number, kind: PlannedPurchase['supplierKind']) => purchases.flatMap((x, i) => (x.producer === producer && x.supplierKind === kind ? [i] : []));
+  const contract = (producer: number, farmer: number | null, organization: number | null, i: number, bought: number[]): PlannedContract => ({
+    producer, farmer, organization, signedOn: addDays('2024-01-10', i * 17), validFrom: addDays('2024-01-15', i * 17), validUntil: addDays('2026-12-31', -i),
+    feedstock: pick(feedstocks), quantityKg: NUMERICS[(i * 3) % NUMERICS.length], pricePerKg: NUMERICS[(i * 7 + 1) % NUMERICS.length], technicalAssistance: i % 3 !== 1, purchases: bought,
+  });
+  const contracts: PlannedContract[] = [
+    contract(BIG, 0, null, 0, indexesOf(BIG, 'FAMILY_FARMER').slice(0, 9)),
+    contract(BIG, null, 0, 1, indexesOf(BIG, 'COOPERATIVE').slice(0, 4)),
+    contract(EVERY_KIND, 1, null, 2, indexesOf(EVERY_KIND, 'FAMILY_FARMER')),
+    contract(BIG, null, 1, 3, []),
+    contract(RENAMED, 2, null, 4, []),
+  ];
+  const sales: PlannedSale[] = [];
+  const saleDates = ['2025-01-31', '2025-03-01', '2025-03-01', '2025-03-15', '2025-12-31', '2026-01-02'];
+  for (let i = 0; i < 31; i++) {
+    sales.push({ producer: i % 5 === 4 ? FEW : BIG, soldOn: pick(saleDates), volumeM3: NUMERICS[(i + 2) % NUMERICS.length], revenue: NUMERICS[(i * 3 + 1) % NUMERICS.length],
+      origin: i % 4 === 3 ? 'IMPORTED' : 'OWN_PRODUCTION', market: i % 6 === 5 ? 'EXPORT' : 'DOMESTIC', invoiceKey: i % 3 === 0 ? null : `352501${String(i * 7919).padStart(38, '0')}` });
+  }
+  const grants: PlannedGrant[] = [
+    { producer: BIG, grantedOn: '2024-01-01', validUntil: '2028-12-31', act: 'Portaria 12/2024 — "Selo"', events: [
+      { kind: 'SUSPENDED', effectiveOn: '2025-03-10', reason: 'auditoria\nfase 1', validUntil: null },
+      { kind: 'REINSTATED', effectiveOn: '2025-03-21', reason: null, validUntil: null },
+      { kind: 'RENEWED', effectiveOn: '2025-06-01', reason: 'renovação', validUntil: '2030-12-31' },
+    ] },
+    { producer: FEW, grantedOn: '2025-02-01', validUntil: '2027-01-31', act: null, events: [] },
+    { producer: BIG, grantedOn: '2020-01-01', validUntil: '2023-12-31', act: 'Portaria 3/2020', events: [{ kind: 'CANCELLED', effectiveOn: '2023-06-30', reason: 'pedido', validUntil: null }] },
+  ];
+  const elections: PlannedElection[] = [
+    { producer: BIG, regime: 'SPECIAL_PER_M3', electedOn: '2024-11-20', startingActivity: false, effectiveYear: 2025 },
+    { producer: FEW, regime: 'SPECIAL_PER_M3', electedOn: '2025-02-01', startingActivity: true, effectiveYear: 2025 },
+    { producer: BIG, regime: 'AD_VALOREM', electedOn: '2023-11-10', startingActivity: false, effectiveYear: 2024 },
+  ];
+  return { municipalities, producers, farmers, organizations, purchases, registrations, contracts, sales, grants, elections };
 }
 
 const INSERT_PURCHASE = `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id, supplier_name, origin_municipality_code, purpose, external_id)
@@ -205,7 +267,38 @@ export async function seed(api: TestApi, plan: Plan): Promise<Seeded> {
       purchases.push(String(row.id));
     }
   }
-  return { producers, farmers, organizations, purchases };
+  for (const r of plan.registrations) {
+    const [table, column, owners] = r.of === 'farmer' ? ['family_farmer_registration', 'family_farmer_id', farmers] : ['organization_registration', 'organization_id', organizations];
+    await sql(`INSERT INTO ${table} (${column}, kind, number, valid_from, valid_until) VALUES ($1, $2, $3, $4, $5)`, [owners[r.owner], r.kind, r.number, r.validFrom, r.validUntil]);
+  }
+  const contracts: string[] = [];
+  for (const c of plan.contracts) {
+    const [row] = await sql(`INSERT INTO contract (producer_id, family_farmer_id, organization_id, signed_on, valid_from, valid_until, feedstock, quantity_kg, price_per_kg, technical_assistance)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+    [producers[c.producer], c.farmer === null ? null : farmers[c.farmer], c.organization === null ? null : organizations[c.organization], c.signedOn, c.validFrom, c.validUntil,
+      c.feedstock, c.quantityKg, c.pricePerKg, c.technicalAssistance]);
+    contracts.push(String(row.id));
+    for (const i of c.purchases) await sql('UPDATE purchase SET contract_id = $1 WHERE id = $2', [row.id, purchases[i]]);
+  }
+  const sales: string[] = [];
+  for (const x of plan.sales) {
+    const [row] = await sql('INSERT INTO sale (producer_id, sold_on, volume_m3, revenue, origin, market, invoice_key) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id',
+      [producers[x.producer], x.soldOn, x.volumeM3, x.revenue, x.origin, x.market, x.invoiceKey]);
+    sales.push(String(row.id));
+  }
+  const grants: string[] = [];
+  for (const g of plan.grants) {
+    const [row] = await sql('INSERT INTO seal_grant (producer_id, granted_on, valid_until, act) VALUES ($1, $2, $3, $4) RETURNING id', [producers[g.producer], g.grantedOn, g.validUntil, g.act]);
+    grants.push(String(row.id));
+    for (const e of g.events) {
+      await sql('INSERT INTO seal_event (grant_id, kind, effective_on, reason, valid_until) VALUES ($1, $2, $3, $4, $5)', [row.id, e.kind, e.effectiveOn, e.reason, e.validUntil]);
+    }
+  }
+  for (const e of plan.elections) {
+    await sql('INSERT INTO regime_election (producer_id, regime, elected_on, starting_activity, effective_year) VALUES ($1, $2, $3, $4, $5)',
+      [producers[e.producer], e.regime, e.electedOn, e.startingActivity, e.effectiveYear]);
+  }
+  return { producers, farmers, organizations, purchases, contracts, sales, grants };
 }
 
 /** Every row the reads can show, as text, so that two databases can be compared whole. */
@@ -216,7 +309,14 @@ export async function dump(api: TestApi): Promise<string> {
     ['family_farmer', 'SELECT id, cpf, name, municipality_code FROM family_farmer ORDER BY id'],
     ['family_farming_organization', 'SELECT id, cnpj, name, kind, municipality_code FROM family_farming_organization ORDER BY id'],
     ['purchase', `SELECT id, producer_id, purchased_on::text, consumed_on::text, feedstock, quantity_kg::text, cost::text, supplier_kind, family_farmer_id,
-                         organization_id, supplier_name, origin_municipality_code, purpose, external_id FROM purchase ORDER BY id`],
+                         organization_id, supplier_name, origin_municipality_code, purpose, external_id, contract_id FROM purchase ORDER BY id`],
+    ['registrations', `SELECT 'f', id, family_farmer_id, kind, number, valid_from::text, valid_until::text FROM family_farmer_registration
+                       UNION ALL SELECT 'o', id, organization_id, kind, number, valid_from::text, valid_until::text FROM organization_registration ORDER BY 1, 2`],
+    ['contract', 'SELECT id, producer_id, family_farmer_id, organization_id, signed_on::text, valid_from::text, valid_until::text, feedstock, quantity_kg::text, price_per_kg::text, technical_assistance FROM contract ORDER BY id'],
+    ['sale', 'SELECT id, producer_id, sold_on::text, volume_m3::text, revenue::text, origin, market, invoice_key FROM sale ORDER BY id'],
+    ['seal', `SELECT g.id, g.producer_id, g.granted_on::text, g.valid_until::text, g.act, e.id AS event, e.kind, e.effective_on::text, e.reason, e.valid_until::text AS renewed
+                FROM seal_grant g LEFT JOIN seal_event e ON e.grant_id = g.id ORDER BY g.id, e.id`],
+    ['regime_election', 'SELECT id, producer_id, regime, elected_on::text, starting_activity, effective_year FROM regime_election ORDER BY id'],
   ];
   const parts: string[] = [];
   for (const [name, text] of tables) parts.push(`${name}: ${JSON.stringify(await api.db.dataSource.query(text))}`);

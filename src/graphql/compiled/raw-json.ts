@@ -1,7 +1,7 @@
 import type { FormattedExecutionResult } from 'graphql';
 
 /**
- * JSON text written by the database (a compiled read's `data`), sent as it is: parsing 170 KB
+ * JSON text written by the database (a compiled read's value), sent as it is: parsing 170 KB
  * only to serialise it again cost a page more than its SQL did.
  */
 export class RawJson {
@@ -14,10 +14,21 @@ export class RawJson {
 }
 
 /**
- * The server's `stringifyResult`: Apollo's own (JSON.stringify and a newline), with a RawJson
- * `data` written as its text.
+ * The server's `stringifyResult`: Apollo's own (JSON.stringify and a newline), with the RawJson
+ * values of `data`'s root fields written as their text, in one string.
  */
 export function stringifyResult(value: FormattedExecutionResult): string {
-  if (value.data instanceof RawJson && value.errors === undefined && value.extensions === undefined) return `{"data":${value.data.text}}\n`;
-  return `${JSON.stringify(value)}\n`;
+  const data = value.data;
+  if (!data || !Object.values(data).some((v) => v instanceof RawJson)) return `${JSON.stringify(value)}\n`;
+  const parts: string[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    if (key !== 'data') {
+      parts.push(`${JSON.stringify(key)}:${JSON.stringify(v)}`);
+      continue;
+    }
+    const fields = Object.entries(data).map(([k, d]) => `${JSON.stringify(k)}:${d instanceof RawJson ? d.text : JSON.stringify(d)}`);
+    parts.push(`"data":{${fields.join(',')}}`);
+  }
+  return `{${parts.join(',')}}\n`;
 }

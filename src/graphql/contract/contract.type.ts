@@ -5,6 +5,7 @@ import { connectionOf } from '../types/connection';
 import { DateScalar, DecimalScalar } from '../scalars';
 
 @ObjectType('Contract', {
+  simpleResolvers: true,
   description: 'Purchase contract of a producer with a family farmer or a family-farming organization (Decreto 10.527/2020, art. 3º §2 II–III).',
 })
 export class ContractType {

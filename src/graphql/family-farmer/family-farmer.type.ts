@@ -4,6 +4,7 @@ import { connectionOf } from '../types/connection';
 import { CpfScalar, DateScalar } from '../scalars';
 
 @ObjectType('FamilyFarmingRegistration', {
+  simpleResolvers: true,
   description: 'A DAP or CAF of a family farmer or of an organization (DAP/CAF jurídica) (Decreto 10.527/2020, art. 2º IV and V; art. 4º VII).',
 })
 export class FamilyFarmingRegistrationType {

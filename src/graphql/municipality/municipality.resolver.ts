@@ -2,9 +2,12 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Context } from '../context';
 import { MunicipalityInput } from './municipality.input';
 import { MunicipalityType } from './municipality.type';
+import { Municipality } from '../../domain';
+import { Sql } from '../compiled/annotations';
 
 @Resolver(() => MunicipalityType)
 export class MunicipalityResolver {
+  @Sql({ kind: 'lookup', entity: Municipality, arg: 'ibgeCode' })
   @Query(() => MunicipalityType, { nullable: true, description: 'A municipality by its 7-digit IBGE code.' })
   municipality(@Arg('ibgeCode', { description: '7-digit IBGE code, e.g. 2611606 (Recife).' }) ibgeCode: string, @Ctx() ctx: Context) {
     return ctx.loaders.municipality.load(ibgeCode);

@@ -1,19 +1,23 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { FamilyFarmingOrganization } from '../../domain';
+import { FamilyFarmingOrganization, Municipality, OrganizationRegistration } from '../../domain';
 import { Context } from '../context';
 import { FamilyFarmingRegistrationType } from '../family-farmer/family-farmer.type';
 import { MunicipalityType } from '../municipality/municipality.type';
 import { PageArgsType } from '../types/page.args';
 import { CreateOrganizationInput } from './organization.input';
 import { OrganizationConnection, OrganizationType } from './organization.type';
+import { Sql } from '../compiled/annotations';
+import { ORGANIZATION_KEYSET } from '../../services/keysets';
 
 @Resolver(() => OrganizationType)
 export class OrganizationResolver {
+  @Sql({ kind: 'lookup', entity: FamilyFarmingOrganization, arg: 'id' })
   @Query(() => OrganizationType, { nullable: true, description: 'A cooperative or association by id (readable by every role).' })
   organization(@Arg('id', () => ID, { description: 'Id of the cooperative or association.' }) id: string, @Ctx() ctx: Context) {
     return ctx.loaders.organization.load(id);
   }
 
+  @Sql({ kind: 'list', entity: FamilyFarmingOrganization, keyset: ORGANIZATION_KEYSET })
   @Query(() => OrganizationConnection, { description: 'Cooperatives and associations by id (readable by every role).' })
   organizations(@Args() page: PageArgsType, @Ctx() ctx: Context) {
     return ctx.services.organizations.list(page);
@@ -24,11 +28,13 @@ export class OrganizationResolver {
     return ctx.services.organizations.create(ctx.actor, input);
   }
 
+  @Sql({ kind: 'one', entity: Municipality, fk: 'municipalityCode' })
   @FieldResolver(() => MunicipalityType, { description: 'Municipality of its seat.' })
   municipality(@Root() o: FamilyFarmingOrganization, @Ctx() ctx: Context) {
     return ctx.loaders.municipality.load(o.municipalityCode);
   }
 
+  @Sql({ kind: 'many', entity: OrganizationRegistration, fk: 'organizationId', order: ['validFrom', 'id'] })
   @FieldResolver(() => [FamilyFarmingRegistrationType], { description: 'DAP/CAF jurídica registrations, by validFrom (art. 4º VII).' })
   registrations(@Root() o: FamilyFarmingOrganization, @Ctx() ctx: Context) {
     return ctx.loaders.organizationRegistrations.load(o.id);

@@ -4,6 +4,7 @@ import { connectionOf } from '../types/connection';
 import { CnpjScalar } from '../scalars';
 
 @ObjectType('FamilyFarmingOrganization', {
+  simpleResolvers: true,
   description: 'A cooperative or association of family farmers (Decreto 10.527/2020, art. 2º V; art. 4º VI and VII).',
 })
 export class OrganizationType {

@@ -1,6 +1,6 @@
 import { GraphQLResolveInfo } from 'graphql';
 import { Args, Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
-import { Producer } from '../../domain';
+import { Contract, Producer, Purchase, Sale } from '../../domain';
 import { Context } from '../context';
 import { ContractConnection } from '../contract/contract.type';
 import { PurchasePageArgsType } from '../purchase/purchase.args';
@@ -11,15 +11,19 @@ import { SaleConnection } from '../sale/sale.type';
 import { PageArgsType } from '../types/page.args';
 import { selectedNodeRelations, selectsField } from '../types/selection';
 import { ProducerType } from './producer.type';
+import { Sql } from '../compiled/annotations';
+import { CONTRACT_KEYSET, PURCHASE_KEYSET, SALE_KEYSET } from '../../services/keysets';
 
 /** A producer's records as connections; under `producers`, one statement per level for the whole page (loaders). */
 @Resolver(() => ProducerType)
 export class ProducerRecordsResolver {
+  @Sql({ kind: 'page', entity: Contract, fk: 'producerId', keyset: CONTRACT_KEYSET })
   @FieldResolver(() => ContractConnection, { description: 'Contracts with family farming (art. 3º §2 II), by id.' })
   contracts(@Root() p: Producer, @Args() args: PageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.loaders.contractsByProducer.load({ producerId: p.id, args, withTotal: selectsField(info, 'totalCount') });
   }
 
+  @Sql({ kind: 'page', entity: Purchase, fk: 'producerId', keyset: PURCHASE_KEYSET })
   @FieldResolver(() => PurchaseConnection, { description: 'Purchases by consumedOn, then id; from/to bound consumedOn, inclusive.' })
   purchases(@Root() p: Producer, @Args() args: PurchasePageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.loaders.purchasesByProducer.load({
@@ -27,6 +31,7 @@ export class ProducerRecordsResolver {
     });
   }
 
+  @Sql({ kind: 'page', entity: Sale, fk: 'producerId', keyset: SALE_KEYSET })
   @FieldResolver(() => SaleConnection, { description: 'Sales by soldOn, then id; from/to bound soldOn, inclusive.' })
   sales(@Root() p: Producer, @Args() args: SalePageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.loaders.salesByProducer.load({ producerId: p.id, args, withTotal: selectsField(info, 'totalCount') });

@@ -6,9 +6,11 @@ import { ProducerType } from '../producer/producer.type';
 import { FindingType } from '../types/common';
 import { ElectRegimeInput } from './regime.input';
 import { RegimeElectionType } from './regime.type';
+import { Sql } from '../compiled/annotations';
 
 @Resolver(() => RegimeElectionType)
 export class RegimeElectionResolver {
+  @Sql({ kind: 'records', entity: RegimeElection, arg: 'producerId', fk: 'producerId', order: ['effectiveYear', 'id'] })
   @Query(() => [RegimeElectionType], { description: 'A producer\'s regime elections, by effectiveYear; an unknown or another producer is NOT_FOUND.' })
   regimeElections(@Arg('producerId', () => ID, { description: 'Producer whose elections to list.' }) producerId: string, @Ctx() ctx: Context) {
     return ctx.services.regimes.electionsOfProducer(ctx.actor, producerId);
@@ -26,6 +28,7 @@ export class RegimeElectionResolver {
     return electionEffectiveYear(e.electedOn, e.startingActivity).findings;
   }
 
+  @Sql({ kind: 'one', entity: Producer, fk: 'producerId' })
   @FieldResolver(() => ProducerType, { description: 'Producer that elected.' })
   producer(@Root() e: RegimeElection, @Ctx() ctx: Context) {
     return ctx.loaders.producer.load(e.producerId);
@@ -35,6 +38,7 @@ export class RegimeElectionResolver {
 /** Producer.regimeElections, one statement for a whole page of producers. */
 @Resolver(() => ProducerType)
 export class ProducerRegimeElectionsResolver {
+  @Sql({ kind: 'many', entity: RegimeElection, fk: 'producerId', order: ['effectiveYear', 'id'] })
   @FieldResolver(() => [RegimeElectionType], { description: 'Regime elections of the producer, by effectiveYear (Lei 11.116/2005, art. 4º §§1º, 5º).' })
   regimeElections(@Root() p: Producer, @Ctx() ctx: Context) {
     return ctx.loaders.regimeElectionsByProducer.load(p.id);

@@ -2,7 +2,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { TaxRegime } from '../../law/types';
 import { DateScalar } from '../scalars';
 
-@ObjectType('RegimeElection', { description: 'An election of the special regime or of its end (Lei 11.116/2005 art. 4º §§1º, 4º, 5º).' })
+@ObjectType('RegimeElection', { simpleResolvers: true, description: 'An election of the special regime or of its end (Lei 11.116/2005 art. 4º §§1º, 4º, 5º).' })
 export class RegimeElectionType {
   @Field(() => TaxRegime, { description: 'Regime elected: ad valorem (art. 3º) or special per m³ (art. 4º).' }) regime: TaxRegime;
   @Field(() => DateScalar, { description: 'Day the election was made.' }) electedOn: string;

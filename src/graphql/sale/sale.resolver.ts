@@ -1,9 +1,10 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import { Sale } from '../../domain';
+import { Producer, Sale } from '../../domain';
 import { Context } from '../context';
 import { ProducerType } from '../producer/producer.type';
 import { RecordSaleInput } from './sale.input';
 import { SaleType } from './sale.type';
+import { Sql } from '../compiled/annotations';
 
 @Resolver(() => SaleType)
 export class SaleResolver {
@@ -12,6 +13,7 @@ export class SaleResolver {
     return ctx.services.sales.record(ctx.actor, input);
   }
 
+  @Sql({ kind: 'one', entity: Producer, fk: 'producerId' })
   @FieldResolver(() => ProducerType, { description: 'Producer that sold.' })
   producer(@Root() s: Sale, @Ctx() ctx: Context) {
     return ctx.loaders.producer.load(s.producerId);

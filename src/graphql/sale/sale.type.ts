@@ -4,7 +4,7 @@ import { BiodieselOrigin, Market } from '../../law/types';
 import { connectionOf } from '../types/connection';
 import { DateScalar, DecimalScalar } from '../scalars';
 
-@ObjectType('Sale', { description: 'A sale of biodiesel: the PIS/Cofins base (Lei 11.116/2005, arts. 3º–4º) and the Selo base (Decreto 10.527/2020, art. 3º §3º II–III).' })
+@ObjectType('Sale', { simpleResolvers: true, description: 'A sale of biodiesel: the PIS/Cofins base (Lei 11.116/2005, arts. 3º–4º) and the Selo base (Decreto 10.527/2020, art. 3º §3º II–III).' })
 export class SaleType {
   @Field(() => ID, { description: 'Identifier.' }) id: string;
   @Field(() => DateScalar, { description: 'Date of sale: decides the tax period and segment.' }) soldOn: string;

@@ -1,0 +1,184 @@
+import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
+import {
+  DocumentNode,
+  execute,
+  ExecutionResult,
+  GraphQLError,
+  GraphQLField,
+  GraphQLFieldConfig,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLResolveInfo,
+  GraphQLScalarType,
+  GraphQLSchema,
+  isNonNullType,
+  Kind,
+  OperationDefinitionNode,
+} from 'graphql';
+import { escapeLiteral, Pool, QueryResult } from 'pg';
+import { DataSource } from 'typeorm';
+import { Logger } from '../../logger';
+import { authorize } from '../auth/protect';
+import { Context } from '../context';
+import { isDatabaseUnavailable } from '../errors';
+import { CompiledStatement, ReadCompiler } from './compiler';
+import { RawJson } from './raw-json';
+
+/**
+ * How operations execute when reads are compiled: graphql-js `execute`, over a copy of the schema
+ * in which every root field the compiler may answer (an annotated list, lookup or records field,
+ * annotations.ts) is a leaf whose resolver compiles that field's selection — read through
+ * graphql-js's public functions from its own GraphQLResolveInfo — into one SQL statement and
+ * returns the statement's JSON text as it is (RawJson). graphql-js executes the other root fields
+ * of the same operation as always, so an operation mixing both compiles what it can. A root field
+ * whose selection the compiler does not translate, or whose statement answers NULL (a lookup that
+ * finds nothing, a list whose producer is unknown: the resolvers' null or NOT_FOUND), is executed
+ * by graphql-js over the real schema, errors and all, in place.
+ *
+ * Apollo Server receives it as a gateway (its public interface for an executor of one's own):
+ * parsing, validation, the query limits and every plugin stay Apollo's, over the real schema.
+ */
+export function compiledReadsGateway(schema: GraphQLSchema, dataSource: DataSource, logger: Logger): GatewayInterface {
+  const compiler = new ReadCompiler(schema, dataSource);
+  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+
+  /** The statement's JSON text (NULL: the resolver answers). A PRODUCER's runs under row-level security. */
+  const run = async (statement: CompiledStatement): Promise<string | null> => {
+    const text = statement.producerScope === null
+      ? statement.sql
+      // One round trip: a multi-statement query is one implicit transaction, which set_config(…, true)
+      // lasts for (migration ProducerRowSecurity1765100000000; src/services/row-security.ts).
+      : `SELECT set_config('role', 'selo_producer', true), set_config('selo.producer_id', ${escapeLiteral(statement.producerScope)}, true);\n${statement.sql}`;
+    dataSource.logger.logQuery(text);
+    const result = (await pool.query(text)) as QueryResult | QueryResult[];
+    const last = Array.isArray(result) ? result[result.length - 1] : result;
+    return (last.rows[0] as { data: string | null }).data;
+  };
+
+  const resolveCompiled = async (field: GraphQLField<unknown, unknown>, execution: Execution, args: Record<string, unknown>, context: Context, info: GraphQLResolveInfo): Promise<unknown> => {
+    let statement: CompiledStatement | null = null;
+    try {
+      authorize('Query', field.name, context.actor, args);
+      statement = compiler.compile({ field, nodes: info.fieldNodes, fragments: info.fragments, variables: info.variableValues, args, actor: context.actor });
+    } catch {
+      // Refused: the resolver gives the refusal.
+    }
+    if (statement) {
+      try {
+        const text = await run(statement);
+        if (text !== null) return new RawJson(text);
+      } catch (error) {
+        // With the database unavailable, the resolver would meet the same error at the same place;
+        // executing it would only wait for a connection a second time.
+        if (isDatabaseUnavailable(error)) throw error;
+        logger.warn({ err: error }, 'compiled read failed; executing the field instead');
+      }
+    }
+    return execution.executeField(schema, context, info);
+  };
+
+  const shadow = executionSchema(schema, resolveCompiled);
+  const executor: GatewayExecutor = async (rc) => {
+    const execution = new Execution(rc.document, rc.operation, rc.request.variables);
+    const result = await execute({
+      schema: shadow,
+      document: rc.document,
+      // As asked: an operationName the document lacks is execution's error to report.
+      operationName: rc.request.operationName,
+      variableValues: rc.request.variables,
+      contextValue: rc.context,
+      rootValue: execution,
+    });
+    return execution.merge(result, rc.request.http !== undefined);
+  };
+
+  return {
+    async load() {
+      return { executor };
+    },
+    onSchemaLoadOrUpdate(callback) {
+      callback({ apiSchema: schema, coreSupergraphSdl: '' });
+      return () => {};
+    },
+    async stop() {},
+  };
+}
+
+/** A compiled root field's value: JSON text as it is, or what graphql-js gave when it executed it. */
+const CompiledJson = new GraphQLScalarType({
+  name: 'CompiledJson',
+  description: 'A compiled read\'s JSON (internal to execution, never in the public schema).',
+  serialize: (value) => value,
+});
+
+type ResolveCompiled = (field: GraphQLField<unknown, unknown>, execution: Execution, args: Record<string, unknown>, context: Context, info: GraphQLResolveInfo) => Promise<unknown>;
+
+/** The schema operations execute over: the compiled root fields as leaves of type CompiledJson. */
+function executionSchema(schema: GraphQLSchema, resolveCompiled: ResolveCompiled): GraphQLSchema {
+  const query = schema.getQueryType();
+  if (!query) return schema;
+  const config = query.toConfig();
+  const fields: Record<string, GraphQLFieldConfig<unknown, unknown>> = {};
+  for (const [name, fieldConfig] of Object.entries(config.fields)) {
+    const field = query.getFields()[name];
+    fields[name] = !ReadCompiler.isRoot(field) ? fieldConfig : {
+      ...fieldConfig,
+      type: isNonNullType(fieldConfig.type) ? new GraphQLNonNull(CompiledJson) : CompiledJson,
+      resolve: (source, args, context, info) => resolveCompiled(field, source as Execution, args, context as Context, info),
+    };
+  }
+  const schemaConfig = schema.toConfig();
+  return new GraphQLSchema({
+    ...schemaConfig,
+    query: new GraphQLObjectType({ ...config, fields }),
+    types: [...schemaConfig.types.filter((t) => t.name !== query.name), CompiledJson],
+  });
+}
+
+/** A root field executed by graphql-js and found null because of an error below it: its data is null. */
+class NullBubbled extends Error {}
+
+/** One operation's execution: the errors of the root fields executed by graphql-js in place. */
+class Execution {
+  private readonly errors: GraphQLError[] = [];
+
+  constructor(
+    private readonly document: DocumentNode,
+    private readonly operation: OperationDefinitionNode,
+    private readonly variables: Record<string, unknown> | undefined,
+  ) {}
+
+  /**
+   * The root field of `info` executed by graphql-js over the real schema, as its own operation
+   * (same variables, fragments and context): its value, its errors kept for the response.
+   */
+  async executeField(schema: GraphQLSchema, context: Context, info: GraphQLResolveInfo): Promise<unknown> {
+    const operation: OperationDefinitionNode = { ...this.operation, selectionSet: { kind: Kind.SELECTION_SET, selections: info.fieldNodes } };
+    const document: DocumentNode = {
+      kind: Kind.DOCUMENT,
+      definitions: [operation, ...this.document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)],
+    };
+    const result = await execute({ schema, document, variableValues: this.variables, contextValue: context });
+    if (result.errors) this.errors.push(...result.errors);
+    // A non-null root field that failed nulls the whole data, as it does in one execution.
+    if (!result.data) throw new NullBubbled();
+    return result.data[info.path.key as string];
+  }
+
+  /** The operation's result: its own errors, then those of the fields executed in place. */
+  merge(result: ExecutionResult, http: boolean): ExecutionResult {
+    let errors = [...(result.errors ?? []).filter((e) => !(e.originalError instanceof NullBubbled)), ...this.errors];
+    let data = result.data;
+    // In the order of the root fields they belong to, as one execution mostly records them (each
+    // root field's own errors keep their order).
+    if (data && errors.length > 1) {
+      const rank = new Map(Object.keys(data).map((k, i) => [k, i]));
+      errors = errors.map((e, i) => ({ e, i, r: rank.get(String(e.path?.[0])) ?? -1 })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.e);
+    }
+    // A caller without HTTP (executeOperation) gets objects; HTTP answers carry the text as it is.
+    if (data && !http) {
+      data = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v instanceof RawJson ? JSON.parse(v.text) : v]));
+    }
+    return errors.length ? { errors, data } : { data };
+  }
+}

@@ -1,0 +1,41 @@
+import { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
+import { CursorValues, Keyset, keysetAfterSql } from './pagination';
+
+/**
+ * The order and cursor of every page the API hands out, used by the services' pages and by the
+ * compiled reads (src/graphql/compiled/) alike. The registers' and producers' cursors have always
+ * held their id as a number, the producer records' as strings: a cursor keeps its form.
+ */
+export const PRODUCER_KEYSET: Keyset = { table: 'producer', columns: [{ column: 'id', property: 'id', kind: 'id' }] };
+export const FAMILY_FARMER_KEYSET: Keyset = { table: 'family_farmer', columns: [{ column: 'id', property: 'id', kind: 'id' }] };
+export const ORGANIZATION_KEYSET: Keyset = { table: 'family_farming_organization', columns: [{ column: 'id', property: 'id', kind: 'id' }] };
+export const CONTRACT_KEYSET: Keyset = { table: 'contract', columns: [{ column: 'id', property: 'id', kind: 'idText' }] };
+export const PURCHASE_KEYSET: Keyset = {
+  table: 'purchase',
+  columns: [{ column: 'consumed_on', property: 'consumedOn', kind: 'date' }, { column: 'id', property: 'id', kind: 'idText' }],
+};
+export const SALE_KEYSET: Keyset = {
+  table: 'sale',
+  columns: [{ column: 'sold_on', property: 'soldOn', kind: 'date' }, { column: 'id', property: 'id', kind: 'idText' }],
+};
+export const AUDIT_KEYSET: Keyset = { table: 'audit_entry', columns: [{ column: 'id', property: 'id', kind: 'idText' }], descending: true };
+
+/** A query builder's rows after the cursor, in the keyset's order, `limit` of them. */
+export function pageAfter<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, keyset: Keyset, after: CursorValues | null, limit: number): SelectQueryBuilder<T> {
+  const alias = qb.alias;
+  if (after) {
+    const params: Record<string, string> = {};
+    qb.andWhere(keysetAfterSql(keyset, after, alias, (value, type) => {
+      const name = `after${Object.keys(params).length}`;
+      params[name] = value;
+      return `CAST(:${name} AS ${type})`;
+    }), params);
+  }
+  for (const [i, c] of keyset.columns.entries()) {
+    const key = `${alias}.${c.column}`;
+    const dir = keyset.descending ? 'DESC' : 'ASC';
+    if (i === 0) qb.orderBy(key, dir);
+    else qb.addOrderBy(key, dir);
+  }
+  return qb.take(limit);
+}
