@@ -67,16 +67,22 @@ function firstDifference(a: string, b: string): string | null {
   return `bodies differ at character ${i} (lengths ${a.length} and ${b.length}):\n    compiled: …${around(a)}…\n    graphql-js: …${around(b)}…`;
 }
 
+let lastHadErrors = false;
+
 /** The same request (same token) to both servers at once, with the SQL statements each sent. */
 async function both(request: Request): Promise<Outcome> {
   const body = JSON.stringify({ query: request.query, variables: request.variables ?? {}, ...(request.operationName ? { operationName: request.operationName } : {}) });
   const auth = await authorization(request.as === undefined ? ADMIN : request.as);
+  // graphql-js answers as soon as an error nulls a non-null field, and the resolvers still under
+  // way go on (and send their statements) after the answer: let them end before counting.
+  if (lastHadErrors) await new Promise((resolve) => setTimeout(resolve, 250));
   fast.statements.reset();
   slow.statements.reset();
   const [f, s] = await Promise.all([post(fast, body, auth), post(slow, body, auth)]);
   const fastStatements = fast.statements.count;
   const fastSql = [...fast.statements.statements];
   const slowStatements = slow.statements.count;
+  lastHadErrors = f.body.includes('"errors"') || s.body.includes('"errors"');
   const differences: string[] = [];
   if (f.status !== s.status) differences.push(`HTTP status ${f.status} (compiled) vs ${s.status} (graphql-js)`);
   if (f.contentType !== s.contentType) differences.push(`content-type ${f.contentType} vs ${s.contentType}`);
@@ -839,11 +845,11 @@ test('generated selections within the supported shape: the same status and body 
       generated.push({ request: describeRequest('generated', request), ok, compiledRoots, rootNames, computed, nullRoots, fastStatements: outcome.fastStatements, slowStatements: outcome.slowStatements, fastSql: outcome.fastSql });
       if (outcome.difference) throw new Error(`${describeRequest('generated', request)}\n  ${outcome.difference}`);
     }),
-    { numRuns: 300, seed: 20261203 },
+    { numRuns: 200, seed: 20261203 },
   );
   // Most generated requests are answered with data (they exercise the compiled path, not only its refusals).
   expect(generated.filter((g) => g.ok).length).toBeGreaterThan(generated.length * 0.5);
-}, 60_000);
+}, 180_000);
 
 // ---------------------------------------------------------------------------------------------
 // The compiled path is the one that answers.
@@ -859,7 +865,7 @@ test('a supported read is answered with one SQL statement per root field, whatev
 
 test('generated compiled reads each ran as one SQL statement per root field', () => {
   const supported = generated.filter((g) => g.ok && !g.computed && !g.nullRoots && g.compiledRoots.length > 0);
-  expect(supported.length).toBeGreaterThan(100);
+  expect(supported.length).toBeGreaterThan(60);
   expect(new Set(supported.flatMap((g) => g.rootNames)).size).toBeGreaterThan(10);
   expect(supported.filter((g) => g.fastStatements !== g.compiledRoots.length).map((g) => `${g.request}\n  statements: ${g.fastStatements}, root fields ${g.compiledRoots}\n${g.fastSql.map((q) => q.slice(0, 300)).join('\n')}`)).toEqual([]);
 });
