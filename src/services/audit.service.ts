@@ -1,7 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AuditEntry } from '../domain';
 import { Actor } from './actor';
-import { BadInputError } from './errors';
 import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
 import { AUDIT_KEYSET, pageAfter } from './keysets';
 import { visibleProducerId } from './scope';

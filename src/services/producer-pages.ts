@@ -3,7 +3,7 @@ import { isIsoDate } from '../law/dates';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
 import { Connection, cursorValues, decodeKeysetCursor, Keyset, keysetAfterSql, keysetOrderSql, PageArgs, pageSize, toConnection } from './pagination';
-import { isId, visibleProducerIds } from './record-batch';
+import { visibleProducerIds } from './record-batch';
 import { attachPrefetched, rowMapper } from './raw-rows';
 
 /**

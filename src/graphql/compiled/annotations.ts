@@ -1,6 +1,9 @@
 import { Extensions } from 'type-graphql';
 import { Keyset } from '../../services/pagination';
 
+/** An entity class of src/domain/ (TypeORM's metadata is looked up by it). */
+export type EntityClass = abstract new (...args: never[]) => object;
+
 /**
  * How a field of the read schema is read from the database, written on the field itself (the
  * query, or the field resolver that reads it otherwise): the table and column metadata come from
@@ -12,24 +15,24 @@ import { Keyset } from '../../services/pagination';
  */
 export type SqlRead =
   /** A to-one relation: the row of `entity` whose primary key is the parent's property `fk`. */
-  | { kind: 'one'; entity: Function; fk: string }
+  | { kind: 'one'; entity: EntityClass; fk: string }
   /** A list: the rows of `entity` whose property `fk` is the parent's primary key, by `order`. */
-  | { kind: 'many'; entity: Function; fk: string; order: readonly string[] }
+  | { kind: 'many'; entity: EntityClass; fk: string; order: readonly string[] }
   /**
    * A connection of the parent's records: the rows of `entity` whose property `fk` is the
    * parent's primary key, paged by `keyset` (`first`, `after`; `from` and `to` bound a dated
    * keyset's date).
    */
-  | { kind: 'page'; entity: Function; fk: string; keyset: Keyset }
+  | { kind: 'page'; entity: EntityClass; fk: string; keyset: Keyset }
   /** A root connection over a whole table, paged by `keyset` (`first`, `after`). */
-  | { kind: 'list'; entity: Function; keyset: Keyset }
+  | { kind: 'list'; entity: EntityClass; keyset: Keyset }
   /** A root lookup: the row of `entity` whose primary key is the argument `arg`. */
-  | { kind: 'lookup'; entity: Function; arg: string }
+  | { kind: 'lookup'; entity: EntityClass; arg: string }
   /**
    * A root list of one producer's records: the rows of `entity` whose property `fk` is the
    * argument `arg`, by `order` (an unknown or unseen producer is answered by the resolver).
    */
-  | { kind: 'records'; entity: Function; arg: string; fk: string; order: readonly string[] };
+  | { kind: 'records'; entity: EntityClass; arg: string; fk: string; order: readonly string[] };
 
 export const SQL_READ = 'sqlRead';
 

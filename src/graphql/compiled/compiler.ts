@@ -21,7 +21,7 @@ import { isId } from '../../services/record-batch';
 import { visibleProducerId } from '../../services/scope';
 import { isIsoDate } from '../../law/dates';
 import { SQL_JSON, SqlJson, textJson } from '../scalars';
-import { SqlRead, sqlReadOf } from './annotations';
+import { EntityClass, SqlRead, sqlReadOf } from './annotations';
 import { collectSubfields } from './selection';
 
 /**
@@ -88,7 +88,7 @@ export class ReadCompiler {
     }
   }
 
-  metadata(entity: Function): EntityMetadata {
+  metadata(entity: EntityClass): EntityMetadata {
     return this.dataSource.getMetadata(entity);
   }
 
@@ -376,7 +376,7 @@ function columnOf(meta: EntityMetadata, property: string): ColumnMetadata {
 }
 
 /** The entity that a records list's `fk` names: the producer (the only owner of records lists). */
-function ownerOf(meta: EntityMetadata, fk: string): Function {
+function ownerOf(meta: EntityMetadata, fk: string): EntityClass {
   const column = columnOf(meta, fk);
   if (SCOPED_TABLES.get(meta.tableName) !== column.databaseName) throw new Error(`compiled reads: ${meta.name}.${fk} does not name the producer`);
   return Producer;
