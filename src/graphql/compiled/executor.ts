@@ -40,20 +40,8 @@ import { RawJson } from './raw-json';
  */
 export function compiledReadsGateway(schema: GraphQLSchema, dataSource: DataSource, logger: Logger): GatewayInterface {
   const compiler = new ReadCompiler(schema, dataSource);
-  const pool = (dataSource.driver as unknown as { master: Pool }).master;
 
-  /** The statement's JSON text (NULL: the resolver answers). A PRODUCER's runs under row-level security. */
-  const run = async (statement: CompiledStatement): Promise<string | null> => {
-    const text = statement.producerScope === null
-      ? statement.sql
-      // One round trip: a multi-statement query is one implicit transaction, which set_config(…, true)
-      // lasts for (migration ProducerRowSecurity1765100000000; src/services/row-security.ts).
-      : `SELECT set_config('role', 'selo_producer', true), set_config('selo.producer_id', ${escapeLiteral(statement.producerScope)}, true);\n${statement.sql}`;
-    dataSource.logger.logQuery(text);
-    const result = (await pool.query(text)) as QueryResult | QueryResult[];
-    const last = Array.isArray(result) ? result[result.length - 1] : result;
-    return (last.rows[0] as { data: string | null }).data;
-  };
+  const run = (statement: CompiledStatement) => runCompiled(dataSource, statement);
 
   const resolveCompiled = async (field: GraphQLField<unknown, unknown>, execution: Execution, args: Record<string, unknown>, context: Context, info: GraphQLResolveInfo): Promise<unknown> => {
     let statement: CompiledStatement | null = null;
@@ -102,6 +90,24 @@ export function compiledReadsGateway(schema: GraphQLSchema, dataSource: DataSour
     },
     async stop() {},
   };
+}
+
+/**
+ * A compiled statement's JSON text (NULL: the resolver answers). A PRODUCER's statement runs as the
+ * database role selo_producer with selo.producer_id set, so that PostgreSQL's row-level security
+ * shows it that producer's rows only, whatever the statement's own filters say.
+ */
+export async function runCompiled(dataSource: DataSource, statement: CompiledStatement): Promise<string | null> {
+  const text = statement.producerScope === null
+    ? statement.sql
+    // One round trip: a multi-statement query is one implicit transaction, which set_config(…, true)
+    // lasts for (migration ProducerRowSecurity1765100000000; src/services/row-security.ts).
+    : `SELECT set_config('role', 'selo_producer', true), set_config('selo.producer_id', ${escapeLiteral(statement.producerScope)}, true);\n${statement.sql}`;
+  dataSource.logger.logQuery(text);
+  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  const result = (await pool.query(text)) as QueryResult | QueryResult[];
+  const last = Array.isArray(result) ? result[result.length - 1] : result;
+  return (last.rows[0] as { data: string | null }).data;
 }
 
 /** A compiled root field's value: JSON text as it is, or what graphql-js gave when it executed it. */
