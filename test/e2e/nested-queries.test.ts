@@ -5,11 +5,13 @@ import { createProducer, insertContract, insertFarmer, insertOrganization, MUNIC
  * A nested query costs one SQL statement per relation and level, whatever the number of rows:
  * the same count for 2 producers × 2 purchases as for 20 × 10 (per-request DataLoaders; the
  * purchases of every producer of the page come in one statement, their counts in another).
+ * This is graphql-js execution, which answers whatever the compiled reads do not (those answer
+ * each root field in one statement: test/e2e/compiled-reads.test.ts).
  */
 
 let api: TestApi;
 beforeAll(async () => {
-  api = await startTestApi();
+  api = await startTestApi({ compiledReads: false });
   await api.ok(`mutation($m: [MunicipalityInput!]!) { upsertMunicipalities(input: $m) { ibgeCode } }`, {
     m: [...MUNICIPALITIES, { ibgeCode: '2611101', name: 'Petrolina', semiarid: true }],
   });
