@@ -19,7 +19,8 @@ import { hs256, signToken } from '../src/graphql/auth/token';
 import { Decimal } from '../src/law/decimal';
 import { Role } from '../src/law/types';
 import { createApp } from '../src/server';
-import { BenchScale, buildBenchData, SCALES } from './data';
+import { BenchData, BenchScale, buildBenchData, SCALES } from './data';
+import { Shape, SHAPES } from './shapes';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
@@ -56,7 +57,15 @@ async function sideBySide(a: () => Promise<unknown>, b: () => Promise<unknown>) 
 
 class Counter implements TypeOrmLogger {
   count = 0;
-  logQuery() { this.count++; }
+  texts: string[] = [];
+  logQuery(query: string) {
+    this.count++;
+    if (this.texts.length < 20) this.texts.push(query.slice(0, 200));
+  }
+  reset() {
+    this.count = 0;
+    this.texts = [];
+  }
   logQueryError() {}
   logQuerySlow() {}
   logSchemaBuild() {}
@@ -202,6 +211,82 @@ async function cannon(url: string, headers: Record<string, string>, body: string
   return { requestsPerSecond: result.requests.average, p50ms: result.latency.p50, p99ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytesPerRequest: Math.round(result.throughput.average / Math.max(1, result.requests.average)) };
 }
 
+/** A minimal hand-written server: node:http + pg, one statement, the JSON it nests sent back. */
+function shapeServer(pool: Pool, shape: Shape, params: unknown[]): http.Server {
+  return http.createServer((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      const { rows } = await pool.query(shape.sql, params);
+      const body = JSON.stringify({ data: rows[0].data });
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+  });
+}
+
+/** Waits until no statement has been sent for half a second (the load before may still be finishing), at most 20 s. */
+async function settle(counter: Counter): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  let seen = -1;
+  while (counter.count !== seen && Date.now() < deadline) {
+    seen = counter.count;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function post(url: string, headers: Record<string, string>, body: string): Promise<string> {
+  return (await fetch(url, { method: 'POST', headers, body })).text();
+}
+
+/** One read shape: its statements, the same bytes as its minimal server, the two under load alternately. */
+async function shapeCase(shape: Shape, port: number, headers: Record<string, string>, pool: Pool, counter: Counter, data: BenchData, seconds: number) {
+  const body = JSON.stringify({ query: shape.query, variables: shape.variables(data) });
+  const apiUrl = `http://127.0.0.1:${port}/graphql`;
+  // The requests of the load before may still be finishing: let them, then count this one's.
+  await settle(counter);
+  counter.reset();
+  const apiBody = (await post(apiUrl, headers, body)).trimEnd();
+  const statements = counter.count;
+  const statementTexts = [...counter.texts];
+  const minimal = shapeServer(pool, shape, shape.params(data));
+  const minimalUrl = `http://127.0.0.1:${await listen(minimal)}/`;
+  const minimalBody = await post(minimalUrl, { 'content-type': 'application/json' }, body);
+  const api = await cannon(apiUrl, headers, body, seconds);
+  const hand = await cannon(minimalUrl, { 'content-type': 'application/json' }, body, seconds);
+  minimal.close();
+  const ratio = api.requestsPerSecond / hand.requestsPerSecond;
+  const sameJson = apiBody === minimalBody;
+  return {
+    name: shape.name, statements, statementTexts, maxStatements: shape.maxStatements, sameJson, bytes: apiBody.length,
+    ...(sameJson ? {} : { apiHead: apiBody.slice(0, 300), minimalHead: minimalBody.slice(0, 300) }),
+    api, minimal: hand, ratio, target: `statements <= ${shape.maxStatements} and ratio >= 0.6`, pass: sameJson && statements <= shape.maxStatements && ratio >= 0.6,
+  };
+}
+
+/** `{ __typename }` with a token beside node:http answering the same bytes: the API's fixed cost per request. */
+async function typenameCase(port: number, headers: Record<string, string>, counter: Counter, seconds: number) {
+  const body = JSON.stringify({ query: '{ __typename }' });
+  const apiUrl = `http://127.0.0.1:${port}/graphql`;
+  await settle(counter);
+  counter.reset();
+  const apiBody = await post(apiUrl, headers, body);
+  const statements = counter.count;
+  const statementTexts = [...counter.texts];
+  const minimal = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(apiBody) });
+      res.end(apiBody);
+    });
+  });
+  const minimalUrl = `http://127.0.0.1:${await listen(minimal)}/`;
+  const api = await cannon(apiUrl, headers, body, seconds);
+  const hand = await cannon(minimalUrl, { 'content-type': 'application/json' }, body, seconds);
+  minimal.close();
+  const ratio = api.requestsPerSecond / hand.requestsPerSecond;
+  return { body: apiBody, statements, statementTexts, api, minimal: hand, ratio, msPerRequestApi: 1000 / api.requestsPerSecond * 32, target: 'statements = 0 and ratio >= 0.4', pass: statements === 0 && ratio >= 0.4 };
+}
+
 /** Cold `npm start` to /readyz on an embedded database initialised by a first start. */
 export async function coldStart(): Promise<{ seconds: number | null; firstStartSeconds: number | null; errors?: string[] }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-bench-start-'));
@@ -330,7 +415,8 @@ async function main() {
     releaseSql = undefined;
 
     // 3. The nested page: SQL statements per request, then throughput beside the minimal server.
-    counter.count = 0;
+    await settle(counter);
+    counter.reset();
     const page = await gql(NESTED_PAGE_QUERY);
     const statements = counter.count;
     const body = JSON.stringify({ query: NESTED_PAGE_QUERY });
@@ -348,13 +434,33 @@ async function main() {
       purchases: page.producers.edges.reduce((n: number, e: any) => n + e.node.purchases.edges.length, 0),
       sameJsonAsMinimal: sameJson, api: apiLoad, minimal: minimalLoad, ratio, target: 'statements <= 6 and ratio >= 0.6', pass: statements <= 6 && ratio >= 0.6,
     };
+
+    // 4. The other read shapes, each beside its minimal hand-written server; then `{ __typename }`
+    // beside a node:http server answering the same bytes (the fixed cost of a request).
+    const shapeSeconds = QUICK ? 1 : 10;
+    results.shapes = [];
+    for (const shape of SHAPES) results.shapes.push(await shapeCase(shape, port, headers, pool, counter, data, shapeSeconds));
+    results.typename = await typenameCase(port, headers, counter, shapeSeconds);
+
+    // 5. The dashboard: 20 producers' month (computed fields) against one producer's month.
+    const dashboardQuery = `{ producers(first: 20) { edges { node { id taxPeriod(year: ${data.taxYear}, month: ${data.taxMonth}) { totalDue pisDue cofinsDue } } } } }`;
+    const oneQuery = `query($p: ID!) { taxPeriod(producerId: $p, year: ${data.taxYear}, month: ${data.taxMonth}) { totalDue pisDue cofinsDue } }`;
+    await settle(counter);
+    counter.reset();
+    const dashboard = await gql(dashboardQuery);
+    const dashboardStatements = counter.count;
+    const dashboardCase = await sideBySide(() => gql(dashboardQuery), () => gql(oneQuery, { p: data.bigProducerId }));
+    results.dashboard = {
+      ...dashboardCase, statements: dashboardStatements, producers: dashboard.producers.edges.length,
+      target: 'statements <= 8 and ratio <= 2', pass: dashboardStatements <= 8 && dashboardCase.ratio <= 2,
+    };
     await app.stop();
 
-    // 4. Bulk import, in its own process.
+    // 6. Bulk import, in its own process.
     const imported = await importCase(url, QUICK ? 20_000 : 1_000_000);
     if (imported) results.import = { ...imported, target: '>= 50,000 rows/s, peak RSS < 300 MB' };
 
-    // 5. Cold start on an initialised embedded database.
+    // 7. Cold start on an initialised embedded database.
     if (!QUICK) results.coldStart = { ...(await coldStart()), target: '< 5 s' };
   } finally {
     releaseSql?.();
@@ -390,6 +496,13 @@ function printTable(r: Record<string, any>) {
   if (n) {
     lines.push(`| nested page: ${n.sqlStatementsPerRequest} SQL statements | ${n.api.requestsPerSecond.toFixed(1)} req/s, p50 ${n.api.p50ms} ms, p99 ${n.api.p99ms} ms | ${n.minimal.requestsPerSecond.toFixed(1)} req/s, p50 ${n.minimal.p50ms} ms, p99 ${n.minimal.p99ms} ms | ${n.ratio.toFixed(2)}× | ${n.target} | ${verdict(n.pass)} |`);
   }
+  for (const c of r.shapes ?? []) {
+    lines.push(`| ${c.name}: ${c.statements} SQL statement(s)${c.sameJson ? '' : ', JSON DIFFERS'} | ${c.api.requestsPerSecond.toFixed(1)} req/s, p50 ${c.api.p50ms} ms, p99 ${c.api.p99ms} ms | ${c.minimal.requestsPerSecond.toFixed(1)} req/s, p50 ${c.minimal.p50ms} ms, p99 ${c.minimal.p99ms} ms | ${c.ratio.toFixed(2)}× | ${c.target} | ${verdict(c.pass)} |`);
+  }
+  const t = r.typename;
+  if (t) lines.push(`| { __typename }: ${t.statements} SQL statements | ${t.api.requestsPerSecond.toFixed(1)} req/s, p50 ${t.api.p50ms} ms, p99 ${t.api.p99ms} ms | ${t.minimal.requestsPerSecond.toFixed(1)} req/s (node:http, same bytes) | ${t.ratio.toFixed(2)}× | ${t.target} | ${verdict(t.pass)} |`);
+  const d = r.dashboard;
+  if (d) lines.push(`| dashboard: 20 producers' taxPeriod, ${d.statements} SQL statements | ${ms(d.api.median)} (${ms(d.api.min)}–${ms(d.api.max)}) | one producer's ${ms(d.sql.median)} (${ms(d.sql.min)}–${ms(d.sql.max)}) | ${d.ratio.toFixed(2)}× | ${d.target} | ${verdict(d.pass)} |`);
   if (r.import) lines.push(`| import | ${JSON.stringify(r.import)} | | | ${r.import.target} | |`);
   if (r.coldStart) lines.push(`| cold start to /readyz | ${r.coldStart.seconds?.toFixed(2)} s (first start ${r.coldStart.firstStartSeconds?.toFixed(2)} s) | | | ${r.coldStart.target} | ${r.coldStart.seconds !== null && r.coldStart.seconds < 5 ? 'yes' : 'NO'} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
