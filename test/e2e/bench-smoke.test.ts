@@ -35,9 +35,9 @@ beforeAll(async () => {
   r = await runQuickBench();
 }, 240_000);
 
-test('the nested page costs at most 6 SQL statements and sends the same JSON as the hand-written server', () => {
+test('the nested page costs one SQL statement and sends the same JSON as the hand-written server', () => {
   const n = r.nestedPage;
-  expect(n.sqlStatementsPerRequest).toBeLessThanOrEqual(6);
+  expect(n.sqlStatementsPerRequest).toBe(1);
   // 20 producers asked for: the big one and the small ones; first 50 purchases of each.
   expect(n.producers).toBe(1 + S.smallProducers);
   expect(n.purchases).toBe(Math.min(50, S.purchasesInYear) + S.smallProducers * Math.min(50, S.purchasesPerSmallProducer));
@@ -47,6 +47,30 @@ test('the nested page costs at most 6 SQL statements and sends the same JSON as 
     expect(load.non2xx).toBe(0);
     expect(load.errors).toBe(0);
   }
+});
+
+test('every read shape: one SQL statement per root field and the same bytes as its hand-written server', () => {
+  expect(r.shapes.length).toBeGreaterThanOrEqual(7);
+  for (const shape of r.shapes) {
+    expect({ name: shape.name, statements: shape.statements, sameJson: shape.sameJson }).toEqual({ name: shape.name, statements: shape.maxStatements, sameJson: true });
+    expect(shape.bytes).toBeGreaterThan(100);
+    for (const load of [shape.api, shape.minimal]) {
+      expect(load.requestsPerSecond).toBeGreaterThan(0);
+      expect(load.non2xx).toBe(0);
+      expect(load.errors).toBe(0);
+    }
+  }
+});
+
+test('{ __typename } sends nothing to PostgreSQL', () => {
+  expect(r.typename.body).toBe('{"data":{"__typename":"Query"}}\n');
+  expect(r.typename.statements).toBe(0);
+  expect(r.typename.api.non2xx).toBe(0);
+});
+
+test('the 20-producer taxPeriod dashboard answers every producer', () => {
+  expect(r.dashboard.producers).toBe(1 + S.smallProducers);
+  expect(r.dashboard.statements).toBeGreaterThan(0);
 });
 
 test('taxPeriod of the bench month: three segments and the domestic own-production volume of the hand-written SQL', () => {
