@@ -1,8 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { DEFAULT_LOCALE, Locale } from './i18n';
 
 /** The request being served, for log lines and error responses deep in the call stack. */
 export interface RequestContext {
   requestId: string;
+  /** The language of the caller's messages (Accept-Language: English or Brazilian Portuguese). */
+  locale?: Locale;
   /** The GraphQL operation being served, once resolved (for the request's log line). */
   operationName?: string;
 }
@@ -11,4 +14,9 @@ export const requestContext = new AsyncLocalStorage<RequestContext>();
 
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
+}
+
+/** The caller's language; English outside a request. */
+export function currentLocale(): Locale {
+  return requestContext.getStore()?.locale ?? DEFAULT_LOCALE;
 }

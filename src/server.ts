@@ -5,7 +5,7 @@ import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/di
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
-import { GraphQLError, GraphQLFormattedError } from 'graphql';
+import { GraphQLFormattedError } from 'graphql';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
 import { compiledReadsGateway } from './graphql/compiled/executor';
@@ -20,9 +20,11 @@ import { mountImport } from './http/import';
 import { createMetrics } from './http/metrics';
 import { logRequests } from './http/request-log';
 import { Logger } from './logger';
-import { currentRequestId, requestContext } from './request-context';
+import { currentLocale, currentRequestId, requestContext } from './request-context';
 import { createServices } from './services';
 import { AppError } from './services/errors';
+import { localeOf, Locale, message, translate } from './i18n';
+import { LocalizedGraphQLError } from './graphql/localized-error';
 
 /** /readyz answers 503 when the database has not answered `SELECT 1` within this. */
 const READY_TIMEOUT_MS = 2_000;
@@ -45,6 +47,14 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
+/**
+ * The language of the caller's messages, from its Accept-Language (q-values weighed): Portuguese
+ * (`pt-BR`, `pt`, `pt-PT`) or English, the default (docs/API.md, "Languages").
+ */
+export function localeOfRequest(req: express.Request): Locale {
+  return localeOf(req.acceptsLanguages('en', 'pt-BR', 'pt') || null);
+}
+
 /** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
 export async function createApp({ dataSource, verifier, logger, compiledReads = true }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource);
@@ -57,7 +67,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   const metrics = createMetrics(dataSource);
 
   const limits = armor();
-  const formatAppError = createErrorFormatter(logger, currentRequestId);
+  const formatAppError = createErrorFormatter(logger, currentRequestId, currentLocale);
   const formatError = (formatted: GraphQLFormattedError, error: unknown) => formatAppError(markQueryTooComplex(formatted, error), error);
   const schema = await getSchema();
   const apollo = new ApolloServer<Context>({
@@ -81,15 +91,15 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   // Once stopping, a request that still arrives (on a keep-alive connection being closed) is
   // refused before it runs: its answer could no longer be delivered, so it must write nothing.
   let stopping = false;
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
     if (!stopping) return next();
     res.setHeader('connection', 'close');
-    res.status(503).json({ errors: [{ message: 'The server is shutting down; the request was not run: send it again', extensions: { code: 'SHUTTING_DOWN' } }] });
+    res.status(503).json({ errors: [{ message: translate(message('http.shuttingDown'), localeOfRequest(req)), extensions: { code: 'SHUTTING_DOWN' } }] });
   });
   app.use((req, res, next) => {
     const requestId = (req.header('x-request-id') ?? '').slice(0, 64) || randomUUID();
     res.setHeader('x-request-id', requestId);
-    requestContext.run({ requestId }, () => next());
+    requestContext.run({ requestId, locale: localeOfRequest(req) }, () => next());
   });
   app.use(logRequests(logger), metrics.httpMiddleware);
 
@@ -126,7 +136,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
           const actor = await actorFromAuthorization(req.headers.authorization, verifier, requestId);
           return { actor, requestId, services, loaders: createLoaders(services, actor) };
         } catch (e) {
-          if (e instanceof AppError) throw new GraphQLError(e.message, { extensions: { code: e.code, http: { status: 401 } } });
+          if (e instanceof AppError) throw new LocalizedGraphQLError(e.text, { extensions: { code: e.code, http: { status: 401 } } });
           throw e;
         }
       },

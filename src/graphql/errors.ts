@@ -3,6 +3,8 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, GraphQLFormattedError, Kind, visit } from 'graphql';
 import { NoRuleInForceError } from '../law/errors';
 import { AppError } from '../services/errors';
+import { DEFAULT_LOCALE, isLocalized, Locale, message, recognise, translate } from '../i18n';
+import { LocalizedGraphQLError } from './localized-error';
 
 /** Codes a client may see (DESIGN §5); anything else is masked. */
 const PUBLIC_CODES = new Set([
@@ -42,27 +44,28 @@ export interface ErrorLog {
  * and of the law keep their code and message; unexpected ones become INTERNAL_SERVER_ERROR with
  * the request id, and their details go only to the log.
  */
-export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | undefined) {
+export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | undefined, localeOfRequest: () => Locale = () => DEFAULT_LOCALE) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const locale = localeOfRequest();
     const original = unwrapResolverError(error);
     if (original instanceof AppError) {
-      return { ...formatted, message: original.message, extensions: { code: original.code, ...original.extensions() } };
+      return { ...formatted, message: translate(original.text, locale), extensions: { code: original.code, ...original.extensions() } };
     }
     if (original instanceof NoRuleInForceError) {
-      return { ...formatted, message: original.message, extensions: { code: original.code, legalBasis: original.legalBasis } };
+      return { ...formatted, message: translate(original.text, locale), extensions: { code: original.code, legalBasis: original.legalBasis } };
     }
     const code = formatted.extensions?.code;
     if (typeof code === 'string' && PUBLIC_CODES.has(code)) {
       const { stacktrace: _drop, ...extensions } = formatted.extensions ?? {};
       void _drop;
-      return { ...formatted, extensions };
+      return { ...formatted, message: localizedMessage(formatted.message, error, locale), extensions };
     }
     const requestId = requestIdOf();
     if (isDatabaseUnavailable(original)) {
       // Not the caller's fault and not a bug: say so, so clients retry (HTTP 503 via the server).
       log.error({ err: original instanceof Error ? original.message : original, requestId }, 'database unavailable');
       return {
-        message: `The database is unavailable; try again shortly. A mutation cut off at its commit may still have been recorded: check, or retry with the same externalId or invoiceKey (request ${requestId ?? 'unknown'})`,
+        message: translate(message('http.databaseUnavailable', { requestId: requestId ?? 'unknown' }), locale),
         locations: formatted.locations,
         path: formatted.path,
         extensions: { code: 'DATABASE_UNAVAILABLE', requestId },
@@ -70,7 +73,7 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
     }
     log.error({ err: original instanceof Error ? { message: original.message, stack: original.stack } : original, requestId, path: formatted.path }, 'unexpected error');
     return {
-      message: `Internal error (request ${requestId ?? 'unknown'})`,
+      message: translate(message('http.internal', { requestId: requestId ?? 'unknown' }), locale),
       locations: formatted.locations,
       path: formatted.path,
       extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
@@ -140,7 +143,7 @@ export const rejectNulCharacters: ApolloServerPlugin = {
           field = nulPath(value, argumentOf.get(name) ?? name);
         }
         if (field) {
-          throw new GraphQLError(`${field} contains a NUL character (U+0000), which no field accepts`, {
+          throw new LocalizedGraphQLError(message('http.nulCharacter', { field }), {
             extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } },
           });
         }
@@ -148,6 +151,25 @@ export const rejectNulCharacters: ApolloServerPlugin = {
     };
   },
 };
+
+/**
+ * A message of graphql-js or Apollo in the caller's language: where it carries the text of one of
+ * our errors (a scalar's, wrapped by graphql-js as `Variable "$x" got invalid value …; <text>`),
+ * that part is translated.
+ */
+export function localizedMessage(text: string, error: unknown, locale: Locale): string {
+  if (locale === DEFAULT_LOCALE) return text;
+  for (let e = error as { originalError?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (isLocalized(e) && e instanceof Error && text.includes(e.message)) {
+      if (text === e.message) return translate(e.text, locale);
+      text = text.replace(e.message, translate(e.text, locale));
+      break;
+    }
+    e = e.originalError as typeof e;
+  }
+  const known = recognise(text);
+  return known ? translate(known, locale) : text;
+}
 
 /** What a client should wait before retrying while the database is unavailable. */
 export const RETRY_AFTER_SECONDS = 2;

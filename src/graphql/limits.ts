@@ -6,6 +6,9 @@ import {
   OperationDefinitionNode, SelectionSetNode, ValidationContext, valueFromAST, GraphQLInt,
 } from 'graphql';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
+import { message, translate } from '../i18n';
+import { currentLocale } from '../request-context';
+import { LocalizedGraphQLError } from './localized-error';
 
 /**
  * Limits on what one request may ask (DESIGN §5: QUERY_TOO_COMPLEX). The figures are chosen so
@@ -124,7 +127,7 @@ export const fanOutLimit: ApolloServerPlugin = {
         for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
         const n = fanOut(operation, root, fragments, request.variables ?? {});
         if (n > LIMITS.maxFanOut) {
-          throw new GraphQLError(`Query fans out to about ${n} fields, over the limit of ${LIMITS.maxFanOut}: ask for smaller pages`, {
+          throw new LocalizedGraphQLError(message('limits.fanOut', { n, max: LIMITS.maxFanOut }), {
             extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
           });
         }
@@ -140,19 +143,19 @@ export function markQueryTooComplex(formatted: GraphQLFormattedError, error: unk
   const original = error instanceof GraphQLError ? error.originalError : undefined;
   const tooComplex = original instanceof QueryTooComplexError || TOKEN_LIMIT.test(formatted.message);
   if (!tooComplex) return formatted;
-  const message = TOKEN_LIMIT.test(formatted.message) ? `Token limit of ${LIMITS.maxTokens} exceeded.` : formatted.message.replace(/^Syntax Error: /, '');
-  return { message, locations: formatted.locations, extensions: { code: 'QUERY_TOO_COMPLEX' } };
+  const text = TOKEN_LIMIT.test(formatted.message) ? translate(message('graphql.tokenLimit', { max: LIMITS.maxTokens })) : formatted.message.replace(/^Syntax Error: /, '');
+  return { message: text, locations: formatted.locations, extensions: { code: 'QUERY_TOO_COMPLEX' } };
 }
 
 /** A body over the limit or not JSON: a clear JSON error instead of express's HTML page. */
 export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
   const e = err as { type?: string; status?: number; limit?: number };
   if (e?.type === 'entity.too.large') {
-    res.status(413).json({ errors: [{ message: `Request body larger than ${LIMITS.bodyLimit}`, extensions: { code: 'PAYLOAD_TOO_LARGE', limit: LIMITS.bodyLimit } }] });
+    res.status(413).json({ errors: [{ message: translate(message('http.bodyTooLarge', { limit: LIMITS.bodyLimit }), currentLocale()), extensions: { code: 'PAYLOAD_TOO_LARGE', limit: LIMITS.bodyLimit } }] });
     return;
   }
   if (e?.type === 'entity.parse.failed') {
-    res.status(400).json({ errors: [{ message: 'Request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+    res.status(400).json({ errors: [{ message: translate(message('http.bodyNotJson'), currentLocale()), extensions: { code: 'BAD_REQUEST' } }] });
     return;
   }
   next(err);
@@ -163,7 +166,7 @@ export function requestTimeout(ms: number = LIMITS.requestTimeoutMs): RequestHan
   return (_req, res, next) => {
     const timer = setTimeout(() => {
       if (!res.headersSent) {
-        res.status(503).json({ errors: [{ message: `Request timed out after ${ms} ms; a mutation may still complete, so check before retrying`, extensions: { code: 'REQUEST_TIMEOUT' } }] });
+        res.status(503).json({ errors: [{ message: translate(message('http.timeout', { ms }), currentLocale()), extensions: { code: 'REQUEST_TIMEOUT' } }] });
       }
     }, ms);
     timer.unref();

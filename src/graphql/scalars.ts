@@ -3,6 +3,8 @@ import { GraphQLError, GraphQLScalarType, Kind, ValueNode } from 'graphql';
 import { GraphQLDateTime, GraphQLJSON } from 'graphql-scalars';
 import { Decimal } from '../law/decimal';
 import { isIsoDate } from '../law/dates';
+import { message, Message } from '../i18n';
+import { LocalizedGraphQLError } from './localized-error';
 
 /**
  * How a scalar's value is written as JSON text by PostgreSQL from a column `ref` (the compiled
@@ -16,8 +18,8 @@ export type SqlJson = (ref: string) => string;
 /** Text as stored: to_json escapes as JSON.stringify does (quote, backslash, control characters as \u00xx). */
 export const textJson: SqlJson = (ref) => `coalesce(to_json(${ref})::text, 'null')`;
 
-function invalid(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+function invalid(text: Message): GraphQLError {
+  return new LocalizedGraphQLError(text, { extensions: { code: 'BAD_USER_INPUT' } });
 }
 
 const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
@@ -25,12 +27,12 @@ const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 function parseDecimal(value: unknown): Decimal {
   if (typeof value === 'string') {
     const text = value.trim();
-    if (!DECIMAL_TEXT.test(text)) throw invalid(`Decimal must be a plain decimal string such as "26.41", got "${value}"`);
+    if (!DECIMAL_TEXT.test(text)) throw invalid(message('scalar.decimalText', { value }));
     return new Decimal(text);
   }
   if (typeof value === 'number' && Number.isSafeInteger(value)) return new Decimal(value);
-  if (typeof value === 'number') throw invalid('Decimal must be a string (or an integer): a binary float cannot carry reais exactly');
-  throw invalid('Decimal must be a string');
+  if (typeof value === 'number') throw invalid(message('scalar.decimalFloat'));
+  throw invalid(message('scalar.decimalNotString'));
 }
 
 /** Exact decimal number on the wire as a string; strings and integers in, strings out. */
@@ -49,13 +51,13 @@ export const DecimalScalar = new GraphQLScalarType<Decimal, string>({
   parseLiteral(ast: ValueNode) {
     if (ast.kind === Kind.STRING) return parseDecimal(ast.value);
     if (ast.kind === Kind.INT) return new Decimal(ast.value);
-    if (ast.kind === Kind.FLOAT) throw invalid('Decimal must be a string such as "26.41": a float literal cannot carry reais exactly');
-    throw invalid('Decimal must be a string');
+    if (ast.kind === Kind.FLOAT) throw invalid(message('scalar.decimalFloatLiteral'));
+    throw invalid(message('scalar.decimalNotString'));
   },
 });
 
 function parseDate(value: unknown): string {
-  if (typeof value !== 'string' || !isIsoDate(value)) throw invalid(`Date must be a real calendar date YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || !isIsoDate(value)) throw invalid(message('scalar.date', { value: String(JSON.stringify(value)) }));
   return value;
 }
 
@@ -71,23 +73,23 @@ export const DateScalar = new GraphQLScalarType<string, string>({
   extensions: { [SQL_JSON]: textJson },
   parseValue: parseDate,
   parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw invalid('Date must be a string YYYY-MM-DD');
+    if (ast.kind !== Kind.STRING) throw invalid(message('scalar.dateNotString'));
     return parseDate(ast.value);
   },
 });
 
 /** Accepts masked or bare input; returns the bare form, upper case. */
 export function normaliseCnpj(value: unknown): string {
-  if (typeof value !== 'string') throw invalid('CNPJ must be a string');
+  if (typeof value !== 'string') throw invalid(message('scalar.notString', { name: 'CNPJ' }));
   const bare = value.trim().replace(/[./\-\s]/g, '').toUpperCase();
-  if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(bare) || !cnpjLib.isValid(bare)) throw invalid(`CNPJ "${value}" is not valid (check digits, IN RFB 2.229/2024)`);
+  if (!/^[0-9A-Z]{12}[0-9]{2}$/.test(bare) || !cnpjLib.isValid(bare)) throw invalid(message('scalar.cnpj', { value }));
   return bare;
 }
 
 export function normaliseCpf(value: unknown): string {
-  if (typeof value !== 'string') throw invalid('CPF must be a string');
+  if (typeof value !== 'string') throw invalid(message('scalar.notString', { name: 'CPF' }));
   const bare = value.trim().replace(/[.\-\s]/g, '');
-  if (!/^\d{11}$/.test(bare) || !cpfLib.isValid(bare)) throw invalid(`CPF "${value}" is not valid`);
+  if (!/^\d{11}$/.test(bare) || !cpfLib.isValid(bare)) throw invalid(message('scalar.cpf', { value }));
   return bare;
 }
 
@@ -99,7 +101,7 @@ function stringScalar(name: string, description: string, normalise: (v: unknown)
     extensions: { [SQL_JSON]: textJson },
     parseValue: normalise,
     parseLiteral(ast) {
-      if (ast.kind !== Kind.STRING) throw invalid(`${name} must be a string`);
+      if (ast.kind !== Kind.STRING) throw invalid(message('scalar.notString', { name }));
       return normalise(ast.value);
     },
   });

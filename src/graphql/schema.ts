@@ -24,6 +24,7 @@ import { SaleResolver } from './sale/sale.resolver';
 import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars';
 import { protectSchema } from './auth/protect';
+import { FindingResolver } from './types/finding.resolver';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
@@ -33,7 +34,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
-  TaxPeriodResolver, ProducerTaxPeriodResolver,
+  TaxPeriodResolver, ProducerTaxPeriodResolver, FindingResolver,
 ];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

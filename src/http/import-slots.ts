@@ -1,3 +1,5 @@
+import { message, Message, translate } from '../i18n';
+
 /**
  * How many imports may run at once, per caller and in all. An import holds a spool while its file
  * arrives and one pooled connection while it is written: the total bounds both, so that imports can
@@ -14,8 +16,8 @@ export const IMPORT_CONCURRENCY: ImportConcurrency = { perCaller: 2, total: 6 };
 
 /** No slot free: 429 when the caller has all of its own, 503 when the server has none left. */
 export class NoImportSlot extends Error {
-  constructor(readonly status: 429 | 503, message: string) {
-    super(message);
+  constructor(readonly status: 429 | 503, readonly text: Message) {
+    super(translate(text));
   }
 }
 
@@ -29,10 +31,10 @@ export class ImportSlots {
   take(caller: string): () => void {
     const mine = this.byCaller.get(caller) ?? 0;
     if (mine >= this.limits.perCaller) {
-      throw new NoImportSlot(429, `This token already has ${mine} imports running (at most ${this.limits.perCaller} at once): wait for them to finish`);
+      throw new NoImportSlot(429, message('upload.perCaller', { running: mine, max: this.limits.perCaller }));
     }
     if (this.running >= this.limits.total) {
-      throw new NoImportSlot(503, `The server is running ${this.running} imports, its most at once: send the file again shortly`);
+      throw new NoImportSlot(503, message('upload.inAll', { running: this.running }));
     }
     this.running++;
     this.byCaller.set(caller, mine + 1);

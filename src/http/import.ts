@@ -5,13 +5,14 @@ import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../graphql/errors';
 import { ImportLineError } from '../import/import-error';
 import { importCsv, importKind, importTarget } from '../import/importer';
 import { IMPORT_KINDS } from '../import/kinds';
-import { currentRequestId } from '../request-context';
+import { currentLocale, currentRequestId } from '../request-context';
 import { Actor } from '../services/actor';
 import { AppError, BadInputError } from '../services/errors';
 import { Role } from '../law/types';
 import { Logger } from '../logger';
 import { IMPORT_CONCURRENCY, ImportConcurrency, ImportSlots, NoImportSlot } from './import-slots';
 import { receiveBody, SpooledBody, UPLOAD_LIMITS, UploadError, UploadLimits } from './upload';
+import { message, Message, translate } from '../i18n';
 
 const STATUS: Record<string, number> = { BAD_USER_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409 };
 
@@ -22,7 +23,7 @@ const PARAMETERS = new Set(['producer', 'delimiter']);
 function queryParameter(req: express.Request, name: string): string | null {
   const value = req.query[name];
   if (value === undefined) return null;
-  if (typeof value !== 'string') throw new BadInputError(name, `${name} must be given once, as text`);
+  if (typeof value !== 'string') throw new BadInputError(name, message('import.parameterOnce', { field: name }));
   return value;
 }
 
@@ -57,6 +58,7 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
   const limits = options.upload ?? UPLOAD_LIMITS;
   app.post('/import/:kind', async (req, res) => {
     const requestId = currentRequestId() ?? null;
+    const say = (text: Message) => translate(text, currentLocale());
     const fail = (status: number, error: Record<string, unknown>, retryAfter = false) => {
       if (!req.readableEnded) req.resume();
       if (retryAfter) res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
@@ -69,12 +71,12 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       const kindName = String(req.params.kind);
       const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const unknown = Object.keys(req.query).find((name) => !PARAMETERS.has(name));
-      if (unknown !== undefined) throw new BadInputError(unknown, `unknown parameter ${JSON.stringify(unknown)}: an import takes producer and delimiter`);
+      if (unknown !== undefined) throw new BadInputError(unknown, message('import.unknownParameter', { name: JSON.stringify(unknown) }));
       const given = queryParameter(req, 'producer');
       const delimiter = queryParameter(req, 'delimiter') ?? ',';
-      if (!DELIMITERS.has(delimiter)) throw new BadInputError('delimiter', 'delimiter must be ",", ";" or a tab (%09)');
-      if (!Object.hasOwn(IMPORT_KINDS, kindName)) return fail(404, { code: 'NOT_FOUND', message: `Unknown import "${kindName}": one of ${Object.keys(IMPORT_KINDS).join(', ')}` });
-      if (type !== 'text/csv') return fail(415, { code: 'BAD_REQUEST', message: 'The body must be a CSV file with Content-Type: text/csv' });
+      if (!DELIMITERS.has(delimiter)) throw new BadInputError('delimiter', message('import.delimiter', { field: 'delimiter' }));
+      if (!Object.hasOwn(IMPORT_KINDS, kindName)) return fail(404, { code: 'NOT_FOUND', message: say(message('import.unknownKind', { kind: kindName, kinds: Object.keys(IMPORT_KINDS).join(', ') })) });
+      if (type !== 'text/csv') return fail(415, { code: 'BAD_REQUEST', message: say(message('import.contentType')) });
       const producerId = given ?? (actor.role === Role.PRODUCER && importKind(kindName).producerScoped ? actor.producerId : null);
       const target = importTarget(actor, kindName, producerId);
       release = slots.take(callerKey(actor));
@@ -84,19 +86,19 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
     } catch (e) {
       if (e instanceof UploadError) {
         res.setHeader('connection', 'close');
-        return fail(e.status, { code: e.code, message: e.message });
+        return fail(e.status, { code: e.code, message: say(e.text) });
       }
-      if (e instanceof NoImportSlot) return fail(e.status, { code: 'TOO_MANY_REQUESTS', message: e.message }, true);
+      if (e instanceof NoImportSlot) return fail(e.status, { code: 'TOO_MANY_REQUESTS', message: say(e.text) }, true);
       if (e instanceof AppError) {
         const extra = e instanceof ImportLineError ? { line: e.line, column: e.column, ...(e.reason ? { reason: e.reason } : {}) } : e.extensions();
-        return fail(STATUS[e.code] ?? 400, { code: e.code, message: e.message, ...extra });
+        return fail(STATUS[e.code] ?? 400, { code: e.code, message: say(e.text), ...extra });
       }
       if (isDatabaseUnavailable(e)) {
         logger.error({ err: e instanceof Error ? e.message : String(e), requestId }, 'database unavailable');
-        return fail(503, { code: 'DATABASE_UNAVAILABLE', message: 'The database is unavailable or has no free connection; nothing was written: send the file again shortly' }, true);
+        return fail(503, { code: 'DATABASE_UNAVAILABLE', message: say(message('import.databaseUnavailable')) }, true);
       }
       logger.error({ err: e instanceof Error ? e.stack : String(e), requestId }, 'import failed');
-      fail(500, { code: 'INTERNAL_SERVER_ERROR', message: `The import failed unexpectedly (request ${requestId ?? 'unknown'}); nothing was written` });
+      fail(500, { code: 'INTERNAL_SERVER_ERROR', message: say(message('import.failed', { requestId: requestId ?? 'unknown' })) });
     } finally {
       release?.();
       await body?.dispose();

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type express from 'express';
+import { message, Message, translate } from '../i18n';
 
 /**
  * How an uploaded file is received before anything else is done with it: every byte is read and
@@ -31,8 +32,8 @@ export const UPLOAD_LIMITS: UploadLimits = { maxBytes: 64 * 1024 * 1024, memoryB
 
 /** An upload refused while it was being received: its HTTP status and public code. */
 export class UploadError extends Error {
-  constructor(readonly status: 400 | 408 | 413, readonly code: 'BAD_REQUEST' | 'REQUEST_TIMEOUT' | 'PAYLOAD_TOO_LARGE', message: string) {
-    super(message);
+  constructor(readonly status: 400 | 408 | 413, readonly code: 'BAD_REQUEST' | 'REQUEST_TIMEOUT' | 'PAYLOAD_TOO_LARGE', readonly text: Message) {
+    super(translate(text));
   }
 }
 
@@ -123,7 +124,7 @@ export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_
       if (bytes > limits.memoryBytes) {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-upload-'));
         const out = fs.createWriteStream(path.join(dir, 'body'), { mode: 0o600 });
-        out.on('error', () => fail(new UploadError(400, 'BAD_REQUEST', 'The upload could not be kept for reading')));
+        out.on('error', () => fail(new UploadError(400, 'BAD_REQUEST', message('upload.notKept'))));
         file = { path: path.join(dir, 'body'), out };
         for (const c of chunks.splice(0)) out.write(c);
       }
@@ -136,7 +137,7 @@ export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_
       const { path: spool, out } = file;
       out.end(() => resolve(new FileBody(spool, bytes)));
     };
-    const onAborted = () => fail(new UploadError(400, 'BAD_REQUEST', 'The upload ended before the end of the file'));
+    const onAborted = () => fail(new UploadError(400, 'BAD_REQUEST', message('upload.ended')));
     const onClose = () => {
       if (!req.readableEnded) onAborted();
     };
@@ -146,7 +147,7 @@ export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_
       if (now - windowStart.at < limits.windowMs) return;
       const rate = ((bytes - windowStart.bytes) * 1000) / (now - windowStart.at);
       if (rate < limits.minBytesPerSecond) {
-        return fail(new UploadError(408, 'REQUEST_TIMEOUT', `The upload was slower than ${Math.round(limits.minBytesPerSecond / 1024)} KB/s over ${limits.windowMs / 1000} s and was cut off; nothing was written`));
+        return fail(new UploadError(408, 'REQUEST_TIMEOUT', message('upload.tooSlow', { kbPerSecond: Math.round(limits.minBytesPerSecond / 1024), seconds: limits.windowMs / 1000 })));
       }
       windowStart = { at: now, bytes };
     }, Math.min(1_000, limits.windowMs));
@@ -161,5 +162,5 @@ export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_
 }
 
 function tooLarge(limits: UploadLimits): UploadError {
-  return new UploadError(413, 'PAYLOAD_TOO_LARGE', `The file is larger than ${Math.round(limits.maxBytes / (1024 * 1024))} MB: split it, or use npm run import on the server`);
+  return new UploadError(413, 'PAYLOAD_TOO_LARGE', message('upload.tooLarge', { mb: Math.round(limits.maxBytes / (1024 * 1024)) }));
 }

@@ -1,4 +1,13 @@
+import { message, Message } from '../i18n';
 import { AppError, BadInputError, ConflictError, ConflictReason, NotFoundError } from '../services/errors';
+
+/** The text of an import error: the line and column at fault, then what is wrong there. */
+function atLineText(line: number | null, column: string | null, detail: Message): Message {
+  if (line !== null && column) return message('import.lineColumn', { line, column, detail });
+  if (line !== null) return message('import.line', { line, detail });
+  if (column) return message('import.column', { column, detail });
+  return detail;
+}
 
 /**
  * A CSV import refused: the file's line (1 = the header) and column at fault, with the code the
@@ -9,10 +18,10 @@ export class ImportLineError extends AppError {
     readonly code: 'BAD_USER_INPUT' | 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN',
     readonly line: number | null,
     readonly column: string | null,
-    readonly detail: string,
+    readonly detail: Message,
     readonly reason?: ConflictReason,
   ) {
-    super(`${line === null ? '' : `line ${line}`}${line !== null && column ? ', ' : ''}${column ? `column ${column}` : ''}${line !== null || column ? ': ' : ''}${detail}`);
+    super(atLineText(line, column, detail));
   }
 
   extensions() {
@@ -22,20 +31,20 @@ export class ImportLineError extends AppError {
 
 /**
  * The same error at a line, from one the services raise for a field `.<column>`: a validation of
- * the mutations reused unchanged, so the rule and its wording are theirs.
+ * the mutations reused unchanged, so the rule and its wording are theirs (the field, named as the
+ * column, is not repeated at the start of the message).
  */
 export function atLine(error: unknown, line: number, fallbackColumn: string | null = null): ImportLineError {
   if (error instanceof ImportLineError) return error;
   if (error instanceof BadInputError || error instanceof ConflictError) {
     const field = error.field ?? '';
     const column = field.replace(/^[^.]*\./, '') || fallbackColumn;
-    let detail = error.message;
-    if (field && detail.startsWith(`${field} `)) detail = detail.slice(field.length + 1);
-    detail = detail.split(field).join(column ?? '');
+    const params = error.text.params && 'field' in error.text.params ? { ...error.text.params, field: column ?? '' } : error.text.params;
+    const detail: Message = { key: error.text.key, params, fieldNamedApart: true };
     return error instanceof ConflictError
       ? new ImportLineError('CONFLICT', line, column, detail, error.reason)
       : new ImportLineError('BAD_USER_INPUT', line, column, detail);
   }
-  if (error instanceof NotFoundError) return new ImportLineError('NOT_FOUND', line, fallbackColumn, error.message);
+  if (error instanceof NotFoundError) return new ImportLineError('NOT_FOUND', line, fallbackColumn, error.text);
   throw error;
 }

@@ -10,6 +10,7 @@ import { writeAudit } from '../services/transaction';
 import { atLine, ImportLineError } from './import-error';
 import { CsvRow, ImportKind, STAGING } from './import-kind';
 import { IMPORT_KINDS } from './kinds';
+import { message } from '../i18n';
 
 /**
  * csv-parse's stream, each record paired with the line it ends on (read from the parser's live
@@ -58,7 +59,7 @@ export interface ImportSummary {
 /** The kind named `name`, looked up among IMPORT_KINDS' own keys only (a name from outside such as `constructor` is no kind). */
 export function importKind(name: string): ImportKind {
   const kind = Object.hasOwn(IMPORT_KINDS, name) ? (IMPORT_KINDS as Record<string, ImportKind>)[name] : undefined;
-  if (!kind) throw new ImportLineError('BAD_USER_INPUT', null, null, `Unknown import "${name}": one of ${Object.keys(IMPORT_KINDS).join(', ')}`);
+  if (!kind) throw new ImportLineError('BAD_USER_INPUT', null, null, message('import.unknownKind', { kind: name, kinds: Object.keys(IMPORT_KINDS).join(', ') }));
   return kind;
 }
 
@@ -72,13 +73,13 @@ function mapHeader(kind: ImportKind, header: string[]): string[] {
   for (const c of kind.columns) for (const n of [c.name, ...(c.aliases ?? [])]) byKey.set(headerKey(n), c.name);
   const names = header.map((h) => {
     const name = byKey.get(headerKey(h));
-    if (!name) throw new ImportLineError('BAD_USER_INPUT', 1, h, `unknown column; the columns of a ${kind.name} file are ${kind.columns.map((c) => c.name).join(', ')}`);
+    if (!name) throw new ImportLineError('BAD_USER_INPUT', 1, h, message('import.unknownColumn', { kind: kind.name, columns: kind.columns.map((c) => c.name).join(', ') }));
     return name;
   });
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
-  if (repeated) throw new ImportLineError('BAD_USER_INPUT', 1, repeated, 'column appears twice in the header');
+  if (repeated) throw new ImportLineError('BAD_USER_INPUT', 1, repeated, message('import.columnTwice'));
   const missing = kind.columns.find((c) => c.required && !names.includes(c.name));
-  if (missing) throw new ImportLineError('BAD_USER_INPUT', 1, missing.name, 'required column missing from the header');
+  if (missing) throw new ImportLineError('BAD_USER_INPUT', 1, missing.name, message('import.columnMissing'));
   return names;
 }
 
@@ -97,11 +98,11 @@ export function importTarget(actor: Actor, kindName: string, producer: string | 
   const kind = importKind(kindName);
   const producerId = producer?.trim() || null;
   if (kind.producerScoped && kind.name !== 'farmers' && !producerId) {
-    throw new ImportLineError('BAD_USER_INPUT', null, 'producer', `a ${kind.name} file belongs to one producer: give its id`);
+    throw new ImportLineError('BAD_USER_INPUT', null, 'producer', message('import.producerRequired', { kind: kind.name }));
   }
   kind.authorize(actor, producerId);
   if (producerId !== null) {
-    if (!/^\d{1,18}$/.test(producerId)) throw new ImportLineError('NOT_FOUND', null, 'producer', `Producer ${producerId} not found`);
+    if (!/^\d{1,18}$/.test(producerId)) throw new ImportLineError('NOT_FOUND', null, 'producer', message('notFound.Producer', { id: producerId }));
   }
   return { kind, producerId };
 }
@@ -133,7 +134,7 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
     if (producerId !== null) {
       // Locked like a foreign-key check would, for the staged rows that will name it.
       const [found] = await qr.query('SELECT 1 FROM producer WHERE id = $1 FOR KEY SHARE', [producerId]);
-      if (!found) throw new ImportLineError('NOT_FOUND', null, 'producer', `Producer ${producerId} not found`);
+      if (!found) throw new ImportLineError('NOT_FOUND', null, 'producer', message('notFound.Producer', { id: producerId }));
     }
     await qr.query(`CREATE TEMP TABLE ${STAGING} (line int NOT NULL, ${kind.stagingColumns.map(([n, t]) => `${n} ${t}`).join(', ')}) ON COMMIT DROP`);
     const copy = client.query(copyFrom(`COPY ${STAGING} (line, ${kind.stagingColumns.map(([n]) => n).join(', ')}) FROM STDIN`));
@@ -156,7 +157,7 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
     options.input.on('error', (e) => parser.destroy(e));
     // A client that goes away mid-upload: the file is incomplete, nothing is written.
     options.input.on('close', () => {
-      if (!options.input.readableEnded) parser.destroy(new ImportLineError('BAD_USER_INPUT', null, null, 'the upload ended before the end of the file'));
+      if (!options.input.readableEnded) parser.destroy(new ImportLineError('BAD_USER_INPUT', null, null, message('import.uploadEnded')));
     });
     options.input.pipe(counter).pipe(parser);
 
@@ -197,14 +198,14 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
       await copyDone.catch(() => undefined);
       if (e instanceof CsvError) {
         const line = (e as CsvError & { lines?: number }).lines ?? null;
-        throw new ImportLineError('BAD_USER_INPUT', line, null, `not valid CSV: ${e.message.replace(/^Invalid Record Length: /, '')}`);
+        throw new ImportLineError('BAD_USER_INPUT', line, null, message('import.notCsv', { detail: e.message.replace(/^Invalid Record Length: /, '') }));
       }
       throw e;
     }
     if (buffer) copy.write(buffer);
     copy.end();
     await copyDone;
-    if (names === null) throw new ImportLineError('BAD_USER_INPUT', 1, null, 'the file is empty: a header line is required');
+    if (names === null) throw new ImportLineError('BAD_USER_INPUT', 1, null, message('import.empty'));
     report('checking');
 
     await qr.query(`ANALYZE ${STAGING}`);

@@ -3,6 +3,7 @@ import { IsoDate, within } from './dates';
 import { Decimal } from './decimal';
 import { Finding, finding } from './findings';
 import { Feedstock } from './types';
+import { message } from '../i18n';
 
 /**
  * Prior purchase contracts with family farming (Decreto 10.527/2020, art. 3º §2 II–III;
@@ -83,8 +84,8 @@ export function covers(c: Coverage): boolean {
 /** The CONTRACT_NOT_COVERING finding naming what is not covered; null when all is. */
 export function coverageFinding(c: Coverage): Finding | null {
   if (covers(c)) return null;
-  const missing = [!c.date && 'date', !c.feedstock && 'feedstock', !c.counterparty && 'counterparty'].filter(Boolean);
-  return finding('CONTRACT_NOT_COVERING', `The contract does not cover the purchase's ${missing.join(', ')}.`);
+  const missing = ([!c.date && 'word.date', !c.feedstock && 'word.feedstock', !c.counterparty && 'word.counterparty'] as const).filter((w) => w !== false).map((w) => message(w));
+  return finding('CONTRACT_NOT_COVERING', message('finding.CONTRACT_NOT_COVERING.missing', { missing }));
 }
 
 /**
@@ -116,12 +117,13 @@ export function contractConformity(
 ): Conformity {
   const findings: Finding[] = [];
   if (firstCoveredPurchaseOn !== null && !signedBefore(contract, firstCoveredPurchaseOn)) {
-    findings.push(finding('NO_PRIOR_CONTRACT', `The contract was signed on ${contract.signedOn}, after the first purchase it covers (${firstCoveredPurchaseOn}).`));
+    findings.push(finding('NO_PRIOR_CONTRACT', message('finding.NO_PRIOR_CONTRACT.firstPurchase', { signedOn: contract.signedOn, purchasedOn: firstCoveredPurchaseOn })));
   }
   const minimumPrice = minimumPriceInForce(minimumPrices, contract.feedstock, contract.signedOn, asKnownOn);
   if (minimumPrice && contract.pricePerKg.lt(minimumPrice.value.pricePerKg)) {
-    findings.push(finding('PRICE_BELOW_MINIMUM',
-      `The contract price of R$ ${contract.pricePerKg.toFixed()} per kg is below the PGPAF minimum price of R$ ${minimumPrice.value.pricePerKg.toFixed()} per kg in force on ${contract.signedOn} (${minimumPrice.legalBasis}).`));
+    findings.push(finding('PRICE_BELOW_MINIMUM', message('finding.PRICE_BELOW_MINIMUM.prices', {
+      price: contract.pricePerKg.toFixed(), minimum: minimumPrice.value.pricePerKg.toFixed(), signedOn: contract.signedOn, legalBasis: minimumPrice.legalBasis,
+    })));
   }
   if (!contract.technicalAssistance) findings.push(finding('NO_TECHNICAL_ASSISTANCE'));
   return { conforming: findings.length === 0, findings, minimumPrice };
@@ -147,7 +149,7 @@ export function contractFindings(
  */
 export function contractFindingsFromFacts(conformity: Conformity, priorToPurchase: boolean, c: Coverage, signedOn: IsoDate): Finding[] {
   const found: Finding[] = [];
-  if (!priorToPurchase) found.push(finding('NO_PRIOR_CONTRACT', `The contract was signed on ${signedOn}, after the purchase.`));
+  if (!priorToPurchase) found.push(finding('NO_PRIOR_CONTRACT', message('finding.NO_PRIOR_CONTRACT.signedOn', { signedOn })));
   const notCovering = coverageFinding(c);
   if (notCovering) found.push(notCovering);
   for (const f of conformity.findings) {

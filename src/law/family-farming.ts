@@ -2,6 +2,7 @@ import { IsoDate, within } from './dates';
 import { Decimal, ZERO } from './decimal';
 import { Finding, finding } from './findings';
 import { OrganizationKind, Registration, RegistrationKind, SupplierKind } from './types';
+import { message } from '../i18n';
 
 /**
  * Portaria MAPA 174/2022 — DAPs were issued only until 2022-10-31; from 2022-11-01 only the CAF
@@ -24,7 +25,7 @@ export interface Eligibility {
 export function farmerEligibility(registrations: readonly Registration[], on: IsoDate): Eligibility {
   const valid = registrations.filter((r) => within(on, r.validFrom, r.validUntil));
   const findings: Finding[] = [];
-  if (valid.length === 0) findings.push(finding('REGISTRATION_NOT_VALID', `No DAP or CAF valid on ${on}.`));
+  if (valid.length === 0) findings.push(finding('REGISTRATION_NOT_VALID', message('finding.REGISTRATION_NOT_VALID.farmer', { on })));
   findings.push(...afterCutoff(valid));
   return { eligible: valid.length > 0, findings };
 }
@@ -32,7 +33,7 @@ export function farmerEligibility(registrations: readonly Registration[], on: Is
 function afterCutoff(valid: readonly Registration[]): Finding[] {
   return valid
     .filter((r) => r.kind === RegistrationKind.DAP && r.validFrom > LAST_DAP_ISSUE_DAY)
-    .map((r) => finding('DAP_ISSUED_AFTER_CUTOFF', `DAP ${r.number} starts on ${r.validFrom}, after ${LAST_DAP_ISSUE_DAY}, when DAP issuance ended.`));
+    .map((r) => finding('DAP_ISSUED_AFTER_CUTOFF', message('finding.DAP_ISSUED_AFTER_CUTOFF.dap', { number: r.number, validFrom: r.validFrom, cutoff: LAST_DAP_ISSUE_DAY })));
 }
 
 export interface OrganizationFacts {
@@ -64,11 +65,13 @@ export function familyFarmerShare(org: OrganizationFacts): Decimal {
 export function organizationHabilitation(org: OrganizationFacts, registrations: readonly Registration[], minShare: Decimal, on: IsoDate): Habilitation {
   const findings: Finding[] = [];
   const valid = registrations.filter((r) => within(on, r.validFrom, r.validUntil));
-  if (valid.length === 0) findings.push(finding('REGISTRATION_NOT_VALID', `No DAP or CAF jurídica valid on ${on}.`));
+  if (valid.length === 0) findings.push(finding('REGISTRATION_NOT_VALID', message('finding.REGISTRATION_NOT_VALID.organization', { on })));
   const share = familyFarmerShare(org);
   const belowMinimum = share.lt(minShare);
   if (belowMinimum) {
-    findings.push(finding('MEMBER_SHARE_BELOW_MINIMUM', `${org.familyFarmerMembers} of ${org.members} members are family farmers (${share.toSignificantDigits(6).toFixed()}), below the minimum ${minShare.toFixed()}.`));
+    findings.push(finding('MEMBER_SHARE_BELOW_MINIMUM', message('finding.MEMBER_SHARE_BELOW_MINIMUM.share', {
+      familyFarmers: org.familyFarmerMembers, members: org.members, share: share.toSignificantDigits(6).toFixed(), minimum: minShare.toFixed(),
+    })));
   }
   findings.push(...afterCutoff(valid));
   return { on, habilitated: valid.length > 0 && !belowMinimum, findings };

@@ -3,6 +3,7 @@ import { addDays, IsoDate, isIsoDate } from './dates';
 import { inForce, Version } from './dated';
 import { NoRuleInForceError } from './errors';
 import { RateCategory, Region } from './types';
+import { message, Message, translate } from '../i18n';
 
 /** A coefficient and the per-m³ amounts published with it (Decreto 10.527/2020, arts. 5º, 6º). */
 export interface CoefficientRuleValue {
@@ -99,27 +100,27 @@ export function isParameterName(name: string): name is ParameterName {
  * parameter and scope, exactly the values the parameter carries, each a decimal within its
  * bounds (fractions 0..1, amounts and factors ≥ 0), real dates in order, a legal basis.
  */
-export function versionProblems(r: LawVersionRecord): Array<[string, string]> {
-  const problems: Array<[string, string]> = [];
-  if (!isParameterName(r.parameter)) return [['parameter', `Unknown parameter "${r.parameter}"; known: ${Object.keys(PARAMETERS).join(', ')}`]];
+export function versionProblems(r: LawVersionRecord): Array<[string, Message]> {
+  const problems: Array<[string, Message]> = [];
+  if (!isParameterName(r.parameter)) return [['parameter', message('law.unknownParameter', { parameter: String(r.parameter), known: Object.keys(PARAMETERS).join(', ') })]];
   const spec = PARAMETERS[r.parameter];
   const scopes = spec.scopes as readonly string[] | null;
-  if (scopes === null && r.scope != null) problems.push(['scope', `${r.parameter} takes no scope`]);
-  if (scopes !== null && (r.scope == null || !scopes.includes(r.scope))) problems.push(['scope', `${r.parameter} needs a scope among ${scopes.join(', ')}`]);
+  if (scopes === null && r.scope != null) problems.push(['scope', message('law.noScope', { parameter: r.parameter })]);
+  if (scopes !== null && (r.scope == null || !scopes.includes(r.scope))) problems.push(['scope', message('law.scopeRequired', { parameter: r.parameter, scopes: scopes.join(', ') })]);
   const kinds = spec.values as Record<string, 'fraction' | 'amount' | 'factor'>;
-  for (const key of Object.keys(r.value ?? {})) if (!(key in kinds)) problems.push([`value.${key}`, `${r.parameter} has no value "${key}"; it has: ${Object.keys(kinds).join(', ') || 'none'}`]);
+  for (const key of Object.keys(r.value ?? {})) if (!(key in kinds)) problems.push([`value.${key}`, message('law.unknownValue', { parameter: r.parameter, key, known: Object.keys(kinds).join(', ') || '-' })]);
   for (const [key, kind] of Object.entries(kinds)) {
     const text = r.value?.[key];
     if (typeof text !== 'string' || !/^\d+(\.\d+)?$/.test(text.trim())) {
-      problems.push([`value.${key}`, `${key} must be a non-negative decimal string`]);
+      problems.push([`value.${key}`, message('law.nonNegativeDecimal', { key })]);
       continue;
     }
-    if (kind === 'fraction' && new Decimal(text).gt(1)) problems.push([`value.${key}`, `${key} is a fraction between 0 and 1 (60% is 0.6)`]);
+    if (kind === 'fraction' && new Decimal(text).gt(1)) problems.push([`value.${key}`, message('law.fraction', { key })]);
   }
-  if (!isIsoDate(r.validFrom)) problems.push(['validFrom', 'validFrom must be a date YYYY-MM-DD']);
-  if (r.validUntil != null && (!isIsoDate(r.validUntil) || r.validUntil < r.validFrom)) problems.push(['validUntil', 'validUntil must be a date not before validFrom']);
-  if (!isIsoDate(r.publishedOn)) problems.push(['publishedOn', 'publishedOn must be a date YYYY-MM-DD']);
-  if (!r.legalBasis?.trim()) problems.push(['legalBasis', 'legalBasis must name the act and provision']);
+  if (!isIsoDate(r.validFrom)) problems.push(['validFrom', message('input.date', { field: 'validFrom' })]);
+  if (r.validUntil != null && (!isIsoDate(r.validUntil) || r.validUntil < r.validFrom)) problems.push(['validUntil', message('law.validUntil', { field: 'validUntil' })]);
+  if (!isIsoDate(r.publishedOn)) problems.push(['publishedOn', message('input.date', { field: 'publishedOn' })]);
+  if (!r.legalBasis?.trim()) problems.push(['legalBasis', message('law.legalBasis', { field: 'legalBasis' })]);
   return problems;
 }
 
@@ -136,7 +137,7 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
   const byParameter = new Map<string, Version<Record<string, string>>[]>();
   records.forEach((r, index) => {
     const problems = versionProblems(r);
-    if (problems.length) throw new Error(`Malformed law version ${r.id ?? index} (${r.parameter}/${r.scope}): ${problems.map((p) => p.join(': ')).join('; ')}`);
+    if (problems.length) throw new Error(`Malformed law version ${r.id ?? index} (${r.parameter}/${r.scope}): ${problems.map(([field, text]) => `${field}: ${translate(text)}`).join('; ')}`);
     const v: Version<Record<string, string>> = {
       id: r.id, value: r.value, validFrom: r.validFrom, validUntil: r.validUntil, publishedOn: r.publishedOn,
       legalBasis: r.legalBasis, note: r.note ?? null, seq: r.seq ?? index,
@@ -149,7 +150,7 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
 
   function find(parameter: ParameterName, scope: string | null, on: IsoDate, asKnownOn: IsoDate, what: string) {
     const v = inForce(of(parameter, scope), on, asKnownOn);
-    if (!v) throw new NoRuleInForceError(`No version of ${what} is in force on ${on} as known on ${asKnownOn}`);
+    if (!v) throw new NoRuleInForceError(message('law.noVersionInForce', { what, on, asKnownOn }));
     return v;
   }
   const withValue = <T>(v: Version<Record<string, string>>, value: T): Version<T> => ({ ...v, value });
@@ -162,7 +163,7 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     const end = extinction(on, asKnownOn);
     if (end) {
       throw new NoRuleInForceError(
-        `PIS/Pasep and Cofins are extinct from ${end.validFrom} and replaced by the CBS (${end.legalBasis}): no PIS/Cofins rule is in force on ${on}`,
+        message('law.pisCofinsExtinct', { from: end.validFrom, legalBasis: end.legalBasis, on }),
         end.legalBasis,
       );
     }

@@ -4,10 +4,11 @@ import { addDays, IsoDate } from './dates';
 import { Decimal, sum, toCentavos, toShare, ZERO } from './decimal';
 import { NoRuleInForceError } from './errors';
 import { familyFarmerShare, OrganizationFacts } from './family-farming';
-import { Finding, finding } from './findings';
+import { described, Finding, finding } from './findings';
 import { LawBook, PlantLocation, SpendingKind } from './law-book';
 import { isPriorityRegion } from './municipality';
 import { PurchasePurpose, Region, SupplierKind } from './types';
+import { message, Message, translate } from '../i18n';
 
 /**
  * The Selo's annual family-farming targets (Decreto 10.527/2020, art. 3º §2 I–III and §3º;
@@ -17,30 +18,22 @@ import { PurchasePurpose, Region, SupplierKind } from './types';
  */
 
 /** Findings of this subject that are not in the shared catalogue (documented in docs/LAW.md). */
-export const SEAL_COMPLIANCE_FINDINGS = {
-  ZERO_BASE: {
-    message: 'The base is zero (no own-production biodiesel sold in the year, or all of it exported): the achieved share is shown as 0 and the minimum share is met, since a share of zero requires no spending.',
-    legalBasis: 'Decreto 10.527/2020, art. 3º §3º II–III',
-  },
-  NO_COUNTED_SPENDING: {
-    message: 'Nothing counted in the year: the priority-region share is shown as 0 and its minimum is met vacuously (no spending outside the priority region either).',
-    legalBasis: 'Portaria Interministerial MME/MDA nº 2/2023',
-  },
-  MINIMUM_SHARE_NOT_REACHED: {
-    message: 'Counted spending is below the minimum share of the base for the plant region.',
-    legalBasis: 'Decreto 10.527/2020, art. 3º §3º I–II',
-  },
-  PRIORITY_REGION_SHARE_NOT_REACHED: {
-    message: 'The part of counted spending in the North, Northeast and Semiárido is below the minimum for the year.',
-    legalBasis: 'Portaria Interministerial MME/MDA nº 2/2023',
-  },
+const SEAL_COMPLIANCE_BASIS = {
+  ZERO_BASE: 'Decreto 10.527/2020, art. 3º §3º II–III',
+  NO_COUNTED_SPENDING: 'Portaria Interministerial MME/MDA nº 2/2023',
+  MINIMUM_SHARE_NOT_REACHED: 'Decreto 10.527/2020, art. 3º §3º I–II',
+  PRIORITY_REGION_SHARE_NOT_REACHED: 'Portaria Interministerial MME/MDA nº 2/2023',
 } as const;
 
-export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_FINDINGS;
+export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_BASIS;
 
-export function sealFinding(code: SealComplianceFindingCode, message?: string): Finding {
-  const f = SEAL_COMPLIANCE_FINDINGS[code];
-  return { code, message: message ?? f.message, legalBasis: f.legalBasis };
+/** Each code's general description (in English, src/i18n `finding.<CODE>`) and legal basis. */
+export const SEAL_COMPLIANCE_FINDINGS = Object.fromEntries(
+  (Object.keys(SEAL_COMPLIANCE_BASIS) as SealComplianceFindingCode[]).map((code) => [code, { message: translate(message(`finding.${code}`)), legalBasis: SEAL_COMPLIANCE_BASIS[code] }]),
+) as Record<SealComplianceFindingCode, { message: string; legalBasis: string }>;
+
+export function sealFinding(code: SealComplianceFindingCode, detail?: Message): Finding {
+  return described(code, SEAL_COMPLIANCE_BASIS[code], detail ?? message(`finding.${code}`));
 }
 
 /** Own-production biodiesel sold in the year (art. 3º §3º II–III). */
@@ -188,8 +181,9 @@ export function supplierDecision(s: SupplierRecord, minShare: () => Decimal): Su
     const min = minShare();
     const share = familyFarmerShare(s.organization);
     if (share.lt(min)) {
-      reasons.push(finding('MEMBER_SHARE_BELOW_MINIMUM',
-        `${s.organization.familyFarmerMembers} of ${s.organization.members} members are family farmers (${toShare(share).toFixed()}), below the minimum ${min.toFixed()}.`));
+      reasons.push(finding('MEMBER_SHARE_BELOW_MINIMUM', message('finding.MEMBER_SHARE_BELOW_MINIMUM.share', {
+        familyFarmers: s.organization.familyFarmerMembers, members: s.organization.members, share: toShare(share).toFixed(), minimum: min.toFixed(),
+      })));
     }
   }
   const eligible = reasons.length === 0;
@@ -351,12 +345,14 @@ export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealCo
   const priorityRegionShareMet = nothingCounted || priorityRegionShare.gte(requiredPriorityRegionShare.value);
 
   if (!minimumShareMet) {
-    findings.push(sealFinding('MINIMUM_SHARE_NOT_REACHED',
-      `Counted spending is ${toShare(achievedShare).toFixed()} of the base, below the minimum ${requiredShare.value.toFixed()} for the plant region (${requiredShare.legalBasis}).`));
+    findings.push(sealFinding('MINIMUM_SHARE_NOT_REACHED', message('finding.MINIMUM_SHARE_NOT_REACHED.share', {
+      share: toShare(achievedShare).toFixed(), minimum: requiredShare.value.toFixed(), legalBasis: requiredShare.legalBasis,
+    })));
   }
   if (!priorityRegionShareMet) {
-    findings.push(sealFinding('PRIORITY_REGION_SHARE_NOT_REACHED',
-      `The priority-region part is ${toShare(priorityRegionShare).toFixed()} of counted spending, below the minimum ${requiredPriorityRegionShare.value.toFixed()} for ${year} (${requiredPriorityRegionShare.legalBasis}).`));
+    findings.push(sealFinding('PRIORITY_REGION_SHARE_NOT_REACHED', message('finding.PRIORITY_REGION_SHARE_NOT_REACHED.share', {
+      share: toShare(priorityRegionShare).toFixed(), minimum: requiredPriorityRegionShare.value.toFixed(), year, legalBasis: requiredPriorityRegionShare.legalBasis,
+    })));
   }
   return {
     year,

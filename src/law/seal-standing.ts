@@ -1,6 +1,7 @@
 import { IsoDate } from './dates';
 import { Finding, finding } from './findings';
 import { SealEventKind } from './types';
+import { message, Message } from '../i18n';
 
 export interface SealEventFacts {
   kind: SealEventKind;
@@ -81,20 +82,22 @@ export function sealStanding(grants: readonly GrantFacts[], on: IsoDate): Standi
     const id = s.grant.id;
     switch (state) {
       case 'REGULAR':
-        return { on, regular: true, grantId: id, reason: finding('SEAL_REGULAR', `Selo grant ${id} covers ${on} (valid until ${s.until}).`) };
+        return { on, regular: true, grantId: id, reason: finding('SEAL_REGULAR', message('finding.SEAL_REGULAR.grant', { grantId: id, on, until: s.until })) };
       case 'CANCELLED':
-        return { on, regular: false, grantId: id, reason: finding('SEAL_CANCELLED', `Selo grant ${id} was cancelled on ${s.event!.effectiveOn}${why(s.event)}.`) };
+        return { on, regular: false, grantId: id, reason: finding('SEAL_CANCELLED', grantEvent('SEAL_CANCELLED', id, s.event!)) };
       case 'SUSPENDED':
-        return { on, regular: false, grantId: id, reason: finding('SEAL_SUSPENDED', `Selo grant ${id} is suspended since ${s.event!.effectiveOn}${why(s.event)}.`) };
+        return { on, regular: false, grantId: id, reason: finding('SEAL_SUSPENDED', grantEvent('SEAL_SUSPENDED', id, s.event!)) };
       case 'EXPIRED':
-        return { on, regular: false, grantId: id, reason: finding('SEAL_EXPIRED', `Selo grant ${id} expired on ${s.until}.`) };
+        return { on, regular: false, grantId: id, reason: finding('SEAL_EXPIRED', message('finding.SEAL_EXPIRED.grant', { grantId: id, until: s.until })) };
       case 'NOT_YET_GRANTED':
-        return { on, regular: false, grantId: null, reason: finding('NO_SEAL_GRANT', `No Selo grant covers ${on}: the first is granted on ${s.grant.grantedOn}.`) };
+        return { on, regular: false, grantId: null, reason: finding('NO_SEAL_GRANT', message('finding.NO_SEAL_GRANT.notYet', { on, grantedOn: s.grant.grantedOn })) };
     }
   }
   return { on, regular: false, grantId: null, reason: finding('NO_SEAL_GRANT') };
 }
 
-function why(event: SealEventFacts | undefined): string {
-  return event?.reason ? ` (${event.reason})` : '';
+/** A cancellation or suspension of a grant, with the reason recorded for it when there is one. */
+function grantEvent(code: 'SEAL_CANCELLED' | 'SEAL_SUSPENDED', grantId: string, event: SealEventFacts): Message {
+  const params = { grantId, effectiveOn: event.effectiveOn };
+  return event.reason ? message(`finding.${code}.grantWithReason`, { ...params, reason: event.reason }) : message(`finding.${code}.grant`, params);
 }

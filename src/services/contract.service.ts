@@ -11,6 +11,7 @@ import { assertWritable, isId, requireDate, requirePositiveDecimal, requireRecor
 import { assertVisible, visibleProducerId } from './scope';
 import { mutate } from './transaction';
 import { requireOrder } from './validation';
+import { message } from '../i18n';
 
 export interface CreateContractInput {
   producerId: string;
@@ -62,10 +63,10 @@ export class ContractService {
     const organizationId = input.organizationId ?? null;
     // art. 3º §2 II: the contract is made with a family farmer or with a cooperative/association.
     if (farmerId === null && organizationId === null) {
-      throw new BadInputError('input.familyFarmerId', 'A contract needs a counterparty: familyFarmerId or organizationId');
+      throw new BadInputError('input.familyFarmerId', message('contract.noCounterparty'));
     }
     if (farmerId !== null && organizationId !== null) {
-      throw new BadInputError('input.organizationId', 'A contract has one counterparty: give familyFarmerId or organizationId, not both');
+      throw new BadInputError('input.organizationId', message('contract.twoCounterparties'));
     }
     const signedOn = requireDate(input.signedOn, 'input.signedOn');
     const validFrom = requireDate(input.validFrom, 'input.validFrom');
@@ -73,7 +74,7 @@ export class ContractService {
     requireOrder(validFrom, validUntil, 'input.validUntil');
     const quantityKg = requirePositiveDecimal(input.quantityKg, 'input.quantityKg');
     const pricePerKg = requirePositiveDecimal(input.pricePerKg, 'input.pricePerKg');
-    if (!Object.values(Feedstock).includes(input.feedstock)) throw new BadInputError('input.feedstock', `Unknown feedstock ${input.feedstock}`);
+    if (!Object.values(Feedstock).includes(input.feedstock)) throw new BadInputError('input.feedstock', message('input.unknownValue', { what: 'feedstock', value: String(input.feedstock) }));
 
     return mutate(this.ds, actor, async (em) => {
       await requireWritableProducers(em, actor, [{ field: 'input.producerId', id: input.producerId }]);

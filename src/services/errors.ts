@@ -1,11 +1,20 @@
+import { Localized, message, Message, translate } from '../i18n';
+
 /**
  * Errors a use case raises for the caller's mistakes (DESIGN §5). The GraphQL layer turns each
- * into an error with `extensions.code`; anything else is masked as INTERNAL_SERVER_ERROR.
+ * into an error with `extensions.code`; anything else is masked as INTERNAL_SERVER_ERROR. Their
+ * text is a Message (src/i18n), shown in the caller's language; `message` is the English text.
  */
 export type ConflictReason = 'PERIOD_CLOSED' | 'VERSION_MISMATCH' | 'DUPLICATE' | 'REGIME_ALREADY_ELECTED';
 
-export abstract class AppError extends Error {
+/** The records a NOT_FOUND names (each has its message, `notFound.<Record>`). */
+export type RecordName = 'Producer' | 'Contract' | 'FamilyFarmer' | 'FamilyFarmingOrganization' | 'SealGrant' | 'Purchase';
+
+export abstract class AppError extends Error implements Localized {
   abstract readonly code: string;
+  constructor(readonly text: Message) {
+    super(translate(text));
+  }
   extensions(): Record<string, unknown> {
     return {};
   }
@@ -14,8 +23,8 @@ export abstract class AppError extends Error {
 /** Invalid input; `field` is the input path, e.g. `input[2].quantityKg`. */
 export class BadInputError extends AppError {
   readonly code = 'BAD_USER_INPUT';
-  constructor(readonly field: string, message: string) {
-    super(message);
+  constructor(readonly field: string, text: Message) {
+    super(text);
   }
   extensions() {
     return { field: this.field };
@@ -25,15 +34,15 @@ export class BadInputError extends AppError {
 /** Unknown id, or another producer's record (indistinguishable by design, DESIGN §4). */
 export class NotFoundError extends AppError {
   readonly code = 'NOT_FOUND';
-  constructor(entity: string, id: string | number) {
-    super(`${entity} ${id} not found`);
+  constructor(readonly entity: RecordName, id: string | number) {
+    super(message(`notFound.${entity}`, { id: String(id) }));
   }
 }
 
 export class ConflictError extends AppError {
   readonly code = 'CONFLICT';
-  constructor(readonly reason: ConflictReason, message: string, readonly field?: string) {
-    super(message);
+  constructor(readonly reason: ConflictReason, text: Message, readonly field?: string) {
+    super(text);
   }
   extensions() {
     return this.field ? { reason: this.reason, field: this.field } : { reason: this.reason };
@@ -42,14 +51,14 @@ export class ConflictError extends AppError {
 
 export class ForbiddenError extends AppError {
   readonly code = 'FORBIDDEN';
-  constructor(message = 'Not allowed for this role') {
-    super(message);
+  constructor(text: Message = message('auth.forbidden')) {
+    super(text);
   }
 }
 
 export class UnauthenticatedError extends AppError {
   readonly code = 'UNAUTHENTICATED';
-  constructor(message = 'A valid bearer token is required') {
-    super(message);
+  constructor(text: Message = message('auth.tokenRequired')) {
+    super(text);
   }
 }

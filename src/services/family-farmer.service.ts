@@ -8,6 +8,7 @@ import { FAMILY_FARMER_KEYSET, pageAfter } from './keysets';
 import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireOrder, requireText } from './validation';
+import { message } from '../i18n';
 
 /** A DAP or CAF as given (Decreto 10.527/2020, art. 2º IV and V). */
 export interface RegistrationInput {
@@ -31,7 +32,7 @@ export interface CreateFamilyFarmerInput {
 export function checkRegistrations(registrations: RegistrationInput[] | null | undefined): RegistrationInput[] {
   return (registrations ?? []).map((r, i) => {
     const at = `input.registrations[${i}]`;
-    if (!Object.values(RegistrationKind).includes(r.kind)) throw new BadInputError(`${at}.kind`, `${at}.kind must be DAP or CAF`);
+    if (!Object.values(RegistrationKind).includes(r.kind)) throw new BadInputError(`${at}.kind`, message('farmer.registrationKind', { field: `${at}.kind` }));
     const number = requireText(r.number, `${at}.number`);
     const validFrom = requireDate(r.validFrom, `${at}.validFrom`);
     const validUntil = requireDate(r.validUntil, `${at}.validUntil`);
@@ -42,7 +43,7 @@ export function checkRegistrations(registrations: RegistrationInput[] | null | u
 
 /** Farmers and organizations are shared records: ADMIN and PRODUCER write them, AUDITOR never (DESIGN §4). */
 export function assertCanWriteShared(actor: Actor): void {
-  if (actor.role === Role.AUDITOR) throw new ForbiddenError('AUDITOR reads everything and writes nothing');
+  if (actor.role === Role.AUDITOR) throw new ForbiddenError(message('auth.auditorWritesNothing'));
 }
 
 /**
@@ -88,7 +89,7 @@ export class FamilyFarmerService {
       const registrations = checkRegistrations(input.registrations);
       await requireMunicipalities(em, [{ field: 'input.municipalityCode', code: input.municipalityCode }]);
       if (await em.getRepository(FamilyFarmer).existsBy({ cpf: input.cpf })) {
-        throw new ConflictError('DUPLICATE', 'A family farmer with that CPF already exists', 'input.cpf');
+        throw new ConflictError('DUPLICATE', message('farmer.cpfTaken'), 'input.cpf');
       }
       const farmer = await em.getRepository(FamilyFarmer).save(
         em.getRepository(FamilyFarmer).create({ cpf: input.cpf, name, municipalityCode: input.municipalityCode }),

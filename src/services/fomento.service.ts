@@ -7,6 +7,7 @@ import { BadInputError } from './errors';
 import { assertWritable, insertInChunks, optionalText, requireDate, requirePositiveDecimal, requireRecords, requireWritableProducers } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities } from './validation';
+import { message } from '../i18n';
 
 export interface RecordFomentoInput {
   producerId: string;
@@ -46,7 +47,7 @@ export class FomentoService {
   /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
   static toRow(input: RecordFomentoInput, at: string): FomentoExpense {
     const spentOn = requireDate(input.spentOn, `${at}.spentOn`);
-    if (!Object.values(FomentoKind).includes(input.kind)) throw new BadInputError(`${at}.kind`, `Unknown kind ${input.kind}`);
+    if (!Object.values(FomentoKind).includes(input.kind)) throw new BadInputError(`${at}.kind`, message('input.unknownValue', { what: 'kind', value: String(input.kind) }));
     const amount = requirePositiveDecimal(input.amount, `${at}.amount`);
     return Object.assign(new FomentoExpense(), {
       producerId: input.producerId,

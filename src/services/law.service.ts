@@ -15,6 +15,7 @@ import { Actor } from './actor';
 import { BadInputError } from './errors';
 import { assertAdmin } from './scope';
 import { mutate } from './transaction';
+import { message } from '../i18n';
 
 /**
  * Load the law the project ships (src/law/parameters) into law_parameter_version, idempotently:
@@ -151,7 +152,7 @@ export class LawService {
   async rate(question: RateQuestion): Promise<RateAnswer> {
     const municipality = await this.ds.getRepository(Municipality).findOneBy({ ibgeCode: question.originMunicipalityCode });
     if (!municipality) {
-      throw new BadInputError('question.originMunicipalityCode', `Unknown municipality ${question.originMunicipalityCode} (load it with upsertMunicipalities or the municipalities import)`);
+      throw new BadInputError('question.originMunicipalityCode', message('input.unknownMunicipality', { code: question.originMunicipalityCode }));
     }
     const decision = rateCategory({
       feedstock: question.feedstock,
@@ -194,7 +195,7 @@ export class LawService {
     assertAdmin(actor);
     const value: Record<string, string> = {};
     input.values.forEach((v, i) => {
-      if (v.name in value) throw new BadInputError(`input.values[${i}].name`, `${v.name} is given twice`);
+      if (v.name in value) throw new BadInputError(`input.values[${i}].name`, message('input.givenTwice', { name: v.name }));
       value[v.name] = plain(v.value);
     });
     const record: LawVersionRecord = {

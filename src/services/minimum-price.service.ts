@@ -11,6 +11,7 @@ import { requireDate, requirePositiveDecimal } from './record-batch';
 import { assertAdmin } from './scope';
 import { mutate } from './transaction';
 import { requireOrder, requireText } from './validation';
+import { message } from '../i18n';
 
 export interface PublishMinimumPriceInput {
   feedstock: Feedstock;
@@ -46,7 +47,7 @@ export class MinimumPriceService {
 
   async publish(actor: Actor, input: PublishMinimumPriceInput): Promise<MinimumPrice> {
     assertAdmin(actor);
-    if (!Object.values(Feedstock).includes(input.feedstock)) throw new BadInputError('input.feedstock', `Unknown feedstock ${input.feedstock}`);
+    if (!Object.values(Feedstock).includes(input.feedstock)) throw new BadInputError('input.feedstock', message('input.unknownValue', { what: 'feedstock', value: String(input.feedstock) }));
     const validFrom = requireDate(input.validFrom, 'input.validFrom');
     const validUntil = requireDate(input.validUntil, 'input.validUntil');
     requireOrder(validFrom, validUntil, 'input.validUntil');

@@ -5,6 +5,7 @@ import { Actor } from './actor';
 import { BadInputError } from './errors';
 import { assertAdmin } from './scope';
 import { mutate } from './transaction';
+import { message } from '../i18n';
 
 export interface MunicipalityInput {
   ibgeCode: string;
@@ -27,8 +28,8 @@ export class MunicipalityService {
   /** Build the row for an input, or say which field is wrong. */
   static toRow(input: MunicipalityInput, field: string): Municipality {
     const facts = municipalityFacts(input.ibgeCode);
-    if (!facts) throw new BadInputError(`${field}.ibgeCode`, `IBGE code "${input.ibgeCode}" must be 7 digits starting with a valid UF code`);
-    if (!input.name?.trim()) throw new BadInputError(`${field}.name`, 'name must not be empty');
+    if (!facts) throw new BadInputError(`${field}.ibgeCode`, message('municipality.ibgeCode', { code: String(input.ibgeCode) }));
+    if (!input.name?.trim()) throw new BadInputError(`${field}.name`, message('input.empty', { field: 'name' }));
     return Object.assign(new Municipality(), {
       ibgeCode: input.ibgeCode,
       name: input.name.trim(),
@@ -45,7 +46,7 @@ export class MunicipalityService {
     const rows = inputs.map((input, i) => MunicipalityService.toRow(input, `input[${i}]`));
     const seen = new Set<string>();
     rows.forEach((r, i) => {
-      if (seen.has(r.ibgeCode)) throw new BadInputError(`input[${i}].ibgeCode`, `IBGE code ${r.ibgeCode} appears twice in the batch`);
+      if (seen.has(r.ibgeCode)) throw new BadInputError(`input[${i}].ibgeCode`, message('municipality.twiceInBatch', { code: r.ibgeCode }));
       seen.add(r.ibgeCode);
     });
     return mutate(this.ds, actor, async (em) => {

@@ -9,6 +9,7 @@ import { ORGANIZATION_KEYSET, pageAfter } from './keysets';
 import { isId } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireText } from './validation';
+import { message } from '../i18n';
 
 export interface CreateOrganizationInput {
   cnpj: string;
@@ -61,18 +62,18 @@ export class OrganizationService {
     assertCanWriteShared(actor);
     return mutate(this.ds, actor, async (em) => {
       const name = requireText(input.name, 'input.name');
-      if (!Object.values(OrganizationKind).includes(input.kind)) throw new BadInputError('input.kind', 'input.kind must be COOPERATIVE or ASSOCIATION');
-      if (!Number.isInteger(input.members) || input.members <= 0) throw new BadInputError('input.members', 'input.members must be greater than zero');
+      if (!Object.values(OrganizationKind).includes(input.kind)) throw new BadInputError('input.kind', message('organization.kind', { field: 'input.kind' }));
+      if (!Number.isInteger(input.members) || input.members <= 0) throw new BadInputError('input.members', message('input.notPositive', { field: 'input.members' }));
       if (!Number.isInteger(input.familyFarmerMembers) || input.familyFarmerMembers < 0) {
-        throw new BadInputError('input.familyFarmerMembers', 'input.familyFarmerMembers must not be negative');
+        throw new BadInputError('input.familyFarmerMembers', message('input.negative', { field: 'input.familyFarmerMembers' }));
       }
       if (input.familyFarmerMembers > input.members) {
-        throw new BadInputError('input.familyFarmerMembers', 'input.familyFarmerMembers must not exceed input.members');
+        throw new BadInputError('input.familyFarmerMembers', message('input.notAfter', { field: 'input.familyFarmerMembers', other: 'input.members' }));
       }
       const registrations = checkRegistrations(input.registrations);
       await requireMunicipalities(em, [{ field: 'input.municipalityCode', code: input.municipalityCode }]);
       if (await em.getRepository(FamilyFarmingOrganization).existsBy({ cnpj: input.cnpj })) {
-        throw new ConflictError('DUPLICATE', 'An organization with that CNPJ already exists', 'input.cnpj');
+        throw new ConflictError('DUPLICATE', message('organization.cnpjTaken'), 'input.cnpj');
       }
       const repo = em.getRepository(FamilyFarmingOrganization);
       const org = await repo.save(

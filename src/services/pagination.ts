@@ -1,5 +1,6 @@
 import { isIsoDate } from '../law/dates';
 import { BadInputError } from './errors';
+import { message } from '../i18n';
 
 /** Relay connection arguments (DESIGN §2: `first` defaults to 20, at most 100). */
 export interface PageArgs {
@@ -13,7 +14,7 @@ export const MAX_PAGE_SIZE = 100;
 export function pageSize(first: number | null | undefined): number {
   if (first == null) return DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
-    throw new BadInputError('first', `first must be between 1 and ${MAX_PAGE_SIZE}`);
+    throw new BadInputError('first', message('input.pageSize', { field: 'first', max: MAX_PAGE_SIZE }));
   }
   return first;
 }
@@ -42,7 +43,7 @@ export function decodeCursor(cursor: string | null | undefined, arity: number): 
   } catch {
     // fall through
   }
-  throw new BadInputError('after', 'after is not a cursor returned by this API');
+  throw new BadInputError('after', message('input.cursor', { field: 'after' }));
 }
 
 export interface Edge<T> {
@@ -113,7 +114,7 @@ export function cursorValues(keyset: Keyset, row: object): CursorValues {
 export function decodeKeysetCursor(keyset: Keyset, after: string | null | undefined): CursorValues | null {
   const values = decodeCursor(after, keyset.columns.length);
   if (values && !keyset.columns.every((c, i) => (c.kind === 'date' ? isIsoDate(String(values[i])) : /^\d{1,18}$/.test(String(values[i]))))) {
-    throw new BadInputError('after', 'after is not a cursor returned by this API');
+    throw new BadInputError('after', message('input.cursor', { field: 'after' }));
   }
   return values;
 }

@@ -1,5 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { ConflictError } from './errors';
+import { message } from '../i18n';
 
 /** The advisory-lock key of a producer's month (one 64-bit key; a collision only serializes more). */
 export const PERIOD_LOCK_KEY = `hashtextextended('tax_period:' || $1::text || ':' || $2::int || ':' || $3::int, 0)`;
@@ -35,7 +36,7 @@ export async function assertPeriodsOpen(
   const first = ordered.find((m) => closed.some((c) => c.year === m.year && c.month === m.month))!;
   throw new ConflictError(
     'PERIOD_CLOSED',
-    `The tax period ${first.year}-${String(first.month).padStart(2, '0')} of producer ${producerId} is closed: reopen it (with a reason) before changing its purchases or sales`,
+    message('period.closed', { period: `${first.year}-${String(first.month).padStart(2, '0')}`, producerId }),
     first.field,
   );
 }

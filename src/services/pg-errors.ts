@@ -1,5 +1,6 @@
 import { QueryFailedError } from 'typeorm';
 import { BadInputError, ConflictError } from './errors';
+import { message } from '../i18n';
 
 /** Unique constraints the API reports as CONFLICT/DUPLICATE, with the input field each guards. */
 const UNIQUE_FIELDS: Record<string, string> = {
@@ -21,12 +22,12 @@ export function translateDbError(error: unknown, fieldPrefix = 'input'): never {
     if (d.code === '23505') {
       const field = UNIQUE_FIELDS[d.constraint ?? ''] ?? 'input';
       if (d.constraint === 'regime_election_producer_id_effective_year_key') {
-        throw new ConflictError('REGIME_ALREADY_ELECTED', 'A regime is already elected for that year', `${fieldPrefix}.${field}`);
+        throw new ConflictError('REGIME_ALREADY_ELECTED', message('regime.alreadyElectedThatYear'), `${fieldPrefix}.${field}`);
       }
-      throw new ConflictError('DUPLICATE', `A record with the same ${field} already exists`, `${fieldPrefix}.${field}`);
+      throw new ConflictError('DUPLICATE', message('input.duplicate', { field }), `${fieldPrefix}.${field}`);
     }
     if (d.code === '23514' || d.code === '23503' || d.code === '22P02' || d.code === '22003') {
-      throw new BadInputError(fieldPrefix, `Rejected by the database: ${d.constraint ?? d.detail ?? 'invalid value'}`);
+      throw new BadInputError(fieldPrefix, message('input.rejectedByDatabase', { detail: d.constraint ?? d.detail ?? 'invalid value' }));
     }
   }
   throw error;

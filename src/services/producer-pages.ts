@@ -5,6 +5,7 @@ import { BadInputError } from './errors';
 import { Connection, cursorValues, decodeKeysetCursor, Keyset, keysetAfterSql, keysetOrderSql, PageArgs, pageSize, toConnection } from './pagination';
 import { visibleProducerIds } from './record-batch';
 import { attachPrefetched, rowMapper } from './raw-rows';
+import { message } from '../i18n';
 
 /**
  * Pages of a producer's records (Producer.contracts, .purchases, .sales) for many producers at
@@ -116,8 +117,8 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
   const dateColumn = datedColumn(spec.keyset);
   const dated = dateColumn !== null;
   const after = decodeKeysetCursor(spec.keyset, args.after);
-  if (args.from != null && !isIsoDate(args.from)) throw new BadInputError('from', 'from must be a date YYYY-MM-DD');
-  if (args.to != null && !isIsoDate(args.to)) throw new BadInputError('to', 'to must be a date YYYY-MM-DD');
+  if (args.from != null && !isIsoDate(args.from)) throw new BadInputError('from', message('input.date', { field: 'from' }));
+  if (args.to != null && !isIsoDate(args.to)) throw new BadInputError('to', message('input.date', { field: 'to' }));
 
   const ids = visibleProducerIds(actor, producerIds);
   const rowsByProducer = new Map<string, T[]>();

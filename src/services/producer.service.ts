@@ -7,6 +7,7 @@ import { pageAfter, PRODUCER_KEYSET } from './keysets';
 import { assertAdmin, assertCanWriteFor, assertVisible, visibleProducerId } from './scope';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireText } from './validation';
+import { message } from '../i18n';
 
 export interface CreateProducerInput {
   cnpj: string;
@@ -57,7 +58,7 @@ export class ProducerService {
       const legalName = requireText(input.legalName, 'input.legalName');
       await requireMunicipalities(em, [{ field: 'input.plantMunicipalityCode', code: input.plantMunicipalityCode }]);
       if (await em.getRepository(Producer).existsBy({ cnpj: input.cnpj })) {
-        throw new ConflictError('DUPLICATE', `A producer with CNPJ ${input.cnpj} already exists`, 'input.cnpj');
+        throw new ConflictError('DUPLICATE', message('producer.cnpjTaken', { cnpj: input.cnpj }), 'input.cnpj');
       }
       const producer = await em.getRepository(Producer).save(
         em.getRepository(Producer).create({ cnpj: input.cnpj, legalName, plantMunicipalityCode: input.plantMunicipalityCode, anpAuthorization: input.anpAuthorization?.trim() || null }),
@@ -86,7 +87,7 @@ export class ProducerService {
         .where('id = :id AND version = :expectedVersion', { id, expectedVersion })
         .execute();
       if (!result.affected) {
-        throw new ConflictError('VERSION_MISMATCH', `Producer ${id} is at version ${before.version}, not ${expectedVersion}`, 'expectedVersion');
+        throw new ConflictError('VERSION_MISMATCH', message('producer.versionMismatch', { id, version: before.version, expected: expectedVersion }), 'expectedVersion');
       }
       const after = await em.getRepository(Producer).findOneByOrFail({ id });
       return { result: after, audit: [{ operation: 'updateProducer', entity: 'Producer', entityId: id, producerId: id, before, after }] };

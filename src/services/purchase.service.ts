@@ -13,6 +13,7 @@ import {
 import { assertVisible } from './scope';
 import { mutate } from './transaction';
 import { requireMunicipalities } from './validation';
+import { message, Message } from '../i18n';
 
 export interface RecordPurchaseInput {
   producerId: string;
@@ -79,54 +80,54 @@ export class PurchaseService {
     const purchasedOn = requireDate(input.purchasedOn, `${at}.purchasedOn`);
     // art. 6º §3º: the raw material is weighed in the period it is used; by default, when bought.
     const consumedOn = input.consumedOn == null ? purchasedOn : requireDate(input.consumedOn, `${at}.consumedOn`);
-    if (consumedOn < purchasedOn) throw new BadInputError(`${at}.consumedOn`, `${at}.consumedOn must not be before purchasedOn`);
-    if (!Object.values(Feedstock).includes(input.feedstock)) throw new BadInputError(`${at}.feedstock`, `Unknown feedstock ${input.feedstock}`);
+    if (consumedOn < purchasedOn) throw new BadInputError(`${at}.consumedOn`, message('purchase.consumedBeforePurchased', { field: `${at}.consumedOn` }));
+    if (!Object.values(Feedstock).includes(input.feedstock)) throw new BadInputError(`${at}.feedstock`, message('input.unknownValue', { what: 'feedstock', value: String(input.feedstock) }));
     const quantityKg = requirePositiveDecimal(input.quantityKg, `${at}.quantityKg`);
     const kind = input.supplierKind;
     const farmerId = input.familyFarmerId ?? null;
     const organizationId = input.organizationId ?? null;
     const supplierName = optionalText(input.supplierName);
-    const must = (ok: boolean, field: string, message: string) => {
-      if (!ok) throw new BadInputError(`${at}.${field}`, message);
+    const must = (ok: boolean, field: string, text: Message) => {
+      if (!ok) throw new BadInputError(`${at}.${field}`, text);
     };
     switch (kind) {
       case SupplierKind.FAMILY_FARMER:
-        must(farmerId !== null, 'familyFarmerId', 'supplierKind FAMILY_FARMER needs familyFarmerId');
-        must(organizationId === null, 'organizationId', 'supplierKind FAMILY_FARMER takes no organizationId');
+        must(farmerId !== null, 'familyFarmerId', message('purchase.supplierNeeds', { kind, field: 'familyFarmerId' }));
+        must(organizationId === null, 'organizationId', message('purchase.supplierTakesNo', { kind, field: 'organizationId' }));
         break;
       case SupplierKind.COOPERATIVE:
       case SupplierKind.ASSOCIATION:
-        must(organizationId !== null, 'organizationId', `supplierKind ${kind} needs organizationId`);
-        must(farmerId === null, 'familyFarmerId', `supplierKind ${kind} takes no familyFarmerId`);
+        must(organizationId !== null, 'organizationId', message('purchase.supplierNeeds', { kind, field: 'organizationId' }));
+        must(farmerId === null, 'familyFarmerId', message('purchase.supplierTakesNo', { kind, field: 'familyFarmerId' }));
         break;
       case SupplierKind.THIRD_PARTY:
-        must(farmerId === null, 'familyFarmerId', 'supplierKind THIRD_PARTY takes no familyFarmerId');
-        must(organizationId === null, 'organizationId', 'supplierKind THIRD_PARTY takes no organizationId');
-        must(supplierName !== null, 'supplierName', 'supplierKind THIRD_PARTY needs supplierName');
+        must(farmerId === null, 'familyFarmerId', message('purchase.supplierTakesNo', { kind, field: 'familyFarmerId' }));
+        must(organizationId === null, 'organizationId', message('purchase.supplierTakesNo', { kind, field: 'organizationId' }));
+        must(supplierName !== null, 'supplierName', message('purchase.supplierNeeds', { kind, field: 'supplierName' }));
         break;
       case SupplierKind.OWN_PRODUCTION:
-        must(farmerId === null, 'familyFarmerId', 'supplierKind OWN_PRODUCTION takes no familyFarmerId');
-        must(organizationId === null, 'organizationId', 'supplierKind OWN_PRODUCTION takes no organizationId');
-        must(supplierName === null, 'supplierName', 'supplierKind OWN_PRODUCTION takes no supplierName');
+        must(farmerId === null, 'familyFarmerId', message('purchase.supplierTakesNo', { kind, field: 'familyFarmerId' }));
+        must(organizationId === null, 'organizationId', message('purchase.supplierTakesNo', { kind, field: 'organizationId' }));
+        must(supplierName === null, 'supplierName', message('purchase.supplierTakesNo', { kind, field: 'supplierName' }));
         break;
       default:
-        throw new BadInputError(`${at}.supplierKind`, `Unknown supplierKind ${String(kind)}`);
+        throw new BadInputError(`${at}.supplierKind`, message('input.unknownValue', { what: 'supplierKind', value: String(kind) }));
     }
     // art. 6º §4º: own production has no acquisition cost (it is valued at the period's average
     // third-party price per kg); every other lot must carry its cost.
     let cost: Decimal | null = null;
     if (kind === SupplierKind.OWN_PRODUCTION) {
-      must(input.cost == null, 'cost', 'OWN_PRODUCTION has no acquisition cost (valued per art. 6º §4º)');
+      must(input.cost == null, 'cost', message('purchase.ownProductionCost'));
     } else {
-      if (input.cost == null) throw new BadInputError(`${at}.cost`, `A ${kind} purchase needs its acquisition cost`);
+      if (input.cost == null) throw new BadInputError(`${at}.cost`, message('purchase.costRequired', { kind }));
       cost = requirePositiveDecimal(input.cost, `${at}.cost`);
     }
     const purpose = input.purpose ?? PurchasePurpose.BIODIESEL_FEEDSTOCK;
-    if (!Object.values(PurchasePurpose).includes(purpose)) throw new BadInputError(`${at}.purpose`, `Unknown purpose ${purpose}`);
+    if (!Object.values(PurchasePurpose).includes(purpose)) throw new BadInputError(`${at}.purpose`, message('input.unknownValue', { what: 'purpose', value: String(purpose) }));
     let externalId: string | null = null;
     if (input.externalId != null) {
       externalId = optionalText(input.externalId);
-      must(externalId !== null, 'externalId', 'externalId must not be blank');
+      must(externalId !== null, 'externalId', message('input.blank', { field: 'externalId' }));
     }
     return Object.assign(new Purchase(), {
       producerId: input.producerId,
@@ -152,7 +153,7 @@ export class PurchaseService {
     rows.forEach((r, i) => {
       if (r.externalId === null) return;
       const key = JSON.stringify([r.producerId, r.externalId]);
-      if (seen.has(key)) throw new ConflictError('DUPLICATE', `externalId ${r.externalId} appears twice in the batch for producer ${r.producerId}`, `input[${i}].externalId`);
+      if (seen.has(key)) throw new ConflictError('DUPLICATE', message('purchase.externalIdTwice', { externalId: r.externalId, producerId: r.producerId }), `input[${i}].externalId`);
       seen.add(key);
     });
   }
@@ -175,7 +176,7 @@ export class PurchaseService {
     for (const ref of orgRefs) {
       const kind = orgs.get(ref.id)!.kind;
       if (kind !== (rows[ref.i].supplierKind as string)) {
-        throw new BadInputError(at(ref.i, 'supplierKind'), `supplierKind ${rows[ref.i].supplierKind} does not match organization ${ref.id}, which is a ${kind}`);
+        throw new BadInputError(at(ref.i, 'supplierKind'), message('purchase.organizationKind', { given: rows[ref.i].supplierKind, id: ref.id, kind }));
       }
     }
 
@@ -195,7 +196,7 @@ export class PurchaseService {
       );
       const takenKeys = new Set(taken.map((t) => JSON.stringify([String(t.producer_id), t.external_id])));
       const clash = keyed.find((k) => takenKeys.has(JSON.stringify([String(k.producerId), k.externalId])));
-      if (clash) throw new ConflictError('DUPLICATE', `Producer ${clash.producerId} already has a purchase with externalId ${clash.externalId}`, at(clash.i, 'externalId'));
+      if (clash) throw new ConflictError('DUPLICATE', message('purchase.externalIdTaken', { producerId: clash.producerId, externalId: clash.externalId }), at(clash.i, 'externalId'));
     }
 
     // art. 6º §3º: a lot weighs in the month it is used, so the month of consumedOn must be open

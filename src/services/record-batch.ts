@@ -2,9 +2,10 @@ import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
 import { isIsoDate, monthOf, yearOf } from '../law/dates';
 import { Decimal } from '../law/decimal';
 import { Actor } from './actor';
-import { BadInputError, NotFoundError } from './errors';
+import { BadInputError, NotFoundError, RecordName } from './errors';
 import { assertPeriodsOpen } from './period-lock';
 import { assertCanWriteFor, canSee } from './scope';
+import { message } from '../i18n';
 
 /**
  * Shared steps of the producers' record batches (purchases, sales, fomento, contracts): checks
@@ -23,14 +24,14 @@ export function visibleProducerIds(actor: Actor, producerIds: readonly string[])
 }
 
 export function requireDate(value: string, field: string): string {
-  if (typeof value !== 'string' || !isIsoDate(value)) throw new BadInputError(field, `${field} must be a real calendar date YYYY-MM-DD`);
+  if (typeof value !== 'string' || !isIsoDate(value)) throw new BadInputError(field, message('input.calendarDate', { field }));
   return value;
 }
 
 /** A positive decimal (quantities, costs, volumes, revenues, amounts, prices: DESIGN §5). */
 export function requirePositiveDecimal(value: Decimal | string | null | undefined, field: string): Decimal {
   const d = toDecimal(value);
-  if (d === null || !d.isFinite() || d.lte(0)) throw new BadInputError(field, `${field} must be greater than zero`);
+  if (d === null || !d.isFinite() || d.lte(0)) throw new BadInputError(field, message('input.notPositive', { field }));
   return d;
 }
 
@@ -74,7 +75,7 @@ export function assertWritable(actor: Actor, wanted: Array<{ field: string; id: 
 export async function requireRecords<R extends { id: string }>(
   em: EntityManager,
   table: string,
-  entity: string,
+  entity: RecordName,
   wanted: Array<{ field: string; id: string }>,
   columns: string[],
 ): Promise<Map<string, R>> {

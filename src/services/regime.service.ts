@@ -7,6 +7,7 @@ import { BadInputError, ConflictError } from './errors';
 import { requireDate, requireWritableProducers, visibleProducerIds } from './record-batch';
 import { requireVisibleProducer } from './seal.service';
 import { mutate } from './transaction';
+import { message } from '../i18n';
 
 export interface ElectRegimeInput {
   producerId: string;
@@ -40,13 +41,13 @@ export class RegimeService {
   async elect(actor: Actor, input: ElectRegimeInput): Promise<RegimeElection> {
     return mutate(this.ds, actor, async (em) => {
       await requireWritableProducers(em, actor, [{ field: 'input.producerId', id: input.producerId }]);
-      if (!Object.values(TaxRegime).includes(input.regime)) throw new BadInputError('input.regime', 'input.regime is not a regime');
+      if (!Object.values(TaxRegime).includes(input.regime)) throw new BadInputError('input.regime', message('regime.notARegime', { field: 'input.regime' }));
       const electedOn = requireDate(input.electedOn, 'input.electedOn');
       const startingActivity = input.startingActivity ?? false;
       const { effectiveYear } = electionEffectiveYear(electedOn, startingActivity);
       // A concurrent election for the same year is caught by UNIQUE (producer_id, effective_year) (pg-errors.ts).
       if (await em.getRepository(RegimeElection).existsBy({ producerId: input.producerId, effectiveYear })) {
-        throw new ConflictError('REGIME_ALREADY_ELECTED', `A regime is already elected for ${effectiveYear}`, 'input.electedOn');
+        throw new ConflictError('REGIME_ALREADY_ELECTED', message('regime.alreadyElected', { year: effectiveYear }), 'input.electedOn');
       }
       const repo = em.getRepository(RegimeElection);
       const election = await repo.save(repo.create({ producerId: input.producerId, regime: input.regime, electedOn, startingActivity, effectiveYear }));

@@ -9,6 +9,7 @@ import { SALE_KEYSET } from './keysets';
 import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { mutate } from './transaction';
+import { message } from '../i18n';
 
 export interface RecordSaleInput {
   producerId: string;
@@ -57,13 +58,13 @@ export class SaleService {
     const volumeM3 = requirePositiveDecimal(input.volumeM3, `${at}.volumeM3`);
     const revenue = requirePositiveDecimal(input.revenue, `${at}.revenue`);
     const origin = input.origin ?? BiodieselOrigin.OWN_PRODUCTION;
-    if (!Object.values(BiodieselOrigin).includes(origin)) throw new BadInputError(`${at}.origin`, `Unknown origin ${origin}`);
+    if (!Object.values(BiodieselOrigin).includes(origin)) throw new BadInputError(`${at}.origin`, message('input.unknownValue', { what: 'origin', value: String(origin) }));
     const market = input.market ?? Market.DOMESTIC;
-    if (!Object.values(Market).includes(market)) throw new BadInputError(`${at}.market`, `Unknown market ${market}`);
+    if (!Object.values(Market).includes(market)) throw new BadInputError(`${at}.market`, message('input.unknownValue', { what: 'market', value: String(market) }));
     let invoiceKey: string | null = null;
     if (input.invoiceKey != null) {
       invoiceKey = input.invoiceKey.trim();
-      if (!INVOICE_KEY.test(invoiceKey)) throw new BadInputError(`${at}.invoiceKey`, 'invoiceKey must be the 44 digits of an NF-e access key');
+      if (!INVOICE_KEY.test(invoiceKey)) throw new BadInputError(`${at}.invoiceKey`, message('sale.invoiceKey'));
     }
     return Object.assign(new Sale(), { producerId: input.producerId, soldOn, volumeM3, revenue, origin, market, invoiceKey });
   }
@@ -73,7 +74,7 @@ export class SaleService {
     const seen = new Set<string>();
     rows.forEach((r, i) => {
       if (r.invoiceKey === null) return;
-      if (seen.has(r.invoiceKey)) throw new ConflictError('DUPLICATE', `invoiceKey ${r.invoiceKey} appears twice in the batch`, `input[${i}].invoiceKey`);
+      if (seen.has(r.invoiceKey)) throw new ConflictError('DUPLICATE', message('sale.invoiceKeyTwice', { key: r.invoiceKey }), `input[${i}].invoiceKey`);
       seen.add(r.invoiceKey);
     });
   }
@@ -90,7 +91,7 @@ export class SaleService {
       const taken: Array<{ invoice_key: string }> = await em.query('SELECT invoice_key FROM sale WHERE invoice_key = ANY($1::char(44)[])', [keys]);
       const takenKeys = new Set(taken.map((t) => t.invoice_key));
       const i = rows.findIndex((r) => r.invoiceKey !== null && takenKeys.has(r.invoiceKey));
-      if (i >= 0) throw new ConflictError('DUPLICATE', `A sale with invoiceKey ${rows[i].invoiceKey} already exists`, `input[${i}].invoiceKey`);
+      if (i >= 0) throw new ConflictError('DUPLICATE', message('sale.invoiceKeyTaken', { key: rows[i].invoiceKey! }), `input[${i}].invoiceKey`);
     }
     // A sale is taxed in the month of soldOn, which must be open.
     await requireOpenPeriods(em, rows, (r) => r.soldOn, (i) => `input[${i}].soldOn`);

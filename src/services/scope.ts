@@ -1,6 +1,7 @@
 import { Role } from '../law/types';
 import { Actor } from './actor';
-import { ForbiddenError, NotFoundError } from './errors';
+import { ForbiddenError, NotFoundError, RecordName } from './errors';
+import { message } from '../i18n';
 
 /**
  * Producer scoping (DESIGN §4), in one place: every read and write of a producer's records asks
@@ -20,17 +21,17 @@ export function canSee(actor: Actor, producerId: string): boolean {
 }
 
 /** A record of `producerId` the actor asked for by id: NOT_FOUND when outside its scope. */
-export function assertVisible(actor: Actor, entity: string, id: string, producerId: string): void {
+export function assertVisible(actor: Actor, entity: RecordName, id: string, producerId: string): void {
   if (!canSee(actor, producerId)) throw new NotFoundError(entity, id);
 }
 
 /** Writing a producer's records: ADMIN any, PRODUCER its own, AUDITOR none. */
-export function assertCanWriteFor(actor: Actor, entity: string, producerId: string): void {
-  if (actor.role === Role.AUDITOR) throw new ForbiddenError('AUDITOR reads everything and writes nothing');
+export function assertCanWriteFor(actor: Actor, entity: RecordName, producerId: string): void {
+  if (actor.role === Role.AUDITOR) throw new ForbiddenError(message('auth.auditorWritesNothing'));
   if (!canSee(actor, producerId)) throw new NotFoundError(entity, producerId);
 }
 
 /** Reference data and the law: ADMIN only (DESIGN §4). */
 export function assertAdmin(actor: Actor): void {
-  if (actor.role !== Role.ADMIN) throw new ForbiddenError('Only an ADMIN may do this');
+  if (actor.role !== Role.ADMIN) throw new ForbiddenError(message('auth.adminOnly'));
 }

@@ -7,6 +7,7 @@ import { isId, optionalText, requireDate, requireWritableProducers, visibleProdu
 import { assertAdmin, assertVisible, canSee } from './scope';
 import { mutate } from './transaction';
 import { requireOrder } from './validation';
+import { message } from '../i18n';
 
 export interface GrantSealInput {
   producerId: string;
@@ -70,7 +71,7 @@ export class SealService {
     return mutate(this.ds, actor, async (em) => {
       const grantedOn = requireDate(input.grantedOn, 'input.grantedOn');
       const validUntil = requireDate(input.validUntil, 'input.validUntil');
-      requireOrder(grantedOn, validUntil, 'input.validUntil', 'input.validUntil must not be before grantedOn');
+      requireOrder(grantedOn, validUntil, 'input.validUntil', message('input.notBefore', { field: 'input.validUntil', other: 'grantedOn' }));
       await requireWritableProducers(em, actor, [{ field: 'input.producerId', id: input.producerId }]);
       const repo = em.getRepository(SealGrant);
       const grant = await repo.save(repo.create({ producerId: input.producerId, grantedOn, validUntil, act: optionalText(input.act) }));
@@ -86,24 +87,24 @@ export class SealService {
     assertAdmin(actor);
     return mutate(this.ds, actor, async (em) => {
       const effectiveOn = requireDate(input.effectiveOn, 'input.effectiveOn');
-      if (!Object.values(SealEventKind).includes(input.kind)) throw new BadInputError('input.kind', 'input.kind is not a Selo event');
+      if (!Object.values(SealEventKind).includes(input.kind)) throw new BadInputError('input.kind', message('seal.notAnEvent', { field: 'input.kind' }));
       // The grant row is locked so that two renewals cannot both pass the "after the current end" check.
       const grant = isId(input.grantId)
         ? await em.getRepository(SealGrant).createQueryBuilder('g').setLock('pessimistic_write').where('g.id = :id', { id: input.grantId }).getOne()
         : null;
       if (!grant) throw new NotFoundError('SealGrant', input.grantId);
-      if (effectiveOn < grant.grantedOn) throw new BadInputError('input.effectiveOn', 'input.effectiveOn must not be before the grant\'s grantedOn');
+      if (effectiveOn < grant.grantedOn) throw new BadInputError('input.effectiveOn', message('seal.beforeGrant', { field: 'input.effectiveOn' }));
       let validUntil: string | null = null;
       if (input.kind === SealEventKind.RENEWED) {
-        if (input.validUntil == null) throw new BadInputError('input.validUntil', 'RENEWED needs validUntil, the new end of validity');
+        if (input.validUntil == null) throw new BadInputError('input.validUntil', message('seal.renewalNeedsValidUntil'));
         validUntil = requireDate(input.validUntil, 'input.validUntil');
         const [{ end }] = await em.query(
           `SELECT GREATEST($2::date, MAX(valid_until))::text AS "end" FROM seal_event WHERE grant_id = $1 AND kind = 'RENEWED'`,
           [grant.id, grant.validUntil],
         );
-        if (validUntil <= end) throw new BadInputError('input.validUntil', `input.validUntil must be after the grant's current end of validity ${end}`);
+        if (validUntil <= end) throw new BadInputError('input.validUntil', message('seal.renewalNotAfterEnd', { field: 'input.validUntil', end: String(end) }));
       } else if (input.validUntil != null) {
-        throw new BadInputError('input.validUntil', `${input.kind} carries no validUntil: only RENEWED does`);
+        throw new BadInputError('input.validUntil', message('seal.onlyRenewalHasValidUntil', { kind: String(input.kind) }));
       }
       const repo = em.getRepository(SealEvent);
       const event = await repo.save(repo.create({ grantId: grant.id, kind: input.kind, effectiveOn, reason: optionalText(input.reason), validUntil }));

@@ -2,22 +2,23 @@ import { EntityManager, In } from 'typeorm';
 import { Municipality } from '../domain';
 import { Decimal } from '../law/decimal';
 import { BadInputError } from './errors';
+import { message, Message } from '../i18n';
 
 /** Input checks shared by the use cases; each names the offending field (DESIGN §5). */
 
 export function requireText(value: string | null | undefined, field: string): string {
   const text = value?.trim();
-  if (!text) throw new BadInputError(field, `${field} must not be empty`);
+  if (!text) throw new BadInputError(field, message('input.empty', { field }));
   return text;
 }
 
 export function requirePositive(value: Decimal, field: string): Decimal {
-  if (!value.isFinite() || value.lte(0)) throw new BadInputError(field, `${field} must be greater than zero`);
+  if (!value.isFinite() || value.lte(0)) throw new BadInputError(field, message('input.notPositive', { field }));
   return value;
 }
 
-export function requireOrder(from: string, until: string, field: string, message = `${field} must not be before validFrom`): void {
-  if (until < from) throw new BadInputError(field, message);
+export function requireOrder(from: string, until: string, field: string, text: Message = message('input.notBefore', { field, other: 'validFrom' })): void {
+  if (until < from) throw new BadInputError(field, text);
 }
 
 /**
@@ -30,5 +31,5 @@ export async function requireMunicipalities(em: EntityManager, wanted: Array<{ f
   const found = await em.getRepository(Municipality).find({ select: { ibgeCode: true }, where: { ibgeCode: In(codes) } });
   const known = new Set(found.map((m) => m.ibgeCode));
   const missing = wanted.find((w) => !known.has(w.code));
-  if (missing) throw new BadInputError(missing.field, `Unknown municipality ${missing.code} (load it with upsertMunicipalities or the municipalities import)`);
+  if (missing) throw new BadInputError(missing.field, message('input.unknownMunicipality', { code: missing.code }));
 }

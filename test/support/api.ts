@@ -46,8 +46,8 @@ export interface TestApi {
   app: RunningApp;
   statements: StatementCounter;
   token(caller?: Caller): Promise<string>;
-  /** POST a GraphQL operation over real HTTP; ADMIN unless `as` says otherwise (`as: null`: no token). */
-  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, as?: Caller | null): Promise<GraphQLResponse<T>>;
+  /** POST a GraphQL operation over real HTTP; ADMIN unless `as` says otherwise (`as: null`: no token); `headers` added to the request. */
+  gql<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, as?: Caller | null, headers?: Record<string, string>): Promise<GraphQLResponse<T>>;
   /** Like gql, but fails the test on any error and returns `data`. */
   ok<T = Record<string, any>>(query: string, variables?: Record<string, unknown>, as?: Caller | null): Promise<T>;
   /** Count rows with a raw SQL statement (asserting that nothing was written). */
@@ -69,8 +69,8 @@ export async function startTestApi(options: { compiledReads?: boolean } = {}): P
   const url = `http://127.0.0.1:${port}/graphql`;
   const token = (caller: Caller = { role: Role.ADMIN }) =>
     signToken(TEST_SECRET, { sub: caller.sub ?? `test-${caller.role.toLowerCase()}`, role: caller.role as Role, producerId: caller.producerId });
-  const gql = async <T,>(query: string, variables: Record<string, unknown> = {}, as: Caller | null = { role: Role.ADMIN }): Promise<GraphQLResponse<T>> => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const gql = async <T,>(query: string, variables: Record<string, unknown> = {}, as: Caller | null = { role: Role.ADMIN }, extra: Record<string, string> = {}): Promise<GraphQLResponse<T>> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...extra };
     if (as) headers.authorization = `Bearer ${await token(as)}`;
     const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
     const body = (await res.json()) as GraphQLResponse<T>;

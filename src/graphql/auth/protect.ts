@@ -3,6 +3,7 @@ import { Role } from '../../law/types';
 import { Actor } from '../../services/actor';
 import { ForbiddenError, NotFoundError, UnauthenticatedError } from '../../services/errors';
 import { Rule, ruleFor, valuesAt } from './rules';
+import { message } from '../../i18n';
 
 const PROTECTED = Symbol('selo.protected');
 
@@ -15,10 +16,10 @@ const PROTECTED = Symbol('selo.protected');
 export function authorize(rootType: 'Query' | 'Mutation', field: string, actor: Actor | undefined, args: Record<string, unknown>): Rule {
   if (!actor) throw new UnauthenticatedError();
   const rule = ruleFor(rootType, field);
-  if (!rule) throw new ForbiddenError(`${rootType}.${field} has no authorization rule`);
+  if (!rule) throw new ForbiddenError(message('auth.noRule', { field: `${rootType}.${field}` }));
   if (!rule.roles.includes(actor.role)) {
     throw new ForbiddenError(
-      actor.role === Role.AUDITOR && rule.kind === 'write' ? 'AUDITOR reads everything and writes nothing' : `${field} is not allowed for ${actor.role}`,
+      actor.role === Role.AUDITOR && rule.kind === 'write' ? message('auth.auditorWritesNothing') : message('auth.notForRole', { field, role: actor.role }),
     );
   }
   if (actor.role === Role.PRODUCER) {

@@ -3,6 +3,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { Role } from '../../law/types';
 import { Actor } from '../../services/actor';
 import { UnauthenticatedError } from '../../services/errors';
+import { message } from '../../i18n';
 
 const ALLOWED_CLAIMS = new Set(['sub', 'role', 'producerId', 'iat', 'exp', 'nbf', 'iss', 'aud', 'jti']);
 
@@ -75,7 +76,7 @@ function remember(verifier: TokenVerifier, token: string, verified: Verified): v
 /** DESIGN §4: `Authorization: Bearer <JWT>` with claims sub, role and, for PRODUCER, producerId. */
 export async function actorFromAuthorization(header: string | undefined, verifier: TokenVerifier, requestId: string | null): Promise<Actor> {
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
-  if (!match) throw new UnauthenticatedError('Authorization: Bearer <token> is required');
+  if (!match) throw new UnauthenticatedError(message('auth.bearerRequired'));
   const token = match[1];
   const known = cachedVerification(verifier, token, Date.now());
   if (known) return { sub: known.sub, role: known.role, producerId: known.producerId, requestId };
@@ -83,18 +84,18 @@ export async function actorFromAuthorization(header: string | undefined, verifie
   try {
     ({ payload } = await jwtVerify(token, verifier.key, { algorithms: verifier.algorithms, requiredClaims: ['sub'] }));
   } catch (e) {
-    if (e instanceof joseErrors.JWTExpired) throw new UnauthenticatedError('The token has expired');
-    throw new UnauthenticatedError('The token is not valid');
+    if (e instanceof joseErrors.JWTExpired) throw new UnauthenticatedError(message('auth.tokenExpired'));
+    throw new UnauthenticatedError(message('auth.tokenInvalid'));
   }
   const unknown = Object.keys(payload).filter((k) => !ALLOWED_CLAIMS.has(k));
-  if (unknown.length) throw new UnauthenticatedError(`Unknown claims in token: ${unknown.join(', ')}`);
+  if (unknown.length) throw new UnauthenticatedError(message('auth.unknownClaims', { claims: unknown.join(', ') }));
   const { sub, role, producerId } = payload;
-  if (typeof sub !== 'string' || !sub) throw new UnauthenticatedError('The token has no subject');
-  if (typeof role !== 'string' || !(role in Role)) throw new UnauthenticatedError('The token role must be ADMIN, AUDITOR or PRODUCER');
+  if (typeof sub !== 'string' || !sub) throw new UnauthenticatedError(message('auth.noSubject'));
+  if (typeof role !== 'string' || !(role in Role)) throw new UnauthenticatedError(message('auth.badRole'));
   if (role === Role.PRODUCER) {
-    if (typeof producerId !== 'string' || !/^\d{1,18}$/.test(producerId)) throw new UnauthenticatedError('A PRODUCER token needs a producerId claim');
+    if (typeof producerId !== 'string' || !/^\d{1,18}$/.test(producerId)) throw new UnauthenticatedError(message('auth.producerIdRequired'));
   } else if (producerId !== undefined) {
-    throw new UnauthenticatedError('Only a PRODUCER token carries producerId');
+    throw new UnauthenticatedError(message('auth.producerIdOnlyForProducer'));
   }
   const actor = { sub, role: role as Role, producerId: role === Role.PRODUCER ? (producerId as string) : null };
   remember(verifier, token, {

@@ -3,7 +3,8 @@ import { Field, ObjectType } from 'type-graphql';
 @ObjectType('Finding', { description: 'A machine-readable finding: a warning, a reason or a compliance issue.' })
 export class FindingType {
   @Field({ description: 'Stable upper-snake code, e.g. SEAL_NOT_REGULAR, PRICE_BELOW_MINIMUM.' }) code: string;
-  @Field({ description: 'What it means, for a person.' }) message: string;
+  /** Resolved in the caller's language by FindingResolver. */
+  message: string;
   @Field(() => String, { nullable: true, description: 'Legal provision the finding rests on, where one applies.' }) legalBasis: string | null;
 }
 

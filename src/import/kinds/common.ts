@@ -1,10 +1,11 @@
 import { EntityManager } from 'typeorm';
 import { isId } from '../../services/record-batch';
-import { BadInputError } from '../../services/errors';
+import { BadInputError, RecordName } from '../../services/errors';
 import { assertPeriodsOpen } from '../../services/period-lock';
 import { ConflictError } from '../../services/errors';
 import { ImportLineError } from '../import-error';
 import { CsvRow, STAGING } from '../import-kind';
+import { message } from '../../i18n';
 
 /** The Decimal scalar's rule for text (src/graphql/scalars.ts): plain decimal notation only. */
 const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
@@ -13,15 +14,15 @@ const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 export function decimalCell(row: CsvRow, column: string): string | undefined {
   const v = row[column];
   if (v === undefined) return undefined;
-  if (!DECIMAL_TEXT.test(v)) throw new BadInputError(`.${column}`, `must be a plain decimal number such as 26.41 (a dot for decimals, no thousands separator), got "${v}"`);
+  if (!DECIMAL_TEXT.test(v)) throw new BadInputError(`.${column}`, message('import.decimal', { value: v }));
   return v;
 }
 
 /** An id cell: blank = none; anything but a record id names no record (NOT_FOUND, as over GraphQL). */
-export function idCell(row: CsvRow, column: string, entity: string, line?: number): string | null {
+export function idCell(row: CsvRow, column: string, entity: RecordName, line?: number): string | null {
   const v = row[column];
   if (v === undefined) return null;
-  if (!isId(v)) throw new ImportLineError('NOT_FOUND', line ?? null, column, `${entity} ${v} not found`);
+  if (!isId(v)) throw new ImportLineError('NOT_FOUND', line ?? null, column, message(`notFound.${entity}`, { id: v }));
   return v;
 }
 
@@ -30,7 +31,7 @@ export function booleanCell(row: CsvRow, column: string): boolean {
   const v = (row[column] ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   if (['true', 'sim', 's', 'yes', 'y', '1', 'x', 'verdadeiro', 'v'].includes(v)) return true;
   if (['false', 'nao', 'n', 'no', '0', '', 'falso', 'f'].includes(v)) return false;
-  throw new BadInputError(`.${column}`, `must be true or false (sim/não, 1/0), got "${row[column]}"`);
+  throw new BadInputError(`.${column}`, message('import.boolean', { value: row[column] ?? '' }));
 }
 
 /** Whether a table exists yet (the tax periods arrive with their own migration). */
@@ -65,7 +66,7 @@ export async function checkPeriodsOpen(em: EntityManager, producerId: string, da
     await assertPeriodsOpen(em, producerId, months);
     return null;
   } catch (e) {
-    if (e instanceof ConflictError && e.reason === 'PERIOD_CLOSED') return new ImportLineError('CONFLICT', Number(e.field), column, e.message, 'PERIOD_CLOSED');
+    if (e instanceof ConflictError && e.reason === 'PERIOD_CLOSED') return new ImportLineError('CONFLICT', Number(e.field), column, e.text, 'PERIOD_CLOSED');
     throw e;
   }
 }

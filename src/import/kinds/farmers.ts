@@ -7,6 +7,7 @@ import { assertCanWriteFor } from '../../services/scope';
 import { requireText } from '../../services/validation';
 import { ImportLineError } from '../import-error';
 import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
+import { message } from '../../i18n';
 
 /**
  * Family farmers with their DAP/CAF (Lei 11.326/2006; Decreto 10.527/2020 art. 2º IV), the fields
@@ -36,7 +37,7 @@ export const farmersImport: ImportKind = {
   toStaging(row) {
     // The CPF scalar's rule (src/graphql/scalars.ts): masked or bare, check digits verified.
     const bare = (row.cpf ?? '').replace(/[.\-\s]/g, '');
-    if (!/^\d{11}$/.test(bare) || !cpfLib.isValid(bare)) throw new BadInputError('.cpf', `CPF "${row.cpf ?? ''}" is not valid`);
+    if (!/^\d{11}$/.test(bare) || !cpfLib.isValid(bare)) throw new BadInputError('.cpf', message('scalar.cpf', { value: row.cpf ?? '' }));
     const name = requireText(row.name, '.name');
     const code = row.municipalityCode ?? '';
     const given = ['registrationKind', 'registrationNumber', 'validFrom', 'validUntil'].filter((c) => row[c] !== undefined);
@@ -47,7 +48,7 @@ export const farmersImport: ImportKind = {
     } catch (e) {
       if (!(e instanceof BadInputError)) throw e;
       const column = { kind: 'registrationKind', number: 'registrationNumber', validFrom: 'validFrom', validUntil: 'validUntil' }[e.field.split('.').pop()!] ?? 'registrationKind';
-      throw new BadInputError(`.${column}`, e.message.replace(/^input\.registrations\[0\]\.\w+ /, '').replace(/input\.registrations\[0\]\./g, ''));
+      throw new BadInputError(`.${column}`, { ...e.text, params: { ...e.text.params, field: column } });
     }
   },
 
@@ -55,12 +56,12 @@ export const farmersImport: ImportKind = {
     const s = STAGING;
     return firstFailure([
       sqlCheck(em, `SELECT s.line, s.municipality_code AS code FROM ${s} s WHERE NOT EXISTS (SELECT 1 FROM municipality m WHERE m.ibge_code = s.municipality_code)`, [],
-        (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'municipalityCode', `Unknown municipality ${r.code} (load it with upsertMunicipalities or the municipalities import)`)),
+        (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'municipalityCode', message('input.unknownMunicipality', { code: String(r.code) }))),
       sqlCheck(em, `SELECT line, cpf, 'name' AS col FROM (SELECT line, cpf, name, first_value(name) OVER w AS first_name, first_value(municipality_code) OVER w AS first_code, municipality_code
                       FROM ${s} WINDOW w AS (PARTITION BY cpf ORDER BY line)) d WHERE name <> first_name OR municipality_code <> first_code`, [],
-        (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'name', `CPF ${r.cpf} appears on an earlier line with another name or municipality`)),
+        (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'name', message('import.cpfOtherName', { cpf: String(r.cpf) }))),
       sqlCheck(em, `SELECT s.line, s.cpf FROM ${s} s JOIN family_farmer f ON f.cpf = s.cpf`, [],
-        (r) => new ImportLineError('CONFLICT', r.line, 'cpf', `A family farmer with CPF ${r.cpf} already exists`, 'DUPLICATE')),
+        (r) => new ImportLineError('CONFLICT', r.line, 'cpf', message('import.cpfTaken', { cpf: String(r.cpf) }), 'DUPLICATE')),
     ]);
   },
 

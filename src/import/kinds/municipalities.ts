@@ -4,6 +4,7 @@ import { assertAdmin } from '../../services/scope';
 import { ImportLineError } from '../import-error';
 import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { booleanCell } from './common';
+import { message } from '../../i18n';
 
 /**
  * Municipalities with their Semiárido flag (how the official list of the Semiárido, SUDENE
@@ -33,7 +34,7 @@ export const municipalitiesImport: ImportKind = {
   check(em) {
     return firstFailure([
       sqlCheck(em, `SELECT line, ibge_code FROM (SELECT line, ibge_code, row_number() OVER (PARTITION BY ibge_code ORDER BY line) AS n FROM ${STAGING}) d WHERE n > 1`, [],
-        (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'ibgeCode', `IBGE code ${r.ibge_code} appears twice in the file`)),
+        (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'ibgeCode', message('import.ibgeCodeTwice', { code: String(r.ibge_code) }))),
     ]);
   },
 

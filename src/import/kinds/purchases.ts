@@ -6,6 +6,7 @@ import { Decimal } from '../../law/decimal';
 import { ImportLineError } from '../import-error';
 import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { bulkInsert, checkPeriodsOpen, decimalCell, idCell } from './common';
+import { message } from '../../i18n';
 
 /**
  * Purchases of raw material (Decreto 10.527/2020, art. 3º §2 I; art. 6º §§3º–4º), the columns of
@@ -111,18 +112,18 @@ export const purchasesImport: ImportKind = {
                              OR (organization_id = ANY($5::bigint[]) AND supplier_kind <> 'COOPERATIVE') OR (organization_id = ANY($6::bigint[]) AND supplier_kind <> 'ASSOCIATION')`,
           [lost.municipalities, lost.farmers, lost.organizations, lost.contracts, cooperatives, associations],
           (r) => {
-            if (r.lost_municipality) return new ImportLineError('BAD_USER_INPUT', r.line, 'originMunicipalityCode', `Unknown municipality ${r.code} (load it with upsertMunicipalities or the municipalities import)`);
-            if (r.lost_farmer) return new ImportLineError('NOT_FOUND', r.line, 'familyFarmerId', `FamilyFarmer ${r.farmer} not found`);
-            if (r.lost_org) return new ImportLineError('NOT_FOUND', r.line, 'organizationId', `FamilyFarmingOrganization ${r.org} not found`);
-            if (r.lost_contract) return new ImportLineError('NOT_FOUND', r.line, 'contractId', `Contract ${r.contract} not found`);
-            return new ImportLineError('BAD_USER_INPUT', r.line, 'supplierKind', `supplierKind ${r.supplier_kind} does not match organization ${r.org}, which is a ${kinds[r.org as string]}`);
+            if (r.lost_municipality) return new ImportLineError('BAD_USER_INPUT', r.line, 'originMunicipalityCode', message('input.unknownMunicipality', { code: String(r.code) }));
+            if (r.lost_farmer) return new ImportLineError('NOT_FOUND', r.line, 'familyFarmerId', message('notFound.FamilyFarmer', { id: String(r.farmer) }));
+            if (r.lost_org) return new ImportLineError('NOT_FOUND', r.line, 'organizationId', message('notFound.FamilyFarmingOrganization', { id: String(r.org) }));
+            if (r.lost_contract) return new ImportLineError('NOT_FOUND', r.line, 'contractId', message('notFound.Contract', { id: String(r.contract) }));
+            return new ImportLineError('BAD_USER_INPUT', r.line, 'supplierKind', message('purchase.organizationKind', { given: String(r.supplier_kind), id: String(r.org), kind: String(kinds[r.org as string]) }));
           })]
         : []),
       sqlCheck(em, `SELECT line, external_id FROM (SELECT line, external_id, row_number() OVER (PARTITION BY external_id ORDER BY line) AS n
                       FROM ${s} WHERE external_id IS NOT NULL) d WHERE n > 1`, [],
-        (r) => new ImportLineError('CONFLICT', r.line, 'externalId', `externalId ${r.external_id} appears twice in the file for producer ${producerId}`, 'DUPLICATE')),
+        (r) => new ImportLineError('CONFLICT', r.line, 'externalId', message('import.externalIdTwice', { externalId: String(r.external_id), producerId: String(producerId) }), 'DUPLICATE')),
       sqlCheck(em, `SELECT s.line, s.external_id FROM ${s} s JOIN purchase p ON p.producer_id = $1 AND p.external_id = s.external_id`, [producerId],
-        (r) => new ImportLineError('CONFLICT', r.line, 'externalId', `Producer ${producerId} already has a purchase with externalId ${r.external_id}`, 'DUPLICATE')),
+        (r) => new ImportLineError('CONFLICT', r.line, 'externalId', message('purchase.externalIdTaken', { producerId: String(producerId), externalId: String(r.external_id) }), 'DUPLICATE')),
       // Decreto 10.527/2020 art. 6º §3º: the purchase weighs in the month it is used (consumedOn).
       () => checkPeriodsOpen(em, producerId!, 'consumed_on', 'consumedOn', (refs.months ?? []) as number[]),
       // art. 6º §4º: a third-party lot of raw material also enters the average price per kg of the

@@ -6,6 +6,7 @@ import { assertCanWriteFor } from '../../services/scope';
 import { ImportLineError } from '../import-error';
 import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { bulkInsert, checkPeriodsOpen, decimalCell } from './common';
+import { message } from '../../i18n';
 
 /**
  * Sales of biodiesel (Lei 11.116/2005 arts. 3º–4º; Decreto 10.527/2020 art. 3º §3º), the columns
@@ -48,9 +49,9 @@ export const salesImport: ImportKind = {
     return firstFailure([
       sqlCheck(em, `SELECT line, invoice_key FROM (SELECT line, invoice_key, row_number() OVER (PARTITION BY invoice_key ORDER BY line) AS n
                       FROM ${STAGING} WHERE invoice_key IS NOT NULL) d WHERE n > 1`, [],
-        (r) => new ImportLineError('CONFLICT', r.line, 'invoiceKey', `invoiceKey ${r.invoice_key} appears twice in the file`, 'DUPLICATE')),
+        (r) => new ImportLineError('CONFLICT', r.line, 'invoiceKey', message('import.invoiceKeyTwice', { key: String(r.invoice_key) }), 'DUPLICATE')),
       sqlCheck(em, `SELECT s.line, s.invoice_key FROM ${STAGING} s JOIN sale x ON x.invoice_key = s.invoice_key`, [],
-        (r) => new ImportLineError('CONFLICT', r.line, 'invoiceKey', `A sale with invoiceKey ${r.invoice_key} already exists`, 'DUPLICATE')),
+        (r) => new ImportLineError('CONFLICT', r.line, 'invoiceKey', message('sale.invoiceKeyTaken', { key: String(r.invoice_key) }), 'DUPLICATE')),
       // Each sale is taxed in the month of its soldOn (Decreto 10.527/2020 art. 6º §3º).
       () => checkPeriodsOpen(em, producerId!, 'sold_on', 'soldOn'),
     ]);

@@ -5,6 +5,7 @@ import { BiodieselOrigin, Market, RateCategory, TaxRegime } from '../types';
 import { costWeightedBlend, ownProductionValuation } from './blend';
 import { explainSegment, regimeBasis } from './explanation';
 import { TaxPeriodInput, TaxPeriodResult, TaxSegmentFigures, versionKey } from './types';
+import { message } from '../../i18n';
 
 /**
  * The monthly PIS/Pasep and Cofins of a biodiesel producer (DESIGN §1.1–§1.3), pure: the service
@@ -77,7 +78,7 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     const blend = costWeightedBlend(rules, valuation, seg.sealRegular);
     for (const v of blend.lawVersions) lawVersions.add(v);
     if (blend.familyFarmingWithoutSeal) {
-      warnings.push(finding('SEAL_NOT_REGULAR', `From ${seg.from} to ${seg.to} the producer does not hold the Selo in regular standing: family-farming raw material is not weighted at the family-farming amounts (${seg.standing.reason.message})`));
+      warnings.push(finding('SEAL_NOT_REGULAR', message('finding.SEAL_NOT_REGULAR.segment', { from: seg.from, to: seg.to, reason: seg.standing.reason.text ?? seg.standing.reason.message })));
     }
     // art. 6º §5º: imported biodiesel at the GENERAL amounts.
     const pis = ownVolume.times(blend.pisNumerator).div(blend.divisor).plus(importedVolume.times(general.value.pisPerM3));

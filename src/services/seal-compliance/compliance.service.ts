@@ -15,6 +15,7 @@ import {
   FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS, purchaseFacts,
   PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
+import { message } from '../../i18n';
 
 /** One item that does not count, with every reason (DESIGN §1.5–§1.6). */
 export interface ExcludedItem {
@@ -50,7 +51,7 @@ export class SealComplianceService {
 
   /** Producer.sealCompliance: the producer was already resolved within the caller's scope. */
   async compute(producer: Producer, year: number, asKnownOnInput?: string | null): Promise<SealComplianceReport> {
-    if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', 'year must be a calendar year such as 2025');
+    if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', message('input.year', { field: 'year', example: 2025 }));
     const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
     // One snapshot for every statement of the year, so the excluded rows match the sums even while
     // records are written; memory enough to hash a year's groups without spilling to disk.

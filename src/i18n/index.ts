@@ -1,0 +1,126 @@
+import i18next from 'i18next';
+import { en, MessageKey } from './en';
+import { ptBR } from './pt-BR';
+
+/**
+ * The API's messages in English (the default) and Brazilian Portuguese, looked up by key and
+ * locale with i18next. A leaf of the code: it imports nothing of the project, so every layer (the
+ * law's findings included) may describe what it says as a `Message` — a key and its values — and
+ * the edge that answers renders it in the caller's language (`Accept-Language`, docs/API.md).
+ */
+
+export type { MessageKey } from './en';
+
+export const LOCALES = ['en', 'pt-BR'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'en';
+
+/** A value inside a message: text, a number, or another message (rendered in the same language). */
+export type MessageParam = string | number | Message | readonly Message[];
+export type MessageParams = Readonly<Record<string, MessageParam>>;
+
+/** What a message says, independent of its language. */
+export interface Message {
+  readonly key: MessageKey;
+  readonly params?: MessageParams;
+  /**
+   * Set where the field is named beside the message (a CSV error's column): a text that opens
+   * with the field (`{{field}} must …`) leaves it out (`column quantityKg: must …`).
+   */
+  readonly fieldNamedApart?: boolean;
+}
+
+export function message(key: MessageKey, params?: MessageParams): Message {
+  return params ? { key, params } : { key };
+}
+
+export const CATALOGS: Readonly<Record<Locale, Readonly<Record<MessageKey, string>>>> = { en, 'pt-BR': ptBR };
+
+const i18n = i18next.createInstance();
+void i18n.init({
+  resources: { en: { translation: en }, 'pt-BR': { translation: ptBR } },
+  lng: DEFAULT_LOCALE,
+  fallbackLng: DEFAULT_LOCALE,
+  supportedLngs: [...LOCALES],
+  initAsync: false,
+  // Keys are flat ('input.notPositive'); messages are plain text, never HTML.
+  keySeparator: false,
+  nsSeparator: false,
+  interpolation: { escapeValue: false },
+});
+
+function isMessage(value: unknown): value is Message {
+  return typeof value === 'object' && value !== null && 'key' in value && typeof (value as Message).key === 'string';
+}
+
+/** The text of a message in a locale (English by default); nested messages in the same locale. */
+export function translate(m: Message, locale: Locale = DEFAULT_LOCALE): string {
+  const values: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(m.params ?? {})) {
+    values[name] = Array.isArray(value)
+      ? value.map((v: Message) => translate(v, locale)).join(', ')
+      : isMessage(value) ? translate(value, locale) : (value as string | number);
+  }
+  const text = i18n.t(m.key, { ...values, lng: locale });
+  const lead = `${values.field} `;
+  return m.fieldNamedApart && CATALOGS[locale][m.key].startsWith('{{field}} ') && text.startsWith(lead) ? text.slice(lead.length) : text;
+}
+
+export function isMessageKey(key: string): key is MessageKey {
+  return Object.prototype.hasOwnProperty.call(en, key);
+}
+
+/**
+ * The locale for a language tag or an Accept-Language value as negotiated elsewhere: any
+ * Portuguese (`pt`, `pt-BR`, `pt-PT`) is pt-BR, anything else English.
+ */
+export function localeOf(tag: string | null | undefined): Locale {
+  return tag && /^pt(-|$)/i.test(tag.trim()) ? 'pt-BR' : DEFAULT_LOCALE;
+}
+
+/**
+ * An error whose text is a Message, so that it can be shown in the caller's language; its
+ * `message` is the English text (logs, and callers that do not ask for another language).
+ */
+export interface Localized {
+  readonly text: Message;
+}
+
+export function isLocalized(e: unknown): e is Localized {
+  return typeof e === 'object' && e !== null && 'text' in e && isMessage((e as Localized).text);
+}
+
+/** The English templates of other libraries' messages (`graphql.*`), as patterns, most specific first. */
+const RECOGNISED = (Object.keys(en) as MessageKey[])
+  .filter((key) => key.startsWith('graphql.'))
+  .map((key) => {
+    const names: string[] = [];
+    const source = en[key]
+      .split(/(\{\{\w+\}\})/)
+      .map((part) => {
+        const name = /^\{\{(\w+)\}\}$/.exec(part)?.[1];
+        if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(name);
+        return name === 'detail' ? '([\\s\\S]+)' : '([\\s\\S]+?)';
+      })
+      .join('');
+    return { key, names, pattern: new RegExp(`^${source}$`), literal: en[key].replace(/\{\{\w+\}\}/g, '').length };
+  })
+  .sort((a, b) => b.literal - a.literal);
+
+/**
+ * A message of graphql-js or Apollo Server (English text) as a Message, when it is one of the
+ * `graphql.*` templates; its `detail`, if any, recognised in turn (or kept as it is).
+ */
+export function recognise(text: string): Message | null {
+  for (const { key, names, pattern } of RECOGNISED) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const params: Record<string, MessageParam> = {};
+    names.forEach((name, i) => {
+      params[name] = name === 'detail' ? (recognise(match[i + 1]) ?? match[i + 1]) : match[i + 1];
+    });
+    return message(key, params);
+  }
+  return null;
+}
