@@ -6,6 +6,7 @@
  */
 export const en = {
   // --- Words used inside other messages.
+  'text.asIs': '{{text}}',
   'word.date': 'date',
   'word.feedstock': 'feedstock',
   'word.counterparty': 'counterparty',

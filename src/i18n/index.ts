@@ -90,9 +90,8 @@ export function isLocalized(e: unknown): e is Localized {
   return typeof e === 'object' && e !== null && 'text' in e && isMessage((e as Localized).text);
 }
 
-/** The English templates of other libraries' messages (`graphql.*`), as patterns, most specific first. */
-const RECOGNISED = (Object.keys(en) as MessageKey[])
-  .filter((key) => key.startsWith('graphql.'))
+/** The English templates as patterns, most specific first. */
+const TEMPLATES = (Object.keys(en) as MessageKey[])
   .map((key) => {
     const names: string[] = [];
     const source = en[key]
@@ -108,17 +107,21 @@ const RECOGNISED = (Object.keys(en) as MessageKey[])
   })
   .sort((a, b) => b.literal - a.literal);
 
+/** Other libraries' messages (`graphql.*`): graphql-js's and Apollo Server's. */
+const OTHERS = TEMPLATES.filter((t) => t.key.startsWith('graphql.'));
+
 /**
  * A message of graphql-js or Apollo Server (English text) as a Message, when it is one of the
- * `graphql.*` templates; its `detail`, if any, recognised in turn (or kept as it is).
+ * `graphql.*` templates — or, with `anyKey`, any message of the catalogue (an error raised with
+ * its English text); its `detail`, if any, recognised in turn (or kept as it is).
  */
-export function recognise(text: string): Message | null {
-  for (const { key, names, pattern } of RECOGNISED) {
+export function recognise(text: string, anyKey = false): Message | null {
+  for (const { key, names, pattern } of anyKey ? TEMPLATES : OTHERS) {
     const match = pattern.exec(text);
     if (!match) continue;
     const params: Record<string, MessageParam> = {};
     names.forEach((name, i) => {
-      params[name] = name === 'detail' ? (recognise(match[i + 1]) ?? match[i + 1]) : match[i + 1];
+      params[name] = name === 'detail' ? (recognise(match[i + 1], anyKey) ?? match[i + 1]) : match[i + 1];
     });
     return message(key, params);
   }

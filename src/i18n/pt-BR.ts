@@ -5,6 +5,7 @@ import type { MessageKey } from './en';
  * `en.ts`, com os mesmos `{{nomes}}`; os códigos não se traduzem.
  */
 export const ptBR: Record<MessageKey, string> = {
+  'text.asIs': '{{text}}',
   'word.date': 'a data',
   'word.feedstock': 'a matéria-prima',
   'word.counterparty': 'a contraparte',

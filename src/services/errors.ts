@@ -1,4 +1,4 @@
-import { Localized, message, Message, translate } from '../i18n';
+import { Localized, message, Message, recognise, translate } from '../i18n';
 
 /**
  * Errors a use case raises for the caller's mistakes (DESIGN §5). The GraphQL layer turns each
@@ -10,10 +10,24 @@ export type ConflictReason = 'PERIOD_CLOSED' | 'VERSION_MISMATCH' | 'DUPLICATE' 
 /** The records a NOT_FOUND names (each has its message, `notFound.<Record>`). */
 export type RecordName = 'Producer' | 'Contract' | 'FamilyFarmer' | 'FamilyFarmingOrganization' | 'SealGrant' | 'Purchase';
 
+/**
+ * What an error says: a Message, or its English text — recognised against the catalogue's
+ * templates so that it is translated too (shown as it is, in every language, when it matches none).
+ */
+export type ErrorText = Message | string;
+
+function asMessage(text: ErrorText): Message {
+  if (typeof text !== 'string') return text;
+  return recognise(text, true) ?? message('text.asIs', { text });
+}
+
 export abstract class AppError extends Error implements Localized {
   abstract readonly code: string;
-  constructor(readonly text: Message) {
-    super(translate(text));
+  readonly text: Message;
+  constructor(text: ErrorText) {
+    const m = asMessage(text);
+    super(translate(m));
+    this.text = m;
   }
   extensions(): Record<string, unknown> {
     return {};
@@ -23,7 +37,7 @@ export abstract class AppError extends Error implements Localized {
 /** Invalid input; `field` is the input path, e.g. `input[2].quantityKg`. */
 export class BadInputError extends AppError {
   readonly code = 'BAD_USER_INPUT';
-  constructor(readonly field: string, text: Message) {
+  constructor(readonly field: string, text: ErrorText) {
     super(text);
   }
   extensions() {
@@ -41,7 +55,7 @@ export class NotFoundError extends AppError {
 
 export class ConflictError extends AppError {
   readonly code = 'CONFLICT';
-  constructor(readonly reason: ConflictReason, text: Message, readonly field?: string) {
+  constructor(readonly reason: ConflictReason, text: ErrorText, readonly field?: string) {
     super(text);
   }
   extensions() {
@@ -51,14 +65,14 @@ export class ConflictError extends AppError {
 
 export class ForbiddenError extends AppError {
   readonly code = 'FORBIDDEN';
-  constructor(text: Message = message('auth.forbidden')) {
+  constructor(text: ErrorText = message('auth.forbidden')) {
     super(text);
   }
 }
 
 export class UnauthenticatedError extends AppError {
   readonly code = 'UNAUTHENTICATED';
-  constructor(text: Message = message('auth.tokenRequired')) {
+  constructor(text: ErrorText = message('auth.tokenRequired')) {
     super(text);
   }
 }

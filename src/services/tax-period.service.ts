@@ -19,7 +19,6 @@ import { familyFarmingOriginSql } from './purchase-facts.sql';
 import { isId, requireDate } from './record-batch';
 import { assertCanWriteFor, assertVisible } from './scope';
 import { mutate } from './transaction';
-import { message } from '../i18n';
 
 /** A month as the API shows it: the figures (live or the closed snapshot) and the closing facts. */
 export type TaxPeriodView = TaxPeriodFigures & {
@@ -112,7 +111,7 @@ export class TaxPeriodService {
       const repo = em.getRepository(TaxPeriod);
       const before = await repo.findOneBy({ producerId: producer.id, year, month });
       if (before?.status === TaxPeriodStatus.CLOSED) {
-        throw new ConflictError('PERIOD_CLOSED', message('period.alreadyClosed', { period: `${year}-${pad(month)}`, producerId: producer.id }), 'month');
+        throw new ConflictError('PERIOD_CLOSED', `The tax period ${year}-${pad(month)} of producer ${producer.id} is already closed`, 'month');
       }
       const computed = await this.compute(em, producer.id, year, month, today());
       const now = new Date();
@@ -142,13 +141,13 @@ export class TaxPeriodService {
     assertCanWriteFor(actor, 'Producer', producerId);
     checkMonth(year, month);
     const reason = typeof reasonInput === 'string' ? reasonInput.trim() : '';
-    if (!reason) throw new BadInputError('reason', message('period.reopenNeedsReason'));
+    if (!reason) throw new BadInputError('reason', 'Reopening a closed tax period needs a reason');
     const producer = await this.producer(producerId);
     await mutate(this.ds, actor, async (em) => {
       await lockPeriodExclusively(em, producer.id, year, month);
       const repo = em.getRepository(TaxPeriod);
       const before = await repo.findOneBy({ producerId: producer.id, year, month });
-      if (before?.status !== TaxPeriodStatus.CLOSED) throw new BadInputError('month', message('period.notClosed', { period: `${year}-${pad(month)}` }));
+      if (before?.status !== TaxPeriodStatus.CLOSED) throw new BadInputError('month', `The tax period ${year}-${pad(month)} is not closed`);
       const now = new Date();
       before.status = TaxPeriodStatus.OPEN;
       before.reopenedAt = now;
@@ -281,8 +280,8 @@ function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): { starts: IsoDa
 }
 
 function checkMonth(year: number, month: number): void {
-  if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', message('input.year', { field: 'year', example: 2026 }));
-  if (!Number.isInteger(month) || month < 1 || month > 12) throw new BadInputError('month', message('input.month', { field: 'month' }));
+  if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', 'year must be a calendar year such as 2026');
+  if (!Number.isInteger(month) || month < 1 || month > 12) throw new BadInputError('month', 'month must be between 1 and 12');
 }
 
 function pad(month: number): string {

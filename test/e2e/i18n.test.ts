@@ -31,6 +31,11 @@ describe('Accept-Language', () => {
     expect(en.errors![0]).toMatchObject({ message: 'input[0].quantityKg must be greater than zero', extensions: { code: 'BAD_USER_INPUT', field: 'input[0].quantityKg' } });
   });
 
+  test('an error raised with its English text is recognised against the catalogue and translated', async () => {
+    const res = await api.gql(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 13) { totalDue } }`, { p: producerId }, undefined, PT);
+    expect(res.errors![0]).toMatchObject({ message: 'month deve estar entre 1 e 12', extensions: { code: 'BAD_USER_INPUT', field: 'month' } });
+  });
+
   test('q-values are weighed; any Portuguese is pt-BR; an unknown language is English', async () => {
     const q = `query { taxPeriod(producerId: "999999", year: 2026, month: 3) { totalDue } }`;
     const message = async (lang: string) => (await api.gql(q, {}, undefined, { 'accept-language': lang })).errors![0].message;
