@@ -30,7 +30,10 @@ export class SealComplianceResolver {
 /** Producer.sealCompliance (the producer is already within the caller's scope). */
 @Resolver(() => ProducerType)
 export class ProducerSealComplianceResolver {
-  @FieldResolver(() => SealComplianceType, { description: 'The Selo family-farming targets for a year, as known on asKnownOn (default today) (Decreto 10.527/2020, art. 3º §2 I and §3º).' })
+  @FieldResolver(() => SealComplianceType, {
+    nullable: true,
+    description: 'The Selo family-farming targets for a year, as known on asKnownOn (default today) (Decreto 10.527/2020, art. 3º §2 I and §3º). Null, with the error in `errors` (its path and code), when the year cannot be computed, so that the other years and producers asked beside it are kept.',
+  })
   sealCompliance(
     @Root() p: Producer,
     @Arg('year', () => Int, { description: 'Calendar year; a year in progress is computed to date.' }) year: number,

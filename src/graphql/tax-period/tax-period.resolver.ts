@@ -55,7 +55,10 @@ export class TaxPeriodResolver {
 /** Producer.taxPeriod (the producer is already within the caller's scope). */
 @Resolver(() => ProducerType)
 export class ProducerTaxPeriodResolver {
-  @FieldResolver(() => TaxPeriodType, { description: 'The producer\'s PIS/Pasep and Cofins for a month, as known on asKnownOn (default today) (Lei 11.116/2005, arts. 3º–5º).' })
+  @FieldResolver(() => TaxPeriodType, {
+    nullable: true,
+    description: 'The producer\'s PIS/Pasep and Cofins for a month, as known on asKnownOn (default today) (Lei 11.116/2005, arts. 3º–5º). Null, with the error in `errors` (its path and code), when the month cannot be computed — e.g. NO_RULE_IN_FORCE from 2027 — so that the other months and producers asked beside it are kept.',
+  })
   taxPeriod(
     @Root() p: Producer,
     @Arg('year', () => Int, { description: 'Calendar year.' }) year: number,
