@@ -202,6 +202,20 @@ function minimalServer(pool: Pool): http.Server {
   });
 }
 
+/** The bytes of an answer as they come over the wire (compressed when the server compressed them), and their encoding. */
+function wireBytes(port: number, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<{ bytes: number; encoding: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (c: Buffer) => { bytes += c.length; });
+      res.on('end', () => resolve({ bytes, encoding: String(res.headers['content-encoding'] ?? 'identity') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 function listen(server: http.Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
@@ -428,6 +442,17 @@ async function main() {
     const apiLoad = await cannon(`http://127.0.0.1:${port}/graphql`, headers, body, seconds);
     const minimalLoad = await cannon(`http://127.0.0.1:${minimalPort}/`, { 'content-type': 'application/json' }, body, seconds);
     minimal.close();
+    // 3b. The same page compressed (Accept-Encoding), its bytes on the wire and its throughput, and GraphiQL's script.
+    const wire = (encoding: string) => wireBytes(port, 'POST', '/graphql', { ...headers, 'accept-encoding': encoding }, body);
+    const script = (encoding: string) => wireBytes(port, 'GET', '/graphiql-assets/graphiql.min.js', { 'accept-encoding': encoding });
+    results.compression = {
+      nestedPageBytes: { identity: await wire('identity'), gzip: await wire('gzip'), br: await wire('br') },
+      graphiqlScriptBytes: { identity: await script('identity'), gzip: await script('gzip'), br: await script('br') },
+      nestedPageLoad: {
+        gzip: await cannon(`http://127.0.0.1:${port}/graphql`, { ...headers, 'accept-encoding': 'gzip' }, body, seconds),
+        br: await cannon(`http://127.0.0.1:${port}/graphql`, { ...headers, 'accept-encoding': 'br' }, body, seconds),
+      },
+    };
     const ratio = apiLoad.requestsPerSecond / minimalLoad.requestsPerSecond;
     results.nestedPage = {
       sqlStatementsPerRequest: statements, producers: page.producers.edges.length,
@@ -503,6 +528,12 @@ function printTable(r: Record<string, any>) {
   if (t) lines.push(`| { __typename }: ${t.statements} SQL statements | ${t.api.requestsPerSecond.toFixed(1)} req/s, p50 ${t.api.p50ms} ms, p99 ${t.api.p99ms} ms | ${t.minimal.requestsPerSecond.toFixed(1)} req/s (node:http, same bytes) | ${t.ratio.toFixed(2)}× | ${t.target} | ${verdict(t.pass)} |`);
   const d = r.dashboard;
   if (d) lines.push(`| dashboard: 20 producers' taxPeriod, ${d.statements} SQL statements | ${ms(d.api.median)} (${ms(d.api.min)}–${ms(d.api.max)}) | one producer's ${ms(d.sql.median)} (${ms(d.sql.min)}–${ms(d.sql.max)}) | ${d.ratio.toFixed(2)}× | ${d.target} | ${verdict(d.pass)} |`);
+  const c = r.compression;
+  if (c) {
+    const kb = (b: { bytes: number; encoding: string }) => `${(b.bytes / 1024).toFixed(1)} KB ${b.encoding}`;
+    lines.push(`| nested page compressed | ${kb(c.nestedPageBytes.identity)}, ${kb(c.nestedPageBytes.gzip)}, ${kb(c.nestedPageBytes.br)}; gzip ${c.nestedPageLoad.gzip.requestsPerSecond.toFixed(1)} req/s (p50 ${c.nestedPageLoad.gzip.p50ms} ms), br ${c.nestedPageLoad.br.requestsPerSecond.toFixed(1)} req/s (p50 ${c.nestedPageLoad.br.p50ms} ms) | | | | |`);
+    lines.push(`| GraphiQL script | ${kb(c.graphiqlScriptBytes.identity)}, ${kb(c.graphiqlScriptBytes.gzip)}, ${kb(c.graphiqlScriptBytes.br)} | | | | |`);
+  }
   if (r.import) lines.push(`| import | ${JSON.stringify(r.import)} | | | ${r.import.target} | |`);
   if (r.coldStart) lines.push(`| cold start to /readyz | ${r.coldStart.seconds?.toFixed(2)} s (first start ${r.coldStart.firstStartSeconds?.toFixed(2)} s) | | | ${r.coldStart.target} | ${r.coldStart.seconds !== null && r.coldStart.seconds < 5 ? 'yes' : 'NO'} |`);
   process.stdout.write(`${lines.join('\n')}\n`);

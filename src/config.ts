@@ -1,3 +1,5 @@
+import { parseOrigins } from './http/cors';
+
 /** Configuration from the environment (README lists each variable). */
 export interface Config {
   port: number;
@@ -6,6 +8,8 @@ export interface Config {
   logLevel: string;
   /** Where the embedded PostgreSQL keeps its data when DATABASE_URL is not set. */
   dataDir: string;
+  /** Browser origins allowed to call the API from another origin (CORS); none by default. */
+  corsOrigins: string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -15,7 +19,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: env.JWT_SECRET || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     dataDir: env.SELO_DATA_DIR || '.data/pg',
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
   };
+}
+
+function corsOrigins(value: string | undefined): string[] {
+  const { origins, invalid } = parseOrigins(value);
+  if (invalid !== null) throw new ConfigurationError(`CORS_ORIGINS: "${invalid}" is not an origin such as https://app.example.gov.br (scheme, host and port; no path)`);
+  return origins;
 }
 
 /** A setting is missing or wrong: `npm start` says so in one line instead of a stack trace. */

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   }
 
   const secret = config.jwtSecret ?? randomBytes(32).toString('hex');
-  const running = await createApp({ dataSource, verifier: verifierFromEnvironment(process.env, secret), logger });
+  const running = await createApp({ dataSource, verifier: verifierFromEnvironment(process.env, secret), logger, corsOrigins: config.corsOrigins });
   await new Promise<void>((resolve) => running.httpServer.listen(config.port, resolve));
 
   const url = `http://localhost:${config.port}/graphql`;

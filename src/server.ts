@@ -25,6 +25,8 @@ import { createServices } from './services';
 import { AppError } from './services/errors';
 import { localeOf, Locale, message, translate } from './i18n';
 import { LocalizedGraphQLError } from './graphql/localized-error';
+import { corsForOrigins } from './http/cors';
+import compression from 'compression';
 
 /** /readyz answers 503 when the database has not answered `SELECT 1` within this. */
 const READY_TIMEOUT_MS = 2_000;
@@ -38,6 +40,8 @@ export interface ServerOptions {
    * statement that builds its JSON (default true). False runs every operation through graphql-js only.
    */
   compiledReads?: boolean;
+  /** Browser origins allowed to call the API (CORS_ORIGINS); none by default. */
+  corsOrigins?: readonly string[];
 }
 
 export interface RunningApp {
@@ -56,7 +60,7 @@ export function localeOfRequest(req: express.Request): Locale {
 }
 
 /** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
-export async function createApp({ dataSource, verifier, logger, compiledReads = true }: ServerOptions): Promise<RunningApp> {
+export async function createApp({ dataSource, verifier, logger, compiledReads = true, corsOrigins = [] }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource);
   const app = express();
   app.disable('x-powered-by');
@@ -102,6 +106,11 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     requestContext.run({ requestId, locale: localeOfRequest(req) }, () => next());
   });
   app.use(logRequests(logger), metrics.httpMiddleware);
+  if (corsOrigins.length > 0) app.use(corsForOrigins(corsOrigins));
+  // gzip or brotli as the client's Accept-Encoding asks, for answers over 1 KB of a compressible
+  // type (JSON, the GraphiQL page and its scripts). It wraps res.write/end: a body, the compiled
+  // reads' JSON text included, goes through the compressor as it is written, never copied first.
+  app.use(compression());
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

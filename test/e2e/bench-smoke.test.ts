@@ -116,3 +116,14 @@ test('the import case, when present, stores every row it reads', () => {
   expect(r.import.rows).toBe(20_000);
   expect(r.import.stored).toBe(r.import.rows);
 });
+
+test('the compressed sizes: the nested page and GraphiQL\'s script are sent smaller in gzip and brotli', () => {
+  const c = r.compression;
+  const page = c.nestedPageBytes;
+  expect([page.identity.encoding, page.gzip.encoding, page.br.encoding]).toEqual(['identity', 'gzip', 'br']);
+  expect(page.gzip.bytes).toBeLessThan(page.identity.bytes / 4);
+  expect(page.br.bytes).toBeLessThan(page.identity.bytes / 4);
+  expect(c.graphiqlScriptBytes.gzip.bytes).toBeLessThan(c.graphiqlScriptBytes.identity.bytes / 2);
+  expect(c.nestedPageLoad.gzip.non2xx + c.nestedPageLoad.br.non2xx).toBe(0);
+  expect(c.nestedPageLoad.gzip.requestsPerSecond).toBeGreaterThan(0);
+});

@@ -1,0 +1,52 @@
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+
+/**
+ * The request headers a browser frontend on another origin may send: the token, JSON bodies,
+ * Apollo's CSRF-prevention header (for GET), the language of the messages, its own request id and
+ * W3C trace context.
+ */
+export const CORS_REQUEST_HEADERS = ['authorization', 'content-type', 'apollo-require-preflight', 'accept-language', 'x-request-id', 'traceparent', 'tracestate'];
+/** Response headers a frontend may read besides the simple ones. */
+export const CORS_EXPOSED_HEADERS = ['x-request-id', 'retry-after'];
+/** How long a browser may reuse a preflight's answer (Chromium caps it at 2 hours). */
+export const CORS_MAX_AGE_SECONDS = 600;
+
+/**
+ * Cross-origin requests from the origins of `CORS_ORIGINS` only (`https://app.example.gov.br`):
+ * their preflights are answered 204 with the methods and headers above; a request from any other
+ * origin gets no CORS header at all, so its browser refuses it. Apollo's CSRF prevention stays on
+ * behind this: a simple request (a GET without `apollo-require-preflight`, a `text/plain` POST) is
+ * still refused, whatever its origin.
+ */
+export function corsForOrigins(origins: readonly string[]): RequestHandler {
+  const allowed = new Set(origins);
+  return cors({
+    origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
+    methods: ['GET', 'POST'],
+    allowedHeaders: CORS_REQUEST_HEADERS,
+    exposedHeaders: CORS_EXPOSED_HEADERS,
+    maxAge: CORS_MAX_AGE_SECONDS,
+    optionsSuccessStatus: 204,
+  });
+}
+
+/**
+ * `CORS_ORIGINS` read as a list of origins, separated by commas or spaces. Each must be an origin as
+ * a browser sends it — scheme, host and port, no path or trailing slash — or null is returned with
+ * the offending entry.
+ */
+export function parseOrigins(value: string | undefined): { origins: string[]; invalid: string | null } {
+  const origins: string[] = [];
+  for (const entry of (value ?? '').split(/[\s,]+/).filter(Boolean)) {
+    let origin: string | null;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = null;
+    }
+    if (origin === null || origin === 'null' || origin !== entry) return { origins, invalid: entry };
+    origins.push(origin);
+  }
+  return { origins, invalid: null };
+}
