@@ -49,7 +49,7 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
     const locale = localeOfRequest();
     const original = unwrapResolverError(error);
     if (original instanceof AppError) {
-      return { ...formatted, message: translate(original.text, locale), extensions: { code: original.code, ...original.extensions() } };
+      return { ...formatted, message: translate(original.text, locale), extensions: { code: original.code, ...original.extensions(locale) } };
     }
     if (original instanceof NoRuleInForceError) {
       return { ...formatted, message: translate(original.text, locale), extensions: { code: original.code, legalBasis: original.legalBasis } };

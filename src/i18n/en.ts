@@ -52,6 +52,7 @@ export const en = {
   'input.givenTwice': '{{name}} is given twice',
   'input.unknownMunicipality': 'Unknown municipality {{code}} (load it with upsertMunicipalities or the municipalities import)',
   'input.rejectedByDatabase': 'Rejected by the database: {{detail}}',
+  'batch.problems': '{{count}} items of the batch are refused, nothing was written (see extensions.problems); the first: {{first}}',
   'input.duplicate': 'A record with the same {{field}} already exists',
 
   // --- Records.

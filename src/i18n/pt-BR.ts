@@ -48,6 +48,7 @@ export const ptBR: Record<MessageKey, string> = {
   'input.givenTwice': '{{name}} foi informado duas vezes',
   'input.unknownMunicipality': 'Município {{code}} desconhecido (cadastre-o com upsertMunicipalities ou com a importação de municípios)',
   'input.rejectedByDatabase': 'Recusado pelo banco de dados: {{detail}}',
+  'batch.problems': '{{count}} itens do lote foram recusados, nada foi gravado (veja extensions.problems); o primeiro: {{first}}',
   'input.duplicate': 'Já existe um registro com o mesmo {{field}}',
 
   'producer.cnpjTaken': 'Já existe um produtor com o CNPJ {{cnpj}}',

@@ -1,4 +1,4 @@
-import { Localized, message, Message, recognise, translate } from '../i18n';
+import { Locale, Localized, message, Message, recognise, translate } from '../i18n';
 
 /**
  * Errors a use case raises for the caller's mistakes (DESIGN §5). The GraphQL layer turns each
@@ -29,7 +29,8 @@ export abstract class AppError extends Error implements Localized {
     super(translate(m));
     this.text = m;
   }
-  extensions(): Record<string, unknown> {
+  /** What the error adds to `extensions` (messages in `locale`, English by default). */
+  extensions(_locale?: Locale): Record<string, unknown> {
     return {};
   }
 }
@@ -48,8 +49,12 @@ export class BadInputError extends AppError {
 /** Unknown id, or another producer's record (indistinguishable by design, DESIGN §4). */
 export class NotFoundError extends AppError {
   readonly code = 'NOT_FOUND';
-  constructor(readonly entity: RecordName, id: string | number) {
+  /** `field`: the input that names the record, when one does (`input[2].contractId`). */
+  constructor(readonly entity: RecordName, id: string | number, readonly field?: string) {
     super(message(`notFound.${entity}`, { id: String(id) }));
+  }
+  extensions() {
+    return this.field ? { field: this.field } : {};
   }
 }
 

@@ -8,6 +8,7 @@ import { assertWritable, insertInChunks, optionalText, requireDate, requirePosit
 import { mutate } from './transaction';
 import { requireMunicipalities } from './validation';
 import { message } from '../i18n';
+import { Problems } from './problems';
 
 export interface RecordFomentoInput {
   producerId: string;
@@ -29,13 +30,18 @@ export class FomentoService {
 
   async record(actor: Actor, inputs: RecordFomentoInput[]): Promise<FomentoExpense[]> {
     assertWritable(actor, inputs.map((f, i) => ({ field: `input[${i}].producerId`, id: f.producerId })));
-    const rows = inputs.map((input, i) => FomentoService.toRow(input, `input[${i}]`));
-    if (rows.length === 0) return [];
+    // Every bad item is reported (Problems), not only the first; none is written.
+    const problems = new Problems();
+    const checked = inputs.map((input, i) => problems.check(() => FomentoService.toRow(input, `input[${i}]`)));
+    if (inputs.length === 0) return [];
     return mutate(this.ds, actor, async (em) => {
-      await requireWritableProducers(em, actor, rows.map((r, i) => ({ field: `input[${i}].producerId`, id: r.producerId })));
-      await requireMunicipalities(em, rows.map((r, i) => ({ field: `input[${i}].municipalityCode`, code: r.municipalityCode })));
-      const orgs = rows.flatMap((r, i) => (r.organizationId === null ? [] : [{ field: `input[${i}].organizationId`, id: r.organizationId }]));
-      await requireRecords(em, 'family_farming_organization', 'FamilyFarmingOrganization', orgs, ['id']);
+      const items = checked.flatMap((r, i) => (r ? [{ r, i }] : []));
+      await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: `input[${i}].producerId`, id: r.producerId })), problems);
+      await requireMunicipalities(em, items.map(({ r, i }) => ({ field: `input[${i}].municipalityCode`, code: r.municipalityCode })), problems);
+      const orgs = items.flatMap(({ r, i }) => (r.organizationId === null ? [] : [{ field: `input[${i}].organizationId`, id: r.organizationId }]));
+      await requireRecords(em, 'family_farming_organization', 'FamilyFarmingOrganization', orgs, ['id'], problems);
+      problems.throwIfAny();
+      const rows = checked as FomentoExpense[];
       await insertInChunks(em, FomentoExpense, rows);
       return {
         result: rows,

@@ -6,6 +6,7 @@ import { BadInputError } from './errors';
 import { assertAdmin } from './scope';
 import { mutate } from './transaction';
 import { message } from '../i18n';
+import { Problems } from './problems';
 
 export interface MunicipalityInput {
   ibgeCode: string;
@@ -43,12 +44,17 @@ export class MunicipalityService {
   /** Insert or update by IBGE code, all or nothing. */
   async upsert(actor: Actor, inputs: MunicipalityInput[]): Promise<Municipality[]> {
     assertAdmin(actor);
-    const rows = inputs.map((input, i) => MunicipalityService.toRow(input, `input[${i}]`));
+    // Every bad item is reported (Problems), not only the first; none is written.
+    const problems = new Problems();
+    const checked = inputs.map((input, i) => problems.check(() => MunicipalityService.toRow(input, `input[${i}]`)));
     const seen = new Set<string>();
-    rows.forEach((r, i) => {
-      if (seen.has(r.ibgeCode)) throw new BadInputError(`input[${i}].ibgeCode`, message('municipality.twiceInBatch', { code: r.ibgeCode }));
+    checked.forEach((r, i) => {
+      if (!r) return;
+      if (seen.has(r.ibgeCode)) problems.add(new BadInputError(`input[${i}].ibgeCode`, message('municipality.twiceInBatch', { code: r.ibgeCode })));
       seen.add(r.ibgeCode);
     });
+    problems.throwIfAny();
+    const rows = checked as Municipality[];
     return mutate(this.ds, actor, async (em) => {
       const before = await em.getRepository(Municipality).findBy({ ibgeCode: In([...seen]) });
       const beforeByCode = new Map(before.map((m) => [m.ibgeCode, m]));

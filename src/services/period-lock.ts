@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { ConflictError } from './errors';
 import { message } from '../i18n';
+import { Problems } from './problems';
 
 /** The advisory-lock key of a producer's month (one 64-bit key; a collision only serializes more). */
 export const PERIOD_LOCK_KEY = `hashtextextended('tax_period:' || $1::text || ':' || $2::int || ':' || $3::int, 0)`;
@@ -16,6 +17,7 @@ export async function assertPeriodsOpen(
   em: EntityManager,
   producerId: string,
   months: Array<{ year: number; month: number; field: string }>,
+  problems?: Problems,
 ): Promise<void> {
   const distinct = new Map<string, { year: number; month: number; field: string }>();
   for (const m of months) {
@@ -33,12 +35,12 @@ export async function assertPeriodsOpen(
     [producerId, ordered.map((m) => m.year * 100 + m.month)],
   );
   if (closed.length === 0) return;
-  const first = ordered.find((m) => closed.some((c) => c.year === m.year && c.month === m.month))!;
-  throw new ConflictError(
-    'PERIOD_CLOSED',
-    message('period.closed', { period: `${first.year}-${String(first.month).padStart(2, '0')}`, producerId }),
-    first.field,
-  );
+  const inClosed = (m: { year: number; month: number }) => closed.some((c) => c.year === m.year && c.month === m.month);
+  const refused = (m: { year: number; month: number; field: string }) =>
+    new ConflictError('PERIOD_CLOSED', message('period.closed', { period: `${m.year}-${String(m.month).padStart(2, '0')}`, producerId }), m.field);
+  // With `problems`, every item in a closed month is reported; without, the first month is thrown.
+  if (!problems) throw refused(ordered.find(inClosed)!);
+  for (const m of months.filter(inClosed)) problems.add(refused(m));
 }
 
 /** closeTaxPeriod and reopenTaxPeriod: the exclusive lock of the month, held to the end of the transaction. */

@@ -14,6 +14,7 @@ import { assertVisible } from './scope';
 import { mutate } from './transaction';
 import { requireMunicipalities } from './validation';
 import { message, Message } from '../i18n';
+import { Problems } from './problems';
 
 export interface RecordPurchaseInput {
   producerId: string;
@@ -59,14 +60,20 @@ export class PurchaseService {
     return pagesByProducer(this.ds, actor, { entity: Purchase, keyset: PURCHASE_KEYSET, joins: PAGE_JOINS }, keys);
   }
 
-  /** Record a batch: every item is validated, then all are inserted in multi-row INSERTs; one bad item writes nothing. */
+  /**
+   * Record a batch: every item is validated, then all are inserted in multi-row INSERTs; bad items
+   * write nothing, and every one of them is reported (Problems), not only the first.
+   */
   async record(actor: Actor, inputs: RecordPurchaseInput[]): Promise<Purchase[]> {
     assertWritable(actor, inputs.map((p, i) => ({ field: `input[${i}].producerId`, id: p.producerId })));
-    const rows = inputs.map((input, i) => PurchaseService.toRow(input, `input[${i}]`));
-    PurchaseService.rejectRepeatedExternalIds(rows);
-    if (rows.length === 0) return [];
+    const problems = new Problems();
+    const checked = inputs.map((input, i) => problems.check(() => PurchaseService.toRow(input, `input[${i}]`)));
+    PurchaseService.rejectRepeatedExternalIds(checked, problems);
+    if (inputs.length === 0) return [];
     return mutate(this.ds, actor, async (em) => {
-      await this.checkBatch(em, actor, rows, inputs.map((input) => (input.consumedOn == null ? 'purchasedOn' : 'consumedOn')));
+      await this.checkBatch(em, actor, checked, inputs.map((input) => (input.consumedOn == null ? 'purchasedOn' : 'consumedOn')), problems);
+      problems.throwIfAny();
+      const rows = checked as Purchase[];
       await insertInChunks(em, Purchase, rows);
       return {
         result: rows,
@@ -147,13 +154,17 @@ export class PurchaseService {
     });
   }
 
-  /** externalId is unique per producer: a repetition inside the batch is a CONFLICT too. */
-  static rejectRepeatedExternalIds(rows: Purchase[]): void {
+  /** externalId is unique per producer: a repetition inside the batch is a CONFLICT too (each one, with `problems`). */
+  static rejectRepeatedExternalIds(rows: Array<Purchase | undefined>, problems?: Problems): void {
     const seen = new Set<string>();
     rows.forEach((r, i) => {
-      if (r.externalId === null) return;
+      if (!r || r.externalId === null) return;
       const key = JSON.stringify([r.producerId, r.externalId]);
-      if (seen.has(key)) throw new ConflictError('DUPLICATE', message('purchase.externalIdTwice', { externalId: r.externalId, producerId: r.producerId }), `input[${i}].externalId`);
+      if (seen.has(key)) {
+        const error = new ConflictError('DUPLICATE', message('purchase.externalIdTwice', { externalId: r.externalId, producerId: r.producerId }), `input[${i}].externalId`);
+        if (!problems) throw error;
+        problems.add(error);
+      }
       seen.add(key);
     });
   }
@@ -163,31 +174,34 @@ export class PurchaseService {
    * kind of referenced record whatever the batch size. This is where every rule that reads
    * stored data is applied before the batch is written.
    */
-  private async checkBatch(em: EntityManager, actor: Actor, rows: Purchase[], consumedOnField: string[]): Promise<void> {
+  private async checkBatch(em: EntityManager, actor: Actor, checked: Array<Purchase | undefined>, consumedOnField: string[], problems: Problems): Promise<void> {
     const at = (i: number, field: string) => `input[${i}].${field}`;
-    await requireWritableProducers(em, actor, rows.map((r, i) => ({ field: at(i, 'producerId'), id: r.producerId })));
-    await requireMunicipalities(em, rows.map((r, i) => ({ field: at(i, 'originMunicipalityCode'), code: r.originMunicipalityCode })));
+    // The items that passed the checks needing no database, with their place in the input.
+    const items = checked.flatMap((r, i) => (r ? [{ r, i }] : []));
+    await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: at(i, 'producerId'), id: r.producerId })), problems);
+    await requireMunicipalities(em, items.map(({ r, i }) => ({ field: at(i, 'originMunicipalityCode'), code: r.originMunicipalityCode })), problems);
 
-    const farmers = rows.flatMap((r, i) => (r.familyFarmerId === null ? [] : [{ field: at(i, 'familyFarmerId'), id: r.familyFarmerId }]));
-    await requireRecords(em, 'family_farmer', 'FamilyFarmer', farmers, ['id']);
+    const farmers = items.flatMap(({ r, i }) => (r.familyFarmerId === null ? [] : [{ field: at(i, 'familyFarmerId'), id: r.familyFarmerId }]));
+    await requireRecords(em, 'family_farmer', 'FamilyFarmer', farmers, ['id'], problems);
 
-    const orgRefs = rows.flatMap((r, i) => (r.organizationId === null ? [] : [{ field: at(i, 'organizationId'), id: r.organizationId, i }]));
-    const orgs = await requireRecords<{ id: string; kind: OrganizationKind }>(em, 'family_farming_organization', 'FamilyFarmingOrganization', orgRefs, ['id', 'kind']);
+    const orgRefs = items.flatMap(({ r, i }) => (r.organizationId === null ? [] : [{ field: at(i, 'organizationId'), id: r.organizationId, r, i }]));
+    const orgs = await requireRecords<{ id: string; kind: OrganizationKind }>(em, 'family_farming_organization', 'FamilyFarmingOrganization', orgRefs, ['id', 'kind'], problems);
     for (const ref of orgRefs) {
-      const kind = orgs.get(ref.id)!.kind;
-      if (kind !== (rows[ref.i].supplierKind as string)) {
-        throw new BadInputError(at(ref.i, 'supplierKind'), message('purchase.organizationKind', { given: rows[ref.i].supplierKind, id: ref.id, kind }));
+      const kind = orgs.get(ref.id)?.kind;
+      if (kind !== undefined && kind !== (ref.r.supplierKind as string)) {
+        problems.add(new BadInputError(at(ref.i, 'supplierKind'), message('purchase.organizationKind', { given: ref.r.supplierKind, id: ref.id, kind })));
       }
     }
 
     // A contract of another producer is reported as a missing one (DESIGN §4).
-    const contractRefs = rows.flatMap((r, i) => (r.contractId === null ? [] : [{ field: at(i, 'contractId'), id: r.contractId, i }]));
-    const contracts = await requireRecords<{ id: string; producer_id: string }>(em, 'contract', 'Contract', contractRefs, ['id', 'producer_id']);
+    const contractRefs = items.flatMap(({ r, i }) => (r.contractId === null ? [] : [{ field: at(i, 'contractId'), id: r.contractId, r }]));
+    const contracts = await requireRecords<{ id: string; producer_id: string }>(em, 'contract', 'Contract', contractRefs, ['id', 'producer_id'], problems);
     for (const ref of contractRefs) {
-      if (String(contracts.get(ref.id)!.producer_id) !== String(rows[ref.i].producerId)) throw new NotFoundError('Contract', `${ref.id} (${ref.field})`);
+      const contract = contracts.get(ref.id);
+      if (contract && String(contract.producer_id) !== String(ref.r.producerId)) problems.add(new NotFoundError('Contract', `${ref.id} (${ref.field})`, ref.field));
     }
 
-    const keyed = rows.flatMap((r, i) => (r.externalId === null ? [] : [{ i, producerId: r.producerId, externalId: r.externalId }]));
+    const keyed = items.flatMap(({ r, i }) => (r.externalId === null ? [] : [{ i, producerId: r.producerId, externalId: r.externalId }]));
     if (keyed.length > 0) {
       const taken: Array<{ producer_id: string; external_id: string }> = await em.query(
         `SELECT producer_id, external_id FROM purchase
@@ -195,19 +209,20 @@ export class PurchaseService {
         [keyed.map((k) => k.producerId), keyed.map((k) => k.externalId)],
       );
       const takenKeys = new Set(taken.map((t) => JSON.stringify([String(t.producer_id), t.external_id])));
-      const clash = keyed.find((k) => takenKeys.has(JSON.stringify([String(k.producerId), k.externalId])));
-      if (clash) throw new ConflictError('DUPLICATE', message('purchase.externalIdTaken', { producerId: clash.producerId, externalId: clash.externalId }), at(clash.i, 'externalId'));
+      for (const clash of keyed.filter((k) => takenKeys.has(JSON.stringify([String(k.producerId), k.externalId])))) {
+        problems.add(new ConflictError('DUPLICATE', message('purchase.externalIdTaken', { producerId: clash.producerId, externalId: clash.externalId }), at(clash.i, 'externalId')));
+      }
     }
 
     // art. 6º §3º: a lot weighs in the month it is used, so the month of consumedOn must be open
     // (the error names purchasedOn where consumedOn was left to default to it). art. 6º §4º: a
     // third-party lot of raw material also enters the average price per kg of the month it was
     // acquired in, so that month must be open too. One call, so the months are locked in order.
-    const periods = rows.flatMap((r, i) => [
+    const periods = items.flatMap(({ r, i }) => [
       { producerId: r.producerId, date: r.consumedOn, field: at(i, consumedOnField[i]) },
       ...(r.supplierKind !== SupplierKind.OWN_PRODUCTION && r.purpose === PurchasePurpose.BIODIESEL_FEEDSTOCK && r.purchasedOn.slice(0, 7) !== r.consumedOn.slice(0, 7)
         ? [{ producerId: r.producerId, date: r.purchasedOn, field: at(i, 'purchasedOn') }] : []),
     ]);
-    await requireOpenPeriods(em, periods, (e) => e.date, (j) => periods[j].field);
+    await requireOpenPeriods(em, periods, (e) => e.date, (j) => periods[j].field, problems);
   }
 }

@@ -6,6 +6,7 @@ import { BadInputError, NotFoundError, RecordName } from './errors';
 import { assertPeriodsOpen } from './period-lock';
 import { assertCanWriteFor, canSee } from './scope';
 import { message } from '../i18n';
+import { Problems } from './problems';
 
 /**
  * Shared steps of the producers' record batches (purchases, sales, fomento, contracts): checks
@@ -55,12 +56,9 @@ export function optionalText(value: string | null | undefined): string | null {
  * The caller may write records of every producer named in the batch (AUDITOR: FORBIDDEN;
  * PRODUCER: another producer is NOT_FOUND), and each of them exists (NOT_FOUND).
  */
-export async function requireWritableProducers(em: EntityManager, actor: Actor, wanted: Array<{ field: string; id: string }>): Promise<void> {
-  for (const w of wanted) {
-    assertCanWriteFor(actor, 'Producer', w.id);
-    if (!isId(w.id)) throw new NotFoundError('Producer', `${w.id} (${w.field})`);
-  }
-  await requireRecords(em, 'producer', 'Producer', wanted, ['id']);
+export async function requireWritableProducers(em: EntityManager, actor: Actor, wanted: Array<{ field: string; id: string }>, problems?: Problems): Promise<void> {
+  for (const w of wanted) assertCanWriteFor(actor, 'Producer', w.id);
+  await requireRecords(em, 'producer', 'Producer', wanted, ['id'], problems);
 }
 
 /** Only the authorization part of requireWritableProducers, for checks before the transaction. */
@@ -70,7 +68,9 @@ export function assertWritable(actor: Actor, wanted: Array<{ field: string; id: 
 
 /**
  * Every id named in the input exists in `table`: one statement for the whole batch
- * (`WHERE id = ANY($1)`). Returns the rows found by id, with the requested columns.
+ * (`WHERE id = ANY($1)`). Returns the rows found by id, with the requested columns. With
+ * `problems`, every missing one is added there (NOT_FOUND naming its field); without, the first is
+ * thrown.
  */
 export async function requireRecords<R extends { id: string }>(
   em: EntityManager,
@@ -78,16 +78,20 @@ export async function requireRecords<R extends { id: string }>(
   entity: RecordName,
   wanted: Array<{ field: string; id: string }>,
   columns: string[],
+  problems?: Problems,
 ): Promise<Map<string, R>> {
   const found = new Map<string, R>();
-  if (wanted.length === 0) return found;
-  const bad = wanted.find((w) => !isId(w.id));
-  if (bad) throw new NotFoundError(entity, `${bad.id} (${bad.field})`);
-  const ids = [...new Set(wanted.map((w) => w.id))];
+  const missing = (w: { field: string; id: string }) => {
+    const error = new NotFoundError(entity, `${w.id} (${w.field})`, w.field);
+    if (!problems) throw error;
+    problems.add(error);
+  };
+  wanted.filter((w) => !isId(w.id)).forEach(missing);
+  const ids = [...new Set(wanted.filter((w) => isId(w.id)).map((w) => w.id))];
+  if (ids.length === 0) return found;
   const rows: R[] = await em.query(`SELECT ${columns.join(', ')} FROM ${table} WHERE id = ANY($1::bigint[])`, [ids]);
   for (const row of rows) found.set(String(row.id), { ...row, id: String(row.id) });
-  const missing = wanted.find((w) => !found.has(w.id));
-  if (missing) throw new NotFoundError(entity, `${missing.id} (${missing.field})`);
+  wanted.filter((w) => isId(w.id) && !found.has(w.id)).forEach(missing);
   return found;
 }
 
@@ -96,16 +100,19 @@ export async function requireRecords<R extends { id: string }>(
  * date field): a closed month's dues are final until reopened with a reason. Producers are taken
  * in id order, and each producer's months in date order, so two batches cannot deadlock.
  */
-export async function requireOpenPeriods<T extends { producerId: string }>(em: EntityManager, rows: T[], dateOf: (row: T) => string, field: (i: number) => string): Promise<void> {
+export async function requireOpenPeriods<T extends { producerId: string }>(
+  em: EntityManager, rows: Array<T | undefined>, dateOf: (row: T) => string, field: (i: number) => string, problems?: Problems,
+): Promise<void> {
   const byProducer = new Map<string, Array<{ year: number; month: number; field: string }>>();
   rows.forEach((row, i) => {
+    if (!row) return;
     const date = dateOf(row);
     const months = byProducer.get(row.producerId) ?? [];
     months.push({ year: yearOf(date), month: monthOf(date), field: field(i) });
     byProducer.set(row.producerId, months);
   });
   const producers = [...byProducer.keys()].sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
-  for (const producerId of producers) await assertPeriodsOpen(em, producerId, byProducer.get(producerId)!);
+  for (const producerId of producers) await assertPeriodsOpen(em, producerId, byProducer.get(producerId)!, problems);
 }
 
 /** Rows a multi-row INSERT may carry: at most 14 parameters a row, well under PostgreSQL's 65,535. */

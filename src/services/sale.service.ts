@@ -10,6 +10,7 @@ import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { mutate } from './transaction';
 import { message } from '../i18n';
+import { Problems } from './problems';
 
 export interface RecordSaleInput {
   producerId: string;
@@ -39,11 +40,14 @@ export class SaleService {
   /** Record a batch: every item is validated, then all are inserted in multi-row INSERTs; one bad item writes nothing. */
   async record(actor: Actor, inputs: RecordSaleInput[]): Promise<Sale[]> {
     assertWritable(actor, inputs.map((s, i) => ({ field: `input[${i}].producerId`, id: s.producerId })));
-    const rows = inputs.map((input, i) => SaleService.toRow(input, `input[${i}]`));
-    SaleService.rejectRepeatedInvoiceKeys(rows);
-    if (rows.length === 0) return [];
+    const problems = new Problems();
+    const checked = inputs.map((input, i) => problems.check(() => SaleService.toRow(input, `input[${i}]`)));
+    SaleService.rejectRepeatedInvoiceKeys(checked, problems);
+    if (inputs.length === 0) return [];
     return mutate(this.ds, actor, async (em) => {
-      await this.checkBatch(em, actor, rows);
+      await this.checkBatch(em, actor, checked, problems);
+      problems.throwIfAny();
+      const rows = checked as Sale[];
       await insertInChunks(em, Sale, rows);
       return {
         result: rows,
@@ -70,11 +74,15 @@ export class SaleService {
   }
 
   /** invoiceKey is unique across all sales: a repetition inside the batch is a CONFLICT too. */
-  static rejectRepeatedInvoiceKeys(rows: Sale[]): void {
+  static rejectRepeatedInvoiceKeys(rows: Array<Sale | undefined>, problems?: Problems): void {
     const seen = new Set<string>();
     rows.forEach((r, i) => {
-      if (r.invoiceKey === null) return;
-      if (seen.has(r.invoiceKey)) throw new ConflictError('DUPLICATE', message('sale.invoiceKeyTwice', { key: r.invoiceKey }), `input[${i}].invoiceKey`);
+      if (!r || r.invoiceKey === null) return;
+      if (seen.has(r.invoiceKey)) {
+        const error = new ConflictError('DUPLICATE', message('sale.invoiceKeyTwice', { key: r.invoiceKey }), `input[${i}].invoiceKey`);
+        if (!problems) throw error;
+        problems.add(error);
+      }
       seen.add(r.invoiceKey);
     });
   }
@@ -84,16 +92,18 @@ export class SaleService {
    * kind whatever the batch size. This is where every rule that reads stored data is applied
    * before the batch is written.
    */
-  private async checkBatch(em: EntityManager, actor: Actor, rows: Sale[]): Promise<void> {
-    await requireWritableProducers(em, actor, rows.map((r, i) => ({ field: `input[${i}].producerId`, id: r.producerId })));
-    const keys = rows.flatMap((r) => (r.invoiceKey === null ? [] : [r.invoiceKey]));
+  private async checkBatch(em: EntityManager, actor: Actor, rows: Array<Sale | undefined>, problems: Problems): Promise<void> {
+    const items = rows.flatMap((r, i) => (r ? [{ r, i }] : []));
+    await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: `input[${i}].producerId`, id: r.producerId })), problems);
+    const keys = items.flatMap(({ r }) => (r.invoiceKey === null ? [] : [r.invoiceKey]));
     if (keys.length > 0) {
       const taken: Array<{ invoice_key: string }> = await em.query('SELECT invoice_key FROM sale WHERE invoice_key = ANY($1::char(44)[])', [keys]);
       const takenKeys = new Set(taken.map((t) => t.invoice_key));
-      const i = rows.findIndex((r) => r.invoiceKey !== null && takenKeys.has(r.invoiceKey));
-      if (i >= 0) throw new ConflictError('DUPLICATE', message('sale.invoiceKeyTaken', { key: rows[i].invoiceKey! }), `input[${i}].invoiceKey`);
+      for (const { r, i } of items.filter(({ r }) => r.invoiceKey !== null && takenKeys.has(r.invoiceKey))) {
+        problems.add(new ConflictError('DUPLICATE', message('sale.invoiceKeyTaken', { key: r.invoiceKey! }), `input[${i}].invoiceKey`));
+      }
     }
     // A sale is taxed in the month of soldOn, which must be open.
-    await requireOpenPeriods(em, rows, (r) => r.soldOn, (i) => `input[${i}].soldOn`);
+    await requireOpenPeriods(em, rows, (r) => r.soldOn, (i) => `input[${i}].soldOn`, problems);
   }
 }

@@ -3,6 +3,7 @@ import { Municipality } from '../domain';
 import { Decimal } from '../law/decimal';
 import { BadInputError } from './errors';
 import { message, Message } from '../i18n';
+import { Problems } from './problems';
 
 /** Input checks shared by the use cases; each names the offending field (DESIGN §5). */
 
@@ -23,13 +24,17 @@ export function requireOrder(from: string, until: string, field: string, text: M
 
 /**
  * Every municipality code named in the input must exist (reference data is loaded first).
- * `wanted` maps each input field to the code it names.
+ * `wanted` maps each input field to the code it names. With `problems`, every unknown one is
+ * added there; without, the first is thrown.
  */
-export async function requireMunicipalities(em: EntityManager, wanted: Array<{ field: string; code: string }>): Promise<void> {
+export async function requireMunicipalities(em: EntityManager, wanted: Array<{ field: string; code: string }>, problems?: Problems): Promise<void> {
   if (wanted.length === 0) return;
   const codes = [...new Set(wanted.map((w) => w.code))];
   const found = await em.getRepository(Municipality).find({ select: { ibgeCode: true }, where: { ibgeCode: In(codes) } });
   const known = new Set(found.map((m) => m.ibgeCode));
-  const missing = wanted.find((w) => !known.has(w.code));
-  if (missing) throw new BadInputError(missing.field, message('input.unknownMunicipality', { code: missing.code }));
+  for (const missing of wanted.filter((w) => !known.has(w.code))) {
+    const error = new BadInputError(missing.field, message('input.unknownMunicipality', { code: missing.code }));
+    if (!problems) throw error;
+    problems.add(error);
+  }
 }
