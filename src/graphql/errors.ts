@@ -44,8 +44,17 @@ export interface ErrorLog {
  * and of the law keep their code and message; unexpected ones become INTERNAL_SERVER_ERROR with
  * the request id, and their details go only to the log.
  */
+/**
+ * A message without graphql-js's suggestions (` Did you mean "producer"?`, ` Did you mean the enum
+ * value "SOYBEAN"?`): a caller must not map the schema by guessing names.
+ */
+export function withoutSuggestions(text: string): string {
+  return text.replace(/\s*Did you mean [\s\S]*\?$/, '');
+}
+
 export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | undefined, localeOfRequest: () => Locale = () => DEFAULT_LOCALE) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+  return (given: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const formatted = { ...given, message: withoutSuggestions(given.message) };
     const locale = localeOfRequest();
     const original = unwrapResolverError(error);
     if (original instanceof AppError) {

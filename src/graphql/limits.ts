@@ -59,9 +59,9 @@ function reject(ctx: ValidationContext | null, error: GraphQLError): void {
 const callbacks = { propagateOnRejection: false, onReject: [reject] };
 
 /**
- * graphql-armor's validation rules for depth, aliases, directives and cost, and its plugin that
- * hides field suggestions ("Did you mean …") from every caller, so the schema cannot be mapped by
- * guessing. The token limit is graphql-js's own parser limit (`parseOptions`), which refuses the
+ * graphql-armor's validation rules for depth, aliases, directives and cost (field suggestions,
+ * "Did you mean …", are removed from every message by the error formatter, so the schema cannot
+ * be mapped by guessing). The token limit is graphql-js's own parser limit (`parseOptions`), which refuses the
  * document before it is parsed in full.
  */
 export function armor() {
@@ -71,7 +71,9 @@ export function armor() {
     maxDirectives: { n: LIMITS.maxDirectives, ...callbacks },
     costLimit: { maxCost: LIMITS.maxCost, objectCost: 1, scalarCost: 1, depthCostFactor: 1, ignoreIntrospection: true, ...callbacks },
     maxTokens: { enabled: false },
-    blockFieldSuggestion: { enabled: true, mask: '' },
+    // Suggestions are removed by the error formatter (errors.ts, withoutSuggestions), whole: armor's
+    // mask left a stray " ?" after the message and kept the enum values' suggestions.
+    blockFieldSuggestion: { enabled: false },
   }).protect();
   return {
     validationRules: protection.validationRules,

@@ -99,6 +99,23 @@ const PAGE_SCRIPT = `'use strict';
   } else {
     try { headers = window.localStorage.getItem(REMEMBERED) || undefined; } catch (e) { headers = undefined; }
   }
+  // GraphiQL adds a tab at load unless one holds exactly the query, variables and headers it kept
+  // from the editors ('graphiql:query' and the others): those lag behind the tabs (variables set by
+  // a saved example are never written there), so every reload added a copy of the active tab
+  // without its variables and opened it. They are set to the active tab's: a reload reopens it.
+  try {
+    var kept = JSON.parse(window.localStorage.getItem('graphiql:tabState') || 'null');
+    var active = kept && Array.isArray(kept.tabs) ? kept.tabs[kept.activeTabIndex] || kept.tabs[0] : null;
+    if (active) {
+      ['query', 'variables', 'headers'].forEach(function (name) {
+        if (active[name] == null) window.localStorage.removeItem('graphiql:' + name);
+        else window.localStorage.setItem('graphiql:' + name, active[name]);
+      });
+    }
+    // The editors take some five eighths of the width (GraphiQL splits it in half): the saved
+    // examples' commented lines read whole at 1440 px. Dragging the bar keeps the reader's choice.
+    if (!window.localStorage.getItem('graphiql:editorFlex')) window.localStorage.setItem('graphiql:editorFlex', '1.7');
+  } catch (e) { /* no local storage: nothing was kept */ }
   if (headers) {
     defaultHeaders = headers;
     tabs = tabs.map(function (tab) { return Object.assign({}, tab, { headers: headers }); });

@@ -197,3 +197,47 @@ test('the token of the URL fragment is in every tab, stays after reloads (at onc
   expect(offMachine).toEqual([]);
   expect(besidesUnauthorized()).toEqual([]);
 });
+
+test('reloads add no tab: the saved examples stay as they are, the active one with its variables', async () => {
+  const token = await api.token({ role: 'AUDITOR' });
+  const page = await open(`/graphql#token=${encodeURIComponent(token)}`);
+  const names = async () => (await page.locator('.graphiql-tab .graphiql-tab-button').allTextContents()).map((t) => t.trim());
+  const variablesOfActive = async () => {
+    await page.getByText('Variables', { exact: true }).click();
+    return editorText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)');
+  };
+  await page.waitForTimeout(1500); // GraphiQL stores its tabs 500 ms after a change
+  for (let i = 0; i < 3; i++) {
+    await page.reload();
+    await page.waitForSelector('.graphiql-container', { timeout: 30000 });
+    await page.waitForTimeout(1200);
+  }
+  expect(await names()).toEqual(EXAMPLE_OPERATIONS.map((op) => op.name));
+  expect(await page.locator('.graphiql-tab-active').textContent()).toContain('ProducerMonth');
+  expect(JSON.parse(await variablesOfActive())).toEqual(EXAMPLE_OPERATIONS[0].variables);
+  // Another tab chosen, then reloads: it stays the active one, still no copy.
+  await page.locator('.graphiql-tab .graphiql-tab-button').nth(2).click();
+  await page.waitForTimeout(1200);
+  for (let i = 0; i < 2; i++) {
+    await page.reload();
+    await page.waitForSelector('.graphiql-container', { timeout: 30000 });
+    await page.waitForTimeout(1200);
+  }
+  expect(await names()).toEqual(EXAMPLE_OPERATIONS.map((op) => op.name));
+  expect(await page.locator('.graphiql-tab-active').textContent()).toContain(EXAMPLE_OPERATIONS[2].name);
+  expect(JSON.parse(await variablesOfActive())).toEqual(EXAMPLE_OPERATIONS[2].variables);
+  await page.close();
+  expect(besidesUnauthorized()).toEqual([]);
+});
+
+test('at 1440 px the editors take most of the width, the answer the rest', async () => {
+  const page = await open('/graphql');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.waitForTimeout(300);
+  const width = (selector: string) => page.locator(selector).first().evaluate((el) => el.getBoundingClientRect().width);
+  const editors = await width('.graphiql-editors');
+  const response = await width('.graphiql-response');
+  expect(editors).toBeGreaterThan(800);
+  expect(editors).toBeGreaterThan(response * 1.5);
+  await page.close();
+});

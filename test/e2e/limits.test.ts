@@ -146,6 +146,12 @@ test('field suggestions are hidden: a misspelt field does not reveal the schema'
   expect(res.errors?.[0].extensions?.code).toBe('GRAPHQL_VALIDATION_FAILED');
   expect(res.errors?.[0].message).toMatch(/Cannot query field "produce" on type "Query"/);
   expect(res.errors?.[0].message).not.toMatch(/Did you mean|producer/);
+  // The whole suggestion goes, not its words only (no stray " ?" after the sentence), enum values' too.
+  expect(res.errors?.[0].message).toBe('Cannot query field "produce" on type "Query".');
+  const argument = await api.gql('{ producers(firs: 2) { totalCount } }');
+  expect(argument.errors?.[0].message).toBe('Unknown argument "firs" on field "Query.producers".');
+  const enumValue = await api.gql('{ minimumPrices(feedstock: SOYBAN, on: "2026-01-01") { pricePerKg } }');
+  expect(enumValue.errors?.map((e) => e.message)).toContain('Value "SOYBAN" does not exist in "Feedstock" enum.');
   // without a token the caller learns nothing at all about the schema
   const anonymous = await api.gql('{ produce(id: "1") { id } }', {}, null);
   expect(anonymous.errors?.map((e) => e.extensions?.code)).toEqual(['UNAUTHENTICATED']);
