@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { openDatabase } from '../src/database/data-source';
 import { prepareDatabase } from '../src/database/prepare';
-import { importCsv } from '../src/import/importer';
+import { importFile } from '../src/import/importer';
 import { progressReporter } from '../src/import/progress';
 import { SYSTEM_ACTOR } from '../src/services/actor';
 
@@ -99,7 +99,7 @@ async function main(): Promise<void> {
       peakHeap = Math.max(peakHeap, m.heapUsed);
     }, 25);
     const progress = progressReporter(process.stderr, bytes, `purchases ${rows} lines`);
-    const summary = await importCsv(ds, SYSTEM_ACTOR, { kind: 'purchases', producerId, input: fs.createReadStream(file, { highWaterMark: 1 << 20 }), onProgress: progress.onProgress, progressEveryMs: 1000 });
+    const summary = await importFile(ds, SYSTEM_ACTOR, { kind: 'purchases', producerId, input: fs.createReadStream(file, { highWaterMark: 1 << 20 }), onProgress: progress.onProgress, progressEveryMs: 1000 });
     progress.stop();
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage.rss(), process.resourceUsage().maxRSS * 1024);

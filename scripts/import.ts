@@ -1,6 +1,6 @@
 /**
- * `npm run import -- <kind> FILE.csv [--producer ID] [--delimiter ;]`: load a CSV file, all or
- * nothing. Kinds: municipalities (ibgeCode, name, semiarid: the official Semiárido list),
+ * `npm run import -- <kind> FILE.csv|FILE.xlsx [--producer ID] [--delimiter ;] [--locale pt-BR]`:
+ * load a CSV file or the first sheet of a workbook, all or nothing. Kinds: municipalities (ibgeCode, name, semiarid: the official Semiárido list),
  * farmers, purchases, sales (the fields of the GraphQL inputs). Runs as the operator (ADMIN) on
  * DATABASE_URL or, without it, on the embedded database of `npm start`.
  */
@@ -9,15 +9,19 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openCliDatabase } from '../src/import/cli-database';
 import { ImportLineError } from '../src/import/import-error';
-import { detectDelimiter, importCsv } from '../src/import/importer';
+import { parseLocale } from '../src/formats/brazilian';
+import { translate } from '../src/i18n';
+import { importFile } from '../src/import/importer';
 import { IMPORT_KINDS } from '../src/import/kinds';
 import { formatSummary, progressReporter } from '../src/import/progress';
 import { SYSTEM_ACTOR } from '../src/services/actor';
 import { AppError } from '../src/services/errors';
 
 const USAGE = `Usage: npm run import -- municipalities FILE.csv
-       npm run import -- purchases|sales|farmers FILE.csv --producer ID
-Options: --delimiter ','|';'|tab (default: guessed from the header line)`;
+       npm run import -- purchases|sales|farmers FILE.csv|FILE.xlsx --producer ID
+Options: --delimiter ','|';'|tab   CSV separator (default: detected from the header line)
+         --locale pt-BR|en         numbers and dates as 30.120,50 and 03/11/2026 (pt-BR) or 30120.50 and
+                                   2026-11-03 (en); messages in that language (default: detected from the file)`;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`${message}\n`);
@@ -26,7 +30,7 @@ function fail(message: string, code = 2): never {
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { producer: { type: 'string' }, delimiter: { type: 'string' }, help: { type: 'boolean' } },
+    options: { producer: { type: 'string' }, delimiter: { type: 'string' }, locale: { type: 'string' }, help: { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });
@@ -37,23 +41,20 @@ async function main(): Promise<void> {
   if ((kind === 'purchases' || kind === 'sales') && !values.producer) fail(`A ${kind} file belongs to one producer: add --producer ID.\n${USAGE}`);
   if (!fs.existsSync(file)) fail(`No such file: ${file}`);
   const size = fs.statSync(file).size;
-  let delimiter = values.delimiter === 'tab' ? '\t' : values.delimiter;
-  if (!delimiter) {
-    const fd = fs.openSync(file, 'r');
-    const head = Buffer.alloc(Math.min(size, 8192));
-    fs.readSync(fd, head, 0, head.length, 0);
-    fs.closeSync(fd);
-    delimiter = detectDelimiter(head.toString('utf8'));
-  }
+  const delimiter = values.delimiter === 'tab' ? '\t' : values.delimiter;
+  if (delimiter !== undefined && ![',', ';', '\t'].includes(delimiter)) fail(`--delimiter must be ',', ';' or tab.\n${USAGE}`);
+  const locale = parseLocale(values.locale);
+  if (locale === undefined) fail(`--locale must be pt-BR or en.\n${USAGE}`);
 
   const db = await openCliDatabase((m) => process.stderr.write(`${m}\n`));
   const progress = progressReporter(process.stderr, size, `${kind} ${file}`);
   try {
-    const summary = await importCsv(db.ds, SYSTEM_ACTOR, {
+    const summary = await importFile(db.ds, SYSTEM_ACTOR, {
       kind,
       producerId: values.producer ?? null,
       input: fs.createReadStream(file, { highWaterMark: 1 << 20 }),
       delimiter,
+      locale,
       onProgress: progress.onProgress,
       progressEveryMs: process.stderr.isTTY ? 100 : 1000,
     });
@@ -63,7 +64,10 @@ async function main(): Promise<void> {
     progress.stop();
     if (e instanceof AppError) {
       const reason = e instanceof ImportLineError && e.reason ? ` ${e.reason}` : '';
-      process.stderr.write(`\nImport refused, nothing was written (${e.code}${reason}): ${e.message}\n`);
+      const message = translate(e.text, locale ?? 'en');
+      process.stderr.write(locale === 'pt-BR'
+        ? `\nImportação recusada, nada foi gravado (${e.code}${reason}): ${message}\n`
+        : `\nImport refused, nothing was written (${e.code}${reason}): ${message}\n`);
       process.exitCode = 1;
     } else {
       throw e;

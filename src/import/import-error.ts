@@ -1,17 +1,19 @@
 import { message, Message } from '../i18n';
 import { AppError, BadInputError, ConflictError, ConflictReason, NotFoundError } from '../services/errors';
 
-/** The text of an import error: the line and column at fault, then what is wrong there. */
-function atLineText(line: number | null, column: string | null, detail: Message): Message {
-  if (line !== null && column) return message('import.lineColumn', { line, column, detail });
+/** The text of an import error: the line and column at fault (as the file names it, when it names it otherwise), then what is wrong there. */
+function atLineText(line: number | null, column: string | null, header: string | null, detail: Message): Message {
+  const named = column && header && header !== column ? message('import.columnAsWritten', { column, header }) : column;
+  if (line !== null && named) return message('import.lineColumn', { line, column: named, detail });
   if (line !== null) return message('import.line', { line, detail });
-  if (column) return message('import.column', { column, detail });
+  if (named) return message('import.column', { column: named, detail });
   return detail;
 }
 
 /**
- * A CSV import refused: the file's line (1 = the header) and column at fault, with the code the
- * GraphQL mutations would give for the same mistake (DESIGN §5). Nothing of the file is written.
+ * An import refused: the file's line (1 = the header; a sheet's row number) and column at fault,
+ * with the code the GraphQL mutations would give for the same mistake (DESIGN §5). Nothing of the
+ * file is written. `header` is the column's name as the file writes it (`Quantidade (kg)`).
  */
 export class ImportLineError extends AppError {
   constructor(
@@ -20,12 +22,23 @@ export class ImportLineError extends AppError {
     readonly column: string | null,
     readonly detail: Message,
     readonly reason?: ConflictReason,
+    readonly header: string | null = null,
   ) {
-    super(atLineText(line, column, detail));
+    super(atLineText(line, column, header, detail));
+  }
+
+  /** The same error, the column named as the file writes it. */
+  withHeader(header: string | null): ImportLineError {
+    return header === null || this.header !== null || !this.column ? this : new ImportLineError(this.code, this.line, this.column, this.detail, this.reason, header);
+  }
+
+  /** The key of what is wrong (`import.otherNotation`…), stable for clients that switch on it. */
+  get messageKey(): string {
+    return this.detail.key;
   }
 
   extensions() {
-    return { line: this.line, column: this.column, ...(this.reason ? { reason: this.reason } : {}) };
+    return { line: this.line, column: this.column, ...(this.reason ? { reason: this.reason } : {}), messageKey: this.detail.key };
   }
 }
 

@@ -1,16 +1,25 @@
 import { EntityManager } from 'typeorm';
 import { Actor } from '../services/actor';
+import { EnumNames } from '../formats/brazilian';
 import { AuditRecord } from '../services/transaction';
 import { ImportLineError } from './import-error';
 
-/** One column of an import file: its name in the header (case and punctuation ignored) and aliases. */
+/**
+ * One column of an import file: its name in the header (case, accents and punctuation ignored),
+ * other English names, its Portuguese names, and what its cells hold — read in the file's locale
+ * before the row's checks (a decimal becomes `30120.50`, a date `2026-11-03`, an enumeration its
+ * schema name).
+ */
 export interface ColumnSpec {
   name: string;
   required: boolean;
   aliases?: string[];
+  /** Portuguese names: a header written with them tells a Brazilian file (locale pt-BR). */
+  portuguese?: string[];
+  type?: 'text' | 'decimal' | 'date' | EnumNames;
 }
 
-/** A CSV row by column name; a blank cell is absent. */
+/** A row by column name, its cells read into the API's notation; a blank cell is absent. */
 export type CsvRow = Record<string, string | undefined>;
 
 /** The typed values of one staging row, in the order of `stagingColumns`; null = NULL. */

@@ -1,30 +1,20 @@
 import { once } from 'node:events';
-import { Readable, Transform } from 'node:stream';
-import { CsvError, Parser } from 'csv-parse';
+import { Readable } from 'node:stream';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
+import { Locale } from '../formats/brazilian';
+import { message } from '../i18n';
 import { Actor } from '../services/actor';
 import { enterProducerScope } from '../services/row-security';
 import { writeAudit } from '../services/transaction';
+import { CellReader } from './cells';
 import { atLine, ImportLineError } from './import-error';
-import { CsvRow, ImportKind, STAGING } from './import-kind';
+import { ImportKind, STAGING } from './import-kind';
 import { IMPORT_KINDS } from './kinds';
-import { message } from '../i18n';
+import { openSource, separatorName, Source } from './sources';
 
-/**
- * csv-parse's stream, each record paired with the line it ends on (read from the parser's live
- * counter as the record is pushed: the `info` option would copy the counters into every record,
- * which costs more than the parsing itself).
- */
-class LineParser extends Parser {
-  push(chunk: unknown, encoding?: BufferEncoding): boolean {
-    return super.push(chunk === null ? null : [(this as unknown as { info: { lines: number } }).info.lines, chunk], encoding);
-  }
-}
-
-/** Bytes handed to the parser at a time. */
-const SLICE = 1 << 16;
+export { detectDelimiter } from './sources';
 
 export type ImportKindName = keyof typeof IMPORT_KINDS;
 
@@ -38,9 +28,15 @@ export interface ImportOptions {
   kind: ImportKindName | string;
   /** The producer the file belongs to (purchases, sales; optional for farmers). */
   producerId?: string | null;
+  /** The file: CSV text or an .xlsx workbook, told apart by its first bytes. */
   input: Readable;
-  /** Field separator; ',' by default (';' is common in Brazilian spreadsheets). */
-  delimiter?: string;
+  /** CSV field separator; detected from the header line when not given (',' ';' or tab). */
+  delimiter?: string | null;
+  /**
+   * How numbers and dates are written: `en` (30120.50, 2026-11-03) or `pt-BR` (30.120,50,
+   * 03/11/2026); null detects it from the file where that is unambiguous.
+   */
+  locale?: Locale | null;
   onProgress?: (p: ImportProgress) => void;
   /** Minimum interval between progress calls while reading, ms. */
   progressEveryMs?: number;
@@ -54,6 +50,12 @@ export interface ImportSummary {
   counts: Record<string, number>;
   seconds: number;
   rowsPerSecond: number;
+  /** `csv` or `xlsx`. */
+  format: string;
+  /** CSV: the separator used. */
+  delimiter: string | null;
+  /** The notation the file was read in (null: nothing in it told, and nothing needed to). */
+  locale: Locale | null;
 }
 
 /** The kind named `name`, looked up among IMPORT_KINDS' own keys only (a name from outside such as `constructor` is no kind). */
@@ -63,24 +65,20 @@ export function importKind(name: string): ImportKind {
   return kind;
 }
 
-/** Header cell → canonical form: case, spaces, accents and punctuation ignored. */
-function headerKey(text: string): string {
-  return text.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
-function mapHeader(kind: ImportKind, header: string[]): string[] {
-  const byKey = new Map<string, string>();
-  for (const c of kind.columns) for (const n of [c.name, ...(c.aliases ?? [])]) byKey.set(headerKey(n), c.name);
-  const names = header.map((h) => {
-    const name = byKey.get(headerKey(h));
-    if (!name) throw new ImportLineError('BAD_USER_INPUT', 1, h, message('import.unknownColumn', { kind: kind.name, columns: kind.columns.map((c) => c.name).join(', ') }));
-    return name;
-  });
-  const repeated = names.find((n, i) => names.indexOf(n) !== i);
-  if (repeated) throw new ImportLineError('BAD_USER_INPUT', 1, repeated, message('import.columnTwice'));
-  const missing = kind.columns.find((c) => c.required && !names.includes(c.name));
-  if (missing) throw new ImportLineError('BAD_USER_INPUT', 1, missing.name, message('import.columnMissing'));
-  return names;
+/**
+ * The errors a wrong separator causes say which one was used: a line of another length than the
+ * header, or a header read as one single column that is not one.
+ */
+function withSeparator(error: unknown, source: Source, headerWidth: number): unknown {
+  if (!(error instanceof ImportLineError) || !source.delimiter) return error;
+  const key = error.detail.key;
+  const header = headerWidth <= 1 && (key === 'import.unknownColumn' || key === 'import.columnMissing');
+  if (!header && key !== 'import.notCsv' && key !== 'import.fieldCount') return error;
+  return new ImportLineError(error.code, error.line, error.column, message('import.separatorUsed', {
+    message: error.detail,
+    separator: separatorName(source.delimiter.char),
+    how: message(source.delimiter.detected ? 'import.separatorDetected' : 'import.separatorGiven'),
+  }), error.reason, error.header);
 }
 
 /** A value in PostgreSQL's COPY text format. */
@@ -108,13 +106,14 @@ export function importTarget(actor: Actor, kindName: string, producer: string | 
 }
 
 /**
- * Import one CSV file, all or nothing (DESIGN §5): the file is streamed (csv-parse) with each row
- * checked as the GraphQL mutation checks one item, COPYed into a temporary staging table, checked
- * against stored data in SQL (one statement per rule, the first offending line reported), then
- * written with INSERT … SELECT and one audit entry — all in one transaction. Memory stays flat
- * whatever the file's size. Errors name the line (1 = header) and the column.
+ * Import one file, all or nothing (DESIGN §5): CSV or an .xlsx workbook, streamed, each row's cells
+ * read in the file's locale (src/import/cells.ts) and checked as the GraphQL mutation checks one
+ * item, COPYed into a temporary staging table, checked against stored data in SQL (one statement
+ * per rule, the first offending line reported), then written with INSERT … SELECT and one audit
+ * entry — all in one transaction. Memory stays flat whatever the file's size. Errors name the line
+ * (1 = header; a sheet's row number) and the column.
  */
-export async function importCsv(ds: DataSource, actor: Actor, options: ImportOptions): Promise<ImportSummary> {
+export async function importFile(ds: DataSource, actor: Actor, options: ImportOptions): Promise<ImportSummary> {
   const started = performance.now();
   const { kind, producerId } = importTarget(actor, options.kind, options.producerId);
 
@@ -123,8 +122,10 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
   const every = options.progressEveryMs ?? 500;
   let lastReport = 0;
   const report = (phase: ImportProgress['phase']) => options.onProgress?.({ phase, rows, bytes });
+  const cells = new CellReader(kind, options.locale ?? null);
 
   let counts: Record<string, number> | undefined;
+  let source: Source | undefined;
   const qr = ds.createQueryRunner();
   const client = (await qr.connect()) as PoolClient;
   try {
@@ -144,39 +145,36 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
     });
     copyDone.catch(() => undefined);
 
-    // Counts the bytes read, and cuts big chunks into 64 KB slices: the parser emits every record
-    // of a chunk at once, and fewer records in flight keep the heap (and the RSS) small.
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        bytes += chunk.length;
-        for (let i = 0; i < chunk.length; i += SLICE) this.push(chunk.subarray(i, i + SLICE));
-        done();
-      },
-    });
-    const parser = new LineParser({ bom: true, delimiter: options.delimiter ?? ',', trim: true, skip_empty_lines: true, relax_quotes: false });
-    options.input.on('error', (e) => parser.destroy(e));
     // A client that goes away mid-upload: the file is incomplete, nothing is written.
+    const ended = () => new ImportLineError('BAD_USER_INPUT', null, null, message('import.uploadEnded'));
+    let cut = false;
     options.input.on('close', () => {
-      if (!options.input.readableEnded) parser.destroy(new ImportLineError('BAD_USER_INPUT', null, null, message('import.uploadEnded')));
+      if (!options.input.readableEnded) {
+        cut = true;
+        source?.destroy(ended());
+      }
     });
-    options.input.pipe(counter).pipe(parser);
+    source = await openSource(options.input, { delimiter: options.delimiter, onBytes: (n) => { bytes += n; } });
+    if (cut) throw ended();
 
-    let names: string[] | null = null;
+    let header = false;
+    let headerWidth = 0;
     let buffer = '';
     report('reading');
     try {
-      for await (const [line, record] of parser as AsyncIterable<[number, string[]]>) {
-        if (names === null) {
-          names = mapHeader(kind, record);
+      for await (const [line, record] of source.rows) {
+        if (!header) {
+          headerWidth = record.length;
+          cells.header(record, line);
+          header = true;
           continue;
         }
-        const row: CsvRow = {};
-        for (let i = 0; i < names.length; i++) row[names[i]] = record[i] === '' ? undefined : record[i];
+        const row = cells.row(record, line);
         let values;
         try {
           values = kind.toStaging(row, producerId);
         } catch (e) {
-          throw atLine(e, line);
+          throw cells.at(atLine(e, line));
         }
         buffer += `${line}\t${values.map(copyText).join('\t')}\n`;
         rows++;
@@ -193,24 +191,21 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
         }
       }
     } catch (e) {
-      options.input.unpipe?.();
+      source.destroy(e instanceof Error ? e : new Error(String(e)));
       copy.destroy(e instanceof Error ? e : new Error(String(e)));
       await copyDone.catch(() => undefined);
-      if (e instanceof CsvError) {
-        const line = (e as CsvError & { lines?: number }).lines ?? null;
-        throw new ImportLineError('BAD_USER_INPUT', line, null, message('import.notCsv', { detail: e.message.replace(/^Invalid Record Length: /, '') }));
-      }
-      throw e;
+      if (cut && !(e instanceof ImportLineError)) throw ended();
+      throw withSeparator(e, source, headerWidth);
     }
     if (buffer) copy.write(buffer);
     copy.end();
     await copyDone;
-    if (names === null) throw new ImportLineError('BAD_USER_INPUT', 1, null, message('import.empty'));
+    if (!header) throw new ImportLineError('BAD_USER_INPUT', 1, null, message('import.empty'));
     report('checking');
 
     await qr.query(`ANALYZE ${STAGING}`);
     const failure = await kind.check(qr.manager, producerId);
-    if (failure) throw failure;
+    if (failure) throw cells.at(failure);
     report('writing');
     const written = rows === 0 ? { counts: {}, audit: [] } : await kind.write(qr.manager, producerId, rows);
     counts = written.counts;
@@ -224,13 +219,11 @@ export async function importCsv(ds: DataSource, actor: Actor, options: ImportOpt
     await qr.release();
   }
   const seconds = (performance.now() - started) / 1000;
-  return { kind: kind.name, producerId, rows, counts: counts ?? {}, seconds, rowsPerSecond: seconds > 0 ? rows / seconds : rows };
+  return {
+    kind: kind.name, producerId, rows, counts: counts ?? {}, seconds, rowsPerSecond: seconds > 0 ? rows / seconds : rows,
+    format: source.format, delimiter: source.delimiter?.char ?? null, locale: cells.fileLocale,
+  };
 }
 
-/** The field separator of a file from its header line: ';' when it has more of them than ',' (spreadsheets in pt-BR). */
-export function detectDelimiter(head: string): ',' | ';' | '\t' {
-  const first = head.split(/\r?\n/, 1)[0] ?? '';
-  const count = (c: string) => first.split(c).length - 1;
-  if (count('\t') > count(',') && count('\t') > count(';')) return '\t';
-  return count(';') > count(',') ? ';' : ',';
-}
+/** The same as importFile: the name the CSV-only importer had. */
+export const importCsv = importFile;

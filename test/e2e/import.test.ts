@@ -162,13 +162,13 @@ describe('purchases', () => {
   const cases: Array<[string, string, number, string, string]> = [
     ['a zero quantity', `2025-08-01,,SOYBEAN,0,10,THIRD_PARTY,,,X,4314100,,,`, 57, 'quantityKg', 'must be greater than zero'],
     ['a negative cost', `2025-08-01,,SOYBEAN,10,-1,THIRD_PARTY,,,X,4314100,,,`, 57, 'cost', 'must be greater than zero'],
-    ['a comma decimal', `2025-08-01,,SOYBEAN,"10,5",10,THIRD_PARTY,,,X,4314100,,,`, 57, 'quantityKg', 'must be a plain decimal number such as 26.41 (a dot for decimals, no thousands separator), got "10,5"'],
+    ['a comma decimal', `2025-08-01,,SOYBEAN,"10,5",10,THIRD_PARTY,,,X,4314100,,,`, 57, 'quantityKg', '"10,5" is written in pt-BR notation, but the file is read as en (from "100.5" at line 2, column quantityKg)'],
     ['own production with a cost', `2025-08-01,,SOYBEAN,10,5,OWN_PRODUCTION,,,,4314100,,,`, 57, 'cost', 'OWN_PRODUCTION has no acquisition cost (valued per art. 6º §4º)'],
     ['a third party without cost', `2025-08-01,,SOYBEAN,10,,THIRD_PARTY,,,X,4314100,,,`, 57, 'cost', 'A THIRD_PARTY purchase needs its acquisition cost'],
     ['consumption before purchase', `2025-08-02,2025-08-01,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'consumedOn', 'must not be before purchasedOn'],
-    ['a day that does not exist', `2025-02-29,,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'purchasedOn', 'must be a real calendar date YYYY-MM-DD'],
+    ['a day that does not exist', `2025-02-29,,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'purchasedOn', 'must be a real date written as 2026-11-03, got "2025-02-29"'],
     ['a farmer purchase without farmer', `2025-08-01,,SOYBEAN,10,5,FAMILY_FARMER,,,,4314100,,,`, 57, 'familyFarmerId', 'supplierKind FAMILY_FARMER needs familyFarmerId'],
-    ['an unknown feedstock', `2025-08-01,,COFFEE,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'feedstock', 'Unknown feedstock COFFEE'],
+    ['an unknown feedstock', `2025-08-01,,COFFEE,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'feedstock', 'unknown Feedstock "COFFEE"; accepted: SOYBEAN, CASTOR_BEAN, PALM, COTTONSEED, SUNFLOWER, CANOLA, PEANUT, MACAUBA, BEEF_TALLOW, USED_COOKING_OIL, OTHER'],
   ];
   it.each(cases)('refuses %s at its line and column, writing nothing', async (_name, line, at, column, detail) => {
     const before = await purchaseCount();

@@ -1,3 +1,4 @@
+import { ENUMS } from '../../formats/brazilian';
 import { cpf as cpfLib } from 'cpf-cnpj-validator';
 import { RegistrationKind } from '../../law/types';
 import { Actor } from '../../services/actor';
@@ -20,12 +21,12 @@ export const farmersImport: ImportKind = {
   producerScoped: true,
   columns: [
     { name: 'cpf', required: true },
-    { name: 'name', required: true, aliases: ['nome'] },
-    { name: 'municipalityCode', required: true, aliases: ['municipality', 'ibgeCode'] },
-    { name: 'registrationKind', required: false, aliases: ['kind'] },
-    { name: 'registrationNumber', required: false, aliases: ['number'] },
-    { name: 'validFrom', required: false },
-    { name: 'validUntil', required: false },
+    { name: 'name', required: true, portuguese: ['nome', 'nomeDoAgricultor'] },
+    { name: 'municipalityCode', required: true, aliases: ['municipality', 'ibgeCode'], portuguese: ['municipio', 'codigoDoMunicipio', 'codigoMunicipio', 'codigoIbge', 'codIbge'] },
+    { name: 'registrationKind', required: false, aliases: ['kind'], type: ENUMS.RegistrationKind, portuguese: ['tipoDeRegistro', 'tipoRegistro', 'tipo', 'dapCaf'] },
+    { name: 'registrationNumber', required: false, aliases: ['number'], portuguese: ['numeroDoRegistro', 'numeroRegistro', 'numero', 'numeroDapCaf'] },
+    { name: 'validFrom', required: false, type: 'date', portuguese: ['validoDe', 'validaDe', 'inicioDaValidade', 'validadeInicio', 'emissao', 'dataDeEmissao'] },
+    { name: 'validUntil', required: false, type: 'date', portuguese: ['validoAte', 'validaAte', 'fimDaValidade', 'validadeFim', 'validade', 'vencimento'] },
   ],
   stagingColumns: [['cpf', 'text'], ['name', 'text'], ['municipality_code', 'text'], ['kind', 'text'], ['number', 'text'], ['valid_from', 'date'], ['valid_until', 'date']],
 

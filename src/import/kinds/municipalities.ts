@@ -15,9 +15,9 @@ export const municipalitiesImport: ImportKind = {
   name: 'municipalities',
   producerScoped: false,
   columns: [
-    { name: 'ibgeCode', required: true, aliases: ['code', 'codigo', 'codigoIbge', 'codIbge', 'cdMun', 'codigoMunicipio'] },
-    { name: 'name', required: true, aliases: ['nome', 'municipio', 'nmMun'] },
-    { name: 'semiarid', required: true, aliases: ['semiarido', 'semiaridoFlag'] },
+    { name: 'ibgeCode', required: true, aliases: ['code'], portuguese: ['codigo', 'codigoIbge', 'codIbge', 'cdMun', 'codigoMunicipio', 'codigoDoMunicipio'] },
+    { name: 'name', required: true, portuguese: ['nome', 'municipio', 'nmMun', 'nomeDoMunicipio'] },
+    { name: 'semiarid', required: true, portuguese: ['semiarido', 'semiaridoFlag'] },
   ],
   stagingColumns: [['ibge_code', 'text'], ['name', 'text'], ['state', 'text'], ['region', 'text'], ['semiarid', 'boolean'], ['priority_region', 'boolean']],
 

@@ -1,3 +1,4 @@
+import { ENUMS } from '../../formats/brazilian';
 import { Actor } from '../../services/actor';
 import { PurchaseService, RecordPurchaseInput } from '../../services/purchase.service';
 import { assertCanWriteFor } from '../../services/scope';
@@ -16,19 +17,19 @@ export const purchasesImport: ImportKind = {
   name: 'purchases',
   producerScoped: true,
   columns: [
-    { name: 'purchasedOn', required: true },
-    { name: 'consumedOn', required: false },
-    { name: 'feedstock', required: true },
-    { name: 'quantityKg', required: true },
-    { name: 'cost', required: false },
-    { name: 'supplierKind', required: true },
-    { name: 'familyFarmerId', required: false },
-    { name: 'organizationId', required: false },
-    { name: 'supplierName', required: false },
-    { name: 'originMunicipalityCode', required: true },
-    { name: 'contractId', required: false },
-    { name: 'purpose', required: false },
-    { name: 'externalId', required: false },
+    { name: 'purchasedOn', required: true, type: 'date', portuguese: ['dataDaCompra', 'dataCompra', 'dataDeAquisicao', 'dataAquisicao'] },
+    { name: 'consumedOn', required: false, type: 'date', portuguese: ['dataDeConsumo', 'dataConsumo', 'dataDeUso', 'consumidoEm'] },
+    { name: 'feedstock', required: true, type: ENUMS.Feedstock, portuguese: ['materiaPrima', 'insumo'] },
+    { name: 'quantityKg', required: true, type: 'decimal', portuguese: ['quantidadeKg', 'quantidade', 'qtdKg', 'pesoKg'] },
+    { name: 'cost', required: false, type: 'decimal', portuguese: ['custo', 'custoDeAquisicao', 'valor', 'valorTotal', 'custoRs', 'valorRs'] },
+    { name: 'supplierKind', required: true, type: ENUMS.SupplierKind, portuguese: ['tipoDeFornecedor', 'tipoFornecedor'] },
+    { name: 'familyFarmerId', required: false, portuguese: ['agricultorFamiliarId', 'idDoAgricultor', 'idAgricultor', 'agricultorId'] },
+    { name: 'organizationId', required: false, portuguese: ['organizacaoId', 'idDaOrganizacao', 'idOrganizacao', 'cooperativaId'] },
+    { name: 'supplierName', required: false, portuguese: ['nomeDoFornecedor', 'nomeFornecedor', 'fornecedor', 'razaoSocial'] },
+    { name: 'originMunicipalityCode', required: true, portuguese: ['municipioDeOrigem', 'municipioOrigem', 'codigoDoMunicipioDeOrigem', 'codigoMunicipioOrigem', 'codIbgeOrigem', 'origem'] },
+    { name: 'contractId', required: false, portuguese: ['contratoId', 'idDoContrato', 'idContrato', 'contrato'] },
+    { name: 'purpose', required: false, type: ENUMS.PurchasePurpose, portuguese: ['finalidade', 'destinacao'] },
+    { name: 'externalId', required: false, portuguese: ['idExterno', 'codigoExterno', 'identificadorExterno', 'referencia'] },
   ],
   stagingColumns: [
     ['purchased_on', 'date'], ['consumed_on', 'date'], ['feedstock', 'text'], ['quantity_kg', 'numeric'], ['cost', 'numeric'],

@@ -1,3 +1,4 @@
+import { ENUMS } from '../../formats/brazilian';
 import { Decimal } from '../../law/decimal';
 import { BiodieselOrigin, Market } from '../../law/types';
 import { Actor } from '../../services/actor';
@@ -16,12 +17,12 @@ export const salesImport: ImportKind = {
   name: 'sales',
   producerScoped: true,
   columns: [
-    { name: 'soldOn', required: true },
-    { name: 'volumeM3', required: true },
-    { name: 'revenue', required: true },
-    { name: 'origin', required: false },
-    { name: 'market', required: false },
-    { name: 'invoiceKey', required: false },
+    { name: 'soldOn', required: true, type: 'date', portuguese: ['dataDaVenda', 'dataVenda'] },
+    { name: 'volumeM3', required: true, type: 'decimal', portuguese: ['volume', 'volumeEmM3'] },
+    { name: 'revenue', required: true, type: 'decimal', portuguese: ['receita', 'receitaBruta', 'valor', 'valorDaVenda', 'faturamento'] },
+    { name: 'origin', required: false, type: ENUMS.BiodieselOrigin, portuguese: ['origem'] },
+    { name: 'market', required: false, type: ENUMS.Market, portuguese: ['mercado'] },
+    { name: 'invoiceKey', required: false, portuguese: ['chaveNfe', 'chaveDaNfe', 'chaveDeAcesso', 'chaveDaNotaFiscal'] },
   ],
   stagingColumns: [['sold_on', 'date'], ['volume_m3', 'numeric'], ['revenue', 'numeric'], ['origin', 'text'], ['market', 'text'], ['invoice_key', 'text']],
 

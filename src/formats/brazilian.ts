@@ -1,0 +1,207 @@
+import type { Locale } from '../i18n';
+import { Decimal } from '../law/decimal';
+import { isIsoDate } from '../law/dates';
+import {
+  BiodieselOrigin, Feedstock, FomentoKind, Market, PurchasePurpose, RateCategory, RegistrationKind, SupplierKind, TaxPeriodStatus, TaxRegime,
+} from '../law/types';
+
+/**
+ * How Brazilian spreadsheets write numbers, dates and the names of the schema's enumerations:
+ * read by the imports (`locale pt-BR`) and written by the exports. No legal figure is decided
+ * here; these are notations only.
+ */
+
+/** The notations a file may use: the API's own (`en`: 30120.50, 2026-11-03) or Brazil's (30.120,50, 03/11/2026) — the languages of the messages. */
+export type { Locale } from '../i18n';
+
+/** `pt-BR`, `pt_br`, `pt`, `en`, `en-US`… → a locale; `auto` or blank → null (detect); anything else → undefined. */
+export function parseLocale(value: string | null | undefined): Locale | null | undefined {
+  const v = (value ?? '').trim().toLowerCase().replace('_', '-');
+  if (v === '' || v === 'auto') return null;
+  if (v === 'pt' || v === 'pt-br') return 'pt-BR';
+  if (v === 'en' || v.startsWith('en-')) return 'en';
+  return undefined;
+}
+
+/** The first language of an Accept-Language header that is one of ours (`pt-BR;q=0.9, en` → pt-BR). */
+export function localeFromAcceptLanguage(header: string | undefined): Locale | null {
+  if (!header) return null;
+  const ranked = header.split(',').map((part, i) => {
+    const [tag, ...params] = part.trim().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find((x) => x !== undefined);
+    return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), i };
+  }).filter((r) => r.tag && r.q > 0).sort((a, b) => b.q - a.q || a.i - b.i);
+  for (const r of ranked) {
+    const locale = parseLocale(r.tag);
+    if (locale) return locale;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers
+
+/** The API's decimal text (the Decimal scalar's rule): a dot for decimals, no thousands separator. */
+export const EN_DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+/** Brazil's: a comma for decimals, dots between groups of three digits (or none at all). */
+const PT_DECIMAL = /^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/;
+/** Readable both ways with different values: one dot followed by exactly three digits (12.500). */
+const AMBIGUOUS = /^[+-]?\d{1,3}\.\d{3}$/;
+
+/** A money cell as spreadsheets display it: `R$ 30.120,50` (a space or a no-break space after the sign). */
+function stripCurrency(text: string): string {
+  return text.replace(/^R\$[\s\u00a0]*/i, '').replace(/[\s\u00a0]/g, '');
+}
+
+/** Which notations a number cell can be read in. */
+export type NumberNotation = 'both' | 'en' | 'pt-BR' | 'ambiguous' | 'neither';
+
+export function numberNotation(text: string): NumberNotation {
+  const t = stripCurrency(text);
+  if (/^[+-]?\d+$/.test(t)) return 'both';
+  if (AMBIGUOUS.test(t)) return 'ambiguous';
+  const en = EN_DECIMAL.test(t) && t === text;
+  const pt = PT_DECIMAL.test(t);
+  if (en) return 'en';
+  return pt ? 'pt-BR' : 'neither';
+}
+
+/** A number cell read in `locale` as the API's decimal text, or null when it is not written that way. */
+export function readNumber(text: string, locale: Locale): string | null {
+  if (locale === 'en') return EN_DECIMAL.test(text) ? text : null;
+  const t = stripCurrency(text);
+  if (!PT_DECIMAL.test(t)) return null;
+  return t.replace(/\./g, '').replace(',', '.');
+}
+
+/** A Decimal written the Brazilian way, with `places` decimals (half-even) and no thousands separator: 30120,50. */
+export function brazilianNumber(value: Decimal, places: number): string {
+  return value.toFixed(places, Decimal.ROUND_HALF_EVEN).replace('.', ',');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates
+
+const PT_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})(?:[ T]0{1,2}:00(?::00)?)?$/;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+export type DateNotation = 'iso' | 'pt-BR' | 'neither';
+
+export function dateNotation(text: string): DateNotation {
+  if (ISO_DATE.test(text)) return 'iso';
+  return PT_DATE.test(text) ? 'pt-BR' : 'neither';
+}
+
+/** A date cell as `YYYY-MM-DD`: ISO in every locale, `dd/mm/aaaa` in pt-BR; null when not a real date written so. */
+export function readDate(text: string, locale: Locale): string | null {
+  if (ISO_DATE.test(text)) return isIsoDate(text) ? text : null;
+  if (locale !== 'pt-BR') return null;
+  const m = PT_DATE.exec(text);
+  if (!m) return null;
+  const iso = `${m[3]}-${m[2].padStart(2, '0')}-${m[1].padStart(2, '0')}`;
+  return isIsoDate(iso) ? iso : null;
+}
+
+/** `2026-11-03` → `03/11/2026`. */
+export function brazilianDate(iso: string): string {
+  return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names of the enumerations
+
+/**
+ * The Portuguese names of the schema's enumeration values, as tax teams write them (the first is
+ * the one shown); read with accents, case, spaces and hyphens ignored.
+ */
+export const PORTUGUESE_NAMES: Record<string, Record<string, string[]>> = {
+  Feedstock: {
+    [Feedstock.SOYBEAN]: ['SOJA', 'GRAO_DE_SOJA'],
+    [Feedstock.CASTOR_BEAN]: ['MAMONA'],
+    [Feedstock.PALM]: ['PALMA', 'DENDE', 'OLEO_DE_PALMA'],
+    [Feedstock.COTTONSEED]: ['ALGODAO', 'CAROCO_DE_ALGODAO'],
+    [Feedstock.SUNFLOWER]: ['GIRASSOL'],
+    [Feedstock.CANOLA]: ['CANOLA'],
+    [Feedstock.PEANUT]: ['AMENDOIM'],
+    [Feedstock.MACAUBA]: ['MACAÚBA'],
+    [Feedstock.BEEF_TALLOW]: ['SEBO_BOVINO', 'SEBO'],
+    [Feedstock.USED_COOKING_OIL]: ['ÓLEO_DE_FRITURA', 'OLEO_DE_COZINHA_USADO', 'OGR'],
+    [Feedstock.OTHER]: ['OUTRO', 'OUTROS', 'OUTRA'],
+  },
+  SupplierKind: {
+    [SupplierKind.FAMILY_FARMER]: ['AGRICULTOR_FAMILIAR', 'AGRICULTURA_FAMILIAR'],
+    [SupplierKind.COOPERATIVE]: ['COOPERATIVA'],
+    [SupplierKind.ASSOCIATION]: ['ASSOCIAÇÃO'],
+    [SupplierKind.THIRD_PARTY]: ['TERCEIRO', 'TERCEIROS'],
+    [SupplierKind.OWN_PRODUCTION]: ['PRODUÇÃO_PRÓPRIA'],
+  },
+  PurchasePurpose: {
+    [PurchasePurpose.BIODIESEL_FEEDSTOCK]: ['MATÉRIA_PRIMA', 'MATÉRIA_PRIMA_PARA_BIODIESEL', 'MATÉRIA_PRIMA_DE_BIODIESEL'],
+    [PurchasePurpose.OTHER_PRODUCT]: ['OUTRO_PRODUTO', 'OUTROS_PRODUTOS'],
+  },
+  BiodieselOrigin: {
+    [BiodieselOrigin.OWN_PRODUCTION]: ['PRODUÇÃO_PRÓPRIA'],
+    [BiodieselOrigin.IMPORTED]: ['IMPORTADO', 'IMPORTAÇÃO'],
+  },
+  Market: {
+    [Market.DOMESTIC]: ['MERCADO_INTERNO', 'INTERNO', 'NACIONAL'],
+    [Market.EXPORT]: ['EXPORTAÇÃO', 'MERCADO_EXTERNO', 'EXTERNO'],
+  },
+  RegistrationKind: { [RegistrationKind.DAP]: ['DAP'], [RegistrationKind.CAF]: ['CAF'] },
+  RateCategory: {
+    [RateCategory.GENERAL]: ['GERAL'],
+    [RateCategory.CASTOR_PALM_PRIORITY_REGION]: ['MAMONA_PALMA_REGIÃO_PRIORITÁRIA'],
+    [RateCategory.FAMILY_FARMING]: ['AGRICULTURA_FAMILIAR'],
+    [RateCategory.FAMILY_FARMING_PRIORITY_REGION]: ['AGRICULTURA_FAMILIAR_REGIÃO_PRIORITÁRIA'],
+  },
+  TaxRegime: { [TaxRegime.AD_VALOREM]: ['AD_VALOREM'], [TaxRegime.SPECIAL_PER_M3]: ['ESPECIAL_POR_M3'] },
+  TaxPeriodStatus: { [TaxPeriodStatus.OPEN]: ['ABERTO'], [TaxPeriodStatus.CLOSED]: ['FECHADO'] },
+  FomentoKind: {
+    [FomentoKind.TECHNICAL_ASSISTANCE]: ['ASSISTÊNCIA_TÉCNICA', 'ATER'],
+    [FomentoKind.DONATION]: ['DOAÇÃO'],
+    [FomentoKind.INVESTMENT]: ['INVESTIMENTO'],
+    [FomentoKind.OTHER]: ['OUTRO'],
+  },
+};
+
+/** An enumeration name compared with accents, case, spaces, hyphens and underscores ignored. */
+export function nameKey(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+/** An enumeration of the schema as a file may write it: its values, their Portuguese names, and a reader. */
+export interface EnumNames {
+  /** The enumeration's name in the schema (Feedstock, SupplierKind…). */
+  name: string;
+  values: string[];
+  /** The value a cell names (schema or Portuguese name, any case or accent), or undefined. */
+  read(text: string): string | undefined;
+  /** The Portuguese name shown for a value. */
+  portuguese(value: string): string;
+}
+
+export function enumNames(name: keyof typeof PORTUGUESE_NAMES, values: Record<string, string>): EnumNames {
+  const portuguese = PORTUGUESE_NAMES[name] ?? {};
+  const byKey = new Map<string, string>();
+  for (const v of Object.values(values)) byKey.set(nameKey(v), v);
+  for (const [v, names] of Object.entries(portuguese)) for (const n of names) if (!byKey.has(nameKey(n))) byKey.set(nameKey(n), v);
+  return {
+    name,
+    values: Object.values(values),
+    read: (text) => byKey.get(nameKey(text)),
+    portuguese: (v) => portuguese[v]?.[0] ?? v,
+  };
+}
+
+export const ENUMS = {
+  Feedstock: enumNames('Feedstock', Feedstock),
+  SupplierKind: enumNames('SupplierKind', SupplierKind),
+  PurchasePurpose: enumNames('PurchasePurpose', PurchasePurpose),
+  BiodieselOrigin: enumNames('BiodieselOrigin', BiodieselOrigin),
+  Market: enumNames('Market', Market),
+  RegistrationKind: enumNames('RegistrationKind', RegistrationKind),
+  RateCategory: enumNames('RateCategory', RateCategory),
+  TaxRegime: enumNames('TaxRegime', TaxRegime),
+  TaxPeriodStatus: enumNames('TaxPeriodStatus', TaxPeriodStatus),
+  FomentoKind: enumNames('FomentoKind', FomentoKind),
+};

@@ -1,0 +1,184 @@
+import {
+  dateNotation, EnumNames, Locale, numberNotation, readDate, readNumber,
+} from '../formats/brazilian';
+import { Decimal } from '../law/decimal';
+import { message, Message } from '../i18n';
+import { ImportLineError } from './import-error';
+import { ColumnSpec, CsvRow, ImportKind } from './import-kind';
+
+/** A cell as a source gives it: text (CSV, or a text cell of a workbook) or a workbook's typed value. */
+export type RawCell = string | number | boolean | Date | { error: string } | null | undefined;
+
+/** Header cell → canonical form: case, spaces, accents and punctuation ignored (m³ reads m3). */
+export function headerKey(text: string): string {
+  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** The same without a unit in parentheses: `Quantidade (kg)` → quantidade, `Custo (R$)` → custo. */
+function headerKeyWithoutUnit(text: string): string {
+  return headerKey(text.replace(/\([^)]*\)/g, ''));
+}
+
+const EXAMPLE_NUMBER: Record<Locale, string> = { en: '30120.50', 'pt-BR': '30.120,50' };
+const EXAMPLE_DATE: Record<Locale, string> = { en: '2026-11-03', 'pt-BR': '03/11/2026' };
+
+/** A number of a workbook as the API's decimal text: at Excel's 15 significant digits (0.1 + 0.2 is 0.3), plain notation. */
+export function workbookNumber(n: number): string {
+  return Number.isSafeInteger(n) ? String(n) : new Decimal(n.toPrecision(15)).toFixed();
+}
+
+/** A workbook's date (exceljs gives the calendar day at 00:00 UTC) as `YYYY-MM-DD`. */
+function workbookDate(d: Date): string {
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * Reads the cells of one file into the notation of the API, in the file's locale: the one asked
+ * for, else the one its header tells (Portuguese column names: pt-BR), else the first cell that
+ * only one locale can read (`30.120,50` or `03/11/2026`: pt-BR; `30120.5`: en). A cell that reads
+ * differently in each (`12.500`) before the locale is known refuses the file: nothing is guessed.
+ */
+export class CellReader {
+  private names: string[] = [];
+  private specs: ColumnSpec[] = [];
+  private headers: string[] = [];
+  private why: Message | null;
+
+  constructor(private readonly kind: ImportKind, private locale: Locale | null) {
+    this.why = locale ? message('import.localeGiven') : null;
+  }
+
+  /** The locale the file is read in, once known. */
+  get fileLocale(): Locale | null {
+    return this.locale;
+  }
+
+  /** The header row (line 1 of a CSV file, the first row with cells of a sheet): the columns, and maybe the locale. */
+  header(cells: RawCell[], line: number): string[] {
+    const kind = this.kind;
+    const byKey = new Map<string, { spec: ColumnSpec; portuguese: boolean }>();
+    for (const c of kind.columns) for (const n of [c.name, ...(c.aliases ?? [])]) byKey.set(headerKey(n), { spec: c, portuguese: false });
+    for (const c of kind.columns) for (const n of c.portuguese ?? []) if (!byKey.has(headerKey(n))) byKey.set(headerKey(n), { spec: c, portuguese: true });
+    let portuguese = false;
+    const texts = cells.map((c) => (c === null || c === undefined ? '' : typeof c === 'object' && !(c instanceof Date) ? '' : String(c).trim()));
+    // A sheet's row may end with empty cells the workbook still records.
+    while (texts.length && texts[texts.length - 1] === '') texts.pop();
+    const specs = texts.map((h) => {
+      const found = byKey.get(headerKey(h)) ?? byKey.get(headerKeyWithoutUnit(h));
+      if (!found) {
+        throw new ImportLineError('BAD_USER_INPUT', line, h, message('import.unknownColumn', { kind: kind.name, columns: kind.columns.map((c) => c.name).join(', ') }));
+      }
+      if (found.portuguese) portuguese = true;
+      return found.spec;
+    });
+    const names = specs.map((s) => s.name);
+    const repeated = names.find((n, i) => names.indexOf(n) !== i);
+    if (repeated) throw this.at(new ImportLineError('BAD_USER_INPUT', line, repeated, message('import.columnTwice')), texts[names.lastIndexOf(repeated)]);
+    const missing = kind.columns.find((c) => c.required && !names.includes(c.name));
+    if (missing) throw new ImportLineError('BAD_USER_INPUT', line, missing.name, message('import.columnMissing'));
+    if (portuguese && this.locale === null) {
+      this.locale = 'pt-BR';
+      this.why = message('import.localeFromHeader');
+    }
+    this.names = names;
+    this.specs = specs;
+    this.headers = texts;
+    return names;
+  }
+
+  /** An error at a column, with the column's name as the file writes it. */
+  at(error: ImportLineError, header?: string): ImportLineError {
+    if (!error.column) return error;
+    return error.withHeader(header ?? this.headers[this.names.indexOf(error.column)] ?? null);
+  }
+
+  /** One data row: each cell read into the API's notation; blank cells absent. */
+  row(cells: RawCell[], line: number): CsvRow {
+    const row: CsvRow = {};
+    const names = this.names;
+    for (let i = 0; i < names.length; i++) {
+      const raw = cells[i];
+      if (raw === null || raw === undefined || raw === '') continue;
+      const type = this.specs[i].type;
+      if (typeof raw === 'string' && (type === undefined || type === 'text')) {
+        row[names[i]] = raw;
+        continue;
+      }
+      row[names[i]] = this.cell(raw, type ?? 'text', line, names[i]);
+    }
+    return row;
+  }
+
+  private cell(raw: Exclude<RawCell, null | undefined>, type: NonNullable<ColumnSpec['type']>, line: number, column: string): string | undefined {
+    const fail = (text: Message) => this.at(new ImportLineError('BAD_USER_INPUT', line, column, text));
+    if (typeof raw === 'object' && !(raw instanceof Date)) throw fail(message('import.cellError', { error: raw.error }));
+    if (typeof raw === 'boolean') return String(raw);
+    if (type === 'decimal') {
+      if (typeof raw === 'number') return workbookNumber(raw);
+      if (raw instanceof Date) throw fail(message('import.notANumber', { example: EXAMPLE_NUMBER[this.locale ?? 'en'], value: workbookDate(raw) }));
+      return this.decimal(raw.trim(), line, column);
+    }
+    if (type === 'date') {
+      if (raw instanceof Date) return workbookDate(raw);
+      // A whole number in a date column of a workbook is a date serial whose format was lost (1900 date system).
+      if (typeof raw === 'number' && Number.isInteger(raw) && raw > 0 && raw < 2958466) return workbookDate(new Date(Date.UTC(1899, 11, 30) + raw * 86_400_000));
+      const text = typeof raw === 'number' ? workbookNumber(raw) : raw.trim();
+      return this.date(text, line, column);
+    }
+    const text = raw instanceof Date ? workbookDate(raw) : typeof raw === 'number' ? workbookNumber(raw) : raw.trim();
+    if (text === '') return undefined;
+    if (type === 'text') return text;
+    return this.enumeration(type, text, line, column);
+  }
+
+  private decide(locale: Locale, value: string, line: number, column: string): void {
+    this.locale = locale;
+    this.why = message('import.localeFromCell', { value, line, column });
+  }
+
+  private otherNotation(value: string, other: Locale, line: number, column: string): ImportLineError {
+    return this.at(new ImportLineError('BAD_USER_INPUT', line, column, message('import.otherNotation', { value, other, locale: this.locale!, why: this.why! })));
+  }
+
+  private decimal(text: string, line: number, column: string): string {
+    if (this.locale) {
+      const value = readNumber(text, this.locale);
+      if (value !== null) return value;
+      const notation = numberNotation(text);
+      const other: Locale = this.locale === 'en' ? 'pt-BR' : 'en';
+      if (notation === other || notation === 'ambiguous') throw this.otherNotation(text, other, line, column);
+      throw this.at(new ImportLineError('BAD_USER_INPUT', line, column, message('import.notANumber', { example: EXAMPLE_NUMBER[this.locale], value: text })));
+    }
+    switch (numberNotation(text)) {
+      case 'both':
+        return readNumber(text, 'pt-BR')!;
+      case 'en':
+        this.decide('en', text, line, column);
+        return text;
+      case 'pt-BR':
+        this.decide('pt-BR', text, line, column);
+        return readNumber(text, 'pt-BR')!;
+      case 'ambiguous':
+        throw this.at(new ImportLineError('BAD_USER_INPUT', line, column, message('import.ambiguousNumber', { value: text, pt: readNumber(text, 'pt-BR')!, en: text })));
+      default:
+        throw this.at(new ImportLineError('BAD_USER_INPUT', line, column, message('import.notANumber', { example: `${EXAMPLE_NUMBER.en} / ${EXAMPLE_NUMBER['pt-BR']}`, value: text })));
+    }
+  }
+
+  private date(text: string, line: number, column: string): string {
+    const notation = dateNotation(text);
+    if (notation === 'pt-BR' && this.locale === 'en') throw this.otherNotation(text, 'pt-BR', line, column);
+    if (notation === 'pt-BR' && this.locale === null) this.decide('pt-BR', text, line, column);
+    const value = readDate(text, this.locale ?? 'en');
+    if (value !== null) return value;
+    const example = this.locale ? EXAMPLE_DATE[this.locale] : `${EXAMPLE_DATE.en} / ${EXAMPLE_DATE['pt-BR']}`;
+    throw this.at(new ImportLineError('BAD_USER_INPUT', line, column, message('import.notADate', { example, value: text })));
+  }
+
+  private enumeration(names: EnumNames, text: string, line: number, column: string): string {
+    const value = names.read(text);
+    if (value !== undefined) return value;
+    const accepted = names.values.map((v) => (this.locale === 'pt-BR' ? `${names.portuguese(v)} (${v})` : v)).join(', ');
+    throw this.at(new ImportLineError('BAD_USER_INPUT', line, column, message('import.unknownValue', { enum: names.name, value: text, accepted })));
+  }
+}
