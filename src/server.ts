@@ -15,6 +15,8 @@ import { createErrorFormatter, databaseUnavailableStatus, rejectNulCharacters } 
 import { armor, bodyErrors, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders } from './graphql/loaders';
 import { getSchema } from './graphql/schema';
+import { Exporter } from './export/exporter';
+import { mountExport } from './http/export';
 import { mountGraphiql } from './http/graphiql';
 import { mountImport } from './http/import';
 import { createMetrics } from './http/metrics';
@@ -133,6 +135,8 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   app.get('/metrics', metrics.handler);
   mountGraphiql(app);
   mountImport(app, { dataSource, verifier, logger });
+  const exporter = new Exporter(services);
+  mountExport(app, { exporter, verifier, logger });
 
   app.use(
     '/graphql',
@@ -161,6 +165,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     async stop() {
       stopping = true;
       await apollo.stop();
+      await exporter.close();
       if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };

@@ -1,0 +1,122 @@
+import { Purchase, Sale } from '../domain';
+import { Locale } from '../formats/brazilian';
+import { RateCategory, TaxPeriodStatus, TaxRegime } from '../law/types';
+import { Actor } from '../services/actor';
+import { BadInputError } from '../services/errors';
+import type { Services } from '../services';
+import { Connection } from '../services/pagination';
+import { toCsv } from './csv';
+import { ExportDocument } from './document';
+import { efdDraft } from './efd';
+import { toHtml } from './html';
+import { PdfRenderer } from './pdf';
+import { purchasesDocument } from './purchases.document';
+import { sealComplianceDocument } from './seal-compliance.document';
+import { taxPeriodDocument } from './tax-period.document';
+import { toXlsx } from './xlsx';
+
+export type ExportFormat = 'csv' | 'xlsx' | 'pdf';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'xlsx', 'pdf'];
+
+/** A file to hand over: its bytes, content type and name. */
+export interface ExportFile {
+  body: Buffer;
+  contentType: string;
+  filename: string;
+  /** For a page: the cursor of its last row and whether more follow (the API's pageInfo). */
+  page?: { endCursor: string | null; hasNextPage: boolean };
+}
+
+const CONTENT_TYPES: Record<ExportFormat | 'efd', string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+  efd: 'text/plain; charset=utf-8',
+};
+
+/** Checks of the exports' own parameters (the services check the rest, as for the API). */
+export function requireFormat(value: unknown, allowed: readonly ExportFormat[] = EXPORT_FORMATS): ExportFormat {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as ExportFormat;
+  throw new BadInputError('format', `format must be one of ${allowed.join(', ')}`);
+}
+
+export function requireInt(value: unknown, field: string): number {
+  const text = typeof value === 'number' ? String(value) : value;
+  if (typeof text !== 'string' || !/^\d{1,4}$/.test(text)) throw new BadInputError(field, `${field} must be a whole number`);
+  return Number(text);
+}
+
+/**
+ * The exports of the API's figures as files: a month's PIS/Cofins, a Selo compliance year, a page
+ * of purchases (CSV, XLSX, PDF), and the EFD-Contribuições draft of a closed month. Each goes
+ * through the same service method as the GraphQL field it mirrors, with the caller's actor: the
+ * same scope (another producer is NOT_FOUND), the same figures.
+ */
+export class Exporter {
+  constructor(private readonly services: Services, private readonly pdf: PdfRenderer = new PdfRenderer()) {}
+
+  private async file(doc: ExportDocument, format: ExportFormat, locale: Locale): Promise<ExportFile> {
+    const body = format === 'csv' ? toCsv(doc, locale) : format === 'xlsx' ? await toXlsx(doc, locale) : await this.pdf.render(toHtml(doc, locale));
+    return { body, contentType: CONTENT_TYPES[format], filename: `${doc.name}.${format}` };
+  }
+
+  /** Producer.taxPeriod / taxPeriod(producerId, year, month, asKnownOn). */
+  async taxPeriod(actor: Actor, p: { producerId: string; year: number; month: number; asKnownOn?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
+    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, p.asKnownOn ?? null);
+    return this.file(taxPeriodDocument(view), format, locale);
+  }
+
+  /** sealCompliance(producerId, year, asKnownOn), with every excluded item and its findings. */
+  async sealCompliance(actor: Actor, p: { producerId: string; year: number; asKnownOn?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
+    const report = await this.services.sealCompliance.forProducer(actor, p.producerId, p.year, p.asKnownOn ?? null);
+    return this.file(sealComplianceDocument(report), format, locale);
+  }
+
+  /** Producer.purchases(first, after, from, to): one page, as the API gives it. */
+  async purchases(actor: Actor, p: { producerId: string; first?: number | null; after?: string | null; from?: string | null; to?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
+    const producer = await this.services.producers.get(actor, p.producerId);
+    const [page] = await this.services.purchases.pagesByProducer(actor, [{ producerId: producer.id, args: { first: p.first ?? null, after: p.after ?? null, from: p.from ?? null, to: p.to ?? null } }]);
+    if (page instanceof Error) throw page;
+    const file = await this.file(purchasesDocument(producer, page as Connection<Purchase>, { from: p.from ?? null, to: p.to ?? null }), format, locale);
+    return { ...file, page: { endCursor: page.pageInfo.endCursor, hasNextPage: page.pageInfo.hasNextPage } };
+  }
+
+  /**
+   * The EFD-Contribuições draft of a CLOSED month under the special regime (its snapshot's figures),
+   * with the month's sales as C170 items. An open month or the ad valorem regime: BAD_USER_INPUT.
+   */
+  async efd(actor: Actor, p: { producerId: string; year: number; month: number }): Promise<ExportFile & { draft: ReturnType<typeof efdDraft> }> {
+    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, null);
+    const period = `${p.year}-${String(p.month).padStart(2, '0')}`;
+    if (view.status !== TaxPeriodStatus.CLOSED) {
+      throw new BadInputError('month', `The EFD-Contribuições draft is made from a closed month: ${period} is open (close it with closeTaxPeriod first)`);
+    }
+    if (view.regime !== TaxRegime.SPECIAL_PER_M3) {
+      throw new BadInputError('month', `The EFD-Contribuições draft covers the special regime per m³ (Lei 11.116/2005, art. 4º): ${period} is under the ${view.regime} regime`);
+    }
+    const law = await this.services.law.lawBook();
+    const general = view.segments.map((s) => {
+      const rule = law.coefficientRules(s.from, view.asKnownOn)[RateCategory.GENERAL];
+      return { pisPerM3: rule.value.pisPerM3, cofinsPerM3: rule.value.cofinsPerM3 };
+    });
+    const draft = efdDraft({ view, sales: await this.monthSales(actor, view.producer.id, view.segments[0].from, view.segments[view.segments.length - 1].to), general });
+    return { body: Buffer.from(draft.text, 'utf8'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-rascunho-${period}-producer-${view.producer.id}.txt`, draft };
+  }
+
+  /** Every sale of a producer between two dates, through the API's pages (100 at a time). */
+  private async monthSales(actor: Actor, producerId: string, from: string, to: string): Promise<Sale[]> {
+    const sales: Sale[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const [page] = await this.services.sales.pagesByProducer(actor, [{ producerId, args: { first: 100, after, from, to }, withTotal: false }]);
+      if (page instanceof Error) throw page;
+      sales.push(...page.edges.map((e) => e.node));
+      if (!page.pageInfo.hasNextPage) return sales;
+      after = page.pageInfo.endCursor;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.pdf.close();
+  }
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { AppError } from '../services/errors';
+
+/** A PDF cannot be made here: no Chromium to render it (the other formats still work). */
+export class PdfUnavailableError extends AppError {
+  readonly code = 'PDF_UNAVAILABLE';
+}
+
+/** Where Debian's `chromium` package installs the browser; CHROMIUM_PATH names another. */
+export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
+
+/** Renders at a time; more wait their turn (each holds a page of the one browser). */
+const CONCURRENT = 2;
+
+/**
+ * HTML to PDF with headless Chromium (Debian's `chromium`, driven by playwright-core; never a
+ * browser download). The browser starts at the first PDF and stays up for the next ones; a
+ * machine without it answers PDF_UNAVAILABLE, saying what to install.
+ */
+export class PdfRenderer {
+  private browser: Promise<Browser> | null = null;
+  private running = 0;
+  private waiting: Array<() => void> = [];
+
+  constructor(private readonly executablePath: string = process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM) {}
+
+  private launch(): Promise<Browser> {
+    if (!fs.existsSync(this.executablePath)) {
+      throw new PdfUnavailableError(`PDF export needs Chromium, not found at ${this.executablePath}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH. CSV and XLSX exports work without it.`);
+    }
+    if (!this.browser) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { chromium } = require('playwright-core') as typeof import('playwright-core');
+      this.browser = chromium.launch({
+        executablePath: this.executablePath,
+        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+      }).then((b) => {
+        b.on('disconnected', () => { this.browser = null; });
+        return b;
+      }, (e: unknown) => {
+        this.browser = null;
+        throw new PdfUnavailableError(`PDF export could not start Chromium (${this.executablePath}): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      });
+    }
+    return this.browser;
+  }
+
+  async render(html: string): Promise<Buffer> {
+    const browser = await this.launch();
+    if (this.running >= CONCURRENT) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    const page = await browser.newPage();
+    try {
+      // No request leaves the page: the statement is self-contained.
+      await page.route('**/*', (route) => route.abort());
+      await page.setContent(html, { waitUntil: 'load' });
+      return await page.pdf({ format: 'A4', landscape: true, printBackground: true, preferCSSPageSize: true });
+    } finally {
+      await page.close().catch(() => undefined);
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  async close(): Promise<void> {
+    const browser = this.browser;
+    this.browser = null;
+    if (browser) await (await browser.catch(() => null))?.close();
+  }
+}

@@ -1,0 +1,104 @@
+import { ENUMS } from '../formats/brazilian';
+import type { TaxPeriodView } from '../services/tax-period.service';
+import { CellValue, Column, ExportDocument, label, Labels, Section } from './document';
+import { findingsSection, producerLine } from './sections';
+
+const col = (key: string, en: string, pt: string, type: Column['type']): Column => ({ key, label: label(en, pt), type });
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A month's PIS/Pasep and Cofins (the `taxPeriod` of the API, same service, same figures) as
+ * tables: the month's figures, its segments, each segment's mix of rate categories, the findings,
+ * and for a closed month its closing record and what recomputing it now would change.
+ */
+export function taxPeriodDocument(view: TaxPeriodView): ExportDocument {
+  const period = `${view.year}-${pad(view.month)}`;
+  const fields: Array<[string, Labels, Column['type'], CellValue]> = [
+    ['producer', label('Producer', 'Produtor'), 'text', view.producer.legalName],
+    ['cnpj', label('CNPJ', 'CNPJ'), 'text', view.producer.cnpj],
+    ['year', label('Year', 'Ano'), 'integer', view.year],
+    ['month', label('Month', 'Mês'), 'integer', view.month],
+    ['status', label('Status', 'Situação'), 'text', view.status],
+    ['asKnownOn', label('Law as known on', 'Legislação conhecida em'), 'date', view.asKnownOn],
+    ['regime', label('Regime', 'Regime'), 'text', view.regime],
+    ['regimeBasis', label('Why this regime', 'Fundamento do regime'), 'text', view.regimeBasis],
+    ['feedstockCost', label('Raw material used: valued cost (R$)', 'Matéria-prima utilizada: custo valorado (R$)'), 'money', view.feedstockCost],
+    ['ownProductionPricePerKg', label('Own production valued at (R$/kg)', 'Produção própria valorada a (R$/kg)'), 'share', view.ownProductionPricePerKg],
+    ['domesticVolumeM3', label('Own biodiesel sold, domestic market (m³)', 'Biodiesel próprio vendido no mercado interno (m³)'), 'quantity', view.domesticVolumeM3],
+    ['importedVolumeM3', label('Imported biodiesel sold, domestic market (m³)', 'Biodiesel importado vendido no mercado interno (m³)'), 'quantity', view.importedVolumeM3],
+    ['exportedVolumeM3', label('Biodiesel exported (m³)', 'Biodiesel exportado (m³)'), 'quantity', view.exportedVolumeM3],
+    ['pisDue', label('PIS/Pasep due (R$)', 'PIS/Pasep devido (R$)'), 'money', view.pisDue],
+    ['cofinsDue', label('Cofins due (R$)', 'Cofins devida (R$)'), 'money', view.cofinsDue],
+    ['totalDue', label('Total due (R$)', 'Total devido (R$)'), 'money', view.totalDue],
+    ['fingerprint', label('Fingerprint of the inputs (sha256)', 'Impressão digital das entradas (sha256)'), 'text', view.fingerprint],
+  ];
+  if (view.status === 'CLOSED') {
+    fields.push(
+      ['closedAt', label('Closed at', 'Fechado em'), 'text', view.closedAt ? view.closedAt.toISOString() : null],
+      ['closedBy', label('Closed by', 'Fechado por'), 'text', view.closedBy],
+      ['recomputedDiffers', label('Recomputing now would differ', 'Recalcular hoje daria outro resultado'), 'boolean', view.recomputedDiffers],
+      ['recomputedAsKnownOn', label('Recomputed as known on', 'Recalculado com a legislação conhecida em'), 'date', view.recomputedAsKnownOn],
+    );
+  }
+  if (view.reopenReason) fields.push(['reopenReason', label('Reason of the latest reopening', 'Motivo da última reabertura'), 'text', view.reopenReason]);
+
+  const segmentColumns = [
+    col('from', 'From', 'De', 'date'), col('to', 'To', 'Até', 'date'),
+    col('sealRegular', 'Selo in regular standing', 'Selo regular', 'boolean'), col('sealStanding', 'Selo standing', 'Situação do Selo', 'text'),
+    col('ownProductionVolumeM3', 'Own volume, domestic (m³)', 'Volume próprio, mercado interno (m³)', 'quantity'),
+    col('importedVolumeM3', 'Imported volume, domestic (m³)', 'Volume importado, mercado interno (m³)', 'quantity'),
+    col('exportedVolumeM3', 'Exported volume (m³)', 'Volume exportado (m³)', 'quantity'),
+    col('domesticRevenue', 'Domestic revenue (R$)', 'Receita no mercado interno (R$)', 'money'),
+    col('blendedPisPerM3', 'Blended PIS/Pasep (R$/m³)', 'PIS/Pasep ponderado (R$/m³)', 'share'),
+    col('blendedCofinsPerM3', 'Blended Cofins (R$/m³)', 'Cofins ponderada (R$/m³)', 'share'),
+    col('pisRate', 'PIS/Pasep rate on revenue', 'Alíquota de PIS/Pasep sobre a receita', 'figure'),
+    col('cofinsRate', 'Cofins rate on revenue', 'Alíquota de Cofins sobre a receita', 'figure'),
+    col('pisDue', 'PIS/Pasep due (R$)', 'PIS/Pasep devido (R$)', 'money'), col('cofinsDue', 'Cofins due (R$)', 'Cofins devida (R$)', 'money'),
+    col('legalBasis', 'Legal basis', 'Fundamento legal', 'text'),
+  ];
+  const mixColumns = [
+    col('from', 'Segment from', 'Segmento de', 'date'), col('to', 'Segment to', 'Segmento até', 'date'),
+    col('category', 'Category', 'Categoria', 'text'), col('categoryPt', 'Category (pt)', 'Categoria (pt)', 'text'),
+    col('cost', 'Weight: valued cost (R$)', 'Peso: custo valorado (R$)', 'money'), col('quantityKg', 'Raw material (kg)', 'Matéria-prima (kg)', 'quantity'),
+    col('share', 'Share', 'Participação', 'share'), col('coefficient', 'Coefficient', 'Coeficiente', 'figure'),
+    col('pisPerM3', 'PIS/Pasep (R$/m³)', 'PIS/Pasep (R$/m³)', 'figure'), col('cofinsPerM3', 'Cofins (R$/m³)', 'Cofins (R$/m³)', 'figure'),
+    col('legalBasis', 'Legal basis', 'Fundamento legal', 'text'),
+  ];
+  const sections: Section[] = [
+    { kind: 'fields', key: 'month', title: label('The month', 'O mês'), fields: fields.map(([key, l, type, value]) => ({ key, label: l, type, value })) },
+    {
+      kind: 'table', key: 'segments', title: label('Segments', 'Segmentos'), columns: segmentColumns,
+      rows: view.segments.map((s) => [s.from, s.to, s.sealRegular, s.sealStanding?.message ?? null, s.ownProductionVolumeM3, s.importedVolumeM3, s.exportedVolumeM3,
+        s.domesticRevenue, s.blendedPisPerM3, s.blendedCofinsPerM3, s.pisRate ?? null, s.cofinsRate ?? null, s.pisDue, s.cofinsDue, s.legalBasis ?? null]),
+    },
+    {
+      kind: 'table', key: 'mix', title: label('Mix of rate categories (Decreto 10.527/2020, art. 6º §3º)', 'Composição por categoria (Decreto 10.527/2020, art. 6º §3º)'), columns: mixColumns,
+      rows: view.segments.flatMap((s) => s.mix.map((m) => [s.from, s.to, m.category, ENUMS.RateCategory.portuguese(m.category), m.cost, m.quantityKg, m.share, m.coefficient, m.pisPerM3, m.cofinsPerM3, m.legalBasis])),
+    },
+    findingsSection(view.warnings),
+  ];
+  if (view.history.length) {
+    sections.push({
+      kind: 'table', key: 'history', title: label('Closing record', 'Registro de fechamento'),
+      columns: [col('action', 'Action', 'Ação', 'text'), col('at', 'At', 'Em', 'text'), col('by', 'By', 'Por', 'text'), col('reason', 'Reason', 'Motivo', 'text'), col('fingerprint', 'Fingerprint', 'Impressão digital', 'text')],
+      rows: view.history.map((h) => [h.action, h.at, h.by, h.reason ?? null, h.fingerprint ?? null]),
+    });
+  }
+  if (view.differences.length) {
+    sections.push({
+      kind: 'table', key: 'differences', title: label('What recomputing now would change', 'O que recalcular hoje mudaria'),
+      columns: [col('field', 'Figure', 'Valor', 'text'), col('closed', 'Closed', 'No fechamento', 'text'), col('recomputed', 'Recomputed', 'Recalculado', 'text')],
+      rows: view.differences.map((d) => [d.field, d.closed, d.recomputed]),
+    });
+  }
+  return {
+    name: `pis-cofins-${period}-producer-${view.producer.id}`,
+    title: label(`PIS/Pasep and Cofins on biodiesel — ${period}`, `PIS/Pasep e Cofins sobre biodiesel — ${pad(view.month)}/${view.year}`),
+    subtitle: [producerLine(view.producer), label(
+      `Lei 11.116/2005, arts. 3º–5º; Decreto 10.527/2020, arts. 5º–6º. ${view.status === 'CLOSED' ? 'Closed month: the snapshot taken at the close.' : 'Open month: computed live.'}`,
+      `Lei 11.116/2005, arts. 3º–5º; Decreto 10.527/2020, arts. 5º–6º. ${view.status === 'CLOSED' ? 'Mês fechado: o registro tomado no fechamento.' : 'Mês aberto: calculado agora.'}`,
+    )],
+    sections,
+  };
+}

@@ -1,0 +1,331 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { Decimal } from '../../src/law/decimal';
+import { Exporter } from '../../src/export/exporter';
+import { PdfRenderer } from '../../src/export/pdf';
+import { createServices } from '../../src/services';
+import { SYSTEM_ACTOR } from '../../src/services/actor';
+import { startTestApi, TestApi } from '../support/api';
+import { createProducer, electSpecialRegime, FEIRA, newCpf, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
+import { pdfText } from '../support/pdf-text';
+
+/**
+ * The exports give the API's figures as files (CSV as Brazilian Excel opens it, XLSX, PDF, the
+ * EFD-Contribuições draft): parsed back, every figure equals the GraphQL answer to the centavo.
+ *
+ * The month: April 2026 of a producer under the special regime (Lei 11.116/2005, art. 4º), cut by
+ * the zero window (Decreto 10.527/2020, art. 5º §§2º–4º) into 1–6 April and 7–30 April. Raw material
+ * used: castor bought from a third party in Feira de Santana (Semiárido: CASTOR_PALM_PRIORITY_REGION,
+ * art. 6º I) for R$ 1.000 and soybean from Porto Alegre (GENERAL) for R$ 2.000: shares 1/3 and 2/3.
+ */
+
+let api: TestApi;
+let producer: string;
+let other: string;
+
+const MONTH = `query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 4) {
+  status regime pisDue cofinsDue totalDue domesticVolumeM3 importedVolumeM3 exportedVolumeM3 feedstockCost
+  segments { from to pisDue cofinsDue ownProductionVolumeM3 importedVolumeM3 exportedVolumeM3 domesticRevenue blendedPisPerM3 blendedCofinsPerM3 legalBasis
+             mix { category cost share pisPerM3 cofinsPerM3 legalBasis } }
+  warnings { code } } }`;
+
+async function get(path: string, as: { role: 'ADMIN' | 'AUDITOR' | 'PRODUCER'; producerId?: string } | null = { role: 'PRODUCER' }, headers: Record<string, string> = {}) {
+  const h: Record<string, string> = { ...headers };
+  if (as) h.authorization = `Bearer ${await api.token(as.role === 'PRODUCER' ? { role: 'PRODUCER', producerId: as.producerId ?? producer } : { role: as.role })}`;
+  const res = await fetch(api.url.replace('/graphql', path), { headers: h });
+  return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+}
+
+/** The sections of an exported CSV: title line, header, rows, until a blank line. */
+function csvSections(body: Buffer): Map<string, string[][]> {
+  expect(body.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf])); // UTF-8 byte-order mark
+  const rows: string[][] = parse(body, { bom: true, delimiter: ';', relax_column_count: true, skip_empty_lines: false });
+  const sections = new Map<string, string[][]>();
+  let i = rows.findIndex((r) => r.length === 1 && r[0] === '') + 1;
+  while (i < rows.length) {
+    const title = rows[i][0];
+    const table: string[][] = [];
+    for (i++; i < rows.length && !(rows[i].length === 1 && rows[i][0] === ''); i++) table.push(rows[i]);
+    sections.set(title, table);
+    i++;
+  }
+  return sections;
+}
+
+/** Brazilian number text → the API's decimal text. */
+const br = (text: string) => new Decimal(text.replace(',', '.'));
+const fields = (table: string[][]) => new Map(table.slice(1).map(([k, v]) => [k, v]));
+
+beforeAll(async () => {
+  api = await startTestApi();
+  await upsertMunicipalities(api, [FEIRA, PORTO_ALEGRE]);
+  producer = await createProducer(api, 'Usina Exportadora', FEIRA);
+  other = await createProducer(api, 'Usina Vizinha', FEIRA);
+  await electSpecialRegime(api, producer);
+  await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [
+    { producerId: producer, purchasedOn: '2026-04-01', feedstock: 'CASTOR_BEAN', quantityKg: '1000', cost: '1000', supplierKind: 'THIRD_PARTY', supplierName: '=HYPERLINK("http://x")', originMunicipalityCode: FEIRA },
+    { producerId: producer, purchasedOn: '2026-04-01', feedstock: 'SOYBEAN', quantityKg: '1000', cost: '2000', supplierKind: 'THIRD_PARTY', supplierName: 'Cerealista Sul', originMunicipalityCode: PORTO_ALEGRE },
+  ] });
+  const sale = (soldOn: string, volumeM3: string, revenue: string, origin = 'OWN_PRODUCTION', market = 'DOMESTIC') => ({ producerId: producer, soldOn, volumeM3, revenue, origin, market });
+  await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, { i: [
+    sale('2026-04-02', '80.5', '450000'), sale('2026-04-03', '20.2', '113000.55'), sale('2026-04-04', '5', '28000', 'IMPORTED'),
+    sale('2026-04-20', '50', '280000'), sale('2026-04-21', '3', '17000', 'OWN_PRODUCTION', 'EXPORT'),
+  ] });
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 4) { status } }`, { p: producer });
+});
+afterAll(() => api?.close());
+
+describe('a month of PIS/Cofins', () => {
+  it('as CSV: ";", decimal commas, BOM, every figure equal to the GraphQL answer to the centavo', async () => {
+    const month = (await api.ok(MONTH, { p: producer })).taxPeriod;
+    // 1–6 April: PIS 100,7 × (1.000 × 22,48 + 2.000 × 26,41) / 3.000 + 5 × 26,41 = 2.527,57 + 132,05 = 2.659,62;
+    // Cofins 100,7 × (1.000 × 103,51 + 2.000 × 121,59) / 3.000 + 5 × 121,59 = 11.637,2277 + 607,95 → 12.245,18. 7–30 April: zero.
+    expect([month.status, month.pisDue, month.cofinsDue, month.segments.length]).toEqual(['CLOSED', '2659.62', '12245.18', 2]);
+    const res = await get(`/export/tax-period?producer=${producer}&year=2026&month=4&format=csv`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toContain(`pis-cofins-2026-04-producer-${producer}.csv`);
+    const sections = csvSections(res.body);
+    const summary = fields(sections.get('O mês')!);
+    expect(summary.get('PIS/Pasep devido (R$)')).toBe('2659,62');
+    expect(summary.get('Cofins devida (R$)')).toBe('12245,18');
+    expect(summary.get('Total devido (R$)')).toBe('14904,80');
+    expect(summary.get('Situação')).toBe('CLOSED');
+    for (const [key, label] of [['pisDue', 'PIS/Pasep devido (R$)'], ['cofinsDue', 'Cofins devida (R$)'], ['totalDue', 'Total devido (R$)'], ['feedstockCost', 'Matéria-prima utilizada: custo valorado (R$)'],
+      ['domesticVolumeM3', 'Biodiesel próprio vendido no mercado interno (m³)'], ['importedVolumeM3', 'Biodiesel importado vendido no mercado interno (m³)'], ['exportedVolumeM3', 'Biodiesel exportado (m³)']]) {
+      expect(br(summary.get(label)!).eq(month[key])).toBe(true);
+    }
+    // m³ with 3 decimals whatever their scale: 150,7 m³ is written 150,700.
+    expect(summary.get('Biodiesel próprio vendido no mercado interno (m³)')).toBe('150,700');
+    const segments = sections.get('Segmentos')!;
+    expect(segments[0].slice(0, 2)).toEqual(['De', 'Até']);
+    const col = (name: string) => segments[0].indexOf(name);
+    month.segments.forEach((s: Record<string, string>, i: number) => {
+      const row = segments[i + 1];
+      expect(row[col('De')]).toBe(`${s.from.slice(8)}/${s.from.slice(5, 7)}/${s.from.slice(0, 4)}`);
+      expect(br(row[col('PIS/Pasep devido (R$)')]).eq(s.pisDue)).toBe(true);
+      expect(br(row[col('Cofins devida (R$)')]).eq(s.cofinsDue)).toBe(true);
+      expect(br(row[col('Volume próprio, mercado interno (m³)')]).eq(s.ownProductionVolumeM3)).toBe(true);
+      expect(br(row[col('Receita no mercado interno (R$)')]).eq(s.domesticRevenue)).toBe(true);
+      expect(row[col('Fundamento legal')]).toBe(s.legalBasis);
+    });
+    const mix = sections.get('Composição por categoria (Decreto 10.527/2020, art. 6º §3º)')!;
+    const flat = month.segments.flatMap((s: { mix: Array<Record<string, string>> }) => s.mix);
+    expect(mix.length - 1).toBe(flat.length);
+    flat.forEach((m: Record<string, string>, i: number) => {
+      const row = mix[i + 1];
+      expect(row[2]).toBe(m.category);
+      expect(br(row[mix[0].indexOf('Participação')]).eq(m.share)).toBe(true);
+      expect(br(row[mix[0].indexOf('PIS/Pasep (R$/m³)')]).eq(m.pisPerM3)).toBe(true);
+    });
+    expect(mix[1][mix[0].indexOf('Participação')]).toBe('0,333333');
+  });
+
+  it('as XLSX: numbers as numbers with their decimals, the same figures', async () => {
+    const month = (await api.ok(MONTH, { p: producer })).taxPeriod;
+    const res = await get(`/export/tax-period?producer=${producer}&year=2026&month=4&format=xlsx&locale=en`, { role: 'AUDITOR' });
+    expect(res.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.body as unknown as ArrayBuffer);
+    const summary = wb.getWorksheet('The month')!;
+    const byLabel = new Map<string, ExcelJS.Cell>();
+    summary.eachRow((row) => byLabel.set(String(row.getCell(1).value), row.getCell(2)));
+    const pis = byLabel.get('PIS/Pasep due (R$)')!;
+    expect(typeof pis.value).toBe('number');
+    expect(pis.numFmt).toBe('#,##0.00');
+    expect(new Decimal(pis.value as number).toFixed(2)).toBe(new Decimal(month.pisDue).toFixed(2));
+    expect(new Decimal(byLabel.get('Cofins due (R$)')!.value as number).toFixed(2)).toBe(new Decimal(month.cofinsDue).toFixed(2));
+    expect(byLabel.get('Own biodiesel sold, domestic market (m³)')!.numFmt).toBe('#,##0.000');
+    const segments = wb.getWorksheet('Segments')!;
+    const header = (segments.getRow(1).values as string[]);
+    month.segments.forEach((s: Record<string, string>, i: number) => {
+      const row = segments.getRow(i + 2);
+      expect((row.getCell(header.indexOf('From')).value as Date).toISOString().slice(0, 10)).toBe(s.from);
+      expect(new Decimal(row.getCell(header.indexOf('PIS/Pasep due (R$)')).value as number).toFixed(2)).toBe(new Decimal(s.pisDue).toFixed(2));
+      expect(new Decimal(row.getCell(header.indexOf('Cofins due (R$)')).value as number).toFixed(2)).toBe(new Decimal(s.cofinsDue).toFixed(2));
+    });
+  });
+
+  it('as a PDF statement whose text holds the dues, the segments and the legal bases', async () => {
+    const res = await get(`/export/tax-period?producer=${producer}&year=2026&month=4&format=pdf`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.body.subarray(0, 5).toString()).toBe('%PDF-');
+    const text = (await pdfText(res.body)).replace(/\s+/g, ' ');
+    expect(text).toContain('PIS/Pasep e Cofins sobre biodiesel — 04/2026');
+    expect(text).toContain('Usina Exportadora');
+    expect(text).toMatch(/PIS\/Pasep devido \(R\$\) 2659,62/);
+    expect(text).toMatch(/Cofins devida \(R\$\) 12245,18/);
+    expect(text).toContain('Mês fechado');
+    expect(text).toContain('Lei 11.116/2005');
+    expect(text).toContain('Decreto 10.527/2020, art. 6º §3º');
+    expect(text).toContain('CASTOR_PALM_PRIORITY_REGION');
+    expect(text).toContain('07/04/2026');
+  });
+
+  it('is scoped like the API: another producer NOT_FOUND, no token UNAUTHENTICATED, bad parameters BAD_USER_INPUT', async () => {
+    const foreign = await get(`/export/tax-period?producer=${producer}&year=2026&month=4`, { role: 'PRODUCER', producerId: other });
+    expect(foreign.status).toBe(404);
+    expect(JSON.parse(foreign.body.toString()).error).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await get(`/export/tax-period?producer=${producer}&year=2026&month=4`, null)).status).toBe(401);
+    const bad = await get(`/export/tax-period?producer=${producer}&year=2026&month=13`);
+    expect([bad.status, JSON.parse(bad.body.toString()).error.code]).toEqual([400, 'BAD_USER_INPUT']);
+    const twice = await get(`/export/tax-period?producer=${producer}&producer=${other}&year=2026&month=4`, { role: 'ADMIN' });
+    expect(JSON.parse(twice.body.toString()).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'producer' });
+    const format = await get(`/export/tax-period?producer=${producer}&year=2026&month=4&format=docx`);
+    expect(JSON.parse(format.body.toString()).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'format' });
+  });
+
+  it('says what to install when there is no Chromium for a PDF (the other formats still work)', async () => {
+    const exporter = new Exporter(createServices(api.db.dataSource), new PdfRenderer('/nonexistent/chromium'));
+    const error = await exporter.taxPeriod(SYSTEM_ACTOR, { producerId: producer, year: 2026, month: 4 }, 'pdf', 'pt-BR').then(() => null, (e: unknown) => e);
+    expect(error).toMatchObject({ code: 'PDF_UNAVAILABLE' });
+    expect((error as Error).message).toContain('apt-get install chromium');
+    expect((await exporter.taxPeriod(SYSTEM_ACTOR, { producerId: producer, year: 2026, month: 4 }, 'csv', 'pt-BR')).body.length).toBeGreaterThan(100);
+  });
+});
+
+describe('a page of purchases', () => {
+  it('equals the API\'s page, cursor in the headers, and a cell that would be a formula is neutralised', async () => {
+    const api1 = (await api.ok(`query($p: ID!) { producer(id: $p) { purchases(first: 1) { edges { node { id quantityKg cost supplierName } } pageInfo { endCursor hasNextPage } } } }`, { p: producer })).producer.purchases;
+    const res = await get(`/export/purchases?producer=${producer}&first=1&format=csv`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-page-has-next-page')).toBe('true');
+    expect(res.headers.get('x-page-end-cursor')).toBe(api1.pageInfo.endCursor);
+    const rows = csvSections(res.body).get('Compras')!;
+    expect(rows[0]).toEqual(['Id', 'Data da compra', 'Data de consumo', 'Matéria-prima', 'Quantidade (kg)', 'Custo (R$)', 'Tipo de fornecedor', 'Id do agricultor',
+      'Id da organização', 'Nome do fornecedor', 'Município de origem', 'Id do contrato', 'Finalidade', 'Id externo']);
+    expect(rows[1]).toEqual([api1.edges[0].node.id, '01/04/2026', '01/04/2026', 'CASTOR_BEAN', '1000,000', '1000,00', 'THIRD_PARTY', '', '', '\'=HYPERLINK("http://x")', FEIRA, '', 'BIODIESEL_FEEDSTOCK', '']);
+    const next = await get(`/export/purchases?producer=${producer}&first=1&after=${encodeURIComponent(api1.pageInfo.endCursor)}&format=csv`);
+    expect(csvSections(next.body).get('Compras')![1][9]).toBe('Cerealista Sul');
+    expect(next.headers.get('x-page-has-next-page')).toBe('false');
+  });
+});
+
+describe('a Selo compliance year', () => {
+  it('lists every excluded item with its findings, and the year\'s figures equal the GraphQL answer', async () => {
+    const farmer = (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`,
+      { i: { cpf: newCpf(), name: 'Sem DAP', municipalityCode: FEIRA, registrations: [] } })).createFamilyFarmer.id;
+    await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [
+      { producerId: producer, purchasedOn: '2026-05-04', feedstock: 'CASTOR_BEAN', quantityKg: '500', cost: '1234.5', supplierKind: 'FAMILY_FARMER', familyFarmerId: farmer, originMunicipalityCode: FEIRA },
+    ] });
+    const year = (await api.ok(`query($p: ID!) { sealCompliance(producerId: $p, year: 2026) { base countedTotal achievedShare compliant excluded { id source amount findings { code } } } }`, { p: producer })).sealCompliance;
+    expect(year.excluded).toHaveLength(1);
+    const res = await get(`/export/seal-compliance?producer=${producer}&year=2026&format=csv`);
+    expect(res.status).toBe(200);
+    const sections = csvSections(res.body);
+    const summary = fields(sections.get('O ano')!);
+    expect(br(summary.get('Base (R$)')!).eq(year.base)).toBe(true);
+    expect(br(summary.get('Total computado (R$)')!).eq(year.countedTotal)).toBe(true);
+    expect(br(summary.get('Percentual atingido')!).eq(year.achievedShare)).toBe(true);
+    const excluded = sections.get('Itens não computados, e por quê')!;
+    expect(excluded.slice(1).map((r) => [r[0], r[1], r[2], r[3]])).toEqual(year.excluded.map((e: { source: string; id: string; amount: string; findings: Array<{ code: string }> }) => [
+      e.source, e.id, new Decimal(e.amount).toFixed(2).replace('.', ','), e.findings.map((f) => f.code).join(', ')]));
+    expect(excluded[1][2]).toBe('1234,50');
+
+    const xlsx = await get(`/export/seal-compliance?producer=${producer}&year=2026&format=xlsx`);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(xlsx.body as unknown as ArrayBuffer);
+    const sheet = wb.worksheets.find((w) => w.name.startsWith('Itens não computados'))!;
+    expect(new Decimal(sheet.getRow(2).getCell(3).value as number).toFixed(2)).toBe('1234.50');
+
+    const pdf = (await pdfText((await get(`/export/seal-compliance?producer=${producer}&year=2026&format=pdf`)).body)).replace(/\s+/g, ' ');
+    expect(pdf).toContain('Selo Biocombustível Social — cumprimento de 2026');
+    expect(pdf).toContain(year.excluded[0].findings[0].code);
+    expect(pdf).toContain('1234,50');
+  });
+});
+
+describe('the EFD-Contribuições draft', () => {
+  const records = (text: string, reg: string) => text.split('\r\n').filter((l) => l.startsWith(`|${reg}|`)).map((l) => l.split('|').slice(1, -1));
+  const num = (text: string) => new Decimal(text.replace(',', '.'));
+
+  it('of a blended closed month: one M210/M610 per rate, lines that sum to the dues within the rounding shown, the C170 quantity fields', async () => {
+    const month = (await api.ok(MONTH, { p: producer })).taxPeriod;
+    const res = await get(`/export/efd?producer=${producer}&year=2026&month=4`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    const text = res.body.toString('utf8');
+    expect(text.split('\r\n')[0]).toMatch(/^# RASCUNHO — EFD-Contribuições, 04\/2026/);
+    expect(text).toContain('PVA');
+
+    // PIS/Pasep. 1–6 April: own 100,7 m³ split 1/3 castor (art. 6º I, 22,48) and 2/3 GENERAL (26,41) by
+    // largest remainder: 33,567 and 67,133 (33,5667 and 67,1333); imported 5 m³ at GENERAL. 7–30 April: 50 m³ at 0,00.
+    const m210 = records(text, 'M210');
+    expect(m210.map((r) => [r[1], r[8], r[9], r[10], r[15]])).toEqual([
+      ['03', '72,133', '26,4100', '1905,03', '1905,03'], //  (67,133 + 5) × 26,41 = 1.905,03253
+      ['03', '33,567', '22,4800', '754,59', '754,59'], //    33,567 × 22,48 = 754,58616
+      ['03', '50,000', '0,0000', '0,00', '0,00'],
+    ]);
+    expect(m210.every((r) => r.length === 16)).toBe(true);
+    const pisLines = m210.reduce((s, r) => s.plus(num(r[10])), new Decimal(0));
+    expect(pisLines.toFixed(2)).toBe('2659.62'); // = the month's PIS/Pasep due: no difference
+    expect(num(records(text, 'M200')[0][1]).eq(pisLines)).toBe(true);
+    expect(text).toContain('# PIS/Pasep: Σ quantidade × alíquota = 2659,62; devido no mês (apuração fechada) = 2659,62; diferença = 0,00.');
+
+    // Cofins: 72,133 × 121,59 = 8.770,65147 → 8.770,65; 33,567 × 103,51 = 3.474,52017 → 3.474,52; Σ 12.245,17
+    // against the month's 12.245,18 (100,7 × 115,5633… + 607,95 = 12.245,1777): the rounding of the
+    // quantities costs one centavo, and it is shown.
+    const m610 = records(text, 'M610');
+    expect(m610.map((r) => [r[8], r[9], r[10]])).toEqual([['72,133', '121,5900', '8770,65'], ['33,567', '103,5100', '3474,52'], ['50,000', '0,0000', '0,00']]);
+    const cofinsLines = m610.reduce((s, r) => s.plus(num(r[10])), new Decimal(0));
+    expect(cofinsLines.minus(month.cofinsDue).toFixed(2)).toBe('-0.01');
+    expect(text).toContain('# Cofins: Σ quantidade × alíquota = 12245,17; devido no mês (apuração fechada) = 12245,18; diferença = -0,01 (arredondamento');
+    // Quantities: every m³ of the month's domestic sales, once (150,7 own + 5 imported).
+    expect(m210.reduce((s, r) => s.plus(num(r[8])), new Decimal(0)).toFixed(3)).toBe(new Decimal(month.domesticVolumeM3).plus(month.importedVolumeM3).toFixed(3));
+
+    // C170, one per sale: 37 fields; own sales at the blended rate of their segment (25,1000 PIS =
+    // (22,48 + 2 × 26,41) / 3), imported at GENERAL, the export with CST 08.
+    const c170 = records(text, 'C170');
+    expect(c170).toHaveLength(5);
+    expect(c170.every((r) => r.length === 37)).toBe(true);
+    expect(c170.map((r) => [r[4], r[24], r[27], r[28], r[29], r[30], r[33], r[34], r[35]])).toEqual([
+      ['80,50000', '03', '80,500', '25,1000', '2020,55', '03', '80,500', '115,5633', '9302,85'],
+      ['20,20000', '03', '20,200', '25,1000', '507,02', '03', '20,200', '115,5633', '2334,38'],
+      ['5,00000', '03', '5,000', '26,4100', '132,05', '03', '5,000', '121,5900', '607,95'],
+      ['50,00000', '03', '50,000', '0,0000', '0,00', '03', '50,000', '0,0000', '0,00'],
+      ['3,00000', '08', '', '', '0', '08', '', '', '0'],
+    ]);
+  });
+
+  it('is refused for an open month and for the ad valorem regime, with the reason', async () => {
+    const open = await get(`/export/efd?producer=${producer}&year=2026&month=5`);
+    expect(open.status).toBe(400);
+    expect(JSON.parse(open.body.toString()).error.message).toContain('2026-05 is open');
+    const adValorem = await get(`/export/efd?producer=${other}&year=2026&month=4`, { role: 'ADMIN' });
+    expect(adValorem.status).toBe(400);
+    await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 4) { status } }`, { p: other });
+    const closed = await get(`/export/efd?producer=${other}&year=2026&month=4`, { role: 'ADMIN' });
+    expect(JSON.parse(closed.body.toString()).error.message).toContain('special regime per m³');
+  });
+});
+
+describe('npm run export', () => {
+  const run = (args: string[]) => new Promise<{ code: number; stdout: Buffer; stderr: string }>((resolve) => {
+    execFile(process.execPath, ['-r', '@swc-node/register', 'scripts/export.ts', ...args],
+      { cwd: path.resolve(__dirname, '../..'), env: { ...process.env, DATABASE_URL: api.db.url, LOG_LEVEL: 'silent' }, encoding: 'buffer' },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr: stderr.toString() }));
+  });
+
+  it('writes the same files as the HTTP endpoints, and refuses with the code and reason', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-export-'));
+    try {
+      const csv = await run(['tax-period', '--producer', producer, '--year', '2026', '--month', '4', '--out', path.join(dir, 'april.csv')]);
+      expect([csv.code, csv.stderr]).toEqual([0, expect.stringContaining('Wrote ')]);
+      expect(fields(csvSections(fs.readFileSync(path.join(dir, 'april.csv'))).get('O mês')!).get('PIS/Pasep devido (R$)')).toBe('2659,62');
+      const efd = await run(['efd', '--producer', producer, '--year', '2026', '--month', '4', '--out', '-']);
+      expect(efd.code).toBe(0);
+      expect(efd.stdout.toString()).toContain('|M210|03|');
+      const open = await run(['efd', '--producer', producer, '--year', '2026', '--month', '5', '--out', '-']);
+      expect(open.code).toBe(1);
+      expect(open.stderr).toContain('Export refused (BAD_USER_INPUT): The EFD-Contribuições draft is made from a closed month: 2026-05 is open');
+      expect((await run(['taxes'])).code).toBe(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
