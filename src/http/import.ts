@@ -2,8 +2,8 @@ import express from 'express';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from '../graphql/auth/token';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../graphql/errors';
-import { ImportLineError } from '../import/import-error';
-import { importCsv, importKind, importTarget } from '../import/importer';
+import { parseLocale } from '../formats/brazilian';
+import { importFile, importKind, importTarget } from '../import/importer';
 import { IMPORT_KINDS } from '../import/kinds';
 import { currentLocale, currentRequestId } from '../request-context';
 import { Actor } from '../services/actor';
@@ -11,13 +11,26 @@ import { AppError, BadInputError } from '../services/errors';
 import { Role } from '../law/types';
 import { Logger } from '../logger';
 import { IMPORT_CONCURRENCY, ImportConcurrency, ImportSlots, NoImportSlot } from './import-slots';
+import { formFile } from './multipart';
 import { receiveBody, SpooledBody, UPLOAD_LIMITS, UploadError, UploadLimits } from './upload';
 import { message, Message, translate } from '../i18n';
 
 const STATUS: Record<string, number> = { BAD_USER_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409 };
 
 const DELIMITERS = new Set([',', ';', '\t']);
-const PARAMETERS = new Set(['producer', 'delimiter']);
+const PARAMETERS = new Set(['producer', 'delimiter', 'locale']);
+
+/**
+ * The body types a file may come with: CSV as partners and browsers label it (Windows browsers send
+ * `application/vnd.ms-excel` for a .csv, others `text/plain` or `application/octet-stream`), an
+ * .xlsx workbook, or a form (`multipart/form-data`, the file in the field `file`). What the file is
+ * (CSV text or a workbook) is told from its bytes, not from its label.
+ */
+const FILE_TYPES = new Set([
+  'text/csv', 'application/csv', 'text/comma-separated-values', 'text/x-csv', 'application/x-csv', 'text/plain', 'text/tab-separated-values',
+  'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/octet-stream',
+]);
+const FORM = 'multipart/form-data';
 
 /** A query parameter given at most once, as text (`?producer=1&producer=2` is refused, not half-read). */
 function queryParameter(req: express.Request, name: string): string | null {
@@ -41,8 +54,9 @@ export interface ImportRouteOptions {
 }
 
 /**
- * `POST /import/<kind>?producer=ID` with a `text/csv` body and a bearer token: the CSV imports of
- * `npm run import` for partners, through the same code (all or nothing, errors with the line and
+ * `POST /import/<kind>?producer=ID` with the file as the body (CSV or .xlsx), or as the field `file`
+ * of a `multipart/form-data` form, and a bearer token: the imports of `npm run import` for partners
+ * and browsers, through the same code (all or nothing, errors with the line and
  * column), scoped like the API (DESIGN §4): a PRODUCER imports only for its own producer (its
  * token's producer when `producer` is omitted), an AUDITOR imports nothing, the municipalities only
  * an ADMIN. Answers `{ import: summary }` or `{ error: { code, message, line, column, reason } }`.
@@ -58,7 +72,8 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
   const limits = options.upload ?? UPLOAD_LIMITS;
   app.post('/import/:kind', async (req, res) => {
     const requestId = currentRequestId() ?? null;
-    const say = (text: Message) => translate(text, currentLocale());
+    let language = currentLocale();
+    const say = (text: Message) => translate(text, language);
     const fail = (status: number, error: Record<string, unknown>, retryAfter = false) => {
       if (!req.readableEnded) req.resume();
       if (retryAfter) res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
@@ -73,15 +88,22 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       const unknown = Object.keys(req.query).find((name) => !PARAMETERS.has(name));
       if (unknown !== undefined) throw new BadInputError(unknown, message('import.unknownParameter', { name: JSON.stringify(unknown) }));
       const given = queryParameter(req, 'producer');
-      const delimiter = queryParameter(req, 'delimiter') ?? ',';
-      if (!DELIMITERS.has(delimiter)) throw new BadInputError('delimiter', message('import.delimiter', { field: 'delimiter' }));
+      // Detected from the header line when not given (and the error a wrong one causes says which was used).
+      const delimiter = queryParameter(req, 'delimiter');
+      if (delimiter !== null && !DELIMITERS.has(delimiter)) throw new BadInputError('delimiter', message('import.delimiter', { field: 'delimiter' }));
+      // How the file writes numbers and dates; null: as the file tells. The messages' language is Accept-Language's, or this one.
+      const localeParameter = queryParameter(req, 'locale');
+      const locale = parseLocale(localeParameter);
+      if (locale === undefined) throw new BadInputError('locale', message('import.locale', { field: 'locale', value: localeParameter ?? '' }));
+      if (locale) language = locale;
       if (!Object.hasOwn(IMPORT_KINDS, kindName)) return fail(404, { code: 'NOT_FOUND', message: say(message('import.unknownKind', { kind: kindName, kinds: Object.keys(IMPORT_KINDS).join(', ') })) });
-      if (type !== 'text/csv') return fail(415, { code: 'BAD_REQUEST', message: say(message('import.contentType')) });
+      if (type !== FORM && !FILE_TYPES.has(type)) return fail(415, { code: 'BAD_REQUEST', message: say(message('import.contentType')) });
       const producerId = given ?? (actor.role === Role.PRODUCER && importKind(kindName).producerScoped ? actor.producerId : null);
       const target = importTarget(actor, kindName, producerId);
       release = slots.take(callerKey(actor));
       body = await receiveBody(req, limits);
-      const summary = await importCsv(dataSource, actor, { kind: target.kind.name, producerId: target.producerId, input: body.stream(), delimiter });
+      const input = type === FORM ? (await formFile(body.stream(), req.headers)).stream : body.stream();
+      const summary = await importFile(dataSource, actor, { kind: target.kind.name, producerId: target.producerId, input, delimiter, locale });
       res.json({ import: summary });
     } catch (e) {
       if (e instanceof UploadError) {
@@ -90,7 +112,7 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       }
       if (e instanceof NoImportSlot) return fail(e.status, { code: 'TOO_MANY_REQUESTS', message: say(e.text) }, true);
       if (e instanceof AppError) {
-        const extra = e instanceof ImportLineError ? { line: e.line, column: e.column, ...(e.reason ? { reason: e.reason } : {}) } : e.extensions();
+        const extra = e.extensions();
         return fail(STATUS[e.code] ?? 400, { code: e.code, message: say(e.text), ...extra });
       }
       if (isDatabaseUnavailable(e)) {

@@ -25,6 +25,8 @@ const SLICE = 1 << 16;
 /** How much of the file is looked at before deciding what it is (its header line, at most this). */
 const HEAD = 1 << 16;
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+/** An OLE2 compound file: an .xls workbook of Excel 97–2003. */
+const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
 
 /**
  * csv-parse's stream, each record paired with the line it ends on (read from the parser's live
@@ -132,6 +134,10 @@ async function peek(input: Readable): Promise<{ head: Buffer; stream: Readable }
 export async function openSource(input: Readable, options: { delimiter?: string | null; onBytes: (n: number) => void }): Promise<Source> {
   const { head, stream } = await peek(input);
   if (head.subarray(0, 4).equals(ZIP_MAGIC)) return workbookSource(stream, options.onBytes);
+  if (head.subarray(0, 4).equals(OLE2_MAGIC)) {
+    stream.destroy();
+    throw new ImportLineError('BAD_USER_INPUT', null, null, message('import.xlsWorkbook'));
+  }
   const text = head.subarray(0, completeUtf8(head));
   const given = options.delimiter ?? null;
   const char = given ?? detectDelimiter(isUtf8(text) ? text.toString('utf8') : iconv.decode(head, 'win1252'));

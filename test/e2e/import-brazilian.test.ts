@@ -160,3 +160,48 @@ describe('sales in Portuguese', () => {
     ]);
   });
 });
+
+describe('over HTTP, as browsers and partners send files', () => {
+  const url = () => `${api.url.replace(/\/graphql$/, '')}/import/purchases?producer=${producerId}`;
+  const post = async (body: FormData | Buffer, headers: Record<string, string>, query = ''): Promise<{ status: number; body: any }> => {
+    const res = await fetch(url() + query, { method: 'POST', headers: { authorization: `Bearer ${await api.token({ role: 'PRODUCER', producerId })}`, ...headers }, body });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('takes a multipart/form-data upload (field "file") of the pt-BR CSV, its separator and locale detected', async () => {
+    const form = new FormData();
+    form.append('note', 'compras de novembro');
+    form.append('file', new Blob([fs.readFileSync(path.join(FIXTURES, 'compras-pt-br.csv'))], { type: 'application/vnd.ms-excel' }), 'compras-pt-br.csv');
+    const res = await post(form, {});
+    expect(res.status).toBe(200);
+    expect(res.body.import).toMatchObject({ rows: 4, format: 'csv', delimiter: ';', locale: 'pt-BR' });
+    expect(await purchases()).toEqual(EXPECTED);
+  });
+
+  it('takes the workbook in a form, and a form without the field says so', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([fs.readFileSync(path.join(FIXTURES, 'compras-pt-br.xlsx'))], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'compras.xlsx');
+    const res = await post(form, {});
+    expect([res.status, res.body.import?.format]).toEqual([200, 'xlsx']);
+    expect(await purchases()).toEqual(EXPECTED);
+    const empty = new FormData();
+    empty.append('other', 'x');
+    const none = await post(empty, {});
+    expect([none.status, none.body.error.field]).toEqual([400, 'file']);
+  });
+
+  it('takes the CSV content types Windows browsers send, detects ";" and answers in Portuguese for Accept-Language pt-BR', async () => {
+    const body = fs.readFileSync(path.join(FIXTURES, 'compras-pt-br.csv'));
+    const ok = await post(body, { 'content-type': 'application/vnd.ms-excel' });
+    expect([ok.status, ok.body.import?.delimiter]).toEqual([200, ';']);
+    await api.db.dataSource.query('DELETE FROM purchase WHERE producer_id = $1', [producerId]);
+    const bad = Buffer.from(body.toString('latin1').replace('12.000', '-12.000'), 'latin1');
+    const refusedPt = await post(bad, { 'content-type': 'text/plain', 'accept-language': 'pt-BR,pt;q=0.9,en;q=0.5' });
+    expect(refusedPt.status).toBe(400);
+    expect(refusedPt.body.error).toMatchObject({ code: 'BAD_USER_INPUT', line: 2, column: 'quantityKg' });
+    expect(refusedPt.body.error.message).toMatch(/^linha 2, coluna "Quantidade \(kg\)" \(quantityKg\): /);
+    const wrong = await post(body, { 'content-type': 'text/csv' }, '&delimiter=,');
+    expect(wrong.body.error).toMatchObject({ line: 2, messageKey: 'import.separatorUsed', message: 'line 2: the line has 2 fields where the header has 1 (read with the separator ",", as asked; give delimiter to choose another)' });
+    expect(await purchases()).toEqual([]);
+  });
+});
