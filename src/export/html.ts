@@ -2,6 +2,9 @@ import { Locale } from '../formats/brazilian';
 import { ExportDocument, NUMERIC_TYPES } from './document';
 import { cellText } from './csv';
 
+/** Columns of sentences (legal bases, findings), given room to read. */
+const WIDE = new Set(['legalBasis', 'legalBases', 'message', 'messages', 'sealStanding']);
+
 function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]!));
 }
@@ -32,7 +35,7 @@ export function toHtml(doc: ExportDocument, locale: Locale, generatedAt: Date = 
     } else {
       parts.push(`<table><thead><tr>${section.columns.map((c) => `<th>${escape(c.label[locale])}</th>`).join('')}</tr></thead><tbody>`);
       for (const row of section.rows) {
-        parts.push(`<tr>${section.columns.map((c, i) => `<td class="${NUMERIC_TYPES.has(c.type) ? 'n' : ''}">${escape(shown(c.type, row[i], locale))}</td>`).join('')}</tr>`);
+        parts.push(`<tr>${section.columns.map((c, i) => `<td class="${NUMERIC_TYPES.has(c.type) ? 'n' : WIDE.has(c.key) ? 'w' : ''}">${escape(shown(c.type, row[i], locale))}</td>`).join('')}</tr>`);
       }
       parts.push('</tbody></table>');
     }
@@ -44,13 +47,14 @@ export function toHtml(doc: ExportDocument, locale: Locale, generatedAt: Date = 
   @page { size: A4 landscape; margin: 12mm; }
   body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; font-size: 8.5pt; color: #111; }
   h1 { font-size: 14pt; margin: 0 0 2mm; }
-  h2 { font-size: 10.5pt; margin: 5mm 0 1.5mm; border-bottom: 0.3mm solid #444; }
+  h2 { font-size: 10.5pt; margin: 5mm 0 1.5mm; border-bottom: 0.3mm solid #444; break-after: avoid; page-break-after: avoid; }
   p.sub { margin: 0 0 1mm; }
   table { border-collapse: collapse; width: 100%; page-break-inside: auto; }
   tr { page-break-inside: avoid; }
   th, td { border: 0.2mm solid #999; padding: 0.8mm 1.2mm; vertical-align: top; text-align: left; }
   thead th { background: #eee; }
   table.fields { width: auto; } table.fields th { background: #f6f6f6; font-weight: normal; width: 80mm; }
+  td.w { min-width: 60mm; }
   td.n { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
   footer { margin-top: 5mm; color: #555; font-size: 7.5pt; }
 </style></head><body>
