@@ -2,6 +2,7 @@ import { Purchase, Sale } from '../domain';
 import { Locale } from '../formats/brazilian';
 import { RateCategory, TaxPeriodStatus, TaxRegime } from '../law/types';
 import { Actor } from '../services/actor';
+import { message } from '../i18n';
 import { BadInputError } from '../services/errors';
 import type { Services } from '../services';
 import { Connection } from '../services/pagination';
@@ -37,12 +38,12 @@ const CONTENT_TYPES: Record<ExportFormat | 'efd', string> = {
 /** Checks of the exports' own parameters (the services check the rest, as for the API). */
 export function requireFormat(value: unknown, allowed: readonly ExportFormat[] = EXPORT_FORMATS): ExportFormat {
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as ExportFormat;
-  throw new BadInputError('format', `format must be one of ${allowed.join(', ')}`);
+  throw new BadInputError('format', message('export.format', { field: 'format', formats: allowed.join(', ') }));
 }
 
 export function requireInt(value: unknown, field: string): number {
   const text = typeof value === 'number' ? String(value) : value;
-  if (typeof text !== 'string' || !/^\d{1,4}$/.test(text)) throw new BadInputError(field, `${field} must be a whole number`);
+  if (typeof text !== 'string' || !/^\d{1,4}$/.test(text)) throw new BadInputError(field, message('export.wholeNumber', { field }));
   return Number(text);
 }
 
@@ -63,13 +64,13 @@ export class Exporter {
   /** Producer.taxPeriod / taxPeriod(producerId, year, month, asKnownOn). */
   async taxPeriod(actor: Actor, p: { producerId: string; year: number; month: number; asKnownOn?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
     const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, p.asKnownOn ?? null);
-    return this.file(taxPeriodDocument(view), format, locale);
+    return this.file(taxPeriodDocument(view, locale), format, locale);
   }
 
   /** sealCompliance(producerId, year, asKnownOn), with every excluded item and its findings. */
   async sealCompliance(actor: Actor, p: { producerId: string; year: number; asKnownOn?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
     const report = await this.services.sealCompliance.forProducer(actor, p.producerId, p.year, p.asKnownOn ?? null);
-    return this.file(sealComplianceDocument(report), format, locale);
+    return this.file(sealComplianceDocument(report, locale), format, locale);
   }
 
   /** Producer.purchases(first, after, from, to): one page, as the API gives it. */
@@ -89,10 +90,10 @@ export class Exporter {
     const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, null);
     const period = `${p.year}-${String(p.month).padStart(2, '0')}`;
     if (view.status !== TaxPeriodStatus.CLOSED) {
-      throw new BadInputError('month', `The EFD-Contribuições draft is made from a closed month: ${period} is open (close it with closeTaxPeriod first)`);
+      throw new BadInputError('month', message('export.efdOpenMonth', { period }));
     }
     if (view.regime !== TaxRegime.SPECIAL_PER_M3) {
-      throw new BadInputError('month', `The EFD-Contribuições draft covers the special regime per m³ (Lei 11.116/2005, art. 4º): ${period} is under the ${view.regime} regime`);
+      throw new BadInputError('month', message('export.efdNotSpecial', { period, regime: view.regime }));
     }
     const law = await this.services.law.lawBook();
     const general = view.segments.map((s) => {

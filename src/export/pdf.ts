@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { message } from '../i18n';
 import { AppError } from '../services/errors';
 
 /** A PDF cannot be made here: no Chromium to render it (the other formats still work). */
@@ -27,7 +28,7 @@ export class PdfRenderer {
 
   private launch(): Promise<Browser> {
     if (!fs.existsSync(this.executablePath)) {
-      throw new PdfUnavailableError(`PDF export needs Chromium, not found at ${this.executablePath}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH. CSV and XLSX exports work without it.`);
+      throw new PdfUnavailableError(message('export.pdfNoChromium', { path: this.executablePath }));
     }
     if (!this.browser) {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -40,7 +41,7 @@ export class PdfRenderer {
         return b;
       }, (e: unknown) => {
         this.browser = null;
-        throw new PdfUnavailableError(`PDF export could not start Chromium (${this.executablePath}): ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+        throw new PdfUnavailableError(message('export.pdfNotStarted', { path: this.executablePath, detail: e instanceof Error ? e.message.split('\n')[0] : String(e) }));
       });
     }
     return this.browser;

@@ -1,4 +1,6 @@
+import { Locale } from '../formats/brazilian';
 import { Decimal } from '../law/decimal';
+import { findingMessage } from '../law/findings';
 import type { SealComplianceReport } from '../services/seal-compliance/compliance.service';
 import { CellType, CellValue, ExportDocument, label, Labels, Section } from './document';
 import { findingsSection, producerLine } from './sections';
@@ -42,7 +44,7 @@ function fallbackType(value: unknown): CellType {
  * findings, and the year's findings. Figures the report has beyond those named here are listed
  * too, after them, so nothing the API shows is left out.
  */
-export function sealComplianceDocument(report: SealComplianceReport): ExportDocument {
+export function sealComplianceDocument(report: SealComplianceReport, locale: Locale): ExportDocument {
   const r = report as unknown as Record<string, unknown>;
   const named = new Set(FIELDS.map(([k]) => k));
   const fields = FIELDS.filter(([key]) => key in r).map(([key, l, type]) => ({ key, label: l, type, value: r[key] as CellValue }));
@@ -65,10 +67,10 @@ export function sealComplianceDocument(report: SealComplianceReport): ExportDocu
         { key: 'messages', label: label('Why', 'Por quê'), type: 'text' },
         { key: 'legalBases', label: label('Legal basis', 'Fundamento legal'), type: 'text' },
       ],
-      rows: excluded.map((e) => [e.source, e.id, e.amount, e.findings.map((f) => f.code).join(', '), e.findings.map((f) => f.message).join(' | '),
+      rows: excluded.map((e) => [e.source, e.id, e.amount, e.findings.map((f) => f.code).join(', '), e.findings.map((f) => findingMessage(f, locale)).join(' | '),
         [...new Set(e.findings.map((f) => f.legalBasis).filter(Boolean))].join('; ')]),
     },
-    findingsSection(report.findings),
+    findingsSection(report.findings, locale),
   ];
   return {
     name: `selo-${report.year}-producer-${report.producer.id}`,

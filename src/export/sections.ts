@@ -1,5 +1,6 @@
 import { Producer } from '../domain';
-import { Finding } from '../law/findings';
+import { Locale } from '../formats/brazilian';
+import { Finding, findingMessage } from '../law/findings';
 import { label, Labels, Section } from './document';
 
 /** The producer a document is about: name, CNPJ, id. */
@@ -8,7 +9,7 @@ export function producerLine(producer: Producer): Labels {
 }
 
 /** Findings as a table: their code, what they say and the provision they cite. */
-export function findingsSection(findings: readonly Finding[], key = 'findings', title = label('Findings', 'Constatações')): Section {
+export function findingsSection(findings: readonly Finding[], locale: Locale, key = 'findings', title = label('Findings', 'Constatações')): Section {
   return {
     kind: 'table', key, title,
     columns: [
@@ -16,6 +17,6 @@ export function findingsSection(findings: readonly Finding[], key = 'findings', 
       { key: 'message', label: label('Finding', 'Constatação'), type: 'text' },
       { key: 'legalBasis', label: label('Legal basis', 'Fundamento legal'), type: 'text' },
     ],
-    rows: findings.map((f) => [f.code, f.message, f.legalBasis]),
+    rows: findings.map((f) => [f.code, findingMessage(f, locale), f.legalBasis]),
   };
 }

@@ -1,4 +1,5 @@
-import { ENUMS } from '../formats/brazilian';
+import { ENUMS, Locale } from '../formats/brazilian';
+import { findingMessage } from '../law/findings';
 import type { TaxPeriodView } from '../services/tax-period.service';
 import { CellValue, Column, ExportDocument, label, Labels, Section } from './document';
 import { findingsSection, producerLine } from './sections';
@@ -12,7 +13,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * tables: the month's figures, its segments, each segment's mix of rate categories, the findings,
  * and for a closed month its closing record and what recomputing it now would change.
  */
-export function taxPeriodDocument(view: TaxPeriodView): ExportDocument {
+export function taxPeriodDocument(view: TaxPeriodView, locale: Locale): ExportDocument {
   const period = `${view.year}-${pad(view.month)}`;
   const fields: Array<[string, Labels, Column['type'], CellValue]> = [
     ['producer', label('Producer', 'Produtor'), 'text', view.producer.legalName],
@@ -69,14 +70,14 @@ export function taxPeriodDocument(view: TaxPeriodView): ExportDocument {
     { kind: 'fields', key: 'month', title: label('The month', 'O mês'), fields: fields.map(([key, l, type, value]) => ({ key, label: l, type, value })) },
     {
       kind: 'table', key: 'segments', title: label('Segments', 'Segmentos'), columns: segmentColumns,
-      rows: view.segments.map((s) => [s.from, s.to, s.sealRegular, s.sealStanding?.message ?? null, s.ownProductionVolumeM3, s.importedVolumeM3, s.exportedVolumeM3,
+      rows: view.segments.map((s) => [s.from, s.to, s.sealRegular, s.sealStanding ? findingMessage(s.sealStanding, locale) : null, s.ownProductionVolumeM3, s.importedVolumeM3, s.exportedVolumeM3,
         s.domesticRevenue, s.blendedPisPerM3, s.blendedCofinsPerM3, s.pisRate ?? null, s.cofinsRate ?? null, s.pisDue, s.cofinsDue, s.legalBasis ?? null]),
     },
     {
       kind: 'table', key: 'mix', title: label('Mix of rate categories (Decreto 10.527/2020, art. 6º §3º)', 'Composição por categoria (Decreto 10.527/2020, art. 6º §3º)'), columns: mixColumns,
       rows: view.segments.flatMap((s) => s.mix.map((m) => [s.from, s.to, m.category, ENUMS.RateCategory.portuguese(m.category), m.cost, m.quantityKg, m.share, m.coefficient, m.pisPerM3, m.cofinsPerM3, m.legalBasis])),
     },
-    findingsSection(view.warnings),
+    findingsSection(view.warnings, locale),
   ];
   if (view.history.length) {
     sections.push({

@@ -23,21 +23,6 @@ export function parseLocale(value: string | null | undefined): Locale | null | u
   return undefined;
 }
 
-/** The first language of an Accept-Language header that is one of ours (`pt-BR;q=0.9, en` → pt-BR). */
-export function localeFromAcceptLanguage(header: string | undefined): Locale | null {
-  if (!header) return null;
-  const ranked = header.split(',').map((part, i) => {
-    const [tag, ...params] = part.trim().split(';');
-    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find((x) => x !== undefined);
-    return { tag: tag.trim(), q: q === undefined ? 1 : Number(q), i };
-  }).filter((r) => r.tag && r.q > 0).sort((a, b) => b.q - a.q || a.i - b.i);
-  for (const r of ranked) {
-    const locale = parseLocale(r.tag);
-    if (locale) return locale;
-  }
-  return null;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Numbers
 

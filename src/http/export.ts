@@ -1,11 +1,12 @@
 import express from 'express';
 import { Exporter, ExportFile, requireFormat, requireInt } from '../export/exporter';
-import { Locale, localeFromAcceptLanguage, parseLocale } from '../formats/brazilian';
+import { Locale, parseLocale } from '../formats/brazilian';
+import { message, translate } from '../i18n';
 import { actorFromAuthorization, TokenVerifier } from '../graphql/auth/token';
 import { isDatabaseUnavailable } from '../graphql/errors';
 import { NoRuleInForceError } from '../law/errors';
 import { Logger } from '../logger';
-import { currentRequestId } from '../request-context';
+import { currentLocale, currentRequestId } from '../request-context';
 import { Actor } from '../services/actor';
 import { AppError, BadInputError } from '../services/errors';
 
@@ -17,22 +18,22 @@ const STATUS: Record<string, number> = {
 function single(req: express.Request, name: string, required = true): string | null {
   const v = req.query[name];
   if (v === undefined || v === '') {
-    if (required) throw new BadInputError(name, `${name} is required`);
+    if (required) throw new BadInputError(name, message('export.required', { field: name }));
     return null;
   }
-  if (typeof v !== 'string') throw new BadInputError(name, `${name} must be given once`);
+  if (typeof v !== 'string') throw new BadInputError(name, message('import.parameterOnce', { field: name }));
   return v;
 }
 
-/** The labels' language: `?locale=`, else the first of ours in Accept-Language, else pt-BR (the files are Brazilian: `;`, 30120,50, 03/11/2026). */
+/** The labels' language: `?locale=`, else English when Accept-Language prefers it to Portuguese, else pt-BR (the files are Brazilian: `;`, 30120,50, 03/11/2026). */
 function localeOf(req: express.Request): Locale {
   const given = single(req, 'locale', false);
   if (given !== null) {
     const locale = parseLocale(given);
-    if (!locale) throw new BadInputError('locale', 'locale must be pt-BR or en');
+    if (!locale) throw new BadInputError('locale', message('import.locale', { field: 'locale', value: given }));
     return locale;
   }
-  return localeFromAcceptLanguage(req.headers['accept-language']) ?? 'pt-BR';
+  return req.acceptsLanguages('pt-BR', 'pt', 'en') === 'en' ? 'en' : 'pt-BR';
 }
 
 /** ASCII name for the header, the UTF-8 one beside it (RFC 6266). */
@@ -65,15 +66,15 @@ export function mountExport(app: express.Express, { exporter, verifier, logger }
       } catch (e) {
         if (e instanceof AppError || e instanceof NoRuleInForceError) {
           const extra = e instanceof AppError ? e.extensions() : { legalBasis: e.legalBasis };
-          res.status(STATUS[e.code] ?? 400).json({ error: { code: e.code, message: e.message, ...extra, requestId } });
+          res.status(STATUS[e.code] ?? 400).json({ error: { code: e.code, message: e instanceof AppError ? translate(e.text, currentLocale()) : e.message, ...extra, requestId } });
           return;
         }
         if (isDatabaseUnavailable(e)) {
-          res.status(503).setHeader('retry-after', '5').json({ error: { code: 'DATABASE_UNAVAILABLE', message: 'The database is unavailable: try again shortly', requestId } });
+          res.status(503).setHeader('retry-after', '5').json({ error: { code: 'DATABASE_UNAVAILABLE', message: translate(message('http.databaseUnavailable', { requestId: requestId ?? 'unknown' }), currentLocale()), requestId } });
           return;
         }
         logger.error({ err: e instanceof Error ? e.stack : String(e), requestId }, 'export failed');
-        res.status(500).json({ error: { code: 'INTERNAL_SERVER_ERROR', message: `The export failed unexpectedly (request ${requestId ?? 'unknown'})`, requestId } });
+        res.status(500).json({ error: { code: 'INTERNAL_SERVER_ERROR', message: translate(message('export.failed', { requestId: requestId ?? 'unknown' }), currentLocale()), requestId } });
       }
     });
   };

@@ -1,4 +1,4 @@
-import { message, Message, translate } from '../i18n';
+import { isMessageKey, Locale, message, Message, translate } from '../i18n';
 
 /**
  * Finding codes (DESIGN §1.6): stable, clients switch on them, each with the provision it rests
@@ -55,4 +55,14 @@ export function finding(code: FindingCode, detail?: Message): Finding {
 /** A finding of any catalogue, from its code, legal basis and text. */
 export function described(code: string, legalBasis: string | null, text: Message): Finding {
   return { code, message: translate(text), legalBasis, text };
+}
+
+/**
+ * What a finding says in a locale: its text, or — a finding stored before its text was kept (a
+ * month closed earlier) — its code's general description in that locale, else its English words.
+ */
+export function findingMessage(finding: Finding, locale: Locale): string {
+  if (finding.text) return translate(finding.text, locale);
+  const general = `finding.${finding.code}`;
+  return locale !== 'en' && isMessageKey(general) ? translate(message(general), locale) : finding.message;
 }

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
+import { message, translate } from '../../src/i18n';
 import { Decimal } from '../../src/law/decimal';
 import { Exporter } from '../../src/export/exporter';
 import { PdfRenderer } from '../../src/export/pdf';
@@ -123,6 +124,10 @@ describe('a month of PIS/Cofins', () => {
       expect(br(row[mix[0].indexOf('PIS/Pasep (R$/m³)')]).eq(m.pisPerM3)).toBe(true);
     });
     expect(mix[1][mix[0].indexOf('Participação')]).toBe('0,333333');
+    // The findings in the file's language, their codes unchanged.
+    const findings = sections.get('Constatações')!;
+    expect(findings.slice(1).map((r) => r[0])).toEqual(month.warnings.map((w: { code: string }) => w.code));
+    expect(findings.find((r) => r[0] === 'IMPORTED_BIODIESEL')![1]).toBe(translate(message('finding.IMPORTED_BIODIESEL'), 'pt-BR'));
   });
 
   it('as XLSX: numbers as numbers with their decimals, the same figures', async () => {

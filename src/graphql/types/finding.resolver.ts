@@ -1,6 +1,5 @@
 import { FieldResolver, Resolver, Root } from 'type-graphql';
-import { isMessageKey, message, translate } from '../../i18n';
-import { Finding } from '../../law/findings';
+import { Finding, findingMessage } from '../../law/findings';
 import { currentLocale } from '../../request-context';
 import { FindingType } from './common';
 
@@ -12,9 +11,6 @@ import { FindingType } from './common';
 export class FindingResolver {
   @FieldResolver(() => String, { description: 'What it means, for a person, in the language the caller asks for (Accept-Language: English or pt-BR).' })
   message(@Root() finding: Finding): string {
-    const locale = currentLocale();
-    if (finding.text) return translate(finding.text, locale);
-    const general = `finding.${finding.code}`;
-    return locale !== 'en' && isMessageKey(general) ? translate(message(general), locale) : finding.message;
+    return findingMessage(finding, currentLocale());
   }
 }
