@@ -373,6 +373,9 @@ function unsupportedCases(): Case[] {
     { name: 'with Query.lawParameterCatalogue', query: '{ producers(first: 2) { edges { node { id legalName } } } lawParameterCatalogue { name scopes } }', expect: 'data' },
     { name: 'Purchase.selo', query: page('supplierKind selo { counts }'), expect: 'data' },
     { name: 'Purchase.familyFarmingOrigin', query: page('familyFarmingOrigin'), expect: 'data' },
+    { name: 'computed fields at several levels of one compiled tree', query: COMPUTED, expect: 'data' },
+    { name: 'computed fields, as a PRODUCER', query: COMPUTED, as: { role: 'PRODUCER', producerId: '1' }, expect: 'data' },
+    { name: 'a computed field whose resolver refuses (a 2027 tax month): the root field executes normally', query: '{ producers(first: 1) { edges { node { id taxPeriod(year: 2027, month: 1) { totalDue } } } } }', expect: 'error' },
     { name: 'a mutation', query: 'mutation { createProducer(input: { cnpj: "00000000000000", legalName: "X", plantMunicipalityCode: "2611606" }) { id } }', expect: 'error' },
   ];
 }
@@ -401,6 +404,14 @@ function supportedForCount(): Case[] {
     { name: 'Purchase.producer.purchases, as an AUDITOR', query: RECURSION, as: AUDITOR, expect: 'data' },
   ];
 }
+
+/** Computed fields (answered by their resolvers once per page) inside compiled trees. */
+const COMPUTED = `{
+  producers(first: 7) { edges { node { id regime(year: 2025) sealStanding(on: "2025-03-15") { regular reason { code } }
+    purchases(first: 30) { edges { node { id familyFarmingOrigin familyFarmingFindings { code legalBasis } familyFarmer { eligibleOn(date: "2025-03-01") } } } }
+    regimeElections { regime findings { code } } } } }
+  organizations(first: 5) { edges { node { name familyFarmerShare habilitation(on: "2025-03-01") { habilitated findings { code } } } } }
+}`;
 
 /** Every root field the compiler answers, each with a little of what lies under it. */
 const EVERY_ROOT = `query Every {
@@ -523,9 +534,15 @@ test('each role and no token: the same body from both; a PRODUCER sees only its 
   expect(refused.ran[0].outcome.slow.status).toBe(401);
 }, 40_000);
 
-test('unsupported root and nested fields: both answer through graphql-js, with the same body', async () => {
-  const { problems } = await runCases(unsupportedCases());
+test('computed and unsupported fields: the same body from both', async () => {
+  const { ran, problems } = await runCases(unsupportedCases());
   expect(problems).toEqual([]);
+  // Computed fields inside compiled trees are resolved once per page through the same resolvers
+  // and loaders: at most the statements of graphql-js, plus the two root fields' and one read of
+  // each entity's rows (purchases, producers, regime elections, organizations, farmers).
+  const computed = ran.find((r) => r.c.name === 'computed fields at several levels of one compiled tree')!.outcome;
+  expect(computed.fastStatements).toBeLessThanOrEqual(computed.slowStatements + 2 + 5);
+  expect(JSON.parse(computed.slow.body).data.producers.edges[0].node.purchases.edges.length).toBeGreaterThan(20);
 }, 30_000);
 
 interface Page { edges: Array<{ cursor: string; node: any }>; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; totalCount: number }

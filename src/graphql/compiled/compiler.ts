@@ -10,6 +10,7 @@ import {
   isObjectType,
   isScalarType,
 } from 'graphql';
+import { randomBytes } from 'node:crypto';
 import { escapeLiteral } from 'pg';
 import { DataSource, EntityMetadata } from 'typeorm';
 import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
@@ -46,6 +47,22 @@ export interface CompiledStatement {
   sql: string;
   /** The producer a PRODUCER's statement is confined to by row-level security, or null. */
   producerScope: string | null;
+  /**
+   * Computed fields in the tree (answered by their resolvers, for all the rows of the page at
+   * once): the statement writes, in place of each one's value, the JSON string
+   * `"<marker>:<hole index>:<primary key of the row>"`.
+   */
+  holes: Hole[];
+  /** Random per statement: no stored text can contain it. */
+  marker: string;
+}
+
+/** A computed field under rows of `entity` (objects of `parentType`), selected by `nodes`. */
+export interface Hole {
+  parentType: GraphQLObjectType;
+  entity: EntityClass;
+  nodes: readonly FieldNode[];
+  key: string;
 }
 
 export interface RootField {
@@ -111,6 +128,8 @@ export class ReadCompiler {
 class Build {
   private aliases = 0;
   private readonly only: string | null;
+  private readonly holes: Hole[] = [];
+  private readonly marker = randomBytes(12).toString('hex');
 
   constructor(private readonly compiler: ReadCompiler, private readonly input: RootField) {
     this.only = visibleProducerId(input.actor);
@@ -149,7 +168,7 @@ class Build {
     } else {
       throw new Decline();
     }
-    return { sql: `SELECT ${sql} AS data`, producerScope: this.only };
+    return { sql: `SELECT ${sql} AS data`, producerScope: this.only, holes: this.holes, marker: this.marker };
   }
 
   private alias(): string {
@@ -195,10 +214,11 @@ class Build {
    * `fields`, in their order; to-one relations are LEFT JOINs added to `joins`.
    */
   private object(type: GraphQLObjectType, meta: EntityMetadata, fields: Map<string, readonly FieldNode[]>, q: string, joins: string[]): string {
-    return keyed(type, fields, (name, nodes) => {
+    return keyed(type, fields, (name, nodes, key) => {
       const def = type.getFields()[name];
       if (!def) throw new Decline();
       const read = sqlReadOf(def);
+      if (!read && isComputed(def, meta)) return this.hole(type, meta, nodes, key, q);
       if (!read) return this.column(def, meta, q);
       const target = getNamedType(def.type);
       if (!isObjectType(target)) throw new Decline();
@@ -242,11 +262,19 @@ class Build {
     return `(SELECT '[' || coalesce(string_agg(${object}, ',' ORDER BY ${orderBy}), '') || ']' FROM ${meta.tableName} ${c}${joinSql(joins)} WHERE ${where.join(' AND ')})`;
   }
 
+  /**
+   * A computed field of rows `q`: its place in the JSON text, filled after the statement by the
+   * field's resolver for every row of the page at once (executor.ts).
+   */
+  private hole(type: GraphQLObjectType, meta: EntityMetadata, nodes: readonly FieldNode[], key: string, q: string): string {
+    if (meta.primaryColumns.length !== 1) throw new Decline();
+    const index = this.holes.push({ parentType: type, entity: meta.target as EntityClass, nodes, key }) - 1;
+    // The marker and the index are hex and digits, and keys are digits: nothing to escape.
+    return `'"${this.marker}:${index}:' || ${q}.${meta.primaryColumns[0].databaseName}::text || '"'`;
+  }
+
   /** The JSON text of a column as its GraphQL type serialises it, `null` when the column is null. */
   private column(def: GraphQLField<unknown, unknown>, meta: EntityMetadata, q: string): string {
-    // A field with a resolver of its own (the object types' stored properties have none:
-    // simpleResolvers), or with arguments, or that is not a stored property, is computed.
-    if (def.resolve || def.args.length > 0) throw new Decline();
     const column = meta.findColumnWithPropertyName(def.name);
     if (!column || column.relationMetadata) throw new Decline();
     const ref = `${q}.${column.databaseName}`;
@@ -360,6 +388,14 @@ interface Page {
   to: string | null;
 }
 
+/**
+ * A field its resolver computes: one with a resolver of its own (the object types' stored
+ * properties have none: simpleResolvers) or with arguments, and no annotation.
+ */
+function isComputed(def: GraphQLField<unknown, unknown>, meta: EntityMetadata): boolean {
+  return def.resolve !== undefined || def.args.length > 0 || !meta.findColumnWithPropertyName(def.name);
+}
+
 /** An id as the database writes it back: the services match ids as text. */
 function isCanonicalId(id: string): boolean {
   return isId(id) && (id === '0' || !id.startsWith('0'));
@@ -387,14 +423,14 @@ function ownerOf(meta: EntityMetadata, fk: string): EntityClass {
  * __typename is the type's name, every other field the JSON text `value` gives for it (which
  * declines what it does not know).
  */
-function keyed(type: GraphQLObjectType, fields: Map<string, readonly FieldNode[]>, value: (name: string, nodes: readonly FieldNode[]) => string): string {
+function keyed(type: GraphQLObjectType, fields: Map<string, readonly FieldNode[]>, value: (name: string, nodes: readonly FieldNode[], key: string) => string): string {
   if (fields.size > MAX_KEYS) throw new Decline();
   const pairs: Array<[string, string]> = [];
   for (const [key, nodes] of fields) {
     if (!RESPONSE_KEY.test(key)) throw new Decline();
     const name = nodes[0].name.value;
     // Type names are GraphQL names: nothing to escape.
-    pairs.push([key, name === '__typename' ? `'"${type.name}"'` : value(name, nodes)]);
+    pairs.push([key, name === '__typename' ? `'"${type.name}"'` : value(name, nodes, key)]);
   }
   if (pairs.length === 0) return `'{}'`;
   // As JSON.stringify writes it: no spaces; keys are GraphQL names (RESPONSE_KEY), nothing to escape.

@@ -6,6 +6,8 @@ import {
   GraphQLError,
   GraphQLField,
   GraphQLFieldConfig,
+  GraphQLList,
+  FieldNode,
   GraphQLNonNull,
   GraphQLObjectType,
   GraphQLResolveInfo,
@@ -21,8 +23,10 @@ import { Logger } from '../../logger';
 import { authorize } from '../auth/protect';
 import { Context } from '../context';
 import { isDatabaseUnavailable } from '../errors';
+import { EntityClass } from './annotations';
 import { CompiledStatement, ReadCompiler } from './compiler';
 import { RawJson } from './raw-json';
+import { rowMapper } from '../../services/raw-rows';
 
 /**
  * How operations execute when reads are compiled: graphql-js `execute`, over a copy of the schema
@@ -54,7 +58,10 @@ export function compiledReadsGateway(schema: GraphQLSchema, dataSource: DataSour
     if (statement) {
       try {
         const text = await run(statement);
-        if (text !== null) return new RawJson(text);
+        if (text !== null) {
+          const filled = statement.holes.length ? await fillHoles(dataSource, statement, text, execution, context) : text;
+          if (filled !== null) return new RawJson(filled);
+        }
       } catch (error) {
         // With the database unavailable, the resolver would meet the same error at the same place;
         // executing it would only wait for a connection a second time.
@@ -110,6 +117,67 @@ export async function runCompiled(dataSource: DataSource, statement: CompiledSta
   return (last.rows[0] as { data: string | null }).data;
 }
 
+/** One schema per parent type of computed fields: `rows: [Parent]`, the rows given as the root value. */
+const rowSchemas = new WeakMap<GraphQLObjectType, GraphQLSchema>();
+function rowsSchema(parentType: GraphQLObjectType): GraphQLSchema {
+  let schema = rowSchemas.get(parentType);
+  if (!schema) {
+    schema = new GraphQLSchema({
+      query: new GraphQLObjectType({ name: 'Query', fields: { rows: { type: new GraphQLList(parentType), resolve: (root) => root } } }),
+    });
+    rowSchemas.set(parentType, schema);
+  }
+  return schema;
+}
+
+/**
+ * The computed fields of a compiled statement's text filled in: for each one, the rows of the page
+ * (by the primary keys the statement wrote in its place) read in one statement, and the field
+ * resolved by graphql-js for all of them at once — its resolvers and the request's DataLoaders, as
+ * always, but once per page rather than once per row — its JSON written in place. Null when a
+ * resolver failed: the root field is then executed by graphql-js, which gives its errors.
+ */
+async function fillHoles(dataSource: DataSource, statement: CompiledStatement, text: string, execution: Execution, context: Context): Promise<string | null> {
+  const pattern = new RegExp(`"${statement.marker}:(\\d+):([^"]*)"`, 'g');
+  const keysByHole = statement.holes.map(() => new Set<string>());
+  for (const m of text.matchAll(pattern)) keysByHole[Number(m[1])].add(m[2]);
+  // The rows of each entity, read once for all its computed fields.
+  const wanted = new Map<EntityClass, Set<string>>();
+  statement.holes.forEach((hole, i) => {
+    const set = wanted.get(hole.entity) ?? new Set<string>();
+    keysByHole[i].forEach((k) => set.add(k));
+    wanted.set(hole.entity, set);
+  });
+  const rowsByEntity = new Map<EntityClass, Map<string, object>>();
+  await Promise.all([...wanted].map(async ([entity, keys]) => {
+    const mapper = rowMapper(dataSource, entity);
+    const meta = dataSource.getMetadata(entity);
+    const pk = meta.primaryColumns[0];
+    const found: Array<Record<string, unknown>> = keys.size === 0 ? [] : await dataSource.query(
+      `SELECT ${mapper.columns('q')} FROM ${meta.tableName} q WHERE q.${pk.databaseName}::text = ANY($1::text[])`, [[...keys]]);
+    rowsByEntity.set(entity, new Map(found.map((r) => { const row = mapper.map(r); return [String((row as Record<string, unknown>)[pk.propertyName]), row]; })));
+  }));
+  const values = await Promise.all(statement.holes.map(async (hole, i): Promise<Map<string, string> | null> => {
+    const keys = [...keysByHole[i]];
+    const loaded = rowsByEntity.get(hole.entity)!;
+    if (keys.some((k) => !loaded.has(k))) return null;
+    if (keys.length === 0) return new Map();
+    const rows = keys.map((k) => loaded.get(k)!);
+    const result = await execute({ schema: rowsSchema(hole.parentType), document: execution.documentFor(hole.nodes, 'rows'), variableValues: execution.variableValues, contextValue: context, rootValue: rows });
+    if (result.errors || !result.data) return null;
+    const answered = result.data.rows as Array<Record<string, unknown>>;
+    return new Map(keys.map((k, r) => [k, JSON.stringify(answered[r][hole.key])]));
+  }));
+  if (values.some((v) => v === null)) return null;
+  let missing = false;
+  const filled = text.replace(pattern, (_m, hole: string, key: string) => {
+    const value = values[Number(hole)]!.get(key);
+    if (value === undefined) missing = true;
+    return value ?? 'null';
+  });
+  return missing ? null : filled;
+}
+
 /** A compiled root field's value: JSON text as it is, or what graphql-js gave when it executed it. */
 const CompiledJson = new GraphQLScalarType({
   name: 'CompiledJson',
@@ -154,17 +222,28 @@ class Execution {
     private readonly variables: Record<string, unknown> | undefined,
   ) {}
 
+  get variableValues(): Record<string, unknown> | undefined {
+    return this.variables;
+  }
+
+  /**
+   * A document of this operation's variables and fragments whose one operation selects `nodes`
+   * (under a root field `under`, when given).
+   */
+  documentFor(nodes: readonly FieldNode[], under?: string): DocumentNode {
+    const selections = under
+      ? [{ kind: Kind.FIELD, name: { kind: Kind.NAME, value: under }, selectionSet: { kind: Kind.SELECTION_SET, selections: nodes } } as FieldNode]
+      : nodes;
+    const operation: OperationDefinitionNode = { ...this.operation, selectionSet: { kind: Kind.SELECTION_SET, selections } };
+    return { kind: Kind.DOCUMENT, definitions: [operation, ...this.document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)] };
+  }
+
   /**
    * The root field of `info` executed by graphql-js over the real schema, as its own operation
    * (same variables, fragments and context): its value, its errors kept for the response.
    */
   async executeField(schema: GraphQLSchema, context: Context, info: GraphQLResolveInfo): Promise<unknown> {
-    const operation: OperationDefinitionNode = { ...this.operation, selectionSet: { kind: Kind.SELECTION_SET, selections: info.fieldNodes } };
-    const document: DocumentNode = {
-      kind: Kind.DOCUMENT,
-      definitions: [operation, ...this.document.definitions.filter((d) => d.kind === Kind.FRAGMENT_DEFINITION)],
-    };
-    const result = await execute({ schema, document, variableValues: this.variables, contextValue: context });
+    const result = await execute({ schema, document: this.documentFor(info.fieldNodes), variableValues: this.variables, contextValue: context });
     if (result.errors) this.errors.push(...result.errors);
     // A non-null root field that failed nulls the whole data, as it does in one execution.
     if (!result.data) throw new NullBubbled();
