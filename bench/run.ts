@@ -224,7 +224,7 @@ async function cannon(url: string, headers: Record<string, string>, body: string
   // The quick run sends a fixed number of requests: on a busy machine a one-second run may
   // finish none, and it measures nothing anyway.
   const result = await autocannon({ url, method: 'POST', headers, body, connections: 32, ...(QUICK ? { amount: 64 } : { duration: seconds }) });
-  return { requestsPerSecond: result.requests.average, p50ms: result.latency.p50, p99ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytesPerRequest: Math.round(result.throughput.average / Math.max(1, result.requests.average)) };
+  return { requests: result.requests.total, requestsPerSecond: result.requests.average, p50ms: result.latency.p50, p99ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytesPerRequest: Math.round(result.throughput.average / Math.max(1, result.requests.average)) };
 }
 
 /** A minimal hand-written server: node:http + pg, one statement, the JSON it nests sent back. */
