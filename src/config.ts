@@ -10,6 +10,8 @@ export interface Config {
   dataDir: string;
   /** Browser origins allowed to call the API from another origin (CORS); none by default. */
   corsOrigins: string[];
+  /** A manifest of the operations PRODUCER tokens may run (an allow-list); unset: any. */
+  trustedDocumentsFile: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -20,6 +22,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     dataDir: env.SELO_DATA_DIR || '.data/pg',
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
+    trustedDocumentsFile: env.TRUSTED_DOCUMENTS || undefined,
   };
 }
 

@@ -1,14 +1,18 @@
 import pino from 'pino';
-import { currentRequestId } from './request-context';
+import { requestContext } from './request-context';
 
-/** Structured logs (JSON lines); every line written while serving a request carries its id. */
+/**
+ * Structured logs (JSON lines); every line written while serving a request carries its id, and
+ * the caller's W3C trace id and parent span id when it sent a `traceparent`.
+ */
 export function createLogger(level = process.env.LOG_LEVEL ?? 'info', destination?: pino.DestinationStream) {
   const options: pino.LoggerOptions = {
     level,
     base: { service: 'selo-api' },
     mixin() {
-      const requestId = currentRequestId();
-      return requestId ? { requestId } : {};
+      const store = requestContext.getStore();
+      if (!store) return {};
+      return store.traceId ? { requestId: store.requestId, traceId: store.traceId, parentId: store.parentId } : { requestId: store.requestId };
     },
   };
   return destination ? pino(options, destination) : pino(options);

@@ -10,6 +10,7 @@ import { signToken, verifierFromEnvironment } from './graphql/auth/token';
 import { Role } from './law/types';
 import { createLogger } from './logger';
 import { createApp } from './server';
+import { loadTrustedDocuments, TrustedDocuments } from './http/trusted-documents';
 
 interface EmbeddedModule {
   startEmbeddedPostgres(o: { dataDir: string; persistent?: boolean; port?: number; log?: (m: string) => void; ownSignals?: boolean }): Promise<{ url: string; dataDir: string; stop(): Promise<void> }>;
@@ -22,6 +23,15 @@ const SHUTDOWN_DEADLINE_MS = 25_000;
  * `npm start`: with no DATABASE_URL an embedded PostgreSQL under .data/ (DESIGN §3); migrations;
  * the shipped law; then serve GraphQL on PORT.
  */
+/** TRUSTED_DOCUMENTS read at start: a file that cannot be read or is malformed stops the start, said in one line. */
+function trustedDocumentsOf(file: string): TrustedDocuments {
+  try {
+    return loadTrustedDocuments(file);
+  } catch (e) {
+    throw new ConfigurationError(`TRUSTED_DOCUMENTS: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   if (config.databaseUrl && !config.jwtSecret) throw new ConfigurationError('JWT_SECRET is required when DATABASE_URL is set (only the embedded default generates one for the run)');
@@ -49,7 +59,8 @@ async function main(): Promise<void> {
   }
 
   const secret = config.jwtSecret ?? randomBytes(32).toString('hex');
-  const running = await createApp({ dataSource, verifier: verifierFromEnvironment(process.env, secret), logger, corsOrigins: config.corsOrigins });
+  const running = await createApp({ dataSource, verifier: verifierFromEnvironment(process.env, secret), logger, corsOrigins: config.corsOrigins,
+    trustedDocuments: config.trustedDocumentsFile ? trustedDocumentsOf(config.trustedDocumentsFile) : undefined });
   await new Promise<void>((resolve) => running.httpServer.listen(config.port, resolve));
 
   const url = `http://localhost:${config.port}/graphql`;

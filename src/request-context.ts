@@ -6,6 +6,9 @@ export interface RequestContext {
   requestId: string;
   /** The language of the caller's messages (Accept-Language: English or Brazilian Portuguese). */
   locale?: Locale;
+  /** The caller's W3C trace (its `traceparent`), logged with every line of the request. */
+  traceId?: string;
+  parentId?: string;
   /** The GraphQL operation being served, once resolved (for the request's log line). */
   operationName?: string;
 }

@@ -29,6 +29,8 @@ import { localeOf, Locale, message, translate } from './i18n';
 import { LocalizedGraphQLError } from './graphql/localized-error';
 import { corsForOrigins } from './http/cors';
 import compression from 'compression';
+import { parseTraceParent } from './http/trace-context';
+import { TrustedDocuments, trustedDocumentBodies, trustedDocumentsOnly } from './http/trusted-documents';
 
 /** /readyz answers 503 when the database has not answered `SELECT 1` within this. */
 const READY_TIMEOUT_MS = 2_000;
@@ -44,6 +46,8 @@ export interface ServerOptions {
   compiledReads?: boolean;
   /** Browser origins allowed to call the API (CORS_ORIGINS); none by default. */
   corsOrigins?: readonly string[];
+  /** The operation allow-list of PRODUCER tokens (TRUSTED_DOCUMENTS); none by default. */
+  trustedDocuments?: TrustedDocuments;
 }
 
 export interface RunningApp {
@@ -62,7 +66,7 @@ export function localeOfRequest(req: express.Request): Locale {
 }
 
 /** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
-export async function createApp({ dataSource, verifier, logger, compiledReads = true, corsOrigins = [] }: ServerOptions): Promise<RunningApp> {
+export async function createApp({ dataSource, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource);
   const app = express();
   app.disable('x-powered-by');
@@ -90,7 +94,8 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     stopOnTerminationSignals: false,
     // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
     // field resolver to collect them: a thousand-row page paid for it on each leaf.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, rejectNulCharacters, ...limits.plugins],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, rejectNulCharacters, ...limits.plugins,
+      ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])],
   });
   await apollo.start();
 
@@ -105,7 +110,8 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   app.use((req, res, next) => {
     const requestId = (req.header('x-request-id') ?? '').slice(0, 64) || randomUUID();
     res.setHeader('x-request-id', requestId);
-    requestContext.run({ requestId, locale: localeOfRequest(req) }, () => next());
+    const trace = parseTraceParent(req.headers.traceparent);
+    requestContext.run({ requestId, locale: localeOfRequest(req), ...(trace ? { traceId: trace.traceId, parentId: trace.parentId } : {}) }, () => next());
   });
   app.use(logRequests(logger), metrics.httpMiddleware);
   if (corsOrigins.length > 0) app.use(corsForOrigins(corsOrigins));
@@ -142,6 +148,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     '/graphql',
     requestTimeout(),
     express.json({ limit: LIMITS.bodyLimit }),
+    ...(trustedDocuments ? [trustedDocumentBodies(trustedDocuments)] : []),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         const requestId = currentRequestId() ?? randomUUID();

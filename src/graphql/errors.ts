@@ -9,7 +9,7 @@ import { LocalizedGraphQLError } from './localized-error';
 /** Codes a client may see (DESIGN §5); anything else is masked. */
 const PUBLIC_CODES = new Set([
   'BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'NO_RULE_IN_FORCE', 'QUERY_TOO_COMPLEX',
-  'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE',
+  'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE', 'OPERATION_NOT_TRUSTED',
 ]);
 
 /** Connection-level failures: the database is down, restarting or unreachable. */
@@ -68,6 +68,11 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
       const { stacktrace: _drop, ...extensions } = formatted.extensions ?? {};
       void _drop;
       return { ...formatted, message: localizedMessage(formatted.message, error, locale), extensions };
+    }
+    // A GraphQL error of Apollo's with no code but one of the callers' mistakes it knows (a persisted
+    // query hash that is not its document's) is the caller's, not ours.
+    if (original instanceof GraphQLError && original.extensions.code === undefined && recognise(formatted.message) !== null) {
+      return { message: localizedMessage(formatted.message, error, locale), locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
     }
     const requestId = requestIdOf();
     if (isDatabaseUnavailable(original)) {

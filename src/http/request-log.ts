@@ -18,6 +18,7 @@ export function logRequests(logger: Logger): express.RequestHandler {
     res.on('finish', () => {
       const line = {
         requestId: store?.requestId,
+        ...(store?.traceId ? { traceId: store.traceId, parentId: store.parentId } : {}),
         method: req.method,
         path,
         ...(store?.operationName ? { operation: store.operationName } : {}),

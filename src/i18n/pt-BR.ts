@@ -176,6 +176,8 @@ export const ptBR: Record<MessageKey, string> = {
   'export.pdfNoChromium': 'A exportação em PDF precisa do Chromium, não encontrado em {{path}}: instale o pacote chromium do Debian (apt-get install chromium) ou defina CHROMIUM_PATH. As exportações em CSV e XLSX funcionam sem ele.',
   'export.pdfNotStarted': 'A exportação em PDF não conseguiu iniciar o Chromium ({{path}}): {{detail}}',
 
+  'trusted.notListed': 'Para tokens PRODUCER este servidor executa só as operações dos seus documentos confiáveis: envie uma delas (ou o seu SHA-256 em extensions.persistedQuery)',
+  'graphql.shaMismatch': 'o sha informado não corresponde à consulta',
   'graphql.syntaxError': 'Erro de sintaxe: {{detail}}',
   'graphql.expectedFound': 'Esperado {{expected}}, encontrado {{found}}.',
   'graphql.unexpected': '{{found}} inesperado.',

@@ -6,6 +6,8 @@ import { hs256, signToken } from '../../src/graphql/auth/token';
 import { Role } from '../../src/law/types';
 import { createApp, RunningApp } from '../../src/server';
 import { createTestDatabase, TestDatabase } from './database';
+import { TrustedDocuments } from '../../src/http/trusted-documents';
+import { Logger } from '../../src/logger';
 
 export const TEST_SECRET = 'test-secret-of-at-least-32-characters!!';
 
@@ -59,11 +61,12 @@ export interface TestApi {
  * The real application over HTTP, on a database of its own (one per test file), prepared as at
  * start-up (migrations and shipped law).
  */
-export async function startTestApi(options: { compiledReads?: boolean; corsOrigins?: string[] } = {}): Promise<TestApi> {
+export async function startTestApi(options: { compiledReads?: boolean; corsOrigins?: string[]; trustedDocuments?: TrustedDocuments; logger?: Logger } = {}): Promise<TestApi> {
   const statements = new StatementCounter();
   const db = await createTestDatabase(5, statements);
   await prepareDatabase(db.dataSource);
-  const app = await createApp({ dataSource: db.dataSource, verifier: hs256(TEST_SECRET), logger: pino({ level: 'silent' }), compiledReads: options.compiledReads, corsOrigins: options.corsOrigins });
+  const app = await createApp({ dataSource: db.dataSource, verifier: hs256(TEST_SECRET), logger: options.logger ?? pino({ level: 'silent' }), compiledReads: options.compiledReads, corsOrigins: options.corsOrigins, trustedDocuments: options.trustedDocuments,
+  });
   await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
   const { port } = app.httpServer.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}/graphql`;
