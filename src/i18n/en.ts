@@ -80,6 +80,7 @@ export const en = {
   'regime.notARegime': '{{field}} is not a regime',
   'regime.alreadyElected': 'A regime is already elected for {{year}}',
   'regime.alreadyElectedThatYear': 'A regime is already elected for that year',
+  'regime.alreadySoldInYear': 'The producer already sold biodiesel on {{firstSaleOn}}, earlier in {{year}}: the election of a company starting activity (Lei 11.116/2005, art. 4º §4º) is made in its first month',
   'seal.notAnEvent': '{{field}} is not a Selo event',
   'seal.beforeGrant': "{{field}} must not be before the grant's grantedOn",
   'seal.renewalNeedsValidUntil': 'RENEWED needs validUntil, the new end of validity',

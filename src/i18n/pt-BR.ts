@@ -75,6 +75,7 @@ export const ptBR: Record<MessageKey, string> = {
   'regime.notARegime': '{{field}} não é um regime',
   'regime.alreadyElected': 'Já há um regime optado para {{year}}',
   'regime.alreadyElectedThatYear': 'Já há um regime optado para esse ano',
+  'regime.alreadySoldInYear': 'O produtor já vendeu biodiesel em {{firstSaleOn}}, antes em {{year}}: a opção da pessoa jurídica que inicia atividades (Lei 11.116/2005, art. 4º §4º) é feita no seu primeiro mês',
   'seal.notAnEvent': '{{field}} não é um evento do Selo',
   'seal.beforeGrant': '{{field}} não pode ser anterior ao grantedOn da concessão',
   'seal.renewalNeedsValidUntil': 'RENEWED exige validUntil, o novo fim da validade',

@@ -1,4 +1,4 @@
-import { IsoDate, addDays, dayOfWeek, isoDate, yearOf } from './dates';
+import { IsoDate, addDays, dayOfWeek, firstDayOfMonth, isoDate, yearOf } from './dates';
 import { Finding, finding } from './findings';
 import { TaxRegime } from './types';
 
@@ -23,10 +23,11 @@ export interface ElectionOutcome {
  * The first calendar year an election made on `electedOn` governs.
  * - On or before the last business day of November: the whole next calendar year
  *   (Lei 11.116/2005, art. 4º §1º).
- * - A company starting its activity elects for the current year (art. 4º §4º).
- *   Interpretation: the election of a company starting activity applies to the calendar year of
- *   `electedOn`, whatever the month; the law allows it in the first month of activity, and the
- *   record of when that activity started is the producer's own declaration.
+ * - A company starting its activity elects for the current year (art. 4º §4º), from the month of
+ *   its election to the year's end (`electionStart`), never for earlier months.
+ *   Interpretation: the law allows it in the first month of activity; that the election falls in
+ *   that month is the producer's own declaration, refused when the producer already sold
+ *   biodiesel in the year before the election (RegimeService.elect).
  * - After the deadline: too late for the next year, so it applies from the year after the next
  *   one, with the finding ELECTION_AFTER_DEADLINE.
  *   Interpretation: a late election is not void; it is read as the election for the next year
@@ -44,6 +45,18 @@ export interface ElectionFacts {
   regime: TaxRegime;
   electedOn: IsoDate;
   effectiveYear: number;
+  /** Made by a company starting activity (Lei 11.116/2005, art. 4º §4º); absent = false. */
+  startingActivity?: boolean;
+}
+
+/**
+ * The first day an election governs: 1 January of its effectiveYear (Lei 11.116/2005, art. 4º
+ * §1º); for a company starting activity, the first day of the month of its election (art. 4º §4º:
+ * from its month to the year's end, never earlier months).
+ */
+export function electionStart(e: ElectionFacts): IsoDate {
+  if (e.startingActivity && yearOf(e.electedOn) === e.effectiveYear) return firstDayOfMonth(e.effectiveYear, Number(e.electedOn.slice(5, 7)));
+  return firstDayOfMonth(e.effectiveYear, 1);
 }
 
 /** The regime that governs a calendar year, the election it comes from, and findings. */
@@ -54,17 +67,29 @@ export interface RegimeInForce {
 }
 
 /**
- * The regime in force in `year`: the election with the greatest effectiveYear on or before
- * `year` governs, since an election renews automatically until changed (Lei 11.116/2005,
- * art. 4º §5º). With no election on record the default ad valorem regime applies (art. 3º),
- * with the finding NO_REGIME_ELECTION.
+ * The regime in force in a month: the election that started last on or before the month's first
+ * day (`electionStart`) governs, since an election renews automatically until changed (Lei
+ * 11.116/2005, art. 4º §5º) and a company starting activity elects from its month on (art. 4º
+ * §4º). With no election on record the default ad valorem regime applies (art. 3º), with the
+ * finding NO_REGIME_ELECTION.
  */
-export function regimeForYear(elections: ElectionFacts[], year: number): RegimeInForce {
+export function regimeForMonth(elections: readonly ElectionFacts[], year: number, month: number): RegimeInForce {
+  const day = firstDayOfMonth(year, month);
   let governing: ElectionFacts | null = null;
   for (const e of elections) {
-    if (e.effectiveYear > year) continue;
-    if (governing === null || e.effectiveYear > governing.effectiveYear) governing = e;
+    const start = electionStart(e);
+    if (start > day) continue;
+    if (governing === null || start > electionStart(governing)) governing = e;
   }
   if (governing === null) return { regime: TaxRegime.AD_VALOREM, election: null, findings: [finding('NO_REGIME_ELECTION')] };
   return { regime: governing.regime, election: governing, findings: [] };
+}
+
+/**
+ * The regime in force in `year` as a whole: that of its last month (Lei 11.116/2005, art. 4º §§1º,
+ * 5º). Every month of a year has it, except the months before a start-of-activity election
+ * (art. 4º §4º), which `regimeForMonth` answers.
+ */
+export function regimeForYear(elections: readonly ElectionFacts[], year: number): RegimeInForce {
+  return regimeForMonth(elections, year, 12);
 }

@@ -5,7 +5,7 @@ import { Locale, Localized, message, Message, recognise, translate } from '../i1
  * into an error with `extensions.code`; anything else is masked as INTERNAL_SERVER_ERROR. Their
  * text is a Message (src/i18n), shown in the caller's language; `message` is the English text.
  */
-export type ConflictReason = 'PERIOD_CLOSED' | 'VERSION_MISMATCH' | 'DUPLICATE' | 'REGIME_ALREADY_ELECTED';
+export type ConflictReason = 'PERIOD_CLOSED' | 'VERSION_MISMATCH' | 'DUPLICATE' | 'REGIME_ALREADY_ELECTED' | 'ALREADY_SOLD_IN_YEAR';
 
 /** The records a NOT_FOUND names (each has its message, `notFound.<Record>`). */
 export type RecordName = 'Producer' | 'Contract' | 'FamilyFarmer' | 'FamilyFarmingOrganization' | 'SealGrant' | 'Purchase';
@@ -60,11 +60,12 @@ export class NotFoundError extends AppError {
 
 export class ConflictError extends AppError {
   readonly code = 'CONFLICT';
-  constructor(readonly reason: ConflictReason, text: ErrorText, readonly field?: string) {
+  /** `details`: facts of the conflict a client may act on (e.g. `firstSaleOn`), as extensions. */
+  constructor(readonly reason: ConflictReason, text: ErrorText, readonly field?: string, readonly details: Record<string, unknown> = {}) {
     super(text);
   }
   extensions() {
-    return this.field ? { reason: this.reason, field: this.field } : { reason: this.reason };
+    return { reason: this.reason, ...(this.field ? { field: this.field } : {}), ...this.details };
   }
 }
 

@@ -1,5 +1,6 @@
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { RegimeElection } from '../domain';
+import { firstDayOfMonth, IsoDate, yearOf } from '../law/dates';
 import { electionEffectiveYear } from '../law/regime';
 import { TaxRegime } from '../law/types';
 import { Actor } from './actor';
@@ -14,6 +15,22 @@ export interface ElectRegimeInput {
   regime: TaxRegime;
   electedOn: string;
   startingActivity?: boolean | null;
+}
+
+/**
+ * Lei 11.116/2005, art. 4º §4º — a company starting activity elects in its first month: a producer
+ * that already sold biodiesel in the year before `electedOn` is not starting it (CONFLICT
+ * ALREADY_SOLD_IN_YEAR, with the first such sale's date in `firstSaleOn`).
+ */
+async function refuseWhenAlreadySold(em: EntityManager, producerId: string, electedOn: IsoDate): Promise<void> {
+  const [row]: Array<{ first: string | null }> = await em.query(
+    `SELECT to_char(min(sold_on), 'YYYY-MM-DD') AS first FROM sale WHERE producer_id = $1 AND sold_on >= $2::date AND sold_on < $3::date`,
+    [producerId, firstDayOfMonth(yearOf(electedOn), 1), electedOn],
+  );
+  if (row?.first) {
+    throw new ConflictError('ALREADY_SOLD_IN_YEAR', message('regime.alreadySoldInYear', { firstSaleOn: row.first, year: yearOf(electedOn) }),
+      'input.startingActivity', { firstSaleOn: row.first });
+  }
 }
 
 /**
@@ -45,6 +62,7 @@ export class RegimeService {
       const electedOn = requireDate(input.electedOn, 'input.electedOn');
       const startingActivity = input.startingActivity ?? false;
       const { effectiveYear } = electionEffectiveYear(electedOn, startingActivity);
+      if (startingActivity) await refuseWhenAlreadySold(em, input.producerId, electedOn);
       // A concurrent election for the same year is caught by UNIQUE (producer_id, effective_year) (pg-errors.ts).
       if (await em.getRepository(RegimeElection).existsBy({ producerId: input.producerId, effectiveYear })) {
         throw new ConflictError('REGIME_ALREADY_ELECTED', message('regime.alreadyElected', { year: effectiveYear }), 'input.electedOn');

@@ -1,4 +1,4 @@
-import { electionEffectiveYear, lastBusinessDayOfNovember, regimeForYear, ElectionFacts } from '../../src/law/regime';
+import { electionEffectiveYear, electionStart, lastBusinessDayOfNovember, regimeForMonth, regimeForYear, ElectionFacts } from '../../src/law/regime';
 import { TaxRegime } from '../../src/law/types';
 
 /**
@@ -81,5 +81,32 @@ describe('regime in force in a year (Lei 11.116/2005, art. 3º; art. 4º §5º)'
     expect(r2028.election).toBe(backToAdValorem2028);
     expect(r2028.findings).toEqual([]);
     expect(regimeForYear(elections, 2031).regime).toBe(TaxRegime.AD_VALOREM);
+  });
+});
+
+describe('a company starting activity (Lei 11.116/2005, art. 4º §4º): from the month of its election to the year\'s end', () => {
+  // Elected on 2026-06-10 by a company starting activity: effective 2026, governing June to December.
+  const june: ElectionFacts = { regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2026-06-10', effectiveYear: 2026, startingActivity: true };
+
+  test('the first day it governs is the first of its month; an ordinary election, 1 January of its effective year', () => {
+    expect(electionStart(june)).toBe('2026-06-01');
+    expect(electionStart({ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-28', effectiveYear: 2026 })).toBe('2026-01-01');
+  });
+
+  test('January to May: no election governs (ad valorem, NO_REGIME_ELECTION); June to December: the special regime', () => {
+    for (const month of [1, 5]) {
+      const r = regimeForMonth([june], 2026, month);
+      expect([r.regime, r.election, r.findings.map((f) => f.code)]).toEqual([TaxRegime.AD_VALOREM, null, ['NO_REGIME_ELECTION']]);
+    }
+    for (const month of [6, 12]) expect(regimeForMonth([june], 2026, month)).toEqual({ regime: TaxRegime.SPECIAL_PER_M3, election: june, findings: [] });
+    // It renews for the next years (§5º), and the year as a whole is that of its last month.
+    expect(regimeForMonth([june], 2027, 1).regime).toBe(TaxRegime.SPECIAL_PER_M3);
+    expect(regimeForYear([june], 2026).regime).toBe(TaxRegime.SPECIAL_PER_M3);
+  });
+
+  test('an earlier year\'s election governs the months before it', () => {
+    const old: ElectionFacts = { regime: TaxRegime.AD_VALOREM, electedOn: '2023-11-30', effectiveYear: 2024 };
+    expect(regimeForMonth([june, old], 2026, 5).election).toBe(old);
+    expect(regimeForMonth([june, old], 2026, 6).election).toBe(june);
   });
 });

@@ -4,8 +4,9 @@ import { today } from '../../law/dates';
 import { Decimal } from '../../law/decimal';
 import { NoRuleInForceError } from '../../law/errors';
 import { familyFarmerShare, farmerEligibility, organizationHabilitation } from '../../law/family-farming';
-import { regimeForYear } from '../../law/regime';
+import { regimeForMonth } from '../../law/regime';
 import { SupplierKind, TaxRegime } from '../../law/types';
+import { BadInputError } from '../../services/errors';
 import { purchaseOrigin, registrationFacts, standingOf } from '../../services/law.service';
 import { Context } from '../context';
 import { FamilyFarmerType } from '../family-farmer/family-farmer.type';
@@ -59,9 +60,15 @@ export class ProducerFactsResolver {
     return standingOf(grants, await Promise.all(grants.map((g) => ctx.loaders.sealEventsByGrant.load(g.id))), on);
   }
 
-  @FieldResolver(() => TaxRegime, { description: 'Regime in force in that year: the latest election effective on or before it, renewed automatically (Lei 11.116/2005, art. 4º §§1º, 5º); AD_VALOREM with none (art. 3º).' })
-  async regime(@Root() p: Producer, @Arg('year', () => Int, { description: 'Calendar year.' }) year: number, @Ctx() ctx: Context) {
-    return regimeForYear(await ctx.loaders.regimeElectionsByProducer.load(p.id), year).regime;
+  @FieldResolver(() => TaxRegime, { description: 'Regime in force in that year (in its last month), or in one month of it: the latest election started on or before it, renewed automatically (Lei 11.116/2005, art. 4º §§1º, 5º; §4º: a company starting activity from the month of its election); AD_VALOREM with none (art. 3º).' })
+  async regime(
+    @Root() p: Producer,
+    @Arg('year', () => Int, { description: 'Calendar year.' }) year: number,
+    @Ctx() ctx: Context,
+    @Arg('month', () => Int, { nullable: true, description: 'A month of the year, 1 to 12 (default 12: the year as a whole).' }) month?: number | null,
+  ) {
+    if (month != null && (!Number.isInteger(month) || month < 1 || month > 12)) throw new BadInputError('month', 'month must be between 1 and 12');
+    return regimeForMonth(await ctx.loaders.regimeElectionsByProducer.load(p.id), year, month ?? 12).regime;
   }
 }
 

@@ -7,5 +7,5 @@ export class ElectRegimeInput {
   @Field(() => ID, { description: 'Producer electing.' }) producerId: string;
   @Field(() => TaxRegime, { description: 'Regime elected.' }) regime: TaxRegime;
   @Field(() => DateScalar, { description: 'Day of the election: by the last business day of November it applies to the next year (art. 4º §1º).' }) electedOn: string;
-  @Field({ nullable: true, defaultValue: false, description: 'Art. 4º §4º: a company starting activity elects for the current year.' }) startingActivity?: boolean;
+  @Field({ nullable: true, defaultValue: false, description: 'Art. 4º §4º: a company starting activity elects in its first month, for that month to the year\'s end (never earlier months); refused (CONFLICT ALREADY_SOLD_IN_YEAR) when the producer already sold biodiesel that year before electedOn.' }) startingActivity?: boolean;
 }

@@ -1,6 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Producer, RegimeElection } from '../../domain';
-import { electionEffectiveYear } from '../../law/regime';
+import { electionEffectiveYear, electionStart } from '../../law/regime';
+import { DateScalar } from '../scalars';
 import { Context } from '../context';
 import { ProducerType } from '../producer/producer.type';
 import { FindingType } from '../types/common';
@@ -17,7 +18,7 @@ export class RegimeElectionResolver {
   }
 
   @Mutation(() => RegimeElectionType, {
-    description: 'Elect the regime (Lei 11.116/2005, art. 4º): ADMIN, or the PRODUCER for itself. A second election for a year already elected is CONFLICT/REGIME_ALREADY_ELECTED.',
+    description: 'Elect the regime (Lei 11.116/2005, art. 4º): ADMIN, or the PRODUCER for itself. A second election for a year already elected is CONFLICT/REGIME_ALREADY_ELECTED; a company starting activity (art. 4º §4º) that already sold biodiesel that year before the election is CONFLICT/ALREADY_SOLD_IN_YEAR, with extensions.firstSaleOn.',
   })
   electRegime(@Arg('input', { description: 'Producer, regime and day of the election.' }) input: ElectRegimeInput, @Ctx() ctx: Context) {
     return ctx.services.regimes.elect(ctx.actor, input);
@@ -26,6 +27,11 @@ export class RegimeElectionResolver {
   @FieldResolver(() => [FindingType], { description: 'What the law noticed: ELECTION_AFTER_DEADLINE when made after the last business day of November (art. 4º §1º).' })
   findings(@Root() e: RegimeElection) {
     return electionEffectiveYear(e.electedOn, e.startingActivity).findings;
+  }
+
+  @FieldResolver(() => DateScalar, { description: 'First day it governs: 1 January of effectiveYear (art. 4º §1º); for a company starting activity, the first day of the month of the election, to the year\'s end and renewed after (art. 4º §§4º–5º).' })
+  effectiveFrom(@Root() e: RegimeElection) {
+    return electionStart(e);
   }
 
   @Sql({ kind: 'one', entity: Producer, fk: 'producerId' })
