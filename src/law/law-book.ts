@@ -2,7 +2,7 @@ import { Decimal } from './decimal';
 import { addDays, IsoDate, isIsoDate } from './dates';
 import { inForce, Version } from './dated';
 import { NoRuleInForceError } from './errors';
-import { RateCategory, Region } from './types';
+import { BlendRule, FuelTax, RateCategory, Region } from './types';
 import { message, Message, translate } from '../i18n';
 
 /** A coefficient and the per-m³ amounts published with it (Decreto 10.527/2020, arts. 5º, 6º). */
@@ -16,6 +16,15 @@ export interface CoefficientRuleValue {
 /** Percentages as fractions: 6,15% is 0.0615. */
 export interface AdValoremRates { pis: Decimal; cofins: Decimal }
 export interface PerM3Amounts { pisPerM3: Decimal; cofinsPerM3: Decimal }
+
+/** A single-phase tax on fuels levied on a day, and its per-m³ rate when one is published (LC 214/2025, arts. 172–175). */
+export interface FuelTaxInForce {
+  tax: FuelTax;
+  /** The version saying the tax is levied on biodiesel from its validFrom (its legal basis is the tax's). */
+  levy: Version<Record<string, string>>;
+  /** The rate per m³ in force, undefined while none is published (RATE_NOT_PUBLISHED). */
+  rate: Version<Decimal> | undefined;
+}
 
 /** Kinds of counted Selo spending (Decreto 10.527/2020, art. 3º §2 I a, b, c). */
 export type SpendingKind = 'FAMILY_FARMING_ACQUISITION' | 'OTHER_PRODUCT' | 'FOMENTO';
@@ -37,6 +46,12 @@ export interface LawBook {
   specialRegimeBase(on: IsoDate, asKnownOn: IsoDate): Version<PerM3Amounts>;
   /** Throws NoRuleInForceError from 2027-01-01 (EC 132/2023, ADCT art. 126, II). */
   assertPisCofinsInForce(on: IsoDate, asKnownOn: IsoDate): void;
+  /** The version saying PIS/Pasep and Cofins are extinct on `on` (EC 132/2023, ADCT art. 126, II), undefined while they are in force. */
+  pisCofinsExtinction(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
+  /** The citation of a rule of the blend in force on `on` (Decreto 10.527/2020, art. 6º §§2º–5º, or the act before it), undefined where none is recorded. */
+  blendRule(rule: BlendRule, on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
+  /** The single-phase taxes on fuels levied on `on`, in FuelTax order, each with its rate when published (LC 214/2025, arts. 172–175). */
+  fuelTaxes(on: IsoDate, asKnownOn: IsoDate): FuelTaxInForce[];
   /** Decreto 10.527/2020, art. 4º VI. */
   cooperativeMinFamilyFarmerShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
   /** Decreto 10.527/2020, art. 3º §3º I–II: minimum counted spending / base for the plant's region. */
@@ -48,7 +63,8 @@ export interface LawBook {
   /**
    * The days d in [from, to] on which the coefficient rules in force change, i.e. the rules in
    * force on d (as known on `asKnownOn`) differ from those on d − 1 — a category gets another
-   * version, or PIS/Cofins end. `from` itself is listed only when the rules change on it
+   * version, PIS/Cofins end, a rule of the blend changes, or a single-phase tax on fuels starts
+   * or gets another rate. `from` itself is listed only when the rules change on it
    * (e.g. April 2026 as known today → ['2026-04-07']). Tax segments start at `from` and at each
    * of these days.
    */
@@ -87,6 +103,12 @@ export const PARAMETERS = {
   'priority-region-min-share': { scopes: null, values: { share: 'fraction' } },
   /** Weighting factor of each kind of counted spending (art. 3º §2º I a, b, c). */
   'weighting-factor': { scopes: ['FAMILY_FARMING_ACQUISITION', 'OTHER_PRODUCT', 'FOMENTO'] as string[], values: { factor: 'factor' } },
+  /** Decreto 10.527/2020, art. 6º §§2º–5º (before it, Lei 11.116/2005, art. 5º §§3º–5º): the citation of each rule of the blend. */
+  'blend-rule': { scopes: Object.values(BlendRule) as string[], values: {} },
+  /** LC 214/2025, arts. 172–175: from its validFrom on, the tax is levied once on biodiesel, per m³. */
+  'fuel-tax-levy': { scopes: Object.values(FuelTax) as string[], values: {} },
+  /** LC 214/2025, art. 174: the specific rate of the tax on biodiesel (B100), R$ per m³, published by the federal Executive (CBS) or the Comitê Gestor (IBS). */
+  'fuel-tax-rate': { scopes: Object.values(FuelTax) as string[], values: { perM3: 'amount' } },
 } as const satisfies Record<string, { scopes: string[] | null; values: Record<string, 'fraction' | 'amount' | 'factor'> }>;
 
 export type ParameterName = keyof typeof PARAMETERS;
@@ -125,6 +147,8 @@ export function versionProblems(r: LawVersionRecord): Array<[string, Message]> {
 }
 
 const CATEGORIES = Object.values(RateCategory);
+const BLEND_RULES = Object.values(BlendRule);
+const FUEL_TAXES = Object.values(FuelTax);
 
 /**
  * A LawBook over version records (from table law_parameter_version, or the shipped data files):
@@ -179,14 +203,35 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     }
     return rules;
   }
-  /** What decides the rules on a day: each category's version (or none), and whether PIS/Cofins ended. */
+  /**
+   * What decides the rules on a day: each category's version (or none), whether PIS/Cofins ended,
+   * the rules of the blend, and each single-phase tax's levy and rate.
+   */
   function signature(on: IsoDate, asKnownOn: IsoDate): unknown[] {
-    return [extinction(on, asKnownOn), ...CATEGORIES.map((c) => inForce(of('coefficient-rule', c), on, asKnownOn))];
+    return [
+      extinction(on, asKnownOn), ...CATEGORIES.map((c) => inForce(of('coefficient-rule', c), on, asKnownOn)),
+      ...BLEND_RULES.map((r) => inForce(of('blend-rule', r), on, asKnownOn)),
+      ...FUEL_TAXES.flatMap((t) => [inForce(of('fuel-tax-levy', t), on, asKnownOn), inForce(of('fuel-tax-rate', t), on, asKnownOn)]),
+    ];
   }
+  /** The parameters whose versions may change the rules within a month (changeDates). */
+  const TIMELINE: ParameterName[] = ['coefficient-rule', 'pis-cofins-extinction', 'blend-rule', 'fuel-tax-levy', 'fuel-tax-rate'];
 
   return {
     coefficientRules,
     assertPisCofinsInForce,
+    pisCofinsExtinction: extinction,
+    blendRule(rule, on, asKnownOn) {
+      return inForce(of('blend-rule', rule), on, asKnownOn);
+    },
+    fuelTaxes(on, asKnownOn) {
+      return FUEL_TAXES.flatMap((tax) => {
+        const levy = inForce(of('fuel-tax-levy', tax), on, asKnownOn);
+        if (!levy) return [];
+        const rate = inForce(of('fuel-tax-rate', tax), on, asKnownOn);
+        return [{ tax, levy, rate: rate ? decimalOf(rate, 'perM3') : undefined }];
+      });
+    },
     adValoremRates(on, asKnownOn) {
       assertPisCofinsInForce(on, asKnownOn);
       const v = find('ad-valorem-rates', null, on, asKnownOn, 'the ad valorem rates (Lei 11.116/2005, art. 3º)');
@@ -213,7 +258,7 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     },
     changeDates(from, to, asKnownOn) {
       const candidates = new Set<IsoDate>();
-      for (const v of [...(byParameter.get('coefficient-rule') ?? []), ...of('pis-cofins-extinction')]) {
+      for (const v of TIMELINE.flatMap((p) => byParameter.get(p) ?? [])) {
         if (v.publishedOn > asKnownOn) continue;
         candidates.add(v.validFrom);
         if (v.validUntil) candidates.add(addDays(v.validUntil, 1));

@@ -1,9 +1,12 @@
 import { LawVersionRecord } from './law-book';
 import decreto10527Art5 from './parameters/decreto-10527-2020/art-5.json';
 import decreto10527Art6 from './parameters/decreto-10527-2020/art-6.json';
+import decreto10527BlendRules from './parameters/decreto-10527-2020/blend-rules.json';
+import decreto7768Coefficients from './parameters/decreto-7768-2012/coefficients.json';
 import ec132Adct126 from './parameters/ec-132-2023/adct-art-126.json';
 import lei11116Art3 from './parameters/lei-11116-2005/art-3.json';
 import lei11116Art4 from './parameters/lei-11116-2005/art-4.json';
+import lc214FuelTaxes from './parameters/lc-214-2025/fuel-taxes.json';
 import seloCooperativeShare from './parameters/selo/cooperative-member-share.json';
 import seloMinimumShares from './parameters/selo/minimum-spending-shares.json';
 import seloPriorityShares from './parameters/selo/priority-region-shares.json';
@@ -38,9 +41,12 @@ export interface ParameterFile {
 export const PARAMETER_FILES: Record<string, ParameterFile> = {
   'decreto-10527-2020/art-5.json': decreto10527Art5 as ParameterFile,
   'decreto-10527-2020/art-6.json': decreto10527Art6 as ParameterFile,
+  'decreto-10527-2020/blend-rules.json': decreto10527BlendRules as ParameterFile,
+  'decreto-7768-2012/coefficients.json': decreto7768Coefficients as ParameterFile,
   'lei-11116-2005/art-3.json': lei11116Art3 as ParameterFile,
   'lei-11116-2005/art-4.json': lei11116Art4 as ParameterFile,
   'ec-132-2023/adct-art-126.json': ec132Adct126 as ParameterFile,
+  'lc-214-2025/fuel-taxes.json': lc214FuelTaxes as ParameterFile,
   'selo/cooperative-member-share.json': seloCooperativeShare as ParameterFile,
   'selo/minimum-spending-shares.json': seloMinimumShares as ParameterFile,
   'selo/priority-region-shares.json': seloPriorityShares as ParameterFile,

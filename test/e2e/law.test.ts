@@ -72,11 +72,11 @@ describe('coefficientRules (Decreto 10.527/2020, arts. 5º and 6º)', () => {
     expect(figures(await rules('2026-08-01')).CASTOR_PALM_PRIORITY_REGION).toEqual(['0.8129', '22.48', '103.51']);
   });
 
-  test('from 2027 NO_RULE_IN_FORCE naming EC 132/2023; before 2020-10-23 too', async () => {
+  test('from 2027 NO_RULE_IN_FORCE naming EC 132/2023; before Decreto 7.768/2012 (2012-06-28) too', async () => {
     const end = await api.gql(RULES, { on: '2027-01-01' });
     expect(end.errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
     expect(end.errors?.[0].message).toContain('EC 132/2023');
-    const before = await api.gql(RULES, { on: '2020-10-22' });
+    const before = await api.gql(RULES, { on: '2012-06-27' });
     expect(before.errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
   });
 
@@ -182,7 +182,7 @@ describe('publishCoefficientRule (ADMIN): adds a version, never overwrites', () 
     expect(figures(await rules('2025-03-10', '2025-02-14')).GENERAL).toEqual(['0.7802', '26.41', '121.59']);
     expect(figures(await rules('2025-04-01', '2025-02-15')).GENERAL).toEqual(['0.7802', '26.41', '121.59']);
     // the shipped row is untouched
-    expect(await api.count(`SELECT count(*) FROM law_parameter_version WHERE shipped AND parameter = 'coefficient-rule' AND scope = 'GENERAL' AND value->>'pisPerM3' = '26.41'`)).toBe(1);
+    expect(await api.count(`SELECT count(*) FROM law_parameter_version WHERE shipped AND parameter = 'coefficient-rule' AND scope = 'GENERAL' AND value->>'pisPerM3' = '26.41' AND valid_from = '2020-10-23'`)).toBe(1);
     // and rate() uses the new version at once
     const r = (await api.ok(RATE, { q: { on: '2025-03-10', feedstock: 'SOYBEAN', originMunicipalityCode: PORTO_ALEGRE, familyFarming: false, sealRegular: true, asKnownOn: '2025-03-01' } })).rate;
     expect(r).toMatchObject({ category: 'GENERAL', pisPerM3: '24.03', rule: { id: published.id } });
@@ -255,22 +255,15 @@ test('another instance of the service sees a publication at once (its cached law
   expect((await other.lawBook()).cooperativeMinFamilyFarmerShare('2030-01-01', '2030-01-01').value.toString()).toBe('0.65');
 });
 
-test('before 2020-10-23 there is no rule until an ADMIN publishes the earlier decree\'s figures (Decreto 7.768/2012, secondary source)', async () => {
-  expect((await api.gql(RULES, { on: '2015-01-01' })).errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
-  const earlier: Array<[string, string, string, string]> = [
-    ['GENERAL', '0.7802', '26.41', '121.59'],
-    ['CASTOR_PALM_PRIORITY_REGION', '0.8129', '22.48', '103.51'],
-    ['FAMILY_FARMING', '0.9135', '10.39', '47.85'],
-  ];
-  for (const [category, coefficient, pisPerM3, cofinsPerM3] of earlier) {
-    await api.ok(PUBLISH, { input: { category, coefficient, pisPerM3, cofinsPerM3, validFrom: '2012-06-28', validUntil: '2020-10-22', publishedOn: '2012-06-28', legalBasis: 'Decreto 7.768/2012 (secondary source)' } });
-  }
-  // three of four categories: still no complete set of rules
-  expect((await api.gql(RULES, { on: '2015-01-01' })).errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
-  await api.ok(PUBLISH, { input: { category: 'FAMILY_FARMING_PRIORITY_REGION', coefficient: '1', pisPerM3: '0', cofinsPerM3: '0', validFrom: '2012-06-28', validUntil: '2020-10-22', publishedOn: '2012-06-28', legalBasis: 'Decreto 7.768/2012 (secondary source)' } });
+test('before 2020-10-23 the shipped figures of Decreto 7.768/2012 (secondary source) answer, each naming the revoked decree; before 2012-06-28 nothing', async () => {
   const rs = await rules('2015-01-01');
-  expect(figures(rs).CASTOR_PALM_PRIORITY_REGION).toEqual(['0.8129', '22.48', '103.51']);
-  expect(rs.every((r) => r.legalBasis === 'Decreto 7.768/2012 (secondary source)')).toBe(true);
+  expect(figures(rs)).toEqual({
+    GENERAL: ['0.7802', '26.41', '121.59'], CASTOR_PALM_PRIORITY_REGION: ['0.8129', '22.48', '103.51'],
+    FAMILY_FARMING: ['0.9135', '10.39', '47.85'], FAMILY_FARMING_PRIORITY_REGION: ['1', '0', '0'],
+  });
+  expect(rs.every((r) => r.legalBasis.startsWith('Decreto 7.768/2012 (revoked by Decreto 10.527/2020, art. 9º III)'))).toBe(true);
+  expect(rs.every((r) => r.validFrom === '2012-06-28' && r.validUntil === '2020-10-22')).toBe(true);
   // and from 2020-10-23 the shipped versions of Decreto 10.527/2020 answer
   expect((await rules('2020-10-23')).every((r) => r.publishedOn === '2020-10-23')).toBe(true);
+  expect((await api.gql(RULES, { on: '2012-06-27' })).errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
 });

@@ -2,7 +2,7 @@ import { Decimal } from '../../src/law/decimal';
 import { NoRuleInForceError } from '../../src/law/errors';
 import { createLawBook } from '../../src/law/law-book';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
-import { RateCategory } from '../../src/law/types';
+import { BlendRule, RateCategory } from '../../src/law/types';
 
 const law = createLawBook(SHIPPED_LAW);
 const TODAY = '2026-12-03';
@@ -59,12 +59,44 @@ describe('Decreto 10.527/2020, arts. 5º and 6º: the published figures from 202
     }
   });
 
-  test('before 2020-10-23 no rule is shipped: NO_RULE_IN_FORCE', () => {
-    expect(() => law.coefficientRules('2020-10-22', TODAY)).toThrow(NoRuleInForceError);
+  test('on 2020-10-23 (DOU, in force on publication, art. 10) the rules are those of Decreto 10.527/2020', () => {
+    for (const rule of Object.values(law.coefficientRules('2020-10-23', TODAY))) expect(rule.legalBasis).toMatch(/^Decreto 10\.527\/2020/);
   });
 
   test('as known before the decree was published, nothing is known', () => {
     expect(() => law.coefficientRules('2021-01-01', '2020-10-22')).toThrow(NoRuleInForceError);
+  });
+});
+
+describe('Decreto 7.768/2012 (DOU 28/06/2012), revoked by Decreto 10.527/2020 art. 9º III: the months before 2020-10-23', () => {
+  test('2020-10-22: the same figures (secondary source), every legal basis naming the revoked decree', () => {
+    // related-law.md: Decreto 7.768/2012 — 0,7802, 0,8129, 0,9135 and the current R$ amounts (secondary).
+    expect(figures('2020-10-22')).toEqual({
+      GENERAL: ['0.7802', '26.41', '121.59'],
+      CASTOR_PALM_PRIORITY_REGION: ['0.8129', '22.48', '103.51'],
+      FAMILY_FARMING: ['0.9135', '10.39', '47.85'],
+      FAMILY_FARMING_PRIORITY_REGION: ['1', '0', '0'],
+    });
+    for (const rule of Object.values(law.coefficientRules('2020-10-22', TODAY))) {
+      expect(rule.legalBasis).toContain('Decreto 7.768/2012');
+      expect(rule.legalBasis).toContain('revoked by Decreto 10.527/2020, art. 9º III');
+      expect([rule.validFrom, rule.validUntil, rule.publishedOn]).toEqual(['2012-06-28', '2020-10-22', '2012-06-28']);
+      expect(rule.note).toMatch(/Marked for confirmation/);
+    }
+    expect(law.coefficientRules('2012-06-28', TODAY).GENERAL.legalBasis).toContain('Decreto 7.768/2012');
+  });
+  test('before 2012-06-28 nothing is shipped: NO_RULE_IN_FORCE; as known before its publication, nothing either', () => {
+    expect(() => law.coefficientRules('2012-06-27', TODAY)).toThrow(NoRuleInForceError);
+    expect(() => law.coefficientRules('2015-01-01', '2012-06-27')).toThrow(NoRuleInForceError);
+  });
+  test('the rules of the blend are cited from the act in force: the statute under Decreto 7.768/2012, then Decreto 10.527/2020 art. 6º', () => {
+    expect(law.blendRule(BlendRule.COST_WEIGHTED, '2020-10-22', TODAY)?.legalBasis).toMatch(/^Lei 11\.116\/2005, art\. 5º §4º .*Decreto 7\.768\/2012/);
+    expect(law.blendRule(BlendRule.COST_WEIGHTED, '2020-10-23', TODAY)?.legalBasis).toMatch(/^Decreto 10\.527\/2020, art\. 6º §3º/);
+    expect(law.blendRule(BlendRule.IMPORTED_AT_GENERAL, '2020-10-22', TODAY)?.legalBasis).toContain('Decreto 7.768/2012');
+    expect(law.blendRule(BlendRule.IMPORTED_AT_GENERAL, '2020-10-23', TODAY)?.legalBasis).toMatch(/^Decreto 10\.527\/2020, art\. 6º §5º/);
+  });
+  test('October 2020 changes rules on the 23rd (a segment boundary)', () => {
+    expect(law.changeDates('2020-10-01', '2020-10-31', TODAY)).toEqual(['2020-10-23']);
   });
 });
 
