@@ -1,4 +1,5 @@
 import { AuditEntry } from './audit-entry.entity';
+import { BiodieselImport } from './biodiesel-import.entity';
 import { Contract } from './contract.entity';
 import { FamilyFarmerRegistration } from './family-farmer-registration.entity';
 import { FamilyFarmer } from './family-farmer.entity';
@@ -17,13 +18,13 @@ import { SealGrant } from './seal-grant.entity';
 import { TaxPeriod } from './tax-period.entity';
 
 export {
-  AuditEntry, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
+  AuditEntry, BiodieselImport, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
   LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
   RegimeElection, Sale, SealEvent, SealGrant, TaxPeriod,
 };
 
 export const entities = [
-  AuditEntry, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
+  AuditEntry, BiodieselImport, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
   LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
   RegimeElection, Sale, SealEvent, SealGrant, TaxPeriod,
 ];

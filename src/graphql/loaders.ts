@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { LawBook } from '../law/law-book';
-import { Contract, Municipality, Producer, Purchase, Sale } from '../domain';
+import { BiodieselImport, Contract, Municipality, Producer, Purchase, Sale } from '../domain';
 import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';
 import { Services } from '../services';
@@ -69,6 +69,8 @@ export function createLoaders(services: Services, actor: Actor) {
       (keys) => services.purchases.pagesByProducer(actor, keys), { cacheKeyFn: producerPageKey }),
     salesByProducer: new DataLoader<ProducerPageKey, Connection<Sale>, string>(
       (keys) => services.sales.pagesByProducer(actor, keys), { cacheKeyFn: producerPageKey }),
+    importsByProducer: new DataLoader<ProducerPageKey, Connection<BiodieselImport>, string>(
+      (keys) => services.imports.pagesByProducer(actor, keys), { cacheKeyFn: producerPageKey }),
     /** Contract.conformity (art. 3º §2 II–III), by contract and asKnownOn; the contract is already in scope. */
     contractConformity: new DataLoader<{ contract: Contract; asKnownOn: string | null }, ConformityView, string>(
       (keys) => services.contractConformity.conformityOf(keys), { cacheKeyFn: (k) => `${k.contract.id}|${k.asKnownOn ?? ''}` }),

@@ -5,6 +5,7 @@ import { buildSchema, NonEmptyArray } from 'type-graphql';
 import { Decimal } from '../law/decimal';
 import './types/enums';
 import { AuditResolver } from './audit/audit.resolver';
+import { BiodieselImportResolver, ProducerImportsResolver } from './biodiesel-import/biodiesel-import.resolver';
 import { ContractConformityResolver, ProducerSealComplianceResolver, SealComplianceResolver } from './compliance/compliance.resolver';
 import { PurchaseSeloResolver } from './compliance/purchase-selo.resolver';
 import { ContractResolver } from './contract/contract.resolver';
@@ -34,7 +35,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
-  TaxPeriodResolver, ProducerTaxPeriodResolver, FindingResolver,
+  TaxPeriodResolver, ProducerTaxPeriodResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
 ];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

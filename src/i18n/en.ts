@@ -8,6 +8,7 @@ export const en = {
   // --- Words used inside other messages.
   'text.asIs': '{{text}}',
   'word.date': 'date',
+  'word.days': '{{from}} to {{to}}',
   'word.feedstock': 'feedstock',
   'word.counterparty': 'counterparty',
 
@@ -242,8 +243,8 @@ export const en = {
 
   // --- Findings (DESIGN §1.6): the general description of each code, then its detailed forms.
   'finding.NO_REGIME_ELECTION': 'No election on record governs the year (none made, or none effective yet): computed ad valorem.',
-  'finding.NO_FEEDSTOCK_IN_PERIOD': 'No raw material was used in the period: own production taxed at the general rate.',
-  'finding.OWN_PRODUCTION_VALUED_BY_QUANTITY': 'No raw material was acquired from third parties in the period: weights fall back to quantity (kg).',
+  'finding.NO_FEEDSTOCK_IN_PERIOD': 'No raw material was used in the period nor in any earlier one: own production taxed at the general rate.',
+  'finding.OWN_PRODUCTION_VALUED_BY_QUANTITY': 'Only own production was used in the period: weights are its quantities (kg), whose proportions are exact.',
   'finding.SEAL_NOT_REGULAR': 'The producer does not hold the Selo in regular standing on that date.',
   'finding.SUPPLIER_NOT_ELIGIBLE': 'The supplier was not an eligible family farmer or habilitated organization on the purchase date.',
   'finding.ASSOCIATION_NOT_COOPERATIVE': 'Bought from an association: counts for the Selo but not for the family-farming rates, which name the cooperative.',
@@ -276,6 +277,13 @@ export const en = {
   'finding.SEAL_SUSPENDED.grantWithReason': 'Selo grant {{grantId}} is suspended since {{effectiveOn}} ({{reason}}).',
   'finding.SEAL_EXPIRED.grant': 'Selo grant {{grantId}} expired on {{until}}.',
   'finding.NO_SEAL_GRANT.notYet': 'No Selo grant covers {{on}}: the first is granted on {{grantedOn}}.',
+  'finding.OWN_PRODUCTION_VALUED_BY_LOTS_USED': 'No raw material was acquired from third parties in the period: own production valued at the average price per kg of the third-party lots used in it.',
+  'finding.OWN_PRODUCTION_VALUED_BY_LOTS_USED.earlier': 'In {{period}}, whose blend applies: no raw material was acquired from third parties; own production valued at the average price per kg of the third-party lots used.',
+  'finding.OWN_PRODUCTION_VALUED_BY_QUANTITY.earlier': 'In {{period}}, whose blend applies: only own production was used; weights are its quantities (kg), whose proportions are exact.',
+  'finding.BLEND_OF_EARLIER_PERIOD': 'No raw material was used in the period: own production sold from stock takes the blend of the latest earlier month with raw material used.',
+  'finding.BLEND_OF_EARLIER_PERIOD.period': 'No raw material was used in the period: own production sold from stock takes the blend of {{period}}, the latest earlier month with raw material used.',
+  'finding.RATE_NOT_PUBLISHED': 'No rate per m³ of the single-phase tax on fuels is published yet: the volumes and the formula are shown, the amount follows its publication.',
+  'finding.RATE_NOT_PUBLISHED.days': 'No rate per m³ of the {{tax}} on biodiesel is published for {{days}} as known on {{asKnownOn}}: the volumes and the formula are shown, the amount follows its publication.',
   'finding.SEAL_NOT_REGULAR.segment': 'From {{from}} to {{to}} the producer does not hold the Selo in regular standing: family-farming raw material is not weighted at the family-farming amounts ({{reason}})',
   'finding.CONTRACT_NOT_COVERING.missing': "The contract does not cover the purchase's {{missing}}.",
   'finding.NO_PRIOR_CONTRACT.firstPurchase': 'The contract was signed on {{signedOn}}, after the first purchase it covers ({{purchasedOn}}).',

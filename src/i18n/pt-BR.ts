@@ -7,6 +7,7 @@ import type { MessageKey } from './en';
 export const ptBR: Record<MessageKey, string> = {
   'text.asIs': '{{text}}',
   'word.date': 'a data',
+  'word.days': '{{from}} a {{to}}',
   'word.feedstock': 'a matéria-prima',
   'word.counterparty': 'a contraparte',
 
@@ -230,8 +231,8 @@ export const ptBR: Record<MessageKey, string> = {
   'graphql.queryNotString': 'As consultas GraphQL devem ser textos.',
 
   'finding.NO_REGIME_ELECTION': 'Nenhuma opção registrada rege o ano (nenhuma feita, ou nenhuma ainda em vigor): apurado ad valorem.',
-  'finding.NO_FEEDSTOCK_IN_PERIOD': 'Nenhuma matéria-prima foi utilizada no período: a produção própria é tributada pela alíquota geral.',
-  'finding.OWN_PRODUCTION_VALUED_BY_QUANTITY': 'Nenhuma matéria-prima foi adquirida de terceiros no período: os pesos passam a ser a quantidade (kg).',
+  'finding.NO_FEEDSTOCK_IN_PERIOD': 'Nenhuma matéria-prima foi utilizada no período nem em período anterior: a produção própria é tributada pela alíquota geral.',
+  'finding.OWN_PRODUCTION_VALUED_BY_QUANTITY': 'Só a produção própria foi utilizada no período: os pesos são as suas quantidades (kg), cujas proporções são exatas.',
   'finding.SEAL_NOT_REGULAR': 'O produtor não detém o Selo em situação regular nessa data.',
   'finding.SUPPLIER_NOT_ELIGIBLE': 'O fornecedor não era agricultor familiar elegível nem organização habilitada na data da compra.',
   'finding.ASSOCIATION_NOT_COOPERATIVE': 'Comprado de uma associação: conta para o Selo, mas não para as alíquotas da agricultura familiar, que nomeiam a cooperativa.',
@@ -264,6 +265,13 @@ export const ptBR: Record<MessageKey, string> = {
   'finding.SEAL_SUSPENDED.grantWithReason': 'A concessão do Selo {{grantId}} está suspensa desde {{effectiveOn}} ({{reason}}).',
   'finding.SEAL_EXPIRED.grant': 'A concessão do Selo {{grantId}} venceu em {{until}}.',
   'finding.NO_SEAL_GRANT.notYet': 'Nenhuma concessão do Selo cobre {{on}}: a primeira é concedida em {{grantedOn}}.',
+  'finding.OWN_PRODUCTION_VALUED_BY_LOTS_USED': 'Nenhuma matéria-prima foi adquirida de terceiros no período: a produção própria é valorada ao preço médio por kg dos lotes de terceiros nele utilizados.',
+  'finding.OWN_PRODUCTION_VALUED_BY_LOTS_USED.earlier': 'Em {{period}}, cuja ponderação se aplica: nenhuma matéria-prima foi adquirida de terceiros; a produção própria é valorada ao preço médio por kg dos lotes de terceiros utilizados.',
+  'finding.OWN_PRODUCTION_VALUED_BY_QUANTITY.earlier': 'Em {{period}}, cuja ponderação se aplica: só a produção própria foi utilizada; os pesos são as suas quantidades (kg), cujas proporções são exatas.',
+  'finding.BLEND_OF_EARLIER_PERIOD': 'Nenhuma matéria-prima foi utilizada no período: a produção própria vendida do estoque segue a ponderação do último mês anterior com matéria-prima utilizada.',
+  'finding.BLEND_OF_EARLIER_PERIOD.period': 'Nenhuma matéria-prima foi utilizada no período: a produção própria vendida do estoque segue a ponderação de {{period}}, o último mês anterior com matéria-prima utilizada.',
+  'finding.RATE_NOT_PUBLISHED': 'Nenhuma alíquota por m³ do tributo monofásico sobre combustíveis foi publicada ainda: são mostrados os volumes e a fórmula; o valor segue a sua publicação.',
+  'finding.RATE_NOT_PUBLISHED.days': 'Nenhuma alíquota por m³ da {{tax}} sobre o biodiesel está publicada para {{days}}, conforme conhecido em {{asKnownOn}}: são mostrados os volumes e a fórmula; o valor segue a sua publicação.',
   'finding.SEAL_NOT_REGULAR.segment': 'De {{from}} a {{to}} o produtor não detém o Selo em situação regular: a matéria-prima da agricultura familiar não é ponderada pelos valores da agricultura familiar ({{reason}})',
   'finding.CONTRACT_NOT_COVERING.missing': 'O contrato não cobre {{missing}} da compra.',
   'finding.NO_PRIOR_CONTRACT.firstPurchase': 'O contrato foi assinado em {{signedOn}}, depois da primeira compra que cobre ({{purchasedOn}}).',

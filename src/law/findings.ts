@@ -30,6 +30,9 @@ const LEGAL_BASIS = {
   SEAL_EXPIRED: 'Decreto 10.527/2020, art. 4º V; art. 6º §2º',
   SEAL_SUSPENDED: 'Decreto 10.527/2020, art. 4º I; art. 6º §2º',
   SEAL_CANCELLED: 'Decreto 10.527/2020, art. 4º I; art. 6º §2º',
+  OWN_PRODUCTION_VALUED_BY_LOTS_USED: 'Decreto 10.527/2020, art. 6º §4º',
+  BLEND_OF_EARLIER_PERIOD: 'Decreto 10.527/2020, art. 6º §3º',
+  RATE_NOT_PUBLISHED: 'Lei Complementar 214/2025, arts. 173–174',
 } as const;
 
 export type FindingCode = keyof typeof LEGAL_BASIS;
@@ -47,9 +50,12 @@ export interface Finding {
   text?: Message;
 }
 
-/** A finding: the code's general description, or `detail`, a more specific message about the case. */
-export function finding(code: FindingCode, detail?: Message): Finding {
-  return described(code, LEGAL_BASIS[code], detail ?? message(`finding.${code}`));
+/**
+ * A finding: the code's general description, or `detail`, a more specific message about the case;
+ * `legalBasis` where the one in force is not the catalogue's (a month under an earlier act).
+ */
+export function finding(code: FindingCode, detail?: Message, legalBasis?: string): Finding {
+  return described(code, legalBasis ?? LEGAL_BASIS[code], detail ?? message(`finding.${code}`));
 }
 
 /** A finding of any catalogue, from its code, legal basis and text. */

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AuditService } from './audit.service';
+import { BiodieselImportService } from './biodiesel-import.service';
 import { ContractService } from './contract.service';
 import { FamilyFarmerService } from './family-farmer.service';
 import { FomentoService } from './fomento.service';
@@ -34,6 +35,7 @@ export function createServices(ds: DataSource) {
     contracts: new ContractService(ds),
     purchases: new PurchaseService(ds),
     sales: new SaleService(ds),
+    imports: new BiodieselImportService(ds, () => law.lawBook()),
     fomento: new FomentoService(ds),
     law,
     minimumPrices,

@@ -6,18 +6,21 @@ import { addDays, firstDayOfMonth, IsoDate, lastDayOfMonth, today } from '../law
 import { Decimal } from '../law/decimal';
 import { NoRuleInForceError } from '../law/errors';
 import { LawBook } from '../law/law-book';
-import { regimeForYear, ElectionFacts } from '../law/regime';
+import { regimeForMonth, ElectionFacts } from '../law/regime';
 import { GrantFacts } from '../law/seal-standing';
 import {
-  computeTaxPeriod, explainSnapshot, FeedstockGroup, FigureDifference, figureDifferences, figuresFromJson, SaleGroup, TaxPeriodFigures, taxSegments,
+  completeSnapshot, computeTaxPeriod, EarlierFeedstock, explainSnapshot, FeedstockGroup, FigureDifference, figureDifferences, figuresFromJson, needsEarlierFeedstock, SaleGroup,
+  TaxPeriodFigures, taxSegments, ThirdPartyAcquisitions,
 } from '../law/tax-period';
 import { BiodieselOrigin, Feedstock, Market, PurchasePurpose, Region, SupplierKind, TaxPeriodStatus } from '../law/types';
 import { Actor } from './actor';
+import { importsOfMonth } from './biodiesel-import.service';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { lockPeriodExclusively } from './period-lock';
 import { familyFarmingOriginSql } from './purchase-facts.sql';
 import { isId, requireDate } from './record-batch';
 import { assertCanWriteFor, assertVisible } from './scope';
+import { checkMonth } from './validation';
 import { mutate } from './transaction';
 
 /** A month as the API shows it: the figures (live or the closed snapshot) and the closing facts. */
@@ -45,7 +48,7 @@ interface Computation {
 }
 
 interface ContextRow {
-  elections: Array<{ regime: string; electedOn: string; effectiveYear: number }>;
+  elections: Array<{ regime: string; electedOn: string; effectiveYear: number; startingActivity: boolean }>;
   grants: GrantFacts[];
 }
 
@@ -86,7 +89,7 @@ export class TaxPeriodService {
     const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
     const row = await this.ds.getRepository(TaxPeriod).findOneBy({ producerId: producer.id, year, month });
     if (row?.status !== TaxPeriodStatus.CLOSED) return view(producer, await this.compute(this.ds, producer.id, year, month, asKnownOn), row, null);
-    const snapshot = { figures: await this.explained(producer.id, figuresFromJson(row.snapshot)), fingerprint: row.fingerprint! };
+    const snapshot = { figures: completeSnapshot(await this.explained(producer.id, figuresFromJson(row.snapshot))), fingerprint: row.fingerprint! };
     try {
       return view(producer, snapshot, row, { live: await this.compute(this.ds, producer.id, year, month, asKnownOn), asKnownOn });
     } catch (error) {
@@ -174,10 +177,11 @@ export class TaxPeriodService {
   private async explained(producerId: string, figures: TaxPeriodFigures): Promise<TaxPeriodFigures> {
     if (figures.regimeBasis !== undefined && figures.segments.every((s) => s.legalBasis !== undefined)) return figures;
     const elections: ElectionFacts[] = (await this.ds.query(
-      `SELECT regime, to_char(elected_on, 'YYYY-MM-DD') AS "electedOn", effective_year AS "effectiveYear" FROM regime_election WHERE producer_id = $1 ORDER BY id`,
+      `SELECT regime, to_char(elected_on, 'YYYY-MM-DD') AS "electedOn", effective_year AS "effectiveYear", starting_activity AS "startingActivity"
+         FROM regime_election WHERE producer_id = $1 ORDER BY id`,
       [producerId],
     )).map((e: ElectionFacts) => ({ ...e, effectiveYear: Number(e.effectiveYear) }));
-    return explainSnapshot(await this.lawBook(), figures, regimeForYear(elections, figures.year));
+    return explainSnapshot(await this.lawBook(), figures, regimeForMonth(elections, figures.year, figures.month));
   }
 
   private async producer(producerId: string): Promise<Producer> {
@@ -187,8 +191,10 @@ export class TaxPeriodService {
   }
 
   /**
-   * The month's figures from four statements: the producer's elections and Selo grants, the raw
-   * material used and acquired in the month (one aggregate), the sales by segment (one aggregate).
+   * The month's figures from five statements: the producer's elections and Selo grants, the raw
+   * material used and acquired in the month (one aggregate), the sales by segment (one aggregate),
+   * the imports cleared in the month; and, for a special-regime month that used no raw material,
+   * two more for the latest earlier month that did (DESIGN §1.3).
    */
   async compute(q: Queryable, producerId: string, year: number, month: number, asKnownOn: IsoDate): Promise<Computation> {
     const law = await this.lawBook();
@@ -196,7 +202,7 @@ export class TaxPeriodService {
     const last = lastDayOfMonth(year, month);
     const [context]: ContextRow[] = await q.query(
       `SELECT
-         (SELECT coalesce(json_agg(json_build_object('regime', regime, 'electedOn', elected_on, 'effectiveYear', effective_year) ORDER BY id), '[]'::json)
+         (SELECT coalesce(json_agg(json_build_object('regime', regime, 'electedOn', elected_on, 'effectiveYear', effective_year, 'startingActivity', starting_activity) ORDER BY id), '[]'::json)
             FROM regime_election WHERE producer_id = $1) AS elections,
          (SELECT coalesce(json_agg(json_build_object('id', g.id::text, 'grantedOn', g.granted_on, 'validUntil', g.valid_until, 'events',
                    (SELECT coalesce(json_agg(json_build_object('kind', e.kind, 'effectiveOn', e.effective_on, 'validUntil', e.valid_until, 'reason', e.reason) ORDER BY e.id), '[]'::json)
@@ -205,27 +211,11 @@ export class TaxPeriodService {
       [producerId],
     );
     const elections = context.elections as unknown as ElectionFacts[];
-    const regime = regimeForYear(elections, year);
+    const regime = regimeForMonth(elections, year, month);
     const segments = taxSegments(law, context.grants, year, month, asKnownOn);
     const share = minimumShareTimeline(law, asKnownOn);
 
-    // Interpretation: only raw material for biodiesel (purpose BIODIESEL_FEEDSTOCK) is weighed;
-    // other family-farming products (art. 3º §2 I b) count for the Selo, not for the rate.
-    const feedstockRows: FeedstockRow[] = await q.query(
-      `SELECT 'USED' AS kind, p.feedstock, m.region, m.semiarid,
-              ${familyFarmingOriginSql('p', '($5::numeric[])[width_bucket(p.purchased_on, $4::date[])]')} AS family_farming,
-              p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
-              coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg
-         FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code
-        WHERE p.producer_id = $1 AND p.consumed_on BETWEEN $2::date AND $3::date AND p.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
-        GROUP BY 2, 3, 4, 5, 6
-       UNION ALL
-       SELECT 'ACQUIRED', NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0)
-         FROM purchase a
-        WHERE a.producer_id = $1 AND a.purchased_on BETWEEN $2::date AND $3::date AND a.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
-          AND a.supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'`,
-      [producerId, first, last, share.starts, share.shares],
-    );
+    const { feedstock, thirdParty } = await feedstockOfMonth(q, producerId, first, last, share);
     const saleRows: SaleRow[] = await q.query(
       `SELECT width_bucket(sold_on, $4::date[]) AS segment, origin, market, sum(volume_m3) AS volume, sum(revenue) AS revenue
          FROM sale WHERE producer_id = $1 AND sold_on BETWEEN $2::date AND $3::date
@@ -233,27 +223,74 @@ export class TaxPeriodService {
       [producerId, first, last, segments.map((s) => s.from)],
     );
 
-    const feedstock: FeedstockGroup[] = feedstockRows.filter((r) => r.kind === 'USED').map((r) => ({
-      feedstock: r.feedstock!, region: r.region!, semiarid: r.semiarid!, familyFarmingOrigin: r.family_farming === true, ownProduction: r.own === true,
-      cost: new Decimal(r.cost), quantityKg: new Decimal(r.kg),
-    }));
-    const acquired = feedstockRows.find((r) => r.kind === 'ACQUIRED');
-    const thirdParty = { cost: new Decimal(acquired?.cost ?? 0), quantityKg: new Decimal(acquired?.kg ?? 0) };
     const sales: SaleGroup[] = saleRows.map((r) => ({
       segment: Number(r.segment) - 1, origin: r.origin, market: r.market, volumeM3: new Decimal(r.volume), revenue: new Decimal(r.revenue),
     }));
-    const result = computeTaxPeriod(law, { year, month, asKnownOn, regime, segments, feedstock, thirdParty, sales });
+    const imports = await importsOfMonth(q, producerId, year, month);
+    const earlier = needsEarlierFeedstock(regime, segments, feedstock) ? await latestEarlierFeedstock(q, producerId, first, share) : null;
+    const result = computeTaxPeriod(law, { year, month, asKnownOn, regime, segments, feedstock, thirdParty, sales, imports, earlier });
 
     const key = (o: object) => JSON.stringify(o);
     const fingerprint = createHash('sha256').update(JSON.stringify({
       producerId, year, month,
       regime: { regime: regime.regime, election: regime.election },
       segments: segments.map((s) => ({ from: s.from, to: s.to, sealRegular: s.sealRegular })),
-      feedstock: feedstock.map(key).sort(), thirdParty, sales: sales.map(key).sort(),
+      feedstock: feedstock.map(key).sort(), thirdParty, sales: sales.map(key).sort(), imports: imports.map(key),
+      earlier: earlier && { ...earlier, feedstock: earlier.feedstock.map(key).sort() },
       lawVersions: result.lawVersions, minimumShare: share,
     })).digest('hex');
     return { figures: result.figures, fingerprint };
   }
+}
+
+type ShareTimeline = { starts: IsoDate[]; shares: Array<string | null> };
+
+/**
+ * The raw material for biodiesel used (consumedOn) in [first, last], grouped by the facts the law
+ * needs, and the raw material acquired (purchasedOn) from third parties in it (art. 6º §§3º–4º):
+ * one aggregate statement.
+ */
+async function feedstockOfMonth(q: Queryable, producerId: string, first: IsoDate, last: IsoDate, share: ShareTimeline): Promise<{ feedstock: FeedstockGroup[]; thirdParty: ThirdPartyAcquisitions }> {
+  // Interpretation: only raw material for biodiesel (purpose BIODIESEL_FEEDSTOCK) is weighed;
+  // other family-farming products (art. 3º §2 I b) count for the Selo, not for the rate.
+  const rows: FeedstockRow[] = await q.query(
+    `SELECT 'USED' AS kind, p.feedstock, m.region, m.semiarid,
+            ${familyFarmingOriginSql('p', '($5::numeric[])[width_bucket(p.purchased_on, $4::date[])]')} AS family_farming,
+            p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
+            coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg
+       FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code
+      WHERE p.producer_id = $1 AND p.consumed_on BETWEEN $2::date AND $3::date AND p.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
+      GROUP BY 2, 3, 4, 5, 6
+     UNION ALL
+     SELECT 'ACQUIRED', NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0)
+       FROM purchase a
+      WHERE a.producer_id = $1 AND a.purchased_on BETWEEN $2::date AND $3::date AND a.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
+        AND a.supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'`,
+    [producerId, first, last, share.starts, share.shares],
+  );
+  const feedstock: FeedstockGroup[] = rows.filter((r) => r.kind === 'USED').map((r) => ({
+    feedstock: r.feedstock!, region: r.region!, semiarid: r.semiarid!, familyFarmingOrigin: r.family_farming === true, ownProduction: r.own === true,
+    cost: new Decimal(r.cost), quantityKg: new Decimal(r.kg),
+  }));
+  const acquired = rows.find((r) => r.kind === 'ACQUIRED');
+  return { feedstock, thirdParty: { cost: new Decimal(acquired?.cost ?? 0), quantityKg: new Decimal(acquired?.kg ?? 0) } };
+}
+
+/**
+ * DESIGN §1.3 — for a month that used no raw material (stock sold): the latest earlier month with
+ * raw material for biodiesel used, and its raw material as `feedstockOfMonth` reads it; null when
+ * there is none.
+ */
+async function latestEarlierFeedstock(q: Queryable, producerId: string, before: IsoDate, share: ShareTimeline): Promise<EarlierFeedstock | null> {
+  const [row]: Array<{ last: string | null }> = await q.query(
+    `SELECT to_char(max(consumed_on), 'YYYY-MM-DD') AS last FROM purchase
+      WHERE producer_id = $1 AND consumed_on < $2::date AND purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'`,
+    [producerId, before],
+  );
+  if (!row?.last) return null;
+  const year = Number(row.last.slice(0, 4));
+  const month = Number(row.last.slice(5, 7));
+  return { year, month, ...(await feedstockOfMonth(q, producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month), share)) };
 }
 
 /**
@@ -261,7 +298,7 @@ export class TaxPeriodService {
  * SQL can index by purchase date: the day each version in force (as known on `asKnownOn`) starts,
  * and its share (null where none is in force).
  */
-function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): { starts: IsoDate[]; shares: Array<string | null> } {
+function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): ShareTimeline {
   const days = new Set<IsoDate>();
   for (const v of law.versions(PARAMETER)) {
     if (v.publishedOn > asKnownOn) continue;
@@ -279,10 +316,6 @@ function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): { starts: IsoDa
   return starts.length ? { starts, shares } : { starts: ['0001-01-01'], shares: [null] };
 }
 
-function checkMonth(year: number, month: number): void {
-  if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', 'year must be a calendar year such as 2026');
-  if (!Number.isInteger(month) || month < 1 || month > 12) throw new BadInputError('month', 'month must be between 1 and 12');
-}
 
 function pad(month: number): string {
   return String(month).padStart(2, '0');

@@ -18,6 +18,12 @@ export function requirePositive(value: Decimal, field: string): Decimal {
   return value;
 }
 
+/** A tax period's year and month (BAD_USER_INPUT naming `year` or `month`). */
+export function checkMonth(year: number, month: number): void {
+  if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', 'year must be a calendar year such as 2026');
+  if (!Number.isInteger(month) || month < 1 || month > 12) throw new BadInputError('month', 'month must be between 1 and 12');
+}
+
 export function requireOrder(from: string, until: string, field: string, text: Message = message('input.notBefore', { field, other: 'validFrom' })): void {
   if (until < from) throw new BadInputError(field, text);
 }

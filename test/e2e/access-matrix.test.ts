@@ -59,14 +59,14 @@ const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | '
   'Query.lawParameterCatalogue': 'shared',
   'Query.producer': 'own', 'Query.producers': 'own', 'Query.contract': 'own', 'Query.purchase': 'own',
   'Query.sealGrant': 'own', 'Query.sealGrants': 'own', 'Query.regimeElections': 'own', 'Query.taxPeriod': 'own',
-  'Query.sealCompliance': 'own', 'Query.auditLog': 'own',
+  'Query.sealCompliance': 'own', 'Query.auditLog': 'own', 'Query.importContributions': 'own',
   'Mutation.upsertMunicipalities': 'admin', 'Mutation.createProducer': 'admin', 'Mutation.grantSeal': 'admin',
   'Mutation.recordSealEvent': 'admin', 'Mutation.publishMinimumPrice': 'admin', 'Mutation.publishCoefficientRule': 'admin',
   'Mutation.publishLawParameter': 'admin',
   'Mutation.createFamilyFarmer': 'write-shared', 'Mutation.createOrganization': 'write-shared',
   'Mutation.updateProducer': 'write-own', 'Mutation.electRegime': 'write-own', 'Mutation.createContract': 'write-own',
   'Mutation.recordPurchases': 'write-own', 'Mutation.recordSales': 'write-own', 'Mutation.recordFomento': 'write-own',
-  'Mutation.closeTaxPeriod': 'write-own', 'Mutation.reopenTaxPeriod': 'write-own',
+  'Mutation.recordImports': 'write-own', 'Mutation.closeTaxPeriod': 'write-own', 'Mutation.reopenTaxPeriod': 'write-own',
 };
 
 test('each operation\'s rule is what DESIGN §4 says for it', () => {

@@ -19,7 +19,7 @@ const cent = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN).toFix
 
 const QUERY = `query($p: ID!, $y: Int!, $m: Int!, $k: Date) { taxPeriod(producerId: $p, year: $y, month: $m, asKnownOn: $k) {
   asKnownOn regime pisDue cofinsDue totalDue warnings { code }
-  segments { from to sealRegular ownProductionVolumeM3 importedVolumeM3 domesticRevenue blendedPisPerM3 blendedCofinsPerM3 pisDue cofinsDue mix { category share pisPerM3 cofinsPerM3 } }
+  segments { from to sealRegular ownProductionVolumeM3 importedVolumeM3 domesticRevenue blendedPisPerM3 blendedCofinsPerM3 pisDue cofinsDue legalBasis mix { category share pisPerM3 cofinsPerM3 } }
 } }`;
 
 let api: TestApi;
@@ -209,16 +209,16 @@ test('ad valorem April 2026: the same two segments, each rounded half-even, the 
   expect(tp.warnings.map((w: any) => w.code)).toEqual(['NO_REGIME_ELECTION']);
 });
 
-test('December 2026 is the last month with PIS/Cofins; January 2027 is NO_RULE_IN_FORCE naming EC 132/2023 (ADCT art. 126, II), under either regime', async () => {
+test('December 2026 is the last month with PIS/Cofins; January 2027 owes none, naming EC 132/2023 (ADCT art. 126, II), under either regime', async () => {
   const special = await producer();
   const adValorem = await producer({ adValorem: true });
   for (const { id } of [special, adValorem]) {
     await sales(id, [{ on: '2026-12-31', m3: '1', revenue: '1000' }]);
     const dec = await taxPeriod(id, 2026, 12);
     expect(dec.segments.map((s: any) => [s.from, s.to])).toEqual([['2026-12-01', '2026-12-31']]);
-    const jan = await api.gql(QUERY, { p: id, y: 2027, m: 1, k: null });
-    expect(jan.errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
-    expect(jan.errors?.[0].message).toContain('EC 132/2023');
+    const jan = (await api.ok(QUERY, { p: id, y: 2027, m: 1, k: null })).taxPeriod;
+    expect(jan.segments.map((s: any) => [s.from, s.to, s.pisDue, s.cofinsDue])).toEqual([['2027-01-01', '2027-01-31', '0', '0']]);
+    expect(jan.segments[0].legalBasis).toContain('EC 132/2023, ADCT art. 126, II');
   }
   // 1 m³ with no feedstock at GENERAL: 26,41 / 121,59; ad valorem on R$ 1.000: 61,50 / 283,20.
   expect([(await taxPeriod(special.id, 2026, 12)).pisDue, (await taxPeriod(adValorem.id, 2026, 12)).pisDue]).toEqual(['26.41', '61.5']);

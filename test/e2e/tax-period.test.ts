@@ -35,7 +35,7 @@ function blend(parts: Array<[Decimal, Category]>) {
 }
 
 const TP = `fragment TP on TaxPeriod {
-  year month asKnownOn status regime feedstockCost ownProductionPricePerKg domesticVolumeM3 importedVolumeM3 exportedVolumeM3
+  year month asKnownOn status regime feedstockCost ownProductionPricePerKg ownProductionValuation domesticVolumeM3 importedVolumeM3 exportedVolumeM3
   pisDue cofinsDue totalDue warnings { code message } recomputedDiffers differences { field closed recomputed } fingerprint
   segments { from to sealRegular blendedPisPerM3 blendedCofinsPerM3 ownProductionVolumeM3 importedVolumeM3 exportedVolumeM3 domesticRevenue pisDue cofinsDue
     mix { category cost share coefficient pisPerM3 cofinsPerM3 legalBasis } }
@@ -194,9 +194,9 @@ test('own production valued at the average third-party price per kg acquired in 
   expect(codes(tp)).toEqual([]);
 });
 
-test('only own production in a month: one category, and weights by quantity when nothing was acquired from third parties (art. 6º §4º)', async () => {
+test('own castor with lots bought the month before: kg when only own production is used; else the third-party lots used value it (art. 6º §4º; DESIGN §1.3)', async () => {
   const { id } = await producer();
-  // October: only own castor from the Semiárido → art. 6º I, share 1.
+  // October: only own castor from the Semiárido → art. 6º I, share 1; only own production: by kg, exact.
   await purchases(id, [{ on: '2026-10-02', feedstock: 'CASTOR_BEAN', kg: '5000', kind: 'OWN_PRODUCTION', origin: FEIRA }]);
   await sales(id, [{ on: '2026-10-20', m3: '12.5' }]);
   const oct = await taxPeriod(id, 2026, 10);
@@ -204,24 +204,32 @@ test('only own production in a month: one category, and weights by quantity when
   expect(oct.pisDue).toBe(f(cent(D('12.5').times('22.48')))); //     281,00
   expect(oct.cofinsDue).toBe(f(cent(D('12.5').times('103.51')))); // 1.293,875 → 1.293,88 (half-even: 7 is odd → up)
   expect(oct.ownProductionPricePerKg).toBeNull();
-  expect(codes(oct)).toContain('OWN_PRODUCTION_VALUED_BY_QUANTITY');
-  // November: own castor plus a family-farming lot bought in October and used in November; no
-  // third-party acquisition in November → every weight falls back to kg.
+  expect(oct.ownProductionValuation).toBe('QUANTITY');
+  expect(codes(oct)).toEqual(['OWN_PRODUCTION_VALUED_BY_QUANTITY']);
+  // November: own castor plus two lots bought in October and used in November — a family farmer's
+  // 1.000 kg for R$ 3.000 (art. 6º II) and a trader's 2.000 kg for R$ 2.000 (GENERAL). No third-party
+  // acquisition in November: own production at the average price per kg of the lots used,
+  // 5.000 / 3.000 = 1,666667 R$/kg → 5.000 kg × 5/3 = 8.333,33.
+  // Weights (× 3.000 kg): family farming 9.000.000, castor 25.000.000, general 6.000.000; total 40.000.000.
+  // PIS    = (9 × 10,39 + 25 × 22,48 + 6 × 26,41) / 40 = 813,97 / 40 = 20,34925; × 30 m³ = 610,4775 → 610,48.
+  // Cofins = (9 × 47,85 + 25 × 103,51 + 6 × 121,59) / 40 = 3.747,94 / 40 = 93,6985; × 30 = 2.810,955 → 2.810,96
+  //          (an exact half-centavo: the 5 before it is odd, so up).
+  // By kg (1.000 : 5.000 : 2.000) it would be 21,95125 × 30 = 658,54.
   await purchases(id, [
     { on: '2026-11-03', feedstock: 'CASTOR_BEAN', kg: '5000', kind: 'OWN_PRODUCTION', origin: FEIRA },
     { on: '2026-10-28', consumedOn: '2026-11-04', kg: '1000', cost: '3000', kind: 'FAMILY_FARMER', farmer: world.farmerSouth, origin: PORTO_ALEGRE },
+    { on: '2026-10-29', consumedOn: '2026-11-05', kg: '2000', cost: '2000', kind: 'THIRD_PARTY', origin: PORTO_ALEGRE },
   ]);
   await sales(id, [{ on: '2026-11-20', m3: '30' }]);
   const nov = await taxPeriod(id, 2026, 11);
-  const b = blend([[D(1000), 'FAMILY_FARMING'], [D(5000), 'CASTOR_PALM_PRIORITY_REGION']]);
   expect(nov.segments[0].mix.map((m: any) => [m.category, m.cost, m.share])).toEqual([
-    ['FAMILY_FARMING', '1000', b.share(D(1000))],
-    ['CASTOR_PALM_PRIORITY_REGION', '5000', b.share(D(5000))],
+    ['FAMILY_FARMING', '3000', '0.225'], ['CASTOR_PALM_PRIORITY_REGION', '8333.33', '0.625'], ['GENERAL', '2000', '0.15'],
   ]);
-  expect(nov.pisDue).toBe(f(cent(D(30).times(b.pis))));
-  expect(nov.cofinsDue).toBe(f(cent(D(30).times(b.cofins))));
-  expect(nov.feedstockCost).toBe('3000');
-  expect(codes(nov)).toContain('OWN_PRODUCTION_VALUED_BY_QUANTITY');
+  expect([nov.pisDue, nov.cofinsDue]).toEqual(['610.48', '2810.96']);
+  expect(nov.ownProductionPricePerKg).toBe('1.666667');
+  expect(nov.ownProductionValuation).toBe('THIRD_PARTY_LOTS_USED');
+  expect(nov.feedstockCost).toBe('13333.33');
+  expect(codes(nov)).toEqual(['OWN_PRODUCTION_VALUED_BY_LOTS_USED']);
 });
 
 test('the Selo suspended mid-month: two segments with different mixes (art. 6º §2º)', async () => {
@@ -333,12 +341,13 @@ test('a month with no feedstock: own production at GENERAL with NO_FEEDSTOCK_IN_
   expect(tp.cofinsDue).toBe(f(cent(D('7.77').times('121.59')))); // 944,7543 → 944,75
 });
 
-test('January 2027: NO_RULE_IN_FORCE, PIS/Cofins are extinct (EC 132/2023, ADCT art. 126, II)', async () => {
+test('January 2027: PIS/Cofins are extinct (EC 132/2023, ADCT art. 126, II): no dues, no error, under either regime', async () => {
   const { id } = await producer();
   for (const p of [id, (await producer({ elect: null })).id]) {
-    const res = await api.gql(QUERY, { p, y: 2027, m: 1 });
-    expect(res.errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
-    expect(res.errors?.[0].message).toMatch(/CBS/);
+    await sales(p, [{ on: '2027-01-10', m3: '2' }]);
+    const tp = await taxPeriod(p, 2027, 1);
+    expect([tp.pisDue, tp.cofinsDue, tp.totalDue, tp.domesticVolumeM3]).toEqual(['0', '0', '0', '2']);
+    expect(codes(tp)).toEqual(['RATE_NOT_PUBLISHED']);
   }
 });
 
@@ -493,8 +502,10 @@ test('the month is summed in SQL: the same few statements for 4 or 600 purchases
   expect(many).toBe(few);
   expect(few).toBeLessThanOrEqual(8);
 
-  const { id } = await producer();
-  const res = await api.gql(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2027, month: 1) { status } }`, { p: id });
+  // May 2012 under the special regime: no coefficient rule is in force before Decreto 7.768/2012 (2012-06-28).
+  const { id } = await producer({ elect: null });
+  await api.ok(`mutation($i: ElectRegimeInput!) { electRegime(input: $i) { effectiveYear } }`, { i: { producerId: id, regime: 'SPECIAL_PER_M3', electedOn: '2011-11-03' } });
+  const res = await api.gql(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2012, month: 5) { status } }`, { p: id });
   expect(res.errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
   expect(await api.count(`SELECT count(*) FROM tax_period WHERE producer_id = $1`, [id])).toBe(0);
   expect(await api.count(`SELECT count(*) FROM audit_entry WHERE operation = 'closeTaxPeriod' AND producer_id = $1`, [id])).toBe(0);

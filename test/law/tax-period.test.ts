@@ -54,8 +54,14 @@ describe('segments (DESIGN §1.3)', () => {
       ['2026-09-01', '2026-09-09', true], ['2026-09-10', '2026-09-20', false], ['2026-09-21', '2026-09-30', true],
     ]);
   });
-  test('from 2027 no PIS/Cofins rule is in force (EC 132/2023, ADCT art. 126, II)', () => {
-    expect(() => taxSegments(law, [GRANT], 2027, 1, TODAY)).toThrow(NoRuleInForceError);
+  test('from 2027 PIS/Cofins are not in force (EC 132/2023, ADCT art. 126, II): one segment without them', () => {
+    expect(taxSegments(law, [GRANT], 2027, 1, TODAY).map((s) => [s.from, s.to, s.pisCofins])).toEqual([['2027-01-01', '2027-01-31', false]]);
+    expect(taxSegments(law, [GRANT], 2026, 12, TODAY).map((s) => s.pisCofins)).toEqual([true]);
+  });
+  test('before Decreto 7.768/2012 no coefficient rule is in force: a special-regime month fails with NO_RULE_IN_FORCE', () => {
+    const segments = taxSegments(law, [GRANT], 2012, 5, TODAY);
+    const regime = regimeForYear([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2011-11-03', effectiveYear: 2012 }], 2012);
+    expect(() => computeTaxPeriod(law, { year: 2012, month: 5, asKnownOn: TODAY, regime, segments, feedstock: [], thirdParty: NONE, sales: [sale(0, '1')] })).toThrow(NoRuleInForceError);
   });
 });
 
@@ -92,23 +98,34 @@ describe('blending (art. 6º §§3º–4º)', () => {
     expect([g.pisDue.toFixed(), g.cofinsDue.toFixed()]).toEqual(['5.62', '25.88']);
   });
 
-  test('own production valued at the average third-party price; without third-party acquisitions, quantity weights', () => {
+  test('own production valued at the average third-party price acquired in the month (art. 6º §4º)', () => {
     const own = lot({ ownProduction: true, quantityKg: D(3000) });
     const farmer = lot({ familyFarmingOrigin: true, cost: D(2000), quantityKg: D(1000) });
     // 2 R$/kg: own worth 6.000 (GENERAL), family farming 2.000 → 3/4 GENERAL.
     const valued = run(2, { feedstock: [own, farmer], thirdParty: { cost: D(2000), quantityKg: D(1000) }, sales: [sale(0, '4')] });
     expect(valued.ownProductionPricePerKg?.toFixed()).toBe('2');
+    expect(valued.ownProductionValuation).toBe('THIRD_PARTY_ACQUISITIONS');
     expect(valued.feedstockCost.toFixed()).toBe('8000');
     expect(valued.pisDue.toFixed()).toBe(D(4).times(D('26.41').times(3).plus('10.39')).div(4).toDecimalPlaces(2).toFixed()); // 4 × 22,405 = 89,62
-    // Nothing acquired from third parties in the month: 3.000 kg GENERAL vs 1.000 kg → the same 3/4 by kg.
-    const byKg = run(2, { feedstock: [own, farmer], sales: [sale(0, '4')] });
-    expect(byKg.warnings.map((w) => w.code)).toEqual(['OWN_PRODUCTION_VALUED_BY_QUANTITY']);
-    expect(byKg.ownProductionPricePerKg).toBeNull();
-    expect(byKg.segments[0].mix.map((m) => m.cost.toFixed())).toEqual(['1000', '3000']);
-    expect(byKg.pisDue.toFixed()).toBe('89.62');
+    expect(valued.warnings).toEqual([]);
   });
 
-  test('no raw material used: GENERAL with NO_FEEDSTOCK_IN_PERIOD; imports at GENERAL; exports untaxed', () => {
+  test('only own production used: kilograms, whose proportions are exact (OWN_PRODUCTION_VALUED_BY_QUANTITY)', () => {
+    // 3.000 kg of own soybean (GENERAL) and 1.000 kg of own castor from the Nordeste (art. 6º I):
+    // 3/4 × 26,41 + 1/4 × 22,48 = 19,8075 + 5,62 = 25,4275 per m³; × 4 m³ = 101,71.
+    const f = run(2, {
+      feedstock: [lot({ ownProduction: true, quantityKg: D(3000) }), lot({ ownProduction: true, feedstock: Feedstock.CASTOR_BEAN, region: Region.NORTHEAST, quantityKg: D(1000) })],
+      sales: [sale(0, '4')],
+    });
+    expect(f.warnings.map((w) => w.code)).toEqual(['OWN_PRODUCTION_VALUED_BY_QUANTITY']);
+    expect(f.ownProductionValuation).toBe('QUANTITY');
+    expect(f.ownProductionPricePerKg).toBeNull();
+    expect(f.feedstockCost.toFixed()).toBe('0');
+    expect(f.segments[0].mix.map((m) => [m.category, m.share.toFixed()])).toEqual([['CASTOR_PALM_PRIORITY_REGION', '0.25'], ['GENERAL', '0.75']]);
+    expect(f.pisDue.toFixed()).toBe('101.71');
+  });
+
+  test('no raw material used, nor earlier: GENERAL with NO_FEEDSTOCK_IN_PERIOD; imports at GENERAL; exports untaxed', () => {
     const f = run(2, { sales: [sale(0, '2'), sale(0, '1', { origin: BiodieselOrigin.IMPORTED }), sale(0, '5', { market: Market.EXPORT })] });
     expect(f.warnings.map((w) => w.code)).toEqual(['NO_FEEDSTOCK_IN_PERIOD', 'IMPORTED_BIODIESEL']);
     expect(f.pisDue.toFixed()).toBe(D('26.41').times(3).toFixed());

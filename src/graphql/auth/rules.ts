@@ -79,6 +79,7 @@ export const QUERY_RULES: Readonly<Record<string, Rule>> = {
   sealGrants: ownRead('Scoped by producer.', 'producerId'),
   regimeElections: ownRead('Scoped by producer.', 'producerId'),
   taxPeriod: ownRead('A producer\'s month (Lei 11.116/2005); another producer is NOT_FOUND.', 'producerId'),
+  importContributions: ownRead('A producer\'s imports of a month and their contributions; another producer is NOT_FOUND.', 'producerId'),
   sealCompliance: ownRead('A producer\'s year of Selo compliance; another producer is NOT_FOUND.', 'producerId'),
   auditLog: ownRead('ADMIN and AUDITOR see every entry; a PRODUCER only entries of its own records (service scope).'),
 };
@@ -95,6 +96,7 @@ export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
   createContract: ownWrite('A producer\'s own contracts.', 'input.producerId'),
   recordPurchases: ownWrite('A producer\'s own purchases; every item must name it.', 'input[].producerId'),
   recordSales: ownWrite('A producer\'s own sales; every item must name it.', 'input[].producerId'),
+  recordImports: ownWrite('A producer\'s own imports of biodiesel; every item must name it.', 'input[].producerId'),
   recordFomento: ownWrite('A producer\'s own fomento spending; every item must name it.', 'input[].producerId'),
   publishMinimumPrice: adminWrite('The law: ADMIN only.'),
   publishCoefficientRule: adminWrite('The law: ADMIN only.'),

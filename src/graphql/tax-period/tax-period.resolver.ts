@@ -11,7 +11,7 @@ const AS_KNOWN_ON = { nullable: true, description: 'Law versions published by th
 @Resolver(() => TaxPeriodType)
 export class TaxPeriodResolver {
   @Query(() => TaxPeriodType, {
-    description: 'A producer\'s PIS/Pasep and Cofins for a month (Lei 11.116/2005, arts. 3º–5º; Decreto 10.527/2020, arts. 5º–6º), as known on asKnownOn (default today). ADMIN and AUDITOR: any producer; PRODUCER: its own (another is NOT_FOUND). From 2027: NO_RULE_IN_FORCE (EC 132/2023, ADCT art. 126, II).',
+    description: 'A producer\'s PIS/Pasep and Cofins for a month (Lei 11.116/2005, arts. 3º–5º; Decreto 10.527/2020, arts. 5º–6º; before 2020-10-23, Decreto 7.768/2012), with its imports\' contributions (art. 5º §1º) and, from 2027, the CBS on fuels (LC 214/2025, arts. 172–175; PIS/Cofins extinct, EC 132/2023, ADCT art. 126, II), as known on asKnownOn (default today). ADMIN and AUDITOR: any producer; PRODUCER: its own (another is NOT_FOUND). A special-regime month with no coefficient rule in force (before 2012-06-28): NO_RULE_IN_FORCE.',
   })
   taxPeriod(
     @Arg('producerId', () => ID, { description: 'The producer.' }) producerId: string,

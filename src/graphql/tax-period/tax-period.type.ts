@@ -1,6 +1,7 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
-import { RateCategory, TaxPeriodStatus, TaxRegime } from '../../law/types';
+import { FuelTax, FuelTaxStatus, OwnProductionValuation, RateCategory, TaxPeriodStatus, TaxRegime } from '../../law/types';
+import { ImportContributionsType } from '../biodiesel-import/biodiesel-import.type';
 import { DateScalar, DecimalScalar } from '../scalars';
 import { FindingType } from '../types/common';
 import { GoverningElectionType } from './governing-election.type';
@@ -21,6 +22,7 @@ export class CategoryShareType {
 export class TaxSegmentType {
   @Field(() => DateScalar, { description: 'First day of the segment.' }) from: string;
   @Field(() => DateScalar, { description: 'Last day of the segment (inclusive).' }) to: string;
+  @Field({ description: 'PIS/Pasep and Cofins are in force over the segment; false from 2027 (EC 132/2023, ADCT art. 126, II), when its dues are 0 and its volumes bear the single-phase taxes on fuels (TaxPeriod.fuelTaxes).' }) pisCofinsInForce: boolean;
   @Field({ description: 'The producer holds the Selo in regular standing over the segment (Decreto 10.527/2020, art. 6º §2º).' }) sealRegular: boolean;
   @Field(() => FindingType, { description: 'Why the Selo is (or is not) in regular standing on the segment\'s first day.' }) sealStanding: FindingType;
   @Field(() => [CategoryShareType], { description: 'Empty under the ad valorem regime.' }) mix: CategoryShareType[];
@@ -35,6 +37,39 @@ export class TaxSegmentType {
   @Field(() => DecimalScalar, { nullable: true, description: 'Ad valorem: the PIS/Pasep fraction of the domestic revenue applied (6,15% is 0.0615; Lei 11.116/2005, art. 3º), from the law version in force; null under the special regime.' }) pisRate: Decimal | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'Ad valorem: the Cofins fraction of the domestic revenue applied (28,32% is 0.2832; Lei 11.116/2005, art. 3º); null under the special regime.' }) cofinsRate: Decimal | null;
   @Field({ description: 'The provisions applied in the segment, from the legal bases of the law versions used: ad valorem, Lei 11.116/2005 art. 3º; special regime, art. 4º, then each category rule of the mix (Decreto 10.527/2020 art. 5º caput and §1º, art. 6º I–III, or the zero window of art. 5º §§2º–4º while in force) and the art. 6º §§3º–5º rules of the blend that applied. Separated by "; ".' }) legalBasis: string;
+}
+
+@ObjectType('PeriodRef', { description: 'A tax period named by its year and month.' })
+export class PeriodRefType {
+  @Field(() => Int, { description: 'Calendar year.' }) year: number;
+  @Field(() => Int, { description: 'Calendar month, 1 to 12.' }) month: number;
+}
+
+@ObjectType('FuelTaxSegment', { description: 'Days of the month over which a single-phase tax\'s levy and rate do not change; rounded on its own, half-even to the centavo.' })
+export class FuelTaxSegmentType {
+  @Field(() => DateScalar, { description: 'First day.' }) from: string;
+  @Field(() => DateScalar, { description: 'Last day (inclusive).' }) to: string;
+  @Field(() => FuelTaxStatus, { description: 'COMPUTED, or RATE_NOT_PUBLISHED while no rate per m³ is published for these days.' }) status: FuelTaxStatus;
+  @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market in these days (m³).' }) ownProductionVolumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'Biodiesel imported (cleared) in these days (m³): the tax falls on the import (LC 214/2025, art. 172).' }) importedVolumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'ownProductionVolumeM3 + importedVolumeM3: the base (art. 173).' }) volumeM3: Decimal;
+  @Field(() => DecimalScalar, { nullable: true, description: 'The published rate, R$ per m³ (art. 174); null while none is.' }) ratePerM3: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'volumeM3 × ratePerM3, half-even to the centavo (ABNT NBR 5891); null while the rate is not published.' }) due: Decimal | null;
+  @Field({ description: 'The levy\'s legal basis and the rate\'s, or who publishes the rate while none is.' }) legalBasis: string;
+}
+
+@ObjectType('FuelTaxAssessment', { description: 'A single-phase tax on fuels over the month (Lei Complementar 214/2025, arts. 172–175): the CBS from 2027, the IBS after it. While no rate per m³ is published, the volumes, the formula and RATE_NOT_PUBLISHED with its legal basis are shown and the amount is null: data, never an error.' })
+export class FuelTaxAssessmentType {
+  @Field(() => FuelTax, { description: 'Which tax.' }) tax: FuelTax;
+  @Field(() => FuelTaxStatus, { description: 'COMPUTED when every segment\'s rate is published, else RATE_NOT_PUBLISHED.' }) status: FuelTaxStatus;
+  @Field({ description: 'How the amount is computed (art. 173 §2º: quantity × specific rate).' }) formula: string;
+  @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market (m³).' }) ownProductionVolumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'Biodiesel imported (cleared) in the month (m³). Imported biodiesel bears the tax at its import, not again when sold (an Interpretation, docs/LAW.md).' }) importedVolumeM3: Decimal;
+  @Field(() => DecimalScalar, { description: 'The base: ownProductionVolumeM3 + importedVolumeM3 (m³). Exports bear none.' }) volumeM3: Decimal;
+  @Field(() => DecimalScalar, { nullable: true, description: 'The rate per m³ when one rate applies over the whole month, else null (see segments).' }) ratePerM3: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Sum of the segments\' amounts; null while any segment\'s rate is not published.' }) due: Decimal | null;
+  @Field({ description: 'The legal bases of the levy and of the rates applied (or RATE_NOT_PUBLISHED and who publishes the rate).' }) legalBasis: string;
+  @Field(() => [FuelTaxSegmentType], { description: 'The runs of days with the same levy and rate, in order.' }) segments: FuelTaxSegmentType[];
 }
 
 @ObjectType('TaxPeriodDifference', { description: 'A figure of a closed month that recomputing it now would change (e.g. after a retroactive act).' })
@@ -61,9 +96,11 @@ export class TaxPeriodType {
   @Field(() => Int, { description: 'Calendar month, 1 to 12.' }) month: number;
   @Field(() => DateScalar, { description: 'The law versions used are those published by this date (DESIGN §1.4); for a CLOSED month, the day it was closed.' }) asKnownOn: string;
   @Field(() => TaxPeriodStatus, { description: 'OPEN (computed live) or CLOSED (the snapshot).' }) status: TaxPeriodStatus;
-  @Field(() => TaxRegime, { description: 'The regime in force for the year (Lei 11.116/2005, art. 4º §§1º, 5º); AD_VALOREM with NO_REGIME_ELECTION when none is on record.' }) regime: TaxRegime;
+  @Field(() => TaxRegime, { description: 'The regime in force for the month (Lei 11.116/2005, art. 4º §§1º, 5º; §4º: a company starting activity from the month of its election); AD_VALOREM with NO_REGIME_ELECTION when none is on record.' }) regime: TaxRegime;
   @Field(() => DecimalScalar, { description: 'Valued acquisition cost of the raw material for biodiesel used (consumedOn) in the month, own production valued per art. 6º §4º (without it under OWN_PRODUCTION_VALUED_BY_QUANTITY).' }) feedstockCost: Decimal;
   @Field(() => DecimalScalar, { nullable: true, description: 'Average third-party price per kg used to value own production (art. 6º §4); null where none was used.' }) ownProductionPricePerKg: Decimal | null;
+  @Field(() => OwnProductionValuation, { nullable: true, description: 'How own production used in the month was valued (art. 6º §4º: third-party acquisitions of the month; else the third-party lots used; else kg); null when none was used.' }) ownProductionValuation: OwnProductionValuation | null;
+  @Field(() => PeriodRefType, { nullable: true, description: 'No raw material used in the month (stock sold): the earlier month whose blend applies, the latest with raw material used (BLEND_OF_EARLIER_PERIOD); null otherwise.' }) blendPeriod: PeriodRefType | null;
   @Field(() => [TaxSegmentType], { description: 'The segments of the month, in order.' }) segments: TaxSegmentType[];
   @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market.' }) domesticVolumeM3: Decimal;
   @Field(() => DecimalScalar, { description: 'Imported biodiesel sold on the domestic market (taxed at GENERAL, art. 6º §5).' }) importedVolumeM3: Decimal;
@@ -71,7 +108,9 @@ export class TaxPeriodType {
   @Field(() => DecimalScalar, { description: 'Sum of the segments\' PIS/Pasep due.' }) pisDue: Decimal;
   @Field(() => DecimalScalar, { description: 'Sum of the segments\' Cofins due.' }) cofinsDue: Decimal;
   @Field(() => DecimalScalar, { description: 'pisDue + cofinsDue.' }) totalDue: Decimal;
-  @Field(() => [FindingType], { description: 'NO_REGIME_ELECTION, NO_FEEDSTOCK_IN_PERIOD, OWN_PRODUCTION_VALUED_BY_QUANTITY, SEAL_NOT_REGULAR, IMPORTED_BIODIESEL.' }) warnings: FindingType[];
+  @Field(() => [FindingType], { description: 'NO_REGIME_ELECTION, NO_FEEDSTOCK_IN_PERIOD, BLEND_OF_EARLIER_PERIOD, OWN_PRODUCTION_VALUED_BY_LOTS_USED, OWN_PRODUCTION_VALUED_BY_QUANTITY, SEAL_NOT_REGULAR, IMPORTED_BIODIESEL, RATE_NOT_PUBLISHED.' }) warnings: FindingType[];
+  @Field(() => ImportContributionsType, { description: 'The month\'s imports of biodiesel and their PIS/Pasep-Importação and Cofins-Importação (Decreto 10.527/2020, art. 5º §1º and §3º): apart from the domestic sales above, not in totalDue.' }) imports: ImportContributionsType;
+  @Field(() => [FuelTaxAssessmentType], { description: 'The single-phase taxes on fuels levied in the month (LC 214/2025, arts. 172–175): the CBS from 2027; empty before. Not in totalDue.' }) fuelTaxes: FuelTaxAssessmentType[];
   @Field({ description: 'sha256 of the inputs of the figures shown: the month\'s aggregates, segments, regime and the law versions used.' }) fingerprint: string;
   @Field(() => Date, { nullable: true, description: 'When the month was closed (CLOSED only).' }) closedAt: Date | null;
   @Field(() => String, { nullable: true, description: 'Who closed it (CLOSED only).' }) closedBy: string | null;
@@ -81,5 +120,5 @@ export class TaxPeriodType {
   @Field(() => [TaxPeriodDifferenceType], { description: 'What recomputing would change, figure by figure (empty when OPEN or unchanged).' }) differences: TaxPeriodDifferenceType[];
   @Field(() => DateScalar, { nullable: true, description: 'CLOSED only: the asKnownOn of the recomputation compared with.' }) recomputedAsKnownOn: string | null;
   @Field({ description: 'Why this regime governs the month: the governing election with its electedOn and effectiveYear (Lei 11.116/2005, art. 4º §1º, §4º for a company starting activity, §5º automatic renewal), or, with none on record, the default ad valorem regime (art. 3º) and NO_REGIME_ELECTION. Descriptive: recomputedDiffers does not compare it.' }) regimeBasis: string;
-  @Field(() => GoverningElectionType, { nullable: true, description: 'The election that governs the year (art. 4º §§1º, 5º); null when none is on record.' }) regimeElection: GoverningElectionType | null;
+  @Field(() => GoverningElectionType, { nullable: true, description: 'The election that governs the month (art. 4º §§1º, 4º, 5º); null when none is on record.' }) regimeElection: GoverningElectionType | null;
 }

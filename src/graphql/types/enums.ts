@@ -1,6 +1,6 @@
 import { registerEnumType } from 'type-graphql';
 import {
-  BiodieselOrigin, FomentoKind, Feedstock, Market, OrganizationKind, PurchasePurpose, RateCategory, Region,
+  BiodieselOrigin, FomentoKind, Feedstock, FuelTax, FuelTaxStatus, Market, OrganizationKind, OwnProductionValuation, PurchasePurpose, RateCategory, Region,
   RegistrationKind, Role, SealEventKind, SupplierKind, TaxPeriodStatus, TaxRegime,
 } from '../../law/types';
 
@@ -136,5 +136,30 @@ registerEnumType(Role, {
     ADMIN: { description: 'Everything, including law versions, Selo grants and reference data.' },
     AUDITOR: { description: 'Reads everything, writes nothing.' },
     PRODUCER: { description: 'Reads and writes only the records of its own producer (producerId claim).' },
+  },
+});
+registerEnumType(OwnProductionValuation, {
+  name: 'OwnProductionValuation',
+  description: 'How own production used in a month is valued for the blend (Decreto 10.527/2020, art. 6º §4º; DESIGN §1.3).',
+  valuesConfig: {
+    THIRD_PARTY_ACQUISITIONS: { description: 'At the average price per kg of the raw material acquired from third parties in the month (art. 6º §4º, literally).' },
+    THIRD_PARTY_LOTS_USED: { description: 'None acquired in the month: at the average price per kg of the third-party lots used in it (Interpretation; OWN_PRODUCTION_VALUED_BY_LOTS_USED).' },
+    QUANTITY: { description: 'Only own production used: the weights are kilograms, whose proportions are exact (OWN_PRODUCTION_VALUED_BY_QUANTITY).' },
+  },
+});
+registerEnumType(FuelTax, {
+  name: 'FuelTax',
+  description: 'A single-phase tax on fuels, biodiesel (B100) included, levied once per m³ (Lei Complementar 214/2025, arts. 172–175).',
+  valuesConfig: {
+    CBS: { description: 'Contribuição sobre Bens e Serviços, from 2027 in place of PIS/Pasep and Cofins (EC 132/2023, ADCT art. 126); rate set by the federal Executive (art. 174 III b).' },
+    IBS: { description: 'Imposto sobre Bens e Serviços; rate set by the Comitê Gestor do IBS (art. 174 III a).' },
+  },
+});
+registerEnumType(FuelTaxStatus, {
+  name: 'FuelTaxStatus',
+  description: 'Whether a single-phase tax\'s amount is known.',
+  valuesConfig: {
+    COMPUTED: { description: 'The rate per m³ is published: volume × rate.' },
+    RATE_NOT_PUBLISHED: { description: 'No rate per m³ is published yet (as known on asKnownOn): the volumes and the formula are shown, the amount is null. Data, not an error.' },
   },
 });

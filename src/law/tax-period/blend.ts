@@ -1,7 +1,7 @@
 import { Decimal, ONE, sum, toCentavos, toShare, ZERO } from '../decimal';
 import { LawBook } from '../law-book';
 import { CATEGORY_BASIS, rateCategory } from '../rate-category';
-import { RateCategory } from '../types';
+import { OwnProductionValuation, RateCategory } from '../types';
 import { CategoryShareFigures, CATEGORY_ORDER, FeedstockGroup, ThirdPartyAcquisitions, versionKey } from './types';
 
 /**
@@ -21,13 +21,15 @@ export interface Valuation {
   groups: FeedstockGroup[];
   /** Kilograms of own production used. */
   ownKg: Decimal;
-  /** No raw material used in the month (NO_FEEDSTOCK_IN_PERIOD). */
+  /** No raw material used in the month (NO_FEEDSTOCK_IN_PERIOD, or the blend of an earlier month). */
   noFeedstock: boolean;
-  /** The month's average third-party price per kg, null with no third-party acquisition. */
+  /** How own production was valued; null when none was used. */
+  valuedBy: OwnProductionValuation | null;
+  /** The average third-party price per kg that values own production (acquired, else used, in the month); null with neither. */
   pricePerKg: Decimal | null;
-  /** Own production used and no third-party price to value it: weights by quantity (OWN_PRODUCTION_VALUED_BY_QUANTITY). */
+  /** Only own production used: the weights are its kilograms (OWN_PRODUCTION_VALUED_BY_QUANTITY). */
   byQuantity: boolean;
-  /** The factor every weight carries (the third-party kilograms under the §4º valuation, else 1). */
+  /** The factor every weight carries (the third-party kilograms of the price, when own production is priced; else 1). */
   scale: Decimal;
   /** The weight of a group, × scale. */
   weightOf: (g: FeedstockGroup) => Decimal;
@@ -37,31 +39,41 @@ export interface Valuation {
 
 /**
  * Decreto 10.527/2020, art. 6º §4º — the valuation of the raw material used in the period: bought
- * lots weigh by their own acquisition cost (§3º), own production by the average price per kg of the
- * raw material acquired from third parties in the period.
+ * lots always weigh by their own acquisition cost (§3º); own production at the average price per
+ * kg of the raw material acquired from third parties in the period; with no third-party
+ * acquisition, at the average price per kg of the third-party lots used in the period; with none
+ * used either (only own production), the weights are kilograms (DESIGN §1.3).
  */
 export function ownProductionValuation(feedstock: readonly FeedstockGroup[], thirdParty: ThirdPartyAcquisitions): Valuation {
   const groups = feedstock.filter((g) => g.quantityKg.gt(0));
   const ownKg = sum(groups.filter((g) => g.ownProduction).map((g) => g.quantityKg));
+  const bought = groups.filter((g) => !g.ownProduction);
   const noFeedstock = groups.length === 0;
   // art. 6º §4º: own production valued at the average price per kg of raw material acquired from
   // third parties in the period. Interpretation: literal reading, every non-own acquisition of the
   // month (purchasedOn), all feedstocks together.
-  const pricePerKg = thirdParty.quantityKg.gt(0) ? thirdParty.cost.div(thirdParty.quantityKg) : null;
-  // Interpretation: with own production used and no third-party acquisition to value it, the
-  // weights of the whole period fall back to quantity (kg) (DESIGN §1.3).
-  const byQuantity = ownKg.gt(0) && pricePerKg === null;
-  // DESIGN §1.3 (computed unrounded): the weights are kept exact. Under the §4º valuation every
-  // weight is scaled by the third-party kilograms (own lot: kg × third-party cost; bought lot:
-  // cost × third-party kg), so that the price per kg, a quotient, never enters the dues; the only
+  // Interpretation: with no third-party acquisition in the month, the average price per kg of the
+  // third-party lots used in the month (consumedOn), whenever bought: the cost §3º weighs them by.
+  const used = { cost: sum(bought.map((g) => g.cost)), quantityKg: sum(bought.map((g) => g.quantityKg)) };
+  const price = thirdParty.quantityKg.gt(0) ? thirdParty : used.quantityKg.gt(0) ? used : null;
+  const pricePerKg = price ? price.cost.div(price.quantityKg) : null;
+  // Interpretation: with only own production used, the weights are kilograms: whatever price per kg
+  // values it, it is the same for every lot, so the proportions by kg are exact.
+  const valuedBy = ownKg.isZero() ? null
+    : price === thirdParty ? OwnProductionValuation.THIRD_PARTY_ACQUISITIONS
+      : price === used ? OwnProductionValuation.THIRD_PARTY_LOTS_USED : OwnProductionValuation.QUANTITY;
+  const byQuantity = valuedBy === OwnProductionValuation.QUANTITY;
+  // DESIGN §1.3 (computed unrounded): the weights are kept exact. Where own production is priced
+  // every weight is scaled by the price's kilograms (own lot: kg × the price's cost; bought lot:
+  // cost × the price's kg), so that the price per kg, a quotient, never enters the dues; the only
   // division is the last one, and a half-centavo tie of the exact dues stays a tie.
-  const scale = ownKg.gt(0) && pricePerKg !== null ? thirdParty.quantityKg : ONE;
+  const scale = ownKg.gt(0) && price ? price.quantityKg : ONE;
   const weightOf = (g: FeedstockGroup): Decimal =>
-    (byQuantity ? g.quantityKg : g.ownProduction ? g.quantityKg.times(thirdParty.cost) : g.cost.times(scale));
-  // Interpretation: the valued acquisition cost of the raw material used; under the quantity
-  // fallback own production has no value, so only the bought lots' cost.
-  const feedstockCost = byQuantity ? sum(groups.filter((g) => !g.ownProduction).map((g) => g.cost)) : sum(groups.map(weightOf)).div(scale);
-  return { groups, ownKg, noFeedstock, pricePerKg, byQuantity, scale, weightOf, feedstockCost };
+    (byQuantity ? g.quantityKg : g.ownProduction ? g.quantityKg.times(price!.cost) : g.cost.times(scale));
+  // Interpretation: the valued acquisition cost of the raw material used; with only own production
+  // used it has no price, so nothing (the bought lots' cost, of which there is none).
+  const feedstockCost = byQuantity ? ZERO : sum(groups.map(weightOf)).div(scale);
+  return { groups, ownKg, noFeedstock, valuedBy, pricePerKg, byQuantity, scale, weightOf, feedstockCost };
 }
 
 /** The blend of one segment: its mix and the blended amounts as a quotient kept apart (numerators / divisor). */
@@ -80,9 +92,10 @@ export interface SegmentBlend {
 
 /**
  * Decreto 10.527/2020, art. 6º §3º — the per-m³ amounts of a segment: the category amounts in force
- * (`rules`) weighted by the valued acquisition cost of the raw material used in the period, each
- * lot's category decided by `rateCategory` with the segment's Selo standing (art. 6º §2º). With no
- * raw material used, own production takes the general amounts (art. 5º §1º; NO_FEEDSTOCK_IN_PERIOD).
+ * (`rules`) weighted by the valued acquisition cost of the raw material used in the period (or in
+ * the earlier month whose blend a stock-only month takes), each lot's category decided by
+ * `rateCategory` with the segment's Selo standing (art. 6º §2º). With no raw material to weigh,
+ * own production takes the general amounts (art. 5º §1º; NO_FEEDSTOCK_IN_PERIOD).
  * The numerators and the denominator are kept apart so that the dues divide last
  * (volume × Σ weight × amount / Σ weight).
  */

@@ -1,10 +1,10 @@
 import { firstDayOfMonth, IsoDate } from '../dates';
-import { Decimal, ONE, ZERO } from '../decimal';
+import { Decimal } from '../decimal';
 import { LawBook } from '../law-book';
 import { CATEGORY_BASIS } from '../rate-category';
-import { RegimeInForce } from '../regime';
-import { RateCategory, TaxRegime } from '../types';
-import { CATEGORY_ORDER, TaxPeriodFigures } from './types';
+import { electionStart, RegimeInForce } from '../regime';
+import { BlendRule, OwnProductionValuation, RateCategory, TaxRegime } from '../types';
+import { CATEGORY_ORDER, PeriodRef, TaxPeriodFigures } from './types';
 
 /**
  * Why a month's figures are what they are (DESIGN §1.1–§1.3): the provisions a segment applied and
@@ -13,39 +13,63 @@ import { CATEGORY_ORDER, TaxPeriodFigures } from './types';
 
 /** What the valuation of the month's raw material did, for the rules of the blend a segment cites. */
 export interface BlendFacts {
-  byQuantity: boolean;
-  ownKg: Decimal;
+  /** How own production was valued (null: none used). */
+  valuedBy: OwnProductionValuation | null;
+  /** Nothing to weigh: own production at the general amounts (NO_FEEDSTOCK_IN_PERIOD). */
   noFeedstock: boolean;
+  /** The earlier month whose blend a stock-only month takes (BLEND_OF_EARLIER_PERIOD), else null. */
+  earlier: PeriodRef | null;
 }
 
-/** Rules of Decreto 10.527/2020 art. 6º the code applies in a blend (rules, not dated figures: no law version carries them). */
-const BLEND_BASIS = {
-  weighted: 'Decreto 10.527/2020, art. 6º §3º (average weighted by the acquisition cost of the raw material used)',
-  ownProduction: 'art. 6º §4º (own production valued at the average third-party price per kg)',
-  imported: 'art. 6º §5º (imported biodiesel at the general amounts)',
-} as const;
+/** The statute's own words for a rule of the blend, cited where no dated citation is recorded (Lei 11.116/2005, art. 5º §§3º–5º). */
+const STATUTE_BASIS: Record<BlendRule, string> = {
+  [BlendRule.COST_WEIGHTED]: 'Lei 11.116/2005, art. 5º §4º (average weighted by the acquisition cost of the raw material used)',
+  [BlendRule.OWN_PRODUCTION_VALUATION]: 'Lei 11.116/2005, art. 5º §5º (own production valued at the average price of raw material acquired from third parties)',
+  [BlendRule.IMPORTED_AT_GENERAL]: 'Decreto 10.527/2020, art. 6º §5º (imported biodiesel at the general amounts)',
+  [BlendRule.SEAL_CONDITION]: 'Lei 11.116/2005, art. 5º §3º',
+};
+
+/**
+ * The citation of a rule of the blend on `on` as known on `asKnownOn`: the dated citation in force
+ * (Decreto 10.527/2020, art. 6º §§2º–5º from 2020-10-23; before, the statute under Decreto
+ * 7.768/2012), else the statute's.
+ */
+export function blendRuleBasis(law: LawBook, rule: BlendRule, on: IsoDate, asKnownOn: IsoDate): string {
+  return law.blendRule(rule, on, asKnownOn)?.legalBasis ?? STATUTE_BASIS[rule];
+}
+
+/** A year and month as a period is named: 2026-03. */
+export const periodName = (p: PeriodRef) => `${p.year}-${String(p.month).padStart(2, '0')}`;
 
 /**
  * Which rates a segment applied and why (DESIGN §1.1–§1.3), from the law versions in force on the
  * segment's first day as known on `asKnownOn` — the versions `computeTaxPeriod` used:
+ * - PIS/Pasep and Cofins extinct (from 2027): the act that extinguished them (EC 132/2023, ADCT
+ *   art. 126, II); the segment's volumes bear the single-phase taxes on fuels instead;
  * - ad valorem: the fractions of Lei 11.116/2005 art. 3º and that version's legal basis;
  * - special regime: the legal basis of the art. 4º amounts (Lei 11.116/2005), then of each category
- *   rule in the mix (Decreto 10.527/2020 art. 5º caput and §1º, art. 6º I–III, or the zero window
- *   of art. 5º §§2º–4º while in force), then the art. 6º §§3º–5º rules of the blend that applied.
+ *   rule in the mix (Decreto 10.527/2020 art. 5º caput and §1º, art. 6º I–III, the zero window of
+ *   art. 5º §§2º–4º while in force, or Decreto 7.768/2012 before 2020-10-23), then the rules of
+ *   the blend that applied (art. 6º §§3º–5º, as dated citations: `blendRuleBasis`).
  * Pure and descriptive: it changes no figure, so a closed month's snapshot taken without it can be
  * explained at read time from its own asKnownOn (the day it was closed).
  */
 export function explainSegment(
   law: LawBook,
   regime: TaxRegime,
-  segment: { from: IsoDate; mix: ReadonlyArray<{ category: RateCategory }>; importedVolumeM3: Decimal },
+  segment: { from: IsoDate; mix: ReadonlyArray<{ category: RateCategory }>; importedVolumeM3: Decimal; pisCofinsInForce?: boolean },
   asKnownOn: IsoDate,
   blend: BlendFacts,
 ): { pisRate: Decimal | null; cofinsRate: Decimal | null; legalBasis: string } {
+  const extinct = segment.pisCofinsInForce === false ? law.pisCofinsExtinction(segment.from, asKnownOn) : undefined;
+  if (extinct) {
+    return { pisRate: null, cofinsRate: null, legalBasis: `${extinct.legalBasis} (PIS/Pasep and Cofins extinct from ${extinct.validFrom}: the volumes bear the single-phase taxes on fuels)` };
+  }
   if (regime !== TaxRegime.SPECIAL_PER_M3) {
     const rates = law.adValoremRates(segment.from, asKnownOn);
     return { pisRate: rates.value.pis, cofinsRate: rates.value.cofins, legalBasis: rates.legalBasis };
   }
+  const cite = (rule: BlendRule) => blendRuleBasis(law, rule, segment.from, asKnownOn);
   const rules = law.coefficientRules(segment.from, asKnownOn);
   const parts: string[] = [law.specialRegimeBase(segment.from, asKnownOn).legalBasis];
   const categories = segment.mix.map((m) => m.category);
@@ -53,32 +77,41 @@ export function explainSegment(
   for (const c of CATEGORY_ORDER) {
     if (categories.includes(c)) parts.push(rules[c].legalBasis || CATEGORY_BASIS[c]);
   }
-  if (!blend.noFeedstock) parts.push(BLEND_BASIS.weighted);
-  if (blend.ownKg.gt(0) && !blend.byQuantity) parts.push(BLEND_BASIS.ownProduction);
-  if (segment.importedVolumeM3.gt(0)) parts.push(BLEND_BASIS.imported);
+  if (!blend.noFeedstock) {
+    parts.push(blend.earlier
+      ? `${cite(BlendRule.COST_WEIGHTED)}, with the raw material of ${periodName(blend.earlier)}, the latest earlier month with raw material used (Interpretation: biodiesel sold from stock; BLEND_OF_EARLIER_PERIOD)`
+      : cite(BlendRule.COST_WEIGHTED));
+  }
+  if (blend.valuedBy === OwnProductionValuation.THIRD_PARTY_ACQUISITIONS) parts.push(cite(BlendRule.OWN_PRODUCTION_VALUATION));
+  if (blend.valuedBy === OwnProductionValuation.THIRD_PARTY_LOTS_USED) {
+    parts.push(`${cite(BlendRule.OWN_PRODUCTION_VALUATION)}, at the average price per kg of the third-party lots used (Interpretation: no third-party acquisition in the month; OWN_PRODUCTION_VALUED_BY_LOTS_USED)`);
+  }
+  if (segment.importedVolumeM3.gt(0)) parts.push(cite(BlendRule.IMPORTED_AT_GENERAL));
   return { pisRate: null, cofinsRate: null, legalBasis: [...new Set(parts)].join('; ') };
 }
 
 /**
- * Why a regime governs `year` (Lei 11.116/2005, arts. 3º–4º; DESIGN §1.1), citing the legal basis
- * of the law version of the regime (art. 3º rates or art. 4º amounts) in force on the year's first day:
+ * Why a regime governs a month (Lei 11.116/2005, arts. 3º–4º; DESIGN §1.1), citing the legal basis
+ * of the law version of the regime (art. 3º rates or art. 4º amounts) in force on the month's first day:
  * - no election on record: the default ad valorem regime (art. 3º), NO_REGIME_ELECTION;
- * - an election made in the year it takes effect: a company starting activity (art. 4º §4º);
+ * - an election of a company starting activity: from the month of the election to the year's end
+ *   (art. 4º §4º);
  * - otherwise the election made by the November deadline for its effectiveYear (art. 4º §1º),
  *   renewed automatically for every later year until changed (art. 4º §5º).
  */
-export function regimeBasis(law: LawBook, regime: RegimeInForce, year: number, asKnownOn: IsoDate): string {
-  const on = firstDayOfMonth(year, 1);
+export function regimeBasis(law: LawBook, regime: RegimeInForce, year: number, month: number, asKnownOn: IsoDate): string {
+  const on = firstDayOfMonth(year, month);
   const adValorem = law.adValoremRates(on, asKnownOn).legalBasis;
   const e = regime.election;
   if (!e) return `No regime election on record: the default ad valorem regime applies (${adValorem}); NO_REGIME_ELECTION`;
   const special = law.specialRegimeBase(on, asKnownOn).legalBasis;
-  const how = Number(e.electedOn.slice(0, 4)) === e.effectiveYear
-    ? `${special} §4º (company starting activity: applies from the year of the election)`
+  const start = electionStart(e);
+  const how = e.startingActivity && Number(e.electedOn.slice(0, 4)) === e.effectiveYear
+    ? `${special} §4º (company starting activity: applies from ${start.slice(0, 7)}, the month of the election, to the year's end)`
     : `${special} §1º (elected by the last business day of November: applies to the whole next calendar year)`;
   const renewal = year > e.effectiveYear ? `; renewed automatically for ${year} (${special} §5º)` : '';
   const applies = e.regime === TaxRegime.SPECIAL_PER_M3 ? `special regime per m³ (${special})` : `ad valorem regime (${adValorem})`;
-  return `Election of the ${applies} made on ${e.electedOn}, effective from ${e.effectiveYear}: ${how}${renewal}`;
+  return `Election of the ${applies} made on ${e.electedOn}, effective from ${start}: ${how}${renewal}`;
 }
 
 /**
@@ -92,10 +125,12 @@ export function regimeBasis(law: LawBook, regime: RegimeInForce, year: number, a
  */
 export function explainSnapshot(law: LawBook, figures: TaxPeriodFigures, regime: RegimeInForce): TaxPeriodFigures {
   const codes = new Set(figures.warnings.map((w) => w.code));
+  const priced = figures.ownProductionPricePerKg !== null && figures.ownProductionPricePerKg !== undefined;
   const blend: BlendFacts = {
-    byQuantity: codes.has('OWN_PRODUCTION_VALUED_BY_QUANTITY'),
+    valuedBy: figures.ownProductionValuation ?? (codes.has('OWN_PRODUCTION_VALUED_BY_QUANTITY') ? OwnProductionValuation.QUANTITY
+      : priced ? OwnProductionValuation.THIRD_PARTY_ACQUISITIONS : null),
     noFeedstock: codes.has('NO_FEEDSTOCK_IN_PERIOD'),
-    ownKg: figures.ownProductionPricePerKg !== null && figures.ownProductionPricePerKg !== undefined ? ONE : ZERO,
+    earlier: figures.blendPeriod ?? null,
   };
   const segments = figures.segments.map((s) => (s.legalBasis !== undefined ? s : {
     ...s, ...explainSegment(law, figures.regime, s, figures.asKnownOn, blend),
@@ -104,7 +139,7 @@ export function explainSnapshot(law: LawBook, figures: TaxPeriodFigures, regime:
   return {
     ...figures,
     segments,
-    regimeBasis: figures.regimeBasis ?? (sameRegime ? regimeBasis(law, regime, figures.year, figures.asKnownOn) : `The regime recorded at the close: ${figures.regime}`),
+    regimeBasis: figures.regimeBasis ?? (sameRegime ? regimeBasis(law, regime, figures.year, figures.month, figures.asKnownOn) : `The regime recorded at the close: ${figures.regime}`),
     regimeElection: figures.regimeElection !== undefined ? figures.regimeElection : (sameRegime ? regime.election : null),
   };
 }

@@ -1,10 +1,14 @@
-import { sum, toCentavos, toShare } from '../decimal';
+import { firstDayOfMonth } from '../dates';
+import { sum, toCentavos, toShare, ZERO } from '../decimal';
 import { Finding, finding } from '../findings';
 import { LawBook } from '../law-book';
-import { BiodieselOrigin, Market, RateCategory, TaxRegime } from '../types';
-import { costWeightedBlend, ownProductionValuation } from './blend';
-import { explainSegment, regimeBasis } from './explanation';
-import { TaxPeriodInput, TaxPeriodResult, TaxSegmentFigures, versionKey } from './types';
+import { electionStart, RegimeInForce } from '../regime';
+import { BiodieselOrigin, BlendRule, FuelTaxStatus, Market, OwnProductionValuation, RateCategory, TaxRegime } from '../types';
+import { costWeightedBlend, ownProductionValuation, Valuation } from './blend';
+import { blendRuleBasis, explainSegment, periodName, regimeBasis } from './explanation';
+import { fuelTaxes } from './fuel-taxes';
+import { importContributions } from './imports';
+import { FeedstockGroup, PeriodRef, SegmentSpan, TaxPeriodInput, TaxPeriodResult, TaxSegmentFigures, versionKey } from './types';
 import { message } from '../../i18n';
 
 /**
@@ -12,11 +16,24 @@ import { message } from '../../i18n';
  * hands over the month's SQL aggregates, this module applies the law to them.
  *
  * - Lei 11.116/2005, art. 3º: ad valorem on the gross revenue of the domestic market (default);
- *   art. 4º: the special regime per m³, elected yearly; art. 5º §§4º–5º: the reduced amounts.
- * - Decreto 10.527/2020, art. 5º caput and §1º (general amounts), §§2º–4º (the 2026 zero window);
- *   art. 6º I–III and §1º (differentiated amounts), §2º (family farming needs the Selo in regular
- *   standing), §3º–§4º (the blend, blend.ts), §5º (imported biodiesel never takes the art. 6º amounts).
+ *   art. 4º: the special regime per m³, elected yearly (§4º: from its month, for a company starting
+ *   activity); art. 5º §§4º–5º: the reduced amounts.
+ * - Decreto 10.527/2020, art. 5º caput and §1º (general amounts, imports included), §§2º–4º (the
+ *   2026 zero window); art. 6º I–III and §1º (differentiated amounts), §2º (family farming needs
+ *   the Selo in regular standing), §3º–§4º (the blend, blend.ts), §5º (imported biodiesel never
+ *   takes the art. 6º amounts). Before 2020-10-23, the same figures of Decreto 7.768/2012.
+ * - EC 132/2023, ADCT art. 126, II: no PIS/Cofins from 2027; LC 214/2025, arts. 172–175: the
+ *   single-phase taxes on fuels (fuel-taxes.ts). The imports' contributions: imports.ts.
  */
+
+/**
+ * Whether the month needs the raw material of an earlier month: it computes the special regime,
+ * PIS/Cofins are in force on some day of it, and no raw material was used in it (stock sold).
+ * The service then looks up the latest earlier month with raw material used (DESIGN §1.3).
+ */
+export function needsEarlierFeedstock(regime: RegimeInForce, segments: readonly SegmentSpan[], feedstock: readonly FeedstockGroup[]): boolean {
+  return regime.regime === TaxRegime.SPECIAL_PER_M3 && segments.some((s) => s.pisCofins) && !feedstock.some((g) => g.quantityKg.gt(0));
+}
 
 /**
  * The month's PIS/Pasep and Cofins from its aggregates (DESIGN §1.1–§1.3).
@@ -26,27 +43,57 @@ import { message } from '../../i18n';
  * (Decreto 10.527/2020, art. 6º §5º). The blended amounts are the category amounts in force in the
  * segment weighted by the valued acquisition cost of the raw material used in the month (art. 6º
  * §3º); each lot's category is decided by `rateCategory` with the segment's Selo standing (art. 6º
- * §2º). Own production is valued at the month's average third-party price per kg (art. 6º §4º).
+ * §2º). Own production is valued per art. 6º §4º (blend.ts, with its fallbacks). A month that used
+ * no raw material (stock sold) takes the blend of the latest earlier month with raw material used
+ * (`input.earlier`), weighed with this month's amounts and Selo standing; GENERAL when there is none.
  *
  * Ad valorem (Lei 11.116/2005, art. 3º): 6,15% / 28,32% (the rates in force) of the domestic
  * revenue, own and imported alike; the reduction coefficients and the zero window reduce only
  * the per-m³ amounts (art. 5º) and do not touch it.
  *
+ * Segments where PIS/Cofins are extinct owe none; their volumes bear the single-phase taxes on
+ * fuels (`fuelTaxes`). The month's imports get their own block (`importContributions`).
+ *
  * Exports bear no PIS/Cofins (their volume is reported). Rounding (DESIGN §1.3, ABNT NBR 5891):
  * each segment's PIS and Cofins due half-even to the centavo; the period's dues are the sums of
  * the segments'; shares and blended amounts shown half-even to 6 decimals, used unrounded.
+ * Interpretation: the seeds give no rounding rule; rounding per segment is this system's reading
+ * (each segment is a run of days under one set of amounts).
  */
 export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriodResult {
   const { year, month, asKnownOn, regime, segments } = input;
+  const first = firstDayOfMonth(year, month);
   const lawVersions = new Set<string>();
-  const warnings: Finding[] = [...regime.findings];
-  const special = regime.regime === TaxRegime.SPECIAL_PER_M3;
+  const pisCofinsMonth = segments.some((s) => s.pisCofins);
+  const warnings: Finding[] = pisCofinsMonth ? [...regime.findings] : [];
+  const special = regime.regime === TaxRegime.SPECIAL_PER_M3 && pisCofinsMonth;
+  const firstPisCofinsDay = segments.find((s) => s.pisCofins)?.from ?? first;
+  const cite = (rule: BlendRule) => blendRuleBasis(law, rule, firstPisCofinsDay, asKnownOn);
 
   // Raw material for biodiesel used in the month (the service passes only purpose BIODIESEL_FEEDSTOCK).
-  const valuation = ownProductionValuation(input.feedstock, input.thirdParty);
-  const { byQuantity, ownKg, noFeedstock, pricePerKg } = valuation;
-  if (special && noFeedstock) warnings.push(finding('NO_FEEDSTOCK_IN_PERIOD'));
-  if (special && byQuantity) warnings.push(finding('OWN_PRODUCTION_VALUED_BY_QUANTITY'));
+  const own = ownProductionValuation(input.feedstock, input.thirdParty);
+  // DESIGN §1.3. Interpretation: no raw material used in the month (stock sold): the rate follows
+  // what the biodiesel was made from, so the blend of the latest earlier month with raw material
+  // used applies (its lots valued as in that month), with this month's amounts and Selo standing;
+  // GENERAL only when there is none.
+  const earlier: PeriodRef | null = special && own.noFeedstock && input.earlier ? { year: input.earlier.year, month: input.earlier.month } : null;
+  const valuation: Valuation = earlier ? ownProductionValuation(input.earlier!.feedstock, input.earlier!.thirdParty) : own;
+  if (special) {
+    const period = earlier ? periodName(earlier) : null;
+    if (period) {
+      warnings.push(finding('BLEND_OF_EARLIER_PERIOD', message('finding.BLEND_OF_EARLIER_PERIOD.period', { period }), cite(BlendRule.COST_WEIGHTED)));
+    } else if (valuation.noFeedstock) {
+      const general = law.coefficientRules(firstPisCofinsDay, asKnownOn)[RateCategory.GENERAL];
+      warnings.push(finding('NO_FEEDSTOCK_IN_PERIOD', undefined, `${general.legalBasis}; ${cite(BlendRule.COST_WEIGHTED)}`));
+    }
+    if (valuation.valuedBy === OwnProductionValuation.QUANTITY) {
+      warnings.push(finding('OWN_PRODUCTION_VALUED_BY_QUANTITY', period ? message('finding.OWN_PRODUCTION_VALUED_BY_QUANTITY.earlier', { period }) : undefined, cite(BlendRule.OWN_PRODUCTION_VALUATION)));
+    }
+    if (valuation.valuedBy === OwnProductionValuation.THIRD_PARTY_LOTS_USED) {
+      warnings.push(finding('OWN_PRODUCTION_VALUED_BY_LOTS_USED', period ? message('finding.OWN_PRODUCTION_VALUED_BY_LOTS_USED.earlier', { period }) : undefined, cite(BlendRule.OWN_PRODUCTION_VALUATION)));
+    }
+  }
+  const blendFacts = { valuedBy: valuation.valuedBy, noFeedstock: valuation.noFeedstock, earlier };
 
   const segmentFigures = segments.map((seg, index): TaxSegmentFigures => {
     const sales = input.sales.filter((s) => s.segment === index);
@@ -56,9 +103,18 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     const exportedVolume = sum(sales.filter((s) => s.market === Market.EXPORT).map((s) => s.volumeM3));
     const domesticRevenue = sum(domestic.map((s) => s.revenue));
     const base = {
-      from: seg.from, to: seg.to, sealRegular: seg.sealRegular, sealStanding: seg.standing.reason,
+      from: seg.from, to: seg.to, pisCofinsInForce: seg.pisCofins, sealRegular: seg.sealRegular, sealStanding: seg.standing.reason,
       ownProductionVolumeM3: ownVolume, importedVolumeM3: importedVolume, exportedVolumeM3: exportedVolume, domesticRevenue,
     };
+    const explained = (mix: TaxSegmentFigures['mix']) =>
+      explainSegment(law, regime.regime, { from: seg.from, mix, importedVolumeM3: importedVolume, pisCofinsInForce: seg.pisCofins }, asKnownOn, blendFacts);
+
+    if (!seg.pisCofins) {
+      // EC 132/2023, ADCT art. 126, II: nothing due; the volumes bear the single-phase taxes on fuels.
+      const extinct = law.pisCofinsExtinction(seg.from, asKnownOn);
+      if (extinct) lawVersions.add(versionKey(extinct));
+      return { ...base, mix: [], blendedPisPerM3: null, blendedCofinsPerM3: null, pisDue: ZERO, cofinsDue: ZERO, ...explained([]) };
+    }
 
     if (!special) {
       // Lei 11.116/2005, art. 3º: on the revenue of the domestic market, own and imported alike.
@@ -68,7 +124,7 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
         ...base, mix: [], blendedPisPerM3: null, blendedCofinsPerM3: null,
         pisDue: toCentavos(domesticRevenue.times(rates.value.pis)),
         cofinsDue: toCentavos(domesticRevenue.times(rates.value.cofins)),
-        ...explainSegment(law, regime.regime, { from: seg.from, mix: [], importedVolumeM3: importedVolume }, asKnownOn, { byQuantity, ownKg, noFeedstock }),
+        ...explained([]),
       };
     }
 
@@ -78,7 +134,8 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     const blend = costWeightedBlend(rules, valuation, seg.sealRegular);
     for (const v of blend.lawVersions) lawVersions.add(v);
     if (blend.familyFarmingWithoutSeal) {
-      warnings.push(finding('SEAL_NOT_REGULAR', message('finding.SEAL_NOT_REGULAR.segment', { from: seg.from, to: seg.to, reason: seg.standing.reason.text ?? seg.standing.reason.message })));
+      warnings.push(finding('SEAL_NOT_REGULAR', message('finding.SEAL_NOT_REGULAR.segment', { from: seg.from, to: seg.to, reason: seg.standing.reason.text ?? seg.standing.reason.message }),
+        blendRuleBasis(law, BlendRule.SEAL_CONDITION, seg.from, asKnownOn)));
     }
     // art. 6º §5º: imported biodiesel at the GENERAL amounts.
     const pis = ownVolume.times(blend.pisNumerator).div(blend.divisor).plus(importedVolume.times(general.value.pisPerM3));
@@ -87,28 +144,47 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
       ...base, mix: blend.mix,
       blendedPisPerM3: toShare(blend.pisNumerator.div(blend.divisor)), blendedCofinsPerM3: toShare(blend.cofinsNumerator.div(blend.divisor)),
       pisDue: toCentavos(pis), cofinsDue: toCentavos(cofins),
-      ...explainSegment(law, regime.regime, { from: seg.from, mix: blend.mix, importedVolumeM3: importedVolume }, asKnownOn, { byQuantity, ownKg, noFeedstock }),
+      ...explained(blend.mix),
     };
   });
 
   const importedVolumeM3 = sum(segmentFigures.map((s) => s.importedVolumeM3));
-  if (special && importedVolumeM3.gt(0)) warnings.push(finding('IMPORTED_BIODIESEL'));
+  if (special && segmentFigures.some((s) => s.pisCofinsInForce && s.importedVolumeM3.gt(0))) {
+    warnings.push(finding('IMPORTED_BIODIESEL', undefined, cite(BlendRule.IMPORTED_AT_GENERAL)));
+  }
+  const imports = importContributions(law, input.imports ?? [], asKnownOn, lawVersions);
+  const taxes = fuelTaxes(law, segmentFigures, input.imports ?? [], asKnownOn, lawVersions);
+  for (const t of taxes) {
+    if (t.status !== FuelTaxStatus.RATE_NOT_PUBLISHED) continue;
+    const days = t.segments.filter((s) => s.status === FuelTaxStatus.RATE_NOT_PUBLISHED).map((s) => message('word.days', { from: s.from, to: s.to }));
+    warnings.push(finding('RATE_NOT_PUBLISHED', message('finding.RATE_NOT_PUBLISHED.days', { tax: t.tax, days, asKnownOn }),
+      t.segments.find((s) => s.status === FuelTaxStatus.RATE_NOT_PUBLISHED)!.legalBasis));
+  }
   const pisDue = sum(segmentFigures.map((s) => s.pisDue));
   const cofinsDue = sum(segmentFigures.map((s) => s.cofinsDue));
+  const extinct = pisCofinsMonth ? undefined : law.pisCofinsExtinction(first, asKnownOn);
   return {
     lawVersions: [...lawVersions].sort(),
     figures: {
       year, month, asKnownOn, regime: regime.regime,
-      feedstockCost: toCentavos(valuation.feedstockCost),
-      ownProductionPricePerKg: ownKg.gt(0) && pricePerKg !== null ? toShare(pricePerKg) : null,
+      feedstockCost: toCentavos(own.feedstockCost),
+      ownProductionPricePerKg: own.ownKg.gt(0) && own.pricePerKg !== null ? toShare(own.pricePerKg) : null,
+      ownProductionValuation: own.valuedBy,
+      blendPeriod: earlier,
       segments: segmentFigures,
       domesticVolumeM3: sum(segmentFigures.map((s) => s.ownProductionVolumeM3)),
       importedVolumeM3,
       exportedVolumeM3: sum(segmentFigures.map((s) => s.exportedVolumeM3)),
       pisDue, cofinsDue, totalDue: pisDue.plus(cofinsDue),
       warnings: dedupe(warnings),
-      regimeBasis: regimeBasis(law, regime, year, asKnownOn),
-      regimeElection: regime.election ? { regime: regime.election.regime, electedOn: regime.election.electedOn, effectiveYear: regime.election.effectiveYear } : null,
+      regimeBasis: extinct
+        ? `No regime of Lei 11.116/2005 applies: PIS/Pasep and Cofins are extinct from ${extinct.validFrom} (${extinct.legalBasis}); the single-phase taxes on fuels are computed instead`
+        : regimeBasis(law, regime, year, month, asKnownOn),
+      regimeElection: regime.election ? {
+        regime: regime.election.regime, electedOn: regime.election.electedOn, effectiveYear: regime.election.effectiveYear, effectiveFrom: electionStart(regime.election),
+      } : null,
+      imports,
+      fuelTaxes: taxes,
     },
   };
 }

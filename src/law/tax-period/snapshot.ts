@@ -1,4 +1,6 @@
-import { Decimal } from '../decimal';
+import { Decimal, ZERO } from '../decimal';
+import { electionStart } from '../regime';
+import { OwnProductionValuation } from '../types';
 import { CATEGORY_ORDER, TaxPeriodFigures } from './types';
 
 /**
@@ -40,6 +42,7 @@ export function figureDifferences(closed: TaxPeriodFigures, recomputed: TaxPerio
     const r = recomputed.segments[i];
     if (!r) return;
     for (const f of SEGMENT_FIELDS) cmp(`segments[${i}].${f}`, s[f], r[f]);
+    if (s.pisCofinsInForce !== undefined) cmp(`segments[${i}].pisCofinsInForce`, s.pisCofinsInForce, r.pisCofinsInForce);
     const categories = new Set([...s.mix, ...r.mix].map((m) => m.category));
     for (const c of CATEGORY_ORDER) {
       if (!categories.has(c)) continue;
@@ -48,12 +51,28 @@ export function figureDifferences(closed: TaxPeriodFigures, recomputed: TaxPerio
       for (const f of ['cost', 'share', 'pisPerM3', 'cofinsPerM3'] as const) cmp(`segments[${i}].mix.${c}.${f}`, a?.[f] ?? null, b?.[f] ?? null);
     }
   });
+  // Blocks added after the first snapshots were taken: compared where the snapshot has them.
+  if (closed.imports && recomputed.imports) {
+    for (const f of ['volumeM3', 'pisDue', 'cofinsDue'] as const) cmp(`imports.${f}`, closed.imports[f], recomputed.imports[f]);
+    cmp('imports.imports.length', closed.imports.imports.length, recomputed.imports.imports.length);
+  }
+  if (closed.fuelTaxes && recomputed.fuelTaxes) {
+    const taxes = new Set([...closed.fuelTaxes, ...recomputed.fuelTaxes].map((t) => t.tax));
+    for (const tax of taxes) {
+      const a = closed.fuelTaxes.find((t) => t.tax === tax);
+      const b = recomputed.fuelTaxes.find((t) => t.tax === tax);
+      for (const f of ['status', 'volumeM3', 'ratePerM3', 'due'] as const) cmp(`fuelTaxes.${tax}.${f}`, a?.[f] ?? null, b?.[f] ?? null);
+    }
+  }
   return out;
 }
 
 const DECIMAL_PERIOD = ['feedstockCost', 'ownProductionPricePerKg', 'domesticVolumeM3', 'importedVolumeM3', 'exportedVolumeM3', 'pisDue', 'cofinsDue', 'totalDue'] as const;
 const DECIMAL_SEGMENT = ['blendedPisPerM3', 'blendedCofinsPerM3', 'ownProductionVolumeM3', 'importedVolumeM3', 'exportedVolumeM3', 'domesticRevenue', 'pisDue', 'cofinsDue'] as const;
 const DECIMAL_SHARE = ['cost', 'quantityKg', 'share', 'coefficient', 'pisPerM3', 'cofinsPerM3'] as const;
+const DECIMAL_IMPORTS = ['volumeM3', 'pisDue', 'cofinsDue', 'totalDue'] as const;
+const DECIMAL_IMPORT_LINE = ['volumeM3', 'pisPerM3', 'cofinsPerM3', 'pisDue', 'cofinsDue'] as const;
+const DECIMAL_FUEL_TAX = ['ownProductionVolumeM3', 'importedVolumeM3', 'volumeM3', 'ratePerM3', 'due'] as const;
 
 /** The figures as stored in a snapshot (JSON: decimals as strings) read back with their Decimals. */
 export function figuresFromJson(json: unknown): TaxPeriodFigures {
@@ -73,5 +92,37 @@ export function figuresFromJson(json: unknown): TaxPeriodFigures {
     seg.mix = (s.mix as Json[]).map((m) => withDecimals(m, DECIMAL_SHARE));
     return seg;
   });
+  const imports = raw.imports as Json | undefined;
+  if (imports) {
+    period.imports = { ...withDecimals(imports, DECIMAL_IMPORTS), imports: (imports.imports as Json[]).map((l) => withDecimals(l, DECIMAL_IMPORT_LINE)) };
+  }
+  const taxes = raw.fuelTaxes as Json[] | undefined;
+  if (taxes) {
+    period.fuelTaxes = taxes.map((t) => ({ ...withDecimals(t, DECIMAL_FUEL_TAX), segments: (t.segments as Json[]).map((x) => withDecimals(x, DECIMAL_FUEL_TAX)) }));
+  }
   return period as unknown as TaxPeriodFigures;
+}
+
+/**
+ * A closed month's snapshot taken before the month kept its imports, its single-phase taxes on
+ * fuels, how own production was valued and when its election started: completed with what those
+ * months necessarily had. An import is refused in a closed month and no tax on fuels was levied
+ * before 2027, so the blocks are empty; PIS/Cofins were in force; own production was valued as the
+ * snapshot's own warnings and price say; an election governed from 1 January of its effective year.
+ * Descriptive completion only, never a figure of the snapshot.
+ */
+export function completeSnapshot(figures: TaxPeriodFigures): TaxPeriodFigures {
+  const codes = new Set(figures.warnings.map((w) => w.code));
+  const priced = figures.ownProductionPricePerKg !== null && figures.ownProductionPricePerKg !== undefined;
+  const e = figures.regimeElection;
+  return {
+    ...figures,
+    segments: figures.segments.map((s) => (s.pisCofinsInForce !== undefined ? s : { ...s, pisCofinsInForce: true })),
+    ownProductionValuation: figures.ownProductionValuation !== undefined ? figures.ownProductionValuation
+      : codes.has('OWN_PRODUCTION_VALUED_BY_QUANTITY') ? OwnProductionValuation.QUANTITY : priced ? OwnProductionValuation.THIRD_PARTY_ACQUISITIONS : null,
+    blendPeriod: figures.blendPeriod ?? null,
+    regimeElection: e && e.effectiveFrom === undefined ? { ...e, effectiveFrom: electionStart(e) } : e,
+    imports: figures.imports ?? { volumeM3: ZERO, pisDue: ZERO, cofinsDue: ZERO, totalDue: ZERO, imports: [] },
+    fuelTaxes: figures.fuelTaxes ?? [],
+  };
 }

@@ -3,7 +3,7 @@ import { Decimal } from '../decimal';
 import { Finding } from '../findings';
 import { ElectionFacts, RegimeInForce } from '../regime';
 import { Standing } from '../seal-standing';
-import { BiodieselOrigin, Feedstock, Market, RateCategory, Region, TaxRegime } from '../types';
+import { BiodieselOrigin, Feedstock, FuelTax, FuelTaxStatus, Market, OwnProductionValuation, RateCategory, Region, TaxRegime } from '../types';
 
 /**
  * The shapes of a month's PIS/Pasep and Cofins computation (DESIGN §1.1–§1.3): what the service
@@ -41,10 +41,30 @@ export interface SaleGroup {
   revenue: Decimal;
 }
 
+/** One import of biodiesel: its customs clearance (the date its contributions are due on) and volume (Decreto 10.527/2020, art. 5º §1º). */
+export interface ImportFacts {
+  id: string;
+  /** The import declaration's number (DI or DUIMP), unique per producer. */
+  declarationNumber: string;
+  /** Date of customs clearance (desembaraço aduaneiro). */
+  clearedOn: IsoDate;
+  volumeM3: Decimal;
+}
+
+/** The raw material of the latest earlier month with raw material used, for a month that sold from stock (DESIGN §1.3). */
+export interface EarlierFeedstock {
+  year: number;
+  month: number;
+  feedstock: FeedstockGroup[];
+  thirdParty: ThirdPartyAcquisitions;
+}
+
 /** A run of days over which the rules in force and the Selo standing do not change (DESIGN §1.3). */
 export interface SegmentSpan {
   from: IsoDate;
   to: IsoDate;
+  /** PIS/Pasep and Cofins are in force over the segment (false from 2027, EC 132/2023, ADCT art. 126, II). */
+  pisCofins: boolean;
   sealRegular: boolean;
   /** The standing on `from` (constant over the segment as far as `regular` goes). */
   standing: Standing;
@@ -70,6 +90,8 @@ export interface CategoryShareFigures {
 export interface TaxSegmentFigures {
   from: IsoDate;
   to: IsoDate;
+  /** PIS/Pasep and Cofins in force over the segment; when false its dues are 0 and its volumes bear the single-phase taxes on fuels. Absent in snapshots taken before it was kept (= true). */
+  pisCofinsInForce?: boolean;
   sealRegular: boolean;
   sealStanding: Finding;
   mix: CategoryShareFigures[];
@@ -89,6 +111,69 @@ export interface TaxSegmentFigures {
   legalBasis: string;
 }
 
+/** The PIS/Pasep-Importação and Cofins-Importação of one import (Decreto 10.527/2020, art. 5º §1º and §3º; art. 6º §5º). */
+export interface ImportLineFigures {
+  id: string;
+  declarationNumber: string;
+  clearedOn: IsoDate;
+  volumeM3: Decimal;
+  /** The general amounts in force on clearedOn; null where PIS/Cofins are extinct. */
+  pisPerM3: Decimal | null;
+  cofinsPerM3: Decimal | null;
+  /** volume × amount, half-even to the centavo (each declaration rounded on its own). */
+  pisDue: Decimal;
+  cofinsDue: Decimal;
+  legalBasis: string;
+}
+
+/** The month's imports and their contributions: a block of its own, apart from the sales of the domestic market. */
+export interface ImportContributionsFigures {
+  volumeM3: Decimal;
+  pisDue: Decimal;
+  cofinsDue: Decimal;
+  totalDue: Decimal;
+  imports: ImportLineFigures[];
+}
+
+/** A run of days over which a single-phase tax's levy and rate do not change. */
+export interface FuelTaxSegmentFigures {
+  from: IsoDate;
+  to: IsoDate;
+  status: FuelTaxStatus;
+  /** Own-production biodiesel sold on the domestic market (m³). */
+  ownProductionVolumeM3: Decimal;
+  /** Biodiesel imported (cleared) in the segment (m³). */
+  importedVolumeM3: Decimal;
+  volumeM3: Decimal;
+  /** The published rate per m³, null while none is (RATE_NOT_PUBLISHED). */
+  ratePerM3: Decimal | null;
+  /** volume × rate, half-even to the centavo; null while the rate is not published. */
+  due: Decimal | null;
+  legalBasis: string;
+}
+
+/** A single-phase tax on fuels over the month (LC 214/2025, arts. 172–175): the volumes, the formula, and the amount once the rate is published. */
+export interface FuelTaxFigures {
+  tax: FuelTax;
+  status: FuelTaxStatus;
+  formula: string;
+  ownProductionVolumeM3: Decimal;
+  importedVolumeM3: Decimal;
+  volumeM3: Decimal;
+  /** The rate when one rate applies over all the month's segments of the tax, else null. */
+  ratePerM3: Decimal | null;
+  /** Σ of the segments' dues; null while any segment's rate is not published. */
+  due: Decimal | null;
+  legalBasis: string;
+  segments: FuelTaxSegmentFigures[];
+}
+
+/** A year and month (a tax period). */
+export interface PeriodRef {
+  year: number;
+  month: number;
+}
+
 /** Every figure of a month as shown (and as a closed month's snapshot keeps it). */
 export interface TaxPeriodFigures {
   year: number;
@@ -97,6 +182,10 @@ export interface TaxPeriodFigures {
   regime: TaxRegime;
   feedstockCost: Decimal;
   ownProductionPricePerKg: Decimal | null;
+  /** How own production used in the month was valued (art. 6º §4º and its fallbacks); null when none was used. Absent in older snapshots. */
+  ownProductionValuation?: OwnProductionValuation | null;
+  /** The month whose raw material gave the blend when none was used in this one (BLEND_OF_EARLIER_PERIOD). Absent in older snapshots. */
+  blendPeriod?: PeriodRef | null;
   segments: TaxSegmentFigures[];
   domesticVolumeM3: Decimal;
   importedVolumeM3: Decimal;
@@ -107,8 +196,18 @@ export interface TaxPeriodFigures {
   warnings: Finding[];
   /** Why this regime governs the month: the governing election (Lei 11.116/2005, art. 4º §§1º, 4º, 5º) or NO_REGIME_ELECTION (art. 3º). */
   regimeBasis: string;
-  /** The election that governs the year, null when none is on record. */
-  regimeElection: ElectionFacts | null;
+  /** The election that governs the month, null when none is on record. */
+  regimeElection: GoverningElectionFacts | null;
+  /** The month's imports and their PIS/Pasep-Importação and Cofins-Importação. Absent in older snapshots. */
+  imports?: ImportContributionsFigures;
+  /** The single-phase taxes on fuels levied in the month (CBS from 2027). Absent in older snapshots. */
+  fuelTaxes?: FuelTaxFigures[];
+}
+
+/** The governing election as a month shows it: the election and the first day it governs. */
+export interface GoverningElectionFacts extends ElectionFacts {
+  /** Absent in older snapshots. */
+  effectiveFrom?: IsoDate;
 }
 
 export interface TaxPeriodInput {
@@ -120,6 +219,10 @@ export interface TaxPeriodInput {
   feedstock: FeedstockGroup[];
   thirdParty: ThirdPartyAcquisitions;
   sales: SaleGroup[];
+  /** The month's imports (by clearedOn); none when absent. */
+  imports?: ImportFacts[];
+  /** For a month with no raw material used: the latest earlier month with some (null or absent when there is none, or it was not needed). */
+  earlier?: EarlierFeedstock | null;
 }
 
 export interface TaxPeriodResult {

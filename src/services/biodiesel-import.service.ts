@@ -1,0 +1,102 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { BiodieselImport } from '../domain';
+import { firstDayOfMonth, lastDayOfMonth, today } from '../law/dates';
+import { Decimal } from '../law/decimal';
+import { LawBook } from '../law/law-book';
+import { ImportContributionsFigures, ImportFacts, importContributions } from '../law/tax-period';
+import { Actor } from './actor';
+import { BadInputError, ConflictError } from './errors';
+import { Connection } from './pagination';
+import { pagesByProducer, ProducerPageKey } from './producer-pages';
+import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
+import { requireVisibleProducer } from './seal.service';
+import { mutate } from './transaction';
+import { checkMonth } from './validation';
+
+export interface RecordImportInput {
+  producerId: string;
+  clearedOn: string;
+  volumeM3: Decimal;
+  declarationNumber: string;
+}
+
+/** An import declaration's number as recorded: a DI (e.g. 26/1234567-8) or a DUIMP (e.g. 26BR00000012345-6); letters, digits, '/', '-', '.'. */
+const DECLARATION = /^[0-9A-Z][0-9A-Z./-]{4,39}$/;
+
+/** The imports of a month as the law needs them: one statement, by clearance date then id. */
+export async function importsOfMonth(q: DataSource | EntityManager, producerId: string, year: number, month: number): Promise<ImportFacts[]> {
+  const rows: Array<{ id: string; declaration_number: string; cleared_on: string; volume_m3: string }> = await q.query(
+    `SELECT id::text, declaration_number, cleared_on, volume_m3 FROM biodiesel_import
+      WHERE producer_id = $1 AND cleared_on BETWEEN $2::date AND $3::date ORDER BY cleared_on, id`,
+    [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)],
+  );
+  return rows.map((r) => ({ id: r.id, declarationNumber: r.declaration_number, clearedOn: r.cleared_on, volumeM3: new Decimal(r.volume_m3) }));
+}
+
+/**
+ * Imports of biodiesel (Decreto 10.527/2020, art. 5º §1º): recorded in batches, all or nothing,
+ * each with its date of customs clearance, volume and declaration number (unique per producer);
+ * their PIS/Pasep-Importação and Cofins-Importação per m³ (src/law/tax-period/imports.ts).
+ */
+export class BiodieselImportService {
+  constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>) {}
+
+  /** Producer.imports for many producers at once, ordered by clearedOn then id; from/to bound clearedOn. */
+  pagesByProducer(actor: Actor, keys: readonly ProducerPageKey[]): Promise<Array<Connection<BiodieselImport> | Error>> {
+    return pagesByProducer(this.ds, actor, { entity: BiodieselImport, table: 'biodiesel_import', dateColumn: 'cleared_on', dateProperty: 'clearedOn' }, keys);
+  }
+
+  /** Record a batch: every item is validated, then all are inserted; one bad item writes nothing. */
+  async record(actor: Actor, inputs: RecordImportInput[]): Promise<BiodieselImport[]> {
+    assertWritable(actor, inputs.map((s, i) => ({ field: `input[${i}].producerId`, id: s.producerId })));
+    const rows = inputs.map((input, i) => BiodieselImportService.toRow(input, `input[${i}]`));
+    const seen = new Set<string>();
+    rows.forEach((r, i) => {
+      const key = `${r.producerId}|${r.declarationNumber}`;
+      if (seen.has(key)) throw new ConflictError('DUPLICATE', `Declaration ${r.declarationNumber} appears twice in the batch`, `input[${i}].declarationNumber`);
+      seen.add(key);
+    });
+    if (rows.length === 0) return [];
+    return mutate(this.ds, actor, async (em) => {
+      await requireWritableProducers(em, actor, rows.map((r, i) => ({ field: `input[${i}].producerId`, id: r.producerId })));
+      const taken: Array<{ producer_id: string; declaration_number: string }> = await em.query(
+        `SELECT producer_id::text, declaration_number FROM biodiesel_import
+          WHERE (producer_id, declaration_number) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
+        [rows.map((r) => r.producerId), rows.map((r) => r.declarationNumber)],
+      );
+      const takenKeys = new Set(taken.map((t) => `${t.producer_id}|${t.declaration_number}`));
+      const i = rows.findIndex((r) => takenKeys.has(`${r.producerId}|${r.declarationNumber}`));
+      if (i >= 0) throw new ConflictError('DUPLICATE', `An import with declaration ${rows[i].declarationNumber} is already recorded for producer ${rows[i].producerId}`, `input[${i}].declarationNumber`);
+      // The contributions are due in the month of clearance, which must be open.
+      await requireOpenPeriods(em, rows, (r) => r.clearedOn, (n) => `input[${n}].clearedOn`);
+      await insertInChunks(em, BiodieselImport, rows);
+      return {
+        result: rows,
+        audit: rows.map((r) => ({ operation: 'recordImports', entity: 'BiodieselImport', entityId: r.id, producerId: r.producerId, after: r })),
+      };
+    });
+  }
+
+  /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
+  static toRow(input: RecordImportInput, at: string): BiodieselImport {
+    const clearedOn = requireDate(input.clearedOn, `${at}.clearedOn`);
+    const volumeM3 = requirePositiveDecimal(input.volumeM3, `${at}.volumeM3`);
+    const declarationNumber = typeof input.declarationNumber === 'string' ? input.declarationNumber.trim().toUpperCase() : '';
+    if (!DECLARATION.test(declarationNumber)) {
+      throw new BadInputError(`${at}.declarationNumber`, 'declarationNumber must be the import declaration\'s number (DI or DUIMP): 5 to 40 letters, digits, "/", "-" or "."');
+    }
+    return Object.assign(new BiodieselImport(), { producerId: input.producerId, clearedOn, volumeM3, declarationNumber });
+  }
+
+  /**
+   * importContributions(producerId, year, month, asKnownOn): the month's imports and their
+   * PIS/Pasep-Importação and Cofins-Importação on their own; ADMIN and AUDITOR any producer, a
+   * PRODUCER its own (another is NOT_FOUND).
+   */
+  async contributions(actor: Actor, producerId: string, year: number, month: number, asKnownOn?: string | null): Promise<ImportContributionsFigures> {
+    checkMonth(year, month);
+    const known = asKnownOn == null ? today() : requireDate(asKnownOn, 'asKnownOn');
+    await requireVisibleProducer(this.ds, actor, producerId);
+    return importContributions(await this.lawBook(), await importsOfMonth(this.ds, producerId, year, month), known);
+  }
+}

@@ -1,0 +1,173 @@
+import { Decimal } from '../../src/law/decimal';
+import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
+import { regimeForYear } from '../../src/law/regime';
+import { GrantFacts } from '../../src/law/seal-standing';
+import { SHIPPED_LAW } from '../../src/law/shipped-law';
+import { computeTaxPeriod, FeedstockGroup, ImportFacts, importContributions, SaleGroup, taxSegments, TaxPeriodInput } from '../../src/law/tax-period';
+import { BiodieselOrigin, Feedstock, FuelTax, Market, Region, TaxRegime } from '../../src/law/types';
+
+/**
+ * Imports (Decreto 10.527/2020, art. 5º §1º and §3º; art. 6º §5º), the months before 2020-10-23
+ * (Decreto 7.768/2012) and the single-phase taxes on fuels from 2027 (LC 214/2025, arts. 172–175),
+ * worked out by hand from the published amounts: GENERAL R$ 26,41 / 121,59 per m³; R$ 0,00 in the
+ * window 2026-04-07..07-31.
+ */
+
+const law = createLawBook(SHIPPED_LAW);
+const TODAY = '2026-12-03';
+const D = (v: string | number) => new Decimal(v);
+const GRANT: GrantFacts = { id: '1', grantedOn: '2019-01-01', validUntil: '2029-12-31', events: [] };
+const NONE = { cost: D(0), quantityKg: D(0) };
+const special = (year: number) => regimeForYear([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2018-11-05', effectiveYear: 2019 }], year);
+const lot = (over: Partial<FeedstockGroup>): FeedstockGroup => ({
+  feedstock: Feedstock.SOYBEAN, region: Region.SOUTH, semiarid: false, familyFarmingOrigin: false, ownProduction: false, cost: D(1000), quantityKg: D(1000), ...over,
+});
+const sale = (segment: number, volume: string, over: Partial<SaleGroup> = {}): SaleGroup => ({
+  segment, origin: BiodieselOrigin.OWN_PRODUCTION, market: Market.DOMESTIC, volumeM3: D(volume), revenue: D(100000), ...over,
+});
+const imp = (id: string, clearedOn: string, volume: string): ImportFacts => ({ id, declarationNumber: `26/000000${id}-0`, clearedOn, volumeM3: D(volume) });
+function run(year: number, month: number, over: Partial<TaxPeriodInput>, book = law, asKnownOn = TODAY) {
+  const segments = taxSegments(book, [GRANT], year, month, asKnownOn);
+  return computeTaxPeriod(book, { year, month, asKnownOn, regime: special(year), segments, feedstock: [], thirdParty: NONE, sales: [], ...over }).figures;
+}
+
+describe('imports: PIS/Pasep-Importação and Cofins-Importação per m³ (art. 5º §1º)', () => {
+  test('outside the window: 33,333 m³ × 26,41 = 880,32453 → 880,32; × 121,59 = 4.052,95947 → 4.052,96', () => {
+    const block = importContributions(law, [imp('1', '2026-09-10', '33.333')], TODAY);
+    expect(block.imports.map((l) => [l.pisPerM3?.toFixed(), l.cofinsPerM3?.toFixed(), l.pisDue.toFixed(), l.cofinsDue.toFixed()])).toEqual([['26.41', '121.59', '880.32', '4052.96']]);
+    expect([block.volumeM3.toFixed(), block.pisDue.toFixed(), block.cofinsDue.toFixed(), block.totalDue.toFixed()]).toEqual(['33.333', '880.32', '4052.96', '4933.28']);
+    expect(block.imports[0].legalBasis).toBe('PIS/Pasep-Importação and Cofins-Importação per m³: Decreto 10.527/2020, art. 5º, caput and §1º; Decreto 10.527/2020, art. 6º §5º (imported biodiesel at the general amounts)');
+  });
+
+  test('in the 2026 window: R$ 0,00 (art. 5º §3º names PIS/Pasep-Importação and Cofins-Importação)', () => {
+    const block = importContributions(law, [imp('1', '2026-05-15', '100')], TODAY);
+    expect([block.pisDue.toFixed(), block.cofinsDue.toFixed()]).toEqual(['0', '0']);
+    expect(block.imports[0].legalBasis).toContain('art. 5º §§2º–4º');
+    // As known on 2026-05-20 the window ended on 05-31: a clearance on 06-10 paid 100 × 26,41 = 2.641,00.
+    expect(importContributions(law, [imp('1', '2026-06-10', '100')], '2026-05-20').pisDue.toFixed()).toBe('2641');
+    expect(importContributions(law, [imp('1', '2026-06-10', '100')], TODAY).pisDue.toFixed()).toBe('0');
+  });
+
+  test('each declaration is rounded on its own: two of 0,35 m³ → 9,2435 → 9,24 twice = 18,48 (not 0,7 × 26,41 = 18,487 → 18,49)', () => {
+    // Cofins: 0,35 × 121,59 = 42,5565 → 42,56, twice 85,12 (not 0,7 × 121,59 = 85,113 → 85,11).
+    const block = importContributions(law, [imp('2', '2026-09-20', '0.35'), imp('1', '2026-09-03', '0.35')], TODAY);
+    expect(block.imports.map((l) => l.id)).toEqual(['1', '2']); // by clearance date
+    expect([block.pisDue.toFixed(), block.cofinsDue.toFixed()]).toEqual(['18.48', '85.12']);
+  });
+
+  test('the month\'s import block is apart from the domestic sales, whatever the regime (Interpretation: per m³ for every importer)', () => {
+    const adValorem = regimeForYear([], 2026);
+    const segments = taxSegments(law, [GRANT], 2026, 9, TODAY);
+    const f = computeTaxPeriod(law, {
+      year: 2026, month: 9, asKnownOn: TODAY, regime: adValorem, segments, feedstock: [], thirdParty: NONE,
+      sales: [sale(0, '1', { revenue: D('1000') })], imports: [imp('1', '2026-09-10', '33.333')],
+    }).figures;
+    // Sales ad valorem: 1.000 × 6,15% = 61,50; the imports' block on its own.
+    expect([f.pisDue.toFixed(), f.cofinsDue.toFixed()]).toEqual(['61.5', '283.2']);
+    expect([f.imports!.pisDue.toFixed(), f.imports!.cofinsDue.toFixed()]).toEqual(['880.32', '4052.96']);
+    expect(f.fuelTaxes).toEqual([]);
+  });
+
+  test('before 2020-10-23 the general amounts of Decreto 7.768/2012; from 2027 the contributions are extinct', () => {
+    const before = importContributions(law, [imp('1', '2019-03-01', '10')], TODAY).imports[0];
+    expect([before.pisDue.toFixed(), before.cofinsDue.toFixed()]).toEqual(['264.1', '1215.9']);
+    expect(before.legalBasis).toContain('Decreto 7.768/2012');
+    expect(before.legalBasis).not.toContain('art. 6º §5º');
+    const after = importContributions(law, [imp('1', '2027-01-15', '10')], TODAY).imports[0];
+    expect([after.pisPerM3, after.cofinsPerM3, after.pisDue.toFixed(), after.cofinsDue.toFixed()]).toEqual([null, null, '0', '0']);
+    expect(after.legalBasis).toContain('EC 132/2023, ADCT art. 126, II');
+  });
+});
+
+describe('October 2020: Decreto 7.768/2012 until the 22nd, Decreto 10.527/2020 from the 23rd', () => {
+  test('a sale on 2020-10-20 and one on 2020-10-26: the same amounts, each cited from its own decree', () => {
+    // Half family farming (R$ 1.000, art. 6º II), half general (R$ 1.000): PIS (10,39 + 26,41) / 2 = 18,40;
+    // Cofins (47,85 + 121,59) / 2 = 84,72. 10 m³ on the 20th: 184,00 / 847,20; 5 m³ on the 26th: 92,00 / 423,60.
+    const f = run(2020, 10, {
+      feedstock: [lot({ familyFarmingOrigin: true }), lot({})],
+      thirdParty: { cost: D(2000), quantityKg: D(2000) },
+      sales: [sale(0, '10'), sale(1, '5')],
+    });
+    expect(f.segments.map((s) => [s.from, s.to, s.pisDue.toFixed(), s.cofinsDue.toFixed()])).toEqual([
+      ['2020-10-01', '2020-10-22', '184', '847.2'], ['2020-10-23', '2020-10-31', '92', '423.6'],
+    ]);
+    const [before, after] = f.segments.map((s) => s.legalBasis.split('; '));
+    // Before the 23rd every provision but the statute's art. 4º names the revoked decree.
+    expect(before[0]).toBe('Lei 11.116/2005, art. 4º');
+    for (const part of before.slice(1)) expect(part).toContain('Decreto 7.768/2012');
+    for (const part of f.segments[0].mix) expect(part.legalBasis).toContain('Decreto 7.768/2012 (revoked by Decreto 10.527/2020, art. 9º III)');
+    for (const part of after) expect(part).not.toContain('7.768');
+    expect(after).toContain('Decreto 10.527/2020, art. 6º §3º (average weighted by the acquisition cost of the raw material used)');
+  });
+});
+
+describe('from 2027: the CBS on biodiesel (LC 214/2025, arts. 172–175), data and never an error', () => {
+  // January 2027: 10 m³ of own production sold on the domestic market, 3 m³ of imported biodiesel sold
+  // (taxed at its import, not again), 2 m³ exported (no tax), and 4 m³ imported (cleared) on 2027-01-15.
+  const january = {
+    feedstock: [lot({})], thirdParty: NONE,
+    sales: [sale(0, '10'), sale(0, '3', { origin: BiodieselOrigin.IMPORTED }), sale(0, '2', { market: Market.EXPORT })],
+    imports: [imp('7', '2027-01-15', '4')],
+  };
+  const CBS_RATE: LawVersionRecord = {
+    parameter: 'fuel-tax-rate', scope: 'CBS', value: { perM3: '187.4567' }, validFrom: '2027-01-01', validUntil: null,
+    publishedOn: '2026-12-20', legalBasis: 'Decreto hipotético nº 1/2026, art. 1º (CBS per m³ of biodiesel B100)',
+  };
+
+  test('no rate published: the volumes, the formula and RATE_NOT_PUBLISHED with its legal basis; no PIS/Cofins', () => {
+    const f = run(2027, 1, january);
+    expect(f.segments.map((s) => [s.from, s.to, s.pisCofinsInForce, s.pisDue.toFixed(), s.cofinsDue.toFixed()])).toEqual([['2027-01-01', '2027-01-31', false, '0', '0']]);
+    expect(f.segments[0].legalBasis).toContain('EC 132/2023, ADCT art. 126, II');
+    expect([f.pisDue.toFixed(), f.cofinsDue.toFixed(), f.totalDue.toFixed()]).toEqual(['0', '0', '0']);
+    const [cbs] = f.fuelTaxes!;
+    // Base: 10 (own, domestic) + 4 (cleared) = 14 m³.
+    expect([cbs.tax, cbs.status, cbs.ownProductionVolumeM3.toFixed(), cbs.importedVolumeM3.toFixed(), cbs.volumeM3.toFixed(), cbs.ratePerM3, cbs.due])
+      .toEqual(['CBS', 'RATE_NOT_PUBLISHED', '10', '4', '14', null, null]);
+    expect(cbs.formula).toContain('art. 173 §2º');
+    expect(cbs.legalBasis).toContain('Lei Complementar 214/2025, arts. 172–175');
+    expect(cbs.legalBasis).toContain('art. 174 III b');
+    expect(f.warnings.map((w) => w.code)).toEqual(['RATE_NOT_PUBLISHED']);
+    expect(f.warnings[0].message).toContain('2027-01-01 to 2027-01-31');
+    expect(f.fuelTaxes!.map((t) => t.tax)).toEqual([FuelTax.CBS]); // the IBS only from 2029
+    expect(f.regimeBasis).toContain('extinct from 2027-01-01');
+    // The import's PIS/Cofins-Importação are extinct; its volume is in the CBS above.
+    expect(f.imports!.imports.map((l) => [l.pisDue.toFixed(), l.cofinsDue.toFixed()])).toEqual([['0', '0']]);
+  });
+
+  test('an ADMIN publishes the rate: as known before the publication, still RATE_NOT_PUBLISHED; after, 14 × 187,4567 = 2.624,3938 → 2.624,39', () => {
+    const book = createLawBook([...SHIPPED_LAW, CBS_RATE]);
+    const before = run(2027, 1, january, book, '2026-12-19');
+    expect(before.fuelTaxes![0].status).toBe('RATE_NOT_PUBLISHED');
+    const after = run(2027, 1, january, book, '2026-12-20');
+    const [cbs] = after.fuelTaxes!;
+    expect([cbs.status, cbs.ratePerM3?.toFixed(), cbs.due?.toFixed()]).toEqual(['COMPUTED', '187.4567', '2624.39']);
+    expect(cbs.legalBasis).toContain('rate: Decreto hipotético nº 1/2026');
+    expect(after.warnings).toEqual([]);
+  });
+
+  test('a rate from 2027-03-15 cuts March; each run rounded half-even on its own and summed', () => {
+    // 1,5 m³ on 03-10 (no rate) and 2 m³ on 03-20 at 0,125 per m³ = 0,25.
+    const book = createLawBook([...SHIPPED_LAW, { ...CBS_RATE, value: { perM3: '0.125' }, validFrom: '2027-03-15' }]);
+    const known = '2026-12-21';
+    const segments = taxSegments(book, [GRANT], 2027, 3, known);
+    expect(segments.map((s) => [s.from, s.to])).toEqual([['2027-03-01', '2027-03-14'], ['2027-03-15', '2027-03-31']]);
+    const f = computeTaxPeriod(book, {
+      year: 2027, month: 3, asKnownOn: known, regime: special(2027), segments, feedstock: [], thirdParty: NONE, sales: [sale(0, '1.5'), sale(1, '2')],
+    }).figures;
+    const [cbs] = f.fuelTaxes!;
+    expect(cbs.segments.map((s) => [s.from, s.to, s.status, s.volumeM3.toFixed(), s.due?.toFixed() ?? null])).toEqual([
+      ['2027-03-01', '2027-03-14', 'RATE_NOT_PUBLISHED', '1.5', null], ['2027-03-15', '2027-03-31', 'COMPUTED', '2', '0.25'],
+    ]);
+    expect([cbs.status, cbs.due, cbs.ratePerM3]).toEqual(['RATE_NOT_PUBLISHED', null, null]);
+    expect(f.warnings.map((w) => w.message)).toEqual([expect.stringContaining('2027-03-01 to 2027-03-14')]);
+  });
+
+  test('the IBS in the same shape from 2029 (levy marked for confirmation), each with its own rate', () => {
+    const book = createLawBook([...SHIPPED_LAW, { ...CBS_RATE, value: { perM3: '100' } }]);
+    const f = run(2029, 2, { sales: [sale(0, '2')] }, book, '2026-12-21');
+    expect(f.fuelTaxes!.map((t) => [t.tax, t.status, t.volumeM3.toFixed(), t.due?.toFixed() ?? null])).toEqual([
+      ['CBS', 'COMPUTED', '2', '200'], ['IBS', 'RATE_NOT_PUBLISHED', '2', null],
+    ]);
+    expect(f.fuelTaxes![1].legalBasis).toContain('art. 174 III a');
+  });
+});
