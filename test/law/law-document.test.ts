@@ -21,8 +21,10 @@ const DESIGN_INTERPRETATIONS = [
   // §1.2, Decreto 10.527/2020 art. 6º §2º; Lei 11.116/2005 art. 5º §3º
   'purchases from *associations* count for the Selo (art. 2º V) but not for categories II/III.',
   // §1.3, Decreto 10.527/2020 art. 6º §4º
-  'literal reading, all feedstocks together.',
-  'Where the period has no third-party acquisition, the weights of the whole period fall back to quantity (kg), with the finding `OWN_PRODUCTION_VALUED_BY_QUANTITY`.',
+  'literal reading, all feedstocks together. Bought lots always weigh by their own cost (§3º).',
+  'with no third-party acquisition in the period, own production is valued at the average price per kg of the third-party lots *used* in the period; with none used either (only own production), kg proportions are exact. Each fallback has its finding (`OWN_PRODUCTION_VALUED_BY_QUANTITY` for the last)',
+  // §1.3, Decreto 10.527/2020 art. 6º §3º
+  'no raw material used in the period (stock sold): the blend of the latest earlier period with raw material used applies, with a finding naming it; GENERAL only when there is none (`NO_FEEDSTOCK_IN_PERIOD`).',
 ];
 
 test.each(DESIGN_INTERPRETATIONS)('docs/LAW.md carries DESIGN §1\'s interpretation word for word: "%s"', (words) => {
@@ -33,7 +35,9 @@ test.each([
   ['src/law/family-farming.ts', /Interpretation: purchases from associations count for the Selo \(art\. 2º V\) but not for categories II\/III/],
   ['src/services/purchase-facts.sql.ts', /Interpretation: purchases from associations count for the Selo/],
   ['src/law/tax-period/blend.ts', /Interpretation: literal reading, every non-own acquisition of the month \(purchasedOn\), all feedstocks together/],
-  ['src/law/tax-period/blend.ts', /Interpretation: with own production used and no third-party acquisition to value it, the weights of the whole period fall back to quantity \(kg\)/],
+  ['src/law/tax-period/blend.ts', /Interpretation: with no third-party acquisition in the month, the average price per kg of the third-party lots used in the month/],
+  ['src/law/tax-period/blend.ts', /Interpretation: with only own production used, the weights are kilograms/],
+  ['src/law/tax-period/period.ts', /Interpretation: no raw material used in the month \(stock sold\): the rate follows what the biodiesel was made from/],
 ])('%s has the `Interpretation:` comment at its line: %s', (path, comment) => {
   expect(flat(read(path).replace(/^\s*\/\/ ?/gm, ' ').replace(/^\s*\* ?/gm, ' '))).toMatch(comment);
 });
