@@ -13,7 +13,7 @@ import { writeAudit } from '../services/transaction';
  * 60% family-farmer share); contracts (mostly conforming; some signed late, some without
  * technical assistance, some below the minimum price); purchases from 2025-07 to 2026-12, sales
  * (domestic, some exported, a few imported), fomento, Selo grants (one suspended and reinstated),
- * regime elections (one ad valorem), and illustrative minimum prices.
+ * regime elections (one ad valorem), two imports of biodiesel, and illustrative minimum prices.
  *
  * Every value comes from a seeded PRNG, so every load is the same. The rows are written with one
  * INSERT … SELECT FROM json_to_recordset per table, in one transaction.
@@ -192,6 +192,7 @@ export interface DemoCounts {
   sealEvents: number;
   regimeElections: number;
   minimumPrices: number;
+  imports: number;
 }
 
 /** Whether the demo dataset is in the database (its first producer's CNPJ is). */
@@ -435,6 +436,13 @@ async function build(em: EntityManager): Promise<DemoCounts> {
   await insertRows(em, 'purchase', [['producer_id', 'bigint'], ['purchased_on', 'date'], ['consumed_on', 'date'], ['feedstock', 'text'], ['quantity_kg', 'numeric'], ['cost', 'numeric'], ['supplier_kind', 'text'],
     ['family_farmer_id', 'bigint'], ['organization_id', 'bigint'], ['supplier_name', 'text'], ['origin_municipality_code', 'text'], ['contract_id', 'bigint'], ['purpose', 'text'], ['external_id', 'text']], purchaseRows);
   await insertRows(em, 'sale', [['producer_id', 'bigint'], ['sold_on', 'date'], ['volume_m3', 'numeric'], ['revenue', 'numeric'], ['origin', 'text'], ['market', 'text'], ['invoice_key', 'text']], saleRows);
+  // Imports of biodiesel cleared by the first producer (Decreto 10.527/2020, art. 5º §1º): one in the
+  // 2026 zero window (R$ 0,00, §3º), one after it; fixed, so that nothing else of the dataset moves.
+  const importRows: Row[] = [
+    { producer_id: producerId.get(PRODUCERS[0].key)!, cleared_on: '2026-05-14', volume_m3: '420.000', declaration_number: '26/0412345-6' },
+    { producer_id: producerId.get(PRODUCERS[0].key)!, cleared_on: '2026-09-09', volume_m3: '380.500', declaration_number: '26/0912345-1' },
+  ];
+  await insertRows(em, 'biodiesel_import', [['producer_id', 'bigint'], ['cleared_on', 'date'], ['volume_m3', 'numeric'], ['declaration_number', 'text']], importRows);
   await insertRows(em, 'fomento_expense', [['producer_id', 'bigint'], ['spent_on', 'date'], ['kind', 'text'], ['amount', 'numeric'], ['municipality_code', 'text'], ['organization_id', 'bigint'], ['description', 'text']], fomentoRows);
 
   return {
@@ -451,5 +459,6 @@ async function build(em: EntityManager): Promise<DemoCounts> {
     sealEvents: events.length,
     regimeElections: elections.length,
     minimumPrices: minimumPrices.length,
+    imports: importRows.length,
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The saved example operations GraphiQL opens with, one tab each: the questions analysts and
  * producers' tax teams ask most. Their variables point at the demo dataset as `npm start` loads
- * it into a fresh database (src/database/demo-data.ts: producer 1, Biodiesel Planalto Gaúcho;
- * purchase 5, from a farmer whose DAP had expired, under a contract signed after it).
+ * it into a fresh database (src/database/demo-data.ts: producer 1, Biodiesel Planalto Gaúcho,
+ * with imports cleared in May and September 2026; purchase 5, from a farmer whose DAP had expired,
+ * under a contract signed after it).
  * test/e2e/graphiql-examples.test.ts runs them there and on records made through the API.
  */
 export interface ExampleOperation {
@@ -21,8 +22,12 @@ export const EXAMPLE_OPERATIONS: ExampleOperation[] = [
 # segments — runs of days over which the rules in force and the Selo standing do not change —
 # each with its mix of rate categories weighted by the cost of the raw material used
 # (Decreto 10.527/2020, art. 6º §§3º-4º). April 2026 has two segments: the zero window
-# begins on the 7th (art. 5º §§2º-4º). regimeBasis says which election governs the year;
+# begins on the 7th (art. 5º §§2º-4º). regimeBasis says which election governs the month;
 # each segment's legalBasis, the provisions it applied (and, ad valorem, pisRate/cofinsRate).
+# ownProductionValuation says how own production was valued (art. 6º §4º and its fallbacks);
+# blendPeriod, the earlier month whose blend a month that sold from stock takes. imports is
+# the month's imports' PIS/Pasep-Importação and Cofins-Importação (art. 5º §1º), apart from the
+# sales; fuelTaxes, from 2027, the CBS (LC 214/2025, arts. 172-175).
 query ProducerMonth($producerId: ID!, $year: Int!, $month: Int!, $asKnownOn: Date) {
   taxPeriod(producerId: $producerId, year: $year, month: $month, asKnownOn: $asKnownOn) {
     producer { id legalName }
@@ -32,14 +37,18 @@ query ProducerMonth($producerId: ID!, $year: Int!, $month: Int!, $asKnownOn: Dat
     status
     regime
     regimeBasis
+    regimeElection { regime electedOn effectiveYear effectiveFrom }
     feedstockCost
     ownProductionPricePerKg
+    ownProductionValuation
+    blendPeriod { year month }
     domesticVolumeM3
     importedVolumeM3
     exportedVolumeM3
     segments {
       from
       to
+      pisCofinsInForce
       sealRegular
       mix { category cost share coefficient pisPerM3 cofinsPerM3 legalBasis }
       blendedPisPerM3
@@ -56,11 +65,71 @@ query ProducerMonth($producerId: ID!, $year: Int!, $month: Int!, $asKnownOn: Dat
     pisDue
     cofinsDue
     totalDue
+    imports { volumeM3 pisDue cofinsDue totalDue }
+    fuelTaxes { tax status volumeM3 ratePerM3 due }
     warnings { ${finding} }
   }
 }
 `,
     variables: { producerId: '1', year: 2026, month: 4 },
+  },
+  {
+    name: 'ImportsOfMonth',
+    query: `# A producer's imports of biodiesel in a month and their PIS/Pasep-Importação and
+# Cofins-Importação: each declaration's volume × the general amounts per m³ in force on its
+# customs clearance (Decreto 10.527/2020, art. 5º §1º: R$ 26,41 and 121,59; R$ 0,00 in the 2026
+# window, §3º; never the art. 6º amounts, §5º), each rounded half-even to the centavo. The same
+# block is TaxPeriod.imports; the records are Producer.imports (recorded with recordImports).
+query ImportsOfMonth($producerId: ID!, $year: Int!, $month: Int!) {
+  importContributions(producerId: $producerId, year: $year, month: $month) {
+    volumeM3
+    pisDue
+    cofinsDue
+    totalDue
+    imports { declarationNumber clearedOn volumeM3 pisPerM3 cofinsPerM3 pisDue cofinsDue legalBasis }
+  }
+  producer(id: $producerId) {
+    legalName
+    imports(first: 20) { totalCount edges { node { declarationNumber clearedOn volumeM3 } } }
+  }
+}
+`,
+    variables: { producerId: '1', year: 2026, month: 9 },
+  },
+  {
+    name: 'MonthsAcross2027',
+    query: `# December 2026 and January 2027 side by side, as a dashboard lists months: from 2027
+# PIS/Pasep and Cofins are extinct (EC 132/2023, ADCT art. 126, II) and the month answers the
+# CBS on biodiesel (LC 214/2025, arts. 172-175): the volume (own production sold on the domestic
+# market + imports) × the rate per m³ the federal Executive publishes. Until an ADMIN publishes
+# that rate (publishLawParameter, parameter fuel-tax-rate, scope CBS) the month shows the
+# volumes, the formula and status RATE_NOT_PUBLISHED with its legal basis: data, not an error.
+query MonthsAcross2027($producerId: ID!) {
+  producer(id: $producerId) {
+    legalName
+    december: taxPeriod(year: 2026, month: 12) { pisDue cofinsDue totalDue fuelTaxes { tax status } }
+    january: taxPeriod(year: 2027, month: 1) {
+      pisDue
+      cofinsDue
+      segments { from to pisCofinsInForce legalBasis }
+      fuelTaxes {
+        tax
+        status
+        formula
+        ownProductionVolumeM3
+        importedVolumeM3
+        volumeM3
+        ratePerM3
+        due
+        legalBasis
+        segments { from to status volumeM3 ratePerM3 due }
+      }
+      warnings { ${finding} }
+    }
+  }
+}
+`,
+    variables: { producerId: '1' },
   },
   {
     name: 'SealComplianceOfYear',

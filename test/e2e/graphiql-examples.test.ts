@@ -61,13 +61,21 @@ beforeAll(async () => {
       { producerId: ids.producer, soldOn: '2025-06-15', volumeM3: '50', revenue: '250000' },
       { producerId: ids.producer, soldOn: '2026-04-05', volumeM3: '100', revenue: '500000' },
       { producerId: ids.producer, soldOn: '2026-04-20', volumeM3: '100', revenue: '500000' },
+      { producerId: ids.producer, soldOn: '2027-01-08', volumeM3: '40', revenue: '230000' },
+    ],
+  });
+  // Two imports cleared in September 2026 (after the zero window): DI and DUIMP.
+  await api.ok(`mutation($i: [RecordImportInput!]!) { recordImports(input: $i) { id } }`, {
+    i: [
+      { producerId: ids.producer, clearedOn: '2026-09-03', volumeM3: '150', declarationNumber: '26/0900001-0' },
+      { producerId: ids.producer, clearedOn: '2026-09-17', volumeM3: '0.5', declarationNumber: '26BR00000900002-5' },
     ],
   });
 });
 afterAll(async () => { await api.close(); });
 
-test('the four saved operations are the four questions, each a valid named operation', () => {
-  expect(EXAMPLE_OPERATIONS.map((o) => o.name)).toEqual(['ProducerMonth', 'SealComplianceOfYear', 'RulesInForceAsKnownOn', 'WhyPurchaseDidNotCount']);
+test('the six saved operations are the six questions, each a valid named operation', () => {
+  expect(EXAMPLE_OPERATIONS.map((o) => o.name)).toEqual(['ProducerMonth', 'ImportsOfMonth', 'MonthsAcross2027', 'SealComplianceOfYear', 'RulesInForceAsKnownOn', 'WhyPurchaseDidNotCount']);
   for (const op of EXAMPLE_OPERATIONS) expect(op.query).toContain(`query ${op.name}(`);
 });
 
@@ -112,6 +120,27 @@ test('ProducerMonth: April 2026 in two segments, the first blended by cost, the 
   expect(before.legalBasis).toContain('Decreto 10.527/2020, art. 6º, III');
   expect(window.legalBasis).toContain('Decreto 10.527/2020, art. 5º §§2º–4º');
   expect([before.pisRate, window.cofinsRate]).toEqual([null, null]);
+});
+
+test('ImportsOfMonth: September 2026, each declaration at the general amounts (art. 5º §1º), rounded on its own', async () => {
+  const { importContributions, producer } = await run('ImportsOfMonth', { producerId: ids.producer, year: 2026, month: 9 });
+  // 150 m³ × 26,41 = 3.961,50; × 121,59 = 18.238,50. 0,5 m³ × 26,41 = 13,205 → 13,20 (half-even, 0 is even);
+  // × 121,59 = 60,795 → 60,80 (9 is odd: up). Totals 3.974,70 and 18.299,30; 22.274,00 in all.
+  expect(importContributions.imports.map((l: any) => [l.declarationNumber, l.pisDue, l.cofinsDue])).toEqual([
+    ['26/0900001-0', '3961.5', '18238.5'], ['26BR00000900002-5', '13.2', '60.8'],
+  ]);
+  expect([importContributions.volumeM3, importContributions.pisDue, importContributions.cofinsDue, importContributions.totalDue]).toEqual(['150.5', '3974.7', '18299.3', '22274']);
+  expect(producer.imports.totalCount).toBe(2);
+});
+
+test('MonthsAcross2027: December 2026 with PIS/Cofins, January 2027 with the CBS, its rate not yet published', async () => {
+  const { producer } = await run('MonthsAcross2027', { producerId: ids.producer });
+  expect(producer.december.fuelTaxes).toEqual([]);
+  expect([producer.january.pisDue, producer.january.cofinsDue]).toEqual(['0', '0']);
+  expect(producer.january.segments).toEqual([expect.objectContaining({ from: '2027-01-01', to: '2027-01-31', pisCofinsInForce: false })]);
+  // 40 m³ of own production sold on 2027-01-08; no import: the base is 40 m³, the amount unknown.
+  expect(producer.january.fuelTaxes).toEqual([expect.objectContaining({ tax: 'CBS', status: 'RATE_NOT_PUBLISHED', volumeM3: '40', ratePerM3: null, due: null })]);
+  expect(producer.january.warnings.map((w: any) => w.code)).toEqual(['RATE_NOT_PUBLISHED']);
 });
 
 test('SealComplianceOfYear and WhyPurchaseDidNotCount: João\'s 2025 purchase is excluded, and why', async () => {
@@ -170,6 +199,15 @@ describe('on the demo dataset, with the variables GraphiQL opens with', () => {
     expect(data.taxPeriod.producer.id).toBe(variables.producerId);
     expect(data.taxPeriod.segments.map((s: { from: string; to: string }) => [s.from, s.to])).toEqual([['2026-04-01', '2026-04-06'], ['2026-04-07', '2026-04-30']]);
     expect(data.taxPeriod.segments[0].mix.length).toBeGreaterThan(0);
+  });
+
+  test('ImportsOfMonth shows the demo producer\'s September import; May\'s, in the window, owes R$ 0,00 (art. 5º §3º)', async () => {
+    const { data } = await runSaved('ImportsOfMonth');
+    // 380,5 m³ × 26,41 = 10.049,005 → 10.049,00 (half-even: 0 is even); × 121,59 = 46.264,995 → 46.265,00.
+    expect(data.importContributions).toMatchObject({ volumeM3: '380.5', pisDue: '10049', cofinsDue: '46265' });
+    expect(data.producer.imports.totalCount).toBe(2);
+    const may = await demo.gql(example('ImportsOfMonth').query, { producerId: '1', year: 2026, month: 5 }, { role: 'AUDITOR' });
+    expect(may.data?.importContributions).toMatchObject({ volumeM3: '420', pisDue: '0', cofinsDue: '0' });
   });
 
   test('WhyPurchaseDidNotCount names a purchase that did not count, on its own date, and SealComplianceOfYear lists it', async () => {
