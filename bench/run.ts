@@ -107,7 +107,10 @@ export const TAX_MONTH_SQL = [
     WHERE producer_id = $1 AND sold_on BETWEEN $2 AND $3 AND $4::numeric IS NOT NULL GROUP BY 1, 2, 3`,
   // The Selo's standing through the month (segments) and the regime in force: the API reads both too.
   `SELECT g.id, g.granted_on, g.valid_until, e.kind, e.effective_on, e.valid_until AS event_until FROM seal_grant g LEFT JOIN seal_event e ON e.grant_id = g.id WHERE g.producer_id = $1`,
-  `SELECT regime, elected_on, effective_year FROM regime_election WHERE producer_id = $1`,
+  `SELECT regime, elected_on, effective_year, starting_activity FROM regime_election WHERE producer_id = $1`,
+  // The imports cleared in the month (their contributions, art. 5º §1º): the API reads them too.
+  `SELECT id, declaration_number, cleared_on, volume_m3 FROM biodiesel_import
+    WHERE producer_id = $1 AND cleared_on BETWEEN $2 AND $3 AND $4::numeric IS NOT NULL ORDER BY cleared_on, id`,
 ];
 
 /**
@@ -400,7 +403,7 @@ async function main() {
 
     // 1. taxPeriod of the big month.
     const month = { p: data.bigProducerId, y: data.taxYear, m: data.taxMonth };
-    const taxQuery = `query($p: ID!, $y: Int!, $m: Int!) { taxPeriod(producerId: $p, year: $y, month: $m) { totalDue pisDue cofinsDue domesticVolumeM3 segments { from to pisDue cofinsDue mix { category share } } } }`;
+    const taxQuery = `query($p: ID!, $y: Int!, $m: Int!) { taxPeriod(producerId: $p, year: $y, month: $m) { totalDue pisDue cofinsDue domesticVolumeM3 segments { from to pisDue cofinsDue mix { category share } } imports { pisDue cofinsDue } } }`;
     const from = `${data.taxYear}-${String(data.taxMonth).padStart(2, '0')}-01`;
     const to = new Date(Date.UTC(data.taxYear, data.taxMonth, 0)).toISOString().slice(0, 10);
     const taxCase = await sideBySide(() => gql(taxQuery, month), () => runSql(TAX_MONTH_SQL, [data.bigProducerId, from, to, '0.6']));
