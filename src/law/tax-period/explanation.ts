@@ -4,6 +4,7 @@ import { LawBook } from '../law-book';
 import { CATEGORY_BASIS } from '../rate-category';
 import { electionStart, RegimeInForce } from '../regime';
 import { BlendRule, OwnProductionValuation, RateCategory, TaxRegime } from '../types';
+import { snapshotValuation } from './snapshot';
 import { CATEGORY_ORDER, PeriodRef, TaxPeriodFigures } from './types';
 
 /**
@@ -124,12 +125,9 @@ export function regimeBasis(law: LawBook, regime: RegimeInForce, year: number, m
  * Snapshots that already carry them are returned unchanged.
  */
 export function explainSnapshot(law: LawBook, figures: TaxPeriodFigures, regime: RegimeInForce): TaxPeriodFigures {
-  const codes = new Set(figures.warnings.map((w) => w.code));
-  const priced = figures.ownProductionPricePerKg !== null && figures.ownProductionPricePerKg !== undefined;
   const blend: BlendFacts = {
-    valuedBy: figures.ownProductionValuation ?? (codes.has('OWN_PRODUCTION_VALUED_BY_QUANTITY') ? OwnProductionValuation.QUANTITY
-      : priced ? OwnProductionValuation.THIRD_PARTY_ACQUISITIONS : null),
-    noFeedstock: codes.has('NO_FEEDSTOCK_IN_PERIOD'),
+    valuedBy: snapshotValuation(figures),
+    noFeedstock: figures.warnings.some((w) => w.code === 'NO_FEEDSTOCK_IN_PERIOD'),
     earlier: figures.blendPeriod ?? null,
   };
   const segments = figures.segments.map((s) => (s.legalBasis !== undefined ? s : {

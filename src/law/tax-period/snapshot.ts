@@ -104,6 +104,17 @@ export function figuresFromJson(json: unknown): TaxPeriodFigures {
 }
 
 /**
+ * How a closed month valued own production: as it says, or — taken before it said so — as its
+ * warnings and price say (OWN_PRODUCTION_VALUED_BY_QUANTITY; a price from the month's
+ * acquisitions; else none used).
+ */
+export function snapshotValuation(figures: TaxPeriodFigures): OwnProductionValuation | null {
+  if (figures.ownProductionValuation !== undefined) return figures.ownProductionValuation;
+  if (figures.warnings.some((w) => w.code === 'OWN_PRODUCTION_VALUED_BY_QUANTITY')) return OwnProductionValuation.QUANTITY;
+  return figures.ownProductionPricePerKg != null ? OwnProductionValuation.THIRD_PARTY_ACQUISITIONS : null;
+}
+
+/**
  * A closed month's snapshot taken before the month kept its imports, its single-phase taxes on
  * fuels, how own production was valued and when its election started: completed with what those
  * months necessarily had. An import is refused in a closed month and no tax on fuels was levied
@@ -112,14 +123,11 @@ export function figuresFromJson(json: unknown): TaxPeriodFigures {
  * Descriptive completion only, never a figure of the snapshot.
  */
 export function completeSnapshot(figures: TaxPeriodFigures): TaxPeriodFigures {
-  const codes = new Set(figures.warnings.map((w) => w.code));
-  const priced = figures.ownProductionPricePerKg !== null && figures.ownProductionPricePerKg !== undefined;
   const e = figures.regimeElection;
   return {
     ...figures,
     segments: figures.segments.map((s) => (s.pisCofinsInForce !== undefined ? s : { ...s, pisCofinsInForce: true })),
-    ownProductionValuation: figures.ownProductionValuation !== undefined ? figures.ownProductionValuation
-      : codes.has('OWN_PRODUCTION_VALUED_BY_QUANTITY') ? OwnProductionValuation.QUANTITY : priced ? OwnProductionValuation.THIRD_PARTY_ACQUISITIONS : null,
+    ownProductionValuation: snapshotValuation(figures),
     blendPeriod: figures.blendPeriod ?? null,
     regimeElection: e && e.effectiveFrom === undefined ? { ...e, effectiveFrom: electionStart(e) } : e,
     imports: figures.imports ?? { volumeM3: ZERO, pisDue: ZERO, cofinsDue: ZERO, totalDue: ZERO, imports: [] },

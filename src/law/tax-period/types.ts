@@ -135,36 +135,31 @@ export interface ImportContributionsFigures {
   imports: ImportLineFigures[];
 }
 
-/** A run of days over which a single-phase tax's levy and rate do not change. */
-export interface FuelTaxSegmentFigures {
-  from: IsoDate;
-  to: IsoDate;
+/** A single-phase tax's base and amount, over a run of days or the month (LC 214/2025, arts. 173–174). */
+export interface FuelTaxAmounts {
   status: FuelTaxStatus;
   /** Own-production biodiesel sold on the domestic market (m³). */
   ownProductionVolumeM3: Decimal;
-  /** Biodiesel imported (cleared) in the segment (m³). */
+  /** Biodiesel imported (cleared) (m³). */
   importedVolumeM3: Decimal;
   volumeM3: Decimal;
-  /** The published rate per m³, null while none is (RATE_NOT_PUBLISHED). */
+  /** The published rate per m³, null while none is (RATE_NOT_PUBLISHED); for the month, null too when its runs have several rates. */
   ratePerM3: Decimal | null;
-  /** volume × rate, half-even to the centavo; null while the rate is not published. */
+  /** volume × rate, half-even to the centavo per run, summed for the month; null while a rate is not published. */
   due: Decimal | null;
   legalBasis: string;
 }
 
+/** A run of days over which a single-phase tax's levy and rate do not change. */
+export interface FuelTaxSegmentFigures extends FuelTaxAmounts {
+  from: IsoDate;
+  to: IsoDate;
+}
+
 /** A single-phase tax on fuels over the month (LC 214/2025, arts. 172–175): the volumes, the formula, and the amount once the rate is published. */
-export interface FuelTaxFigures {
+export interface FuelTaxFigures extends FuelTaxAmounts {
   tax: FuelTax;
-  status: FuelTaxStatus;
   formula: string;
-  ownProductionVolumeM3: Decimal;
-  importedVolumeM3: Decimal;
-  volumeM3: Decimal;
-  /** The rate when one rate applies over all the month's segments of the tax, else null. */
-  ratePerM3: Decimal | null;
-  /** Σ of the segments' dues; null while any segment's rate is not published. */
-  due: Decimal | null;
-  legalBasis: string;
   segments: FuelTaxSegmentFigures[];
 }
 
