@@ -106,6 +106,12 @@ const CASES: Array<[string, Case]> = [
     query: () => `mutation { recordSales(input: [{ producerId: "${ids.producer}", soldOn: "2025-03-20", volumeM3: "10", revenue: "5000" }]) { id } }`,
     idsOf: (d) => d.recordSales.map((s: any) => s.id),
   }],
+  ['recordImports', {
+    as: () => PRODUCER, entries: 2, entity: 'BiodieselImport',
+    query: () => `mutation { recordImports(input: [{ producerId: "${ids.producer}", clearedOn: "2025-03-05", volumeM3: "12.5", declarationNumber: "25/0300001-1" }, { producerId: "${ids.producer}", clearedOn: "2025-03-06", volumeM3: "3", declarationNumber: "25/0300002-2" }]) { id } }`,
+    idsOf: (d) => d.recordImports.map((i: any) => i.id),
+    check: (rows) => expect(rows.map((r) => r.after?.declarationNumber)).toEqual(['25/0300001-1', '25/0300002-2']),
+  }],
   ['recordFomento', {
     as: () => PRODUCER, entries: 1, entity: 'FomentoExpense',
     query: () => `mutation { recordFomento(input: [{ producerId: "${ids.producer}", spentOn: "2025-04-01", kind: TECHNICAL_ASSISTANCE, amount: "650", municipalityCode: "2611606" }]) { id } }`,
