@@ -7,6 +7,7 @@ import { ImportContributionsFigures, ImportFacts, importContributions } from '..
 import { Actor } from './actor';
 import { BadInputError, ConflictError } from './errors';
 import { Connection } from './pagination';
+import { IMPORT_KEYSET } from './keysets';
 import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { requireVisibleProducer } from './seal.service';
@@ -43,7 +44,7 @@ export class BiodieselImportService {
 
   /** Producer.imports for many producers at once, ordered by clearedOn then id; from/to bound clearedOn. */
   pagesByProducer(actor: Actor, keys: readonly ProducerPageKey[]): Promise<Array<Connection<BiodieselImport> | Error>> {
-    return pagesByProducer(this.ds, actor, { entity: BiodieselImport, table: 'biodiesel_import', dateColumn: 'cleared_on', dateProperty: 'clearedOn' }, keys);
+    return pagesByProducer(this.ds, actor, { entity: BiodieselImport, keyset: IMPORT_KEYSET }, keys);
   }
 
   /** Record a batch: every item is validated, then all are inserted; one bad item writes nothing. */

@@ -18,6 +18,10 @@ export const SALE_KEYSET: Keyset = {
   table: 'sale',
   columns: [{ column: 'sold_on', property: 'soldOn', kind: 'date' }, { column: 'id', property: 'id', kind: 'idText' }],
 };
+export const IMPORT_KEYSET: Keyset = {
+  table: 'biodiesel_import',
+  columns: [{ column: 'cleared_on', property: 'clearedOn', kind: 'date' }, { column: 'id', property: 'id', kind: 'idText' }],
+};
 export const AUDIT_KEYSET: Keyset = { table: 'audit_entry', columns: [{ column: 'id', property: 'id', kind: 'idText' }], descending: true };
 
 /** A query builder's rows after the cursor, in the keyset's order, `limit` of them. */

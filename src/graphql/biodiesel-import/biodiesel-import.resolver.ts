@@ -1,6 +1,8 @@
 import { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { BiodieselImport, Producer } from '../../domain';
+import { IMPORT_KEYSET } from '../../services/keysets';
+import { Sql } from '../compiled/annotations';
 import { Context } from '../context';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
@@ -27,6 +29,7 @@ export class BiodieselImportResolver {
     return ctx.services.imports.contributions(ctx.actor, producerId, year, month, asKnownOn);
   }
 
+  @Sql({ kind: 'one', entity: Producer, fk: 'producerId' })
   @FieldResolver(() => ProducerType, { description: 'Producer that imported.' })
   producer(@Root() i: BiodieselImport, @Ctx() ctx: Context) {
     return ctx.loaders.producer.load(i.producerId);
@@ -36,6 +39,7 @@ export class BiodieselImportResolver {
 /** Producer.imports, one statement for a page of producers (loader). */
 @Resolver(() => ProducerType)
 export class ProducerImportsResolver {
+  @Sql({ kind: 'page', entity: BiodieselImport, fk: 'producerId', keyset: IMPORT_KEYSET })
   @FieldResolver(() => BiodieselImportConnection, { description: 'Imports of biodiesel by clearedOn, then id; from/to bound clearedOn, inclusive.' })
   imports(@Root() p: Producer, @Args() args: ImportPageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.loaders.importsByProducer.load({ producerId: p.id, args, withTotal: selectsField(info, 'totalCount') });
