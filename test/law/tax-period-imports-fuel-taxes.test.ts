@@ -3,7 +3,9 @@ import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
 import { regimeForYear } from '../../src/law/regime';
 import { GrantFacts } from '../../src/law/seal-standing';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
-import { computeTaxPeriod, FeedstockGroup, ImportFacts, importContributions, SaleGroup, taxSegments, TaxPeriodInput } from '../../src/law/tax-period';
+import {
+  completeSnapshot, computeTaxPeriod, FeedstockGroup, figureDifferences, figuresFromJson, ImportFacts, importContributions, SaleGroup, taxSegments, TaxPeriodInput,
+} from '../../src/law/tax-period';
 import { BiodieselOrigin, Feedstock, FuelTax, Market, Region, TaxRegime } from '../../src/law/types';
 
 /**
@@ -143,6 +145,29 @@ describe('from 2027: the CBS on biodiesel (LC 214/2025, arts. 172–175), data a
     expect([cbs.status, cbs.ratePerM3?.toFixed(), cbs.due?.toFixed()]).toEqual(['COMPUTED', '187.4567', '2624.39']);
     expect(cbs.legalBasis).toContain('rate: Decreto hipotético nº 1/2026');
     expect(after.warnings).toEqual([]);
+  });
+
+  test('a January 2027 closed before the rate\'s publication reads back as it was, and names what the publication changes', () => {
+    const closed = run(2027, 1, january);
+    const stored = completeSnapshot(figuresFromJson(JSON.parse(JSON.stringify(closed))));
+    expect(figureDifferences(stored, closed)).toEqual([]);
+    expect(stored.fuelTaxes![0].volumeM3.toFixed()).toBe('14');
+    const after = run(2027, 1, january, createLawBook([...SHIPPED_LAW, CBS_RATE]), '2026-12-20');
+    expect(figureDifferences(stored, after)).toEqual([
+      { field: 'fuelTaxes.CBS.status', closed: 'RATE_NOT_PUBLISHED', recomputed: 'COMPUTED' },
+      { field: 'fuelTaxes.CBS.ratePerM3', closed: null, recomputed: '187.4567' },
+      { field: 'fuelTaxes.CBS.due', closed: null, recomputed: '2624.39' },
+    ]);
+  });
+
+  test('a snapshot taken before imports and fuel taxes were kept reads back with them empty, PIS/Cofins in force', () => {
+    const figures = run(2026, 9, { feedstock: [lot({})], sales: [sale(0, '1')] });
+    const old = JSON.parse(JSON.stringify(figures));
+    for (const k of ['imports', 'fuelTaxes', 'ownProductionValuation', 'blendPeriod']) delete old[k];
+    for (const seg of old.segments) delete seg.pisCofinsInForce;
+    const stored = completeSnapshot(figuresFromJson(old));
+    expect([stored.imports!.imports, stored.fuelTaxes, stored.segments[0].pisCofinsInForce, stored.ownProductionValuation]).toEqual([[], [], true, null]);
+    expect(figureDifferences(stored, figures)).toEqual([]);
   });
 
   test('a rate from 2027-03-15 cuts March; each run rounded half-even on its own and summed', () => {
