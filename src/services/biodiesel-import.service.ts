@@ -12,6 +12,7 @@ import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { requireVisibleProducer } from './seal.service';
 import { mutate } from './transaction';
+import { message } from '../i18n';
 import { checkMonth } from './validation';
 
 export interface RecordImportInput {
@@ -54,7 +55,7 @@ export class BiodieselImportService {
     const seen = new Set<string>();
     rows.forEach((r, i) => {
       const key = `${r.producerId}|${r.declarationNumber}`;
-      if (seen.has(key)) throw new ConflictError('DUPLICATE', `Declaration ${r.declarationNumber} appears twice in the batch`, `input[${i}].declarationNumber`);
+      if (seen.has(key)) throw new ConflictError('DUPLICATE', message('biodieselImport.declarationTwice', { number: r.declarationNumber }), `input[${i}].declarationNumber`);
       seen.add(key);
     });
     if (rows.length === 0) return [];
@@ -67,7 +68,7 @@ export class BiodieselImportService {
       );
       const takenKeys = new Set(taken.map((t) => `${t.producer_id}|${t.declaration_number}`));
       const i = rows.findIndex((r) => takenKeys.has(`${r.producerId}|${r.declarationNumber}`));
-      if (i >= 0) throw new ConflictError('DUPLICATE', `An import with declaration ${rows[i].declarationNumber} is already recorded for producer ${rows[i].producerId}`, `input[${i}].declarationNumber`);
+      if (i >= 0) throw new ConflictError('DUPLICATE', message('biodieselImport.declarationTaken', { number: rows[i].declarationNumber, producerId: rows[i].producerId }), `input[${i}].declarationNumber`);
       // The contributions are due in the month of clearance, which must be open.
       await requireOpenPeriods(em, rows, (r) => r.clearedOn, (n) => `input[${n}].clearedOn`);
       await insertInChunks(em, BiodieselImport, rows);
@@ -84,7 +85,7 @@ export class BiodieselImportService {
     const volumeM3 = requirePositiveDecimal(input.volumeM3, `${at}.volumeM3`);
     const declarationNumber = typeof input.declarationNumber === 'string' ? input.declarationNumber.trim().toUpperCase() : '';
     if (!DECLARATION.test(declarationNumber)) {
-      throw new BadInputError(`${at}.declarationNumber`, 'declarationNumber must be the import declaration\'s number (DI or DUIMP): 5 to 40 letters, digits, "/", "-" or "."');
+      throw new BadInputError(`${at}.declarationNumber`, message('biodieselImport.declarationNumber', { field: 'declarationNumber' }));
     }
     return Object.assign(new BiodieselImport(), { producerId: input.producerId, clearedOn, volumeM3, declarationNumber });
   }
