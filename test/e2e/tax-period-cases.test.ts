@@ -151,6 +151,8 @@ test('a stock-only month takes the blend of the latest earlier month with raw ma
   ]);
   expect(codes(oct)).toEqual(['BLEND_OF_EARLIER_PERIOD']);
   expect(oct.warnings[0].message).toContain('2026-08');
+  const pt = await api.gql(QUERY, { p: id, y: 2026, m: 10, k: null }, undefined, { 'accept-language': 'pt-BR' });
+  expect(pt.data!.taxPeriod.warnings[0].message).toBe('Nenhuma matéria-prima foi utilizada no período: a produção própria vendida do estoque segue a ponderação de 2026-08, o último mês anterior com matéria-prima utilizada.');
   // A producer with no raw material ever used: GENERAL, 5 × 26,41 = 132,05, NO_FEEDSTOCK_IN_PERIOD.
   const none = await producer();
   await sales(none, [{ on: '2026-10-15', m3: '5' }]);
@@ -230,6 +232,10 @@ test('January 2027: the CBS with no rate (RATE_NOT_PUBLISHED), then with an ADMI
   expect(cbs.formula).toContain('art. 173 §2º');
   expect(cbs.legalBasis).toContain('Lei Complementar 214/2025, arts. 172–175');
   expect(codes(none)).toEqual(['RATE_NOT_PUBLISHED']);
+  expect(none.warnings[0].message).toBe('No rate per m³ of the CBS on biodiesel is published for 2027-01-01 to 2027-01-31 as known on ' + none.asKnownOn + ': the volumes and the formula are shown, the amount follows its publication.');
+  // In Portuguese for a caller who asks (Accept-Language), the code unchanged.
+  const pt = await api.gql(QUERY, { p: id, y: 2027, m: 1, k: null }, undefined, { 'accept-language': 'pt-BR' });
+  expect(pt.data!.taxPeriod.warnings[0]).toMatchObject({ code: 'RATE_NOT_PUBLISHED', message: expect.stringContaining('Nenhuma alíquota por m³ da CBS sobre o biodiesel está publicada para 2027-01-01 a 2027-01-31') });
   expect(none.imports.imports[0]).toMatchObject({ pisPerM3: null, cofinsPerM3: null, pisDue: '0', cofinsDue: '0' });
   // A dashboard of months keeps working: December 2026 and January 2027 side by side, no error.
   const both = await api.ok(`query($p: ID!) { producer(id: $p) { dec: taxPeriod(year: 2026, month: 12) { totalDue } jan: taxPeriod(year: 2027, month: 1) { fuelTaxes { status } } } }`, { p: id });
