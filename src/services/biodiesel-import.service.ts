@@ -9,6 +9,7 @@ import { BadInputError, ConflictError } from './errors';
 import { Connection } from './pagination';
 import { IMPORT_KEYSET } from './keysets';
 import { pagesByProducer, ProducerPageKey } from './producer-pages';
+import { Problems } from './problems';
 import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { requireVisibleProducer } from './seal.service';
 import { mutate } from './transaction';
@@ -48,29 +49,35 @@ export class BiodieselImportService {
     return pagesByProducer(this.ds, actor, { entity: BiodieselImport, keyset: IMPORT_KEYSET }, keys);
   }
 
-  /** Record a batch: every item is validated, then all are inserted; one bad item writes nothing. */
+  /** Record a batch: every item is validated, then all are inserted; one bad item writes nothing, and every bad item is reported. */
   async record(actor: Actor, inputs: RecordImportInput[]): Promise<BiodieselImport[]> {
     assertWritable(actor, inputs.map((s, i) => ({ field: `input[${i}].producerId`, id: s.producerId })));
-    const rows = inputs.map((input, i) => BiodieselImportService.toRow(input, `input[${i}]`));
+    const problems = new Problems();
+    const checked = inputs.map((input, i) => problems.check(() => BiodieselImportService.toRow(input, `input[${i}]`)));
     const seen = new Set<string>();
-    rows.forEach((r, i) => {
+    checked.forEach((r, i) => {
+      if (!r) return;
       const key = `${r.producerId}|${r.declarationNumber}`;
-      if (seen.has(key)) throw new ConflictError('DUPLICATE', message('biodieselImport.declarationTwice', { number: r.declarationNumber }), `input[${i}].declarationNumber`);
+      if (seen.has(key)) problems.add(new ConflictError('DUPLICATE', message('biodieselImport.declarationTwice', { number: r.declarationNumber }), `input[${i}].declarationNumber`));
       seen.add(key);
     });
-    if (rows.length === 0) return [];
+    if (inputs.length === 0) return [];
     return mutate(this.ds, actor, async (em) => {
-      await requireWritableProducers(em, actor, rows.map((r, i) => ({ field: `input[${i}].producerId`, id: r.producerId })));
+      const items = checked.flatMap((r, i) => (r ? [{ r, i }] : []));
+      await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: `input[${i}].producerId`, id: r.producerId })), problems);
       const taken: Array<{ producer_id: string; declaration_number: string }> = await em.query(
         `SELECT producer_id::text, declaration_number FROM biodiesel_import
           WHERE (producer_id, declaration_number) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
-        [rows.map((r) => r.producerId), rows.map((r) => r.declarationNumber)],
+        [items.map(({ r }) => r.producerId), items.map(({ r }) => r.declarationNumber)],
       );
       const takenKeys = new Set(taken.map((t) => `${t.producer_id}|${t.declaration_number}`));
-      const i = rows.findIndex((r) => takenKeys.has(`${r.producerId}|${r.declarationNumber}`));
-      if (i >= 0) throw new ConflictError('DUPLICATE', message('biodieselImport.declarationTaken', { number: rows[i].declarationNumber, producerId: rows[i].producerId }), `input[${i}].declarationNumber`);
+      for (const { r, i } of items.filter(({ r }) => takenKeys.has(`${r.producerId}|${r.declarationNumber}`))) {
+        problems.add(new ConflictError('DUPLICATE', message('biodieselImport.declarationTaken', { number: r.declarationNumber, producerId: r.producerId }), `input[${i}].declarationNumber`));
+      }
       // The contributions are due in the month of clearance, which must be open.
-      await requireOpenPeriods(em, rows, (r) => r.clearedOn, (n) => `input[${n}].clearedOn`);
+      await requireOpenPeriods(em, checked, (r) => r.clearedOn, (n) => `input[${n}].clearedOn`, problems);
+      problems.throwIfAny();
+      const rows = checked as BiodieselImport[];
       await insertInChunks(em, BiodieselImport, rows);
       return {
         result: rows,

@@ -116,6 +116,11 @@ describe('imports of biodiesel (Decreto 10.527/2020, art. 5º §1º and §3º; a
       expect((await api.gql(IMPORTS, { i: input }, as)).errors?.[0].extensions).toMatchObject(extensions);
       expect(await count()).toBe(1);
     }
+    // Every bad item is reported, each with its field; the first is the error's own.
+    const many = await api.gql(IMPORTS, { i: [{ ...good, declarationNumber: '26/0000009-9' }, { ...good, volumeM3: '-1' }] });
+    expect(many.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', problemCount: 2 });
+    expect((many.errors?.[0].extensions?.problems as any[]).map((p) => [p.code, p.field])).toEqual([['CONFLICT', 'input[0].declarationNumber'], ['BAD_USER_INPUT', 'input[1].volumeM3']]);
+    expect(await count()).toBe(1);
     // Another producer may use the same number (unique per producer).
     const other = await producer();
     await api.ok(IMPORTS, { i: [{ ...good, producerId: other, declarationNumber: '26/0000009-9' }] });
