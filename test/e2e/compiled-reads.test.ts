@@ -375,7 +375,7 @@ function unsupportedCases(): Case[] {
     { name: 'Purchase.familyFarmingOrigin', query: page('familyFarmingOrigin'), expect: 'data' },
     { name: 'computed fields at several levels of one compiled tree', query: COMPUTED, expect: 'data' },
     { name: 'computed fields, as a PRODUCER', query: COMPUTED, as: { role: 'PRODUCER', producerId: '1' }, expect: 'data' },
-    { name: 'a computed field whose resolver refuses (a 2027 tax month): the root field executes normally', query: '{ producers(first: 1) { edges { node { id taxPeriod(year: 2027, month: 1) { totalDue } } } } }', expect: 'error' },
+    { name: 'a computed field whose resolver refuses (a month 13): the root field executes normally', query: '{ producers(first: 1) { edges { node { id taxPeriod(year: 2026, month: 13) { totalDue } } } } }', expect: 'error' },
     { name: 'a mutation', query: 'mutation { createProducer(input: { cnpj: "00000000000000", legalName: "X", plantMunicipalityCode: "2611606" }) { id } }', expect: 'error' },
   ];
 }
