@@ -26,7 +26,7 @@ export const en = {
   'auth.tokenExpired': 'The token has expired',
   'auth.tokenInvalid': 'The token is not valid',
   'auth.unknownClaims': 'Unknown claims in token: {{claims}}',
-  'auth.noSubject': 'The token has no subject',
+  'auth.badSubject': 'The token subject (sub) must be text of 1 to {{max}} characters without control characters',
   'auth.badRole': 'The token role must be ADMIN, AUDITOR or PRODUCER',
   'auth.producerIdRequired': 'A PRODUCER token needs a producerId claim',
   'auth.producerIdOnlyForProducer': 'Only a PRODUCER token carries producerId',

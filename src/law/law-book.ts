@@ -130,7 +130,7 @@ export function versionProblems(r: LawVersionRecord): Array<[string, Message]> {
   if (scopes === null && r.scope != null) problems.push(['scope', message('law.noScope', { parameter: r.parameter })]);
   if (scopes !== null && (r.scope == null || !scopes.includes(r.scope))) problems.push(['scope', message('law.scopeRequired', { parameter: r.parameter, scopes: scopes.join(', ') })]);
   const kinds = spec.values as Record<string, 'fraction' | 'amount' | 'factor'>;
-  for (const key of Object.keys(r.value ?? {})) if (!(key in kinds)) problems.push([`value.${key}`, message('law.unknownValue', { parameter: r.parameter, key, known: Object.keys(kinds).join(', ') || '-' })]);
+  for (const key of Object.keys(r.value ?? {})) if (!Object.hasOwn(kinds, key)) problems.push([`value.${key}`, message('law.unknownValue', { parameter: r.parameter, key, known: Object.keys(kinds).join(', ') || '-' })]);
   for (const [key, kind] of Object.entries(kinds)) {
     const text = r.value?.[key];
     if (typeof text !== 'string' || !/^\d+(\.\d+)?$/.test(text.trim())) {

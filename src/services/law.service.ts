@@ -193,9 +193,10 @@ export class LawService {
    */
   async publishLawParameter(actor: Actor, input: PublishLawParameterInput): Promise<LawParameterVersion> {
     assertAdmin(actor);
-    const value: Record<string, string> = {};
+    // Own keys only: a value named `constructor` or `__proto__` is a name like any other (refused by versionProblems as unknown).
+    const value: Record<string, string> = Object.create(null) as Record<string, string>;
     input.values.forEach((v, i) => {
-      if (v.name in value) throw new BadInputError(`input.values[${i}].name`, message('input.givenTwice', { name: v.name }));
+      if (Object.hasOwn(value, v.name)) throw new BadInputError(`input.values[${i}].name`, message('input.givenTwice', { name: v.name }));
       value[v.name] = plain(v.value);
     });
     const record: LawVersionRecord = {

@@ -20,7 +20,7 @@ export function translateDbError(error: unknown, fieldPrefix = 'input'): never {
   if (error instanceof QueryFailedError) {
     const d = error.driverError as { code?: string; constraint?: string; detail?: string };
     if (d.code === '23505') {
-      const field = UNIQUE_FIELDS[d.constraint ?? ''] ?? 'input';
+      const field = (d.constraint && Object.hasOwn(UNIQUE_FIELDS, d.constraint) ? UNIQUE_FIELDS[d.constraint] : undefined) ?? 'input';
       if (d.constraint === 'regime_election_producer_id_effective_year_key') {
         throw new ConflictError('REGIME_ALREADY_ELECTED', message('regime.alreadyElectedThatYear'), `${fieldPrefix}.${field}`);
       }
