@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
+import { chromiumPath, isExecutable, launchChromium } from '../chromium';
 import { message } from '../i18n';
 import { AppError } from '../services/errors';
 
@@ -8,15 +8,12 @@ export class PdfUnavailableError extends AppError {
   readonly code = 'PDF_UNAVAILABLE';
 }
 
-/** Where Debian's `chromium` package installs the browser; CHROMIUM_PATH names another. */
-export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
-
 /** Renders at a time; more wait their turn (each holds a page of the one browser). */
 const CONCURRENT = 2;
 
 /**
- * HTML to PDF with headless Chromium (Debian's `chromium`, driven by playwright-core; never a
- * browser download). The browser starts at the first PDF and stays up for the next ones; a
+ * HTML to PDF with headless Chromium (the one src/chromium.ts names: Debian's `chromium`,
+ * or CHROMIUM_PATH). The browser starts at the first PDF and stays up for the next ones; a
  * machine without it answers PDF_UNAVAILABLE, saying what to install.
  */
 export class PdfRenderer {
@@ -24,19 +21,14 @@ export class PdfRenderer {
   private running = 0;
   private waiting: Array<() => void> = [];
 
-  constructor(private readonly executablePath: string = process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM) {}
+  constructor(private readonly executablePath: string = chromiumPath()) {}
 
   private launch(): Promise<Browser> {
-    if (!fs.existsSync(this.executablePath)) {
+    if (!isExecutable(this.executablePath)) {
       throw new PdfUnavailableError(message('export.pdfNoChromium', { path: this.executablePath }));
     }
     if (!this.browser) {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { chromium } = require('playwright-core') as typeof import('playwright-core');
-      this.browser = chromium.launch({
-        executablePath: this.executablePath,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-      }).then((b) => {
+      this.browser = launchChromium(this.executablePath).then((b) => {
         b.on('disconnected', () => { this.browser = null; });
         return b;
       }, (e: unknown) => {

@@ -1,13 +1,14 @@
 import http from 'node:http';
 import { AddressInfo } from 'node:net';
-import { Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from '../../src/chromium';
 import { parseOrigins } from '../../src/http/cors';
 import { startTestApi, TestApi } from '../support/api';
 
 /**
- * A browser frontend on another origin calling the API (CORS_ORIGINS), in Debian's Chromium: the
- * listed origin gets its preflight answered and reads the answer; any other origin is refused by
- * the browser, since the API sends it no CORS header. CSRF prevention stays for simple requests.
+ * A browser frontend on another origin calling the API (CORS_ORIGINS), in headless Chromium
+ * (src/chromium.ts): the listed origin gets its preflight answered and reads the answer; any other
+ * origin is refused by the browser, since the API sends it no CORS header. CSRF prevention stays for simple requests.
  */
 let api: TestApi;
 let browser: Browser;
@@ -25,10 +26,7 @@ beforeAll(async () => {
   listed = `http://localhost:${port}`;
   unlisted = `http://127.0.0.1:${port}`;
   api = await startTestApi({ corsOrigins: [listed, 'https://other.example.gov.br'] });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

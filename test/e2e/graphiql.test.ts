@@ -1,11 +1,12 @@
 import os from 'node:os';
 import path from 'node:path';
-import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium } from '../../src/chromium';
 import { EXAMPLE_OPERATIONS } from '../../src/http/graphiql-examples';
 import { startTestApi, TestApi } from '../support/api';
 
-// GraphiQL in real headless Chromium (Debian's /usr/bin/chromium), with every request that is not
-// to this machine aborted: the page must work on a closed network (DESIGN §3).
+// GraphiQL in real headless Chromium (the one src/chromium.ts names), with every request that is
+// not to this machine aborted: the page must work on a closed network (DESIGN §3).
 
 /** Screenshots for a person to look at, outside the repository. */
 const SCREENSHOT = process.env.GRAPHIQL_SCREENSHOT ?? path.join(os.tmpdir(), 'selo-graphiql.png');
@@ -24,10 +25,7 @@ const besidesUnauthorized = () => pageErrors.filter((e) => !/status of 401 \(Una
 beforeAll(async () => {
   api = await startTestApi();
   await api.ok(`mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Recife", semiarid: false }, { ibgeCode: "2910800", name: "Feira de Santana", semiarid: true }]) { ibgeCode } }`);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
