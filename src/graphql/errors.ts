@@ -1,8 +1,9 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { GraphQLError, GraphQLFormattedError, Kind, visit } from 'graphql';
+import { GraphQLError, GraphQLFormattedError, Kind, ValueNode, visit } from 'graphql';
 import { NoRuleInForceError } from '../law/errors';
 import { AppError } from '../services/errors';
+import { textLimit, textProblem } from '../services/validation';
 import { DEFAULT_LOCALE, isLocalized, Locale, message, recognise, translate } from '../i18n';
 import { LocalizedGraphQLError } from './localized-error';
 
@@ -34,6 +35,25 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The database is working but could not finish this statement now: cancelled (57014, the
+ * statement_timeout that bounds a request), a lock not had in time (55P03, lock_timeout), a
+ * deadlock or serialization failure (40P01, 40001). Nothing was written (the transaction rolled
+ * back); the same request sent again shortly may pass: DATABASE_BUSY, HTTP 503 with Retry-After.
+ */
+const BUSY_SQLSTATES = new Set(['57014', '55P03', '40P01', '40001']);
+
+export function isDatabaseBusy(error: unknown): boolean {
+  for (let e = error as { code?: unknown; driverError?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
+    if (typeof e.code === 'string' && BUSY_SQLSTATES.has(e.code)) return true;
+    e = (e.driverError ?? e.cause) as typeof e;
+  }
+  return false;
+}
+
+/** The codes of a temporary failure of the server, answered 503 with Retry-After. */
+export const RETRYABLE_CODES = new Set(['DATABASE_UNAVAILABLE', 'DATABASE_BUSY']);
 
 export interface ErrorLog {
   error(details: Record<string, unknown>, message: string): void;
@@ -75,14 +95,15 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
       return { message: localizedMessage(formatted.message, error, locale), locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
     }
     const requestId = requestIdOf();
-    if (isDatabaseUnavailable(original)) {
+    const retryable = isDatabaseUnavailable(original) ? 'unavailable' : isDatabaseBusy(original) ? 'busy' : null;
+    if (retryable) {
       // Not the caller's fault and not a bug: say so, so clients retry (HTTP 503 via the server).
-      log.error({ err: original instanceof Error ? original.message : original, requestId }, 'database unavailable');
+      log.error({ err: original instanceof Error ? original.message : original, requestId }, `database ${retryable}`);
       return {
-        message: translate(message('http.databaseUnavailable', { requestId: requestId ?? 'unknown' }), locale),
+        message: translate(message(retryable === 'busy' ? 'http.databaseBusy' : 'http.databaseUnavailable', { requestId: requestId ?? 'unknown' }), locale),
         locations: formatted.locations,
         path: formatted.path,
-        extensions: { code: 'DATABASE_UNAVAILABLE', requestId },
+        extensions: { code: retryable === 'busy' ? 'DATABASE_BUSY' : 'DATABASE_UNAVAILABLE', requestId },
       };
     }
     log.error({ err: original instanceof Error ? { message: original.message, stack: original.stack } : original, requestId, path: formatted.path }, 'unexpected error');
@@ -96,7 +117,7 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
 }
 
 /**
- * Apollo plugin: a response carrying DATABASE_UNAVAILABLE is HTTP 503 with `Retry-After`, so that
+ * Apollo plugin: a response carrying DATABASE_UNAVAILABLE or DATABASE_BUSY is HTTP 503 with `Retry-After`, so that
  * clients, proxies and load balancers see a temporary failure of the server (not of the request)
  * and retry (DESIGN §3: the API stays up and recovers when the database comes back).
  */
@@ -106,7 +127,7 @@ export const databaseUnavailableStatus: ApolloServerPlugin = {
       async willSendResponse({ response }) {
         const body = response.body;
         const errors = body.kind === 'single' ? body.singleResult.errors : body.initialResult.errors;
-        if (!errors?.some((e) => e.extensions?.code === 'DATABASE_UNAVAILABLE')) return;
+        if (!errors?.some((e) => RETRYABLE_CODES.has(String(e.extensions?.code)))) return;
         response.http.status = 503;
         response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
       },
@@ -114,52 +135,56 @@ export const databaseUnavailableStatus: ApolloServerPlugin = {
   },
 };
 
-/** Where the first NUL character sits in a variable's value (`input[0].supplierName`), if any. */
-function nulPath(value: unknown, at: string, depth = 0): string | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? at : null;
+/** The first string of a variable's value that is refused (a NUL character, or longer than its field takes), with its path (`input[0].supplierName`). */
+function badTextIn(value: unknown, at: string, depth = 0): { field: string; text: string } | null {
+  if (typeof value === 'string') return textProblem(value, at) ? { field: at, text: value } : null;
   if (depth > 20 || value === null || typeof value !== 'object') return null;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const found = nulPath(value[i], `${at}[${i}]`, depth + 1);
+      const found = badTextIn(value[i], `${at}[${i}]`, depth + 1);
       if (found) return found;
     }
     return null;
   }
   for (const [key, v] of Object.entries(value)) {
-    const found = nulPath(v, `${at}.${key}`, depth + 1);
+    const found = badTextIn(v, `${at}.${key}`, depth + 1);
     if (found) return found;
   }
   return null;
 }
 
 /**
- * Apollo plugin: a string holding a NUL character (U+0000) is BAD_USER_INPUT naming the field,
- * before anything runs. PostgreSQL text cannot hold one, so it would otherwise fail deep in a query
- * as an internal error (DESIGN §5: bad input is the caller's error, with its field).
+ * Apollo plugin: every string of the input — literal or variable, at any depth — is checked before
+ * anything runs (DESIGN §5: bad input is the caller's error, with its field): a NUL character
+ * (U+0000), which PostgreSQL text cannot hold, and a text longer than its field takes
+ * (`textLimit`: 255 characters for ids, codes and keys, 500 for names, 2000 for legal bases and
+ * notes; an indexed column of a few KB would otherwise fail deep in a query as an internal error).
  */
-export const rejectNulCharacters: ApolloServerPlugin = {
+export const checkInputText: ApolloServerPlugin = {
   async requestDidStart() {
     return {
       async didResolveOperation({ request, document }) {
-        // Fields are named as the services name them: by the argument a variable is passed to.
-        const argumentOf = new Map<string, string>();
-        let field: string | null = null;
-        visit(document, {
-          Argument(node) {
-            if (node.value.kind === Kind.VARIABLE) argumentOf.set(node.value.name.value, node.name.value);
-            let found = false;
-            visit(node.value, { StringValue(v) { if (v.value.includes('\u0000')) found = true; } });
-            if (found && !field) field = node.name.value;
-          },
-        });
+        // Fields are named as the services name them: by the argument (and input field) a variable is passed to.
+        const pathOf = new Map<string, string>();
+        let found: { field: string; text: string } | null = null;
+        const walk = (node: ValueNode, at: string): void => {
+          if (found) return;
+          if (node.kind === Kind.VARIABLE) pathOf.set(node.name.value, at);
+          else if (node.kind === Kind.STRING) { if (textProblem(node.value, at)) found = { field: at, text: node.value }; }
+          else if (node.kind === Kind.LIST) node.values.forEach((v, i) => walk(v, `${at}[${i}]`));
+          else if (node.kind === Kind.OBJECT) for (const f of node.fields) walk(f.value, `${at}.${f.name.value}`);
+        };
+        visit(document, { Argument(node) { walk(node.value, node.name.value); } });
         for (const [name, value] of Object.entries(request.variables ?? {})) {
-          if (field) break;
-          field = nulPath(value, argumentOf.get(name) ?? name);
+          if (found) break;
+          found = badTextIn(value, pathOf.get(name) ?? name);
         }
-        if (field) {
-          throw new LocalizedGraphQLError(message('http.nulCharacter', { field }), {
-            extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } },
-          });
+        if (found) {
+          const { field, text } = found as { field: string; text: string };
+          const refusal = text.includes('\u0000')
+            ? message('http.nulCharacter', { field })
+            : message('input.tooLong', { field, max: textLimit(field), length: text.length });
+          throw new LocalizedGraphQLError(refusal, { extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } } });
         }
       },
     };

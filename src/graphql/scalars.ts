@@ -64,7 +64,7 @@ function parseDate(value: unknown): string {
 /** Calendar date, ISO 8601 YYYY-MM-DD, without time or zone. */
 export const DateScalar = new GraphQLScalarType<string, string>({
   name: 'Date',
-  description: 'Calendar date, ISO 8601 YYYY-MM-DD (a real date: 2025-02-30 is rejected).',
+  description: 'Calendar date, ISO 8601 YYYY-MM-DD, from 0001-01-01 to 9999-12-31 (a real date: 2025-02-30 and the year 0000 are rejected).',
   serialize(value) {
     if (typeof value === 'string' && isIsoDate(value)) return value;
     throw new GraphQLError(`Date cannot represent ${String(value)}`);

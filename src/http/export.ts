@@ -3,7 +3,7 @@ import { Exporter, ExportFile, requireFormat, requireInt } from '../export/expor
 import { Locale, parseLocale } from '../formats/brazilian';
 import { message, translate } from '../i18n';
 import { actorFromAuthorization, TokenVerifier } from '../graphql/auth/token';
-import { isDatabaseUnavailable } from '../graphql/errors';
+import { isDatabaseBusy, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../graphql/errors';
 import { NoRuleInForceError } from '../law/errors';
 import { Logger } from '../logger';
 import { currentLocale, currentRequestId } from '../request-context';
@@ -71,6 +71,10 @@ export function mountExport(app: express.Express, { exporter, verifier, logger }
         }
         if (isDatabaseUnavailable(e)) {
           res.status(503).setHeader('retry-after', '5').json({ error: { code: 'DATABASE_UNAVAILABLE', message: translate(message('http.databaseUnavailable', { requestId: requestId ?? 'unknown' }), currentLocale()), requestId } });
+          return;
+        }
+        if (isDatabaseBusy(e)) {
+          res.status(503).setHeader('retry-after', String(RETRY_AFTER_SECONDS)).json({ error: { code: 'DATABASE_BUSY', message: translate(message('http.databaseBusy', { requestId: requestId ?? 'unknown' }), currentLocale()), requestId } });
           return;
         }
         logger.error({ err: e instanceof Error ? e.stack : String(e), requestId }, 'export failed');

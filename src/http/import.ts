@@ -1,7 +1,7 @@
 import express from 'express';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from '../graphql/auth/token';
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../graphql/errors';
+import { isDatabaseBusy, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../graphql/errors';
 import { parseLocale } from '../formats/brazilian';
 import { importFile, importKind, importTarget } from '../import/importer';
 import { IMPORT_KINDS } from '../import/kinds';
@@ -118,6 +118,10 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       if (isDatabaseUnavailable(e)) {
         logger.error({ err: e instanceof Error ? e.message : String(e), requestId }, 'database unavailable');
         return fail(503, { code: 'DATABASE_UNAVAILABLE', message: say(message('import.databaseUnavailable')) }, true);
+      }
+      if (isDatabaseBusy(e)) {
+        logger.error({ err: e instanceof Error ? e.message : String(e), requestId }, 'database busy');
+        return fail(503, { code: 'DATABASE_BUSY', message: say(message('import.databaseBusy')) }, true);
       }
       logger.error({ err: e instanceof Error ? e.stack : String(e), requestId }, 'import failed');
       fail(500, { code: 'INTERNAL_SERVER_ERROR', message: say(message('import.failed', { requestId: requestId ?? 'unknown' })) });

@@ -4,6 +4,7 @@ import {
 import { Decimal } from '../law/decimal';
 import { message, Message } from '../i18n';
 import { ImportLineError } from './import-error';
+import { textLimit, textProblem } from '../services/validation';
 import { ColumnSpec, CsvRow, ImportKind } from './import-kind';
 
 /** A cell as a source gives it: text (CSV, or a text cell of a workbook) or a workbook's typed value. */
@@ -99,6 +100,7 @@ export class CellReader {
     for (let i = 0; i < names.length; i++) {
       const raw = cells[i];
       if (raw === null || raw === undefined || raw === '') continue;
+      if (typeof raw === 'string' && textProblem(raw, names[i])) throw this.textRefusal(raw, line, names[i]);
       const type = this.specs[i].type;
       if (typeof raw === 'string' && (type === undefined || type === 'text')) {
         row[names[i]] = raw;
@@ -107,6 +109,12 @@ export class CellReader {
       row[names[i]] = this.cell(raw, type ?? 'text', line, names[i]);
     }
     return row;
+  }
+
+  /** A cell no field takes (the same limits as the GraphQL input's, src/services/validation.ts): a NUL character, or too long. */
+  private textRefusal(text: string, line: number, column: string): ImportLineError {
+    const why = text.includes('\u0000') ? message('import.nulCharacter') : message('import.tooLong', { max: textLimit(column), length: text.length });
+    return this.at(new ImportLineError('BAD_USER_INPUT', line, column, why));
   }
 
   private cell(raw: Exclude<RawCell, null | undefined>, type: NonNullable<ColumnSpec['type']>, line: number, column: string): string | undefined {

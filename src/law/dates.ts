@@ -6,15 +6,24 @@ export type IsoDate = string;
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** The calendar the API reads: years 0001 to 9999 (PostgreSQL's `date` has no year 0, and four digits end at 9999). */
+export const FIRST_DATE: IsoDate = '0001-01-01';
+export const LAST_DATE: IsoDate = '9999-12-31';
+
+/** A real calendar date YYYY-MM-DD from 0001-01-01 to 9999-12-31 (no year 0000, no 30 February). */
 export function isIsoDate(value: string): boolean {
   const m = ISO.exec(value);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
+  return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
 }
 
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Days of a month of the Gregorian calendar (computed, not through Date.UTC, which reads years 0–99 as 1900–1999). */
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return month === 2 && leap ? 29 : DAYS[month - 1];
 }
 
 function toUtc(date: IsoDate): Date {

@@ -13,6 +13,21 @@ export function lastBusinessDayOfNovember(year: number): IsoDate {
   return day;
 }
 
+/** The date of Lei 11.116/2005, whose art. 4º creates the election: none is made before it. */
+export const FIRST_ELECTION_DAY: IsoDate = '2005-05-18';
+
+/**
+ * The dates an election may bear, as known on `today`: from the date of Lei 11.116/2005 (art. 4º
+ * creates the option) to 31 December of the next year. An election is made by the last business
+ * day of November for the next year (art. 4º §1º), so one dated beyond the end of next year is not
+ * an election anyone has made yet (a mistyped year, e.g. 9999-12-31, whose effective year would
+ * be 10001). Interpretation: dates up to the end of next year are taken so that an election
+ * already prepared may be recorded; earlier years are kept, for the months computed for them.
+ */
+export function electionDateBounds(today: IsoDate): { from: IsoDate; to: IsoDate } {
+  return { from: FIRST_ELECTION_DAY, to: isoDate(yearOf(today) + 1, 12, 31) };
+}
+
 /** The calendar year from which an election applies, and what was noticed on the way. */
 export interface ElectionOutcome {
   effectiveYear: number;

@@ -1,7 +1,7 @@
 import { DataSource, EntityManager, In } from 'typeorm';
 import { RegimeElection } from '../domain';
-import { firstDayOfMonth, IsoDate, yearOf } from '../law/dates';
-import { electionEffectiveYear } from '../law/regime';
+import { firstDayOfMonth, IsoDate, today, yearOf } from '../law/dates';
+import { electionDateBounds, electionEffectiveYear } from '../law/regime';
 import { TaxRegime } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError } from './errors';
@@ -60,6 +60,10 @@ export class RegimeService {
       await requireWritableProducers(em, actor, [{ field: 'input.producerId', id: input.producerId }]);
       if (!Object.values(TaxRegime).includes(input.regime)) throw new BadInputError('input.regime', message('regime.notARegime', { field: 'input.regime' }));
       const electedOn = requireDate(input.electedOn, 'input.electedOn');
+      const bounds = electionDateBounds(today());
+      if (electedOn < bounds.from || electedOn > bounds.to) {
+        throw new BadInputError('input.electedOn', message('regime.electedOnRange', { field: 'input.electedOn', ...bounds }));
+      }
       const startingActivity = input.startingActivity ?? false;
       const { effectiveYear } = electionEffectiveYear(electedOn, startingActivity);
       if (startingActivity) await refuseWhenAlreadySold(em, input.producerId, electedOn);

@@ -7,6 +7,29 @@ import { Problems } from './problems';
 
 /** Input checks shared by the use cases; each names the offending field (DESIGN §5). */
 
+/**
+ * The longest text a field takes, in characters (UTF-16 code units), for the GraphQL input and the
+ * imports alike (docs/API.md, "Text lengths"): names 500, legal bases, notes and reasons 2000,
+ * every other text (ids, codes, keys, numbers of documents) 255. Under PostgreSQL's limit for a
+ * btree index entry (about 2.7 KB) even in four-byte characters, for the indexed ones.
+ */
+export const TEXT_MAX = { id: 255, name: 500, long: 2000 } as const;
+const NAME_FIELDS = new Set(['name', 'legalName', 'supplierName']);
+const LONG_FIELDS = new Set(['legalBasis', 'note', 'reason', 'description', 'source']);
+
+/** The longest text the field at `path` takes (`input[2].supplierName` → 500): by the path's last name. */
+export function textLimit(path: string): number {
+  const name = path.replace(/\[\d+\]/g, '').split('.').pop() ?? path;
+  if (NAME_FIELDS.has(name)) return TEXT_MAX.name;
+  if (LONG_FIELDS.has(name)) return TEXT_MAX.long;
+  return TEXT_MAX.id;
+}
+
+/** Whether a text cannot be taken for the field at `path`: a NUL character (PostgreSQL text holds none), or too long. */
+export function textProblem(text: string, path: string): boolean {
+  return text.includes('\u0000') || text.length > textLimit(path);
+}
+
 export function requireText(value: string | null | undefined, field: string): string {
   const text = value?.trim();
   if (!text) throw new BadInputError(field, message('input.empty', { field }));

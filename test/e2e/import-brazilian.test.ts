@@ -89,7 +89,7 @@ describe('a purchases sheet saved by a Portuguese Excel as CSV', () => {
 
   it('refuses a day that does not exist, in the notation of the file', async () => {
     const e = await refused('purchases', Buffer.from(file().toString('latin1').replace('05/11/2026', '31/11/2026'), 'latin1'));
-    expect(translate(e.text, 'pt-BR')).toBe('linha 4, coluna "Data da compra" (purchasedOn): deve ser uma data real escrita como 03/11/2026; recebido "31/11/2026"');
+    expect(translate(e.text, 'pt-BR')).toBe('linha 4, coluna "Data da compra" (purchasedOn): deve ser uma data real de 0001-01-01 a 9999-12-31 escrita como 03/11/2026; recebido "31/11/2026"');
   });
 });
 

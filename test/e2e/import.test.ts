@@ -166,7 +166,7 @@ describe('purchases', () => {
     ['own production with a cost', `2025-08-01,,SOYBEAN,10,5,OWN_PRODUCTION,,,,4314100,,,`, 57, 'cost', 'OWN_PRODUCTION has no acquisition cost (valued per art. 6º §4º)'],
     ['a third party without cost', `2025-08-01,,SOYBEAN,10,,THIRD_PARTY,,,X,4314100,,,`, 57, 'cost', 'A THIRD_PARTY purchase needs its acquisition cost'],
     ['consumption before purchase', `2025-08-02,2025-08-01,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'consumedOn', 'must not be before purchasedOn'],
-    ['a day that does not exist', `2025-02-29,,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'purchasedOn', 'must be a real date written as 2026-11-03, got "2025-02-29"'],
+    ['a day that does not exist', `2025-02-29,,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'purchasedOn', 'must be a real date from 0001-01-01 to 9999-12-31 written as 2026-11-03, got "2025-02-29"'],
     ['a farmer purchase without farmer', `2025-08-01,,SOYBEAN,10,5,FAMILY_FARMER,,,,4314100,,,`, 57, 'familyFarmerId', 'supplierKind FAMILY_FARMER needs familyFarmerId'],
     ['an unknown feedstock', `2025-08-01,,COFFEE,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'feedstock', 'unknown Feedstock "COFFEE"; accepted: SOYBEAN, CASTOR_BEAN, PALM, COTTONSEED, SUNFLOWER, CANOLA, PEANUT, MACAUBA, BEEF_TALLOW, USED_COOKING_OIL, OTHER'],
   ];

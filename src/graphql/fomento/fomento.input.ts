@@ -11,5 +11,5 @@ export class RecordFomentoInput {
   @Field(() => DecimalScalar, { description: 'Amount in reais, greater than zero.' }) amount: Decimal;
   @Field({ description: 'IBGE code of the municipality where it was spent (decides the priority region, art. 3º §2 I c).' }) municipalityCode: string;
   @Field(() => ID, { nullable: true, description: 'Cooperative or association that received it, if any.' }) organizationId?: string | null;
-  @Field(() => String, { nullable: true, description: 'Free description.' }) description?: string | null;
+  @Field(() => String, { nullable: true, description: 'Free description. At most 2000 characters.' }) description?: string | null;
 }

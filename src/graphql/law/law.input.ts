@@ -23,12 +23,12 @@ export class PublishCoefficientRuleInput {
   @Field(() => DateScalar, { description: 'First day in force.' }) validFrom: string;
   @Field(() => DateScalar, { nullable: true, description: 'Last day in force (inclusive); null while open-ended.' }) validUntil?: string | null;
   @Field(() => DateScalar, { description: 'Date the act was published.' }) publishedOn: string;
-  @Field({ description: 'Act and provision, e.g. "Decreto 10.527/2020, art. 5º §1º, as amended by ...".' }) legalBasis: string;
+  @Field({ description: 'Act and provision, e.g. "Decreto 10.527/2020, art. 5º §1º, as amended by ...". At most 2000 characters.' }) legalBasis: string;
 }
 
 @InputType('LawValueInput', { description: 'One named value of a parameter version.' })
 export class LawValueInput {
-  @Field({ description: 'Name of the value (see lawParameterCatalogue).' }) name: string;
+  @Field({ description: 'Name of the value (see lawParameterCatalogue). At most 500 characters.' }) name: string;
   @Field(() => DecimalScalar, { description: 'The value; fractions as decimals (60% is 0.6).' }) value: Decimal;
 }
 
@@ -42,6 +42,6 @@ export class PublishLawParameterInput {
   @Field(() => DateScalar, { description: 'First day in force.' }) validFrom: string;
   @Field(() => DateScalar, { nullable: true, description: 'Last day in force (inclusive); null while open-ended.' }) validUntil?: string | null;
   @Field(() => DateScalar, { description: 'Date the act was published.' }) publishedOn: string;
-  @Field({ description: 'Act and provision.' }) legalBasis: string;
-  @Field(() => String, { nullable: true, description: 'Anything an auditor should know (e.g. the confirmation of a value marked for confirmation).' }) note?: string | null;
+  @Field({ description: 'Act and provision. At most 2000 characters.' }) legalBasis: string;
+  @Field(() => String, { nullable: true, description: 'Anything an auditor should know (e.g. the confirmation of a value marked for confirmation). At most 2000 characters.' }) note?: string | null;
 }

@@ -9,6 +9,6 @@ export class PublishMinimumPriceInput {
   @Field(() => DateScalar, { description: 'First day in force.' }) validFrom: string;
   @Field(() => DateScalar, { description: 'Last day in force (inclusive); not before validFrom.' }) validUntil: string;
   @Field(() => DecimalScalar, { description: 'Reais per kg, greater than zero.' }) pricePerKg: Decimal;
-  @Field({ description: 'The act that set the price (legal basis); not empty.' }) source: string;
+  @Field({ description: 'The act that set the price (legal basis); not empty. At most 2000 characters.' }) source: string;
   @Field(() => DateScalar, { nullable: true, description: 'Date the act was published; defaults to today.' }) publishedOn?: string | null;
 }

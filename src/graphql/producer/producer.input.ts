@@ -4,14 +4,14 @@ import { CnpjScalar } from '../scalars';
 @InputType('CreateProducerInput', { description: 'A new producer (ADMIN).' })
 export class CreateProducerInput {
   @Field(() => CnpjScalar, { description: 'CNPJ of the company, masked or bare.' }) cnpj: string;
-  @Field({ description: 'Razão social.' }) legalName: string;
+  @Field({ description: 'Razão social. At most 500 characters.' }) legalName: string;
   @Field({ description: 'IBGE code of the plant municipality: decides the Selo minimum share (art. 3º §3º I).' }) plantMunicipalityCode: string;
-  @Field(() => String, { nullable: true, description: 'ANP authorization of the plant.' }) anpAuthorization?: string | null;
+  @Field(() => String, { nullable: true, description: 'ANP authorization of the plant. At most 255 characters.' }) anpAuthorization?: string | null;
 }
 
 @InputType('UpdateProducerInput', { description: 'Fields to change; omitted fields stay.' })
 export class UpdateProducerInput {
-  @Field(() => String, { nullable: true, description: 'New razão social.' }) legalName?: string | null;
-  @Field(() => String, { nullable: true, description: 'New ANP authorization of the plant.' }) anpAuthorization?: string | null;
+  @Field(() => String, { nullable: true, description: 'New razão social. At most 500 characters.' }) legalName?: string | null;
+  @Field(() => String, { nullable: true, description: 'New ANP authorization of the plant. At most 255 characters.' }) anpAuthorization?: string | null;
   @Field(() => String, { nullable: true, description: 'IBGE code of the new plant municipality.' }) plantMunicipalityCode?: string | null;
 }

@@ -16,10 +16,10 @@ export class RecordPurchaseInput {
   @Field(() => SupplierKind, { description: 'Who supplied the lot.' }) supplierKind: SupplierKind;
   @Field(() => ID, { nullable: true, description: 'The family farmer, for FAMILY_FARMER.' }) familyFarmerId?: string | null;
   @Field(() => ID, { nullable: true, description: 'The cooperative or association, for COOPERATIVE or ASSOCIATION.' }) organizationId?: string | null;
-  @Field(() => String, { nullable: true, description: 'Name of the supplier, for THIRD_PARTY.' }) supplierName?: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the supplier, for THIRD_PARTY. At most 500 characters.' }) supplierName?: string | null;
   @Field({ description: 'IBGE code of the municipality where the raw material was produced (decides the priority region, art. 6º I and III).' }) originMunicipalityCode: string;
   @Field(() => ID, { nullable: true, description: 'Contract of the same producer the lot was bought under (art. 3º §2 II).' }) contractId?: string | null;
   @Field(() => PurchasePurpose, { nullable: true, defaultValue: PurchasePurpose.BIODIESEL_FEEDSTOCK, description: 'Raw material for biodiesel (art. 3º §2 I a) or another product (I b).' })
   purpose?: PurchasePurpose | null;
-  @Field(() => String, { nullable: true, description: 'Caller-chosen key, unique per producer (retries of a batch are refused with CONFLICT).' }) externalId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Caller-chosen key, unique per producer (retries of a batch are refused with CONFLICT). At most 255 characters.' }) externalId?: string | null;
 }
