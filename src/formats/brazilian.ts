@@ -111,6 +111,8 @@ export const PORTUGUESE_NAMES: Record<string, Record<string, string[]>> = {
     [Feedstock.MACAUBA]: ['MACAÚBA'],
     [Feedstock.BEEF_TALLOW]: ['SEBO_BOVINO', 'SEBO'],
     [Feedstock.USED_COOKING_OIL]: ['ÓLEO_DE_FRITURA', 'OLEO_DE_COZINHA_USADO', 'OGR'],
+    [Feedstock.SOYBEAN_OIL]: ['ÓLEO_DE_SOJA'],
+    [Feedstock.LIVE_ANIMALS]: ['ANIMAIS_VIVOS', 'ANIMAL_VIVO'],
     [Feedstock.OTHER]: ['OUTRO', 'OUTROS', 'OUTRA'],
   },
   SupplierKind: {

@@ -278,7 +278,7 @@ export const en = {
   'finding.ZERO_BASE': 'The base is zero (no own-production biodiesel sold in the year, or all of it exported): the achieved share is shown as 0 and the minimum share is met, since a share of zero requires no spending.',
   'finding.NO_COUNTED_SPENDING': 'Nothing counted in the year: the priority-region share is shown as 0 and its minimum is met vacuously (no spending outside the priority region either).',
   'finding.MINIMUM_SHARE_NOT_REACHED': 'Counted spending is below the minimum share of the base for the plant region.',
-  'finding.PRIORITY_REGION_SHARE_NOT_REACHED': 'The part of counted spending in the North, Northeast and Semiárido is below the minimum for the year.',
+  'finding.PRIORITY_REGION_SHARE_NOT_REACHED': 'The part of counted spending (actual, unweighted) in the North, Northeast and Semiárido is below the minimum for the year.',
   'finding.SEAL_REGULAR.grant': 'Selo grant {{grantId}} covers {{on}} (valid until {{until}}).',
   'finding.SEAL_CANCELLED.grant': 'Selo grant {{grantId}} was cancelled on {{effectiveOn}}.',
   'finding.SEAL_CANCELLED.grantWithReason': 'Selo grant {{grantId}} was cancelled on {{effectiveOn}} ({{reason}}).',
@@ -303,7 +303,16 @@ export const en = {
   'finding.DAP_ISSUED_AFTER_CUTOFF.dap': 'DAP {{number}} starts on {{validFrom}}, after {{cutoff}}, when DAP issuance ended.',
   'finding.MEMBER_SHARE_BELOW_MINIMUM.share': '{{familyFarmers}} of {{members}} members are family farmers ({{share}}), below the minimum {{minimum}}.',
   'finding.MINIMUM_SHARE_NOT_REACHED.share': 'Counted spending is {{share}} of the base, below the minimum {{minimum}} for the plant region ({{legalBasis}}).',
-  'finding.PRIORITY_REGION_SHARE_NOT_REACHED.share': 'The priority-region part is {{share}} of counted spending, below the minimum {{minimum}} for {{year}} ({{legalBasis}}).',
+  'finding.PRIORITY_REGION_SHARE_NOT_REACHED.share': 'The priority-region part is {{share}} of counted spending (actual, unweighted), below the minimum {{minimum}} for {{year}} ({{legalBasis}}).',
+  'finding.MINIMUM_NOT_PUBLISHED': 'The minimum weighted percentage is not published yet: the achieved weighted share, the weighted total and every item are shown; requirement 1 is neither met nor failed until it is.',
+  'finding.MINIMUM_NOT_PUBLISHED.asKnownOn': 'No minimum weighted percentage for {{year}} is published as known on {{asKnownOn}} ({{legalBasis}}): the achieved weighted share is shown, requirement 1 is not established.',
+  'finding.WEIGHTING_FACTOR_NOT_PUBLISHED': 'A weighting factor that applies has no published figure: the item is weighed without it.',
+  'finding.WEIGHTING_FACTOR_NOT_PUBLISHED.factor': 'Factor {{alinea}} applies but has no published figure ({{legalBasis}}): the item is weighed without it.',
+  'finding.WEIGHTING_FACTOR_NOT_PUBLISHED.year': 'Items are weighed without factor(s) {{alineas}}, which apply but have no published figure: the weighted total may grow when they are published.',
+  'finding.PURCHASE_BELOW_MINIMUM_PRICE': 'The purchase was priced below the PGPAF minimum price in force on its date (the contract must guarantee at least the minimum prices).',
+  'finding.PURCHASE_BELOW_MINIMUM_PRICE.count': '{{count}} purchase(s) of the year were priced below the PGPAF minimum price in force on their date (the contract must guarantee at least the minimum prices).',
+  'finding.NO_TECHNICAL_ASSISTANCE.contracts': "Contract(s) {{contracts}} do not assure technical assistance and training, the producer's obligation (their purchases still count).",
+  'finding.MINIMUM_SHARE_NOT_REACHED.weighted': 'Weighted spending is {{share}} of the base, below the minimum weighted percentage {{minimum}} ({{legalBasis}}).',
 } as const;
 
 export type MessageKey = keyof typeof en;

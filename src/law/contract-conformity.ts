@@ -146,14 +146,22 @@ export function contractFindings(
 /**
  * The same decision from facts established elsewhere (e.g. computed by the database for a group of
  * purchases): whether the contract was signed on or before the purchase date, and its coverage.
+ *
+ * `perAcquisition` — art. 3º §2º II–III as judged from 2024 (Portaria MDA nº 28/2024; DESIGN §1.5):
+ * a purchase counts under a contract signed on or before its own date, so a contract signed after
+ * an earlier purchase excludes only the purchases before its signing (NO_PRIOR_CONTRACT); and
+ * technical assistance (III) is the producer's obligation, a finding of the year, not a reason to
+ * exclude a purchase. The contract's price below the PGPAF minimum on its signing date still
+ * excludes its purchases (the contract must guarantee at least the minimum prices).
  */
-export function contractFindingsFromFacts(conformity: Conformity, priorToPurchase: boolean, c: Coverage, signedOn: IsoDate): Finding[] {
+export function contractFindingsFromFacts(conformity: Conformity, priorToPurchase: boolean, c: Coverage, signedOn: IsoDate, perAcquisition = false): Finding[] {
   const found: Finding[] = [];
   if (!priorToPurchase) found.push(finding('NO_PRIOR_CONTRACT', message('finding.NO_PRIOR_CONTRACT.signedOn', { signedOn })));
   const notCovering = coverageFinding(c);
   if (notCovering) found.push(notCovering);
   for (const f of conformity.findings) {
-    if (f.code === 'NO_PRIOR_CONTRACT' && !priorToPurchase) continue; // already said for this purchase
+    if (f.code === 'NO_PRIOR_CONTRACT' && (perAcquisition || !priorToPurchase)) continue; // judged per purchase, or already said for it
+    if (f.code === 'NO_TECHNICAL_ASSISTANCE' && perAcquisition) continue; // the producer's obligation: a finding of the year
     found.push(f);
   }
   return found;

@@ -2,7 +2,7 @@ import { Decimal } from './decimal';
 import { addDays, IsoDate, isIsoDate } from './dates';
 import { inForce, Version } from './dated';
 import { NoRuleInForceError } from './errors';
-import { BlendRule, FuelTax, RateCategory, Region } from './types';
+import { BlendRule, FuelTax, RateCategory, Region, SealWeightingFactor } from './types';
 import { message, Message, translate } from '../i18n';
 
 /** A coefficient and the per-m³ amounts published with it (Decreto 10.527/2020, arts. 5º, 6º). */
@@ -61,6 +61,21 @@ export interface LawBook {
   /** Weighting factor of a kind of counted spending (default 1). */
   weightingFactor(kind: SpendingKind, on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
   /**
+   * Portaria MDA nº 28/2024: the citation saying the Selo's spending of the year containing `on` is
+   * weighted (DESIGN §1.5), undefined where the flat model applies (up to 2023; 2024 as known
+   * before 2024-06-28).
+   */
+  sealWeightedModel(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
+  /**
+   * Portaria MDA nº 28/2024, p. 40: a weighting factor in force on `on`, undefined where none is;
+   * its value null while the factor is known to exist but no figure is published (alínea a).
+   */
+  sealWeightingFactor(factor: SealWeightingFactor, on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
+  /** Portaria MDA nº 28/2024, p. 39: the minimum weighted percentage, its value null while not published (open). */
+  minimumWeightedShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
+  /** Portaria MDA nº 28/2024, art. 58: the citation saying the balance of the year containing `on` carries, undefined where none does. */
+  sealBalanceCarries(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
+  /**
    * The days d in [from, to] on which the coefficient rules in force change, i.e. the rules in
    * force on d (as known on `asKnownOn`) differ from those on d − 1 — a category gets another
    * version, PIS/Cofins end, a rule of the blend changes, or a single-phase tax on fuels starts
@@ -103,13 +118,24 @@ export const PARAMETERS = {
   'priority-region-min-share': { scopes: null, values: { share: 'fraction' } },
   /** Weighting factor of each kind of counted spending (art. 3º §2º I a, b, c). */
   'weighting-factor': { scopes: ['FAMILY_FARMING_ACQUISITION', 'OTHER_PRODUCT', 'FOMENTO'] as string[], values: { factor: 'factor' } },
+  /** Portaria MDA nº 28/2024: from its validFrom on, the Selo's spending is weighted (the flat model before it). */
+  'selo-weighted-model': { scopes: null, values: {} },
+  /**
+   * Portaria MDA nº 28/2024, p. 40: the weighting factor of each alínea. A version may carry no
+   * value: the factor is known, its figure not yet published (alínea a).
+   */
+  'selo-weighting-factor': { scopes: Object.values(SealWeightingFactor) as string[], values: { factor: 'factor' }, valueMayBeOpen: true },
+  /** Portaria MDA nº 28/2024, p. 39: the minimum weighted spending / base. A version may carry no value (open). */
+  'minimum-weighted-share': { scopes: null, values: { share: 'fraction' }, valueMayBeOpen: true },
+  /** Portaria MDA nº 28/2024, art. 58: the years whose evaluation's balance carries to the year after its communication. */
+  'selo-balance-carry': { scopes: null, values: {} },
   /** Decreto 10.527/2020, art. 6º §§2º–5º (before it, Lei 11.116/2005, art. 5º §§3º–5º): the citation of each rule of the blend. */
   'blend-rule': { scopes: Object.values(BlendRule) as string[], values: {} },
   /** LC 214/2025, arts. 172–175: from its validFrom on, the tax is levied once on biodiesel, per m³. */
   'fuel-tax-levy': { scopes: Object.values(FuelTax) as string[], values: {} },
   /** LC 214/2025, art. 174: the specific rate of the tax on biodiesel (B100), R$ per m³, published by the federal Executive (CBS) or the Comitê Gestor (IBS). */
   'fuel-tax-rate': { scopes: Object.values(FuelTax) as string[], values: { perM3: 'amount' } },
-} as const satisfies Record<string, { scopes: string[] | null; values: Record<string, 'fraction' | 'amount' | 'factor'> }>;
+} as const satisfies Record<string, { scopes: string[] | null; values: Record<string, 'fraction' | 'amount' | 'factor'>; valueMayBeOpen?: true }>;
 
 export type ParameterName = keyof typeof PARAMETERS;
 
@@ -120,7 +146,9 @@ export function isParameterName(name: string): name is ParameterName {
 /**
  * What is wrong with a version, as [field, message] pairs (empty when it is well formed): a known
  * parameter and scope, exactly the values the parameter carries, each a decimal within its
- * bounds (fractions 0..1, amounts and factors ≥ 0), real dates in order, a legal basis.
+ * bounds (fractions 0..1, amounts and factors ≥ 0), real dates in order, a legal basis. A
+ * parameter whose value may be open also takes a version with no value at all (the provision
+ * is known, its figure not yet published).
  */
 export function versionProblems(r: LawVersionRecord): Array<[string, Message]> {
   const problems: Array<[string, Message]> = [];
@@ -130,8 +158,9 @@ export function versionProblems(r: LawVersionRecord): Array<[string, Message]> {
   if (scopes === null && r.scope != null) problems.push(['scope', message('law.noScope', { parameter: r.parameter })]);
   if (scopes !== null && (r.scope == null || !scopes.includes(r.scope))) problems.push(['scope', message('law.scopeRequired', { parameter: r.parameter, scopes: scopes.join(', ') })]);
   const kinds = spec.values as Record<string, 'fraction' | 'amount' | 'factor'>;
+  const open = 'valueMayBeOpen' in spec && spec.valueMayBeOpen && Object.keys(r.value ?? {}).length === 0;
   for (const key of Object.keys(r.value ?? {})) if (!Object.hasOwn(kinds, key)) problems.push([`value.${key}`, message('law.unknownValue', { parameter: r.parameter, key, known: Object.keys(kinds).join(', ') || '-' })]);
-  for (const [key, kind] of Object.entries(kinds)) {
+  for (const [key, kind] of open ? [] : Object.entries(kinds)) {
     const text = r.value?.[key];
     if (typeof text !== 'string' || !/^\d+(\.\d+)?$/.test(text.trim())) {
       problems.push([`value.${key}`, message('law.nonNegativeDecimal', { key })]);
@@ -255,6 +284,20 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     },
     weightingFactor(kind, on, asKnownOn) {
       return decimalOf(find('weighting-factor', kind, on, asKnownOn, `the weighting factor for ${kind}`), 'factor');
+    },
+    sealWeightedModel(on, asKnownOn) {
+      return inForce(of('selo-weighted-model'), on, asKnownOn);
+    },
+    sealWeightingFactor(factor, on, asKnownOn) {
+      const v = inForce(of('selo-weighting-factor', factor), on, asKnownOn);
+      return v && withValue(v, v.value.factor === undefined ? null : new Decimal(v.value.factor));
+    },
+    minimumWeightedShare(on, asKnownOn) {
+      const v = inForce(of('minimum-weighted-share'), on, asKnownOn);
+      return v && withValue(v, v.value.share === undefined ? null : new Decimal(v.value.share));
+    },
+    sealBalanceCarries(on, asKnownOn) {
+      return inForce(of('selo-balance-carry'), on, asKnownOn);
     },
     changeDates(from, to, asKnownOn) {
       const candidates = new Set<IsoDate>();

@@ -1,13 +1,13 @@
 import { Conformity, Coverage, contractFindingsFromFacts } from './contract-conformity';
 import { Version } from './dated';
 import { addDays, IsoDate } from './dates';
-import { Decimal, sum, toCentavos, toShare, ZERO } from './decimal';
+import { Decimal, ONE, sum, toCentavos, toShare, ZERO } from './decimal';
 import { NoRuleInForceError } from './errors';
 import { familyFarmerShare, OrganizationFacts } from './family-farming';
 import { described, Finding, finding } from './findings';
 import { LawBook, PlantLocation, SpendingKind } from './law-book';
 import { isPriorityRegion } from './municipality';
-import { PurchasePurpose, Region, SupplierKind } from './types';
+import { Feedstock, PurchasePurpose, Region, SealComplianceModel, SealWeightingFactor, SupplierKind } from './types';
 import { message, Message, translate } from '../i18n';
 
 /**
@@ -23,6 +23,9 @@ const SEAL_COMPLIANCE_BASIS = {
   NO_COUNTED_SPENDING: 'Portaria Interministerial MME/MDA nº 2/2023',
   MINIMUM_SHARE_NOT_REACHED: 'Decreto 10.527/2020, art. 3º §3º I–II',
   PRIORITY_REGION_SHARE_NOT_REACHED: 'Portaria Interministerial MME/MDA nº 2/2023',
+  MINIMUM_NOT_PUBLISHED: 'Portaria MDA nº 28/2024, p. 39',
+  WEIGHTING_FACTOR_NOT_PUBLISHED: 'Portaria MDA nº 28/2024, pp. 39–40',
+  PURCHASE_BELOW_MINIMUM_PRICE: 'Decreto 10.527/2020, art. 3º §2º II; Decreto 5.996/2006',
 } as const;
 
 export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_BASIS;
@@ -72,11 +75,12 @@ export interface Segment {
 }
 
 const KINDS: SpendingKind[] = ['FAMILY_FARMING_ACQUISITION', 'OTHER_PRODUCT', 'FOMENTO'];
+const FACTORS = Object.values(SealWeightingFactor);
 
-function signatureOf(read: () => Version<Decimal>): string {
+function signatureOf(read: () => Version<Decimal | null> | undefined): string {
   try {
     const v = read();
-    return `${v.value.toFixed()}|${v.legalBasis}`;
+    return v ? `${v.value?.toFixed() ?? 'open'}|${v.legalBasis}` : 'none';
   } catch (error) {
     if (error instanceof NoRuleInForceError) return 'none';
     throw error;
@@ -84,14 +88,15 @@ function signatureOf(read: () => Version<Decimal>): string {
 }
 
 /**
- * Cut [from, to] into maximal runs of days over which the weighting factors (art. 3º §2 I) and the
- * organizations' minimum family-farmer share (art. 4º VI) in force, as known on `asKnownOn`, do not
- * change. The database groups the year's items by these segments, so each group is weighed with
+ * Cut [from, to] into maximal runs of days over which the weighting factors (art. 3º §2 I; from
+ * 2024 those of Portaria MDA nº 28/2024) and the organizations' minimum family-farmer share
+ * (art. 4º VI) in force, as known on `asKnownOn`, do not change. The database groups the year's items by these segments, so each group is weighed with
  * the figures in force on its dates (DESIGN §1.4).
  */
 export function parameterSegments(law: LawBook, from: IsoDate, to: IsoDate, asKnownOn: IsoDate): Segment[] {
   const signature = (d: IsoDate) => [
     ...KINDS.map((k) => signatureOf(() => law.weightingFactor(k, d, asKnownOn))),
+    ...FACTORS.map((f) => signatureOf(() => law.sealWeightingFactor(f, d, asKnownOn))),
     signatureOf(() => law.cooperativeMinFamilyFarmerShare(d, asKnownOn)),
   ].join('#');
   const segments: Segment[] = [];
@@ -128,6 +133,8 @@ export interface SupplierRecord {
 
 /** The contract a group of purchases was recorded under, with what the database established. */
 export interface GroupContract {
+  /** The contract's id, where the group comes from the records (requirement 3 names it). */
+  id?: string;
   signedOn: IsoDate;
   conformity: Conformity;
   /** Signed on or before the purchase date (art. 3º §2 II). */
@@ -146,6 +153,10 @@ export interface PurchaseGroup {
   /** Sum of the acquisition cost (reais). */
   amount: Decimal;
   count: number;
+  /** The product bought: needed from 2024, for factor f (diversified raw material). */
+  product?: Feedstock;
+  /** From 2024: the purchases were priced below the PGPAF minimum in force on their own date. */
+  belowMinimumPrice?: boolean;
 }
 
 /** Fomento expenses that share every fact the law looks at (one SQL group). */
@@ -218,13 +229,15 @@ export interface GroupDecision {
  * too.
  * Interpretation: a counted (a) purchase is part of the priority-region spending (requirement 2)
  * when its origin municipality, where the raw material was produced, is in the priority region.
- * Every reason that applies is listed.
+ * Every reason that applies is listed. `perAcquisition` (the weighted model, from 2024): the
+ * contract is judged per acquisition and technical assistance is not a reason to exclude
+ * (`contractFindingsFromFacts`).
  */
-export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: IsoDate): GroupDecision {
+export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: IsoDate, perAcquisition = false): GroupDecision {
   const kind = spendingKindOf(g.purpose);
   const inPriority = isPriorityRegion(g.origin);
   const findings: Finding[] = g.contract
-    ? contractFindingsFromFacts(g.contract.conformity, g.contract.priorToPurchase, g.contract.coverage, g.contract.signedOn)
+    ? contractFindingsFromFacts(g.contract.conformity, g.contract.priorToPurchase, g.contract.coverage, g.contract.signedOn, perAcquisition)
     : [finding('NO_CONTRACT')];
   if (kind === 'OTHER_PRODUCT' && !inPriority) findings.push(finding('OUTSIDE_PRIORITY_REGION'));
   const supplier = supplierDecision(g.supplier, () => law.cooperativeMinFamilyFarmerShare(g.segment.from, asKnownOn).value);
@@ -257,27 +270,94 @@ export interface SealComplianceFacts {
   fomento: FomentoGroup[];
 }
 
+/** One factor applied to an item (Portaria MDA nº 28/2024, p. 40). */
+export interface AppliedFactor {
+  factor: SealWeightingFactor;
+  /** The alínea: a … f. */
+  alinea: string;
+  /** Null while the factor is known to apply but its figure is not published (alínea a): the item is weighed without it. */
+  value: Decimal | null;
+  legalBasis: string;
+}
+
+/** A counted group of spending as weighed: its actual value, each factor applied and its weighted value. */
+export interface CountedItem {
+  key: string;
+  source: 'PURCHASE' | 'FOMENTO';
+  kind: SpendingKind;
+  count: number;
+  /** Where the spending was (origin municipality of an acquisition, municipality of fomento), on its date. */
+  place: Place;
+  product: Feedstock | null;
+  /** Of an acquisition from an organization: its family-farmer members / members. */
+  organizationShare: Decimal | null;
+  /** First day of the run of days whose factors apply. */
+  on: IsoDate;
+  actual: Decimal;
+  /** The weighted model's factors (empty in the flat model, whose single factor is `weight`). */
+  factors: AppliedFactor[];
+  /** Product of the factors with a published figure (1 when none applies). */
+  weight: Decimal;
+  weighted: Decimal;
+  priorityRegion: boolean;
+  /** Findings that do not exclude it (PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED). */
+  findings: Finding[];
+}
+
+/** Requirement 1: weighted (or counted) spending / base ≥ the minimum share. */
+export interface MinimumShareRequirement {
+  /** The minimum in force on 31 December of the year; its value null while not published (weighted model). */
+  requiredShare: Version<Decimal | null>;
+  achievedShare: Decimal;
+  /** requiredShare × base in (weighted) reais; null while the minimum is not published. */
+  requiredAmount: Decimal | null;
+  /** requiredAmount − counted spending, at least 0; null while the minimum is not published. */
+  shortfall: Decimal | null;
+  /** Null while the minimum is not published (MINIMUM_NOT_PUBLISHED). */
+  met: boolean | null;
+}
+
+/** Requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): actual spending in the priority region / actual total. */
+export interface PriorityRegionRequirement {
+  /** The year's minimum; null before 2024 (no such requirement). */
+  requiredShare: Version<Decimal> | null;
+  share: Decimal;
+  /** Actual reais still to spend in the priority region to reach it (with nothing else spent); 0 when met. */
+  shortfall: Decimal;
+  met: boolean;
+}
+
+/** Requirement 3 (art. 3º §2º III), from 2024 the producer's obligation: the contracts of the year without technical assistance. */
+export interface TechnicalAssistanceRequirement {
+  contractIds: string[];
+  met: boolean;
+}
+
 /** Unrounded figures; `present` rounds them for display. */
 export interface SealComplianceResult extends Base {
   year: number;
   asKnownOn: IsoDate;
+  model: SealComplianceModel;
+  /** The act the model rests on. */
+  modelLegalBasis: string;
   /** Counted (a), (b), (c). Interpretation: shown before weighting (what was spent). */
   familyFarmingAcquisitions: Decimal;
   otherProductAcquisitions: Decimal;
   fomento: Decimal;
-  /** (a) + (b) + (c), each times its weighting factor. */
+  /** (a) + (b) + (c) as spent (actual, unweighted). */
+  actualTotal: Decimal;
+  /** (a) + (b) + (c), each times its weighting factors. */
   countedTotal: Decimal;
-  /** The part of countedTotal in the North, Northeast and Semiárido. */
+  /** The actual spending in the North, Northeast and Semiárido (requirement 2). */
   priorityRegionAmount: Decimal;
   achievedShare: Decimal;
-  requiredShare: Version<Decimal>;
-  /** requiredShare × base − countedTotal, at least 0. */
-  shortfall: Decimal;
-  priorityRegionShare: Decimal;
-  requiredPriorityRegionShare: Version<Decimal>;
-  minimumShareMet: boolean;
-  priorityRegionShareMet: boolean;
-  compliant: boolean;
+  minimumShare: MinimumShareRequirement;
+  priorityRegion: PriorityRegionRequirement;
+  /** Null in the flat model (the contract's technical assistance then decides whether its purchases count). */
+  technicalAssistance: TechnicalAssistanceRequirement | null;
+  /** Every requirement met: true; one not met: false; otherwise null (a minimum not published). */
+  compliant: boolean | null;
+  items: CountedItem[];
   excluded: ExcludedGroup[];
   findings: Finding[];
 }
@@ -292,87 +372,133 @@ export function targetDay(year: number): IsoDate {
 }
 
 /**
- * Annual compliance for a year (Decreto 10.527/2020, art. 3º §2 I and §3º; Portaria Interministerial
- * MME/MDA nº 2/2023):
- * - requirement 1: countedTotal / base ≥ the minimum share for the plant's region;
- * - requirement 2: the priority-region part of countedTotal / countedTotal ≥ the year's minimum;
- * - compliant when both hold. Comparisons use the unrounded figures.
- * Interpretation: a zero base gives an achieved share of 0 and requirement 1 met (ZERO_BASE); nothing
- * counted gives a priority-region share of 0 and requirement 2 met (NO_COUNTED_SPENDING).
+ * DESIGN §1.3 (computed unrounded): the spending a share of the base requires divides last,
+ * share × revenue × (volume − exported) / volume, never share × a 34-digit base; a threshold that
+ * is a round sum (15% of 160.520 × 1/3 = 8.026,00) is then met by spending exactly that sum.
  */
-export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
+export function requiredSpending(share: Decimal, sales: SalesTotals, base: Base): Decimal {
+  if (base.base.lte(0)) return ZERO;
+  const { ownRevenue, ownVolume, exportedVolume } = sales;
+  return ownVolume.isZero() ? share.times(base.base) : share.times(ownRevenue).times(ownVolume.minus(exportedVolume)).div(ownVolume);
+}
+
+/** Portaria Interministerial MME/MDA nº 2/2023: the year's minimum priority-region part, null before 2024 (none in force). */
+export function priorityRegionMinimum(law: LawBook, year: number, asKnownOn: IsoDate): Version<Decimal> | null {
+  try {
+    return law.priorityRegionMinShare(targetDay(year), asKnownOn);
+  } catch (error) {
+    if (error instanceof NoRuleInForceError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Requirement 2 (Portaria Interministerial MME/MDA nº 2/2023; DESIGN §1.5, both models): the
+ * **actual** (unweighted) spending in the priority region / the actual total ≥ the year's minimum.
+ * The shortfall is what, spent in the priority region, reaches it: x with (P + x) / (T + x) = S,
+ * x = (S × T − P) / (1 − S). Years before 2024 have no such requirement: met, with no minimum.
+ * Interpretation: nothing counted gives a share of 0 and the requirement met (NO_COUNTED_SPENDING).
+ */
+export function priorityRegionRequirement(required: Version<Decimal> | null, priority: Decimal, total: Decimal): PriorityRegionRequirement {
+  const share = total.isZero() ? ZERO : priority.div(total);
+  if (!required || total.isZero()) return { requiredShare: required, share, shortfall: ZERO, met: true };
+  const met = share.gte(required.value);
+  const s = required.value;
+  const shortfall = met || s.gte(1) ? ZERO : s.times(total).minus(priority).div(ONE.minus(s));
+  return { requiredShare: required, share, shortfall: met ? ZERO : shortfall, met };
+}
+
+/** The year-level findings of requirements 1 and 2 (both models). */
+export function requirementFindings(
+  year: number, r: Pick<SealComplianceResult, 'achievedShare' | 'minimumShare' | 'priorityRegion' | 'model'>, zeroBase: boolean, nothingCounted: boolean,
+): Finding[] {
+  const findings: Finding[] = [];
+  if (zeroBase) findings.push(sealFinding('ZERO_BASE'));
+  if (nothingCounted) findings.push(sealFinding('NO_COUNTED_SPENDING'));
+  const { requiredShare } = r.minimumShare;
+  if (r.minimumShare.met === false && requiredShare.value) {
+    const key = r.model === SealComplianceModel.WEIGHTED ? 'finding.MINIMUM_SHARE_NOT_REACHED.weighted' : 'finding.MINIMUM_SHARE_NOT_REACHED.share';
+    findings.push(sealFinding('MINIMUM_SHARE_NOT_REACHED', message(key, {
+      share: toShare(r.achievedShare).toFixed(), minimum: requiredShare.value.toFixed(), legalBasis: requiredShare.legalBasis,
+    })));
+  }
+  const p = r.priorityRegion;
+  if (!p.met && p.requiredShare) {
+    findings.push(sealFinding('PRIORITY_REGION_SHARE_NOT_REACHED', message('finding.PRIORITY_REGION_SHARE_NOT_REACHED.share', {
+      share: toShare(p.share).toFixed(), minimum: p.requiredShare.value.toFixed(), year, legalBasis: p.requiredShare.legalBasis,
+    })));
+  }
+  return findings;
+}
+
+/** Every requirement met: true; one not met: false; none failing but one unknown: null. */
+export function verdict(...met: Array<boolean | null>): boolean | null {
+  if (met.some((m) => m === false)) return false;
+  return met.some((m) => m === null) ? null : true;
+}
+
+/**
+ * Annual compliance under the flat model (Decreto 10.527/2020, art. 3º §2 I and §3º; Portaria MAPA
+ * 144/2019, secondary; Portaria Interministerial MME/MDA nº 2/2023) — years up to 2023, and 2024 as
+ * known before 2024-06-28:
+ * - requirement 1: countedTotal / base ≥ the minimum share for the plant's region;
+ * - requirement 2 (from 2024): the actual priority-region spending / the actual total ≥ the year's
+ *   minimum (`priorityRegionRequirement`);
+ * - compliant when both hold. Comparisons use the unrounded figures.
+ * Interpretation: a zero base gives an achieved share of 0 and requirement 1 met (ZERO_BASE).
+ */
+export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
   const { year, asKnownOn } = facts;
   const base = sealBase(facts.sales);
   const requiredShare = law.minimumSpendingShare(facts.plant, targetDay(year), asKnownOn);
-  const requiredPriorityRegionShare = law.priorityRegionMinShare(targetDay(year), asKnownOn);
 
   const counted: Record<SpendingKind, Decimal[]> = { FAMILY_FARMING_ACQUISITION: [], OTHER_PRODUCT: [], FOMENTO: [] };
-  const weighted: Decimal[] = [];
-  const priority: Decimal[] = [];
+  const items: CountedItem[] = [];
   const excluded: ExcludedGroup[] = [];
-  const take = (key: string, source: ExcludedGroup['source'], amount: Decimal, d: GroupDecision) => {
+  const take = (key: string, source: ExcludedGroup['source'], g: PurchaseGroup | FomentoGroup, place: Place, d: GroupDecision) => {
     if (!d.counts) {
       excluded.push({ key, source, findings: d.findings });
       return;
     }
-    counted[d.kind].push(amount);
-    weighted.push(d.weighted);
-    if (d.priorityRegion) priority.push(d.weighted);
+    counted[d.kind].push(g.amount);
+    items.push({
+      key, source, kind: d.kind, count: g.count, place, product: 'product' in g ? g.product ?? null : null, organizationShare: null, on: g.segment.from,
+      actual: g.amount, factors: [], weight: g.amount.isZero() ? ONE : d.weighted.div(g.amount), weighted: d.weighted, priorityRegion: d.priorityRegion, findings: [],
+    });
   };
-  for (const g of facts.purchases) take(g.key, 'PURCHASE', g.amount, decidePurchaseGroup(g, law, asKnownOn));
-  for (const g of facts.fomento) take(g.key, 'FOMENTO', g.amount, decideFomentoGroup(g, law, asKnownOn));
+  for (const g of facts.purchases) take(g.key, 'PURCHASE', g, g.origin, decidePurchaseGroup(g, law, asKnownOn));
+  for (const g of facts.fomento) take(g.key, 'FOMENTO', g, g.place, decideFomentoGroup(g, law, asKnownOn));
 
-  const countedTotal = sum(weighted);
-  const priorityRegionAmount = sum(priority);
-  const findings: Finding[] = [];
+  const countedTotal = sum(items.map((i) => i.weighted));
+  const actualTotal = sum(items.map((i) => i.actual));
+  const priorityRegionAmount = sum(items.filter((i) => i.priorityRegion).map((i) => i.actual));
 
   const zeroBase = base.base.lte(0);
-  if (zeroBase) findings.push(sealFinding('ZERO_BASE'));
   const achievedShare = zeroBase ? ZERO : countedTotal.div(base.base);
-  // DESIGN §1.3 (computed unrounded): the required spending divides last, share × revenue ×
-  // (volume − exported) / volume, never share × a 34-digit base; a threshold that is a round sum
-  // (15% of 160.520 × 1/3 = 8.026,00) is then met by spending exactly that sum.
-  const { ownRevenue, ownVolume, exportedVolume } = facts.sales;
-  const required = zeroBase ? ZERO
-    : ownVolume.isZero() ? requiredShare.value.times(base.base)
-      : requiredShare.value.times(ownRevenue).times(ownVolume.minus(exportedVolume)).div(ownVolume);
-  const minimumShareMet = zeroBase || countedTotal.gte(required);
-  const shortfall = minimumShareMet ? ZERO : required.minus(countedTotal);
-
-  const nothingCounted = countedTotal.isZero();
-  if (nothingCounted) findings.push(sealFinding('NO_COUNTED_SPENDING'));
-  const priorityRegionShare = nothingCounted ? ZERO : priorityRegionAmount.div(countedTotal);
-  const priorityRegionShareMet = nothingCounted || priorityRegionShare.gte(requiredPriorityRegionShare.value);
-
-  if (!minimumShareMet) {
-    findings.push(sealFinding('MINIMUM_SHARE_NOT_REACHED', message('finding.MINIMUM_SHARE_NOT_REACHED.share', {
-      share: toShare(achievedShare).toFixed(), minimum: requiredShare.value.toFixed(), legalBasis: requiredShare.legalBasis,
-    })));
-  }
-  if (!priorityRegionShareMet) {
-    findings.push(sealFinding('PRIORITY_REGION_SHARE_NOT_REACHED', message('finding.PRIORITY_REGION_SHARE_NOT_REACHED.share', {
-      share: toShare(priorityRegionShare).toFixed(), minimum: requiredPriorityRegionShare.value.toFixed(), year, legalBasis: requiredPriorityRegionShare.legalBasis,
-    })));
-  }
+  const required = requiredSpending(requiredShare.value, facts.sales, base);
+  const met = zeroBase || countedTotal.gte(required);
+  const minimumShare: MinimumShareRequirement = { requiredShare, achievedShare, requiredAmount: required, shortfall: met ? ZERO : required.minus(countedTotal), met };
+  const priorityRegion = priorityRegionRequirement(priorityRegionMinimum(law, year, asKnownOn), priorityRegionAmount, actualTotal);
   return {
     year,
     asKnownOn,
+    model: SealComplianceModel.FLAT,
+    modelLegalBasis: `${requiredShare.legalBasis}`,
     ...base,
     familyFarmingAcquisitions: sum(counted.FAMILY_FARMING_ACQUISITION),
     otherProductAcquisitions: sum(counted.OTHER_PRODUCT),
     fomento: sum(counted.FOMENTO),
+    actualTotal,
     countedTotal,
     priorityRegionAmount,
     achievedShare,
-    requiredShare,
-    shortfall,
-    priorityRegionShare,
-    requiredPriorityRegionShare,
-    minimumShareMet,
-    priorityRegionShareMet,
-    compliant: minimumShareMet && priorityRegionShareMet,
+    minimumShare,
+    priorityRegion,
+    technicalAssistance: null,
+    compliant: verdict(minimumShare.met, priorityRegion.met),
+    items,
     excluded,
-    findings,
+    findings: requirementFindings(year, { achievedShare, minimumShare, priorityRegion, model: SealComplianceModel.FLAT }, zeroBase, actualTotal.isZero()),
   };
 }
 
@@ -387,11 +513,28 @@ export function shortfallShown(value: Decimal): Decimal {
   return value.toDecimalPlaces(2, Decimal.ROUND_CEIL);
 }
 
-/** The figures as shown: money to the centavo, shares half-even to 6 decimals (DESIGN §1.3). */
+/** One counted item as shown. */
+function itemShown(i: CountedItem) {
+  return {
+    key: i.key, source: i.source, kind: i.kind, count: i.count, region: i.place.region, semiarid: i.place.semiarid, priorityRegion: i.priorityRegion,
+    product: i.product, organizationShare: i.organizationShare && toShare(i.organizationShare), on: i.on,
+    actual: money(i.actual), factors: i.factors, weight: i.weight, weighted: money(i.weighted), findings: i.findings,
+  };
+}
+
+/**
+ * The figures as shown: money to the centavo, shares half-even to 6 decimals (DESIGN §1.3). The
+ * contract's non-null figures of requirement 1 read 0 (and `compliant` false) while the minimum is
+ * not published; `minimumShare` and `status` say so.
+ */
 export function present(r: SealComplianceResult) {
+  const m = r.minimumShare;
+  const p = r.priorityRegion;
   return {
     year: r.year,
     asKnownOn: r.asKnownOn,
+    model: r.model,
+    modelLegalBasis: r.modelLegalBasis,
     salesRevenue: money(r.salesRevenue),
     exportedValue: money(r.exportedValue),
     // Interpretation: the statement adds up as shown (DESIGN §1.3, "parts add up to the total"):
@@ -400,18 +543,45 @@ export function present(r: SealComplianceResult) {
     familyFarmingAcquisitions: money(r.familyFarmingAcquisitions),
     otherProductAcquisitions: money(r.otherProductAcquisitions),
     fomento: money(r.fomento),
+    actualTotal: money(r.actualTotal),
     countedTotal: money(r.countedTotal),
     priorityRegionAmount: money(r.priorityRegionAmount),
     achievedShare: toShare(r.achievedShare),
-    requiredShare: toShare(r.requiredShare.value),
-    requiredShareLegalBasis: r.requiredShare.legalBasis,
-    shortfall: shortfallShown(r.shortfall),
-    priorityRegionShare: toShare(r.priorityRegionShare),
-    requiredPriorityRegionShare: toShare(r.requiredPriorityRegionShare.value),
-    requiredPriorityRegionShareLegalBasis: r.requiredPriorityRegionShare.legalBasis,
-    minimumShareMet: r.minimumShareMet,
-    priorityRegionShareMet: r.priorityRegionShareMet,
-    compliant: r.compliant,
+    requiredShare: toShare(m.requiredShare.value ?? ZERO),
+    requiredShareLegalBasis: m.requiredShare.legalBasis,
+    shortfall: shortfallShown(m.shortfall ?? ZERO),
+    priorityRegionShare: toShare(p.share),
+    requiredPriorityRegionShare: toShare(p.requiredShare?.value ?? ZERO),
+    requiredPriorityRegionShareLegalBasis: p.requiredShare?.legalBasis ?? NO_PRIORITY_REGION_MINIMUM,
+    minimumShareMet: m.met === true,
+    priorityRegionShareMet: p.met,
+    compliant: r.compliant === true,
+    status: r.compliant === null ? 'NOT_ESTABLISHED' as const : r.compliant ? 'COMPLIANT' as const : 'NOT_COMPLIANT' as const,
+    minimumShare: {
+      requiredShare: m.requiredShare.value && toShare(m.requiredShare.value),
+      legalBasis: m.requiredShare.legalBasis,
+      achievedShare: toShare(m.achievedShare),
+      weightedTotal: money(r.countedTotal),
+      requiredAmount: m.requiredAmount && money(m.requiredAmount),
+      shortfall: m.shortfall && shortfallShown(m.shortfall),
+      compliant: m.met,
+    },
+    priorityRegion: {
+      requiredShare: p.requiredShare && toShare(p.requiredShare.value),
+      legalBasis: p.requiredShare?.legalBasis ?? NO_PRIORITY_REGION_MINIMUM,
+      share: toShare(p.share),
+      amount: money(r.priorityRegionAmount),
+      actualTotal: money(r.actualTotal),
+      shortfall: shortfallShown(p.shortfall),
+      compliant: p.met,
+    },
+    technicalAssistance: r.technicalAssistance && { compliant: r.technicalAssistance.met, contractIds: r.technicalAssistance.contractIds, legalBasis: TECHNICAL_ASSISTANCE_BASIS },
+    spending: r.items.map(itemShown),
     findings: r.findings,
   };
 }
+
+/** Requirement 2 before 2024: none (Portaria Interministerial MME/MDA nº 2/2023 starts with 2024). */
+export const NO_PRIORITY_REGION_MINIMUM = 'Portaria Interministerial MME/MDA nº 2/2023: no minimum before 2024';
+/** Requirement 3: the producer's obligation from 2024. */
+export const TECHNICAL_ASSISTANCE_BASIS = 'Decreto 10.527/2020, art. 3º §2º III; Portaria MDA nº 28/2024, arts. 15–16';

@@ -11,6 +11,7 @@ import seloCooperativeShare from './parameters/selo/cooperative-member-share.jso
 import seloMinimumShares from './parameters/selo/minimum-spending-shares.json';
 import seloPriorityShares from './parameters/selo/priority-region-shares.json';
 import seloWeightingFactors from './parameters/selo/weighting-factors.json';
+import seloPortariaMda28 from './parameters/selo/portaria-mda-28-2024.json';
 
 /**
  * How sure our sources are of a figure (shared legal sources' marks): `confirmed` read in the
@@ -51,6 +52,7 @@ export const PARAMETER_FILES: Record<string, ParameterFile> = {
   'selo/minimum-spending-shares.json': seloMinimumShares as ParameterFile,
   'selo/priority-region-shares.json': seloPriorityShares as ParameterFile,
   'selo/weighting-factors.json': seloWeightingFactors as ParameterFile,
+  'selo/portaria-mda-28-2024.json': seloPortariaMda28 as ParameterFile,
 };
 
 /** The law the project ships, in file order (the order they are recorded in at first start-up). */

@@ -14,6 +14,10 @@ export enum Feedstock {
   MACAUBA = 'MACAUBA',
   BEEF_TALLOW = 'BEEF_TALLOW',
   USED_COOKING_OIL = 'USED_COOKING_OIL',
+  /** Soybean oil (óleo de soja): not diversified raw material (Portaria MDA nº 28/2024, factor f). */
+  SOYBEAN_OIL = 'SOYBEAN_OIL',
+  /** Live animals (animais vivos): not diversified raw material (Portaria MDA nº 28/2024, factor f). */
+  LIVE_ANIMALS = 'LIVE_ANIMALS',
   OTHER = 'OTHER',
 }
 
@@ -78,6 +82,43 @@ export enum BlendRule {
   /** §2º: the family-farming categories need the Selo in regular standing. */
   SEAL_CONDITION = 'SEAL_CONDITION',
 }
+
+/**
+ * How a year's Selo spending is measured (DESIGN §1.5): FLAT, counted spending against the flat
+ * minimum of the plant's region (Portaria MAPA 144/2019, secondary), up to 2023 and for 2024 as
+ * known before 2024-06-28; WEIGHTED, each item times its weighting factors against the minimum
+ * weighted percentage (Portaria MDA nº 28/2024, published 2024-06-28).
+ */
+export enum SealComplianceModel { FLAT = 'FLAT', WEIGHTED = 'WEIGHTED' }
+
+/**
+ * The weighting factors of Selo spending (Portaria MDA nº 28/2024, p. 40), one per alínea; each is
+ * a dated parameter (`selo-weighting-factor`, scoped by these names).
+ */
+export enum SealWeightingFactor {
+  /** a) open: not in our sources (presumed: organizations with more than 75% family-farmer members). */
+  ORGANIZATION_ABOVE_75 = 'ORGANIZATION_ABOVE_75',
+  /** b) organizations whose members are up to 75% family farmers with a valid CAF or DAP, any region. */
+  ORGANIZATION_UP_TO_75 = 'ORGANIZATION_UP_TO_75',
+  /** c) fomento in the Norte, Nordeste and Semiárido; does not combine with the others. */
+  FOMENTO_PRIORITY_REGION = 'FOMENTO_PRIORITY_REGION',
+  /** d) acquisitions in the Norte, Nordeste and Semiárido. */
+  ACQUISITION_PRIORITY_REGION = 'ACQUISITION_PRIORITY_REGION',
+  /** e) acquisitions in the Centro-Oeste or Sudeste. */
+  ACQUISITION_CENTER_WEST_SOUTHEAST = 'ACQUISITION_CENTER_WEST_SOUTHEAST',
+  /** f) diversified raw material: anything but soybeans, soybean oil and live animals. */
+  DIVERSIFIED_RAW_MATERIAL = 'DIVERSIFIED_RAW_MATERIAL',
+}
+
+/** The alínea of Portaria MDA nº 28/2024 (p. 40) each weighting factor is. */
+export const FACTOR_ALINEA: Record<SealWeightingFactor, string> = {
+  [SealWeightingFactor.ORGANIZATION_ABOVE_75]: 'a',
+  [SealWeightingFactor.ORGANIZATION_UP_TO_75]: 'b',
+  [SealWeightingFactor.FOMENTO_PRIORITY_REGION]: 'c',
+  [SealWeightingFactor.ACQUISITION_PRIORITY_REGION]: 'd',
+  [SealWeightingFactor.ACQUISITION_CENTER_WEST_SOUTHEAST]: 'e',
+  [SealWeightingFactor.DIVERSIFIED_RAW_MATERIAL]: 'f',
+};
 
 /** A DAP or CAF (Decreto 10.527/2020, art. 2º IV and V). */
 export interface Registration {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook } from '../../src/law/law-book';
-import { present, PurchaseGroup, sealCompliance } from '../../src/law/seal-compliance';
+import { present, PurchaseGroup, flatSealCompliance as sealCompliance } from '../../src/law/seal-compliance';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { PurchasePurpose, Region, SupplierKind } from '../../src/law/types';
 
@@ -36,8 +36,8 @@ test('a base of R$ 53.506,666… (160.520 × 1/3): 15% is R$ 8.026,00 exactly, a
   // exportedValue = 160.520 × 2 / 3 = 107.013,333…; base = 53.506,666…; 15% × 160.520 / 3 = 24.078 / 3 = 8.026.
   expect(d(160520).times('0.15').div(3).toFixed()).toBe('8026');
   const r = run('8026');
-  expect(r.minimumShareMet).toBe(true);
-  expect(r.shortfall.toFixed()).toBe('0');
+  expect(r.minimumShare.met).toBe(true);
+  expect(r.minimumShare.shortfall!.toFixed()).toBe('0');
   expect(r.compliant).toBe(true);
   const shown = present(r);
   expect([shown.exportedValue.toFixed(), shown.base.toFixed(), shown.achievedShare.toFixed(), shown.shortfall.toFixed()]).toEqual(['107013.33', '53506.67', '0.15', '0']);
@@ -45,9 +45,9 @@ test('a base of R$ 53.506,666… (160.520 × 1/3): 15% is R$ 8.026,00 exactly, a
 
 test('a centavo below it: not met, R$ 0,01 short; a centavo above: met', () => {
   const below = run('8025.99');
-  expect([below.minimumShareMet, present(below).shortfall.toFixed()]).toEqual([false, '0.01']);
-  expect(below.shortfall.toFixed()).toBe('0.01');
-  expect(run('8026.01').minimumShareMet).toBe(true);
+  expect([below.minimumShare.met, present(below).shortfall.toFixed()]).toEqual([false, '0.01']);
+  expect(below.minimumShare.shortfall!.toFixed()).toBe('0.01');
+  expect(run('8026.01').minimumShare.met).toBe(true);
 });
 
 test('property: requirement 1 and the shortfall agree with exact integer arithmetic (art. 3º §3º I–III)', () => {
@@ -64,7 +64,7 @@ test('property: requirement 1 and the shortfall agree with exact integer arithme
       }, LAW);
       const lhs = 100n * BigInt(counted) * BigInt(total);
       const rhs = 15n * BigInt(revenue) * BigInt(total - exported);
-      expect(r.minimumShareMet).toBe(lhs >= rhs);
+      expect(r.minimumShare.met).toBe(lhs >= rhs);
       // Shortfall in centavos: (rhs − lhs) / (100 × total), rounded up.
       const short = lhs >= rhs ? 0n : (rhs - lhs + 100n * BigInt(total) - 1n) / (100n * BigInt(total));
       expect(present(r).shortfall.toFixed()).toBe(d(short.toString()).div(100).toFixed());

@@ -3,7 +3,7 @@ import { Decimal } from '../../src/law/decimal';
 import { farmerEligibility, organizationHabilitation } from '../../src/law/family-farming';
 import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
 import {
-  FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceFacts, sealBase, sealCompliance, shortfallShown, supplierDecision,
+  FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceFacts, sealBase, flatSealCompliance as sealCompliance, shortfallShown, supplierDecision,
 } from '../../src/law/seal-compliance';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { OrganizationKind, PurchasePurpose, Region, RegistrationKind, SupplierKind } from '../../src/law/types';
@@ -53,8 +53,8 @@ describe('the base (Decreto 10.527/2020, art. 3º §3º II–III)', () => {
     const r = sealCompliance(facts({ sales: { ownRevenue: d('0'), ownVolume: d('0'), exportedVolume: d('0') }, fomento: [fomento('100')] }), LAW);
     expect(r.base.toFixed()).toBe('0');
     expect(r.achievedShare.toFixed()).toBe('0');
-    expect(r.minimumShareMet).toBe(true);
-    expect(r.shortfall.toFixed()).toBe('0');
+    expect(r.minimumShare.met).toBe(true);
+    expect(r.minimumShare.shortfall!.toFixed()).toBe('0');
     expect(codes(r.findings)).toContain('ZERO_BASE');
   });
 
@@ -71,21 +71,21 @@ describe('requirement 1: countedTotal / base ≥ the minimum for the plant regio
   test('exactly at 40%: met, shortfall 0', () => {
     const r = run('400000');
     expect(r.achievedShare.toFixed()).toBe('0.4');
-    expect(r.minimumShareMet).toBe(true);
-    expect(r.shortfall.toFixed()).toBe('0');
+    expect(r.minimumShare.met).toBe(true);
+    expect(r.minimumShare.shortfall!.toFixed()).toBe('0');
     expect(r.compliant).toBe(true);
   });
 
   test('one centavo below: not met, shortfall R$ 0,01, MINIMUM_SHARE_NOT_REACHED', () => {
     const r = run('399999.99');
-    expect(r.minimumShareMet).toBe(false);
-    expect(r.shortfall.toFixed()).toBe('0.01');
+    expect(r.minimumShare.met).toBe(false);
+    expect(r.minimumShare.shortfall!.toFixed()).toBe('0.01');
     expect(r.compliant).toBe(false);
     expect(codes(r.findings)).toEqual(['MINIMUM_SHARE_NOT_REACHED']);
   });
 
   test('one centavo above: met', () => {
-    expect(run('400000.01').minimumShareMet).toBe(true);
+    expect(run('400000.01').minimumShare.met).toBe(true);
   });
 
   test('the same spending in a Northeast plant (30%) is compliant at R$ 300.000, a South plant (40%) is not', () => {
@@ -93,7 +93,7 @@ describe('requirement 1: countedTotal / base ≥ the minimum for the plant regio
     expect(sealCompliance(facts({ ...spend, plant: NORTHEAST }), LAW).compliant).toBe(true);
     const south = sealCompliance(facts({ ...spend, plant: SOUTH }), LAW);
     expect(south.compliant).toBe(false);
-    expect(south.shortfall.toFixed()).toBe('100000');
+    expect(south.minimumShare.shortfall!.toFixed()).toBe('100000');
   });
 
   test('the shortfall is shown rounded up to the centavo, so spending it always reaches the minimum', () => {
@@ -101,7 +101,7 @@ describe('requirement 1: countedTotal / base ≥ the minimum for the plant regio
     expect(shortfallShown(d('10.005')).toFixed(2)).toBe('10.01');
     // 40% of a base of R$ 1.000,005: 400,002 required; 400 counted leaves 0,002 → shown 0,01.
     const r = sealCompliance(facts({ sales: { ownRevenue: d('1000.005'), ownVolume: d('1'), exportedVolume: d('0') }, purchases: [group('400', { origin: NORTHEAST })] }), LAW);
-    expect(r.shortfall.toFixed()).toBe('0.002');
+    expect(r.minimumShare.shortfall!.toFixed()).toBe('0.002');
     expect(present(r).shortfall.toFixed(2)).toBe('0.01');
     expect(present(r).base.toFixed(2)).toBe('1000.00'); // half-even: 1000,005 → 1000,00
   });
@@ -123,21 +123,21 @@ describe('requirement 2: the priority-region part of counted spending (Portaria 
     [2026, '20000', '0.2'],
   ])('%i: exactly at the minimum (%s of 100.000) is met; one centavo less is not; one more is', (year, at, share) => {
     const exact = run(year, at);
-    expect(exact.requiredPriorityRegionShare.value.toFixed()).toBe(share);
-    expect(exact.priorityRegionShare.toFixed()).toBe(share);
-    expect(exact.priorityRegionShareMet).toBe(true);
+    expect(exact.priorityRegion.requiredShare!.value.toFixed()).toBe(share);
+    expect(exact.priorityRegion.share.toFixed()).toBe(share);
+    expect(exact.priorityRegion.met).toBe(true);
     const below = run(year, new Decimal(at).minus('0.01').toFixed());
-    expect(below.priorityRegionShareMet).toBe(false);
+    expect(below.priorityRegion.met).toBe(false);
     expect(below.compliant).toBe(false);
     expect(codes(below.findings)).toEqual(['PRIORITY_REGION_SHARE_NOT_REACHED']);
-    expect(run(year, new Decimal(at).plus('0.01').toFixed()).priorityRegionShareMet).toBe(true);
+    expect(run(year, new Decimal(at).plus('0.01').toFixed()).priorityRegion.met).toBe(true);
   });
 
   test('nothing counted: priority share 0, NO_COUNTED_SPENDING, requirement 2 met vacuously', () => {
     const r = sealCompliance(facts({ plant: NORTHEAST }), LAW);
-    expect(r.priorityRegionShare.toFixed()).toBe('0');
-    expect(r.priorityRegionShareMet).toBe(true);
-    expect(r.minimumShareMet).toBe(false);
+    expect(r.priorityRegion.share.toFixed()).toBe('0');
+    expect(r.priorityRegion.met).toBe(true);
+    expect(r.minimumShare.met).toBe(false);
     expect(codes(r.findings)).toEqual(['NO_COUNTED_SPENDING', 'MINIMUM_SHARE_NOT_REACHED']);
   });
 });

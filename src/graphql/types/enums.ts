@@ -19,7 +19,7 @@ registerEnumType(Feedstock, {
   name: 'Feedstock',
   description: 'Raw material species (Lei 11.116/2005, art. 5º §1º: coefficients may differ by species).',
   valuesConfig: {
-    SOYBEAN: { description: 'Soybean (soja).' },
+    SOYBEAN: { description: 'Soybean (soja): not diversified raw material for the Selo (Portaria MDA nº 28/2024, factor f).' },
     CASTOR_BEAN: { description: 'Castor bean (mamona): art. 6º, I when produced in the priority region.' },
     PALM: { description: 'Fruit, stone or kernel of palm (fruto, caroço ou amêndoa de palma).' },
     COTTONSEED: { description: 'Cottonseed (caroço de algodão).' },
@@ -29,6 +29,8 @@ registerEnumType(Feedstock, {
     MACAUBA: { description: 'Macaúba palm fruit (Acrocomia aculeata); not the palm of art. 6º, I.' },
     BEEF_TALLOW: { description: 'Beef tallow (sebo bovino).' },
     USED_COOKING_OIL: { description: 'Used cooking oil (óleo de fritura usado).' },
+    SOYBEAN_OIL: { description: 'Soybean oil (óleo de soja): like soybeans, not diversified raw material for the Selo (Portaria MDA nº 28/2024, factor f).' },
+    LIVE_ANIMALS: { description: 'Live animals (animais vivos): not diversified raw material for the Selo (Portaria MDA nº 28/2024, factor f).' },
     OTHER: { description: 'Any other raw material.' },
   },
 });

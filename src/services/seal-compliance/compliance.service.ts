@@ -5,7 +5,7 @@ import { Decimal } from '../../law/decimal';
 import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
 import { Finding } from '../../law/findings';
 import { LawBook } from '../../law/law-book';
-import { FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceResult, Segment, sealCompliance } from '../../law/seal-compliance';
+import { flatSealCompliance as sealCompliance, FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceResult, Segment } from '../../law/seal-compliance';
 import { Actor } from '../actor';
 import { BadInputError, NotFoundError } from '../errors';
 import { isId, requireDate } from '../record-batch';

@@ -1,0 +1,234 @@
+import { Version } from './dated';
+import { IsoDate } from './dates';
+import { Decimal, ONE, sum, ZERO } from './decimal';
+import { familyFarmerShare } from './family-farming';
+import { Finding, finding } from './findings';
+import { LawBook, SpendingKind } from './law-book';
+import { isPriorityRegion } from './municipality';
+import {
+  AppliedFactor, CountedItem, decideFomentoGroup, decidePurchaseGroup, ExcludedGroup, flatSealCompliance, FomentoGroup, MinimumShareRequirement, Place,
+  priorityRegionMinimum, priorityRegionRequirement, PurchaseGroup, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult,
+  sealBase, sealFinding, targetDay, verdict,
+} from './seal-compliance';
+import { FACTOR_ALINEA, Feedstock, Region, SealComplianceModel, SealWeightingFactor as F } from './types';
+import { message } from '../i18n';
+
+/**
+ * The Selo's compliance as the ministry computes it from 2024 (Portaria MDA nº 28/2024, DOU
+ * 2024-06-28, pp. 39–41; DESIGN §1.5): each item of actual spending times the weighting factors
+ * that apply, the weighted total against the gross value of biodiesel sold on the domestic market.
+ * Pure: the groups come from the database as for the flat model (seal-compliance.ts).
+ */
+
+/** Factor b: organizations whose members are up to 75% family farmers (a share of exactly 0,75 is "up to"). */
+export const ORGANIZATION_SHARE_LIMIT = new Decimal('0.75');
+
+/** Factor f: raw material that is not diversified (soybeans, soybean oil, live animals); anything else is. */
+export const NOT_DIVERSIFIED: ReadonlySet<Feedstock> = new Set([Feedstock.SOYBEAN, Feedstock.SOYBEAN_OIL, Feedstock.LIVE_ANIMALS]);
+
+/** What decides an item's factors. */
+export interface WeighingFacts {
+  source: 'PURCHASE' | 'FOMENTO';
+  /** The region of the spending on the item's date: origin municipality of an acquisition, municipality of fomento. */
+  place: Place;
+  /** The product of an acquisition; null for fomento. */
+  product: Feedstock | null;
+  /** Of an acquisition from an organization: its family-farmer members / members on the date; else null. */
+  organizationShare: Decimal | null;
+}
+
+/**
+ * Portaria MDA nº 28/2024, p. 40 — the factors that apply to an item, by alínea:
+ * - fomento in the Norte, Nordeste or Semiárido: c alone (§2º lists a, b, d, e, f as cumulative,
+ *   not c); fomento elsewhere has none (it does not count: decree art. 3º §2º I c);
+ * - an acquisition from an organization: b when its family-farmer members are up to 75%, else a
+ *   (Interpretation: alínea a, not in our sources, is read as the organizations above 75%);
+ * - an acquisition in the Norte, Nordeste or Semiárido: d; in the Centro-Oeste or Sudeste (outside
+ *   the Semiárido): e; in the Sul: no regional factor (Interpretation: the table names no factor
+ *   for it);
+ * - an acquisition of anything but soybeans, soybean oil and live animals: f.
+ * Interpretation: an acquisition in the Sul matches neither d nor e (no regional factor); a
+ * Semiárido municipality of the Sudeste takes d, not e.
+ * Interpretation: factor f applies to every counted acquisition, raw material for biodiesel (a) or
+ * other product (b).
+ */
+export function factorsThatApply(item: WeighingFacts): F[] {
+  if (item.source === 'FOMENTO') return isPriorityRegion(item.place) ? [F.FOMENTO_PRIORITY_REGION] : [];
+  const factors: F[] = [];
+  if (item.organizationShare) factors.push(item.organizationShare.lte(ORGANIZATION_SHARE_LIMIT) ? F.ORGANIZATION_UP_TO_75 : F.ORGANIZATION_ABOVE_75);
+  if (isPriorityRegion(item.place)) factors.push(F.ACQUISITION_PRIORITY_REGION);
+  else if (item.place.region === Region.CENTER_WEST || item.place.region === Region.SOUTHEAST) factors.push(F.ACQUISITION_CENTER_WEST_SOUTHEAST);
+  if (item.product !== null && !NOT_DIVERSIFIED.has(item.product)) factors.push(F.DIVERSIFIED_RAW_MATERIAL);
+  return factors;
+}
+
+/** The factors that apply, each with its figure in force on `on` as known on `asKnownOn` (null while not published). */
+export function appliedFactors(item: WeighingFacts, law: LawBook, on: IsoDate, asKnownOn: IsoDate): AppliedFactor[] {
+  return factorsThatApply(item).flatMap((factor) => {
+    const v = law.sealWeightingFactor(factor, on, asKnownOn);
+    return v ? [{ factor, alinea: FACTOR_ALINEA[factor], value: v.value, legalBasis: v.legalBasis }] : [];
+  });
+}
+
+/** §2º: the factors multiply together; one with no published figure is left out (1 when none applies). */
+export function weightOf(factors: readonly AppliedFactor[]): Decimal {
+  return factors.reduce((w, f) => (f.value ? w.times(f.value) : w), ONE);
+}
+
+/** The findings of a counted item that do not exclude it. */
+function itemFindings(factors: readonly AppliedFactor[], belowMinimumPrice: boolean): Finding[] {
+  const findings: Finding[] = [];
+  for (const f of factors) {
+    if (f.value === null) findings.push(sealFinding('WEIGHTING_FACTOR_NOT_PUBLISHED', message('finding.WEIGHTING_FACTOR_NOT_PUBLISHED.factor', { alinea: f.alinea, legalBasis: f.legalBasis })));
+  }
+  if (belowMinimumPrice) findings.push(sealFinding('PURCHASE_BELOW_MINIMUM_PRICE'));
+  return findings;
+}
+
+/** The weighing facts of a group of purchases. */
+export function purchaseWeighing(g: PurchaseGroup): WeighingFacts {
+  if (g.product === undefined) throw new Error('A weighted year needs the product of each group of purchases');
+  return { source: 'PURCHASE', place: g.origin, product: g.product, organizationShare: g.supplier.organization ? familyFarmerShare(g.supplier.organization) : null };
+}
+
+/** One counted item of the weighted model: its actual value, each factor applied and its weighted value. */
+export function weighItem(
+  key: string, kind: SpendingKind, g: PurchaseGroup | FomentoGroup, facts: WeighingFacts, law: LawBook, asKnownOn: IsoDate, belowMinimumPrice = false,
+): CountedItem {
+  const factors = appliedFactors(facts, law, g.segment.from, asKnownOn);
+  const weight = weightOf(factors);
+  return {
+    key, source: facts.source, kind, count: g.count, place: facts.place, product: facts.product, organizationShare: facts.organizationShare,
+    on: g.segment.from, actual: g.amount, factors, weight, weighted: g.amount.times(weight), priorityRegion: isPriorityRegion(facts.place),
+    findings: itemFindings(factors, belowMinimumPrice),
+  };
+}
+
+/** What the weighted model decides about the year's groups: the counted items and the excluded groups. */
+export interface WeighedGroups {
+  items: CountedItem[];
+  excluded: ExcludedGroup[];
+  /** Contracts of the year's purchases without technical assistance (requirement 3), by id. */
+  withoutTechnicalAssistance: string[];
+}
+
+/**
+ * Decreto 10.527/2020, art. 3º §2º I–III as judged from 2024: which groups count (the same
+ * suppliers, contracts — judged per acquisition — and regions as the flat model), each counted one
+ * weighed by its factors on its dates.
+ */
+export function weighGroups(facts: Pick<SealComplianceFacts, 'purchases' | 'fomento' | 'asKnownOn'>, law: LawBook): WeighedGroups {
+  const { asKnownOn } = facts;
+  const items: CountedItem[] = [];
+  const excluded: ExcludedGroup[] = [];
+  const withoutTa = new Set<string>();
+  for (const g of facts.purchases) {
+    if (g.contract?.conformity.findings.some((f) => f.code === 'NO_TECHNICAL_ASSISTANCE')) {
+      if (g.contract.id === undefined) throw new Error('A weighted year needs the id of each contract (requirement 3 names them)');
+      withoutTa.add(g.contract.id);
+    }
+    const d = decidePurchaseGroup(g, law, asKnownOn, true);
+    if (!d.counts) excluded.push({ key: g.key, source: 'PURCHASE', findings: d.findings });
+    else items.push(weighItem(g.key, d.kind, g, purchaseWeighing(g), law, asKnownOn, g.belowMinimumPrice ?? false));
+  }
+  for (const g of facts.fomento) {
+    const d = decideFomentoGroup(g, law, asKnownOn);
+    if (!d.counts) excluded.push({ key: g.key, source: 'FOMENTO', findings: d.findings });
+    else items.push(weighItem(g.key, 'FOMENTO', g, { source: 'FOMENTO', place: g.place, product: null, organizationShare: null }, law, asKnownOn));
+  }
+  return { items, excluded, withoutTechnicalAssistance: [...withoutTa].sort((a, b) => Number(a) - Number(b)) };
+}
+
+/**
+ * Requirement 1 of the weighted model (Portaria MDA nº 28/2024, p. 39–40): weighted spending /
+ * base ≥ the minimum weighted percentage in force on 31 December of the year. While its value is
+ * not published the achieved share is shown with no minimum, `met` null (MINIMUM_NOT_PUBLISHED).
+ * Interpretation: the base is the one of the decree (art. 3º §3º II–III: the value of biodiesel
+ * sold less the value proportional to the exported volume), the Portaria's "gross value of
+ * biodiesel sold on the domestic market".
+ */
+export function weightedMinimum(
+  minimum: Version<Decimal | null>, weighted: Decimal, facts: Pick<SealComplianceFacts, 'sales'>,
+): MinimumShareRequirement {
+  const base = sealBase(facts.sales);
+  const zeroBase = base.base.lte(0);
+  const achievedShare = zeroBase ? ZERO : weighted.div(base.base);
+  if (minimum.value === null) return { requiredShare: minimum, achievedShare, requiredAmount: null, shortfall: null, met: null };
+  const required = requiredSpending(minimum.value, facts.sales, base);
+  const met = zeroBase || weighted.gte(required);
+  return { requiredShare: minimum, achievedShare, requiredAmount: required, shortfall: met ? ZERO : required.minus(weighted), met };
+}
+
+/** What the year rests on when no minimum weighted percentage version is in force at all. */
+const NO_MINIMUM_VERSION = (year: number): Version<Decimal | null> => ({
+  value: null, validFrom: `${year}-01-01`, validUntil: null, publishedOn: `${year}-01-01`, legalBasis: 'Portaria MDA nº 28/2024, p. 39 (minimum weighted percentage)',
+});
+
+/**
+ * Annual compliance under the weighted model (Portaria MDA nº 28/2024; Portaria Interministerial
+ * MME/MDA nº 2/2023; decree art. 3º §2º III; DESIGN §1.5):
+ * - requirement 1: weighted spending / base ≥ the minimum weighted percentage (`weightedMinimum`);
+ * - requirement 2: the actual priority-region spending / the actual total ≥ the year's minimum;
+ * - requirement 3: every contract of the year's purchases assures technical assistance — the
+ *   producer's obligation, a finding of the year (NO_TECHNICAL_ASSISTANCE naming the contracts);
+ * - compliant when all three hold; null while one is unknown and none fails.
+ */
+export function weightedSealCompliance(facts: SealComplianceFacts, law: LawBook, model: Version<Record<string, string>>): SealComplianceResult {
+  const { year, asKnownOn } = facts;
+  const base = sealBase(facts.sales);
+  const { items, excluded, withoutTechnicalAssistance } = weighGroups(facts, law);
+  const of = (kind: SpendingKind) => sum(items.filter((i) => i.kind === kind).map((i) => i.actual));
+  const countedTotal = sum(items.map((i) => i.weighted));
+  const actualTotal = sum(items.map((i) => i.actual));
+  const priorityRegionAmount = sum(items.filter((i) => i.priorityRegion).map((i) => i.actual));
+
+  const minimumShare = weightedMinimum(law.minimumWeightedShare(targetDay(year), asKnownOn) ?? NO_MINIMUM_VERSION(year), countedTotal, facts);
+  const priorityRegion = priorityRegionRequirement(priorityRegionMinimum(law, year, asKnownOn), priorityRegionAmount, actualTotal);
+  const technicalAssistance = { contractIds: withoutTechnicalAssistance, met: withoutTechnicalAssistance.length === 0 };
+
+  const findings = requirementFindings(year, { achievedShare: minimumShare.achievedShare, minimumShare, priorityRegion, model: SealComplianceModel.WEIGHTED }, base.base.lte(0), actualTotal.isZero());
+  if (minimumShare.met === null) findings.push(sealFinding('MINIMUM_NOT_PUBLISHED', message('finding.MINIMUM_NOT_PUBLISHED.asKnownOn', { year, asKnownOn, legalBasis: minimumShare.requiredShare.legalBasis })));
+  if (!technicalAssistance.met) {
+    findings.push(finding('NO_TECHNICAL_ASSISTANCE', message('finding.NO_TECHNICAL_ASSISTANCE.contracts', { contracts: withoutTechnicalAssistance.join(', ') })));
+  }
+  const unpublished = [...new Set(items.flatMap((i) => i.factors.filter((f) => f.value === null).map((f) => f.alinea)))].sort();
+  if (unpublished.length) findings.push(sealFinding('WEIGHTING_FACTOR_NOT_PUBLISHED', message('finding.WEIGHTING_FACTOR_NOT_PUBLISHED.year', { alineas: unpublished.join(', ') })));
+  const below = items.filter((i) => i.findings.some((f) => f.code === 'PURCHASE_BELOW_MINIMUM_PRICE')).reduce((n, i) => n + i.count, 0);
+  if (below) findings.push(sealFinding('PURCHASE_BELOW_MINIMUM_PRICE', message('finding.PURCHASE_BELOW_MINIMUM_PRICE.count', { count: below })));
+
+  return {
+    year,
+    asKnownOn,
+    model: SealComplianceModel.WEIGHTED,
+    modelLegalBasis: model.legalBasis,
+    ...base,
+    familyFarmingAcquisitions: of('FAMILY_FARMING_ACQUISITION'),
+    otherProductAcquisitions: of('OTHER_PRODUCT'),
+    fomento: of('FOMENTO'),
+    actualTotal,
+    countedTotal,
+    priorityRegionAmount,
+    achievedShare: minimumShare.achievedShare,
+    minimumShare,
+    priorityRegion,
+    technicalAssistance,
+    compliant: verdict(minimumShare.met, priorityRegion.met, technicalAssistance.met),
+    items,
+    excluded,
+    findings,
+  };
+}
+
+/**
+ * The model of a year as known on a date (DESIGN §1.5): weighted when Portaria MDA nº 28/2024 is
+ * in force for it as known then (years from 2024, known from 2024-06-28), else flat.
+ */
+export function sealComplianceModel(law: LawBook, year: number, asKnownOn: IsoDate): Version<Record<string, string>> | undefined {
+  return law.sealWeightedModel(targetDay(year), asKnownOn);
+}
+
+/** A year's Selo compliance under the model in force for it as known on `asKnownOn`. */
+export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
+  const model = sealComplianceModel(law, facts.year, facts.asKnownOn);
+  return model ? weightedSealCompliance(facts, law, model) : flatSealCompliance(facts, law);
+}

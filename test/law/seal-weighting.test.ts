@@ -1,0 +1,293 @@
+import { Conformity } from '../../src/law/contract-conformity';
+import { Decimal } from '../../src/law/decimal';
+import { finding } from '../../src/law/findings';
+import { createLawBook, LawVersionRecord, versionProblems } from '../../src/law/law-book';
+import { FomentoGroup, present, PurchaseGroup, SealComplianceFacts } from '../../src/law/seal-compliance';
+import { factorsThatApply, sealCompliance, weighItem } from '../../src/law/seal-weighting';
+import { SHIPPED_LAW } from '../../src/law/shipped-law';
+import { Feedstock, OrganizationKind, PurchasePurpose, Region, SealComplianceModel, SealWeightingFactor as F, SupplierKind } from '../../src/law/types';
+
+/**
+ * The Selo's weighted model (Portaria MDA nº 28/2024, DOU 2024-06-28, p. 40 — factors a–f and §2º;
+ * p. 39 — the minimum weighted percentage, open; art. 58; Portaria Interministerial MME/MDA nº
+ * 2/2023 — requirement 2 on actual values; DESIGN §1.5). Every expected figure is worked by hand
+ * from the shipped factors: b 1,1 · c 30 · d 4 · e 3 · f 2 (a: no value).
+ */
+
+const LAW = createLawBook(SHIPPED_LAW);
+const d = (v: string | number) => new Decimal(v);
+const codes = (fs: Array<{ code: string }>) => fs.map((f) => f.code);
+const KNOWN = '2026-12-01';
+const YEAR_2025 = { from: '2025-01-01', to: '2025-12-31' };
+const CONFORMING: Conformity = { conforming: true, findings: [], minimumPrice: null };
+const NORTHEAST = { region: Region.NORTHEAST, semiarid: false };
+const CENTER_WEST = { region: Region.CENTER_WEST, semiarid: false };
+const SOUTHEAST = { region: Region.SOUTHEAST, semiarid: false };
+const SOUTHEAST_SEMIARID = { region: Region.SOUTHEAST, semiarid: true }; // e.g. Montes Claros (MG)
+const SOUTH = { region: Region.SOUTH, semiarid: false };
+const cooperative = (familyFarmerMembers: number, members: number) => ({ kind: OrganizationKind.COOPERATIVE, members, familyFarmerMembers });
+
+let n = 0;
+/** A group of raw material for biodiesel from an eligible farmer, under a conforming contract signed before it. */
+function bought(amount: string, over: Partial<PurchaseGroup> = {}): PurchaseGroup {
+  n += 1;
+  return {
+    key: `g${n}`,
+    purpose: PurchasePurpose.BIODIESEL_FEEDSTOCK,
+    supplier: { kind: SupplierKind.FAMILY_FARMER, registrationValid: true, lateDap: false, organization: null },
+    contract: { id: '1', signedOn: '2025-01-01', conformity: CONFORMING, priorToPurchase: true, coverage: { date: true, feedstock: true, counterparty: true } },
+    origin: SOUTH,
+    segment: YEAR_2025,
+    amount: d(amount),
+    count: 1,
+    product: Feedstock.SOYBEAN,
+    ...over,
+  };
+}
+/** The same from a cooperative with `ff` family farmers among `members` (habilitated: ≥ 60%). */
+const viaCooperative = (amount: string, ff: number, members: number, over: Partial<PurchaseGroup> = {}) => bought(amount, {
+  supplier: { kind: SupplierKind.COOPERATIVE, registrationValid: true, lateDap: false, organization: cooperative(ff, members) }, ...over,
+});
+const fomento = (amount: string, place = NORTHEAST): FomentoGroup => ({ key: `f${amount}${place.region}`, place, segment: YEAR_2025, amount: d(amount), count: 1 });
+
+function facts(over: Partial<SealComplianceFacts>): SealComplianceFacts {
+  return {
+    year: 2025, asKnownOn: KNOWN, plant: SOUTH,
+    // R$ 1.000.000 of own biodiesel sold, nothing exported: base R$ 1.000.000.
+    sales: { ownRevenue: d('1000000'), ownVolume: d('200'), exportedVolume: d('0') },
+    purchases: [], fomento: [], ...over,
+  };
+}
+const run = (over: Partial<SealComplianceFacts>, law = LAW) => sealCompliance(facts(over), law);
+/** The single item of a year with one group: its factors by alínea, its weight and its weighted value. */
+function only(over: Partial<SealComplianceFacts>, law = LAW) {
+  const r = run(over, law);
+  expect(r.items).toHaveLength(1);
+  const i = r.items[0];
+  return { alineas: i.factors.map((f) => f.alinea).join(''), weight: i.weight.toFixed(), weighted: i.weighted.toFixed(), item: i, r };
+}
+
+describe('the factors, by alínea (Portaria MDA nº 28/2024, p. 40)', () => {
+  test('shipped as published on 2024-06-28, valid from 2024; alínea a with no value', () => {
+    const at = (f: F, known = KNOWN) => LAW.sealWeightingFactor(f, '2025-06-01', known);
+    expect(at(F.ORGANIZATION_UP_TO_75)?.value?.toFixed()).toBe('1.1');
+    expect(at(F.FOMENTO_PRIORITY_REGION)?.value?.toFixed()).toBe('30');
+    expect(at(F.ACQUISITION_PRIORITY_REGION)?.value?.toFixed()).toBe('4');
+    expect(at(F.ACQUISITION_CENTER_WEST_SOUTHEAST)?.value?.toFixed()).toBe('3');
+    expect(at(F.DIVERSIFIED_RAW_MATERIAL)?.value?.toFixed()).toBe('2');
+    expect(at(F.ORGANIZATION_ABOVE_75)?.value).toBeNull();
+    expect(at(F.ORGANIZATION_ABOVE_75)?.note).toMatch(/Marked for confirmation/);
+    expect(at(F.ACQUISITION_PRIORITY_REGION)?.legalBasis).toMatch(/Portaria MDA nº 28\/2024.*alínea d/);
+    expect(at(F.ACQUISITION_PRIORITY_REGION, '2024-06-27')).toBeUndefined();
+    expect(LAW.sealWeightingFactor(F.ACQUISITION_PRIORITY_REGION, '2023-12-31', KNOWN)).toBeUndefined();
+  });
+
+  test('compounded (§2º): castor from the Nordeste via a cooperative of 70% family farmers is 4 × 2 × 1,1 = 8,8', () => {
+    // R$ 100.000 × 8,8 = R$ 880.000.
+    const x = only({ purchases: [viaCooperative('100000', 7, 10, { origin: NORTHEAST, product: Feedstock.CASTOR_BEAN })] });
+    expect([x.alineas, x.weight, x.weighted]).toEqual(['bdf', '8.8', '880000']);
+    expect(x.item.factors.map((f) => f.factor)).toEqual([F.ORGANIZATION_UP_TO_75, F.ACQUISITION_PRIORITY_REGION, F.DIVERSIFIED_RAW_MATERIAL]);
+    expect(x.item.actual.toFixed()).toBe('100000');
+  });
+
+  test.each([
+    ['Nordeste', NORTHEAST, 'd', '4', '400000'], //                     R$ 100.000 × 4
+    ['Sudeste in the Semiárido', SOUTHEAST_SEMIARID, 'd', '4', '400000'], // the Semiárido is d, not e
+    ['Centro-Oeste', CENTER_WEST, 'e', '3', '300000'], //               R$ 100.000 × 3
+    ['Sudeste', SOUTHEAST, 'e', '3', '300000'],
+    ['Sul', SOUTH, '', '1', '100000'], //                               no regional factor: × 1
+  ])('soybeans from a family farmer in the %s: the regional factor of the table, or none', (_name, origin, alineas, weight, weighted) => {
+    const x = only({ purchases: [bought('100000', { origin })] });
+    expect([x.alineas, x.weight, x.weighted]).toEqual([alineas, weight, weighted]);
+  });
+
+  test.each([
+    [Feedstock.SOYBEAN, 'e', '3'], //          not diversified: 3
+    [Feedstock.SOYBEAN_OIL, 'e', '3'], //      not diversified: 3
+    [Feedstock.LIVE_ANIMALS, 'e', '3'], //     not diversified: 3
+    [Feedstock.CASTOR_BEAN, 'ef', '6'], //     diversified: 3 × 2
+    [Feedstock.BEEF_TALLOW, 'ef', '6'], //     anything but soy, soy oil and live animals: 3 × 2
+  ])('%s from the Centro-Oeste: factors %s, weight %s', (product, alineas, weight) => {
+    const x = only({ purchases: [bought('1000', { origin: CENTER_WEST, product })] });
+    expect([x.alineas, x.weight]).toEqual([alineas, weight]);
+  });
+
+  test('a cooperative at 75% family farmers is "up to 75%" (b: castor from the Sul 1,1 × 2 = 2,2); at 76% it is not — a, unpublished, weighs 1', () => {
+    const at75 = only({ purchases: [viaCooperative('1000', 3, 4, { product: Feedstock.CASTOR_BEAN })] }); // 3/4 = 0,75
+    expect([at75.alineas, at75.weight, at75.weighted]).toEqual(['bf', '2.2', '2200']); // 1.000 × 2,2
+    expect(at75.item.findings).toEqual([]);
+    const at76 = only({ purchases: [viaCooperative('1000', 19, 25, { product: Feedstock.CASTOR_BEAN })] }); // 19/25 = 0,76
+    expect([at76.alineas, at76.weight, at76.weighted]).toEqual(['af', '2', '2000']); // 1.000 × 2, alínea a left out
+    expect(at76.item.factors[0].value).toBeNull();
+    expect(codes(at76.item.findings)).toEqual(['WEIGHTING_FACTOR_NOT_PUBLISHED']);
+    expect(codes(at76.r.findings)).toContain('WEIGHTING_FACTOR_NOT_PUBLISHED');
+  });
+
+  test('alínea a published by an ADMIN (a test figure, 1,5) weighs from its publication on', () => {
+    const a: LawVersionRecord = {
+      parameter: 'selo-weighting-factor', scope: F.ORGANIZATION_ABOVE_75, value: { factor: '1.5' }, validFrom: '2024-01-01', validUntil: null,
+      publishedOn: '2026-03-01', legalBasis: 'Portaria MDA nº 28/2024, alínea a (test figure)',
+    };
+    const law = createLawBook([...SHIPPED_LAW, a]);
+    const group = [viaCooperative('1000', 19, 25, { product: Feedstock.CASTOR_BEAN })];
+    expect(only({ purchases: group, asKnownOn: '2026-03-01' }, law).weighted).toBe('3000'); // 1.000 × 1,5 × 2
+    expect(only({ purchases: group, asKnownOn: '2026-02-28' }, law).weighted).toBe('2000'); // before it: 1.000 × 2
+  });
+
+  test('fomento in the Nordeste or the Semiárido is × 30 alone (c does not combine); outside the priority region it does not count', () => {
+    const r = run({ fomento: [fomento('1000'), fomento('100', SOUTHEAST_SEMIARID), fomento('500', SOUTH), fomento('700', CENTER_WEST)] });
+    // Counted: 1.000 × 30 + 100 × 30 = 33.000; actual 1.100. The Sul and Centro-Oeste fomento is excluded.
+    expect(r.items.map((i) => [i.factors.map((f) => f.alinea).join(''), i.weighted.toFixed()])).toEqual([['c', '30000'], ['c', '3000']]);
+    expect([r.fomento.toFixed(), r.actualTotal.toFixed(), r.countedTotal.toFixed()]).toEqual(['1100', '1100', '33000']);
+    expect(r.excluded.map((e) => codes(e.findings))).toEqual([['OUTSIDE_PRIORITY_REGION'], ['OUTSIDE_PRIORITY_REGION']]);
+    expect(factorsThatApply({ source: 'FOMENTO', place: NORTHEAST, product: null, organizationShare: d('0.7') })).toEqual([F.FOMENTO_PRIORITY_REGION]);
+  });
+
+  test('a factor changing within the year weighs each item with the figure on its own dates', () => {
+    const raised: LawVersionRecord = {
+      parameter: 'selo-weighting-factor', scope: F.ACQUISITION_PRIORITY_REGION, value: { factor: '5' }, validFrom: '2025-07-01', validUntil: null,
+      publishedOn: '2025-06-15', legalBasis: 'Test act raising factor d',
+    };
+    const law = createLawBook([...SHIPPED_LAW, raised]);
+    const first = weighItem('h1', 'FAMILY_FARMING_ACQUISITION', bought('100', { origin: NORTHEAST, segment: { from: '2025-01-01', to: '2025-06-30' } }),
+      { source: 'PURCHASE', place: NORTHEAST, product: Feedstock.SOYBEAN, organizationShare: null }, law, KNOWN);
+    const second = weighItem('h2', 'FAMILY_FARMING_ACQUISITION', bought('100', { origin: NORTHEAST, segment: { from: '2025-07-01', to: '2025-12-31' } }),
+      { source: 'PURCHASE', place: NORTHEAST, product: Feedstock.SOYBEAN, organizationShare: null }, law, KNOWN);
+    expect([first.weighted.toFixed(), second.weighted.toFixed()]).toEqual(['400', '500']); // 100 × 4, 100 × 5
+  });
+});
+
+describe('the model of the year (bitemporal, DESIGN §1.5)', () => {
+  // R$ 100.000 of castor from the Nordeste, from a farmer: weighted 100.000 × 4 × 2 = 800.000.
+  const year2024 = (asKnownOn: string) => run({
+    year: 2024, asKnownOn, purchases: [bought('100000', { origin: NORTHEAST, product: Feedstock.CASTOR_BEAN, segment: { from: '2024-01-01', to: '2024-12-31' } })],
+  });
+
+  test('2024 as known on 2024-06-27: the flat model (Sul plant 40% of R$ 1.000.000 = R$ 400.000, counted 100.000 unweighted)', () => {
+    const r = year2024('2024-06-27');
+    expect(r.model).toBe(SealComplianceModel.FLAT);
+    expect(r.countedTotal.toFixed()).toBe('100000');
+    expect(r.minimumShare.requiredShare.value?.toFixed()).toBe('0.4');
+    expect(r.minimumShare.shortfall?.toFixed()).toBe('300000'); // 400.000 − 100.000
+    expect(r.compliant).toBe(false);
+  });
+
+  test('2024 as known on 2024-06-28: the weighted model (weighted 800.000, achieved 0,8; no minimum published)', () => {
+    const r = year2024('2024-06-28');
+    expect(r.model).toBe(SealComplianceModel.WEIGHTED);
+    expect(r.modelLegalBasis).toMatch(/Portaria MDA nº 28\/2024/);
+    expect([r.actualTotal.toFixed(), r.countedTotal.toFixed(), r.achievedShare.toFixed()]).toEqual(['100000', '800000', '0.8']);
+    expect(r.minimumShare.requiredShare.value).toBeNull();
+  });
+
+  test('2023: the flat model and no requirement 2 (it starts in 2024), not an error', () => {
+    const r = run({ year: 2023, purchases: [bought('500000', { segment: { from: '2023-01-01', to: '2023-12-31' } })] });
+    expect(r.model).toBe(SealComplianceModel.FLAT);
+    expect(r.priorityRegion.requiredShare).toBeNull();
+    expect(r.priorityRegion.met).toBe(true);
+    expect(r.compliant).toBe(true); // 500.000 ≥ 40% of 1.000.000, all from the Sul
+  });
+});
+
+describe('requirement 1: weighted spending / base ≥ the minimum weighted percentage (open)', () => {
+  const spend = { purchases: [viaCooperative('100000', 7, 10, { origin: NORTHEAST, product: Feedstock.CASTOR_BEAN })] }; // weighted 880.000
+
+  test('not published: the achieved share, the weighted total and every item, requiredShare null, compliant null, MINIMUM_NOT_PUBLISHED', () => {
+    const r = run(spend);
+    expect([r.countedTotal.toFixed(), r.achievedShare.toFixed()]).toEqual(['880000', '0.88']); // 880.000 / 1.000.000
+    expect(r.minimumShare.requiredShare.value).toBeNull();
+    expect(r.minimumShare.met).toBeNull();
+    expect(r.minimumShare.shortfall).toBeNull();
+    expect(r.compliant).toBeNull();
+    expect(codes(r.findings)).toEqual(['MINIMUM_NOT_PUBLISHED']);
+    const shown = present(r);
+    expect(shown.minimumShare.requiredShare).toBeNull();
+    expect(shown.minimumShare.compliant).toBeNull();
+    expect(shown.status).toBe('NOT_ESTABLISHED');
+    expect(shown.compliant).toBe(false); // the contract's non-null field: not established is not compliant
+  });
+
+  test('then published (a test figure, 90%): required 900.000, short 20.000 — from its publication date only', () => {
+    const minimum: LawVersionRecord = {
+      parameter: 'minimum-weighted-share', scope: null, value: { share: '0.9' }, validFrom: '2024-01-01', validUntil: null,
+      publishedOn: '2026-03-01', legalBasis: 'Portaria MDA (test figure), minimum weighted percentage',
+    };
+    const law = createLawBook([...SHIPPED_LAW, minimum]);
+    const after = run({ ...spend, asKnownOn: '2026-03-01' }, law);
+    expect(after.minimumShare.requiredShare.value?.toFixed()).toBe('0.9');
+    expect(after.minimumShare.requiredAmount?.toFixed()).toBe('900000'); // 0,9 × 1.000.000
+    expect(after.minimumShare.shortfall?.toFixed()).toBe('20000'); //    900.000 − 880.000
+    expect([after.minimumShare.met, after.compliant]).toEqual([false, false]);
+    expect(codes(after.findings)).toEqual(['MINIMUM_SHARE_NOT_REACHED']);
+    const before = run({ ...spend, asKnownOn: '2026-02-28' }, law);
+    expect(before.minimumShare.met).toBeNull();
+    // With 80% the same spending complies: 880.000 ≥ 800.000.
+    const lower = createLawBook([...SHIPPED_LAW, { ...minimum, value: { share: '0.8' } }]);
+    const met = run({ ...spend, asKnownOn: '2026-03-01' }, lower);
+    expect([met.minimumShare.met, met.compliant, present(met).status]).toEqual([true, true, 'COMPLIANT']);
+  });
+
+  test('versions of an open parameter may carry no value; others may not', () => {
+    const open: LawVersionRecord = { parameter: 'minimum-weighted-share', scope: null, value: {}, validFrom: '2024-01-01', validUntil: null, publishedOn: '2024-06-28', legalBasis: 'Portaria MDA nº 28/2024' };
+    expect(versionProblems(open)).toEqual([]);
+    expect(versionProblems({ ...open, value: { share: '1.2' } }).map((p) => p[0])).toEqual(['value.share']);
+    expect(versionProblems({ ...open, parameter: 'priority-region-min-share' }).map((p) => p[0])).toEqual(['value.share']);
+  });
+});
+
+describe('requirement 2: actual (unweighted) spending in the priority region (Portaria Interministerial MME/MDA nº 2/2023)', () => {
+  test('2025 (15%): castor of R$ 10.000 from the Nordeste beside R$ 90.000 of soy from the Sul — weighting would pass it, actual values do not', () => {
+    const r = run({ purchases: [bought('10000', { origin: NORTHEAST, product: Feedstock.CASTOR_BEAN }), bought('90000')] });
+    // Weighted: 10.000 × 8 = 80.000 of 80.000 + 90.000 = 170.000 → 47%, above 15%. Actual: 10.000 / 100.000 = 10%, below.
+    expect(r.countedTotal.toFixed()).toBe('170000');
+    expect(r.priorityRegionAmount.toFixed()).toBe('10000');
+    expect(r.priorityRegion.share.toFixed()).toBe('0.1');
+    expect(r.priorityRegion.met).toBe(false);
+    // To reach it spending x more in the region: (10.000 + x) / (100.000 + x) = 0,15 → x = 5.000 / 0,85 = 5.882,352…
+    expect(r.priorityRegion.shortfall.toFixed(6)).toBe('5882.352941');
+    expect(present(r).priorityRegion.shortfall.toFixed()).toBe('5882.36'); // rounded up to the centavo
+    expect(r.compliant).toBe(false);
+    expect(codes(r.findings)).toEqual(['PRIORITY_REGION_SHARE_NOT_REACHED', 'MINIMUM_NOT_PUBLISHED']);
+    // Exactly 15%: 15.000 of 100.000 meets it.
+    expect(run({ purchases: [bought('15000', { origin: NORTHEAST }), bought('85000')] }).priorityRegion.met).toBe(true);
+  });
+});
+
+describe('contracts and technical assistance from 2024 (decree art. 3º §2º II–III; DESIGN §1.5)', () => {
+  // The contract was signed on 2025-03-01; a purchase covered on 2025-02-15 came before it, so the
+  // contract itself carries NO_PRIOR_CONTRACT (its first covered purchase precedes the signing).
+  const late: Conformity = { conforming: false, findings: [finding('NO_PRIOR_CONTRACT')], minimumPrice: null };
+  const contract = (priorToPurchase: boolean) => ({ id: '7', signedOn: '2025-03-01', conformity: late, priorToPurchase, coverage: { date: true, feedstock: true, counterparty: true } });
+  const purchases = [bought('300', { contract: contract(false) }), bought('200', { contract: contract(true) })];
+
+  test('judged per acquisition: the purchase before the signing is excluded (NO_PRIOR_CONTRACT), the one after counts', () => {
+    const r = run({ purchases });
+    expect(r.actualTotal.toFixed()).toBe('200');
+    expect(r.excluded.map((e) => codes(e.findings))).toEqual([['NO_PRIOR_CONTRACT']]);
+  });
+
+  test('the flat model (2024 as known before 2024-06-28) kept the contract-level reading: neither counts', () => {
+    const r = run({ year: 2024, asKnownOn: '2024-06-01', purchases: purchases.map((p) => ({ ...p, segment: { from: '2024-01-01', to: '2024-12-31' } })) });
+    expect(r.actualTotal.toFixed()).toBe('0');
+    expect(r.excluded).toHaveLength(2);
+  });
+
+  test('requirement 3: a contract without technical assistance leaves its purchases counted and gives a finding of the year naming it', () => {
+    const noTa: Conformity = { conforming: false, findings: [finding('NO_TECHNICAL_ASSISTANCE')], minimumPrice: null };
+    const r = run({ purchases: [bought('400', { origin: NORTHEAST, contract: { ...contract(true), conformity: noTa } })] });
+    expect(r.actualTotal.toFixed()).toBe('400');
+    expect(r.technicalAssistance).toEqual({ contractIds: ['7'], met: false });
+    expect(codes(r.findings)).toEqual(['MINIMUM_NOT_PUBLISHED', 'NO_TECHNICAL_ASSISTANCE']);
+    expect(r.findings[1].message).toContain('7');
+    expect(r.compliant).toBe(false); // a requirement not met: false even though requirement 1 is unknown
+  });
+
+  test('a purchase priced below the PGPAF minimum on its own date counts, with a finding on the item and one for the year', () => {
+    const r = run({ purchases: [bought('100', { belowMinimumPrice: true, count: 3 }), bought('50')] });
+    expect(r.actualTotal.toFixed()).toBe('150');
+    expect(codes(r.items[0].findings)).toEqual(['PURCHASE_BELOW_MINIMUM_PRICE']);
+    expect(r.items[1].findings).toEqual([]);
+    const year = r.findings.find((f) => f.code === 'PURCHASE_BELOW_MINIMUM_PRICE');
+    expect(year?.message).toMatch(/^3 purchase/);
+  });
+});
