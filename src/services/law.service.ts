@@ -120,21 +120,23 @@ export interface RateAnswer {
  * later publication wins from its publication date on.
  */
 export class LawService {
-  private cache: { maxId: string | null; book: LawBook } | null = null;
+  private cache: { revision: string; book: LawBook } | null = null;
 
   constructor(private readonly ds: DataSource) {}
 
   /**
-   * Every stored version as a LawBook. Versions are only ever added, so the greatest id says
-   * whether the cached book is current (one cheap statement; another instance's publication is
-   * seen at once).
+   * Every stored version as a LawBook. The revision of the law (table law_revision, raised in the
+   * transaction of every publication and committed with it) says whether the cached book is
+   * current: one cheap statement, and another replica's publication is seen at once, whatever the
+   * order in which concurrent publications got their ids. The revision is read before the versions,
+   * so a publication committed in between only causes one more reload.
    */
   async lawBook(): Promise<LawBook> {
-    const [{ max }] = (await this.ds.query('SELECT max(id)::text AS max FROM law_parameter_version')) as Array<{ max: string | null }>;
-    if (this.cache && this.cache.maxId === max) return this.cache.book;
+    const [{ revision }] = (await this.ds.query('SELECT revision::text AS revision FROM law_revision')) as Array<{ revision: string }>;
+    if (this.cache && this.cache.revision === revision) return this.cache.book;
     const rows = await this.ds.getRepository(LawParameterVersion).find({ order: { id: 'ASC' } });
     const book = createLawBook(rows.map(toRecord));
-    this.cache = { maxId: max, book };
+    this.cache = { revision, book };
     return book;
   }
 
