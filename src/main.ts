@@ -13,6 +13,7 @@ import { createApp } from './server';
 import { loadTrustedDocuments, TrustedDocuments } from './http/trusted-documents';
 
 interface EmbeddedModule {
+  EmbeddedPostgresError: new (message: string) => Error;
   startEmbeddedPostgres(o: { dataDir: string; persistent?: boolean; port?: number; log?: (m: string) => void; ownSignals?: boolean }): Promise<{ url: string; dataDir: string; stop(): Promise<void> }>;
 }
 
@@ -42,7 +43,11 @@ async function main(): Promise<void> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const embedded: EmbeddedModule = require('./database/embedded.mjs');
     // ownSignals: the shutdown below drains the requests in flight, then stops the cluster.
-    const pg = await embedded.startEmbeddedPostgres({ dataDir: path.resolve(config.dataDir), log: (m) => logger.warn(m), ownSignals: true });
+    const pg = await embedded.startEmbeddedPostgres({ dataDir: path.resolve(config.dataDir), log: (m) => logger.warn(m), ownSignals: true })
+      .catch((error: unknown) => {
+        // Every way the embedded database can fail to start is said in one line (cause, what to do).
+        throw error instanceof embedded.EmbeddedPostgresError ? new ConfigurationError(error.message) : error;
+      });
     databaseUrl = pg.url;
     stopEmbedded = () => pg.stop();
     logger.info({ dataDir: pg.dataDir }, 'embedded PostgreSQL started');

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../config';
@@ -8,6 +7,7 @@ import { prepareDatabase } from '../database/prepare';
 
 interface EmbeddedModule {
   startEmbeddedPostgres(o: { dataDir: string; persistent?: boolean; log?: (m: string) => void }): Promise<{ url: string; stop(): Promise<void> }>;
+  fallbackDataDir(dataDir: string): string;
 }
 
 /** The port of an embedded PostgreSQL already running on `dir` (`npm start`), from its postmaster.pid. */
@@ -32,13 +32,12 @@ export async function openCliDatabase(log: (m: string) => void): Promise<{ ds: D
   let stop: (() => Promise<void>) | undefined;
   if (!url) {
     const dir = path.resolve(config.dataDir);
-    const fallback = path.join(os.tmpdir(), `selo-api-pg-${Buffer.from(dir).toString('base64url').slice(-24)}`);
-    const port = runningPort(dir) ?? runningPort(fallback);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const embedded: EmbeddedModule = require('../database/embedded.mjs');
+    const port = runningPort(dir) ?? runningPort(embedded.fallbackDataDir(dir));
     if (port) {
       url = `postgres://postgres:selo@127.0.0.1:${port}/postgres`;
     } else {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const embedded: EmbeddedModule = require('../database/embedded.mjs');
       const pg = await embedded.startEmbeddedPostgres({ dataDir: dir, log });
       url = pg.url;
       stop = () => pg.stop();

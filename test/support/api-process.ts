@@ -28,9 +28,10 @@ export interface ApiProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnApi(env: NodeJS.ProcessEnv, options: { detached?: boolean } = {}): ApiProcess {
+/** Start the API as `npm start` does, in `cwd` (the project root unless said). */
+export function spawnApi(env: NodeJS.ProcessEnv, options: { detached?: boolean; cwd?: string } = {}): ApiProcess {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env,
     ...(options.detached ? { detached: true } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -48,6 +49,18 @@ export async function waitForStart(api: ApiProcess, text: string, tries: number)
     if (api.child.exitCode !== null || i > tries) throw new Error(`the API did not start:\n${api.out}`);
     await sleep(100);
   }
+}
+
+/** Poll `GET /readyz` until it answers 200 (true), the process exits or `ms` pass (false). */
+export async function waitForReady(api: ApiProcess, port: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && api.child.exitCode === null) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200) return true;
+    } catch { /* not listening yet */ }
+    await sleep(100);
+  }
+  return false;
 }
 
 /** Wait for the log line of a graceful shutdown (DESIGN §3). */
