@@ -2,7 +2,8 @@
 // seconds. Shapes follow the records the API keeps; the mix of suppliers, feedstocks, regions and
 // exclusions is fixed by the row number, so every run builds the same data.
 import { DataSource } from 'typeorm';
-import { isPriorityRegion, municipalityFacts } from '../src/law/municipality';
+import { municipalityFacts } from '../src/law/municipality';
+import { recordSemiaridEditions } from '../src/database/semiarid-editions';
 
 export interface BenchScale {
   /** Purchases of the big producer in the year (the Selo year case). */
@@ -36,11 +37,14 @@ export interface BenchData {
 
 export async function buildBenchData(ds: DataSource, s: BenchScale): Promise<BenchData> {
   const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
-  const values = MUNICIPALITIES.map(([code, name, semiarid]) => {
+  const values = MUNICIPALITIES.map(([code, name]) => {
     const facts = municipalityFacts(code)!;
-    return `('${code}', '${name}', '${facts.state}', '${facts.region}', ${semiarid}, ${isPriorityRegion({ region: facts.region, semiarid })})`;
+    return `('${code}', '${name}', '${facts.state}', '${facts.region}')`;
   });
-  await q(`INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region) VALUES ${values.join(', ')} ON CONFLICT DO NOTHING`);
+  const added: Array<{ ibge_code: string }> = await q(`INSERT INTO municipality (ibge_code, name, state, region) VALUES ${values.join(', ')} ON CONFLICT DO NOTHING RETURNING ibge_code`);
+  // Dated Semiárido membership: one interval per edition (2017, 2021, 2024) for each member.
+  const addedCodes = new Set(added.map((m) => m.ibge_code));
+  await recordSemiaridEditions(ds.manager, MUNICIPALITIES.filter(([code, , semiarid]) => semiarid && addedCodes.has(code)).map(([code]) => code));
   const codes = `ARRAY[${MUNICIPALITIES.map(([c]) => `'${c}'`).join(', ')}]::text[]`;
 
   const [{ id: bigProducerId }] = await q(`INSERT INTO producer (cnpj, legal_name, plant_municipality_code) VALUES ('90000000000100', 'Usina Grande do Nordeste', '2611606') RETURNING id`);

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client } from 'pg';
+import { recordSemiaridEditions } from '../src/database/semiarid-editions';
 import { openDatabase } from '../src/database/data-source';
 import { prepareDatabase } from '../src/database/prepare';
 import { importFile } from '../src/import/importer';
@@ -73,10 +74,11 @@ async function main(): Promise<void> {
   try {
     await prepareDatabase(ds);
     const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
-    await q(`INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region) VALUES
-               ('2611101', 'Petrolina', 'PE', 'NORTHEAST', true, true), ('4314100', 'Passo Fundo', 'RS', 'SOUTH', false, false),
-               ('5107925', 'Sorriso', 'MT', 'CENTER_WEST', false, false), ('2910800', 'Feira de Santana', 'BA', 'NORTHEAST', true, true)
-             ON CONFLICT DO NOTHING`);
+    const added: Array<{ ibge_code: string }> = await q(`INSERT INTO municipality (ibge_code, name, state, region) VALUES
+               ('2611101', 'Petrolina', 'PE', 'NORTHEAST'), ('4314100', 'Passo Fundo', 'RS', 'SOUTH'),
+               ('5107925', 'Sorriso', 'MT', 'CENTER_WEST'), ('2910800', 'Feira de Santana', 'BA', 'NORTHEAST')
+             ON CONFLICT DO NOTHING RETURNING ibge_code`);
+    await recordSemiaridEditions(ds.manager, added.map((m) => m.ibge_code).filter((c) => c === '2611101' || c === '2910800'));
     const [{ id: producerId }] = await q(`INSERT INTO producer (cnpj, legal_name, plant_municipality_code) VALUES (lpad((70000000000000 + $1::bigint)::text, 14, '0'), 'Usina do benchmark de importação', '2611101') RETURNING id::text`, [process.pid]);
     const farmers: Array<{ id: string }> = await q(`INSERT INTO family_farmer (cpf, name, municipality_code)
                                                      SELECT lpad((60000000000 + $1::bigint * 1000 + g)::text, 11, '0'), 'Agricultor ' || g, '2611101' FROM generate_series(1, 500) g RETURNING id::text`, [process.pid % 1000000]);

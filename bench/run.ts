@@ -21,6 +21,7 @@ import { Role } from '../src/law/types';
 import { createApp } from '../src/server';
 import { BenchData, BenchScale, buildBenchData, SCALES } from './data';
 import { Shape, SHAPES } from './shapes';
+import { priorityRegionOnSql, semiaridOnSql } from '../src/services/facts/priority-region.sql';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
@@ -91,14 +92,14 @@ function withDatabase(url: string, name: string): string {
 
 /** The hand-written aggregates of a tax month: the groups the law needs, straight through pg ($1 producer, $2–$3 the month, $4 the cooperative minimum share). */
 export const TAX_MONTH_SQL = [
-  `SELECT p.feedstock IN ('CASTOR_BEAN', 'PALM') AS castor_palm, m.priority_region, p.supplier_kind = 'OWN_PRODUCTION' AS own,
+  `SELECT p.feedstock IN ('CASTOR_BEAN', 'PALM') AS castor_palm, ${priorityRegionOnSql('p.origin_municipality_code', 'p.purchased_on')} AS priority_region, p.supplier_kind = 'OWN_PRODUCTION' AS own,
           CASE p.supplier_kind
             WHEN 'FAMILY_FARMER' THEN EXISTS (SELECT 1 FROM family_farmer_registration r WHERE r.family_farmer_id = p.family_farmer_id AND p.purchased_on BETWEEN r.valid_from AND r.valid_until)
             WHEN 'COOPERATIVE' THEN EXISTS (SELECT 1 FROM organization_registration r JOIN family_farming_organization o ON o.id = r.organization_id
                                             WHERE r.organization_id = p.organization_id AND p.purchased_on BETWEEN r.valid_from AND r.valid_until AND o.family_farmer_members >= o.members * $4::numeric)
             ELSE false END AS family_farming,
           sum(p.cost) AS cost, sum(p.quantity_kg) AS kg
-     FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code
+     FROM purchase p
     WHERE p.producer_id = $1 AND p.consumed_on BETWEEN $2 AND $3 AND p.purpose = 'BIODIESEL_FEEDSTOCK'
     GROUP BY 1, 2, 3, 4`,
   `SELECT sum(cost) AS cost, sum(quantity_kg) AS kg FROM purchase
@@ -138,14 +139,14 @@ const YEAR_PURCHASES = `
 export const SEAL_YEAR_SQL = [
   `SELECT sum(revenue), sum(volume_m3), sum(volume_m3) FILTER (WHERE market = 'EXPORT') FROM sale WHERE producer_id = $1 AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2 AND $3`,
   `${REGISTRATIONS_CTE}
-  SELECT p.purpose, p.supplier_kind, p.organization_id, p.contract_id, m.region, m.semiarid,
+  SELECT p.purpose, p.supplier_kind, p.organization_id, p.contract_id, m.region, ${semiaridOnSql('p.origin_municipality_code', 'p.purchased_on')} AS semiarid,
          coalesce(fv.valid, ov.valid) @> p.purchased_on AS registered, coalesce(coalesce(fv.late, ov.late) @> p.purchased_on, false) AS late_dap,
          c.signed_on <= p.purchased_on AS prior, p.purchased_on BETWEEN c.valid_from AND c.valid_until AS covers_date, c.feedstock = p.feedstock AS covers_feedstock,
          c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id AND c.organization_id IS NOT DISTINCT FROM p.organization_id AS covers_counterparty,
          sum(p.cost), count(*), min(p.purchased_on)
   ${YEAR_PURCHASES}
    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12`,
-  `SELECT m.region, m.semiarid, sum(f.amount) FROM fomento_expense f JOIN municipality m ON m.ibge_code = f.municipality_code
+  `SELECT m.region, ${semiaridOnSql('f.municipality_code', 'f.spent_on')} AS semiarid, sum(f.amount) FROM fomento_expense f JOIN municipality m ON m.ibge_code = f.municipality_code
     WHERE f.producer_id = $1 AND f.spent_on BETWEEN $2 AND $3 GROUP BY 1, 2`,
   `SELECT id, signed_on, valid_from, valid_until, feedstock, price_per_kg, technical_assistance, family_farmer_id, organization_id FROM contract WHERE producer_id = $1`,
   `SELECT o.id, o.kind, o.members, o.family_farmer_members FROM family_farming_organization o
@@ -156,7 +157,7 @@ export const SEAL_YEAR_SQL = [
      AND NOT (coalesce(coalesce(fv.valid, ov.valid) @> p.purchased_on, false)
               AND (p.organization_id IS NULL OR EXISTS (SELECT 1 FROM family_farming_organization o WHERE o.id = p.organization_id
                                                           AND o.family_farmer_members >= o.members * 0.6))
-              AND (p.purpose = 'BIODIESEL_FEEDSTOCK' OR m.priority_region)
+              AND (p.purpose = 'BIODIESEL_FEEDSTOCK' OR ${priorityRegionOnSql('p.origin_municipality_code', 'p.purchased_on')})
               AND coalesce(c.technical_assistance AND c.signed_on <= p.purchased_on AND p.purchased_on BETWEEN c.valid_from AND c.valid_until
                            AND c.feedstock = p.feedstock AND c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id
                            AND c.organization_id IS NOT DISTINCT FROM p.organization_id, false))

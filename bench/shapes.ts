@@ -2,6 +2,7 @@
 // hand-written server (node:http + pg, one SQL statement that nests the JSON in PostgreSQL, which
 // Node parses and stringifies) returning byte for byte the same JSON.
 import { BenchData } from './data';
+import { priorityRegionOnSql } from '../src/services/facts/priority-region.sql';
 
 export interface Shape {
   name: string;
@@ -103,7 +104,7 @@ export const SHAPES: Shape[] = [
       'march', json_build_object('count', (SELECT count(*) FROM purchase WHERE producer_id = p.id AND consumed_on BETWEEN $2 AND $3),
         'pageInfo', json_build_object('more', (SELECT count(*) > $4 FROM (SELECT 1 FROM purchase WHERE producer_id = p.id AND consumed_on BETWEEN $2 AND $3 LIMIT $4 + 1) y)),
         'edges', ${list(`SELECT json_agg(json_build_object('node', json_build_object('id', x.id::text, 'purchasedOn', x.purchased_on, 'kg', ${dec('x.quantity_kg')}, 'cost', ${dec('x.cost')},
-                   'origin', json_build_object('name', m.name, 'priorityRegion', m.priority_region))) ORDER BY x.consumed_on, x.id)
+                   'origin', json_build_object('name', m.name, 'priorityRegion', ${priorityRegionOnSql('m.ibge_code', 'current_date')}))) ORDER BY x.consumed_on, x.id)
             FROM (SELECT * FROM purchase WHERE producer_id = p.id AND consumed_on BETWEEN $2 AND $3 ORDER BY consumed_on, id LIMIT $4) x JOIN municipality m ON m.ibge_code = x.origin_municipality_code`)}))
       FROM producer p JOIN municipality pm ON pm.ibge_code = p.plant_municipality_code WHERE p.id = $1)) AS data`,
     params: (d) => [d.bigProducerId, '2025-03-01', '2025-03-31', 100],

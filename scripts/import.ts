@@ -1,7 +1,8 @@
 /**
  * `npm run import -- <kind> FILE.csv|FILE.xlsx [--producer ID] [--delimiter ;] [--locale pt-BR]`:
- * load a CSV file or the first sheet of a workbook, all or nothing. Kinds: municipalities (ibgeCode, name, semiarid: the official Semiárido list),
- * farmers, purchases, sales (the fields of the GraphQL inputs). Runs as the operator (ADMIN) on
+ * load a CSV file or the first sheet of a workbook, all or nothing. Kinds: municipalities (ibgeCode, name, semiarid, optional
+ * semiaridFrom and semiaridAct), semiarid (one edition of the Semiárido's official list: ibgeCode, name; with `--act "…"
+ * --valid-from D [--valid-until D]`), farmers, purchases, sales (the fields of the GraphQL inputs). Runs as the operator (ADMIN) on
  * DATABASE_URL or, without it, on the embedded database of `npm start`.
  */
 import 'reflect-metadata';
@@ -18,8 +19,11 @@ import { SYSTEM_ACTOR } from '../src/services/actor';
 import { AppError } from '../src/services/errors';
 
 const USAGE = `Usage: npm run import -- municipalities FILE.csv
+       npm run import -- semiarid FILE.csv --act "Resolução Condel/Sudene nº 176/2024" --valid-from 2024-01-03 [--valid-until D]
        npm run import -- purchases|sales|farmers FILE.csv|FILE.xlsx --producer ID
-Options: --delimiter ','|';'|tab   CSV separator (default: detected from the header line)
+Options: --act, --valid-from, --valid-until   the edition of a semiarid file: its act and the days it delimits
+                                   the Semiárido for (municipalities absent from it leave on --valid-from)
+         --delimiter ','|';'|tab   CSV separator (default: detected from the header line)
          --locale pt-BR|en         numbers and dates as 30.120,50 and 03/11/2026 (pt-BR) or 30120.50 and
                                    2026-11-03 (en); messages in that language (default: detected from the file)`;
 
@@ -30,7 +34,9 @@ function fail(message: string, code = 2): never {
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { producer: { type: 'string' }, delimiter: { type: 'string' }, locale: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      producer: { type: 'string' }, act: { type: 'string' }, 'valid-from': { type: 'string' }, 'valid-until': { type: 'string' }, delimiter: { type: 'string' }, locale: { type: 'string' }, help: { type: 'boolean' },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -52,6 +58,7 @@ async function main(): Promise<void> {
     const summary = await importFile(db.ds, SYSTEM_ACTOR, {
       kind,
       producerId: values.producer ?? null,
+      edition: { act: values.act ?? null, validFrom: values['valid-from'] ?? null, validUntil: values['valid-until'] ?? null },
       input: fs.createReadStream(file, { highWaterMark: 1 << 20 }),
       delimiter,
       locale,

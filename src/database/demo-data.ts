@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { isPriorityRegion, municipalityFacts } from '../law/municipality';
+import { municipalityFacts } from '../law/municipality';
+import { recordSemiaridEditions } from './semiarid-editions';
 import { SYSTEM_ACTOR } from '../services/actor';
 import { writeAudit } from '../services/transaction';
 
@@ -78,7 +79,7 @@ const MUNICIPALITIES: Array<[string, string, boolean]> = [
   // Centro-Oeste
   ['5107602', 'Rondonópolis', false], ['5107925', 'Sorriso', false], ['5105259', 'Lucas do Rio Verde', false], ['5107040', 'Primavera do Leste', false],
   ['5218805', 'Rio Verde', false], ['5211909', 'Jataí', false], ['5208707', 'Goiânia', false],
-  // Nordeste (Semiárido where flagged)
+  // Nordeste (Semiárido where flagged: a member in every edition of SEMIARID_EDITIONS)
   ['2918407', 'Juazeiro', true], ['2914604', 'Irecê', true], ['2910800', 'Feira de Santana', true], ['2933307', 'Vitória da Conquista', true],
   ['2903201', 'Barreiras', false], ['2919553', 'Luís Eduardo Magalhães', false], ['2611101', 'Petrolina', true], ['2613909', 'Serra Talhada', true],
   ['2606002', 'Garanhuns', true], ['2604106', 'Caruaru', true], ['2311306', 'Quixadá', true], ['2304202', 'Crato', true],
@@ -193,6 +194,8 @@ export interface DemoCounts {
   regimeElections: number;
   minimumPrices: number;
   imports: number;
+  /** Intervals of the Semiárido's dated membership. */
+  semiaridMemberships: number;
 }
 
 /** Whether the demo dataset is in the database (its first producer's CNPJ is). */
@@ -231,17 +234,20 @@ async function build(em: EntityManager): Promise<DemoCounts> {
   const pick = <T,>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
   const money = (x: number) => x.toFixed(2);
 
-  // Municipalities: added where missing (an official list already loaded wins).
-  const municipalityRows = MUNICIPALITIES.map(([code, name, semiarid]) => {
+  // Municipalities: added where missing (an official list already loaded wins), with their dated
+  // Semiárido membership (one interval per edition: semiarid-editions.ts).
+  const municipalityRows = MUNICIPALITIES.map(([code, name]) => {
     const facts = municipalityFacts(code)!;
-    return { ibge_code: code, name, state: facts.state, region: facts.region, semiarid, priority_region: isPriorityRegion({ region: facts.region, semiarid }) };
+    return { ibge_code: code, name, state: facts.state, region: facts.region };
   });
-  const addedMunicipalities = await em.query(
-    `INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region)
-     SELECT * FROM json_to_recordset($1::json) AS x(ibge_code text, name text, state text, region text, semiarid boolean, priority_region boolean)
+  const addedMunicipalities: Array<{ ibge_code: string }> = await em.query(
+    `INSERT INTO municipality (ibge_code, name, state, region)
+     SELECT * FROM json_to_recordset($1::json) AS x(ibge_code text, name text, state text, region text)
      ON CONFLICT (ibge_code) DO NOTHING RETURNING ibge_code`,
     [JSON.stringify(municipalityRows)],
   );
+  const added = new Set(addedMunicipalities.map((m) => m.ibge_code));
+  const semiaridMemberships = await recordSemiaridEditions(em, MUNICIPALITIES.filter(([code, , semiarid]) => semiarid && added.has(code)).map(([code]) => code));
 
   // Producers, their Selo grants and regime elections.
   const producerRows = PRODUCERS.map((p) => ({ cnpj: cnpjFrom(p.cnpjBase), legal_name: p.name, plant_municipality_code: p.plant, anp_authorization: `ANP ${int(100, 999)}/${int(2010, 2022)}` }));
@@ -460,5 +466,6 @@ async function build(em: EntityManager): Promise<DemoCounts> {
     regimeElections: elections.length,
     minimumPrices: minimumPrices.length,
     imports: importRows.length,
+    semiaridMemberships,
   };
 }

@@ -13,6 +13,7 @@ import { Producer } from './producer.entity';
 import { Purchase } from './purchase.entity';
 import { RegimeElection } from './regime-election.entity';
 import { Sale } from './sale.entity';
+import { SemiaridMembership } from './semiarid-membership.entity';
 import { SealEvent } from './seal-event.entity';
 import { SealGrant } from './seal-grant.entity';
 import { TaxPeriod } from './tax-period.entity';
@@ -20,11 +21,11 @@ import { TaxPeriod } from './tax-period.entity';
 export {
   AuditEntry, BiodieselImport, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
   LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
-  RegimeElection, Sale, SealEvent, SealGrant, TaxPeriod,
+  RegimeElection, Sale, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
 };
 
 export const entities = [
   AuditEntry, BiodieselImport, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
   LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
-  RegimeElection, Sale, SealEvent, SealGrant, TaxPeriod,
+  RegimeElection, Sale, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
 ];

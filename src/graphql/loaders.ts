@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { LawBook } from '../law/law-book';
+import { SemiaridInterval } from '../law/municipality';
 import { BiodieselImport, Contract, Municipality, Producer, Purchase, Sale } from '../domain';
 import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';
@@ -40,6 +41,11 @@ export function createLoaders(services: Services, actor: Actor) {
     }),
     municipality: new DataLoader<string, Municipality | null>(async (codes) =>
       byKey(codes, await services.municipalities.findByCodes(codes), (m) => m.ibgeCode)),
+    /** Whether a municipality lies in the Semiárido and in the priority region on a date. */
+    regionOn: new DataLoader<{ code: string; on: string }, { semiarid: boolean; priorityRegion: boolean }, string>(
+      (keys) => services.municipalities.regionsOn(keys), { cacheKeyFn: (k) => `${k.code}|${k.on}` }),
+    /** The Semiárido intervals of municipalities, by IBGE code. */
+    semiaridMemberships: new DataLoader<string, SemiaridInterval[]>((codes) => services.municipalities.semiaridMemberships(codes)),
     producer: new DataLoader<string, Producer | null>(async (ids) =>
       byKey(ids, await services.producers.findByIds(actor, ids), (p) => p.id)),
     familyFarmer: new DataLoader<string, FamilyFarmer | null>(async (ids) =>

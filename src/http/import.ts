@@ -18,7 +18,7 @@ import { message, Message, translate } from '../i18n';
 const STATUS: Record<string, number> = { BAD_USER_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409 };
 
 const DELIMITERS = new Set([',', ';', '\t']);
-const PARAMETERS = new Set(['producer', 'delimiter', 'locale']);
+const PARAMETERS = new Set(['producer', 'delimiter', 'locale', 'act', 'validFrom', 'validUntil']);
 
 /**
  * The body types a file may come with: CSV as partners and browsers label it (Windows browsers send
@@ -54,7 +54,7 @@ export interface ImportRouteOptions {
 }
 
 /**
- * `POST /import/<kind>?producer=ID` with the file as the body (CSV or .xlsx), or as the field `file`
+ * `POST /import/<kind>?producer=ID` (an edition of the Semiárido: `/import/semiarid?act=…&validFrom=D&validUntil=D`) with the file as the body (CSV or .xlsx), or as the field `file`
  * of a `multipart/form-data` form, and a bearer token: the imports of `npm run import` for partners
  * and browsers, through the same code (all or nothing, errors with the line and
  * column), scoped like the API (DESIGN §4): a PRODUCER imports only for its own producer (its
@@ -99,11 +99,13 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       if (!Object.hasOwn(IMPORT_KINDS, kindName)) return fail(404, { code: 'NOT_FOUND', message: say(message('import.unknownKind', { kind: kindName, kinds: Object.keys(IMPORT_KINDS).join(', ') })) });
       if (type !== FORM && !FILE_TYPES.has(type)) return fail(415, { code: 'BAD_REQUEST', message: say(message('import.contentType')) });
       const producerId = given ?? (actor.role === Role.PRODUCER && importKind(kindName).producerScoped ? actor.producerId : null);
-      const target = importTarget(actor, kindName, producerId);
+      // An edition of an official list (the semiarid import): its act and the days it is for.
+      const edition = { act: queryParameter(req, 'act'), validFrom: queryParameter(req, 'validFrom'), validUntil: queryParameter(req, 'validUntil') };
+      const target = importTarget(actor, kindName, producerId, edition);
       release = slots.take(callerKey(actor));
       body = await receiveBody(req, limits);
       const input = type === FORM ? (await formFile(body.stream(), req.headers)).stream : body.stream();
-      const summary = await importFile(dataSource, actor, { kind: target.kind.name, producerId: target.producerId, input, delimiter, locale });
+      const summary = await importFile(dataSource, actor, { kind: target.kind.name, producerId: target.producerId, edition, input, delimiter, locale });
       res.json({ import: summary });
     } catch (e) {
       if (e instanceof UploadError) {

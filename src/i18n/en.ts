@@ -162,6 +162,8 @@ export const en = {
   'import.cpfOtherName': 'CPF {{cpf}} appears on an earlier line with another name or municipality',
   'import.cpfTaken': 'A family farmer with CPF {{cpf}} already exists',
   'import.ibgeCodeTwice': 'IBGE code {{code}} appears twice in the file',
+  'import.editionAct': 'an edition of the Semiárido names the act that published it (act)',
+  'import.editionDate': '{{field}} must be a real calendar date YYYY-MM-DD (validUntil, when given, not before validFrom)',
   'import.externalIdTwice': 'externalId {{externalId}} appears twice in the file for producer {{producerId}}',
   'import.invoiceKeyTwice': 'invoiceKey {{key}} appears twice in the file',
   'import.columnAsWritten': '{{column}} ("{{header}}")',

@@ -153,6 +153,8 @@ export const ptBR: Record<MessageKey, string> = {
   'import.cpfOtherName': 'O CPF {{cpf}} aparece numa linha anterior com outro nome ou município',
   'import.cpfTaken': 'Já existe um agricultor familiar com o CPF {{cpf}}',
   'import.ibgeCodeTwice': 'O código IBGE {{code}} aparece duas vezes no arquivo',
+  'import.editionAct': 'uma edição do Semiárido informa o ato que a publicou (act)',
+  'import.editionDate': '{{field}} deve ser uma data de calendário válida AAAA-MM-DD (validUntil, quando informado, não antes de validFrom)',
   'import.externalIdTwice': 'O externalId {{externalId}} aparece duas vezes no arquivo do produtor {{producerId}}',
   'import.invoiceKeyTwice': 'A invoiceKey {{key}} aparece duas vezes no arquivo',
   'import.columnAsWritten': '"{{header}}" ({{column}})',

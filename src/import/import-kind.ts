@@ -3,6 +3,7 @@ import { Actor } from '../services/actor';
 import { EnumNames } from '../formats/brazilian';
 import { AuditRecord } from '../services/transaction';
 import { ImportLineError } from './import-error';
+import { SemiaridEdition } from '../services/semiarid-membership';
 
 /**
  * One column of an import file: its name in the header (case, accents and punctuation ignored),
@@ -31,9 +32,11 @@ export type StagingValues = Array<string | number | boolean | null>;
  * into, the checks against stored data (SQL, first offending line) and the final INSERT … SELECT.
  */
 export interface ImportKind {
-  name: 'purchases' | 'sales' | 'farmers' | 'municipalities';
+  name: 'purchases' | 'sales' | 'farmers' | 'municipalities' | 'semiarid';
   /** Whether the file belongs to one producer (`--producer ID`, `?producer=ID`). */
   producerScoped: boolean;
+  /** Whether the file is one edition of an official list (`--act`, `--valid-from`, `--valid-until`). */
+  edition?: boolean;
   columns: ColumnSpec[];
   /** Column definitions of the staging table after `line int` (names and types). */
   stagingColumns: Array<[string, string]>;
@@ -44,7 +47,7 @@ export interface ImportKind {
   /** The checks against stored data, in order; each resolves to the first offending line or null. */
   check(em: EntityManager, producerId: string | null): Promise<ImportLineError | null>;
   /** Write the staged rows; returns the counts and the audit entry of the import. */
-  write(em: EntityManager, producerId: string | null, rows: number): Promise<{ counts: Record<string, number>; audit: AuditRecord[] }>;
+  write(em: EntityManager, producerId: string | null, rows: number, edition: SemiaridEdition | null): Promise<{ counts: Record<string, number>; audit: AuditRecord[] }>;
 }
 
 /** The staging table of an import: temporary, private to the transaction. */

@@ -8,6 +8,8 @@ import { message } from '../i18n';
 import { Actor } from '../services/actor';
 import { enterProducerScope } from '../services/row-security';
 import { writeAudit } from '../services/transaction';
+import { SemiaridEdition } from '../services/semiarid-membership';
+import { isIsoDate } from '../law/dates';
 import { CellReader } from './cells';
 import { atLine, ImportLineError } from './import-error';
 import { ImportKind, STAGING } from './import-kind';
@@ -28,6 +30,8 @@ export interface ImportOptions {
   kind: ImportKindName | string;
   /** The producer the file belongs to (purchases, sales; optional for farmers). */
   producerId?: string | null;
+  /** For an edition of an official list (the Semiárido's): its act and the days it is for. */
+  edition?: EditionOptions | null;
   /** The file: CSV text or an .xlsx workbook, told apart by its first bytes. */
   input: Readable;
   /** CSV field separator; detected from the header line when not given (',' ';' or tab). */
@@ -92,7 +96,9 @@ function copyText(v: string | number | boolean | null): string {
  * The checks of an import that need neither the file nor the database: the kind, the producer the
  * file belongs to, and whether the actor may import it. Run before a file is received.
  */
-export function importTarget(actor: Actor, kindName: string, producer: string | null | undefined): { kind: ImportKind; producerId: string | null } {
+export function importTarget(
+  actor: Actor, kindName: string, producer: string | null | undefined, editionOptions?: EditionOptions | null,
+): { kind: ImportKind; producerId: string | null; edition: SemiaridEdition | null } {
   const kind = importKind(kindName);
   const producerId = producer?.trim() || null;
   if (kind.producerScoped && kind.name !== 'farmers' && !producerId) {
@@ -102,7 +108,26 @@ export function importTarget(actor: Actor, kindName: string, producer: string | 
   if (producerId !== null) {
     if (!/^\d{1,18}$/.test(producerId)) throw new ImportLineError('NOT_FOUND', null, 'producer', message('notFound.Producer', { id: producerId }));
   }
-  return { kind, producerId };
+  return { kind, producerId, edition: kind.edition ? editionOf(editionOptions ?? {}) : null };
+}
+
+/** What the caller says of an edition (command-line options, query parameters), unchecked. */
+export interface EditionOptions {
+  act?: string | null;
+  validFrom?: string | null;
+  validUntil?: string | null;
+}
+
+/** An edition's act (not empty) and its days: validFrom a date, validUntil none or a date not before it. */
+function editionOf(options: EditionOptions): SemiaridEdition {
+  const act = options.act?.trim();
+  if (!act) throw new ImportLineError('BAD_USER_INPUT', null, 'act', message('import.editionAct'));
+  if (!options.validFrom || !isIsoDate(options.validFrom)) throw new ImportLineError('BAD_USER_INPUT', null, 'validFrom', message('import.editionDate', { field: 'validFrom' }));
+  const validUntil = options.validUntil || null;
+  if (validUntil !== null && (!isIsoDate(validUntil) || validUntil < options.validFrom)) {
+    throw new ImportLineError('BAD_USER_INPUT', null, 'validUntil', message('import.editionDate', { field: 'validUntil' }));
+  }
+  return { act, validFrom: options.validFrom, validUntil };
 }
 
 /**
@@ -115,7 +140,7 @@ export function importTarget(actor: Actor, kindName: string, producer: string | 
  */
 export async function importFile(ds: DataSource, actor: Actor, options: ImportOptions): Promise<ImportSummary> {
   const started = performance.now();
-  const { kind, producerId } = importTarget(actor, options.kind, options.producerId);
+  const { kind, producerId, edition } = importTarget(actor, options.kind, options.producerId, options.edition);
 
   let bytes = 0;
   let rows = 0;
@@ -207,7 +232,7 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
     const failure = await kind.check(qr.manager, producerId);
     if (failure) throw cells.at(failure);
     report('writing');
-    const written = rows === 0 ? { counts: {}, audit: [] } : await kind.write(qr.manager, producerId, rows);
+    const written = rows === 0 ? { counts: {}, audit: [] } : await kind.write(qr.manager, producerId, rows, edition);
     counts = written.counts;
     await writeAudit(qr.manager, actor, written.audit);
     await qr.commitTransaction();

@@ -1,3 +1,4 @@
+import { IsoDate } from './dates';
 import { Region } from './types';
 
 /** IBGE UF codes (first two digits of a municipality code) and their abbreviations. */
@@ -35,4 +36,35 @@ export function municipalityFacts(ibgeCode: string): MunicipalityFacts | null {
  */
 export function isPriorityRegion(place: { region: Region; semiarid: boolean }): boolean {
   return place.region === Region.NORTH || place.region === Region.NORTHEAST || place.semiarid;
+}
+
+/**
+ * One interval of a municipality's membership of the Semiárido, as an act of the Condel/Sudene
+ * delimited it (Res. 115/2017, 150/2021, 176/2024, …): both ends inclusive; `validFrom` null for a
+ * membership recorded without a date (the undated flag of earlier records: since before any
+ * record), `validUntil` null while open.
+ */
+export interface SemiaridInterval {
+  validFrom: IsoDate | null;
+  validUntil: IsoDate | null;
+  act: string;
+}
+
+/**
+ * Decreto 10.527/2020, art. 6º I and III; art. 3º §2 I b–c — whether a municipality lies in the
+ * Semiárido on `on`: one of its intervals covers that day (the delimitation changes by Condel/Sudene
+ * resolution, so the answer is dated).
+ */
+export function semiaridOn(intervals: readonly SemiaridInterval[], on: IsoDate): boolean {
+  return intervals.some((i) => (i.validFrom === null || i.validFrom <= on) && (i.validUntil === null || on <= i.validUntil));
+}
+
+/**
+ * Decreto 10.527/2020, art. 6º I and III; art. 3º §2 I b–c — the priority region on a date: the
+ * North and the Northeast (from the IBGE code), or the Semiárido on that date. False for a code
+ * that names no UF.
+ */
+export function priorityRegionOn(ibgeCode: string, intervals: readonly SemiaridInterval[], on: IsoDate): boolean {
+  const facts = municipalityFacts(ibgeCode);
+  return facts !== null && isPriorityRegion({ region: facts.region, semiarid: semiaridOn(intervals, on) });
 }

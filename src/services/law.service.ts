@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { FamilyFarmerRegistration, FamilyFarmingOrganization, LawParameterVersion, Municipality, OrganizationRegistration, Purchase, SealEvent, SealGrant } from '../domain';
+import { FamilyFarmerRegistration, FamilyFarmingOrganization, LawParameterVersion, OrganizationRegistration, Purchase, SealEvent, SealGrant } from '../domain';
 import { Version } from '../law/dated';
 import { IsoDate, today } from '../law/dates';
 import { Decimal } from '../law/decimal';
@@ -10,7 +10,8 @@ import { GrantFacts, sealStanding, Standing } from '../law/seal-standing';
 import { CoefficientRuleValue, createLawBook, LawBook, LawVersionRecord, PARAMETERS, ParameterName, versionProblems } from '../law/law-book';
 import { CATEGORY_BASIS, rateCategory } from '../law/rate-category';
 import { SHIPPED_LAW } from '../law/shipped-law';
-import { Feedstock, RateCategory, Registration, SupplierKind } from '../law/types';
+import { Feedstock, RateCategory, Region, Registration, SupplierKind } from '../law/types';
+import { semiaridOnSql } from './facts/priority-region.sql';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
 import { assertAdmin } from './scope';
@@ -72,6 +73,8 @@ export interface RateQuestion {
   on: IsoDate;
   feedstock: Feedstock;
   originMunicipalityCode: string;
+  /** Acquisition date of the raw material: the priority region is judged on it (default `on`). */
+  acquiredOn?: IsoDate | null;
   familyFarming: boolean;
   sealRegular: boolean;
   imported?: boolean | null;
@@ -149,10 +152,15 @@ export class LawService {
   /**
    * Decreto 10.527/2020, arts. 5º and 6º — the category of a lot and its published amounts per m³
    * on `on`, as known on `asKnownOn` (default today). The origin municipality must exist: its
-   * region and Semiárido flag decide the priority region.
+   * region and its Semiárido membership on the acquisition date (`acquiredOn`, default `on`) decide
+   * the priority region.
    */
   async rate(question: RateQuestion): Promise<RateAnswer> {
-    const municipality = await this.ds.getRepository(Municipality).findOneBy({ ibgeCode: question.originMunicipalityCode });
+    // The origin's region, and whether it lies in the Semiárido on the day asked about.
+    const [municipality]: Array<{ region: Region; semiarid: boolean }> = await this.ds.query(
+      `SELECT region, ${semiaridOnSql('ibge_code', '$2::date')} AS semiarid FROM municipality WHERE ibge_code = $1`,
+      [question.originMunicipalityCode, question.acquiredOn ?? question.on],
+    );
     if (!municipality) {
       throw new BadInputError('question.originMunicipalityCode', message('input.unknownMunicipality', { code: question.originMunicipalityCode }));
     }

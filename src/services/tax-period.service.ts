@@ -18,6 +18,7 @@ import { importsOfMonth } from './biodiesel-import.service';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { lockPeriodExclusively } from './period-lock';
 import { familyFarmingOriginSql } from './purchase-facts.sql';
+import { semiaridOnSql } from './facts/priority-region.sql';
 import { isId, requireDate } from './record-batch';
 import { assertCanWriteFor, assertVisible } from './scope';
 import { checkMonth } from './validation';
@@ -252,9 +253,10 @@ type ShareTimeline = { starts: IsoDate[]; shares: Array<string | null> };
  */
 async function feedstockOfMonth(q: Queryable, producerId: string, first: IsoDate, last: IsoDate, share: ShareTimeline): Promise<{ feedstock: FeedstockGroup[]; thirdParty: ThirdPartyAcquisitions }> {
   // Interpretation: only raw material for biodiesel (purpose BIODIESEL_FEEDSTOCK) is weighed;
-  // other family-farming products (art. 3º §2 I b) count for the Selo, not for the rate.
+  // other family-farming products (art. 3º §2 I b) count for the Selo, not for the rate. The
+  // priority region (art. 6º I and III) is judged on the acquisition date, like the family-farming origin.
   const rows: FeedstockRow[] = await q.query(
-    `SELECT 'USED' AS kind, p.feedstock, m.region, m.semiarid,
+    `SELECT 'USED' AS kind, p.feedstock, m.region, ${semiaridOnSql('p.origin_municipality_code', 'p.purchased_on')} AS semiarid,
             ${familyFarmingOriginSql('p', '($5::numeric[])[width_bucket(p.purchased_on, $4::date[])]')} AS family_farming,
             p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
             coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg

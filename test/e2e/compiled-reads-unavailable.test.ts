@@ -84,8 +84,8 @@ async function side(compiledReads: boolean): Promise<Side> {
 beforeAll(async () => {
   db = await createTestDatabase(2);
   await prepareDatabase(db.dataSource);
-  await db.dataSource.query(`INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region)
-    VALUES ('2611606', 'Recife', 'PE', 'NORTHEAST', false, true) ON CONFLICT (ibge_code) DO NOTHING`);
+  await db.dataSource.query(`INSERT INTO municipality (ibge_code, name, state, region)
+    VALUES ('2611606', 'Recife', 'PE', 'NORTHEAST') ON CONFLICT (ibge_code) DO NOTHING`);
   await db.dataSource.query(`INSERT INTO producer (cnpj, legal_name, plant_municipality_code) VALUES ('11222333000181', 'Produtora', '2611606')`);
   sides = { compiled: await side(true), executed: await side(false) };
 }, 60_000);

@@ -304,7 +304,8 @@ export async function seed(api: TestApi, plan: Plan): Promise<Seeded> {
 /** Every row the reads can show, as text, so that two databases can be compared whole. */
 export async function dump(api: TestApi): Promise<string> {
   const tables: Array<[string, string]> = [
-    ['municipality', 'SELECT ibge_code, name, state, region, semiarid, priority_region FROM municipality ORDER BY ibge_code'],
+    ['municipality', 'SELECT ibge_code, name, state, region FROM municipality ORDER BY ibge_code'],
+    ['semiarid_membership', 'SELECT municipality_code, valid_from::text, valid_until::text, act FROM semiarid_membership ORDER BY municipality_code, valid_from NULLS FIRST, id'],
     ['producer', 'SELECT id, cnpj, legal_name, plant_municipality_code, anp_authorization, version FROM producer ORDER BY id'],
     ['family_farmer', 'SELECT id, cpf, name, municipality_code FROM family_farmer ORDER BY id'],
     ['family_farming_organization', 'SELECT id, cnpj, name, kind, municipality_code FROM family_farming_organization ORDER BY id'],

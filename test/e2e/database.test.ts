@@ -8,7 +8,7 @@ afterAll(async () => { await db.drop(); });
 
 test('numeric columns come back as exact Decimals and dates as calendar strings', async () => {
   const m = db.dataSource.getRepository(Municipality);
-  await m.insert({ ibgeCode: '4314902', name: 'Porto Alegre', state: 'RS', region: 'SOUTH' as never, semiarid: false, priorityRegion: false });
+  await m.insert({ ibgeCode: '4314902', name: 'Porto Alegre', state: 'RS', region: 'SOUTH' as never });
   const p = await db.dataSource.getRepository(Producer).save({ cnpj: '11222333000181', legalName: 'Biodiesel Sul', plantMunicipalityCode: '4314902', anpAuthorization: null });
   await db.dataSource.getRepository(Sale).insert({ producerId: p.id, soldOn: '2026-01-31', volumeM3: new Decimal('0.1'), revenue: new Decimal('1234567890.123456789'), origin: 'OWN_PRODUCTION' as never, market: 'DOMESTIC' as never, invoiceKey: null });
   const sale = await db.dataSource.getRepository(Sale).findOneByOrFail({ producerId: p.id });

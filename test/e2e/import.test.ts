@@ -9,6 +9,7 @@ import { importCsv, ImportSummary } from '../../src/import/importer';
 import { SYSTEM_ACTOR } from '../../src/services/actor';
 import { Role } from '../../src/law/types';
 import { startTestApi, TestApi } from '../support/api';
+import { priorityRegionOnSql, semiaridOnSql } from '../../src/services/facts/priority-region.sql';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/import');
@@ -43,6 +44,8 @@ function goodLines(n: number, prefix = 'ok'): string[] {
 }
 
 const purchaseCount = () => api.count('SELECT count(*) FROM purchase');
+/** A municipality's Semiárido membership and priority region today (derived from its dated membership). */
+const TODAY = `${semiaridOnSql('ibge_code', 'current_date')} AS semiarid, ${priorityRegionOnSql('ibge_code', 'current_date')} AS priority_region`;
 
 beforeAll(async () => {
   api = await startTestApi();
@@ -70,7 +73,7 @@ afterAll(async () => {
 
 describe('municipalities (the Semiárido list)', () => {
   it('derives UF, region and priority region from the code and the flag, and upserts by code', async () => {
-    const rows = await api.db.dataSource.query(`SELECT ibge_code, name, state, region, semiarid, priority_region FROM municipality ORDER BY ibge_code`);
+    const rows = await api.db.dataSource.query(`SELECT ibge_code, name, state, region, ${TODAY} FROM municipality ORDER BY ibge_code`);
     expect(rows).toEqual([
       { ibge_code: '2304400', name: 'Fortaleza', state: 'CE', region: 'NORTHEAST', semiarid: false, priority_region: true },
       { ibge_code: '2611101', name: 'Petrolina', state: 'PE', region: 'NORTHEAST', semiarid: true, priority_region: true },
@@ -81,7 +84,7 @@ describe('municipalities (the Semiárido list)', () => {
     ]);
     const again = await run('municipalities', 'ibgeCode,name,semiarid\n3135100,Janaúba,true\n3143302,Montes Claros,false\n');
     expect(again.counts).toEqual({ inserted: 1, updated: 1, semiarid: 1 });
-    const [mc] = await api.db.dataSource.query(`SELECT semiarid, priority_region FROM municipality WHERE ibge_code = '3143302'`);
+    const [mc] = await api.db.dataSource.query(`SELECT ${TODAY} FROM municipality WHERE ibge_code = '3143302'`);
     expect(mc).toEqual({ semiarid: false, priority_region: false });
     await run('municipalities', 'ibgeCode,name,semiarid\n3143302,Montes Claros,sim\n');
     const audit = await api.count(`SELECT count(*) FROM audit_entry WHERE operation = 'importMunicipalities'`);

@@ -20,7 +20,7 @@ afterAll(async () => {
 
 test('start-up loads the shipped law; on SIGTERM the request in flight completes, new connections are refused, the process exits 0', async () => {
   db = await createTestDatabase(2);
-  await db.dataSource.query(`INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region) VALUES ('2611606', 'Recife', 'PE', 'NORTHEAST', false, true)`);
+  await db.dataSource.query(`INSERT INTO municipality (ibge_code, name, state, region) VALUES ('2611606', 'Recife', 'PE', 'NORTHEAST')`);
   await db.dataSource.destroy();
   const port = await freePort();
 

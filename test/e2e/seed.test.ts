@@ -6,6 +6,7 @@ import { demoDataLoaded, DEMO_MARKER_CNPJ, loadDemoData } from '../../src/databa
 import { prepareDatabase } from '../../src/database/prepare';
 import { getSchema } from '../../src/graphql/schema';
 import { municipalityFacts } from '../../src/law/municipality';
+import { priorityRegionOnSql, semiaridOnSql } from '../../src/services/facts/priority-region.sql';
 import { startTestApi, TestApi } from '../support/api';
 import { createTestDatabase } from '../support/database';
 
@@ -80,7 +81,7 @@ describe('the demo dataset', () => {
   }, 60_000);
 
   it('has producers in the South, the Centre-West and the Northeast, one of them ad valorem', async () => {
-    const producers = await q(`SELECT p.cnpj, m.state, m.semiarid, r.regime FROM producer p JOIN municipality m ON m.ibge_code = p.plant_municipality_code
+    const producers = await q(`SELECT p.cnpj, m.state, ${semiaridOnSql('m.ibge_code', "'2025-12-31'::date")} AS semiarid, r.regime FROM producer p JOIN municipality m ON m.ibge_code = p.plant_municipality_code
                                  JOIN regime_election r ON r.producer_id = p.id AND r.effective_year = 2025 ORDER BY p.id`);
     expect(producers.map((p: { state: string }) => p.state)).toEqual(['RS', 'PR', 'MT', 'GO', 'BA', 'CE']);
     expect(producers.filter((p: { semiarid: boolean }) => p.semiarid)).toHaveLength(2);
@@ -89,16 +90,29 @@ describe('the demo dataset', () => {
     expect(producers[0].cnpj).toBe(DEMO_MARKER_CNPJ);
   });
 
-  it('uses real IBGE codes with a Semiárido flag, priority region derived from it', async () => {
-    const rows = await q('SELECT ibge_code, state, region, semiarid, priority_region FROM municipality');
+  it('uses real IBGE codes with a dated Semiárido membership, one interval per edition, the priority region derived from it', async () => {
+    const on = (day: string) => `${semiaridOnSql('ibge_code', `'${day}'::date`)} AS semiarid_${day.slice(0, 4)}, ${priorityRegionOnSql('ibge_code', `'${day}'::date`)} AS priority_${day.slice(0, 4)}`;
+    const rows = await q(`SELECT ibge_code, state, region, ${on('2016-06-30')}, ${on('2025-06-30')},
+                                 (SELECT json_agg(json_build_object('from', valid_from, 'until', valid_until, 'act', act) ORDER BY valid_from) FROM semiarid_membership s
+                                   WHERE s.municipality_code = m.ibge_code) AS intervals FROM municipality m`);
     expect(rows.length).toBeGreaterThanOrEqual(30);
     for (const m of rows) {
       const facts = municipalityFacts(m.ibge_code)!;
       expect([m.state, m.region]).toEqual([facts.state, facts.region]);
-      // Decreto 10.527/2020 art. 6º: Norte, Nordeste or Semiárido.
-      expect(m.priority_region).toBe(m.region === 'NORTH' || m.region === 'NORTHEAST' || m.semiarid);
+      // Decreto 10.527/2020 art. 6º: Norte, Nordeste or Semiárido on the date; no edition before 2017-12-05.
+      expect(m.semiarid_2016).toBe(false);
+      expect(m.priority_2016).toBe(m.region === 'NORTH' || m.region === 'NORTHEAST');
+      expect(m.priority_2025).toBe(m.region === 'NORTH' || m.region === 'NORTHEAST' || m.semiarid_2025);
+      if (m.intervals) {
+        expect(m.intervals).toEqual([
+          { from: '2017-12-05', until: '2021-12-29', act: 'Resolução Condel/Sudene nº 115/2017' },
+          { from: '2021-12-30', until: '2024-01-02', act: 'Resolução Condel/Sudene nº 150/2021' },
+          { from: '2024-01-03', until: null, act: 'Resolução Condel/Sudene nº 176/2024' },
+        ]);
+      }
     }
-    expect(rows.some((m: { region: string; semiarid: boolean }) => m.region === 'SOUTHEAST' && m.semiarid)).toBe(true);
+    expect(rows.filter((m: { semiarid_2025: boolean }) => m.semiarid_2025).length).toBeGreaterThanOrEqual(10);
+    expect(rows.some((m: { region: string; semiarid_2025: boolean }) => m.region === 'SOUTHEAST' && m.semiarid_2025)).toBe(true);
   });
 
   it('has hundreds of family farmers with DAP/CAF: some expired, a few DAPs after the 2022-10-31 cutoff', async () => {

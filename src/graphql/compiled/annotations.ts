@@ -32,7 +32,12 @@ export type SqlRead =
    * A root list of one producer's records: the rows of `entity` whose property `fk` is the
    * argument `arg`, by `order` (an unknown or unseen producer is answered by the resolver).
    */
-  | { kind: 'records'; entity: EntityClass; arg: string; fk: string; order: readonly string[] };
+  | { kind: 'records'; entity: EntityClass; arg: string; fk: string; order: readonly string[] }
+  /**
+   * A Boolean computed by SQL from the row aliased `q` (a fact derived on a date, e.g. the priority
+   * region today): `sql(q)` is the expression, evaluated when the statement is compiled.
+   */
+  | { kind: 'value'; sql: (q: string) => string };
 
 export const SQL_READ = 'sqlRead';
 

@@ -218,6 +218,10 @@ class Build {
       const def = type.getFields()[name];
       if (!def) throw new Decline();
       const read = sqlReadOf(def);
+      if (read?.kind === 'value') {
+        if (def.args.length > 0 || getNamedType(def.type).name !== 'Boolean') throw new Decline();
+        return `coalesce((${read.sql(q)})::text, 'null')`;
+      }
       if (!read && isComputed(def, meta)) return this.hole(type, meta, nodes, key, q);
       if (!read) return this.column(def, meta, q);
       const target = getNamedType(def.type);

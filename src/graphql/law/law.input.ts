@@ -8,6 +8,7 @@ export class RateQuestionInput {
   @Field(() => DateScalar, { description: 'Date of the sale: the rules in force on it apply.' }) on: string;
   @Field(() => Feedstock, { description: 'Raw material species (art. 6º I: castor bean or palm).' }) feedstock: Feedstock;
   @Field({ description: 'IBGE code of the municipality where the raw material was produced (art. 6º I and III: priority region). Must exist.' }) originMunicipalityCode: string;
+  @Field(() => DateScalar, { nullable: true, description: 'Date the raw material was acquired: whether the origin lies in the Semiárido is judged on it (art. 6º I and III; the delimitation changes by Condel/Sudene resolution). Default: on.' }) acquiredOn?: string | null;
   @Field({ description: 'Bought from an eligible family farmer or habilitated cooperative (art. 6º §2º; Lei 11.116/2005, art. 5º §3º).' }) familyFarming: boolean;
   @Field({ description: 'The producer holds the Selo in regular standing on the sale date (art. 6º §2º).' }) sealRegular: boolean;
   @Field({ nullable: true, defaultValue: false, description: 'Imported biodiesel (art. 6º §5º: taxed at the general rate).' }) imported?: boolean;

@@ -1,9 +1,15 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Context } from '../context';
 import { MunicipalityInput } from './municipality.input';
-import { MunicipalityType } from './municipality.type';
+import { MunicipalityType, SemiaridMembershipType } from './municipality.type';
 import { Municipality } from '../../domain';
+import { today } from '../../law/dates';
+import { priorityRegionOnSql, semiaridOnSql } from '../../services/facts/priority-region.sql';
 import { Sql } from '../compiled/annotations';
+import { DateScalar } from '../scalars';
+
+/** Today as an SQL date literal (the day the compiled statement is made). */
+const todaySql = () => `'${today()}'::date`;
 
 @Resolver(() => MunicipalityType)
 export class MunicipalityResolver {
@@ -16,5 +22,32 @@ export class MunicipalityResolver {
   @Mutation(() => [MunicipalityType], { description: 'Insert or update municipalities by IBGE code (ADMIN). All or nothing.' })
   upsertMunicipalities(@Arg('input', () => [MunicipalityInput], { description: 'The municipalities, each at most once.' }) input: MunicipalityInput[], @Ctx() ctx: Context) {
     return ctx.services.municipalities.upsert(ctx.actor, input);
+  }
+
+  @Sql({ kind: 'value', sql: (q) => semiaridOnSql(`${q}.ibge_code`, todaySql()) })
+  @FieldResolver(() => Boolean, { description: 'In the Semiárido today (its dated membership: semiaridOn, semiaridMemberships; Resolução Condel/Sudene nº 115/2017, 150/2021, 176/2024 and later).' })
+  async semiarid(@Root() m: Municipality, @Ctx() ctx: Context) {
+    return (await ctx.loaders.regionOn.load({ code: m.ibgeCode, on: today() })).semiarid;
+  }
+
+  @Sql({ kind: 'value', sql: (q) => priorityRegionOnSql(`${q}.ibge_code`, todaySql()) })
+  @FieldResolver(() => Boolean, { description: 'North, Northeast or Semiárido today (Decreto 10.527/2020, art. 6º I and III; art. 3º §2 I b, c). A purchase is judged on its acquisition date: priorityRegionOn.' })
+  async priorityRegion(@Root() m: Municipality, @Ctx() ctx: Context) {
+    return (await ctx.loaders.regionOn.load({ code: m.ibgeCode, on: today() })).priorityRegion;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'In the Semiárido on that date: one of its intervals (semiaridMemberships) covers it.' })
+  async semiaridOn(@Root() m: Municipality, @Arg('date', () => DateScalar, { description: 'The date, e.g. of a purchase.' }) date: string, @Ctx() ctx: Context) {
+    return (await ctx.loaders.regionOn.load({ code: m.ibgeCode, on: date })).semiarid;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'North, Northeast or Semiárido on that date (Decreto 10.527/2020, art. 6º I and III; art. 3º §2 I b, c).' })
+  async priorityRegionOn(@Root() m: Municipality, @Arg('date', () => DateScalar, { description: 'The date, e.g. of a purchase.' }) date: string, @Ctx() ctx: Context) {
+    return (await ctx.loaders.regionOn.load({ code: m.ibgeCode, on: date })).priorityRegion;
+  }
+
+  @FieldResolver(() => [SemiaridMembershipType], { description: 'Its intervals in the Semiárido, each with the act that set it, in date order (empty: never in it).' })
+  semiaridMemberships(@Root() m: Municipality, @Ctx() ctx: Context) {
+    return ctx.loaders.semiaridMemberships.load(m.ibgeCode);
   }
 }

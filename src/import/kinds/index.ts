@@ -2,6 +2,7 @@ import { farmersImport } from './farmers';
 import { municipalitiesImport } from './municipalities';
 import { purchasesImport } from './purchases';
 import { salesImport } from './sales';
+import { semiaridImport } from './semiarid';
 
 /** The files people already have, by the name used on the command line and in POST /import/<kind>. */
 export const IMPORT_KINDS = {
@@ -9,4 +10,5 @@ export const IMPORT_KINDS = {
   farmers: farmersImport,
   purchases: purchasesImport,
   sales: salesImport,
+  semiarid: semiaridImport,
 };

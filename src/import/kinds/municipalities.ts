@@ -1,15 +1,19 @@
 import { Actor } from '../../services/actor';
 import { MunicipalityService } from '../../services/municipality.service';
 import { assertAdmin } from '../../services/scope';
+import { applySemiaridFlags } from '../../services/semiarid-membership';
 import { ImportLineError } from '../import-error';
 import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { booleanCell } from './common';
 import { message } from '../../i18n';
 
 /**
- * Municipalities with their Semiárido flag (how the official list of the Semiárido, SUDENE
- * Resolução CONDEL, is loaded; the priority region of Decreto 10.527/2020 art. 6º follows).
- * Upsert by IBGE code with the rules of upsertMunicipalities; ADMIN only.
+ * Municipalities with their Semiárido flag (the priority region of Decreto 10.527/2020 art. 6º
+ * follows). Upsert by IBGE code with the rules of upsertMunicipalities; ADMIN only. The flag holds
+ * from the date of the optional column `semiaridFrom` (pt `semiaridoDesde`), citing the optional
+ * `semiaridAct` (pt `semiaridoAto`); without a date it is the undated flag of earlier files, which
+ * changes nothing when it agrees with the membership of today (src/services/semiarid-membership.ts).
+ * An edition of the official list is loaded by the `semiarid` import (semiarid.ts).
  */
 export const municipalitiesImport: ImportKind = {
   name: 'municipalities',
@@ -18,8 +22,10 @@ export const municipalitiesImport: ImportKind = {
     { name: 'ibgeCode', required: true, aliases: ['code'], portuguese: ['codigo', 'codigoIbge', 'codIbge', 'cdMun', 'codigoMunicipio', 'codigoDoMunicipio'] },
     { name: 'name', required: true, portuguese: ['nome', 'municipio', 'nmMun', 'nomeDoMunicipio'] },
     { name: 'semiarid', required: true, portuguese: ['semiarido', 'semiaridoFlag'] },
+    { name: 'semiaridFrom', required: false, type: 'date', portuguese: ['semiaridoDesde', 'semiaridoAPartirDe'] },
+    { name: 'semiaridAct', required: false, portuguese: ['semiaridoAto', 'atoSemiarido'] },
   ],
-  stagingColumns: [['ibge_code', 'text'], ['name', 'text'], ['state', 'text'], ['region', 'text'], ['semiarid', 'boolean'], ['priority_region', 'boolean']],
+  stagingColumns: [['ibge_code', 'text'], ['name', 'text'], ['state', 'text'], ['region', 'text'], ['semiarid', 'boolean'], ['semiarid_from', 'date'], ['semiarid_act', 'text']],
 
   authorize(actor: Actor) {
     assertAdmin(actor);
@@ -27,8 +33,9 @@ export const municipalitiesImport: ImportKind = {
 
   toStaging(row) {
     const semiarid = booleanCell(row, 'semiarid');
-    const m = MunicipalityService.toRow({ ibgeCode: row.ibgeCode ?? '', name: row.name ?? '', semiarid }, 'row');
-    return [m.ibgeCode, m.name, m.state, m.region, m.semiarid, m.priorityRegion];
+    const { municipality: m, flag } = MunicipalityService.toRow(
+      { ibgeCode: row.ibgeCode ?? '', name: row.name ?? '', semiarid, semiaridFrom: row.semiaridFrom ?? null, semiaridAct: row.semiaridAct ?? null }, 'row');
+    return [m.ibgeCode, m.name, m.state, m.region, flag.member, flag.from, flag.act];
   },
 
   check(em) {
@@ -41,14 +48,16 @@ export const municipalitiesImport: ImportKind = {
   async write(em) {
     const [r] = await em.query(
       `WITH up AS (
-         INSERT INTO municipality (ibge_code, name, state, region, semiarid, priority_region)
-         SELECT ibge_code, name, state, region, semiarid, priority_region FROM ${STAGING}
-         ON CONFLICT (ibge_code) DO UPDATE SET name = EXCLUDED.name, state = EXCLUDED.state, region = EXCLUDED.region,
-                                               semiarid = EXCLUDED.semiarid, priority_region = EXCLUDED.priority_region
-         RETURNING (xmax = 0) AS inserted, semiarid)
+         INSERT INTO municipality (ibge_code, name, state, region)
+         SELECT ibge_code, name, state, region FROM ${STAGING}
+         ON CONFLICT (ibge_code) DO UPDATE SET name = EXCLUDED.name, state = EXCLUDED.state, region = EXCLUDED.region
+         RETURNING (xmax = 0) AS inserted)
        SELECT count(*) FILTER (WHERE inserted)::int AS inserted, count(*) FILTER (WHERE NOT inserted)::int AS updated,
-              count(*) FILTER (WHERE semiarid)::int AS semiarid FROM up`,
+              (SELECT count(*) FROM ${STAGING} WHERE semiarid)::int AS semiarid FROM up`,
     );
+    const flags: Array<{ ibge_code: string; semiarid: boolean; semiarid_from: string | null; semiarid_act: string | null }> =
+      await em.query(`SELECT ibge_code, semiarid, semiarid_from, semiarid_act FROM ${STAGING} ORDER BY line`);
+    await applySemiaridFlags(em, flags.map((f) => ({ code: f.ibge_code, member: f.semiarid, from: f.semiarid_from, act: f.semiarid_act })));
     return {
       counts: { inserted: r.inserted, updated: r.updated, semiarid: r.semiarid },
       audit: [{ operation: 'importMunicipalities', entity: 'Municipality', entityId: null, producerId: null, after: r }],

@@ -5,7 +5,8 @@ import { Decimal } from '../../law/decimal';
 import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
 import { Finding } from '../../law/findings';
 import { LawBook } from '../../law/law-book';
-import { flatSealCompliance as sealCompliance, FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceResult, Segment } from '../../law/seal-compliance';
+import { flatSealCompliance as sealCompliance, FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceResult, Segment, targetDay } from '../../law/seal-compliance';
+import { semiaridOnSql } from '../facts/priority-region.sql';
 import { Actor } from '../actor';
 import { BadInputError, NotFoundError } from '../errors';
 import { isId, requireDate } from '../record-batch';
@@ -68,7 +69,9 @@ export class SealComplianceService {
     const segments = parameterSegments(law, from, to, asKnownOn);
     const params = [producer.id, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY];
 
-    const [plant] = await em.query(`SELECT region, semiarid FROM municipality WHERE ibge_code = $1`, [producer.plantMunicipalityCode]);
+    // The plant's region, and whether it lies in the Semiárido on the day the year's targets are read.
+    const [plant] = await em.query(`SELECT region, ${semiaridOnSql('ibge_code', '$2::date')} AS semiarid FROM municipality WHERE ibge_code = $1`,
+      [producer.plantMunicipalityCode, targetDay(year)]);
     const [sales] = await em.query(
       `SELECT coalesce(sum(revenue), 0) AS revenue, coalesce(sum(volume_m3), 0) AS volume,
               coalesce(sum(volume_m3) FILTER (WHERE market = 'EXPORT'), 0) AS exported

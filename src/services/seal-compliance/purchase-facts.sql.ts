@@ -3,6 +3,7 @@ import { Conformity, ContractFacts } from '../../law/contract-conformity';
 import { Decimal } from '../../law/decimal';
 import { PurchaseGroup, Segment } from '../../law/seal-compliance';
 import { OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
+import { semiaridOnSql } from '../facts/priority-region.sql';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -18,8 +19,8 @@ export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FAR
  * The facts of each family-farming purchase of the year that the law looks at, computed by the
  * database (no decision is taken here): whether the contract was signed on or before the purchase
  * date and whether its dates, feedstock and counterparty match the purchase's (false without a
- * contract, whose id is then 0), the origin municipality's region, the parameter segment of the
- * purchase date, and the supplier's registrations on that date (`registration`: 0 none valid,
+ * contract, whose id is then 0), the origin municipality's region and whether it lies in the
+ * Semiárido on the purchase date, the parameter segment of the purchase date, and the supplier's registrations on that date (`registration`: 0 none valid,
  * 1 a DAP/CAF valid, 2 valid and a DAP starting after the end of DAP issuance among them). Every
  * column is non-null, so that groups can be matched as tuples.
  * Parameters: $1 producer, $2 first day, $3 last day, $4 segment start days, $5 last DAP issue day.
@@ -41,7 +42,7 @@ export function purchaseFacts(extraWhere = ''): string {
          coalesce(c.feedstock = p.feedstock, false) AS covers_feedstock,
          coalesce(c.producer_id = p.producer_id AND c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id
            AND c.organization_id IS NOT DISTINCT FROM p.organization_id, false) AS covers_counterparty,
-         om.region, om.semiarid,
+         om.region, ${semiaridOnSql('p.origin_municipality_code', 'p.purchased_on')} AS semiarid,
          width_bucket(p.purchased_on, $4::date[]) AS segment,
          CASE WHEN coalesce(fv.late, ov.late) @> p.purchased_on THEN 2
               WHEN coalesce(fv.valid, ov.valid) @> p.purchased_on THEN 1
@@ -64,9 +65,9 @@ export const PURCHASE_GROUP_COLUMNS: Array<[name: string, type: string]> = [
 export const PURCHASE_COLUMNS = PURCHASE_GROUP_COLUMNS.map(([name]) => name).join(', ');
 const PURCHASE_KEYS = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
 
-/** Fomento of the year: the municipality's region and the parameter segment ($1..$4 as above). */
+/** Fomento of the year: the municipality's region, whether it lies in the Semiárido on the day spent, and the parameter segment ($1..$4 as above). */
 export const FOMENTO_FACTS = `
-  SELECT f.id, f.amount, m.region, m.semiarid, width_bucket(f.spent_on, $4::date[]) AS segment
+  SELECT f.id, f.amount, m.region, ${semiaridOnSql('f.municipality_code', 'f.spent_on')} AS semiarid, width_bucket(f.spent_on, $4::date[]) AS segment
     FROM fomento_expense f
     JOIN municipality m ON m.ibge_code = f.municipality_code
    WHERE f.producer_id = $1 AND f.spent_on BETWEEN $2::date AND $3::date`;

@@ -1,0 +1,56 @@
+import { Actor } from '../../services/actor';
+import { MunicipalityService } from '../../services/municipality.service';
+import { assertAdmin } from '../../services/scope';
+import { applySemiaridEdition } from '../../services/semiarid-membership';
+import { ImportLineError } from '../import-error';
+import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
+import { message } from '../../i18n';
+
+/**
+ * One edition of the Semiárido's official list (a Condel/Sudene resolution — Res. 115/2017,
+ * 150/2021, 176/2024, … — as IBGE publishes it: IBGE code and name per municipality), with its act
+ * and validity given by the caller (`--act`, `--valid-from`, `--valid-until`): over those days the
+ * listed municipalities are in the Semiárido citing the act, and a municipality absent from the
+ * edition leaves it on the edition's start date (src/services/semiarid-membership.ts). A listed
+ * municipality not yet recorded is added with the file's name; recorded names stay. ADMIN only.
+ */
+export const semiaridImport: ImportKind = {
+  name: 'semiarid',
+  producerScoped: false,
+  edition: true,
+  columns: [
+    { name: 'ibgeCode', required: true, aliases: ['code'], portuguese: ['codigo', 'codigoIbge', 'codIbge', 'cdMun', 'codigoMunicipio', 'codigoDoMunicipio', 'geocodigo'] },
+    { name: 'name', required: true, portuguese: ['nome', 'municipio', 'nmMun', 'nomeDoMunicipio'] },
+  ],
+  stagingColumns: [['ibge_code', 'text'], ['name', 'text'], ['state', 'text'], ['region', 'text']],
+
+  authorize(actor: Actor) {
+    assertAdmin(actor);
+  },
+
+  toStaging(row) {
+    const { municipality: m } = MunicipalityService.toRow({ ibgeCode: row.ibgeCode ?? '', name: row.name ?? '', semiarid: true }, 'row');
+    return [m.ibgeCode, m.name, m.state, m.region];
+  },
+
+  check(em) {
+    return firstFailure([
+      sqlCheck(em, `SELECT line, ibge_code FROM (SELECT line, ibge_code, row_number() OVER (PARTITION BY ibge_code ORDER BY line) AS n FROM ${STAGING}) d WHERE n > 1`, [],
+        (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'ibgeCode', message('import.ibgeCodeTwice', { code: String(r.ibge_code) }))),
+    ]);
+  },
+
+  async write(em, _producerId, _rows, edition) {
+    if (!edition) throw new Error('semiarid import without its edition');
+    const added: unknown[] = await em.query(
+      `INSERT INTO municipality (ibge_code, name, state, region) SELECT ibge_code, name, state, region FROM ${STAGING}
+       ON CONFLICT (ibge_code) DO NOTHING RETURNING ibge_code`,
+    );
+    const change = await applySemiaridEdition(em, edition, `SELECT ibge_code AS code FROM ${STAGING}`);
+    const counts = { ...change, municipalitiesAdded: added.length };
+    return {
+      counts,
+      audit: [{ operation: 'importSemiaridEdition', entity: 'SemiaridMembership', entityId: null, producerId: null, after: { ...edition, ...counts } }],
+    };
+  },
+};
