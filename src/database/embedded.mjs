@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { clearInterval, setInterval } from 'node:timers';
+import { clearInterval, setInterval, setTimeout } from 'node:timers';
 
 const PASSWORD = 'selo';
 /** Longest wait for a starting postmaster to accept connections. */
@@ -254,6 +254,86 @@ function run(file, args, user) {
   });
 }
 
+/** The command line of process `pid` (argv), or null when it is not running (a zombie counts as gone). */
+function commandLine(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (stat.slice(stat.lastIndexOf(')') + 2)[0] === 'Z') return null;
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    // No /proc (not Linux): ps says the same.
+    try {
+      const line = execFileSync('ps', ['-o', 'stat=,command=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      return line && !line.startsWith('Z') ? line.split(/\s+/).slice(1) : null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** The parent of process `pid`, or null. */
+function parentOf(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    try {
+      return Number(execFileSync('ps', ['-o', 'ppid=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()) || null;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** Whether `pid` is a postmaster serving `dir` (`postgres -D dir`, as launch runs it). */
+function isPostmasterOf(pid, dir) {
+  const argv = commandLine(pid);
+  if (!argv || path.basename(argv[0]) !== 'postgres') return false;
+  const d = argv.indexOf('-D');
+  return d >= 0 && path.resolve(argv[d + 1] ?? '') === dir;
+}
+
+/** The file, beside the cluster's own lock, naming the process that started the cluster (this module's caller). */
+const OWNER_FILE = 'selo-api.owner';
+
+/**
+ * Before starting on `dir`: a postmaster.pid there may be the lock of a live server. A server left
+ * running by a start that was killed (SIGKILL: its cluster, in a process group of its own, lives
+ * on) is stopped cleanly (SIGINT, PostgreSQL's fast shutdown: open transactions roll back, a
+ * checkpoint is written) and waited for; a server whose starter still runs (another `npm start`,
+ * `npm run import`) is left alone and said in one line. A live lock is never deleted; a stale one
+ * (its process gone, or the pid now someone else's) is.
+ */
+async function clearLock(dir, log) {
+  const pidFile = path.join(dir, 'postmaster.pid');
+  let pid;
+  try {
+    pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!(pid > 0) || !isPostmasterOf(pid, dir)) {
+    fs.rmSync(pidFile, { force: true });
+    return;
+  }
+  let owner = null;
+  try { owner = Number(fs.readFileSync(path.join(dir, OWNER_FILE), 'utf8').trim()) || null; } catch { /* none recorded */ }
+  if (owner && owner !== process.pid && parentOf(pid) === owner && commandLine(owner)) {
+    throw new EmbeddedPostgresError(`embedded PostgreSQL: ${dir} is in use by a PostgreSQL server (pid ${pid}) that another running start (pid ${owner}) owns; stop that one first, give this one another SELO_DATA_DIR, ${OR_SERVER}`);
+  }
+  log(`embedded PostgreSQL: a PostgreSQL server (pid ${pid}) left running on ${dir} by an earlier start that was killed; stopping it`);
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch (e) {
+    if (e.code !== 'ESRCH') throw new EmbeddedPostgresError(`embedded PostgreSQL: a PostgreSQL server (pid ${pid}) left running on ${dir} could not be stopped (${reason(e)}); stop it (kill ${pid}) and start again, ${OR_SERVER}`);
+  }
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (isPostmasterOf(pid, dir)) {
+    if (Date.now() > deadline) throw new EmbeddedPostgresError(`embedded PostgreSQL: a PostgreSQL server (pid ${pid}) left running on ${dir} did not stop within ${START_TIMEOUT_MS / 1000} s; stop it (kill ${pid}) and start again, ${OR_SERVER}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /**
  * Start `postgres` on `dir` and wait until its postmaster.pid says it is ready. `detached` gives
  * it a process group of its own (see `ownSignals`). Resolves to the child process; rejects with
@@ -272,12 +352,13 @@ function launch(bin, dir, listenPort, flags, user, detached) {
       if (settled) return;
       settled = true;
       clearInterval(timer);
-      reject(new EmbeddedPostgresError(`embedded PostgreSQL did not start on ${dir}: ${why}; ${OR_SERVER}`));
+      reject(new EmbeddedPostgresError(`embedded PostgreSQL did not start on ${dir}: ${why}; correct that, ${OR_SERVER}`));
     };
     child.on('error', (e) => fail(reason(e)));
     child.on('exit', (code, signal) => {
-      const lines = tail.split('\n').filter((l) => /FATAL|PANIC|ERROR/.test(l));
-      fail(lines.length ? lines.map((l) => l.replace(/^.*?(FATAL|PANIC|ERROR):\s*/, '')).join(' / ') : `postgres exited (${signal ?? `status ${code}`})`);
+      // PostgreSQL's own reason: its FATAL line, with the lines that explain it (a bad setting's LOG line).
+      const lines = tail.split('\n').filter((l) => /FATAL|PANIC|ERROR|LOG:\s+(invalid|could not|unrecognized)/.test(l));
+      fail(lines.length ? lines.map((l) => l.replace(/^.*?(FATAL|PANIC|ERROR|LOG):\s*/, '')).join(' / ') : `postgres exited (${signal ?? `status ${code}`})`);
     });
     const started = Date.now();
     const timer = setInterval(() => {
@@ -336,7 +417,6 @@ async function start({ dataDir, persistent = true, port, log = () => {}, ownSign
     exitHook.unhookEvent('SIGINT');
     exitHook.unhookEvent('SIGTERM');
   }
-  const pidFile = path.join(dir, 'postmaster.pid');
   let child;
   const cluster = {
     url: `postgres://postgres:${PASSWORD}@127.0.0.1:${listenPort}/postgres`,
@@ -357,9 +437,10 @@ async function start({ dataDir, persistent = true, port, log = () => {}, ownSign
     },
     /** Start again after `stop` (a persistent cluster keeps its data): the reliability runs use it. */
     async restart() {
-      if (fs.existsSync(pidFile)) fs.rmSync(pidFile);
+      await clearLock(dir, log);
       child = await launch(bin, dir, listenPort, flags, user, ownSignals);
       running.add(cluster);
+      fs.writeFileSync(path.join(dir, OWNER_FILE), `${process.pid}\n`);
     },
   };
   await cluster.restart();

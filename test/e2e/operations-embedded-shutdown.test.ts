@@ -1,9 +1,8 @@
-import { ChildProcess, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, sleep, spawnApi, waitForShutdownLog, waitForStart } from '../support/api-process';
+import { ApiProcess, freePort, killLeftovers, postgresPids as postgresPidsOf, sleep, spawnApi, waitForShutdownLog, waitForStart } from '../support/api-process';
 
 // `npm start` with no DATABASE_URL: the embedded PostgreSQL (DESIGN §3). On Ctrl-C in a terminal
 // (SIGINT to the whole foreground process group) and on SIGTERM to the API's process alone, the
@@ -13,26 +12,14 @@ import { freePort, sleep, spawnApi, waitForShutdownLog, waitForStart } from '../
 // Reachable by the `postgres` user the embedded cluster runs as when the tests run as root.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-embedded-shutdown-'));
 fs.chmodSync(dataDir, 0o755);
-let child: ChildProcess | undefined;
+let child: ApiProcess | undefined;
 
 afterAll(() => {
-  if (child?.pid && child.exitCode === null) {
-    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ }
-  }
-  for (const pid of postgresPids()) {
-    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
-  }
+  killLeftovers(child ? [child] : [], dataDir);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The postgres processes serving this test's data directory. */
-function postgresPids(): number[] {
-  try {
-    return execFileSync('pgrep', ['-f', `postgres -D ${dataDir}`], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
+const postgresPids = () => postgresPidsOf(dataDir);
 
 /**
  * Start the API on the embedded database in a process group of its own (as a terminal runs a
@@ -44,7 +31,7 @@ async function stopWhileInFlight(signal: 'SIGINT' | 'SIGTERM', toGroup: boolean)
   delete env.DATABASE_URL;
   delete env.JWT_SECRET;
   const api = spawnApi(env, { detached: true });
-  child = api.child;
+  child = api;
   await waitForStart(api, 'AUDITOR: Bearer ', 1200);
   const token = /AUDITOR: Bearer (\S+)/.exec(api.out)![1];
 
@@ -58,7 +45,7 @@ async function stopWhileInFlight(signal: 'SIGINT' | 'SIGTERM', toGroup: boolean)
   socket.write(body.slice(0, 12));
   await sleep(200);
 
-  process.kill(toGroup ? -child.pid! : child.pid!, signal);
+  process.kill(toGroup ? -api.child.pid! : api.child.pid!, signal);
   await waitForShutdownLog(api);
   await sleep(300);
   socket.write(body.slice(12));

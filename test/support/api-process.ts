@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -68,5 +68,26 @@ export async function waitForShutdownLog(api: ApiProcess): Promise<void> {
   for (let i = 0; !api.out.includes('"msg":"shutting down'); i++) {
     if (i > 100) throw new Error(`no shutdown log line:\n${api.out}`);
     await sleep(50);
+  }
+}
+
+/** The postgres processes serving the embedded cluster whose data folder holds `dataDir` (as `postgres -D …` runs). */
+export function postgresPids(dataDir: string): number[] {
+  try {
+    return execFileSync('pgrep', ['-f', `postgres -D ${dataDir}`], { encoding: 'utf8' }).split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** After a test of `npm start` on the embedded database: its API processes (each in a group of its own) and cluster killed. */
+export function killLeftovers(apis: ApiProcess[], dataDir: string): void {
+  for (const api of apis) {
+    if (api.child.pid && api.child.exitCode === null) {
+      try { process.kill(-api.child.pid, 'SIGKILL'); } catch { /* gone */ }
+    }
+  }
+  for (const pid of postgresPids(dataDir)) {
+    try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
   }
 }

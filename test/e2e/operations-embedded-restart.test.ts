@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { ApiProcess, freePort, killLeftovers, postgresPids as postgresPidsOf, spawnApi, waitForReady } from '../support/api-process';
+
+// `npm start` on the embedded database after the API was killed (SIGKILL, an OOM kill, a closed
+// container): the cluster lives in a process group of its own (so that Ctrl-C drains the requests
+// first) and survives. The next start finds it by its postmaster.pid, stops it cleanly and starts
+// its own on the same data; a cluster another running API uses is left alone, said in one line;
+// a server PostgreSQL refuses to start says PostgreSQL's reason (src/database/embedded.mjs).
+
+// Reachable by the `postgres` user the embedded cluster runs as when the tests run as root.
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-embedded-restart-'));
+fs.chmodSync(root, 0o755);
+const dataDir = path.join(root, 'pg');
+const pidFile = path.join(dataDir, 'postmaster.pid');
+const started: ApiProcess[] = [];
+
+afterAll(() => {
+  killLeftovers(started, dataDir);
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+const postgresPids = () => postgresPidsOf(dataDir);
+
+/** Whether `pid` is a running process (a zombie waiting for its parent is not). */
+function running(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** `npm start` on the test's data folder, in a process group of its own as a terminal would run it. */
+async function start(): Promise<{ api: ApiProcess; port: number }> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, SELO_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info' };
+  delete env.DATABASE_URL;
+  delete env.JWT_SECRET;
+  const api = spawnApi(env, { detached: true });
+  started.push(api);
+  return { api, port };
+}
+
+/** The postmaster's pid and port, from its lock file. */
+function postmaster(): { pid: number; port: number } {
+  const lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  return { pid: Number(lines[0]), port: Number(lines[3]) };
+}
+
+async function sql<T>(port: number, text: string): Promise<T[]> {
+  const client = new Client({ connectionString: `postgres://postgres:selo@127.0.0.1:${port}/postgres` });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+test('after the API is killed (SIGKILL), npm start stops the cluster it left running, starts on the same data and serves /readyz', async () => {
+  const first = await start();
+  expect(await waitForReady(first.api, first.port, 120_000)).toBe(true);
+  const before = postmaster();
+  await sql(before.port, "CREATE TABLE written_before_the_kill (note text); INSERT INTO written_before_the_kill VALUES ('kept')");
+
+  process.kill(first.api.child.pid!, 'SIGKILL');
+  await first.api.exited;
+  // The situation to recover from: the cluster outlived the API, its lock file in place.
+  expect(running(before.pid)).toBe(true);
+  expect(postmaster().pid).toBe(before.pid);
+
+  const second = await start();
+  expect(await waitForReady(second.api, second.port, 120_000)).toBe(true);
+  expect(second.api.out).toContain(`a PostgreSQL server (pid ${before.pid}) left running on ${dataDir} by an earlier start that was killed; stopping it`);
+  expect(running(before.pid)).toBe(false);
+  const after = postmaster();
+  expect(after.pid).not.toBe(before.pid);
+  expect(await sql(after.port, 'SELECT note FROM written_before_the_kill')).toEqual([{ note: 'kept' }]);
+  // The demo dataset was not loaded a second time.
+  expect(await sql(after.port, 'SELECT count(*)::int AS n FROM producer')).toEqual([{ n: 6 }]);
+
+  // A second npm start while this one runs leaves its cluster alone and says why, in one line.
+  const third = await start();
+  expect(await third.api.exited).toBe(1);
+  expect(third.api.out.trim().split('\n')).toEqual([
+    `selo-api: embedded PostgreSQL: ${dataDir} is in use by a PostgreSQL server (pid ${after.pid}) that another running start (pid ${second.api.child.pid}) owns; stop that one first, give this one another SELO_DATA_DIR, or set DATABASE_URL to a PostgreSQL server`,
+  ]);
+  expect(running(after.pid)).toBe(true);
+  expect((await fetch(`http://127.0.0.1:${second.port}/readyz`)).status).toBe(200);
+
+  process.kill(second.api.child.pid!, 'SIGTERM');
+  expect(await second.api.exited).toBe(0);
+  expect(postgresPids()).toEqual([]);
+}, 300_000);
+
+test('a cluster PostgreSQL refuses to start: npm start prints PostgreSQL\'s reason in one line and exits 1', async () => {
+  const conf = path.join(dataDir, 'postgresql.conf');
+  const original = fs.readFileSync(conf, 'utf8');
+  fs.appendFileSync(conf, '\nshared_buffers = plenty\n');
+  try {
+    const { api } = await start();
+    expect(await api.exited).toBe(1);
+    const lines = api.out.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^selo-api: embedded PostgreSQL did not start on \S+: .*configuration file "\S+postgresql.conf" contains errors; correct that, or set DATABASE_URL to a PostgreSQL server$/);
+  } finally {
+    fs.writeFileSync(conf, original);
+  }
+  expect(postgresPids()).toEqual([]);
+}, 120_000);
