@@ -95,6 +95,34 @@ export class ReadCompiler {
     return read !== undefined && (read.kind === 'list' || read.kind === 'lookup' || read.kind === 'records');
   }
 
+  /**
+   * Every annotation of the schema checked against TypeORM's metadata once, at start-up: an
+   * entity, a property (`fk`, `order`, an `arg` of the field) or a records list's owner that does
+   * not exist throws here, instead of making every request that reaches the field fall back to
+   * its resolver.
+   */
+  static checkAnnotations(schema: GraphQLSchema, dataSource: DataSource): void {
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (!isObjectType(type) || type.name.startsWith('__')) continue;
+      for (const field of Object.values(type.getFields())) {
+        const read = sqlReadOf(field);
+        if (!read || read.kind === 'value') continue;
+        const where = `${type.name}.${field.name}`;
+        const meta = dataSource.getMetadata(read.entity);
+        // A to-one relation's fk is the parent's property, checked where the parent's rows are read.
+        if ('fk' in read && read.kind !== 'one') columnOf(meta, read.fk);
+        if ('order' in read) read.order.forEach((p) => columnOf(meta, p));
+        if (read.kind === 'records') ownerOf(meta, read.fk);
+        if ((read.kind === 'lookup' || read.kind === 'records') && !field.args.some((a) => a.name === read.arg)) {
+          throw new Error(`compiled reads: ${where} has no argument ${read.arg}`);
+        }
+        if ((read.kind === 'page' || read.kind === 'list') && !read.keyset.columns.every((c) => meta.columns.some((m) => m.databaseName === c.column))) {
+          throw new Error(`compiled reads: ${where}'s keyset names a column ${meta.name} does not have`);
+        }
+      }
+    }
+  }
+
   /** The statement answering a root field, or null when its resolver must. */
   compile(root: RootField): CompiledStatement | null {
     try {

@@ -43,6 +43,8 @@ import { rowMapper } from '../../services/raw-rows';
  * parsing, validation, the query limits and every plugin stay Apollo's, over the real schema.
  */
 export function compiledReadsGateway(schema: GraphQLSchema, dataSource: DataSource, logger: Logger): GatewayInterface {
+  // The annotations are checked once here: a wrong one fails the start, not each request.
+  ReadCompiler.checkAnnotations(schema, dataSource);
   const compiler = new ReadCompiler(schema, dataSource);
 
   const run = (statement: CompiledStatement) => runCompiled(dataSource, statement);
