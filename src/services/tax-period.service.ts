@@ -62,6 +62,8 @@ interface FeedstockRow {
   own: boolean | null;
   cost: string;
   kg: string;
+  /** The first purchase date of a cooperative's lot with no minimum share in force on it. */
+  no_share_on: IsoDate | null;
 }
 
 interface SaleRow { segment: number; origin: BiodieselOrigin; market: Market; volume: string; revenue: string }
@@ -238,13 +240,18 @@ export class TaxPeriodService {
       segments: segments.map((s) => ({ from: s.from, to: s.to, sealRegular: s.sealRegular })),
       feedstock: feedstock.map(key).sort(), thirdParty, sales: sales.map(key).sort(), imports: imports.map(key),
       earlier: earlier && { ...earlier, feedstock: earlier.feedstock.map(key).sort() },
-      lawVersions: result.lawVersions, minimumShare: share,
+      lawVersions: result.lawVersions, minimumShare: { starts: share.starts, shares: share.shares },
     })).digest('hex');
     return { figures: result.figures, fingerprint };
   }
 }
 
-type ShareTimeline = { starts: IsoDate[]; shares: Array<string | null> };
+export type ShareTimeline = {
+  starts: IsoDate[];
+  shares: Array<string | null>;
+  /** Throws the law book's NoRuleInForceError for a day with no share in force. */
+  missing(on: IsoDate): never;
+};
 
 /**
  * The raw material for biodiesel used (consumedOn) in [first, last], grouped by the facts the law
@@ -259,17 +266,24 @@ async function feedstockOfMonth(q: Queryable, producerId: string, first: IsoDate
     `SELECT 'USED' AS kind, p.feedstock, m.region, ${semiaridOnSql('p.origin_municipality_code', 'p.purchased_on')} AS semiarid,
             ${familyFarmingOriginSql('p', '($5::numeric[])[width_bucket(p.purchased_on, $4::date[])]')} AS family_farming,
             p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
-            coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg
+            coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg,
+            to_char(min(p.purchased_on) FILTER (WHERE p.supplier_kind = '${SupplierKind.COOPERATIVE}'
+              AND ($5::numeric[])[width_bucket(p.purchased_on, $4::date[])] IS NULL), 'YYYY-MM-DD') AS no_share_on
        FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code
       WHERE p.producer_id = $1 AND p.consumed_on BETWEEN $2::date AND $3::date AND p.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
       GROUP BY 2, 3, 4, 5, 6
      UNION ALL
-     SELECT 'ACQUIRED', NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0)
+     SELECT 'ACQUIRED', NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0), NULL
        FROM purchase a
       WHERE a.producer_id = $1 AND a.purchased_on BETWEEN $2::date AND $3::date AND a.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
         AND a.supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'`,
     [producerId, first, last, share.starts, share.shares],
   );
+  // A cooperative's lot bought on a day with no minimum family-farmer share in force (art. 4º VI):
+  // its habilitation cannot be judged, so the month is not computed (NO_RULE_IN_FORCE, the error
+  // Organization.habilitation and Purchase.familyFarmingOrigin give), never "not habilitated".
+  const noShareOn = rows.map((r) => r.no_share_on).filter((d): d is IsoDate => d !== null).sort()[0];
+  if (noShareOn) share.missing(noShareOn);
   const feedstock: FeedstockGroup[] = rows.filter((r) => r.kind === 'USED').map((r) => ({
     feedstock: r.feedstock!, region: r.region!, semiarid: r.semiarid!, familyFarmingOrigin: r.family_farming === true, ownProduction: r.own === true,
     cost: new Decimal(r.cost), quantityKg: new Decimal(r.kg),
@@ -300,7 +314,7 @@ async function latestEarlierFeedstock(q: Queryable, producerId: string, before: 
  * SQL can index by purchase date: the day each version in force (as known on `asKnownOn`) starts,
  * and its share (null where none is in force).
  */
-function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): ShareTimeline {
+export function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): ShareTimeline {
   const days = new Set<IsoDate>();
   for (const v of law.versions(PARAMETER)) {
     if (v.publishedOn > asKnownOn) continue;
@@ -311,11 +325,17 @@ function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): ShareTimeline {
   const shares = starts.map((d) => {
     try {
       return law.cooperativeMinFamilyFarmerShare(d, asKnownOn).value.toFixed();
-    } catch {
-      return null;
+    } catch (error) {
+      // None in force from that day: a gap of the timeline (any other error is a fault, not a gap).
+      if (error instanceof NoRuleInForceError) return null;
+      throw error;
     }
   });
-  return starts.length ? { starts, shares } : { starts: ['0001-01-01'], shares: [null] };
+  const missing = (on: IsoDate): never => {
+    law.cooperativeMinFamilyFarmerShare(on, asKnownOn);
+    throw new Error(`a minimum family-farmer share is in force on ${on}, yet the timeline has none`);
+  };
+  return starts.length ? { starts, shares, missing } : { starts: ['0001-01-01'], shares: [null], missing };
 }
 
 

@@ -2,7 +2,6 @@ import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { FamilyFarmer, FamilyFarmingOrganization, Producer, Purchase } from '../../domain';
 import { today } from '../../law/dates';
 import { Decimal } from '../../law/decimal';
-import { NoRuleInForceError } from '../../law/errors';
 import { familyFarmerShare, farmerEligibility, organizationHabilitation } from '../../law/family-farming';
 import { regimeForMonth } from '../../law/regime';
 import { SupplierKind, TaxRegime } from '../../law/types';
@@ -74,39 +73,38 @@ export class ProducerFactsResolver {
 
 @Resolver(() => PurchaseType)
 export class PurchaseFactsResolver {
-  @FieldResolver(() => Boolean, { description: 'Supplier was an eligible family farmer or a habilitated cooperative on purchasedOn (art. 6º §2º; Lei 11.116/2005, art. 5º §3º). Associations count for the Selo, not here.' })
-  async familyFarmingOrigin(@Root() p: Purchase, @Ctx() ctx: Context) {
-    return purchaseOrigin(p, await supplierFacts(p, ctx)).familyFarming;
+  @FieldResolver(() => Boolean, { description: 'Supplier was an eligible family farmer or a habilitated cooperative on purchasedOn, the minimum family-farmer share as known on asKnownOn (art. 6º §2º; Lei 11.116/2005, art. 5º §3º). Associations count for the Selo, not here. NO_RULE_IN_FORCE for a cooperative when no minimum share is in force on purchasedOn, as Organization.habilitation.' })
+  async familyFarmingOrigin(
+    @Root() p: Purchase, @Ctx() ctx: Context,
+    @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Use the minimum share as known on this date (default today).' }) asKnownOn?: string | null,
+  ) {
+    return purchaseOrigin(p, await supplierFacts(p, ctx, asKnownOn ?? today())).familyFarming;
   }
 
-  @FieldResolver(() => [FindingType], { description: 'Why the purchase did not come from family farming (SUPPLIER_NOT_ELIGIBLE and why, ASSOCIATION_NOT_COOPERATIVE, NOT_FROM_FAMILY_FARMING); empty when it did.' })
-  async familyFarmingFindings(@Root() p: Purchase, @Ctx() ctx: Context) {
-    return purchaseOrigin(p, await supplierFacts(p, ctx)).findings;
+  @FieldResolver(() => [FindingType], { description: 'Why the purchase did not come from family farming (SUPPLIER_NOT_ELIGIBLE and why, ASSOCIATION_NOT_COOPERATIVE, NOT_FROM_FAMILY_FARMING), the minimum share as known on asKnownOn; empty when it did.' })
+  async familyFarmingFindings(
+    @Root() p: Purchase, @Ctx() ctx: Context,
+    @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Use the minimum share as known on this date (default today).' }) asKnownOn?: string | null,
+  ) {
+    return purchaseOrigin(p, await supplierFacts(p, ctx, asKnownOn ?? today())).findings;
   }
 }
 
-/** The supplier's registrations (and, for an organization, the minimum share in force on the purchase date, as known today). */
-async function supplierFacts(p: Purchase, ctx: Context) {
+/**
+ * The supplier's registrations and, for an organization, the minimum share in force on the purchase
+ * date as known on `asKnownOn` (none in force: NO_RULE_IN_FORCE, as Organization.habilitation).
+ */
+async function supplierFacts(p: Purchase, ctx: Context, asKnownOn: string) {
   if (p.supplierKind === SupplierKind.FAMILY_FARMER && p.familyFarmerId) {
     return { farmerRegistrations: await ctx.loaders.farmerRegistrations.load(p.familyFarmerId) };
   }
-  if ((p.supplierKind === SupplierKind.COOPERATIVE || p.supplierKind === SupplierKind.ASSOCIATION) && p.organizationId) {
+  // An association's purchase is never family farming for the rates (ASSOCIATION_NOT_COOPERATIVE): no minimum is asked.
+  if (p.supplierKind === SupplierKind.COOPERATIVE && p.organizationId) {
     const [organization, organizationRegistrations, law] = await Promise.all([
       ctx.loaders.organization.load(p.organizationId), ctx.loaders.organizationRegistrations.load(p.organizationId), ctx.loaders.lawBook.load('current'),
     ]);
-    // With no minimum share in force on the purchase date (before the shipped versions), the
-    // cooperative cannot be habilitated: the purchase does not count as family farming.
-    const minShare = hasRule(() => law.cooperativeMinFamilyFarmerShare(p.purchasedOn, today()).value);
+    const minShare = law.cooperativeMinFamilyFarmerShare(p.purchasedOn, asKnownOn).value;
     return { organization, organizationRegistrations, minShare };
   }
   return {};
-}
-
-function hasRule<T>(read: () => T): T | undefined {
-  try {
-    return read();
-  } catch (error) {
-    if (error instanceof NoRuleInForceError) return undefined;
-    throw error;
-  }
 }
