@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { cpf as cpfLib } from 'cpf-cnpj-validator';
 import { Client } from 'pg';
+import { nfeKey } from '../src/formats/nfe-key';
 import { signToken } from '../src/graphql/auth/token';
 import { Role } from '../src/law/types';
 
@@ -179,9 +180,11 @@ async function seed(port: number): Promise<Fixture> {
     { ibgeCode: "2611606", name: "Recife", semiarid: false },
     { ibgeCode: "4314902", name: "Porto Alegre", semiarid: false }]) { ibgeCode } }`), 'municipalities');
   const producers: string[] = [];
+  CNPJ_OF.clear();
   for (const cnpj of ['11222333000181', '45997418000153', '19131243000197', '60746948000112']) {
     const d = must(await gql(port, admin, `mutation($c: CNPJ!) { createProducer(input: { cnpj: $c, legalName: "Usina ${cnpj}", plantMunicipalityCode: "2611606" }) { id } }`, { c: cnpj }), 'producer');
     producers.push(d.createProducer.id);
+    CNPJ_OF.set(d.createProducer.id, cnpj);
     must(await gql(port, admin, `mutation($p: ID!) { electRegime(input: { producerId: $p, regime: SPECIAL_PER_M3, electedOn: "2025-11-03" }) { effectiveYear } }`, { p: d.createProducer.id }), 'regime');
     must(await gql(port, admin, `mutation($p: ID!) { grantSeal(input: { producerId: $p, grantedOn: "2025-01-01", validUntil: "2027-12-31" }) { id } }`, { p: d.createProducer.id }), 'seal');
   }
@@ -222,6 +225,8 @@ function tally(results: Result[]): Record<string, number> {
 let sequence = 0;
 const nextSeq = () => ++sequence;
 
+/** Each producer's CNPJ, the issuer its sales' NF-e keys name. */
+const CNPJ_OF = new Map<string, string>();
 const PURCHASES = `mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`;
 const SALES = `mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`;
 
@@ -240,7 +245,7 @@ async function writer(port: number, token: string, producerId: string, farmers: 
     const day = String((n % 27) + 1).padStart(2, '0');
     let r: Result;
     if (n % 3 === 0) {
-      const invoiceKey = (10n ** 43n + BigInt(n)).toString(); // 44 digits, unique per request
+      const invoiceKey = nfeKey(CNPJ_OF.get(producerId)!, n); // issued by the producer's CNPJ, unique per request
       r = await gql(port, token, SALES, { i: [{ producerId, soldOn: `2026-${month}-${day}`, volumeM3: '10.5', revenue: `${n}.25`, invoiceKey }] });
       if (r.ok) {
         const entry = ledger.sales.get(producerId) ?? { revenueCents: 0n, invoiceKeys: [] };

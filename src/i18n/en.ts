@@ -59,6 +59,9 @@ export const en = {
 
   // --- Records.
   'producer.cnpjTaken': 'A producer with CNPJ {{cnpj}} already exists',
+  'producer.establishmentsAdminOnly': 'Only an ADMIN records a producer\'s establishments',
+  'producer.establishmentOwnCnpj': '{{cnpj}} is the producer\'s own CNPJ, not another establishment',
+  'producer.establishmentTaken': 'CNPJ {{cnpj}} already belongs to producer {{id}} (its CNPJ or one of its establishments)',
   'producer.versionMismatch': 'Producer {{id}} is at version {{version}}, not {{expected}}',
   'farmer.cpfTaken': 'A family farmer with that CPF already exists',
   'farmer.registrationKind': '{{field}} must be DAP or CAF',
@@ -77,6 +80,7 @@ export const en = {
   'purchase.externalIdTaken': 'Producer {{producerId}} already has a purchase with externalId {{externalId}}',
   'purchase.organizationKind': 'supplierKind {{given}} does not match organization {{id}}, which is a {{kind}}',
   'sale.invoiceKey': 'invoiceKey must be the 44 digits of an NF-e access key',
+  'sale.invoiceKeyIssuer': 'invoiceKey names the issuer CNPJ {{issuer}} (positions 7 to 20 of the key), which is neither the producer\'s CNPJ nor one of its establishments (an ADMIN records them: updateProducer, establishments)',
   'sale.invoiceKeyTwice': 'invoiceKey {{key}} appears twice in the batch',
   'sale.invoiceKeyTaken': 'A sale with invoiceKey {{key}} already exists',
   'biodieselImport.declarationNumber': '{{field}} must be the import declaration\'s number (DI or DUIMP): 5 to 40 letters, digits, "/", "-" or "."',

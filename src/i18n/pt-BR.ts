@@ -54,6 +54,9 @@ export const ptBR: Record<MessageKey, string> = {
   'input.duplicate': 'Já existe um registro com o mesmo {{field}}',
 
   'producer.cnpjTaken': 'Já existe um produtor com o CNPJ {{cnpj}}',
+  'producer.establishmentsAdminOnly': 'Somente um ADMIN registra os estabelecimentos de um produtor',
+  'producer.establishmentOwnCnpj': '{{cnpj}} é o próprio CNPJ do produtor, não outro estabelecimento',
+  'producer.establishmentTaken': 'O CNPJ {{cnpj}} já pertence ao produtor {{id}} (seu CNPJ ou um de seus estabelecimentos)',
   'producer.versionMismatch': 'O produtor {{id}} está na versão {{version}}, não na {{expected}}',
   'farmer.cpfTaken': 'Já existe um agricultor familiar com esse CPF',
   'farmer.registrationKind': '{{field}} deve ser DAP ou CAF',
@@ -72,6 +75,7 @@ export const ptBR: Record<MessageKey, string> = {
   'purchase.externalIdTaken': 'O produtor {{producerId}} já tem uma compra com o externalId {{externalId}}',
   'purchase.organizationKind': 'supplierKind {{given}} não corresponde à organização {{id}}, que é {{kind}}',
   'sale.invoiceKey': 'invoiceKey deve ser os 44 dígitos da chave de acesso de uma NF-e',
+  'sale.invoiceKeyIssuer': 'A invoiceKey indica o CNPJ emitente {{issuer}} (posições 7 a 20 da chave), que não é o CNPJ do produtor nem um de seus estabelecimentos (um ADMIN os registra: updateProducer, establishments)',
   'sale.invoiceKeyTwice': 'A invoiceKey {{key}} aparece duas vezes no lote',
   'sale.invoiceKeyTaken': 'Já existe uma venda com a invoiceKey {{key}}',
   'biodieselImport.declarationNumber': '{{field}} deve ser o número da declaração de importação (DI ou DUIMP): de 5 a 40 letras, dígitos, "/", "-" ou "."',

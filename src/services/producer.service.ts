@@ -1,7 +1,8 @@
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Producer } from '../domain';
 import { Actor } from './actor';
-import { ConflictError, NotFoundError } from './errors';
+import { BadInputError, ConflictError, ForbiddenError, NotFoundError } from './errors';
+import { Role } from '../law/types';
 import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
 import { pageAfter, PRODUCER_KEYSET } from './keysets';
 import { assertAdmin, assertCanWriteFor, assertVisible, visibleProducerId } from './scope';
@@ -14,12 +15,42 @@ export interface CreateProducerInput {
   legalName: string;
   plantMunicipalityCode: string;
   anpAuthorization?: string | null;
+  /** CNPJs (bare, checked) of the producer's other establishments. */
+  establishments?: string[] | null;
 }
 
 export interface UpdateProducerInput {
   legalName?: string | null;
   anpAuthorization?: string | null;
   plantMunicipalityCode?: string | null;
+  /** Replaces the list (ADMIN only). */
+  establishments?: string[] | null;
+}
+
+/**
+ * The establishments of a producer (ADMIN only): CNPJs other than its own, each of at most one
+ * producer and no other producer's own CNPJ, since a producer records the NF-e keys they issue
+ * (SaleService). Taken under a transaction lock shared by every change of a producer's CNPJs, so
+ * that two concurrent changes cannot give one CNPJ to two producers.
+ */
+async function checkEstablishments(em: EntityManager, actor: Actor, producer: { id: string | null; cnpj: string }, given: string[] | null | undefined): Promise<string[] | undefined> {
+  await em.query(`SELECT pg_advisory_xact_lock(hashtext('selo.producer-cnpjs'))`);
+  const establishments = given == null ? undefined : [...new Set(given)];
+  if (establishments !== undefined && actor.role !== Role.ADMIN) throw new ForbiddenError(message('producer.establishmentsAdminOnly'));
+  const claimed = [producer.cnpj, ...(establishments ?? [])];
+  establishments?.forEach((cnpj, i) => {
+    if (cnpj === producer.cnpj) throw new BadInputError(`input.establishments[${i}]`, message('producer.establishmentOwnCnpj', { cnpj }));
+  });
+  const [other]: Array<{ id: string; cnpj: string }> = await em.query(
+    `SELECT p.id::text AS id, c.cnpj FROM producer p, unnest(p.cnpj::text || p.establishments::text[]) AS c(cnpj)
+      WHERE c.cnpj = ANY($1::text[]) AND p.id IS DISTINCT FROM $2::bigint ORDER BY array_position($1::text[], c.cnpj) LIMIT 1`,
+    [claimed, producer.id],
+  );
+  if (other) {
+    const field = other.cnpj === producer.cnpj ? 'input.cnpj' : `input.establishments[${establishments!.indexOf(other.cnpj)}]`;
+    throw new ConflictError('DUPLICATE', message('producer.establishmentTaken', { cnpj: other.cnpj, id: other.id }), field);
+  }
+  return establishments;
 }
 
 export class ProducerService {
@@ -60,9 +91,10 @@ export class ProducerService {
       if (await em.getRepository(Producer).existsBy({ cnpj: input.cnpj })) {
         throw new ConflictError('DUPLICATE', message('producer.cnpjTaken', { cnpj: input.cnpj }), 'input.cnpj');
       }
-      const producer = await em.getRepository(Producer).save(
-        em.getRepository(Producer).create({ cnpj: input.cnpj, legalName, plantMunicipalityCode: input.plantMunicipalityCode, anpAuthorization: input.anpAuthorization?.trim() || null }),
-      );
+      const establishments = await checkEstablishments(em, actor, { id: null, cnpj: input.cnpj }, input.establishments);
+      const producer = await em.getRepository(Producer).save(em.getRepository(Producer).create({
+        cnpj: input.cnpj, legalName, plantMunicipalityCode: input.plantMunicipalityCode, anpAuthorization: input.anpAuthorization?.trim() || null, establishments: establishments ?? [],
+      }));
       return { result: producer, audit: [{ operation: 'createProducer', entity: 'Producer', entityId: producer.id, producerId: producer.id, after: producer }] };
     });
   }
@@ -79,6 +111,7 @@ export class ProducerService {
         await requireMunicipalities(em, [{ field: 'input.plantMunicipalityCode', code: input.plantMunicipalityCode }]);
         changes.plantMunicipalityCode = input.plantMunicipalityCode;
       }
+      if (input.establishments != null) changes.establishments = await checkEstablishments(em, actor, current, input.establishments);
       const before = await em.getRepository(Producer).findOneByOrFail({ id });
       const result = await em
         .createQueryBuilder()

@@ -56,9 +56,11 @@ export function optionalText(value: string | null | undefined): string | null {
  * The caller may write records of every producer named in the batch (AUDITOR: FORBIDDEN;
  * PRODUCER: another producer is NOT_FOUND), and each of them exists (NOT_FOUND).
  */
-export async function requireWritableProducers(em: EntityManager, actor: Actor, wanted: Array<{ field: string; id: string }>, problems?: Problems): Promise<void> {
+export async function requireWritableProducers<R extends { id: string } = { id: string }>(
+  em: EntityManager, actor: Actor, wanted: Array<{ field: string; id: string }>, problems?: Problems, columns: string[] = ['id'],
+): Promise<Map<string, R>> {
   for (const w of wanted) assertCanWriteFor(actor, 'Producer', w.id);
-  await requireRecords(em, 'producer', 'Producer', wanted, ['id'], problems);
+  return requireRecords<R>(em, 'producer', 'Producer', wanted, columns, problems);
 }
 
 /** Only the authorization part of requireWritableProducers, for checks before the transaction. */

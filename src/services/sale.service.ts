@@ -10,6 +10,7 @@ import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { mutate } from './transaction';
 import { message } from '../i18n';
+import { NFE_KEY, nfeKeyIssuer } from '../formats/nfe-key';
 import { Problems } from './problems';
 
 export interface RecordSaleInput {
@@ -22,8 +23,6 @@ export interface RecordSaleInput {
   invoiceKey?: string | null;
 }
 
-/** NF-e access key: 44 digits (Ajuste SINIEF 07/2005, cláusula terceira). */
-const INVOICE_KEY = /^\d{44}$/;
 
 /**
  * Sales of biodiesel: the PIS/Cofins base (Lei 11.116/2005, arts. 3º–4º) and the Selo base
@@ -68,12 +67,12 @@ export class SaleService {
     let invoiceKey: string | null = null;
     if (input.invoiceKey != null) {
       invoiceKey = input.invoiceKey.trim();
-      if (!INVOICE_KEY.test(invoiceKey)) throw new BadInputError(`${at}.invoiceKey`, message('sale.invoiceKey'));
+      if (!NFE_KEY.test(invoiceKey)) throw new BadInputError(`${at}.invoiceKey`, message('sale.invoiceKey'));
     }
     return Object.assign(new Sale(), { producerId: input.producerId, soldOn, volumeM3, revenue, origin, market, invoiceKey });
   }
 
-  /** invoiceKey is unique across all sales: a repetition inside the batch is a CONFLICT too. */
+  /** An invoiceKey twice in the batch is a CONFLICT too (a key names one sale). */
   static rejectRepeatedInvoiceKeys(rows: Array<Sale | undefined>, problems?: Problems): void {
     const seen = new Set<string>();
     rows.forEach((r, i) => {
@@ -94,12 +93,28 @@ export class SaleService {
    */
   private async checkBatch(em: EntityManager, actor: Actor, rows: Array<Sale | undefined>, problems: Problems): Promise<void> {
     const items = rows.flatMap((r, i) => (r ? [{ r, i }] : []));
-    await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: `input[${i}].producerId`, id: r.producerId })), problems);
-    const keys = items.flatMap(({ r }) => (r.invoiceKey === null ? [] : [r.invoiceKey]));
-    if (keys.length > 0) {
-      const taken: Array<{ invoice_key: string }> = await em.query('SELECT invoice_key FROM sale WHERE invoice_key = ANY($1::char(44)[])', [keys]);
-      const takenKeys = new Set(taken.map((t) => t.invoice_key));
-      for (const { r, i } of items.filter(({ r }) => r.invoiceKey !== null && takenKeys.has(r.invoiceKey))) {
+    // With each producer's CNPJs: a key names its issuer, the producer's CNPJ or one of its
+    // establishments, else it is not this producer's to record (whoever else it may be).
+    const producers = await requireWritableProducers<{ id: string; cnpj: string; establishments: string[] }>(
+      em, actor, items.map(({ r, i }) => ({ field: `input[${i}].producerId`, id: r.producerId })), problems, ['id', 'cnpj', 'establishments::text[] AS establishments'],
+    );
+    const keyed = items.filter(({ r }) => r.invoiceKey !== null);
+    if (keyed.length > 0) {
+      const producerIds = [...new Set(keyed.map(({ r }) => r.producerId))];
+      const allowed = new Map([...producers.values()].map((p) => [p.id, new Set([p.cnpj, ...p.establishments])]));
+      const own = keyed.filter(({ r, i }) => {
+        const issuer = nfeKeyIssuer(r.invoiceKey!);
+        if (allowed.get(r.producerId)?.has(issuer) ?? true) return true;
+        problems.add(new BadInputError(`input[${i}].invoiceKey`, message('sale.invoiceKeyIssuer', { issuer })));
+        return false;
+      });
+      // Unique per producer (that is, per issuer): only the producer's own sales are looked at.
+      const taken: Array<{ producer_id: string; invoice_key: string }> = own.length === 0 ? [] : await em.query(
+        'SELECT producer_id::text AS producer_id, invoice_key FROM sale WHERE invoice_key = ANY($1::char(44)[]) AND producer_id = ANY($2::bigint[])',
+        [own.map(({ r }) => r.invoiceKey), producerIds],
+      );
+      const takenKeys = new Set(taken.map((t) => `${t.producer_id}|${t.invoice_key}`));
+      for (const { r, i } of own.filter(({ r }) => takenKeys.has(`${r.producerId}|${r.invoiceKey}`))) {
         problems.add(new ConflictError('DUPLICATE', message('sale.invoiceKeyTaken', { key: r.invoiceKey! }), `input[${i}].invoiceKey`));
       }
     }

@@ -1,5 +1,5 @@
 import { startTestApi, TestApi } from '../support/api';
-import { createProducer, RECIFE, upsertMunicipalities } from '../support/fixtures';
+import { createProducer, nfeKey, producerCnpj, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * A batch with bad items writes nothing and reports every bad item (up to 100), each with its code,
@@ -61,7 +61,8 @@ test('one bad item answers as before, with its problem listed', async () => {
 });
 
 test('conflicts and missing records are problems too; at most 100 are listed, all are counted', async () => {
-  const sales = Array.from({ length: 150 }, (_, i) => ({ producerId, soldOn: '2026-03-10', volumeM3: i % 2 ? '0' : '10', revenue: '60000.00', invoiceKey: i === 0 || i === 2 ? '1'.repeat(44) : null }));
+  const key = nfeKey(await producerCnpj(api, producerId), 1);
+  const sales = Array.from({ length: 150 }, (_, i) => ({ producerId, soldOn: '2026-03-10', volumeM3: i % 2 ? '0' : '10', revenue: '60000.00', invoiceKey: i === 0 || i === 2 ? key : null }));
   const res = await api.gql(`mutation($input: [RecordSaleInput!]!) { recordSales(input: $input) { id } }`, { input: sales });
   const { problems, problemCount, code } = res.errors![0].extensions!;
   // 75 zero volumes (the odd items), and item 2's invoice key repeats item 0's.

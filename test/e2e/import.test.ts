@@ -10,6 +10,7 @@ import { SYSTEM_ACTOR } from '../../src/services/actor';
 import { Role } from '../../src/law/types';
 import { startTestApi, TestApi } from '../support/api';
 import { priorityRegionOnSql, semiaridOnSql } from '../../src/services/facts/priority-region.sql';
+import { nfeKey, producerCnpj } from '../support/fixtures';
 
 const ROOT = path.resolve(__dirname, '../..');
 const FIXTURES = path.join(ROOT, 'test/fixtures/import');
@@ -233,7 +234,8 @@ describe('purchases', () => {
 
 describe('sales', () => {
   it('imports sales with their defaults and refuses a repeated invoice key', async () => {
-    const key = (n: number) => `2625${String(n).padStart(40, '0')}`;
+    const cnpj = await producerCnpj(api, producerId);
+    const key = (n: number) => nfeKey(cnpj, n);
     const header = 'soldOn,volumeM3,revenue,origin,market,invoiceKey';
     const summary = await run('sales', [header, `2025-09-01,30.5,152500.00,,,${key(1)}`, `2025-09-02,10,51000,IMPORTED,,`, `2025-09-03,5,26000,,EXPORT,${key(2)}`].join('\n'), { producerId });
     expect(summary.counts).toEqual({ sales: 3 });

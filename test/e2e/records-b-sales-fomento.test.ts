@@ -1,12 +1,16 @@
 import { startTestApi, TestApi } from '../support/api';
+import { nfeKey, producerCnpj } from '../support/fixtures';
 import { errorOf, RecordsWorld, setUpWorld } from './records-b.fixtures';
 
 let api: TestApi;
 let w: RecordsWorld;
+let cnpjA: string;
+let cnpjB: string;
 
 beforeAll(async () => {
   api = await startTestApi();
   w = await setUpWorld(api);
+  [cnpjA, cnpjB] = [await producerCnpj(api, w.producerA), await producerCnpj(api, w.producerB)];
 });
 afterAll(async () => { await api.close(); });
 
@@ -19,7 +23,9 @@ const RECORD_FOMENTO = `mutation($input: [RecordFomentoInput!]!) {
 
 const sales = () => api.count('SELECT count(*) FROM sale');
 const fomento = () => api.count('SELECT count(*) FROM fomento_expense');
-const key = (n: number) => String(n).padStart(44, '3');
+/** Keys issued by producer A (its CNPJ in positions 7 to 20), and by B. */
+const key = (n: number) => nfeKey(cnpjA, n);
+const keyB = (n: number) => nfeKey(cnpjB, n);
 
 function sale(overrides: Record<string, unknown> = {}) {
   return { producerId: w.producerA, soldOn: '2025-04-15', volumeM3: '45.5', revenue: '250000.75', ...overrides };
@@ -56,7 +62,7 @@ describe('recordSales', () => {
   test('2,500 sales in one batch go in multi-row INSERTs', async () => {
     const before = await sales();
     api.statements.reset();
-    const input = Array.from({ length: 2500 }, (_, i) => sale({ producerId: w.producerB, invoiceKey: key(100000 + i), revenue: String(i + 1) }));
+    const input = Array.from({ length: 2500 }, (_, i) => sale({ producerId: w.producerB, invoiceKey: keyB(100000 + i), revenue: String(i + 1) }));
     expect((await api.ok(`mutation($input: [RecordSaleInput!]!) { recordSales(input: $input) { id } }`, { input })).recordSales).toHaveLength(2500);
     // BEGIN, producers, invoice keys, the month's period lock and its check, 3 INSERTs of up to 1,000, audit, COMMIT.
     expect(api.statements.count).toBe(10);
@@ -84,9 +90,12 @@ describe('recordSales', () => {
     const before = await sales();
     expect(errorOf(await api.gql(RECORD_SALES, { input: [sale({ invoiceKey: key(7) }), sale(), sale({ invoiceKey: key(7) })] })))
       .toMatchObject({ code: 'CONFLICT', reason: 'DUPLICATE', field: 'input[2].invoiceKey' });
-    // key(1) was recorded by producer A; unique across producers.
-    expect(errorOf(await api.gql(RECORD_SALES, { input: [sale({ producerId: w.producerB, invoiceKey: key(8) }), sale({ producerId: w.producerB, invoiceKey: key(1) })] })))
+    // key(1) was recorded by producer A: sent again by A, a DUPLICATE.
+    expect(errorOf(await api.gql(RECORD_SALES, { input: [sale({ invoiceKey: key(8) }), sale({ invoiceKey: key(1) })] })))
       .toMatchObject({ code: 'CONFLICT', reason: 'DUPLICATE', field: 'input[1].invoiceKey' });
+    // Sent by B, it is not B's key to record (A is its issuer): refused as any key of another issuer, saying nothing of A's sale.
+    expect(errorOf(await api.gql(RECORD_SALES, { input: [sale({ producerId: w.producerB, invoiceKey: keyB(8) }), sale({ producerId: w.producerB, invoiceKey: key(1) })] })))
+      .toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[1].invoiceKey' });
     expect(await sales()).toBe(before);
   });
 

@@ -68,3 +68,10 @@ export async function ownAndOtherProducers(api: TestApi): Promise<{ own: string;
   const other = await create('11444777000161', 'Usina Alheia');
   return { own, other };
 }
+
+export { nfeKey } from '../../src/formats/nfe-key';
+
+/** The CNPJ of a producer, as stored. */
+export async function producerCnpj(api: TestApi, producerId: string): Promise<string> {
+  return (await api.db.dataSource.query('SELECT cnpj FROM producer WHERE id = $1', [producerId]))[0].cnpj;
+}

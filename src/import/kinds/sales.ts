@@ -8,6 +8,7 @@ import { ImportLineError } from '../import-error';
 import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { bulkInsert, checkPeriodsOpen, decimalCell } from './common';
 import { message } from '../../i18n';
+import { nfeKeyIssuerSql } from '../../formats/nfe-key';
 
 /**
  * Sales of biodiesel (Lei 11.116/2005 arts. 3º–4º; Decreto 10.527/2020 art. 3º §3º), the columns
@@ -51,7 +52,12 @@ export const salesImport: ImportKind = {
       sqlCheck(em, `SELECT line, invoice_key FROM (SELECT line, invoice_key, row_number() OVER (PARTITION BY invoice_key ORDER BY line) AS n
                       FROM ${STAGING} WHERE invoice_key IS NOT NULL) d WHERE n > 1`, [],
         (r) => new ImportLineError('CONFLICT', r.line, 'invoiceKey', message('import.invoiceKeyTwice', { key: String(r.invoice_key) }), 'DUPLICATE')),
-      sqlCheck(em, `SELECT s.line, s.invoice_key FROM ${STAGING} s JOIN sale x ON x.invoice_key = s.invoice_key`, [],
+      // The key's issuer is the producer's CNPJ or one of its establishments, as in recordSales.
+      sqlCheck(em, `SELECT s.line, ${nfeKeyIssuerSql('s.invoice_key')} AS issuer FROM ${STAGING} s JOIN producer p ON p.id = $1
+                    WHERE s.invoice_key IS NOT NULL AND ${nfeKeyIssuerSql('s.invoice_key')} <> ALL (p.cnpj::text || p.establishments::text[])`, [producerId],
+        (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'invoiceKey', message('sale.invoiceKeyIssuer', { issuer: String(r.issuer) }))),
+      // Unique per producer (per issuer): only the producer's own sales are looked at.
+      sqlCheck(em, `SELECT s.line, s.invoice_key FROM ${STAGING} s JOIN sale x ON x.invoice_key = s.invoice_key AND x.producer_id = $1`, [producerId],
         (r) => new ImportLineError('CONFLICT', r.line, 'invoiceKey', message('sale.invoiceKeyTaken', { key: String(r.invoice_key) }), 'DUPLICATE')),
       // Each sale is taxed in the month of its soldOn (Decreto 10.527/2020 art. 6º §3º).
       () => checkPeriodsOpen(em, producerId!, 'sold_on', 'soldOn'),
