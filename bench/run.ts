@@ -143,10 +143,17 @@ export const SEAL_YEAR_SQL = [
          coalesce(fv.valid, ov.valid) @> p.purchased_on AS registered, coalesce(coalesce(fv.late, ov.late) @> p.purchased_on, false) AS late_dap,
          c.signed_on <= p.purchased_on AS prior, p.purchased_on BETWEEN c.valid_from AND c.valid_until AS covers_date, c.feedstock = p.feedstock AS covers_feedstock,
          c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id AND c.organization_id IS NOT DISTINCT FROM p.organization_id AS covers_counterparty,
-         sum(p.cost), count(*), min(p.purchased_on)
-  ${YEAR_PURCHASES}
-   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12`,
-  `SELECT m.region, ${semiaridOnSql('f.municipality_code', 'f.spent_on')} AS semiarid, sum(f.amount) FROM fomento_expense f JOIN municipality m ON m.ibge_code = f.municipality_code
+         p.feedstock, sum(p.cost), count(*), min(p.purchased_on),
+         -- The weighting factors of Portaria MDA nº 28/2024 (b 1,1; d 4; e 3; f 2), as the API weighs each counted group.
+         sum(p.cost * CASE WHEN o.members > 0 AND o.family_farmer_members * 4 <= o.members * 3 THEN 1.1 ELSE 1 END
+                    * CASE WHEN ${priorityRegionOnSql('p.origin_municipality_code', 'p.purchased_on')} THEN 4
+                           WHEN m.region IN ('CENTER_WEST', 'SOUTHEAST') THEN 3 ELSE 1 END
+                    * CASE WHEN p.feedstock IN ('SOYBEAN', 'SOYBEAN_OIL', 'LIVE_ANIMALS') THEN 1 ELSE 2 END) AS weighted
+  ${YEAR_PURCHASES.replace('LEFT JOIN fv', 'LEFT JOIN family_farming_organization o ON o.id = p.organization_id LEFT JOIN fv')}
+   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13`,
+  `SELECT m.region, ${semiaridOnSql('f.municipality_code', 'f.spent_on')} AS semiarid, sum(f.amount),
+          sum(f.amount) FILTER (WHERE ${priorityRegionOnSql('f.municipality_code', 'f.spent_on')}) * 30 AS weighted
+     FROM fomento_expense f JOIN municipality m ON m.ibge_code = f.municipality_code
     WHERE f.producer_id = $1 AND f.spent_on BETWEEN $2 AND $3 GROUP BY 1, 2`,
   `SELECT id, signed_on, valid_from, valid_until, feedstock, price_per_kg, technical_assistance, family_farmer_id, organization_id FROM contract WHERE producer_id = $1`,
   `SELECT o.id, o.kind, o.members, o.family_farmer_members FROM family_farming_organization o
@@ -158,7 +165,8 @@ export const SEAL_YEAR_SQL = [
               AND (p.organization_id IS NULL OR EXISTS (SELECT 1 FROM family_farming_organization o WHERE o.id = p.organization_id
                                                           AND o.family_farmer_members >= o.members * 0.6))
               AND (p.purpose = 'BIODIESEL_FEEDSTOCK' OR ${priorityRegionOnSql('p.origin_municipality_code', 'p.purchased_on')})
-              AND coalesce(c.technical_assistance AND c.signed_on <= p.purchased_on AND p.purchased_on BETWEEN c.valid_from AND c.valid_until
+              -- From 2024 the contract is judged per acquisition and technical assistance does not exclude (DESIGN §1.5).
+              AND coalesce(c.signed_on <= p.purchased_on AND p.purchased_on BETWEEN c.valid_from AND c.valid_until
                            AND c.feedstock = p.feedstock AND c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id
                            AND c.organization_id IS NOT DISTINCT FROM p.organization_id, false))
    ORDER BY p.id`,

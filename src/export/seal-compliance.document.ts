@@ -9,12 +9,15 @@ import { findingsSection, producerLine } from './sections';
 const FIELDS: Array<[key: string, labels: Labels, type: CellType]> = [
   ['year', label('Year', 'Ano'), 'integer'],
   ['asKnownOn', label('Law as known on', 'Legislação conhecida em'), 'date'],
+  ['model', label('Model (FLAT or WEIGHTED)', 'Modelo (FLAT plano ou WEIGHTED ponderado)'), 'text'],
+  ['modelLegalBasis', label('Legal basis of the model', 'Fundamento do modelo'), 'text'],
   ['salesRevenue', label('Revenue of own biodiesel sold (R$)', 'Receita do biodiesel próprio vendido (R$)'), 'money'],
   ['exportedValue', label('Value proportional to the exported volume (R$)', 'Valor proporcional ao volume exportado (R$)'), 'money'],
   ['base', label('Base (R$)', 'Base (R$)'), 'money'],
   ['familyFarmingAcquisitions', label('Family-farming raw material counted (R$)', 'Matéria-prima da agricultura familiar computada (R$)'), 'money'],
   ['otherProductAcquisitions', label('Other family-farming products counted (R$)', 'Outros produtos da agricultura familiar computados (R$)'), 'money'],
   ['fomento', label('Fomento counted (R$)', 'Fomento computado (R$)'), 'money'],
+  ['actualTotal', label('Total counted, before weighting (R$)', 'Total computado, antes da ponderação (R$)'), 'money'],
   ['countedTotal', label('Total counted (R$)', 'Total computado (R$)'), 'money'],
   ['weightedTotal', label('Weighted total (R$)', 'Total ponderado (R$)'), 'money'],
   ['priorityRegionAmount', label('Spending in the priority region (R$)', 'Gasto na região prioritária (R$)'), 'money'],
@@ -28,6 +31,7 @@ const FIELDS: Array<[key: string, labels: Labels, type: CellType]> = [
   ['requiredPriorityRegionShareLegalBasis', label('Legal basis of the priority-region share', 'Fundamento da parcela na região prioritária'), 'text'],
   ['priorityRegionShareMet', label('Priority-region share met', 'Parcela na região prioritária atendida'), 'boolean'],
   ['compliant', label('Compliant', 'Em conformidade'), 'boolean'],
+  ['status', label('Verdict (COMPLIANT, NOT_COMPLIANT, NOT_ESTABLISHED)', 'Situação (COMPLIANT, NOT_COMPLIANT, NOT_ESTABLISHED)'), 'text'],
 ];
 
 /** How an unnamed figure of the report is shown: Decimals as they are, the rest as text. */
@@ -57,6 +61,21 @@ export function sealComplianceDocument(report: SealComplianceReport, locale: Loc
   const excluded = report.excluded;
   const sections: Section[] = [
     { kind: 'fields', key: 'year', title: label('The year', 'O ano'), fields },
+    {
+      kind: 'table', key: 'spending', title: label('Items counted, each factor applied', 'Itens computados, cada fator aplicado'),
+      columns: [
+        { key: 'source', label: label('Source', 'Origem'), type: 'text' },
+        { key: 'kind', label: label('Kind', 'Tipo'), type: 'text' },
+        { key: 'count', label: label('Records', 'Registros'), type: 'integer' },
+        { key: 'region', label: label('Region', 'Região'), type: 'text' },
+        { key: 'product', label: label('Product', 'Produto'), type: 'text' },
+        { key: 'actual', label: label('Actual (R$)', 'Efetivo (R$)'), type: 'money' },
+        { key: 'factors', label: label('Factors (alínea × figure)', 'Fatores (alínea × valor)'), type: 'text' },
+        { key: 'weighted', label: label('Weighted (R$)', 'Ponderado (R$)'), type: 'money' },
+      ],
+      rows: report.spending.map((i) => [i.source, i.kind, i.count, i.semiarid ? `${i.region} (semiárido)` : i.region, i.product ?? '', i.actual,
+        i.factors.map((f) => `${f.alinea} × ${f.value?.toFixed() ?? '?'}`).join(', '), i.weighted]),
+    },
     {
       kind: 'table', key: 'excluded', title: label('Items that do not count, and why', 'Itens não computados, e por quê'),
       columns: [

@@ -133,10 +133,12 @@ query MonthsAcross2027($producerId: ID!) {
   },
   {
     name: 'SealComplianceOfYear',
-    query: `# The Selo compliance of a year (Decreto 10.527/2020, art. 3º §2 I and §3º): counted
-# family-farming spending against the base, the minimum share for the plant's region, the
-# priority-region share, and every family-farming purchase or fomento expense that does not
-# count, with its findings.
+    query: `# The Selo compliance of a year (Decreto 10.527/2020, art. 3º §2 I and §3º). From 2024 the
+# weighted model (Portaria MDA nº 28/2024): every counted item with its actual value, each
+# factor by alínea and its weighted value; requirement 1 against the minimum weighted
+# percentage (null until published: MINIMUM_NOT_PUBLISHED, status NOT_ESTABLISHED);
+# requirement 2 on actual values in the priority region; requirement 3 (technical assistance);
+# and every family-farming purchase or fomento expense that does not count, with its findings.
 query SealComplianceOfYear($producerId: ID!, $year: Int!) {
   sealCompliance(producerId: $producerId, year: $year) {
     producer { id legalName plantMunicipality { name state region } }
@@ -155,6 +157,13 @@ query SealComplianceOfYear($producerId: ID!, $year: Int!) {
     priorityRegionShare
     requiredPriorityRegionShare
     compliant
+    model
+    actualTotal
+    status
+    minimumShare { requiredShare legalBasis achievedShare weightedTotal requiredAmount shortfall compliant }
+    priorityRegion { requiredShare share amount actualTotal shortfall compliant }
+    technicalAssistance { compliant contractIds }
+    spending { source kind count region semiarid product organizationShare actual factors { factor alinea value } weight weighted findings { code } }
     excluded { id amount findings { ${finding} } }
     findings { ${finding} }
   }

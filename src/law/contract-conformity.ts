@@ -1,5 +1,5 @@
 import { Version, inForce } from './dated';
-import { IsoDate, within } from './dates';
+import { addDays, IsoDate, within } from './dates';
 import { Decimal } from './decimal';
 import { Finding, finding } from './findings';
 import { Feedstock } from './types';
@@ -165,4 +165,40 @@ export function contractFindingsFromFacts(conformity: Conformity, priorToPurchas
     found.push(f);
   }
   return found;
+}
+
+/** A run of days over which one PGPAF minimum price of a feedstock is in force. */
+export interface MinimumPriceRun {
+  feedstock: Feedstock;
+  from: IsoDate;
+  to: IsoDate;
+  pricePerKg: Decimal;
+}
+
+/**
+ * Decreto 5.996/2006 — the PGPAF minimum prices in force on each day of [from, to] as known on
+ * `asKnownOn`, as maximal runs of days per feedstock (days with none in force are left out): the
+ * version in force changes only where a known version starts or ends.
+ */
+export function minimumPriceRuns(versions: readonly Version<MinimumPriceValue>[], from: IsoDate, to: IsoDate, asKnownOn: IsoDate): MinimumPriceRun[] {
+  const runs: MinimumPriceRun[] = [];
+  for (const feedstock of [...new Set(versions.map((v) => v.value.feedstock))].sort()) {
+    const known = versions.filter((v) => v.value.feedstock === feedstock && v.publishedOn <= asKnownOn);
+    const cuts = new Set<IsoDate>([from]);
+    for (const v of known) {
+      if (v.validFrom > from && v.validFrom <= to) cuts.add(v.validFrom);
+      const after = v.validUntil && addDays(v.validUntil, 1);
+      if (after && after > from && after <= to) cuts.add(after);
+    }
+    const starts = [...cuts].sort();
+    starts.forEach((start, i) => {
+      const v = minimumPriceInForce(known, feedstock, start, asKnownOn);
+      const end = i + 1 < starts.length ? addDays(starts[i + 1], -1) : to;
+      if (!v) return;
+      const last = runs[runs.length - 1];
+      if (last && last.feedstock === feedstock && last.to === addDays(start, -1) && last.pricePerKg.eq(v.value.pricePerKg)) last.to = end;
+      else runs.push({ feedstock, from: start, to: end, pricePerKg: v.value.pricePerKg });
+    });
+  }
+  return runs;
 }

@@ -513,13 +513,28 @@ export function shortfallShown(value: Decimal): Decimal {
   return value.toDecimalPlaces(2, Decimal.ROUND_CEIL);
 }
 
-/** One counted item as shown. */
-function itemShown(i: CountedItem) {
-  return {
-    key: i.key, source: i.source, kind: i.kind, count: i.count, region: i.place.region, semiarid: i.place.semiarid, priorityRegion: i.priorityRegion,
-    product: i.product, organizationShare: i.organizationShare && toShare(i.organizationShare), on: i.on,
-    actual: money(i.actual), factors: i.factors, weight: i.weight, weighted: money(i.weighted), findings: i.findings,
-  };
+/**
+ * The counted items as shown: groups whose shown facts are all the same (source, kind, region,
+ * product, organization share, parameters, factors and findings) merged, summed unrounded and
+ * rounded once; purchases first.
+ */
+export function itemsShown(items: readonly CountedItem[]) {
+  const merged = new Map<string, CountedItem>();
+  for (const i of items) {
+    const key = [
+      i.source, i.kind, i.place.region, i.place.semiarid, i.product, i.organizationShare?.toFixed(), i.on, i.weight.toFixed(),
+      i.factors.map((f) => `${f.factor}:${f.value?.toFixed()}`).join(','), i.findings.map((f) => f.code).join(','),
+    ].join('|');
+    const m = merged.get(key);
+    merged.set(key, m ? { ...m, count: m.count + i.count, actual: m.actual.plus(i.actual), weighted: m.weighted.plus(i.weighted) } : i);
+  }
+  return [...merged.values()]
+    .sort((a, b) => (a.source === b.source ? 0 : a.source === 'PURCHASE' ? -1 : 1))
+    .map((i) => ({
+      source: i.source === 'FOMENTO' ? 'FOMENTO_EXPENSE' as const : 'PURCHASE' as const, kind: i.kind, count: i.count, region: i.place.region,
+      semiarid: i.place.semiarid, priorityRegion: i.priorityRegion, product: i.product, organizationShare: i.organizationShare && toShare(i.organizationShare),
+      from: i.on, actual: money(i.actual), factors: i.factors, weight: i.weight, weighted: money(i.weighted), findings: i.findings,
+    }));
 }
 
 /**
@@ -576,7 +591,7 @@ export function present(r: SealComplianceResult) {
       compliant: p.met,
     },
     technicalAssistance: r.technicalAssistance && { compliant: r.technicalAssistance.met, contractIds: r.technicalAssistance.contractIds, legalBasis: TECHNICAL_ASSISTANCE_BASIS },
-    spending: r.items.map(itemShown),
+    spending: itemsShown(r.items),
     findings: r.findings,
   };
 }

@@ -96,15 +96,16 @@ test('sealCompliance of the bench year excludes the purchases the hand-written S
   // a family supplier is another product (art. 3º §2 I b), counted only from the priority region:
   // its origin is the municipality 1 + g % 12 of the list, outside Norte, Nordeste and Semiárido
   // for g % 12 in 5, 6, 7, 8, 10, 11. A family farmer's lot (g % 20 < 12) comes from farmer index
-  // i = g % farmers, whose CAF expired in 2024 when i % 200 = 3 (art. 2º IV) and whose contract has
-  // no technical assistance when i % 300 = 5 (art. 3º §2 II).
+  // i = g % farmers, whose CAF expired in 2024 when i % 200 = 3 (art. 2º IV). A contract without
+  // technical assistance (i % 300 = 5) no longer excludes its purchases in a weighted year (2025:
+  // art. 3º §2 III is the producer's obligation, Portaria MDA nº 28/2024).
   let excluded = 0;
   for (let g = 1; g <= S.purchasesInYear; g++) {
     const kind = g % 20;
     const farmer = g % S.farmers;
     if (kind === 14) excluded++;
     else if (kind < 14 && g % 50 === 7 && [5, 6, 7, 8, 10, 11].includes(g % 12)) excluded++;
-    else if (kind < 12 && (farmer % 200 === 3 || farmer % 300 === 5)) excluded++;
+    else if (kind < 12 && farmer % 200 === 3) excluded++;
   }
   expect(c.excludedPurchases).toEqual({ api: excluded, sql: excluded, same: true });
   expect(new Decimal(c.answer.base).gt(0)).toBe(true);

@@ -2,10 +2,10 @@ import { cpf as cpfLib } from 'cpf-cnpj-validator';
 import { startTestApi, TestApi } from '../support/api';
 
 /**
- * The same year as known before and after an ADMIN publishes a new minimum share (DESIGN §1.4;
- * Decreto 10.527/2020, art. 3º §3º I; Portaria MDA 28/2024 lets the Ministry set the values). The
- * publication goes through the API (publishLawParameter); the shipped Nordeste share is 30%
- * (Portaria MAPA 144/2019, secondary). Its own database: the publication changes the law for it.
+ * The same year as known before and after an ADMIN publishes the minimum weighted percentage
+ * (DESIGN §1.4–§1.5; Portaria MDA nº 28/2024, p. 39: open, shipped with no value) and a weighting
+ * factor (p. 40). The publications go through the API (publishLawParameter) with test figures,
+ * named as such. Its own database: the publications change the law for it.
  */
 
 let api: TestApi;
@@ -13,7 +13,8 @@ let producerId: string;
 const RECIFE = '2611606';
 
 const COMPLIANCE = `query($p: ID!, $k: Date) { sealCompliance(producerId: $p, year: 2025, asKnownOn: $k) {
-  asKnownOn base countedTotal achievedShare requiredShare requiredShareLegalBasis shortfall minimumShareMet compliant } }`;
+  asKnownOn base countedTotal achievedShare requiredShare requiredShareLegalBasis shortfall minimumShareMet compliant status
+  minimumShare { requiredShare legalBasis achievedShare requiredAmount shortfall compliant } findings { code } } }`;
 const PUBLISH = `mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`;
 
 beforeAll(async () => {
@@ -34,36 +35,46 @@ beforeAll(async () => {
 });
 afterAll(async () => { await api.close(); });
 
-test('as known before the publication the Nordeste minimum is 30% (compliant); from its publication on, 40% (R$ 5.000 short)', async () => {
+test('the minimum weighted percentage: not published (requiredShare null, compliant null), then published by an ADMIN (a test figure of 150%)', async () => {
   const before = (await api.ok(COMPLIANCE, { p: producerId, k: '2026-05-31' })).sealCompliance;
-  // 35.000 / 100.000 = 0,35 ≥ 0,30.
-  expect([before.achievedShare, before.requiredShare, before.shortfall, before.compliant]).toEqual(['0.35', '0.3', '0', true]);
+  // Weighted: soy from Recife (d × 4): 35.000 × 4 = 140.000; 140.000 / 100.000 = 1,4.
+  expect([before.countedTotal, before.achievedShare]).toEqual(['140000', '1.4']);
+  expect(before.minimumShare).toEqual({
+    requiredShare: null, legalBasis: 'Portaria MDA nº 28/2024 (DOU 28/06/2024, Seção 1, p. 39)', achievedShare: '1.4', requiredAmount: null, shortfall: null, compliant: null,
+  });
+  expect([before.status, before.compliant, before.findings.map((f: { code: string }) => f.code)]).toEqual(['NOT_ESTABLISHED', false, ['MINIMUM_NOT_PUBLISHED']]);
 
   // A PRODUCER cannot publish law (FORBIDDEN), and nothing is written.
   const versions = await api.count(`SELECT count(*) FROM law_parameter_version`);
   const input = {
-    parameter: 'minimum-spending-share', scope: 'NORTHEAST', values: [{ name: 'share', value: '0.40' }], validFrom: '2025-01-01', validUntil: null,
-    publishedOn: '2026-06-01', legalBasis: 'Portaria MDA (test) confirming the Nordeste share for 2025, art. 1º',
+    parameter: 'minimum-weighted-share', scope: null, values: [{ name: 'share', value: '1.5' }], validFrom: '2024-01-01', validUntil: null,
+    publishedOn: '2026-06-01', legalBasis: 'Portaria MDA (test figure) setting the minimum weighted percentage, art. 1º',
   };
   const refused = await api.gql(PUBLISH, { i: input }, { role: 'PRODUCER', producerId });
   expect(refused.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   expect(await api.count(`SELECT count(*) FROM law_parameter_version`)).toBe(versions);
+  // A fraction above 1 is refused: the share is a fraction of the base (BAD_USER_INPUT), nothing written.
+  const tooHigh = await api.gql(PUBLISH, { i: input });
+  expect(tooHigh.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.values[0].value' });
+  expect(await api.count(`SELECT count(*) FROM law_parameter_version`)).toBe(versions);
+  // An open version (no value) is accepted for this parameter, like the shipped one.
+  await api.ok(PUBLISH, { i: { ...input, values: [], publishedOn: '2026-05-01', legalBasis: 'Portaria MDA nº 28/2024, p. 39 (still open)' } });
 
-  await api.ok(PUBLISH, { i: input });
-
+  await api.ok(PUBLISH, { i: { ...input, values: [{ name: 'share', value: '0.9' }], legalBasis: 'Portaria MDA (test figure) setting the minimum weighted percentage at 90%, art. 1º' } });
   // The year as known the day before the publication is unchanged (DESIGN §1.4: versions are known from publishedOn).
   const stillBefore = (await api.ok(COMPLIANCE, { p: producerId, k: '2026-05-31' })).sealCompliance;
-  expect([stillBefore.requiredShare, stillBefore.compliant]).toEqual(['0.3', true]);
-  // As known on the publication date: 40% × 100.000 = 40.000 required, 35.000 counted → R$ 5.000 short.
+  expect([stillBefore.minimumShare.requiredShare, stillBefore.minimumShare.compliant, stillBefore.status]).toEqual([null, null, 'NOT_ESTABLISHED']);
+  // As known on the publication date: 90% × 100.000 = 90.000 required, 140.000 weighted → met.
   const after = (await api.ok(COMPLIANCE, { p: producerId, k: '2026-06-01' })).sealCompliance;
-  expect([after.requiredShare, after.shortfall, after.minimumShareMet, after.compliant]).toEqual(['0.4', '5000', false, false]);
-  expect(after.requiredShareLegalBasis).toBe('Portaria MDA (test) confirming the Nordeste share for 2025, art. 1º');
+  expect([after.requiredShare, after.shortfall, after.minimumShareMet, after.compliant, after.status]).toEqual(['0.9', '0', true, true, 'COMPLIANT']);
+  expect(after.minimumShare).toMatchObject({ requiredShare: '0.9', requiredAmount: '90000', shortfall: '0', compliant: true });
+  expect(after.requiredShareLegalBasis).toBe('Portaria MDA (test figure) setting the minimum weighted percentage at 90%, art. 1º');
   // The default asKnownOn is today, after the publication.
   const today = (await api.ok(COMPLIANCE, { p: producerId, k: null })).sealCompliance;
-  expect([today.requiredShare, today.compliant]).toEqual(['0.4', false]);
+  expect([today.requiredShare, today.compliant]).toEqual(['0.9', true]);
 });
 
-test('art. 3º §2º I: each item times the weighting factor in force on its date — a fomento factor of 2 published for the second half of 2025', async () => {
+test('Portaria MDA nº 28/2024, p. 40: each item times the factors in force on its date — factor c raised to 40 (a test figure) for the second half of 2025', async () => {
   // R$ 1.000 of fomento in Recife on 2025-06-30 and R$ 1.000 on 2025-07-01.
   await api.ok(`mutation($i: [RecordFomentoInput!]!) { recordFomento(input: $i) { id } }`, {
     i: [
@@ -72,13 +83,13 @@ test('art. 3º §2º I: each item times the weighting factor in force on its dat
     ],
   });
   const Q = `query($p: ID!, $k: Date) { sealCompliance(producerId: $p, year: 2025, asKnownOn: $k) { fomento countedTotal } }`;
-  // Before the publication: factors 1 → 35.000 + 1.000 + 1.000 = 37.000.
-  expect((await api.ok(Q, { p: producerId, k: '2026-06-01' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '37000' });
+  // Before the publication: 35.000 × 4 + 1.000 × 30 + 1.000 × 30 = 200.000.
+  expect((await api.ok(Q, { p: producerId, k: '2026-06-01' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '200000' });
   await api.ok(PUBLISH, { i: {
-    parameter: 'weighting-factor', scope: 'FOMENTO', values: [{ name: 'factor', value: '2' }], validFrom: '2025-07-01', validUntil: null,
-    publishedOn: '2026-06-02', legalBasis: 'Portaria MDA (test) weighting fomento from 2025-07-01',
+    parameter: 'selo-weighting-factor', scope: 'FOMENTO_PRIORITY_REGION', values: [{ name: 'factor', value: '40' }], validFrom: '2025-07-01', validUntil: null,
+    publishedOn: '2026-06-02', legalBasis: 'Portaria MDA (test figure) weighting fomento from 2025-07-01',
   } });
-  // After it: 35.000 + 1.000 × 1 + 1.000 × 2 = 38.000; the fomento spent stays R$ 2.000.
-  expect((await api.ok(Q, { p: producerId, k: '2026-06-02' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '38000' });
-  expect((await api.ok(Q, { p: producerId, k: '2026-06-01' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '37000' });
+  // After it: 140.000 + 1.000 × 30 + 1.000 × 40 = 210.000; the fomento spent stays R$ 2.000.
+  expect((await api.ok(Q, { p: producerId, k: '2026-06-02' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '210000' });
+  expect((await api.ok(Q, { p: producerId, k: '2026-06-01' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '200000' });
 });

@@ -5,9 +5,15 @@ import { newCnpj, newCpf } from './records-b.fixtures';
 /**
  * Selo compliance at its edges (Decreto 10.527/2020, art. 3º §2 I–III and §3º; art. 4º VI;
  * Portaria Interministerial MME/MDA nº 2/2023; DESIGN §1.5). Shipped parameters: minimum shares
- * 30% Nordeste / 40% Sul (Portaria MAPA 144/2019, secondary); priority-region minimum 15% (2025),
- * 10% (2024); member minimum 0,6; weighting factors 1. Every expected figure is worked out here.
+ * 30% Nordeste / 40% Sul (Portaria MAPA 144/2019, secondary) with weighting factors 1 — the flat
+ * model, which 2024 has as known before Portaria MDA nº 28/2024 was published (2024-06-28, FLAT);
+ * from then on the weighted model (factors b 1,1 · c 30 · d 4 · e 3 · f 2, no minimum weighted
+ * percentage published); priority-region minimum 15% (2025), 10% (2024), 20% (2026 on), on actual
+ * values; member minimum 0,6. Every expected figure is worked out here.
  */
+
+/** 2024 as known the day before Portaria MDA nº 28/2024 was published: the flat model. */
+const FLAT_2024 = '2024-06-27';
 
 const RECIFE = '2611606'; //        PE, Nordeste
 const PORTO_ALEGRE = '4314902'; //  RS, Sul
@@ -83,7 +89,7 @@ test('requirement 1 against the unrounded base (art. 3º §3º II–III; DESIGN 
     await sales(p, [{ on: '2024-02-01', m3: '2', revenue: '60000' }, { on: '2024-02-02', m3: '1', revenue: '40000', market: 'EXPORT' }]);
     const k = await contract(p, { farmer, signedOn: '2024-01-02', validFrom: '2024-01-02', validUntil: '2024-12-31' });
     await purchases(p, [{ on: '2024-03-01', cost: spent, farmer, contract: k }]);
-    const c = await compliance(p, 2024);
+    const c = await compliance(p, 2024, FLAT_2024);
     results.push([c.salesRevenue, c.exportedValue, c.base, c.countedTotal, c.minimumShareMet, c.shortfall]);
   }
   expect(results).toEqual([
@@ -100,7 +106,7 @@ test('requirement 1 exactly at a round threshold over a base of thirds: a Norte 
     await sales(p, [{ on: '2024-02-01', m3: '1', revenue: '60520' }, { on: '2024-02-02', m3: '2', revenue: '100000', market: 'EXPORT' }]);
     const k = await contract(p, { farmer, signedOn: '2024-01-02', validFrom: '2024-01-02', validUntil: '2024-12-31' });
     await purchases(p, [{ on: '2024-03-01', cost: spent, farmer, contract: k }]);
-    const c = await compliance(p, 2024);
+    const c = await compliance(p, 2024, FLAT_2024);
     results.push([c.exportedValue, c.base, c.requiredShare, c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]);
   }
   expect(results).toEqual([
@@ -122,7 +128,7 @@ test('art. 3º §2 I b and c, "no Semiárido": other products and fomento in Mon
   await api.ok(`mutation($i: [RecordFomentoInput!]!) { recordFomento(input: $i) { id } }`, { i: [
     { producerId: p, spentOn: '2024-04-01', kind: 'TECHNICAL_ASSISTANCE', amount: '1000', municipalityCode: MONTES_CLAROS }, // (c)
   ] });
-  const c = await compliance(p, 2024);
+  const c = await compliance(p, 2024, FLAT_2024);
   // (a) 25.000, (b) 4.000, (c) 1.000 → 30.000 = 30% of 100.000: requirement 1 met exactly (Nordeste 30%).
   // Priority region: 10.000 + 4.000 + 1.000 = 15.000; 15.000 / 30.000 = 0,5 ≥ 0,10 (2024).
   expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.countedTotal, c.priorityRegionAmount]).toEqual(['25000', '4000', '1000', '30000', '15000']);
@@ -141,7 +147,7 @@ test('excluded: every reason that applies to one purchase is listed (DESIGN §1.
     // (a) castor bean under the soybean contract, bought before its signing.
     { on: '2024-03-02', cost: '800', farmer, contract: bad, feedstock: 'CASTOR_BEAN' },
   ]);
-  const c = await compliance(p, 2024);
+  const c = await compliance(p, 2024, FLAT_2024);
   const codes = (id: string) => c.excluded.find((e: any) => e.id === id)?.findings.map((f: any) => f.code);
   expect(codes(otherFromSouth)).toEqual(['NO_CONTRACT', 'OUTSIDE_PRIORITY_REGION', 'SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']);
   expect(codes(castorUnderBad)).toEqual(['NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING', 'PRICE_BELOW_MINIMUM', 'NO_TECHNICAL_ASSISTANCE']);
@@ -171,11 +177,12 @@ test('art. 4º VI: the member minimum in force on each purchase date, as known o
   const after = await compliance(p, 2025, '2025-06-15');
   expect(after.familyFarmingAcquisitions).toBe('5000'); // 1.000 + 4.000
   expect(after.excluded).toEqual([{ id: july, source: 'PURCHASE', amount: '2000', findings: [{ code: 'SUPPLIER_NOT_ELIGIBLE' }, { code: 'MEMBER_SHARE_BELOW_MINIMUM' }] }]);
-  // Requirement 1: 5.000 / 100.000 = 0,05 < 0,30; shortfall 30.000 − 5.000 = 25.000.
-  expect([after.achievedShare, after.shortfall]).toEqual(['0.05', new Decimal('0.3').times(100000).minus(5000).toFixed()]);
+  // Weighted (2025): both cooperatives are up to 75% family farmers (b × 1,1), soy from Recife (d × 4): 5.000 × 4,4 = 22.000;
+  // 22.000 / 100.000 = 0,22, no minimum weighted percentage published (shortfall 0, not established).
+  expect([after.countedTotal, after.achievedShare, after.shortfall, after.minimumShareMet]).toEqual([new Decimal(5000).times('4.4').toFixed(), '0.22', '0', false]);
 });
 
-test('the Selo goes on in 2027 (EC 132/2023 ends PIS/Cofins, not the Selo): compliance is computed with the 2026-on minimum of 20%', async () => {
+test('the Selo goes on in 2027 (EC 132/2023 ends PIS/Cofins, not the Selo): weighted, with the 2026-on priority minimum of 20% on actual values', async () => {
   const p = await producer(RECIFE);
   await sales(p, [{ on: '2027-02-01', m3: '10', revenue: '100000' }]);
   const k = await contract(p, { farmer, signedOn: '2027-01-04', validFrom: '2027-01-04', validUntil: '2027-12-31' });
@@ -184,7 +191,8 @@ test('the Selo goes on in 2027 (EC 132/2023 ends PIS/Cofins, not the Selo): comp
     { producerId: p, spentOn: '2027-04-01', kind: 'DONATION', amount: '6000', municipalityCode: RECIFE },
   ] });
   const c = await compliance(p, 2027, '2027-06-30');
-  // 24.000 + 6.000 = 30.000 = 30% of 100.000 (Nordeste); priority part 6.000 / 30.000 = 0,2 = the 20% minimum.
+  // Weighted: soy from Porto Alegre 24.000 × 1 + fomento in Recife 6.000 × 30 = 204.000; 204.000 / 100.000 = 2,04.
+  // Actual priority part 6.000 / 30.000 = 0,2 = the 20% minimum: met. No minimum weighted percentage: not compliant yet.
   expect([c.countedTotal, c.achievedShare, c.minimumShareMet, c.priorityRegionShare, c.requiredPriorityRegionShare, c.priorityRegionShareMet, c.compliant])
-    .toEqual(['30000', '0.3', true, '0.2', '0.2', true, true]);
+    .toEqual(['204000', '2.04', false, '0.2', '0.2', true, false]);
 });

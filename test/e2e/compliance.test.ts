@@ -5,10 +5,12 @@ import { contract, nordesteYear, purchases, setUpSeloYear } from '../support/sel
 
 /**
  * Selo compliance over real PostgreSQL (Decreto 10.527/2020, art. 3º §2 I–III and §3º; Portaria
- * Interministerial MME/MDA nº 2/2023). Every expected figure is worked out by hand below from the
- * law and the shipped parameters: minimum shares 30% Nordeste, 40% Sul (Portaria MAPA 144/2019,
- * secondary); priority-region minimum 10% 2024, 15% 2025, 20% 2026; weighting factors 1;
- * organizations' member minimum 0,6.
+ * Interministerial MME/MDA nº 2/2023; from 2024 Portaria MDA nº 28/2024). Every expected figure is
+ * worked out by hand below from the law and the shipped parameters: from 2024 the weighting
+ * factors b 1,1 · c 30 · d 4 · e 3 · f 2 (a and the minimum weighted percentage not published);
+ * up to 2023 the flat minimum shares 30% Nordeste, 40% Sul (Portaria MAPA 144/2019, secondary) with
+ * factor 1; priority-region minimum 10% 2024, 15% 2025, 20% 2026, on actual values; organizations'
+ * member minimum 0,6. Recife is Nordeste, Feira de Santana Nordeste and Semiárido, Porto Alegre Sul.
  * All data is set up through the API's mutations.
  */
 
@@ -31,6 +33,9 @@ async function fomento(producerId: string, items: Array<{ on: string; amount: st
 const COMPLIANCE = `query($p: ID!, $y: Int!, $k: Date) { sealCompliance(producerId: $p, year: $y, asKnownOn: $k) {
   year asKnownOn salesRevenue exportedValue base familyFarmingAcquisitions otherProductAcquisitions fomento countedTotal priorityRegionAmount
   achievedShare requiredShare requiredShareLegalBasis shortfall minimumShareMet priorityRegionShare requiredPriorityRegionShare priorityRegionShareMet compliant
+  model actualTotal status minimumShare { requiredShare achievedShare weightedTotal requiredAmount shortfall compliant legalBasis }
+  priorityRegion { requiredShare share amount actualTotal shortfall compliant } technicalAssistance { compliant contractIds }
+  spending { source kind count region priorityRegion product organizationShare actual factors { alinea value } weight weighted findings { code } }
   excluded { id source amount findings { code } } findings { code } producer { id } } }`;
 
 async function compliance(producerId: string, year = 2025, asKnownOn: string | null = KNOWN) {
@@ -79,19 +84,48 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     expect([c.salesRevenue, c.exportedValue, c.base]).toEqual(['520000', '104000', '416000']);
   });
 
-  test('art. 3º §2 I a, b, c: each kind counted, the priority-region part, the shares and the verdict', async () => {
+  test('art. 3º §2 I a, b, c weighted (Portaria MDA nº 28/2024): each item with its factors, the shares and the verdict', async () => {
     const c = await compliance(p);
-    // (a) 50.000 + 30.000 + 5.000 = 85.000; (b) 20.000; (c) 10.000; weights 1 → 115.000.
-    expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.countedTotal]).toEqual(['85000', '20000', '10000', '115000']);
-    // Priority region: (a) from Recife 30.000 and the association's (origin Recife) 5.000, all of (b) and (c): 65.000.
-    expect(c.priorityRegionAmount).toBe('65000');
-    // 65.000 / 115.000 = 0,565217391… → 0.565217 ≥ 0,15 (2025).
-    expect([c.priorityRegionShare, c.requiredPriorityRegionShare, c.priorityRegionShareMet]).toEqual(['0.565217', '0.15', true]);
-    // 115.000 / 416.000 = 0,276442307… → 0.276442 < 0,30 (Nordeste); 30% × 416.000 = 124.800 → shortfall 9.800.
-    expect([c.achievedShare, c.requiredShare, c.minimumShareMet, c.shortfall]).toEqual(['0.276442', '0.3', false, '9800']);
-    expect(c.compliant).toBe(false);
-    expect(c.findings.map((f: { code: string }) => f.code)).toEqual(['MINIMUM_SHARE_NOT_REACHED']);
+    expect(c.model).toBe('WEIGHTED');
+    // Actual: (a) 50.000 + 30.000 + 5.000 (association) + 1.500 (contract without technical
+    // assistance: from 2024 it counts) = 86.500; (b) 20.000; (c) 10.000; total 116.500.
+    expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.actualTotal]).toEqual(['86500', '20000', '10000', '116500']);
+    // Weighted: soy from Porto Alegre (Sul, not diversified) 50.000 × 1; soy from Recife 30.000 × 4 (d) = 120.000 and
+    // 1.500 × 4 = 6.000; other products from Recife 20.000 × 4 × 2 (d, f) = 160.000; the association (80% family
+    // farmers: alínea a, not published) 5.000 × 4 = 20.000; fomento in Feira (Semiárido) 10.000 × 30 (c) = 300.000.
+    // 50.000 + 120.000 + 6.000 + 160.000 + 20.000 + 300.000 = 656.000.
+    expect(c.countedTotal).toBe('656000');
+    expect(c.minimumShare.weightedTotal).toBe('656000');
+    // 656.000 / 416.000 = 1,576923076… → 1.576923; no minimum weighted percentage published.
+    expect([c.achievedShare, c.minimumShare.achievedShare, c.minimumShare.requiredShare, c.minimumShare.compliant, c.minimumShare.shortfall]).toEqual(['1.576923', '1.576923', null, null, null]);
+    // The contract's non-null fields: 0 and false while the minimum is not published.
+    expect([c.requiredShare, c.shortfall, c.minimumShareMet]).toEqual(['0', '0', false]);
+    // Requirement 2 on actual values: 30.000 + 1.500 + 5.000 + 20.000 + 10.000 = 66.500 of 116.500 = 0,570815… ≥ 0,15.
+    expect(c.priorityRegionAmount).toBe('66500');
+    expect([c.priorityRegionShare, c.requiredPriorityRegionShare, c.priorityRegionShareMet]).toEqual(['0.570815', '0.15', true]);
+    expect(c.priorityRegion).toEqual({ requiredShare: '0.15', share: '0.570815', amount: '66500', actualTotal: '116500', shortfall: '0', compliant: true });
+    // Requirement 3: the contract without technical assistance is named; the year is not compliant.
+    expect(c.technicalAssistance.compliant).toBe(false);
+    expect(c.technicalAssistance.contractIds).toHaveLength(1);
+    expect([c.status, c.compliant]).toEqual(['NOT_COMPLIANT', false]);
+    // The purchase without technical assistance also paid R$ 1,50/kg, below the PGPAF R$ 2,40.
+    expect(c.findings.map((f: { code: string }) => f.code)).toEqual(['MINIMUM_NOT_PUBLISHED', 'NO_TECHNICAL_ASSISTANCE', 'WEIGHTING_FACTOR_NOT_PUBLISHED', 'PURCHASE_BELOW_MINIMUM_PRICE']);
     expect(c.producer.id).toBe(p);
+  });
+
+  test('every counted item with its actual value, each factor by alínea and its weighted value', async () => {
+    const c = await compliance(p);
+    const shown = c.spending.map((i: any) => [i.source, i.kind, i.region, i.product, i.count, i.actual, i.factors.map((f: any) => `${f.alinea}${f.value === null ? '?' : `×${f.value}`}`).join(' '), i.weight, i.weighted, i.findings.map((f: any) => f.code).join()]);
+    expect(shown).toEqual(expect.arrayContaining([
+      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'SOUTH', 'SOYBEAN', 1, '50000', '', '1', '50000', ''],
+      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '30000', 'd×4', '4', '120000', ''],
+      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '1500', 'd×4', '4', '6000', 'PURCHASE_BELOW_MINIMUM_PRICE'],
+      ['PURCHASE', 'OTHER_PRODUCT', 'NORTHEAST', 'OTHER', 1, '20000', 'd×4 f×2', '8', '160000', ''],
+      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '5000', 'a? d×4', '4', '20000', 'WEIGHTING_FACTOR_NOT_PUBLISHED'],
+      ['FOMENTO_EXPENSE', 'FOMENTO', 'NORTHEAST', null, 1, '10000', 'c×30', '30', '300000', ''],
+    ]));
+    expect(c.spending).toHaveLength(6);
+    expect(c.spending.find((i: any) => i.organizationShare !== null).organizationShare).toBe('0.8');
   });
 
   test('excluded: every non-counting family-farming purchase and fomento expense, with all its reasons; third parties and other years never', async () => {
@@ -101,11 +135,11 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     expect(Object.fromEntries(byId)).toEqual({
       [P('bSouth')]: { amount: '7000', codes: ['OUTSIDE_PRIORITY_REGION'] }, // art. 3º §2 I b
       [P('noContract')]: { amount: '1000', codes: ['NO_CONTRACT'] }, // art. 3º §2 II
-      [P('signedAfter')]: { amount: '1100', codes: ['NO_PRIOR_CONTRACT'] }, // II "previamente"
+      [P('signedAfter')]: { amount: '1100', codes: ['NO_PRIOR_CONTRACT'] }, // II "previamente": bought 05-15, signed 06-01
       [P('dateNotCovered')]: { amount: '1200', codes: ['CONTRACT_NOT_COVERING'] }, // contract ended 2025-02-28
       [P('feedstockNotCovered')]: { amount: '1300', codes: ['CONTRACT_NOT_COVERING'] }, // castor under a soybean contract
       [P('priceBelow')]: { amount: '1400', codes: ['PRICE_BELOW_MINIMUM'] }, // 2,39 < PGPAF 2,40 (Decreto 5.996/2006)
-      [P('noTa')]: { amount: '1500', codes: ['NO_TECHNICAL_ASSISTANCE'] }, // art. 3º §2 III
+      // From 2024 the contract without technical assistance (art. 3º §2 III) no longer excludes: requirement 3.
       [P('expiredDap')]: { amount: '1600', codes: ['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID'] }, // art. 2º IV
       [P('lowShare')]: { amount: '1700', codes: ['SUPPLIER_NOT_ELIGIBLE', 'MEMBER_SHARE_BELOW_MINIMUM'] }, // art. 4º VI: 59% < 60%
       [P('unregistered')]: { amount: '1800', codes: ['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID'] }, // art. 2º V, 4º VII
@@ -113,7 +147,7 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
       [`FOMENTO_EXPENSE:${ids.fomentoSouth}`]: { amount: '3000', codes: ['OUTSIDE_PRIORITY_REGION'] }, // art. 3º §2 I c
     });
     // Purchases first by id, then fomento.
-    expect(c.excluded.map((e: any) => e.source)).toEqual([...Array(11).fill('PURCHASE'), 'FOMENTO_EXPENSE']);
+    expect(c.excluded.map((e: any) => e.source)).toEqual([...Array(10).fill('PURCHASE'), 'FOMENTO_EXPENSE']);
   });
 
   test('Contract.conformity explains the contracts behind the exclusions', async () => {
@@ -135,7 +169,7 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     const other = await createProducer(api, 'Outra Usina Ltda', PORTO_ALEGRE);
     expect((await api.ok(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'AUDITOR' })).sealCompliance.base).toBe('416000');
     const own = await api.ok(`query($p: ID!) { producer(id: $p) { sealCompliance(year: 2025, asKnownOn: "${KNOWN}") { countedTotal compliant } } }`, { p }, { role: 'PRODUCER', producerId: p });
-    expect(own.producer.sealCompliance).toEqual({ countedTotal: '115000', compliant: false });
+    expect(own.producer.sealCompliance).toEqual({ countedTotal: '656000', compliant: false });
     const res = await api.gql(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'PRODUCER', producerId: other });
     expect(res.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     expect(res.errors?.[0].message).not.toContain('Nordeste');
@@ -143,14 +177,17 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
 
   test('each year on its own: 2024 from its own records; 2026 with nothing recorded yet: zero base, nothing counted', async () => {
     const c = await compliance(p, 2024);
-    // 2024: one own sale of R$ 25.000 (5 m³), a purchase without contract and R$ 999 of fomento in Recife.
-    expect([c.year, c.salesRevenue, c.base, c.fomento, c.countedTotal]).toEqual([2024, '25000', '25000', '999', '999']);
+    // 2024: one own sale of R$ 25.000 (5 m³), a purchase without contract and R$ 999 of fomento in Recife × 30 = 29.970.
+    expect([c.year, c.model, c.salesRevenue, c.base, c.fomento, c.countedTotal]).toEqual([2024, 'WEIGHTED', '25000', '25000', '999', '29970']);
     expect(c.excluded).toEqual([{ id: ids.lastYear, source: 'PURCHASE', amount: '500', findings: [{ code: 'NO_CONTRACT' }] }]);
-    // Requirement 2 for 2024 (10%) holds: all counted spending is in Recife. 999/25.000 = 0,03996 < 30%.
-    expect([c.requiredPriorityRegionShare, c.priorityRegionShare, c.achievedShare]).toEqual(['0.1', '1', '0.03996']);
+    // Requirement 2 for 2024 (10%) holds: all counted spending is in Recife. 29.970 / 25.000 = 1,1988.
+    expect([c.requiredPriorityRegionShare, c.priorityRegionShare, c.achievedShare]).toEqual(['0.1', '1', '1.1988']);
+    // As known before Portaria MDA nº 28/2024 was published, 2024 is flat: 999 counted, 999 / 25.000 = 0,03996 < 30%.
+    const flat = await compliance(p, 2024, '2024-06-27');
+    expect([flat.model, flat.countedTotal, flat.achievedShare, flat.requiredShare, flat.shortfall, flat.status]).toEqual(['FLAT', '999', '0.03996', '0.3', '6501', 'NOT_COMPLIANT']);
     const empty = await compliance(p, 2026); // nothing recorded for 2026 yet
-    expect([empty.base, empty.countedTotal, empty.achievedShare, empty.priorityRegionShare, empty.compliant]).toEqual(['0', '0', '0', '0', true]);
-    expect(empty.findings.map((f: { code: string }) => f.code)).toEqual(['ZERO_BASE', 'NO_COUNTED_SPENDING']);
+    expect([empty.base, empty.countedTotal, empty.achievedShare, empty.priorityRegionShare, empty.compliant, empty.status]).toEqual(['0', '0', '0', '0', false, 'NOT_ESTABLISHED']);
+    expect(empty.findings.map((f: { code: string }) => f.code)).toEqual(['ZERO_BASE', 'NO_COUNTED_SPENDING', 'MINIMUM_NOT_PUBLISHED']);
   });
 
   test('bad input: a year that is not a calendar year is BAD_USER_INPUT', async () => {
@@ -159,20 +196,22 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
   });
 });
 
-describe('requirement 1 (art. 3º §3º I): exactly at, just below and just above the minimum', () => {
+describe('requirement 1 of the flat model (art. 3º §3º I; 2023): exactly at, just below and just above the minimum', () => {
+  const k2023 = { signedOn: '2023-01-10', validFrom: '2023-01-10', validUntil: '2023-12-31' };
   test('a Sul plant (40%) with a base of R$ 100.000: 39.999,99 → 40.000,00 → 40.000,01', async () => {
     const p = await createProducer(api, 'Usina Gaúcha S.A.', PORTO_ALEGRE);
-    await baseOf100k(p);
-    const k = await contract(api, p, { farmer: eligibleFarmer });
-    await purchases(api, p, [{ on: '2025-04-01', cost: '39999.99', farmer: eligibleFarmer, contract: k }]);
-    let c = await compliance(p);
+    await baseOf100k(p, 2023);
+    const k = await contract(api, p, { farmer: eligibleFarmer, ...k2023 });
+    await purchases(api, p, [{ on: '2023-04-01', cost: '39999.99', farmer: eligibleFarmer, contract: k }]);
+    let c = await compliance(p, 2023);
+    expect([c.model, c.requiredPriorityRegionShare, c.priorityRegion.requiredShare]).toEqual(['FLAT', '0', null]); // no requirement 2 before 2024
     // 39.999,99 / 100.000 = 0,3999999 → shown 0.4 (6 decimals) yet below 0,40: not met, R$ 0,01 short.
     expect([c.achievedShare, c.requiredShare, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['0.4', '0.4', false, '0.01', false]);
-    await purchases(api, p, [{ on: '2025-04-02', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
-    c = await compliance(p);
+    await purchases(api, p, [{ on: '2023-04-02', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
+    c = await compliance(p, 2023);
     expect([c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['40000', true, '0', true]);
-    await purchases(api, p, [{ on: '2025-04-03', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
-    c = await compliance(p);
+    await purchases(api, p, [{ on: '2023-04-03', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
+    c = await compliance(p, 2023);
     expect([c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['40000.01', true, '0', true]);
   });
 
@@ -180,10 +219,10 @@ describe('requirement 1 (art. 3º §3º I): exactly at, just below and just abov
     const verdicts = [];
     for (const plant of [RECIFE, PORTO_ALEGRE]) {
       const p = await createProducer(api, `Usina ${plant}`, plant);
-      await baseOf100k(p);
-      const k = await contract(api, p, { farmer: eligibleFarmer });
-      await purchases(api, p, [{ on: '2025-04-01', cost: '35000', farmer: eligibleFarmer, contract: k }]);
-      const c = await compliance(p);
+      await baseOf100k(p, 2023);
+      const k = await contract(api, p, { farmer: eligibleFarmer, ...k2023 });
+      await purchases(api, p, [{ on: '2023-04-01', cost: '35000', farmer: eligibleFarmer, contract: k }]);
+      const c = await compliance(p, 2023);
       verdicts.push([c.achievedShare, c.requiredShare, c.shortfall, c.compliant]);
     }
     // 35.000 / 100.000 = 0,35: ≥ 0,30 in the Nordeste; < 0,40 in the Sul, 5.000 short.
@@ -191,9 +230,12 @@ describe('requirement 1 (art. 3º §3º I): exactly at, just below and just abov
   });
 });
 
-describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the priority-region part, year by year', () => {
-  // A Nordeste plant with a base of R$ 1.000 (requirement 1 always met), counted spending of
-  // R$ 100.000: (a) from Porto Alegre (outside) plus fomento in Recife (inside) of X.
+describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the actual priority-region part, year by year', () => {
+  // A Nordeste plant with a base of R$ 1.000, actual counted spending of R$ 100.000: soy from Porto
+  // Alegre (outside, × 1) plus fomento in Recife (inside, × 30) of X. Weighted, the fomento alone
+  // is far above every minimum (X × 30 of 100.000 − X + X × 30); on actual values a centavo below
+  // the minimum fails. The minimum weighted percentage is not published: met, the year is
+  // NOT_ESTABLISHED; not met, NOT_COMPLIANT.
   test.each([
     [2024, '0.1'],
     [2025, '0.15'],
@@ -208,19 +250,25 @@ describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the prio
       await purchases(api, p, [{ on: `${year}-03-01`, cost: new Decimal(100000).minus(x).toFixed(), farmer: eligibleFarmer, contract: k, origin: PORTO_ALEGRE }]);
       await fomento(p, [{ on: `${year}-03-02`, amount: x.toFixed(), municipality: RECIFE }]);
       const c = await compliance(p, year);
-      results.push([c.countedTotal, c.priorityRegionAmount, c.requiredPriorityRegionShare, c.priorityRegionShareMet, c.compliant]);
+      results.push([c.actualTotal, c.priorityRegionAmount, c.requiredPriorityRegionShare, c.priorityRegionShareMet, c.status]);
+      if (x.lt(atX)) {
+        // The weighted priority part, 30 × X / (100.000 − X + 30 × X), would pass any of these minimums.
+        expect(new Decimal(x).times(30).div(new Decimal(100000).plus(x.times(29))).gt('0.5')).toBe(true);
+        // Short by x with (X − 0,01 + x) / (100.000 + x) = S: x = 0,01 / (1 − S), rounded up to the centavo.
+        expect(c.priorityRegion.shortfall).toBe(new Decimal('0.01').div(new Decimal(1).minus(minimum)).toDecimalPlaces(2, Decimal.ROUND_CEIL).toFixed());
+      }
     }
     const shown = (x: Decimal) => x.toFixed();
     expect(results).toEqual([
-      ['100000', shown(atX.minus('0.01')), minimum, false, false],
-      ['100000', shown(atX), minimum, true, true],
-      ['100000', shown(atX.plus('0.01')), minimum, true, true],
+      ['100000', shown(atX.minus('0.01')), minimum, false, 'NOT_COMPLIANT'],
+      ['100000', shown(atX), minimum, true, 'NOT_ESTABLISHED'],
+      ['100000', shown(atX.plus('0.01')), minimum, true, 'NOT_ESTABLISHED'],
     ]);
   });
 });
 
 describe('a contract over two years (art. 3º §2 II): its first covered purchase may lie in the year before', () => {
-  test('signed after a covered purchase of 2024, the contract does not conform, so its 2025 purchase does not count either', async () => {
+  test('signed after a covered purchase of 2024: from 2024 judged per acquisition, the 2025 purchase after the signing counts; the flat model excluded both', async () => {
     const p = await createProducer(api, 'Usina Bianual S.A.', RECIFE);
     await baseOf100k(p);
     const k = await contract(api, p, { farmer: eligibleFarmer, signedOn: '2024-07-01', validFrom: '2024-06-01', validUntil: '2025-12-31' });
@@ -229,11 +277,14 @@ describe('a contract over two years (art. 3º §2 II): its first covered purchas
       { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
     ]);
     const c2025 = await compliance(p);
-    expect(c2025.countedTotal).toBe('0');
-    // The 2025 purchase was after the signing, but the contract was not prior to the first purchase it covers.
-    expect(c2025.excluded).toEqual([{ id: later, source: 'PURCHASE', amount: '3000', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
+    // Weighted (DESIGN §1.5): the 2025 purchase is after the signing: 3.000 of soy from Recife × 4 = 12.000.
+    expect([c2025.actualTotal, c2025.countedTotal, c2025.excluded]).toEqual(['3000', '12000', []]);
     const c2024 = await compliance(p, 2024);
     expect(c2024.excluded).toEqual([{ id: early, source: 'PURCHASE', amount: '2000', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
+    // The flat model (as known before 2024-06-28): the contract was not prior to the first purchase it covers, so neither counts.
+    const flat = await compliance(p, 2025, '2024-06-27');
+    expect([flat.model, flat.countedTotal]).toEqual(['FLAT', '0']);
+    expect(flat.excluded).toEqual([{ id: later, source: 'PURCHASE', amount: '3000', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
   });
 
   test('signed before its first covered purchase of 2024, the same contract counts its 2025 purchase', async () => {
@@ -245,6 +296,6 @@ describe('a contract over two years (art. 3º §2 II): its first covered purchas
       { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
     ]);
     const c = await compliance(p);
-    expect([c.familyFarmingAcquisitions, c.countedTotal, c.excluded]).toEqual(['3000', '3000', []]);
+    expect([c.familyFarmingAcquisitions, c.countedTotal, c.excluded]).toEqual(['3000', '12000', []]); // 3.000 × 4 (d)
   });
 });

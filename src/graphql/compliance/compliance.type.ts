@@ -1,8 +1,11 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
+import { Feedstock, Region, SealComplianceModel } from '../../law/types';
 import { MinimumPriceType } from '../minimum-price/minimum-price.type';
 import { DateScalar, DecimalScalar } from '../scalars';
 import { FindingType } from '../types/common';
+import { SeloSpendingKind } from './purchase-selo.type';
+import { SealAppliedFactorType } from './seal-factor.type';
 
 export enum ExcludedItemSource { PURCHASE = 'PURCHASE', FOMENTO_EXPENSE = 'FOMENTO_EXPENSE' }
 registerEnumType(ExcludedItemSource, {
@@ -32,8 +35,68 @@ export class ExcludedItemType {
   @Field(() => [FindingType], { description: 'Every reason it does not count.' }) findings: FindingType[];
 }
 
+export enum SealComplianceStatus { COMPLIANT = 'COMPLIANT', NOT_COMPLIANT = 'NOT_COMPLIANT', NOT_ESTABLISHED = 'NOT_ESTABLISHED' }
+registerEnumType(SealComplianceStatus, {
+  name: 'SealComplianceStatus',
+  description: 'The year\'s verdict over every requirement in force (DESIGN §1.5).',
+  valuesConfig: {
+    COMPLIANT: { description: 'Every requirement is met.' },
+    NOT_COMPLIANT: { description: 'At least one requirement is not met.' },
+    NOT_ESTABLISHED: { description: 'None fails, but one cannot be judged yet: the minimum weighted percentage is not published (MINIMUM_NOT_PUBLISHED).' },
+  },
+});
+
+@ObjectType('SealSpendingItem', {
+  description: 'Counted Selo spending that shares every fact its weighing looks at (kind, region on its dates, product, organization profile, parameters in force): its actual value, each factor applied and its weighted value. Purchase.selo shows the same for one purchase.',
+})
+export class SealSpendingItemType {
+  @Field(() => ExcludedItemSource, { description: 'Purchases or fomento expenses.' }) source: ExcludedItemSource;
+  @Field(() => SeloSpendingKind, { description: 'Spending (a), (b) or (c) of art. 3º §2 I.' }) kind: SeloSpendingKind;
+  @Field(() => Int, { description: 'How many purchases or fomento expenses.' }) count: number;
+  @Field(() => Region, { description: 'Region of the spending: origin municipality of an acquisition, municipality of fomento.' }) region: Region;
+  @Field({ description: 'That municipality lies in the Semiárido on the item\'s dates.' }) semiarid: boolean;
+  @Field({ description: 'North, Northeast or Semiárido: part of the priority-region spending (requirement 2, on actual values).' }) priorityRegion: boolean;
+  @Field(() => Feedstock, { nullable: true, description: 'The product of an acquisition (factor f); null for fomento.' }) product: Feedstock | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Of an acquisition from an organization: family-farmer members / members (factors a, b), 6 decimals; else null.' }) organizationShare: Decimal | null;
+  @Field(() => DateScalar, { description: 'First day of the run of days whose parameters weigh it.' }) from: string;
+  @Field(() => DecimalScalar, { description: 'Actual value spent, in reais, to the centavo.' }) actual: Decimal;
+  @Field(() => [SealAppliedFactorType], { description: 'Each factor applied, by alínea (weighted model); empty under the flat model.' }) factors: SealAppliedFactorType[];
+  @Field(() => DecimalScalar, { description: 'Product of the factors with a published figure (1 when none applies).' }) weight: Decimal;
+  @Field(() => DecimalScalar, { description: 'actual × weight, to the centavo.' }) weighted: Decimal;
+  @Field(() => [FindingType], { description: 'Findings that do not exclude it: PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED.' }) findings: FindingType[];
+}
+
+@ObjectType('SealMinimumShare', { description: 'Requirement 1: (weighted) counted spending / base ≥ the minimum share. Under the weighted model the minimum is the minimum weighted percentage of Portaria MDA nº 28/2024 (p. 39), open until an ADMIN publishes it.' })
+export class SealMinimumShareType {
+  @Field(() => DecimalScalar, { nullable: true, description: 'The minimum in force on 31 December (6 decimals); null while not published (MINIMUM_NOT_PUBLISHED).' }) requiredShare: Decimal | null;
+  @Field({ description: 'Legal basis of the minimum (or of the provision that has none published yet).' }) legalBasis: string;
+  @Field(() => DecimalScalar, { description: 'weightedTotal / base (0 when the base is zero).' }) achievedShare: Decimal;
+  @Field(() => DecimalScalar, { description: 'The counted spending after weighting, to the centavo (countedTotal).' }) weightedTotal: Decimal;
+  @Field(() => DecimalScalar, { nullable: true, description: 'requiredShare × base in weighted reais; null while the minimum is not published.' }) requiredAmount: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais still missing, rounded up to the centavo; 0 when met; null while the minimum is not published.' }) shortfall: Decimal | null;
+  @Field(() => Boolean, { nullable: true, description: 'Met; null while the minimum is not published.' }) compliant: boolean | null;
+}
+
+@ObjectType('SealPriorityRegionRequirement', { description: 'Requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the actual (unweighted) counted spending in the North, Northeast and Semiárido / the actual counted total ≥ 10% (2024), 15% (2025), 20% (from 2026). None before 2024.' })
+export class SealPriorityRegionRequirementType {
+  @Field(() => DecimalScalar, { nullable: true, description: 'The year\'s minimum; null before 2024 (no such requirement).' }) requiredShare: Decimal | null;
+  @Field({ description: 'Legal basis of the minimum.' }) legalBasis: string;
+  @Field(() => DecimalScalar, { description: 'amount / actualTotal (0 when nothing counted).' }) share: Decimal;
+  @Field(() => DecimalScalar, { description: 'Actual counted spending in the priority region, to the centavo.' }) amount: Decimal;
+  @Field(() => DecimalScalar, { description: 'Actual counted spending, to the centavo.' }) actualTotal: Decimal;
+  @Field(() => DecimalScalar, { description: 'Actual reais that, spent in the priority region, would reach the minimum: (requiredShare × actualTotal − amount) / (1 − requiredShare), rounded up to the centavo; 0 when met.' }) shortfall: Decimal;
+  @Field({ description: 'Met (always before 2024).' }) compliant: boolean;
+}
+
+@ObjectType('SealTechnicalAssistance', { description: 'Requirement 3 from 2024: technical assistance and training (Decreto 10.527/2020, art. 3º §2º III) are the producer\'s obligation: a contract without them gives a finding of the year, its purchases still count.' })
+export class SealTechnicalAssistanceType {
+  @Field({ description: 'Every contract of the year\'s purchases from family farming assures technical assistance.' }) compliant: boolean;
+  @Field(() => [ID], { description: 'The contracts that do not, by id.' }) contractIds: string[];
+  @Field({ description: 'Legal basis.' }) legalBasis: string;
+}
+
 @ObjectType('SealCompliance', {
-  description: 'The Selo family-farming targets of one producer for one calendar year (Decreto 10.527/2020, art. 3º §2 I and §3º; Portaria Interministerial MME/MDA nº 2/2023). A year in progress is computed from the records so far. Money is shown to the centavo (half-even; shortfall rounded up), shares half-even to 6 decimals; comparisons use unrounded figures.',
+  description: 'The Selo family-farming targets of one producer for one calendar year (Decreto 10.527/2020, art. 3º §2 I and §3º; Portaria Interministerial MME/MDA nº 2/2023; from 2024 Portaria MDA nº 28/2024, weighted). A year in progress is computed from the records so far. Money is shown to the centavo (half-even; shortfall rounded up), shares half-even to 6 decimals; comparisons use unrounded figures.',
 })
 export class SealComplianceType {
   @Field(() => Int, { description: 'Calendar year.' }) year: number;
@@ -44,18 +107,26 @@ export class SealComplianceType {
   @Field(() => DecimalScalar, { description: 'Counted spending (a): family-farming raw material for biodiesel, under a conforming prior contract from an eligible supplier (art. 3º §2 I a, II), before weighting.' }) familyFarmingAcquisitions: Decimal;
   @Field(() => DecimalScalar, { description: 'Counted spending (b): other family-farming products bought in the priority region under a conforming prior contract (art. 3º §2 I b, II), before weighting.' }) otherProductAcquisitions: Decimal;
   @Field(() => DecimalScalar, { description: 'Counted spending (c): fomento in the priority region (art. 3º §2 I c; art. 2º VII), before weighting.' }) fomento: Decimal;
-  @Field(() => DecimalScalar, { description: 'Sum after any weighting factors in force: (a), (b) and (c), each times the factor in force on its date.' }) countedTotal: Decimal;
-  @Field(() => DecimalScalar, { description: 'Part of countedTotal in the North, Northeast and Semiárido: (a) by origin municipality, all of (b) and (c).' }) priorityRegionAmount: Decimal;
-  @Field(() => DecimalScalar, { description: 'countedTotal / base (0 when the base is zero, with the finding ZERO_BASE).' }) achievedShare: Decimal;
-  @Field(() => DecimalScalar, { description: 'Minimum share for the producer\'s plant region, in force on 31 December of the year (art. 3º §3º I).' }) requiredShare: Decimal;
+  @Field(() => DecimalScalar, { description: 'Sum after the weighting factors in force: (a), (b) and (c), each times the factors in force on its dates (weighted model: Portaria MDA nº 28/2024; flat model: the factor of its kind).' }) countedTotal: Decimal;
+  @Field(() => DecimalScalar, { description: 'Actual (unweighted) counted spending in the North, Northeast and Semiárido: (a) by origin municipality, all of (b) and (c) (requirement 2).' }) priorityRegionAmount: Decimal;
+  @Field(() => DecimalScalar, { description: 'countedTotal / base (0 when the base is zero, with the finding ZERO_BASE): under the weighted model, the achieved weighted share.' }) achievedShare: Decimal;
+  @Field(() => DecimalScalar, { description: 'Minimum share in force on 31 December of the year: the plant region\'s (flat model, art. 3º §3º I) or the minimum weighted percentage (weighted model); 0 while the latter is not published — minimumShare.requiredShare is then null (MINIMUM_NOT_PUBLISHED).' }) requiredShare: Decimal;
   @Field({ description: 'Legal basis of requiredShare.' }) requiredShareLegalBasis: string;
-  @Field(() => DecimalScalar, { description: 'Reais still to spend to reach requiredShare (in counted, weighted reais); 0 when reached. Rounded up to the centavo.' }) shortfall: Decimal;
-  @Field({ description: 'Requirement 1: countedTotal / base ≥ requiredShare.' }) minimumShareMet: boolean;
-  @Field(() => DecimalScalar, { description: 'Part of countedTotal spent in the priority region: priorityRegionAmount / countedTotal (0 when nothing counted).' }) priorityRegionShare: Decimal;
-  @Field(() => DecimalScalar, { description: 'Minimum priority-region part for the year (Portaria Interministerial MME/MDA nº 2/2023: 10% 2024, 15% 2025, 20% from 2026).' }) requiredPriorityRegionShare: Decimal;
+  @Field(() => DecimalScalar, { description: 'Reais still to spend to reach requiredShare (in counted, weighted reais); 0 when reached, and while the minimum is not published (minimumShare.shortfall is then null). Rounded up to the centavo.' }) shortfall: Decimal;
+  @Field({ description: 'Requirement 1: countedTotal / base ≥ requiredShare; false while the minimum is not published (minimumShare.compliant is then null).' }) minimumShareMet: boolean;
+  @Field(() => DecimalScalar, { description: 'Part of the actual counted spending in the priority region: priorityRegionAmount / actualTotal (0 when nothing counted).' }) priorityRegionShare: Decimal;
+  @Field(() => DecimalScalar, { description: 'Minimum priority-region part for the year (Portaria Interministerial MME/MDA nº 2/2023: 10% 2024, 15% 2025, 20% from 2026); 0 before 2024, when there is none.' }) requiredPriorityRegionShare: Decimal;
   @Field({ description: 'Legal basis of requiredPriorityRegionShare.' }) requiredPriorityRegionShareLegalBasis: string;
   @Field({ description: 'Requirement 2: priorityRegionShare ≥ requiredPriorityRegionShare.' }) priorityRegionShareMet: boolean;
-  @Field({ description: 'Both requirements met.' }) compliant: boolean;
+  @Field({ description: 'Every requirement met (status COMPLIANT); false when one is not, and while one cannot be judged (status NOT_ESTABLISHED).' }) compliant: boolean;
+  @Field(() => SealComplianceModel, { description: 'FLAT (up to 2023; 2024 as known before 2024-06-28) or WEIGHTED (from 2024, Portaria MDA nº 28/2024).' }) model: SealComplianceModel;
+  @Field({ description: 'Legal basis of the model.' }) modelLegalBasis: string;
+  @Field(() => DecimalScalar, { description: 'Counted spending (a) + (b) + (c) as spent, before weighting.' }) actualTotal: Decimal;
+  @Field(() => SealComplianceStatus, { description: 'COMPLIANT, NOT_COMPLIANT, or NOT_ESTABLISHED while the minimum weighted percentage is not published and no requirement fails.' }) status: SealComplianceStatus;
+  @Field(() => SealMinimumShareType, { description: 'Requirement 1, with requiredShare and compliant null while the minimum is not published.' }) minimumShare: SealMinimumShareType;
+  @Field(() => SealPriorityRegionRequirementType, { description: 'Requirement 2, on actual values.' }) priorityRegion: SealPriorityRegionRequirementType;
+  @Field(() => SealTechnicalAssistanceType, { nullable: true, description: 'Requirement 3 (weighted model); null under the flat model, where a contract without technical assistance excludes its purchases.' }) technicalAssistance: SealTechnicalAssistanceType | null;
+  @Field(() => [SealSpendingItemType], { description: 'Every counted item: its actual value, each factor applied and its weighted value; purchases first.' }) spending: SealSpendingItemType[];
   @Field(() => [ExcludedItemType], { description: 'Every purchase from a family farmer or organization, and every fomento expense, of the year that does not count, with all its findings; purchases first, by id.' }) excluded: ExcludedItemType[];
-  @Field(() => [FindingType], { description: 'Findings about the year: ZERO_BASE, NO_COUNTED_SPENDING, MINIMUM_SHARE_NOT_REACHED, PRIORITY_REGION_SHARE_NOT_REACHED.' }) findings: FindingType[];
+  @Field(() => [FindingType], { description: 'Findings about the year: ZERO_BASE, NO_COUNTED_SPENDING, MINIMUM_SHARE_NOT_REACHED, PRIORITY_REGION_SHARE_NOT_REACHED, MINIMUM_NOT_PUBLISHED, WEIGHTING_FACTOR_NOT_PUBLISHED, PURCHASE_BELOW_MINIMUM_PRICE, NO_TECHNICAL_ASSISTANCE (weighted model: the producer\'s obligation).' }) findings: FindingType[];
 }

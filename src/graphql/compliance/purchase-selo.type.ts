@@ -1,15 +1,19 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateScalar } from '../scalars';
+import { Decimal } from '../../law/decimal';
+import { SealComplianceModel } from '../../law/types';
+import { DateScalar, DecimalScalar } from '../scalars';
 import { FindingType } from '../types/common';
+import { SealAppliedFactorType } from './seal-factor.type';
 import { Finding } from '../../law/findings';
 
-export enum SeloSpendingKind { FAMILY_FARMING_ACQUISITION = 'FAMILY_FARMING_ACQUISITION', OTHER_PRODUCT = 'OTHER_PRODUCT' }
+export enum SeloSpendingKind { FAMILY_FARMING_ACQUISITION = 'FAMILY_FARMING_ACQUISITION', OTHER_PRODUCT = 'OTHER_PRODUCT', FOMENTO = 'FOMENTO' }
 registerEnumType(SeloSpendingKind, {
   name: 'SeloSpendingKind',
-  description: 'Which kind of Selo spending a purchase from family farming is (Decreto 10.527/2020, art. 3º §2 I).',
+  description: 'Which kind of Selo spending an item is (Decreto 10.527/2020, art. 3º §2 I a, b, c).',
   valuesConfig: {
     FAMILY_FARMING_ACQUISITION: { description: 'Raw material for biodiesel bought from family farming (art. 3º §2 I a).' },
     OTHER_PRODUCT: { description: 'Another family-farming product, counted only when produced in the North, Northeast or Semiárido (art. 3º §2 I b).' },
+    FOMENTO: { description: 'Fomento, counted only in the North, Northeast or Semiárido (art. 3º §2 I c); never the kind of a purchase.' },
   },
 });
 
@@ -22,5 +26,11 @@ export class PurchaseSeloStatusType {
   @Field({ description: 'The purchase counts toward the year\'s counted spending (art. 3º §2 I a or b).' }) counts: boolean;
   @Field(() => SeloSpendingKind, { description: 'Kind of spending by the purchase\'s purpose: (a) raw material for biodiesel or (b) another product.' }) kind: SeloSpendingKind;
   @Field({ description: 'Produced in the North, Northeast or Semiárido (origin municipality): a counted purchase is part of the priority-region spending (Portaria Interministerial MME/MDA nº 2/2023).' }) priorityRegion: boolean;
-  @Field(() => [FindingType], { description: 'Every reason it does not count (NO_CONTRACT, NO_PRIOR_CONTRACT, CONTRACT_NOT_COVERING, PRICE_BELOW_MINIMUM, NO_TECHNICAL_ASSISTANCE, OUTSIDE_PRIORITY_REGION, SUPPLIER_NOT_ELIGIBLE, REGISTRATION_NOT_VALID, MEMBER_SHARE_BELOW_MINIMUM, DAP_ISSUED_AFTER_CUTOFF); empty when it counts.' }) findings: Finding[];
+  @Field(() => [FindingType], { description: 'Every reason it does not count (NO_CONTRACT, NO_PRIOR_CONTRACT, CONTRACT_NOT_COVERING, PRICE_BELOW_MINIMUM, NO_TECHNICAL_ASSISTANCE under the flat model, OUTSIDE_PRIORITY_REGION, SUPPLIER_NOT_ELIGIBLE, REGISTRATION_NOT_VALID, MEMBER_SHARE_BELOW_MINIMUM, DAP_ISSUED_AFTER_CUTOFF); empty when it counts.' }) findings: Finding[];
+  @Field(() => SealComplianceModel, { description: 'The model of its year as known on asKnownOn: FLAT or WEIGHTED (Portaria MDA nº 28/2024).' }) model: SealComplianceModel;
+  @Field(() => DecimalScalar, { description: 'Its cost as recorded, in reais.' }) actual: Decimal;
+  @Field(() => [SealAppliedFactorType], { description: 'When it counts under the weighted model: each factor applied, by alínea; else empty.' }) factors: SealAppliedFactorType[];
+  @Field(() => DecimalScalar, { nullable: true, description: 'When it counts: the product of the factors with a published figure (1 under the flat model\'s shipped factor); null when it does not count.' }) weight: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'When it counts: actual × weight, to the centavo; null when it does not count.' }) weighted: Decimal | null;
+  @Field(() => [FindingType], { description: 'When it counts, what does not exclude it: PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED.' }) warnings: Finding[];
 }

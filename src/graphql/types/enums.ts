@@ -1,7 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import {
   BiodieselOrigin, FomentoKind, Feedstock, FuelTax, FuelTaxStatus, Market, OrganizationKind, OwnProductionValuation, PurchasePurpose, RateCategory, Region,
-  RegistrationKind, Role, SealEventKind, SupplierKind, TaxPeriodStatus, TaxRegime,
+  RegistrationKind, Role, SealComplianceModel, SealEventKind, SealWeightingFactor, SupplierKind, TaxPeriodStatus, TaxRegime,
 } from '../../law/types';
 
 registerEnumType(Region, {
@@ -163,5 +163,25 @@ registerEnumType(FuelTaxStatus, {
   valuesConfig: {
     COMPUTED: { description: 'The rate per m³ is published: volume × rate.' },
     RATE_NOT_PUBLISHED: { description: 'No rate per m³ is published yet (as known on asKnownOn): the volumes and the formula are shown, the amount is null. Data, not an error.' },
+  },
+});
+registerEnumType(SealComplianceModel, {
+  name: 'SealComplianceModel',
+  description: 'How a year\'s Selo spending is measured, by what was known when (DESIGN §1.5).',
+  valuesConfig: {
+    FLAT: { description: 'Counted spending against the flat minimum of the plant\'s region (Portaria MAPA 144/2019, secondary): years up to 2023, and 2024 as known before 2024-06-28.' },
+    WEIGHTED: { description: 'Each item times its weighting factors against the minimum weighted percentage (Portaria MDA nº 28/2024, published 2024-06-28): years from 2024.' },
+  },
+});
+registerEnumType(SealWeightingFactor, {
+  name: 'SealWeightingFactor',
+  description: 'A weighting factor of Selo spending (Portaria MDA nº 28/2024, p. 40), one per alínea; a, b, d, e and f multiply together (§2º), c applies alone. Each is a dated parameter (selo-weighting-factor) an ADMIN may publish.',
+  valuesConfig: {
+    ORGANIZATION_ABOVE_75: { description: 'a) open, no published figure (presumed: acquisitions from organizations with more than 75% family-farmer members).' },
+    ORGANIZATION_UP_TO_75: { description: 'b) × 1,1: acquisitions from family-farming organizations whose members are up to 75% family farmers, any region.' },
+    FOMENTO_PRIORITY_REGION: { description: 'c) × 30: fomento in the Norte, Nordeste and Semiárido; does not combine.' },
+    ACQUISITION_PRIORITY_REGION: { description: 'd) × 4: acquisitions in the Norte, Nordeste and Semiárido (origin municipality on the acquisition date).' },
+    ACQUISITION_CENTER_WEST_SOUTHEAST: { description: 'e) × 3: acquisitions in the Centro-Oeste or Sudeste (outside the Semiárido).' },
+    DIVERSIFIED_RAW_MATERIAL: { description: 'f) × 2: diversified raw material, anything but soybeans, soybean oil and live animals.' },
   },
 });

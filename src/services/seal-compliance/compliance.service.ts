@@ -5,7 +5,8 @@ import { Decimal } from '../../law/decimal';
 import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
 import { Finding } from '../../law/findings';
 import { LawBook } from '../../law/law-book';
-import { flatSealCompliance as sealCompliance, FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceResult, Segment, targetDay } from '../../law/seal-compliance';
+import { FomentoGroup, parameterSegments, present, PurchaseGroup, SealComplianceResult, Segment, targetDay } from '../../law/seal-compliance';
+import { sealCompliance, sealComplianceModel } from '../../law/seal-weighting';
 import { semiaridOnSql } from '../facts/priority-region.sql';
 import { Actor } from '../actor';
 import { BadInputError, NotFoundError } from '../errors';
@@ -13,8 +14,8 @@ import { isId, requireDate } from '../record-batch';
 import { assertVisible } from '../scope';
 import { ContractConformityService } from './contract-conformity.service';
 import {
-  FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS, purchaseFacts,
-  PurchaseGroupRow, purchaseGroupOf,
+  FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
+  purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
 import { message } from '../../i18n';
 
@@ -67,7 +68,9 @@ export class SealComplianceService {
     const from = `${year}-01-01`;
     const to = `${year}-12-31`;
     const segments = parameterSegments(law, from, to, asKnownOn);
-    const params = [producer.id, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY];
+    // From 2024 a purchase below the PGPAF minimum on its own date gets a finding (DESIGN §1.5).
+    const priceRuns = sealComplianceModel(law, year, asKnownOn) ? await this.contracts.minimumPriceRuns(from, to, asKnownOn, em) : [];
+    const params = [producer.id, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
 
     // The plant's region, and whether it lies in the Semiárido on the day the year's targets are read.
     const [plant] = await em.query(`SELECT region, ${semiaridOnSql('ibge_code', '$2::date')} AS semiarid FROM municipality WHERE ibge_code = $1`,

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Contract } from '../../domain';
-import { Conformity, ContractFacts, contractConformity } from '../../law/contract-conformity';
+import { Conformity, ContractFacts, contractConformity, MinimumPriceRun, minimumPriceRuns } from '../../law/contract-conformity';
 import { IsoDate, today } from '../../law/dates';
 import { Decimal } from '../../law/decimal';
 import { Finding } from '../../law/findings';
@@ -51,6 +51,11 @@ export class ContractConformityService {
       map.set(String(r.id), { facts, conformity: contractConformity(facts, prices, firstOn, asKnownOn) });
     }
     return map;
+  }
+
+  /** The PGPAF minimum prices in force on each day of [from, to] as known on `asKnownOn`, as runs per feedstock (Decreto 5.996/2006). */
+  async minimumPriceRuns(from: IsoDate, to: IsoDate, asKnownOn: IsoDate, em: EntityManager = this.ds.manager): Promise<MinimumPriceRun[]> {
+    return minimumPriceRuns(await this.minimumPrices.versions(null, em), from, to, asKnownOn);
   }
 
   /** Contract.conformity for loaders: keys are contract id and asKnownOn. */

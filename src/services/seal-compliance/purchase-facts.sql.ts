@@ -1,8 +1,8 @@
 import { EntityManager } from 'typeorm';
-import { Conformity, ContractFacts } from '../../law/contract-conformity';
+import { Conformity, ContractFacts, MinimumPriceRun } from '../../law/contract-conformity';
 import { Decimal } from '../../law/decimal';
 import { PurchaseGroup, Segment } from '../../law/seal-compliance';
-import { OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
+import { Feedstock, OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
 import { semiaridOnSql } from '../facts/priority-region.sql';
 
 /**
@@ -20,10 +20,13 @@ export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FAR
  * database (no decision is taken here): whether the contract was signed on or before the purchase
  * date and whether its dates, feedstock and counterparty match the purchase's (false without a
  * contract, whose id is then 0), the origin municipality's region and whether it lies in the
- * Semiárido on the purchase date, the parameter segment of the purchase date, and the supplier's registrations on that date (`registration`: 0 none valid,
- * 1 a DAP/CAF valid, 2 valid and a DAP starting after the end of DAP issuance among them). Every
- * column is non-null, so that groups can be matched as tuples.
- * Parameters: $1 producer, $2 first day, $3 last day, $4 segment start days, $5 last DAP issue day.
+ * Semiárido on the purchase date, the parameter segment of the purchase date, and the supplier's
+ * registrations on that date (`registration`: 0 none valid, 1 a DAP/CAF valid, 2 valid and a DAP
+ * starting after the end of DAP issuance among them), the product, and whether its price per kg
+ * is below the PGPAF minimum in force on its date (the runs of `minimumPriceRuns`, empty under
+ * the flat model). Every column is non-null, so that groups can be matched as tuples.
+ * Parameters: $1 producer, $2 first day, $3 last day, $4 segment start days, $5 last DAP issue day,
+ * $6–$9 the minimum price runs (feedstocks, first days, last days, prices per kg).
  */
 export function purchaseFacts(extraWhere = ''): string {
   // One row per supplier: the days covered by its registrations, and by those that are DAPs issued
@@ -34,7 +37,8 @@ export function purchaseFacts(extraWhere = ''): string {
       FROM ${table} GROUP BY ${column}`;
   return `
   WITH fv AS (${validity('family_farmer_registration', 'family_farmer_id')}),
-       ov AS (${validity('organization_registration', 'organization_id')})
+       ov AS (${validity('organization_registration', 'organization_id')}),
+       mp AS (SELECT * FROM unnest($6::text[], $7::date[], $8::date[], $9::numeric[]) AS m(feedstock, valid_from, valid_until, price_per_kg))
   SELECT p.id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
          coalesce(p.organization_id, 0) AS organization_id, coalesce(p.contract_id, 0) AS contract_id,
          coalesce(c.signed_on <= p.purchased_on, false) AS prior,
@@ -46,12 +50,14 @@ export function purchaseFacts(extraWhere = ''): string {
          width_bucket(p.purchased_on, $4::date[]) AS segment,
          CASE WHEN coalesce(fv.late, ov.late) @> p.purchased_on THEN 2
               WHEN coalesce(fv.valid, ov.valid) @> p.purchased_on THEN 1
-              ELSE 0 END AS registration
+              ELSE 0 END AS registration,
+         p.feedstock, coalesce(p.cost < mp.price_per_kg * p.quantity_kg, false) AS below_minimum
     FROM purchase p
     JOIN municipality om ON om.ibge_code = p.origin_municipality_code
     LEFT JOIN contract c ON c.id = p.contract_id
     LEFT JOIN fv ON fv.id = p.family_farmer_id
     LEFT JOIN ov ON ov.id = p.organization_id
+    LEFT JOIN mp ON mp.feedstock = p.feedstock AND p.purchased_on BETWEEN mp.valid_from AND mp.valid_until
    WHERE p.producer_id = $1 AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS}${extraWhere}`;
 }
 
@@ -59,7 +65,7 @@ export function purchaseFacts(extraWhere = ''): string {
 export const PURCHASE_GROUP_COLUMNS: Array<[name: string, type: string]> = [
   ['purpose', 'text'], ['supplier_kind', 'text'], ['organization_id', 'bigint'], ['contract_id', 'bigint'], ['prior', 'boolean'],
   ['covers_date', 'boolean'], ['covers_feedstock', 'boolean'], ['covers_counterparty', 'boolean'], ['region', 'text'],
-  ['semiarid', 'boolean'], ['segment', 'integer'], ['registration', 'integer'],
+  ['semiarid', 'boolean'], ['segment', 'integer'], ['registration', 'integer'], ['feedstock', 'text'], ['below_minimum', 'boolean'],
 ];
 /** The group columns as a select list. */
 export const PURCHASE_COLUMNS = PURCHASE_GROUP_COLUMNS.map(([name]) => name).join(', ');
@@ -83,7 +89,8 @@ export function keyOf(row: Record<string, unknown>, columns: string[]): string {
 export interface PurchaseGroupRow {
   purpose: PurchasePurpose; supplier_kind: SupplierKind; organization_id: string; contract_id: string;
   prior: boolean; covers_date: boolean; covers_feedstock: boolean; covers_counterparty: boolean;
-  region: Region; semiarid: boolean; segment: number; registration: number; amount: string; n: string; first_on: string;
+  region: Region; semiarid: boolean; segment: number; registration: number; feedstock: Feedstock; below_minimum: boolean;
+  amount: string; n: string; first_on: string;
 }
 
 /** A row of FOMENTO_FACTS grouped. */
@@ -108,6 +115,7 @@ export function purchaseGroupOf(r: PurchaseGroupRow, conformities: Conformities,
     },
     contract: c
       ? {
+        id: r.contract_id,
         signedOn: c.facts.signedOn,
         conformity: c.conformity,
         priorToPurchase: r.prior,
@@ -118,7 +126,14 @@ export function purchaseGroupOf(r: PurchaseGroupRow, conformities: Conformities,
     segment: segmentOf(r.segment),
     amount: new Decimal(r.amount),
     count: Number(r.n),
+    product: r.feedstock,
+    belowMinimumPrice: r.below_minimum,
   };
+}
+
+/** The parameters $6–$9 of `purchaseFacts`: the minimum price runs as arrays. */
+export function minimumPriceParams(runs: readonly MinimumPriceRun[]): unknown[] {
+  return [runs.map((r) => r.feedstock), runs.map((r) => r.from), runs.map((r) => r.to), runs.map((r) => r.pricePerKg.toFixed())];
 }
 
 /** The organizations of the purchases, by id: kind and member counts (art. 4º VI). */

@@ -4,11 +4,14 @@ import { IsoDate, today } from '../../law/dates';
 import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
 import { Finding } from '../../law/findings';
 import { LawBook, SpendingKind } from '../../law/law-book';
-import { decidePurchaseGroup, parameterSegments } from '../../law/seal-compliance';
+import { Decimal } from '../../law/decimal';
+import { AppliedFactor, decidePurchaseGroup, money, parameterSegments } from '../../law/seal-compliance';
+import { purchaseWeighing, sealComplianceModel, weighItem } from '../../law/seal-weighting';
+import { SealComplianceModel } from '../../law/types';
 import { requireDate } from '../record-batch';
 import { ContractConformityService } from './contract-conformity.service';
 import {
-  FAMILY_FARMING_SUPPLIERS, organizationFacts, PURCHASE_COLUMNS, purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
+  FAMILY_FARMING_SUPPLIERS, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
 
 /** Purchase.selo: whether one purchase counts for the Selo targets of its year, and why not. */
@@ -21,6 +24,17 @@ export interface PurchaseSeloView {
   priorityRegion: boolean;
   /** Every finding that applies; empty when it counts. */
   findings: Finding[];
+  model: SealComplianceModel;
+  /** The cost as recorded. */
+  actual: Decimal;
+  /** Weighted model, when it counts: each factor applied; else empty. */
+  factors: AppliedFactor[];
+  /** When it counts: the product of the factors with a published figure (flat model: 1). */
+  weight: Decimal | null;
+  /** When it counts: actual × weight, to the centavo. */
+  weighted: Decimal | null;
+  /** When it counts, what does not exclude it: PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED. */
+  warnings: Finding[];
 }
 
 /**
@@ -61,11 +75,13 @@ export class PurchaseSeloService {
       const from = `${b.year}-01-01`;
       const to = `${b.year}-12-31`;
       const segments = parameterSegments(law, from, to, b.asKnownOn);
-      const params = [b.producerId, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY];
       const em = this.ds.manager;
+      const weighted = sealComplianceModel(law, b.year, b.asKnownOn) !== undefined;
+      const priceRuns = weighted ? await this.contracts.minimumPriceRuns(from, to, b.asKnownOn, em) : [];
+      const params = [b.producerId, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
       const rows: Array<PurchaseGroupRow & { id: string }> = await em.query(
         `SELECT id, ${PURCHASE_COLUMNS}, cost AS amount, 1 AS n, purchased_on AS first_on
-           FROM (${purchaseFacts(` AND p.id = ANY($6::bigint[])`)}) f`,
+           FROM (${purchaseFacts(` AND p.id = ANY($10::bigint[])`)}) f`,
         [...params, b.ids],
       );
       const contractIds = [...new Set(rows.map((r) => r.contract_id).filter((id) => id !== '0'))];
@@ -73,7 +89,7 @@ export class PurchaseSeloService {
       const firstInYear = new Map<string, string>();
       if (contractIds.length) {
         const firsts: Array<{ contract_id: string; first_on: IsoDate }> = await em.query(
-          `SELECT contract_id, min(purchased_on) AS first_on FROM (${purchaseFacts(` AND p.contract_id = ANY($6::bigint[])`)}) f
+          `SELECT contract_id, min(purchased_on) AS first_on FROM (${purchaseFacts(` AND p.contract_id = ANY($10::bigint[])`)}) f
             WHERE covers_date AND covers_feedstock AND covers_counterparty GROUP BY contract_id`,
           [...params, contractIds],
         );
@@ -82,9 +98,14 @@ export class PurchaseSeloService {
       const conformities = await this.contracts.conformities(contractIds, b.asKnownOn, { before: from, firstFrom: firstInYear }, em);
       const organizations = await organizationFacts(em, [...new Set(rows.map((r) => r.organization_id).filter((id) => id !== '0'))]);
       for (const r of rows) {
-        const d = decidePurchaseGroup(purchaseGroupOf(r, conformities, organizations, (i) => segments[i - 1]), law, b.asKnownOn);
+        const g = purchaseGroupOf(r, conformities, organizations, (i) => segments[i - 1]);
+        const d = decidePurchaseGroup(g, law, b.asKnownOn, weighted);
+        const item = d.counts && weighted ? weighItem(g.key, d.kind, g, purchaseWeighing(g), law, b.asKnownOn, g.belowMinimumPrice) : null;
+        const weight = item ? item.weight : d.counts ? d.weighted.div(g.amount) : null;
         answers.set(`${r.id}|${b.asKnownOn}`, {
           year: b.year, asKnownOn: b.asKnownOn, counts: d.counts, kind: d.kind, priorityRegion: d.priorityRegion, findings: d.findings,
+          model: weighted ? SealComplianceModel.WEIGHTED : SealComplianceModel.FLAT, actual: g.amount, factors: item?.factors ?? [],
+          weight, weighted: weight && money(g.amount.times(weight)), warnings: item?.findings ?? [],
         });
       }
     }
