@@ -14,6 +14,7 @@ import { Purchase } from './purchase.entity';
 import { RegimeElection } from './regime-election.entity';
 import { Sale } from './sale.entity';
 import { SemiaridMembership } from './semiarid-membership.entity';
+import { SealEvaluation } from './seal-evaluation.entity';
 import { SealEvent } from './seal-event.entity';
 import { SealGrant } from './seal-grant.entity';
 import { TaxPeriod } from './tax-period.entity';
@@ -21,11 +22,11 @@ import { TaxPeriod } from './tax-period.entity';
 export {
   AuditEntry, BiodieselImport, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
   LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
-  RegimeElection, Sale, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
+  RegimeElection, Sale, SealEvaluation, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
 };
 
 export const entities = [
   AuditEntry, BiodieselImport, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
   LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
-  RegimeElection, Sale, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
+  RegimeElection, Sale, SealEvaluation, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
 ];

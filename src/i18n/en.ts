@@ -96,6 +96,8 @@ export const en = {
   'seal.renewalNeedsValidUntil': 'RENEWED needs validUntil, the new end of validity',
   'seal.renewalNotAfterEnd': "{{field}} must be after the grant's current end of validity {{end}}",
   'seal.onlyRenewalHasValidUntil': '{{kind}} carries no validUntil: only RENEWED does',
+  'seal.evaluationBeforeYearEnd': "{{field}} must be after the evaluated year {{year}} ends: a calendar year's result is communicated after it",
+  'seal.evaluationRecorded': "The evaluation of {{year}} is already recorded for this producer",
   'period.closed': 'The tax period {{period}} of producer {{producerId}} is closed: reopen it (with a reason) before changing its purchases or sales',
   'period.alreadyClosed': 'The tax period {{period}} of producer {{producerId}} is already closed',
   'period.reopenNeedsReason': 'Reopening a closed tax period needs a reason',
@@ -319,6 +321,11 @@ export const en = {
   'finding.PURCHASE_BELOW_MINIMUM_PRICE.count': '{{count}} purchase(s) of the year were priced below the PGPAF minimum price in force on their date (the contract must guarantee at least the minimum prices).',
   'finding.NO_TECHNICAL_ASSISTANCE.contracts': "Contract(s) {{contracts}} do not assure technical assistance and training, the producer's obligation (their purchases still count).",
   'finding.MINIMUM_SHARE_NOT_REACHED.weighted': 'Weighted spending is {{share}} of the base, below the minimum weighted percentage {{minimum}} ({{legalBasis}}).',
+  'finding.BALANCE_BROUGHT_IN': "The balance of an earlier evaluation counts toward this year: a surplus toward the minimum, a deficit to be made up by the end of the year.",
+  'finding.BALANCE_BROUGHT_IN.surplus': "The evaluation of {{year}}, communicated on {{communicatedOn}}, left a surplus of R$ {{amount}} (weighted) that counts toward this year's minimum.",
+  'finding.BALANCE_BROUGHT_IN.deficit': "The evaluation of {{year}}, communicated on {{communicatedOn}}, left a deficit of R$ {{amount}} (weighted), to be made up by {{deadline}} on top of this year's minimum.",
+  'finding.BALANCE_NOT_ESTABLISHED': "The balance of an earlier evaluation cannot be established: the minimum weighted percentage of its year is not published.",
+  'finding.BALANCE_NOT_ESTABLISHED.year': "The evaluation of {{year}}, communicated on {{communicatedOn}}, counts toward this year, but its balance cannot be established: the minimum weighted percentage of {{year}} is not published.",
 } as const;
 
 export type MessageKey = keyof typeof en;

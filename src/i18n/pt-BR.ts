@@ -91,6 +91,8 @@ export const ptBR: Record<MessageKey, string> = {
   'seal.renewalNeedsValidUntil': 'RENEWED exige validUntil, o novo fim da validade',
   'seal.renewalNotAfterEnd': '{{field}} deve ser posterior ao fim atual da validade da concessão, {{end}}',
   'seal.onlyRenewalHasValidUntil': '{{kind}} não leva validUntil: só RENEWED leva',
+  'seal.evaluationBeforeYearEnd': "{{field}} deve ser posterior ao fim do ano avaliado {{year}}: o resultado de um ano civil é comunicado depois dele",
+  'seal.evaluationRecorded': "A avaliação de {{year}} já está registrada para este produtor",
   'period.closed': 'O período de apuração {{period}} do produtor {{producerId}} está fechado: reabra-o (com um motivo) antes de alterar as suas compras ou vendas',
   'period.alreadyClosed': 'O período de apuração {{period}} do produtor {{producerId}} já está fechado',
   'period.reopenNeedsReason': 'Reabrir um período de apuração fechado exige um motivo',
@@ -307,4 +309,9 @@ export const ptBR: Record<MessageKey, string> = {
   'finding.PURCHASE_BELOW_MINIMUM_PRICE.count': '{{count}} compra(s) do ano tiveram preço abaixo do preço mínimo da PGPAF em vigor na sua data (o contrato deve garantir ao menos os preços mínimos).',
   'finding.NO_TECHNICAL_ASSISTANCE.contracts': 'O(s) contrato(s) {{contracts}} não asseguram assistência técnica e capacitação, obrigação do produtor (as suas compras continuam computadas).',
   'finding.MINIMUM_SHARE_NOT_REACHED.weighted': 'Os gastos ponderados são {{share}} da base, abaixo do percentual mínimo ponderado {{minimum}} ({{legalBasis}}).',
+  'finding.BALANCE_BROUGHT_IN': "O saldo de uma avaliação anterior conta para este ano: um saldo positivo para o mínimo, um negativo a compensar até o fim do ano.",
+  'finding.BALANCE_BROUGHT_IN.surplus': "A avaliação de {{year}}, comunicada em {{communicatedOn}}, deixou saldo positivo de R$ {{amount}} (ponderado), que conta para o mínimo deste ano.",
+  'finding.BALANCE_BROUGHT_IN.deficit': "A avaliação de {{year}}, comunicada em {{communicatedOn}}, deixou saldo negativo de R$ {{amount}} (ponderado), a compensar até {{deadline}} além do mínimo deste ano.",
+  'finding.BALANCE_NOT_ESTABLISHED': "O saldo de uma avaliação anterior não pode ser apurado: o percentual mínimo ponderado do seu ano não está publicado.",
+  'finding.BALANCE_NOT_ESTABLISHED.year': "A avaliação de {{year}}, comunicada em {{communicatedOn}}, conta para este ano, mas o seu saldo não pode ser apurado: o percentual mínimo ponderado de {{year}} não está publicado.",
 };

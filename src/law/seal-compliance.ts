@@ -6,6 +6,7 @@ import { NoRuleInForceError } from './errors';
 import { familyFarmerShare, OrganizationFacts } from './family-farming';
 import { described, Finding, finding } from './findings';
 import { LawBook, PlantLocation, SpendingKind } from './law-book';
+import type { BalanceIn, BalanceOut, SealEvaluation } from './seal-balance';
 import { isPriorityRegion } from './municipality';
 import { Feedstock, PurchasePurpose, Region, SealComplianceModel, SealWeightingFactor, SupplierKind } from './types';
 import { message, Message, translate } from '../i18n';
@@ -26,6 +27,8 @@ const SEAL_COMPLIANCE_BASIS = {
   MINIMUM_NOT_PUBLISHED: 'Portaria MDA nº 28/2024, p. 39',
   WEIGHTING_FACTOR_NOT_PUBLISHED: 'Portaria MDA nº 28/2024, pp. 39–40',
   PURCHASE_BELOW_MINIMUM_PRICE: 'Decreto 10.527/2020, art. 3º §2º II; Decreto 5.996/2006',
+  BALANCE_BROUGHT_IN: 'Portaria MDA nº 28/2024, art. 58',
+  BALANCE_NOT_ESTABLISHED: 'Portaria MDA nº 28/2024, art. 58',
 } as const;
 
 export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_BASIS;
@@ -268,6 +271,10 @@ export interface SealComplianceFacts {
   sales: SalesTotals;
   purchases: PurchaseGroup[];
   fomento: FomentoGroup[];
+  /** Art. 58 (weighted model): the balances of earlier evaluations that count toward this year. */
+  balancesIn?: BalanceIn[];
+  /** Art. 58: this year's evaluation, when recorded as communicated (and known on asKnownOn). */
+  evaluation?: SealEvaluation | null;
 }
 
 /** One factor applied to an item (Portaria MDA nº 28/2024, p. 40). */
@@ -311,7 +318,9 @@ export interface MinimumShareRequirement {
   achievedShare: Decimal;
   /** requiredShare × base in (weighted) reais; null while the minimum is not published. */
   requiredAmount: Decimal | null;
-  /** requiredAmount − counted spending, at least 0; null while the minimum is not published. */
+  /** Art. 58: the balances brought in, summed (a surplus counts toward the minimum, a deficit adds to it); null while one is unknown. */
+  balanceIn: Decimal | null;
+  /** requiredAmount − counted spending − balanceIn, at least 0; null while the minimum (or a balance) is not known. */
   shortfall: Decimal | null;
   /** Null while the minimum is not published (MINIMUM_NOT_PUBLISHED). */
   met: boolean | null;
@@ -360,6 +369,8 @@ export interface SealComplianceResult extends Base {
   items: CountedItem[];
   excluded: ExcludedGroup[];
   findings: Finding[];
+  /** Art. 58 (weighted model): the balances brought in and the year's own balance leaving it (undefined where the year's does not carry). */
+  balance: { broughtIn: BalanceIn[]; carriedOut: BalanceOut | undefined };
 }
 
 /**
@@ -477,7 +488,7 @@ export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): Se
   const achievedShare = zeroBase ? ZERO : countedTotal.div(base.base);
   const required = requiredSpending(requiredShare.value, facts.sales, base);
   const met = zeroBase || countedTotal.gte(required);
-  const minimumShare: MinimumShareRequirement = { requiredShare, achievedShare, requiredAmount: required, shortfall: met ? ZERO : required.minus(countedTotal), met };
+  const minimumShare: MinimumShareRequirement = { requiredShare, achievedShare, requiredAmount: required, balanceIn: ZERO, shortfall: met ? ZERO : required.minus(countedTotal), met };
   const priorityRegion = priorityRegionRequirement(priorityRegionMinimum(law, year, asKnownOn), priorityRegionAmount, actualTotal);
   return {
     year,
@@ -499,6 +510,7 @@ export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): Se
     items,
     excluded,
     findings: requirementFindings(year, { achievedShare, minimumShare, priorityRegion, model: SealComplianceModel.FLAT }, zeroBase, actualTotal.isZero()),
+    balance: { broughtIn: [], carriedOut: undefined },
   };
 }
 
@@ -578,8 +590,14 @@ export function present(r: SealComplianceResult) {
       achievedShare: toShare(m.achievedShare),
       weightedTotal: money(r.countedTotal),
       requiredAmount: m.requiredAmount && money(m.requiredAmount),
+      balanceIn: m.balanceIn && money(m.balanceIn),
       shortfall: m.shortfall && shortfallShown(m.shortfall),
       compliant: m.met,
+    },
+    balance: r.model === SealComplianceModel.FLAT ? null : {
+      broughtIn: r.balance.broughtIn.map((b) => ({ ...b, amount: b.amount && money(b.amount) })),
+      carriedOut: r.balance.carriedOut ? { ...r.balance.carriedOut, amount: r.balance.carriedOut.amount && money(r.balance.carriedOut.amount) } : null,
+      legalBasis: BALANCE_BASIS,
     },
     priorityRegion: {
       requiredShare: p.requiredShare && toShare(p.requiredShare.value),
@@ -598,5 +616,7 @@ export function present(r: SealComplianceResult) {
 
 /** Requirement 2 before 2024: none (Portaria Interministerial MME/MDA nº 2/2023 starts with 2024). */
 export const NO_PRIORITY_REGION_MINIMUM = 'Portaria Interministerial MME/MDA nº 2/2023: no minimum before 2024';
+/** Balances of the evaluation (weighted model). */
+export const BALANCE_BASIS = 'Portaria MDA nº 28/2024, art. 58';
 /** Requirement 3: the producer's obligation from 2024. */
 export const TECHNICAL_ASSISTANCE_BASIS = 'Decreto 10.527/2020, art. 3º §2º III; Portaria MDA nº 28/2024, arts. 15–16';

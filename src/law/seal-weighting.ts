@@ -10,6 +10,7 @@ import {
   priorityRegionMinimum, priorityRegionRequirement, PurchaseGroup, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult,
   sealBase, sealFinding, targetDay, verdict,
 } from './seal-compliance';
+import { BalanceIn, balanceOut } from './seal-balance';
 import { FACTOR_ALINEA, Feedstock, Region, SealComplianceModel, SealWeightingFactor as F } from './types';
 import { message } from '../i18n';
 
@@ -148,15 +149,20 @@ export function weighGroups(facts: Pick<SealComplianceFacts, 'purchases' | 'fome
  * biodiesel sold on the domestic market".
  */
 export function weightedMinimum(
-  minimum: Version<Decimal | null>, weighted: Decimal, facts: Pick<SealComplianceFacts, 'sales'>,
+  minimum: Version<Decimal | null>, weighted: Decimal, facts: Pick<SealComplianceFacts, 'sales' | 'balancesIn'>,
 ): MinimumShareRequirement {
   const base = sealBase(facts.sales);
   const zeroBase = base.base.lte(0);
   const achievedShare = zeroBase ? ZERO : weighted.div(base.base);
-  if (minimum.value === null) return { requiredShare: minimum, achievedShare, requiredAmount: null, shortfall: null, met: null };
+  const balances = facts.balancesIn ?? [];
+  const balanceIn = balances.some((b) => b.amount === null) ? null : sum(balances.map((b) => b.amount as Decimal));
+  if (minimum.value === null) return { requiredShare: minimum, achievedShare, requiredAmount: null, balanceIn, shortfall: null, met: null };
   const required = requiredSpending(minimum.value, facts.sales, base);
-  const met = zeroBase || weighted.gte(required);
-  return { requiredShare: minimum, achievedShare, requiredAmount: required, shortfall: met ? ZERO : required.minus(weighted), met };
+  if (balanceIn === null) return { requiredShare: minimum, achievedShare, requiredAmount: required, balanceIn, shortfall: null, met: null };
+  // Art. 58: a surplus brought in counts toward the minimum, a deficit must be made up on top of it.
+  const counted = weighted.plus(balanceIn);
+  const met = (zeroBase && balanceIn.gte(0)) || counted.gte(required);
+  return { requiredShare: minimum, achievedShare, requiredAmount: required, balanceIn, shortfall: met ? ZERO : required.minus(counted), met };
 }
 
 /** What the year rests on when no minimum weighted percentage version is in force at all. */
@@ -191,6 +197,7 @@ export function weightedSealCompliance(facts: SealComplianceFacts, law: LawBook,
   if (!technicalAssistance.met) {
     findings.push(finding('NO_TECHNICAL_ASSISTANCE', message('finding.NO_TECHNICAL_ASSISTANCE.contracts', { contracts: withoutTechnicalAssistance.join(', ') })));
   }
+  for (const b of facts.balancesIn ?? []) findings.push(balanceFinding(b));
   const unpublished = [...new Set(items.flatMap((i) => i.factors.filter((f) => f.value === null).map((f) => f.alinea)))].sort();
   if (unpublished.length) findings.push(sealFinding('WEIGHTING_FACTOR_NOT_PUBLISHED', message('finding.WEIGHTING_FACTOR_NOT_PUBLISHED.year', { alineas: unpublished.join(', ') })));
   const below = items.filter((i) => i.findings.some((f) => f.code === 'PURCHASE_BELOW_MINIMUM_PRICE')).reduce((n, i) => n + i.count, 0);
@@ -216,7 +223,15 @@ export function weightedSealCompliance(facts: SealComplianceFacts, law: LawBook,
     items,
     excluded,
     findings,
+    balance: { broughtIn: facts.balancesIn ?? [], carriedOut: undefined },
   };
+}
+
+/** Art. 58: what a balance brought in says (a surplus, a deficit to make up by its deadline, or not established). */
+function balanceFinding(b: BalanceIn): Finding {
+  if (b.amount === null) return sealFinding('BALANCE_NOT_ESTABLISHED', message('finding.BALANCE_NOT_ESTABLISHED.year', { year: b.fromYear, communicatedOn: b.communicatedOn }));
+  const key = b.amount.gte(0) ? 'finding.BALANCE_BROUGHT_IN.surplus' : 'finding.BALANCE_BROUGHT_IN.deficit';
+  return sealFinding('BALANCE_BROUGHT_IN', message(key, { year: b.fromYear, communicatedOn: b.communicatedOn, amount: b.amount.abs().toFixed(2), deadline: b.deadline }));
 }
 
 /**
@@ -230,5 +245,9 @@ export function sealComplianceModel(law: LawBook, year: number, asKnownOn: IsoDa
 /** A year's Selo compliance under the model in force for it as known on `asKnownOn`. */
 export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
   const model = sealComplianceModel(law, facts.year, facts.asKnownOn);
-  return model ? weightedSealCompliance(facts, law, model) : flatSealCompliance(facts, law);
+  if (!model) return flatSealCompliance(facts, law);
+  const r = weightedSealCompliance(facts, law, model);
+  // Art. 58: the year's own balance, where its balances carry.
+  const carriedOut = balanceOut(r, law, facts.evaluation ?? null);
+  return { ...r, balance: { ...r.balance, carriedOut } };
 }

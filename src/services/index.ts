@@ -16,6 +16,7 @@ import { SealService } from './seal.service';
 import { SealComplianceService } from './seal-compliance/compliance.service';
 import { ContractConformityService } from './seal-compliance/contract-conformity.service';
 import { PurchaseSeloService } from './seal-compliance/purchase-selo.service';
+import { SealEvaluationService } from './seal-compliance/seal-evaluation.service';
 import { TaxPeriodService } from './tax-period.service';
 
 /** The use cases, built once per process over the DataSource. */
@@ -23,6 +24,7 @@ export function createServices(ds: DataSource) {
   const law = new LawService(ds);
   const minimumPrices = new MinimumPriceService(ds);
   const contractConformity = new ContractConformityService(ds, minimumPrices);
+  const sealEvaluations = new SealEvaluationService(ds);
   return {
     dataSource: ds,
     audit: new AuditService(ds),
@@ -40,7 +42,8 @@ export function createServices(ds: DataSource) {
     law,
     minimumPrices,
     contractConformity,
-    sealCompliance: new SealComplianceService(ds, () => law.lawBook(), contractConformity),
+    sealCompliance: new SealComplianceService(ds, () => law.lawBook(), contractConformity, sealEvaluations),
+    sealEvaluations,
     purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
     taxPeriods: new TaxPeriodService(ds, () => law.lawBook()),
   };

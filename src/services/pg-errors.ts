@@ -10,6 +10,7 @@ const UNIQUE_FIELDS: Record<string, string> = {
   purchase_producer_id_external_id_key: 'externalId',
   sale_producer_invoice_key: 'invoiceKey',
   regime_election_producer_id_effective_year_key: 'electedOn',
+  seal_evaluation_producer_year: 'year',
 };
 
 /**

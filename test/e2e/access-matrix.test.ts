@@ -62,7 +62,7 @@ const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | '
   'Query.sealCompliance': 'own', 'Query.auditLog': 'own', 'Query.importContributions': 'own',
   'Mutation.upsertMunicipalities': 'admin', 'Mutation.createProducer': 'admin', 'Mutation.grantSeal': 'admin',
   'Mutation.recordSealEvent': 'admin', 'Mutation.publishMinimumPrice': 'admin', 'Mutation.publishCoefficientRule': 'admin',
-  'Mutation.publishLawParameter': 'admin',
+  'Mutation.publishLawParameter': 'admin', 'Mutation.recordSealEvaluation': 'admin',
   'Mutation.createFamilyFarmer': 'write-shared', 'Mutation.createOrganization': 'write-shared',
   'Mutation.updateProducer': 'write-own', 'Mutation.electRegime': 'write-own', 'Mutation.createContract': 'write-own',
   'Mutation.recordPurchases': 'write-own', 'Mutation.recordSales': 'write-own', 'Mutation.recordFomento': 'write-own',

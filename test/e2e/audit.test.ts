@@ -133,6 +133,12 @@ const CASES: Array<[string, Case]> = [
     query: () => `mutation { recordSealEvent(input: { grantId: "${ids.grant}", kind: SUSPENDED, effectiveOn: "2025-06-01", reason: "Audit" }) { id } }`,
     idsOf: () => [],
   }],
+  ['recordSealEvaluation', {
+    as: () => ADMIN, entries: 1, entity: 'SealEvaluation',
+    query: () => `mutation { recordSealEvaluation(input: { producerId: "${ids.producer}", year: 2024, communicatedOn: "2025-04-10", note: "Audit" }) { id } }`,
+    idsOf: (d) => [d.recordSealEvaluation.id],
+    check: ([row]) => { expect(row.after).toMatchObject({ year: 2024, communicatedOn: '2025-04-10', note: 'Audit' }); },
+  }],
   ['publishMinimumPrice', {
     as: () => ADMIN, entries: 1, entity: 'MinimumPrice',
     query: () => `mutation { publishMinimumPrice(input: { feedstock: CASTOR_BEAN, validFrom: "2025-01-01", validUntil: "2025-12-31", pricePerKg: "2.75", source: "Portaria MDA 1/2025", publishedOn: "2024-12-20" }) { id } }`,

@@ -291,3 +291,71 @@ describe('contracts and technical assistance from 2024 (decree art. 3º §2º II
     expect(year?.message).toMatch(/^3 purchase/);
   });
 });
+
+describe('balances (Portaria MDA nº 28/2024, art. 58): the evaluation of 2024 communicated in 2025 counts toward 2026', () => {
+  // A minimum weighted percentage of 50% for every year from 2024 (a test figure: the real one is open).
+  const minimum: LawVersionRecord = {
+    parameter: 'minimum-weighted-share', scope: null, value: { share: '0.5' }, validFrom: '2024-01-01', validUntil: null,
+    publishedOn: '2025-01-15', legalBasis: 'Portaria MDA (test figure), minimum weighted percentage',
+  };
+  const law = createLawBook([...SHIPPED_LAW, minimum]);
+  const y2024 = { from: '2024-01-01', to: '2024-12-31' };
+  const y2026 = { from: '2026-01-01', to: '2026-12-31' };
+  const evaluation = { year: 2024, communicatedOn: '2025-04-10' };
+
+  test('2024: castor of R$ 100.000 from the Nordeste weighs 800.000 against 500.000 required: a surplus of 300.000, toward 2026', () => {
+    const r = run({ year: 2024, evaluation, purchases: [bought('100000', { origin: NORTHEAST, product: Feedstock.CASTOR_BEAN, segment: y2024 })] }, law);
+    // 100.000 × 4 × 2 = 800.000; 50% × 1.000.000 = 500.000; 800.000 − 500.000 = 300.000.
+    expect(r.balance.carriedOut?.amount?.toFixed()).toBe('300000');
+    expect(r.balance.carriedOut?.toYear).toBe(2026);
+    expect(r.balance.carriedOut?.legalBasis).toMatch(/art\. 58/);
+    // Not yet communicated: the balance is known, where it goes is not.
+    const pending = run({ year: 2024, purchases: [bought('100000', { origin: NORTHEAST, product: Feedstock.CASTOR_BEAN, segment: y2024 })] }, law);
+    expect([pending.balance.carriedOut?.amount?.toFixed(), pending.balance.carriedOut?.toYear]).toEqual(['300000', null]);
+  });
+
+  test('2025 carries no balance (only 2024 is seeded as carrying)', () => {
+    expect(run({ evaluation: { year: 2025, communicatedOn: '2026-03-01' }, purchases: [bought('1000')] }, law).balance.carriedOut).toBeUndefined();
+  });
+
+  test('2026: a surplus of 300.000 brought in counts toward the minimum — 100.000 weighted + 300.000 = 400.000 of 500.000, 100.000 short', () => {
+    const surplus = { fromYear: 2024, communicatedOn: '2025-04-10', amount: d('300000'), deadline: '2026-12-31', legalBasis: 'Portaria MDA nº 28/2024, art. 58' };
+    const r = run({ year: 2026, balancesIn: [surplus], purchases: [bought('100000', { segment: y2026 })] }, law); // soy from the Sul: × 1
+    expect([r.countedTotal.toFixed(), r.minimumShare.balanceIn?.toFixed(), r.minimumShare.requiredAmount?.toFixed()]).toEqual(['100000', '300000', '500000']);
+    expect([r.minimumShare.shortfall?.toFixed(), r.minimumShare.met]).toEqual(['100000', false]); // 500.000 − 400.000
+    expect(r.achievedShare.toFixed()).toBe('0.1'); // the year's own spending: 100.000 / 1.000.000
+    expect(codes(r.findings)).toContain('BALANCE_BROUGHT_IN');
+    // Without it: 400.000 short.
+    expect(run({ year: 2026, purchases: [bought('100000', { segment: y2026 })] }, law).minimumShare.shortfall?.toFixed()).toBe('400000');
+    // With 100.000 more of weighted spending it is met exactly: 100.000 + 100.000 + 300.000 = 500.000.
+    const met = run({ year: 2026, balancesIn: [surplus], purchases: [bought('100000', { segment: y2026 }), bought('100000', { segment: y2026 })] }, law);
+    expect([met.minimumShare.shortfall?.toFixed(), met.minimumShare.met]).toEqual(['0', true]);
+  });
+
+  test('2026: a deficit of 300.000 must be made up on top of the minimum by 2026-12-31 — 500.000 + 300.000 = 800.000 required', () => {
+    const deficit = { fromYear: 2024, communicatedOn: '2025-04-10', amount: d('-300000'), deadline: '2026-12-31', legalBasis: 'Portaria MDA nº 28/2024, art. 58' };
+    const r = run({ year: 2026, balancesIn: [deficit], purchases: [bought('600000', { segment: y2026 })] }, law);
+    // 600.000 − 300.000 = 300.000 toward 500.000: 200.000 short (600.000 alone would meet the minimum).
+    expect([r.minimumShare.shortfall?.toFixed(), r.minimumShare.met]).toEqual(['200000', false]);
+    expect(r.findings.find((f) => f.code === 'BALANCE_BROUGHT_IN')?.message).toMatch(/deficit of R\$ 300000\.00.*by 2026-12-31/);
+    // Its own balance leaving 2026: 600.000 − 300.000 − 500.000 = −200.000 (2026 does not carry, so none is shown).
+    expect(r.balance.carriedOut).toBeUndefined();
+  });
+
+  test('a balance whose year has no published minimum is not established: requirement 1 of the year it enters is not either', () => {
+    const unknown = { fromYear: 2024, communicatedOn: '2025-04-10', amount: null, deadline: '2026-12-31', legalBasis: 'Portaria MDA nº 28/2024, art. 58' };
+    const r = run({ year: 2026, balancesIn: [unknown], purchases: [bought('900000', { segment: y2026 })] }, law);
+    expect([r.minimumShare.balanceIn, r.minimumShare.shortfall, r.minimumShare.met]).toEqual([null, null, null]);
+    expect(codes(r.findings)).toContain('BALANCE_NOT_ESTABLISHED');
+  });
+
+  test('art. 58 as law data: 2024 carries, 2025 does not; an ADMIN may publish another year', () => {
+    expect(LAW.sealBalanceCarries('2024-12-31', KNOWN)?.legalBasis).toMatch(/art\. 58/);
+    expect(LAW.sealBalanceCarries('2025-12-31', KNOWN)).toBeUndefined();
+    const more = createLawBook([...SHIPPED_LAW, {
+      parameter: 'selo-balance-carry', scope: null, value: {}, validFrom: '2025-01-01', validUntil: '2025-12-31', publishedOn: '2026-01-10', legalBasis: 'Portaria MDA (test), art. 58 for 2025',
+    }]);
+    expect(more.sealBalanceCarries('2025-12-31', '2026-01-10')).toBeDefined();
+    expect(more.sealBalanceCarries('2025-12-31', '2026-01-09')).toBeUndefined();
+  });
+});

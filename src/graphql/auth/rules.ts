@@ -91,6 +91,7 @@ export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
   electRegime: ownWrite('A producer elects its own regime (Lei 11.116/2005, art. 4º).', 'input.producerId'),
   grantSeal: adminWrite('Selo grants are the ministry\'s acts: ADMIN only (DESIGN §4).'),
   recordSealEvent: adminWrite('Selo events are the ministry\'s acts: ADMIN only (DESIGN §4).'),
+  recordSealEvaluation: adminWrite('The evaluation of a Selo year is the ministry\'s act (Portaria MDA nº 28/2024, art. 58): ADMIN only.'),
   createFamilyFarmer: sharedWrite('A producer\'s team registers the farmers it buys from; readable by all.'),
   createOrganization: sharedWrite('A producer\'s team registers the organizations it buys from; readable by all.'),
   createContract: ownWrite('A producer\'s own contracts.', 'input.producerId'),

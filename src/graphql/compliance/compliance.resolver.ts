@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Contract, Producer } from '../../domain';
 import { SealComplianceReport } from '../../services/seal-compliance/compliance.service';
 import { Context } from '../context';
@@ -6,6 +6,7 @@ import { ContractType } from '../contract/contract.type';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
 import { ContractConformityType, SealComplianceType } from './compliance.type';
+import { RecordSealEvaluationInput, SealEvaluationType } from './seal-evaluation.type';
 
 @Resolver(() => SealComplianceType)
 export class SealComplianceResolver {
@@ -24,6 +25,13 @@ export class SealComplianceResolver {
   @FieldResolver(() => ProducerType, { description: 'The producer.' })
   producer(@Root() r: SealComplianceReport) {
     return r.producer;
+  }
+
+  @Mutation(() => SealEvaluationType, {
+    description: 'Record the evaluation of a producer\'s Selo year as communicated on a date (Portaria MDA nº 28/2024, art. 58): from then its balance counts toward the year after the communication, shown in sealCompliance.balance. ADMIN only; a second evaluation of the same year is CONFLICT/DUPLICATE; communicatedOn must be after the year ends (BAD_USER_INPUT).',
+  })
+  recordSealEvaluation(@Arg('input', () => RecordSealEvaluationInput, { description: 'Producer, year and day of the communication.' }) input: RecordSealEvaluationInput, @Ctx() ctx: Context) {
+    return ctx.services.sealEvaluations.record(ctx.actor, input);
   }
 }
 

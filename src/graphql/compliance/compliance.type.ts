@@ -73,7 +73,8 @@ export class SealMinimumShareType {
   @Field(() => DecimalScalar, { description: 'weightedTotal / base (0 when the base is zero).' }) achievedShare: Decimal;
   @Field(() => DecimalScalar, { description: 'The counted spending after weighting, to the centavo (countedTotal).' }) weightedTotal: Decimal;
   @Field(() => DecimalScalar, { nullable: true, description: 'requiredShare × base in weighted reais; null while the minimum is not published.' }) requiredAmount: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais still missing, rounded up to the centavo; 0 when met; null while the minimum is not published.' }) shortfall: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Art. 58: the balances of earlier evaluations brought in, in weighted reais (a surplus counts toward the minimum, a deficit adds to it); 0 when none; null while one cannot be established.' }) balanceIn: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais still missing (requiredAmount − weightedTotal − balanceIn), rounded up to the centavo; 0 when met; null while the minimum (or a balance brought in) is not known.' }) shortfall: Decimal | null;
   @Field(() => Boolean, { nullable: true, description: 'Met; null while the minimum is not published.' }) compliant: boolean | null;
 }
 
@@ -86,6 +87,30 @@ export class SealPriorityRegionRequirementType {
   @Field(() => DecimalScalar, { description: 'Actual counted spending, to the centavo.' }) actualTotal: Decimal;
   @Field(() => DecimalScalar, { description: 'Actual reais that, spent in the priority region, would reach the minimum: (requiredShare × actualTotal − amount) / (1 − requiredShare), rounded up to the centavo; 0 when met.' }) shortfall: Decimal;
   @Field({ description: 'Met (always before 2024).' }) compliant: boolean;
+}
+
+@ObjectType('SealBalanceIn', { description: 'The balance of an earlier year\'s evaluation counting toward this year (Portaria MDA nº 28/2024, art. 58).' })
+export class SealBalanceInType {
+  @Field(() => Int, { description: 'The evaluated year.' }) fromYear: number;
+  @Field(() => DateScalar, { description: 'The day its result was communicated; it counts toward the year after.' }) communicatedOn: string;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais, to the centavo: positive a surplus counting toward the minimum, negative a deficit to make up; null while the minimum of its year is not published (BALANCE_NOT_ESTABLISHED).' }) amount: Decimal | null;
+  @Field(() => DateScalar, { description: 'A deficit must be made up by this day: 31 December of the year after the communication.' }) deadline: string;
+  @Field({ description: 'Legal basis.' }) legalBasis: string;
+}
+
+@ObjectType('SealBalanceOut', { description: 'The year\'s own balance leaving it (Portaria MDA nº 28/2024, art. 58): weighted spending + balance brought in − the spending the minimum requires.' })
+export class SealBalanceOutType {
+  @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais, to the centavo: a surplus (positive) or a deficit (negative); null while the minimum is not published.' }) amount: Decimal | null;
+  @Field(() => DateScalar, { nullable: true, description: 'The day the year\'s evaluation was communicated (recordSealEvaluation), as known on asKnownOn; null until then.' }) communicatedOn: string | null;
+  @Field(() => Int, { nullable: true, description: 'The year it counts toward: the year after the communication; null until communicated.' }) toYear: number | null;
+  @Field({ description: 'Legal basis: the version of selo-balance-carry saying this year\'s balance carries.' }) legalBasis: string;
+}
+
+@ObjectType('SealBalance', { description: 'Balances of the evaluation (Portaria MDA nº 28/2024, art. 58): a year\'s surplus counts toward the year after its result is communicated, a deficit may be made up until the end of that year. Which years\' balances carry is law data (selo-balance-carry; shipped: 2024).' })
+export class SealBalanceType {
+  @Field(() => [SealBalanceInType], { description: 'The balances of earlier evaluations counting toward this year.' }) broughtIn: SealBalanceInType[];
+  @Field(() => SealBalanceOutType, { nullable: true, description: 'This year\'s own balance, where its balance carries; null otherwise.' }) carriedOut: SealBalanceOutType | null;
+  @Field({ description: 'Legal basis.' }) legalBasis: string;
 }
 
 @ObjectType('SealTechnicalAssistance', { description: 'Requirement 3 from 2024: technical assistance and training (Decreto 10.527/2020, art. 3º §2º III) are the producer\'s obligation: a contract without them gives a finding of the year, its purchases still count.' })
@@ -126,6 +151,7 @@ export class SealComplianceType {
   @Field(() => SealMinimumShareType, { description: 'Requirement 1, with requiredShare and compliant null while the minimum is not published.' }) minimumShare: SealMinimumShareType;
   @Field(() => SealPriorityRegionRequirementType, { description: 'Requirement 2, on actual values.' }) priorityRegion: SealPriorityRegionRequirementType;
   @Field(() => SealTechnicalAssistanceType, { nullable: true, description: 'Requirement 3 (weighted model); null under the flat model, where a contract without technical assistance excludes its purchases.' }) technicalAssistance: SealTechnicalAssistanceType | null;
+  @Field(() => SealBalanceType, { nullable: true, description: 'Balances brought in and carried out (weighted model, Portaria MDA nº 28/2024, art. 58); null under the flat model.' }) balance: SealBalanceType | null;
   @Field(() => [SealSpendingItemType], { description: 'Every counted item: its actual value, each factor applied and its weighted value; purchases first.' }) spending: SealSpendingItemType[];
   @Field(() => [ExcludedItemType], { description: 'Every purchase from a family farmer or organization, and every fomento expense, of the year that does not count, with all its findings; purchases first, by id.' }) excluded: ExcludedItemType[];
   @Field(() => [FindingType], { description: 'Findings about the year: ZERO_BASE, NO_COUNTED_SPENDING, MINIMUM_SHARE_NOT_REACHED, PRIORITY_REGION_SHARE_NOT_REACHED, MINIMUM_NOT_PUBLISHED, WEIGHTING_FACTOR_NOT_PUBLISHED, PURCHASE_BELOW_MINIMUM_PRICE, NO_TECHNICAL_ASSISTANCE (weighted model: the producer\'s obligation).' }) findings: FindingType[];

@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { Producer } from '../../domain';
+import { Producer, SealEvaluation } from '../../domain';
+import { balanceCarries, BalanceIn, balanceIn } from '../../law/seal-balance';
 import { IsoDate, today } from '../../law/dates';
 import { Decimal } from '../../law/decimal';
 import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
@@ -13,6 +14,7 @@ import { BadInputError, NotFoundError } from '../errors';
 import { isId, requireDate } from '../record-batch';
 import { assertVisible } from '../scope';
 import { ContractConformityService } from './contract-conformity.service';
+import { SealEvaluationService } from './seal-evaluation.service';
 import {
   FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
   purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
@@ -41,6 +43,7 @@ export class SealComplianceService {
     private readonly ds: DataSource,
     private readonly lawBook: () => Promise<LawBook>,
     private readonly contracts: ContractConformityService,
+    private readonly evaluations: SealEvaluationService,
   ) {}
 
   /** sealCompliance(producerId, year, asKnownOn): ADMIN and AUDITOR any producer, a PRODUCER its own. */
@@ -64,6 +67,29 @@ export class SealComplianceService {
   }
 
   private async computeIn(em: EntityManager, producer: Producer, year: number, asKnownOn: IsoDate): Promise<SealComplianceReport> {
+    const { result, excluded } = await this.evaluate(em, producer, year, asKnownOn, true);
+    return { ...present(result), producer, excluded };
+  }
+
+  /**
+   * Portaria MDA nº 28/2024, art. 58 — the balances brought into a year: those of the evaluations
+   * communicated in the year before it (known on `asKnownOn`) whose years carry, each from its
+   * year's result as known on `asKnownOn` (like every figure, a correction published later changes it).
+   */
+  private async balancesInto(em: EntityManager, producer: Producer, law: LawBook, into: SealEvaluation[], asKnownOn: IsoDate): Promise<BalanceIn[]> {
+    const balances: BalanceIn[] = [];
+    for (const e of into) {
+      if (!balanceCarries(law, e.year, asKnownOn)) continue;
+      const out = (await this.evaluate(em, producer, e.year, asKnownOn, false)).result.balance.carriedOut;
+      if (out) balances.push(balanceIn({ year: e.year, communicatedOn: e.communicatedOn }, out));
+    }
+    return balances;
+  }
+
+  /** The year's result; with `listExcluded`, the rows of the groups that do not count too. */
+  private async evaluate(
+    em: EntityManager, producer: Producer, year: number, asKnownOn: IsoDate, listExcluded: boolean,
+  ): Promise<{ result: SealComplianceResult; excluded: ExcludedItem[] }> {
     const law = await this.lawBook();
     const from = `${year}-01-01`;
     const to = `${year}-12-31`;
@@ -118,13 +144,17 @@ export class SealComplianceService {
     const groupsByKey = new Map(purchaseRows.map((r) => [keyOf(r as unknown as Record<string, unknown>, purchaseKeys), r]));
     const fomentoByKey = new Map(fomentoRows.map((r) => [keyOf(r as unknown as Record<string, unknown>, FOMENTO_COLUMNS), r]));
 
+    // Art. 58 (weighted model): this year's evaluation, and the balances of earlier ones that count toward it.
+    const evaluations = sealComplianceModel(law, year, asKnownOn) ? await this.evaluations.forYear(em, producer.id, year, asKnownOn) : { own: null, into: [] };
     const result = sealCompliance({
       year, asKnownOn, plant: { region: plant.region, semiarid: plant.semiarid },
       sales: { ownRevenue: new Decimal(sales.revenue), ownVolume: new Decimal(sales.volume), exportedVolume: new Decimal(sales.exported) },
       purchases, fomento,
+      balancesIn: await this.balancesInto(em, producer, law, evaluations.into, asKnownOn),
+      evaluation: evaluations.own && { year, communicatedOn: evaluations.own.communicatedOn },
     }, law);
 
-    return { ...present(result), producer, excluded: await this.excludedItems(em, result, params, groupsByKey, fomentoByKey) };
+    return { result, excluded: listExcluded ? await this.excludedItems(em, result, params, groupsByKey, fomentoByKey) : [] };
   }
 
   /**
