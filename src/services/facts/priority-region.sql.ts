@@ -6,10 +6,16 @@
  * that they agree.
  *
  * `code` and `on` are SQL expressions: the municipality's IBGE code and the day asked about (the
- * purchase's acquisition date, the fomento's date, …).
+ * purchase's acquisition date, the fomento's date, …). Two forms of the same test: a lookup
+ * (`semiaridOnSql`, a probe of the municipality's intervals) for a few rows, and for a year of
+ * purchases a join (`semiaridDays`) of each municipality's days as one multirange, hash-joined once
+ * instead of probed per row.
  */
 
-/** In the Semiárido on `on`: one of the municipality's intervals (both ends inclusive, null open) covers it. */
+/** Each municipality's days in the Semiárido as one datemultirange (intervals both ends inclusive, null open). */
+const DAYS = `SELECT municipality_code, range_agg(daterange(valid_from, valid_until, '[]')) AS days FROM semiarid_membership GROUP BY municipality_code`;
+
+/** In the Semiárido on `on`: one of the municipality's intervals covers it. */
 export function semiaridOnSql(code: string, on: string): string {
   return `EXISTS (SELECT 1 FROM semiarid_membership sm
      WHERE sm.municipality_code = ${code} AND (sm.valid_from IS NULL OR sm.valid_from <= ${on})
@@ -19,4 +25,15 @@ export function semiaridOnSql(code: string, on: string): string {
 /** North or Northeast (first digit of the IBGE code: 1, 2), or the Semiárido on `on`. */
 export function priorityRegionOnSql(code: string, on: string): string {
   return `(left(${code}, 1) IN ('1', '2') OR ${semiaridOnSql(code, on)})`;
+}
+
+/**
+ * The join form, for many rows: `join` adds each row's municipality days under `alias` (a LEFT
+ * JOIN on `code`), and `on(day)` is whether the row's municipality lies in the Semiárido that day.
+ */
+export function semiaridDays(alias: string, code: string): { join: string; on: (day: string) => string } {
+  return {
+    join: `LEFT JOIN (${DAYS}) ${alias} ON ${alias}.municipality_code = ${code}`,
+    on: (day) => `coalesce(${alias}.days @> ${day}, false)`,
+  };
 }

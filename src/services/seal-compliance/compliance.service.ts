@@ -59,11 +59,8 @@ export class SealComplianceService {
     if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', message('input.year', { field: 'year', example: 2025 }));
     const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
     // One snapshot for every statement of the year, so the excluded rows match the sums even while
-    // records are written; memory enough to hash a year's groups without spilling to disk.
-    return this.ds.transaction('REPEATABLE READ', async (em) => {
-      await em.query(`SET LOCAL work_mem = '64MB'`);
-      return this.computeIn(em, producer, year, asKnownOn);
-    });
+    // records are written.
+    return this.ds.transaction('REPEATABLE READ', (em) => this.computeIn(em, producer, year, asKnownOn));
   }
 
   private async computeIn(em: EntityManager, producer: Producer, year: number, asKnownOn: IsoDate): Promise<SealComplianceReport> {
@@ -107,8 +104,11 @@ export class SealComplianceService {
          FROM sale WHERE producer_id = $1 AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date`,
       [producer.id, from, to],
     );
-    // The year's groups are hashed, not sorted: the planner overestimates their number and would sort
-    // a million rows on a dozen keys to group them.
+    // The year's groups are hashed, not sorted: the planner estimates one group per row (the keys are
+    // expressions over the purchase's date and supplier) where there are a few thousand, and would
+    // sort the year's rows on a dozen keys to group them. Measured on the benchmark's year
+    // (docs/PERFORMANCE.md, "sealCompliance: the year's groups"): the default work_mem holds the hash
+    // table; no other plan found groups as fast without this setting, which lasts for this statement.
     await em.query(`SET LOCAL enable_sort = off`);
     const purchaseRows: PurchaseGroupRow[] = await em.query(
       `SELECT ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) AS n, min(purchased_on) AS first_on

@@ -3,7 +3,7 @@ import { Conformity, ContractFacts, MinimumPriceRun } from '../../law/contract-c
 import { Decimal } from '../../law/decimal';
 import { PurchaseGroup, Segment } from '../../law/seal-compliance';
 import { Feedstock, OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
-import { semiaridOnSql } from '../facts/priority-region.sql';
+import { semiaridDays } from '../facts/priority-region.sql';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -35,6 +35,7 @@ export function purchaseFacts(extraWhere = ''): string {
            range_agg(daterange(valid_from, valid_until, '[]')) AS valid,
            range_agg(daterange(valid_from, valid_until, '[]')) FILTER (WHERE kind = 'DAP' AND valid_from > $5::date) AS late
       FROM ${table} GROUP BY ${column}`;
+  const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
   return `
   WITH fv AS (${validity('family_farmer_registration', 'family_farmer_id')}),
        ov AS (${validity('organization_registration', 'organization_id')}),
@@ -46,7 +47,7 @@ export function purchaseFacts(extraWhere = ''): string {
          coalesce(c.feedstock = p.feedstock, false) AS covers_feedstock,
          coalesce(c.producer_id = p.producer_id AND c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id
            AND c.organization_id IS NOT DISTINCT FROM p.organization_id, false) AS covers_counterparty,
-         om.region, ${semiaridOnSql('p.origin_municipality_code', 'p.purchased_on')} AS semiarid,
+         om.region, ${semiarid.on('p.purchased_on')} AS semiarid,
          width_bucket(p.purchased_on, $4::date[]) AS segment,
          CASE WHEN coalesce(fv.late, ov.late) @> p.purchased_on THEN 2
               WHEN coalesce(fv.valid, ov.valid) @> p.purchased_on THEN 1
@@ -58,6 +59,7 @@ export function purchaseFacts(extraWhere = ''): string {
     LEFT JOIN fv ON fv.id = p.family_farmer_id
     LEFT JOIN ov ON ov.id = p.organization_id
     LEFT JOIN mp ON mp.feedstock = p.feedstock AND p.purchased_on BETWEEN mp.valid_from AND mp.valid_until
+    ${semiarid.join}
    WHERE p.producer_id = $1 AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS}${extraWhere}`;
 }
 
@@ -71,11 +73,13 @@ export const PURCHASE_GROUP_COLUMNS: Array<[name: string, type: string]> = [
 export const PURCHASE_COLUMNS = PURCHASE_GROUP_COLUMNS.map(([name]) => name).join(', ');
 const PURCHASE_KEYS = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
 
+const FOMENTO_SEMIARID = semiaridDays('sa', 'f.municipality_code');
 /** Fomento of the year: the municipality's region, whether it lies in the Semiárido on the day spent, and the parameter segment ($1..$4 as above). */
 export const FOMENTO_FACTS = `
-  SELECT f.id, f.amount, m.region, ${semiaridOnSql('f.municipality_code', 'f.spent_on')} AS semiarid, width_bucket(f.spent_on, $4::date[]) AS segment
+  SELECT f.id, f.amount, m.region, ${FOMENTO_SEMIARID.on('f.spent_on')} AS semiarid, width_bucket(f.spent_on, $4::date[]) AS segment
     FROM fomento_expense f
     JOIN municipality m ON m.ibge_code = f.municipality_code
+    ${FOMENTO_SEMIARID.join}
    WHERE f.producer_id = $1 AND f.spent_on BETWEEN $2::date AND $3::date`;
 /** The columns that make a fomento group. */
 export const FOMENTO_COLUMNS = ['region', 'semiarid', 'segment'];
