@@ -71,8 +71,9 @@ test('sealCompliance: the 2023 purchase is priority-region spending (no requirem
   const y2023 = await year(2023);
   expect(y2023).toMatchObject({ countedTotal: '3000', priorityRegionAmount: '3000', priorityRegionShare: '1', requiredPriorityRegionShare: '0', priorityRegionShareMet: true, excluded: [] });
   expect(y2023.requiredPriorityRegionShareLegalBasis).toMatch(/Portaria Interministerial MME\/MDA nº 2\/2023/);
-  // Portaria Interministerial MME/MDA nº 2/2023: 15% in 2025, and nothing of it in the priority region.
-  expect(await year(2025)).toMatchObject({ countedTotal: '3000', priorityRegionAmount: '0', priorityRegionShare: '0', requiredPriorityRegionShare: '0.15', priorityRegionShareMet: false, excluded: [] });
+  // Portaria Interministerial MME/MDA nº 2/2023: 15% in 2025, and nothing of it in the priority region;
+  // weighted from 2024 (Portaria MDA nº 28/2024): an acquisition in the Sudeste, alínea e, × 3.
+  expect(await year(2025)).toMatchObject({ countedTotal: '9000', priorityRegionAmount: '0', priorityRegionShare: '0', requiredPriorityRegionShare: '0.15', priorityRegionShareMet: false, excluded: [] });
 });
 
 test('Purchase.selo: priority region in 2023, not in 2025', async () => {
