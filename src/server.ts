@@ -12,7 +12,7 @@ import { compiledReadsGateway } from './graphql/compiled/executor';
 import { stringifyResult } from './graphql/compiled/raw-json';
 import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, checkInputText } from './graphql/errors';
-import { armor, bodyErrors, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
+import { armor, bodyErrors, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders } from './graphql/loaders';
 import { getSchema } from './graphql/schema';
 import { Exporter } from './export/exporter';
@@ -94,7 +94,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     stopOnTerminationSignals: false,
     // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
     // field resolver to collect them: a thousand-row page paid for it on each leaf.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, checkInputText, ...limits.plugins,
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, checkInputText, ...limits.plugins, introspectionCache(metrics.introspectionCacheHit),
       ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])],
   });
   await apollo.start();

@@ -2,8 +2,8 @@ import { ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import {
-  FragmentDefinitionNode, getNamedType, GraphQLError, GraphQLFormattedError, GraphQLObjectType, isObjectType, Kind,
-  OperationDefinitionNode, SelectionSetNode, ValidationContext, valueFromAST, GraphQLInt,
+  ASTVisitor, FormattedExecutionResult, FragmentDefinitionNode, getNamedType, GraphQLError, GraphQLFormattedError, GraphQLObjectType, GraphQLSchema,
+  isObjectType, Kind, OperationDefinitionNode, SelectionSetNode, ValidationContext, valueFromAST, GraphQLInt,
 } from 'graphql';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
 import { message, translate } from '../i18n';
@@ -69,16 +69,97 @@ export function armor() {
     maxDepth: { n: LIMITS.maxDepth, flattenFragments: true, ignoreIntrospection: true, ...callbacks },
     maxAliases: { n: LIMITS.maxAliases, ...callbacks },
     maxDirectives: { n: LIMITS.maxDirectives, ...callbacks },
-    costLimit: { maxCost: LIMITS.maxCost, objectCost: 1, scalarCost: 1, depthCostFactor: 1, ignoreIntrospection: true, ...callbacks },
+    // Introspection is counted like any field (its depth is not: GraphiQL's own query nests type
+    // references deeper than a data query may); aliases count it already.
+    costLimit: { maxCost: LIMITS.maxCost, objectCost: 1, scalarCost: 1, depthCostFactor: 1, ignoreIntrospection: false, ...callbacks },
     maxTokens: { enabled: false },
     // Suggestions are removed by the error formatter (errors.ts, withoutSuggestions), whole: armor's
     // mask left a stray " ?" after the message and kept the enum values' suggestions.
     blockFieldSuggestion: { enabled: false },
   }).protect();
   return {
-    validationRules: protection.validationRules,
+    validationRules: [...protection.validationRules, oneSchemaPerOperation],
     plugins: [...(protection.plugins as ApolloServerPlugin[]), fanOutLimit],
     parseOptions: { maxTokens: LIMITS.maxTokens },
+  };
+}
+
+/**
+ * At most one `__schema` per operation (fragments included, counted where they are spread): the
+ * whole schema once is what any client needs, and thirty aliased copies in one small request were
+ * megabytes of answer (QUERY_TOO_COMPLEX).
+ */
+export function oneSchemaPerOperation(ctx: ValidationContext): ASTVisitor {
+  const count = (set: SelectionSetNode, seen: Set<string>): number => {
+    let n = 0;
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.name.value === '__schema') n++;
+        if (selection.selectionSet) n += count(selection.selectionSet, seen);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        n += count(selection.selectionSet, seen);
+      } else if (!seen.has(selection.name.value)) {
+        const fragment = ctx.getFragment(selection.name.value);
+        if (fragment) n += count(fragment.selectionSet, new Set([...seen, selection.name.value]));
+      }
+    }
+    return n;
+  };
+  return {
+    OperationDefinition(operation) {
+      const n = count(operation.selectionSet, new Set());
+      if (n > 1) reject(ctx, new GraphQLError(translate(message('limits.schemaOnce', { n }))));
+    },
+  };
+}
+
+/** Whether every root field of the operation is introspection (`__schema`, `__type`, `__typename`), fragments included. */
+function introspectionOnly(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen = new Set<string>()): boolean {
+  return set.selections.every((selection) => {
+    if (selection.kind === Kind.FIELD) return selection.name.value.startsWith('__');
+    if (selection.kind === Kind.INLINE_FRAGMENT) return introspectionOnly(selection.selectionSet, fragments, seen);
+    const fragment = fragments.get(selection.name.value);
+    return !!fragment && !seen.has(fragment.name.value) && introspectionOnly(fragment.selectionSet, fragments, new Set([...seen, fragment.name.value]));
+  });
+}
+
+/** Introspection answers kept per schema, by document, operation name and variables. */
+const INTROSPECTION_CACHE_MAX = 100;
+
+/**
+ * Apollo plugin: an operation that only introspects (GraphiQL's, codegen's) is answered from a
+ * cache per schema, keyed by its document, operation name and variables, once it has been
+ * executed without error: the schema does not change while the server runs, and building the
+ * whole answer again (half a megabyte) for every client was the cost of an introspection storm.
+ * `onHit` is told of every answer served from the cache.
+ */
+export function introspectionCache(onHit: () => void = () => undefined): ApolloServerPlugin {
+  const answers = new WeakMap<GraphQLSchema, Map<string, FormattedExecutionResult>>();
+  return {
+    async requestDidStart() {
+      let key: string | null = null;
+      return {
+        async responseForOperation({ schema, source, document, operation, operationName, request, response }) {
+          // Apollo asks even when the operation named is not in the document (graphql-js then refuses it).
+          if (!operation) return null;
+          const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+          if (operation.operation !== 'query' || !introspectionOnly(operation.selectionSet, fragments)) return null;
+          key = JSON.stringify([source, operationName ?? null, request.variables ?? {}]);
+          const hit = answers.get(schema)?.get(key);
+          if (!hit) return null;
+          onHit();
+          return { http: response.http, body: { kind: 'single', singleResult: hit } };
+        },
+        async willSendResponse({ schema, response }) {
+          if (key === null || response.body.kind !== 'single' || response.body.singleResult.errors?.length) return;
+          let bySchema = answers.get(schema);
+          if (!bySchema) answers.set(schema, (bySchema = new Map()));
+          if (bySchema.has(key)) return;
+          if (bySchema.size >= INTROSPECTION_CACHE_MAX) bySchema.delete(bySchema.keys().next().value!);
+          bySchema.set(key, response.body.singleResult);
+        },
+      };
+    },
   };
 }
 

@@ -25,6 +25,8 @@ export interface Metrics {
   handler: express.RequestHandler;
   /** Counts every HTTP response by route and status (mounted before the routes). */
   httpMiddleware: express.RequestHandler;
+  /** Counts an introspection answered from its cache (src/graphql/limits.ts). */
+  introspectionCacheHit: () => void;
 }
 
 /** Route labels: a fixed set, so that scanners probing random paths add no series. */
@@ -47,6 +49,7 @@ function routeOf(path: string): string {
  *   selo_db_pool_waiting_requests                      queries waiting for a connection
  *   selo_http_requests_total{route,method,status}      every HTTP response, those refused before
  *                                                      an operation runs (401, 413) included
+ *   selo_introspection_cache_hits_total                introspections answered from the cache
  * plus the Node.js process metrics of prom-client (prefixed `selo_`).
  */
 export function createMetrics(dataSource: DataSource): Metrics {
@@ -109,6 +112,12 @@ export function createMetrics(dataSource: DataSource): Metrics {
     next();
   };
 
+  const introspectionHits = new Counter({
+    name: 'selo_introspection_cache_hits_total',
+    help: 'Introspection operations answered from the cache of the schema\'s answers',
+    registers: [registry],
+  });
+
   const seen = new Set<string>();
   const label = (name: string | null | undefined): string => {
     if (!name) return '(anonymous)';
@@ -154,5 +163,5 @@ export function createMetrics(dataSource: DataSource): Metrics {
     }
   };
 
-  return { registry, apolloPlugin, handler, httpMiddleware };
+  return { registry, apolloPlugin, handler, httpMiddleware, introspectionCacheHit: () => introspectionHits.inc() };
 }

@@ -135,6 +135,7 @@ export const en = {
   'http.databaseBusy': 'The database could not finish the request now (cancelled, or a lock not had in time); nothing was written: send it again shortly (request {{requestId}})',
   'http.databaseUnavailable': 'The database is unavailable; try again shortly. A mutation cut off at its commit may still have been recorded: check, or retry with the same externalId or invoiceKey (request {{requestId}})',
   'http.internal': 'Internal error (request {{requestId}})',
+  'limits.schemaOnce': '__schema may be asked once per operation, found {{n}}',
   'limits.fanOut': 'Query fans out to about {{n}} fields, over the limit of {{max}}: ask for smaller pages',
   'graphql.tokenLimit': 'Token limit of {{max}} exceeded.',
 

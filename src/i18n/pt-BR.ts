@@ -127,6 +127,7 @@ export const ptBR: Record<MessageKey, string> = {
   'http.databaseBusy': 'O banco de dados não conseguiu concluir a requisição agora (cancelada, ou um bloqueio não obtido a tempo); nada foi gravado: envie de novo em instantes (requisição {{requestId}})',
   'http.databaseUnavailable': 'O banco de dados está indisponível; tente de novo em instantes. Uma mutação interrompida no commit pode ter sido gravada: verifique, ou repita com o mesmo externalId ou invoiceKey (requisição {{requestId}})',
   'http.internal': 'Erro interno (requisição {{requestId}})',
+  'limits.schemaOnce': '__schema pode ser pedido uma vez por operação; encontrados {{n}}',
   'limits.fanOut': 'A consulta se desdobra em cerca de {{n}} campos, acima do limite de {{max}}: peça páginas menores',
   'graphql.tokenLimit': 'Limite de {{max}} tokens excedido.',
 
