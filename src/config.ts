@@ -3,6 +3,8 @@ import { parseOrigins } from './http/cors';
 /** Configuration from the environment (README lists each variable). */
 export interface Config {
   port: number;
+  /** The address to listen on; unset: 127.0.0.1 with the embedded database (it prints an ADMIN token), every interface with DATABASE_URL. */
+  host: string | undefined;
   databaseUrl: string | undefined;
   jwtSecret: string | undefined;
   logLevel: string;
@@ -17,6 +19,7 @@ export interface Config {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: Number(env.PORT || 4000),
+    host: env.HOST || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
     jwtSecret: env.JWT_SECRET || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',

@@ -19,3 +19,12 @@ export function createLogger(level = process.env.LOG_LEVEL ?? 'info', destinatio
 }
 
 export type Logger = ReturnType<typeof createLogger>;
+
+/**
+ * Text for a person (not a log line) on the logs' own destination: after every line logged
+ * before it, in one piece (pino writes standard output asynchronously, so a separate
+ * `process.stdout.write` could land before an earlier log line or between two of its own).
+ */
+export function printAfterLogs(logger: Logger, text: string): void {
+  (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym].write(text);
+}

@@ -1,14 +1,15 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ConfigurationError, loadConfig } from './config';
 import { openDatabase } from './database/data-source';
 import { LIMITS } from './graphql/limits';
 import { DEMO_MARKER_CNPJ, loadDemoData } from './database/demo-data';
 import { prepareDatabase } from './database/prepare';
-import { signToken, verifierFromEnvironment } from './graphql/auth/token';
+import { keptSecret } from './graphql/auth/kept-secret';
+import { signToken, TOKEN_HOURS, verifierFromEnvironment } from './graphql/auth/token';
+import { DataSource } from 'typeorm';
 import { Role } from './law/types';
-import { createLogger } from './logger';
+import { createLogger, printAfterLogs } from './logger';
 import { createApp } from './server';
 import { loadTrustedDocuments, TrustedDocuments } from './http/trusted-documents';
 
@@ -33,12 +34,48 @@ function trustedDocumentsOf(file: string): TrustedDocuments {
   }
 }
 
+/** `file` relative to the working folder when it lies inside it (`.data/pg/…`), else as it is. */
+function shortPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
+}
+
+/** The host of the printed URL: the listening address, 127.0.0.1 for every interface. */
+function linkHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * What `npm start` on the embedded database prints once ready: the GraphiQL link signed in as
+ * ADMIN (the token in the URL fragment, which GraphiQL moves into its Authorization header and
+ * the browser never sends), then a token per role, all signed with the kept secret.
+ */
+async function tokenBanner(url: string, secretFile: string, secret: string, dataSource: DataSource): Promise<string> {
+  const admin = await signToken(secret, { sub: 'demo-admin', role: Role.ADMIN });
+  const auditor = await signToken(secret, { sub: 'demo-auditor', role: Role.AUDITOR });
+  const [first] = (await dataSource.query('SELECT id, legal_name FROM producer ORDER BY cnpj = $1 DESC, id LIMIT 1', [DEMO_MARKER_CNPJ])) as Array<{ id: string; legal_name: string }>;
+  const producer = first
+    ? `  PRODUCER (${first.legal_name}, id ${first.id}): Bearer ${await signToken(secret, { sub: `demo-producer-${first.id}`, role: Role.PRODUCER, producerId: String(first.id) })}`
+    : '  PRODUCER: no producer yet; after creating one: npm run token -- --role PRODUCER --producer ID (with JWT_SECRET)';
+  return [
+    '',
+    `Selo API ready: ${url}#token=${admin} (GraphiQL, signed in as ADMIN)`,
+    `Tokens (${TOKEN_HOURS} hours; signed with the secret kept in ${shortPath(secretFile)}, which JWT_SECRET overrides):`,
+    `  ADMIN: Bearer ${admin}`,
+    `  AUDITOR: Bearer ${auditor}`,
+    producer,
+    '',
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   if (config.databaseUrl && !config.jwtSecret) throw new ConfigurationError('JWT_SECRET is required when DATABASE_URL is set (only the embedded default generates one for the run)');
   const logger = createLogger(config.logLevel);
   let databaseUrl = config.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
+  let embeddedDataDir: string | undefined;
   if (!databaseUrl) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const embedded: EmbeddedModule = require('./database/embedded.mjs');
@@ -49,6 +86,7 @@ async function main(): Promise<void> {
         throw error instanceof embedded.EmbeddedPostgresError ? new ConfigurationError(error.message) : error;
       });
     databaseUrl = pg.url;
+    embeddedDataDir = pg.dataDir;
     stopEmbedded = () => pg.stop();
     logger.info({ dataDir: pg.dataDir }, 'embedded PostgreSQL started');
   }
@@ -63,27 +101,26 @@ async function main(): Promise<void> {
     }
   }
 
-  const secret = config.jwtSecret ?? randomBytes(32).toString('hex');
+  // The embedded default keeps its generated secret beside its data: the tokens it prints survive a restart.
+  const secretFile = !config.jwtSecret && embeddedDataDir ? path.join(embeddedDataDir, 'selo-api.jwt-secret') : undefined;
+  const secret = config.jwtSecret ?? (secretFile ? keptSecret(secretFile) : undefined);
+  if (!secret) throw new ConfigurationError('JWT_SECRET is required');
   const running = await createApp({ dataSource, verifier: verifierFromEnvironment(process.env, secret), logger, corsOrigins: config.corsOrigins,
     trustedDocuments: config.trustedDocumentsFile ? trustedDocumentsOf(config.trustedDocumentsFile) : undefined });
-  await new Promise<void>((resolve) => running.httpServer.listen(config.port, resolve));
+  // It prints an ADMIN token: on this machine only, unless HOST says otherwise.
+  const host = config.host ?? (config.databaseUrl ? undefined : '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    running.httpServer.once('error', reject);
+    running.httpServer.listen(config.port, host, resolve);
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new ConfigurationError(`cannot listen on ${host ?? 'every interface'}, port ${config.port} (${error.code ?? error.message}); set PORT to a free port${error.code === 'EADDRNOTAVAIL' ? ' or HOST to an address of this machine' : ''}`);
+  });
 
-  const url = `http://localhost:${config.port}/graphql`;
-  logger.info({ url }, 'Selo API ready');
-  process.stdout.write(`\nSelo API: ${url} (GraphiQL in a browser)\n`);
-  if (!config.jwtSecret) {
-    process.stdout.write('Tokens for this run (secret generated at start; set JWT_SECRET to keep one):\n');
-    for (const role of [Role.ADMIN, Role.AUDITOR]) {
-      process.stdout.write(`  ${role}: Bearer ${await signToken(secret, { sub: `demo-${role.toLowerCase()}`, role })}\n`);
-    }
-    const [first] = (await dataSource.query('SELECT id, legal_name FROM producer ORDER BY cnpj = $1 DESC, id LIMIT 1', [DEMO_MARKER_CNPJ])) as Array<{ id: string; legal_name: string }>;
-    if (first) {
-      const token = await signToken(secret, { sub: `demo-producer-${first.id}`, role: Role.PRODUCER, producerId: String(first.id) });
-      process.stdout.write(`  PRODUCER (${first.legal_name}, id ${first.id}): Bearer ${token}\n`);
-    } else {
-      process.stdout.write('  PRODUCER: no producer yet; after creating one: npm run token -- --role PRODUCER --producer ID (with JWT_SECRET)\n');
-    }
-  }
+  const url = `http://${linkHost(host)}:${config.port}/graphql`;
+  const banner = secretFile ? await tokenBanner(url, secretFile, secret, dataSource) : `\nSelo API ready: ${url} (GraphiQL)\n`;
+  logger.info({ url, host: host ?? 'every interface' }, 'Selo API ready');
+  // The log line first, then the banner in one write: nothing lands inside it.
+  printAfterLogs(logger, banner);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

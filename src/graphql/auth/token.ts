@@ -6,6 +6,9 @@ import { Actor } from '../../services/actor';
 import { UnauthenticatedError } from '../../services/errors';
 import { message } from '../../i18n';
 
+/** How long a token made here (`npm start`'s, `npm run token`'s by default) lasts. */
+export const TOKEN_HOURS = 12;
+
 /** The longest subject a token may name (it is written into audit entries). */
 export const SUBJECT_MAX = 255;
 
@@ -138,7 +141,7 @@ export async function actorFromAuthorization(header: string | undefined, verifie
 }
 
 /** Sign a token (for `npm run token`, start-up demo tokens and tests). */
-export async function signToken(secret: string, claims: { sub: string; role: Role; producerId?: string | null }, hours = 12): Promise<string> {
+export async function signToken(secret: string, claims: { sub: string; role: Role; producerId?: string | null }, hours = TOKEN_HOURS): Promise<string> {
   const body: Record<string, unknown> = { role: claims.role };
   if (claims.producerId) body.producerId = String(claims.producerId);
   return new SignJWT(body)

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The signing secret of `npm start` on the embedded database when JWT_SECRET is not set: made once
+ * (32 random bytes, hex) and kept in `file` (mode 0600, readable by this user alone) beside the
+ * data, so that the tokens it printed still verify after a restart. Created under a temporary
+ * name and linked into place, so a file there always holds a whole secret and two starts agree
+ * on one. A kept file others could read is made private again.
+ */
+export function keptSecret(file: string): string {
+  const existing = read(file);
+  if (existing) return existing;
+  const staging = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  fs.writeFileSync(staging, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+  try {
+    fs.linkSync(staging, file);
+  } catch (e) {
+    // Another start linked its secret first (or a broken file is there): the one in place is used.
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    if (!read(file)) fs.renameSync(staging, file);
+  } finally {
+    fs.rmSync(staging, { force: true });
+  }
+  return read(file)!;
+}
+
+/** The secret in `file`, or null when there is none (or not a whole one). */
+function read(file: string): string | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+  if (!/^[0-9a-f]{64}$/.test(text)) return null;
+  if ((fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  return text;
+}
