@@ -1,0 +1,122 @@
+import { IsoDate } from './dates';
+import { Decimal, ZERO } from './decimal';
+import { LawBook, SpendingKind } from './law-book';
+import { AppliedFactor, NO_PRIORITY_REGION_MINIMUM, SealComplianceResult } from './seal-compliance';
+import { weightOf } from './seal-weighting';
+import { FACTOR_ALINEA, SealComplianceModel, SealWeightingFactor as F } from './types';
+
+/**
+ * What closes a Selo year's shortfall (DESIGN §1.5, `sealPlan`): for each lever — an acquisition
+ * by region × diversified raw material or not × via an organization with up to 75% family-farmer
+ * members or not, and fomento in the Norte, Nordeste and Semiárido — the actual spending that,
+ * alone, would close requirement 1 (weighted), requirement 2 (actual, in the priority region) and
+ * both. Pure: from a year's result (with any hypothetical items already in it).
+ */
+
+/** Where a lever spends: the regional factor it gets (Portaria MDA nº 28/2024, p. 40, d and e; the Sul none). */
+export enum LeverRegion {
+  /** Norte, Nordeste or Semiárido: factor d (fomento: c), part of requirement 2. */
+  PRIORITY_REGION = 'PRIORITY_REGION',
+  /** Centro-Oeste or Sudeste outside the Semiárido: factor e. */
+  CENTER_WEST_SOUTHEAST = 'CENTER_WEST_SOUTHEAST',
+  /** Sul: no regional factor. */
+  SOUTH = 'SOUTH',
+}
+
+export interface Lever {
+  kind: 'ACQUISITION' | 'FOMENTO';
+  region: LeverRegion;
+  /** Acquisitions: diversified raw material (factor f) or not (soybeans, soybean oil, live animals); null for fomento. */
+  diversified: boolean | null;
+  /** Acquisitions: via an organization with up to 75% family-farmer members (factor b) or from family farmers; null for fomento. */
+  viaOrganizationUpTo75: boolean | null;
+  factors: AppliedFactor[];
+  weight: Decimal;
+  /** Actual reais that alone reach requirement 1, rounded up to the centavo; 0 when met; null while the minimum (or a balance) is not known. */
+  closesMinimumShare: Decimal | null;
+  /** Actual reais that alone reach requirement 2, rounded up; 0 when met; null when this lever cannot (outside the priority region). */
+  closesPriorityRegion: Decimal | null;
+  /** Actual reais that alone reach both; null when this lever cannot or requirement 1 is not known. */
+  closesBoth: Decimal | null;
+}
+
+/** Reais to spend, rounded up to the centavo: spending the amount shown always reaches the target. */
+const up = (value: Decimal) => value.toDecimalPlaces(2, Decimal.ROUND_CEIL);
+
+/** The factors of a lever under the weighted model (§2º: a, b, d, e, f multiply; c alone). */
+function leverFactors(kind: Lever['kind'], region: LeverRegion, diversified: boolean | null, viaOrganization: boolean | null): F[] {
+  if (kind === 'FOMENTO') return [F.FOMENTO_PRIORITY_REGION];
+  const factors: F[] = [];
+  if (viaOrganization) factors.push(F.ORGANIZATION_UP_TO_75);
+  if (region === LeverRegion.PRIORITY_REGION) factors.push(F.ACQUISITION_PRIORITY_REGION);
+  if (region === LeverRegion.CENTER_WEST_SOUTHEAST) factors.push(F.ACQUISITION_CENTER_WEST_SOUTHEAST);
+  if (diversified) factors.push(F.DIVERSIFIED_RAW_MATERIAL);
+  return factors;
+}
+
+/** Every lever, in a fixed order: acquisitions by region, diversified or not, via an organization or not; then fomento. */
+export function leverShapes(): Array<Pick<Lever, 'kind' | 'region' | 'diversified' | 'viaOrganizationUpTo75'>> {
+  const shapes: Array<Pick<Lever, 'kind' | 'region' | 'diversified' | 'viaOrganizationUpTo75'>> = [];
+  for (const region of Object.values(LeverRegion)) {
+    for (const diversified of [true, false]) {
+      for (const viaOrganizationUpTo75 of [true, false]) shapes.push({ kind: 'ACQUISITION', region, diversified, viaOrganizationUpTo75 });
+    }
+  }
+  shapes.push({ kind: 'FOMENTO', region: LeverRegion.PRIORITY_REGION, diversified: null, viaOrganizationUpTo75: null });
+  return shapes;
+}
+
+/**
+ * The levers of a year, weighed with the factors in force on `on` as known on the result's
+ * `asKnownOn` (the flat model: the factor of the kind, no alínea). For requirement 1 the weighted
+ * shortfall W needs W / weight actual reais; for requirement 2 (share S of the actual total T, P
+ * in the priority region) x = (S × T − P) / (1 − S) actual reais in the region; an acquisition
+ * outside it closes both only when requirement 2 is met and stays met after it, P / (T + y) ≥ S.
+ * Interpretation: each lever is read as spending that counts (eligible supplier, conforming prior
+ * contract): what the law's conditions on the records would exclude is not money that closes a gap.
+ */
+export function planLevers(r: SealComplianceResult, law: LawBook, on: IsoDate): Lever[] {
+  const W = r.minimumShare.shortfall;
+  const p = r.priorityRegion;
+  const S = p.requiredShare?.value ?? null;
+  const x = p.shortfall;
+  return leverShapes().map((shape) => {
+    let factors: AppliedFactor[] = [];
+    let weight: Decimal;
+    if (r.model === SealComplianceModel.WEIGHTED) {
+      factors = leverFactors(shape.kind, shape.region, shape.diversified, shape.viaOrganizationUpTo75).flatMap((factor) => {
+        const v = law.sealWeightingFactor(factor, on, r.asKnownOn);
+        return v ? [{ factor, alinea: FACTOR_ALINEA[factor], value: v.value, legalBasis: v.legalBasis }] : [];
+      });
+      weight = weightOf(factors);
+    } else {
+      const kind: SpendingKind = shape.kind === 'FOMENTO' ? 'FOMENTO' : 'FAMILY_FARMING_ACQUISITION';
+      weight = law.weightingFactor(kind, on, r.asKnownOn).value;
+    }
+    const closesMinimumShare = W === null ? null : weight.isZero() ? (W.isZero() ? ZERO : null) : up(W.div(weight));
+    const inPriority = shape.region === LeverRegion.PRIORITY_REGION;
+    const closesPriorityRegion = inPriority ? up(x) : x.isZero() ? ZERO : null;
+    let closesBoth: Decimal | null = null;
+    if (closesMinimumShare !== null && closesPriorityRegion !== null) {
+      if (inPriority) closesBoth = Decimal.max(closesMinimumShare, closesPriorityRegion);
+      else {
+        // Spending y outside the region lowers the priority share: it must stay at S or above.
+        const total = r.actualTotal.plus(closesMinimumShare);
+        const stillMet = S === null || total.isZero() || r.priorityRegionAmount.div(total).gte(S);
+        closesBoth = stillMet ? closesMinimumShare : null;
+      }
+    }
+    return { ...shape, factors, weight, closesMinimumShare, closesPriorityRegion, closesBoth };
+  });
+}
+
+/** The shortfalls of a year's plan: requirement 1 in weighted reais, requirement 2 in actual reais. */
+export function planShortfalls(r: SealComplianceResult) {
+  return {
+    minimumShare: { weighted: r.minimumShare.shortfall && up(r.minimumShare.shortfall), actual: null, met: r.minimumShare.met, legalBasis: r.minimumShare.requiredShare.legalBasis },
+    priorityRegion: {
+      weighted: null, actual: up(r.priorityRegion.shortfall), met: r.priorityRegion.met as boolean | null,
+      legalBasis: r.priorityRegion.requiredShare?.legalBasis ?? NO_PRIORITY_REGION_MINIMUM,
+    },
+  };
+}
