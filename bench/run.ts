@@ -16,6 +16,7 @@ import { Logger as TypeOrmLogger } from 'typeorm';
 import { openDatabase } from '../src/database/data-source';
 import { prepareDatabase } from '../src/database/prepare';
 import { hs256, signToken } from '../src/graphql/auth/token';
+import { decimalText, MONEY_SCALE, QUANTITY_SCALE } from '../src/graphql/scalars';
 import { Decimal } from '../src/law/decimal';
 import { Role } from '../src/law/types';
 import { createApp } from '../src/server';
@@ -187,9 +188,9 @@ const NESTED_PAGE_SQL = `
     LEFT JOIN municipality m ON m.ibge_code = x.origin_municipality_code
    ORDER BY pp.id, x.consumed_on, x.id`;
 
-/** A numeric as the API writes it (no trailing zeros: "2675.20" → "2675.2"), so that both servers send the same JSON. */
-function plain(numeric: string | null): string | null {
-  return numeric !== null && numeric.includes('.') ? numeric.replace(/\.?0+$/, '') : numeric;
+/** A numeric as the API writes it at a scale (kg "1000.000", R$ "2675.20"), so that both servers send the same JSON. */
+function scaled(numeric: string | null, scale: number): string | null {
+  return numeric === null ? null : decimalText(new Decimal(numeric), scale);
 }
 
 /** The limit of the nested page: node:http + pg, one SQL statement, the JSON assembled by hand. */
@@ -205,7 +206,7 @@ function minimalServer(pool: Pool): http.Server {
           current = { node: { id: r.pid, legalName: r.legal_name, purchases: { edges: [] as any[] } } };
           edges.push(current);
         }
-        if (r.id) current.node.purchases.edges.push({ node: { id: r.id, consumedOn: r.consumed_on, quantityKg: plain(r.quantity_kg), cost: plain(r.cost), familyFarmer: r.farmer ? { name: r.farmer } : null, originMunicipality: { name: r.origin } } });
+        if (r.id) current.node.purchases.edges.push({ node: { id: r.id, consumedOn: r.consumed_on, quantityKg: scaled(r.quantity_kg, QUANTITY_SCALE), cost: scaled(r.cost, MONEY_SCALE), familyFarmer: r.farmer ? { name: r.farmer } : null, originMunicipality: { name: r.origin } } });
       }
       const body = JSON.stringify({ data: { producers: { edges } } });
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });

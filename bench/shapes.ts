@@ -2,6 +2,7 @@
 // hand-written server (node:http + pg, one SQL statement that nests the JSON in PostgreSQL, which
 // Node parses and stringifies) returning byte for byte the same JSON.
 import { BenchData } from './data';
+import { decimalSql, MONEY_SCALE, QUANTITY_SCALE } from '../src/graphql/scalars';
 import { priorityRegionOnSql } from '../src/services/facts/priority-region.sql';
 
 export interface Shape {
@@ -15,8 +16,9 @@ export interface Shape {
   maxStatements: number;
 }
 
-/** A decimal as the API writes it. */
-const dec = (ref: string) => `trim_scale(${ref})::text`;
+/** A decimal as the API writes it: R$ at least 2 decimals, kg and m³ 3. */
+const money = (ref: string) => decimalSql(ref, MONEY_SCALE);
+const quantity = (ref: string) => decimalSql(ref, QUANTITY_SCALE);
 const list = (select: string) => `coalesce((${select}), '[]'::json)`;
 const registrations = (table: string, column: string, owner: string, fields = `'kind', r.kind, 'number', r.number, 'validFrom', r.valid_from, 'validUntil', r.valid_until`) =>
   list(`SELECT json_agg(json_build_object(${fields}) ORDER BY r.valid_from, r.id) FROM ${table} r WHERE r.${column} = ${owner}`);
@@ -28,9 +30,9 @@ export const SHAPES: Shape[] = [
       contract { id signedOn pricePerKg } familyFarmer { name cpf municipality { name state } registrations { kind number validFrom validUntil } } } } } } }`,
     variables: (d) => ({ p: d.bigProducerId }),
     sql: `SELECT json_build_object('producer', (SELECT json_build_object('id', p.id::text, 'legalName', p.legal_name, 'purchases', json_build_object('edges', ${list(`
-      SELECT json_agg(json_build_object('node', json_build_object('id', x.id::text, 'consumedOn', x.consumed_on, 'quantityKg', ${dec('x.quantity_kg')}, 'cost', ${dec('x.cost')},
+      SELECT json_agg(json_build_object('node', json_build_object('id', x.id::text, 'consumedOn', x.consumed_on, 'quantityKg', ${quantity('x.quantity_kg')}, 'cost', ${money('x.cost')},
                'supplierKind', x.supplier_kind,
-               'contract', CASE WHEN c.id IS NOT NULL THEN json_build_object('id', c.id::text, 'signedOn', c.signed_on, 'pricePerKg', ${dec('c.price_per_kg')}) END,
+               'contract', CASE WHEN c.id IS NOT NULL THEN json_build_object('id', c.id::text, 'signedOn', c.signed_on, 'pricePerKg', ${money('c.price_per_kg')}) END,
                'familyFarmer', CASE WHEN f.id IS NOT NULL THEN json_build_object('name', f.name, 'cpf', f.cpf, 'municipality', json_build_object('name', m.name, 'state', m.state),
                  'registrations', ${registrations('family_farmer_registration', 'family_farmer_id', 'f.id')}) END)) ORDER BY x.consumed_on, x.id)
         FROM (SELECT * FROM purchase WHERE producer_id = p.id ORDER BY consumed_on, id LIMIT 100) x
@@ -69,8 +71,8 @@ export const SHAPES: Shape[] = [
     sql: `SELECT json_build_object('producers', json_build_object('edges', ${list(`
       SELECT json_agg(json_build_object('node', json_build_object('id', p.id::text, 'legalName', p.legal_name, 'sales', json_build_object(
                'totalCount', (SELECT count(*) FROM sale s WHERE s.producer_id = p.id AND s.sold_on BETWEEN '2025-03-01' AND '2025-03-31'),
-               'edges', ${list(`SELECT json_agg(json_build_object('node', json_build_object('id', s.id::text, 'soldOn', s.sold_on, 'volumeM3', ${dec('s.volume_m3')},
-                          'revenue', ${dec('s.revenue')}, 'origin', s.origin, 'market', s.market)) ORDER BY s.sold_on, s.id)
+               'edges', ${list(`SELECT json_agg(json_build_object('node', json_build_object('id', s.id::text, 'soldOn', s.sold_on, 'volumeM3', ${quantity('s.volume_m3')},
+                          'revenue', ${money('s.revenue')}, 'origin', s.origin, 'market', s.market)) ORDER BY s.sold_on, s.id)
                    FROM (SELECT * FROM sale WHERE producer_id = p.id AND sold_on BETWEEN '2025-03-01' AND '2025-03-31' ORDER BY sold_on, id LIMIT 50) s`)})))
                ORDER BY p.id)
         FROM (SELECT * FROM producer ORDER BY id LIMIT 20) p`)})) AS data`,
@@ -83,7 +85,7 @@ export const SHAPES: Shape[] = [
     variables: () => ({}),
     sql: `SELECT json_build_object('producers', json_build_object('edges', ${list(`
       SELECT json_agg(json_build_object('node', json_build_object('id', p.id::text, 'contracts', json_build_object('edges', ${list(`
-               SELECT json_agg(json_build_object('node', json_build_object('id', c.id::text, 'signedOn', c.signed_on, 'validUntil', c.valid_until, 'pricePerKg', ${dec('c.price_per_kg')},
+               SELECT json_agg(json_build_object('node', json_build_object('id', c.id::text, 'signedOn', c.signed_on, 'validUntil', c.valid_until, 'pricePerKg', ${money('c.price_per_kg')},
                         'technicalAssistance', c.technical_assistance,
                         'familyFarmer', CASE WHEN f.id IS NOT NULL THEN json_build_object('name', f.name, 'cpf', f.cpf) END,
                         'organization', CASE WHEN o.id IS NOT NULL THEN json_build_object('name', o.name, 'kind', o.kind) END)) ORDER BY c.id)
@@ -103,7 +105,7 @@ export const SHAPES: Shape[] = [
     sql: `SELECT json_build_object('big', (SELECT json_build_object('id', p.id::text, 'cnpj', p.cnpj, 'legalName', p.legal_name, 'plant', json_build_object('name', pm.name, 'state', pm.state),
       'march', json_build_object('count', (SELECT count(*) FROM purchase WHERE producer_id = p.id AND consumed_on BETWEEN $2 AND $3),
         'pageInfo', json_build_object('more', (SELECT count(*) > $4 FROM (SELECT 1 FROM purchase WHERE producer_id = p.id AND consumed_on BETWEEN $2 AND $3 LIMIT $4 + 1) y)),
-        'edges', ${list(`SELECT json_agg(json_build_object('node', json_build_object('id', x.id::text, 'purchasedOn', x.purchased_on, 'kg', ${dec('x.quantity_kg')}, 'cost', ${dec('x.cost')},
+        'edges', ${list(`SELECT json_agg(json_build_object('node', json_build_object('id', x.id::text, 'purchasedOn', x.purchased_on, 'kg', ${quantity('x.quantity_kg')}, 'cost', ${money('x.cost')},
                    'origin', json_build_object('name', m.name, 'priorityRegion', ${priorityRegionOnSql('m.ibge_code', 'current_date')}))) ORDER BY x.consumed_on, x.id)
             FROM (SELECT * FROM purchase WHERE producer_id = p.id AND consumed_on BETWEEN $2 AND $3 ORDER BY consumed_on, id LIMIT $4) x JOIN municipality m ON m.ibge_code = x.origin_municipality_code`)}))
       FROM producer p JOIN municipality pm ON pm.ibge_code = p.plant_municipality_code WHERE p.id = $1)) AS data`,

@@ -1,28 +1,112 @@
 import { cnpj as cnpjLib, cpf as cpfLib } from 'cpf-cnpj-validator';
-import { GraphQLError, GraphQLScalarType, Kind, ValueNode } from 'graphql';
+import { defaultFieldResolver, GraphQLError, GraphQLFieldResolver, GraphQLScalarType, GraphQLSchema, isObjectType, Kind, ValueNode } from 'graphql';
 import { GraphQLDateTime, GraphQLJSON } from 'graphql-scalars';
+import { Extensions } from 'type-graphql';
 import { Decimal } from '../law/decimal';
 import { isIsoDate } from '../law/dates';
 import { message, Message } from '../i18n';
 import { LocalizedGraphQLError } from './localized-error';
 
 /**
- * How a scalar's value is written as JSON text by PostgreSQL from a column `ref` (the compiled
- * reads, src/graphql/compiled/): exactly what JSON.stringify writes of `serialize`'s result, `null`
- * for SQL NULL. Kept beside `serialize` so that the two change together; the compiled reads
- * test compares them byte for byte.
+ * How a scalar's value is written as JSON text by PostgreSQL from a column `ref` of the GraphQL
+ * field `field` (the compiled reads, src/graphql/compiled/): exactly what JSON.stringify writes of
+ * `serialize`'s result, `null` for SQL NULL. Kept beside `serialize` so that the two change
+ * together; the compiled reads test compares them byte for byte.
  */
+const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
 export const SQL_JSON = 'sqlJson';
-export type SqlJson = (ref: string) => string;
+export type SqlJson = (ref: string, field: FieldWithExtensions) => string;
+
+interface FieldWithExtensions {
+  readonly extensions?: Readonly<Record<string, unknown>> | null;
+}
+
+/**
+ * The scale of a Decimal field: the decimals it is always written with, at the least. R$ keep 2
+ * (`"30120.50"`, not `"30120.5"`), m³ and kg 3 (`"12.000"`), whatever scale the value was typed,
+ * stored or computed with. Never a rounding: a value with more decimals keeps them all.
+ */
+export const DECIMAL_SCALE = 'decimalScale';
+export const MONEY_SCALE = 2;
+export const QUANTITY_SCALE = 3;
+
+/** An amount in reais (or reais per kg or per m³): at least 2 decimals. */
+export const Money = (): MethodDecorator & PropertyDecorator => Extensions({ [DECIMAL_SCALE]: MONEY_SCALE }) as MethodDecorator & PropertyDecorator;
+/** A quantity in m³ or kg: at least 3 decimals. */
+export const Quantity = (): MethodDecorator & PropertyDecorator => Extensions({ [DECIMAL_SCALE]: QUANTITY_SCALE }) as MethodDecorator & PropertyDecorator;
+
+/** The scale a field declares (Money, Quantity), if any. */
+export function scaleOf(field: FieldWithExtensions): number | undefined {
+  return field.extensions?.[DECIMAL_SCALE] as number | undefined;
+}
+
+/** `value` with at least `scale` decimals: 30120.5 at 2 is "30120.50"; 1.2345 at 3 stays "1.2345". */
+export function decimalText(value: Decimal, scale: number): string {
+  return value.toFixed(Math.max(scale, value.decimalPlaces()));
+}
+
+/**
+ * The SQL text of a numeric `ref` as the API writes it: without trailing zeros, or at least
+ * `scale` decimals. round() to a scale no smaller than the value's own (min_scale: its decimals
+ * without trailing zeros) only writes the zeros, so nothing is rounded in SQL.
+ */
+export function decimalSql(ref: string, scale?: number): string {
+  return scale === undefined ? `trim_scale(${ref})::text` : `round(${ref}, greatest(min_scale(${ref}), ${scale}))::text`;
+}
+
+/** A Decimal already written at its field's scale, which `serialize` passes on as it is. */
+export class ScaledDecimal {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * The value a field's resolver gave, at the field's scale: Decimals (and decimal strings, as pg
+ * gives `numeric`) become ScaledDecimal; anything else (null, an error) is left to the scalar.
+ */
+function toScale(value: unknown, scale: number): unknown {
+  if (value instanceof Decimal) return new ScaledDecimal(decimalText(value, scale));
+  if (typeof value === 'string' && DECIMAL_TEXT.test(value)) return new ScaledDecimal(decimalText(new Decimal(value), scale));
+  return value;
+}
+
+/** The resolvers scaleDecimals gave to stored properties (fields that had none of their own). */
+const propertyReaders = new WeakSet<GraphQLFieldResolver<unknown, unknown>>();
+
+/**
+ * Decimal fields with a scale (Money, Quantity) answer their value at that scale: their resolver's
+ * Decimal becomes the text the scalar writes (`"30120.50"`). Only those fields are wrapped; the
+ * compiled reads write the same text in SQL (SQL_JSON below).
+ */
+export function scaleDecimals(schema: GraphQLSchema): GraphQLSchema {
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      const scale = scaleOf(field);
+      if (scale === undefined) continue;
+      const resolve = field.resolve ?? defaultFieldResolver;
+      const scaled: GraphQLFieldResolver<unknown, unknown> = (source, args, context, info) => {
+        const value = resolve(source, args, context, info);
+        return value instanceof Promise ? value.then((v) => toScale(v, scale)) : toScale(value, scale);
+      };
+      if (!field.resolve) propertyReaders.add(scaled);
+      field.resolve = scaled;
+    }
+  }
+  return schema;
+}
+
+/** Whether a field's resolver is its own, not only the reading of a stored property at its scale. */
+export function hasOwnResolver(field: { resolve?: GraphQLFieldResolver<unknown, unknown> }): boolean {
+  return field.resolve !== undefined && !propertyReaders.has(field.resolve);
+}
 
 /** Text as stored: to_json escapes as JSON.stringify does (quote, backslash, control characters as \u00xx). */
-export const textJson: SqlJson = (ref) => `coalesce(to_json(${ref})::text, 'null')`;
+export const textJson = (ref: string): string => `coalesce(to_json(${ref})::text, 'null')`;
 
 function invalid(text: Message): GraphQLError {
   return new LocalizedGraphQLError(text, { extensions: { code: 'BAD_USER_INPUT' } });
 }
-
-const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 function parseDecimal(value: unknown): Decimal {
   if (typeof value === 'string') {
@@ -38,15 +122,17 @@ function parseDecimal(value: unknown): Decimal {
 /** Exact decimal number on the wire as a string; strings and integers in, strings out. */
 export const DecimalScalar = new GraphQLScalarType<Decimal, string>({
   name: 'Decimal',
-  description: 'Exact decimal number on the wire as a string, e.g. "26.41". Never a Float: integers and strings are accepted as input, a float literal is rejected.',
+  description: 'Exact decimal number on the wire as a string, e.g. "26.41". Amounts in reais keep at least 2 decimals ("30120.50"), m³ and kg at least 3 ("12.000"); other figures are written without trailing zeros. Never a Float: integers and strings are accepted as input, a float literal is rejected.',
   serialize(value) {
+    if (value instanceof ScaledDecimal) return value.text;
     if (value instanceof Decimal) return value.toFixed();
     if (typeof value === 'string' && DECIMAL_TEXT.test(value)) return new Decimal(value).toFixed();
     if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
     throw new GraphQLError(`Decimal cannot represent ${String(value)}`);
   },
-  // Decimal#toFixed(): no exponent, no trailing zeros after the point ("2675.20" → "2675.2").
-  extensions: { [SQL_JSON]: ((ref) => `coalesce('"' || trim_scale(${ref})::text || '"', 'null')`) satisfies SqlJson },
+  // Decimal#toFixed(): no exponent, no trailing zeros after the point ("2675.20" → "2675.2"); a
+  // field with a scale (Money, Quantity) at least that many decimals (decimalSql).
+  extensions: { [SQL_JSON]: ((ref, field) => `coalesce('"' || ${decimalSql(ref, scaleOf(field))} || '"', 'null')`) satisfies SqlJson },
   parseValue: parseDecimal,
   parseLiteral(ast: ValueNode) {
     if (ast.kind === Kind.STRING) return parseDecimal(ast.value);

@@ -23,7 +23,7 @@ import { ProducerRegimeElectionsResolver, RegimeElectionResolver } from './regim
 import { ProducerTaxPeriodResolver, TaxPeriodResolver } from './tax-period/tax-period.resolver';
 import { SaleResolver } from './sale/sale.resolver';
 import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
-import { DateTimeScalar, DecimalScalar, JsonScalar } from './scalars';
+import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scalars';
 import { protectSchema } from './auth/protect';
 import { FindingResolver } from './types/finding.resolver';
 
@@ -52,7 +52,7 @@ export function getSchema(): Promise<GraphQLSchema> {
       { type: Object, scalar: JsonScalar },
     ],
     validate: false,
-  }).then(describeRoots).then(protectSchema);
+  }).then(describeRoots).then(scaleDecimals).then(protectSchema);
   return built;
 }
 

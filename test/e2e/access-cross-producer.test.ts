@@ -73,7 +73,7 @@ test('by id: producer, purchase, contract of another producer answer as missing 
   expect(contract.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   // its own records answer
   const mine = await api.ok(`{ purchase(id: "${ids.ownPurchase}") { cost producer { legalName } } contract(id: "${ids.ownContract}") { pricePerKg } }`, {}, as);
-  expect(mine).toEqual({ purchase: { cost: '1000', producer: { legalName: 'Usina Própria' } }, contract: { pricePerKg: '2.5' } });
+  expect(mine).toEqual({ purchase: { cost: '1000.00', producer: { legalName: 'Usina Própria' } }, contract: { pricePerKg: '2.50' } });
 });
 
 test('lists and their totalCount hold only its own producer', async () => {
@@ -81,7 +81,7 @@ test('lists and their totalCount hold only its own producer', async () => {
   expectNothingOfOther(data);
   expect(data.producers.totalCount).toBe(1);
   expect(data.producers.edges).toHaveLength(1);
-  expect(data.producers.edges[0].node).toMatchObject({ id: own, purchases: { totalCount: 1, edges: [{ node: { cost: '1000' } }] }, sales: { totalCount: 1, edges: [{ node: { revenue: '5000' } }] }, contracts: { totalCount: 1 } });
+  expect(data.producers.edges[0].node).toMatchObject({ id: own, purchases: { totalCount: 1, edges: [{ node: { cost: '1000.00' } }] }, sales: { totalCount: 1, edges: [{ node: { revenue: '5000.00' } }] }, contracts: { totalCount: 1 } });
   // paging with a cursor forged to start before the other producer does not reach it
   const forged = Buffer.from(JSON.stringify([0])).toString('base64url');
   const page = await api.ok(`{ producers(after: "${forged}") { totalCount edges { node { id } } } }`, {}, as);
@@ -106,7 +106,7 @@ test('computed queries: taxPeriod of another producer answers as a missing produ
   expect(res.errors?.[0]).toMatchObject({ message: `Producer ${other} not found`, extensions: { code: 'NOT_FOUND' } });
   const mine = await api.ok(`{ taxPeriod(producerId: "${own}", year: 2025, month: 3) { status domesticVolumeM3 producer { legalName } } }`, {}, as);
   expectNothingOfOther(mine);
-  expect(mine.taxPeriod).toMatchObject({ status: 'OPEN', domesticVolumeM3: '10', producer: { legalName: 'Usina Própria' } });
+  expect(mine.taxPeriod).toMatchObject({ status: 'OPEN', domesticVolumeM3: '10.000', producer: { legalName: 'Usina Própria' } });
 });
 
 test('Selo grants and regime elections of another producer answer as a missing producer\'s', async () => {

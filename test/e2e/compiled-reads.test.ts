@@ -3,6 +3,7 @@ import { FragmentDefinitionNode, Kind, OperationDefinitionNode, parse as parseGr
 import { NESTED_PAGE_QUERY } from '../../bench/run';
 import { RawJson } from '../../src/graphql/compiled/raw-json';
 import { createLoaders } from '../../src/graphql/loaders';
+import { Decimal } from '../../src/law/decimal';
 import { Role } from '../../src/law/types';
 import { createServices } from '../../src/services';
 import { Caller, startTestApi, TestApi } from '../support/api';
@@ -133,8 +134,11 @@ async function runCases(cases: Case[]): Promise<{ ran: Ran[]; problems: string[]
 
 const b64 = (text: string) => Buffer.from(text).toString('base64url');
 const parse = (raw: Raw) => JSON.parse(raw.body);
-/** A numeric as the API writes it: plain decimal, no trailing zeros after the point. */
-const plainNumeric = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
+/**
+ * A stored numeric as the API writes it at a scale: plain decimal, at least `scale` decimals
+ * (kg 3, R$ 2), none of the value's own cut: "1000" is "1000.000" in kg, "0.10" is "0.10" in R$.
+ */
+const atScale = (text: string, scale: number) => new Decimal(text).toFixed(Math.max(scale, new Decimal(text).decimalPlaces()));
 
 // ---------------------------------------------------------------------------------------------
 // The hand-written reads.
@@ -482,7 +486,7 @@ test('hand-written reads: the same status and body from both', async () => {
   for (const node of nodes) {
     const planned = byId.get(node.id)!;
     expect({ quantityKg: node.quantityKg, cost: node.cost, consumedOn: node.consumedOn, supplierKind: node.supplierKind, externalId: node.externalId })
-      .toEqual({ quantityKg: plainNumeric(planned.quantityKg), cost: planned.cost === null ? null : plainNumeric(planned.cost), consumedOn: planned.consumedOn, supplierKind: planned.supplierKind, externalId: planned.externalId });
+      .toEqual({ quantityKg: atScale(planned.quantityKg, 3), cost: planned.cost === null ? null : atScale(planned.cost, 2), consumedOn: planned.consumedOn, supplierKind: planned.supplierKind, externalId: planned.externalId });
     expect(node.familyFarmer === null).toBe(planned.farmer === null);
   }
   const kinds = new Set(nodes.map((n: any) => n.supplierKind));

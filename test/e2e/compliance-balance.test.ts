@@ -69,23 +69,23 @@ test('a surplus: 2024 leaves 800.000 − 500.000 = 300.000 to 2026, which then n
   const p = await producerWith('100000'); // 100.000 × 8 = 800.000 weighted in 2024
   const before = await compliance(p, 2024);
   // Not yet communicated: the balance is known, not where it goes.
-  expect(before.balance.carriedOut).toEqual({ amount: '300000', communicatedOn: null, toYear: null, legalBasis: 'Portaria MDA nº 28/2024, art. 58 (DOU 28/06/2024, Seção 1, p. 41)' });
+  expect(before.balance.carriedOut).toEqual({ amount: '300000.00', communicatedOn: null, toYear: null, legalBasis: 'Portaria MDA nº 28/2024, art. 58 (DOU 28/06/2024, Seção 1, p. 41)' });
   await api.ok(RECORD, { i: { producerId: p, year: 2024, communicatedOn: '2025-04-10' } });
   const y2024 = await compliance(p, 2024);
-  expect(y2024.balance.carriedOut).toMatchObject({ amount: '300000', communicatedOn: '2025-04-10', toYear: 2026 });
+  expect(y2024.balance.carriedOut).toMatchObject({ amount: '300000.00', communicatedOn: '2025-04-10', toYear: 2026 });
   expect(y2024.balance.legalBasis).toBe('Portaria MDA nº 28/2024, art. 58');
 
   // 2026: 100.000 of soy from the Sul (× 1) + 300.000 brought in = 400.000 of the 500.000 required: 100.000 short.
   const y2026 = await compliance(p, 2026);
-  expect(y2026.balance.broughtIn).toEqual([{ fromYear: 2024, communicatedOn: '2025-04-10', amount: '300000', deadline: '2026-12-31', legalBasis: 'Portaria MDA nº 28/2024, art. 58 (DOU 28/06/2024, Seção 1, p. 41)' }]);
-  expect(y2026.minimumShare).toEqual({ requiredShare: '0.5', requiredAmount: '500000', balanceIn: '300000', shortfall: '100000', compliant: false });
-  expect([y2026.countedTotal, y2026.shortfall, y2026.minimumShareMet]).toEqual(['100000', '100000', false]);
+  expect(y2026.balance.broughtIn).toEqual([{ fromYear: 2024, communicatedOn: '2025-04-10', amount: '300000.00', deadline: '2026-12-31', legalBasis: 'Portaria MDA nº 28/2024, art. 58 (DOU 28/06/2024, Seção 1, p. 41)' }]);
+  expect(y2026.minimumShare).toEqual({ requiredShare: '0.5', requiredAmount: '500000.00', balanceIn: '300000.00', shortfall: '100000.00', compliant: false });
+  expect([y2026.countedTotal, y2026.shortfall, y2026.minimumShareMet]).toEqual(['100000.00', '100000.00', false]);
   // (All of 2026's actual spending is in the Sul: requirement 2 fails too.)
   expect(y2026.findings.map((f: { code: string }) => f.code)).toEqual(['MINIMUM_SHARE_NOT_REACHED', 'PRIORITY_REGION_SHARE_NOT_REACHED', 'BALANCE_BROUGHT_IN']);
   expect(y2026.findings[2].message).toContain('surplus of R$ 300000.00');
   // 2026 as known the day before the communication: nothing brought in, 400.000 short.
   const unknown = await compliance(p, 2026, '2025-04-09');
-  expect([unknown.balance.broughtIn, unknown.minimumShare.balanceIn, unknown.minimumShare.shortfall]).toEqual([[], '0', '400000']);
+  expect([unknown.balance.broughtIn, unknown.minimumShare.balanceIn, unknown.minimumShare.shortfall]).toEqual([[], '0.00', '400000.00']);
   // 2025 gets nothing: the 2024 result was communicated in 2025, so it counts toward 2026; 2025's own balance does not carry (law data).
   const y2025 = await compliance(p, 2025);
   expect([y2025.balance.broughtIn, y2025.balance.carriedOut]).toEqual([[], null]);
@@ -96,6 +96,6 @@ test('a deficit: 2024 leaves 200.000 − 500.000 = −300.000, to make up by 202
   await api.ok(RECORD, { i: { producerId: p, year: 2024, communicatedOn: '2025-02-20' } });
   const y2026 = await compliance(p, 2026);
   // 100.000 − 300.000 = −200.000 toward 500.000: 700.000 short.
-  expect(y2026.minimumShare).toEqual({ requiredShare: '0.5', requiredAmount: '500000', balanceIn: '-300000', shortfall: '700000', compliant: false });
+  expect(y2026.minimumShare).toEqual({ requiredShare: '0.5', requiredAmount: '500000.00', balanceIn: '-300000.00', shortfall: '700000.00', compliant: false });
   expect(y2026.findings[2].message).toMatch(/deficit of R\$ 300000\.00 \(weighted\), to be made up by 2026-12-31/);
 });

@@ -38,7 +38,7 @@ afterAll(async () => { await api.close(); });
 test('the minimum weighted percentage: not published (requiredShare null, compliant null), then published by an ADMIN (a test figure of 150%)', async () => {
   const before = (await api.ok(COMPLIANCE, { p: producerId, k: '2026-05-31' })).sealCompliance;
   // Weighted: soy from Recife (d × 4): 35.000 × 4 = 140.000; 140.000 / 100.000 = 1,4.
-  expect([before.countedTotal, before.achievedShare]).toEqual(['140000', '1.4']);
+  expect([before.countedTotal, before.achievedShare]).toEqual(['140000.00', '1.4']);
   expect(before.minimumShare).toEqual({
     requiredShare: null, legalBasis: 'Portaria MDA nº 28/2024 (DOU 28/06/2024, Seção 1, p. 39)', achievedShare: '1.4', requiredAmount: null, shortfall: null, compliant: null,
   });
@@ -66,8 +66,8 @@ test('the minimum weighted percentage: not published (requiredShare null, compli
   expect([stillBefore.minimumShare.requiredShare, stillBefore.minimumShare.compliant, stillBefore.status]).toEqual([null, null, 'NOT_ESTABLISHED']);
   // As known on the publication date: 90% × 100.000 = 90.000 required, 140.000 weighted → met.
   const after = (await api.ok(COMPLIANCE, { p: producerId, k: '2026-06-01' })).sealCompliance;
-  expect([after.requiredShare, after.shortfall, after.minimumShareMet, after.compliant, after.status]).toEqual(['0.9', '0', true, true, 'COMPLIANT']);
-  expect(after.minimumShare).toMatchObject({ requiredShare: '0.9', requiredAmount: '90000', shortfall: '0', compliant: true });
+  expect([after.requiredShare, after.shortfall, after.minimumShareMet, after.compliant, after.status]).toEqual(['0.9', '0.00', true, true, 'COMPLIANT']);
+  expect(after.minimumShare).toMatchObject({ requiredShare: '0.9', requiredAmount: '90000.00', shortfall: '0.00', compliant: true });
   expect(after.requiredShareLegalBasis).toBe('Portaria MDA (test figure) setting the minimum weighted percentage at 90%, art. 1º');
   // The default asKnownOn is today, after the publication.
   const today = (await api.ok(COMPLIANCE, { p: producerId, k: null })).sealCompliance;
@@ -84,12 +84,12 @@ test('Portaria MDA nº 28/2024, p. 40: each item times the factors in force on i
   });
   const Q = `query($p: ID!, $k: Date) { sealCompliance(producerId: $p, year: 2025, asKnownOn: $k) { fomento countedTotal } }`;
   // Before the publication: 35.000 × 4 + 1.000 × 30 + 1.000 × 30 = 200.000.
-  expect((await api.ok(Q, { p: producerId, k: '2026-06-01' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '200000' });
+  expect((await api.ok(Q, { p: producerId, k: '2026-06-01' })).sealCompliance).toEqual({ fomento: '2000.00', countedTotal: '200000.00' });
   await api.ok(PUBLISH, { i: {
     parameter: 'selo-weighting-factor', scope: 'FOMENTO_PRIORITY_REGION', values: [{ name: 'factor', value: '40' }], validFrom: '2025-07-01', validUntil: null,
     publishedOn: '2026-06-02', legalBasis: 'Portaria MDA (test figure) weighting fomento from 2025-07-01',
   } });
   // After it: 140.000 + 1.000 × 30 + 1.000 × 40 = 210.000; the fomento spent stays R$ 2.000.
-  expect((await api.ok(Q, { p: producerId, k: '2026-06-02' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '210000' });
-  expect((await api.ok(Q, { p: producerId, k: '2026-06-01' })).sealCompliance).toEqual({ fomento: '2000', countedTotal: '200000' });
+  expect((await api.ok(Q, { p: producerId, k: '2026-06-02' })).sealCompliance).toEqual({ fomento: '2000.00', countedTotal: '210000.00' });
+  expect((await api.ok(Q, { p: producerId, k: '2026-06-01' })).sealCompliance).toEqual({ fomento: '2000.00', countedTotal: '200000.00' });
 });

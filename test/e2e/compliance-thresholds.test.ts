@@ -93,8 +93,8 @@ test('requirement 1 against the unrounded base (art. 3º §3º II–III; DESIGN 
     results.push([c.salesRevenue, c.exportedValue, c.base, c.countedTotal, c.minimumShareMet, c.shortfall]);
   }
   expect(results).toEqual([
-    ['100000', '33333.33', '66666.67', '19999.99', false, '0.01'],
-    ['100000', '33333.33', '66666.67', '20000', true, '0'],
+    ['100000.00', '33333.33', '66666.67', '19999.99', false, '0.01'],
+    ['100000.00', '33333.33', '66666.67', '20000.00', true, '0.00'],
   ]);
 });
 
@@ -111,7 +111,7 @@ test('requirement 1 exactly at a round threshold over a base of thirds: a Norte 
   }
   expect(results).toEqual([
     ['107013.33', '53506.67', '0.15', '8025.99', false, '0.01', false],
-    ['107013.33', '53506.67', '0.15', '8026', true, '0', true],
+    ['107013.33', '53506.67', '0.15', '8026.00', true, '0.00', true],
   ]);
 });
 
@@ -131,7 +131,7 @@ test('art. 3º §2 I b and c, "no Semiárido": other products and fomento in Mon
   const c = await compliance(p, 2024, FLAT_2024);
   // (a) 25.000, (b) 4.000, (c) 1.000 → 30.000 = 30% of 100.000: requirement 1 met exactly (Nordeste 30%).
   // Priority region: 10.000 + 4.000 + 1.000 = 15.000; 15.000 / 30.000 = 0,5 ≥ 0,10 (2024).
-  expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.countedTotal, c.priorityRegionAmount]).toEqual(['25000', '4000', '1000', '30000', '15000']);
+  expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.countedTotal, c.priorityRegionAmount]).toEqual(['25000.00', '4000.00', '1000.00', '30000.00', '15000.00']);
   expect([c.achievedShare, c.minimumShareMet, c.priorityRegionShare, c.requiredPriorityRegionShare, c.compliant, c.excluded]).toEqual(['0.3', true, '0.5', '0.1', true, []]);
 });
 
@@ -151,8 +151,8 @@ test('excluded: every reason that applies to one purchase is listed (DESIGN §1.
   const codes = (id: string) => c.excluded.find((e: any) => e.id === id)?.findings.map((f: any) => f.code);
   expect(codes(otherFromSouth)).toEqual(['NO_CONTRACT', 'OUTSIDE_PRIORITY_REGION', 'SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']);
   expect(codes(castorUnderBad)).toEqual(['NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING', 'PRICE_BELOW_MINIMUM', 'NO_TECHNICAL_ASSISTANCE']);
-  expect(c.excluded.map((e: any) => [e.source, e.amount])).toEqual([['PURCHASE', '700'], ['PURCHASE', '800']]);
-  expect(c.countedTotal).toBe('0');
+  expect(c.excluded.map((e: any) => [e.source, e.amount])).toEqual([['PURCHASE', '700.00'], ['PURCHASE', '800.00']]);
+  expect(c.countedTotal).toBe('0.00');
 });
 
 test('art. 4º VI: the member minimum in force on each purchase date, as known on asKnownOn; exactly 60% passes', async () => {
@@ -173,13 +173,13 @@ test('art. 4º VI: the member minimum in force on each purchase date, as known o
     { on: '2025-06-10', cost: '4000', org: coop60, contract: k60 }, // 0,60 = 0,6: at the minimum, habilitated
   ]);
   const before = await compliance(p, 2025, '2025-06-14');
-  expect([before.familyFarmingAcquisitions, before.excluded]).toEqual(['7000', []]);
+  expect([before.familyFarmingAcquisitions, before.excluded]).toEqual(['7000.00', []]);
   const after = await compliance(p, 2025, '2025-06-15');
-  expect(after.familyFarmingAcquisitions).toBe('5000'); // 1.000 + 4.000
-  expect(after.excluded).toEqual([{ id: july, source: 'PURCHASE', amount: '2000', findings: [{ code: 'SUPPLIER_NOT_ELIGIBLE' }, { code: 'MEMBER_SHARE_BELOW_MINIMUM' }] }]);
+  expect(after.familyFarmingAcquisitions).toBe('5000.00'); // 1.000 + 4.000
+  expect(after.excluded).toEqual([{ id: july, source: 'PURCHASE', amount: '2000.00', findings: [{ code: 'SUPPLIER_NOT_ELIGIBLE' }, { code: 'MEMBER_SHARE_BELOW_MINIMUM' }] }]);
   // Weighted (2025): both cooperatives are up to 75% family farmers (b × 1,1), soy from Recife (d × 4): 5.000 × 4,4 = 22.000;
   // 22.000 / 100.000 = 0,22, no minimum weighted percentage published (shortfall 0, not established).
-  expect([after.countedTotal, after.achievedShare, after.shortfall, after.minimumShareMet]).toEqual([new Decimal(5000).times('4.4').toFixed(), '0.22', '0', false]);
+  expect([after.countedTotal, after.achievedShare, after.shortfall, after.minimumShareMet]).toEqual([new Decimal(5000).times('4.4').toFixed(2), '0.22', '0.00', false]);
 });
 
 test('the Selo goes on in 2027 (EC 132/2023 ends PIS/Cofins, not the Selo): weighted, with the 2026-on priority minimum of 20% on actual values', async () => {
@@ -194,5 +194,5 @@ test('the Selo goes on in 2027 (EC 132/2023 ends PIS/Cofins, not the Selo): weig
   // Weighted: soy from Porto Alegre 24.000 × 1 + fomento in Recife 6.000 × 30 = 204.000; 204.000 / 100.000 = 2,04.
   // Actual priority part 6.000 / 30.000 = 0,2 = the 20% minimum: met. No minimum weighted percentage: not compliant yet.
   expect([c.countedTotal, c.achievedShare, c.minimumShareMet, c.priorityRegionShare, c.requiredPriorityRegionShare, c.priorityRegionShareMet, c.compliant])
-    .toEqual(['204000', '2.04', false, '0.2', '0.2', true, false]);
+    .toEqual(['204000.00', '2.04', false, '0.2', '0.2', true, false]);
 });

@@ -81,7 +81,7 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     const c = await compliance(p);
     // salesRevenue = 400.000 + 120.000 = 520.000 (own production, both markets);
     // exportedValue = 520.000 × 20 / 100 = 104.000 (not the export invoices' 120.000); base = 416.000.
-    expect([c.salesRevenue, c.exportedValue, c.base]).toEqual(['520000', '104000', '416000']);
+    expect([c.salesRevenue, c.exportedValue, c.base]).toEqual(['520000.00', '104000.00', '416000.00']);
   });
 
   test('art. 3º §2 I a, b, c weighted (Portaria MDA nº 28/2024): each item with its factors, the shares and the verdict', async () => {
@@ -89,21 +89,21 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     expect(c.model).toBe('WEIGHTED');
     // Actual: (a) 50.000 + 30.000 + 5.000 (association) + 1.500 (contract without technical
     // assistance: from 2024 it counts) = 86.500; (b) 20.000; (c) 10.000; total 116.500.
-    expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.actualTotal]).toEqual(['86500', '20000', '10000', '116500']);
+    expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.actualTotal]).toEqual(['86500.00', '20000.00', '10000.00', '116500.00']);
     // Weighted: soy from Porto Alegre (Sul, not diversified) 50.000 × 1; soy from Recife 30.000 × 4 (d) = 120.000 and
     // 1.500 × 4 = 6.000; other products from Recife 20.000 × 4 × 2 (d, f) = 160.000; the association (80% family
     // farmers: alínea a, not published) 5.000 × 4 = 20.000; fomento in Feira (Semiárido) 10.000 × 30 (c) = 300.000.
     // 50.000 + 120.000 + 6.000 + 160.000 + 20.000 + 300.000 = 656.000.
-    expect(c.countedTotal).toBe('656000');
-    expect(c.minimumShare.weightedTotal).toBe('656000');
+    expect(c.countedTotal).toBe('656000.00');
+    expect(c.minimumShare.weightedTotal).toBe('656000.00');
     // 656.000 / 416.000 = 1,576923076… → 1.576923; no minimum weighted percentage published.
     expect([c.achievedShare, c.minimumShare.achievedShare, c.minimumShare.requiredShare, c.minimumShare.compliant, c.minimumShare.shortfall]).toEqual(['1.576923', '1.576923', null, null, null]);
     // The contract's non-null fields: 0 and false while the minimum is not published.
-    expect([c.requiredShare, c.shortfall, c.minimumShareMet]).toEqual(['0', '0', false]);
+    expect([c.requiredShare, c.shortfall, c.minimumShareMet]).toEqual(['0', '0.00', false]);
     // Requirement 2 on actual values: 30.000 + 1.500 + 5.000 + 20.000 + 10.000 = 66.500 of 116.500 = 0,570815… ≥ 0,15.
-    expect(c.priorityRegionAmount).toBe('66500');
+    expect(c.priorityRegionAmount).toBe('66500.00');
     expect([c.priorityRegionShare, c.requiredPriorityRegionShare, c.priorityRegionShareMet]).toEqual(['0.570815', '0.15', true]);
-    expect(c.priorityRegion).toEqual({ requiredShare: '0.15', share: '0.570815', amount: '66500', actualTotal: '116500', shortfall: '0', compliant: true });
+    expect(c.priorityRegion).toEqual({ requiredShare: '0.15', share: '0.570815', amount: '66500.00', actualTotal: '116500.00', shortfall: '0.00', compliant: true });
     // Requirement 3: the contract without technical assistance is named; the year is not compliant.
     expect(c.technicalAssistance.compliant).toBe(false);
     expect(c.technicalAssistance.contractIds).toHaveLength(1);
@@ -117,12 +117,12 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     const c = await compliance(p);
     const shown = c.spending.map((i: any) => [i.source, i.kind, i.region, i.product, i.count, i.actual, i.factors.map((f: any) => `${f.alinea}${f.value === null ? '?' : `×${f.value}`}`).join(' '), i.weight, i.weighted, i.findings.map((f: any) => f.code).join()]);
     expect(shown).toEqual(expect.arrayContaining([
-      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'SOUTH', 'SOYBEAN', 1, '50000', '', '1', '50000', ''],
-      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '30000', 'd×4', '4', '120000', ''],
-      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '1500', 'd×4', '4', '6000', 'PURCHASE_BELOW_MINIMUM_PRICE'],
-      ['PURCHASE', 'OTHER_PRODUCT', 'NORTHEAST', 'OTHER', 1, '20000', 'd×4 f×2', '8', '160000', ''],
-      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '5000', 'a? d×4', '4', '20000', 'WEIGHTING_FACTOR_NOT_PUBLISHED'],
-      ['FOMENTO_EXPENSE', 'FOMENTO', 'NORTHEAST', null, 1, '10000', 'c×30', '30', '300000', ''],
+      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'SOUTH', 'SOYBEAN', 1, '50000.00', '', '1', '50000.00', ''],
+      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '30000.00', 'd×4', '4', '120000.00', ''],
+      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '1500.00', 'd×4', '4', '6000.00', 'PURCHASE_BELOW_MINIMUM_PRICE'],
+      ['PURCHASE', 'OTHER_PRODUCT', 'NORTHEAST', 'OTHER', 1, '20000.00', 'd×4 f×2', '8', '160000.00', ''],
+      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '5000.00', 'a? d×4', '4', '20000.00', 'WEIGHTING_FACTOR_NOT_PUBLISHED'],
+      ['FOMENTO_EXPENSE', 'FOMENTO', 'NORTHEAST', null, 1, '10000.00', 'c×30', '30', '300000.00', ''],
     ]));
     expect(c.spending).toHaveLength(6);
     expect(c.spending.find((i: any) => i.organizationShare !== null).organizationShare).toBe('0.8');
@@ -133,18 +133,18 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     const byId = new Map(c.excluded.map((e: any) => [`${e.source}:${e.id}`, { amount: e.amount, codes: e.findings.map((f: { code: string }) => f.code) }]));
     const P = (k: string) => `PURCHASE:${ids[k]}`;
     expect(Object.fromEntries(byId)).toEqual({
-      [P('bSouth')]: { amount: '7000', codes: ['OUTSIDE_PRIORITY_REGION'] }, // art. 3º §2 I b
-      [P('noContract')]: { amount: '1000', codes: ['NO_CONTRACT'] }, // art. 3º §2 II
-      [P('signedAfter')]: { amount: '1100', codes: ['NO_PRIOR_CONTRACT'] }, // II "previamente": bought 05-15, signed 06-01
-      [P('dateNotCovered')]: { amount: '1200', codes: ['CONTRACT_NOT_COVERING'] }, // contract ended 2025-02-28
-      [P('feedstockNotCovered')]: { amount: '1300', codes: ['CONTRACT_NOT_COVERING'] }, // castor under a soybean contract
-      [P('priceBelow')]: { amount: '1400', codes: ['PRICE_BELOW_MINIMUM'] }, // 2,39 < PGPAF 2,40 (Decreto 5.996/2006)
+      [P('bSouth')]: { amount: '7000.00', codes: ['OUTSIDE_PRIORITY_REGION'] }, // art. 3º §2 I b
+      [P('noContract')]: { amount: '1000.00', codes: ['NO_CONTRACT'] }, // art. 3º §2 II
+      [P('signedAfter')]: { amount: '1100.00', codes: ['NO_PRIOR_CONTRACT'] }, // II "previamente": bought 05-15, signed 06-01
+      [P('dateNotCovered')]: { amount: '1200.00', codes: ['CONTRACT_NOT_COVERING'] }, // contract ended 2025-02-28
+      [P('feedstockNotCovered')]: { amount: '1300.00', codes: ['CONTRACT_NOT_COVERING'] }, // castor under a soybean contract
+      [P('priceBelow')]: { amount: '1400.00', codes: ['PRICE_BELOW_MINIMUM'] }, // 2,39 < PGPAF 2,40 (Decreto 5.996/2006)
       // From 2024 the contract without technical assistance (art. 3º §2 III) no longer excludes: requirement 3.
-      [P('expiredDap')]: { amount: '1600', codes: ['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID'] }, // art. 2º IV
-      [P('lowShare')]: { amount: '1700', codes: ['SUPPLIER_NOT_ELIGIBLE', 'MEMBER_SHARE_BELOW_MINIMUM'] }, // art. 4º VI: 59% < 60%
-      [P('unregistered')]: { amount: '1800', codes: ['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID'] }, // art. 2º V, 4º VII
-      [P('lateDap')]: { amount: '1900', codes: ['NO_CONTRACT', 'DAP_ISSUED_AFTER_CUTOFF'] }, // Portaria MAPA 174/2022
-      [`FOMENTO_EXPENSE:${ids.fomentoSouth}`]: { amount: '3000', codes: ['OUTSIDE_PRIORITY_REGION'] }, // art. 3º §2 I c
+      [P('expiredDap')]: { amount: '1600.00', codes: ['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID'] }, // art. 2º IV
+      [P('lowShare')]: { amount: '1700.00', codes: ['SUPPLIER_NOT_ELIGIBLE', 'MEMBER_SHARE_BELOW_MINIMUM'] }, // art. 4º VI: 59% < 60%
+      [P('unregistered')]: { amount: '1800.00', codes: ['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID'] }, // art. 2º V, 4º VII
+      [P('lateDap')]: { amount: '1900.00', codes: ['NO_CONTRACT', 'DAP_ISSUED_AFTER_CUTOFF'] }, // Portaria MAPA 174/2022
+      [`FOMENTO_EXPENSE:${ids.fomentoSouth}`]: { amount: '3000.00', codes: ['OUTSIDE_PRIORITY_REGION'] }, // art. 3º §2 I c
     });
     // Purchases first by id, then fomento.
     expect(c.excluded.map((e: any) => e.source)).toEqual([...Array(10).fill('PURCHASE'), 'FOMENTO_EXPENSE']);
@@ -161,15 +161,15 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
       [true, []], [true, []], [true, []], [true, []],
     ]);
     // Soybean contracts show the PGPAF price in force on the signing date; OTHER has none.
-    expect(nodes[0].conformity.minimumPrice).toEqual({ pricePerKg: '2.4', source: 'Portaria PGPAF (test) 2024' });
+    expect(nodes[0].conformity.minimumPrice).toEqual({ pricePerKg: '2.40', source: 'Portaria PGPAF (test) 2024' });
     expect(nodes[1].conformity.minimumPrice).toBeNull();
   });
 
   test('access: AUDITOR any producer, PRODUCER its own (also nested), another producer NOT_FOUND', async () => {
     const other = await createProducer(api, 'Outra Usina Ltda', PORTO_ALEGRE);
-    expect((await api.ok(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'AUDITOR' })).sealCompliance.base).toBe('416000');
+    expect((await api.ok(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'AUDITOR' })).sealCompliance.base).toBe('416000.00');
     const own = await api.ok(`query($p: ID!) { producer(id: $p) { sealCompliance(year: 2025, asKnownOn: "${KNOWN}") { countedTotal compliant } } }`, { p }, { role: 'PRODUCER', producerId: p });
-    expect(own.producer.sealCompliance).toEqual({ countedTotal: '656000', compliant: false });
+    expect(own.producer.sealCompliance).toEqual({ countedTotal: '656000.00', compliant: false });
     const res = await api.gql(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'PRODUCER', producerId: other });
     expect(res.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     expect(res.errors?.[0].message).not.toContain('Nordeste');
@@ -178,15 +178,15 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
   test('each year on its own: 2024 from its own records; 2026 with nothing recorded yet: zero base, nothing counted', async () => {
     const c = await compliance(p, 2024);
     // 2024: one own sale of R$ 25.000 (5 m³), a purchase without contract and R$ 999 of fomento in Recife × 30 = 29.970.
-    expect([c.year, c.model, c.salesRevenue, c.base, c.fomento, c.countedTotal]).toEqual([2024, 'WEIGHTED', '25000', '25000', '999', '29970']);
-    expect(c.excluded).toEqual([{ id: ids.lastYear, source: 'PURCHASE', amount: '500', findings: [{ code: 'NO_CONTRACT' }] }]);
+    expect([c.year, c.model, c.salesRevenue, c.base, c.fomento, c.countedTotal]).toEqual([2024, 'WEIGHTED', '25000.00', '25000.00', '999.00', '29970.00']);
+    expect(c.excluded).toEqual([{ id: ids.lastYear, source: 'PURCHASE', amount: '500.00', findings: [{ code: 'NO_CONTRACT' }] }]);
     // Requirement 2 for 2024 (10%) holds: all counted spending is in Recife. 29.970 / 25.000 = 1,1988.
     expect([c.requiredPriorityRegionShare, c.priorityRegionShare, c.achievedShare]).toEqual(['0.1', '1', '1.1988']);
     // As known before Portaria MDA nº 28/2024 was published, 2024 is flat: 999 counted, 999 / 25.000 = 0,03996 < 30%.
     const flat = await compliance(p, 2024, '2024-06-27');
-    expect([flat.model, flat.countedTotal, flat.achievedShare, flat.requiredShare, flat.shortfall, flat.status]).toEqual(['FLAT', '999', '0.03996', '0.3', '6501', 'NOT_COMPLIANT']);
+    expect([flat.model, flat.countedTotal, flat.achievedShare, flat.requiredShare, flat.shortfall, flat.status]).toEqual(['FLAT', '999.00', '0.03996', '0.3', '6501.00', 'NOT_COMPLIANT']);
     const empty = await compliance(p, 2026); // nothing recorded for 2026 yet
-    expect([empty.base, empty.countedTotal, empty.achievedShare, empty.priorityRegionShare, empty.compliant, empty.status]).toEqual(['0', '0', '0', '0', false, 'NOT_ESTABLISHED']);
+    expect([empty.base, empty.countedTotal, empty.achievedShare, empty.priorityRegionShare, empty.compliant, empty.status]).toEqual(['0.00', '0.00', '0', '0', false, 'NOT_ESTABLISHED']);
     expect(empty.findings.map((f: { code: string }) => f.code)).toEqual(['ZERO_BASE', 'NO_COUNTED_SPENDING', 'MINIMUM_NOT_PUBLISHED']);
   });
 
@@ -209,10 +209,10 @@ describe('requirement 1 of the flat model (art. 3º §3º I; 2023): exactly at, 
     expect([c.achievedShare, c.requiredShare, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['0.4', '0.4', false, '0.01', false]);
     await purchases(api, p, [{ on: '2023-04-02', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
     c = await compliance(p, 2023);
-    expect([c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['40000', true, '0', true]);
+    expect([c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['40000.00', true, '0.00', true]);
     await purchases(api, p, [{ on: '2023-04-03', cost: '0.01', farmer: eligibleFarmer, contract: k }]);
     c = await compliance(p, 2023);
-    expect([c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['40000.01', true, '0', true]);
+    expect([c.countedTotal, c.minimumShareMet, c.shortfall, c.compliant]).toEqual(['40000.01', true, '0.00', true]);
   });
 
   test('the same spending: a Nordeste plant (30%) is compliant, a Sul plant (40%) is not', async () => {
@@ -226,7 +226,7 @@ describe('requirement 1 of the flat model (art. 3º §3º I; 2023): exactly at, 
       verdicts.push([c.achievedShare, c.requiredShare, c.shortfall, c.compliant]);
     }
     // 35.000 / 100.000 = 0,35: ≥ 0,30 in the Nordeste; < 0,40 in the Sul, 5.000 short.
-    expect(verdicts).toEqual([['0.35', '0.3', '0', true], ['0.35', '0.4', '5000', false]]);
+    expect(verdicts).toEqual([['0.35', '0.3', '0.00', true], ['0.35', '0.4', '5000.00', false]]);
   });
 });
 
@@ -258,11 +258,11 @@ describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the actu
         expect(c.priorityRegion.shortfall).toBe(new Decimal('0.01').div(new Decimal(1).minus(minimum)).toDecimalPlaces(2, Decimal.ROUND_CEIL).toFixed());
       }
     }
-    const shown = (x: Decimal) => x.toFixed();
+    const shown = (x: Decimal) => x.toFixed(2);
     expect(results).toEqual([
-      ['100000', shown(atX.minus('0.01')), minimum, false, 'NOT_COMPLIANT'],
-      ['100000', shown(atX), minimum, true, 'NOT_ESTABLISHED'],
-      ['100000', shown(atX.plus('0.01')), minimum, true, 'NOT_ESTABLISHED'],
+      ['100000.00', shown(atX.minus('0.01')), minimum, false, 'NOT_COMPLIANT'],
+      ['100000.00', shown(atX), minimum, true, 'NOT_ESTABLISHED'],
+      ['100000.00', shown(atX.plus('0.01')), minimum, true, 'NOT_ESTABLISHED'],
     ]);
   });
 });
@@ -278,13 +278,13 @@ describe('a contract over two years (art. 3º §2 II): its first covered purchas
     ]);
     const c2025 = await compliance(p);
     // Weighted (DESIGN §1.5): the 2025 purchase is after the signing: 3.000 of soy from Recife × 4 = 12.000.
-    expect([c2025.actualTotal, c2025.countedTotal, c2025.excluded]).toEqual(['3000', '12000', []]);
+    expect([c2025.actualTotal, c2025.countedTotal, c2025.excluded]).toEqual(['3000.00', '12000.00', []]);
     const c2024 = await compliance(p, 2024);
-    expect(c2024.excluded).toEqual([{ id: early, source: 'PURCHASE', amount: '2000', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
+    expect(c2024.excluded).toEqual([{ id: early, source: 'PURCHASE', amount: '2000.00', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
     // The flat model (as known before 2024-06-28): the contract was not prior to the first purchase it covers, so neither counts.
     const flat = await compliance(p, 2025, '2024-06-27');
-    expect([flat.model, flat.countedTotal]).toEqual(['FLAT', '0']);
-    expect(flat.excluded).toEqual([{ id: later, source: 'PURCHASE', amount: '3000', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
+    expect([flat.model, flat.countedTotal]).toEqual(['FLAT', '0.00']);
+    expect(flat.excluded).toEqual([{ id: later, source: 'PURCHASE', amount: '3000.00', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
   });
 
   test('signed before its first covered purchase of 2024, the same contract counts its 2025 purchase', async () => {
@@ -296,6 +296,6 @@ describe('a contract over two years (art. 3º §2 II): its first covered purchas
       { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
     ]);
     const c = await compliance(p);
-    expect([c.familyFarmingAcquisitions, c.countedTotal, c.excluded]).toEqual(['3000', '12000', []]); // 3.000 × 4 (d)
+    expect([c.familyFarmingAcquisitions, c.countedTotal, c.excluded]).toEqual(['3000.00', '12000.00', []]); // 3.000 × 4 (d)
   });
 });

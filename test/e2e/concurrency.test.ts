@@ -166,7 +166,7 @@ describe('closeTaxPeriod racing records into that month', () => {
     expect(cr.errors).toBeUndefined();
     expect(cr.data?.closeTaxPeriod.status).toBe('CLOSED');
     // 1000 (third party) + 3000 (the racing purchase), and the 100 m³ sale.
-    expect(cr.data?.closeTaxPeriod.feedstockCost).toBe('4000');
+    expect(cr.data?.closeTaxPeriod.feedstockCost).toBe('4000.00');
     await expectSnapshotIsStored(1, cr.data!.closeTaxPeriod);
   });
 
@@ -183,7 +183,7 @@ describe('closeTaxPeriod racing records into that month', () => {
     expect(cr.errors).toBeUndefined();
     expect(codes(pr)).toEqual(['CONFLICT/PERIOD_CLOSED']);
     expect(codes(sr)).toEqual(['CONFLICT/PERIOD_CLOSED']);
-    expect(cr.data?.closeTaxPeriod.feedstockCost).toBe('1000');
+    expect(cr.data?.closeTaxPeriod.feedstockCost).toBe('1000.00');
     expect(new Decimal(cr.data?.closeTaxPeriod.domesticVolumeM3).eq(100)).toBe(true);
     await expectSnapshotIsStored(11, cr.data!.closeTaxPeriod);
   });

@@ -88,10 +88,10 @@ test('RulesInForceAsKnownOn: mid-June 2026 as known on 2026-05-20 is general; as
     GENERAL: ['26.41', '121.59'],
     CASTOR_PALM_PRIORITY_REGION: ['22.48', '103.51'],
     FAMILY_FARMING: ['10.39', '47.85'],
-    FAMILY_FARMING_PRIORITY_REGION: ['0', '0'],
+    FAMILY_FARMING_PRIORITY_REGION: ['0.00', '0.00'],
   });
   // Art. 5º §§2º–4º as extended to 2026-07-31: every amount zero.
-  expect(Object.values(figures(data.asKnownToday))).toEqual([['0', '0'], ['0', '0'], ['0', '0'], ['0', '0']]);
+  expect(Object.values(figures(data.asKnownToday))).toEqual([['0.00', '0.00'], ['0.00', '0.00'], ['0.00', '0.00'], ['0.00', '0.00']]);
 });
 
 test('ProducerMonth: April 2026 in two segments, the first blended by cost, the second in the zero window', async () => {
@@ -103,7 +103,7 @@ test('ProducerMonth: April 2026 in two segments, the first blended by cost, the 
   // and 20,000 from the third party (general: R$ 26,41 and 121,59/m³). Weighted by cost (art. 6º §3º):
   // PIS 26.41 × 20,000 / 45,000 = 11.7377…/m³ × 100 m³ = 1,173.78 (half-even); Cofins 121.59 × 4/9 = 54.04/m³ × 100 = 5,404.00.
   expect(before.sealRegular).toBe(true);
-  expect(Object.fromEntries(before.mix.map((m: { category: string; cost: string }) => [m.category, m.cost]))).toMatchObject({ FAMILY_FARMING_PRIORITY_REGION: '25000', GENERAL: '20000' });
+  expect(Object.fromEntries(before.mix.map((m: { category: string; cost: string }) => [m.category, m.cost]))).toMatchObject({ FAMILY_FARMING_PRIORITY_REGION: '25000.00', GENERAL: '20000.00' });
   expect(Number(before.pisDue)).toBe(1173.78);
   expect(Number(before.cofinsDue)).toBe(5404);
   // From 2026-04-07 every amount is zero (art. 5º §§2º–4º).
@@ -127,31 +127,31 @@ test('ImportsOfMonth: September 2026, each declaration at the general amounts (a
   // 150 m³ × 26,41 = 3.961,50; × 121,59 = 18.238,50. 0,5 m³ × 26,41 = 13,205 → 13,20 (half-even, 0 is even);
   // × 121,59 = 60,795 → 60,80 (9 is odd: up). Totals 3.974,70 and 18.299,30; 22.274,00 in all.
   expect(importContributions.imports.map((l: any) => [l.declarationNumber, l.pisDue, l.cofinsDue])).toEqual([
-    ['26/0900001-0', '3961.5', '18238.5'], ['26BR00000900002-5', '13.2', '60.8'],
+    ['26/0900001-0', '3961.50', '18238.50'], ['26BR00000900002-5', '13.20', '60.80'],
   ]);
-  expect([importContributions.volumeM3, importContributions.pisDue, importContributions.cofinsDue, importContributions.totalDue]).toEqual(['150.5', '3974.7', '18299.3', '22274']);
+  expect([importContributions.volumeM3, importContributions.pisDue, importContributions.cofinsDue, importContributions.totalDue]).toEqual(['150.500', '3974.70', '18299.30', '22274.00']);
   expect(producer.imports.totalCount).toBe(2);
 });
 
 test('MonthsAcross2027: December 2026 with PIS/Cofins, January 2027 with the CBS, its rate not yet published', async () => {
   const { producer } = await run('MonthsAcross2027', { producerId: ids.producer });
   expect(producer.december.fuelTaxes).toEqual([]);
-  expect([producer.january.pisDue, producer.january.cofinsDue]).toEqual(['0', '0']);
+  expect([producer.january.pisDue, producer.january.cofinsDue]).toEqual(['0.00', '0.00']);
   expect(producer.january.segments).toEqual([expect.objectContaining({ from: '2027-01-01', to: '2027-01-31', pisCofinsInForce: false })]);
   // 40 m³ of own production sold on 2027-01-08; no import: the base is 40 m³, the amount unknown.
-  expect(producer.january.fuelTaxes).toEqual([expect.objectContaining({ tax: 'CBS', status: 'RATE_NOT_PUBLISHED', volumeM3: '40', ratePerM3: null, due: null })]);
+  expect(producer.january.fuelTaxes).toEqual([expect.objectContaining({ tax: 'CBS', status: 'RATE_NOT_PUBLISHED', volumeM3: '40.000', ratePerM3: null, due: null })]);
   expect(producer.january.warnings.map((w: any) => w.code)).toEqual(['RATE_NOT_PUBLISHED']);
 });
 
 test('SealComplianceOfYear and WhyPurchaseDidNotCount: João\'s 2025 purchase is excluded, and why', async () => {
   const { sealCompliance } = await run('SealComplianceOfYear', { producerId: ids.producer, year: 2025 });
-  expect(sealCompliance.salesRevenue).toBe('250000');
+  expect(sealCompliance.salesRevenue).toBe('250000.00');
   const excluded = sealCompliance.excluded.find((e: { id: string }) => e.id === ids.joaoPurchase);
   expect(excluded).toBeDefined();
-  expect(excluded.amount).toBe('12500');
+  expect(excluded.amount).toBe('12500.00');
   expect(excluded.findings.map((f: { code: string }) => f.code)).toEqual(expect.arrayContaining([expect.stringMatching(/^(SUPPLIER_NOT_ELIGIBLE|REGISTRATION_NOT_VALID)$/)]));
   // Nothing counted: João was not eligible on 2025-03-10 (art. 2º IV), so the target is missed.
-  expect(sealCompliance.countedTotal).toBe('0');
+  expect(sealCompliance.countedTotal).toBe('0.00');
   expect(sealCompliance.compliant).toBe(false);
 
   const { purchase } = await run('WhyPurchaseDidNotCount', { purchaseId: ids.joaoPurchase, purchasedOn: '2025-03-10' });
@@ -204,10 +204,10 @@ describe('on the demo dataset, with the variables GraphiQL opens with', () => {
   test('ImportsOfMonth shows the demo producer\'s September import; May\'s, in the window, owes R$ 0,00 (art. 5º §3º)', async () => {
     const { data } = await runSaved('ImportsOfMonth');
     // 380,5 m³ × 26,41 = 10.049,005 → 10.049,00 (half-even: 0 is even); × 121,59 = 46.264,995 → 46.265,00.
-    expect(data.importContributions).toMatchObject({ volumeM3: '380.5', pisDue: '10049', cofinsDue: '46265' });
+    expect(data.importContributions).toMatchObject({ volumeM3: '380.500', pisDue: '10049.00', cofinsDue: '46265.00' });
     expect(data.producer.imports.totalCount).toBe(2);
     const may = await demo.gql(example('ImportsOfMonth').query, { producerId: '1', year: 2026, month: 5 }, { role: 'AUDITOR' });
-    expect(may.data?.importContributions).toMatchObject({ volumeM3: '420', pisDue: '0', cofinsDue: '0' });
+    expect(may.data?.importContributions).toMatchObject({ volumeM3: '420.000', pisDue: '0.00', cofinsDue: '0.00' });
   });
 
   test('WhyPurchaseDidNotCount names a purchase that did not count, on its own date, and SealComplianceOfYear lists it', async () => {

@@ -51,7 +51,7 @@ describe('coefficientRules (Decreto 10.527/2020, arts. 5º and 6º)', () => {
       GENERAL: ['0.7802', '26.41', '121.59'], //                   art. 5º §1º
       CASTOR_PALM_PRIORITY_REGION: ['0.8129', '22.48', '103.51'], // art. 6º §1º I (not 553,19 × 0,1871 = 103,5018)
       FAMILY_FARMING: ['0.9135', '10.39', '47.85'], //             art. 6º §1º II
-      FAMILY_FARMING_PRIORITY_REGION: ['1', '0', '0'], //           art. 6º §1º III
+      FAMILY_FARMING_PRIORITY_REGION: ['1', '0.00', '0.00'], //           art. 6º §1º III
     });
     expect(rs.every((r) => r.publishedOn === '2020-10-23' && r.validFrom === '2020-10-23' && r.validUntil === null)).toBe(true);
     expect(rs.find((r) => r.category === 'GENERAL')!.legalBasis).toBe('Decreto 10.527/2020, art. 5º, caput and §1º');
@@ -60,15 +60,15 @@ describe('coefficientRules (Decreto 10.527/2020, arts. 5º and 6º)', () => {
   test('asKnownOn: June 2026 as known on 2026-05-20 is general (window then ended 05-31); as known today it is zero (art. 5º §2º as extended)', async () => {
     expect(figures(await rules('2026-06-15', '2026-05-20')).GENERAL).toEqual(['0.7802', '26.41', '121.59']);
     const now = await rules('2026-06-15');
-    expect(Object.values(figures(now))).toEqual([['1', '0', '0'], ['1', '0', '0'], ['1', '0', '0'], ['1', '0', '0']]);
+    expect(Object.values(figures(now))).toEqual([['1', '0.00', '0.00'], ['1', '0.00', '0.00'], ['1', '0.00', '0.00'], ['1', '0.00', '0.00']]);
     expect(now[0]).toMatchObject({ validFrom: '2026-04-07', validUntil: '2026-07-31', publishedOn: '2026-05-31' });
     expect(now[0].note).toMatch(/not in our sources/);
   });
 
   test('the window\'s first and last days (art. 5º §§2º–4º)', async () => {
     expect(figures(await rules('2026-04-06')).GENERAL).toEqual(['0.7802', '26.41', '121.59']);
-    expect(figures(await rules('2026-04-07')).FAMILY_FARMING).toEqual(['1', '0', '0']);
-    expect(figures(await rules('2026-07-31')).CASTOR_PALM_PRIORITY_REGION).toEqual(['1', '0', '0']);
+    expect(figures(await rules('2026-04-07')).FAMILY_FARMING).toEqual(['1', '0.00', '0.00']);
+    expect(figures(await rules('2026-07-31')).CASTOR_PALM_PRIORITY_REGION).toEqual(['1', '0.00', '0.00']);
     expect(figures(await rules('2026-08-01')).CASTOR_PALM_PRIORITY_REGION).toEqual(['0.8129', '22.48', '103.51']);
   });
 
@@ -90,7 +90,7 @@ describe('rate(question)', () => {
   const rate = async (over: Record<string, unknown>) => (await api.ok(RATE, { q: q(over) })).rate;
 
   test('art. 6º III: family farming in the Northeast with the Selo → 0,00', async () => {
-    expect(await rate({})).toMatchObject({ category: 'FAMILY_FARMING_PRIORITY_REGION', coefficient: '1', pisPerM3: '0', cofinsPerM3: '0', reasons: [] });
+    expect(await rate({})).toMatchObject({ category: 'FAMILY_FARMING_PRIORITY_REGION', coefficient: '1', pisPerM3: '0.00', cofinsPerM3: '0.00', reasons: [] });
   });
 
   test('art. 6º III, "no Semiárido": a Semiárido municipality of Minas Gerais counts as priority region', async () => {
@@ -124,7 +124,7 @@ describe('rate(question)', () => {
 
   test('in the zero window the amounts are 0 and the legal basis names art. 5º §§2º–4º; as known before the extension, June is general', async () => {
     const r = await rate({ on: '2026-06-10', originMunicipalityCode: PORTO_ALEGRE, familyFarming: false });
-    expect(r).toMatchObject({ category: 'GENERAL', coefficient: '1', pisPerM3: '0', cofinsPerM3: '0' });
+    expect(r).toMatchObject({ category: 'GENERAL', coefficient: '1', pisPerM3: '0.00', cofinsPerM3: '0.00' });
     expect(r.legalBasis).toContain('art. 5º §§2º–4º');
     const before = await rate({ on: '2026-06-10', originMunicipalityCode: PORTO_ALEGRE, familyFarming: false, asKnownOn: '2026-05-20' });
     expect(before).toMatchObject({ pisPerM3: '26.41', cofinsPerM3: '121.59' });
@@ -259,7 +259,7 @@ test('before 2020-10-23 the shipped figures of Decreto 7.768/2012 (secondary sou
   const rs = await rules('2015-01-01');
   expect(figures(rs)).toEqual({
     GENERAL: ['0.7802', '26.41', '121.59'], CASTOR_PALM_PRIORITY_REGION: ['0.8129', '22.48', '103.51'],
-    FAMILY_FARMING: ['0.9135', '10.39', '47.85'], FAMILY_FARMING_PRIORITY_REGION: ['1', '0', '0'],
+    FAMILY_FARMING: ['0.9135', '10.39', '47.85'], FAMILY_FARMING_PRIORITY_REGION: ['1', '0.00', '0.00'],
   });
   expect(rs.every((r) => r.legalBasis.startsWith('Decreto 7.768/2012 (revoked by Decreto 10.527/2020, art. 9º III)'))).toBe(true);
   expect(rs.every((r) => r.validFrom === '2012-06-28' && r.validUntil === '2020-10-22')).toBe(true);

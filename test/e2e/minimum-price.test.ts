@@ -17,7 +17,7 @@ afterAll(async () => { await api.close(); });
 
 test('an ADMIN publishes a version: read back, dated today by default, audited', async () => {
   const d = await api.ok(PUBLISH, { i: castor });
-  expect(d.publishMinimumPrice).toMatchObject({ feedstock: 'CASTOR_BEAN', validFrom: '2025-01-01', validUntil: '2025-12-31', pricePerKg: '3.1', source: 'Portaria PGPAF (test) 1/2024', publishedOn: today() });
+  expect(d.publishMinimumPrice).toMatchObject({ feedstock: 'CASTOR_BEAN', validFrom: '2025-01-01', validUntil: '2025-12-31', pricePerKg: '3.10', source: 'Portaria PGPAF (test) 1/2024', publishedOn: today() });
   const id = d.publishMinimumPrice.id;
   expect(await api.count(`SELECT count(*) FROM audit_entry WHERE operation = 'publishMinimumPrice' AND entity = 'MinimumPrice' AND entity_id = $1`, [id])).toBe(1);
   const read = await api.ok(LIST, { f: 'CASTOR_BEAN' }, { role: 'PRODUCER', producerId: '1' });
@@ -30,9 +30,9 @@ test('a new version never overwrites: the later publication wins from its public
   expect(await api.count(`SELECT count(*) FROM minimum_price WHERE feedstock = 'PALM'`)).toBe(2);
   expect(await api.count(`SELECT count(*) FROM minimum_price WHERE id = $1 AND price_per_kg = 1.00`, [first.id])).toBe(1);
   const inForce = async (on: string, k: string) => (await api.ok(LIST, { f: 'PALM', on, k }, { role: 'AUDITOR' })).minimumPrices.map((m: { pricePerKg: string }) => m.pricePerKg);
-  expect(await inForce('2025-08-01', '2025-12-31')).toEqual(['1.2']);
-  expect(await inForce('2025-08-01', '2025-06-19')).toEqual(['1']); // not yet published
-  expect(await inForce('2025-03-01', '2025-12-31')).toEqual(['1']);
+  expect(await inForce('2025-08-01', '2025-12-31')).toEqual(['1.20']);
+  expect(await inForce('2025-08-01', '2025-06-19')).toEqual(['1.00']); // not yet published
+  expect(await inForce('2025-03-01', '2025-12-31')).toEqual(['1.00']);
   expect(await inForce('2026-01-01', '2026-12-31')).toEqual([]);
   // Without `on`: every version.
   expect((await api.ok(LIST, { f: 'PALM' })).minimumPrices.map((m: { id: string }) => m.id)).toEqual([first.id, second.id]);
@@ -83,11 +83,11 @@ test('Contract.conformity uses the minimum price in force on the signing date, a
   const july = await create('2025-07-10', '1.10');
   const Q = `query($id: ID!, $k: Date) { contract(id: $id) { conformity(asKnownOn: $k) { conforming findings { code legalBasis } minimumPrice { pricePerKg } } } }`;
   const conf = async (id: string, k: string | null) => (await api.ok(Q, { id, k }, { role: 'PRODUCER', producerId })).contract.conformity;
-  expect(await conf(january, '2025-12-31')).toEqual({ conforming: true, findings: [], minimumPrice: { pricePerKg: '1' } });
+  expect(await conf(january, '2025-12-31')).toEqual({ conforming: true, findings: [], minimumPrice: { pricePerKg: '1.00' } });
   const late = await conf(july, '2025-12-31');
   expect(late.conforming).toBe(false);
   expect(late.findings).toEqual([{ code: 'PRICE_BELOW_MINIMUM', legalBasis: 'Decreto 10.527/2020, art. 3º §2º II; Decreto 5.996/2006' }]);
-  expect(late.minimumPrice).toEqual({ pricePerKg: '1.2' });
+  expect(late.minimumPrice).toEqual({ pricePerKg: '1.20' });
   // As known before the R$ 1,20 version was published, the July contract conformed.
   expect((await conf(july, '2025-06-19')).conforming).toBe(true);
 });

@@ -117,9 +117,9 @@ test('producers → purchases → familyFarmer → municipality (and originMunic
     expect(page.totalCount).toBe(10);
     expect(page.edges).toHaveLength(10);
     expect(page.pageInfo.hasNextPage).toBe(false);
-    expect(page.edges.map((e) => e.node.quantityKg)).toEqual(['100', '101', '102', '103', '104', '105', '106', '107', '108', '109']);
-    expect(page.edges[0].node).toMatchObject({ cost: '250.5', supplierKind: 'FAMILY_FARMER', originMunicipality: { ibgeCode: '4314902', priorityRegion: false } });
-    expect(page.edges[1].node).toMatchObject({ cost: '90', supplierKind: 'COOPERATIVE', contract: null, originMunicipality: { ibgeCode: '2910800', priorityRegion: true } });
+    expect(page.edges.map((e) => e.node.quantityKg)).toEqual(['100.000', '101.000', '102.000', '103.000', '104.000', '105.000', '106.000', '107.000', '108.000', '109.000']);
+    expect(page.edges[0].node).toMatchObject({ cost: '250.50', supplierKind: 'FAMILY_FARMER', originMunicipality: { ibgeCode: '4314902', priorityRegion: false } });
+    expect(page.edges[1].node).toMatchObject({ cost: '90.00', supplierKind: 'COOPERATIVE', contract: null, originMunicipality: { ibgeCode: '2910800', priorityRegion: true } });
     expect(page.edges[0].node.contract?.producer.id).toBe(edge.node.id);
     expect(page.edges[0].node.familyFarmer?.municipality.ibgeCode).toBe(FARMERS_HOME);
     expect(page.edges[0].node.organization).toBeNull();
@@ -150,7 +150,7 @@ test('under producers, each producer gets its own first N purchases and its own 
     // Purchases i = 1..9 were consumed on 2025-03-(i + 1): nine from the 2nd on.
     expect(node.purchases.totalCount).toBe(9);
     expect(node.purchases.pageInfo.hasNextPage).toBe(true);
-    expect(node.purchases.edges.map((e) => e.node.quantityKg)).toEqual(['101', '102', '103']);
+    expect(node.purchases.edges.map((e) => e.node.quantityKg)).toEqual(['101.000', '102.000', '103.000']);
     expect(node.purchases.edges.every((e) => e.node.producer.id === node.id)).toBe(true);
   }
 });

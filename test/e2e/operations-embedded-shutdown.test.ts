@@ -61,7 +61,7 @@ const RULES_2026_03_01 = {
       { category: 'GENERAL', pisPerM3: '26.41', cofinsPerM3: '121.59' },
       { category: 'CASTOR_PALM_PRIORITY_REGION', pisPerM3: '22.48', cofinsPerM3: '103.51' },
       { category: 'FAMILY_FARMING', pisPerM3: '10.39', cofinsPerM3: '47.85' },
-      { category: 'FAMILY_FARMING_PRIORITY_REGION', pisPerM3: '0', cofinsPerM3: '0' },
+      { category: 'FAMILY_FARMING_PRIORITY_REGION', pisPerM3: '0.00', cofinsPerM3: '0.00' },
     ],
   },
 };

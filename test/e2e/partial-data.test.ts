@@ -31,8 +31,8 @@ test('December 2026 beside May 2012 (no coefficient rule yet): the month with a 
   expect(res.status).toBe(200);
   // January 2027 is data (no PIS/Cofins; the CBS with its rate not yet published), never an error.
   expect(res.data!.producer).toEqual({
-    legalName: 'Usina Parcial A', dec: { year: 2026, month: 12, regime: 'SPECIAL_PER_M3', totalDue: '0' }, may: null,
-    jan: { year: 2027, month: 1, totalDue: '0', fuelTaxes: [{ status: 'RATE_NOT_PUBLISHED' }] },
+    legalName: 'Usina Parcial A', dec: { year: 2026, month: 12, regime: 'SPECIAL_PER_M3', totalDue: '0.00' }, may: null,
+    jan: { year: 2027, month: 1, totalDue: '0.00', fuelTaxes: [{ status: 'RATE_NOT_PUBLISHED' }] },
   });
   expect(res.errors).toHaveLength(1);
   expect(res.errors![0]).toMatchObject({ path: ['producer', 'may'], extensions: { code: 'NO_RULE_IN_FORCE' } });
@@ -49,7 +49,7 @@ test("a list of producers' months and years: every producer kept, each failing f
   const nodes = res.data!.producers.edges.map((e: any) => e.node);
   expect(nodes.map((n: any) => n.id)).toEqual(producers);
   for (const n of nodes) {
-    expect(n.ok).toEqual({ month: 11, totalDue: '0' });
+    expect(n.ok).toEqual({ month: 11, totalDue: '0.00' });
     expect(n.early).toBeNull();
     expect(n.year).toEqual({ year: 2026 });
     expect(n.badYear).toBeNull();

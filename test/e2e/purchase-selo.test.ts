@@ -80,18 +80,18 @@ describe('Purchase.selo agrees with sealCompliance.excluded, reason by reason', 
     // Each with the factors the year's compliance weighs it by (Portaria MDA nº 28/2024).
     const W = `query($id: ID!) { purchase(id: $id) { selo(asKnownOn: "${KNOWN}") { model actual factors { alinea value } weight weighted warnings { code } } } }`;
     const weighed = async (name: string) => (await api.ok(W, { id: ids[name] })).purchase.selo;
-    expect(await weighed('aSouthOrigin')).toEqual({ model: 'WEIGHTED', actual: '50000', factors: [], weight: '1', weighted: '50000', warnings: [] });
-    expect(await weighed('bRecife')).toEqual({ model: 'WEIGHTED', actual: '20000', factors: [{ alinea: 'd', value: '4' }, { alinea: 'f', value: '2' }], weight: '8', weighted: '160000', warnings: [] });
+    expect(await weighed('aSouthOrigin')).toEqual({ model: 'WEIGHTED', actual: '50000.00', factors: [], weight: '1', weighted: '50000.00', warnings: [] });
+    expect(await weighed('bRecife')).toEqual({ model: 'WEIGHTED', actual: '20000.00', factors: [{ alinea: 'd', value: '4' }, { alinea: 'f', value: '2' }], weight: '8', weighted: '160000.00', warnings: [] });
     expect(await weighed('association')).toEqual({
-      model: 'WEIGHTED', actual: '5000', factors: [{ alinea: 'a', value: null }, { alinea: 'd', value: '4' }], weight: '4', weighted: '20000', warnings: [{ code: 'WEIGHTING_FACTOR_NOT_PUBLISHED' }],
+      model: 'WEIGHTED', actual: '5000.00', factors: [{ alinea: 'a', value: null }, { alinea: 'd', value: '4' }], weight: '4', weighted: '20000.00', warnings: [{ code: 'WEIGHTING_FACTOR_NOT_PUBLISHED' }],
     });
     // R$ 1.500 for 1.000 kg of soybeans: R$ 1,50/kg, below the PGPAF R$ 2,40 in force on its date.
-    expect(await weighed('noTa')).toEqual({ model: 'WEIGHTED', actual: '1500', factors: [{ alinea: 'd', value: '4' }], weight: '4', weighted: '6000', warnings: [{ code: 'PURCHASE_BELOW_MINIMUM_PRICE' }] });
+    expect(await weighed('noTa')).toEqual({ model: 'WEIGHTED', actual: '1500.00', factors: [{ alinea: 'd', value: '4' }], weight: '4', weighted: '6000.00', warnings: [{ code: 'PURCHASE_BELOW_MINIMUM_PRICE' }] });
     // The flat model (2025 as known before Portaria MDA nº 28/2024): factor 1, no factors by alínea; the contract without technical assistance excludes.
     const flat = (await api.ok(`query($id: ID!) { purchase(id: $id) { selo(asKnownOn: "2024-06-27") { model counts weight weighted factors { alinea } findings { code } } } }`, { id: ids.noTa })).purchase.selo;
     expect(flat).toEqual({ model: 'FLAT', counts: false, weight: null, weighted: null, factors: [], findings: [{ code: 'NO_TECHNICAL_ASSISTANCE' }] });
     expect((await api.ok(`query($id: ID!) { purchase(id: $id) { selo(asKnownOn: "2024-06-27") { model counts weight weighted } } }`, { id: ids.aRecife })).purchase.selo)
-      .toEqual({ model: 'FLAT', counts: true, weight: '1', weighted: '30000' });
+      .toEqual({ model: 'FLAT', counts: true, weight: '1', weighted: '30000.00' });
   });
 
   test('a third-party purchase is not family-farming spending: null; a purchase of 2024 is judged for 2024', async () => {

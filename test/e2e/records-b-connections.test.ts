@@ -67,7 +67,7 @@ describe('Producer.purchases', () => {
     expect(seen).toEqual(await storedOrder());
     // The earliest day is 2025-03-01 (n = 0) and holds three purchases, ties broken by id.
     expect(p1.edges.slice(0, 3).map((e) => e.node.consumedOn)).toEqual(['2025-03-01', '2025-03-01', '2025-03-01']);
-    expect(p1.edges.slice(0, 3).map((e) => e.node.quantityKg)).toEqual(['1', '1000', '1001']);
+    expect(p1.edges.slice(0, 3).map((e) => e.node.quantityKg)).toEqual(['1.000', '1000.000', '1001.000']);
     expect(p3.edges[6].node.consumedOn).toBe('2025-05-29');
   });
 
@@ -119,13 +119,13 @@ describe('Producer.sales', () => {
     expect(p1.totalCount).toBe(25);
     expect(p1.edges).toHaveLength(20);
     // Sale i was sold on 2025-04-(25 − i) with volume i + 1: the earliest day holds volume 25.
-    expect(p1.edges[0].node).toEqual({ soldOn: '2025-04-01', volumeM3: '25' });
+    expect(p1.edges[0].node).toEqual({ soldOn: '2025-04-01', volumeM3: '25.000' });
     const p2 = (await api.ok(SALES, { id: w.producerA, after: p1.pageInfo.endCursor })).producer.sales;
     expect(p2.edges.map((e: { node: { soldOn: string } }) => e.node.soldOn)).toEqual(['2025-04-21', '2025-04-22', '2025-04-23', '2025-04-24', '2025-04-25']);
     expect(p2.pageInfo.hasNextPage).toBe(false);
     const week = (await api.ok(SALES, { id: w.producerA, from: '2025-04-07', to: '2025-04-13' })).producer.sales;
     expect(week.totalCount).toBe(7);
-    expect(week.edges.map((e: { node: { volumeM3: string } }) => e.node.volumeM3)).toEqual(['19', '18', '17', '16', '15', '14', '13']);
+    expect(week.edges.map((e: { node: { volumeM3: string } }) => e.node.volumeM3)).toEqual(['19.000', '18.000', '17.000', '16.000', '15.000', '14.000', '13.000']);
     expect(errorOf(await api.gql(SALES, { id: w.producerA, first: 500 }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
   });
 });

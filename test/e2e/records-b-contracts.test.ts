@@ -32,7 +32,7 @@ describe('createContract', () => {
     const { createContract: c } = await api.ok(CREATE, { input: withFarmer() });
     expect(c).toEqual({
       id: expect.any(String), signedOn: '2025-01-15', validFrom: '2025-02-01', validUntil: '2025-12-31', feedstock: 'SOYBEAN',
-      quantityKg: '50000.5', pricePerKg: '2.3456', technicalAssistance: true, producer: { id: w.producerA, legalName: 'Biodiesel Alfa S.A.' },
+      quantityKg: '50000.500', pricePerKg: '2.3456', technicalAssistance: true, producer: { id: w.producerA, legalName: 'Biodiesel Alfa S.A.' },
       familyFarmer: { id: w.farmer, name: 'Maria da Silva' }, organization: null,
     });
     expect(await contracts()).toBe(before + 1);
@@ -46,7 +46,7 @@ describe('createContract', () => {
   test('with an organization, by the PRODUCER itself', async () => {
     const input = withFarmer({ familyFarmerId: null, organizationId: w.cooperative, technicalAssistance: false, quantityKg: 1200, pricePerKg: '3' });
     const { createContract: c } = await api.ok(CREATE, { input }, { role: 'PRODUCER', producerId: w.producerA });
-    expect(c).toMatchObject({ quantityKg: '1200', pricePerKg: '3', technicalAssistance: false, familyFarmer: null, organization: { id: w.cooperative, kind: 'COOPERATIVE' } });
+    expect(c).toMatchObject({ quantityKg: '1200.000', pricePerKg: '3.00', technicalAssistance: false, familyFarmer: null, organization: { id: w.cooperative, kind: 'COOPERATIVE' } });
     const [row] = await api.db.dataSource.query(`SELECT family_farmer_id, organization_id::text FROM contract WHERE id = $1`, [c.id]);
     expect(row).toEqual({ family_farmer_id: null, organization_id: w.cooperative });
   });

@@ -56,11 +56,11 @@ describe('recordPurchases: success', () => {
       familyFarmer: { id: w.farmer, name: 'Maria da Silva', municipality: { ibgeCode: w.recife } }, organization: null,
     });
     // consumedOn defaults to purchasedOn (art. 6º §3º); an integer Decimal comes back as a string.
-    expect(out[1]).toMatchObject({ consumedOn: '2025-03-02', quantityKg: '800', cost: '0.01', purpose: 'OTHER_PRODUCT', contract: null, familyFarmer: null, organization: { id: w.cooperative, kind: 'COOPERATIVE' } });
+    expect(out[1]).toMatchObject({ consumedOn: '2025-03-02', quantityKg: '800.000', cost: '0.01', purpose: 'OTHER_PRODUCT', contract: null, familyFarmer: null, organization: { id: w.cooperative, kind: 'COOPERATIVE' } });
     expect(out[2]).toMatchObject({ cost: '99999999999.99', supplierKind: 'ASSOCIATION', organization: { id: w.association, kind: 'ASSOCIATION' } });
-    expect(out[3]).toMatchObject({ supplierKind: 'THIRD_PARTY', supplierName: 'Cerealista Sul Ltda', cost: '2500', externalId: null, familyFarmer: null, organization: null });
+    expect(out[3]).toMatchObject({ supplierKind: 'THIRD_PARTY', supplierName: 'Cerealista Sul Ltda', cost: '2500.00', externalId: null, familyFarmer: null, organization: null });
     // Own production carries no cost (valued per art. 6º §4º).
-    expect(out[4]).toMatchObject({ supplierKind: 'OWN_PRODUCTION', cost: null, quantityKg: '300.5' });
+    expect(out[4]).toMatchObject({ supplierKind: 'OWN_PRODUCTION', cost: null, quantityKg: '300.500' });
     expect(await purchases()).toBe(before + 5);
 
     // Read back by id, and straight from the table.

@@ -45,8 +45,8 @@ describe('recordSales', () => {
       ],
     });
     expect(out).toEqual([
-      { id: expect.any(String), soldOn: '2025-04-15', volumeM3: '45.5', revenue: '250000.75', origin: 'OWN_PRODUCTION', market: 'DOMESTIC', invoiceKey: key(1), producer: { id: w.producerA } },
-      { id: expect.any(String), soldOn: '2025-04-16', volumeM3: '30', revenue: '120000', origin: 'IMPORTED', market: 'EXPORT', invoiceKey: null, producer: { id: w.producerA } },
+      { id: expect.any(String), soldOn: '2025-04-15', volumeM3: '45.500', revenue: '250000.75', origin: 'OWN_PRODUCTION', market: 'DOMESTIC', invoiceKey: key(1), producer: { id: w.producerA } },
+      { id: expect.any(String), soldOn: '2025-04-16', volumeM3: '30.000', revenue: '120000.00', origin: 'IMPORTED', market: 'EXPORT', invoiceKey: null, producer: { id: w.producerA } },
     ]);
     expect(await sales()).toBe(before + 2);
     const [row] = await api.db.dataSource.query(`SELECT volume_m3::text, revenue::text, invoice_key FROM sale WHERE id = $1`, [out[0].id]);
@@ -117,8 +117,8 @@ describe('recordFomento', () => {
       ],
     });
     expect(out).toEqual([
-      { id: expect.any(String), spentOn: '2025-05-10', kind: 'TECHNICAL_ASSISTANCE', amount: '15000.1', description: 'Curso de manejo do solo', producer: { id: w.producerA }, municipality: { ibgeCode: w.recife, priorityRegion: true }, organization: { id: w.cooperative, kind: 'COOPERATIVE' } },
-      { id: expect.any(String), spentOn: '2025-06-01', kind: 'DONATION', amount: '700', description: null, producer: { id: w.producerA }, municipality: { ibgeCode: w.portoAlegre, priorityRegion: false }, organization: null },
+      { id: expect.any(String), spentOn: '2025-05-10', kind: 'TECHNICAL_ASSISTANCE', amount: '15000.10', description: 'Curso de manejo do solo', producer: { id: w.producerA }, municipality: { ibgeCode: w.recife, priorityRegion: true }, organization: { id: w.cooperative, kind: 'COOPERATIVE' } },
+      { id: expect.any(String), spentOn: '2025-06-01', kind: 'DONATION', amount: '700.00', description: null, producer: { id: w.producerA }, municipality: { ibgeCode: w.portoAlegre, priorityRegion: false }, organization: null },
     ]);
     expect(await fomento()).toBe(before + 2);
     const [row] = await api.db.dataSource.query(`SELECT amount::text, organization_id::text, municipality_code FROM fomento_expense WHERE id = $1`, [out[0].id]);

@@ -48,8 +48,8 @@ afterAll(async () => { await api?.close(); });
 test('taxPeriod: the raw material bought in 2023 is family farming in the priority region (art. 6º III), in 2025 family farming only (II)', async () => {
   const month = async (year: number) => (await api.ok(`query($p: ID!, $y: Int!) { taxPeriod(producerId: $p, year: $y, month: 3) { segments { mix { category cost } } } }`,
     { p: producer, y: year })).taxPeriod.segments.flatMap((s: { mix: unknown[] }) => s.mix);
-  expect(await month(2023)).toEqual([{ category: 'FAMILY_FARMING_PRIORITY_REGION', cost: '3000' }]);
-  expect(await month(2025)).toEqual([{ category: 'FAMILY_FARMING', cost: '3000' }]);
+  expect(await month(2023)).toEqual([{ category: 'FAMILY_FARMING_PRIORITY_REGION', cost: '3000.00' }]);
+  expect(await month(2025)).toEqual([{ category: 'FAMILY_FARMING', cost: '3000.00' }]);
 });
 
 test('rate: the same lot from Janaúba, acquired in 2023 or in 2025 (acquiredOn, default the date of the sale)', async () => {
@@ -69,11 +69,11 @@ test('sealCompliance: the 2023 purchase is priority-region spending (no requirem
     countedTotal priorityRegionAmount priorityRegionShare requiredPriorityRegionShare requiredPriorityRegionShareLegalBasis priorityRegionShareMet excluded { id } } }`,
   { p: producer, y })).sealCompliance;
   const y2023 = await year(2023);
-  expect(y2023).toMatchObject({ countedTotal: '3000', priorityRegionAmount: '3000', priorityRegionShare: '1', requiredPriorityRegionShare: '0', priorityRegionShareMet: true, excluded: [] });
+  expect(y2023).toMatchObject({ countedTotal: '3000.00', priorityRegionAmount: '3000.00', priorityRegionShare: '1', requiredPriorityRegionShare: '0', priorityRegionShareMet: true, excluded: [] });
   expect(y2023.requiredPriorityRegionShareLegalBasis).toMatch(/Portaria Interministerial MME\/MDA nº 2\/2023/);
   // Portaria Interministerial MME/MDA nº 2/2023: 15% in 2025, and nothing of it in the priority region;
   // weighted from 2024 (Portaria MDA nº 28/2024): an acquisition in the Sudeste, alínea e, × 3.
-  expect(await year(2025)).toMatchObject({ countedTotal: '9000', priorityRegionAmount: '0', priorityRegionShare: '0', requiredPriorityRegionShare: '0.15', priorityRegionShareMet: false, excluded: [] });
+  expect(await year(2025)).toMatchObject({ countedTotal: '9000.00', priorityRegionAmount: '0.00', priorityRegionShare: '0', requiredPriorityRegionShare: '0.15', priorityRegionShareMet: false, excluded: [] });
 });
 
 test('Purchase.selo: priority region in 2023, not in 2025', async () => {

@@ -75,8 +75,8 @@ describe('imports of biodiesel (Decreto 10.527/2020, art. 5º §1º and §3º; a
 
     // May (window, §3º): 100 m³ × R$ 0,00.
     const may = await month(id, 2026, 5);
-    expect(may.imports).toMatchObject({ volumeM3: '100', pisDue: '0', cofinsDue: '0', totalDue: '0' });
-    expect(may.imports.imports[0]).toMatchObject({ pisPerM3: '0', cofinsPerM3: '0' });
+    expect(may.imports).toMatchObject({ volumeM3: '100.000', pisDue: '0.00', cofinsDue: '0.00', totalDue: '0.00' });
+    expect(may.imports.imports[0]).toMatchObject({ pisPerM3: '0.00', cofinsPerM3: '0.00' });
     expect(may.imports.imports[0].legalBasis).toContain('art. 5º §§2º–4º');
     // September: 33,333 × 26,41 = 880,32453 → 880,32; × 121,59 = 4.052,95947 → 4.052,96. Separate from the sales:
     // 2 m³ of imported biodiesel sold at GENERAL (art. 6º §5º) = 52,82 / 243,18 in the month's dues.
@@ -84,7 +84,7 @@ describe('imports of biodiesel (Decreto 10.527/2020, art. 5º §1º and §3º; a
     const sep = await month(id, 2026, 9);
     expect(sep.imports).toMatchObject({ volumeM3: '33.333', pisDue: '880.32', cofinsDue: '4052.96', totalDue: '4933.28' });
     expect(sep.imports.imports[0]).toMatchObject({ declarationNumber: '26BR00000000002-2', clearedOn: '2026-09-10', pisPerM3: '26.41', cofinsPerM3: '121.59' });
-    expect([sep.pisDue, sep.cofinsDue, sep.totalDue]).toEqual(['52.82', '243.18', '296']);
+    expect([sep.pisDue, sep.cofinsDue, sep.totalDue]).toEqual(['52.82', '243.18', '296.00']);
     expect(codes(sep)).toEqual(['NO_FEEDSTOCK_IN_PERIOD', 'IMPORTED_BIODIESEL']);
     // importContributions: the same block on its own, for every role that may read the producer.
     for (const as of [undefined, { role: 'AUDITOR' as const }, { role: 'PRODUCER' as const, producerId: id }]) {
@@ -129,7 +129,7 @@ describe('imports of biodiesel (Decreto 10.527/2020, art. 5º §1º and §3º; a
     expect((await api.gql(IMPORTS, { i: [good] })).errors?.[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'PERIOD_CLOSED', field: 'input[0].clearedOn' });
     expect(await count()).toBe(1);
     // The closed month keeps its imports' block in its snapshot.
-    expect((await month(id, 2026, 8)).imports).toMatchObject({ volumeM3: '10', pisDue: '264.1', cofinsDue: '1215.9' });
+    expect((await month(id, 2026, 8)).imports).toMatchObject({ volumeM3: '10.000', pisDue: '264.10', cofinsDue: '1215.90' });
   });
 });
 
@@ -150,9 +150,9 @@ test('a stock-only month takes the blend of the latest earlier month with raw ma
   // Cofins = (14 × 103,51 + 9 × 47,85 + 12 × 121,59) / 35 = 3.338,87 / 35 = 95,396285…; × 5 = 476,98.
   expect([oct.pisDue, oct.cofinsDue]).toEqual(['103.59', '476.98']);
   expect(oct.blendPeriod).toEqual({ year: 2026, month: 8 });
-  expect(oct.feedstockCost).toBe('0');
+  expect(oct.feedstockCost).toBe('0.00');
   expect(oct.segments[0].mix.map((m: any) => [m.category, m.cost, m.share])).toEqual([
-    ['FAMILY_FARMING', '3000', '0.257143'], ['CASTOR_PALM_PRIORITY_REGION', '4666.67', '0.4'], ['GENERAL', '4000', '0.342857'],
+    ['FAMILY_FARMING', '3000.00', '0.257143'], ['CASTOR_PALM_PRIORITY_REGION', '4666.67', '0.4'], ['GENERAL', '4000.00', '0.342857'],
   ]);
   expect(codes(oct)).toEqual(['BLEND_OF_EARLIER_PERIOD']);
   expect(oct.warnings[0].message).toContain('2026-08');
@@ -179,7 +179,7 @@ describe('a company starting activity (Lei 11.116/2005, art. 4º §4º)', () => 
     const may = await month(id, 2026, 5);
     expect([may.regime, may.regimeElection, codes(may)]).toEqual(['AD_VALOREM', null, ['NO_REGIME_ELECTION']]);
     const june = await month(id, 2026, 6);
-    expect([june.regime, june.pisDue, june.regimeElection]).toEqual(['SPECIAL_PER_M3', '0', { electedOn: '2026-06-10', effectiveYear: 2026, effectiveFrom: '2026-06-01' }]);
+    expect([june.regime, june.pisDue, june.regimeElection]).toEqual(['SPECIAL_PER_M3', '0.00', { electedOn: '2026-06-10', effectiveYear: 2026, effectiveFrom: '2026-06-01' }]);
     expect(june.regimeBasis).toContain('§4º (company starting activity: applies from 2026-06, the month of the election, to the year\'s end)');
     expect((await month(id, 2026, 8)).pisDue).toBe('52.82');
   });
@@ -212,9 +212,9 @@ test('October 2020: a sale on the 20th under Decreto 7.768/2012, one on the 26th
   const tp = await month(id, 2020, 10);
   // 10 m³: 184,00 / 847,20; 5 m³: 92,00 / 423,60.
   expect(tp.segments.map((s: any) => [s.from, s.to, s.pisDue, s.cofinsDue])).toEqual([
-    ['2020-10-01', '2020-10-22', '184', '847.2'], ['2020-10-23', '2020-10-31', '92', '423.6'],
+    ['2020-10-01', '2020-10-22', '184.00', '847.20'], ['2020-10-23', '2020-10-31', '92.00', '423.60'],
   ]);
-  expect([tp.pisDue, tp.cofinsDue]).toEqual(['276', '1270.8']);
+  expect([tp.pisDue, tp.cofinsDue]).toEqual(['276.00', '1270.80']);
   const [before, after] = tp.segments.map((s: any) => s.legalBasis.split('; '));
   expect(before[0]).toBe('Lei 11.116/2005, art. 4º');
   for (const part of before.slice(1)) expect(part).toContain('Decreto 7.768/2012');
@@ -230,10 +230,10 @@ test('January 2027: the CBS with no rate (RATE_NOT_PUBLISHED), then with an ADMI
   await sales(id, [{ on: '2027-01-10', m3: '10' }, { on: '2027-01-12', m3: '3', origin: 'IMPORTED' }, { on: '2027-01-14', m3: '2', market: 'EXPORT' }]);
   await api.ok(IMPORTS, { i: [{ producerId: id, clearedOn: '2027-01-15', volumeM3: '4', declarationNumber: '27/0000001-1' }] });
   const none = await month(id, 2027, 1);
-  expect([none.pisDue, none.cofinsDue, none.totalDue]).toEqual(['0', '0', '0']);
+  expect([none.pisDue, none.cofinsDue, none.totalDue]).toEqual(['0.00', '0.00', '0.00']);
   expect(none.segments.map((s: any) => s.pisCofinsInForce)).toEqual([false]);
   const [cbs] = none.fuelTaxes;
-  expect(cbs).toMatchObject({ tax: 'CBS', status: 'RATE_NOT_PUBLISHED', ownProductionVolumeM3: '10', importedVolumeM3: '4', volumeM3: '14', ratePerM3: null, due: null });
+  expect(cbs).toMatchObject({ tax: 'CBS', status: 'RATE_NOT_PUBLISHED', ownProductionVolumeM3: '10.000', importedVolumeM3: '4.000', volumeM3: '14.000', ratePerM3: null, due: null });
   expect(cbs.formula).toContain('art. 173 §2º');
   expect(cbs.legalBasis).toContain('Lei Complementar 214/2025, arts. 172–175');
   expect(codes(none)).toEqual(['RATE_NOT_PUBLISHED']);
@@ -241,10 +241,10 @@ test('January 2027: the CBS with no rate (RATE_NOT_PUBLISHED), then with an ADMI
   // In Portuguese for a caller who asks (Accept-Language), the code unchanged.
   const pt = await api.gql(QUERY, { p: id, y: 2027, m: 1, k: null }, undefined, { 'accept-language': 'pt-BR' });
   expect(pt.data!.taxPeriod.warnings[0]).toMatchObject({ code: 'RATE_NOT_PUBLISHED', message: expect.stringContaining('Nenhuma alíquota por m³ da CBS sobre o biodiesel está publicada para 2027-01-01 a 2027-01-31') });
-  expect(none.imports.imports[0]).toMatchObject({ pisPerM3: null, cofinsPerM3: null, pisDue: '0', cofinsDue: '0' });
+  expect(none.imports.imports[0]).toMatchObject({ pisPerM3: null, cofinsPerM3: null, pisDue: '0.00', cofinsDue: '0.00' });
   // A dashboard of months keeps working: December 2026 and January 2027 side by side, no error.
   const both = await api.ok(`query($p: ID!) { producer(id: $p) { dec: taxPeriod(year: 2026, month: 12) { totalDue } jan: taxPeriod(year: 2027, month: 1) { fuelTaxes { status } } } }`, { p: id });
-  expect(both.producer).toEqual({ dec: { totalDue: '0' }, jan: { fuelTaxes: [{ status: 'RATE_NOT_PUBLISHED' }] } });
+  expect(both.producer).toEqual({ dec: { totalDue: '0.00' }, jan: { fuelTaxes: [{ status: 'RATE_NOT_PUBLISHED' }] } });
 
   await api.ok(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
     parameter: 'fuel-tax-rate', scope: 'CBS', values: [{ name: 'perM3', value: '187.4567' }], validFrom: '2027-01-01',
@@ -254,7 +254,7 @@ test('January 2027: the CBS with no rate (RATE_NOT_PUBLISHED), then with an ADMI
   expect(before.fuelTaxes[0]).toMatchObject({ status: 'RATE_NOT_PUBLISHED', due: null });
   // 14 × 187,4567 = 2.624,3938 → 2.624,39.
   const after = await month(id, 2027, 1, '2026-12-20');
-  expect(after.fuelTaxes[0]).toMatchObject({ status: 'COMPUTED', volumeM3: '14', ratePerM3: '187.4567', due: '2624.39' });
+  expect(after.fuelTaxes[0]).toMatchObject({ status: 'COMPUTED', volumeM3: '14.000', ratePerM3: '187.4567', due: '2624.39' });
   expect(after.fuelTaxes[0].legalBasis).toContain('rate: Decreto hipotético nº 1/2026');
   expect(codes(after)).toEqual([]);
 });

@@ -39,7 +39,7 @@ test('a third-party lot acquired in a closed month and used in the next is refus
   const closed = (await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status ownProductionPricePerKg pisDue cofinsDue } }`, { p })).closeTaxPeriod;
   // R$ 2.000 / 1.000 kg = R$ 2 per kg: own 1.000 kg worth 2.000 (art. 6º I) and 2.000 GENERAL, halves:
   // PIS 10 × (22,48 + 26,41) / 2 = 244,45; Cofins 10 × (103,51 + 121,59) / 2 = 1.125,50.
-  expect(closed).toEqual({ status: 'CLOSED', ownProductionPricePerKg: '2', pisDue: '244.45', cofinsDue: '1125.5' });
+  expect(closed).toEqual({ status: 'CLOSED', ownProductionPricePerKg: '2.00', pisDue: '244.45', cofinsDue: '1125.50' });
 
   const before = await api.count(`SELECT count(*) FROM purchase WHERE producer_id = $1`, [p]);
   // Acquired on 03-31 for R$ 4.000 (it would make March's price 6.000 / 2.000 kg = R$ 3), used in April.
@@ -47,7 +47,7 @@ test('a third-party lot acquired in a closed month and used in the next is refus
   expect(refused.errors?.[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'PERIOD_CLOSED', field: 'input[0].purchasedOn' });
   expect(await api.count(`SELECT count(*) FROM purchase WHERE producer_id = $1`, [p])).toBe(before);
   const march = (await api.ok(QUERY, { p })).taxPeriod;
-  expect(march).toEqual({ status: 'CLOSED', ownProductionPricePerKg: '2', pisDue: '244.45', cofinsDue: '1125.5', recomputedDiffers: false });
+  expect(march).toEqual({ status: 'CLOSED', ownProductionPricePerKg: '2.00', pisDue: '244.45', cofinsDue: '1125.50', recomputedDiffers: false });
 
   // Own production does not enter the average price (it has no acquisition cost): accepted. So are
   // lots acquired in April.

@@ -90,7 +90,7 @@ describe('special-regime months cite the per-m³ provisions applied', () => {
     expect(early.legalBasis).not.toContain('§§2º–4º');
     expect(window.legalBasis).toContain('Decreto 10.527/2020, art. 5º §§2º–4º');
     // 10 m³ × 26,41 (GENERAL, art. 5º §1º) = 264,10 on the 3rd; R$ 0,00 in the window.
-    expect([early.pisDue, window.pisDue]).toEqual(['264.1', '0']);
+    expect([early.pisDue, window.pisDue]).toEqual(['264.10', '0.00']);
     expect(tp.regimeElection).toEqual({ regime: 'SPECIAL_PER_M3', electedOn: '2025-11-03', effectiveYear: 2026 });
     expect(tp.regimeBasis).toContain('2025-11-03');
     expect(tp.regimeBasis).toContain('effective from 2026');

@@ -67,11 +67,11 @@ test('each lot judged on its purchase date: members 60/100 vs 59/100, registrati
   const tp = (await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 3) {
     feedstockCost pisDue cofinsDue segments { blendedPisPerM3 blendedCofinsPerM3 mix { category cost share } } } }`, { p: id })).taxPeriod;
   // Weights (art. 6º §3º): FFPR 1.000; FF 4.000; GENERAL 4.000; total 9.000 (the lot bought in February and used in March included).
-  expect(tp.feedstockCost).toBe('9000');
+  expect(tp.feedstockCost).toBe('9000.00');
   expect(tp.segments[0].mix).toEqual([
-    { category: 'FAMILY_FARMING_PRIORITY_REGION', cost: '1000', share: '0.111111' }, // 1/9
-    { category: 'FAMILY_FARMING', cost: '4000', share: '0.444444' }, //                4/9
-    { category: 'GENERAL', cost: '4000', share: '0.444444' },
+    { category: 'FAMILY_FARMING_PRIORITY_REGION', cost: '1000.00', share: '0.111111' }, // 1/9
+    { category: 'FAMILY_FARMING', cost: '4000.00', share: '0.444444' }, //                4/9
+    { category: 'GENERAL', cost: '4000.00', share: '0.444444' },
   ]);
   // PIS (1.000 × 0 + 4.000 × 10,39 + 4.000 × 26,41) / 9.000 = 147.200 / 9.000 = 16,3555…; × 9 m³ = 147,20
   // Cofins (4.000 × 47,85 + 4.000 × 121,59) / 9.000 = 677.760 / 9.000 = 75,3066…; × 9 m³ = 677,76
@@ -79,6 +79,6 @@ test('each lot judged on its purchase date: members 60/100 vs 59/100, registrati
   const cofins = D(4000).times('47.85').plus(D(4000).times('121.59')).div(9000);
   expect(tp.segments[0].blendedPisPerM3).toBe(pis.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN).toFixed()); // 16.355556
   expect(tp.segments[0].blendedCofinsPerM3).toBe('75.306667');
-  expect([tp.pisDue, tp.cofinsDue]).toEqual(['147.2', '677.76']);
+  expect([tp.pisDue, tp.cofinsDue]).toEqual(['147.20', '677.76']);
   expect(D(9).times(cofins).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN).toFixed()).toBe('677.76');
 });

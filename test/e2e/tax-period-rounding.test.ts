@@ -52,9 +52,9 @@ test('own production valued at R$ 2/3 per kg (art. 6º §4º) weighs exactly: 83
   const tp = (await api.ok(Q, { p })).taxPeriod;
   // 500 kg × 2.000 / 3.000 = 333,333… (art. 6º I) against 2.000 (GENERAL): 1 : 6. 0,7 m³:
   // PIS 0,1 × (22,48 + 6 × 26,41) = 18,094 → 18,09; Cofins 0,1 × (103,51 + 6 × 121,59) = 83,305 → 83,30 (0 even).
-  expect([tp.pisDue, tp.cofinsDue]).toEqual(['18.09', '83.3']);
+  expect([tp.pisDue, tp.cofinsDue]).toEqual(['18.09', '83.30']);
   expect(tp.segments[0].mix).toEqual([
-    { category: 'CASTOR_PALM_PRIORITY_REGION', cost: '333.33', share: '0.142857' }, { category: 'GENERAL', cost: '2000', share: '0.857143' },
+    { category: 'CASTOR_PALM_PRIORITY_REGION', cost: '333.33', share: '0.142857' }, { category: 'GENERAL', cost: '2000.00', share: '0.857143' },
   ]);
   expect(tp.feedstockCost).toBe('2333.33');
 });

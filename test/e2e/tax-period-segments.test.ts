@@ -84,16 +84,16 @@ describe('the zero window as known on different days (art. 5º §§2º–4º; DE
     await sales(id, [{ on: '2026-04-06', m3: '10' }, { on: '2026-04-07', m3: '20' }]);
 
     const before = await taxPeriod(id, 2026, 4, '2026-04-06');
-    expect(spans(before)).toEqual([['2026-04-01', '2026-04-30', true, '30']]);
+    expect(spans(before)).toEqual([['2026-04-01', '2026-04-30', true, '30.000']]);
     // 30 m³ × 14,395 = 431,85; 30 × 66,285 = 1.988,55
     expect(dues(before)).toEqual([[cent(D(30).times(FF_GENERAL.pis)), cent(D(30).times(FF_GENERAL.cofins))]]);
     expect(dues(before)).toEqual([['431.85', '1988.55']]);
 
     const published = await taxPeriod(id, 2026, 4, '2026-04-07');
-    expect(spans(published)).toEqual([['2026-04-01', '2026-04-06', true, '10'], ['2026-04-07', '2026-04-30', true, '20']]);
+    expect(spans(published)).toEqual([['2026-04-01', '2026-04-06', true, '10.000'], ['2026-04-07', '2026-04-30', true, '20.000']]);
     // 10 m³ × 14,395 = 143,95; 10 × 66,285 = 662,85; the 7th on: R$ 0,00 for every category (§4º).
-    expect(dues(published)).toEqual([['143.95', '662.85'], ['0', '0']]);
-    expect(published.segments[1].mix.map((m: any) => [m.category, m.pisPerM3, m.cofinsPerM3])).toEqual([['FAMILY_FARMING', '0', '0'], ['GENERAL', '0', '0']]);
+    expect(dues(published)).toEqual([['143.95', '662.85'], ['0.00', '0.00']]);
+    expect(published.segments[1].mix.map((m: any) => [m.category, m.pisPerM3, m.cofinsPerM3])).toEqual([['FAMILY_FARMING', '0.00', '0.00'], ['GENERAL', '0.00', '0.00']]);
     expect([published.pisDue, published.cofinsDue]).toEqual(['143.95', '662.85']);
   });
 
@@ -106,19 +106,19 @@ describe('the zero window as known on different days (art. 5º §§2º–4º; DE
     await sales(id, [{ on: '2026-07-01', m3: '4' }, { on: '2026-07-31', m3: '6' }]);
     for (const k of ['2026-05-20', '2026-05-30']) {
       const tp = await taxPeriod(id, 2026, 7, k);
-      expect(spans(tp)).toEqual([['2026-07-01', '2026-07-31', true, '10']]);
+      expect(spans(tp)).toEqual([['2026-07-01', '2026-07-31', true, '10.000']]);
       expect(dues(tp)).toEqual([['143.95', '662.85']]); // 10 m³ × 14,395 and × 66,285
     }
     for (const k of ['2026-05-31', undefined]) {
       const tp = await taxPeriod(id, 2026, 7, k);
-      expect(spans(tp)).toEqual([['2026-07-01', '2026-07-31', true, '10']]);
-      expect([tp.pisDue, tp.cofinsDue, tp.totalDue]).toEqual(['0', '0', '0']);
+      expect(spans(tp)).toEqual([['2026-07-01', '2026-07-31', true, '10.000']]);
+      expect([tp.pisDue, tp.cofinsDue, tp.totalDue]).toEqual(['0.00', '0.00', '0.00']);
     }
     // May 2026 is in the first version already: zero as known on 2026-05-20.
     await sales(id, [{ on: '2026-05-20', m3: '3' }]);
     const may = await taxPeriod(id, 2026, 5, '2026-05-20');
-    expect(spans(may)).toEqual([['2026-05-01', '2026-05-31', true, '3']]);
-    expect([may.pisDue, may.cofinsDue]).toEqual(['0', '0']);
+    expect(spans(may)).toEqual([['2026-05-01', '2026-05-31', true, '3.000']]);
+    expect([may.pisDue, may.cofinsDue]).toEqual(['0.00', '0.00']);
   });
 
   test('imported biodiesel in the window: the GENERAL amount, which is R$ 0,00 from the 7th (art. 5º §3º; art. 6º §5º)', async () => {
@@ -126,7 +126,7 @@ describe('the zero window as known on different days (art. 5º §§2º–4º; DE
     await sales(id, [{ on: '2026-04-06', m3: '10', origin: 'IMPORTED' }, { on: '2026-04-07', m3: '10', origin: 'IMPORTED' }]);
     const tp = await taxPeriod(id, 2026, 4);
     // 10 m³ × 26,41 = 264,10; 10 × 121,59 = 1.215,90; then 10 × 0.
-    expect(tp.segments.map((s: any) => [s.importedVolumeM3, s.pisDue, s.cofinsDue])).toEqual([['10', '264.1', '1215.9'], ['10', '0', '0']]);
+    expect(tp.segments.map((s: any) => [s.importedVolumeM3, s.pisDue, s.cofinsDue])).toEqual([['10.000', '264.10', '1215.90'], ['10.000', '0.00', '0.00']]);
     expect(tp.warnings.map((w: any) => w.code)).toEqual(expect.arrayContaining(['IMPORTED_BIODIESEL']));
   });
 });
@@ -151,7 +151,7 @@ describe('the Selo standing cuts the month where it changes, events effective on
     await sales(id, [{ on: '2026-09-09', m3: '1' }, { on: '2026-09-10', m3: '2' }, { on: '2026-09-20', m3: '3' }, { on: '2026-09-21', m3: '4' }]);
     const tp = await taxPeriod(id, 2026, 9);
     expect(spans(tp)).toEqual([
-      ['2026-09-01', '2026-09-09', true, '1'], ['2026-09-10', '2026-09-20', false, '5'], ['2026-09-21', '2026-09-30', true, '4'],
+      ['2026-09-01', '2026-09-09', true, '1.000'], ['2026-09-10', '2026-09-20', false, '5.000'], ['2026-09-21', '2026-09-30', true, '4.000'],
     ]);
     expect(tp.segments.map((s: any) => s.mix.map((m: any) => m.category))).toEqual([
       ['FAMILY_FARMING_PRIORITY_REGION', 'GENERAL'], ['CASTOR_PALM_PRIORITY_REGION', 'GENERAL'], ['FAMILY_FARMING_PRIORITY_REGION', 'GENERAL'],
@@ -171,7 +171,7 @@ describe('the Selo standing cuts the month where it changes, events effective on
     await purchases(id, lots('10'));
     await sales(id, [{ on: '2026-10-14', m3: '10' }, { on: '2026-10-15', m3: '10' }]);
     const tp = await taxPeriod(id, 2026, 10);
-    expect(spans(tp)).toEqual([['2026-10-01', '2026-10-14', true, '10'], ['2026-10-15', '2026-10-31', false, '10']]);
+    expect(spans(tp)).toEqual([['2026-10-01', '2026-10-14', true, '10.000'], ['2026-10-15', '2026-10-31', false, '10.000']]);
     // 10 × 10,564 = 105,64; 10 × 48,636 = 486,36 | 10 × 24,052 = 240,52; 10 × 110,742 = 1.107,42
     expect(dues(tp)).toEqual([['105.64', '486.36'], ['240.52', '1107.42']]);
     expect(tp.warnings.map((w: any) => w.code)).toContain('SEAL_NOT_REGULAR');
@@ -186,10 +186,10 @@ describe('the Selo standing cuts the month where it changes, events effective on
       await sales(p.id, [{ on: '2026-11-10', m3: '10' }, { on: '2026-11-11', m3: '10' }]);
     }
     const a = await taxPeriod(lapsing.id, 2026, 11);
-    expect(spans(a)).toEqual([['2026-11-01', '2026-11-10', true, '10'], ['2026-11-11', '2026-11-30', false, '10']]);
+    expect(spans(a)).toEqual([['2026-11-01', '2026-11-10', true, '10.000'], ['2026-11-11', '2026-11-30', false, '10.000']]);
     expect(dues(a)).toEqual([['105.64', '486.36'], ['240.52', '1107.42']]);
     const b = await taxPeriod(renewed.id, 2026, 11);
-    expect(spans(b)).toEqual([['2026-11-01', '2026-11-30', true, '20']]);
+    expect(spans(b)).toEqual([['2026-11-01', '2026-11-30', true, '20.000']]);
     expect(dues(b)).toEqual([['211.28', '972.72']]); // 20 × 10,564; 20 × 48,636
   });
 });
@@ -199,7 +199,7 @@ test('ad valorem April 2026: the same two segments, each rounded half-even, the 
   await sales(id, [{ on: '2026-04-06', m3: '1', revenue: '1000.10' }, { on: '2026-04-07', m3: '2', revenue: '2000.10' }]);
   const tp = await taxPeriod(id, 2026, 4);
   expect(tp.regime).toBe('AD_VALOREM');
-  expect(tp.segments.map((s: any) => [s.from, s.to, s.domesticRevenue])).toEqual([['2026-04-01', '2026-04-06', '1000.1'], ['2026-04-07', '2026-04-30', '2000.1']]);
+  expect(tp.segments.map((s: any) => [s.from, s.to, s.domesticRevenue])).toEqual([['2026-04-01', '2026-04-06', '1000.10'], ['2026-04-07', '2026-04-30', '2000.10']]);
   // PIS: 1.000,10 × 6,15% = 61,50615 → 61,51; 2.000,10 × 6,15% = 123,00615 → 123,01; the period 184,52
   // (rounding the month at once would give 3.000,20 × 6,15% = 184,5123 → 184,51: parts must add up).
   // Cofins: 1.000,10 × 28,32% = 283,22832 → 283,23; 2.000,10 × 28,32% = 566,42832 → 566,43; the period 849,66.
@@ -217,9 +217,9 @@ test('December 2026 is the last month with PIS/Cofins; January 2027 owes none, n
     const dec = await taxPeriod(id, 2026, 12);
     expect(dec.segments.map((s: any) => [s.from, s.to])).toEqual([['2026-12-01', '2026-12-31']]);
     const jan = (await api.ok(QUERY, { p: id, y: 2027, m: 1, k: null })).taxPeriod;
-    expect(jan.segments.map((s: any) => [s.from, s.to, s.pisDue, s.cofinsDue])).toEqual([['2027-01-01', '2027-01-31', '0', '0']]);
+    expect(jan.segments.map((s: any) => [s.from, s.to, s.pisDue, s.cofinsDue])).toEqual([['2027-01-01', '2027-01-31', '0.00', '0.00']]);
     expect(jan.segments[0].legalBasis).toContain('EC 132/2023, ADCT art. 126, II');
   }
   // 1 m³ with no feedstock at GENERAL: 26,41 / 121,59; ad valorem on R$ 1.000: 61,50 / 283,20.
-  expect([(await taxPeriod(special.id, 2026, 12)).pisDue, (await taxPeriod(adValorem.id, 2026, 12)).pisDue]).toEqual(['26.41', '61.5']);
+  expect([(await taxPeriod(special.id, 2026, 12)).pisDue, (await taxPeriod(adValorem.id, 2026, 12)).pisDue]).toEqual(['26.41', '61.50']);
 });

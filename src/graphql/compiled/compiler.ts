@@ -21,7 +21,7 @@ import { CursorValues, decodeKeysetCursor, Keyset, keysetAfterSql, keysetCursorS
 import { isId } from '../../services/record-batch';
 import { visibleProducerId } from '../../services/scope';
 import { isIsoDate } from '../../law/dates';
-import { SQL_JSON, SqlJson, textJson } from '../scalars';
+import { hasOwnResolver, SQL_JSON, SqlJson, textJson } from '../scalars';
 import { EntityClass, SqlRead, sqlReadOf } from './annotations';
 import { collectSubfields } from './selection';
 
@@ -317,7 +317,7 @@ class Build {
     }
     if (!isScalarType(type)) throw new Decline();
     const writer = type.extensions?.[SQL_JSON] as SqlJson | undefined;
-    if (writer) return writer(ref);
+    if (writer) return writer(ref, def);
     switch (type.name) {
       // bigint ids are strings (ID): digits only, nothing to escape.
       case 'ID': return column.type === 'bigint' ? `coalesce('"' || ${ref}::text || '"', 'null')` : textJson(`${ref}::text`);
@@ -422,10 +422,11 @@ interface Page {
 
 /**
  * A field its resolver computes: one with a resolver of its own (the object types' stored
- * properties have none: simpleResolvers) or with arguments, and no annotation.
+ * properties have none: simpleResolvers, or only the reading at a scale of scalars.ts) or with
+ * arguments, and no annotation.
  */
 function isComputed(def: GraphQLField<unknown, unknown>, meta: EntityMetadata): boolean {
-  return def.resolve !== undefined || def.args.length > 0 || !meta.findColumnWithPropertyName(def.name);
+  return hasOwnResolver(def) || def.args.length > 0 || !meta.findColumnWithPropertyName(def.name);
 }
 
 /** An id as the database writes it back: the services match ids as text. */

@@ -2,7 +2,7 @@ import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { Feedstock, Region, SealComplianceModel } from '../../law/types';
 import { MinimumPriceType } from '../minimum-price/minimum-price.type';
-import { DateScalar, DecimalScalar } from '../scalars';
+import { DateScalar, DecimalScalar, Money } from '../scalars';
 import { FindingType } from '../types/common';
 import { SeloSpendingKind } from './purchase-selo.type';
 import { SealAppliedFactorType } from './seal-factor.type';
@@ -31,7 +31,7 @@ export class ContractConformityType {
 export class ExcludedItemType {
   @Field(() => ID, { description: 'Purchase or FomentoExpense id: every purchase from a family farmer or organization, and every fomento expense, that does not count.' }) id: string;
   @Field(() => ExcludedItemSource, { description: 'Whether id names a Purchase or a FomentoExpense.' }) source: ExcludedItemSource;
-  @Field(() => DecimalScalar, { description: 'Acquisition cost of the purchase, or amount of the fomento expense, in reais (as recorded).' }) amount: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Acquisition cost of the purchase, or amount of the fomento expense, in reais (as recorded).' }) amount: Decimal;
   @Field(() => [FindingType], { description: 'Every reason it does not count.' }) findings: FindingType[];
 }
 
@@ -59,10 +59,10 @@ export class SealSpendingItemType {
   @Field(() => Feedstock, { nullable: true, description: 'The product of an acquisition (factor f); null for fomento.' }) product: Feedstock | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'Of an acquisition from an organization: family-farmer members / members (factors a, b), 6 decimals; else null.' }) organizationShare: Decimal | null;
   @Field(() => DateScalar, { description: 'First day of the run of days whose parameters weigh it.' }) from: string;
-  @Field(() => DecimalScalar, { description: 'Actual value spent, in reais, to the centavo.' }) actual: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Actual value spent, in reais, to the centavo.' }) actual: Decimal;
   @Field(() => [SealAppliedFactorType], { description: 'Each factor applied, by alínea (weighted model); empty under the flat model.' }) factors: SealAppliedFactorType[];
   @Field(() => DecimalScalar, { description: 'Product of the factors with a published figure (1 when none applies).' }) weight: Decimal;
-  @Field(() => DecimalScalar, { description: 'actual × weight, to the centavo.' }) weighted: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'actual × weight, to the centavo.' }) weighted: Decimal;
   @Field(() => [FindingType], { description: 'Findings that do not exclude it: PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED.' }) findings: FindingType[];
 }
 
@@ -71,10 +71,10 @@ export class SealMinimumShareType {
   @Field(() => DecimalScalar, { nullable: true, description: 'The minimum in force on 31 December (6 decimals); null while not published (MINIMUM_NOT_PUBLISHED).' }) requiredShare: Decimal | null;
   @Field({ description: 'Legal basis of the minimum (or of the provision that has none published yet).' }) legalBasis: string;
   @Field(() => DecimalScalar, { description: 'weightedTotal / base (0 when the base is zero).' }) achievedShare: Decimal;
-  @Field(() => DecimalScalar, { description: 'The counted spending after weighting, to the centavo (countedTotal).' }) weightedTotal: Decimal;
-  @Field(() => DecimalScalar, { nullable: true, description: 'requiredShare × base in weighted reais; null while the minimum is not published.' }) requiredAmount: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Art. 58: the balances of earlier evaluations brought in, in weighted reais (a surplus counts toward the minimum, a deficit adds to it); 0 when none; null while one cannot be established.' }) balanceIn: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais still missing (requiredAmount − weightedTotal − balanceIn), rounded up to the centavo; 0 when met; null while the minimum (or a balance brought in) is not known.' }) shortfall: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { description: 'The counted spending after weighting, to the centavo (countedTotal).' }) weightedTotal: Decimal;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'requiredShare × base in weighted reais; null while the minimum is not published.' }) requiredAmount: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Art. 58: the balances of earlier evaluations brought in, in weighted reais (a surplus counts toward the minimum, a deficit adds to it); 0 when none; null while one cannot be established.' }) balanceIn: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais still missing (requiredAmount − weightedTotal − balanceIn), rounded up to the centavo; 0 when met; null while the minimum (or a balance brought in) is not known.' }) shortfall: Decimal | null;
   @Field(() => Boolean, { nullable: true, description: 'Met; null while the minimum is not published.' }) compliant: boolean | null;
 }
 
@@ -83,9 +83,9 @@ export class SealPriorityRegionRequirementType {
   @Field(() => DecimalScalar, { nullable: true, description: 'The year\'s minimum; null before 2024 (no such requirement).' }) requiredShare: Decimal | null;
   @Field({ description: 'Legal basis of the minimum.' }) legalBasis: string;
   @Field(() => DecimalScalar, { description: 'amount / actualTotal (0 when nothing counted).' }) share: Decimal;
-  @Field(() => DecimalScalar, { description: 'Actual counted spending in the priority region, to the centavo.' }) amount: Decimal;
-  @Field(() => DecimalScalar, { description: 'Actual counted spending, to the centavo.' }) actualTotal: Decimal;
-  @Field(() => DecimalScalar, { description: 'Actual reais that, spent in the priority region, would reach the minimum: (requiredShare × actualTotal − amount) / (1 − requiredShare), rounded up to the centavo; 0 when met.' }) shortfall: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Actual counted spending in the priority region, to the centavo.' }) amount: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Actual counted spending, to the centavo.' }) actualTotal: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Actual reais that, spent in the priority region, would reach the minimum: (requiredShare × actualTotal − amount) / (1 − requiredShare), rounded up to the centavo; 0 when met.' }) shortfall: Decimal;
   @Field({ description: 'Met (always before 2024).' }) compliant: boolean;
 }
 
@@ -93,14 +93,14 @@ export class SealPriorityRegionRequirementType {
 export class SealBalanceInType {
   @Field(() => Int, { description: 'The evaluated year.' }) fromYear: number;
   @Field(() => DateScalar, { description: 'The day its result was communicated; it counts toward the year after.' }) communicatedOn: string;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais, to the centavo: positive a surplus counting toward the minimum, negative a deficit to make up; null while the minimum of its year is not published (BALANCE_NOT_ESTABLISHED).' }) amount: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais, to the centavo: positive a surplus counting toward the minimum, negative a deficit to make up; null while the minimum of its year is not published (BALANCE_NOT_ESTABLISHED).' }) amount: Decimal | null;
   @Field(() => DateScalar, { description: 'A deficit must be made up by this day: 31 December of the year after the communication.' }) deadline: string;
   @Field({ description: 'Legal basis.' }) legalBasis: string;
 }
 
 @ObjectType('SealBalanceOut', { description: 'The year\'s own balance leaving it (Portaria MDA nº 28/2024, art. 58): weighted spending + balance brought in − the spending the minimum requires.' })
 export class SealBalanceOutType {
-  @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais, to the centavo: a surplus (positive) or a deficit (negative); null while the minimum is not published.' }) amount: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais, to the centavo: a surplus (positive) or a deficit (negative); null while the minimum is not published.' }) amount: Decimal | null;
   @Field(() => DateScalar, { nullable: true, description: 'The day the year\'s evaluation was communicated (recordSealEvaluation), as known on asKnownOn; null until then.' }) communicatedOn: string | null;
   @Field(() => Int, { nullable: true, description: 'The year it counts toward: the year after the communication; null until communicated.' }) toYear: number | null;
   @Field({ description: 'Legal basis: the version of selo-balance-carry saying this year\'s balance carries.' }) legalBasis: string;
@@ -126,18 +126,18 @@ export class SealTechnicalAssistanceType {
 export class SealComplianceType {
   @Field(() => Int, { description: 'Calendar year.' }) year: number;
   @Field(() => DateScalar, { description: 'The parameter versions used are those published by this date (DESIGN §1.4).' }) asKnownOn: string;
-  @Field(() => DecimalScalar, { description: 'Value of own biodiesel sold in the year (own production, every market; art. 3º §3º II).' }) salesRevenue: Decimal;
-  @Field(() => DecimalScalar, { description: 'Revenue proportional to exported volume, excluded from the base (art. 3º §3 III): salesRevenue × exported volume / total volume of own production.' }) exportedValue: Decimal;
-  @Field(() => DecimalScalar, { description: 'salesRevenue − exportedValue: the base of the minimum share (art. 3º §3º II–III).' }) base: Decimal;
-  @Field(() => DecimalScalar, { description: 'Counted spending (a): family-farming raw material for biodiesel, under a conforming prior contract from an eligible supplier (art. 3º §2 I a, II), before weighting.' }) familyFarmingAcquisitions: Decimal;
-  @Field(() => DecimalScalar, { description: 'Counted spending (b): other family-farming products bought in the priority region under a conforming prior contract (art. 3º §2 I b, II), before weighting.' }) otherProductAcquisitions: Decimal;
-  @Field(() => DecimalScalar, { description: 'Counted spending (c): fomento in the priority region (art. 3º §2 I c; art. 2º VII), before weighting.' }) fomento: Decimal;
-  @Field(() => DecimalScalar, { description: 'Sum after the weighting factors in force: (a), (b) and (c), each times the factors in force on its dates (weighted model: Portaria MDA nº 28/2024; flat model: the factor of its kind).' }) countedTotal: Decimal;
-  @Field(() => DecimalScalar, { description: 'Actual (unweighted) counted spending in the North, Northeast and Semiárido: (a) by origin municipality, all of (b) and (c) (requirement 2).' }) priorityRegionAmount: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Value of own biodiesel sold in the year (own production, every market; art. 3º §3º II).' }) salesRevenue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Revenue proportional to exported volume, excluded from the base (art. 3º §3 III): salesRevenue × exported volume / total volume of own production.' }) exportedValue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'salesRevenue − exportedValue: the base of the minimum share (art. 3º §3º II–III).' }) base: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Counted spending (a): family-farming raw material for biodiesel, under a conforming prior contract from an eligible supplier (art. 3º §2 I a, II), before weighting.' }) familyFarmingAcquisitions: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Counted spending (b): other family-farming products bought in the priority region under a conforming prior contract (art. 3º §2 I b, II), before weighting.' }) otherProductAcquisitions: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Counted spending (c): fomento in the priority region (art. 3º §2 I c; art. 2º VII), before weighting.' }) fomento: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Sum after the weighting factors in force: (a), (b) and (c), each times the factors in force on its dates (weighted model: Portaria MDA nº 28/2024; flat model: the factor of its kind).' }) countedTotal: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Actual (unweighted) counted spending in the North, Northeast and Semiárido: (a) by origin municipality, all of (b) and (c) (requirement 2).' }) priorityRegionAmount: Decimal;
   @Field(() => DecimalScalar, { description: 'countedTotal / base (0 when the base is zero, with the finding ZERO_BASE): under the weighted model, the achieved weighted share.' }) achievedShare: Decimal;
   @Field(() => DecimalScalar, { description: 'Minimum share in force on 31 December of the year: the plant region\'s (flat model, art. 3º §3º I) or the minimum weighted percentage (weighted model); 0 while the latter is not published — minimumShare.requiredShare is then null (MINIMUM_NOT_PUBLISHED).' }) requiredShare: Decimal;
   @Field({ description: 'Legal basis of requiredShare.' }) requiredShareLegalBasis: string;
-  @Field(() => DecimalScalar, { description: 'Reais still to spend to reach requiredShare (in counted, weighted reais); 0 when reached, and while the minimum is not published (minimumShare.shortfall is then null). Rounded up to the centavo.' }) shortfall: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Reais still to spend to reach requiredShare (in counted, weighted reais); 0 when reached, and while the minimum is not published (minimumShare.shortfall is then null). Rounded up to the centavo.' }) shortfall: Decimal;
   @Field({ description: 'Requirement 1: countedTotal / base ≥ requiredShare; false while the minimum is not published (minimumShare.compliant is then null).' }) minimumShareMet: boolean;
   @Field(() => DecimalScalar, { description: 'Part of the actual counted spending in the priority region: priorityRegionAmount / actualTotal (0 when nothing counted).' }) priorityRegionShare: Decimal;
   @Field(() => DecimalScalar, { description: 'Minimum priority-region part for the year (Portaria Interministerial MME/MDA nº 2/2023: 10% 2024, 15% 2025, 20% from 2026); 0 before 2024, when there is none.' }) requiredPriorityRegionShare: Decimal;
@@ -146,7 +146,7 @@ export class SealComplianceType {
   @Field({ description: 'Every requirement met (status COMPLIANT); false when one is not, and while one cannot be judged (status NOT_ESTABLISHED).' }) compliant: boolean;
   @Field(() => SealComplianceModel, { description: 'FLAT (up to 2023; 2024 as known before 2024-06-28) or WEIGHTED (from 2024, Portaria MDA nº 28/2024).' }) model: SealComplianceModel;
   @Field({ description: 'Legal basis of the model.' }) modelLegalBasis: string;
-  @Field(() => DecimalScalar, { description: 'Counted spending (a) + (b) + (c) as spent, before weighting.' }) actualTotal: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Counted spending (a) + (b) + (c) as spent, before weighting.' }) actualTotal: Decimal;
   @Field(() => SealComplianceStatus, { description: 'COMPLIANT, NOT_COMPLIANT, or NOT_ESTABLISHED while the minimum weighted percentage is not published and no requirement fails.' }) status: SealComplianceStatus;
   @Field(() => SealMinimumShareType, { description: 'Requirement 1, with requiredShare and compliant null while the minimum is not published.' }) minimumShare: SealMinimumShareType;
   @Field(() => SealPriorityRegionRequirementType, { description: 'Requirement 2, on actual values.' }) priorityRegion: SealPriorityRegionRequirementType;

@@ -1,7 +1,7 @@
 import { Field, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { SealComplianceModel } from '../../law/types';
-import { DateScalar, DecimalScalar } from '../scalars';
+import { DateScalar, DecimalScalar, Money } from '../scalars';
 import { FindingType } from '../types/common';
 import { SealAppliedFactorType } from './seal-factor.type';
 import { Finding } from '../../law/findings';
@@ -28,9 +28,9 @@ export class PurchaseSeloStatusType {
   @Field({ description: 'Produced in the North, Northeast or Semiárido (origin municipality): a counted purchase is part of the priority-region spending (Portaria Interministerial MME/MDA nº 2/2023).' }) priorityRegion: boolean;
   @Field(() => [FindingType], { description: 'Every reason it does not count (NO_CONTRACT, NO_PRIOR_CONTRACT, CONTRACT_NOT_COVERING, PRICE_BELOW_MINIMUM, NO_TECHNICAL_ASSISTANCE under the flat model, OUTSIDE_PRIORITY_REGION, SUPPLIER_NOT_ELIGIBLE, REGISTRATION_NOT_VALID, MEMBER_SHARE_BELOW_MINIMUM, DAP_ISSUED_AFTER_CUTOFF); empty when it counts.' }) findings: Finding[];
   @Field(() => SealComplianceModel, { description: 'The model of its year as known on asKnownOn: FLAT or WEIGHTED (Portaria MDA nº 28/2024).' }) model: SealComplianceModel;
-  @Field(() => DecimalScalar, { description: 'Its cost as recorded, in reais.' }) actual: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Its cost as recorded, in reais.' }) actual: Decimal;
   @Field(() => [SealAppliedFactorType], { description: 'When it counts under the weighted model: each factor applied, by alínea; else empty.' }) factors: SealAppliedFactorType[];
   @Field(() => DecimalScalar, { nullable: true, description: 'When it counts: the product of the factors with a published figure (1 under the flat model\'s shipped factor); null when it does not count.' }) weight: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'When it counts: actual × weight, to the centavo; null when it does not count.' }) weighted: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'When it counts: actual × weight, to the centavo; null when it does not count.' }) weighted: Decimal | null;
   @Field(() => [FindingType], { description: 'When it counts, what does not exclude it: PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED.' }) warnings: Finding[];
 }

@@ -2,7 +2,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { Feedstock } from '../../law/types';
 import { connectionOf } from '../types/connection';
-import { DateScalar, DecimalScalar } from '../scalars';
+import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
 
 @ObjectType('Contract', {
   simpleResolvers: true,
@@ -14,8 +14,8 @@ export class ContractType {
   @Field(() => DateScalar, { description: 'First day covered.' }) validFrom: string;
   @Field(() => DateScalar, { description: 'Last day covered (inclusive).' }) validUntil: string;
   @Field(() => Feedstock, { description: 'Raw material contracted.' }) feedstock: Feedstock;
-  @Field(() => DecimalScalar, { description: 'Quantity contracted, in kg.' }) quantityKg: Decimal;
-  @Field(() => DecimalScalar, { description: 'Price per kg in reais, compared with the PGPAF minimum price in force on signedOn (Decreto 5.996/2006).' }) pricePerKg: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Quantity contracted, in kg.' }) quantityKg: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Price per kg in reais, compared with the PGPAF minimum price in force on signedOn (Decreto 5.996/2006).' }) pricePerKg: Decimal;
   @Field({ description: 'Technical assistance and training assured (art. 3º §2 III).' }) technicalAssistance: boolean;
 }
 

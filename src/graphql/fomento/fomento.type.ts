@@ -1,13 +1,13 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { FomentoKind } from '../../law/types';
-import { DateScalar, DecimalScalar } from '../scalars';
+import { DateScalar, DecimalScalar, Money } from '../scalars';
 
 @ObjectType('FomentoExpense', { description: 'Fomento spending for family farming (Decreto 10.527/2020, art. 2º VII; counted by art. 3º §2 I c in the priority region).' })
 export class FomentoExpenseType {
   @Field(() => ID, { description: 'Identifier.' }) id: string;
   @Field(() => DateScalar, { description: 'Date of the spending.' }) spentOn: string;
   @Field(() => FomentoKind, { description: 'What was spent on.' }) kind: FomentoKind;
-  @Field(() => DecimalScalar, { description: 'Amount in reais.' }) amount: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Amount in reais.' }) amount: Decimal;
   @Field(() => String, { nullable: true, description: 'Free description.' }) description: string | null;
 }

@@ -1,7 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { RateCategory } from '../../law/types';
-import { DateScalar, DecimalScalar } from '../scalars';
+import { DateScalar, DecimalScalar, Money } from '../scalars';
 import { FindingType } from '../types/common';
 
 @ObjectType('CoefficientRule', {
@@ -11,8 +11,8 @@ export class CoefficientRuleType {
   @Field(() => ID, { description: 'Id of the stored version.' }) id: string;
   @Field(() => RateCategory, { description: 'The category the rule is for.' }) category: RateCategory;
   @Field(() => DecimalScalar, { description: 'Reduction coefficient (Lei 11.116/2005, art. 5º).' }) coefficient: Decimal;
-  @Field(() => DecimalScalar, { description: 'Published PIS/Pasep amount in reais per m³ (not re-derived from the coefficient).' }) pisPerM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Published Cofins amount in reais per m³ (not re-derived: art. 6º §1º I publishes 103,51 where 553,19 × (1 − 0,8129) = 103,5018).' }) cofinsPerM3: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Published PIS/Pasep amount in reais per m³ (not re-derived from the coefficient).' }) pisPerM3: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Published Cofins amount in reais per m³ (not re-derived: art. 6º §1º I publishes 103,51 where 553,19 × (1 − 0,8129) = 103,5018).' }) cofinsPerM3: Decimal;
   @Field(() => DateScalar, { description: 'First day in force.' }) validFrom: string;
   @Field(() => DateScalar, { nullable: true, description: 'Last day in force (inclusive); null while open-ended.' }) validUntil: string | null;
   @Field(() => DateScalar, { description: 'Date the act was published: the rule is known from then on (DESIGN §1.4).' }) publishedOn: string;
@@ -24,8 +24,8 @@ export class CoefficientRuleType {
 export class RateAnswerType {
   @Field(() => RateCategory, { description: 'Category under art. 5º or art. 6º I–III, with the conditions of §2º and §5º.' }) category: RateCategory;
   @Field(() => DecimalScalar, { description: 'Reduction coefficient in force for the category.' }) coefficient: Decimal;
-  @Field(() => DecimalScalar, { description: 'Published PIS/Pasep amount in reais per m³.' }) pisPerM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Published Cofins amount in reais per m³.' }) cofinsPerM3: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Published PIS/Pasep amount in reais per m³.' }) pisPerM3: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Published Cofins amount in reais per m³.' }) cofinsPerM3: Decimal;
   @Field({ description: 'The provision of the category, and the version\'s own where it differs (e.g. the 2026 zero window, art. 5º §§2º–4º).' }) legalBasis: string;
   @Field(() => [FindingType], { description: 'Why this category and not a better one: one finding per unmet condition (e.g. SEAL_NOT_REGULAR, OUTSIDE_PRIORITY_REGION).' }) reasons: FindingType[];
   @Field(() => CoefficientRuleType, { description: 'The rule version the amounts come from.' }) rule: CoefficientRuleType;

@@ -1,7 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { Feedstock } from '../../law/types';
-import { DateScalar, DecimalScalar } from '../scalars';
+import { DateScalar, DecimalScalar, Money } from '../scalars';
 
 @ObjectType('MinimumPrice', {
   description: 'One version of a PGPAF minimum price (Decreto 5.996/2006), the floor of a Selo contract price (Decreto 10.527/2020, art. 3º §2 II). Versions are never overwritten: where validity overlaps, the later publication wins from its publication date on.',
@@ -11,7 +11,7 @@ export class MinimumPriceType {
   @Field(() => Feedstock, { description: 'Raw material the price is for.' }) feedstock: Feedstock;
   @Field(() => DateScalar, { description: 'First day in force.' }) validFrom: string;
   @Field(() => DateScalar, { description: 'Last day in force (inclusive).' }) validUntil: string;
-  @Field(() => DecimalScalar, { description: 'PGPAF minimum price (Decreto 5.996/2006), reais per kg.' }) pricePerKg: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'PGPAF minimum price (Decreto 5.996/2006), reais per kg.' }) pricePerKg: Decimal;
   @Field({ description: 'The act that set the price (its legal basis), e.g. a Portaria of the Ministry with its DOU date.' }) source: string;
   @Field(() => DateScalar, { description: 'Date the price was published: it is known, and applied to contracts, as of this date (DESIGN §1.4).' }) publishedOn: string;
 }

@@ -2,7 +2,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { Feedstock, PurchasePurpose, SupplierKind } from '../../law/types';
 import { connectionOf } from '../types/connection';
-import { DateScalar, DecimalScalar } from '../scalars';
+import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
 
 @ObjectType('Purchase', { simpleResolvers: true, description: 'A lot of raw material acquired or produced by a producer (Decreto 10.527/2020, art. 3º §2 I; art. 6º §§3º–4º).' })
 export class PurchaseType {
@@ -10,8 +10,8 @@ export class PurchaseType {
   @Field(() => DateScalar, { description: 'Date of acquisition.' }) purchasedOn: string;
   @Field(() => DateScalar, { description: "Date the raw material was used in production (art. 6º §3: 'utilizadas no período'). Defaults to purchasedOn." }) consumedOn: string;
   @Field(() => Feedstock, { description: 'Raw material species.' }) feedstock: Feedstock;
-  @Field(() => DecimalScalar, { description: 'Quantity in kg.' }) quantityKg: Decimal;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Acquisition cost in reais; null for OWN_PRODUCTION (valued per art. 6º §4).' }) cost: Decimal | null;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Quantity in kg.' }) quantityKg: Decimal;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Acquisition cost in reais; null for OWN_PRODUCTION (valued per art. 6º §4).' }) cost: Decimal | null;
   @Field(() => SupplierKind, { description: 'Who supplied the lot.' }) supplierKind: SupplierKind;
   @Field(() => String, { nullable: true, description: 'Name of the supplier, required for THIRD_PARTY.' }) supplierName: string | null;
   @Field(() => PurchasePurpose, { description: 'Raw material for biodiesel (art. 3º §2 I a) or another product (I b).' }) purpose: PurchasePurpose;

@@ -2,19 +2,19 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { FuelTax, FuelTaxStatus, OwnProductionValuation, RateCategory, TaxPeriodStatus, TaxRegime } from '../../law/types';
 import { ImportContributionsType } from '../biodiesel-import/biodiesel-import.type';
-import { DateScalar, DecimalScalar } from '../scalars';
+import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
 import { FindingType } from '../types/common';
 import { GoverningElectionType } from './governing-election.type';
 
 @ObjectType('CategoryShare', { description: 'One rate category in the blend of a segment (Decreto 10.527/2020, art. 6º §3º): its weight, share and the amounts in force.' })
 export class CategoryShareType {
   @Field(() => RateCategory, { description: 'The rate category (Decreto 10.527/2020, arts. 5º and 6º).' }) category: RateCategory;
-  @Field(() => DecimalScalar, { description: 'Valued acquisition cost of the raw material of this category used in the period.' }) cost: Decimal;
-  @Field(() => DecimalScalar, { description: 'Quantity (kg) of the raw material of this category used in the period; the weight itself under OWN_PRODUCTION_VALUED_BY_QUANTITY.' }) quantityKg: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Valued acquisition cost of the raw material of this category used in the period.' }) cost: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Quantity (kg) of the raw material of this category used in the period; the weight itself under OWN_PRODUCTION_VALUED_BY_QUANTITY.' }) quantityKg: Decimal;
   @Field(() => DecimalScalar, { description: 'cost / the segment\'s total, half-even to 6 decimals (computed unrounded).' }) share: Decimal;
   @Field(() => DecimalScalar, { description: 'Reduction coefficient in force (art. 5º; art. 6º §1º).' }) coefficient: Decimal;
-  @Field(() => DecimalScalar, { description: 'Published PIS/Pasep amount per m³ in force (art. 5º §1º; art. 6º §1º).' }) pisPerM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Published Cofins amount per m³ in force (art. 5º §1º; art. 6º §1º).' }) cofinsPerM3: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Published PIS/Pasep amount per m³ in force (art. 5º §1º; art. 6º §1º).' }) pisPerM3: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Published Cofins amount per m³ in force (art. 5º §1º; art. 6º §1º).' }) cofinsPerM3: Decimal;
   @Field({ description: 'Legal basis of the version of the rule applied.' }) legalBasis: string;
 }
 
@@ -28,12 +28,12 @@ export class TaxSegmentType {
   @Field(() => [CategoryShareType], { description: 'Empty under the ad valorem regime.' }) mix: CategoryShareType[];
   @Field(() => DecimalScalar, { nullable: true, description: 'Rates for own-production domestic sales, weighted by cost (art. 6º §3); null under the ad valorem regime.' }) blendedPisPerM3: Decimal | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'Cofins counterpart of blendedPisPerM3 (art. 6º §3º); null under the ad valorem regime. Shown half-even to 6 decimals, computed unrounded.' }) blendedCofinsPerM3: Decimal | null;
-  @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market in the segment (m³).' }) ownProductionVolumeM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Imported biodiesel sold on the domestic market in the segment (m³), taxed at GENERAL (art. 6º §5º).' }) importedVolumeM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Biodiesel exported in the segment (m³): no PIS/Cofins.' }) exportedVolumeM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Revenue of the segment\'s domestic sales (the ad valorem base).' }) domesticRevenue: Decimal;
-  @Field(() => DecimalScalar, { description: 'PIS/Pasep due for the segment, half-even to the centavo (ABNT NBR 5891).' }) pisDue: Decimal;
-  @Field(() => DecimalScalar, { description: 'Cofins due for the segment, half-even to the centavo (ABNT NBR 5891).' }) cofinsDue: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market in the segment (m³).' }) ownProductionVolumeM3: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Imported biodiesel sold on the domestic market in the segment (m³), taxed at GENERAL (art. 6º §5º).' }) importedVolumeM3: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Biodiesel exported in the segment (m³): no PIS/Cofins.' }) exportedVolumeM3: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Revenue of the segment\'s domestic sales (the ad valorem base).' }) domesticRevenue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'PIS/Pasep due for the segment, half-even to the centavo (ABNT NBR 5891).' }) pisDue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Cofins due for the segment, half-even to the centavo (ABNT NBR 5891).' }) cofinsDue: Decimal;
   @Field(() => DecimalScalar, { nullable: true, description: 'Ad valorem: the PIS/Pasep fraction of the domestic revenue applied (6,15% is 0.0615; Lei 11.116/2005, art. 3º), from the law version in force; null under the special regime.' }) pisRate: Decimal | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'Ad valorem: the Cofins fraction of the domestic revenue applied (28,32% is 0.2832; Lei 11.116/2005, art. 3º); null under the special regime.' }) cofinsRate: Decimal | null;
   @Field({ description: 'The provisions applied in the segment, from the legal bases of the law versions used: ad valorem, Lei 11.116/2005 art. 3º; special regime, art. 4º, then each category rule of the mix (Decreto 10.527/2020 art. 5º caput and §1º, art. 6º I–III, or the zero window of art. 5º §§2º–4º while in force) and the art. 6º §§3º–5º rules of the blend that applied. Separated by "; ".' }) legalBasis: string;
@@ -50,11 +50,11 @@ export class FuelTaxSegmentType {
   @Field(() => DateScalar, { description: 'First day.' }) from: string;
   @Field(() => DateScalar, { description: 'Last day (inclusive).' }) to: string;
   @Field(() => FuelTaxStatus, { description: 'COMPUTED, or RATE_NOT_PUBLISHED while no rate per m³ is published for these days.' }) status: FuelTaxStatus;
-  @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market in these days (m³).' }) ownProductionVolumeM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Biodiesel imported (cleared) in these days (m³): the tax falls on the import (LC 214/2025, art. 172).' }) importedVolumeM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'ownProductionVolumeM3 + importedVolumeM3: the base (art. 173).' }) volumeM3: Decimal;
-  @Field(() => DecimalScalar, { nullable: true, description: 'The published rate, R$ per m³ (art. 174); null while none is.' }) ratePerM3: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'volumeM3 × ratePerM3, half-even to the centavo (ABNT NBR 5891); null while the rate is not published.' }) due: Decimal | null;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market in these days (m³).' }) ownProductionVolumeM3: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Biodiesel imported (cleared) in these days (m³): the tax falls on the import (LC 214/2025, art. 172).' }) importedVolumeM3: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'ownProductionVolumeM3 + importedVolumeM3: the base (art. 173).' }) volumeM3: Decimal;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'The published rate, R$ per m³ (art. 174); null while none is.' }) ratePerM3: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'volumeM3 × ratePerM3, half-even to the centavo (ABNT NBR 5891); null while the rate is not published.' }) due: Decimal | null;
   @Field({ description: 'The levy\'s legal basis and the rate\'s, or who publishes the rate while none is.' }) legalBasis: string;
 }
 
@@ -63,11 +63,11 @@ export class FuelTaxAssessmentType {
   @Field(() => FuelTax, { description: 'Which tax.' }) tax: FuelTax;
   @Field(() => FuelTaxStatus, { description: 'COMPUTED when every segment\'s rate is published, else RATE_NOT_PUBLISHED.' }) status: FuelTaxStatus;
   @Field({ description: 'How the amount is computed (art. 173 §2º: quantity × specific rate).' }) formula: string;
-  @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market (m³).' }) ownProductionVolumeM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Biodiesel imported (cleared) in the month (m³). Imported biodiesel bears the tax at its import, not again when sold (an Interpretation, docs/LAW.md).' }) importedVolumeM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'The base: ownProductionVolumeM3 + importedVolumeM3 (m³). Exports bear none.' }) volumeM3: Decimal;
-  @Field(() => DecimalScalar, { nullable: true, description: 'The rate per m³ when one rate applies over the whole month, else null (see segments).' }) ratePerM3: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Sum of the segments\' amounts; null while any segment\'s rate is not published.' }) due: Decimal | null;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market (m³).' }) ownProductionVolumeM3: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Biodiesel imported (cleared) in the month (m³). Imported biodiesel bears the tax at its import, not again when sold (an Interpretation, docs/LAW.md).' }) importedVolumeM3: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'The base: ownProductionVolumeM3 + importedVolumeM3 (m³). Exports bear none.' }) volumeM3: Decimal;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'The rate per m³ when one rate applies over the whole month, else null (see segments).' }) ratePerM3: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Sum of the segments\' amounts; null while any segment\'s rate is not published.' }) due: Decimal | null;
   @Field({ description: 'The legal bases of the levy and of the rates applied (or RATE_NOT_PUBLISHED and who publishes the rate).' }) legalBasis: string;
   @Field(() => [FuelTaxSegmentType], { description: 'The runs of days with the same levy and rate, in order.' }) segments: FuelTaxSegmentType[];
 }
@@ -97,17 +97,17 @@ export class TaxPeriodType {
   @Field(() => DateScalar, { description: 'The law versions used are those published by this date (DESIGN §1.4); for a CLOSED month, the day it was closed.' }) asKnownOn: string;
   @Field(() => TaxPeriodStatus, { description: 'OPEN (computed live) or CLOSED (the snapshot).' }) status: TaxPeriodStatus;
   @Field(() => TaxRegime, { description: 'The regime in force for the month (Lei 11.116/2005, art. 4º §§1º, 5º; §4º: a company starting activity from the month of its election); AD_VALOREM with NO_REGIME_ELECTION when none is on record.' }) regime: TaxRegime;
-  @Field(() => DecimalScalar, { description: 'Valued acquisition cost of the raw material for biodiesel used (consumedOn) in the month, own production valued per art. 6º §4º (without it under OWN_PRODUCTION_VALUED_BY_QUANTITY).' }) feedstockCost: Decimal;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Average third-party price per kg used to value own production (art. 6º §4); null where none was used.' }) ownProductionPricePerKg: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { description: 'Valued acquisition cost of the raw material for biodiesel used (consumedOn) in the month, own production valued per art. 6º §4º (without it under OWN_PRODUCTION_VALUED_BY_QUANTITY).' }) feedstockCost: Decimal;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Average third-party price per kg used to value own production (art. 6º §4); null where none was used.' }) ownProductionPricePerKg: Decimal | null;
   @Field(() => OwnProductionValuation, { nullable: true, description: 'How own production used in the month was valued (art. 6º §4º: third-party acquisitions of the month; else the third-party lots used; else kg); null when none was used.' }) ownProductionValuation: OwnProductionValuation | null;
   @Field(() => PeriodRefType, { nullable: true, description: 'No raw material used in the month (stock sold): the earlier month whose blend applies, the latest with raw material used (BLEND_OF_EARLIER_PERIOD); null otherwise.' }) blendPeriod: PeriodRefType | null;
   @Field(() => [TaxSegmentType], { description: 'The segments of the month, in order.' }) segments: TaxSegmentType[];
-  @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market.' }) domesticVolumeM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Imported biodiesel sold on the domestic market (taxed at GENERAL, art. 6º §5).' }) importedVolumeM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Biodiesel sold abroad: no PIS/Cofins.' }) exportedVolumeM3: Decimal;
-  @Field(() => DecimalScalar, { description: 'Sum of the segments\' PIS/Pasep due.' }) pisDue: Decimal;
-  @Field(() => DecimalScalar, { description: 'Sum of the segments\' Cofins due.' }) cofinsDue: Decimal;
-  @Field(() => DecimalScalar, { description: 'pisDue + cofinsDue.' }) totalDue: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market.' }) domesticVolumeM3: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Imported biodiesel sold on the domestic market (taxed at GENERAL, art. 6º §5).' }) importedVolumeM3: Decimal;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Biodiesel sold abroad: no PIS/Cofins.' }) exportedVolumeM3: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Sum of the segments\' PIS/Pasep due.' }) pisDue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Sum of the segments\' Cofins due.' }) cofinsDue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'pisDue + cofinsDue.' }) totalDue: Decimal;
   @Field(() => [FindingType], { description: 'NO_REGIME_ELECTION, NO_FEEDSTOCK_IN_PERIOD, BLEND_OF_EARLIER_PERIOD, OWN_PRODUCTION_VALUED_BY_LOTS_USED, OWN_PRODUCTION_VALUED_BY_QUANTITY, SEAL_NOT_REGULAR, IMPORTED_BIODIESEL, RATE_NOT_PUBLISHED.' }) warnings: FindingType[];
   @Field(() => ImportContributionsType, { description: 'The month\'s imports of biodiesel and their PIS/Pasep-Importação and Cofins-Importação (Decreto 10.527/2020, art. 5º §1º and §3º): apart from the domestic sales above, not in totalDue.' }) imports: ImportContributionsType;
   @Field(() => [FuelTaxAssessmentType], { description: 'The single-phase taxes on fuels levied in the month (LC 214/2025, arts. 172–175): the CBS from 2027; empty before. Not in totalDue.' }) fuelTaxes: FuelTaxAssessmentType[];
