@@ -1,5 +1,6 @@
-// `npm run reliability [-- --short] [--json FILE] [--log FILE] [--only load,fault,shutdown]`: load,
-// database-fault and shutdown runs against the real API process and an embedded PostgreSQL of its
+// `npm run reliability [-- --short] [--json FILE] [--log FILE] [--only load,fault,freeze,law,upload,shutdown]`:
+// load, database-fault, frozen-database, two-replica law publication, slow-upload and shutdown runs
+// against the real API process (two of them for the law race) and an embedded PostgreSQL of its
 // own, on loopback only. Every loop is bounded in count and time and the run stops by itself. It
 // prints its figures and exits 1 when any verdict fails. `--short` is the version the test suite
 // runs (test/e2e/reliability.test.ts); docs/RELIABILITY.md records both.
@@ -32,14 +33,14 @@ const SHORT = args.includes('--short');
 const JSON_OUT = option('--json');
 /** `--log FILE`: the API process's own output (JSON log lines), to diagnose a failed verdict. */
 const LOG_OUT = option('--log');
-/** `--only load,fault,freeze,shutdown`: a subset of the scenarios (all by default). */
-const ONLY = new Set((option('--only') ?? 'load,fault,freeze,shutdown').split(','));
+/** `--only load,fault,freeze,law,upload,shutdown`: a subset of the scenarios (all by default). */
+const ONLY = new Set((option('--only') ?? 'load,fault,freeze,law,upload,shutdown').split(','));
 const SECRET = 'reliability-secret-with-enough-length-0123456789';
 const ROOT = path.resolve(__dirname, '..');
 
 const PLAN = SHORT
-  ? { writers: 8, readers: 4, loadSeconds: 8, faultBeforeSeconds: 3, faultDownSeconds: 3, faultAfterSeconds: 6, freezeSeconds: 8, shutdownAfterSeconds: 3 }
-  : { writers: 48, readers: 16, loadSeconds: 60, faultBeforeSeconds: 8, faultDownSeconds: 8, faultAfterSeconds: 12, freezeSeconds: 10, shutdownAfterSeconds: 15 };
+  ? { writers: 8, readers: 4, loadSeconds: 8, faultBeforeSeconds: 3, faultDownSeconds: 3, faultAfterSeconds: 6, freezeSeconds: 8, lawRounds: 10, slowUploaders: 12, slowUploadSeconds: 10, shutdownAfterSeconds: 3 }
+  : { writers: 48, readers: 16, loadSeconds: 60, faultBeforeSeconds: 8, faultDownSeconds: 8, faultAfterSeconds: 12, freezeSeconds: 10, lawRounds: 40, slowUploaders: 30, slowUploadSeconds: 30, shutdownAfterSeconds: 15 };
 /**
  * Per request: no client waits longer than this, so a hang shows as a failure, not a stuck run.
  * Longer than the API's own 30 s request timeout, so that it is the API that must answer.
@@ -554,6 +555,167 @@ async function freezeScenario(pg: Embedded, api: Api, fx: Fixture) {
   return { ...result, pass };
 }
 
+/** The simple query whose latency each attack is judged by. */
+const SIMPLE = `{ producers(first: 1) { totalCount } }`;
+
+/** Asks SIMPLE every 50 ms until `stop()`: what any other client of the API sees during an attack. */
+async function prober(port: number, token: string, stop: () => boolean, into: Result[]): Promise<void> {
+  while (!stop()) {
+    into.push(await gql(port, token, SIMPLE));
+    await sleep(50);
+  }
+}
+
+const probeFigures = (rs: Result[]) => ({ requests: rs.length, failed: rs.filter((r) => !r.ok).length, p50ms: percentile(rs.map((r) => r.ms), 50), p95ms: percentile(rs.map((r) => r.ms), 95), maxMs: percentile(rs.map((r) => r.ms), 100) });
+
+const CATEGORIES = ['GENERAL', 'CASTOR_PALM_PRIORITY_REGION', 'FAMILY_FARMING', 'FAMILY_FARMING_PRIORITY_REGION'];
+const RULES = `query { coefficientRules(on: "2026-03-01", asKnownOn: "2099-12-31") { category coefficient } }`;
+const PUBLISH_RULE = `mutation($i: PublishCoefficientRuleInput!) { publishCoefficientRule(input: $i) { id } }`;
+
+/**
+ * 5. Two replicas, one law: a second API process on the same database; each round, an ADMIN
+ * publishes a coefficient rule through each replica at the same moment (two transactions racing
+ * for their ids and their commits), while readers on both replicas keep their cached law books
+ * warm. Once both publications are acknowledged, each replica must answer both (docs/SCALING.md:
+ * the revision of the law, not the newest id, says whether a cached book is current). The versions
+ * are published in 2090, so they change nothing as known today.
+ */
+async function lawRaceScenario(pg: Embedded, api: Api, fx: Fixture) {
+  const replica = await startApi(pg.url);
+  const ports = [api.port, replica.port];
+  const probes: Result[] = [];
+  const publications: Result[] = [];
+  const stale: string[] = [];
+  const expected = new Map<string, string>();
+  const acknowledged: string[] = [];
+  let done = false;
+  const started = Date.now();
+  try {
+    const warm = ports.map(async (port) => { while (!done) await gql(port, fx.admin, RULES); });
+    const probing = prober(api.port, fx.admin, () => done, probes);
+    for (let round = 0; round < PLAN.lawRounds; round++) {
+      const publishedOn = new Date(Date.UTC(2090, 0, 1 + round)).toISOString().slice(0, 10);
+      const sent = ports.map((port, k) => {
+        const category = CATEGORIES[(2 * round + k) % CATEGORIES.length];
+        // As the API writes a Decimal: no trailing zeros (0.5012, 0.502).
+        const coefficient = String((5000 + round * 10 + k) / 10000);
+        const legalBasis = `Decreto (reliability) ${round}/${k}, art. 1º`;
+        return gql(port, fx.admin, PUBLISH_RULE, { i: { category, coefficient, pisPerM3: '1.5', cofinsPerM3: '7.25', validFrom: '2026-01-01', validUntil: '2026-12-31', publishedOn, legalBasis } })
+          .then((r) => ({ r, category, coefficient, legalBasis }));
+      });
+      for (const { r, category, coefficient, legalBasis } of await Promise.all(sent)) {
+        publications.push(r);
+        if (r.ok) {
+          expected.set(category, coefficient);
+          acknowledged.push(legalBasis);
+        }
+      }
+      for (const [k, port] of ports.entries()) {
+        const answer = await gql(port, fx.admin, RULES);
+        const rules = new Map((answer.data?.coefficientRules ?? []).map((c: { category: string; coefficient: string }) => [c.category, c.coefficient]));
+        for (const [category, coefficient] of expected) {
+          if (rules.get(category) !== coefficient) stale.push(`round ${round}, replica ${k}: ${category} ${rules.get(category)} instead of ${coefficient}`);
+        }
+      }
+    }
+    done = true;
+    await Promise.all([...warm, probing]);
+  } finally {
+    done = true;
+    replica.child.kill('SIGTERM');
+    await Promise.race([replica.exited, sleep(30_000)]);
+    if (replica.child.exitCode === null) replica.child.kill('SIGKILL');
+  }
+  const db = new Client({ connectionString: pg.url });
+  await db.connect();
+  const { rows: [stored] } = await db.query(`SELECT count(*)::int AS n FROM law_parameter_version WHERE legal_basis = ANY($1)`, [acknowledged]).finally(() => db.end());
+  const result = {
+    seconds: (Date.now() - started) / 1000, rounds: PLAN.lawRounds,
+    acknowledgedPublications: acknowledged.length, lost: acknowledged.length - stored.n, staleAnswers: stale.length, stale: stale.slice(0, 5),
+    http500: [...publications, ...probes].filter((r) => r.status === 500).length,
+    publicationErrors: tally(publications), simpleQuery: probeFigures(probes),
+  };
+  const pass = result.acknowledgedPublications === 2 * PLAN.lawRounds && result.lost === 0 && result.staleAnswers === 0 && result.http500 === 0 && result.simpleQuery.failed === 0;
+  return { ...result, pass };
+}
+
+/** One upload sent a line a second (a slow client): the server's answer, or what happened on the wire. */
+function slowUpload(port: number, token: string, producerId: string, tag: string, stop: () => boolean): Promise<{ status: number; code: string }> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (status: number, code: string) => {
+      if (settled) return;
+      settled = true;
+      clearInterval(timer);
+      req.destroy();
+      resolve({ status, code });
+    };
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: `/import/purchases?producer=${producerId}`, agent: false,
+      headers: { 'content-type': 'text/csv', authorization: `Bearer ${token}` } }, (res) => {
+      let text = '';
+      res.on('data', (d) => { text += String(d); });
+      res.on('end', () => {
+        let code = '';
+        try { code = (JSON.parse(text) as { error?: { code?: string } }).error?.code ?? ''; } catch { /* an empty body */ }
+        finish(res.statusCode ?? 0, code);
+      });
+    });
+    req.on('error', () => finish(0, 'CONNECTION_LOST'));
+    req.write('purchasedOn,feedstock,quantityKg,cost,supplierKind,supplierName,originMunicipalityCode,externalId\n');
+    let n = 0;
+    // `finish` runs only from events and this timer's own ticks, after this line.
+    const timer = setInterval(() => {
+      if (stop()) return finish(0, 'STOPPED_BY_CLIENT');
+      req.write(`2026-03-01,SOYBEAN,10,25,THIRD_PARTY,Lenta,2611606,${tag}-${n++}\n`);
+    }, 1000);
+  });
+}
+
+/**
+ * 6. Slow uploads: many imports sent a line a second (every producer's token, reconnecting as soon
+ * as they are cut off) while writers, readers and a prober go on. The uploads must be cut off or
+ * refused (408, 429, 503 — never 500) without holding a database connection, nothing of them
+ * written, and the other clients served as before.
+ */
+async function slowUploadScenario(pg: Embedded, api: Api, fx: Fixture) {
+  const ledger = newLedger();
+  const probes: Result[] = [];
+  const uploads: Array<{ status: number; code: string }> = [];
+  const started = Date.now();
+  const stopAt = started + PLAN.slowUploadSeconds * 1000;
+  const stop = () => Date.now() >= stopAt;
+  const tokens = await Promise.all(fx.producers.map((p) => signToken(SECRET, { sub: `uploader-${p}`, role: Role.PRODUCER, producerId: p })));
+  await runClients(api.port, fx, PLAN.slowUploadSeconds, ledger, 'slow', async () => {
+    const attackers = Array.from({ length: PLAN.slowUploaders }, async (_, i) => {
+      for (let k = 0; !stop(); k++) {
+        const answer = await slowUpload(api.port, tokens[i % tokens.length], fx.producers[i % fx.producers.length], `slowupload-${i}-${k}`, stop);
+        uploads.push(answer);
+        if (answer.status === 429 || answer.status === 503) await sleep(500);
+      }
+    });
+    await Promise.all([...attackers, prober(api.port, fx.admin, stop, probes)]);
+  });
+  const seconds = (Date.now() - started) / 1000;
+  const verdict = await verifyLedger(pg.url, ledger, 'slow');
+  const db = new Client({ connectionString: pg.url });
+  await db.connect();
+  const { rows: [written] } = await db.query(`SELECT count(*)::int AS n FROM purchase WHERE external_id LIKE 'slowupload-%'`).finally(() => db.end());
+  const answered = uploads.filter((u) => u.code !== 'STOPPED_BY_CLIENT');
+  const statuses: Record<string, number> = {};
+  for (const u of answered) statuses[`${u.status}${u.code ? ` ${u.code}` : ''}`] = (statuses[`${u.status}${u.code ? ` ${u.code}` : ''}`] ?? 0) + 1;
+  const unexpected = ledger.results.filter((r) => !r.ok && r.kind !== 'replay');
+  const result = {
+    seconds, slowUploaders: PLAN.slowUploaders, ...figures(ledger.results, seconds), replays: ledger.replays,
+    uploads: { answered: answered.length, statuses: Object.fromEntries(Object.entries(statuses).sort()), rowsWritten: written.n },
+    http500: [...ledger.results, ...probes].filter((r) => r.status === 500).length + answered.filter((u) => u.status === 500).length,
+    simpleQuery: probeFigures(probes),
+    lost: verdict.problems.length, ...verdict,
+  };
+  const pass = verdict.problems.length === 0 && unexpected.length === 0 && result.http500 === 0 && result.simpleQuery.failed === 0
+    && answered.length > 0 && answered.every((u) => [408, 429, 503].includes(u.status) || u.code === 'CONNECTION_LOST') && written.n === 0;
+  return { ...result, pass };
+}
+
 /**
  * How a request is refused once SIGTERM arrived: no listener any more (ECONNREFUSED), a connection
  * the kernel had queued and the closing server reset (ECONNRESET), a keep-alive connection closed
@@ -622,6 +784,8 @@ async function main() {
     if (ONLY.has('load')) report.load = await loadScenario(pg, api, fx);
     if (ONLY.has('fault')) report.databaseFault = await faultScenario(pg, api, fx);
     if (ONLY.has('freeze')) report.frozenDatabase = await freezeScenario(pg, api, fx);
+    if (ONLY.has('law')) report.lawRace = await lawRaceScenario(pg, api, fx);
+    if (ONLY.has('upload')) report.slowUploads = await slowUploadScenario(pg, api, fx);
     if (ONLY.has('shutdown')) {
       report.shutdown = await shutdownScenario(pg, api, fx);
       api = undefined;
@@ -635,7 +799,7 @@ async function main() {
     await pg.stop().catch(() => undefined);
     fs.rmSync(dataRoot, { recursive: true, force: true });
   }
-  report.pass = ['load', 'databaseFault', 'frozenDatabase', 'shutdown'].filter((k) => report[k]).every((k) => report[k].pass === true);
+  report.pass = ['load', 'databaseFault', 'frozenDatabase', 'lawRace', 'slowUploads', 'shutdown'].filter((k) => report[k]).every((k) => report[k].pass === true);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   if (JSON_OUT) fs.writeFileSync(JSON_OUT, JSON.stringify(report, null, 2));
   process.exit(report.pass ? 0 : 1);
