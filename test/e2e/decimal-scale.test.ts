@@ -1,4 +1,7 @@
 import { parse } from 'csv-parse/sync';
+import { getNamedType, isObjectType } from 'graphql';
+import { getSchema } from '../../src/graphql/schema';
+import { scaleOf } from '../../src/graphql/scalars';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, electSpecialRegime, FEIRA, upsertMunicipalities } from '../support/fixtures';
 
@@ -83,4 +86,34 @@ test('the exports write the same figures at the same scale (CSV in English), a v
   const header = rows.find((r) => r.includes('quantityKg'))!;
   const data = rows.slice(rows.indexOf(header) + 1).filter((r) => r.length === header.length);
   expect(data.map((r) => [r[header.indexOf('quantityKg')], r[header.indexOf('cost')]])).toEqual([['1000.000', '30120.50'], ['1.234', '0.12']]);
+});
+
+/**
+ * The Decimal fields that carry no scale: ratios, coefficients, factors and rates, written without
+ * trailing zeros. Every other Decimal field measures reais, m³ or kg and is marked @Money() or
+ * @Quantity() (src/graphql/scalars.ts): a new one that is not fails here.
+ */
+const UNSCALED = [
+  'CategoryShare.coefficient', 'CategoryShare.share', 'CoefficientRule.coefficient', 'FamilyFarmingOrganization.familyFarmerShare', 'LawValue.value',
+  'PurchaseSeloStatus.weight', 'RateAnswer.coefficient', 'SealAppliedFactor.value', 'SealCompliance.achievedShare', 'SealCompliance.priorityRegionShare',
+  'SealCompliance.requiredPriorityRegionShare', 'SealCompliance.requiredShare', 'SealMinimumShare.achievedShare', 'SealMinimumShare.requiredShare',
+  'SealPriorityRegionRequirement.requiredShare', 'SealPriorityRegionRequirement.share', 'SealSpendingItem.organizationShare', 'SealSpendingItem.weight',
+  // Shown half-even to 6 decimals (DESIGN §1.3), and the ad valorem fractions of revenue.
+  'TaxSegment.blendedCofinsPerM3', 'TaxSegment.blendedPisPerM3', 'TaxSegment.cofinsRate', 'TaxSegment.pisRate',
+];
+
+test('every Decimal field of reais, m³ or kg has its scale; the others are the listed ratios', async () => {
+  const schema = await getSchema();
+  const unscaled: string[] = [];
+  let scaled = 0;
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (getNamedType(field.type).name !== 'Decimal') continue;
+      if (scaleOf(field) === undefined) unscaled.push(`${type.name}.${field.name}`);
+      else scaled++;
+    }
+  }
+  expect(unscaled.sort()).toEqual([...UNSCALED].sort());
+  expect(scaled).toBeGreaterThan(60);
 });
