@@ -172,6 +172,44 @@ query SealComplianceOfYear($producerId: ID!, $year: Int!) {
     variables: { producerId: '1', year: 2025 },
   },
   {
+    name: 'SealPlan',
+    query: `# What closes the Selo shortfall of a year (DESIGN §1.5): each requirement's shortfall
+# (requirement 1 in weighted reais, requirement 2 in actual reais in the priority region), every
+# lever with the actual spending that closes it alone, and hypothetical items — here R$ 400 mil of
+# castor from Feira de Santana (BA, Semiárido) via the demo's cooperative of Irecê, and R$ 50 mil of
+# fomento — evaluated as if they were recorded: the year's verdict and its balance with them.
+# Nothing is written. Factors of Portaria MDA nº 28/2024 (b 1,1; c 30; d 4; e 3; f 2; a open);
+# while the minimum weighted percentage is not published, requirement 1 is not established.
+query SealPlan($producerId: ID!, $year: Int!, $hypothetical: [HypotheticalSpendingInput!]) {
+  sealPlan(producerId: $producerId, year: $year, hypothetical: $hypothetical) {
+    year
+    model
+    recorded { countedTotal achievedShare status }
+    hypothetical { label counts region semiarid product organizationShare actual factors { alinea value legalBasis } weight weighted findings { ${finding} } }
+    withHypothetical {
+      countedTotal
+      achievedShare
+      status
+      minimumShare { requiredShare requiredAmount balanceIn shortfall compliant }
+      priorityRegion { requiredShare share shortfall compliant }
+      balance { broughtIn { fromYear amount deadline } carriedOut { amount toYear } }
+      findings { ${finding} }
+    }
+    minimumShare { weighted met legalBasis }
+    priorityRegion { actual met legalBasis }
+    levers { kind region diversified viaOrganizationUpTo75 factors { alinea value } weight closesMinimumShare closesPriorityRegion closesBoth }
+  }
+}
+`,
+    variables: {
+      producerId: '1', year: 2026,
+      hypothetical: [
+        { kind: 'FAMILY_FARMING_ACQUISITION', amount: '400000', on: '2026-08-01', municipalityCode: '2910800', product: 'CASTOR_BEAN', organizationId: '6', label: 'Mamona de Feira de Santana via cooperativa' },
+        { kind: 'FOMENTO', amount: '50000', on: '2026-09-01', municipalityCode: '2914604', label: 'Fomento em Irecê' },
+      ],
+    },
+  },
+  {
     name: 'RulesInForceAsKnownOn',
     query: `# The coefficient rules in force on a date as they were known on another, beside the same
 # date as known today (the law is dated data: docs/LAW.md §1). Mid-June 2026 as known on

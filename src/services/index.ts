@@ -17,6 +17,7 @@ import { SealComplianceService } from './seal-compliance/compliance.service';
 import { ContractConformityService } from './seal-compliance/contract-conformity.service';
 import { PurchaseSeloService } from './seal-compliance/purchase-selo.service';
 import { SealEvaluationService } from './seal-compliance/seal-evaluation.service';
+import { SealPlanService } from './seal-compliance/seal-plan.service';
 import { TaxPeriodService } from './tax-period.service';
 
 /** The use cases, built once per process over the DataSource. */
@@ -25,6 +26,7 @@ export function createServices(ds: DataSource) {
   const minimumPrices = new MinimumPriceService(ds);
   const contractConformity = new ContractConformityService(ds, minimumPrices);
   const sealEvaluations = new SealEvaluationService(ds);
+  const sealCompliance = new SealComplianceService(ds, () => law.lawBook(), contractConformity, sealEvaluations);
   return {
     dataSource: ds,
     audit: new AuditService(ds),
@@ -42,8 +44,9 @@ export function createServices(ds: DataSource) {
     law,
     minimumPrices,
     contractConformity,
-    sealCompliance: new SealComplianceService(ds, () => law.lawBook(), contractConformity, sealEvaluations),
+    sealCompliance,
     sealEvaluations,
+    sealPlan: new SealPlanService(ds, sealCompliance),
     purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
     taxPeriods: new TaxPeriodService(ds, () => law.lawBook()),
   };

@@ -59,7 +59,7 @@ const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | '
   'Query.lawParameterCatalogue': 'shared',
   'Query.producer': 'own', 'Query.producers': 'own', 'Query.contract': 'own', 'Query.purchase': 'own',
   'Query.sealGrant': 'own', 'Query.sealGrants': 'own', 'Query.regimeElections': 'own', 'Query.taxPeriod': 'own',
-  'Query.sealCompliance': 'own', 'Query.auditLog': 'own', 'Query.importContributions': 'own',
+  'Query.sealCompliance': 'own', 'Query.sealPlan': 'own', 'Query.auditLog': 'own', 'Query.importContributions': 'own',
   'Mutation.upsertMunicipalities': 'admin', 'Mutation.createProducer': 'admin', 'Mutation.grantSeal': 'admin',
   'Mutation.recordSealEvent': 'admin', 'Mutation.publishMinimumPrice': 'admin', 'Mutation.publishCoefficientRule': 'admin',
   'Mutation.publishLawParameter': 'admin', 'Mutation.recordSealEvaluation': 'admin',

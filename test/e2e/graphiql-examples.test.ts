@@ -74,8 +74,8 @@ beforeAll(async () => {
 });
 afterAll(async () => { await api.close(); });
 
-test('the six saved operations are the six questions, each a valid named operation', () => {
-  expect(EXAMPLE_OPERATIONS.map((o) => o.name)).toEqual(['ProducerMonth', 'ImportsOfMonth', 'MonthsAcross2027', 'SealComplianceOfYear', 'RulesInForceAsKnownOn', 'WhyPurchaseDidNotCount']);
+test('the seven saved operations are the seven questions, each a valid named operation', () => {
+  expect(EXAMPLE_OPERATIONS.map((o) => o.name)).toEqual(['ProducerMonth', 'ImportsOfMonth', 'MonthsAcross2027', 'SealComplianceOfYear', 'SealPlan', 'RulesInForceAsKnownOn', 'WhyPurchaseDidNotCount']);
   for (const op of EXAMPLE_OPERATIONS) expect(op.query).toContain(`query ${op.name}(`);
 });
 
@@ -141,6 +141,21 @@ test('MonthsAcross2027: December 2026 with PIS/Cofins, January 2027 with the CBS
   // 40 m³ of own production sold on 2027-01-08; no import: the base is 40 m³, the amount unknown.
   expect(producer.january.fuelTaxes).toEqual([expect.objectContaining({ tax: 'CBS', status: 'RATE_NOT_PUBLISHED', volumeM3: '40.000', ratePerM3: null, due: null })]);
   expect(producer.january.warnings.map((w: any) => w.code)).toEqual(['RATE_NOT_PUBLISHED']);
+});
+
+test('SealPlan: R$ 400.000 of castor from Feira de Santana (Semiárido) weighs 400.000 × 4 × 2 = 3.200.000; thirteen levers; nothing written', async () => {
+  const before = await api.count('SELECT count(*) FROM purchase');
+  const { sealPlan } = await run('SealPlan', {
+    producerId: ids.producer, year: 2026,
+    hypothetical: [{ kind: 'FAMILY_FARMING_ACQUISITION', amount: '400000', on: '2026-08-01', municipalityCode: '2910800', product: 'CASTOR_BEAN', label: 'Mamona' }],
+  });
+  expect(sealPlan.model).toBe('WEIGHTED');
+  expect(sealPlan.hypothetical[0]).toMatchObject({ label: 'Mamona', counts: true, semiarid: true, weight: '8', weighted: '3200000' });
+  expect(sealPlan.hypothetical[0].factors.map((f: { alinea: string }) => f.alinea)).toEqual(['d', 'f']);
+  expect(sealPlan.levers).toHaveLength(13);
+  // The minimum weighted percentage is not published: requirement 1 is not established.
+  expect([sealPlan.minimumShare.weighted, sealPlan.minimumShare.met]).toEqual([null, null]);
+  expect(await api.count('SELECT count(*) FROM purchase')).toBe(before);
 });
 
 test('SealComplianceOfYear and WhyPurchaseDidNotCount: João\'s 2025 purchase is excluded, and why', async () => {

@@ -81,6 +81,7 @@ export const QUERY_RULES: Readonly<Record<string, Rule>> = {
   taxPeriod: ownRead('A producer\'s month (Lei 11.116/2005); another producer is NOT_FOUND.', 'producerId'),
   importContributions: ownRead('A producer\'s imports of a month and their contributions; another producer is NOT_FOUND.', 'producerId'),
   sealCompliance: ownRead('A producer\'s year of Selo compliance; another producer is NOT_FOUND.', 'producerId'),
+  sealPlan: ownRead('A producer\'s Selo plan for a year (nothing is written); another producer is NOT_FOUND.', 'producerId'),
   auditLog: ownRead('ADMIN and AUDITOR see every entry; a PRODUCER only entries of its own records (service scope).'),
 };
 

@@ -7,6 +7,7 @@ import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
 import { ContractConformityType, SealComplianceType } from './compliance.type';
 import { RecordSealEvaluationInput, SealEvaluationType } from './seal-evaluation.type';
+import { HypotheticalSpendingInput, SealPlanType } from './seal-plan.type';
 
 @Resolver(() => SealComplianceType)
 export class SealComplianceResolver {
@@ -20,6 +21,19 @@ export class SealComplianceResolver {
     @Ctx() ctx: Context,
   ) {
     return ctx.services.sealCompliance.forProducer(ctx.actor, producerId, year, asKnownOn);
+  }
+
+  @Query(() => SealPlanType, {
+    description: 'What closes the Selo shortfall of a producer\'s year, as known on asKnownOn (default today): each requirement\'s shortfall, the actual spending each lever needs alone, and hypothetical items evaluated as if recorded (the year\'s verdict and balance with them). Nothing is written. ADMIN and AUDITOR: any producer; PRODUCER: its own.',
+  })
+  sealPlan(
+    @Arg('producerId', () => ID, { description: 'The producer.' }) producerId: string,
+    @Arg('year', () => Int, { description: 'Calendar year planned.' }) year: number,
+    @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Parameter versions published by this date (default today).' }) asKnownOn: string | null,
+    @Arg('hypothetical', () => [HypotheticalSpendingInput], { nullable: true, description: 'Spending not recorded, evaluated as if it were (at most 100 items).' }) hypothetical: HypotheticalSpendingInput[] | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.sealPlan.plan(ctx.actor, producerId, year, asKnownOn, hypothetical);
   }
 
   @FieldResolver(() => ProducerType, { description: 'The producer.' })

@@ -32,6 +32,16 @@ export interface ExcludedItem {
 /** The year's figures as shown (money to the centavo, shares to 6 decimals), with the excluded items. */
 export type SealComplianceReport = ReturnType<typeof present> & { producer: Producer; excluded: ExcludedItem[] };
 
+/** The key prefix of hypothetical groups (sealPlan): never rows of the database. */
+export const HYPOTHETICAL = 'hypothetical:';
+
+/** Hypothetical groups of a plan, built with the year's parameter segment of a day. */
+export type ExtraGroups = (segmentOn: (day: IsoDate) => Segment) => { purchases: PurchaseGroup[]; fomento: FomentoGroup[] };
+
+function withExtra(purchases: PurchaseGroup[], fomento: FomentoGroup[], extra?: { purchases: PurchaseGroup[]; fomento: FomentoGroup[] }) {
+  return extra ? { purchases: [...purchases, ...extra.purchases], fomento: [...fomento, ...extra.fomento] } : { purchases, fomento };
+}
+
 /**
  * The Selo's annual family-farming targets (Decreto 10.527/2020, art. 3º §2 I–III, §3º). The year's
  * sums are SQL aggregates grouped by the facts the law needs (purchase-facts.sql.ts);
@@ -69,6 +79,21 @@ export class SealComplianceService {
   }
 
   /**
+   * sealPlan: the year as recorded and with `extra` groups (hypothetical items) evaluated as if they
+   * were recorded, in one read-only snapshot: nothing is written.
+   */
+  async recordedAndWith(
+    producer: Producer, year: number, asKnownOn: IsoDate, extra: ExtraGroups,
+  ): Promise<{ law: LawBook; recorded: SealComplianceReport; withExtra: SealComplianceReport & { result: SealComplianceResult } }> {
+    return this.ds.transaction('REPEATABLE READ', async (em) => {
+      await em.query('SET TRANSACTION READ ONLY');
+      const recorded = await this.computeIn(em, producer, year, asKnownOn);
+      const { result, excluded } = await this.evaluate(em, producer, year, asKnownOn, true, extra);
+      return { law: await this.lawBook(), recorded, withExtra: { ...present(result), producer, excluded, result } };
+    });
+  }
+
+  /**
    * Portaria MDA nº 28/2024, art. 58 — the balances brought into a year: those of the evaluations
    * communicated in the year before it (known on `asKnownOn`) whose years carry, each from its
    * year's result as known on `asKnownOn` (like every figure, a correction published later changes it).
@@ -83,9 +108,9 @@ export class SealComplianceService {
     return balances;
   }
 
-  /** The year's result; with `listExcluded`, the rows of the groups that do not count too. */
+  /** The year's result; with `listExcluded`, the rows of the groups that do not count too; with `extra`, hypothetical groups beside the recorded ones. */
   private async evaluate(
-    em: EntityManager, producer: Producer, year: number, asKnownOn: IsoDate, listExcluded: boolean,
+    em: EntityManager, producer: Producer, year: number, asKnownOn: IsoDate, listExcluded: boolean, extra?: ExtraGroups,
   ): Promise<{ result: SealComplianceResult; excluded: ExcludedItem[] }> {
     const law = await this.lawBook();
     const from = `${year}-01-01`;
@@ -149,7 +174,7 @@ export class SealComplianceService {
     const result = sealCompliance({
       year, asKnownOn, plant: { region: plant.region, semiarid: plant.semiarid },
       sales: { ownRevenue: new Decimal(sales.revenue), ownVolume: new Decimal(sales.volume), exportedVolume: new Decimal(sales.exported) },
-      purchases, fomento,
+      ...withExtra(purchases, fomento, extra?.((day) => segments.find((g) => g.from <= day && day <= g.to) as Segment)),
       balancesIn: await this.balancesInto(em, producer, law, evaluations.into, asKnownOn),
       evaluation: evaluations.own && { year, communicatedOn: evaluations.own.communicatedOn },
     }, law);
@@ -170,8 +195,9 @@ export class SealComplianceService {
     fomentoGroups: Map<string, FomentoGroupRow>,
   ): Promise<ExcludedItem[]> {
     const items: ExcludedItem[] = [];
-    const purchaseFindings = new Map(result.excluded.filter((e) => e.source === 'PURCHASE').map((e) => [e.key, e.findings]));
-    const fomentoFindings = new Map(result.excluded.filter((e) => e.source === 'FOMENTO').map((e) => [e.key, e.findings]));
+    const recorded = result.excluded.filter((e) => !e.key.startsWith(HYPOTHETICAL));
+    const purchaseFindings = new Map(recorded.filter((e) => e.source === 'PURCHASE').map((e) => [e.key, e.findings]));
+    const fomentoFindings = new Map(recorded.filter((e) => e.source === 'FOMENTO').map((e) => [e.key, e.findings]));
     if (purchaseFindings.size) {
       const groups = [...purchaseFindings.keys()].map((k) => purchaseGroups.get(k) as PurchaseGroupRow);
       const pairs = [...new Set(groups.map((g) => `${g.contract_id}|${g.organization_id}`))].map((p) => p.split('|'));
