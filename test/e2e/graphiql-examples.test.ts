@@ -150,7 +150,7 @@ test('SealPlan: R$ 400.000 of castor from Feira de Santana (Semiárido) weighs 4
     hypothetical: [{ kind: 'FAMILY_FARMING_ACQUISITION', amount: '400000', on: '2026-08-01', municipalityCode: '2910800', product: 'CASTOR_BEAN', label: 'Mamona' }],
   });
   expect(sealPlan.model).toBe('WEIGHTED');
-  expect(sealPlan.hypothetical[0]).toMatchObject({ label: 'Mamona', counts: true, semiarid: true, weight: '8', weighted: '3200000' });
+  expect(sealPlan.hypothetical[0]).toMatchObject({ label: 'Mamona', counts: true, semiarid: true, weight: '8', weighted: '3200000.00' });
   expect(sealPlan.hypothetical[0].factors.map((f: { alinea: string }) => f.alinea)).toEqual(['d', 'f']);
   expect(sealPlan.levers).toHaveLength(13);
   // The minimum weighted percentage is not published: requirement 1 is not established.

@@ -3,7 +3,7 @@ import { Decimal } from '../../law/decimal';
 import { Finding } from '../../law/findings';
 import { LeverRegion } from '../../law/seal-plan';
 import { Feedstock, Region, SealComplianceModel } from '../../law/types';
-import { DateScalar, DecimalScalar } from '../scalars';
+import { DateScalar, DecimalScalar, Money } from '../scalars';
 import { FindingType } from '../types/common';
 import { SealComplianceType } from './compliance.type';
 import { SeloSpendingKind } from './purchase-selo.type';
@@ -48,17 +48,17 @@ export class SealPlanItemType {
   @Field({ description: 'North, Northeast or Semiárido (requirement 2).' }) priorityRegion: boolean;
   @Field(() => Feedstock, { nullable: true, description: 'Product of an acquisition.' }) product: Feedstock | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'Family-farmer members / members of its organization, 6 decimals; null from a family farmer or for fomento.' }) organizationShare: Decimal | null;
-  @Field(() => DecimalScalar, { description: 'Actual value.' }) actual: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Actual value.' }) actual: Decimal;
   @Field(() => [SealAppliedFactorType], { description: 'Each factor applied, by alínea (weighted model).' }) factors: SealAppliedFactorType[];
   @Field(() => DecimalScalar, { nullable: true, description: 'Product of the factors with a published figure; null when it would not count.' }) weight: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'actual × weight, to the centavo; null when it would not count.' }) weighted: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'actual × weight, to the centavo; null when it would not count.' }) weighted: Decimal | null;
   @Field(() => [FindingType], { description: 'Why it would not count, or what would not exclude it.' }) findings: Finding[];
 }
 
 @ObjectType('SealPlanShortfall', { description: 'A requirement\'s shortfall with the hypothetical items in: requirement 1 in weighted reais, requirement 2 in actual reais spent in the priority region.' })
 export class SealPlanShortfallType {
-  @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais missing (requirement 1), rounded up to the centavo; null for requirement 2, and while the minimum weighted percentage is not published.' }) weighted: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Actual reais missing in the priority region (requirement 2), rounded up to the centavo; null for requirement 1 (see the levers).' }) actual: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais missing (requirement 1), rounded up to the centavo; null for requirement 2, and while the minimum weighted percentage is not published.' }) weighted: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Actual reais missing in the priority region (requirement 2), rounded up to the centavo; null for requirement 1 (see the levers).' }) actual: Decimal | null;
   @Field(() => Boolean, { nullable: true, description: 'Met; null while not established.' }) met: boolean | null;
   @Field({ description: 'Legal basis of the minimum.' }) legalBasis: string;
 }
@@ -71,9 +71,9 @@ export class SealPlanLeverType {
   @Field(() => Boolean, { nullable: true, description: 'Acquisitions: via an organization with up to 75% family-farmer members (factor b), or from family farmers; null for fomento.' }) viaOrganizationUpTo75: boolean | null;
   @Field(() => [SealAppliedFactorType], { description: 'Its factors, by alínea (empty under the flat model).' }) factors: SealAppliedFactorType[];
   @Field(() => DecimalScalar, { description: 'Product of its factors.' }) weight: Decimal;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Actual reais that alone reach requirement 1: weighted shortfall / weight; null while the minimum is not published.' }) closesMinimumShare: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Actual reais that alone reach requirement 2; null when this lever cannot (outside the priority region).' }) closesPriorityRegion: Decimal | null;
-  @Field(() => DecimalScalar, { nullable: true, description: 'Actual reais that alone reach both; null when this lever cannot, or requirement 1 is not established.' }) closesBoth: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Actual reais that alone reach requirement 1: weighted shortfall / weight; null while the minimum is not published.' }) closesMinimumShare: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Actual reais that alone reach requirement 2; null when this lever cannot (outside the priority region).' }) closesPriorityRegion: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Actual reais that alone reach both; null when this lever cannot, or requirement 1 is not established.' }) closesBoth: Decimal | null;
 }
 
 @ObjectType('SealPlan', { description: 'What closes a Selo year\'s shortfall (DESIGN §1.5): the year as recorded, the same year with the hypothetical items evaluated as if recorded (its verdict and balance), each requirement\'s shortfall, and every lever with the actual spending that closes it alone. Nothing is written.' })
