@@ -22,7 +22,8 @@ import { Role } from '../src/law/types';
 import { createApp } from '../src/server';
 import { BenchData, BenchScale, buildBenchData, SCALES } from './data';
 import { Shape, SHAPES } from './shapes';
-import { priorityRegionOnSql, semiaridOnSql } from '../src/services/facts/priority-region.sql';
+import { semiaridDays } from '../src/services/facts/priority-region.sql';
+import { membershipDays, membershipOnSql } from '../src/services/facts/organization-membership.sql';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
@@ -91,16 +92,20 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+// The Semiárido on each purchase's and fomento's date, as each municipality's days hash-joined (as the API reads it).
+const MONTH_SEMIARID = semiaridDays('sa', 'p.origin_municipality_code');
+const FOMENTO_SEMIARID = semiaridDays('sa', 'f.municipality_code');
+
 /** The hand-written aggregates of a tax month: the groups the law needs, straight through pg ($1 producer, $2–$3 the month, $4 the cooperative minimum share). */
 export const TAX_MONTH_SQL = [
-  `SELECT p.feedstock IN ('CASTOR_BEAN', 'PALM') AS castor_palm, ${priorityRegionOnSql('p.origin_municipality_code', 'p.purchased_on')} AS priority_region, p.supplier_kind = 'OWN_PRODUCTION' AS own,
+  `SELECT p.feedstock IN ('CASTOR_BEAN', 'PALM') AS castor_palm, ${MONTH_SEMIARID.priority('p.purchased_on')} AS priority_region, p.supplier_kind = 'OWN_PRODUCTION' AS own,
           CASE p.supplier_kind
             WHEN 'FAMILY_FARMER' THEN EXISTS (SELECT 1 FROM family_farmer_registration r WHERE r.family_farmer_id = p.family_farmer_id AND p.purchased_on BETWEEN r.valid_from AND r.valid_until)
-            WHEN 'COOPERATIVE' THEN EXISTS (SELECT 1 FROM organization_registration r JOIN family_farming_organization o ON o.id = r.organization_id
+            WHEN 'COOPERATIVE' THEN EXISTS (SELECT 1 FROM organization_registration r CROSS JOIN LATERAL ${membershipOnSql('r.organization_id', 'p.purchased_on')} o
                                             WHERE r.organization_id = p.organization_id AND p.purchased_on BETWEEN r.valid_from AND r.valid_until AND o.family_farmer_members >= o.members * $4::numeric)
             ELSE false END AS family_farming,
           sum(p.cost) AS cost, sum(p.quantity_kg) AS kg
-     FROM purchase p
+     FROM purchase p ${MONTH_SEMIARID.join}
     WHERE p.producer_id = $1 AND p.consumed_on BETWEEN $2 AND $3 AND p.purpose = 'BIODIESEL_FEEDSTOCK'
     GROUP BY 1, 2, 3, 4`,
   `SELECT sum(cost) AS cost, sum(quantity_kg) AS kg FROM purchase
@@ -135,37 +140,37 @@ const REGISTRATIONS_CTE = `
                 FROM organization_registration GROUP BY 1)`;
 const YEAR_PURCHASES = `
     FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code LEFT JOIN contract c ON c.id = p.contract_id
-    LEFT JOIN fv ON fv.id = p.family_farmer_id LEFT JOIN ov ON ov.id = p.organization_id
+    LEFT JOIN fv ON fv.id = p.family_farmer_id LEFT JOIN ov ON ov.id = p.organization_id ${MONTH_SEMIARID.join}
+    ${membershipDays('o', 'p.organization_id', 'p.purchased_on')}
    WHERE p.producer_id = $1 AND p.purchased_on BETWEEN $2 AND $3 AND p.supplier_kind IN ('FAMILY_FARMER', 'COOPERATIVE', 'ASSOCIATION')`;
 export const SEAL_YEAR_SQL = [
   `SELECT sum(revenue), sum(volume_m3), sum(volume_m3) FILTER (WHERE market = 'EXPORT') FROM sale WHERE producer_id = $1 AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2 AND $3`,
   `${REGISTRATIONS_CTE}
-  SELECT p.purpose, p.supplier_kind, p.organization_id, p.contract_id, m.region, ${semiaridOnSql('p.origin_municipality_code', 'p.purchased_on')} AS semiarid,
+  SELECT p.purpose, p.supplier_kind, p.organization_id, p.contract_id, m.region, ${MONTH_SEMIARID.on('p.purchased_on')} AS semiarid,
          coalesce(fv.valid, ov.valid) @> p.purchased_on AS registered, coalesce(coalesce(fv.late, ov.late) @> p.purchased_on, false) AS late_dap,
          c.signed_on <= p.purchased_on AS prior, p.purchased_on BETWEEN c.valid_from AND c.valid_until AS covers_date, c.feedstock = p.feedstock AS covers_feedstock,
          c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id AND c.organization_id IS NOT DISTINCT FROM p.organization_id AS covers_counterparty,
          p.feedstock, sum(p.cost), count(*), min(p.purchased_on),
          -- The weighting factors of Portaria MDA nº 28/2024 (b 1,1; d 4; e 3; f 2), as the API weighs each counted group.
          sum(p.cost * CASE WHEN o.members > 0 AND o.family_farmer_members * 4 <= o.members * 3 THEN 1.1 ELSE 1 END
-                    * CASE WHEN ${priorityRegionOnSql('p.origin_municipality_code', 'p.purchased_on')} THEN 4
+                    * CASE WHEN ${MONTH_SEMIARID.priority('p.purchased_on')} THEN 4
                            WHEN m.region IN ('CENTER_WEST', 'SOUTHEAST') THEN 3 ELSE 1 END
                     * CASE WHEN p.feedstock IN ('SOYBEAN', 'SOYBEAN_OIL', 'LIVE_ANIMALS') THEN 1 ELSE 2 END) AS weighted
-  ${YEAR_PURCHASES.replace('LEFT JOIN fv', 'LEFT JOIN family_farming_organization o ON o.id = p.organization_id LEFT JOIN fv')}
+  ${YEAR_PURCHASES}
    GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13`,
-  `SELECT m.region, ${semiaridOnSql('f.municipality_code', 'f.spent_on')} AS semiarid, sum(f.amount),
-          sum(f.amount) FILTER (WHERE ${priorityRegionOnSql('f.municipality_code', 'f.spent_on')}) * 30 AS weighted
-     FROM fomento_expense f JOIN municipality m ON m.ibge_code = f.municipality_code
+  `SELECT m.region, ${FOMENTO_SEMIARID.on('f.spent_on')} AS semiarid, sum(f.amount),
+          sum(f.amount) FILTER (WHERE ${FOMENTO_SEMIARID.priority('f.spent_on')}) * 30 AS weighted
+     FROM fomento_expense f JOIN municipality m ON m.ibge_code = f.municipality_code ${FOMENTO_SEMIARID.join}
     WHERE f.producer_id = $1 AND f.spent_on BETWEEN $2 AND $3 GROUP BY 1, 2`,
   `SELECT id, signed_on, valid_from, valid_until, feedstock, price_per_kg, technical_assistance, family_farmer_id, organization_id FROM contract WHERE producer_id = $1`,
-  `SELECT o.id, o.kind, o.members, o.family_farmer_members FROM family_farming_organization o
+  `SELECT o.id, o.kind, m.id, m.declared_on, m.members, m.family_farmer_members FROM family_farming_organization o JOIN organization_membership m ON m.organization_id = o.id
     WHERE o.id IN (SELECT DISTINCT organization_id FROM purchase WHERE producer_id = $1 AND purchased_on BETWEEN $2 AND $3 AND organization_id IS NOT NULL)`,
   `${REGISTRATIONS_CTE}
   SELECT p.id, p.cost
   ${YEAR_PURCHASES}
      AND NOT (coalesce(coalesce(fv.valid, ov.valid) @> p.purchased_on, false)
-              AND (p.organization_id IS NULL OR EXISTS (SELECT 1 FROM family_farming_organization o WHERE o.id = p.organization_id
-                                                          AND o.family_farmer_members >= o.members * 0.6))
-              AND (p.purpose = 'BIODIESEL_FEEDSTOCK' OR ${priorityRegionOnSql('p.origin_municipality_code', 'p.purchased_on')})
+              AND (p.organization_id IS NULL OR o.family_farmer_members >= o.members * 0.6)
+              AND (p.purpose = 'BIODIESEL_FEEDSTOCK' OR ${MONTH_SEMIARID.priority('p.purchased_on')})
               -- From 2024 the contract is judged per acquisition and technical assistance does not exclude (DESIGN §1.5).
               AND coalesce(c.signed_on <= p.purchased_on AND p.purchased_on BETWEEN c.valid_from AND c.valid_until
                            AND c.feedstock = p.feedstock AND c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id

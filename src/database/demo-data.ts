@@ -328,6 +328,10 @@ async function build(em: EntityManager): Promise<DemoCounts> {
   const orgIds = await insertRows(em, 'family_farming_organization', [['cnpj', 'text'], ['name', 'text'], ['kind', 'text'], ['municipality_code', 'text'], ['members', 'int'], ['family_farmer_members', 'int']],
     ORGANIZATIONS.map((o) => ({ cnpj: cnpjFrom(o.cnpjBase), name: o.name, kind: o.kind, municipality_code: o.municipality, members: o.members, family_farmer_members: o.familyFarmerMembers })), 'id::text, cnpj');
   const orgId = new Map(ORGANIZATIONS.map((o) => [o.cnpjBase, orgIds.find((r) => r.cnpj === cnpjFrom(o.cnpjBase))!.id]));
+  // Each row's counts are its first declaration, undated (a trigger records it); the Alto Uruguai
+  // cooperative declared new counts on 2026-01-15 (art. 4º VI: a history, read on each purchase's date).
+  await em.query(`INSERT INTO organization_membership (organization_id, declared_on, members, family_farmer_members) VALUES ($1, '2026-01-15', 335, 301)`, [orgId.get(52_300_001)]);
+  await em.query(`UPDATE family_farming_organization SET members = 335, family_farmer_members = 301 WHERE id = $1`, [orgId.get(52_300_001)]);
   await insertRows(em, 'organization_registration', [['organization_id', 'bigint'], ['kind', 'text'], ['number', 'text'], ['valid_from', 'date'], ['valid_until', 'date']],
     ORGANIZATIONS.map((o) => ({ organization_id: orgId.get(o.cnpjBase)!, kind: 'CAF', number: `CAFJ-${cnpjFrom(o.cnpjBase).slice(0, 8)}`, valid_from: '2024-01-02', valid_until: o.registrationUntil })));
 

@@ -8,6 +8,7 @@ import { FomentoExpense } from './fomento-expense.entity';
 import { LawParameterVersion } from './law-parameter-version.entity';
 import { MinimumPrice } from './minimum-price.entity';
 import { Municipality } from './municipality.entity';
+import { OrganizationMembership } from './organization-membership.entity';
 import { OrganizationRegistration } from './organization-registration.entity';
 import { Producer } from './producer.entity';
 import { Purchase } from './purchase.entity';
@@ -21,12 +22,12 @@ import { TaxPeriod } from './tax-period.entity';
 
 export {
   AuditEntry, BiodieselImport, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
-  LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
+  LawParameterVersion, MinimumPrice, Municipality, OrganizationMembership, OrganizationRegistration, Producer, Purchase,
   RegimeElection, Sale, SealEvaluation, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
 };
 
 export const entities = [
   AuditEntry, BiodieselImport, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
-  LawParameterVersion, MinimumPrice, Municipality, OrganizationRegistration, Producer, Purchase,
+  LawParameterVersion, MinimumPrice, Municipality, OrganizationMembership, OrganizationRegistration, Producer, Purchase,
   RegimeElection, Sale, SealEvaluation, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
 ];

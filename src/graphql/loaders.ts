@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { LawBook } from '../law/law-book';
 import { SemiaridInterval } from '../law/municipality';
 import { BiodieselImport, Contract, Municipality, Producer, Purchase, Sale } from '../domain';
-import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
+import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationMembership, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';
 import { Services } from '../services';
 import { ConformityView } from '../services/seal-compliance/contract-conformity.service';
@@ -55,6 +55,9 @@ export function createLoaders(services: Services, actor: Actor) {
     /** DAP/CAF of family farmers, by farmer id. */
     farmerRegistrations: new DataLoader<string, FamilyFarmerRegistration[]>(async (ids) =>
       groupByKey(ids, await services.familyFarmers.registrationsOf(ids), (r) => r.familyFarmerId)),
+    /** Member declarations of organizations, by organization id, in the order they take effect. */
+    organizationMemberships: new DataLoader<string, OrganizationMembership[]>(async (ids) =>
+      groupByKey(ids, await services.organizations.membershipsOf(ids), (m) => m.organizationId)),
     /** DAP/CAF jurídica of organizations, by organization id. */
     organizationRegistrations: new DataLoader<string, OrganizationRegistration[]>(async (ids) =>
       groupByKey(ids, await services.organizations.registrationsOf(ids), (r) => r.organizationId)),

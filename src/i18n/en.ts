@@ -66,6 +66,7 @@ export const en = {
   'farmer.cpfTaken': 'A family farmer with that CPF already exists',
   'farmer.registrationKind': '{{field}} must be DAP or CAF',
   'organization.cnpjTaken': 'An organization with that CNPJ already exists',
+  'organization.declarationWithoutCounts': 'membersDeclaredOn dates a declaration of members and familyFarmerMembers: give them too',
   'organization.kind': '{{field}} must be COOPERATIVE or ASSOCIATION',
   'municipality.ibgeCode': 'IBGE code "{{code}}" must be 7 digits starting with a valid UF code',
   'municipality.twiceInBatch': 'IBGE code {{code}} appears twice in the batch',

@@ -61,6 +61,7 @@ export const ptBR: Record<MessageKey, string> = {
   'farmer.cpfTaken': 'Já existe um agricultor familiar com esse CPF',
   'farmer.registrationKind': '{{field}} deve ser DAP ou CAF',
   'organization.cnpjTaken': 'Já existe uma organização com esse CNPJ',
+  'organization.declarationWithoutCounts': 'membersDeclaredOn data uma declaração de members e familyFarmerMembers: informe-os também',
   'organization.kind': '{{field}} deve ser COOPERATIVE ou ASSOCIATION',
   'municipality.ibgeCode': 'O código IBGE "{{code}}" deve ter 7 dígitos e começar por um código de UF válido',
   'municipality.twiceInBatch': 'O código IBGE {{code}} aparece duas vezes no lote',

@@ -42,6 +42,29 @@ export interface OrganizationFacts {
   familyFarmerMembers: number;
 }
 
+/** One declaration of an organization's members (art. 4º VI): `declaredOn` null for counts recorded without a date. */
+export interface MembershipDeclaration {
+  declaredOn: IsoDate | null;
+  members: number;
+  familyFarmerMembers: number;
+  /** Order of recording: among declarations of the same day, the later recorded wins. */
+  seq: number;
+}
+
+/**
+ * Decreto 10.527/2020, art. 4º VI — the member counts in force on `on`: the declaration declared
+ * latest on or before that day (an undated one counts as declared before any dated one; among the
+ * same day, the later recorded). Null when every declaration is later than `on`.
+ */
+export function membershipOn(declarations: readonly MembershipDeclaration[], on: IsoDate): MembershipDeclaration | null {
+  let best: MembershipDeclaration | null = null;
+  for (const d of declarations) {
+    if (d.declaredOn !== null && d.declaredOn > on) continue;
+    if (!best || (d.declaredOn ?? '') > (best.declaredOn ?? '') || ((d.declaredOn ?? '') === (best.declaredOn ?? '') && d.seq > best.seq)) best = d;
+  }
+  return best;
+}
+
 export interface Habilitation {
   on: IsoDate;
   habilitated: boolean;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { FamilyFarmerRegistration, FamilyFarmingOrganization, LawParameterVersion, OrganizationRegistration, Purchase, SealEvent, SealGrant } from '../domain';
+import { FamilyFarmerRegistration, LawParameterVersion, OrganizationRegistration, Purchase, SealEvent, SealGrant } from '../domain';
 import { Version } from '../law/dated';
 import { IsoDate, today } from '../law/dates';
 import { Decimal } from '../law/decimal';
-import { FamilyFarmingOrigin, familyFarmingOrigin, farmerEligibility, organizationHabilitation } from '../law/family-farming';
+import { FamilyFarmingOrigin, familyFarmingOrigin, farmerEligibility, OrganizationFacts, organizationHabilitation } from '../law/family-farming';
 import { Finding } from '../law/findings';
 import { GrantFacts, sealStanding, Standing } from '../law/seal-standing';
 import { CoefficientRuleValue, createLawBook, LawBook, LawVersionRecord, PARAMETERS, ParameterName, versionProblems } from '../law/law-book';
@@ -298,7 +298,8 @@ export function standingOf(grants: readonly SealGrant[], eventsByGrant: Readonly
 /** What a purchase's family-farming origin depends on, loaded by the caller. */
 export interface PurchaseSupplierFacts {
   farmerRegistrations?: readonly FamilyFarmerRegistration[];
-  organization?: FamilyFarmingOrganization | null;
+  /** The organization with the member counts in force on the purchase date (art. 4º VI). */
+  organization?: OrganizationFacts | null;
   organizationRegistrations?: readonly OrganizationRegistration[];
   /** Minimum family-farmer share in force on the purchase date (art. 4º VI). */
   minShare?: Decimal;
@@ -316,7 +317,7 @@ export function purchaseOrigin(purchase: Purchase, facts: PurchaseSupplierFacts)
   }
   if ((purchase.supplierKind === SupplierKind.COOPERATIVE || purchase.supplierKind === SupplierKind.ASSOCIATION) && facts.organization && facts.minShare) {
     const o = facts.organization;
-    const habilitation = organizationHabilitation({ kind: o.kind, members: o.members, familyFarmerMembers: o.familyFarmerMembers }, registrationFacts(facts.organizationRegistrations ?? []), facts.minShare, on);
+    const habilitation = organizationHabilitation(o, registrationFacts(facts.organizationRegistrations ?? []), facts.minShare, on);
     return familyFarmingOrigin({ kind: purchase.supplierKind, organization: habilitation });
   }
   return familyFarmingOrigin({ kind: purchase.supplierKind });

@@ -1,12 +1,14 @@
 import { DataSource, In } from 'typeorm';
-import { FamilyFarmingOrganization, OrganizationRegistration } from '../domain';
+import { FamilyFarmingOrganization, OrganizationMembership, OrganizationRegistration } from '../domain';
+import { IsoDate, today } from '../law/dates';
+import { membershipOn, OrganizationFacts } from '../law/family-farming';
 import { OrganizationKind } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { assertCanWriteShared, checkRegistrations, insertRegistrations, RegistrationInput } from './family-farmer.service';
 import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
 import { ORGANIZATION_KEYSET, pageAfter } from './keysets';
-import { isId } from './record-batch';
+import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireText } from './validation';
 import { message } from '../i18n';
@@ -21,10 +23,43 @@ export interface CreateOrganizationInput {
   familyFarmerMembers: number;
 }
 
+export interface UpdateOrganizationInput {
+  name?: string | null;
+  municipalityCode?: string | null;
+  /** A new declaration of the member counts: both or neither. */
+  members?: number | null;
+  familyFarmerMembers?: number | null;
+  /** The day the counts were declared (default today). */
+  membersDeclaredOn?: IsoDate | null;
+}
+
+/**
+ * Decreto 10.527/2020, art. 4º VI — an organization as the law reads it on `on`: its kind and the
+ * member counts of the declaration in force that day (`membershipOn`; none: zero members, below any
+ * minimum — every organization has the undated declaration of its creation).
+ */
+export function organizationOn(org: Pick<FamilyFarmingOrganization, 'kind'>, declarations: readonly OrganizationMembership[], on: IsoDate): OrganizationFacts {
+  const counts = membershipOn(declarations.map((d) => ({ declaredOn: d.declaredOn, members: d.members, familyFarmerMembers: d.familyFarmerMembers, seq: Number(d.id) })), on);
+  return { kind: org.kind, members: counts?.members ?? 0, familyFarmerMembers: counts?.familyFarmerMembers ?? 0 };
+}
+
+/** The member counts (art. 4º VI): members > 0, family-farmer members from 0 to members. */
+function checkMembers(members: unknown, familyFarmerMembers: unknown): void {
+  if (!Number.isInteger(members) || (members as number) <= 0) throw new BadInputError('input.members', message('input.notPositive', { field: 'input.members' }));
+  if (!Number.isInteger(familyFarmerMembers) || (familyFarmerMembers as number) < 0) {
+    throw new BadInputError('input.familyFarmerMembers', message('input.negative', { field: 'input.familyFarmerMembers' }));
+  }
+  if ((familyFarmerMembers as number) > (members as number)) {
+    throw new BadInputError('input.familyFarmerMembers', message('input.notAfter', { field: 'input.familyFarmerMembers', other: 'input.members' }));
+  }
+}
+
 /**
  * Cooperatives and associations of family farmers with their DAP/CAF jurídica (Decreto
- * 10.527/2020, art. 2º V; art. 4º VI and VII). The member counts are kept as declared; the
- * share and the habilitation on a date are computed by the law.
+ * 10.527/2020, art. 2º V; art. 4º VI and VII). The member counts are a history of declarations,
+ * each with the day it was declared (organization_membership; the first, from the record's
+ * creation, undated); the share and the habilitation on a date are computed by the law from the
+ * declaration in force that day. The counts on the organization's row are its latest declaration's.
  */
 export class OrganizationService {
   constructor(private readonly ds: DataSource) {}
@@ -48,6 +83,51 @@ export class OrganizationService {
     return this.ds.getRepository(OrganizationRegistration).find({ where: { organizationId: In(wanted) }, order: { validFrom: 'ASC', id: 'ASC' } });
   }
 
+  /** The member declarations of many organizations at once, in the order they take effect (undated first, then by day and recording). */
+  async membershipsOf(organizationIds: readonly string[]): Promise<OrganizationMembership[]> {
+    const wanted = [...new Set(organizationIds.filter(isId))];
+    if (wanted.length === 0) return [];
+    return this.ds.getRepository(OrganizationMembership).createQueryBuilder('m').where('m.organizationId IN (:...wanted)', { wanted })
+      .orderBy('m.declaredOn', 'ASC', 'NULLS FIRST').addOrderBy('m.id', 'ASC').getMany();
+  }
+
+  /**
+   * updateOrganization: name and seat overwrite; new member counts are appended as a declaration
+   * of `membersDeclaredOn` (default today) — the earlier ones stay and keep deciding the dates
+   * before it (art. 4º VI). The row's counts become those of the latest declaration.
+   */
+  async update(actor: Actor, id: string, input: UpdateOrganizationInput): Promise<FamilyFarmingOrganization> {
+    assertCanWriteShared(actor);
+    const countsGiven = input.members != null || input.familyFarmerMembers != null;
+    if (countsGiven) checkMembers(input.members, input.familyFarmerMembers);
+    else if (input.membersDeclaredOn != null) throw new BadInputError('input.membersDeclaredOn', message('organization.declarationWithoutCounts'));
+    const declaredOn = input.membersDeclaredOn == null ? today() : requireDate(input.membersDeclaredOn, 'input.membersDeclaredOn');
+    const name = input.name == null ? null : requireText(input.name, 'input.name');
+    return mutate(this.ds, actor, async (em) => {
+      const repo = em.getRepository(FamilyFarmingOrganization);
+      const before = isId(id) ? await repo.createQueryBuilder('o').setLock('pessimistic_write').where('o.id = :id', { id }).getOne() : null;
+      if (!before) throw new NotFoundError('FamilyFarmingOrganization', id);
+      if (input.municipalityCode != null) await requireMunicipalities(em, [{ field: 'input.municipalityCode', code: input.municipalityCode }]);
+      let declaration: OrganizationMembership | null = null;
+      if (countsGiven) {
+        declaration = await em.getRepository(OrganizationMembership).save(em.getRepository(OrganizationMembership).create({
+          organizationId: before.id, declaredOn, members: input.members!, familyFarmerMembers: input.familyFarmerMembers!,
+        }));
+      }
+      const [latest] = await em.query(
+        `SELECT members, family_farmer_members FROM organization_membership WHERE organization_id = $1 ORDER BY declared_on DESC NULLS LAST, id DESC LIMIT 1`, [before.id]);
+      const after = Object.assign(new FamilyFarmingOrganization(), before, {
+        name: name ?? before.name, municipalityCode: input.municipalityCode ?? before.municipalityCode,
+        members: Number(latest.members), familyFarmerMembers: Number(latest.family_farmer_members),
+      });
+      await repo.update({ id: before.id }, { name: after.name, municipalityCode: after.municipalityCode, members: after.members, familyFarmerMembers: after.familyFarmerMembers });
+      return {
+        result: after,
+        audit: [{ operation: 'updateOrganization', entity: 'FamilyFarmingOrganization', entityId: before.id, producerId: null, before, after: { ...after, declaration } }],
+      };
+    });
+  }
+
   /** Every organization by id (keyset pagination). */
   async list(args: PageArgs): Promise<Connection<FamilyFarmingOrganization>> {
     const limit = pageSize(args.first);
@@ -63,13 +143,7 @@ export class OrganizationService {
     return mutate(this.ds, actor, async (em) => {
       const name = requireText(input.name, 'input.name');
       if (!Object.values(OrganizationKind).includes(input.kind)) throw new BadInputError('input.kind', message('organization.kind', { field: 'input.kind' }));
-      if (!Number.isInteger(input.members) || input.members <= 0) throw new BadInputError('input.members', message('input.notPositive', { field: 'input.members' }));
-      if (!Number.isInteger(input.familyFarmerMembers) || input.familyFarmerMembers < 0) {
-        throw new BadInputError('input.familyFarmerMembers', message('input.negative', { field: 'input.familyFarmerMembers' }));
-      }
-      if (input.familyFarmerMembers > input.members) {
-        throw new BadInputError('input.familyFarmerMembers', message('input.notAfter', { field: 'input.familyFarmerMembers', other: 'input.members' }));
-      }
+      checkMembers(input.members, input.familyFarmerMembers);
       const registrations = checkRegistrations(input.registrations);
       await requireMunicipalities(em, [{ field: 'input.municipalityCode', code: input.municipalityCode }]);
       if (await em.getRepository(FamilyFarmingOrganization).existsBy({ cnpj: input.cnpj })) {

@@ -1,11 +1,13 @@
 import { OrganizationKind, SupplierKind } from '../law/types';
+import { membershipOnSql } from './facts/organization-membership.sql';
 
 /**
  * SQL boolean expression: the purchase `alias` came from family farming on its purchase date
  * (Decreto 10.527/2020, art. 6º §2º; Lei 11.116/2005, art. 5º §3º; DESIGN §1.2):
  * - bought from a FAMILY_FARMER holding a DAP or CAF valid on purchased_on (art. 2º IV), or
  * - bought from a COOPERATIVE holding a DAP/CAF jurídica valid on purchased_on whose family-farmer
- *   members are at least the minimum share of its members in force on that date (art. 4º VI–VII).
+ *   members are at least the minimum share of its members in force on that date, by the member
+ *   counts declared for that date (art. 4º VI–VII).
  *   Interpretation: purchases from associations count for the Selo (art. 2º V) but not for the
  *   family-farming categories, which name the cooperative.
  *
@@ -22,8 +24,9 @@ export function familyFarmingOriginSql(alias: string, minShareSql: string): stri
     WHEN '${SupplierKind.COOPERATIVE}' THEN EXISTS (
       SELECT 1 FROM family_farming_organization ffo
         JOIN organization_registration ofr ON ofr.organization_id = ffo.id
+        CROSS JOIN LATERAL ${membershipOnSql('ffo.id', `${alias}.purchased_on`)} om
        WHERE ffo.id = ${alias}.organization_id AND ffo.kind = '${OrganizationKind.COOPERATIVE}'
          AND ${alias}.purchased_on BETWEEN ofr.valid_from AND ofr.valid_until
-         AND ffo.family_farmer_members >= (${minShareSql}) * ffo.members)
+         AND om.family_farmer_members >= (${minShareSql}) * om.members)
     ELSE false END)`;
 }

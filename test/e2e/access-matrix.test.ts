@@ -63,7 +63,7 @@ const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | '
   'Mutation.upsertMunicipalities': 'admin', 'Mutation.createProducer': 'admin', 'Mutation.grantSeal': 'admin',
   'Mutation.recordSealEvent': 'admin', 'Mutation.publishMinimumPrice': 'admin', 'Mutation.publishCoefficientRule': 'admin',
   'Mutation.publishLawParameter': 'admin', 'Mutation.recordSealEvaluation': 'admin',
-  'Mutation.createFamilyFarmer': 'write-shared', 'Mutation.createOrganization': 'write-shared',
+  'Mutation.createFamilyFarmer': 'write-shared', 'Mutation.createOrganization': 'write-shared', 'Mutation.updateOrganization': 'write-shared',
   'Mutation.updateProducer': 'write-own', 'Mutation.electRegime': 'write-own', 'Mutation.createContract': 'write-own',
   'Mutation.recordPurchases': 'write-own', 'Mutation.recordSales': 'write-own', 'Mutation.recordFomento': 'write-own',
   'Mutation.recordImports': 'write-own', 'Mutation.closeTaxPeriod': 'write-own', 'Mutation.reopenTaxPeriod': 'write-own',

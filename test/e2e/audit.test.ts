@@ -83,6 +83,12 @@ const CASES: Array<[string, Case]> = [
     as: () => PRODUCER, entries: 1, entity: 'FamilyFarmingOrganization',
     query: () => `mutation { createOrganization(input: { cnpj: "60701190000104", name: "Coop", kind: COOPERATIVE, municipalityCode: "2611606", registrations: [{ kind: CAF, number: "CAF-J-1", validFrom: "2024-01-01", validUntil: "2027-12-31" }], members: 10, familyFarmerMembers: 8 }) { id } }`,
     idsOf: (d) => [d.createOrganization.id],
+    after: (d) => { ids.organization = d.createOrganization.id; },
+  }],
+  ['updateOrganization', {
+    as: () => PRODUCER, entries: 1, entity: 'FamilyFarmingOrganization',
+    query: () => `mutation { updateOrganization(id: "${ids.organization}", input: { members: 10, familyFarmerMembers: 5, membersDeclaredOn: "2025-07-01" }) { id } }`,
+    idsOf: (d) => [d.updateOrganization.id],
   }],
   ['createContract', {
     as: () => PRODUCER, entries: 1, entity: 'Contract',

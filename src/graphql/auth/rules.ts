@@ -95,6 +95,7 @@ export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
   recordSealEvaluation: adminWrite('The evaluation of a Selo year is the ministry\'s act (Portaria MDA nº 28/2024, art. 58): ADMIN only.'),
   createFamilyFarmer: sharedWrite('A producer\'s team registers the farmers it buys from; readable by all.'),
   createOrganization: sharedWrite('A producer\'s team registers the organizations it buys from; readable by all.'),
+  updateOrganization: sharedWrite('A producer\'s team keeps the organizations it buys from up to date; readable by all.'),
   createContract: ownWrite('A producer\'s own contracts.', 'input.producerId'),
   recordPurchases: ownWrite('A producer\'s own purchases; every item must name it.', 'input[].producerId'),
   recordSales: ownWrite('A producer\'s own sales; every item must name it.', 'input[].producerId'),

@@ -7,6 +7,7 @@ import { regimeForMonth } from '../../law/regime';
 import { SupplierKind, TaxRegime } from '../../law/types';
 import { BadInputError } from '../../services/errors';
 import { purchaseOrigin, registrationFacts, standingOf } from '../../services/law.service';
+import { organizationOn } from '../../services/organization.service';
 import { Context } from '../context';
 import { FamilyFarmerType } from '../family-farmer/family-farmer.type';
 import { OrganizationType } from '../organization/organization.type';
@@ -45,9 +46,12 @@ export class OrganizationFactsResolver {
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Use the minimum share as known on this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    const [registrations, law] = await Promise.all([ctx.loaders.organizationRegistrations.load(o.id), ctx.loaders.lawBook.load('current')]);
+    const [registrations, law, declarations] = await Promise.all([
+      ctx.loaders.organizationRegistrations.load(o.id), ctx.loaders.lawBook.load('current'), ctx.loaders.organizationMemberships.load(o.id),
+    ]);
     const minShare = law.cooperativeMinFamilyFarmerShare(on, asKnownOn ?? today()).value;
-    return organizationHabilitation(o, registrationFacts(registrations), minShare, on);
+    // The member counts declared for that date (art. 4º VI), not the latest.
+    return organizationHabilitation(organizationOn(o, declarations, on), registrationFacts(registrations), minShare, on);
   }
 }
 
@@ -100,11 +104,13 @@ async function supplierFacts(p: Purchase, ctx: Context, asKnownOn: string) {
   }
   // An association's purchase is never family farming for the rates (ASSOCIATION_NOT_COOPERATIVE): no minimum is asked.
   if (p.supplierKind === SupplierKind.COOPERATIVE && p.organizationId) {
-    const [organization, organizationRegistrations, law] = await Promise.all([
+    const [organization, organizationRegistrations, law, declarations] = await Promise.all([
       ctx.loaders.organization.load(p.organizationId), ctx.loaders.organizationRegistrations.load(p.organizationId), ctx.loaders.lawBook.load('current'),
+      ctx.loaders.organizationMemberships.load(p.organizationId),
     ]);
     const minShare = law.cooperativeMinFamilyFarmerShare(p.purchasedOn, asKnownOn).value;
-    return { organization, organizationRegistrations, minShare };
+    // The member counts declared for the purchase date (art. 4º VI).
+    return { organization: organization && organizationOn(organization, declarations, p.purchasedOn), organizationRegistrations, minShare };
   }
   return {};
 }

@@ -4,8 +4,8 @@ import { Context } from '../context';
 import { FamilyFarmingRegistrationType } from '../family-farmer/family-farmer.type';
 import { MunicipalityType } from '../municipality/municipality.type';
 import { PageArgsType } from '../types/page.args';
-import { CreateOrganizationInput } from './organization.input';
-import { OrganizationConnection, OrganizationType } from './organization.type';
+import { CreateOrganizationInput, UpdateOrganizationInput } from './organization.input';
+import { MembershipDeclarationType, OrganizationConnection, OrganizationType } from './organization.type';
 import { Sql } from '../compiled/annotations';
 import { ORGANIZATION_KEYSET } from '../../services/keysets';
 
@@ -26,6 +26,20 @@ export class OrganizationResolver {
   @Mutation(() => OrganizationType, { description: 'Register a cooperative or association with its DAP/CAF jurídica (ADMIN or PRODUCER); a CNPJ already registered is CONFLICT/DUPLICATE.' })
   createOrganization(@Arg('input', { description: 'The organization, its member counts and its DAP/CAF jurídica.' }) input: CreateOrganizationInput, @Ctx() ctx: Context) {
     return ctx.services.organizations.create(ctx.actor, input);
+  }
+
+  @Mutation(() => OrganizationType, { description: 'Change a cooperative or association (ADMIN or PRODUCER): name and seat are overwritten; new member counts are appended as a declaration of membersDeclaredOn (default today), the earlier ones kept (art. 4º VI). Audited.' })
+  updateOrganization(
+    @Arg('id', () => ID, { description: 'Id of the cooperative or association.' }) id: string,
+    @Arg('input', { description: 'What changes.' }) input: UpdateOrganizationInput,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.organizations.update(ctx.actor, id, input);
+  }
+
+  @FieldResolver(() => [MembershipDeclarationType], { description: 'Every declaration of its member counts, in the order they take effect (undated first), with the day declared (art. 4º VI).' })
+  membershipHistory(@Root() o: FamilyFarmingOrganization, @Ctx() ctx: Context) {
+    return ctx.loaders.organizationMemberships.load(o.id);
   }
 
   @Sql({ kind: 'one', entity: Municipality, fk: 'municipalityCode' })

@@ -31,9 +31,12 @@ export function priorityRegionOnSql(code: string, on: string): string {
  * The join form, for many rows: `join` adds each row's municipality days under `alias` (a LEFT
  * JOIN on `code`), and `on(day)` is whether the row's municipality lies in the Semiárido that day.
  */
-export function semiaridDays(alias: string, code: string): { join: string; on: (day: string) => string } {
+export function semiaridDays(alias: string, code: string): { join: string; on: (day: string) => string; priority: (day: string) => string } {
+  const on = (day: string) => `coalesce(${alias}.days @> ${day}, false)`;
   return {
     join: `LEFT JOIN (${DAYS}) ${alias} ON ${alias}.municipality_code = ${code}`,
-    on: (day) => `coalesce(${alias}.days @> ${day}, false)`,
+    on,
+    /** North or Northeast by the code, or the Semiárido that day (priorityRegionOnSql's rule, joined). */
+    priority: (day) => `(left(${code}, 1) IN ('1', '2') OR ${on(day)})`,
   };
 }

@@ -155,9 +155,9 @@ export class SealComplianceService {
       if (!known || r.first_on < known) firstInYear.set(r.contract_id, r.first_on);
     }
     const contractIds = [...new Set(purchaseRows.map((r) => r.contract_id).filter((id) => id !== '0'))];
-    const organizationIds = [...new Set(purchaseRows.map((r) => r.organization_id).filter((id) => id !== '0'))];
+    const membershipIds = [...new Set(purchaseRows.map((r) => r.membership_id).filter((id) => id !== '0'))];
     const conformities = await this.contracts.conformities(contractIds, asKnownOn, { before: from, firstFrom: firstInYear }, em);
-    const organizations = await organizationFacts(em, organizationIds);
+    const organizations = await organizationFacts(em, membershipIds);
     const segmentOf = (i: number): Segment => segments[i - 1];
     const purchaseKeys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
 

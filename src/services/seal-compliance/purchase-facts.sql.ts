@@ -4,6 +4,7 @@ import { Decimal } from '../../law/decimal';
 import { PurchaseGroup, Segment } from '../../law/seal-compliance';
 import { Feedstock, OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
 import { semiaridDays } from '../facts/priority-region.sql';
+import { membershipDays } from '../facts/organization-membership.sql';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -22,7 +23,8 @@ export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FAR
  * contract, whose id is then 0), the origin municipality's region and whether it lies in the
  * Semiárido on the purchase date, the parameter segment of the purchase date, and the supplier's
  * registrations on that date (`registration`: 0 none valid, 1 a DAP/CAF valid, 2 valid and a DAP
- * starting after the end of DAP issuance among them), the product, and whether its price per kg
+ * starting after the end of DAP issuance among them), an organization's member declaration in force
+ * on that date (`membership_id`, 0 for a farmer), the product, and whether its price per kg
  * is below the PGPAF minimum in force on its date (the runs of `minimumPriceRuns`, empty under
  * the flat model). Every column is non-null, so that groups can be matched as tuples.
  * Parameters: $1 producer, $2 first day, $3 last day, $4 segment start days, $5 last DAP issue day,
@@ -52,7 +54,8 @@ export function purchaseFacts(extraWhere = ''): string {
          CASE WHEN coalesce(fv.late, ov.late) @> p.purchased_on THEN 2
               WHEN coalesce(fv.valid, ov.valid) @> p.purchased_on THEN 1
               ELSE 0 END AS registration,
-         p.feedstock, coalesce(p.cost < mp.price_per_kg * p.quantity_kg, false) AS below_minimum
+         p.feedstock, coalesce(p.cost < mp.price_per_kg * p.quantity_kg, false) AS below_minimum,
+         coalesce(md.id, 0) AS membership_id
     FROM purchase p
     JOIN municipality om ON om.ibge_code = p.origin_municipality_code
     LEFT JOIN contract c ON c.id = p.contract_id
@@ -60,6 +63,7 @@ export function purchaseFacts(extraWhere = ''): string {
     LEFT JOIN ov ON ov.id = p.organization_id
     LEFT JOIN mp ON mp.feedstock = p.feedstock AND p.purchased_on BETWEEN mp.valid_from AND mp.valid_until
     ${semiarid.join}
+    ${membershipDays('md', 'p.organization_id', 'p.purchased_on')}
    WHERE p.producer_id = $1 AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS}${extraWhere}`;
 }
 
@@ -68,6 +72,7 @@ export const PURCHASE_GROUP_COLUMNS: Array<[name: string, type: string]> = [
   ['purpose', 'text'], ['supplier_kind', 'text'], ['organization_id', 'bigint'], ['contract_id', 'bigint'], ['prior', 'boolean'],
   ['covers_date', 'boolean'], ['covers_feedstock', 'boolean'], ['covers_counterparty', 'boolean'], ['region', 'text'],
   ['semiarid', 'boolean'], ['segment', 'integer'], ['registration', 'integer'], ['feedstock', 'text'], ['below_minimum', 'boolean'],
+  ['membership_id', 'bigint'],
 ];
 /** The group columns as a select list. */
 export const PURCHASE_COLUMNS = PURCHASE_GROUP_COLUMNS.map(([name]) => name).join(', ');
@@ -93,7 +98,7 @@ export function keyOf(row: Record<string, unknown>, columns: string[]): string {
 export interface PurchaseGroupRow {
   purpose: PurchasePurpose; supplier_kind: SupplierKind; organization_id: string; contract_id: string;
   prior: boolean; covers_date: boolean; covers_feedstock: boolean; covers_counterparty: boolean;
-  region: Region; semiarid: boolean; segment: number; registration: number; feedstock: Feedstock; below_minimum: boolean;
+  region: Region; semiarid: boolean; segment: number; registration: number; feedstock: Feedstock; below_minimum: boolean; membership_id: string;
   amount: string; n: string; first_on: string;
 }
 
@@ -102,7 +107,7 @@ export interface FomentoGroupRow { region: Region; semiarid: boolean; segment: n
 
 /** Contracts by id with their conformity. */
 export type Conformities = Map<string, { facts: ContractFacts; conformity: Conformity }>;
-/** Organizations by id, with the facts of habilitation. */
+/** Organizations by the id of the member declaration in force on the purchase dates, with the facts of habilitation. */
 export type OrganizationMap = Map<string, { kind: OrganizationKind; members: number; familyFarmerMembers: number }>;
 
 /** A row of purchaseFacts (a group of the year, or one purchase) as the law module takes it. */
@@ -115,7 +120,7 @@ export function purchaseGroupOf(r: PurchaseGroupRow, conformities: Conformities,
       kind: r.supplier_kind,
       registrationValid: r.registration > 0,
       lateDap: r.registration === 2,
-      organization: r.organization_id !== '0' ? (organizations.get(r.organization_id) ?? null) : null,
+      organization: r.membership_id !== '0' ? (organizations.get(r.membership_id) ?? null) : null,
     },
     contract: c
       ? {
@@ -140,12 +145,13 @@ export function minimumPriceParams(runs: readonly MinimumPriceRun[]): unknown[] 
   return [runs.map((r) => r.feedstock), runs.map((r) => r.from), runs.map((r) => r.to), runs.map((r) => r.pricePerKg.toFixed())];
 }
 
-/** The organizations of the purchases, by id: kind and member counts (art. 4º VI). */
-export async function organizationFacts(em: EntityManager, ids: string[]): Promise<OrganizationMap> {
+/** The organizations of the purchases by member declaration (`membership_id`): kind and the declared counts (art. 4º VI). */
+export async function organizationFacts(em: EntityManager, membershipIds: string[]): Promise<OrganizationMap> {
   const map: OrganizationMap = new Map();
-  if (ids.length === 0) return map;
+  if (membershipIds.length === 0) return map;
   const rows: Array<{ id: string; kind: OrganizationKind; members: number; family_farmer_members: number }> = await em.query(
-    `SELECT id, kind, members, family_farmer_members FROM family_farming_organization WHERE id = ANY($1::bigint[])`, [ids]);
+    `SELECT m.id, o.kind, m.members, m.family_farmer_members FROM organization_membership m JOIN family_farming_organization o ON o.id = m.organization_id
+      WHERE m.id = ANY($1::bigint[])`, [membershipIds]);
   for (const r of rows) map.set(String(r.id), { kind: r.kind, members: Number(r.members), familyFarmerMembers: Number(r.family_farmer_members) });
   return map;
 }

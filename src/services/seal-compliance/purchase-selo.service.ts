@@ -96,7 +96,7 @@ export class PurchaseSeloService {
         for (const f of firsts) firstInYear.set(String(f.contract_id), f.first_on);
       }
       const conformities = await this.contracts.conformities(contractIds, b.asKnownOn, { before: from, firstFrom: firstInYear }, em);
-      const organizations = await organizationFacts(em, [...new Set(rows.map((r) => r.organization_id).filter((id) => id !== '0'))]);
+      const organizations = await organizationFacts(em, [...new Set(rows.map((r) => r.membership_id).filter((id) => id !== '0'))]);
       for (const r of rows) {
         const g = purchaseGroupOf(r, conformities, organizations, (i) => segments[i - 1]);
         const d = decidePurchaseGroup(g, law, b.asKnownOn, weighted);

@@ -1,0 +1,28 @@
+/**
+ * An organization's members and family-farmer members in force on a date, in SQL (Decreto
+ * 10.527/2020, art. 4º VI): the declaration declared latest on or before that day (an undated one
+ * before any dated one; among the same day, the later recorded). Its pure twin is `membershipOn`
+ * of src/law/family-farming.ts. Two forms of the same rule: a probe (`membershipOnSql`) for one
+ * row at a time, and a join (`membershipDays`) for a year of purchases, each declaration with the
+ * run of days it is in force.
+ */
+
+/** The declaration in force on `day` for the organization `organization` (SQL expressions): a sub-select of one row (id, members, family_farmer_members). */
+export function membershipOnSql(organization: string, day: string): string {
+  return `(SELECT om.id, om.members, om.family_farmer_members FROM organization_membership om
+            WHERE om.organization_id = ${organization} AND (om.declared_on IS NULL OR om.declared_on <= ${day})
+            ORDER BY om.declared_on DESC NULLS LAST, om.id DESC LIMIT 1)`;
+}
+
+/** Each declaration with the days it is in force, `[declared_on, the next one's)`; empty when a later one is declared the same day. */
+const DAYS = `SELECT id, organization_id, members, family_farmer_members,
+         CASE WHEN next_id IS NULL THEN daterange(declared_on, NULL, '[)')
+              WHEN next_on IS NOT DISTINCT FROM declared_on THEN 'empty'::daterange
+              ELSE daterange(declared_on, next_on, '[)') END AS days
+    FROM (SELECT m.*, lead(id) OVER w AS next_id, lead(declared_on) OVER w AS next_on FROM organization_membership m
+          WINDOW w AS (PARTITION BY organization_id ORDER BY declared_on NULLS FIRST, id)) d`;
+
+/** The join form: the declaration in force on `day` for the row's organization `organization`, under `alias` (a LEFT JOIN). */
+export function membershipDays(alias: string, organization: string, day: string): string {
+  return `LEFT JOIN (${DAYS}) ${alias} ON ${alias}.organization_id = ${organization} AND ${alias}.days @> ${day}`;
+}
