@@ -107,21 +107,7 @@ async function main(): Promise<void> {
   if (!secret) throw new ConfigurationError('JWT_SECRET is required');
   const running = await createApp({ dataSource, verifier: verifierFromEnvironment(process.env, secret), logger, corsOrigins: config.corsOrigins,
     trustedDocuments: config.trustedDocumentsFile ? trustedDocumentsOf(config.trustedDocumentsFile) : undefined });
-  // It prints an ADMIN token: on this machine only, unless HOST says otherwise.
-  const host = config.host ?? (config.databaseUrl ? undefined : '127.0.0.1');
-  await new Promise<void>((resolve, reject) => {
-    running.httpServer.once('error', reject);
-    running.httpServer.listen(config.port, host, resolve);
-  }).catch((error: NodeJS.ErrnoException) => {
-    throw new ConfigurationError(`cannot listen on ${host ?? 'every interface'}, port ${config.port} (${error.code ?? error.message}); set PORT to a free port${error.code === 'EADDRNOTAVAIL' ? ' or HOST to an address of this machine' : ''}`);
-  });
-
-  const url = `http://${linkHost(host)}:${config.port}/graphql`;
-  const banner = secretFile ? await tokenBanner(url, secretFile, secret, dataSource) : `\nSelo API ready: ${url} (GraphiQL)\n`;
-  logger.info({ url, host: host ?? 'every interface' }, 'Selo API ready');
-  // The log line first, then the banner in one write: nothing lands inside it.
-  printAfterLogs(logger, banner);
-
+  // Signals are handled before the first connection can come: a SIGTERM right after /readyz answers drains too.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -147,6 +133,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // It prints an ADMIN token: on this machine only, unless HOST says otherwise.
+  const host = config.host ?? (config.databaseUrl ? undefined : '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    running.httpServer.once('error', reject);
+    running.httpServer.listen(config.port, host, resolve);
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw new ConfigurationError(`cannot listen on ${host ?? 'every interface'}, port ${config.port} (${error.code ?? error.message}); set PORT to a free port${error.code === 'EADDRNOTAVAIL' ? ' or HOST to an address of this machine' : ''}`);
+  });
+
+  const url = `http://${linkHost(host)}:${config.port}/graphql`;
+  const banner = secretFile ? await tokenBanner(url, secretFile, secret, dataSource) : `\nSelo API ready: ${url} (GraphiQL)\n`;
+  logger.info({ url, host: host ?? 'every interface' }, 'Selo API ready');
+  // The log line first, then the banner in one write: nothing lands inside it.
+  printAfterLogs(logger, banner);
+
 }
 
 main().catch((error) => {

@@ -2,7 +2,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiProcess, freePort, ROOT, spawnApi, waitForReady } from '../support/api-process';
+import { ApiProcess, freePort, killLeftovers, ROOT, spawnApi, waitForReady } from '../support/api-process';
 
 // README, "Run it" / "Test it": `npm start` and `npm test` work wherever the project is cloned.
 // Run as root, PostgreSQL runs as the `postgres` user, which cannot enter a checkout inside a
@@ -57,6 +57,8 @@ beforeAll(() => {
 });
 
 afterAll(() => {
+  // Clusters in the temp folders given (the data fallback) included.
+  for (const dir of temps) killLeftovers(children, dir);
   for (const api of children) {
     if (api.child.exitCode === null) api.child.kill('SIGKILL');
   }

@@ -26,7 +26,7 @@ test('start-up loads the shipped law; on SIGTERM the request in flight completes
 
   const api = spawnApi({ ...process.env, DATABASE_URL: db.url, JWT_SECRET: TEST_SECRET, PORT: String(port), LOG_LEVEL: 'info' });
   child = api.child;
-  await waitForStart(api, 'Selo API:', 600);
+  await waitForStart(api, 'Selo API ready: ', 600);
 
   const token = await signToken(TEST_SECRET, { sub: 'shutdown-test', role: Role.AUDITOR });
   // Start-up loaded the shipped law: the per-m³ amounts of Decreto 10.527/2020 arts. 5º §1º and
