@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { QueryRunner } from 'typeorm';
+import { addDays } from '../../src/law/dates';
+import { membershipOn } from '../../src/law/family-farming';
+import { priorityRegionOn, semiaridOn } from '../../src/law/municipality';
+import { membershipDays, membershipOnSql } from '../../src/services/facts/organization-membership.sql';
+import { priorityRegionOnSql, semiaridDays, semiaridOnSql } from '../../src/services/facts/priority-region.sql';
+import { createTestDatabase, TestDatabase } from '../support/database';
+import { dayAround, days, rolledBack } from './facts-parity.support';
+
+/**
+ * Each SQL builder of src/services/facts/ agrees with its pure twin in src/law/ on generated data
+ * (fast-check), on real PostgreSQL: every fact asked on the days around each stored boundary — the
+ * day before, the day of and the day after a start or an end — and a few others. Each run's rows
+ * are written in a transaction that is rolled back.
+ */
+
+let db: TestDatabase;
+let runner: QueryRunner;
+const CODES = ['1501402', '2611606', '2910800', '3143302', '3135100', '4314902', '5208707']; // PA, PE, BA, MG, MG, RS, GO
+beforeAll(async () => {
+  db = await createTestDatabase(2);
+  await db.dataSource.query(`INSERT INTO municipality (ibge_code, name, state, region)
+    SELECT c, 'M' || c, 'XX', CASE left(c, 1) WHEN '1' THEN 'NORTH' WHEN '2' THEN 'NORTHEAST' WHEN '3' THEN 'SOUTHEAST' WHEN '4' THEN 'SOUTH' ELSE 'CENTER_WEST' END
+      FROM unnest($1::text[]) c`, [CODES]);
+  await db.dataSource.query(`INSERT INTO family_farming_organization (cnpj, name, kind, municipality_code, members, family_farmer_members)
+    VALUES ('04252011000110', 'Coop A', 'COOPERATIVE', '2910800', 10, 5), ('60701190000104', 'Coop B', 'COOPERATIVE', '2910800', 10, 5)`);
+  await db.dataSource.query(`DELETE FROM organization_membership`);
+  runner = db.dataSource.createQueryRunner();
+  await runner.connect();
+});
+afterAll(async () => {
+  await runner?.release();
+  await db?.drop();
+});
+
+const RUNS = { numRuns: 60 };
+
+describe('the Semiárido and the priority region on a date (priority-region.sql.ts ~ src/law/municipality.ts)', () => {
+  const interval = fc.record({ code: fc.constantFrom(...CODES), from: fc.option(dayAround, { nil: null }), length: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }) });
+
+  test('semiaridOnSql, priorityRegionOnSql and the join semiaridDays agree with semiaridOn and priorityRegionOn', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(interval, { maxLength: 8 }), fc.array(dayAround, { maxLength: 4 }), async (rows, extra) => {
+      const intervals = rows.map((r) => ({ code: r.code, validFrom: r.from, validUntil: r.length === null ? null : addDays(r.from ?? '2024-01-01', r.length), act: 'test' }));
+      await rolledBack(runner, async (q) => {
+        for (const i of intervals) {
+          await q(`INSERT INTO semiarid_membership (municipality_code, valid_from, valid_until, act) VALUES ($1, $2, $3, 'test')`, [i.code, i.validFrom, i.validUntil]);
+        }
+        const asked = CODES.flatMap((code) => days(intervals.flatMap((i) => [i.validFrom, i.validUntil]), extra).map((day) => ({ code, day })));
+        const joined = semiaridDays('sa', 'k.code');
+        const rowsSql: Array<{ semiarid: boolean; priority: boolean; joined: boolean; joined_priority: boolean }> = await q(
+          `SELECT ${semiaridOnSql('k.code', 'k.day')} AS semiarid, ${priorityRegionOnSql('k.code', 'k.day')} AS priority,
+                  ${joined.on('k.day')} AS joined, ${joined.priority('k.day')} AS joined_priority
+             FROM unnest($1::text[], $2::date[]) WITH ORDINALITY AS k(code, day, n) ${joined.join} ORDER BY k.n`,
+          [asked.map((a) => a.code), asked.map((a) => a.day)]);
+        asked.forEach(({ code, day }, i) => {
+          const mine = intervals.filter((x) => x.code === code);
+          const expected = { semiarid: semiaridOn(mine, day), priority: priorityRegionOn(code, mine, day) };
+          expect([code, day, rowsSql[i]]).toEqual([code, day, { semiarid: expected.semiarid, priority: expected.priority, joined: expected.semiarid, joined_priority: expected.priority }]);
+        });
+      });
+    }), RUNS);
+  });
+});
+
+describe("an organization's members in force on a date (organization-membership.sql.ts ~ membershipOn)", () => {
+  const declaration = fc.record({ org: fc.constantFrom(0, 1), on: fc.option(dayAround, { nil: null }), members: fc.integer({ min: 1, max: 9 }) });
+
+  test('membershipOnSql and the join membershipDays pick the declaration membershipOn picks', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(declaration, { maxLength: 8 }), fc.array(dayAround, { maxLength: 4 }), async (rows, extra) => {
+      await rolledBack(runner, async (q) => {
+        const orgs: string[] = (await q(`SELECT id::text FROM family_farming_organization ORDER BY id`)).map((r: { id: string }) => r.id);
+        const stored: Array<{ id: string; org: string; declaredOn: string | null; members: number }> = [];
+        for (const r of rows) {
+          const [{ id }] = await q(`INSERT INTO organization_membership (organization_id, declared_on, members, family_farmer_members) VALUES ($1, $2, $3, 0) RETURNING id::text`,
+            [orgs[r.org], r.on, r.members]);
+          stored.push({ id, org: orgs[r.org], declaredOn: r.on, members: r.members });
+        }
+        const asked = orgs.flatMap((org) => days(stored.map((s) => s.declaredOn), extra).map((day) => ({ org, day })));
+        const found: Array<{ probed: string | null; joined: string | null }> = await q(
+          `SELECT (SELECT x.id::text FROM ${membershipOnSql('k.org', 'k.day')} x) AS probed, md.id::text AS joined
+             FROM unnest($1::bigint[], $2::date[]) WITH ORDINALITY AS k(org, day, n) ${membershipDays('md', 'k.org', 'k.day')} ORDER BY k.n`,
+          [asked.map((a) => a.org), asked.map((a) => a.day)]);
+        asked.forEach(({ org, day }, i) => {
+          const twin = membershipOn(stored.filter((s) => s.org === org).map((s) => ({ ...s, familyFarmerMembers: 0, seq: Number(s.id) })), day);
+          const id = twin ? stored.find((s) => s.org === org && s.declaredOn === twin.declaredOn && Number(s.id) === twin.seq)!.id : null;
+          expect([org, day, found[i]]).toEqual([org, day, { probed: id, joined: id }]);
+        });
+      });
+    }), RUNS);
+  });
+});
