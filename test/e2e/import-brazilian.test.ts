@@ -84,7 +84,7 @@ describe('a purchases sheet saved by a Portuguese Excel as CSV', () => {
     const e = await refused('purchases', Buffer.from(file().toString('latin1').replace('Mamona', 'Café'), 'latin1'));
     expect([e.line, e.column]).toEqual([4, 'feedstock']);
     expect(translate(e.text, 'pt-BR')).toBe('linha 4, coluna "Matéria-prima" (feedstock): Feedstock desconhecido "Café"; aceitos: SOJA (SOYBEAN), MAMONA (CASTOR_BEAN), PALMA (PALM), '
-      + 'ALGODAO (COTTONSEED), GIRASSOL (SUNFLOWER), CANOLA (CANOLA), AMENDOIM (PEANUT), MACAÚBA (MACAUBA), SEBO_BOVINO (BEEF_TALLOW), ÓLEO_DE_FRITURA (USED_COOKING_OIL), OUTRO (OTHER)');
+      + 'ALGODAO (COTTONSEED), GIRASSOL (SUNFLOWER), CANOLA (CANOLA), AMENDOIM (PEANUT), MACAÚBA (MACAUBA), SEBO_BOVINO (BEEF_TALLOW), ÓLEO_DE_FRITURA (USED_COOKING_OIL), ÓLEO_DE_SOJA (SOYBEAN_OIL), ANIMAIS_VIVOS (LIVE_ANIMALS), OUTRO (OTHER)');
   });
 
   it('refuses a day that does not exist, in the notation of the file', async () => {

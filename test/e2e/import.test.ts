@@ -172,7 +172,7 @@ describe('purchases', () => {
     ['consumption before purchase', `2025-08-02,2025-08-01,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'consumedOn', 'must not be before purchasedOn'],
     ['a day that does not exist', `2025-02-29,,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'purchasedOn', 'must be a real date from 0001-01-01 to 9999-12-31 written as 2026-11-03, got "2025-02-29"'],
     ['a farmer purchase without farmer', `2025-08-01,,SOYBEAN,10,5,FAMILY_FARMER,,,,4314100,,,`, 57, 'familyFarmerId', 'supplierKind FAMILY_FARMER needs familyFarmerId'],
-    ['an unknown feedstock', `2025-08-01,,COFFEE,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'feedstock', 'unknown Feedstock "COFFEE"; accepted: SOYBEAN, CASTOR_BEAN, PALM, COTTONSEED, SUNFLOWER, CANOLA, PEANUT, MACAUBA, BEEF_TALLOW, USED_COOKING_OIL, OTHER'],
+    ['an unknown feedstock', `2025-08-01,,COFFEE,10,5,THIRD_PARTY,,,X,4314100,,,`, 57, 'feedstock', 'unknown Feedstock "COFFEE"; accepted: SOYBEAN, CASTOR_BEAN, PALM, COTTONSEED, SUNFLOWER, CANOLA, PEANUT, MACAUBA, BEEF_TALLOW, USED_COOKING_OIL, SOYBEAN_OIL, LIVE_ANIMALS, OTHER'],
   ];
   it.each(cases)('refuses %s at its line and column, writing nothing', async (_name, line, at, column, detail) => {
     const before = await purchaseCount();
