@@ -77,6 +77,14 @@ test('a declaration dated before the latest changes the days it covers only; the
   expect(june.habilitation.habilitated).toBe(true);
 });
 
+test("sealPlan's hypothetical acquisition via the cooperative reads the counts declared for its date", async () => {
+  const share = async (on: string) => (await api.ok(`query($p: ID!, $h: [HypotheticalSpendingInput!]) { sealPlan(producerId: $p, year: 2025, hypothetical: $h) {
+    hypothetical { organizationShare } } }`, { p: producer, h: [{ kind: 'FAMILY_FARMING_ACQUISITION', amount: '100', on, municipalityCode: PORTO_ALEGRE, product: 'SOYBEAN', organizationId: coop }] }))
+    .sealPlan.hypothetical[0].organizationShare;
+  // 70 of 100 until the declaration of 2025-06-30 (50), then 55 from 2025-07-01.
+  expect([await share('2025-06-29'), await share('2025-06-30'), await share('2025-07-01')]).toEqual(['0.7', '0.5', '0.55']);
+});
+
 test('updateOrganization refuses counts given alone, a date without counts, an unknown organization; name and seat overwrite', async () => {
   const code = async (input: string, id = coop) => (await api.gql(`mutation($id: ID!) { updateOrganization(id: $id, input: ${input}) { id } }`, { id })).errors?.[0]?.extensions;
   expect(await code('{ members: 90 }')).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.familyFarmerMembers' });

@@ -4,7 +4,7 @@ import { Decimal } from '../../law/decimal';
 import { PurchaseGroup, Segment } from '../../law/seal-compliance';
 import { Feedstock, OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
 import { semiaridDays } from '../facts/priority-region.sql';
-import { membershipDays } from '../facts/organization-membership.sql';
+import { membershipDays, membershipOnSql } from '../facts/organization-membership.sql';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -153,5 +153,21 @@ export async function organizationFacts(em: EntityManager, membershipIds: string
     `SELECT m.id, o.kind, m.members, m.family_farmer_members FROM organization_membership m JOIN family_farming_organization o ON o.id = m.organization_id
       WHERE m.id = ANY($1::bigint[])`, [membershipIds]);
   for (const r of rows) map.set(String(r.id), { kind: r.kind, members: Number(r.members), familyFarmerMembers: Number(r.family_farmer_members) });
+  return map;
+}
+
+/**
+ * Organizations by `<id>|<day>` for each (organization, day) asked: kind and the counts declared for
+ * that day (art. 4º VI; organization-membership.sql.ts). Unknown organizations are absent.
+ */
+export async function organizationsOn(em: EntityManager, asked: ReadonlyArray<{ organizationId: string; on: string }>): Promise<OrganizationMap> {
+  const map: OrganizationMap = new Map();
+  if (asked.length === 0) return map;
+  const rows: Array<{ id: string; day: string; kind: OrganizationKind; members: number; family_farmer_members: number }> = await em.query(
+    `SELECT o.id::text, to_char(k.day, 'YYYY-MM-DD') AS day, o.kind, m.members, m.family_farmer_members
+       FROM unnest($1::bigint[], $2::date[]) AS k(id, day) JOIN family_farming_organization o ON o.id = k.id
+       CROSS JOIN LATERAL ${membershipOnSql('o.id', 'k.day')} m`,
+    [asked.map((a) => a.organizationId), asked.map((a) => a.on)]);
+  for (const r of rows) map.set(`${r.id}|${r.day}`, { kind: r.kind, members: Number(r.members), familyFarmerMembers: Number(r.family_farmer_members) });
   return map;
 }

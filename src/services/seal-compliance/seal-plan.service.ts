@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { Producer } from '../../domain';
-import { IsoDate, today } from '../../law/dates';
+import { IsoDate, isIsoDate, today } from '../../law/dates';
+import { isPriorityRegion } from '../../law/municipality';
 import { Decimal, toShare } from '../../law/decimal';
 import { Conformity } from '../../law/contract-conformity';
 import { CountedItem, FomentoGroup, Place, PurchaseGroup, targetDay } from '../../law/seal-compliance';
@@ -13,7 +14,7 @@ import { semiaridOnSql } from '../facts/priority-region.sql';
 import { isId, optionalText, requireDate, requirePositiveDecimal } from '../record-batch';
 import { assertVisible } from '../scope';
 import { ExtraGroups, HYPOTHETICAL, SealComplianceReport, SealComplianceService } from './compliance.service';
-import { organizationFacts, OrganizationMap } from './purchase-facts.sql';
+import { organizationsOn, OrganizationMap } from './purchase-facts.sql';
 import { message } from '../../i18n';
 
 /** The kinds of spending a hypothetical item may be (Decreto 10.527/2020, art. 3º §2 I a, b, c). */
@@ -115,7 +116,6 @@ export class SealPlanService {
   /** Each item well formed, in the year, its municipality and organization known: the first problem is the caller's error, nothing computed. */
   private async check(items: readonly HypotheticalSpendingInput[], year: number) {
     const places = new Map<string, Place>();
-    const organizationIds = [...new Set(items.map((h) => h.organizationId).filter((id): id is string => !!id))];
     let organizations: OrganizationMap = new Map();
     if (items.length) {
       // Region and Semiárido of each municipality on each item's date (the shared fact builder).
@@ -125,7 +125,9 @@ export class SealPlanService {
         [items.map((h) => h.municipalityCode), items.map((h) => (h.on >= `${year}-01-01` && h.on <= `${year}-12-31` ? h.on : `${year}-12-31`))],
       );
       for (const row of rows) places.set(`${Number(row.i) - 1}`, { region: row.region, semiarid: row.semiarid });
-      organizations = await organizationFacts(this.ds.manager, organizationIds.filter(isId));
+      // Each organization's kind and the member counts declared for the item's date (art. 4º VI).
+      organizations = await organizationsOn(this.ds.manager, items.filter((h) => h.organizationId && isId(h.organizationId) && isIsoDate(h.on))
+        .map((h) => ({ organizationId: h.organizationId!, on: h.on })));
     }
     return items.map((h, i) => {
       const at = (field: string) => `hypothetical[${i}].${field}`;
@@ -137,11 +139,11 @@ export class SealPlanService {
       if (!place) throw new BadInputError(at('municipalityCode'), message('input.unknownMunicipality', { code: h.municipalityCode }));
       const acquisition = h.kind !== 'FOMENTO';
       if (acquisition && !h.product) throw new BadInputError(at('product'), message('plan.productRequired', { field: at('product') }));
-      const organization = acquisition && h.organizationId ? organizations.get(h.organizationId) : undefined;
+      const organization = acquisition && h.organizationId ? organizations.get(`${h.organizationId}|${on}`) : undefined;
       if (acquisition && h.organizationId && !organization) throw new BadInputError(at('organizationId'), message('plan.unknownOrganization', { field: at('organizationId'), id: h.organizationId }));
       const p = place;
       return {
-        kind: h.kind, amount, on, place: p, priorityRegion: p.region === Region.NORTH || p.region === Region.NORTHEAST || p.semiarid,
+        kind: h.kind, amount, on, place: p, priorityRegion: isPriorityRegion(p),
         product: acquisition ? (h.product as Feedstock) : null, organization: organization ?? null,
         organizationShare: organization && organization.members > 0 ? new Decimal(organization.familyFarmerMembers).div(organization.members) : null,
         label: optionalText(h.label),
