@@ -9,7 +9,7 @@ import 'reflect-metadata';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { openCliDatabase } from '../src/import/cli-database';
-import { ImportLineError } from '../src/import/import-error';
+import { ImportLineError, ImportProblemsError } from '../src/import/import-error';
 import { parseLocale } from '../src/formats/brazilian';
 import { translate } from '../src/i18n';
 import { importFile } from '../src/import/importer';
@@ -70,11 +70,15 @@ async function main(): Promise<void> {
   } catch (e) {
     progress.stop();
     if (e instanceof AppError) {
-      const reason = e instanceof ImportLineError && e.reason ? ` ${e.reason}` : '';
+      const reason = (e instanceof ImportLineError || e instanceof ImportProblemsError) && e.reason ? ` ${e.reason}` : '';
       const message = translate(e.text, locale ?? 'en');
       process.stderr.write(locale === 'pt-BR'
         ? `\nImportação recusada, nada foi gravado (${e.code}${reason}): ${message}\n`
         : `\nImport refused, nothing was written (${e.code}${reason}): ${message}\n`);
+      // Every bad line (up to MAX_REPORTED_PROBLEMS), one a line, when there is more than one.
+      if (e instanceof ImportProblemsError && e.problemCount > 1) {
+        for (const p of e.problems) process.stderr.write(`  ${p.code}${p.reason ? ` ${p.reason}` : ''}: ${translate(p.text, locale ?? 'en')}\n`);
+      }
       process.exitCode = 1;
     } else {
       throw e;

@@ -59,7 +59,8 @@ export interface ImportRouteOptions {
  * and browsers, through the same code (all or nothing, errors with the line and
  * column), scoped like the API (DESIGN §4): a PRODUCER imports only for its own producer (its
  * token's producer when `producer` is omitted), an AUDITOR imports nothing, the municipalities only
- * an ADMIN. Answers `{ import: summary }` or `{ error: { code, message, line, column, reason } }`.
+ * an ADMIN. Answers `{ import: summary }` or `{ error: { code, message, line, column, reason, problems, problemCount } }`
+ * (`problems`: every bad line, up to 100, each with its code, message, line and column).
  *
  * In three steps: what needs neither file nor database (token, kind, producer, role) is checked
  * first; then the whole file is received (`receiveBody`: size cap, minimum rate, spooled), holding
@@ -114,7 +115,7 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       }
       if (e instanceof NoImportSlot) return fail(e.status, { code: 'TOO_MANY_REQUESTS', message: say(e.text) }, true);
       if (e instanceof AppError) {
-        const extra = e.extensions();
+        const extra = e.extensions(language);
         return fail(STATUS[e.code] ?? 400, { code: e.code, message: say(e.text), ...extra });
       }
       if (isDatabaseUnavailable(e)) {

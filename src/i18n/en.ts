@@ -146,6 +146,7 @@ export const en = {
   'graphql.tokenLimit': 'Token limit of {{max}} exceeded.',
 
   // --- CSV imports.
+  'import.problems': '{{count}} lines of the file are refused, nothing was written (see problems); the first: {{first}}',
   'import.lineColumn': 'line {{line}}, column {{column}}: {{detail}}',
   'import.line': 'line {{line}}: {{detail}}',
   'import.column': 'column {{column}}: {{detail}}',

@@ -137,6 +137,7 @@ export const ptBR: Record<MessageKey, string> = {
   'limits.fanOut': 'A consulta se desdobra em cerca de {{n}} campos, acima do limite de {{max}}: peça páginas menores',
   'graphql.tokenLimit': 'Limite de {{max}} tokens excedido.',
 
+  'import.problems': '{{count}} linhas do arquivo foram recusadas, nada foi gravado (veja problems); a primeira: {{first}}',
   'import.lineColumn': 'linha {{line}}, coluna {{column}}: {{detail}}',
   'import.line': 'linha {{line}}: {{detail}}',
   'import.column': 'coluna {{column}}: {{detail}}',

@@ -1,5 +1,6 @@
-import { message, Message } from '../i18n';
+import { Locale, message, Message, translate } from '../i18n';
 import { AppError, BadInputError, ConflictError, ConflictReason, NotFoundError } from '../services/errors';
+import { MAX_REPORTED_PROBLEMS } from '../services/problems';
 
 /** The text of an import error: the line and column at fault (as the file names it, when it names it otherwise), then what is wrong there. */
 function atLineText(line: number | null, column: string | null, header: string | null, detail: Message): Message {
@@ -60,4 +61,68 @@ export function atLine(error: unknown, line: number, fallbackColumn: string | nu
   }
   if (error instanceof NotFoundError) return new ImportLineError('NOT_FOUND', line, fallbackColumn, error.text);
   throw error;
+}
+
+/**
+ * An import refused for one or more bad lines (all or nothing: nothing of the file is written), as
+ * a GraphQL batch is refused for its bad items (src/services/problems.ts). Its code, message,
+ * `line`, `column` and `reason` are those of the first problem, so a file with one bad line
+ * answers as it always has; `problems` lists every problem by line (up to MAX_REPORTED_PROBLEMS)
+ * with its code, message, line and column, and `problemCount` counts them all.
+ */
+export class ImportProblemsError extends AppError {
+  readonly code: ImportLineError['code'];
+  readonly first: ImportLineError;
+  constructor(readonly problems: readonly ImportLineError[], readonly problemCount: number = problems.length) {
+    const [first] = problems;
+    super(problemCount === 1 ? first.text : message('import.problems', { count: problemCount, first: first.text }));
+    this.first = first;
+    this.code = problems.every((p) => p.code === first.code) ? first.code : 'BAD_USER_INPUT';
+  }
+
+  get reason(): ConflictReason | undefined {
+    return this.code === this.first.code ? this.first.reason : undefined;
+  }
+
+  /** The first problem's line (1 = the header), column and what is wrong there. */
+  get line(): number | null {
+    return this.first.line;
+  }
+
+  get column(): string | null {
+    return this.first.column;
+  }
+
+  get detail(): Message {
+    return this.first.detail;
+  }
+
+  get header(): string | null {
+    return this.first.header;
+  }
+
+  extensions(locale?: Locale) {
+    const { reason, ...first } = this.first.extensions();
+    return {
+      ...first,
+      ...(reason !== undefined && this.code === this.first.code ? { reason } : {}),
+      problems: this.problems.slice(0, MAX_REPORTED_PROBLEMS).map((p) => ({ code: p.code, message: translate(p.text, locale), ...p.extensions() })),
+      problemCount: this.problemCount,
+    };
+  }
+}
+
+/** The problems of a file in the order of its lines (those of no line first), the first of each line and column once. */
+export function byLine(problems: readonly ImportLineError[]): ImportLineError[] {
+  const seen = new Set<string>();
+  return problems
+    .map((p, n) => ({ p, n }))
+    .sort((a, b) => (a.p.line ?? -1) - (b.p.line ?? -1) || a.n - b.n)
+    .map(({ p }) => p)
+    .filter((p) => {
+      const key = `${p.line}:${p.column}:${p.detail.key}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }

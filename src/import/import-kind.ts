@@ -3,6 +3,7 @@ import { Actor } from '../services/actor';
 import { EnumNames } from '../formats/brazilian';
 import { AuditRecord } from '../services/transaction';
 import { ImportLineError } from './import-error';
+import { MAX_REPORTED_PROBLEMS } from '../services/problems';
 import { SemiaridEdition } from '../services/semiarid-membership';
 
 /**
@@ -29,7 +30,7 @@ export type StagingValues = Array<string | number | boolean | null>;
 /**
  * What the importer needs to know about one kind of file: its columns, how one row is checked
  * (with the validation the GraphQL mutation applies to one item), the staging table it is copied
- * into, the checks against stored data (SQL, first offending line) and the final INSERT … SELECT.
+ * into, the checks against stored data (SQL, every offending line) and the final INSERT … SELECT.
  */
 export interface ImportKind {
   name: 'purchases' | 'sales' | 'farmers' | 'municipalities' | 'semiarid';
@@ -44,8 +45,8 @@ export interface ImportKind {
   toStaging(row: CsvRow, producerId: string | null): StagingValues;
   /** Who may import this kind (throws ForbiddenError/NotFoundError). */
   authorize(actor: Actor, producerId: string | null): void;
-  /** The checks against stored data, in order; each resolves to the first offending line or null. */
-  check(em: EntityManager, producerId: string | null): Promise<ImportLineError | null>;
+  /** The checks against stored data: every offending line (up to MAX_REPORTED_PROBLEMS a check). */
+  check(em: EntityManager, producerId: string | null): Promise<ImportLineError[]>;
   /** Write the staged rows; returns the counts and the audit entry of the import. */
   write(em: EntityManager, producerId: string | null, rows: number, edition: SemiaridEdition | null): Promise<{ counts: Record<string, number>; audit: AuditRecord[] }>;
 }
@@ -53,13 +54,15 @@ export interface ImportKind {
 /** The staging table of an import: temporary, private to the transaction. */
 export const STAGING = 'import_stage';
 
-/** Runs the checks in order and returns the first failure. */
-export async function firstFailure(checks: Array<() => Promise<ImportLineError | null>>): Promise<ImportLineError | null> {
+/** Runs every check and returns all their failures (each check's first MAX_REPORTED_PROBLEMS lines). */
+export async function failures(checks: Array<() => Promise<ImportLineError[] | ImportLineError | null>>): Promise<ImportLineError[]> {
+  const found: ImportLineError[] = [];
   for (const c of checks) {
     const failure = await c();
-    if (failure) return failure;
+    if (Array.isArray(failure)) found.push(...failure);
+    else if (failure) found.push(failure);
   }
-  return null;
+  return found;
 }
 
 /** A row a check selected: its line and the values its message names. */
@@ -70,16 +73,16 @@ export interface OffendingRow {
 
 /**
  * One check as one statement: `sql` selects the offending rows of the staging table with their
- * `line` (and whatever `message` needs); the first by line is reported.
+ * `line` (and whatever `message` needs); the first MAX_REPORTED_PROBLEMS by line are reported.
  */
 export function sqlCheck(
   em: EntityManager,
   sql: string,
   params: unknown[],
   failure: (row: OffendingRow) => ImportLineError,
-): () => Promise<ImportLineError | null> {
+): () => Promise<ImportLineError[]> {
   return async () => {
-    const rows: OffendingRow[] = await em.query(`SELECT * FROM (${sql}) offending ORDER BY line LIMIT 1`, params);
-    return rows.length ? failure(rows[0]) : null;
+    const rows: OffendingRow[] = await em.query(`SELECT * FROM (${sql}) offending ORDER BY line LIMIT ${MAX_REPORTED_PROBLEMS}`, params);
+    return rows.map(failure);
   };
 }

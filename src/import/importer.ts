@@ -6,12 +6,13 @@ import { DataSource } from 'typeorm';
 import { Locale } from '../formats/brazilian';
 import { message } from '../i18n';
 import { Actor } from '../services/actor';
+import { MAX_REPORTED_PROBLEMS } from '../services/problems';
 import { enterProducerScope } from '../services/row-security';
 import { writeAudit } from '../services/transaction';
 import { SemiaridEdition } from '../services/semiarid-membership';
 import { isIsoDate } from '../law/dates';
 import { CellReader } from './cells';
-import { atLine, ImportLineError } from './import-error';
+import { atLine, byLine, ImportLineError, ImportProblemsError } from './import-error';
 import { ImportKind, STAGING } from './import-kind';
 import { IMPORT_KINDS } from './kinds';
 import { openSource, separatorName, Source } from './sources';
@@ -184,6 +185,8 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
 
     let header = false;
     let headerWidth = 0;
+    const problems: ImportLineError[] = [];
+    let badLines = 0;
     let buffer = '';
     report('reading');
     try {
@@ -194,12 +197,15 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
           header = true;
           continue;
         }
-        const row = cells.row(record, line);
         let values;
         try {
-          values = kind.toStaging(row, producerId);
+          values = kind.toStaging(cells.row(record, line), producerId);
         } catch (e) {
-          throw cells.at(atLine(e, line));
+          // A bad line is noted and the reading goes on, so that the answer lists every bad line
+          // (the first MAX_REPORTED_PROBLEMS kept, all counted).
+          const problem = cells.at(atLine(e, line));
+          if (++badLines <= MAX_REPORTED_PROBLEMS) problems.push(withSeparator(problem, source, headerWidth) as ImportLineError);
+          continue;
         }
         buffer += `${line}\t${values.map(copyText).join('\t')}\n`;
         rows++;
@@ -229,8 +235,10 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
     report('checking');
 
     await qr.query(`ANALYZE ${STAGING}`);
-    const failure = await kind.check(qr.manager, producerId);
-    if (failure) throw cells.at(failure);
+    // The lines that passed their own checks, against stored data and each other.
+    const found = await kind.check(qr.manager, producerId);
+    for (const failure of found) problems.push(cells.at(failure));
+    if (problems.length) throw new ImportProblemsError(byLine(problems).slice(0, MAX_REPORTED_PROBLEMS), badLines + found.length);
     report('writing');
     const written = rows === 0 ? { counts: {}, audit: [] } : await kind.write(qr.manager, producerId, rows, edition);
     counts = written.counts;

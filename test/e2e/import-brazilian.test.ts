@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { Locale } from '../../src/formats/brazilian';
 import { translate } from '../../src/i18n';
-import { ImportLineError } from '../../src/import/import-error';
+import { ImportLineError, ImportProblemsError } from '../../src/import/import-error';
 import { importFile, ImportSummary } from '../../src/import/importer';
 import { SYSTEM_ACTOR } from '../../src/services/actor';
 import { startTestApi, TestApi } from '../support/api';
@@ -19,10 +19,11 @@ function run(kind: string, input: string | Buffer, opts: { delimiter?: string; l
   return importFile(api.db.dataSource, SYSTEM_ACTOR, { kind, producerId, input: Readable.from([typeof input === 'string' ? Buffer.from(input) : input]), ...opts });
 }
 
-async function refused(kind: string, input: string | Buffer, opts: { delimiter?: string; locale?: Locale | null } = {}): Promise<ImportLineError> {
+async function refused(kind: string, input: string | Buffer, opts: { delimiter?: string; locale?: Locale | null } = {}): Promise<ImportLineError | ImportProblemsError> {
   const error = await run(kind, input, opts).then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(ImportLineError);
-  return error as ImportLineError;
+  // A file refused as a whole (its header, its producer) or for its bad lines.
+  expect([ImportLineError, ImportProblemsError]).toContain((error as object).constructor);
+  return error as ImportLineError | ImportProblemsError;
 }
 
 const purchases = () => api.db.dataSource.query(

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { ImportLineError } from '../../src/import/import-error';
+import { ImportProblemsError } from '../../src/import/import-error';
 import { EditionOptions, importFile, ImportSummary } from '../../src/import/importer';
 import { SYSTEM_ACTOR } from '../../src/services/actor';
 import { startTestApi, TestApi } from '../support/api';
@@ -86,7 +86,7 @@ describe('editions of the official list', () => {
 
   test('an edition needs its act and start date; a repeated code is refused with its line; nothing is written', async () => {
     const before = await api.count('SELECT count(*) FROM semiarid_membership');
-    const refused = (csv: string, e: EditionOptions) => edition(csv, e).then(() => null, (err: unknown) => err as ImportLineError);
+    const refused = (csv: string, e: EditionOptions) => edition(csv, e).then(() => null, (err: unknown) => err as ImportProblemsError);
     expect(await refused(LIST, { validFrom: '2024-01-03' })).toMatchObject({ code: 'BAD_USER_INPUT', column: 'act' });
     expect(await refused(LIST, { act: 'X', validFrom: '2024-02-30' })).toMatchObject({ code: 'BAD_USER_INPUT', column: 'validFrom' });
     expect(await refused(LIST, { act: 'X', validFrom: '2024-01-03', validUntil: '2024-01-02' })).toMatchObject({ code: 'BAD_USER_INPUT', column: 'validUntil' });

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ImportLineError } from '../../src/import/import-error';
+import { ImportProblemsError } from '../../src/import/import-error';
 import { importCsv } from '../../src/import/importer';
 import { SYSTEM_ACTOR } from '../../src/services/actor';
 import { startTestApi, TestApi } from '../support/api';
@@ -69,7 +69,7 @@ test('the CSV import refuses the same line: a third-party lot acquired in the cl
     `2026-03-31,2026-04-01,CASTOR_BEAN,1000,,OWN_PRODUCTION,,,,${FEIRA},,,`, //      own production used in April: fine
     `2026-03-31,2026-04-01,SOYBEAN,1000,4000,THIRD_PARTY,,,Trading SA,${PORTO_ALEGRE},,,`, // acquired in closed March
   ]) }).then(() => null, (e: unknown) => e);
-  expect(error).toBeInstanceOf(ImportLineError);
+  expect(error).toBeInstanceOf(ImportProblemsError);
   expect(error).toMatchObject({ code: 'CONFLICT', reason: 'PERIOD_CLOSED', line: 3, column: 'purchasedOn' });
   expect(await api.count(`SELECT count(*) FROM purchase WHERE producer_id = $1`, [p])).toBe(before);
   const ok = await importCsv(api.db.dataSource, SYSTEM_ACTOR, { kind: 'purchases', producerId: p, input: csv([

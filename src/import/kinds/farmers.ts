@@ -7,7 +7,7 @@ import { assertCanWriteShared, checkRegistrations } from '../../services/family-
 import { assertCanWriteFor } from '../../services/scope';
 import { requireText } from '../../services/validation';
 import { ImportLineError } from '../import-error';
-import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
+import { failures, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { message } from '../../i18n';
 
 /**
@@ -55,7 +55,7 @@ export const farmersImport: ImportKind = {
 
   check(em) {
     const s = STAGING;
-    return firstFailure([
+    return failures([
       sqlCheck(em, `SELECT s.line, s.municipality_code AS code FROM ${s} s WHERE NOT EXISTS (SELECT 1 FROM municipality m WHERE m.ibge_code = s.municipality_code)`, [],
         (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'municipalityCode', message('input.unknownMunicipality', { code: String(r.code) }))),
       sqlCheck(em, `SELECT line, cpf, 'name' AS col FROM (SELECT line, cpf, name, first_value(name) OVER w AS first_name, first_value(municipality_code) OVER w AS first_code, municipality_code

@@ -5,7 +5,7 @@ import { assertCanWriteFor } from '../../services/scope';
 import { Feedstock, PurchasePurpose, SupplierKind } from '../../law/types';
 import { Decimal } from '../../law/decimal';
 import { ImportLineError } from '../import-error';
-import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
+import { failures, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { bulkInsert, checkPeriodsOpen, decimalCell, idCell } from './common';
 import { message } from '../../i18n';
 
@@ -101,7 +101,7 @@ export const purchasesImport: ImportKind = {
     const associations = organizations.filter((o) => o.kind === 'ASSOCIATION').map((o) => o.key);
     const kinds = Object.fromEntries(organizations.map((o) => [o.key, o.kind]));
     const anyLost = Object.values(lost).some((l) => l.length > 0);
-    return firstFailure([
+    return failures([
       // The earliest line naming something missing, or an organization of another kind than its supplierKind.
       ...(anyLost || organizations.length
         ? [sqlCheck(em, `SELECT line, origin_municipality_code AS code, family_farmer_id::text AS farmer, organization_id::text AS org, contract_id::text AS contract, supplier_kind,

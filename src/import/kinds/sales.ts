@@ -5,7 +5,7 @@ import { Actor } from '../../services/actor';
 import { RecordSaleInput, SaleService } from '../../services/sale.service';
 import { assertCanWriteFor } from '../../services/scope';
 import { ImportLineError } from '../import-error';
-import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
+import { failures, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { bulkInsert, checkPeriodsOpen, decimalCell } from './common';
 import { message } from '../../i18n';
 import { nfeKeyIssuerSql } from '../../formats/nfe-key';
@@ -48,7 +48,7 @@ export const salesImport: ImportKind = {
   },
 
   check(em, producerId) {
-    return firstFailure([
+    return failures([
       sqlCheck(em, `SELECT line, invoice_key FROM (SELECT line, invoice_key, row_number() OVER (PARTITION BY invoice_key ORDER BY line) AS n
                       FROM ${STAGING} WHERE invoice_key IS NOT NULL) d WHERE n > 1`, [],
         (r) => new ImportLineError('CONFLICT', r.line, 'invoiceKey', message('import.invoiceKeyTwice', { key: String(r.invoice_key) }), 'DUPLICATE')),

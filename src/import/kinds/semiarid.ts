@@ -3,7 +3,7 @@ import { MunicipalityService } from '../../services/municipality.service';
 import { assertAdmin } from '../../services/scope';
 import { applySemiaridEdition } from '../../services/semiarid-membership';
 import { ImportLineError } from '../import-error';
-import { firstFailure, ImportKind, sqlCheck, STAGING } from '../import-kind';
+import { failures, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { message } from '../../i18n';
 
 /**
@@ -34,7 +34,7 @@ export const semiaridImport: ImportKind = {
   },
 
   check(em) {
-    return firstFailure([
+    return failures([
       sqlCheck(em, `SELECT line, ibge_code FROM (SELECT line, ibge_code, row_number() OVER (PARTITION BY ibge_code ORDER BY line) AS n FROM ${STAGING}) d WHERE n > 1`, [],
         (r) => new ImportLineError('BAD_USER_INPUT', r.line, 'ibgeCode', message('import.ibgeCodeTwice', { code: String(r.ibge_code) }))),
     ]);
