@@ -17,7 +17,8 @@ import { Actor } from './actor';
 import { importsOfMonth } from './biodiesel-import.service';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { lockPeriodExclusively } from './period-lock';
-import { familyFarmingOriginSql } from './purchase-facts.sql';
+import { supplierOn } from './facts/supplier-eligibility.sql';
+import { LAST_DAP_ISSUE_DAY } from '../law/family-farming';
 import { semiaridDays } from './facts/priority-region.sql';
 import { isId, requireDate } from './record-batch';
 import { assertCanWriteFor, assertVisible } from './scope';
@@ -263,14 +264,16 @@ async function feedstockOfMonth(q: Queryable, producerId: string, first: IsoDate
   // other family-farming products (art. 3º §2 I b) count for the Selo, not for the rate. The
   // priority region (art. 6º I and III) is judged on the acquisition date, like the family-farming origin.
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
+  const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`);
   const rows: FeedstockRow[] = await q.query(
     `SELECT 'USED' AS kind, p.feedstock, m.region, ${semiarid.on('p.purchased_on')} AS semiarid,
-            ${familyFarmingOriginSql('p', '($5::numeric[])[width_bucket(p.purchased_on, $4::date[])]')} AS family_farming,
+            ${supplier.familyFarmingOrigin('($5::numeric[])[width_bucket(p.purchased_on, $4::date[])]')} AS family_farming,
             p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
             coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg,
             to_char(min(p.purchased_on) FILTER (WHERE p.supplier_kind = '${SupplierKind.COOPERATIVE}'
               AND ($5::numeric[])[width_bucket(p.purchased_on, $4::date[])] IS NULL), 'YYYY-MM-DD') AS no_share_on
        FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code ${semiarid.join}
+       ${supplier.join}
       WHERE p.producer_id = $1 AND p.consumed_on BETWEEN $2::date AND $3::date AND p.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
       GROUP BY 2, 3, 4, 5, 6
      UNION ALL

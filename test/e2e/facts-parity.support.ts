@@ -5,6 +5,11 @@ import { addDays, IsoDate } from '../../src/law/dates';
 /** A day within a few weeks of 2024-01-01, so that generated starts and ends meet and overlap. */
 export const dayAround: fc.Arbitrary<IsoDate> = fc.integer({ min: -20, max: 40 }).map((n) => addDays('2024-01-01', n));
 
+/** A day within a few weeks of `anchor`. */
+export function dayNear(anchor: IsoDate): fc.Arbitrary<IsoDate> {
+  return fc.integer({ min: -20, max: 20 }).map((n) => addDays(anchor, n));
+}
+
 /** The days to ask about: each boundary, the day before and the day after it, the extra ones, and two far away. */
 export function days(boundaries: ReadonlyArray<IsoDate | null>, extra: readonly IsoDate[]): IsoDate[] {
   const all = new Set<IsoDate>(['2000-01-01', '2099-12-31', ...extra]);

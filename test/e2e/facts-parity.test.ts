@@ -1,12 +1,15 @@
 import fc from 'fast-check';
 import { QueryRunner } from 'typeorm';
 import { addDays } from '../../src/law/dates';
-import { membershipOn } from '../../src/law/family-farming';
+import { Decimal } from '../../src/law/decimal';
+import { familyFarmingOrigin, farmerEligibility, LAST_DAP_ISSUE_DAY, membershipOn, organizationHabilitation } from '../../src/law/family-farming';
+import { RegistrationKind, SupplierKind } from '../../src/law/types';
+import { supplierOn } from '../../src/services/facts/supplier-eligibility.sql';
 import { priorityRegionOn, semiaridOn } from '../../src/law/municipality';
 import { membershipDays, membershipOnSql } from '../../src/services/facts/organization-membership.sql';
 import { priorityRegionOnSql, semiaridDays, semiaridOnSql } from '../../src/services/facts/priority-region.sql';
 import { createTestDatabase, TestDatabase } from '../support/database';
-import { dayAround, days, rolledBack } from './facts-parity.support';
+import { dayAround, dayNear, days, rolledBack } from './facts-parity.support';
 
 /**
  * Each SQL builder of src/services/facts/ agrees with its pure twin in src/law/ on generated data
@@ -25,6 +28,11 @@ beforeAll(async () => {
       FROM unnest($1::text[]) c`, [CODES]);
   await db.dataSource.query(`INSERT INTO family_farming_organization (cnpj, name, kind, municipality_code, members, family_farmer_members)
     VALUES ('04252011000110', 'Coop A', 'COOPERATIVE', '2910800', 10, 5), ('60701190000104', 'Coop B', 'COOPERATIVE', '2910800', 10, 5)`);
+  // (the membership test's two cooperatives; an association and two farmers for the supplier test)
+  await db.dataSource.query(`INSERT INTO family_farming_organization (cnpj, name, kind, municipality_code, members, family_farmer_members)
+    VALUES ('33000167000101', 'Assoc C', 'ASSOCIATION', '2910800', 10, 5)`);
+  await db.dataSource.query(`INSERT INTO family_farmer (cpf, name, municipality_code) VALUES ('52998224725', 'F1', '2910800'), ('11144477735', 'F2', '2910800')`);
+  await db.dataSource.query(`INSERT INTO producer (cnpj, legal_name, plant_municipality_code) VALUES ('11222333000181', 'P', '2910800')`);
   await db.dataSource.query(`DELETE FROM organization_membership`);
   runner = db.dataSource.createQueryRunner();
   await runner.connect();
@@ -88,5 +96,65 @@ describe("an organization's members in force on a date (organization-membership.
         });
       });
     }), RUNS);
+  });
+});
+
+describe('the supplier eligible on a date (supplier-eligibility.sql.ts ~ farmerEligibility, organizationHabilitation, familyFarmingOrigin)', () => {
+  // Around the end of DAP issuance (2022-10-31), so that DAPs issued after it are generated too.
+  const registration = fc.record({ owner: fc.integer({ min: 0, max: 4 }), kind: fc.constantFrom(RegistrationKind.DAP, RegistrationKind.CAF), from: dayNear(LAST_DAP_ISSUE_DAY), length: fc.integer({ min: 0, max: 30 }) });
+  // Family-farmer members at the minimum share (0,6 of 5 or 10 members), one below or one above it.
+  const declaration = fc.record({ org: fc.integer({ min: 0, max: 2 }), on: fc.option(dayNear(LAST_DAP_ISSUE_DAY), { nil: null }), members: fc.constantFrom(5, 10), delta: fc.constantFrom(-1, 0, 1) });
+  const SHARE = '0.6';
+
+  test("supplierOn's registration, membership and family-farming origin agree with the law's, whatever the supplier", async () => {
+    await fc.assert(fc.asyncProperty(fc.array(registration, { maxLength: 8 }), fc.array(declaration, { maxLength: 6 }), fc.array(dayNear(LAST_DAP_ISSUE_DAY), { maxLength: 4 }),
+      async (regs, decls, extra) => {
+        await rolledBack(runner, async (q) => {
+          const farmers: string[] = (await q(`SELECT id::text FROM family_farmer ORDER BY id`)).map((r: { id: string }) => r.id);
+          const orgs: Array<{ id: string; kind: string }> = await q(`SELECT id::text, kind FROM family_farming_organization ORDER BY id`);
+          const [{ id: producer }] = await q(`SELECT id::text FROM producer`);
+          // Owners 0–1: the farmers; 2–4: the organizations.
+          const stored = regs.map((r, i) => ({ ...r, number: `N${i}`, validFrom: r.from, validUntil: addDays(r.from, r.length) }));
+          for (const r of stored) {
+            if (r.owner < 2) await q(`INSERT INTO family_farmer_registration (family_farmer_id, kind, number, valid_from, valid_until) VALUES ($1, $2, $3, $4, $5)`, [farmers[r.owner], r.kind, r.number, r.validFrom, r.validUntil]);
+            else await q(`INSERT INTO organization_registration (organization_id, kind, number, valid_from, valid_until) VALUES ($1, $2, $3, $4, $5)`, [orgs[r.owner - 2].id, r.kind, r.number, r.validFrom, r.validUntil]);
+          }
+          const declared: Array<{ id: string; org: string; declaredOn: string | null; members: number; familyFarmerMembers: number }> = [];
+          for (const d of decls) {
+            const familyFarmerMembers = d.members * 0.6 + d.delta;
+            const [{ id }] = await q(`INSERT INTO organization_membership (organization_id, declared_on, members, family_farmer_members) VALUES ($1, $2, $3, $4) RETURNING id::text`,
+              [orgs[d.org].id, d.on, d.members, familyFarmerMembers]);
+            declared.push({ id, org: orgs[d.org].id, declaredOn: d.on, members: d.members, familyFarmerMembers });
+          }
+          // One purchase per supplier and day asked.
+          const suppliers = [
+            ...farmers.map((f) => ({ kind: SupplierKind.FAMILY_FARMER, farmer: f, org: null as string | null, owner: farmers.indexOf(f) })),
+            ...orgs.map((o, i) => ({ kind: o.kind === 'COOPERATIVE' ? SupplierKind.COOPERATIVE : SupplierKind.ASSOCIATION, farmer: null as string | null, org: o.id, owner: i + 2 })),
+          ];
+          const asked = suppliers.flatMap((s) => days([...stored.flatMap((r) => [r.validFrom, r.validUntil]), ...declared.map((d) => d.declaredOn)], extra)
+            .filter((d) => d > '2000-01-01' && d < '2099-12-31').map((day) => ({ ...s, day })));
+          for (const a of asked) {
+            await q(`INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id, origin_municipality_code, purpose)
+                     VALUES ($1, $2, $2, 'SOYBEAN', 1, 1, $3, $4, $5, '2910800', 'BIODIESEL_FEEDSTOCK')`, [producer, a.day, a.kind, a.farmer, a.org]);
+          }
+          const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`);
+          const rows: Array<{ registration: number; membership: string; origin: boolean }> = await q(
+            `SELECT ${supplier.registration} AS registration, ${supplier.membershipId}::text AS membership, ${supplier.familyFarmingOrigin(`'${SHARE}'::numeric`)} AS origin
+               FROM purchase p ${supplier.join} ORDER BY p.id`);
+          asked.forEach((a, i) => {
+            const mine = stored.filter((r) => r.owner === a.owner).map((r) => ({ kind: r.kind, number: r.number, validFrom: r.validFrom, validUntil: r.validUntil }));
+            const eligibility = farmerEligibility(mine, a.day);
+            const registrationCode = !eligibility.eligible ? 0 : eligibility.findings.some((f) => f.code === 'DAP_ISSUED_AFTER_CUTOFF') ? 2 : 1;
+            const counts = a.org ? membershipOn(declared.filter((d) => d.org === a.org).map((d) => ({ ...d, seq: Number(d.id) })), a.day) : null;
+            const membership = counts ? declared.find((d) => Number(d.id) === counts.seq)!.id : '0';
+            const origin = familyFarmingOrigin({
+              kind: a.kind,
+              farmer: a.farmer ? eligibility : null,
+              organization: a.org && counts ? organizationHabilitation({ kind: orgs.find((o) => o.id === a.org)!.kind as never, ...counts }, mine, new Decimal(SHARE), a.day) : null,
+            }).familyFarming;
+            expect([a.kind, a.day, rows[i]]).toEqual([a.kind, a.day, { registration: registrationCode, membership, origin }]);
+          });
+        });
+      }), { numRuns: 50 });
   });
 });

@@ -4,7 +4,8 @@ import { Decimal } from '../../law/decimal';
 import { PurchaseGroup, Segment } from '../../law/seal-compliance';
 import { Feedstock, OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
 import { semiaridDays } from '../facts/priority-region.sql';
-import { membershipDays, membershipOnSql } from '../facts/organization-membership.sql';
+import { membershipOnSql } from '../facts/organization-membership.sql';
+import { supplierOn } from '../facts/supplier-eligibility.sql';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -31,17 +32,10 @@ export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FAR
  * $6–$9 the minimum price runs (feedstocks, first days, last days, prices per kg).
  */
 export function purchaseFacts(extraWhere = ''): string {
-  // One row per supplier: the days covered by its registrations, and by those that are DAPs issued
-  // after the cutoff, as multiranges (hash-joined to the purchases, so no probe per purchase).
-  const validity = (table: string, column: string) => `SELECT ${column} AS id,
-           range_agg(daterange(valid_from, valid_until, '[]')) AS valid,
-           range_agg(daterange(valid_from, valid_until, '[]')) FILTER (WHERE kind = 'DAP' AND valid_from > $5::date) AS late
-      FROM ${table} GROUP BY ${column}`;
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
+  const supplier = supplierOn('p', 'p.purchased_on', '$5::date');
   return `
-  WITH fv AS (${validity('family_farmer_registration', 'family_farmer_id')}),
-       ov AS (${validity('organization_registration', 'organization_id')}),
-       mp AS (SELECT * FROM unnest($6::text[], $7::date[], $8::date[], $9::numeric[]) AS m(feedstock, valid_from, valid_until, price_per_kg))
+  WITH mp AS (SELECT * FROM unnest($6::text[], $7::date[], $8::date[], $9::numeric[]) AS m(feedstock, valid_from, valid_until, price_per_kg))
   SELECT p.id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
          coalesce(p.organization_id, 0) AS organization_id, coalesce(p.contract_id, 0) AS contract_id,
          coalesce(c.signed_on <= p.purchased_on, false) AS prior,
@@ -51,19 +45,15 @@ export function purchaseFacts(extraWhere = ''): string {
            AND c.organization_id IS NOT DISTINCT FROM p.organization_id, false) AS covers_counterparty,
          om.region, ${semiarid.on('p.purchased_on')} AS semiarid,
          width_bucket(p.purchased_on, $4::date[]) AS segment,
-         CASE WHEN coalesce(fv.late, ov.late) @> p.purchased_on THEN 2
-              WHEN coalesce(fv.valid, ov.valid) @> p.purchased_on THEN 1
-              ELSE 0 END AS registration,
+         ${supplier.registration} AS registration,
          p.feedstock, coalesce(p.cost < mp.price_per_kg * p.quantity_kg, false) AS below_minimum,
-         coalesce(md.id, 0) AS membership_id
+         ${supplier.membershipId} AS membership_id
     FROM purchase p
     JOIN municipality om ON om.ibge_code = p.origin_municipality_code
     LEFT JOIN contract c ON c.id = p.contract_id
-    LEFT JOIN fv ON fv.id = p.family_farmer_id
-    LEFT JOIN ov ON ov.id = p.organization_id
     LEFT JOIN mp ON mp.feedstock = p.feedstock AND p.purchased_on BETWEEN mp.valid_from AND mp.valid_until
     ${semiarid.join}
-    ${membershipDays('md', 'p.organization_id', 'p.purchased_on')}
+    ${supplier.join}
    WHERE p.producer_id = $1 AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS}${extraWhere}`;
 }
 

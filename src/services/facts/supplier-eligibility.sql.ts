@@ -1,0 +1,52 @@
+import { SupplierKind } from '../../law/types';
+import { membershipDays } from './organization-membership.sql';
+
+/**
+ * Whether a purchase's supplier was eligible on a date, in SQL (Decreto 10.527/2020, art. 2º IV–V;
+ * art. 4º VI–VII; art. 6º §2º; Lei 11.116/2005, art. 5º §3º): the one home of the fact for the tax
+ * month, the Selo's year, Purchase.selo and Purchase.familyFarmingOrigin. Its pure twins are
+ * `farmerEligibility`, `organizationHabilitation`, `membershipOn` and `familyFarmingOrigin` of
+ * src/law/family-farming.ts; test/e2e/facts-parity.test.ts checks that they agree.
+ *
+ * Joined once per statement: each supplier's registrations as date multiranges (hash-joined, no
+ * probe per purchase) and the organization's member declaration in force that day.
+ */
+
+/** One row per supplier: the days its registrations cover, and those of DAPs issued after `lastDapDay`. */
+function registrationDays(table: string, column: string, lastDapDay: string): string {
+  return `SELECT ${column} AS id, range_agg(daterange(valid_from, valid_until, '[]')) AS valid,
+                 range_agg(daterange(valid_from, valid_until, '[]')) FILTER (WHERE kind = 'DAP' AND valid_from > ${lastDapDay}) AS late
+            FROM ${table} GROUP BY ${column}`;
+}
+
+export interface SupplierOn {
+  /** The joins, to add to a statement over purchases aliased `p`. */
+  join: string;
+  /** 0: no DAP/CAF valid that day; 1: one valid; 2: valid, and a DAP issued after the cutoff among them (Portaria MAPA 174/2022). */
+  registration: string;
+  /** The id of the organization's member declaration in force that day (art. 4º VI); 0 for a family farmer. */
+  membershipId: string;
+  /**
+   * Came from family farming (art. 6º §2º; Lei 11.116/2005, art. 5º §3º): a family farmer with a
+   * DAP/CAF valid that day, or a cooperative with a DAP/CAF jurídica valid that day whose declared
+   * family-farmer members are at least `minShare` (an SQL expression; NULL: none in force, not
+   * habilitated — the caller refuses that case) of its members. Never an association (art. 6º §2º
+   * names the cooperative).
+   */
+  familyFarmingOrigin(minShare: string): string;
+}
+
+/** The supplier of the purchase `p` on `day` (SQL expressions); `lastDapDay` the last day DAPs were issued. */
+export function supplierOn(p: string, day: string, lastDapDay: string): SupplierOn {
+  return {
+    join: `LEFT JOIN (${registrationDays('family_farmer_registration', 'family_farmer_id', lastDapDay)}) ef ON ef.id = ${p}.family_farmer_id
+    LEFT JOIN (${registrationDays('organization_registration', 'organization_id', lastDapDay)}) eo ON eo.id = ${p}.organization_id
+    ${membershipDays('em', `${p}.organization_id`, day)}`,
+    registration: `CASE WHEN coalesce(ef.late, eo.late) @> ${day} THEN 2 WHEN coalesce(ef.valid, eo.valid) @> ${day} THEN 1 ELSE 0 END`,
+    membershipId: `coalesce(em.id, 0)`,
+    familyFarmingOrigin: (minShare) => `CASE ${p}.supplier_kind
+      WHEN '${SupplierKind.FAMILY_FARMER}' THEN coalesce(ef.valid @> ${day}, false)
+      WHEN '${SupplierKind.COOPERATIVE}' THEN coalesce(eo.valid @> ${day} AND em.kind = 'COOPERATIVE' AND em.family_farmer_members >= (${minShare}) * em.members, false)
+      ELSE false END`,
+  };
+}
