@@ -5,6 +5,7 @@ import { BiodieselImport, Contract, Municipality, Producer, Purchase, Sale } fro
 import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationMembership, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';
 import { Services } from '../services';
+import { SupplierAsked, SupplierOnDay } from '../services/facts/facts.service';
 import { ConformityView } from '../services/seal-compliance/contract-conformity.service';
 import { PurchaseSeloView } from '../services/seal-compliance/purchase-selo.service';
 import { Connection } from '../services/pagination';
@@ -55,6 +56,9 @@ export function createLoaders(services: Services, actor: Actor) {
     /** DAP/CAF of family farmers, by farmer id. */
     farmerRegistrations: new DataLoader<string, FamilyFarmerRegistration[]>(async (ids) =>
       groupByKey(ids, await services.familyFarmers.registrationsOf(ids), (r) => r.familyFarmerId)),
+    /** A supplier (farmer or organization) as it stood on a day: registrations valid then, the members declared for then. */
+    supplierOn: new DataLoader<SupplierAsked, SupplierOnDay, string>((asked) => services.facts.suppliersOn(asked),
+      { cacheKeyFn: (a) => `${a.farmerId ?? ''}|${a.organizationId ?? ''}|${a.on}` }),
     /** Member declarations of organizations, by organization id, in the order they take effect. */
     organizationMemberships: new DataLoader<string, OrganizationMembership[]>(async (ids) =>
       groupByKey(ids, await services.organizations.membershipsOf(ids), (m) => m.organizationId)),

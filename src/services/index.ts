@@ -19,6 +19,7 @@ import { PurchaseSeloService } from './seal-compliance/purchase-selo.service';
 import { SealEvaluationService } from './seal-compliance/seal-evaluation.service';
 import { SealPlanService } from './seal-compliance/seal-plan.service';
 import { TaxPeriodService } from './tax-period.service';
+import { FactsService } from './facts/facts.service';
 
 /** The use cases, built once per process over the DataSource. */
 export function createServices(ds: DataSource) {
@@ -42,6 +43,7 @@ export function createServices(ds: DataSource) {
     imports: new BiodieselImportService(ds, () => law.lawBook()),
     fomento: new FomentoService(ds),
     law,
+    facts: new FactsService(ds, () => law.lawBook()),
     minimumPrices,
     contractConformity,
     sealCompliance,

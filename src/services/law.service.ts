@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { FamilyFarmerRegistration, LawParameterVersion, OrganizationRegistration, Purchase, SealEvent, SealGrant } from '../domain';
+import { LawParameterVersion, SealEvent, SealGrant } from '../domain';
 import { Version } from '../law/dated';
 import { IsoDate, today } from '../law/dates';
 import { Decimal } from '../law/decimal';
-import { FamilyFarmingOrigin, familyFarmingOrigin, farmerEligibility, OrganizationFacts, organizationHabilitation } from '../law/family-farming';
 import { Finding } from '../law/findings';
 import { GrantFacts, sealStanding, Standing } from '../law/seal-standing';
 import { CoefficientRuleValue, createLawBook, LawBook, LawVersionRecord, PARAMETERS, ParameterName, versionProblems } from '../law/law-book';
 import { CATEGORY_BASIS, rateCategory } from '../law/rate-category';
 import { SHIPPED_LAW } from '../law/shipped-law';
-import { Feedstock, RateCategory, Region, Registration, SupplierKind } from '../law/types';
+import { Feedstock, RateCategory, Region } from '../law/types';
 import { semiaridOnSql } from './facts/priority-region.sql';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
@@ -273,11 +272,6 @@ function inputField(field: string, input: PublishLawParameterInput): string {
   return known.includes(name) ? `input.values[${index}].value` : `input.values[${index}].name`;
 }
 
-/** Registrations as the law reads them. */
-export function registrationFacts(rows: ReadonlyArray<FamilyFarmerRegistration | OrganizationRegistration>): Registration[] {
-  return rows.map((r) => ({ kind: r.kind, number: r.number, validFrom: r.validFrom, validUntil: r.validUntil }));
-}
-
 /**
  * Decreto 10.527/2020, art. 6º §2º; DESIGN §1.5 — a producer's Selo standing on a date, from its
  * grants and each grant's events (events in recording order).
@@ -293,32 +287,4 @@ export function standingOf(grants: readonly SealGrant[], eventsByGrant: Readonly
   }));
   const standing = sealStanding(facts, on);
   return { ...standing, grant: grants.find((g) => g.id === standing.grantId) ?? null };
-}
-
-/** What a purchase's family-farming origin depends on, loaded by the caller. */
-export interface PurchaseSupplierFacts {
-  farmerRegistrations?: readonly FamilyFarmerRegistration[];
-  /** The organization with the member counts in force on the purchase date (art. 4º VI). */
-  organization?: OrganizationFacts | null;
-  organizationRegistrations?: readonly OrganizationRegistration[];
-  /** Minimum family-farmer share in force on the purchase date (art. 4º VI). */
-  minShare?: Decimal;
-}
-
-/**
- * Decreto 10.527/2020, art. 6º §2º; Lei 11.116/2005, art. 5º §3º — whether a purchase came from
- * family farming: from a family farmer eligible on purchasedOn or a cooperative habilitated on
- * that date (associations count for the Selo, not for the rates).
- */
-export function purchaseOrigin(purchase: Purchase, facts: PurchaseSupplierFacts): FamilyFarmingOrigin {
-  const on = purchase.purchasedOn;
-  if (purchase.supplierKind === SupplierKind.FAMILY_FARMER) {
-    return familyFarmingOrigin({ kind: purchase.supplierKind, farmer: farmerEligibility(registrationFacts(facts.farmerRegistrations ?? []), on) });
-  }
-  if ((purchase.supplierKind === SupplierKind.COOPERATIVE || purchase.supplierKind === SupplierKind.ASSOCIATION) && facts.organization && facts.minShare) {
-    const o = facts.organization;
-    const habilitation = organizationHabilitation(o, registrationFacts(facts.organizationRegistrations ?? []), facts.minShare, on);
-    return familyFarmingOrigin({ kind: purchase.supplierKind, organization: habilitation });
-  }
-  return familyFarmingOrigin({ kind: purchase.supplierKind });
 }

@@ -1,7 +1,6 @@
 import { DataSource, In } from 'typeorm';
 import { FamilyFarmingOrganization, OrganizationMembership, OrganizationRegistration } from '../domain';
 import { IsoDate, today } from '../law/dates';
-import { membershipOn, OrganizationFacts } from '../law/family-farming';
 import { OrganizationKind } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
@@ -31,16 +30,6 @@ export interface UpdateOrganizationInput {
   familyFarmerMembers?: number | null;
   /** The day the counts were declared (default today). */
   membersDeclaredOn?: IsoDate | null;
-}
-
-/**
- * Decreto 10.527/2020, art. 4º VI — an organization as the law reads it on `on`: its kind and the
- * member counts of the declaration in force that day (`membershipOn`; none: zero members, below any
- * minimum — every organization has the undated declaration of its creation).
- */
-export function organizationOn(org: Pick<FamilyFarmingOrganization, 'kind'>, declarations: readonly OrganizationMembership[], on: IsoDate): OrganizationFacts {
-  const counts = membershipOn(declarations.map((d) => ({ declaredOn: d.declaredOn, members: d.members, familyFarmerMembers: d.familyFarmerMembers, seq: Number(d.id) })), on);
-  return { kind: org.kind, members: counts?.members ?? 0, familyFarmerMembers: counts?.familyFarmerMembers ?? 0 };
 }
 
 /** The member counts (art. 4º VI): members > 0, family-farmer members from 0 to members. */

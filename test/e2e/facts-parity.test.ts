@@ -4,7 +4,7 @@ import { addDays } from '../../src/law/dates';
 import { Decimal } from '../../src/law/decimal';
 import { familyFarmingOrigin, farmerEligibility, LAST_DAP_ISSUE_DAY, membershipOn, organizationHabilitation } from '../../src/law/family-farming';
 import { RegistrationKind, SupplierKind } from '../../src/law/types';
-import { supplierOn } from '../../src/services/facts/supplier-eligibility.sql';
+import { supplierOn, validRegistrationsSql } from '../../src/services/facts/supplier-eligibility.sql';
 import { priorityRegionOn, semiaridOn } from '../../src/law/municipality';
 import { membershipDays, membershipOnSql } from '../../src/services/facts/organization-membership.sql';
 import { priorityRegionOnSql, semiaridDays, semiaridOnSql } from '../../src/services/facts/priority-region.sql';
@@ -138,8 +138,10 @@ describe('the supplier eligible on a date (supplier-eligibility.sql.ts ~ farmerE
                      VALUES ($1, $2, $2, 'SOYBEAN', 1, 1, $3, $4, $5, '2910800', 'BIODIESEL_FEEDSTOCK')`, [producer, a.day, a.kind, a.farmer, a.org]);
           }
           const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`);
-          const rows: Array<{ registration: number; membership: string; origin: boolean }> = await q(
-            `SELECT ${supplier.registration} AS registration, ${supplier.membershipId}::text AS membership, ${supplier.familyFarmingOrigin(`'${SHARE}'::numeric`)} AS origin
+          const rows: Array<{ registration: number; membership: string; origin: boolean; vf: Array<{ number: string }>; vo: Array<{ number: string }> }> = await q(
+            `SELECT ${supplier.registration} AS registration, ${supplier.membershipId}::text AS membership, ${supplier.familyFarmingOrigin(`'${SHARE}'::numeric`)} AS origin,
+                    ${validRegistrationsSql('family_farmer_registration', 'family_farmer_id', 'p.family_farmer_id', 'p.purchased_on')} AS vf,
+                    ${validRegistrationsSql('organization_registration', 'organization_id', 'p.organization_id', 'p.purchased_on')} AS vo
                FROM purchase p ${supplier.join} ORDER BY p.id`);
           asked.forEach((a, i) => {
             const mine = stored.filter((r) => r.owner === a.owner).map((r) => ({ kind: r.kind, number: r.number, validFrom: r.validFrom, validUntil: r.validUntil }));
@@ -152,7 +154,10 @@ describe('the supplier eligible on a date (supplier-eligibility.sql.ts ~ farmerE
               farmer: a.farmer ? eligibility : null,
               organization: a.org && counts ? organizationHabilitation({ kind: orgs.find((o) => o.id === a.org)!.kind as never, ...counts }, mine, new Decimal(SHARE), a.day) : null,
             }).familyFarming;
-            expect([a.kind, a.day, rows[i]]).toEqual([a.kind, a.day, { registration: registrationCode, membership, origin }]);
+            // The probe form lists the registrations valid that day, by validFrom (then as recorded).
+            const valid = mine.filter((r) => r.validFrom <= a.day && a.day <= r.validUntil).sort((x, y) => (x.validFrom < y.validFrom ? -1 : x.validFrom > y.validFrom ? 1 : 0)).map((r) => r.number);
+            const { vf, vo, ...facts } = rows[i];
+            expect([a.kind, a.day, facts, [...vf, ...vo].map((r) => r.number)]).toEqual([a.kind, a.day, { registration: registrationCode, membership, origin }, valid]);
           });
         });
       }), { numRuns: 50 });

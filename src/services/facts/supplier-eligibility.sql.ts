@@ -50,3 +50,13 @@ export function supplierOn(p: string, day: string, lastDapDay: string): Supplier
       ELSE false END`,
   };
 }
+
+/**
+ * The probe form, for a few suppliers at a time: the registrations of `owner` (an SQL expression;
+ * `column` names it in `table`) valid on `day`, as a JSON array of { kind, number, validFrom,
+ * validUntil } by validFrom — the rows whose days `registration` above reads.
+ */
+export function validRegistrationsSql(table: 'family_farmer_registration' | 'organization_registration', column: string, owner: string, day: string): string {
+  return `(SELECT coalesce(json_agg(json_build_object('kind', r.kind, 'number', r.number, 'validFrom', r.valid_from, 'validUntil', r.valid_until) ORDER BY r.valid_from, r.id), '[]'::json)
+      FROM ${table} r WHERE r.${column} = ${owner} AND ${day} BETWEEN r.valid_from AND r.valid_until)`;
+}
