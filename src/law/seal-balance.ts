@@ -2,7 +2,7 @@ import { Version } from './dated';
 import { IsoDate, yearOf } from './dates';
 import { Decimal } from './decimal';
 import { LawBook } from './law-book';
-import { SealComplianceResult, targetDay } from './seal-compliance';
+import { SealComplianceResult, targetDay } from './seal-year';
 
 /**
  * Balances of the Selo's evaluation (Portaria MDA nº 28/2024, art. 58; DESIGN §1.5): the

@@ -1,7 +1,8 @@
 import { IsoDate } from './dates';
 import { Decimal, ZERO } from './decimal';
 import { LawBook, SpendingKind } from './law-book';
-import { AppliedFactor, NO_PRIORITY_REGION_MINIMUM, SealComplianceResult } from './seal-compliance';
+import { AppliedFactor, SealComplianceResult } from './seal-year';
+import { NO_PRIORITY_REGION_MINIMUM } from './seal-presentation';
 import { weightOf } from './seal-weighting';
 import { FACTOR_ALINEA, SealComplianceModel, SealWeightingFactor as F } from './types';
 

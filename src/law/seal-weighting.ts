@@ -5,11 +5,10 @@ import { familyFarmerShare } from './family-farming';
 import { Finding, finding } from './findings';
 import { LawBook, SpendingKind } from './law-book';
 import { isPriorityRegion } from './municipality';
+import { decideFomentoGroup, decidePurchaseGroup, FomentoGroup, Place, PurchaseGroup, sealBase, sealFinding } from './seal-compliance';
 import {
-  AppliedFactor, CountedItem, decideFomentoGroup, decidePurchaseGroup, ExcludedGroup, flatSealCompliance, FomentoGroup, MinimumShareRequirement, Place,
-  priorityRegionMinimum, priorityRegionRequirement, PurchaseGroup, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult,
-  sealBase, sealFinding, targetDay, verdict,
-} from './seal-compliance';
+  AppliedFactor, CountedItem, ExcludedGroup, flatSealCompliance, MinimumShareRequirement, priorityRegionMinimum, priorityRegionRequirement, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult, targetDay, verdict,
+} from './seal-year';
 import { BalanceIn, balanceOut } from './seal-balance';
 import { FACTOR_ALINEA, Feedstock, Region, SealComplianceModel, SealWeightingFactor as F } from './types';
 import { message } from '../i18n';

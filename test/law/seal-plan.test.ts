@@ -1,7 +1,8 @@
 import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
-import { PurchaseGroup, SealComplianceFacts } from '../../src/law/seal-compliance';
+import { PurchaseGroup } from '../../src/law/seal-compliance';
+import { SealComplianceFacts } from '../../src/law/seal-year';
 import { LeverRegion, planLevers, planShortfalls } from '../../src/law/seal-plan';
 import { sealCompliance } from '../../src/law/seal-weighting';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
