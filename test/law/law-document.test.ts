@@ -33,7 +33,7 @@ test.each(DESIGN_INTERPRETATIONS)('docs/LAW.md carries DESIGN §1\'s interpretat
 
 test.each([
   ['src/law/family-farming.ts', /Interpretation: purchases from associations count for the Selo \(art\. 2º V\) but not for categories II\/III/],
-  ['src/services/purchase-facts.sql.ts', /Interpretation: purchases from associations count for the Selo/],
+  ['src/services/facts/supplier-eligibility.sql.ts', /Interpretation: purchases from associations count for the Selo/],
   ['src/law/tax-period/blend.ts', /Interpretation: literal reading, every non-own acquisition of the month \(purchasedOn\), all feedstocks together/],
   ['src/law/tax-period/blend.ts', /Interpretation: with no third-party acquisition in the month, the average price per kg of the third-party lots used in the month/],
   ['src/law/tax-period/blend.ts', /Interpretation: with only own production used, the weights are kilograms/],

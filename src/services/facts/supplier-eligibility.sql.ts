@@ -31,7 +31,8 @@ export interface SupplierOn {
    * DAP/CAF valid that day, or a cooperative with a DAP/CAF jurídica valid that day whose declared
    * family-farmer members are at least `minShare` (an SQL expression; NULL: none in force, not
    * habilitated — the caller refuses that case) of its members. Never an association (art. 6º §2º
-   * names the cooperative).
+   * names the cooperative). Interpretation: purchases from associations count for the Selo
+   * (art. 2º V) but not for categories II/III (docs/LAW.md; DESIGN §1.2).
    */
   familyFarmingOrigin(minShare: string): string;
 }
