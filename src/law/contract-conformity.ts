@@ -89,6 +89,16 @@ export function coverageFinding(c: Coverage): Finding | null {
 }
 
 /**
+ * Decreto 10.527/2020, art. 3º §2 II — the first purchase recorded under a contract that it covers
+ * (`purchases`: those recorded under it), by purchase date; null when none.
+ */
+export function firstCoveredPurchaseOn(contract: ContractFacts, purchases: readonly CoveredPurchaseFacts[]): IsoDate | null {
+  let first: IsoDate | null = null;
+  for (const p of purchases) if (covers(coverage(contract, p)) && (first === null || p.purchasedOn < first)) first = p.purchasedOn;
+  return first;
+}
+
+/**
  * Decreto 10.527/2020, art. 3º §2 II — the contract is signed before the purchase ("firmar
  * previamente"). Interpretation: signed on the purchase date counts as prior (a contract and
  * its first delivery may be dated the same day).

@@ -5,6 +5,8 @@ import { Decimal } from '../../src/law/decimal';
 import { familyFarmingOrigin, farmerEligibility, LAST_DAP_ISSUE_DAY, membershipOn, organizationHabilitation } from '../../src/law/family-farming';
 import { RegistrationKind, SupplierKind } from '../../src/law/types';
 import { supplierOn, validRegistrationsSql } from '../../src/services/facts/supplier-eligibility.sql';
+import { coverage, ContractFacts, firstCoveredPurchaseOn, signedBefore } from '../../src/law/contract-conformity';
+import { coverageSql, firstCoveredSql } from '../../src/services/facts/contract-coverage.sql';
 import { priorityRegionOn, semiaridOn } from '../../src/law/municipality';
 import { membershipDays, membershipOnSql } from '../../src/services/facts/organization-membership.sql';
 import { priorityRegionOnSql, semiaridDays, semiaridOnSql } from '../../src/services/facts/priority-region.sql';
@@ -161,5 +163,53 @@ describe('the supplier eligible on a date (supplier-eligibility.sql.ts ~ farmerE
           });
         });
       }), { numRuns: 50 });
+  });
+});
+
+describe('a contract covering a purchase, and the first it covers (contract-coverage.sql.ts ~ coverage, signedBefore, firstCoveredPurchaseOn)', () => {
+  const contract = fc.record({ signed: dayAround, from: dayAround, length: fc.integer({ min: 0, max: 30 }), feedstock: fc.constantFrom('SOYBEAN', 'CASTOR_BEAN'), farmer: fc.constantFrom(0, 1) });
+  const purchase = fc.record({ contract: fc.constantFrom(0, 1), on: dayAround, feedstock: fc.constantFrom('SOYBEAN', 'CASTOR_BEAN'), farmer: fc.constantFrom(0, 1) });
+
+  test('coverageSql and firstCoveredSql (whole, and within a window) agree with the law', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(contract, { minLength: 2, maxLength: 2 }), fc.array(purchase, { maxLength: 10 }), dayAround, dayAround, async (cs, ps, w1, w2) => {
+      const [from, until] = w1 <= w2 ? [w1, w2] : [w2, w1];
+      await rolledBack(runner, async (q) => {
+        const farmers: string[] = (await q(`SELECT id::text FROM family_farmer ORDER BY id`)).map((r: { id: string }) => r.id);
+        const [{ id: producer }] = await q(`SELECT id::text FROM producer`);
+        const contracts: Array<ContractFacts & { id: string }> = [];
+        for (const c of cs) {
+          const facts = { signedOn: c.signed, validFrom: c.from, validUntil: addDays(c.from, c.length), feedstock: c.feedstock as never, familyFarmerId: farmers[c.farmer], organizationId: null,
+            pricePerKg: new Decimal(1), technicalAssistance: true };
+          const [{ id }] = await q(`INSERT INTO contract (producer_id, family_farmer_id, signed_on, valid_from, valid_until, feedstock, quantity_kg, price_per_kg, technical_assistance)
+                                    VALUES ($1, $2, $3, $4, $5, $6, 1000, 1, true) RETURNING id::text`, [producer, facts.familyFarmerId, facts.signedOn, facts.validFrom, facts.validUntil, facts.feedstock]);
+          contracts.push({ ...facts, id });
+        }
+        const purchases = ps.map((x) => ({ contract: contracts[x.contract], purchasedOn: x.on, feedstock: x.feedstock as never, familyFarmerId: farmers[x.farmer], organizationId: null }));
+        for (const x of purchases) {
+          await q(`INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, origin_municipality_code, purpose, contract_id)
+                   VALUES ($1, $2, $2, $3, 1, 1, 'FAMILY_FARMER', $4, '2910800', 'BIODIESEL_FEEDSTOCK', $5)`, [producer, x.purchasedOn, x.feedstock, x.familyFarmerId, x.contract.id]);
+        }
+        const cov = coverageSql('c', 'p');
+        const rows = await q(`SELECT ${cov.prior} AS prior, ${cov.date} AS date, ${cov.feedstock} AS feedstock, (${cov.counterparty}) AS counterparty
+                                FROM purchase p JOIN contract c ON c.id = p.contract_id ORDER BY p.id`);
+        purchases.forEach((x, i) => {
+          expect([x, rows[i]]).toEqual([x, { prior: signedBefore(x.contract, x.purchasedOn), ...coverage(x.contract, x) }]);
+        });
+        // Windows ending and starting on each purchase's day, the day before and the day after, and a generated one.
+        const windows = [{ from, until }, ...purchases.flatMap((x) => [
+          { from: x.purchasedOn, until: x.purchasedOn }, { from: addDays(x.purchasedOn, 1), until: addDays(x.purchasedOn, 30) },
+          { from: addDays(x.purchasedOn, -30), until: addDays(x.purchasedOn, -1) }])];
+        for (const w of windows) {
+          const firsts = await q(`SELECT ${firstCoveredSql('c')} AS whole, ${firstCoveredSql('c', { from: '$1::date', until: '$2::date' })} AS windowed FROM contract c ORDER BY c.id`, [w.from, w.until]);
+          contracts.forEach((c, i) => {
+            const under = purchases.filter((x) => x.contract === c);
+            expect([c.id, w, firsts[i]]).toEqual([c.id, w, {
+              whole: firstCoveredPurchaseOn(c, under),
+              windowed: firstCoveredPurchaseOn(c, under.filter((x) => x.purchasedOn >= w.from && x.purchasedOn <= w.until)),
+            }]);
+          });
+        }
+      });
+    }), RUNS);
   });
 });

@@ -1,5 +1,6 @@
 import { Feedstock } from '../../law/types';
 import { IsoDate } from '../../law/dates';
+import { firstCoveredSql } from '../facts/contract-coverage.sql';
 
 /**
  * The contracts by id ($1) with the first purchase each covers (Decreto 10.527/2020, art. 3º §2 II):
@@ -8,10 +9,7 @@ import { IsoDate } from '../../law/dates';
  * for the contracts valid before it (the later ones the caller already knows).
  */
 export function contractsSql(before: boolean): string {
-  const covered = `SELECT min(p.purchased_on) FROM purchase p
-                WHERE p.contract_id = c.id AND p.producer_id = c.producer_id AND p.purchased_on BETWEEN c.valid_from AND c.valid_until AND p.feedstock = c.feedstock
-                  AND p.family_farmer_id IS NOT DISTINCT FROM c.family_farmer_id AND p.organization_id IS NOT DISTINCT FROM c.organization_id`;
-  const first = before ? `CASE WHEN c.valid_from < $2::date THEN (${covered} AND p.purchased_on < $2::date) END` : `(${covered})`;
+  const first = before ? `CASE WHEN c.valid_from < $2::date THEN ${firstCoveredSql('c', { until: '$2::date - 1' })} END` : firstCoveredSql('c');
   return `SELECT c.id, c.signed_on, c.valid_from, c.valid_until, c.feedstock, c.price_per_kg, c.technical_assistance, c.family_farmer_id, c.organization_id,
               ${first} AS first_covered_on
          FROM contract c WHERE c.id = ANY($1::bigint[])`;

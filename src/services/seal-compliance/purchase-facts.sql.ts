@@ -6,6 +6,7 @@ import { Feedstock, OrganizationKind, PurchasePurpose, Region, SupplierKind } fr
 import { semiaridDays } from '../facts/priority-region.sql';
 import { membershipOnSql } from '../facts/organization-membership.sql';
 import { supplierOn } from '../facts/supplier-eligibility.sql';
+import { coverageSql } from '../facts/contract-coverage.sql';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -34,15 +35,15 @@ export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FAR
 export function purchaseFacts(extraWhere = ''): string {
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
   const supplier = supplierOn('p', 'p.purchased_on', '$5::date');
+  const covered = coverageSql('c', 'p');
   return `
   WITH mp AS (SELECT * FROM unnest($6::text[], $7::date[], $8::date[], $9::numeric[]) AS m(feedstock, valid_from, valid_until, price_per_kg))
   SELECT p.id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
          coalesce(p.organization_id, 0) AS organization_id, coalesce(p.contract_id, 0) AS contract_id,
-         coalesce(c.signed_on <= p.purchased_on, false) AS prior,
-         coalesce(p.purchased_on BETWEEN c.valid_from AND c.valid_until, false) AS covers_date,
-         coalesce(c.feedstock = p.feedstock, false) AS covers_feedstock,
-         coalesce(c.producer_id = p.producer_id AND c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id
-           AND c.organization_id IS NOT DISTINCT FROM p.organization_id, false) AS covers_counterparty,
+         coalesce(${covered.prior}, false) AS prior,
+         coalesce(${covered.date}, false) AS covers_date,
+         coalesce(${covered.feedstock}, false) AS covers_feedstock,
+         coalesce(${covered.counterparty}, false) AS covers_counterparty,
          om.region, ${semiarid.on('p.purchased_on')} AS semiarid,
          width_bucket(p.purchased_on, $4::date[]) AS segment,
          ${supplier.registration} AS registration,

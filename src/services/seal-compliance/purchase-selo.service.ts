@@ -12,6 +12,7 @@ import { purchaseWeighing, sealComplianceModel, weighItem } from '../../law/seal
 import { SealComplianceModel } from '../../law/types';
 import { requireDate } from '../record-batch';
 import { ContractConformityService } from './contract-conformity.service';
+import { firstCoveredSql } from '../facts/contract-coverage.sql';
 import {
   FAMILY_FARMING_SUPPLIERS, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
@@ -90,12 +91,11 @@ export class PurchaseSeloService {
       // As the year's compliance finds it: the first purchase of the year each contract covers (art. 3º §2 II).
       const firstInYear = new Map<string, string>();
       if (contractIds.length) {
-        const firsts: Array<{ contract_id: string; first_on: IsoDate }> = await em.query(
-          `SELECT contract_id, min(purchased_on) AS first_on FROM (${purchaseFacts(` AND p.contract_id = ANY($10::bigint[])`)}) f
-            WHERE covers_date AND covers_feedstock AND covers_counterparty GROUP BY contract_id`,
-          [...params, contractIds],
+        const firsts: Array<{ contract_id: string; first_on: IsoDate | null }> = await em.query(
+          `SELECT c.id AS contract_id, ${firstCoveredSql('c', { from: '$1::date', until: '$2::date' })} AS first_on FROM contract c WHERE c.id = ANY($3::bigint[])`,
+          [from, to, contractIds],
         );
-        for (const f of firsts) firstInYear.set(String(f.contract_id), f.first_on);
+        for (const f of firsts) if (f.first_on) firstInYear.set(String(f.contract_id), f.first_on);
       }
       const conformities = await this.contracts.conformities(contractIds, b.asKnownOn, { before: from, firstFrom: firstInYear }, em);
       const organizations = await organizationFacts(em, [...new Set(rows.map((r) => r.membership_id).filter((id) => id !== '0'))]);
