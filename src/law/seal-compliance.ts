@@ -1,8 +1,9 @@
 import { Conformity, Coverage, contractFindingsFromFacts } from './contract-conformity';
 import { Version } from './dated';
-import { addDays, IsoDate } from './dates';
+import { IsoDate } from './dates';
 import { Decimal, toShare, ZERO } from './decimal';
 import { NoRuleInForceError } from './errors';
+import { runs, versionBoundaries } from './timeline';
 import { familyFarmerShare, OrganizationFacts } from './family-farming';
 import { described, Finding, finding } from './findings';
 import { LawBook, SpendingKind } from './law-book';
@@ -101,19 +102,8 @@ export function parameterSegments(law: LawBook, from: IsoDate, to: IsoDate, asKn
     ...FACTORS.map((f) => signatureOf(() => law.sealWeightingFactor(f, d, asKnownOn))),
     signatureOf(() => law.cooperativeMinFamilyFarmerShare(d, asKnownOn)),
   ].join('#');
-  const segments: Segment[] = [];
-  let start = from;
-  let current = signature(from);
-  for (let d = addDays(from, 1); d <= to; d = addDays(d, 1)) {
-    const s = signature(d);
-    if (s !== current) {
-      segments.push({ from: start, to: addDays(d, -1) });
-      start = d;
-      current = s;
-    }
-  }
-  segments.push({ from: start, to });
-  return segments;
+  const candidates = versionBoundaries((['weighting-factor', 'selo-weighting-factor', 'cooperative-min-family-farmer-share'] as const).flatMap((p) => law.versions(p)), asKnownOn);
+  return runs(from, to, candidates, signature);
 }
 
 /** Where the raw material was produced, or the fomento spent (municipality facts). */

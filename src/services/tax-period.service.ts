@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { Producer, TaxPeriod } from '../domain';
 import { TaxPeriodEvent } from '../domain/tax-period.entity';
-import { addDays, firstDayOfMonth, IsoDate, lastDayOfMonth, today } from '../law/dates';
+import { firstDayOfMonth, IsoDate, lastDayOfMonth, today } from '../law/dates';
 import { Decimal } from '../law/decimal';
 import { NoRuleInForceError } from '../law/errors';
 import { LawBook } from '../law/law-book';
@@ -18,6 +18,7 @@ import { importsOfMonth } from './biodiesel-import.service';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { lockPeriodExclusively } from './period-lock';
 import { supplierOn } from './facts/supplier-eligibility.sql';
+import { minimumShareTimeline, runIndexSql, Timeline, valueOnSql } from './facts/parameter-timeline';
 import { LAST_DAP_ISSUE_DAY } from '../law/family-farming';
 import { semiaridDays } from './facts/priority-region.sql';
 import { isId, requireDate } from './record-batch';
@@ -69,7 +70,6 @@ interface FeedstockRow {
 
 interface SaleRow { segment: number; origin: BiodieselOrigin; market: Market; volume: string; revenue: string }
 
-const PARAMETER = 'cooperative-min-family-farmer-share';
 
 /**
  * The monthly PIS/Pasep and Cofins of a producer (Lei 11.116/2005, arts. 3º–5º; Decreto
@@ -217,11 +217,18 @@ export class TaxPeriodService {
     const elections = context.elections as unknown as ElectionFacts[];
     const regime = regimeForMonth(elections, year, month);
     const segments = taxSegments(law, context.grants, year, month, asKnownOn);
-    const share = minimumShareTimeline(law, asKnownOn);
+    // The cooperative minimum share (art. 4º VI) of each purchase date; a day with none is refused.
+    const share: ShareTimeline = {
+      timeline: minimumShareTimeline(law, asKnownOn),
+      missing: (on) => {
+        law.cooperativeMinFamilyFarmerShare(on, asKnownOn);
+        throw new Error(`a minimum family-farmer share is in force on ${on}, yet the timeline has none`);
+      },
+    };
 
     const { feedstock, thirdParty } = await feedstockOfMonth(q, producerId, first, last, share);
     const saleRows: SaleRow[] = await q.query(
-      `SELECT width_bucket(sold_on, $4::date[]) AS segment, origin, market, sum(volume_m3) AS volume, sum(revenue) AS revenue
+      `SELECT ${runIndexSql('sold_on', '$4::date[]')} AS segment, origin, market, sum(volume_m3) AS volume, sum(revenue) AS revenue
          FROM sale WHERE producer_id = $1 AND sold_on BETWEEN $2::date AND $3::date
         GROUP BY 1, 2, 3`,
       [producerId, first, last, segments.map((s) => s.from)],
@@ -241,18 +248,11 @@ export class TaxPeriodService {
       segments: segments.map((s) => ({ from: s.from, to: s.to, sealRegular: s.sealRegular })),
       feedstock: feedstock.map(key).sort(), thirdParty, sales: sales.map(key).sort(), imports: imports.map(key),
       earlier: earlier && { ...earlier, feedstock: earlier.feedstock.map(key).sort() },
-      lawVersions: result.lawVersions, minimumShare: { starts: share.starts, shares: share.shares },
+      lawVersions: result.lawVersions, minimumShare: { starts: share.timeline.starts, shares: share.timeline.values },
     })).digest('hex');
     return { figures: result.figures, fingerprint };
   }
 }
-
-export type ShareTimeline = {
-  starts: IsoDate[];
-  shares: Array<string | null>;
-  /** Throws the law book's NoRuleInForceError for a day with no share in force. */
-  missing(on: IsoDate): never;
-};
 
 /**
  * The raw material for biodiesel used (consumedOn) in [first, last], grouped by the facts the law
@@ -265,13 +265,14 @@ async function feedstockOfMonth(q: Queryable, producerId: string, first: IsoDate
   // priority region (art. 6º I and III) is judged on the acquisition date, like the family-farming origin.
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
   const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`);
+  const shareOn = valueOnSql('p.purchased_on', '$4::date[]', '$5::numeric[]');
   const rows: FeedstockRow[] = await q.query(
     `SELECT 'USED' AS kind, p.feedstock, m.region, ${semiarid.on('p.purchased_on')} AS semiarid,
-            ${supplier.familyFarmingOrigin('($5::numeric[])[width_bucket(p.purchased_on, $4::date[])]')} AS family_farming,
+            ${supplier.familyFarmingOrigin(shareOn)} AS family_farming,
             p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
             coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg,
             to_char(min(p.purchased_on) FILTER (WHERE p.supplier_kind = '${SupplierKind.COOPERATIVE}'
-              AND ($5::numeric[])[width_bucket(p.purchased_on, $4::date[])] IS NULL), 'YYYY-MM-DD') AS no_share_on
+              AND ${shareOn} IS NULL), 'YYYY-MM-DD') AS no_share_on
        FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code ${semiarid.join}
        ${supplier.join}
       WHERE p.producer_id = $1 AND p.consumed_on BETWEEN $2::date AND $3::date AND p.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
@@ -281,7 +282,7 @@ async function feedstockOfMonth(q: Queryable, producerId: string, first: IsoDate
        FROM purchase a
       WHERE a.producer_id = $1 AND a.purchased_on BETWEEN $2::date AND $3::date AND a.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
         AND a.supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'`,
-    [producerId, first, last, share.starts, share.shares],
+    [producerId, first, last, share.timeline.starts, share.timeline.values],
   );
   // A cooperative's lot bought on a day with no minimum family-farmer share in force (art. 4º VI):
   // its habilitation cannot be judged, so the month is not computed (NO_RULE_IN_FORCE, the error
@@ -313,35 +314,11 @@ async function latestEarlierFeedstock(q: Queryable, producerId: string, before: 
   return { year, month, ...(await feedstockOfMonth(q, producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month), share)) };
 }
 
-/**
- * The cooperative minimum family-farmer share (Decreto 10.527/2020, art. 4º VI) as a timeline the
- * SQL can index by purchase date: the day each version in force (as known on `asKnownOn`) starts,
- * and its share (null where none is in force).
- */
-export function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): ShareTimeline {
-  const days = new Set<IsoDate>();
-  for (const v of law.versions(PARAMETER)) {
-    if (v.publishedOn > asKnownOn) continue;
-    days.add(v.validFrom);
-    if (v.validUntil) days.add(addDays(v.validUntil, 1));
-  }
-  const starts = [...days].sort();
-  const shares = starts.map((d) => {
-    try {
-      return law.cooperativeMinFamilyFarmerShare(d, asKnownOn).value.toFixed();
-    } catch (error) {
-      // None in force from that day: a gap of the timeline (any other error is a fault, not a gap).
-      if (error instanceof NoRuleInForceError) return null;
-      throw error;
-    }
-  });
-  const missing = (on: IsoDate): never => {
-    law.cooperativeMinFamilyFarmerShare(on, asKnownOn);
-    throw new Error(`a minimum family-farmer share is in force on ${on}, yet the timeline has none`);
-  };
-  return starts.length ? { starts, shares, missing } : { starts: ['0001-01-01'], shares: [null], missing };
+/** The cooperative minimum share's timeline, and what to do for a day with none in force (throw the law book's error). */
+interface ShareTimeline {
+  timeline: Timeline;
+  missing(on: IsoDate): never;
 }
-
 
 function pad(month: number): string {
   return String(month).padStart(2, '0');

@@ -7,6 +7,10 @@ import { RegistrationKind, SupplierKind } from '../../src/law/types';
 import { supplierOn, validRegistrationsSql } from '../../src/services/facts/supplier-eligibility.sql';
 import { coverage, ContractFacts, firstCoveredPurchaseOn, signedBefore } from '../../src/law/contract-conformity';
 import { coverageSql, firstCoveredSql } from '../../src/services/facts/contract-coverage.sql';
+import { createLawBook } from '../../src/law/law-book';
+import { NoRuleInForceError } from '../../src/law/errors';
+import { runIndex } from '../../src/law/timeline';
+import { minimumShareTimeline, runIndexSql, valueOnSql } from '../../src/services/facts/parameter-timeline';
 import { priorityRegionOn, semiaridOn } from '../../src/law/municipality';
 import { membershipDays, membershipOnSql } from '../../src/services/facts/organization-membership.sql';
 import { priorityRegionOnSql, semiaridDays, semiaridOnSql } from '../../src/services/facts/priority-region.sql';
@@ -209,6 +213,35 @@ describe('a contract covering a purchase, and the first it covers (contract-cove
             }]);
           });
         }
+      });
+    }), RUNS);
+  });
+});
+
+describe("a parameter's timeline (parameter-timeline.ts ~ runs, runIndex and the law book)", () => {
+  const version = fc.record({ from: dayAround, length: fc.option(fc.integer({ min: 0, max: 30 }), { nil: null }), published: dayAround, share: fc.constantFrom('0.5', '0.6', '0.7') });
+
+  test('the run of each day (width_bucket) is runIndex, and the minimum share read through the timeline is the law book\'s, as known on a generated day', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(version, { maxLength: 5 }), dayAround, fc.array(dayAround, { maxLength: 4 }), async (vs, asKnownOn, extra) => {
+      const records = vs.map((v, i) => ({
+        parameter: 'cooperative-min-family-farmer-share', scope: null, value: { share: v.share }, validFrom: v.from,
+        validUntil: v.length === null ? null : addDays(v.from, v.length), publishedOn: v.published, legalBasis: `test ${i}`, seq: i,
+      }));
+      const law = createLawBook(records);
+      const timeline = minimumShareTimeline(law, asKnownOn);
+      const asked = days(records.flatMap((r) => [r.validFrom, r.validUntil, r.publishedOn]), extra);
+      const rows: Array<{ run: number; share: string | null }> = await runner.query(
+        `SELECT ${runIndexSql('d', '$2::date[]')} AS run, ${valueOnSql('d', '$2::date[]', '$3::numeric[]')}::text AS share FROM unnest($1::date[]) WITH ORDINALITY AS k(d, n) ORDER BY n`,
+        [asked, timeline.starts, timeline.values]);
+      asked.forEach((day, i) => {
+        let expected: string | null;
+        try {
+          expected = law.cooperativeMinFamilyFarmerShare(day, asKnownOn).value.toFixed();
+        } catch (error) {
+          if (!(error instanceof NoRuleInForceError)) throw error;
+          expected = null;
+        }
+        expect([day, rows[i]]).toEqual([day, { run: runIndex(timeline.starts, day), share: expected }]);
       });
     }), RUNS);
   });

@@ -1,7 +1,7 @@
 import { Decimal } from '../../src/law/decimal';
 import { NoRuleInForceError } from '../../src/law/errors';
 import { LawBook } from '../../src/law/law-book';
-import { minimumShareTimeline } from '../../src/services/tax-period.service';
+import { minimumShareTimeline } from '../../src/services/facts/parameter-timeline';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, electSpecialRegime, FEIRA, RECIFE, upsertMunicipalities } from '../support/fixtures';
 import { organization, purchases } from '../support/selo-year';
@@ -69,6 +69,6 @@ test("the minimum share's timeline: a day with none in force is a gap; any other
     },
   }) as unknown as LawBook;
   const gaps = minimumShareTimeline(book((on) => (on >= '2025-01-01' && on < '2026-01-01' ? new NoRuleInForceError({ key: 'law.noVersionInForce' } as never) : null)), '2026-12-01');
-  expect([gaps.starts, gaps.shares]).toEqual([['2020-10-23', '2025-01-01', '2026-01-01'], ['0.6', null, '0.7']]);
+  expect([gaps.starts, gaps.values]).toEqual([['2020-10-23', '2025-01-01', '2026-01-01'], ['0.6', null, '0.7']]);
   expect(() => minimumShareTimeline(book((on) => (on === '2026-01-01' ? new TypeError('not a law book') : null)), '2026-12-01')).toThrow('not a law book');
 });

@@ -7,6 +7,7 @@ import { semiaridDays } from '../facts/priority-region.sql';
 import { membershipOnSql } from '../facts/organization-membership.sql';
 import { supplierOn } from '../facts/supplier-eligibility.sql';
 import { coverageSql } from '../facts/contract-coverage.sql';
+import { runIndexSql } from '../facts/parameter-timeline';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -45,7 +46,7 @@ export function purchaseFacts(extraWhere = ''): string {
          coalesce(${covered.feedstock}, false) AS covers_feedstock,
          coalesce(${covered.counterparty}, false) AS covers_counterparty,
          om.region, ${semiarid.on('p.purchased_on')} AS semiarid,
-         width_bucket(p.purchased_on, $4::date[]) AS segment,
+         ${runIndexSql('p.purchased_on', '$4::date[]')} AS segment,
          ${supplier.registration} AS registration,
          p.feedstock, coalesce(p.cost < mp.price_per_kg * p.quantity_kg, false) AS below_minimum,
          ${supplier.membershipId} AS membership_id
@@ -72,7 +73,7 @@ const PURCHASE_KEYS = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
 const FOMENTO_SEMIARID = semiaridDays('sa', 'f.municipality_code');
 /** Fomento of the year: the municipality's region, whether it lies in the Semiárido on the day spent, and the parameter segment ($1..$4 as above). */
 export const FOMENTO_FACTS = `
-  SELECT f.id, f.amount, m.region, ${FOMENTO_SEMIARID.on('f.spent_on')} AS semiarid, width_bucket(f.spent_on, $4::date[]) AS segment
+  SELECT f.id, f.amount, m.region, ${FOMENTO_SEMIARID.on('f.spent_on')} AS semiarid, ${runIndexSql('f.spent_on', '$4::date[]')} AS segment
     FROM fomento_expense f
     JOIN municipality m ON m.ibge_code = f.municipality_code
     ${FOMENTO_SEMIARID.join}

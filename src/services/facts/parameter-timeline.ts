@@ -1,0 +1,49 @@
+import { IsoDate } from '../../law/dates';
+import { NoRuleInForceError } from '../../law/errors';
+import { LawBook } from '../../law/law-book';
+import { runs, versionBoundaries } from '../../law/timeline';
+
+/**
+ * A parameter's timeline in SQL (DESIGN §1.4): the runs of days over which the figures a
+ * statement reads do not change, as an array of their first days, and the run of a day as
+ * PostgreSQL's `width_bucket` over it — the one home of the lookup for the tax month, the Selo's
+ * year and Purchase.selo. Pure twins: `runs` and `runIndex` of src/law/timeline.ts;
+ * test/e2e/facts-parity.test.ts checks that they agree, and that a value read through the
+ * timeline is the law book's on every day.
+ */
+
+/** The run of `day` among the runs starting on the days of the date array `starts` (SQL expressions): 1 for the first, 0 before it. */
+export function runIndexSql(day: string, starts: string): string {
+  return `width_bucket(${day}, ${starts})`;
+}
+
+/** The value of the run of `day`, from the array `values` (one per run, SQL): NULL before the first run. */
+export function valueOnSql(day: string, starts: string, values: string): string {
+  return `(${values})[${runIndexSql(day, starts)}]`;
+}
+
+/** A timeline of one figure: the first day of each run, and the figure over it (null where none is in force). */
+export interface Timeline {
+  starts: IsoDate[];
+  values: Array<string | null>;
+}
+
+/**
+ * The cooperative minimum family-farmer share (Decreto 10.527/2020, art. 4º VI) as known on
+ * `asKnownOn`, over all time: a day with none in force is a run of null (any other error of the law
+ * book is a fault and thrown).
+ */
+export function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): Timeline {
+  const shareOn = (d: IsoDate): string | null => {
+    try {
+      return law.cooperativeMinFamilyFarmerShare(d, asKnownOn).value.toFixed();
+    } catch (error) {
+      if (error instanceof NoRuleInForceError) return null;
+      throw error;
+    }
+  };
+  const boundaries = versionBoundaries(law.versions('cooperative-min-family-farmer-share'), asKnownOn);
+  if (boundaries.length === 0) return { starts: ['0001-01-01'], values: [null] };
+  const spans = runs(boundaries[0], '9999-12-31', boundaries, (d) => String(shareOn(d)));
+  return { starts: spans.map((s) => s.from), values: spans.map((s) => shareOn(s.from)) };
+}
