@@ -86,7 +86,8 @@ test('after the API is killed (SIGKILL), npm start stops the cluster it left run
   expect(postmaster().pid).toBe(before.pid);
 
   const second = await start();
-  expect(await waitForReady(second.api, second.port, 120_000)).toBe(true);
+  // Its output in the failure message: a start that exits says why.
+  expect({ ready: await waitForReady(second.api, second.port, 120_000), out: second.api.out }).toMatchObject({ ready: true });
   expect(second.api.out).toContain(`a PostgreSQL server (pid ${before.pid}) left running on ${dataDir} by an earlier start that was killed; stopping it`);
   expect(running(before.pid)).toBe(false);
   const after = postmaster();
