@@ -140,21 +140,8 @@ export function contractConformity(
 }
 
 /**
- * Decreto 10.527/2020, art. 3º §2 II — why a purchase does not count under its contract; empty when
- * it does. A purchase counts under a contract only when the contract is conforming, was signed on or
- * before the purchase date, and covers the purchase's date, feedstock and supplier. Every reason
- * that applies is listed (NO_CONTRACT alone when there is no contract).
- */
-export function contractFindings(
-  contract: { facts: ContractFacts; conformity: Conformity } | null,
-  purchase: CoveredPurchaseFacts,
-): Finding[] {
-  if (!contract) return [finding('NO_CONTRACT')];
-  return contractFindingsFromFacts(contract.conformity, signedBefore(contract.facts, purchase.purchasedOn), coverage(contract.facts, purchase), contract.facts.signedOn);
-}
-
-/**
- * The same decision from facts established elsewhere (e.g. computed by the database for a group of
+ * Decreto 10.527/2020, art. 3º §2 II — why a purchase does not count under its contract (empty when
+ * it does), from facts established elsewhere (e.g. computed by the database for a group of
  * purchases): whether the contract was signed on or before the purchase date, and its coverage.
  *
  * `perAcquisition` — art. 3º §2º II–III as judged from 2024 (Portaria MDA nº 28/2024; DESIGN §1.5):

@@ -100,11 +100,3 @@ export function regimeForMonth(elections: readonly ElectionFacts[], year: number
   return { regime: governing.regime, election: governing, findings: [] };
 }
 
-/**
- * The regime in force in `year` as a whole: that of its last month (Lei 11.116/2005, art. 4º §§1º,
- * 5º). Every month of a year has it, except the months before a start-of-activity election
- * (art. 4º §4º), which `regimeForMonth` answers.
- */
-export function regimeForYear(elections: readonly ElectionFacts[], year: number): RegimeInForce {
-  return regimeForMonth(elections, year, 12);
-}

@@ -1,7 +1,8 @@
 import { Version } from '../../src/law/dated';
 import {
-  ContractFacts, contractConformity, contractFindings, coverage, MinimumPriceValue, minimumPriceInForce,
+  Conformity, ContractFacts, contractConformity, contractFindingsFromFacts, CoveredPurchaseFacts, coverage, MinimumPriceValue, minimumPriceInForce, signedBefore,
 } from '../../src/law/contract-conformity';
+import { finding } from '../../src/law/findings';
 import { Decimal } from '../../src/law/decimal';
 import { Feedstock } from '../../src/law/types';
 
@@ -10,6 +11,10 @@ const contract = (over: Partial<ContractFacts> = {}): ContractFacts => ({
   signedOn: '2025-01-10', validFrom: '2025-01-10', validUntil: '2025-12-31', feedstock: Feedstock.SOYBEAN,
   pricePerKg: new Decimal('2.50'), technicalAssistance: true, familyFarmerId: '7', organizationId: null, ...over,
 });
+
+/** Why a purchase does not count under its contract (art. 3º §2 II), from the contract's own facts. */
+const contractFindings = (c: { facts: ContractFacts; conformity: Conformity } | null, p: CoveredPurchaseFacts) =>
+  (c ? contractFindingsFromFacts(c.conformity, signedBefore(c.facts, p.purchasedOn), coverage(c.facts, p), c.facts.signedOn) : [finding('NO_CONTRACT')]);
 
 const price = (pricePerKg: string, validFrom: string, validUntil: string, publishedOn: string, id: string, feedstock = Feedstock.SOYBEAN): Version<MinimumPriceValue> => ({
   id, value: { feedstock, pricePerKg: new Decimal(pricePerKg) }, validFrom, validUntil, publishedOn, legalBasis: `Portaria PGPAF ${id}`, seq: Number(id),

@@ -1,4 +1,4 @@
-import { electionEffectiveYear, electionStart, lastBusinessDayOfNovember, regimeForMonth, regimeForYear, ElectionFacts } from '../../src/law/regime';
+import { electionEffectiveYear, electionStart, lastBusinessDayOfNovember, regimeForMonth, ElectionFacts } from '../../src/law/regime';
 import { TaxRegime } from '../../src/law/types';
 
 /**
@@ -52,21 +52,21 @@ describe('regime in force in a year (Lei 11.116/2005, art. 3º; art. 4º §5º)'
   const backToAdValorem2028: ElectionFacts = { regime: TaxRegime.AD_VALOREM, electedOn: '2027-11-30', effectiveYear: 2028 };
 
   test('no election: ad valorem (art. 3º) with NO_REGIME_ELECTION', () => {
-    const r = regimeForYear([], 2026);
+    const r = regimeForMonth([], 2026, 12);
     expect(r.regime).toBe(TaxRegime.AD_VALOREM);
     expect(r.election).toBeNull();
     expect(r.findings.map((f) => f.code)).toEqual(['NO_REGIME_ELECTION']);
   });
 
   test('before the first effective year the default applies', () => {
-    const r = regimeForYear([special2025], 2024);
+    const r = regimeForMonth([special2025], 2024, 12);
     expect(r.regime).toBe(TaxRegime.AD_VALOREM);
     expect(r.findings.map((f) => f.code)).toEqual(['NO_REGIME_ELECTION']);
   });
 
   test('the election renews automatically in later years (§5º)', () => {
     for (const year of [2025, 2026, 2027]) {
-      const r = regimeForYear([special2025], year);
+      const r = regimeForMonth([special2025], year, 12);
       expect(r.regime).toBe(TaxRegime.SPECIAL_PER_M3);
       expect(r.election).toBe(special2025);
       expect(r.findings).toEqual([]);
@@ -75,12 +75,12 @@ describe('regime in force in a year (Lei 11.116/2005, art. 3º; art. 4º §5º)'
 
   test('a later election switches back to ad valorem from its year on, whatever the order given', () => {
     const elections = [backToAdValorem2028, special2025];
-    expect(regimeForYear(elections, 2027).regime).toBe(TaxRegime.SPECIAL_PER_M3);
-    const r2028 = regimeForYear(elections, 2028);
+    expect(regimeForMonth(elections, 2027, 12).regime).toBe(TaxRegime.SPECIAL_PER_M3);
+    const r2028 = regimeForMonth(elections, 2028, 12);
     expect(r2028.regime).toBe(TaxRegime.AD_VALOREM);
     expect(r2028.election).toBe(backToAdValorem2028);
     expect(r2028.findings).toEqual([]);
-    expect(regimeForYear(elections, 2031).regime).toBe(TaxRegime.AD_VALOREM);
+    expect(regimeForMonth(elections, 2031, 12).regime).toBe(TaxRegime.AD_VALOREM);
   });
 });
 
@@ -101,7 +101,7 @@ describe('a company starting activity (Lei 11.116/2005, art. 4º §4º): from th
     for (const month of [6, 12]) expect(regimeForMonth([june], 2026, month)).toEqual({ regime: TaxRegime.SPECIAL_PER_M3, election: june, findings: [] });
     // It renews for the next years (§5º), and the year as a whole is that of its last month.
     expect(regimeForMonth([june], 2027, 1).regime).toBe(TaxRegime.SPECIAL_PER_M3);
-    expect(regimeForYear([june], 2026).regime).toBe(TaxRegime.SPECIAL_PER_M3);
+    expect(regimeForMonth([june], 2026, 12).regime).toBe(TaxRegime.SPECIAL_PER_M3);
   });
 
   test('an earlier year\'s election governs the months before it', () => {

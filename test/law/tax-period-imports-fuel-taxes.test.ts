@@ -1,6 +1,6 @@
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
-import { regimeForYear } from '../../src/law/regime';
+import { regimeForMonth } from '../../src/law/regime';
 import { GrantFacts } from '../../src/law/seal-standing';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import {
@@ -20,7 +20,7 @@ const TODAY = '2026-12-03';
 const D = (v: string | number) => new Decimal(v);
 const GRANT: GrantFacts = { id: '1', grantedOn: '2019-01-01', validUntil: '2029-12-31', events: [] };
 const NONE = { cost: D(0), quantityKg: D(0) };
-const special = (year: number) => regimeForYear([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2018-11-05', effectiveYear: 2019 }], year);
+const special = (year: number) => regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2018-11-05', effectiveYear: 2019 }], year, 12);
 const lot = (over: Partial<FeedstockGroup>): FeedstockGroup => ({
   feedstock: Feedstock.SOYBEAN, region: Region.SOUTH, semiarid: false, familyFarmingOrigin: false, ownProduction: false, cost: D(1000), quantityKg: D(1000), ...over,
 });
@@ -58,7 +58,7 @@ describe('imports: PIS/Pasep-Importação and Cofins-Importação per m³ (art. 
   });
 
   test('the month\'s import block is apart from the domestic sales, whatever the regime (Interpretation: per m³ for every importer)', () => {
-    const adValorem = regimeForYear([], 2026);
+    const adValorem = regimeForMonth([], 2026, 12);
     const segments = taxSegments(law, [GRANT], 2026, 9, TODAY);
     const f = computeTaxPeriod(law, {
       year: 2026, month: 9, asKnownOn: TODAY, regime: adValorem, segments, feedstock: [], thirdParty: NONE,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook } from '../../src/law/law-book';
-import { regimeForYear } from '../../src/law/regime';
+import { regimeForMonth } from '../../src/law/regime';
 import { GrantFacts } from '../../src/law/seal-standing';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { computeTaxPeriod, FeedstockGroup, SaleGroup, taxSegments, TaxPeriodInput } from '../../src/law/tax-period';
@@ -21,7 +21,7 @@ import { BiodieselOrigin, Feedstock, Market, Region, TaxRegime } from '../../src
 const law = createLawBook(SHIPPED_LAW);
 const TODAY = '2026-12-03';
 const D = (v: string | number) => new Decimal(v);
-const SPECIAL = regimeForYear([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026);
+const SPECIAL = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026, 12);
 const GRANT: GrantFacts = { id: '1', grantedOn: '2025-01-01', validUntil: '2027-12-31', events: [] };
 
 const lot = (over: Partial<FeedstockGroup>): FeedstockGroup => ({

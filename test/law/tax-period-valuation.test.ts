@@ -1,6 +1,6 @@
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook } from '../../src/law/law-book';
-import { regimeForYear } from '../../src/law/regime';
+import { regimeForMonth } from '../../src/law/regime';
 import { GrantFacts } from '../../src/law/seal-standing';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { computeTaxPeriod, EarlierFeedstock, FeedstockGroup, needsEarlierFeedstock, SaleGroup, taxSegments, TaxPeriodInput } from '../../src/law/tax-period';
@@ -18,7 +18,7 @@ import { BiodieselOrigin, Feedstock, Market, Region, TaxRegime } from '../../src
 const law = createLawBook(SHIPPED_LAW);
 const TODAY = '2026-12-03';
 const D = (v: string | number) => new Decimal(v);
-const SPECIAL = regimeForYear([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026);
+const SPECIAL = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026, 12);
 const GRANT: GrantFacts = { id: '1', grantedOn: '2025-01-01', validUntil: '2027-12-31', events: [] };
 const NONE = { cost: D(0), quantityKg: D(0) };
 
@@ -123,7 +123,7 @@ describe('a stock-only month (DESIGN §1.3: the blend of the latest earlier mont
     const october = taxSegments(law, [GRANT], 2026, 10, TODAY);
     expect(needsEarlierFeedstock(SPECIAL, october, [])).toBe(true);
     expect(needsEarlierFeedstock(SPECIAL, october, [FARMER])).toBe(false);
-    expect(needsEarlierFeedstock(regimeForYear([], 2026), october, [])).toBe(false);
+    expect(needsEarlierFeedstock(regimeForMonth([], 2026, 12), october, [])).toBe(false);
     expect(needsEarlierFeedstock(SPECIAL, taxSegments(law, [GRANT], 2027, 1, TODAY), [])).toBe(false);
     // A month with raw material of its own ignores any earlier one.
     const own = run(10, { earlier, feedstock: [TRADER], sales: [sale('1')] });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Decimal } from '../../src/law/decimal';
 import { NoRuleInForceError } from '../../src/law/errors';
 import { createLawBook } from '../../src/law/law-book';
-import { regimeForYear } from '../../src/law/regime';
+import { regimeForMonth } from '../../src/law/regime';
 import { GrantFacts } from '../../src/law/seal-standing';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import {
@@ -20,8 +20,8 @@ import { BiodieselOrigin, Feedstock, Market, Region, SealEventKind, TaxRegime } 
 const law = createLawBook(SHIPPED_LAW);
 const TODAY = '2026-12-03';
 const D = (v: string | number) => new Decimal(v);
-const SPECIAL = regimeForYear([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026);
-const AD_VALOREM = regimeForYear([], 2026);
+const SPECIAL = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026, 12);
+const AD_VALOREM = regimeForMonth([], 2026, 12);
 const GRANT: GrantFacts = { id: '1', grantedOn: '2025-01-01', validUntil: '2027-12-31', events: [] };
 const NONE = { cost: D(0), quantityKg: D(0) };
 
@@ -60,7 +60,7 @@ describe('segments (DESIGN §1.3)', () => {
   });
   test('before Decreto 7.768/2012 no coefficient rule is in force: a special-regime month fails with NO_RULE_IN_FORCE', () => {
     const segments = taxSegments(law, [GRANT], 2012, 5, TODAY);
-    const regime = regimeForYear([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2011-11-03', effectiveYear: 2012 }], 2012);
+    const regime = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2011-11-03', effectiveYear: 2012 }], 2012, 12);
     expect(() => computeTaxPeriod(law, { year: 2012, month: 5, asKnownOn: TODAY, regime, segments, feedstock: [], thirdParty: NONE, sales: [sale(0, '1')] })).toThrow(NoRuleInForceError);
   });
 });
