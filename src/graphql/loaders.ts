@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import { LawBook } from '../law/law-book';
-import { SemiaridInterval } from '../law/municipality';
+import type { LawBook } from '../law/law-book';
+import type { SemiaridInterval } from '../law/municipality';
 import { BiodieselImport, Contract, Municipality, Producer, Purchase, Sale } from '../domain';
 import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationMembership, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';

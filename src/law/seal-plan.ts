@@ -4,7 +4,9 @@ import { LawBook, SpendingKind } from './law-book';
 import { AppliedFactor, SealComplianceResult } from './seal-year';
 import { NO_PRIORITY_REGION_MINIMUM } from './seal-presentation';
 import { weightOf } from './seal-weighting';
-import { FACTOR_ALINEA, SealComplianceModel, SealWeightingFactor as F } from './types';
+import { FACTOR_ALINEA, LeverRegion, SealComplianceModel, SealWeightingFactor as F } from './types';
+
+export { LeverRegion };
 
 /**
  * What closes a Selo year's shortfall (DESIGN §1.5, `sealPlan`): for each lever — an acquisition
@@ -13,16 +15,6 @@ import { FACTOR_ALINEA, SealComplianceModel, SealWeightingFactor as F } from './
  * alone, would close requirement 1 (weighted), requirement 2 (actual, in the priority region) and
  * both. Pure: from a year's result (with any hypothetical items already in it).
  */
-
-/** Where a lever spends: the regional factor it gets (Portaria MDA nº 28/2024, p. 40, d and e; the Sul none). */
-export enum LeverRegion {
-  /** Norte, Nordeste or Semiárido: factor d (fomento: c), part of requirement 2. */
-  PRIORITY_REGION = 'PRIORITY_REGION',
-  /** Centro-Oeste or Sudeste outside the Semiárido: factor e. */
-  CENTER_WEST_SOUTHEAST = 'CENTER_WEST_SOUTHEAST',
-  /** Sul: no regional factor. */
-  SOUTH = 'SOUTH',
-}
 
 export interface Lever {
   kind: 'ACQUISITION' | 'FOMENTO';

@@ -127,3 +127,13 @@ export interface Registration {
   validFrom: string;
   validUntil: string;
 }
+
+/** Where a lever spends: the regional factor it gets (Portaria MDA nº 28/2024, p. 40, d and e; the Sul none). */
+export enum LeverRegion {
+  /** Norte, Nordeste or Semiárido: factor d (fomento: c), part of requirement 2. */
+  PRIORITY_REGION = 'PRIORITY_REGION',
+  /** Centro-Oeste or Sudeste outside the Semiárido: factor e. */
+  CENTER_WEST_SOUTHEAST = 'CENTER_WEST_SOUTHEAST',
+  /** Sul: no regional factor. */
+  SOUTH = 'SOUTH',
+}

@@ -1,7 +1,8 @@
 import { DataSource, EntityManager, In } from 'typeorm';
 import { RegimeElection } from '../domain';
 import { firstDayOfMonth, IsoDate, today, yearOf } from '../law/dates';
-import { electionDateBounds, electionEffectiveYear } from '../law/regime';
+import { electionDateBounds, electionEffectiveYear, electionStart } from '../law/regime';
+import { Finding } from '../law/findings';
 import { TaxRegime } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError } from './errors';
@@ -40,6 +41,16 @@ async function refuseWhenAlreadySold(em: EntityManager, producerId: string, elec
  */
 export class RegimeService {
   constructor(private readonly ds: DataSource) {}
+
+  /** Lei 11.116/2005, art. 4º §1º — what the law noticed of an election (ELECTION_AFTER_DEADLINE). */
+  findingsOf(e: Pick<RegimeElection, 'electedOn' | 'startingActivity'>): Finding[] {
+    return electionEffectiveYear(e.electedOn, e.startingActivity).findings;
+  }
+
+  /** Lei 11.116/2005, art. 4º §§1º, 4º–5º — the first day an election governs. */
+  effectiveFrom(e: RegimeElection): IsoDate {
+    return electionStart(e);
+  }
 
   /** Query.regimeElections: the elections of one producer; unknown or out of scope is NOT_FOUND. */
   async electionsOfProducer(actor: Actor, producerId: string): Promise<RegimeElection[]> {

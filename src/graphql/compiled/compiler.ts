@@ -12,8 +12,8 @@ import {
 } from 'graphql';
 import { randomBytes } from 'node:crypto';
 import { escapeLiteral } from 'pg';
-import { DataSource, EntityMetadata } from 'typeorm';
-import { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import type { DataSource, EntityMetadata } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { Producer } from '../../domain';
 import { PRODUCER_TABLES } from '../../database/migrations/1765100000000-producer-row-security';
 import { Actor } from '../../services/actor';

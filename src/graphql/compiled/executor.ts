@@ -18,7 +18,7 @@ import {
   OperationDefinitionNode,
 } from 'graphql';
 import { escapeLiteral, Pool, QueryResult } from 'pg';
-import { DataSource } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { Logger } from '../../logger';
 import { authorize } from '../auth/protect';
 import { Context } from '../context';

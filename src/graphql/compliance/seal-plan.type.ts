@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { Finding } from '../../law/findings';
-import { LeverRegion } from '../../law/seal-plan';
+import { LeverRegion } from '../../law/types';
 import { Feedstock, Region, SealComplianceModel } from '../../law/types';
 import { DateScalar, DecimalScalar, Money } from '../scalars';
 import { FindingType } from '../types/common';

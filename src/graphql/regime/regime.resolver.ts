@@ -1,6 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Producer, RegimeElection } from '../../domain';
-import { electionEffectiveYear, electionStart } from '../../law/regime';
 import { DateScalar } from '../scalars';
 import { Context } from '../context';
 import { ProducerType } from '../producer/producer.type';
@@ -25,13 +24,13 @@ export class RegimeElectionResolver {
   }
 
   @FieldResolver(() => [FindingType], { description: 'What the law noticed: ELECTION_AFTER_DEADLINE when made after the last business day of November (art. 4º §1º).' })
-  findings(@Root() e: RegimeElection) {
-    return electionEffectiveYear(e.electedOn, e.startingActivity).findings;
+  findings(@Root() e: RegimeElection, @Ctx() ctx: Context) {
+    return ctx.services.regimes.findingsOf(e);
   }
 
   @FieldResolver(() => DateScalar, { description: 'First day it governs: 1 January of effectiveYear (art. 4º §1º); for a company starting activity, the first day of the month of the election, to the year\'s end and renewed after (art. 4º §§4º–5º).' })
-  effectiveFrom(@Root() e: RegimeElection) {
-    return electionStart(e);
+  effectiveFrom(@Root() e: RegimeElection, @Ctx() ctx: Context) {
+    return ctx.services.regimes.effectiveFrom(e);
   }
 
   @Sql({ kind: 'one', entity: Producer, fk: 'producerId' })
