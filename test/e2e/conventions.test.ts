@@ -21,18 +21,28 @@ const NOT_LISTED = 'query Other { producers { totalCount } }';
 let api: TestApi;
 let trusted: TestApi;
 let producerId: string;
+const folders: string[] = [];
+/** A temporary folder of this file's own, removed after its tests. */
+function tempFolder(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-trusted-'));
+  folders.push(dir);
+  return dir;
+}
 const lines: Array<Record<string, unknown>> = [];
 
 beforeAll(async () => {
   const sink = new Writable({ write(chunk, _enc, done) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); done(); } });
   api = await startTestApi({ logger: createLogger('info', sink) });
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'selo-trusted-')), 'persisted-documents.json');
+  const file = path.join(tempFolder(), 'persisted-documents.json');
   fs.writeFileSync(file, JSON.stringify({ [sha256(LISTED)]: LISTED }));
   trusted = await startTestApi({ trustedDocuments: loadTrustedDocuments(file) });
   for (const a of [api, trusted]) await upsertMunicipalities(a, [RECIFE]);
   producerId = await createProducer(trusted, 'Usina Parceira');
 });
-afterAll(async () => { await Promise.all([api?.close(), trusted?.close()]); });
+afterAll(async () => {
+  await Promise.all([api?.close(), trusted?.close()]);
+  for (const dir of folders) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 async function post(target: TestApi, body: Record<string, unknown>, role: Role = Role.ADMIN, headers: Record<string, string> = {}) {
   const token = await target.token(role === Role.PRODUCER ? { role, producerId } : { role });
@@ -83,7 +93,7 @@ describe('trusted documents', () => {
   });
 
   test('a manifest whose ids are not the hashes of their documents is refused at start', () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'selo-trusted-')), 'bad.json');
+    const file = path.join(tempFolder(), 'bad.json');
     fs.writeFileSync(file, JSON.stringify({ format: 'apollo-persisted-query-manifest', version: 1, operations: [{ id: sha256('x'), name: 'A', type: 'query', body: LISTED }] }));
     expect(() => loadTrustedDocuments(file)).toThrow(/not the SHA-256 of its text/);
   });
