@@ -24,7 +24,8 @@ import { authorize } from '../auth/protect';
 import { Context } from '../context';
 import { isDatabaseUnavailable } from '../errors';
 import { EntityClass } from './annotations';
-import { CompiledStatement, ReadCompiler } from './compiler';
+import { ReadCompiler } from './compiler';
+import { CompiledStatement } from './statement';
 import { RawJson } from './raw-json';
 import { rowMapper } from '../../services/raw-rows';
 

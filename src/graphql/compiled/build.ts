@@ -1,0 +1,189 @@
+import { FieldNode, getArgumentValues, getNamedType, GraphQLField, GraphQLObjectType, isEnumType, isObjectType, isScalarType } from 'graphql';
+import { randomBytes } from 'node:crypto';
+import { escapeLiteral } from 'pg';
+import type { EntityMetadata } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { visibleProducerId } from '../../services/scope';
+import { SQL_JSON, SqlJson, textJson } from '../scalars';
+import { EntityClass, SqlRead, sqlReadOf } from './annotations';
+import type { ReadCompiler } from './compiler';
+import { connectionSql, pageOf } from './connection';
+import { collectSubfields } from './selection';
+import { columnOf, CompiledStatement, Decline, Hole, isCanonicalId, isComputed, joinSql, keyed, ownerOf, RootField, SCOPED_TABLES } from './statement';
+
+/** One compilation of a root field (compiler.ts): the aliases it made, the computed fields it left to their resolvers. */
+export class Build {
+  private aliases = 0;
+  private readonly only: string | null;
+  private readonly holes: Hole[] = [];
+  private readonly marker = randomBytes(12).toString('hex');
+
+  constructor(private readonly compiler: ReadCompiler, private readonly input: RootField) {
+    this.only = visibleProducerId(input.actor);
+    // The services compare ids as text ("01" is not "1"); the database would not: such an id is
+    // left to them.
+    if (this.only !== null && !isCanonicalId(this.only)) throw new Decline();
+  }
+
+  root(): CompiledStatement {
+    const { field, nodes, args } = this.input;
+    const read = sqlReadOf(field);
+    if (!read) throw new Decline();
+    const type = getNamedType(field.type);
+    if (!isObjectType(type)) throw new Decline();
+    let sql: string;
+    if (read.kind === 'list') {
+      const meta = this.compiler.metadata(read.entity);
+      const page = pageOf(args, read.keyset, false);
+      sql = connectionSql(this, type, nodes, meta, read.keyset, page, () => []);
+    } else if (read.kind === 'lookup') {
+      const meta = this.compiler.metadata(read.entity);
+      const key = meta.primaryColumns[0];
+      const q = this.alias();
+      const joins: string[] = [];
+      const object = this.object(type, meta, this.subfields(type, nodes), q, joins);
+      sql = `(SELECT ${object} FROM ${meta.tableName} ${q}${joinSql(joins)} WHERE ${[`${q}.${key.databaseName} = ${this.keyLiteral(key, args[read.arg])}`, ...this.scope(meta, q)].join(' AND ')})`;
+    } else if (read.kind === 'records') {
+      const meta = this.compiler.metadata(read.entity);
+      const owner = this.compiler.metadata(ownerOf(meta, read.fk));
+      const id = args[read.arg];
+      if (typeof id !== 'string' || !isCanonicalId(id)) throw new Decline();
+      const o = this.alias();
+      // An unknown or unseen owner is the resolver's NOT_FOUND: NULL hands it over.
+      const list = this.list(type, meta, read.fk, read.order, nodes, this.literal(id, 'bigint'));
+      sql = `CASE WHEN EXISTS (SELECT 1 FROM ${owner.tableName} ${o} WHERE ${[`${o}.${owner.primaryColumns[0].databaseName} = ${this.literal(id, 'bigint')}`, ...this.scope(owner, o)].join(' AND ')}) THEN ${list} END`;
+    } else {
+      throw new Decline();
+    }
+    return { sql: `SELECT ${sql} AS data`, producerScope: this.only, holes: this.holes, marker: this.marker };
+  }
+
+  alias(): string {
+    return `t${this.aliases++}`;
+  }
+
+  literal(value: string, type: string): string {
+    return `${escapeLiteral(value)}::${type}`;
+  }
+
+  /** The SQL filters that confine a PRODUCER to its own records (DESIGN §4), row-level security being the second wall. */
+  scope(meta: EntityMetadata, q: string): string[] {
+    const column = SCOPED_TABLES.get(meta.tableName);
+    if (this.only === null || column === undefined) return [];
+    return [`${q}.${column} = ${this.literal(this.only, 'bigint')}`];
+  }
+
+  subfields(type: GraphQLObjectType, nodes: readonly FieldNode[]) {
+    return collectSubfields(this.compiler.schemaOf(), this.input.fragments, this.input.variables, type, nodes);
+  }
+
+  /**
+   * The JSON text of an object of `type` (rows of `meta` aliased `q`) with the response keys of
+   * `fields`, in their order; to-one relations are LEFT JOINs added to `joins`.
+   */
+  object(type: GraphQLObjectType, meta: EntityMetadata, fields: Map<string, readonly FieldNode[]>, q: string, joins: string[]): string {
+    return keyed(type, fields, (name, nodes, key) => {
+      const def = type.getFields()[name];
+      if (!def) throw new Decline();
+      const read = sqlReadOf(def);
+      if (read?.kind === 'value') {
+        if (def.args.length > 0 || getNamedType(def.type).name !== 'Boolean') throw new Decline();
+        return `coalesce((${read.sql(q)})::text, 'null')`;
+      }
+      if (!read && isComputed(def, meta)) return this.hole(type, meta, nodes, key, q);
+      if (!read) return this.column(def, meta, q);
+      const target = getNamedType(def.type);
+      if (!isObjectType(target)) throw new Decline();
+      return this.relation(read, def, target, nodes, meta, q, joins);
+    });
+  }
+
+  /** A primary key's value as SQL: a bigint id only if well formed; text keys as the column compares them. */
+  private keyLiteral(column: ColumnMetadata, value: unknown): string {
+    if (typeof value !== 'string') throw new Decline();
+    if (column.type === 'bigint') {
+      if (!isCanonicalId(value)) throw new Decline();
+      return this.literal(value, 'bigint');
+    }
+    // Untyped: PostgreSQL reads it as the column's own type (char(n) compares without trailing blanks).
+    return escapeLiteral(value);
+  }
+
+  private args(field: GraphQLField<unknown, unknown>, node: FieldNode): Record<string, unknown> {
+    try {
+      return getArgumentValues(field, node, this.input.variables as Record<string, unknown>);
+    } catch {
+      throw new Decline();
+    }
+  }
+
+  private relation(read: SqlRead, def: GraphQLField<unknown, unknown>, target: GraphQLObjectType, nodes: readonly FieldNode[], meta: EntityMetadata, q: string, joins: string[]): string {
+    const key = meta.primaryColumns[0].databaseName;
+    if (read.kind === 'one') {
+      if (def.args.length > 0) throw new Decline();
+      const targetMeta = this.compiler.metadata(read.entity);
+      const targetKey = targetMeta.primaryColumns[0].databaseName;
+      const fk = columnOf(meta, read.fk);
+      // Joined after a page's LIMIT, one row per row (the key is the target's primary key): a
+      // correlated sub-select per row would cost the database twice as much for a page.
+      const t = this.alias();
+      joins.push(`LEFT JOIN ${targetMeta.tableName} ${t} ON ${[`${t}.${targetKey} = ${q}.${fk.databaseName}`, ...this.scope(targetMeta, t)].join(' AND ')}`);
+      return `CASE WHEN ${t}.${targetKey} IS NULL THEN 'null' ELSE ${this.object(target, targetMeta, this.subfields(target, nodes), t, joins)} END`;
+    }
+    if (read.kind === 'many') {
+      if (def.args.length > 0) throw new Decline();
+      return this.list(target, this.compiler.metadata(read.entity), read.fk, read.order, nodes, `${q}.${key}`);
+    }
+    if (read.kind === 'page') {
+      const childMeta = this.compiler.metadata(read.entity);
+      const fk = columnOf(childMeta, read.fk).databaseName;
+      const page = pageOf(this.args(def, nodes[0]), read.keyset, true);
+      return connectionSql(this, target, nodes, childMeta, read.keyset, page, (c) => [`${c}.${fk} = ${q}.${key}`]);
+    }
+    throw new Decline();
+  }
+
+  /** A JSON array of the rows of `meta` whose `fk` is `parentKey` (SQL), in `order`. */
+  private list(type: GraphQLObjectType, meta: EntityMetadata, fk: string, order: readonly string[], nodes: readonly FieldNode[], parentKey: string): string {
+    const c = this.alias();
+    const joins: string[] = [];
+    const object = this.object(type, meta, this.subfields(type, nodes), c, joins);
+    const orderBy = order.map((p) => `${c}.${columnOf(meta, p).databaseName}`).join(', ');
+    const where = [`${c}.${columnOf(meta, fk).databaseName} = ${parentKey}`, ...this.scope(meta, c)];
+    return `(SELECT '[' || coalesce(string_agg(${object}, ',' ORDER BY ${orderBy}), '') || ']' FROM ${meta.tableName} ${c}${joinSql(joins)} WHERE ${where.join(' AND ')})`;
+  }
+
+  /**
+   * A computed field of rows `q`: its place in the JSON text, filled after the statement by the
+   * field's resolver for every row of the page at once (executor.ts).
+   */
+  private hole(type: GraphQLObjectType, meta: EntityMetadata, nodes: readonly FieldNode[], key: string, q: string): string {
+    if (meta.primaryColumns.length !== 1) throw new Decline();
+    const index = this.holes.push({ parentType: type, entity: meta.target as EntityClass, nodes, key }) - 1;
+    // The marker and the index are hex and digits, and keys are digits: nothing to escape.
+    return `'"${this.marker}:${index}:' || ${q}.${meta.primaryColumns[0].databaseName}::text || '"'`;
+  }
+
+  /** The JSON text of a column as its GraphQL type serialises it, `null` when the column is null. */
+  private column(def: GraphQLField<unknown, unknown>, meta: EntityMetadata, q: string): string {
+    const column = meta.findColumnWithPropertyName(def.name);
+    if (!column || column.relationMetadata) throw new Decline();
+    const ref = `${q}.${column.databaseName}`;
+    const type = getNamedType(def.type);
+    if (isEnumType(type)) {
+      if (!this.compiler.storedByName(type)) throw new Decline();
+      return textJson(ref);
+    }
+    if (!isScalarType(type)) throw new Decline();
+    const writer = type.extensions?.[SQL_JSON] as SqlJson | undefined;
+    if (writer) return writer(ref, def);
+    switch (type.name) {
+      // bigint ids are strings (ID): digits only, nothing to escape.
+      case 'ID': return column.type === 'bigint' ? `coalesce('"' || ${ref}::text || '"', 'null')` : textJson(`${ref}::text`);
+      case 'String': return textJson(ref);
+      case 'Int':
+      case 'Boolean': return `coalesce(${ref}::text, 'null')`;
+      default: throw new Decline();
+    }
+  }
+}
