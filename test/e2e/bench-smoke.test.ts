@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { Decimal } from '../../src/law/decimal';
 import { SCALES } from '../../bench/data';
+import { CASES, casesToRun } from '../../bench/run';
 
 /**
  * The benchmark in small (`bench/run.ts --quick`), as a smoke test of its correctness: it builds
@@ -127,4 +128,12 @@ test('the compressed sizes: the nested page and GraphiQL\'s script are sent smal
   expect(c.graphiqlScriptBytes.gzip.bytes).toBeLessThan(c.graphiqlScriptBytes.identity.bytes / 2);
   expect(c.nestedPageLoad.gzip.non2xx + c.nestedPageLoad.br.non2xx).toBe(0);
   expect(c.nestedPageLoad.gzip.requestsPerSecond).toBeGreaterThan(0);
+});
+
+test('--only picks the cases named, any case of letters; without it every case runs; an unknown name is refused', () => {
+  expect([...casesToRun(['--quick'])]).toEqual([...CASES]);
+  expect([...casesToRun(['--quick', '--only', 'typename,Shapes'])].sort()).toEqual(['shapes', 'typename']);
+  expect([...casesToRun(['--only=dashboard'])]).toEqual(['dashboard']);
+  expect(() => casesToRun(['--only', 'typename,nope'])).toThrow('unknown case "nope"');
+  expect(() => casesToRun(['--only'])).toThrow('names no case');
 });
