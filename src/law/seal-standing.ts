@@ -1,4 +1,4 @@
-import { IsoDate } from './dates';
+import { addDays, IsoDate } from './dates';
 import { Finding, finding } from './findings';
 import { SealEventKind } from './types';
 import { message, Message } from '../i18n';
@@ -59,6 +59,17 @@ function stateOn(grant: GrantFacts, on: IsoDate): { state: GrantState; event?: S
   if (lastSuspension?.kind === SealEventKind.SUSPENDED) return { state: 'SUSPENDED', event: lastSuspension, until };
   if (on > until) return { state: 'EXPIRED', until };
   return { state: 'REGULAR', until };
+}
+
+/**
+ * The days on which a standing can change (the candidates of its timeline): each grant's first
+ * day, the day after each end of validity it has had, and each event's day.
+ */
+export function standingChangeDays(grants: readonly GrantFacts[]): IsoDate[] {
+  return grants.flatMap((g) => [
+    g.grantedOn, addDays(g.validUntil, 1),
+    ...g.events.flatMap((e) => (e.validUntil ? [e.effectiveOn, addDays(e.validUntil, 1)] : [e.effectiveOn])),
+  ]);
 }
 
 const PRIORITY: GrantState[] = ['REGULAR', 'CANCELLED', 'SUSPENDED', 'EXPIRED', 'NOT_YET_GRANTED'];
