@@ -8,6 +8,7 @@ import { Services } from '../services';
 import { SupplierAsked, SupplierOnDay } from '../services/facts/facts.service';
 import { ConformityView } from '../services/seal-compliance/contract-conformity.service';
 import { PurchaseSeloView } from '../services/seal-compliance/purchase-selo.service';
+import { MonthAsked, TaxPeriodView } from '../services/tax-period.service';
 import { Connection } from '../services/pagination';
 import { ProducerPageKey, producerPageKey } from '../services/producer-pages';
 
@@ -90,6 +91,9 @@ export function createLoaders(services: Services, actor: Actor) {
     /** Purchase.selo (art. 3º §2 I–III), by purchase and asKnownOn; the purchase is already in scope. */
     purchaseSelo: new DataLoader<{ purchase: Purchase; asKnownOn: string | null }, PurchaseSeloView | null, string>(
       (keys) => services.purchaseSelo.seloOf(keys), { cacheKeyFn: (k) => `${k.purchase.id}|${k.asKnownOn ?? ''}` }),
+    /** Producer.taxPeriod (Lei 11.116/2005, arts. 3º–5º), by producer, month and asKnownOn: a page's months in the statements of one; the producer is already in scope. */
+    taxPeriod: new DataLoader<MonthAsked, TaxPeriodView, string>(
+      (asked) => services.taxPeriods.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.month}|${k.asKnownOn ?? ''}` }),
   };
 }
 

@@ -26,14 +26,25 @@ export interface RecordImportInput {
 /** An import declaration's number as recorded: a DI (e.g. 26/1234567-8) or a DUIMP (e.g. 26BR00000012345-6); letters, digits, '/', '-', '.'. */
 const DECLARATION = /^[0-9A-Z][0-9A-Z./-]{4,39}$/;
 
+/**
+ * The imports of producer `producer` cleared in [first, last] (SQL expressions) as the law needs
+ * them, by clearance date then id: a JSON array, for a statement of one or of many producers.
+ */
+export function importsOfMonthSql(producer: string, first: string, last: string): string {
+  return `(SELECT coalesce(json_agg(json_build_object('id', i.id::text, 'declarationNumber', i.declaration_number, 'clearedOn', i.cleared_on,
+              'volumeM3', i.volume_m3::text) ORDER BY i.cleared_on, i.id), '[]'::json)
+      FROM biodiesel_import i WHERE i.producer_id = ${producer} AND i.cleared_on BETWEEN ${first} AND ${last})`;
+}
+
+/** The JSON of importsOfMonthSql as ImportFacts. */
+export function importFacts(json: Array<{ id: string; declarationNumber: string; clearedOn: string; volumeM3: string }>): ImportFacts[] {
+  return json.map((r) => ({ id: r.id, declarationNumber: r.declarationNumber, clearedOn: r.clearedOn, volumeM3: new Decimal(r.volumeM3) }));
+}
+
 /** The imports of a month as the law needs them: one statement, by clearance date then id. */
 export async function importsOfMonth(q: DataSource | EntityManager, producerId: string, year: number, month: number): Promise<ImportFacts[]> {
-  const rows: Array<{ id: string; declaration_number: string; cleared_on: string; volume_m3: string }> = await q.query(
-    `SELECT id::text, declaration_number, cleared_on, volume_m3 FROM biodiesel_import
-      WHERE producer_id = $1 AND cleared_on BETWEEN $2::date AND $3::date ORDER BY cleared_on, id`,
-    [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)],
-  );
-  return rows.map((r) => ({ id: r.id, declarationNumber: r.declaration_number, clearedOn: r.cleared_on, volumeM3: new Decimal(r.volume_m3) }));
+  const [row] = await q.query(`SELECT ${importsOfMonthSql('$1', '$2::date', '$3::date')} AS imports`, [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)]);
+  return importFacts(row.imports);
 }
 
 /**

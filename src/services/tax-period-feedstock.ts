@@ -17,6 +17,8 @@ type Queryable = DataSource | EntityManager;
 
 interface FeedstockRow {
   kind: 'USED' | 'ACQUIRED';
+  /** The window's place in the list asked (1-based). */
+  n: string;
   feedstock: Feedstock | null;
   region: Region | null;
   semiarid: boolean | null;
@@ -28,12 +30,28 @@ interface FeedstockRow {
   no_share_on: IsoDate | null;
 }
 
+/** A producer's days whose raw material is read: a month, [first, last]. */
+export interface FeedstockWindow {
+  producerId: string;
+  first: IsoDate;
+  last: IsoDate;
+}
+
+/** A window's raw material, and the first day of a cooperative's lot with no minimum share in force (the month cannot be computed). */
+export interface WindowFeedstock {
+  feedstock: FeedstockGroup[];
+  thirdParty: ThirdPartyAcquisitions;
+  noShareOn: IsoDate | null;
+}
+
 /**
- * The raw material for biodiesel used (consumedOn) in [first, last], grouped by the facts the law
- * needs, and the raw material acquired (purchasedOn) from third parties in it (art. 6º §§3º–4º):
- * one aggregate statement.
+ * For each window (a producer's month), the raw material for biodiesel used (consumedOn) in it,
+ * grouped by the facts the law needs, and the raw material acquired (purchasedOn) from third
+ * parties in it (art. 6º §§3º–4º): one aggregate statement for all the windows, grouped by window
+ * as well; in the order of `windows`.
  */
-export async function feedstockOfMonth(q: Queryable, producerId: string, first: IsoDate, last: IsoDate, share: ShareTimeline): Promise<{ feedstock: FeedstockGroup[]; thirdParty: ThirdPartyAcquisitions }> {
+export async function feedstockOfWindows(q: Queryable, windows: readonly FeedstockWindow[], share: Timeline): Promise<WindowFeedstock[]> {
+  if (windows.length === 0) return [];
   // Interpretation: only raw material for biodiesel (purpose BIODIESEL_FEEDSTOCK) is weighed;
   // other family-farming products (art. 3º §2 I b) count for the Selo, not for the rate. The
   // priority region (art. 6º I and III) is judged on the acquisition date, like the family-farming origin.
@@ -41,55 +59,59 @@ export async function feedstockOfMonth(q: Queryable, producerId: string, first: 
   const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`);
   const shareOn = valueOnSql('p.purchased_on', '$4::date[]', '$5::numeric[]');
   const rows: FeedstockRow[] = await q.query(
-    `SELECT 'USED' AS kind, p.feedstock, m.region, ${semiarid.on('p.purchased_on')} AS semiarid,
+    `SELECT 'USED' AS kind, w.n, p.feedstock, m.region, ${semiarid.on('p.purchased_on')} AS semiarid,
             ${supplier.familyFarmingOrigin(shareOn)} AS family_farming,
             p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
             coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg,
             to_char(min(p.purchased_on) FILTER (WHERE p.supplier_kind = '${SupplierKind.COOPERATIVE}'
               AND ${shareOn} IS NULL), 'YYYY-MM-DD') AS no_share_on
-       FROM purchase p JOIN municipality m ON m.ibge_code = p.origin_municipality_code ${semiarid.join}
+       FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS w(producer_id, first, last, n)
+       JOIN purchase p ON p.producer_id = w.producer_id AND p.consumed_on BETWEEN w.first AND w.last
+       JOIN municipality m ON m.ibge_code = p.origin_municipality_code ${semiarid.join}
        ${supplier.join}
-      WHERE p.producer_id = $1 AND p.consumed_on BETWEEN $2::date AND $3::date AND p.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
-      GROUP BY 2, 3, 4, 5, 6
+      WHERE p.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
+      GROUP BY 2, 3, 4, 5, 6, 7
      UNION ALL
-     SELECT 'ACQUIRED', NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0), NULL
-       FROM purchase a
-      WHERE a.producer_id = $1 AND a.purchased_on BETWEEN $2::date AND $3::date AND a.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'
-        AND a.supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'`,
-    [producerId, first, last, share.timeline.starts, share.timeline.values],
+     SELECT 'ACQUIRED', w.n, NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0), NULL
+       FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS w(producer_id, first, last, n)
+       JOIN purchase a ON a.producer_id = w.producer_id AND a.purchased_on BETWEEN w.first AND w.last
+      WHERE a.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND a.supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'
+      GROUP BY 2`,
+    [windows.map((w) => w.producerId), windows.map((w) => w.first), windows.map((w) => w.last), share.starts, share.values],
   );
-  // A cooperative's lot bought on a day with no minimum family-farmer share in force (art. 4º VI):
-  // its habilitation cannot be judged, so the month is not computed (NO_RULE_IN_FORCE, the error
-  // Organization.habilitation and Purchase.familyFarmingOrigin give), never "not habilitated".
-  const noShareOn = rows.map((r) => r.no_share_on).filter((d): d is IsoDate => d !== null).sort()[0];
-  if (noShareOn) share.missing(noShareOn);
-  const feedstock: FeedstockGroup[] = rows.filter((r) => r.kind === 'USED').map((r) => ({
-    feedstock: r.feedstock!, region: r.region!, semiarid: r.semiarid!, familyFarmingOrigin: r.family_farming === true, ownProduction: r.own === true,
-    cost: new Decimal(r.cost), quantityKg: new Decimal(r.kg),
-  }));
-  const acquired = rows.find((r) => r.kind === 'ACQUIRED');
-  return { feedstock, thirdParty: { cost: new Decimal(acquired?.cost ?? 0), quantityKg: new Decimal(acquired?.kg ?? 0) } };
+  return windows.map((_, i) => {
+    const mine = rows.filter((r) => Number(r.n) === i + 1);
+    // A cooperative's lot bought on a day with no minimum family-farmer share in force (art. 4º VI):
+    // its habilitation cannot be judged, so the month is not computed (NO_RULE_IN_FORCE, the error
+    // Organization.habilitation and Purchase.familyFarmingOrigin give), never "not habilitated".
+    const noShareOn = mine.map((r) => r.no_share_on).filter((d): d is IsoDate => d !== null).sort()[0] ?? null;
+    const feedstock: FeedstockGroup[] = mine.filter((r) => r.kind === 'USED').map((r) => ({
+      feedstock: r.feedstock!, region: r.region!, semiarid: r.semiarid!, familyFarmingOrigin: r.family_farming === true, ownProduction: r.own === true,
+      cost: new Decimal(r.cost), quantityKg: new Decimal(r.kg),
+    }));
+    const acquired = mine.find((r) => r.kind === 'ACQUIRED');
+    return { feedstock, thirdParty: { cost: new Decimal(acquired?.cost ?? 0), quantityKg: new Decimal(acquired?.kg ?? 0) }, noShareOn };
+  });
 }
 
 /**
  * DESIGN §1.3 — for a month that used no raw material (stock sold): the latest earlier month with
- * raw material for biodiesel used, and its raw material as `feedstockOfMonth` reads it; null when
- * there is none.
+ * raw material for biodiesel used, before `before` (an SQL expression), of producer `producer`:
+ * its last day of use ('YYYY-MM-DD'), NULL when there is none.
  */
-export async function latestEarlierFeedstock(q: Queryable, producerId: string, before: IsoDate, share: ShareTimeline): Promise<EarlierFeedstock | null> {
-  const [row]: Array<{ last: string | null }> = await q.query(
-    `SELECT to_char(max(consumed_on), 'YYYY-MM-DD') AS last FROM purchase
-      WHERE producer_id = $1 AND consumed_on < $2::date AND purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'`,
-    [producerId, before],
-  );
-  if (!row?.last) return null;
-  const year = Number(row.last.slice(0, 4));
-  const month = Number(row.last.slice(5, 7));
-  return { year, month, ...(await feedstockOfMonth(q, producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month), share)) };
+export function latestEarlierUseSql(producer: string, before: string): string {
+  return `(SELECT to_char(max(e.consumed_on), 'YYYY-MM-DD') FROM purchase e
+      WHERE e.producer_id = ${producer} AND e.consumed_on < ${before} AND e.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}')`;
 }
 
-/** The cooperative minimum share's timeline, and what to do for a day with none in force (throw the law book's error). */
-export interface ShareTimeline {
-  timeline: Timeline;
-  missing(on: IsoDate): never;
+/** The month of a day of latestEarlierUseSql, as the window whose raw material is read. */
+export function earlierWindow(producerId: string, lastUse: IsoDate): FeedstockWindow & { year: number; month: number } {
+  const year = Number(lastUse.slice(0, 4));
+  const month = Number(lastUse.slice(5, 7));
+  return { producerId, year, month, first: firstDayOfMonth(year, month), last: lastDayOfMonth(year, month) };
+}
+
+/** The earlier month's raw material as the law takes it. */
+export function earlierFeedstock(window: { year: number; month: number }, read: WindowFeedstock): EarlierFeedstock {
+  return { year: window.year, month: window.month, feedstock: read.feedstock, thirdParty: read.thirdParty };
 }

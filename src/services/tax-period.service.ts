@@ -1,24 +1,16 @@
-import { createHash } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, In } from 'typeorm';
 import { Producer, TaxPeriod } from '../domain';
 import { TaxPeriodEvent } from '../domain/tax-period.entity';
-import { firstDayOfMonth, IsoDate, lastDayOfMonth, today } from '../law/dates';
-import { Decimal } from '../law/decimal';
+import { IsoDate, today } from '../law/dates';
 import { NoRuleInForceError } from '../law/errors';
 import { LawBook } from '../law/law-book';
-import { regimeForMonth, ElectionFacts } from '../law/regime';
-import { GrantFacts } from '../law/seal-standing';
-import {
-  completeSnapshot, computeTaxPeriod, explainSnapshot, FigureDifference, figureDifferences, figuresFromJson, needsEarlierFeedstock, SaleGroup,
-  TaxPeriodFigures, taxSegments,
-} from '../law/tax-period';
-import { BiodieselOrigin, Market, TaxPeriodStatus } from '../law/types';
+import { regimeForMonth } from '../law/regime';
+import { completeSnapshot, explainSnapshot, FigureDifference, figureDifferences, figuresFromJson, TaxPeriodFigures } from '../law/tax-period';
+import { TaxPeriodStatus } from '../law/types';
 import { Actor } from './actor';
-import { importsOfMonth } from './biodiesel-import.service';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { lockPeriodExclusively } from './period-lock';
-import { minimumShareTimeline, runIndexSql } from './facts/parameter-timeline';
-import { feedstockOfMonth, latestEarlierFeedstock, ShareTimeline } from './tax-period-feedstock';
+import { Computation, computeMonths, MonthOutcome } from './tax-period-month';
 import { isId, requireDate } from './record-batch';
 import { assertCanWriteFor, assertVisible } from './scope';
 import { checkMonth } from './validation';
@@ -41,25 +33,19 @@ export type TaxPeriodView = TaxPeriodFigures & {
   recomputedAsKnownOn: IsoDate | null;
 };
 
-type Queryable = DataSource | EntityManager;
-
-interface Computation {
-  figures: TaxPeriodFigures;
-  fingerprint: string;
+/** A producer's month asked for (Producer.taxPeriod): the producer is already within the caller's scope. */
+export interface MonthAsked {
+  producer: Producer;
+  year: number;
+  month: number;
+  asKnownOn: string | null;
 }
-
-interface ContextRow {
-  elections: Array<{ regime: string; electedOn: string; effectiveYear: number; startingActivity: boolean }>;
-  grants: GrantFacts[];
-}
-
-interface SaleRow { segment: number; origin: BiodieselOrigin; market: Market; volume: string; revenue: string }
-
 
 /**
  * The monthly PIS/Pasep and Cofins of a producer (Lei 11.116/2005, arts. 3º–5º; Decreto
  * 10.527/2020, arts. 5º–6º; DESIGN §1.1–§1.3). The month's sums are SQL aggregates grouped by the
- * facts the law needs (src/law/tax-period.ts decides); a closed month keeps a snapshot of every
+ * facts the law needs (src/law/tax-period/ decides), for a set of producers at once
+ * (tax-period-month.ts: one producer is a set of one); a closed month keeps a snapshot of every
  * figure and the fingerprint of its inputs, and refuses new records (period-lock.ts).
  */
 export class TaxPeriodService {
@@ -73,20 +59,56 @@ export class TaxPeriodService {
   }
 
   /** Producer.taxPeriod: the producer is already within the caller's scope. */
-  async ofProducer(producer: Producer, year: number, month: number, asKnownOnInput?: string | null): Promise<TaxPeriodView> {
+  async ofProducer(producer: Producer, year: number, month: number, asKnownOn?: string | null): Promise<TaxPeriodView> {
+    const [shown] = await this.ofProducers([producer], year, month, asKnownOn);
+    if (shown instanceof Error) throw shown;
+    return shown;
+  }
+
+  /**
+   * Producer.taxPeriod for the rows of a page at once (the producers already within the caller's
+   * scope): the months asked grouped by (year, month, asKnownOn), each group computed in the same
+   * few statements as one producer's month (tax-period-month.ts). An invalid month or date is the
+   * error of every producer asking it; a month the law refuses, the error of its producer only.
+   */
+  async ofPage(asked: readonly MonthAsked[]): Promise<Array<TaxPeriodView | Error>> {
+    const groups = new Map<string, number[]>();
+    asked.forEach((a, i) => {
+      const key = `${a.year}|${a.month}|${a.asKnownOn ?? ''}`;
+      groups.set(key, [...(groups.get(key) ?? []), i]);
+    });
+    const shown: Array<TaxPeriodView | Error> = new Array(asked.length);
+    await Promise.all([...groups.values()].map(async (indexes) => {
+      const { year, month, asKnownOn } = asked[indexes[0]];
+      try {
+        const views = await this.ofProducers(indexes.map((i) => asked[i].producer), year, month, asKnownOn);
+        indexes.forEach((i, n) => { shown[i] = views[n]; });
+      } catch (error) {
+        indexes.forEach((i) => { shown[i] = error as Error; });
+      }
+    }));
+    return shown;
+  }
+
+  /** The month of each producer (in scope): its view, or the error the law gave for it. */
+  private async ofProducers(producers: readonly Producer[], year: number, month: number, asKnownOnInput?: string | null): Promise<Array<TaxPeriodView | Error>> {
     checkMonth(year, month);
     const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
-    const row = await this.ds.getRepository(TaxPeriod).findOneBy({ producerId: producer.id, year, month });
-    if (row?.status !== TaxPeriodStatus.CLOSED) return view(producer, await this.compute(this.ds, producer.id, year, month, asKnownOn), row, null);
-    const snapshot = { figures: completeSnapshot(await this.explained(producer.id, figuresFromJson(row.snapshot))), fingerprint: row.fingerprint! };
-    try {
-      return view(producer, snapshot, row, { live: await this.compute(this.ds, producer.id, year, month, asKnownOn), asKnownOn });
-    } catch (error) {
-      // The snapshot stands even where no rule is in force as known on asKnownOn: say so.
-      if (!(error instanceof NoRuleInForceError)) throw error;
-      return { ...view(producer, snapshot, row, null), recomputedDiffers: true, recomputedAsKnownOn: asKnownOn,
-        differences: [{ field: 'computation', closed: null, recomputed: error.message }] };
-    }
+    if (producers.length === 0) return [];
+    const law = await this.lawBook();
+    const ids = producers.map((p) => p.id);
+    const [rows, outcomes] = await Promise.all([
+      this.ds.getRepository(TaxPeriod).findBy({ producerId: In([...new Set(ids)]), year, month }),
+      computeMonths(this.ds, law, ids, year, month, asKnownOn),
+    ]);
+    const stored = new Map(rows.map((r) => [r.producerId, r]));
+    return producers.map((producer, i) => {
+      try {
+        return shownMonth(law, producer, stored.get(producer.id) ?? null, outcomes[i], asKnownOn);
+      } catch (error) {
+        return error as Error;
+      }
+    });
   }
 
   /**
@@ -105,7 +127,8 @@ export class TaxPeriodService {
       if (before?.status === TaxPeriodStatus.CLOSED) {
         throw new ConflictError('PERIOD_CLOSED', `The tax period ${year}-${pad(month)} of producer ${producer.id} is already closed`, 'month');
       }
-      const computed = await this.compute(em, producer.id, year, month, today());
+      const [{ result: computed }] = await computeMonths(em, await this.lawBook(), [producer.id], year, month, today());
+      if (computed instanceof Error) throw computed;
       const now = new Date();
       const history: TaxPeriodEvent[] = [...(before?.history ?? []), { action: 'CLOSED', at: now.toISOString(), by: actor.sub, fingerprint: computed.fingerprint }];
       const row = Object.assign(before ?? repo.create({ producerId: producer.id, year, month }), {
@@ -158,89 +181,39 @@ export class TaxPeriodService {
     return this.ofProducer(producer, year, month, null);
   }
 
-  /**
-   * A snapshot taken before segments kept their rates and legal bases and the month its regime
-   * basis: explained at read time from the law as known on its close day (explainSnapshot); one
-   * statement (the elections), only for such a snapshot.
-   */
-  private async explained(producerId: string, figures: TaxPeriodFigures): Promise<TaxPeriodFigures> {
-    if (figures.regimeBasis !== undefined && figures.segments.every((s) => s.legalBasis !== undefined)) return figures;
-    const elections: ElectionFacts[] = (await this.ds.query(
-      `SELECT regime, to_char(elected_on, 'YYYY-MM-DD') AS "electedOn", effective_year AS "effectiveYear", starting_activity AS "startingActivity"
-         FROM regime_election WHERE producer_id = $1 ORDER BY id`,
-      [producerId],
-    )).map((e: ElectionFacts) => ({ ...e, effectiveYear: Number(e.effectiveYear) }));
-    return explainSnapshot(await this.lawBook(), figures, regimeForMonth(elections, figures.year, figures.month));
-  }
-
   private async producer(producerId: string): Promise<Producer> {
     const producer = isId(producerId) ? await this.ds.getRepository(Producer).findOneBy({ id: producerId }) : null;
     if (!producer) throw new NotFoundError('Producer', producerId);
     return producer;
   }
 
-  /**
-   * The month's figures from five statements: the producer's elections and Selo grants, the raw
-   * material used and acquired in the month (one aggregate), the sales by segment (one aggregate),
-   * the imports cleared in the month; and, for a special-regime month that used no raw material,
-   * two more for the latest earlier month that did (DESIGN §1.3).
-   */
-  async compute(q: Queryable, producerId: string, year: number, month: number, asKnownOn: IsoDate): Promise<Computation> {
-    const law = await this.lawBook();
-    const first = firstDayOfMonth(year, month);
-    const last = lastDayOfMonth(year, month);
-    const [context]: ContextRow[] = await q.query(
-      `SELECT
-         (SELECT coalesce(json_agg(json_build_object('regime', regime, 'electedOn', elected_on, 'effectiveYear', effective_year, 'startingActivity', starting_activity) ORDER BY id), '[]'::json)
-            FROM regime_election WHERE producer_id = $1) AS elections,
-         (SELECT coalesce(json_agg(json_build_object('id', g.id::text, 'grantedOn', g.granted_on, 'validUntil', g.valid_until, 'events',
-                   (SELECT coalesce(json_agg(json_build_object('kind', e.kind, 'effectiveOn', e.effective_on, 'validUntil', e.valid_until, 'reason', e.reason) ORDER BY e.id), '[]'::json)
-                      FROM seal_event e WHERE e.grant_id = g.id)) ORDER BY g.id), '[]'::json)
-            FROM seal_grant g WHERE g.producer_id = $1) AS grants`,
-      [producerId],
-    );
-    const elections = context.elections as unknown as ElectionFacts[];
-    const regime = regimeForMonth(elections, year, month);
-    const segments = taxSegments(law, context.grants, year, month, asKnownOn);
-    // The cooperative minimum share (art. 4º VI) of each purchase date; a day with none is refused.
-    const share: ShareTimeline = {
-      timeline: minimumShareTimeline(law, asKnownOn),
-      missing: (on) => {
-        law.cooperativeMinFamilyFarmerShare(on, asKnownOn);
-        throw new Error(`a minimum family-farmer share is in force on ${on}, yet the timeline has none`);
-      },
-    };
-
-    const { feedstock, thirdParty } = await feedstockOfMonth(q, producerId, first, last, share);
-    const saleRows: SaleRow[] = await q.query(
-      `SELECT ${runIndexSql('sold_on', '$4::date[]')} AS segment, origin, market, sum(volume_m3) AS volume, sum(revenue) AS revenue
-         FROM sale WHERE producer_id = $1 AND sold_on BETWEEN $2::date AND $3::date
-        GROUP BY 1, 2, 3`,
-      [producerId, first, last, segments.map((s) => s.from)],
-    );
-
-    const sales: SaleGroup[] = saleRows.map((r) => ({
-      segment: Number(r.segment) - 1, origin: r.origin, market: r.market, volumeM3: new Decimal(r.volume), revenue: new Decimal(r.revenue),
-    }));
-    const imports = await importsOfMonth(q, producerId, year, month);
-    const earlier = needsEarlierFeedstock(regime, segments, feedstock) ? await latestEarlierFeedstock(q, producerId, first, share) : null;
-    const result = computeTaxPeriod(law, { year, month, asKnownOn, regime, segments, feedstock, thirdParty, sales, imports, earlier });
-
-    const key = (o: object) => JSON.stringify(o);
-    const fingerprint = createHash('sha256').update(JSON.stringify({
-      producerId, year, month,
-      regime: { regime: regime.regime, election: regime.election },
-      segments: segments.map((s) => ({ from: s.from, to: s.to, sealRegular: s.sealRegular })),
-      feedstock: feedstock.map(key).sort(), thirdParty, sales: sales.map(key).sort(), imports: imports.map(key),
-      earlier: earlier && { ...earlier, feedstock: earlier.feedstock.map(key).sort() },
-      lawVersions: result.lawVersions, minimumShare: { starts: share.timeline.starts, shares: share.timeline.values },
-    })).digest('hex');
-    return { figures: result.figures, fingerprint };
-  }
 }
 
 function pad(month: number): string {
   return String(month).padStart(2, '0');
+}
+
+/**
+ * The month shown: live when open; when closed, the snapshot (one taken before segments kept their
+ * rates and legal bases and the month its regime basis is explained from the law as known on its
+ * close day, explainSnapshot) compared with the live recomputation.
+ */
+function shownMonth(law: LawBook, producer: Producer, row: TaxPeriod | null, outcome: MonthOutcome, asKnownOn: IsoDate): TaxPeriodView {
+  const live = outcome.result;
+  if (row?.status !== TaxPeriodStatus.CLOSED) {
+    if (live instanceof Error) throw live;
+    return view(producer, live, row, null);
+  }
+  let figures = figuresFromJson(row.snapshot);
+  if (figures.regimeBasis === undefined || figures.segments.some((s) => s.legalBasis === undefined)) {
+    figures = explainSnapshot(law, figures, regimeForMonth(outcome.elections, figures.year, figures.month));
+  }
+  const snapshot = { figures: completeSnapshot(figures), fingerprint: row.fingerprint! };
+  if (!(live instanceof Error)) return view(producer, snapshot, row, { live, asKnownOn });
+  // The snapshot stands even where no rule is in force as known on asKnownOn: say so.
+  if (!(live instanceof NoRuleInForceError)) throw live;
+  return { ...view(producer, snapshot, row, null), recomputedDiffers: true, recomputedAsKnownOn: asKnownOn,
+    differences: [{ field: 'computation', closed: null, recomputed: live.message }] };
 }
 
 function view(

@@ -52,7 +52,7 @@ export class TaxPeriodResolver {
   }
 }
 
-/** Producer.taxPeriod (the producer is already within the caller's scope). */
+/** Producer.taxPeriod (the producer is already within the caller's scope): the months of a page computed together. */
 @Resolver(() => ProducerType)
 export class ProducerTaxPeriodResolver {
   @FieldResolver(() => TaxPeriodType, {
@@ -66,6 +66,6 @@ export class ProducerTaxPeriodResolver {
     @Arg('asKnownOn', () => DateScalar, AS_KNOWN_ON) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.taxPeriods.ofProducer(p, year, month, asKnownOn);
+    return ctx.loaders.taxPeriod.load({ producer: p, year, month, asKnownOn });
   }
 }

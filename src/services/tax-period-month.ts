@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { firstDayOfMonth, IsoDate, lastDayOfMonth } from '../law/dates';
+import { Decimal } from '../law/decimal';
+import { LawBook } from '../law/law-book';
+import { ElectionFacts, regimeForMonth, RegimeInForce } from '../law/regime';
+import { GrantFacts } from '../law/seal-standing';
+import { computeTaxPeriod, EarlierFeedstock, ImportFacts, needsEarlierFeedstock, SaleGroup, SegmentSpan, TaxPeriodFigures, taxSegments } from '../law/tax-period';
+import { BiodieselOrigin, Market } from '../law/types';
+import { importFacts, importsOfMonthSql } from './biodiesel-import.service';
+import { minimumShareTimeline, runIndexSql } from './facts/parameter-timeline';
+import { earlierFeedstock, earlierWindow, feedstockOfWindows, latestEarlierUseSql, WindowFeedstock } from './tax-period-feedstock';
+
+/**
+ * The monthly PIS/Pasep and Cofins of a SET of producers for one month (Lei 11.116/2005, arts.
+ * 3º–5º; Decreto 10.527/2020, arts. 5º–6º; DESIGN §1.1–§1.3), one producer being a set of one: a
+ * fixed number of statements whatever the number of producers, each over `producer_id = ANY(…)`
+ * and grouped by producer, then the law's pure functions per producer in memory.
+ *
+ * The statements: the producers' elections, Selo grants, imports cleared in the month and latest
+ * earlier month with raw material used (one); the raw material used and acquired in the month (one
+ * aggregate); the sales by segment (one aggregate); and, when a special-regime month of some
+ * producer used no raw material, that earlier month's raw material (one, DESIGN §1.3).
+ */
+
+type Queryable = DataSource | EntityManager;
+
+/** A month's figures and the sha256 of their inputs. */
+export interface Computation {
+  figures: TaxPeriodFigures;
+  fingerprint: string;
+}
+
+/** A producer's month: what the database holds of it (`elections`, also for explaining a snapshot) and its computation, or the error of the law that refused it. */
+export interface MonthOutcome {
+  producerId: string;
+  elections: ElectionFacts[];
+  result: Computation | Error;
+}
+
+interface ContextRow {
+  producerId: string;
+  elections: ElectionFacts[];
+  grants: GrantFacts[];
+  imports: Array<{ id: string; declarationNumber: string; clearedOn: string; volumeM3: string }>;
+  earlier: IsoDate | null;
+}
+
+interface SaleRow { producer_id: string; segment: number; origin: BiodieselOrigin; market: Market; volume: string; revenue: string }
+
+/** One producer's month on its way: its facts so far, or the error that stopped it. */
+interface Month {
+  producerId: string;
+  elections: ElectionFacts[];
+  error?: Error;
+  regime?: RegimeInForce;
+  segments?: SegmentSpan[];
+  grants: GrantFacts[];
+  imports: ImportFacts[];
+  earlierUse: IsoDate | null;
+  read?: WindowFeedstock;
+  sales?: SaleGroup[];
+  earlier?: EarlierFeedstock | null;
+}
+
+/** Run `step` for each month still computing; an error of the law stops that month only. */
+function each(months: Month[], step: (m: Month) => void): void {
+  for (const m of months) {
+    if (m.error) continue;
+    try {
+      step(m);
+    } catch (error) {
+      m.error = error instanceof Error ? error : new Error(String(error));
+    }
+  }
+}
+
+/** The months of `producerIds`, in their order. */
+export async function computeMonths(q: Queryable, law: LawBook, producerIds: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<MonthOutcome[]> {
+  const distinct = [...new Set(producerIds)];
+  const outcomes = new Map((await computeDistinct(q, law, distinct, year, month, asKnownOn)).map((o) => [o.producerId, o]));
+  return producerIds.map((id) => outcomes.get(id)!);
+}
+
+async function computeDistinct(q: Queryable, law: LawBook, producerIds: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<MonthOutcome[]> {
+  if (producerIds.length === 0) return [];
+  const first = firstDayOfMonth(year, month);
+  const last = lastDayOfMonth(year, month);
+  const contexts: ContextRow[] = await q.query(
+    `SELECT k.id::text AS "producerId",
+       (SELECT coalesce(json_agg(json_build_object('regime', regime, 'electedOn', elected_on, 'effectiveYear', effective_year, 'startingActivity', starting_activity) ORDER BY id), '[]'::json)
+          FROM regime_election WHERE producer_id = k.id) AS elections,
+       (SELECT coalesce(json_agg(json_build_object('id', g.id::text, 'grantedOn', g.granted_on, 'validUntil', g.valid_until, 'events',
+                 (SELECT coalesce(json_agg(json_build_object('kind', e.kind, 'effectiveOn', e.effective_on, 'validUntil', e.valid_until, 'reason', e.reason) ORDER BY e.id), '[]'::json)
+                    FROM seal_event e WHERE e.grant_id = g.id)) ORDER BY g.id), '[]'::json)
+          FROM seal_grant g WHERE g.producer_id = k.id) AS grants,
+       ${importsOfMonthSql('k.id', '$2::date', '$3::date')} AS imports,
+       ${latestEarlierUseSql('k.id', '$2::date')} AS earlier
+       FROM unnest($1::bigint[]) WITH ORDINALITY AS k(id, n) ORDER BY k.n`,
+    [producerIds, first, last],
+  );
+  const months: Month[] = contexts.map((c) => ({
+    producerId: c.producerId, elections: c.elections, grants: c.grants, imports: importFacts(c.imports), earlierUse: c.earlier,
+  }));
+  each(months, (m) => {
+    m.regime = regimeForMonth(m.elections, year, month);
+    m.segments = taxSegments(law, m.grants, year, month, asKnownOn);
+  });
+  // The cooperative minimum share (art. 4º VI) of each purchase date; a day with none is refused.
+  const share = minimumShareTimeline(law, asKnownOn);
+  const noShare = (on: IsoDate): never => {
+    law.cooperativeMinFamilyFarmerShare(on, asKnownOn);
+    throw new Error(`a minimum family-farmer share is in force on ${on}, yet the timeline has none`);
+  };
+
+  const computing = () => months.filter((m) => !m.error);
+  const [read, saleRows] = await Promise.all([
+    feedstockOfWindows(q, computing().map((m) => ({ producerId: m.producerId, first, last })), share),
+    salesOf(q, computing(), first, last),
+  ]);
+  computing().forEach((m, i) => { m.read = read[i]; });
+  each(months, (m) => {
+    if (m.read!.noShareOn) noShare(m.read!.noShareOn);
+    m.sales = saleRows.filter((r) => r.producer_id === m.producerId).map((r) => ({
+      segment: Number(r.segment) - 1, origin: r.origin, market: r.market, volumeM3: new Decimal(r.volume), revenue: new Decimal(r.revenue),
+    }));
+  });
+
+  // DESIGN §1.3: a special-regime month that used no raw material takes the latest earlier month's.
+  const needing = computing().filter((m) => needsEarlierFeedstock(m.regime!, m.segments!, m.read!.feedstock) && m.earlierUse !== null);
+  const windows = needing.map((m) => earlierWindow(m.producerId, m.earlierUse!));
+  const earlierRead = await feedstockOfWindows(q, windows, share);
+  each(months, (m) => {
+    const i = needing.indexOf(m);
+    m.earlier = i < 0 ? null : earlierFeedstock(windows[i], earlierRead[i]);
+    if (i >= 0 && earlierRead[i].noShareOn) noShare(earlierRead[i].noShareOn!);
+  });
+
+  return months.map((m) => {
+    let result: Computation | Error | undefined = m.error;
+    if (!result) {
+      try {
+        result = computation(law, m, year, month, asKnownOn, share);
+      } catch (error) {
+        result = error instanceof Error ? error : new Error(String(error));
+      }
+    }
+    return { producerId: m.producerId, elections: m.elections, result };
+  });
+}
+
+/** The sales of the month by producer, segment (the producer's own), origin and market: one aggregate. */
+async function salesOf(q: Queryable, months: Month[], first: IsoDate, last: IsoDate): Promise<SaleRow[]> {
+  if (months.length === 0) return [];
+  return q.query(
+    `SELECT s.producer_id::text AS producer_id, ${runIndexSql('s.sold_on', 'k.starts::date[]')} AS segment, s.origin, s.market,
+            sum(s.volume_m3) AS volume, sum(s.revenue) AS revenue
+       FROM unnest($1::bigint[], $4::text[]) AS k(producer_id, starts)
+       JOIN sale s ON s.producer_id = k.producer_id AND s.sold_on BETWEEN $2::date AND $3::date
+      GROUP BY 1, 2, 3, 4`,
+    [months.map((m) => m.producerId), first, last, months.map((m) => `{${m.segments!.map((s) => s.from).join(',')}}`)],
+  );
+}
+
+/** The law's computation of one producer's month from its facts, and the fingerprint of those facts. */
+function computation(law: LawBook, m: Month, year: number, month: number, asKnownOn: IsoDate, share: { starts: IsoDate[]; values: Array<string | null> }): Computation {
+  const { regime, segments, sales, imports, earlier } = m as Required<Month>;
+  const { feedstock, thirdParty } = m.read!;
+  const result = computeTaxPeriod(law, { year, month, asKnownOn, regime, segments, feedstock, thirdParty, sales, imports, earlier });
+  const key = (o: object) => JSON.stringify(o);
+  const fingerprint = createHash('sha256').update(JSON.stringify({
+    producerId: m.producerId, year, month,
+    regime: { regime: regime.regime, election: regime.election },
+    segments: segments.map((s) => ({ from: s.from, to: s.to, sealRegular: s.sealRegular })),
+    feedstock: feedstock.map(key).sort(), thirdParty, sales: sales.map(key).sort(), imports: imports.map(key),
+    earlier: earlier && { ...earlier, feedstock: earlier.feedstock.map(key).sort() },
+    lawVersions: result.lawVersions, minimumShare: { starts: share.starts, shares: share.values },
+  })).digest('hex');
+  return { figures: result.figures, fingerprint };
+}
