@@ -172,10 +172,18 @@ export function enumNames(name: keyof typeof PORTUGUESE_NAMES, values: Record<st
   const byKey = new Map<string, string>();
   for (const v of Object.values(values)) byKey.set(nameKey(v), v);
   for (const [v, names] of Object.entries(portuguese)) for (const n of names) if (!byKey.has(nameKey(n))) byKey.set(nameKey(n), v);
+  // The texts already read, as written (a file repeats a handful of them on every line): a bounded memo.
+  const seen = new Map<string, string>();
   return {
     name,
     values: Object.values(values),
-    read: (text) => byKey.get(nameKey(text)),
+    read: (text) => {
+      let value = seen.get(text);
+      if (value !== undefined) return value;
+      value = byKey.get(nameKey(text));
+      if (value !== undefined && seen.size < 1024) seen.set(text, value);
+      return value;
+    },
     portuguese: (v) => portuguese[v]?.[0] ?? v,
   };
 }

@@ -4,7 +4,7 @@ import {
 import { Decimal } from '../law/decimal';
 import { message, Message } from '../i18n';
 import { ImportLineError } from './import-error';
-import { textLimit, textProblem } from '../services/validation';
+import { textLimit, textRefused } from '../services/validation';
 import { ColumnSpec, CsvRow, ImportKind } from './import-kind';
 
 /** A cell as a source gives it: text (CSV, or a text cell of a workbook) or a workbook's typed value. */
@@ -42,6 +42,8 @@ function workbookDate(d: Date): string {
 export class CellReader {
   private names: string[] = [];
   private specs: ColumnSpec[] = [];
+  /** Each column's longest text (textLimit), found once for the file. */
+  private limits: number[] = [];
   private headers: string[] = [];
   private why: Message | null;
 
@@ -83,6 +85,7 @@ export class CellReader {
     }
     this.names = names;
     this.specs = specs;
+    this.limits = names.map(textLimit);
     this.headers = texts;
     return names;
   }
@@ -97,11 +100,13 @@ export class CellReader {
   row(cells: RawCell[], line: number): CsvRow {
     const row: CsvRow = {};
     const names = this.names;
+    const limits = this.limits;
+    const specs = this.specs;
     for (let i = 0; i < names.length; i++) {
       const raw = cells[i];
       if (raw === null || raw === undefined || raw === '') continue;
-      if (typeof raw === 'string' && textProblem(raw, names[i])) throw this.textRefusal(raw, line, names[i]);
-      const type = this.specs[i].type;
+      if (typeof raw === 'string' && textRefused(raw, limits[i])) throw this.textRefusal(raw, line, names[i]);
+      const type = specs[i].type;
       if (typeof raw === 'string' && (type === undefined || type === 'text')) {
         row[names[i]] = raw;
         continue;
@@ -118,12 +123,11 @@ export class CellReader {
   }
 
   private cell(raw: Exclude<RawCell, null | undefined>, type: NonNullable<ColumnSpec['type']>, line: number, column: string): string | undefined {
-    const fail = (text: Message) => this.at(new ImportLineError('BAD_USER_INPUT', line, column, text));
-    if (typeof raw === 'object' && !(raw instanceof Date)) throw fail(message('import.cellError', { error: raw.error }));
+    if (typeof raw === 'object' && !(raw instanceof Date)) throw this.fail(line, column, message('import.cellError', { error: raw.error }));
     if (typeof raw === 'boolean') return String(raw);
     if (type === 'decimal') {
       if (typeof raw === 'number') return workbookNumber(raw);
-      if (raw instanceof Date) throw fail(message('import.notANumber', { example: EXAMPLE_NUMBER[this.locale ?? 'en'], value: workbookDate(raw) }));
+      if (raw instanceof Date) throw this.fail(line, column, message('import.notANumber', { example: EXAMPLE_NUMBER[this.locale ?? 'en'], value: workbookDate(raw) }));
       return this.decimal(raw.trim(), line, column);
     }
     if (type === 'date') {
@@ -137,6 +141,10 @@ export class CellReader {
     if (text === '') return undefined;
     if (type === 'text') return text;
     return this.enumeration(type, text, line, column);
+  }
+
+  private fail(line: number, column: string, text: Message): ImportLineError {
+    return this.at(new ImportLineError('BAD_USER_INPUT', line, column, text));
   }
 
   private decide(locale: Locale, value: string, line: number, column: string): void {

@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { Readable, Transform } from 'node:stream';
 import { CsvError, Parser } from 'csv-parse';
 import ExcelJS from 'exceljs';
@@ -82,7 +82,7 @@ function textDecoder(onBytes: (n: number) => void): Transform {
       const whole = end === bytes.length ? bytes : bytes.subarray(0, end);
       if (isUtf8(whole)) {
         carry = end === bytes.length ? null : Buffer.from(bytes.subarray(end));
-        if (mode === 'ascii' && !whole.every((b) => b < 0x80)) mode = 'utf8';
+        if (mode === 'ascii' && !isAscii(whole)) mode = 'utf8';
         return done(null, whole);
       }
       if (mode === 'utf8') return done(new ImportLineError('BAD_USER_INPUT', null, null, message('import.notText')));

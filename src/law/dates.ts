@@ -4,18 +4,29 @@
  */
 export type IsoDate = string;
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
-
 /** The calendar the API reads: years 0001 to 9999 (PostgreSQL's `date` has no year 0, and four digits end at 9999). */
 export const FIRST_DATE: IsoDate = '0001-01-01';
 export const LAST_DATE: IsoDate = '9999-12-31';
 
 /** A real calendar date YYYY-MM-DD from 0001-01-01 to 9999-12-31 (no year 0000, no 30 February). */
 export function isIsoDate(value: string): boolean {
-  const m = ISO.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  // Read digit by digit (every date cell of an import passes here): the shape of ISO, then the calendar.
+  if (typeof value !== 'string' || value.length !== 10 || value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d) return false;
+  const y = digits(value, 0, 4);
+  const mo = digits(value, 5, 7);
+  const d = digits(value, 8, 10);
   return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
+}
+
+/** The number the ASCII digits value[from, to) write, or -1 when one of them is not a digit 0–9. */
+function digits(value: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = value.charCodeAt(i) - 0x30;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
 }
 
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

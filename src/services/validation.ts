@@ -19,7 +19,9 @@ const LONG_FIELDS = new Set(['legalBasis', 'note', 'reason', 'description', 'sou
 
 /** The longest text the field at `path` takes (`input[2].supplierName` → 500): by the path's last name. */
 export function textLimit(path: string): number {
-  const name = path.replace(/\[\d+\]/g, '').split('.').pop() ?? path;
+  // The last name of the path, its indexes dropped (called for every text of an input or a file).
+  let name = path.slice(path.lastIndexOf('.') + 1);
+  if (name.includes('[')) name = name.replace(/\[\d+\]/g, '');
   if (NAME_FIELDS.has(name)) return TEXT_MAX.name;
   if (LONG_FIELDS.has(name)) return TEXT_MAX.long;
   return TEXT_MAX.id;
@@ -27,7 +29,12 @@ export function textLimit(path: string): number {
 
 /** Whether a text cannot be taken for the field at `path`: a NUL character (PostgreSQL text holds none), or too long. */
 export function textProblem(text: string, path: string): boolean {
-  return text.includes('\u0000') || text.length > textLimit(path);
+  return textRefused(text, textLimit(path));
+}
+
+/** The same with the field's limit known (an import's column): a NUL character, or more than `limit` characters. */
+export function textRefused(text: string, limit: number): boolean {
+  return text.length > limit || text.includes('\u0000');
 }
 
 export function requireText(value: string | null | undefined, field: string): string {
