@@ -43,7 +43,7 @@ export function createServices(ds: DataSource) {
     imports: new BiodieselImportService(ds, () => law.lawBook()),
     fomento: new FomentoService(ds),
     law,
-    facts: new FactsService(ds, () => law.lawBook()),
+    facts: new FactsService(ds),
     minimumPrices,
     contractConformity,
     sealCompliance,

@@ -44,7 +44,8 @@ export class OrganizationFactsResolver {
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Use the minimum share as known on this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.facts.habilitation(await ctx.loaders.supplierOn.load({ farmerId: null, organizationId: o.id, on }), on, asKnownOn);
+    const [law, facts] = await Promise.all([ctx.loaders.lawBook.load('current'), ctx.loaders.supplierOn.load({ farmerId: null, organizationId: o.id, on })]);
+    return ctx.services.facts.habilitation(law, facts, on, asKnownOn);
   }
 }
 
@@ -86,8 +87,9 @@ export class PurchaseFactsResolver {
   }
 }
 
-/** The purchase's family-farming origin: its supplier on its date (batched), judged by the facts service. */
+/** The purchase's family-farming origin: its supplier on its date and the law book (both read once per page), judged by the facts service. */
 async function origin(p: Purchase, ctx: Context, asKnownOn?: string | null) {
   const asked = FactsService.supplierOf(p);
-  return ctx.services.facts.purchaseOrigin(p, asked && (await ctx.loaders.supplierOn.load(asked)), asKnownOn);
+  const [law, facts] = await Promise.all([ctx.loaders.lawBook.load('current'), asked && ctx.loaders.supplierOn.load(asked)]);
+  return ctx.services.facts.purchaseOrigin(law, p, facts, asKnownOn);
 }

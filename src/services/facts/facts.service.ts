@@ -35,7 +35,7 @@ export interface SupplierOnDay {
  * from src/law/.
  */
 export class FactsService {
-  constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>) {}
+  constructor(private readonly ds: DataSource) {}
 
   /** The suppliers as they stood on each day asked (one statement; supplier-eligibility.sql.ts and organization-membership.sql.ts). */
   async suppliersOn(asked: readonly SupplierAsked[]): Promise<SupplierOnDay[]> {
@@ -63,9 +63,12 @@ export class FactsService {
     return farmerEligibility(facts.farmerRegistrations, on);
   }
 
-  /** Decreto 10.527/2020, art. 4º VI–VII — an organization's habilitation on `on`, the minimum share as known on `asKnownOn` (default today). */
-  async habilitation(facts: SupplierOnDay, on: IsoDate, asKnownOn?: IsoDate | null): Promise<Habilitation> {
-    const minShare = (await this.lawBook()).cooperativeMinFamilyFarmerShare(on, asKnownOn ?? today()).value;
+  /**
+   * Decreto 10.527/2020, art. 4º VI–VII — an organization's habilitation on `on`, the minimum share
+   * as known on `asKnownOn` (default today) in `law` (the request's law book, read once for a page).
+   */
+  habilitation(law: LawBook, facts: SupplierOnDay, on: IsoDate, asKnownOn?: IsoDate | null): Habilitation {
+    const minShare = law.cooperativeMinFamilyFarmerShare(on, asKnownOn ?? today()).value;
     return organizationHabilitation(facts.organization ?? { kind: OrganizationKind.COOPERATIVE, members: 0, familyFarmerMembers: 0 }, facts.organizationRegistrations, minShare, on);
   }
 
@@ -77,16 +80,16 @@ export class FactsService {
   /**
    * Decreto 10.527/2020, art. 6º §2º; Lei 11.116/2005, art. 5º §3º — whether a purchase came from
    * family farming: a family farmer eligible on purchasedOn, or a cooperative habilitated then
-   * (the minimum share as known on `asKnownOn`, default today; none in force: NO_RULE_IN_FORCE).
+   * (the minimum share as known on `asKnownOn`, default today, in `law`; none in force: NO_RULE_IN_FORCE).
    * Associations count for the Selo, not for the rates.
    */
-  async purchaseOrigin(purchase: Purchase, facts: SupplierOnDay | null, asKnownOn?: IsoDate | null): Promise<FamilyFarmingOrigin> {
+  purchaseOrigin(law: LawBook, purchase: Purchase, facts: SupplierOnDay | null, asKnownOn?: IsoDate | null): FamilyFarmingOrigin {
     const on = purchase.purchasedOn;
     if (purchase.supplierKind === SupplierKind.FAMILY_FARMER && facts) {
       return familyFarmingOrigin({ kind: purchase.supplierKind, farmer: this.eligibility(facts, on) });
     }
     if (purchase.supplierKind === SupplierKind.COOPERATIVE && facts?.organization) {
-      return familyFarmingOrigin({ kind: purchase.supplierKind, organization: await this.habilitation(facts, on, asKnownOn == null ? null : requireDate(asKnownOn, 'asKnownOn')) });
+      return familyFarmingOrigin({ kind: purchase.supplierKind, organization: this.habilitation(law, facts, on, asKnownOn == null ? null : requireDate(asKnownOn, 'asKnownOn')) });
     }
     return familyFarmingOrigin({ kind: purchase.supplierKind });
   }

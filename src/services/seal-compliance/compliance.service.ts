@@ -120,7 +120,7 @@ export class SealComplianceService {
     const segments = parameterSegments(law, from, to, asKnownOn);
     // From 2024 a purchase below the PGPAF minimum on its own date gets a finding (DESIGN §1.5).
     const priceRuns = sealComplianceModel(law, year, asKnownOn) ? await this.contracts.minimumPriceRuns(from, to, asKnownOn, em) : [];
-    const params = [producer.id, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
+    const params = [[producer.id], from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
 
     // The plant's region, and whether it lies in the Semiárido on the day the year's targets are read.
     const [plant] = await em.query(`SELECT region, ${semiaridOnSql('ibge_code', '$2::date')} AS semiarid FROM municipality WHERE ibge_code = $1`,

@@ -30,7 +30,7 @@ export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FAR
  * on that date (`membership_id`, 0 for a farmer), the product, and whether its price per kg
  * is below the PGPAF minimum in force on its date (the runs of `minimumPriceRuns`, empty under
  * the flat model). Every column is non-null, so that groups can be matched as tuples.
- * Parameters: $1 producer, $2 first day, $3 last day, $4 segment start days, $5 last DAP issue day,
+ * Parameters: $1 the producers (an array: one, or a page's), $2 first day, $3 last day, $4 segment start days, $5 last DAP issue day,
  * $6–$9 the minimum price runs (feedstocks, first days, last days, prices per kg).
  */
 export function purchaseFacts(extraWhere = ''): string {
@@ -56,7 +56,7 @@ export function purchaseFacts(extraWhere = ''): string {
     LEFT JOIN mp ON mp.feedstock = p.feedstock AND p.purchased_on BETWEEN mp.valid_from AND mp.valid_until
     ${semiarid.join}
     ${supplier.join}
-   WHERE p.producer_id = $1 AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS}${extraWhere}`;
+   WHERE p.producer_id = ANY($1::bigint[]) AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS}${extraWhere}`;
 }
 
 /** The columns that make a group, with the SQL type of each (to match groups as tuples). */
@@ -77,7 +77,7 @@ export const FOMENTO_FACTS = `
     FROM fomento_expense f
     JOIN municipality m ON m.ibge_code = f.municipality_code
     ${FOMENTO_SEMIARID.join}
-   WHERE f.producer_id = $1 AND f.spent_on BETWEEN $2::date AND $3::date`;
+   WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date`;
 /** The columns that make a fomento group. */
 export const FOMENTO_COLUMNS = ['region', 'semiarid', 'segment'];
 

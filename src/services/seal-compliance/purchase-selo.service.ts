@@ -55,20 +55,24 @@ export class PurchaseSeloService {
   /**
    * Purchase.selo for a page of purchases already in the caller's scope: whether each counts for the
    * Selo targets of its purchase year as known on asKnownOn (default today), with the first covered
-   * purchase of each contract as the year's computation finds it. Statements per (producer, year,
-   * asKnownOn) of the page, not per purchase: the purchases' facts, the first purchase each of their
-   * contracts covers in the year, the contracts and minimum prices, the organizations. Third-party
-   * and own-production purchases are not family-farming spending (DESIGN §1.5): null.
+   * purchase of each contract as the year's computation finds it. Statements per (year, asKnownOn)
+   * of the page — for all its producers at once — not per purchase nor per producer: the purchases'
+   * facts, the first purchase each of their contracts covers in the year, the contracts and minimum
+   * prices, the organizations. Third-party and own-production purchases are not family-farming
+   * spending (DESIGN §1.5): null.
    */
   async seloOf(keys: ReadonlyArray<{ purchase: Purchase; asKnownOn: string | null }>): Promise<Array<PurchaseSeloView | null>> {
     const answers = new Map<string, PurchaseSeloView>();
-    const batches = new Map<string, { producerId: string; year: number; asKnownOn: IsoDate; ids: string[] }>();
+    const batches = new Map<string, { producerIds: Set<string>; year: number; asKnownOn: IsoDate; ids: string[] }>();
     const resolved = keys.map((k) => {
       const asKnownOn = k.asKnownOn == null ? today() : requireDate(k.asKnownOn, 'asKnownOn');
       const year = Number(k.purchase.purchasedOn.slice(0, 4));
-      const batch = `${k.purchase.producerId}|${year}|${asKnownOn}`;
-      const b = batches.get(batch) ?? { producerId: k.purchase.producerId, year, asKnownOn, ids: [] };
-      if (FAMILY_FARMING_SUPPLIERS.has(k.purchase.supplierKind)) b.ids.push(k.purchase.id);
+      const batch = `${year}|${asKnownOn}`;
+      const b = batches.get(batch) ?? { producerIds: new Set<string>(), year, asKnownOn, ids: [] };
+      if (FAMILY_FARMING_SUPPLIERS.has(k.purchase.supplierKind)) {
+        b.ids.push(k.purchase.id);
+        b.producerIds.add(k.purchase.producerId);
+      }
       batches.set(batch, b);
       return `${k.purchase.id}|${asKnownOn}`;
     });
@@ -81,7 +85,7 @@ export class PurchaseSeloService {
       const em = this.ds.manager;
       const weighted = sealComplianceModel(law, b.year, b.asKnownOn) !== undefined;
       const priceRuns = weighted ? await this.contracts.minimumPriceRuns(from, to, b.asKnownOn, em) : [];
-      const params = [b.producerId, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
+      const params = [[...b.producerIds], from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
       const rows: Array<PurchaseGroupRow & { id: string }> = await em.query(
         `SELECT id, ${PURCHASE_COLUMNS}, cost AS amount, 1 AS n, purchased_on AS first_on
            FROM (${purchaseFacts(` AND p.id = ANY($10::bigint[])`)}) f`,
