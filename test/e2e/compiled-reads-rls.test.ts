@@ -1,7 +1,7 @@
 import { Pool, PoolClient } from 'pg';
 import { getNamedType, GraphQLObjectType, Kind, OperationDefinitionNode, parse } from 'graphql';
 import { ReadCompiler } from '../../src/graphql/compiled/compiler';
-import { runCompiled } from '../../src/graphql/compiled/executor';
+import { runCompiled } from '../../src/graphql/compiled/run';
 import { collectFields } from '../../src/graphql/compiled/selection';
 import { getSchema } from '../../src/graphql/schema';
 import { Role } from '../../src/law/types';
@@ -83,6 +83,20 @@ test('a PRODUCER\'s compiled statement without its filters still sees only its o
   expect(scoped.edges[0].node.purchases.totalCount).toBe(137);
   // The same answer as the statement with its filters.
   expect(scoped).toEqual(JSON.parse((await runCompiled(api.db.dataSource, statement))!));
+});
+
+test('prepared for the PRODUCER as asked again, the filterless statement still sees only its own rows; the same text unscoped still sees all', async () => {
+  const own = ids.producers[FEW];
+  const statement = await compile('{ producers(first: 100) { totalCount edges { node { producerOf: id purchases(first: 100) { totalCount } } } } }', own);
+  const open = { ...statement, sql: withoutFilters(statement.sql, own) };
+  // Text, prepared, then executed from the prepared plan (run.ts), alternately scoped and not.
+  for (let i = 0; i < 4; i++) {
+    const scoped = JSON.parse((await runCompiled(api.db.dataSource, open))!);
+    expect(scoped.totalCount).toBe(1);
+    expect(producerIdsIn(scoped)).toEqual([own]);
+    const leaked = JSON.parse((await runCompiled(api.db.dataSource, { ...open, producerScope: null }))!);
+    expect(leaked.totalCount).toBe(ids.producers.length);
+  }
 });
 
 test('a lookup of another producer\'s record without its filter finds nothing under row-level security', async () => {

@@ -16,7 +16,8 @@ export class Build {
   private aliases = 0;
   private readonly only: string | null;
   private readonly holes: Hole[] = [];
-  private readonly marker = randomBytes(12).toString('hex');
+  /** Made with the first computed field only: a statement without one is the same text each time. */
+  private marker = '';
 
   constructor(private readonly compiler: ReadCompiler, private readonly input: RootField) {
     this.only = visibleProducerId(input.actor);
@@ -159,6 +160,7 @@ export class Build {
    */
   private hole(type: GraphQLObjectType, meta: EntityMetadata, nodes: readonly FieldNode[], key: string, q: string): string {
     if (meta.primaryColumns.length !== 1) throw new Decline();
+    if (!this.marker) this.marker = randomBytes(12).toString('hex');
     const index = this.holes.push({ parentType: type, entity: meta.target as EntityClass, nodes, key }) - 1;
     // The marker and the index are hex and digits, and keys are digits: nothing to escape.
     return `'"${this.marker}:${index}:' || ${q}.${meta.primaryColumns[0].databaseName}::text || '"'`;

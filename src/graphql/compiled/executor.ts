@@ -17,7 +17,6 @@ import {
   Kind,
   OperationDefinitionNode,
 } from 'graphql';
-import { escapeLiteral, Pool, QueryResult } from 'pg';
 import type { DataSource } from 'typeorm';
 import { Logger } from '../../logger';
 import { authorize } from '../auth/protect';
@@ -27,6 +26,7 @@ import { EntityClass } from './annotations';
 import { ReadCompiler } from './compiler';
 import { CompiledStatement } from './statement';
 import { RawJson } from './raw-json';
+import { runCompiled } from './run';
 import { rowMapper } from '../../services/raw-rows';
 
 /**
@@ -100,24 +100,6 @@ export function compiledReadsGateway(schema: GraphQLSchema, dataSource: DataSour
     },
     async stop() {},
   };
-}
-
-/**
- * A compiled statement's JSON text (NULL: the resolver answers). A PRODUCER's statement runs as the
- * database role selo_producer with selo.producer_id set, so that PostgreSQL's row-level security
- * shows it that producer's rows only, whatever the statement's own filters say.
- */
-export async function runCompiled(dataSource: DataSource, statement: CompiledStatement): Promise<string | null> {
-  const text = statement.producerScope === null
-    ? statement.sql
-    // One round trip: a multi-statement query is one implicit transaction, which set_config(…, true)
-    // lasts for (migration ProducerRowSecurity1765100000000; src/services/row-security.ts).
-    : `SELECT set_config('role', 'selo_producer', true), set_config('selo.producer_id', ${escapeLiteral(statement.producerScope)}, true);\n${statement.sql}`;
-  dataSource.logger.logQuery(text);
-  const pool = (dataSource.driver as unknown as { master: Pool }).master;
-  const result = (await pool.query(text)) as QueryResult | QueryResult[];
-  const last = Array.isArray(result) ? result[result.length - 1] : result;
-  return (last.rows[0] as { data: string | null }).data;
 }
 
 /** One schema per parent type of computed fields: `rows: [Parent]`, the rows given as the root value. */

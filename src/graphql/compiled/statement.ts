@@ -21,7 +21,7 @@ export interface CompiledStatement {
    * `"<marker>:<hole index>:<primary key of the row>"`.
    */
   holes: Hole[];
-  /** Random per statement: no stored text can contain it. */
+  /** Random per statement with computed fields (no stored text can contain it); empty without any. */
   marker: string;
 }
 
