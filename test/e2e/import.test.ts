@@ -191,6 +191,9 @@ describe('purchases', () => {
     await check(at(`2025-08-01,,SOYBEAN,10,5,THIRD_PARTY,,,X,2927408,,,`), { line: 40, column: 'originMunicipalityCode', code: 'BAD_USER_INPUT' });
     await check(at(`2025-08-01,,SOYBEAN,10,5,FAMILY_FARMER,999999,,,2611101,,,`), { line: 40, column: 'familyFarmerId', code: 'NOT_FOUND' });
     await check(at(`2025-08-01,,SOYBEAN,10,5,COOPERATIVE,,${associationId},,2611101,,,`), { line: 40, column: 'supplierKind', code: 'BAD_USER_INPUT' });
+    // Each organization also named rightly elsewhere in the file: the line naming one with the other kind is still found.
+    await check([PURCHASE_HEADER, `2025-08-01,,SOYBEAN,10,5,COOPERATIVE,,${cooperativeId},,2611101,,,`, `2025-08-01,,SOYBEAN,10,5,ASSOCIATION,,${associationId},,2611101,,,`,
+      `2025-08-02,,SOYBEAN,10,5,ASSOCIATION,,${cooperativeId},,2611101,,,`].join('\n'), { line: 4, column: 'supplierKind', code: 'BAD_USER_INPUT' });
     // Another producer's contract is reported as a missing one (DESIGN §4).
     await check(at(`2025-08-01,,SOYBEAN,10,5,FAMILY_FARMER,${farmerId},,,2611101,${otherContractId},,`), { line: 40, column: 'contractId', code: 'NOT_FOUND' });
     await check(at(`2025-08-01,,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,nf-1`), { line: 40, column: 'externalId', code: 'CONFLICT', reason: 'DUPLICATE' });

@@ -10,6 +10,12 @@ import { bulkInsert, checkPeriodsOpen, decimalCell, idCell } from './common';
 import { message } from '../../i18n';
 
 /**
+ * The date whose month must be open besides consumedOn's (Decreto 10.527/2020 art. 6º §4º): a
+ * third-party lot of raw material enters the average price per kg of the month it was acquired in.
+ */
+const ACQUIRED_MONTH_DATE = `(CASE WHEN supplier_kind <> 'OWN_PRODUCTION' AND purpose = 'BIODIESEL_FEEDSTOCK' THEN purchased_on ELSE consumed_on END)`;
+
+/**
  * Purchases of raw material (Decreto 10.527/2020, art. 3º §2 I; art. 6º §§3º–4º), the columns of
  * RecordPurchaseInput, for one producer. Every rule of recordPurchases applies.
  */
@@ -69,15 +75,19 @@ export const purchasesImport: ImportKind = {
 
   async check(em, producerId) {
     const s = STAGING;
-    // One pass over the staged rows collects what they refer to; the references are then locked
-    // FOR KEY SHARE (as a foreign-key check would) and looked up by id. Only when one is missing
-    // is the file searched again, for its first line.
+    // One pass over the staged rows collects what they refer to, the supplier kind each
+    // organization is named with, and the months of both dates the tax periods are checked on; the
+    // references are then locked FOR KEY SHARE (as a foreign-key check would) and looked up by id.
+    // Only when one is missing or of another kind is the file searched again, for its lines.
+    // (Texts compared under COLLATE "C": equality is the same, without the locale's ordering.)
     const [refs] = await em.query(
-      `SELECT array_agg(DISTINCT origin_municipality_code) AS municipalities,
+      `SELECT array_agg(DISTINCT origin_municipality_code COLLATE "C") AS municipalities,
               array_agg(DISTINCT family_farmer_id) FILTER (WHERE family_farmer_id IS NOT NULL)::text[] AS farmers,
               array_agg(DISTINCT organization_id) FILTER (WHERE organization_id IS NOT NULL)::text[] AS organizations,
+              array_agg(DISTINCT organization_id::text || ' ' || supplier_kind COLLATE "C") FILTER (WHERE organization_id IS NOT NULL) AS organization_kinds,
               array_agg(DISTINCT contract_id) FILTER (WHERE contract_id IS NOT NULL)::text[] AS contracts,
-              array_agg(DISTINCT extract(year FROM consumed_on)::int * 100 + extract(month FROM consumed_on)::int) AS months
+              array_agg(DISTINCT extract(year FROM consumed_on)::int * 100 + extract(month FROM consumed_on)::int) AS months,
+              array_agg(DISTINCT extract(year FROM ${ACQUIRED_MONTH_DATE})::int * 100 + extract(month FROM ${ACQUIRED_MONTH_DATE})::int) AS acquired_months
          FROM ${s}`,
     );
     const list = (v: string[] | null) => v ?? [];
@@ -101,9 +111,13 @@ export const purchasesImport: ImportKind = {
     const associations = organizations.filter((o) => o.kind === 'ASSOCIATION').map((o) => o.key);
     const kinds = Object.fromEntries(organizations.map((o) => [o.key, o.kind]));
     const anyLost = Object.values(lost).some((l) => l.length > 0);
+    const otherKind = ((refs.organization_kinds ?? []) as string[]).some((pair) => {
+      const [org, supplierKind] = (pair ?? '').split(' ');
+      return (kinds[org] === 'COOPERATIVE' || kinds[org] === 'ASSOCIATION') && kinds[org] !== supplierKind;
+    });
     return failures([
-      // The earliest line naming something missing, or an organization of another kind than its supplierKind.
-      ...(anyLost || organizations.length
+      // The lines naming something missing, or an organization of another kind than their supplierKind.
+      ...(anyLost || otherKind
         ? [sqlCheck(em, `SELECT line, origin_municipality_code AS code, family_farmer_id::text AS farmer, organization_id::text AS org, contract_id::text AS contract, supplier_kind,
                                 origin_municipality_code = ANY($1::text[]) AS lost_municipality, family_farmer_id = ANY($2::bigint[]) AS lost_farmer,
                                 organization_id = ANY($3::bigint[]) AS lost_org, contract_id = ANY($4::bigint[]) AS lost_contract
@@ -120,7 +134,7 @@ export const purchasesImport: ImportKind = {
             return new ImportLineError('BAD_USER_INPUT', r.line, 'supplierKind', message('purchase.organizationKind', { given: String(r.supplier_kind), id: String(r.org), kind: String(kinds[r.org as string]) }));
           })]
         : []),
-      sqlCheck(em, `SELECT line, external_id FROM (SELECT line, external_id, row_number() OVER (PARTITION BY external_id ORDER BY line) AS n
+      sqlCheck(em, `SELECT line, external_id FROM (SELECT line, external_id, row_number() OVER (PARTITION BY external_id COLLATE "C" ORDER BY line) AS n
                       FROM ${s} WHERE external_id IS NOT NULL) d WHERE n > 1`, [],
         (r) => new ImportLineError('CONFLICT', r.line, 'externalId', message('import.externalIdTwice', { externalId: String(r.external_id), producerId: String(producerId) }), 'DUPLICATE')),
       sqlCheck(em, `SELECT s.line, s.external_id FROM ${s} s JOIN purchase p ON p.producer_id = $1 AND p.external_id = s.external_id`, [producerId],
@@ -129,7 +143,7 @@ export const purchasesImport: ImportKind = {
       () => checkPeriodsOpen(em, producerId!, 'consumed_on', 'consumedOn', (refs.months ?? []) as number[]),
       // art. 6º §4º: a third-party lot of raw material also enters the average price per kg of the
       // month it was acquired in (purchasedOn), which must then be open too.
-      () => checkPeriodsOpen(em, producerId!, `(CASE WHEN supplier_kind <> 'OWN_PRODUCTION' AND purpose = 'BIODIESEL_FEEDSTOCK' THEN purchased_on ELSE consumed_on END)`, 'purchasedOn'),
+      () => checkPeriodsOpen(em, producerId!, ACQUIRED_MONTH_DATE, 'purchasedOn', (refs.acquired_months ?? []) as number[]),
     ]);
   },
 
