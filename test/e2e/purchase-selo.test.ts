@@ -117,6 +117,28 @@ describe('Purchase.selo agrees with sealCompliance.excluded, reason by reason', 
   });
 });
 
+describe('a contract over two years (art. 3º §2 II): the first purchase it covers, as the year finds it', () => {
+  test('covered first in 2024 before its signing: the 2025 purchase is NO_PRIOR_CONTRACT in the flat model and counts weighted, in Purchase.selo as in sealCompliance', async () => {
+    const p = await createProducer(api, 'Usina Selo Bianual', RECIFE);
+    const k = await contract(api, p, { farmer: eligibleFarmer, signedOn: '2024-07-01', validFrom: '2024-06-01', validUntil: '2025-12-31' });
+    const [early, later] = await purchases(api, p, [
+      { on: '2024-06-15', cost: '2000', farmer: eligibleFarmer, contract: k },
+      { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
+    ]);
+    const codes = (s: { findings: Array<{ code: string }> }) => s.findings.map((f) => f.code);
+    // Flat (2025 as known on 2024-06-27): the contract was signed after the first purchase it covers (2024-06-15).
+    const flat = await selo(later, '2024-06-27');
+    expect([flat.year, flat.counts, codes(flat)]).toEqual([2025, false, ['NO_PRIOR_CONTRACT']]);
+    const flatYear = (await api.ok(`query($p: ID!) { sealCompliance(producerId: $p, year: 2025, asKnownOn: "2024-06-27") { excluded { id findings { code } } } }`, { p })).sealCompliance;
+    expect(flatYear.excluded).toEqual([{ id: later, findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
+    // Weighted (from 2024 judged per acquisition): 2025-03-01 is after the signing and counts; 2024-06-15 does not.
+    expect(await selo(later)).toEqual({ year: 2025, asKnownOn: KNOWN, counts: true, kind: 'FAMILY_FARMING_ACQUISITION', priorityRegion: true, findings: [] });
+    expect(codes(await selo(early))).toEqual(['NO_PRIOR_CONTRACT']);
+    expect((await excludedOf(p, 2024)).get(early)).toEqual(['NO_PRIOR_CONTRACT']);
+    expect((await excludedOf(p, 2025)).has(later)).toBe(false);
+  });
+});
+
 describe('a page of purchases costs the same statements for 2 and 20 rows', () => {
   test('Producer.purchases(first: 2 | 20) { selo }: same statement count; every row answered', async () => {
     const p = await createProducer(api, 'Usina Selo', RECIFE);
@@ -140,7 +162,7 @@ describe('a page of purchases costs the same statements for 2 and 20 rows', () =
     const twenty = await measure(20);
     expect(twenty.nodes).toHaveLength(20);
     expect(twenty.statements).toBe(two.statements);
-    // The page itself, then the purchases' facts, their contracts' first covered purchase, the contracts, the minimum prices.
+    // The page itself, then the purchases' facts, the contracts with the first purchase each covers, the minimum prices.
     expect(twenty.statements).toBeLessThanOrEqual(8);
     const codes = twenty.nodes.map((n: any) => n.selo.findings.map((f: { code: string }) => f.code).join('+'));
     expect(new Set(codes)).toEqual(new Set(['', 'NO_CONTRACT', 'NO_CONTRACT+SUPPLIER_NOT_ELIGIBLE+REGISTRATION_NOT_VALID']));

@@ -17,8 +17,12 @@ export function coverageSql(c: string, p: string): { prior: string; date: string
 /**
  * The day of the first purchase recorded under contract `c` that it covers (NULL: none), among
  * those bought on or after `from` and on or before `until` (SQL expressions; either may be omitted).
+ * Written as the first row in date order, not `min`, so that the index `purchase_contract`
+ * (contract_id, purchased_on) finds it in one probe per contract: the contract's dates bound the
+ * scan and it stops at the first purchase covered (docs/PERFORMANCE.md).
  */
 export function firstCoveredSql(c: string, window: { from?: string; until?: string } = {}): string {
   const bounds = [window.from && `p.purchased_on >= ${window.from}`, window.until && `p.purchased_on <= ${window.until}`].filter(Boolean);
-  return `(SELECT min(p.purchased_on) FROM purchase p WHERE p.contract_id = ${c}.id AND ${coverageSql(c, 'p').all}${bounds.map((b) => ` AND ${b}`).join('')})`;
+  return `(SELECT p.purchased_on FROM purchase p WHERE p.contract_id = ${c}.id AND ${coverageSql(c, 'p').all}${bounds.map((b) => ` AND ${b}`).join('')}
+            ORDER BY p.purchased_on LIMIT 1)`;
 }

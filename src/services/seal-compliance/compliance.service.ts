@@ -138,7 +138,7 @@ export class SealComplianceService {
     // table; no other plan found groups as fast without this setting, which lasts for this statement.
     await em.query(`SET LOCAL enable_sort = off`);
     const purchaseRows: PurchaseGroupRow[] = await em.query(
-      `SELECT ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) AS n, min(purchased_on) AS first_on
+      `SELECT ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) AS n
          FROM (${purchaseFacts()}) f GROUP BY ${PURCHASE_COLUMNS}`,
       params,
     );
@@ -148,17 +148,10 @@ export class SealComplianceService {
       params.slice(0, 4),
     );
 
-    // The first purchase each contract covers, within the year, from the groups (art. 3º §2 II);
-    // earlier years are looked up for the contracts valid before it.
-    const firstInYear = new Map<string, string>();
-    for (const r of purchaseRows) {
-      if (r.contract_id === '0' || !(r.covers_date && r.covers_feedstock && r.covers_counterparty)) continue;
-      const known = firstInYear.get(r.contract_id);
-      if (!known || r.first_on < known) firstInYear.set(r.contract_id, r.first_on);
-    }
     const contractIds = [...new Set(purchaseRows.map((r) => r.contract_id).filter((id) => id !== '0'))];
     const membershipIds = [...new Set(purchaseRows.map((r) => r.membership_id).filter((id) => id !== '0'))];
-    const conformities = await this.contracts.conformities(contractIds, asKnownOn, { before: from, firstFrom: firstInYear }, em);
+    // Each contract's conformity, with the first purchase it covers up to the year's end (art. 3º §2 II).
+    const conformities = await this.contracts.conformities(contractIds, asKnownOn, to, em);
     const organizations = await organizationFacts(em, membershipIds);
     const segmentOf = (i: number): Segment => segments[i - 1];
     const purchaseKeys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);

@@ -25,20 +25,15 @@ export class ContractConformityService {
 
   /**
    * Conformity of contracts by id, as known on `asKnownOn`: one statement for the contracts and the
-   * first purchase each covers, one for the minimum prices. With `known`, the first covered
-   * purchases on or after `known.before` are already known (`firstFrom`, from the year's groups)
-   * and only earlier ones are looked up, for the contracts valid before that day.
+   * first purchase each covers (the contract-coverage builder), one for the minimum prices. With
+   * `until`, the first purchase covered on or before that day (the Selo's year and Purchase.selo:
+   * up to the year's end).
    */
-  async conformities(
-    ids: readonly string[],
-    asKnownOn: IsoDate,
-    known?: { before: IsoDate; firstFrom: Map<string, IsoDate> },
-    em: EntityManager = this.ds.manager,
-  ): Promise<Conformities> {
+  async conformities(ids: readonly string[], asKnownOn: IsoDate, until?: IsoDate, em: EntityManager = this.ds.manager): Promise<Conformities> {
     const map: Conformities = new Map();
     const wanted = [...new Set(ids.filter(isId))];
     if (wanted.length === 0) return map;
-    const rows: ContractRow[] = await em.query(contractsSql(known !== undefined), known ? [wanted, known.before] : [wanted]);
+    const rows: ContractRow[] = await em.query(contractsSql(until !== undefined), until !== undefined ? [wanted, until] : [wanted]);
     const prices = await this.minimumPrices.versions([...new Set(rows.map((r) => r.feedstock))], em);
     for (const r of rows) {
       const facts: ContractFacts = {
@@ -47,8 +42,7 @@ export class ContractConformityService {
         familyFarmerId: r.family_farmer_id === null ? null : String(r.family_farmer_id),
         organizationId: r.organization_id === null ? null : String(r.organization_id),
       };
-      const firstOn: IsoDate | null = r.first_covered_on ?? known?.firstFrom.get(String(r.id)) ?? null;
-      map.set(String(r.id), { facts, conformity: contractConformity(facts, prices, firstOn, asKnownOn) });
+      map.set(String(r.id), { facts, conformity: contractConformity(facts, prices, r.first_covered_on, asKnownOn) });
     }
     return map;
   }

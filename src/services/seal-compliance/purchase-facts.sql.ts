@@ -91,7 +91,7 @@ export interface PurchaseGroupRow {
   purpose: PurchasePurpose; supplier_kind: SupplierKind; organization_id: string; contract_id: string;
   prior: boolean; covers_date: boolean; covers_feedstock: boolean; covers_counterparty: boolean;
   region: Region; semiarid: boolean; segment: number; registration: number; feedstock: Feedstock; below_minimum: boolean; membership_id: string;
-  amount: string; n: string; first_on: string;
+  amount: string; n: string;
 }
 
 /** A row of FOMENTO_FACTS grouped. */

@@ -12,7 +12,6 @@ import { purchaseWeighing, sealComplianceModel, weighItem } from '../../law/seal
 import { SealComplianceModel } from '../../law/types';
 import { requireDate } from '../record-batch';
 import { ContractConformityService } from './contract-conformity.service';
-import { firstCoveredSql } from '../facts/contract-coverage.sql';
 import {
   FAMILY_FARMING_SUPPLIERS, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
@@ -87,21 +86,13 @@ export class PurchaseSeloService {
       const priceRuns = weighted ? await this.contracts.minimumPriceRuns(from, to, b.asKnownOn, em) : [];
       const params = [[...b.producerIds], from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
       const rows: Array<PurchaseGroupRow & { id: string }> = await em.query(
-        `SELECT id, ${PURCHASE_COLUMNS}, cost AS amount, 1 AS n, purchased_on AS first_on
+        `SELECT id, ${PURCHASE_COLUMNS}, cost AS amount, 1 AS n
            FROM (${purchaseFacts(` AND p.id = ANY($10::bigint[])`)}) f`,
         [...params, b.ids],
       );
       const contractIds = [...new Set(rows.map((r) => r.contract_id).filter((id) => id !== '0'))];
-      // As the year's compliance finds it: the first purchase of the year each contract covers (art. 3º §2 II).
-      const firstInYear = new Map<string, string>();
-      if (contractIds.length) {
-        const firsts: Array<{ contract_id: string; first_on: IsoDate | null }> = await em.query(
-          `SELECT c.id AS contract_id, ${firstCoveredSql('c', { from: '$1::date', until: '$2::date' })} AS first_on FROM contract c WHERE c.id = ANY($3::bigint[])`,
-          [from, to, contractIds],
-        );
-        for (const f of firsts) if (f.first_on) firstInYear.set(String(f.contract_id), f.first_on);
-      }
-      const conformities = await this.contracts.conformities(contractIds, b.asKnownOn, { before: from, firstFrom: firstInYear }, em);
+      // As the year's compliance finds it: the first purchase each contract covers up to the year's end (art. 3º §2 II).
+      const conformities = await this.contracts.conformities(contractIds, b.asKnownOn, to, em);
       const organizations = await organizationFacts(em, [...new Set(rows.map((r) => r.membership_id).filter((id) => id !== '0'))]);
       for (const r of rows) {
         const g = purchaseGroupOf(r, conformities, organizations, (i) => segments[i - 1]);
