@@ -4,8 +4,8 @@ import tseslint from 'typescript-eslint';
 
 /** An import that is neither relative nor decimal.js. */
 const NOT_RELATIVE_BUT_DECIMAL = { regex: '^(?!\\.|decimal\\.js$)', message: 'src/law imports only itself and decimal.js.' };
-/** A relative import leaving src/law (from `depth` folders below it), but for the messages (src/i18n). */
-const outOfLaw = (depth) => ({ regex: `^(\\.\\./){${depth}}(?!i18n$)`, message: 'src/law imports only itself, decimal.js and the messages (src/i18n).' });
+/** A relative import leaving src/law (from `depth` folders below it). */
+const outOfLaw = (depth) => ({ regex: `^(\\.\\./){${depth}}`, message: 'src/law imports only itself and decimal.js (it says what it finds as message keys and values; src/i18n gives them words).' });
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'coverage/**', '.data/**'] },
@@ -16,8 +16,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // The layers (docs/ARCHITECTURE.md). src/law is the law: it imports only itself, decimal.js and
-  // the message catalogue src/i18n (keyed text, no I/O) — never the database, GraphQL or a service.
+  // The layers (docs/ARCHITECTURE.md). src/law is the law: it imports only itself and decimal.js —
+  // never the database, GraphQL, a service, nor the message catalogues (its findings and errors are
+  // message keys and values, src/law/message.ts; src/i18n renders them where the answer is given).
   {
     files: ['src/law/*.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NOT_RELATIVE_BUT_DECIMAL, outOfLaw(1)] }] },

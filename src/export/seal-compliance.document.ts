@@ -1,6 +1,6 @@
 import { Locale } from '../formats/brazilian';
 import { Decimal } from '../law/decimal';
-import { findingMessage } from '../law/findings';
+import { findingMessage } from '../i18n/finding-message';
 import type { SealComplianceReport } from '../services/seal-compliance/compliance.service';
 import { CellType, CellValue, ExportDocument, label, Labels, Section } from './document';
 import { findingsSection, producerLine } from './sections';

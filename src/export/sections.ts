@@ -1,6 +1,7 @@
 import { Producer } from '../domain';
 import { Locale } from '../formats/brazilian';
-import { Finding, findingMessage } from '../law/findings';
+import { findingMessage } from '../i18n/finding-message';
+import { Finding } from '../law/findings';
 import { label, Labels, Section } from './document';
 
 /** The producer a document is about: name, CNPJ, id. */

@@ -1,5 +1,5 @@
 import { ENUMS, Locale } from '../formats/brazilian';
-import { findingMessage } from '../law/findings';
+import { findingMessage } from '../i18n/finding-message';
 import type { TaxPeriodView } from '../services/tax-period.service';
 import { CellValue, Column, ExportDocument, label, Labels, Section } from './document';
 import { findingsSection, producerLine } from './sections';

@@ -66,7 +66,7 @@ export function mountExport(app: express.Express, { exporter, verifier, logger }
       } catch (e) {
         if (e instanceof AppError || e instanceof NoRuleInForceError) {
           const extra = e instanceof AppError ? e.extensions() : { legalBasis: e.legalBasis };
-          res.status(STATUS[e.code] ?? 400).json({ error: { code: e.code, message: e instanceof AppError ? translate(e.text, currentLocale()) : e.message, ...extra, requestId } });
+          res.status(STATUS[e.code] ?? 400).json({ error: { code: e.code, message: translate(e.text, currentLocale()), ...extra, requestId } });
           return;
         }
         if (isDatabaseUnavailable(e)) {

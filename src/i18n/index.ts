@@ -1,12 +1,13 @@
 import i18next from 'i18next';
 import { en, MessageKey } from './en';
 import { ptBR } from './pt-BR';
+import type { Message, MessageParam, MessageParams } from '../law/message';
 
 /**
  * The API's messages in English (the default) and Brazilian Portuguese, looked up by key and
- * locale with i18next. A leaf of the code: it imports nothing of the project, so every layer (the
- * law's findings included) may describe what it says as a `Message` — a key and its values — and
- * the edge that answers renders it in the caller's language (`Accept-Language`, docs/API.md).
+ * locale with i18next. It imports nothing of the project but the shape of a `Message` (the law's):
+ * every layer — the law's findings and errors included — says what it says as a key and its values,
+ * and the edge that answers renders it in the caller's language (`Accept-Language`, docs/API.md).
  */
 
 export type { MessageKey } from './en';
@@ -15,20 +16,9 @@ export const LOCALES = ['en', 'pt-BR'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en';
 
-/** A value inside a message: text, a number, or another message (rendered in the same language). */
-export type MessageParam = string | number | Message | readonly Message[];
-export type MessageParams = Readonly<Record<string, MessageParam>>;
-
-/** What a message says, independent of its language. */
-export interface Message {
-  readonly key: MessageKey;
-  readonly params?: MessageParams;
-  /**
-   * Set where the field is named beside the message (a CSV error's column): a text that opens
-   * with the field (`{{field}} must …`) leaves it out (`column quantityKg: must …`).
-   */
-  readonly fieldNamedApart?: boolean;
-}
+// The shape of a message is the law's (src/law/message.ts: a key and its values, no words); the
+// catalogues here give it words. Outside the law a message is made with a key checked against them.
+export type { Message, MessageParam, MessageParams } from '../law/message';
 
 export function message(key: MessageKey, params?: MessageParams): Message {
   return params ? { key, params } : { key };
@@ -63,7 +53,7 @@ export function translate(m: Message, locale: Locale = DEFAULT_LOCALE): string {
   }
   const text = i18n.t(m.key, { ...values, lng: locale });
   const lead = `${values.field} `;
-  return m.fieldNamedApart && CATALOGS[locale][m.key].startsWith('{{field}} ') && text.startsWith(lead) ? text.slice(lead.length) : text;
+  return m.fieldNamedApart && (CATALOGS[locale][m.key as MessageKey] ?? '').startsWith('{{field}} ') && text.startsWith(lead) ? text.slice(lead.length) : text;
 }
 
 export function isMessageKey(key: string): key is MessageKey {

@@ -3,7 +3,7 @@ import { addDays, IsoDate, within } from './dates';
 import { Decimal } from './decimal';
 import { Finding, finding } from './findings';
 import { Feedstock } from './types';
-import { message } from '../i18n';
+import { message } from './message';
 
 /**
  * Prior purchase contracts with family farming (Decreto 10.527/2020, art. 3º §2 II–III;

@@ -2,7 +2,7 @@ import { IsoDate, within } from './dates';
 import { Decimal, ZERO } from './decimal';
 import { Finding, finding } from './findings';
 import { OrganizationKind, Registration, RegistrationKind, SupplierKind } from './types';
-import { message } from '../i18n';
+import { message } from './message';
 
 /**
  * Portaria MAPA 174/2022 — DAPs were issued only until 2022-10-31; from 2022-11-01 only the CAF

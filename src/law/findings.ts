@@ -1,9 +1,9 @@
-import { isMessageKey, Locale, message, Message, translate } from '../i18n';
+import { message, Message } from './message';
 
 /**
  * Finding codes (DESIGN §1.6): stable, clients switch on them, each with the provision it rests
- * on. A new situation gets a new code here and a line in docs/LAW.md; the compiler then asks for
- * its description in src/i18n (`finding.<CODE>`, in English and Portuguese).
+ * on. A new situation gets a new code here and a line in docs/LAW.md, and its description in src/i18n
+ * (`finding.<CODE>`, in English and Portuguese; test/i18n/catalog.test.ts asks for both).
  */
 const LEGAL_BASIS = {
   NO_REGIME_ELECTION: 'Lei 11.116/2005, arts. 3º and 4º',
@@ -37,17 +37,18 @@ const LEGAL_BASIS = {
 
 export type FindingCode = keyof typeof LEGAL_BASIS;
 
-/** Each code's general description (in English) and legal basis. */
+/** Each code's general description (a message: `finding.<CODE>`) and legal basis. */
 export const FINDINGS = Object.fromEntries(
-  (Object.keys(LEGAL_BASIS) as FindingCode[]).map((code) => [code, { message: translate(message(`finding.${code}`)), legalBasis: LEGAL_BASIS[code] }]),
-) as Record<FindingCode, { message: string; legalBasis: string }>;
+  (Object.keys(LEGAL_BASIS) as FindingCode[]).map((code) => [code, { text: message(`finding.${code}`), legalBasis: LEGAL_BASIS[code] }]),
+) as Record<FindingCode, { text: Message; legalBasis: string }>;
 
 export interface Finding {
   code: FindingCode | string;
-  /** The English text; `text` says the same in any language (src/i18n). */
-  message: string;
   legalBasis: string | null;
+  /** What it says, as a message (rendered in a language by src/i18n: `findingMessage`). */
   text?: Message;
+  /** Only in a finding stored before its text was kept (a month closed earlier): its English words. */
+  message?: string;
 }
 
 /**
@@ -60,15 +61,5 @@ export function finding(code: FindingCode, detail?: Message, legalBasis?: string
 
 /** A finding of any catalogue, from its code, legal basis and text. */
 export function described(code: string, legalBasis: string | null, text: Message): Finding {
-  return { code, message: translate(text), legalBasis, text };
-}
-
-/**
- * What a finding says in a locale: its text, or — a finding stored before its text was kept (a
- * month closed earlier) — its code's general description in that locale, else its English words.
- */
-export function findingMessage(finding: Finding, locale: Locale): string {
-  if (finding.text) return translate(finding.text, locale);
-  const general = `finding.${finding.code}`;
-  return locale !== 'en' && isMessageKey(general) ? translate(message(general), locale) : finding.message;
+  return { code, legalBasis, text };
 }

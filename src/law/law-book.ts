@@ -3,7 +3,7 @@ import { addDays, IsoDate, isIsoDate } from './dates';
 import { inForce, Version } from './dated';
 import { NoRuleInForceError } from './errors';
 import { BlendRule, FuelTax, RateCategory, Region, SealWeightingFactor } from './types';
-import { message, Message, translate } from '../i18n';
+import { message, Message, plain } from './message';
 
 /** A coefficient and the per-m³ amounts published with it (Decreto 10.527/2020, arts. 5º, 6º). */
 export interface CoefficientRuleValue {
@@ -190,7 +190,7 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
   const byParameter = new Map<string, Version<Record<string, string>>[]>();
   records.forEach((r, index) => {
     const problems = versionProblems(r);
-    if (problems.length) throw new Error(`Malformed law version ${r.id ?? index} (${r.parameter}/${r.scope}): ${problems.map(([field, text]) => `${field}: ${translate(text)}`).join('; ')}`);
+    if (problems.length) throw new Error(`Malformed law version ${r.id ?? index} (${r.parameter}/${r.scope}): ${problems.map(([field, text]) => `${field}: ${plain(text)}`).join('; ')}`);
     const v: Version<Record<string, string>> = {
       id: r.id, value: r.value, validFrom: r.validFrom, validUntil: r.validUntil, publishedOn: r.publishedOn,
       legalBasis: r.legalBasis, note: r.note ?? null, seq: r.seq ?? index,

@@ -9,7 +9,7 @@ import { described, Finding, finding } from './findings';
 import { LawBook, SpendingKind } from './law-book';
 import { isPriorityRegion } from './municipality';
 import { Feedstock, PurchasePurpose, Region, SealWeightingFactor, SupplierKind } from './types';
-import { message, Message, translate } from '../i18n';
+import { message, Message } from './message';
 
 /**
  * The Selo's annual family-farming targets (Decreto 10.527/2020, art. 3º §2 I–III and §3º;
@@ -35,8 +35,8 @@ export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_BASIS;
 
 /** Each code's general description (in English, src/i18n `finding.<CODE>`) and legal basis. */
 export const SEAL_COMPLIANCE_FINDINGS = Object.fromEntries(
-  (Object.keys(SEAL_COMPLIANCE_BASIS) as SealComplianceFindingCode[]).map((code) => [code, { message: translate(message(`finding.${code}`)), legalBasis: SEAL_COMPLIANCE_BASIS[code] }]),
-) as Record<SealComplianceFindingCode, { message: string; legalBasis: string }>;
+  (Object.keys(SEAL_COMPLIANCE_BASIS) as SealComplianceFindingCode[]).map((code) => [code, { text: message(`finding.${code}`), legalBasis: SEAL_COMPLIANCE_BASIS[code] }]),
+) as Record<SealComplianceFindingCode, { text: Message; legalBasis: string }>;
 
 export function sealFinding(code: SealComplianceFindingCode, detail?: Message): Finding {
   return described(code, SEAL_COMPLIANCE_BASIS[code], detail ?? message(`finding.${code}`));

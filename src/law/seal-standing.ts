@@ -1,7 +1,7 @@
 import { addDays, IsoDate } from './dates';
 import { Finding, finding } from './findings';
 import { SealEventKind } from './types';
-import { message, Message } from '../i18n';
+import { message, Message } from './message';
 
 export interface SealEventFacts {
   kind: SealEventKind;

@@ -11,7 +11,7 @@ import {
 } from './seal-year';
 import { BalanceIn, balanceOut } from './seal-balance';
 import { FACTOR_ALINEA, Feedstock, Region, SealComplianceModel, SealWeightingFactor as F } from './types';
-import { message } from '../i18n';
+import { message } from './message';
 
 /**
  * The Selo's compliance as the ministry computes it from 2024 (Portaria MDA nº 28/2024, DOU

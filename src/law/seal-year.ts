@@ -9,7 +9,7 @@ import {
   Base, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, GroupDecision, Place, PurchaseGroup, SalesTotals, sealBase, sealFinding,
 } from './seal-compliance';
 import { Feedstock, SealComplianceModel, SealWeightingFactor } from './types';
-import { message } from '../i18n';
+import { message } from './message';
 
 /**
  * A Selo year's result (Decreto 10.527/2020, art. 3º §2 I and §3º; Portaria Interministerial

@@ -9,6 +9,7 @@ import { completeSnapshot, explainSnapshot, FigureDifference, figureDifferences,
 import { TaxPeriodStatus } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
+import { translate } from '../i18n';
 import { lockPeriodExclusively } from './period-lock';
 import { Computation, computeMonths, MonthOutcome } from './tax-period-month';
 import { isId, requireDate } from './record-batch';
@@ -213,7 +214,7 @@ function shownMonth(law: LawBook, producer: Producer, row: TaxPeriod | null, out
   // The snapshot stands even where no rule is in force as known on asKnownOn: say so.
   if (!(live instanceof NoRuleInForceError)) throw live;
   return { ...view(producer, snapshot, row, null), recomputedDiffers: true, recomputedAsKnownOn: asKnownOn,
-    differences: [{ field: 'computation', closed: null, recomputed: live.message }] };
+    differences: [{ field: 'computation', closed: null, recomputed: translate(live.text) }] };
 }
 
 function view(

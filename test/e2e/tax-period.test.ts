@@ -420,6 +420,7 @@ test('closing: snapshot, new purchases and sales rejected with PERIOD_CLOSED, dr
   // and the comparison says that no rule was then in force.
   const early = await taxPeriod(id, 2026, 12, '2020-01-01');
   expect([early.status, early.pisDue, early.recomputedDiffers, early.differences[0].field]).toEqual(['CLOSED', closed.pisDue, true, 'computation']);
+  expect(early.differences[0].recomputed).toMatch(/^No version of .* is in force on 2026-12-01 as known on 2020-01-01$/);
 
   // A retroactive act: new GENERAL amounts for December 2026, published today.
   await api.ok(`mutation($i: PublishCoefficientRuleInput!) { publishCoefficientRule(input: $i) { id } }`, { i: {

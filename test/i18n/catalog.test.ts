@@ -1,4 +1,6 @@
-import { CATALOGS, LOCALES, message, recognise, translate } from '../../src/i18n';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CATALOGS, isMessageKey, LOCALES, message, recognise, translate } from '../../src/i18n';
 import { en } from '../../src/i18n/en';
 import { FINDINGS } from '../../src/law/findings';
 import { SEAL_COMPLIANCE_FINDINGS } from '../../src/law/seal-compliance';
@@ -35,6 +37,21 @@ describe('the message catalogues', () => {
       expect(translate(message(key), 'pt-BR')).not.toBe(translate(message(key), 'en'));
     }
     expect(translate(message('finding.NO_REGIME_ELECTION'), 'pt-BR')).toBe('Nenhuma opção registrada rege o ano (nenhuma feita, ou nenhuma ainda em vigor): apurado ad valorem.');
+  });
+
+  test('every message key the law says (src/law, which does not import the catalogues) has its text in every language', () => {
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true })
+      .flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+    const source = files(join(__dirname, '../../src/law')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    const literal = [...source.matchAll(/'((?:finding|law|word|input)\.[A-Za-z_.]+)'/g)].map((m) => m[1]);
+    // The keys built from a code: each code's description, and the grant events' (seal-standing.ts).
+    const codes = [...Object.keys(FINDINGS), ...Object.keys(SEAL_COMPLIANCE_FINDINGS)];
+    const built = [...codes.map((c) => `finding.${c}`), ...['SEAL_CANCELLED', 'SEAL_SUSPENDED'].flatMap((c) => [`finding.${c}.grant`, `finding.${c}.grantWithReason`])];
+    expect(literal.length).toBeGreaterThan(40);
+    expect(source).toContain('`finding.${code}.grantWithReason`');
+    const missing = [...new Set([...literal, ...built])].filter((key) => !isMessageKey(key));
+    expect(missing).toEqual([]);
+    for (const locale of LOCALES) for (const key of built) expect(translate(message(key as keyof typeof en), locale)).not.toBe(key);
   });
 
   test('nested messages and lists are rendered in the same language', () => {

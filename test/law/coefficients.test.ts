@@ -1,3 +1,4 @@
+import { translate } from '../../src/i18n';
 import { Decimal } from '../../src/law/decimal';
 import { NoRuleInForceError } from '../../src/law/errors';
 import { createLawBook } from '../../src/law/law-book';
@@ -149,6 +150,7 @@ describe('EC 132/2023, ADCT art. 126, II: end of PIS/Pasep and Cofins from 2027-
     expect(error).toBeInstanceOf(NoRuleInForceError);
     expect((error as NoRuleInForceError).code).toBe('NO_RULE_IN_FORCE');
     expect((error as Error).message).toContain('EC 132/2023');
+    expect(translate((error as NoRuleInForceError).text)).toMatch(/^PIS\/Pasep and Cofins are extinct from 2027-01-01 and replaced by the CBS \(EC 132\/2023.*\): no PIS\/Cofins rule is in force on 2027-01-01$/);
     expect((error as NoRuleInForceError).legalBasis).toContain('ADCT art. 126, II');
   });
   test('the ad valorem rates and the per-m³ bases end too', () => {

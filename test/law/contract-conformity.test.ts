@@ -1,3 +1,4 @@
+import { findingMessage } from '../../src/i18n/finding-message';
 import { Version } from '../../src/law/dated';
 import {
   Conformity, ContractFacts, contractConformity, contractFindingsFromFacts, CoveredPurchaseFacts, coverage, MinimumPriceValue, minimumPriceInForce, signedBefore,
@@ -95,7 +96,7 @@ describe('a purchase under a contract (art. 3º §2 II)', () => {
     expect(coverage(contract(), { ...purchase, purchasedOn: '2026-01-01' })).toEqual({ date: false, feedstock: true, counterparty: true });
     const f = contractFindings(conforming, { ...purchase, feedstock: Feedstock.CASTOR_BEAN, familyFarmerId: '8' });
     expect(codes(f)).toEqual(['CONTRACT_NOT_COVERING']);
-    expect(f[0].message).toContain('feedstock, counterparty');
+    expect(findingMessage(f[0])).toContain('feedstock, counterparty');
     // An organization's contract does not cover a farmer's purchase.
     expect(coverage(contract({ familyFarmerId: null, organizationId: '7' }), purchase).counterparty).toBe(false);
   });
@@ -108,7 +109,7 @@ describe('a purchase under a contract (art. 3º §2 II)', () => {
   test('a later purchase under a contract signed after its first covered purchase does not count either: the contract does not conform', () => {
     const late = { facts: contract(), conformity: contractConformity(contract(), [], '2025-01-05', KNOWN) };
     expect(codes(contractFindings(late, purchase))).toEqual(['NO_PRIOR_CONTRACT']);
-    expect(late.conformity.findings[0].message).toContain('after the first purchase it covers (2025-01-05)');
+    expect(findingMessage(late.conformity.findings[0])).toContain('after the first purchase it covers (2025-01-05)');
   });
 
   test('the contract\'s own failures come with the purchase\'s', () => {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { translate } from '../../src/i18n';
 import { FINDINGS } from '../../src/law/findings';
 import { SEAL_COMPLIANCE_FINDINGS } from '../../src/law/seal-compliance';
 
@@ -53,7 +54,7 @@ test('every finding code of DESIGN §1.6 exists in the catalogue, with a message
   for (const code of DESIGN_CODES) {
     expect(FINDINGS).toHaveProperty(code);
     const f = FINDINGS[code as keyof typeof FINDINGS];
-    expect(f.message.length).toBeGreaterThan(10);
+    expect(translate(f.text).length).toBeGreaterThan(10);
     expect(f.legalBasis.length).toBeGreaterThan(5);
   }
 });

@@ -163,7 +163,7 @@ describe('what counts (art. 3º §2 I–III)', () => {
   });
 
   test('a supplier without a valid registration and under a non-conforming contract: all the reasons', () => {
-    const bad: Conformity = { conforming: false, findings: [{ code: 'NO_TECHNICAL_ASSISTANCE', message: '', legalBasis: null }], minimumPrice: null };
+    const bad: Conformity = { conforming: false, findings: [{ code: 'NO_TECHNICAL_ASSISTANCE', legalBasis: null }], minimumPrice: null };
     const r = sealCompliance(facts({
       purchases: [group('10', {
         key: 'x',

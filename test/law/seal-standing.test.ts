@@ -1,3 +1,4 @@
+import { findingMessage } from '../../src/i18n/finding-message';
 import { sealStanding, GrantFacts } from '../../src/law/seal-standing';
 import { SealEventKind } from '../../src/law/types';
 
@@ -64,6 +65,6 @@ test('no grant at all', () => {
 });
 
 test('the reason says why, with the event reason', () => {
-  expect(sealStanding([grant], '2025-06-15').reason.message).toContain('suspended since 2025-06-01 (audit)');
+  expect(findingMessage(sealStanding([grant], '2025-06-15').reason)).toContain('suspended since 2025-06-01 (audit)');
   expect(sealStanding([grant], '2025-06-15').reason.legalBasis).toContain('art. 6º §2º');
 });

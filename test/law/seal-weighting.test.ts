@@ -1,3 +1,4 @@
+import { findingMessage } from '../../src/i18n/finding-message';
 import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { finding } from '../../src/law/findings';
@@ -280,7 +281,7 @@ describe('contracts and technical assistance from 2024 (decree art. 3º §2º II
     expect(r.actualTotal.toFixed()).toBe('400');
     expect(r.technicalAssistance).toEqual({ contractIds: ['7'], met: false });
     expect(codes(r.findings)).toEqual(['MINIMUM_NOT_PUBLISHED', 'NO_TECHNICAL_ASSISTANCE']);
-    expect(r.findings[1].message).toContain('7');
+    expect(findingMessage(r.findings[1])).toContain('7');
     expect(r.compliant).toBe(false); // a requirement not met: false even though requirement 1 is unknown
   });
 
@@ -290,7 +291,7 @@ describe('contracts and technical assistance from 2024 (decree art. 3º §2º II
     expect(codes(r.items[0].findings)).toEqual(['PURCHASE_BELOW_MINIMUM_PRICE']);
     expect(r.items[1].findings).toEqual([]);
     const year = r.findings.find((f) => f.code === 'PURCHASE_BELOW_MINIMUM_PRICE');
-    expect(year?.message).toMatch(/^3 purchase/);
+    expect(year && findingMessage(year)).toMatch(/^3 purchase/);
   });
 });
 
@@ -339,7 +340,7 @@ describe('balances (Portaria MDA nº 28/2024, art. 58): the evaluation of 2024 c
     const r = run({ year: 2026, balancesIn: [deficit], purchases: [bought('600000', { segment: y2026 })] }, law);
     // 600.000 − 300.000 = 300.000 toward 500.000: 200.000 short (600.000 alone would meet the minimum).
     expect([r.minimumShare.shortfall?.toFixed(), r.minimumShare.met]).toEqual(['200000', false]);
-    expect(r.findings.find((f) => f.code === 'BALANCE_BROUGHT_IN')?.message).toMatch(/deficit of R\$ 300000\.00.*by 2026-12-31/);
+    expect(findingMessage(r.findings.find((f) => f.code === 'BALANCE_BROUGHT_IN')!)).toMatch(/deficit of R\$ 300000\.00.*by 2026-12-31/);
     // Its own balance leaving 2026: 600.000 − 300.000 − 500.000 = −200.000 (2026 does not carry, so none is shown).
     expect(r.balance.carriedOut).toBeUndefined();
   });

@@ -1,3 +1,4 @@
+import { findingMessage } from '../../src/i18n/finding-message';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
 import { regimeForMonth } from '../../src/law/regime';
@@ -129,7 +130,7 @@ describe('from 2027: the CBS on biodiesel (LC 214/2025, arts. 172–175), data a
     expect(cbs.legalBasis).toContain('Lei Complementar 214/2025, arts. 172–175');
     expect(cbs.legalBasis).toContain('art. 174 III b');
     expect(f.warnings.map((w) => w.code)).toEqual(['RATE_NOT_PUBLISHED']);
-    expect(f.warnings[0].message).toContain('2027-01-01 to 2027-01-31');
+    expect(findingMessage(f.warnings[0])).toContain('2027-01-01 to 2027-01-31');
     expect(f.fuelTaxes!.map((t) => t.tax)).toEqual([FuelTax.CBS]); // the IBS only from 2029
     expect(f.regimeBasis).toContain('extinct from 2027-01-01');
     // The import's PIS/Cofins-Importação are extinct; its volume is in the CBS above.
@@ -184,7 +185,7 @@ describe('from 2027: the CBS on biodiesel (LC 214/2025, arts. 172–175), data a
       ['2027-03-01', '2027-03-14', 'RATE_NOT_PUBLISHED', '1.5', null], ['2027-03-15', '2027-03-31', 'COMPUTED', '2', '0.25'],
     ]);
     expect([cbs.status, cbs.due, cbs.ratePerM3]).toEqual(['RATE_NOT_PUBLISHED', null, null]);
-    expect(f.warnings.map((w) => w.message)).toEqual([expect.stringContaining('2027-03-01 to 2027-03-14')]);
+    expect(f.warnings.map((w) => findingMessage(w))).toEqual([expect.stringContaining('2027-03-01 to 2027-03-14')]);
   });
 
   test('the IBS in the same shape from 2029 (levy marked for confirmation), each with its own rate', () => {

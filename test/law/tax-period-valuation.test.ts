@@ -1,3 +1,4 @@
+import { findingMessage } from '../../src/i18n/finding-message';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook } from '../../src/law/law-book';
 import { regimeForMonth } from '../../src/law/regime';
@@ -98,8 +99,8 @@ describe('a stock-only month (DESIGN §1.3: the blend of the latest earlier mont
     expect([f.pisDue.toFixed(), f.cofinsDue.toFixed()]).toEqual(['103.59', '476.98']);
     expect(f.feedstockCost.toFixed()).toBe('0'); // nothing used in October itself
     expect(f.warnings.map((w) => w.code)).toEqual(['BLEND_OF_EARLIER_PERIOD', 'OWN_PRODUCTION_VALUED_BY_LOTS_USED']);
-    expect(f.warnings[0].message).toContain('2026-09');
-    expect(f.warnings[1].message).toContain('In 2026-09');
+    expect(findingMessage(f.warnings[0])).toContain('2026-09');
+    expect(findingMessage(f.warnings[1])).toContain('In 2026-09');
     expect(f.segments[0].legalBasis).toContain('with the raw material of 2026-09, the latest earlier month with raw material used');
   });
 

@@ -1,5 +1,6 @@
 import { FieldResolver, Resolver, Root } from 'type-graphql';
-import { Finding, findingMessage } from '../../law/findings';
+import { findingMessage } from '../../i18n/finding-message';
+import { Finding } from '../../law/findings';
 import { currentLocale } from '../../request-context';
 import { FindingType } from './common';
 

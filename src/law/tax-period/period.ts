@@ -9,7 +9,7 @@ import { blendRuleBasis, explainSegment, periodName, regimeBasis } from './expla
 import { fuelTaxes } from './fuel-taxes';
 import { importContributions } from './imports';
 import { FeedstockGroup, PeriodRef, SegmentSpan, TaxPeriodInput, TaxPeriodResult, TaxSegmentFigures, versionKey } from './types';
-import { message } from '../../i18n';
+import { message } from '../message';
 
 /**
  * The monthly PIS/Pasep and Cofins of a biodiesel producer (DESIGN §1.1–§1.3), pure: the service
@@ -134,7 +134,7 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     const blend = costWeightedBlend(rules, valuation, seg.sealRegular);
     for (const v of blend.lawVersions) lawVersions.add(v);
     if (blend.familyFarmingWithoutSeal) {
-      warnings.push(finding('SEAL_NOT_REGULAR', message('finding.SEAL_NOT_REGULAR.segment', { from: seg.from, to: seg.to, reason: seg.standing.reason.text ?? seg.standing.reason.message }),
+      warnings.push(finding('SEAL_NOT_REGULAR', message('finding.SEAL_NOT_REGULAR.segment', { from: seg.from, to: seg.to, reason: seg.standing.reason.text ?? message(`finding.${seg.standing.reason.code}`) }),
         blendRuleBasis(law, BlendRule.SEAL_CONDITION, seg.from, asKnownOn)));
     }
     // art. 6º §5º: imported biodiesel at the GENERAL amounts.
@@ -192,7 +192,7 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
 function dedupe(findings: Finding[]): Finding[] {
   const seen = new Set<string>();
   return findings.filter((f) => {
-    const key = `${f.code}|${f.message}`;
+    const key = `${f.code}|${JSON.stringify(f.text ?? null)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
