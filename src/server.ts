@@ -13,7 +13,7 @@ import { stringifyResult } from './graphql/compiled/raw-json';
 import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, checkInputText } from './graphql/errors';
 import { armor, bodyErrors, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
-import { createLoaders } from './graphql/loaders';
+import { createLoaders, Loaders } from './graphql/loaders';
 import { getSchema } from './graphql/schema';
 import { Exporter } from './export/exporter';
 import { mountExport } from './http/export';
@@ -62,8 +62,20 @@ export interface RunningApp {
  * (`pt-BR`, `pt`, `pt-PT`) or English, the default (docs/API.md, "Languages").
  */
 export function localeOfRequest(req: express.Request): Locale {
-  return localeOf(req.acceptsLanguages('en', 'pt-BR', 'pt') || null);
+  // The answer depends on the header's text only: negotiated once per distinct header (clients
+  // send the same few), not on every request.
+  const header = req.headers['accept-language'] ?? '';
+  let locale = LOCALE_OF_HEADER.get(header);
+  if (locale === undefined) {
+    locale = localeOf(req.acceptsLanguages('en', 'pt-BR', 'pt') || null);
+    if (header.length > 200) return locale;
+    if (LOCALE_OF_HEADER.size >= LOCALE_HEADERS_KEPT) LOCALE_OF_HEADER.clear();
+    LOCALE_OF_HEADER.set(header, locale);
+  }
+  return locale;
 }
+const LOCALE_OF_HEADER = new Map<string, Locale>();
+const LOCALE_HEADERS_KEPT = 500;
 
 /** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
 export async function createApp({ dataSource, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments }: ServerOptions): Promise<RunningApp> {
@@ -154,7 +166,10 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
         const requestId = currentRequestId() ?? randomUUID();
         try {
           const actor = await actorFromAuthorization(req.headers.authorization, verifier, requestId);
-          return { actor, requestId, services, loaders: createLoaders(services, actor) };
+          // The loaders are made when a resolver first asks for them: a request answered without
+          // one (`{ __typename }`, a cached introspection, a compiled read) never builds the two dozen.
+          let loaders: Loaders | undefined;
+          return { actor, requestId, services, get loaders() { return (loaders ??= createLoaders(services, actor)); } };
         } catch (e) {
           if (e instanceof AppError) throw new LocalizedGraphQLError(e.text, { extensions: { code: e.code, http: { status: 401 } } });
           throw e;

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import { GraphQLError, GraphQLFormattedError, Kind, ValueNode, visit } from 'graphql';
+import { DocumentNode, GraphQLError, GraphQLFormattedError, Kind, ValueNode, visit } from 'graphql';
 import { NoRuleInForceError } from '../law/errors';
 import { AppError } from '../services/errors';
 import { textLimit, textProblem } from '../services/validation';
@@ -164,23 +164,14 @@ export const checkInputText: ApolloServerPlugin = {
   async requestDidStart() {
     return {
       async didResolveOperation({ request, document }) {
-        // Fields are named as the services name them: by the argument (and input field) a variable is passed to.
-        const pathOf = new Map<string, string>();
-        let found: { field: string; text: string } | null = null;
-        const walk = (node: ValueNode, at: string): void => {
-          if (found) return;
-          if (node.kind === Kind.VARIABLE) pathOf.set(node.name.value, at);
-          else if (node.kind === Kind.STRING) { if (textProblem(node.value, at)) found = { field: at, text: node.value }; }
-          else if (node.kind === Kind.LIST) node.values.forEach((v, i) => walk(v, `${at}[${i}]`));
-          else if (node.kind === Kind.OBJECT) for (const f of node.fields) walk(f.value, `${at}.${f.name.value}`);
-        };
-        visit(document, { Argument(node) { walk(node.value, node.name.value); } });
+        const { pathOf, literal } = textsOf(document);
+        let found = literal;
         for (const [name, value] of Object.entries(request.variables ?? {})) {
           if (found) break;
           found = badTextIn(value, pathOf.get(name) ?? name);
         }
         if (found) {
-          const { field, text } = found as { field: string; text: string };
+          const { field, text } = found;
           const refusal = text.includes('\u0000')
             ? message('http.nulCharacter', { field })
             : message('input.tooLong', { field, max: textLimit(field), length: text.length });
@@ -190,6 +181,35 @@ export const checkInputText: ApolloServerPlugin = {
     };
   },
 };
+
+interface DocumentTexts {
+  /** The argument path (`input[0].supplierName`) each variable is passed to. */
+  pathOf: ReadonlyMap<string, string>;
+  /** The first literal string of the document that is refused, with its path. */
+  literal: { field: string; text: string } | null;
+}
+
+/** What a document says of its texts, worked out once per parsed document (Apollo keeps the parsed documents it has seen). */
+const TEXTS_OF_DOCUMENT = new WeakMap<DocumentNode, DocumentTexts>();
+
+function textsOf(document: DocumentNode): DocumentTexts {
+  const known = TEXTS_OF_DOCUMENT.get(document);
+  if (known) return known;
+  // Fields are named as the services name them: by the argument (and input field) a variable is passed to.
+  const pathOf = new Map<string, string>();
+  let literal: { field: string; text: string } | null = null;
+  const walk = (node: ValueNode, at: string): void => {
+    if (literal) return;
+    if (node.kind === Kind.VARIABLE) pathOf.set(node.name.value, at);
+    else if (node.kind === Kind.STRING) { if (textProblem(node.value, at)) literal = { field: at, text: node.value }; }
+    else if (node.kind === Kind.LIST) node.values.forEach((v, i) => walk(v, `${at}[${i}]`));
+    else if (node.kind === Kind.OBJECT) for (const f of node.fields) walk(f.value, `${at}.${f.name.value}`);
+  };
+  visit(document, { Argument(node) { walk(node.value, node.name.value); } });
+  const texts = { pathOf, literal };
+  TEXTS_OF_DOCUMENT.set(document, texts);
+  return texts;
+}
 
 /**
  * A message of graphql-js or Apollo in the caller's language: where it carries the text of one of
