@@ -13,7 +13,7 @@ import {
 import { assertVisible } from './scope';
 import { mutate } from './transaction';
 import { requireMunicipalities } from './validation';
-import { message, Message } from '../i18n';
+import { message } from '../i18n';
 import { Problems } from './problems';
 
 export interface RecordPurchaseInput {
@@ -39,6 +39,19 @@ const PAGE_JOINS: PageJoin[] = [
   { relation: 'originMunicipality', entity: Municipality, table: 'municipality', from: 'origin_municipality_code', to: 'ibge_code' },
 ];
 export const PURCHASE_PAGE_JOINS = PAGE_JOINS.map((j) => j.relation);
+
+const FEEDSTOCKS: ReadonlySet<string> = new Set(Object.values(Feedstock));
+const PURPOSES: ReadonlySet<string> = new Set(Object.values(PurchasePurpose));
+
+/** A supplier kind that needs `field` (naming it at `at`). */
+function supplierNeeds(at: string, kind: SupplierKind, field: string): BadInputError {
+  return new BadInputError(`${at}.${field}`, message('purchase.supplierNeeds', { kind, field }));
+}
+
+/** A supplier kind that takes no `field`. */
+function supplierTakesNo(at: string, kind: SupplierKind, field: string): BadInputError {
+  return new BadInputError(`${at}.${field}`, message('purchase.supplierTakesNo', { kind, field }));
+}
 
 /**
  * Lots of raw material acquired or produced (Decreto 10.527/2020, art. 3º §2 I a–b; art. 6º
@@ -88,34 +101,32 @@ export class PurchaseService {
     // art. 6º §3º: the raw material is weighed in the period it is used; by default, when bought.
     const consumedOn = input.consumedOn == null ? purchasedOn : requireDate(input.consumedOn, `${at}.consumedOn`);
     if (consumedOn < purchasedOn) throw new BadInputError(`${at}.consumedOn`, message('purchase.consumedBeforePurchased', { field: `${at}.consumedOn` }));
-    if (!Object.values(Feedstock).includes(input.feedstock)) throw new BadInputError(`${at}.feedstock`, message('input.unknownValue', { what: 'feedstock', value: String(input.feedstock) }));
+    if (!FEEDSTOCKS.has(input.feedstock)) throw new BadInputError(`${at}.feedstock`, message('input.unknownValue', { what: 'feedstock', value: String(input.feedstock) }));
     const quantityKg = requirePositiveDecimal(input.quantityKg, `${at}.quantityKg`);
     const kind = input.supplierKind;
     const farmerId = input.familyFarmerId ?? null;
     const organizationId = input.organizationId ?? null;
     const supplierName = optionalText(input.supplierName);
-    const must = (ok: boolean, field: string, text: Message) => {
-      if (!ok) throw new BadInputError(`${at}.${field}`, text);
-    };
+    // Each rule is a test, its message made only when it fails (an import runs these for every line).
     switch (kind) {
       case SupplierKind.FAMILY_FARMER:
-        must(farmerId !== null, 'familyFarmerId', message('purchase.supplierNeeds', { kind, field: 'familyFarmerId' }));
-        must(organizationId === null, 'organizationId', message('purchase.supplierTakesNo', { kind, field: 'organizationId' }));
+        if (farmerId === null) throw supplierNeeds(at, kind, 'familyFarmerId');
+        if (organizationId !== null) throw supplierTakesNo(at, kind, 'organizationId');
         break;
       case SupplierKind.COOPERATIVE:
       case SupplierKind.ASSOCIATION:
-        must(organizationId !== null, 'organizationId', message('purchase.supplierNeeds', { kind, field: 'organizationId' }));
-        must(farmerId === null, 'familyFarmerId', message('purchase.supplierTakesNo', { kind, field: 'familyFarmerId' }));
+        if (organizationId === null) throw supplierNeeds(at, kind, 'organizationId');
+        if (farmerId !== null) throw supplierTakesNo(at, kind, 'familyFarmerId');
         break;
       case SupplierKind.THIRD_PARTY:
-        must(farmerId === null, 'familyFarmerId', message('purchase.supplierTakesNo', { kind, field: 'familyFarmerId' }));
-        must(organizationId === null, 'organizationId', message('purchase.supplierTakesNo', { kind, field: 'organizationId' }));
-        must(supplierName !== null, 'supplierName', message('purchase.supplierNeeds', { kind, field: 'supplierName' }));
+        if (farmerId !== null) throw supplierTakesNo(at, kind, 'familyFarmerId');
+        if (organizationId !== null) throw supplierTakesNo(at, kind, 'organizationId');
+        if (supplierName === null) throw supplierNeeds(at, kind, 'supplierName');
         break;
       case SupplierKind.OWN_PRODUCTION:
-        must(farmerId === null, 'familyFarmerId', message('purchase.supplierTakesNo', { kind, field: 'familyFarmerId' }));
-        must(organizationId === null, 'organizationId', message('purchase.supplierTakesNo', { kind, field: 'organizationId' }));
-        must(supplierName === null, 'supplierName', message('purchase.supplierTakesNo', { kind, field: 'supplierName' }));
+        if (farmerId !== null) throw supplierTakesNo(at, kind, 'familyFarmerId');
+        if (organizationId !== null) throw supplierTakesNo(at, kind, 'organizationId');
+        if (supplierName !== null) throw supplierTakesNo(at, kind, 'supplierName');
         break;
       default:
         throw new BadInputError(`${at}.supplierKind`, message('input.unknownValue', { what: 'supplierKind', value: String(kind) }));
@@ -124,17 +135,17 @@ export class PurchaseService {
     // third-party price per kg); every other lot must carry its cost.
     let cost: Decimal | null = null;
     if (kind === SupplierKind.OWN_PRODUCTION) {
-      must(input.cost == null, 'cost', message('purchase.ownProductionCost'));
+      if (input.cost != null) throw new BadInputError(`${at}.cost`, message('purchase.ownProductionCost'));
     } else {
       if (input.cost == null) throw new BadInputError(`${at}.cost`, message('purchase.costRequired', { kind }));
       cost = requirePositiveDecimal(input.cost, `${at}.cost`);
     }
     const purpose = input.purpose ?? PurchasePurpose.BIODIESEL_FEEDSTOCK;
-    if (!Object.values(PurchasePurpose).includes(purpose)) throw new BadInputError(`${at}.purpose`, message('input.unknownValue', { what: 'purpose', value: String(purpose) }));
+    if (!PURPOSES.has(purpose)) throw new BadInputError(`${at}.purpose`, message('input.unknownValue', { what: 'purpose', value: String(purpose) }));
     let externalId: string | null = null;
     if (input.externalId != null) {
       externalId = optionalText(input.externalId);
-      must(externalId !== null, 'externalId', message('input.blank', { field: 'externalId' }));
+      if (externalId === null) throw new BadInputError(`${at}.externalId`, message('input.blank', { field: 'externalId' }));
     }
     return Object.assign(new Purchase(), {
       producerId: input.producerId,
