@@ -1,9 +1,10 @@
-import { GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
+import { getNamedType, GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, isObjectType } from 'graphql';
 import pino from 'pino';
 import { Purchase } from '../../src/domain';
-import { SQL_READ } from '../../src/graphql/compiled/annotations';
+import { EntityClass, SQL_READ, sqlReadOf } from '../../src/graphql/compiled/annotations';
 import { compiledReadsGateway } from '../../src/graphql/compiled/executor';
 import { getSchema } from '../../src/graphql/schema';
+import { hasOwnResolver } from '../../src/graphql/scalars';
 import { createTestDatabase, TestDatabase } from '../support/database';
 
 /**
@@ -35,4 +36,35 @@ test('an annotation naming a property the entity lacks, or an argument the field
     .toThrow('compiled reads: Purchase has no property boughtOn');
   expect(() => compiledReadsGateway(schemaWith({ kind: 'records', entity: Purchase, arg: 'producer', fk: 'producerId', order: ['id'] }), db.dataSource, logger))
     .toThrow('compiled reads: Query.things has no argument producer');
+});
+
+test('every stored property of the types the compiled reads reach is written by SQL, not left to a resolver', async () => {
+  const schema = await getSchema();
+  // From each root read to the types its annotations lead to, with the entity of their rows.
+  const nodeOf = (type: GraphQLObjectType) => getNamedType((getNamedType(type.getFields().edges.type) as GraphQLObjectType).getFields().node.type) as GraphQLObjectType;
+  const queue: Array<[GraphQLObjectType, EntityClass]> = [];
+  const reach = (type: GraphQLObjectType, entity: EntityClass, connection: boolean) => queue.push([connection ? nodeOf(type) : type, entity]);
+  for (const field of Object.values(schema.getQueryType()!.getFields())) {
+    const read = sqlReadOf(field);
+    if (read && (read.kind === 'list' || read.kind === 'lookup' || read.kind === 'records')) reach(getNamedType(field.type) as GraphQLObjectType, read.entity, read.kind === 'list');
+  }
+  const seen = new Set<string>();
+  const stored: string[] = [];
+  const computed: string[] = [];
+  while (queue.length) {
+    const [type, entity] = queue.shift()!;
+    if (seen.has(type.name)) continue;
+    seen.add(type.name);
+    const meta = db.dataSource.getMetadata(entity);
+    for (const field of Object.values(type.getFields())) {
+      const read = sqlReadOf(field);
+      const target = getNamedType(field.type);
+      if (read && read.kind !== 'value' && isObjectType(target)) reach(target, read.entity, read.kind === 'page');
+      if (read || field.args.length > 0 || !meta.findColumnWithPropertyName(field.name)) continue;
+      (hasOwnResolver(field) ? computed : stored).push(`${type.name}.${field.name}`);
+    }
+  }
+  expect(seen).toEqual(new Set(['Producer', 'Purchase', 'Sale', 'Contract', 'BiodieselImport', 'FamilyFarmer', 'FamilyFarmingOrganization', 'FamilyFarmingRegistration', 'Municipality', 'SealGrant', 'SealEvent', 'RegimeElection']));
+  expect(stored).toEqual(expect.arrayContaining(['BiodieselImport.volumeM3', 'Purchase.cost', 'Producer.establishments']));
+  expect(computed).toEqual([]);
 });

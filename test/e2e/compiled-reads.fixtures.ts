@@ -298,6 +298,15 @@ export async function seed(api: TestApi, plan: Plan): Promise<Seeded> {
     await sql('INSERT INTO regime_election (producer_id, regime, elected_on, starting_activity, effective_year) VALUES ($1, $2, $3, $4, $5)',
       [producers[e.producer], e.regime, e.electedOn, e.startingActivity, e.effectiveYear]);
   }
+  // Imports of biodiesel: numerics with trailing zeros and many decimals, text to escape, equal
+  // clearance dates inserted out of id order.
+  const imports: Array<[number, string, string, string]> = [
+    [BIG, '2025-03-10', '120.500', 'DI "25/0001" \\ ç'], [BIG, '2025-01-05', '0.001', 'DUIMP 25BR0001'], [BIG, '2025-03-10', '3.14159265358979323846', 'DI 25/0002'],
+    [BIG, '2024-12-31', '1000', 'DI 24/0099'], [FEW, '2025-06-01', '42.10', 'DUIMP 25BR0002'],
+  ];
+  for (const [p, clearedOn, volume, declaration] of imports) {
+    await sql('INSERT INTO biodiesel_import (producer_id, cleared_on, volume_m3, declaration_number) VALUES ($1, $2, $3, $4)', [producers[p], clearedOn, volume, declaration]);
+  }
   return { producers, farmers, organizations, purchases, contracts, sales, grants };
 }
 

@@ -269,6 +269,12 @@ function readCases(): Case[] {
     { name: 'Query.__typename only', query: '{ __typename }', expect: 'data' },
     { name: 'only __typename under producers', query: '{ producers { __typename } }', expect: 'data' },
     { name: 'totalCount only', query: '{ producers { totalCount } }', expect: 'data' },
+    {
+      name: 'imports of biodiesel, dated pages with cursors',
+      query: `{ producers(first: 6) { edges { node { id all: imports(first: 100) { totalCount edges { cursor node { id clearedOn volumeM3 declarationNumber producer { id } __typename } } }
+        march: imports(first: 1, from: "2025-03-01", to: "2025-03-31") { totalCount ${PAGE_INFO} edges { node { id volumeM3 } } } } } } }`,
+      expect: 'data',
+    },
     { name: 'pageInfo only', query: '{ producers(first: 1) { pageInfo { startCursor endCursor hasNextPage hasPreviousPage } } }', expect: 'data' },
     { name: 'edges without node', query: '{ producers(first: 100) { edges { cursor __typename } } }', expect: 'data' },
     { name: 'a big page of purchases', query: `{ producers(first: 1) { edges { node { purchases(first: 100) { totalCount ${PAGE_INFO} edges { cursor node { ${PURCHASE} } } } } } } }`, expect: 'data' },

@@ -3,7 +3,7 @@ import { Decimal } from '../../law/decimal';
 import { connectionOf } from '../types/connection';
 import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
 
-@ObjectType('BiodieselImport', { description: 'An import of biodiesel: PIS/Pasep-Importação and Cofins-Importação per m³ on its customs clearance (Decreto 10.527/2020, art. 5º §1º and §3º; art. 6º §5º).' })
+@ObjectType('BiodieselImport', { simpleResolvers: true, description: 'An import of biodiesel: PIS/Pasep-Importação and Cofins-Importação per m³ on its customs clearance (Decreto 10.527/2020, art. 5º §1º and §3º; art. 6º §5º).' })
 export class BiodieselImportType {
   @Field(() => ID, { description: 'Identifier.' }) id: string;
   @Field(() => DateScalar, { description: 'Date of customs clearance (desembaraço aduaneiro): decides the amounts in force and the month.' }) clearedOn: string;
