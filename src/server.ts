@@ -77,6 +77,18 @@ export function localeOfRequest(req: express.Request): Locale {
 const LOCALE_OF_HEADER = new Map<string, Locale>();
 const LOCALE_HEADERS_KEPT = 500;
 
+/**
+ * A request's context whose loaders are made when a resolver first asks for them: a request
+ * answered without one (`{ __typename }`, a cached introspection, a compiled read) never builds
+ * the two dozen. The getter sits on a prototype of the request's own, because Apollo copies the
+ * context's own properties (Object.assign onto an object of the same prototype), which would call it.
+ */
+export function contextWithLazyLoaders(values: Omit<Context, 'loaders'>): Context {
+  let loaders: Loaders | undefined;
+  const lazy = { get loaders() { return (loaders ??= createLoaders(values.services, values.actor)); } };
+  return Object.assign(Object.create(lazy) as Context, values);
+}
+
 /** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
 export async function createApp({ dataSource, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource);
@@ -166,10 +178,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
         const requestId = currentRequestId() ?? randomUUID();
         try {
           const actor = await actorFromAuthorization(req.headers.authorization, verifier, requestId);
-          // The loaders are made when a resolver first asks for them: a request answered without
-          // one (`{ __typename }`, a cached introspection, a compiled read) never builds the two dozen.
-          let loaders: Loaders | undefined;
-          return { actor, requestId, services, get loaders() { return (loaders ??= createLoaders(services, actor)); } };
+          return contextWithLazyLoaders({ actor, requestId, services });
         } catch (e) {
           if (e instanceof AppError) throw new LocalizedGraphQLError(e.text, { extensions: { code: e.code, http: { status: 401 } } });
           throw e;

@@ -1,3 +1,8 @@
+import DataLoader from 'dataloader';
+import { Role } from '../../src/law/types';
+import { contextWithLazyLoaders } from '../../src/server';
+import { createServices } from '../../src/services';
+import type { Actor } from '../../src/services/actor';
 import { startTestApi, TestApi } from '../support/api';
 
 let api: TestApi;
@@ -15,4 +20,18 @@ test('no token: UNAUTHENTICATED, and nothing is written', async () => {
   const res = await api.gql(`mutation { upsertMunicipalities(input: [{ ibgeCode: "4314902", name: "Porto Alegre", semiarid: false }]) { ibgeCode } }`, {}, null);
   expect(res.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
   expect(await api.count(`SELECT count(*) FROM municipality WHERE ibge_code = '4314902'`)).toBe(0);
+});
+
+test('the context\'s loaders are made on first use, once per request, and survive Apollo\'s copy of the context', async () => {
+  const services = createServices(api.db.dataSource);
+  const actor: Actor = { sub: 'lazy', role: Role.ADMIN, producerId: null, requestId: null };
+  const context = contextWithLazyLoaders({ actor, requestId: 'r1', services });
+  // Apollo copies the context's own properties onto an object of the same prototype.
+  const copy = Object.assign(Object.create(Object.getPrototypeOf(context)), context) as typeof context;
+  expect(Object.keys(copy).sort()).toEqual(['actor', 'requestId', 'services']);
+  expect(copy.loaders.producer).toBeInstanceOf(DataLoader);
+  expect(copy.loaders).toBe(context.loaders);
+  // Another request has loaders of its own (no cache shared between callers).
+  expect(contextWithLazyLoaders({ actor, requestId: 'r2', services }).loaders).not.toBe(context.loaders);
+  expect(await copy.loaders.municipality.load('2611606')).toMatchObject({ name: 'Recife' });
 });
