@@ -1,11 +1,14 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { municipalityFacts } from '../law/municipality';
-import { recordSemiaridEditions } from './semiarid-editions';
+import { addDemoMunicipalities } from './demo-data.municipalities';
 import { SYSTEM_ACTOR } from '../services/actor';
 import { writeAudit } from '../services/transaction';
 import {
-  MUNICIPALITIES, AREA_MUNICIPALITIES, PRODUCERS, ORGANIZATIONS, MINIMUM_PRICES, MINIMUM_PRICE_SOURCE, PRICE, FARMER_LOT, FIRST_NAMES, SOUTH_SURNAMES, COMMON_SURNAMES, THIRD_PARTIES,
+  AREA_MUNICIPALITIES, PRODUCERS, ORGANIZATIONS, MINIMUM_PRICES, MINIMUM_PRICE_SOURCE, PRICE, FARMER_LOT, FIRST_NAMES, SOUTH_SURNAMES, COMMON_SURNAMES, THIRD_PARTIES,
 } from './demo-data.tables';
+import { addDays, checkDigit, cnpjFrom, cpfFrom, insertRows, iso, monthDays, prng, Row } from './demo-data.generators';
+
+export { addDays, cpfFrom, prng } from './demo-data.generators';
 
 /**
  * The demo dataset: a realistic, deterministic picture of the Selo (Decreto 10.527/2020) for
@@ -27,55 +30,6 @@ import {
 
 /** The CNPJ of the first demo producer: its presence means the dataset is loaded. */
 export const DEMO_MARKER_CNPJ = cnpjFrom(41_200_001);
-
-/** mulberry32: small, fast and deterministic. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function checkDigit(digits: number[], weights: number[]): number {
-  const sum = digits.reduce((s, d, i) => s + d * weights[i], 0);
-  const r = sum % 11;
-  return r < 2 ? 0 : 11 - r;
-}
-
-/** A CNPJ (matriz 0001) with valid check digits from an 8-digit base. */
-function cnpjFrom(base: number): string {
-  const d = `${String(base).padStart(8, '0')}0001`.split('').map(Number);
-  const d1 = checkDigit(d, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-  const d2 = checkDigit([...d, d1], [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return `${d.join('')}${d1}${d2}`;
-}
-
-/** A CPF with valid check digits from a 9-digit base. */
-export function cpfFrom(base: number): string {
-  const d = String(base).padStart(9, '0').split('').map(Number);
-  const d1 = (d.reduce((s, x, i) => s + x * (10 - i), 0) * 10) % 11 % 10;
-  const d2 = ([...d, d1].reduce((s, x, i) => s + x * (11 - i), 0) * 10) % 11 % 10;
-  return `${d.join('')}${d1}${d2}`;
-}
-
-export function addDays(date: string, days: number): string {
-  const t = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) + days * 86_400_000;
-  return new Date(t).toISOString().slice(0, 10);
-}
-
-function monthDays(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
-
-const iso = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-
-interface Row {
-  [column: string]: string | number | boolean | null;
-}
 
 export interface DemoCounts {
   municipalities: number;
@@ -102,15 +56,6 @@ export async function demoDataLoaded(ds: DataSource | EntityManager): Promise<bo
   return rows.length > 0;
 }
 
-async function insertRows(em: EntityManager, table: string, columns: Array<[string, string]>, rows: Row[], returning?: string): Promise<Array<Record<string, string>>> {
-  if (rows.length === 0) return [];
-  const names = columns.map(([n]) => n).join(', ');
-  const defs = columns.map(([n, t]) => `${n} ${t}`).join(', ');
-  return em.query(
-    `INSERT INTO ${table} (${names}) SELECT ${names} FROM json_to_recordset($1::json) AS x(${defs})${returning ? ` RETURNING ${returning}` : ''}`,
-    [JSON.stringify(rows)],
-  );
-}
 
 /**
  * Load the demo dataset in one transaction. Refuses (throws) when it is already loaded; the
@@ -132,20 +77,8 @@ async function build(em: EntityManager): Promise<DemoCounts> {
   const pick = <T,>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
   const money = (x: number) => x.toFixed(2);
 
-  // Municipalities: added where missing (an official list already loaded wins), with their dated
-  // Semiárido membership (one interval per edition: semiarid-editions.ts).
-  const municipalityRows = MUNICIPALITIES.map(([code, name]) => {
-    const facts = municipalityFacts(code)!;
-    return { ibge_code: code, name, state: facts.state, region: facts.region };
-  });
-  const addedMunicipalities: Array<{ ibge_code: string }> = await em.query(
-    `INSERT INTO municipality (ibge_code, name, state, region)
-     SELECT * FROM json_to_recordset($1::json) AS x(ibge_code text, name text, state text, region text)
-     ON CONFLICT (ibge_code) DO NOTHING RETURNING ibge_code`,
-    [JSON.stringify(municipalityRows)],
-  );
-  const added = new Set(addedMunicipalities.map((m) => m.ibge_code));
-  const semiaridMemberships = await recordSemiaridEditions(em, MUNICIPALITIES.filter(([code, , semiarid]) => semiarid && added.has(code)).map(([code]) => code));
+  // Municipalities: added where missing, with their dated Semiárido membership.
+  const { municipalities, semiaridMemberships } = await addDemoMunicipalities(em);
 
   // Producers, their Selo grants and regime elections.
   const producerRows = PRODUCERS.map((p) => ({ cnpj: cnpjFrom(p.cnpjBase), legal_name: p.name, plant_municipality_code: p.plant, anp_authorization: `ANP ${int(100, 999)}/${int(2010, 2022)}` }));
@@ -354,7 +287,7 @@ async function build(em: EntityManager): Promise<DemoCounts> {
   await insertRows(em, 'fomento_expense', [['producer_id', 'bigint'], ['spent_on', 'date'], ['kind', 'text'], ['amount', 'numeric'], ['municipality_code', 'text'], ['organization_id', 'bigint'], ['description', 'text']], fomentoRows);
 
   return {
-    municipalities: addedMunicipalities.length,
+    municipalities,
     producers: producers.length,
     farmers: farmerIds.length,
     registrations: registrations.length,
