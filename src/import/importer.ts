@@ -158,8 +158,6 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
     await qr.startTransaction();
     // The database's own wall for a PRODUCER (row-level security), as in every mutation.
     await enterProducerScope(qr.manager, actor);
-    // The checks and the insert sort and group the whole file: in memory rather than on disk (this transaction only).
-    await qr.query(`SET LOCAL work_mem = '64MB'`);
     if (producerId !== null) {
       // Locked like a foreign-key check would, for the staged rows that will name it.
       const [found] = await qr.query('SELECT 1 FROM producer WHERE id = $1 FOR KEY SHARE', [producerId]);
