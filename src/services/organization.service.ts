@@ -3,6 +3,7 @@ import { FamilyFarmingOrganization, OrganizationMembership, OrganizationRegistra
 import { IsoDate, today } from '../law/dates';
 import { OrganizationKind } from '../law/types';
 import { Actor } from './actor';
+import { membershipOnSql } from './facts/organization-membership.sql';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { assertCanWriteShared, checkRegistrations, insertRegistrations, RegistrationInput } from './family-farmer.service';
 import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
@@ -103,8 +104,8 @@ export class OrganizationService {
           organizationId: before.id, declaredOn, members: input.members!, familyFarmerMembers: input.familyFarmerMembers!,
         }));
       }
-      const [latest] = await em.query(
-        `SELECT members, family_farmer_members FROM organization_membership WHERE organization_id = $1 ORDER BY declared_on DESC NULLS LAST, id DESC LIMIT 1`, [before.id]);
+      // The row keeps the counts of the latest declaration: the one in force from then on (the builder's).
+      const [latest] = await em.query(`SELECT members, family_farmer_members FROM ${membershipOnSql('$1::bigint', `'infinity'::date`)} latest`, [before.id]);
       const after = Object.assign(new FamilyFarmingOrganization(), before, {
         name: name ?? before.name, municipalityCode: input.municipalityCode ?? before.municipalityCode,
         members: Number(latest.members), familyFarmerMembers: Number(latest.family_farmer_members),
