@@ -144,6 +144,29 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   // reads' JSON text included, goes through the compressor as it is written, never copied first.
   app.use(compression());
 
+  const graphqlHandlers = [
+    requestTimeout(),
+    express.json({ limit: LIMITS.bodyLimit }),
+    ...(trustedDocuments ? [trustedDocumentBodies(trustedDocuments)] : []),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        const requestId = currentRequestId() ?? randomUUID();
+        try {
+          const actor = await actorFromAuthorization(req.headers.authorization, verifier, requestId);
+          return contextWithLazyLoaders({ actor, requestId, services });
+        } catch (e) {
+          if (e instanceof AppError) throw new LocalizedGraphQLError(e.text, { extensions: { code: e.code, http: { status: 401 } } });
+          throw e;
+        }
+      },
+    }),
+    bodyErrors,
+  ];
+  // POST /graphql, the API's requests, is routed right after the middleware every request goes
+  // through, not after the dozen routes of probes, GraphiQL, import and export it can never match;
+  // the same handlers under app.use serve the other methods (GET queries, OPTIONS) at the end.
+  app.post('/graphql', ...graphqlHandlers);
+
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -168,25 +191,8 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   const exporter = new Exporter(services);
   mountExport(app, { exporter, verifier, logger });
 
-  app.use(
-    '/graphql',
-    requestTimeout(),
-    express.json({ limit: LIMITS.bodyLimit }),
-    ...(trustedDocuments ? [trustedDocumentBodies(trustedDocuments)] : []),
-    expressMiddleware(apollo, {
-      context: async ({ req }) => {
-        const requestId = currentRequestId() ?? randomUUID();
-        try {
-          const actor = await actorFromAuthorization(req.headers.authorization, verifier, requestId);
-          return contextWithLazyLoaders({ actor, requestId, services });
-        } catch (e) {
-          if (e instanceof AppError) throw new LocalizedGraphQLError(e.text, { extensions: { code: e.code, http: { status: 401 } } });
-          throw e;
-        }
-      },
-    }),
-    bodyErrors,
-  );
+  app.use('/graphql', ...graphqlHandlers);
+
   httpServer.requestTimeout = LIMITS.requestTimeoutMs;
 
   return {
