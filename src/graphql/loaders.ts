@@ -9,6 +9,7 @@ import { SupplierAsked, SupplierOnDay } from '../services/facts/facts.service';
 import { ConformityView } from '../services/seal-compliance/contract-conformity.service';
 import { PurchaseSeloView } from '../services/seal-compliance/purchase-selo.service';
 import { MonthAsked, TaxPeriodView } from '../services/tax-period.service';
+import { SealComplianceReport, YearAskedOf } from '../services/seal-compliance/compliance.service';
 import { Connection } from '../services/pagination';
 import { ProducerPageKey, producerPageKey } from '../services/producer-pages';
 
@@ -94,6 +95,9 @@ export function createLoaders(services: Services, actor: Actor) {
     /** Producer.taxPeriod (Lei 11.116/2005, arts. 3º–5º), by producer, month and asKnownOn: a page's months in the statements of one; the producer is already in scope. */
     taxPeriod: new DataLoader<MonthAsked, TaxPeriodView, string>(
       (asked) => services.taxPeriods.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.month}|${k.asKnownOn ?? ''}` }),
+    /** Producer.sealCompliance (Decreto 10.527/2020, art. 3º §2), by producer, year and asKnownOn: a page's years in the statements of one; the producer is already in scope. */
+    sealCompliance: new DataLoader<YearAskedOf, SealComplianceReport, string>(
+      (asked) => services.sealCompliance.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.asKnownOn ?? ''}` }),
   };
 }
 

@@ -45,6 +45,7 @@ afterAll(async () => { await api?.close(); });
 
 /** Each computed field, as selected on a producer (or an organization) of a page. */
 const FIELDS: Record<string, { root: 'producer' | 'organization'; select: string; most: number }> = {
+  'Producer.sealCompliance': { root: 'producer', select: 'id sealCompliance(year: 2026) { compliant base achievedShare actualTotal countedTotal excluded { id source amount findings { code } } }', most: 18 },
   'Purchase.selo': { root: 'producer', select: 'id purchases(first: 5) { edges { node { id selo { counts actual findings { code } } } } }', most: 9 },
   'Purchase.familyFarmingOrigin': { root: 'producer', select: 'id purchases(first: 5) { edges { node { id familyFarmingOrigin familyFarmingFindings { code } } } }', most: 4 },
   'Contract.conformity': { root: 'producer', select: 'id contracts(first: 5) { edges { node { id conformity { conforming findings { code } } } } }', most: 4 },

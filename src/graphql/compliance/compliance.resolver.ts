@@ -49,7 +49,7 @@ export class SealComplianceResolver {
   }
 }
 
-/** Producer.sealCompliance (the producer is already within the caller's scope). */
+/** Producer.sealCompliance (the producer is already within the caller's scope): the years of a page computed together. */
 @Resolver(() => ProducerType)
 export class ProducerSealComplianceResolver {
   @FieldResolver(() => SealComplianceType, {
@@ -62,7 +62,7 @@ export class ProducerSealComplianceResolver {
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Parameter versions published by this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.sealCompliance.compute(p, year, asKnownOn);
+    return ctx.loaders.sealCompliance.load({ producer: p, year, asKnownOn });
   }
 }
 

@@ -39,7 +39,7 @@ export function purchaseFacts(extraWhere = ''): string {
   const covered = coverageSql('c', 'p');
   return `
   WITH mp AS (SELECT * FROM unnest($6::text[], $7::date[], $8::date[], $9::numeric[]) AS m(feedstock, valid_from, valid_until, price_per_kg))
-  SELECT p.id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
+  SELECT p.id, p.producer_id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
          coalesce(p.organization_id, 0) AS organization_id, coalesce(p.contract_id, 0) AS contract_id,
          coalesce(${covered.prior}, false) AS prior,
          coalesce(${covered.date}, false) AS covers_date,
@@ -73,7 +73,7 @@ const PURCHASE_KEYS = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
 const FOMENTO_SEMIARID = semiaridDays('sa', 'f.municipality_code');
 /** Fomento of the year: the municipality's region, whether it lies in the Semiárido on the day spent, and the parameter segment ($1..$4 as above). */
 export const FOMENTO_FACTS = `
-  SELECT f.id, f.amount, m.region, ${FOMENTO_SEMIARID.on('f.spent_on')} AS semiarid, ${runIndexSql('f.spent_on', '$4::date[]')} AS segment
+  SELECT f.id, f.producer_id, f.amount, m.region, ${FOMENTO_SEMIARID.on('f.spent_on')} AS semiarid, ${runIndexSql('f.spent_on', '$4::date[]')} AS segment
     FROM fomento_expense f
     JOIN municipality m ON m.ibge_code = f.municipality_code
     ${FOMENTO_SEMIARID.join}

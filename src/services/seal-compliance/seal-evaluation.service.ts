@@ -47,14 +47,17 @@ export class SealEvaluationService {
   }
 
   /**
-   * The evaluations of a producer known on `asKnownOn` (communicated by then): that of `year`, and
-   * those communicated in the year before it, whose balances count toward `year` (art. 58).
+   * The evaluations of producers known on `asKnownOn` (communicated by then), by producer: that of
+   * `year`, and those communicated in the year before it, whose balances count toward `year` (art. 58).
    */
-  async forYear(em: EntityManager, producerId: string, year: number, asKnownOn: IsoDate): Promise<{ own: SealEvaluation | null; into: SealEvaluation[] }> {
+  async forYears(em: EntityManager, producerIds: readonly string[], year: number, asKnownOn: IsoDate): Promise<Map<string, { own: SealEvaluation | null; into: SealEvaluation[] }>> {
     const rows = await em.getRepository(SealEvaluation).createQueryBuilder('e')
-      .where('e.producer_id = :producerId AND e.communicated_on <= :asKnownOn', { producerId, asKnownOn })
+      .where('e.producer_id IN (:...producerIds) AND e.communicated_on <= :asKnownOn', { producerIds, asKnownOn })
       .andWhere('(e.year = :year OR e.communicated_on BETWEEN :from AND :to)', { year, from: `${year - 1}-01-01`, to: `${year - 1}-12-31` })
       .orderBy('e.year', 'ASC').getMany();
-    return { own: rows.find((r) => r.year === year) ?? null, into: rows.filter((r) => r.year !== year && r.communicatedOn.startsWith(`${year - 1}-`)) };
+    return new Map(producerIds.map((id) => {
+      const own = rows.filter((r) => r.producerId === id);
+      return [id, { own: own.find((r) => r.year === year) ?? null, into: own.filter((r) => r.year !== year && r.communicatedOn.startsWith(`${year - 1}-`)) }];
+    }));
   }
 }

@@ -1,0 +1,223 @@
+import { EntityManager } from 'typeorm';
+import { Producer } from '../../domain';
+import { balanceCarries, BalanceIn, balanceIn } from '../../law/seal-balance';
+import { IsoDate } from '../../law/dates';
+import { Decimal } from '../../law/decimal';
+import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
+import { Finding } from '../../law/findings';
+import { LawBook } from '../../law/law-book';
+import { FomentoGroup, parameterSegments, PurchaseGroup, Segment } from '../../law/seal-compliance';
+import { SealComplianceResult, targetDay } from '../../law/seal-year';
+import { sealCompliance, sealComplianceModel } from '../../law/seal-weighting';
+import { Region } from '../../law/types';
+import { semiaridOnSql } from '../facts/priority-region.sql';
+import { ContractConformityService } from './contract-conformity.service';
+import { SealEvaluationService } from './seal-evaluation.service';
+import {
+  FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
+  purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
+} from './purchase-facts.sql';
+
+/**
+ * The Selo's year (Decreto 10.527/2020, art. 3º §2 I–III, §3º) of a SET of producers, one producer
+ * being a set of one: the year's sums are SQL aggregates over `producer_id = ANY(…)` grouped by
+ * producer and by the facts the law needs (purchase-facts.sql.ts), a fixed number of statements
+ * whatever the number of producers; src/law/ decides per producer in memory. Only the rows of the
+ * groups that do not count are then read, for the `excluded` lists (one statement for all).
+ */
+
+/** One item that does not count, with every reason (DESIGN §1.5–§1.6). */
+export interface ExcludedItem {
+  id: string;
+  source: 'PURCHASE' | 'FOMENTO_EXPENSE';
+  amount: Decimal;
+  findings: Finding[];
+}
+
+/** The key prefix of hypothetical groups (sealPlan): never rows of the database. */
+export const HYPOTHETICAL = 'hypothetical:';
+
+/** Hypothetical groups of a plan, built with the year's parameter segment of a day. */
+export type ExtraGroups = (segmentOn: (day: IsoDate) => Segment) => { purchases: PurchaseGroup[]; fomento: FomentoGroup[] };
+
+/** A producer's year: its result and, when listed, the items that do not count. */
+export interface YearOutcome {
+  result: SealComplianceResult;
+  excluded: ExcludedItem[];
+}
+
+export interface YearAsked {
+  law: LawBook;
+  year: number;
+  asKnownOn: IsoDate;
+  /** Read the rows of the groups that do not count too. */
+  listExcluded: boolean;
+  /** Hypothetical groups beside the recorded ones (sealPlan). */
+  extra?: ExtraGroups;
+}
+
+type Row = Record<string, unknown>;
+
+function withExtra(purchases: PurchaseGroup[], fomento: FomentoGroup[], extra?: { purchases: PurchaseGroup[]; fomento: FomentoGroup[] }) {
+  return extra ? { purchases: [...purchases, ...extra.purchases], fomento: [...fomento, ...extra.fomento] } : { purchases, fomento };
+}
+
+/** The statements of the Selo's year for a set of producers; the services it reads contracts and evaluations through. */
+export class ComplianceYears {
+  constructor(private readonly contracts: ContractConformityService, private readonly evaluations: SealEvaluationService) {}
+
+  /** Each producer's year (distinct producers), in their order: its outcome, or the error the law gave for it. */
+  async evaluate(em: EntityManager, producers: readonly Producer[], asked: YearAsked): Promise<Array<YearOutcome | Error>> {
+    if (producers.length === 0) return [];
+    const { law, year, asKnownOn } = asked;
+    const from = `${year}-01-01`;
+    const to = `${year}-12-31`;
+    const ids = producers.map((p) => p.id);
+    const segments = parameterSegments(law, from, to, asKnownOn);
+    const weighted = Boolean(sealComplianceModel(law, year, asKnownOn));
+    // From 2024 a purchase below the PGPAF minimum on its own date gets a finding (DESIGN §1.5).
+    const priceRuns = weighted ? await this.contracts.minimumPriceRuns(from, to, asKnownOn, em) : [];
+    const params = [ids, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
+
+    // Each plant's region, and whether it lies in the Semiárido on the day the year's targets are read.
+    const plants: Array<{ producer_id: string; region: Region; semiarid: boolean }> = await em.query(
+      `SELECT k.id::text AS producer_id, m.region, ${semiaridOnSql('m.ibge_code', '$3::date')} AS semiarid
+         FROM unnest($1::bigint[], $2::text[]) AS k(id, code) JOIN municipality m ON m.ibge_code = k.code`,
+      [ids, producers.map((p) => p.plantMunicipalityCode), targetDay(year)]);
+    const sales: Array<{ producer_id: string; revenue: string; volume: string; exported: string }> = await em.query(
+      `SELECT producer_id::text AS producer_id, coalesce(sum(revenue), 0) AS revenue, coalesce(sum(volume_m3), 0) AS volume,
+              coalesce(sum(volume_m3) FILTER (WHERE market = 'EXPORT'), 0) AS exported
+         FROM sale WHERE producer_id = ANY($1::bigint[]) AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date
+        GROUP BY producer_id`,
+      [ids, from, to],
+    );
+    // The year's groups are hashed, not sorted: the planner estimates one group per row (the keys are
+    // expressions over the purchase's date and supplier) where there are a few thousand, and would
+    // sort the year's rows on a dozen keys to group them. Measured on the benchmark's year
+    // (docs/PERFORMANCE.md, "sealCompliance: the year's groups"): the default work_mem holds the hash
+    // table; no other plan found groups as fast without this setting, which lasts for this statement.
+    await em.query(`SET LOCAL enable_sort = off`);
+    const purchaseRows: Array<PurchaseGroupRow & { producer_id: string }> = await em.query(
+      `SELECT producer_id::text AS producer_id, ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) AS n
+         FROM (${purchaseFacts()}) f GROUP BY producer_id, ${PURCHASE_COLUMNS}`,
+      params,
+    );
+    await em.query(`SET LOCAL enable_sort = DEFAULT`);
+    const fomentoRows: Array<FomentoGroupRow & { producer_id: string }> = await em.query(
+      `SELECT producer_id::text AS producer_id, region, semiarid, segment, sum(amount) AS amount, count(*) AS n
+         FROM (${FOMENTO_FACTS}) f GROUP BY producer_id, region, semiarid, segment`,
+      params.slice(0, 4),
+    );
+
+    const contractIds = [...new Set(purchaseRows.map((r) => r.contract_id).filter((id) => id !== '0'))];
+    const membershipIds = [...new Set(purchaseRows.map((r) => r.membership_id).filter((id) => id !== '0'))];
+    // Each contract's conformity, with the first purchase it covers up to the year's end (art. 3º §2 II).
+    const conformities = await this.contracts.conformities(contractIds, asKnownOn, to, em);
+    const organizations = await organizationFacts(em, membershipIds);
+    // Art. 58 (weighted model): this year's evaluation, and the balances of earlier ones that count toward it.
+    const evaluations = weighted ? await this.evaluations.forYears(em, ids, year, asKnownOn) : new Map();
+    const segmentOf = (i: number): Segment => segments[i - 1];
+    const purchaseKeys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
+    const groupKey = (r: Row, keys: string[]) => `${String(r.producer_id)}|${keyOf(r, keys)}`;
+    const groupsByKey = new Map(purchaseRows.map((r) => [groupKey(r as unknown as Row, purchaseKeys), r]));
+    const fomentoByKey = new Map(fomentoRows.map((r) => [groupKey(r as unknown as Row, FOMENTO_COLUMNS), r]));
+
+    const outcomes: Array<{ result: SealComplianceResult } | Error> = [];
+    for (const producer of producers) {
+      try {
+        const plant = plants.find((r) => r.producer_id === producer.id)!;
+        const sold = sales.find((r) => r.producer_id === producer.id) ?? { revenue: '0', volume: '0', exported: '0' };
+        const purchases: PurchaseGroup[] = purchaseRows.filter((r) => r.producer_id === producer.id).map((r) => purchaseGroupOf(r, conformities, organizations, segmentOf));
+        const fomento: FomentoGroup[] = fomentoRows.filter((r) => r.producer_id === producer.id).map((r) => ({
+          key: keyOf(r as unknown as Row, FOMENTO_COLUMNS),
+          place: { region: r.region, semiarid: r.semiarid }, segment: segmentOf(r.segment), amount: new Decimal(r.amount), count: Number(r.n),
+        }));
+        const evaluated = evaluations.get(producer.id) ?? { own: null, into: [] };
+        const result = sealCompliance({
+          year, asKnownOn, plant: { region: plant.region, semiarid: plant.semiarid },
+          sales: { ownRevenue: new Decimal(sold.revenue), ownVolume: new Decimal(sold.volume), exportedVolume: new Decimal(sold.exported) },
+          ...withExtra(purchases, fomento, asked.extra?.((day) => segments.find((g) => g.from <= day && day <= g.to) as Segment)),
+          balancesIn: await this.balancesInto(em, producer, law, evaluated.into, asKnownOn),
+          evaluation: evaluated.own && { year, communicatedOn: evaluated.own.communicatedOn },
+        }, law);
+        outcomes.push({ result });
+      } catch (error) {
+        outcomes.push(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
+    const excluded = asked.listExcluded ? await excludedItems(em, producers, outcomes, params, groupsByKey, fomentoByKey) : new Map<string, ExcludedItem[]>();
+    return outcomes.map((o, i) => (o instanceof Error ? o : { result: o.result, excluded: excluded.get(producers[i].id) ?? [] }));
+  }
+
+  /**
+   * Portaria MDA nº 28/2024, art. 58 — the balances brought into a year: those of the evaluations
+   * communicated in the year before it (known on `asKnownOn`) whose years carry, each from its
+   * year's result as known on `asKnownOn` (like every figure, a correction published later changes it).
+   */
+  private async balancesInto(em: EntityManager, producer: Producer, law: LawBook, into: Array<{ year: number; communicatedOn: IsoDate }>, asKnownOn: IsoDate): Promise<BalanceIn[]> {
+    const balances: BalanceIn[] = [];
+    for (const e of into) {
+      if (!balanceCarries(law, e.year, asKnownOn)) continue;
+      const [earlier] = await this.evaluate(em, [producer], { law, year: e.year, asKnownOn, listExcluded: false });
+      if (earlier instanceof Error) throw earlier;
+      const out = earlier.result.balance.carriedOut;
+      if (out) balances.push(balanceIn({ year: e.year, communicatedOn: e.communicatedOn }, out));
+    }
+    return balances;
+  }
+}
+
+/**
+ * The rows of the groups that do not count, each with its group's findings, by producer. Only the
+ * purchases of the contracts and organizations of those groups are examined (a first, cheap
+ * filter, before the joins); the rows are then matched to the groups by their producer and all their facts.
+ */
+async function excludedItems(
+  em: EntityManager,
+  producers: readonly Producer[],
+  outcomes: ReadonlyArray<{ result: SealComplianceResult } | Error>,
+  params: unknown[],
+  purchaseGroups: Map<string, PurchaseGroupRow & { producer_id: string }>,
+  fomentoGroups: Map<string, FomentoGroupRow & { producer_id: string }>,
+): Promise<Map<string, ExcludedItem[]>> {
+  const items = new Map<string, ExcludedItem[]>();
+  const add = (producerId: string, item: ExcludedItem) => items.set(producerId, [...(items.get(producerId) ?? []), item]);
+  const purchaseFindings = new Map<string, Finding[]>();
+  const fomentoFindings = new Map<string, Finding[]>();
+  outcomes.forEach((o, i) => {
+    if (o instanceof Error) return;
+    for (const e of o.result.excluded.filter((x) => !x.key.startsWith(HYPOTHETICAL))) {
+      (e.source === 'PURCHASE' ? purchaseFindings : fomentoFindings).set(`${producers[i].id}|${e.key}`, e.findings);
+    }
+  });
+  if (purchaseFindings.size) {
+    const groups = [...purchaseFindings.keys()].map((k) => purchaseGroups.get(k)!);
+    const pairs = [...new Set(groups.map((g) => `${g.contract_id}|${g.organization_id}`))].map((p) => p.split('|'));
+    const n = params.length;
+    const arrays = PURCHASE_GROUP_COLUMNS.map(([name]) => groups.map((g) => (g as unknown as Row)[name]));
+    const tuple = PURCHASE_GROUP_COLUMNS.map(([, type], i) => `$${n + 4 + i}::${type}[]`).join(', ');
+    const keys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
+    const rows: Row[] = await em.query(
+      `SELECT id, producer_id::text AS producer_id, cost, ${PURCHASE_COLUMNS}
+         FROM (${purchaseFacts(` AND (coalesce(p.contract_id, 0), coalesce(p.organization_id, 0)) IN (SELECT * FROM unnest($${n + 1}::bigint[], $${n + 2}::bigint[]))`)}) f
+        WHERE (producer_id, ${PURCHASE_COLUMNS}) IN (SELECT * FROM unnest($${n + 3}::bigint[], ${tuple}))
+        ORDER BY id`,
+      [...params, pairs.map((p) => p[0]), pairs.map((p) => p[1]), groups.map((g) => g.producer_id), ...arrays],
+    );
+    for (const r of rows) {
+      add(String(r.producer_id), { id: String(r.id), source: 'PURCHASE', amount: new Decimal(r.cost as string), findings: purchaseFindings.get(`${String(r.producer_id)}|${keyOf(r, keys)}`) ?? [] });
+    }
+  }
+  if (fomentoFindings.size) {
+    const groups = [...fomentoFindings.keys()].map((k) => fomentoGroups.get(k)!);
+    const rows: Row[] = await em.query(
+      `SELECT id, producer_id::text AS producer_id, amount, region, semiarid, segment FROM (${FOMENTO_FACTS}) f
+        WHERE (producer_id, region, semiarid, segment) IN (SELECT * FROM unnest($5::bigint[], $6::text[], $7::boolean[], $8::integer[])) ORDER BY id`,
+      [...params.slice(0, 4), groups.map((g) => g.producer_id), groups.map((g) => g.region), groups.map((g) => g.semiarid), groups.map((g) => g.segment)],
+    );
+    for (const r of rows) {
+      add(String(r.producer_id), { id: String(r.id), source: 'FOMENTO_EXPENSE', amount: new Decimal(r.amount as string), findings: fomentoFindings.get(`${String(r.producer_id)}|${keyOf(r, FOMENTO_COLUMNS)}`) ?? [] });
+    }
+  }
+  return items;
+}
