@@ -76,12 +76,6 @@ export function lastDayOfMonth(year: number, month: number): IsoDate {
   return isoDate(year, month, daysInMonth(year, month));
 }
 
-/** Every day from `from` to `to`, both inclusive. */
-export function eachDay(from: IsoDate, to: IsoDate): IsoDate[] {
-  const days: IsoDate[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) days.push(d);
-  return days;
-}
 
 /** Inclusive interval test; `until` null means open-ended. ISO strings compare as dates. */
 export function within(date: IsoDate, from: IsoDate, until: IsoDate | null): boolean {

@@ -10,12 +10,6 @@ export type Decimal = InstanceType<typeof Decimal>;
 export const ZERO = new Decimal(0);
 export const ONE = new Decimal(1);
 
-export type DecimalLike = Decimal | string | number;
-
-export function dec(value: DecimalLike): Decimal {
-  return value instanceof Decimal ? value : new Decimal(value as DecimalJs.Value);
-}
-
 /** ABNT NBR 5891 (round half to even) to the centavo: how each segment's dues are rounded (DESIGN §1.3). */
 export function toCentavos(value: Decimal): Decimal {
   return value.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { addDays, eachDay, firstDayOfMonth, IsoDate, lastDayOfMonth } from '../../src/law/dates';
+import { addDays, firstDayOfMonth, IsoDate, lastDayOfMonth } from '../../src/law/dates';
 import { createLawBook, LawBook, LawVersionRecord } from '../../src/law/law-book';
 import { GrantFacts, SealEventFacts, sealStanding } from '../../src/law/seal-standing';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
@@ -19,7 +19,8 @@ function dayByDay(law: LawBook, grants: readonly GrantFacts[], year: number, mon
   const first = firstDayOfMonth(year, month);
   const last = lastDayOfMonth(year, month);
   const cuts = new Set(law.changeDates(first, last, asKnownOn));
-  const days = eachDay(first, last);
+  const days: IsoDate[] = [];
+  for (let d = first; d <= last; d = addDays(d, 1)) days.push(d);
   const regular = days.map((d) => sealStanding(grants, d).regular);
   const pisCofins = days.map((d) => !law.pisCofinsExtinction(d, asKnownOn));
   const adValorem = days.map((d, i) => (pisCofins[i] ? versionKey(law.adValoremRates(d, asKnownOn)) : ''));
