@@ -4,6 +4,7 @@ import { ReadCompiler } from '../../src/graphql/compiled/compiler';
 import { runCompiled } from '../../src/graphql/compiled/run';
 import { collectFields } from '../../src/graphql/compiled/selection';
 import { getSchema } from '../../src/graphql/schema';
+import { Actor } from '../../src/services/actor';
 import { Role } from '../../src/law/types';
 import { startTestApi, StatementCounter, TestApi } from '../support/api';
 import { createTestDatabase, TestDatabase } from '../support/database';
@@ -99,4 +100,37 @@ test('a read with computed fields, whose text is never the same, is never prepar
   counter.reset();
   for (let i = 0; i < 3; i++) await runCompiled(single.dataSource, statement);
   expect(counter.statements.every((t) => t.startsWith('SELECT '))).toBe(true);
+});
+
+test('a root field compiled again from the same parsed document and variables is the statement made before; other variables, another producer or computed fields make their own', async () => {
+  const schema = await getSchema();
+  const compiler = new ReadCompiler(schema, single.dataSource);
+  const document = parse('query($n: Int) { familyFarmers(first: $n) { edges { node { name } } } purchase(id: "1") { id } familyFarmer(id: "1") { name eligibleOn(date: "2025-03-01") } }');
+  const queryType = schema.getQueryType()!;
+  const roots = [...collectFields(schema, {}, {}, queryType, [(document.definitions[0] as OperationDefinitionNode).selectionSet])].map(([, nodes]) => nodes);
+  const admin: Actor = { sub: 'a', role: Role.ADMIN, producerId: null, requestId: 'cache' };
+  const compile = (nodes: typeof roots[number], variables: Record<string, unknown>, actor = admin) => {
+    const field = queryType.getFields()[nodes[0].name.value];
+    return compiler.compile({ field, nodes, fragments: {}, variables, args: getArgumentValues(field, nodes[0], variables), actor });
+  };
+  const [farmers, purchase, farmer] = roots;
+  const five = compile(farmers, { n: 5 })!;
+  expect(five.sql).toContain('LIMIT 6');
+  expect(compile(farmers, { n: 5 })).toBe(five);
+  const six = compile(farmers, { n: 6 })!;
+  expect(six.sql).toContain('LIMIT 7');
+  expect(compile(farmers, { n: 5 })).toBe(five);
+  // A PRODUCER's statement is confined to its producer: never an ADMIN's.
+  const asAdmin = compile(purchase, {})!;
+  const asProducer = compile(purchase, {}, { sub: 'p', role: Role.PRODUCER, producerId: '7', requestId: 'cache' })!;
+  expect(asAdmin.producerScope).toBeNull();
+  expect(asProducer.producerScope).toBe('7');
+  expect(asProducer.sql).toContain(`producer_id = '7'::bigint`);
+  expect(compile(purchase, {})).toBe(asAdmin);
+  // With a computed field, a new marker each time.
+  const first = compile(farmer, {})!;
+  const second = compile(farmer, {})!;
+  expect(first.holes.length).toBe(1);
+  expect(second.marker).not.toBe(first.marker);
+  expect(second.sql).not.toBe(first.sql);
 });

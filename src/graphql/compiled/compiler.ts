@@ -1,5 +1,7 @@
-import { GraphQLField, GraphQLSchema, isObjectType } from 'graphql';
+import { FieldNode, GraphQLField, GraphQLSchema, isObjectType } from 'graphql';
 import type { DataSource, EntityMetadata } from 'typeorm';
+import { today } from '../../law/dates';
+import { visibleProducerId } from '../../services/scope';
 import { EntityClass, sqlReadOf } from './annotations';
 import { Build } from './build';
 import { columnOf, CompiledStatement, Decline, ownerOf, RootField } from './statement';
@@ -29,6 +31,8 @@ export type { CompiledStatement, Hole, RootField } from './statement';
 
 export class ReadCompiler {
   private readonly enumsByName = new WeakMap<object, boolean>();
+  /** Statements made, by the root field's first node, then by cacheKey. */
+  private readonly compiled = new WeakMap<FieldNode, Map<string, CompiledStatement | null>>();
 
   constructor(private readonly schema: GraphQLSchema, private readonly dataSource: DataSource) {}
 
@@ -66,14 +70,31 @@ export class ReadCompiler {
     }
   }
 
-  /** The statement answering a root field, or null when its resolver must. */
+  /**
+   * The statement answering a root field, or null when its resolver must. The same field node of
+   * the same parsed document (Apollo Server keeps parsed documents) with the same variables, for
+   * the same producer scope and on the same day (the `value` annotations write today's date),
+   * gives the same statement: it is kept and given again, unless it has computed fields (whose
+   * marker is random per statement).
+   */
   compile(root: RootField): CompiledStatement | null {
+    const key = cacheKey(root);
+    const kept = key === null ? undefined : this.compiled.get(root.nodes[0])?.get(key);
+    if (kept !== undefined) return kept;
+    let statement: CompiledStatement | null;
     try {
-      return new Build(this, root).root();
+      statement = new Build(this, root).root();
     } catch (e) {
-      if (e instanceof Decline) return null;
-      throw e;
+      if (!(e instanceof Decline)) throw e;
+      statement = null;
     }
+    if (key !== null && (statement === null || statement.holes.length === 0)) {
+      let byKey = this.compiled.get(root.nodes[0]);
+      if (!byKey) this.compiled.set(root.nodes[0], (byKey = new Map()));
+      if (byKey.size >= KEPT_PER_NODE) byKey.clear();
+      byKey.set(key, statement);
+    }
+    return statement;
   }
 
   metadata(entity: EntityClass): EntityMetadata {
@@ -92,5 +113,17 @@ export class ReadCompiler {
       this.enumsByName.set(type, ok);
     }
     return ok;
+  }
+}
+
+/** Statements kept per field node (its variables differ): past it, the node's are dropped. */
+const KEPT_PER_NODE = 16;
+
+/** What a statement depends on besides its field nodes; null when the variables are not plain JSON. */
+function cacheKey(root: RootField): string | null {
+  try {
+    return JSON.stringify([root.nodes.length, visibleProducerId(root.actor), today(), root.variables, root.args]);
+  } catch {
+    return null;
   }
 }
