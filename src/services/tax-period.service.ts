@@ -76,7 +76,9 @@ export class TaxPeriodService {
     const groups = new Map<string, number[]>();
     asked.forEach((a, i) => {
       const key = `${a.year}|${a.month}|${a.asKnownOn ?? ''}`;
-      groups.set(key, [...(groups.get(key) ?? []), i]);
+      const indexes = groups.get(key);
+      if (indexes) indexes.push(i);
+      else groups.set(key, [i]);
     });
     const shown: Array<TaxPeriodView | Error> = new Array(asked.length);
     await Promise.all([...groups.values()].map(async (indexes) => {

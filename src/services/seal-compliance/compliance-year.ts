@@ -181,7 +181,12 @@ async function excludedItems(
   fomentoGroups: Map<string, FomentoGroupRow & { producer_id: string }>,
 ): Promise<Map<string, ExcludedItem[]>> {
   const items = new Map<string, ExcludedItem[]>();
-  const add = (producerId: string, item: ExcludedItem) => items.set(producerId, [...(items.get(producerId) ?? []), item]);
+  const add = (producerId: string, item: ExcludedItem) => {
+    // Appended in place: copying the list for each row made a year of many excluded rows quadratic.
+    const list = items.get(producerId);
+    if (list) list.push(item);
+    else items.set(producerId, [item]);
+  };
   const purchaseFindings = new Map<string, Finding[]>();
   const fomentoFindings = new Map<string, Finding[]>();
   outcomes.forEach((o, i) => {

@@ -56,7 +56,11 @@ export class ContractConformityService {
   async conformityOf(keys: ReadonlyArray<{ contract: Contract; asKnownOn: IsoDate | null }>): Promise<ConformityView[]> {
     const byDay = new Map<IsoDate, string[]>();
     const resolved = keys.map((k) => ({ id: k.contract.id, day: k.asKnownOn ?? today() }));
-    for (const k of resolved) byDay.set(k.day, [...(byDay.get(k.day) ?? []), k.id]);
+    for (const k of resolved) {
+      const ids = byDay.get(k.day);
+      if (ids) ids.push(k.id);
+      else byDay.set(k.day, [k.id]);
+    }
     const answers = new Map<string, Conformity>();
     for (const [day, ids] of byDay) {
       for (const [id, c] of await this.conformities(ids, day)) answers.set(`${id}|${day}`, c.conformity);
