@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
@@ -12,8 +12,9 @@ import { compiledReadsGateway } from './graphql/compiled/executor';
 import { stringifyResult } from './graphql/compiled/raw-json';
 import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, checkInputText } from './graphql/errors';
-import { armor, bodyErrors, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
+import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders, Loaders } from './graphql/loaders';
+import { requestHooksPlugin } from './graphql/request-hooks';
 import { getSchema } from './graphql/schema';
 import { Exporter } from './export/exporter';
 import { mountExport } from './http/export';
@@ -25,11 +26,12 @@ import { Logger } from './logger';
 import { currentLocale, currentRequestId, requestContext } from './request-context';
 import { createServices } from './services';
 import { AppError } from './services/errors';
-import { localeOf, Locale, message, translate } from './i18n';
+import { message, translate } from './i18n';
 import { LocalizedGraphQLError } from './graphql/localized-error';
 import { corsForOrigins } from './http/cors';
 import compression from 'compression';
-import { parseTraceParent } from './http/trace-context';
+import { graphqlPostHandler, failureOf } from './http/graphql-post';
+import { localeOfRequest, startRequest } from './http/request-start';
 import { TrustedDocuments, trustedDocumentBodies, trustedDocumentsOnly } from './http/trusted-documents';
 
 /** /readyz answers 503 when the database has not answered `SELECT 1` within this. */
@@ -48,6 +50,8 @@ export interface ServerOptions {
   corsOrigins?: readonly string[];
   /** The operation allow-list of PRODUCER tokens (TRUSTED_DOCUMENTS); none by default. */
   trustedDocuments?: TrustedDocuments;
+  /** A request still unanswered after this is answered 503 REQUEST_TIMEOUT (LIMITS.requestTimeoutMs by default). */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningApp {
@@ -56,26 +60,6 @@ export interface RunningApp {
   apollo: ApolloServer<Context>;
   stop(): Promise<void>;
 }
-
-/**
- * The language of the caller's messages, from its Accept-Language (q-values weighed): Portuguese
- * (`pt-BR`, `pt`, `pt-PT`) or English, the default (docs/API.md, "Languages").
- */
-export function localeOfRequest(req: express.Request): Locale {
-  // The answer depends on the header's text only: negotiated once per distinct header (clients
-  // send the same few), not on every request.
-  const header = req.headers['accept-language'] ?? '';
-  let locale = LOCALE_OF_HEADER.get(header);
-  if (locale === undefined) {
-    locale = localeOf(req.acceptsLanguages('en', 'pt-BR', 'pt') || null);
-    if (header.length > 200) return locale;
-    if (LOCALE_OF_HEADER.size >= LOCALE_HEADERS_KEPT) LOCALE_OF_HEADER.clear();
-    LOCALE_OF_HEADER.set(header, locale);
-  }
-  return locale;
-}
-const LOCALE_OF_HEADER = new Map<string, Locale>();
-const LOCALE_HEADERS_KEPT = 500;
 
 /**
  * A request's context whose loaders are made when a resolver first asks for them: a request
@@ -90,14 +74,14 @@ export function contextWithLazyLoaders(values: Omit<Context, 'loaders'>): Contex
 }
 
 /** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
-export async function createApp({ dataSource, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments }: ServerOptions): Promise<RunningApp> {
+export async function createApp({ dataSource, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource);
   const app = express();
   app.disable('x-powered-by');
   // No ETag on res.send: GraphQL answers are POSTs, never revalidated, and hashing each body
   // (a page is 170 KB) was a measurable part of serving it. Static GraphiQL assets keep theirs.
   app.set('etag', false);
-  const httpServer = http.createServer(app);
+  const httpServer = http.createServer();
   const metrics = createMetrics(dataSource);
 
   const limits = armor();
@@ -118,48 +102,51 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     stopOnTerminationSignals: false,
     // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
     // field resolver to collect them: a thousand-row page paid for it on each leaf.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), metrics.apolloPlugin, databaseUnavailableStatus, checkInputText, ...limits.plugins, introspectionCache(metrics.introspectionCacheHit),
-      ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])],
+    // The API's own hooks are one plugin (src/graphql/request-hooks.ts), in this order. Apollo's
+    // inline traces are for federated subgraphs only, which this schema is not: off, not asked on every request.
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), ...limits.plugins,
+      requestHooksPlugin<Context>([metrics.requestHooks, databaseUnavailableStatus, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
+        ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])])],
   });
   await apollo.start();
 
   // Once stopping, a request that still arrives (on a keep-alive connection being closed) is
   // refused before it runs: its answer could no longer be delivered, so it must write nothing.
   let stopping = false;
+  app.use(failureOf);
   app.use((req, res, next) => {
     if (!stopping) return next();
     res.setHeader('connection', 'close');
     res.status(503).json({ errors: [{ message: translate(message('http.shuttingDown'), localeOfRequest(req)), extensions: { code: 'SHUTTING_DOWN' } }] });
   });
   app.use((req, res, next) => {
-    const requestId = (req.header('x-request-id') ?? '').slice(0, 64) || randomUUID();
-    res.setHeader('x-request-id', requestId);
-    const trace = parseTraceParent(req.headers.traceparent);
-    requestContext.run({ requestId, locale: localeOfRequest(req), ...(trace ? { traceId: trace.traceId, parentId: trace.parentId } : {}) }, () => next());
+    requestContext.run(startRequest(req, res), () => next());
   });
   app.use(logRequests(logger), metrics.httpMiddleware);
-  if (corsOrigins.length > 0) app.use(corsForOrigins(corsOrigins));
+  const cors = corsOrigins.length > 0 ? corsForOrigins(corsOrigins) : undefined;
+  if (cors) app.use(cors);
   // gzip or brotli as the client's Accept-Encoding asks, for answers over 1 KB of a compressible
   // type (JSON, the GraphiQL page and its scripts). It wraps res.write/end: a body, the compiled
   // reads' JSON text included, goes through the compressor as it is written, never copied first.
   app.use(compression());
 
+  const context = async (authorization: string | undefined): Promise<Context> => {
+    const requestId = currentRequestId() ?? randomUUID();
+    try {
+      const actor = await actorFromAuthorization(authorization, verifier, requestId);
+      return contextWithLazyLoaders({ actor, requestId, services });
+    } catch (e) {
+      if (e instanceof AppError) throw new LocalizedGraphQLError(e.text, { extensions: { code: e.code, http: { status: 401 } } });
+      throw e;
+    }
+  };
+  // POST /graphql with a JSON body is served by graphqlPostHandler (src/http/graphql-post.ts), in
+  // front of the app, with the same steps as these; the app serves every other request.
   const graphqlHandlers = [
-    requestTimeout(),
-    express.json({ limit: LIMITS.bodyLimit }),
+    requestTimeout(requestTimeoutMs),
+    express.json({ limit: LIMITS.bodyLimitBytes }),
     ...(trustedDocuments ? [trustedDocumentBodies(trustedDocuments)] : []),
-    expressMiddleware(apollo, {
-      context: async ({ req }) => {
-        const requestId = currentRequestId() ?? randomUUID();
-        try {
-          const actor = await actorFromAuthorization(req.headers.authorization, verifier, requestId);
-          return contextWithLazyLoaders({ actor, requestId, services });
-        } catch (e) {
-          if (e instanceof AppError) throw new LocalizedGraphQLError(e.text, { extensions: { code: e.code, http: { status: 401 } } });
-          throw e;
-        }
-      },
-    }),
+    expressMiddleware(apollo, { context: ({ req }) => context(req.headers.authorization) }),
     bodyErrors,
   ];
   // POST /graphql, the API's requests, is routed right after the middleware every request goes
@@ -193,6 +180,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
 
   app.use('/graphql', ...graphqlHandlers);
 
+  httpServer.on('request', graphqlPostHandler({ apollo, app, context, logger, metrics, cors, trustedDocuments, stopping: () => stopping, timeoutMs: requestTimeoutMs }));
   httpServer.requestTimeout = LIMITS.requestTimeoutMs;
 
   return {

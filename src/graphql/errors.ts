@@ -1,4 +1,3 @@
-import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { DocumentNode, GraphQLError, GraphQLFormattedError, Kind, ValueNode, visit } from 'graphql';
 import { NoRuleInForceError } from '../law/errors';
@@ -6,6 +5,7 @@ import { AppError } from '../services/errors';
 import { textLimit, textProblem } from '../services/validation';
 import { DEFAULT_LOCALE, isLocalized, Locale, message, recognise, translate } from '../i18n';
 import { LocalizedGraphQLError } from './localized-error';
+import type { PerRequest, RequestHooks } from './request-hooks';
 
 /** Codes a client may see (DESIGN §5); anything else is masked. */
 const PUBLIC_CODES = new Set([
@@ -117,23 +117,20 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
 }
 
 /**
- * Apollo plugin: a response carrying DATABASE_UNAVAILABLE or DATABASE_BUSY is HTTP 503 with `Retry-After`, so that
+ * Request hooks: a response carrying DATABASE_UNAVAILABLE or DATABASE_BUSY is HTTP 503 with `Retry-After`, so that
  * clients, proxies and load balancers see a temporary failure of the server (not of the request)
  * and retry (DESIGN §3: the API stays up and recovers when the database comes back).
  */
-export const databaseUnavailableStatus: ApolloServerPlugin = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ response }) {
-        const body = response.body;
-        const errors = body.kind === 'single' ? body.singleResult.errors : body.initialResult.errors;
-        if (!errors?.some((e) => RETRYABLE_CODES.has(String(e.extensions?.code)))) return;
-        response.http.status = 503;
-        response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
-      },
-    };
+const retryableStatus: RequestHooks = {
+  willSendResponse({ response }) {
+    const body = response.body;
+    const errors = body.kind === 'single' ? body.singleResult.errors : body.initialResult.errors;
+    if (!errors?.some((e) => RETRYABLE_CODES.has(String(e.extensions?.code)))) return;
+    response.http.status = 503;
+    response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
   },
 };
+export const databaseUnavailableStatus: PerRequest = () => retryableStatus;
 
 /** The first string of a variable's value that is refused (a NUL character, or longer than its field takes), with its path (`input[0].supplierName`). */
 function badTextIn(value: unknown, at: string, depth = 0): { field: string; text: string } | null {
@@ -154,33 +151,30 @@ function badTextIn(value: unknown, at: string, depth = 0): { field: string; text
 }
 
 /**
- * Apollo plugin: every string of the input — literal or variable, at any depth — is checked before
+ * Request hooks: every string of the input — literal or variable, at any depth — is checked before
  * anything runs (DESIGN §5: bad input is the caller's error, with its field): a NUL character
  * (U+0000), which PostgreSQL text cannot hold, and a text longer than its field takes
  * (`textLimit`: 255 characters for ids, codes and keys, 500 for names, 2000 for legal bases and
  * notes; an indexed column of a few KB would otherwise fail deep in a query as an internal error).
  */
-export const checkInputText: ApolloServerPlugin = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ request, document }) {
-        const { pathOf, literal } = textsOf(document);
-        let found = literal;
-        for (const [name, value] of Object.entries(request.variables ?? {})) {
-          if (found) break;
-          found = badTextIn(value, pathOf.get(name) ?? name);
-        }
-        if (found) {
-          const { field, text } = found;
-          const refusal = text.includes('\u0000')
-            ? message('http.nulCharacter', { field })
-            : message('input.tooLong', { field, max: textLimit(field), length: text.length });
-          throw new LocalizedGraphQLError(refusal, { extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } } });
-        }
-      },
-    };
+const inputTextCheck: RequestHooks = {
+  didResolveOperation({ request, document }) {
+    const { pathOf, literal } = textsOf(document);
+    let found = literal;
+    for (const [name, value] of Object.entries(request.variables ?? {})) {
+      if (found) break;
+      found = badTextIn(value, pathOf.get(name) ?? name);
+    }
+    if (found) {
+      const { field, text } = found;
+      const refusal = text.includes('\u0000')
+        ? message('http.nulCharacter', { field })
+        : message('input.tooLong', { field, max: textLimit(field), length: text.length });
+      throw new LocalizedGraphQLError(refusal, { extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } } });
+    }
   },
 };
+export const checkInputText: PerRequest = () => inputTextCheck;
 
 interface DocumentTexts {
   /** The argument path (`input[0].supplierName`) each variable is passed to. */

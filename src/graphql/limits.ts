@@ -9,6 +9,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
 import { message, translate } from '../i18n';
 import { currentLocale } from '../request-context';
 import { LocalizedGraphQLError } from './localized-error';
+import type { PerRequest, RequestHooks } from './request-hooks';
 
 /**
  * Limits on what one request may ask (DESIGN §5: QUERY_TOO_COMPLEX). The figures are chosen so
@@ -41,6 +42,8 @@ export const LIMITS = {
   maxFanOut: 100_000,
   /** Largest request body accepted. */
   bodyLimit: '1mb',
+  /** The same in bytes. */
+  bodyLimitBytes: 1024 * 1024,
   /** A request still unanswered after this long is answered 503 (DATABASE statement time is bounded separately). */
   requestTimeoutMs: 30_000,
 } as const;
@@ -79,7 +82,7 @@ export function armor() {
   }).protect();
   return {
     validationRules: [...protection.validationRules, oneSchemaPerOperation],
-    plugins: [...(protection.plugins as ApolloServerPlugin[]), fanOutLimit],
+    plugins: protection.plugins as ApolloServerPlugin[],
     parseOptions: { maxTokens: LIMITS.maxTokens },
   };
 }
@@ -127,39 +130,37 @@ function introspectionOnly(set: SelectionSetNode, fragments: ReadonlyMap<string,
 const INTROSPECTION_CACHE_MAX = 100;
 
 /**
- * Apollo plugin: an operation that only introspects (GraphiQL's, codegen's) is answered from a
+ * Request hooks: an operation that only introspects (GraphiQL's, codegen's) is answered from a
  * cache per schema, keyed by its document, operation name and variables, once it has been
  * executed without error: the schema does not change while the server runs, and building the
  * whole answer again (half a megabyte) for every client was the cost of an introspection storm.
  * `onHit` is told of every answer served from the cache.
  */
-export function introspectionCache(onHit: () => void = () => undefined): ApolloServerPlugin {
+export function introspectionCache(onHit: () => void = () => undefined): PerRequest {
   const answers = new WeakMap<GraphQLSchema, Map<string, FormattedExecutionResult>>();
-  return {
-    async requestDidStart() {
-      let key: string | null = null;
-      return {
-        async responseForOperation({ schema, source, document, operation, operationName, request, response }) {
-          // Apollo asks even when the operation named is not in the document (graphql-js then refuses it).
-          if (!operation) return null;
-          const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-          if (operation.operation !== 'query' || !introspectionOnly(operation.selectionSet, fragments)) return null;
-          key = JSON.stringify([source, operationName ?? null, request.variables ?? {}]);
-          const hit = answers.get(schema)?.get(key);
-          if (!hit) return null;
-          onHit();
-          return { http: response.http, body: { kind: 'single', singleResult: hit } };
-        },
-        async willSendResponse({ schema, response }) {
-          if (key === null || response.body.kind !== 'single' || response.body.singleResult.errors?.length) return;
-          let bySchema = answers.get(schema);
-          if (!bySchema) answers.set(schema, (bySchema = new Map()));
-          if (bySchema.has(key)) return;
-          if (bySchema.size >= INTROSPECTION_CACHE_MAX) bySchema.delete(bySchema.keys().next().value!);
-          bySchema.set(key, response.body.singleResult);
-        },
-      };
-    },
+  return () => {
+    let key: string | null = null;
+    return {
+      responseForOperation({ schema, source, document, operation, operationName, request, response }) {
+        // Apollo asks even when the operation named is not in the document (graphql-js then refuses it).
+        if (!operation) return null;
+        const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+        if (operation.operation !== 'query' || !introspectionOnly(operation.selectionSet, fragments)) return null;
+        key = JSON.stringify([source, operationName ?? null, request.variables ?? {}]);
+        const hit = answers.get(schema)?.get(key);
+        if (!hit) return null;
+        onHit();
+        return { http: response.http, body: { kind: 'single', singleResult: hit } };
+      },
+      willSendResponse({ schema, response }) {
+        if (key === null || response.body.kind !== 'single' || response.body.singleResult.errors?.length) return;
+        let bySchema = answers.get(schema);
+        if (!bySchema) answers.set(schema, (bySchema = new Map()));
+        if (bySchema.has(key)) return;
+        if (bySchema.size >= INTROSPECTION_CACHE_MAX) bySchema.delete(bySchema.keys().next().value!);
+        bySchema.set(key, response.body.singleResult);
+      },
+    };
   };
 }
 
@@ -199,25 +200,22 @@ export function fanOut(operation: OperationDefinitionNode, root: GraphQLObjectTy
 }
 
 /** Refuse, before execution, an operation whose fan-out exceeds LIMITS.maxFanOut. */
-export const fanOutLimit: ApolloServerPlugin = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ operation, schema, document, request }) {
-        if (!operation) return;
-        const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
-        if (!root || operation.operation === 'subscription') return;
-        const fragments: Record<string, FragmentDefinitionNode> = {};
-        for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-        const n = fanOut(operation, root, fragments, request.variables ?? {});
-        if (n > LIMITS.maxFanOut) {
-          throw new LocalizedGraphQLError(message('limits.fanOut', { n, max: LIMITS.maxFanOut }), {
-            extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
-          });
-        }
-      },
-    };
+const fanOutCheck: RequestHooks = {
+  didResolveOperation({ operation, schema, document, request }) {
+    if (!operation) return;
+    const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
+    if (!root || operation.operation === 'subscription') return;
+    const fragments: Record<string, FragmentDefinitionNode> = {};
+    for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+    const n = fanOut(operation, root, fragments, request.variables ?? {});
+    if (n > LIMITS.maxFanOut) {
+      throw new LocalizedGraphQLError(message('limits.fanOut', { n, max: LIMITS.maxFanOut }), {
+        extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
+      });
+    }
   },
 };
+export const fanOutLimit: PerRequest = () => fanOutCheck;
 
 const TOKEN_LIMIT = /Document contains more tha[nt] \d+ tokens/;
 
@@ -230,15 +228,30 @@ export function markQueryTooComplex(formatted: GraphQLFormattedError, error: unk
   return { message: text, locations: formatted.locations, extensions: { code: 'QUERY_TOO_COMPLEX' } };
 }
 
+/** The answer (JSON body) to a body over LIMITS.bodyLimit: HTTP 413. */
+export function bodyTooLargeAnswer() {
+  return { errors: [{ message: translate(message('http.bodyTooLarge', { limit: LIMITS.bodyLimit }), currentLocale()), extensions: { code: 'PAYLOAD_TOO_LARGE', limit: LIMITS.bodyLimit } }] };
+}
+
+/** The answer (JSON body) to a body that is not JSON: HTTP 400. */
+export function bodyNotJsonAnswer() {
+  return { errors: [{ message: translate(message('http.bodyNotJson'), currentLocale()), extensions: { code: 'BAD_REQUEST' } }] };
+}
+
+/** The answer (JSON body) to a request not answered within `ms`: HTTP 503. */
+export function timeoutAnswer(ms: number) {
+  return { errors: [{ message: translate(message('http.timeout', { ms }), currentLocale()), extensions: { code: 'REQUEST_TIMEOUT' } }] };
+}
+
 /** A body over the limit or not JSON: a clear JSON error instead of express's HTML page. */
 export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
   const e = err as { type?: string; status?: number; limit?: number };
   if (e?.type === 'entity.too.large') {
-    res.status(413).json({ errors: [{ message: translate(message('http.bodyTooLarge', { limit: LIMITS.bodyLimit }), currentLocale()), extensions: { code: 'PAYLOAD_TOO_LARGE', limit: LIMITS.bodyLimit } }] });
+    res.status(413).json(bodyTooLargeAnswer());
     return;
   }
   if (e?.type === 'entity.parse.failed') {
-    res.status(400).json({ errors: [{ message: translate(message('http.bodyNotJson'), currentLocale()), extensions: { code: 'BAD_REQUEST' } }] });
+    res.status(400).json(bodyNotJsonAnswer());
     return;
   }
   next(err);
@@ -248,9 +261,7 @@ export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
 export function requestTimeout(ms: number = LIMITS.requestTimeoutMs): RequestHandler {
   return (_req, res, next) => {
     const timer = setTimeout(() => {
-      if (!res.headersSent) {
-        res.status(503).json({ errors: [{ message: translate(message('http.timeout', { ms }), currentLocale()), extensions: { code: 'REQUEST_TIMEOUT' } }] });
-      }
+      if (!res.headersSent) res.status(503).json(timeoutAnswer(ms));
     }, ms);
     timer.unref();
     res.on('close', () => clearTimeout(timer));

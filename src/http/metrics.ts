@@ -1,8 +1,9 @@
-import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
+import type { GraphQLRequestContext } from '@apollo/server';
 import express from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { requestContext } from '../request-context';
+import type { PerRequest } from '../graphql/request-hooks';
 
 /** The pg pool behind TypeORM's Postgres driver: the figures Prometheus should see. */
 interface PoolFigures {
@@ -19,12 +20,14 @@ const MAX_OPERATION_NAMES = 200;
 
 export interface Metrics {
   registry: Registry;
-  /** Apollo plugin: requests, latency and errors per GraphQL operation. */
-  apolloPlugin: ApolloServerPlugin;
+  /** Request hooks (src/graphql/request-hooks.ts): requests, latency and errors per GraphQL operation. */
+  requestHooks: PerRequest;
   /** `GET /metrics` in the Prometheus text format. */
   handler: express.RequestHandler;
   /** Counts every HTTP response by route and status (mounted before the routes). */
   httpMiddleware: express.RequestHandler;
+  /** Counts one HTTP response (`route` one of routeOf's labels), for a request served outside Express. */
+  countResponse(route: string, method: string, status: number): void;
   /** Counts an introspection answered from its cache (src/graphql/limits.ts). */
   introspectionCacheHit: () => void;
 }
@@ -105,10 +108,11 @@ export function createMetrics(dataSource: DataSource): Metrics {
     labelNames: ['route', 'method', 'status'] as const,
     registers: [registry],
   });
+  const countResponse = (route: string, method: string, status: number) => http.inc({ route, method, status: String(status) });
   const httpMiddleware: express.RequestHandler = (req, res, next) => {
     const route = routeOf(req.path);
     const method = req.method === 'GET' || req.method === 'POST' ? req.method : 'other';
-    res.on('finish', () => http.inc({ route, method, status: String(res.statusCode) }));
+    res.on('finish', () => countResponse(route, method, res.statusCode));
     next();
   };
 
@@ -127,31 +131,29 @@ export function createMetrics(dataSource: DataSource): Metrics {
     return name;
   };
 
-  const apolloPlugin: ApolloServerPlugin = {
-    async requestDidStart() {
-      const started = process.hrtime.bigint();
-      return {
-        async didResolveOperation(rc) {
-          // For the request's log line (src/http/request-log.ts).
-          const store = requestContext.getStore();
-          if (store) store.operationName = rc.operationName ?? '(anonymous)';
-        },
-        async willSendResponse(rc: GraphQLRequestContext<object>) {
-          // Only a name the document really declares (known once it parsed); the raw request
-          // field is whatever the client sent.
-          const operation = rc.operation ? label(rc.operationName) : '(invalid)';
-          const type = rc.operation?.operation ?? 'none';
-          requests.inc({ operation, type });
-          duration.observe({ operation }, Number(process.hrtime.bigint() - started) / 1e9);
-          const body = rc.response.body;
-          const formatted = body?.kind === 'single' ? body.singleResult.errors : body?.kind === 'incremental' ? body.initialResult.errors : undefined;
-          for (const e of formatted ?? []) {
-            const code = typeof e.extensions?.code === 'string' ? e.extensions.code : 'UNKNOWN';
-            errors.inc({ operation, code });
-          }
-        },
-      };
-    },
+  const requestHooks: PerRequest = () => {
+    const started = process.hrtime.bigint();
+    return {
+      didResolveOperation(rc) {
+        // For the request's log line (src/http/request-log.ts).
+        const store = requestContext.getStore();
+        if (store) store.operationName = rc.operationName ?? '(anonymous)';
+      },
+      willSendResponse(rc: GraphQLRequestContext<object>) {
+        // Only a name the document really declares (known once it parsed); the raw request
+        // field is whatever the client sent.
+        const operation = rc.operation ? label(rc.operationName) : '(invalid)';
+        const type = rc.operation?.operation ?? 'none';
+        requests.inc({ operation, type });
+        duration.observe({ operation }, Number(process.hrtime.bigint() - started) / 1e9);
+        const body = rc.response.body;
+        const formatted = body?.kind === 'single' ? body.singleResult.errors : body?.kind === 'incremental' ? body.initialResult.errors : undefined;
+        for (const e of formatted ?? []) {
+          const code = typeof e.extensions?.code === 'string' ? e.extensions.code : 'UNKNOWN';
+          errors.inc({ operation, code });
+        }
+      },
+    };
   };
 
   const handler: express.RequestHandler = async (_req, res, next) => {
@@ -163,5 +165,5 @@ export function createMetrics(dataSource: DataSource): Metrics {
     }
   };
 
-  return { registry, apolloPlugin, handler, httpMiddleware, introspectionCacheHit: () => introspectionHits.inc() };
+  return { registry, requestHooks, handler, httpMiddleware, countResponse, introspectionCacheHit: () => introspectionHits.inc() };
 }

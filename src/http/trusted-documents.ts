@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import type { ApolloServerPlugin } from '@apollo/server';
 import type { RequestHandler } from 'express';
 import { message } from '../i18n';
 import { Role } from '../law/types';
 import { LocalizedGraphQLError } from '../graphql/localized-error';
 import type { Context } from '../graphql/context';
+import type { PerRequest } from '../graphql/request-hooks';
 
 /**
  * Trusted documents (an operation allow-list, `TRUSTED_DOCUMENTS=<file>`): a partner's PRODUCER
@@ -49,30 +49,32 @@ export function loadTrustedDocuments(file: string): TrustedDocuments {
  */
 export function trustedDocumentBodies(trusted: TrustedDocuments): RequestHandler {
   return (req, _res, next) => {
-    const body = req.body as { query?: unknown; documentId?: unknown; extensions?: { persistedQuery?: { sha256Hash?: unknown } } } | undefined;
-    if (body && typeof body === 'object' && body.query === undefined) {
-      const hash = typeof body.documentId === 'string' ? body.documentId.replace(/^sha256:/, '') : body.extensions?.persistedQuery?.sha256Hash;
-      const document = typeof hash === 'string' ? trusted.byHash.get(hash.toLowerCase()) : undefined;
-      if (document !== undefined) {
-        body.query = document;
-        delete body.documentId;
-      }
-    }
+    fillTrustedDocument(trusted, req.body);
     next();
   };
 }
 
+/** The text of the trusted document a request body names by its hash alone, put in its `query`. */
+export function fillTrustedDocument(trusted: TrustedDocuments, given: unknown): void {
+  const body = given as { query?: unknown; documentId?: unknown; extensions?: { persistedQuery?: { sha256Hash?: unknown } } } | undefined;
+  if (body && typeof body === 'object' && body.query === undefined) {
+    const hash = typeof body.documentId === 'string' ? body.documentId.replace(/^sha256:/, '') : body.extensions?.persistedQuery?.sha256Hash;
+    const document = typeof hash === 'string' ? trusted.byHash.get(hash.toLowerCase()) : undefined;
+    if (document !== undefined) {
+      body.query = document;
+      delete body.documentId;
+    }
+  }
+}
+
 /** Refuse, before it runs, an operation of a PRODUCER token that is not a trusted document. */
-export function trustedDocumentsOnly(trusted: TrustedDocuments): ApolloServerPlugin<Context> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ request, contextValue }) {
-          if (contextValue.actor?.role !== Role.PRODUCER) return;
-          if (typeof request.query === 'string' && trusted.byHash.has(sha256(request.query))) return;
-          throw new LocalizedGraphQLError(message('trusted.notListed'), { extensions: { code: 'OPERATION_NOT_TRUSTED', http: { status: 403 } } });
-        },
-      };
+export function trustedDocumentsOnly(trusted: TrustedDocuments): PerRequest<Context> {
+  const check = {
+    didResolveOperation({ request, contextValue }: { request: { query?: string }; contextValue: Context }) {
+      if (contextValue.actor?.role !== Role.PRODUCER) return;
+      if (typeof request.query === 'string' && trusted.byHash.has(sha256(request.query))) return;
+      throw new LocalizedGraphQLError(message('trusted.notListed'), { extensions: { code: 'OPERATION_NOT_TRUSTED', http: { status: 403 } } });
     },
   };
+  return () => check;
 }

@@ -1,0 +1,232 @@
+import type http from 'node:http';
+import { ApolloServer, HeaderMap } from '@apollo/server';
+import compression from 'compression';
+import type express from 'express';
+import type { Context } from '../graphql/context';
+import { bodyNotJsonAnswer, bodyTooLargeAnswer, LIMITS, timeoutAnswer } from '../graphql/limits';
+import { Logger } from '../logger';
+import { RequestContext, requestContext } from '../request-context';
+import type { Metrics } from './metrics';
+import { logRequest } from './request-log';
+import { startRequest } from './request-start';
+import { fillTrustedDocument, TrustedDocuments } from './trusted-documents';
+
+export interface GraphqlPostOptions {
+  apollo: ApolloServer<Context>;
+  /** Every request this handler does not serve itself. */
+  app: express.Express;
+  /** The request's context from its Authorization header (its refusals are Apollo's to answer). */
+  context(authorization: string | undefined): Promise<Context>;
+  logger: Logger;
+  metrics: Metrics;
+  /** CORS of CORS_ORIGINS, when some are allowed. */
+  cors?: express.RequestHandler;
+  trustedDocuments?: TrustedDocuments;
+  /** True once the server stops: Express then refuses the request (503 SHUTTING_DOWN). */
+  stopping(): boolean;
+  /** A request not answered within this is answered 503 REQUEST_TIMEOUT. */
+  timeoutMs?: number;
+}
+
+/** A request this handler could not finish, given to Express's error handling (see `failureOf`). */
+const FAILURE = Symbol('graphql-post failure');
+type Failing = http.IncomingMessage & { [FAILURE]?: unknown };
+
+/** Express middleware, first of the app: a request the handler below hands over with an error goes to Express's error handling. */
+export const failureOf: express.RequestHandler = (req, _res, next) => next((req as Failing)[FAILURE]);
+
+/** The JSON bodies taken here: `application/json`, with no charset or UTF-8. Any other goes to Express's parser and its errors. */
+const JSON_UTF8 = /^application\/json(?:; ?charset=utf-8)?$/i;
+/** JSON's whitespace, before the first character (which must open an object or an array). */
+const FIRST_CHAR = /^[ \t\n\r]*([^ \t\n\r])/;
+const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/i;
+/** compression()'s threshold: a smaller answer is sent as it is. */
+const COMPRESSION_THRESHOLD = 1024;
+
+/**
+ * The server's request handler: POST /graphql, the API's requests, served in one function — the
+ * same steps, in the same order, with the same answers as the Express middleware chain (request
+ * id, trace and language in the request's context, the request's log line and metrics, CORS,
+ * compression of answers over 1 KB, the request timeout, the JSON body with its limit and errors,
+ * trusted documents, Apollo Server) without Express's router, request and response objects, body
+ * parser and the response wrapping of compression for the answers too small to compress. Every
+ * other request (GET /graphql, preflights, GraphiQL, probes, import, export), a POST /graphql
+ * whose body is not plain UTF-8 JSON (another charset, a Content-Encoding: Express's parser
+ * inflates or refuses them), and every request once the server stops go to the Express app.
+ */
+export function graphqlPostHandler(options: GraphqlPostOptions): http.RequestListener {
+  const { app, stopping } = options;
+  const compress = compression();
+  const timeoutMs = options.timeoutMs ?? LIMITS.requestTimeoutMs;
+
+  /** Answer `text` as Express's res.send does (charset, Content-Length), through compression() when it is large enough. */
+  const send = (req: http.IncomingMessage, res: http.ServerResponse, text: string): void => {
+    const type = res.getHeader('content-type');
+    // res.send states the charset of a text (the content types of Apollo's answers already do).
+    res.setHeader('content-type', typeof type !== 'string' ? 'text/html; charset=utf-8' : /; charset=utf-8$/.test(type) ? type : `${type.split(';')[0].trim()}; charset=utf-8`);
+    const length = Buffer.byteLength(text);
+    res.setHeader('content-length', length);
+    if (length >= COMPRESSION_THRESHOLD) {
+      compress(req as express.Request, res as express.Response, () => res.end(text));
+      return;
+    }
+    // What compression() does to an answer under its threshold: a compressible type varies by Accept-Encoding.
+    if (compression.filter(req as express.Request, res as express.Response) && !NO_TRANSFORM.test(String(res.getHeader('cache-control') ?? ''))) varyByAcceptEncoding(res);
+    res.end(text);
+  };
+  const sendJson = (req: http.IncomingMessage, res: http.ServerResponse, status: number, body: unknown): void => {
+    res.statusCode = status;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    send(req, res, JSON.stringify(body));
+  };
+
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse, store: RequestContext): Promise<void> => {
+    const started = process.hrtime.bigint();
+    const timer = setTimeout(() => {
+      if (!res.headersSent) sendJson(req, res, 503, timeoutAnswer(timeoutMs));
+    }, timeoutMs);
+    timer.unref();
+    res.on('finish', () => {
+      clearTimeout(timer);
+      logRequest(options.logger, store, req.method, '/graphql', res.statusCode, started);
+      options.metrics.countResponse('/graphql', 'POST', res.statusCode);
+    });
+    res.on('close', () => clearTimeout(timer));
+    // CORS of a request that is not a preflight only sets headers, and goes on at once.
+    if (options.cors) await new Promise<void>((next) => options.cors!(req as express.Request, res as express.Response, () => next()));
+
+    const read = await readBody(req, LIMITS.bodyLimitBytes);
+    if (read.kind === 'tooLarge') return sendJson(req, res, 413, bodyTooLargeAnswer());
+    if (read.kind === 'failed') return failed(req, res, read.error);
+    const body = parseJson(read.text);
+    if (body === NOT_JSON) return sendJson(req, res, 400, bodyNotJsonAnswer());
+    if (options.trustedDocuments) fillTrustedDocument(options.trustedDocuments, body);
+
+    // What @as-integrations/express5 gives Apollo Server: the headers (repeated ones joined), the query string, the body.
+    const headers = new HeaderMap();
+    for (const name in req.headers) {
+      const value = req.headers[name];
+      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const url = req.url ?? '';
+    const query = url.indexOf('?');
+    const answer = await options.apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: 'POST', headers, search: query < 0 ? '' : url.slice(query), body },
+      context: () => options.context(req.headers.authorization),
+    });
+    // Answered 503 by the timeout meanwhile: that answer stands.
+    if (res.headersSent) return;
+    for (const [name, value] of answer.headers) res.setHeader(name, value);
+    res.statusCode = answer.status || 200;
+    if (answer.body.kind === 'complete') return send(req, res, answer.body.string);
+    compress(req as express.Request, res as express.Response, () => undefined);
+    for await (const chunk of answer.body.asyncIterator) {
+      res.write(chunk);
+      (res as { flush?: () => void }).flush?.();
+    }
+    res.end();
+  };
+
+  /** A failure of no answer of its own (the request aborted, an error of the server): Express's error handling answers it, as before. */
+  const failed = (req: http.IncomingMessage, res: http.ServerResponse, error: unknown): void => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    (req as Failing)[FAILURE] = error ?? new Error('request failed');
+    app(req as express.Request, res as express.Response);
+  };
+
+  return (req, res) => {
+    if (!servedHere(req) || stopping()) {
+      app(req as express.Request, res as express.Response);
+      return;
+    }
+    const store = startRequest(req, res);
+    requestContext.run(store, () => {
+      serve(req, res, store).catch((error: unknown) => failed(req, res, error));
+    });
+  };
+}
+
+/** Whether a request is POST /graphql with a plain UTF-8 JSON body. */
+function servedHere(req: http.IncomingMessage): boolean {
+  if (req.method !== 'POST') return false;
+  const url = req.url;
+  if (url !== '/graphql' && !url?.startsWith('/graphql?')) return false;
+  const { headers } = req;
+  if (headers['content-encoding'] !== undefined) return false;
+  // A request without a body is left to Express, whose parser then leaves `req.body` unset.
+  if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return false;
+  const type = headers['content-type'];
+  return type !== undefined && JSON_UTF8.test(type);
+}
+
+type Read = { kind: 'text'; text: string } | { kind: 'tooLarge' } | { kind: 'failed'; error: unknown };
+
+/**
+ * The body as UTF-8 text (a byte order mark dropped), as Express's JSON parser reads it: over
+ * `limit` bytes — by its Content-Length, or as it arrives — it is refused, once the rest of it
+ * has been received (and dropped).
+ */
+function readBody(req: http.IncomingMessage, limit: number): Promise<Read> {
+  return new Promise((resolve) => {
+    const declared = req.headers['content-length'];
+    const tooLarge = () => {
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      req.removeListener('close', onClose);
+      const done = () => resolve({ kind: 'tooLarge' });
+      if (req.complete) return done();
+      req.once('end', done);
+      req.once('close', done);
+      req.resume();
+    };
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) tooLarge();
+      else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      req.removeListener('close', onClose);
+      const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
+      resolve({ kind: 'text', text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
+    };
+    const onClose = () => {
+      if (!req.complete) resolve({ kind: 'failed', error: Object.assign(new Error('request aborted'), { status: 400, type: 'request.aborted' }) });
+    };
+    if (declared !== undefined && Number(declared) > limit) return tooLarge();
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('close', onClose);
+  });
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+/** The body as express.json() parses it: empty is `{}`; it must open an object or an array; otherwise NOT_JSON. */
+function parseJson(text: string): unknown {
+  if (text.length === 0) return {};
+  const first = FIRST_CHAR.exec(text)?.[1];
+  if (first !== '{' && first !== '[') return NOT_JSON;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** `Vary: Accept-Encoding` added as the `vary` module (compression's) adds it. */
+function varyByAcceptEncoding(res: http.ServerResponse): void {
+  const current = res.getHeader('vary');
+  if (current === undefined) {
+    res.setHeader('vary', 'Accept-Encoding');
+    return;
+  }
+  const text = Array.isArray(current) ? current.join(', ') : String(current);
+  const fields = text.split(',').map((f) => f.trim().toLowerCase());
+  if (fields.includes('*') || fields.includes('accept-encoding')) return;
+  res.setHeader('vary', text ? `${text}, Accept-Encoding` : 'Accept-Encoding');
+}
