@@ -132,7 +132,7 @@ test('CORS: a listed origin is answered with its headers, another with none, as 
   const url = await listen(app);
   const reference = http.createServer(app.app);
   await new Promise<void>((resolve) => reference.listen(0, '127.0.0.1', resolve));
-  const bases = [url, `http://127.0.0.1:${(reference.address() as AddressInfo).port}`];
+  const bases: [string, string] = [url, `http://127.0.0.1:${(reference.address() as AddressInfo).port}`];
   try {
     const body = JSON.stringify({ query: '{ __typename }' });
     const listed = await both(json({ origin: 'https://app.example.gov.br' }), body, '/graphql', bases);
