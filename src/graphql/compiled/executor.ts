@@ -16,6 +16,8 @@ import {
   isNonNullType,
   Kind,
   OperationDefinitionNode,
+  FragmentDefinitionNode,
+  SelectionSetNode,
 } from 'graphql';
 import type { DataSource } from 'typeorm';
 import { Logger } from '../../logger';
@@ -87,6 +89,8 @@ export function compiledReadsGateway(schema: GraphQLSchema, dataSource: DataSour
       contextValue: rc.context,
       rootValue: execution,
     });
+    // A non-null root field that failed ends execute before the others: their errors are kept too.
+    await execution.settled();
     return execution.merge(result, rc.request.http !== undefined);
   };
 
@@ -183,7 +187,7 @@ function executionSchema(schema: GraphQLSchema, resolveCompiled: ResolveCompiled
     fields[name] = !ReadCompiler.isRoot(field) ? fieldConfig : {
       ...fieldConfig,
       type: isNonNullType(fieldConfig.type) ? new GraphQLNonNull(CompiledJson) : CompiledJson,
-      resolve: (source, args, context, info) => resolveCompiled(field, source as Execution, args, context as Context, info),
+      resolve: (source, args, context, info) => (source as Execution).track(resolveCompiled(field, source as Execution, args, context as Context, info)),
     };
   }
   const schemaConfig = schema.toConfig();
@@ -200,6 +204,7 @@ class NullBubbled extends Error {}
 /** One operation's execution: the errors of the root fields executed by graphql-js in place. */
 class Execution {
   private readonly errors: GraphQLError[] = [];
+  private readonly running: Array<Promise<unknown>> = [];
 
   constructor(
     private readonly document: DocumentNode,
@@ -235,14 +240,42 @@ class Execution {
     return result.data[info.path.key as string];
   }
 
+  /** A compiled root field's value, awaited by settled(). */
+  track<T>(value: Promise<T>): Promise<T> {
+    this.running.push(value);
+    return value;
+  }
+
+  /** The response keys of the operation's root fields, in the order of the document (fragments expanded). */
+  private rootKeys(): string[] {
+    const keys = new Set<string>();
+    const seen = new Set<string>();
+    const walk = (set: SelectionSetNode) => set.selections.forEach((s) => {
+      if (s.kind === Kind.FIELD) keys.add(s.alias?.value ?? s.name.value);
+      else if (s.kind === Kind.INLINE_FRAGMENT) walk(s.selectionSet);
+      else if (!seen.has(s.name.value)) {
+        seen.add(s.name.value);
+        const fragment = this.document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === s.name.value);
+        if (fragment) walk(fragment.selectionSet);
+      }
+    });
+    walk(this.operation.selectionSet);
+    return [...keys];
+  }
+
+  /** Every compiled root field (and those executed in place), ended. */
+  async settled(): Promise<void> {
+    await Promise.allSettled(this.running);
+  }
+
   /** The operation's result: its own errors, then those of the fields executed in place. */
   merge(result: ExecutionResult, http: boolean): ExecutionResult {
     let errors = [...(result.errors ?? []).filter((e) => !(e.originalError instanceof NullBubbled)), ...this.errors];
     let data = result.data;
     // In the order of the root fields they belong to, as one execution mostly records them (each
     // root field's own errors keep their order).
-    if (data && errors.length > 1) {
-      const rank = new Map(Object.keys(data).map((k, i) => [k, i]));
+    if (errors.length > 1) {
+      const rank = new Map((data ? Object.keys(data) : this.rootKeys()).map((k, i) => [k, i]));
       errors = errors.map((e, i) => ({ e, i, r: rank.get(String(e.path?.[0])) ?? -1 })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.e);
     }
     // A caller without HTTP (executeOperation) gets objects; HTTP answers carry the text as it is.
