@@ -201,5 +201,16 @@ export const CnpjScalar = stringScalar(
 
 export const CpfScalar = stringScalar('CPF', 'CPF. Input masked or bare, check digits verified, repeated-digit numbers rejected; output 11 digits.', normaliseCpf);
 
-export const DateTimeScalar = GraphQLDateTime;
+/**
+ * graphql-scalars' DateTime (a Date serialises as itself; JSON.stringify writes toISOString(): UTC,
+ * milliseconds, Z). In SQL from a timestamptz: its UTC time to the millisecond, the microseconds
+ * cut as pg's parser and the Date cut them (years 1 to 9999, as the columns hold).
+ */
+export const DateTimeScalar = new GraphQLScalarType({
+  ...GraphQLDateTime.toConfig(),
+  extensions: {
+    ...GraphQLDateTime.extensions,
+    [SQL_JSON]: ((ref) => `coalesce('"' || to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`) satisfies SqlJson,
+  },
+});
 export const JsonScalar = GraphQLJSON;

@@ -127,3 +127,26 @@ test('row-level security lasts for the statement only: the pooled connection is 
     clients.forEach((c) => c.release());
   }
 });
+
+test('the audit log without its filter: under row-level security a PRODUCER sees its own entries and the shared ones (producer null), never another producer\'s', async () => {
+  const rows: Array<{ id: string; producer: string | null }> = await api.db.dataSource.query('SELECT a.id::text AS id, a.producer_id::text AS producer FROM audit_entry a ORDER BY a.id DESC');
+  const counts = new Map<string, number>();
+  rows.forEach((r) => { if (r.producer !== null) counts.set(r.producer, (counts.get(r.producer) ?? 0) + 1); });
+  // Entries of several producers and of shared records: a leak would show.
+  expect(counts.size).toBeGreaterThan(1);
+  expect(rows.some((r) => r.producer === null)).toBe(true);
+  const own = [...counts].sort((a, b) => b[1] - a[1])[0][0];
+  const statement = await compile('{ auditLog(first: 100) { totalCount edges { node { id } } } }', own);
+  const open = { ...statement, sql: withoutFilters(statement.sql, own) };
+  const idsOf = (json: string | null) => (JSON.parse(json!) as { edges: Array<{ node: { id: string } }> }).edges.map((e) => e.node.id);
+
+  const leaked = JSON.parse((await runCompiled(api.db.dataSource, { ...open, producerScope: null }))!);
+  expect(leaked.totalCount).toBe(rows.length);
+  // As the API runs it: the policy lets a PRODUCER see shared entries (it may write them), no other producer's.
+  const visible = rows.filter((r) => r.producer === own || r.producer === null).map((r) => r.id);
+  const scoped = await runCompiled(api.db.dataSource, open);
+  expect(JSON.parse(scoped!).totalCount).toBe(visible.length);
+  expect(idsOf(scoped)).toEqual(visible.slice(0, 100));
+  // With its filter, as the service scopes it: its own entries only.
+  expect(idsOf(await runCompiled(api.db.dataSource, statement))).toEqual(rows.filter((r) => r.producer === own).map((r) => r.id).slice(0, 100));
+});

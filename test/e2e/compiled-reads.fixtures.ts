@@ -307,7 +307,42 @@ export async function seed(api: TestApi, plan: Plan): Promise<Seeded> {
   for (const [p, clearedOn, volume, declaration] of imports) {
     await sql('INSERT INTO biodiesel_import (producer_id, cleared_on, volume_m3, declaration_number) VALUES ($1, $2, $3, $4)', [producers[p], clearedOn, volume, declaration]);
   }
+  await seedDated(sql, plan, organizations);
   return { producers, farmers, organizations, purchases, contracts, sales, grants };
+}
+
+/**
+ * Dated and recorded rows: member declarations (undated, on equal days out of id order), Semiárido
+ * intervals (undated, open), minimum prices (equal validFrom), and the times of everything
+ * recorded with now() (member declarations, audit entries) set to the same instants, with
+ * microseconds, in every database; the audit entries' records to the same JSON.
+ */
+async function seedDated(sql: (text: string, params: unknown[]) => Promise<any[]>, plan: Plan, organizations: string[]): Promise<void> {
+  const declarations: Array<[number, string | null, number, number]> = [
+    [0, '2025-03-01', 200, 150], [0, '2024-07-15', 180, 100], [0, '2025-03-01', 210, 160], [1, '2024-01-01', 50, 10], [1, null, 40, 40],
+  ];
+  for (const [o, on, members, family] of declarations) {
+    await sql('INSERT INTO organization_membership (organization_id, declared_on, members, family_farmer_members) VALUES ($1, $2, $3, $4)', [organizations[o], on, members, family]);
+  }
+  const [m0, m1] = plan.municipalities.map((m) => m.ibgeCode);
+  const intervals: Array<[string, string | null, string | null, string]> = [
+    [m0, '2021-08-01', null, 'Resolução Condel/Sudene nº 150/2021'], [m0, null, '2017-11-22', 'Resolução "antiga" \\ nº 107/2017'],
+    [m1, '2017-11-23', '2021-07-31', 'Resolução Condel/Sudene nº 115/2017'], [m1, '2024-01-01', null, 'Resolução nº 176/2024'],
+  ];
+  for (const [code, from, until, act] of intervals) {
+    await sql('INSERT INTO semiarid_membership (municipality_code, valid_from, valid_until, act) VALUES ($1, $2, $3, $4)', [code, from, until, act]);
+  }
+  const prices: Array<[string, string, string, string, string]> = [
+    ['SOYBEAN', '2025-01-01', '2025-12-31', '2.10', 'Portaria MDA nº 1/2025'], ['CASTOR_BEAN', '2025-01-01', '2025-12-31', '3.500', 'Portaria "X" nº 2/2025'],
+    ['SOYBEAN', '2024-01-01', '2024-12-31', '1.9', 'Portaria nº 3/2024'], ['SOYBEAN', '2025-01-01', '2025-06-30', '2.25', 'Portaria nº 4/2025 (retificação)'],
+  ];
+  for (const [feedstock, from, until, price, source] of prices) {
+    await sql('INSERT INTO minimum_price (feedstock, valid_from, valid_until, price_per_kg, source, published_on) VALUES ($1, $2, $3, $4, $5, $2)', [feedstock, from, until, price, source]);
+  }
+  await sql(`UPDATE organization_membership SET recorded_at = timestamptz '2025-02-03 04:05:06.789123+00' + id * interval '1 day 1.000999 second'`, []);
+  await sql(`UPDATE audit_entry SET at = timestamptz '2025-05-06 07:08:09.000500+00' + id * interval '1 hour 0.999999 second',
+    before = CASE WHEN before IS NULL THEN NULL ELSE jsonb_build_object('id', entity_id, 'legalName', 'a "b" \\ ç', 'n', id) END,
+    after = CASE WHEN after IS NULL THEN NULL ELSE jsonb_build_object('id', entity_id, 'cost', 12.50, 'items', jsonb_build_array(1, 'x', null, true)) END`, []);
 }
 
 /** Every row the reads can show, as text, so that two databases can be compared whole. */
@@ -327,6 +362,10 @@ export async function dump(api: TestApi): Promise<string> {
     ['seal', `SELECT g.id, g.producer_id, g.granted_on::text, g.valid_until::text, g.act, e.id AS event, e.kind, e.effective_on::text, e.reason, e.valid_until::text AS renewed
                 FROM seal_grant g LEFT JOIN seal_event e ON e.grant_id = g.id ORDER BY g.id, e.id`],
     ['regime_election', 'SELECT id, producer_id, regime, elected_on::text, starting_activity, effective_year FROM regime_election ORDER BY id'],
+    ['organization_membership', 'SELECT id, organization_id, declared_on::text, members, family_farmer_members, recorded_at FROM organization_membership ORDER BY id'],
+    ['minimum_price', 'SELECT id, feedstock, valid_from::text, valid_until::text, price_per_kg::text, source, published_on::text FROM minimum_price ORDER BY id'],
+    ['law_parameter_version', 'SELECT id, key, parameter, scope, value, valid_from::text, valid_until::text, published_on::text, legal_basis, note, shipped FROM law_parameter_version ORDER BY id'],
+    ['audit_entry', 'SELECT id, at, actor, role, operation, entity, entity_id, producer_id, before, after FROM audit_entry ORDER BY id'],
   ];
   const parts: string[] = [];
   for (const [name, text] of tables) parts.push(`${name}: ${JSON.stringify(await api.db.dataSource.query(text))}`);

@@ -68,6 +68,21 @@ function firstDifference(a: string, b: string): string | null {
   return `bodies differ at character ${i} (lengths ${a.length} and ${b.length}):\n    compiled: …${around(a)}…\n    graphql-js: …${around(b)}…`;
 }
 
+/**
+ * A non-null root field that fails nulls the whole data, and graphql-js answers at once with the
+ * errors recorded so far: which other root fields' errors made it in is a matter of timing. The
+ * compiled path waits for every root field and gives all their errors in the order of the root
+ * fields. So when both answers are `data: null`, every error graphql-js gave must be in the
+ * compiled answer, unchanged.
+ */
+function nulledAlike(fastBody: string, slowBody: string): boolean {
+  const f = JSON.parse(fastBody);
+  const s = JSON.parse(slowBody);
+  if (f.data !== null || s.data !== null || !f.errors || !s.errors) return false;
+  const given = new Set((f.errors as unknown[]).map((e) => JSON.stringify(e)));
+  return (s.errors as unknown[]).every((e) => given.has(JSON.stringify(e)));
+}
+
 let lastHadErrors = false;
 
 /** The same request (same token) to both servers at once, with the SQL statements each sent. */
@@ -88,7 +103,7 @@ async function both(request: Request): Promise<Outcome> {
   if (f.status !== s.status) differences.push(`HTTP status ${f.status} (compiled) vs ${s.status} (graphql-js)`);
   if (f.contentType !== s.contentType) differences.push(`content-type ${f.contentType} vs ${s.contentType}`);
   const bodies = firstDifference(f.body, s.body);
-  if (bodies) differences.push(bodies);
+  if (bodies && !nulledAlike(f.body, s.body)) differences.push(bodies);
   return { fast: f, slow: s, fastStatements, slowStatements, fastSql, difference: differences.length ? differences.join('\n  ') : null };
 }
 
@@ -289,13 +304,14 @@ function readCases(): Case[] {
 
 /** The cursors the server hands out (from the graphql-js server, read once). */
 /** Cursors the API hands out, of every connection (read from graphql-js). */
-interface Cursors { producers: string[]; purchases: string[]; bigPurchases: string[]; fewPurchases: string[]; sales: string[]; contracts: string[]; farmers: string[]; organizations: string[] }
+interface Cursors { producers: string[]; purchases: string[]; bigPurchases: string[]; fewPurchases: string[]; sales: string[]; contracts: string[]; farmers: string[]; organizations: string[]; audit: string[]; parameters: string[] }
 
 async function cursors(): Promise<Cursors> {
   const data = {
     ...(await slow.ok(`{ producers(first: 100) { edges { cursor node { id purchases(first: 100) { edges { cursor } } } } } }`)),
     ...(await slow.ok(`{ more: producers(first: 10) { edges { node { sales(first: 100) { edges { cursor } } contracts(first: 20) { edges { cursor } } } } } }`)),
     ...(await slow.ok(`{ familyFarmers(first: 100) { edges { cursor } } organizations(first: 100) { edges { cursor } } }`)),
+    ...(await slow.ok(`{ auditLog(first: 100) { edges { cursor } } lawParameterVersions { parameter } }`)),
   };
   data.more.edges.forEach((e: any, i: number) => Object.assign(data.producers.edges[i].node, e.node));
   type Page = { edges: Array<{ cursor: string }> };
@@ -311,6 +327,8 @@ async function cursors(): Promise<Cursors> {
     contracts: all('contracts'),
     farmers: (data.familyFarmers as Page).edges.map((e) => e.cursor),
     organizations: (data.organizations as Page).edges.map((e) => e.cursor),
+    audit: (data.auditLog as Page).edges.map((e) => e.cursor).filter((_, i) => i % 3 === 0),
+    parameters: [...new Set((data.lawParameterVersions as Array<{ parameter: string }>).map((v) => v.parameter))],
   };
   expect(Object.values(result).every((list) => list.length > 0)).toBe(true);
   return result;
@@ -386,6 +404,10 @@ function unsupportedCases(): Case[] {
     { name: 'computed fields at several levels of one compiled tree', query: COMPUTED, expect: 'data' },
     { name: 'computed fields, as a PRODUCER', query: COMPUTED, as: { role: 'PRODUCER', producerId: '1' }, expect: 'data' },
     { name: 'a computed field whose resolver refuses (a month 13): the root field executes normally', query: '{ producers(first: 1) { edges { node { id taxPeriod(year: 2026, month: 13) { totalDue } } } } }', expect: 'error' },
+    { name: 'AuditEntry.before and after (JSON, written by their resolver)', query: '{ auditLog(first: 20) { totalCount edges { node { id entity before after } } } }', expect: 'data' },
+    { name: 'LawParameterVersion.values (computed)', query: '{ lawParameterVersions(parameter: "minimum-spending-share") { id scope values { name value } } }', expect: 'data' },
+    { name: 'minimumPrices on a date (the law judges it: the resolver)', query: '{ minimumPrices(on: "2025-03-01") { id feedstock pricePerKg } }', expect: 'data' },
+    { name: 'lawParameterVersions with an empty parameter (the resolver)', query: '{ lawParameterVersions(parameter: "") { id } }', expect: 'data' },
     { name: 'a mutation', query: 'mutation { createProducer(input: { cnpj: "00000000000000", legalName: "X", plantMunicipalityCode: "2611606" }) { id } }', expect: 'error' },
   ];
 }
@@ -407,11 +429,27 @@ function supportedForCount(): Case[] {
     { name: 'with introspection', query: '{ producers(first: 1) { totalCount } __schema { queryType { name } } __type(name: "Purchase") { name kind } }', expect: 'data' },
     { name: 'an operation mixing compiled and other root fields, chosen by operationName', query: 'query A { producers(first: 2) { totalCount } } query B { producers(first: 2) { totalCount } lawParameterCatalogue { name } }', operationName: 'B', expect: 'data' },
     { name: 'every compiled root field at once', query: EVERY_ROOT, expect: 'data' },
+    ...datedCases(),
     { name: 'every compiled root field at once, as a PRODUCER', query: EVERY_ROOT, as: { role: 'PRODUCER', producerId: '1' }, expect: 'data' },
     ...readCases().filter((c) => c.query !== '{ __typename }' && c.operationName === undefined),
     { name: 'two operations, operationName chooses the compiled one', query: 'query A { producers(first: 2) { edges { node { id } } } } query B { lawParameterCatalogue { name } }', operationName: 'A', expect: 'data' },
     { name: 'every supported field, as a PRODUCER', query: EVERYTHING, as: { role: 'PRODUCER', producerId: '1' }, expect: 'data' },
     { name: 'Purchase.producer.purchases, as an AUDITOR', query: RECURSION, as: AUDITOR, expect: 'data' },
+  ];
+}
+
+/** The dated and recorded lists, each root with its filters (see seedDated in the fixtures). */
+function datedCases(): Case[] {
+  const [m0, m1] = plan.municipalities.map((m) => m.ibgeCode);
+  return [
+    { name: 'Organization.membershipHistory', query: '{ organizations(first: 3) { edges { node { id membershipHistory { __typename declaredOn members familyFarmerMembers recordedAt } } } } }', expect: 'data' },
+    { name: 'Municipality.semiaridMemberships', query: `{ a: municipality(ibgeCode: "${m0}") { ibgeCode semiarid semiaridMemberships { validFrom validUntil act } } b: municipality(ibgeCode: "${m1}") { semiaridMemberships { act validFrom } } }`, expect: 'data' },
+    { name: 'minimumPrices, all and by feedstock', query: '{ all: minimumPrices { id feedstock validFrom pricePerKg source } soy: minimumPrices(feedstock: SOYBEAN, on: null) { id validFrom validUntil publishedOn } palm: minimumPrices(feedstock: PALM) { id } }', expect: 'data' },
+    { name: 'lawParameterVersions, all and by parameter', query: '{ all: lawParameterVersions { id parameter scope validFrom validUntil note shipped } one: lawParameterVersions(parameter: "minimum-spending-share") { id scope legalBasis } none: lawParameterVersions(parameter: "nothing") { id } }', expect: 'data' },
+    { name: 'auditLog pages and filters', query: `{ all: auditLog(first: 100) { totalCount ${PAGE_INFO} edges { cursor node { __typename id at actor role operation entity entityId } } }
+      producers: auditLog(entity: "Producer", first: 2) { totalCount edges { node { id entityId } } } one: auditLog(entityId: "${ids.producers[0]}") { totalCount edges { node { operation } } }
+      none: auditLog(entity: "Nothing") { totalCount ${PAGE_INFO} } }`, expect: 'data' },
+    { name: 'auditLog as a PRODUCER', query: '{ auditLog(first: 100) { totalCount edges { node { id entity entityId operation } } } }', as: { role: 'PRODUCER', producerId: ids.producers[0] }, expect: 'data' },
   ];
 }
 
@@ -427,14 +465,17 @@ const COMPUTED = `{
 const EVERY_ROOT = `query Every {
   producers(first: 3) { totalCount edges { node { id sealGrants { id events { kind } } regimeElections { regime effectiveYear } } } }
   familyFarmers(first: 2) { totalCount edges { cursor node { name registrations { kind number validFrom } } } }
-  organizations(first: 2) { pageInfo { endCursor hasNextPage } edges { node { cnpj kind members familyFarmerMembers registrations { number } municipality { name } } } }
+  organizations(first: 2) { pageInfo { endCursor hasNextPage } edges { node { cnpj kind members familyFarmerMembers registrations { number } municipality { name } membershipHistory { declaredOn members familyFarmerMembers recordedAt } } } }
   producer(id: $id) { legalName contracts(first: 2) { edges { node { id pricePerKg familyFarmer { name } organization { name } } } } sales(first: 2, from: "2025-03-01") { totalCount edges { node { soldOn revenue volumeM3 invoiceKey } } } }
   purchase(id: $id) { id cost contract { signedOn producer { id } } organization { id } }
   contract(id: $id) { id quantityKg technicalAssistance producer { cnpj } }
   familyFarmer(id: $id) { cpf municipality { ibgeCode region } }
   organization(id: $id) { name }
   sealGrant(id: $id) { act grantedOn validUntil events { kind effectiveOn reason validUntil } }
-  municipality(ibgeCode: "2611606") { name semiarid priorityRegion }
+  municipality(ibgeCode: "2611606") { name semiarid priorityRegion semiaridMemberships { validFrom validUntil act } }
+  auditLog(first: 5, entity: "Producer") { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id at actor role operation entity entityId } } }
+  minimumPrices(feedstock: SOYBEAN) { id feedstock validFrom validUntil pricePerKg source publishedOn }
+  lawParameterVersions { id parameter scope validFrom validUntil publishedOn legalBasis note shipped }
   sealGrants(producerId: $id) { id act }
   regimeElections(producerId: $id) { electedOn startingActivity producer { id } }
 }`.replace(/\$id/g, '"1"');
@@ -506,6 +547,41 @@ test('hand-written reads: the same status and body from both', async () => {
   expect(filters.every((e: any) => e.node.inverted.totalCount === 0 && e.node.inverted.pageInfo.endCursor === null)).toBe(true);
 }, 30_000);
 
+test('dated and recorded lists: the same body from both, in the services\' order, with their filters', async () => {
+  const { ran, problems } = await runCases(datedCases());
+  expect(problems).toEqual([]);
+  const data = (name: string) => parse(ran.find((r) => r.c.name === name)!.outcome.fast).data;
+  // Undated first, then by day, equal days by recording; times to the millisecond, in UTC.
+  const history = data('Organization.membershipHistory').organizations.edges[0].node.membershipHistory;
+  expect(history.map((d: any) => [d.declaredOn, d.members])).toEqual([[null, 120], ['2024-07-15', 180], ['2025-03-01', 200], ['2025-03-01', 210]]);
+  expect(history.every((d: any) => /^2025-02-\d\dT04:05:\d\d\.\d{3}Z$/.test(d.recordedAt))).toBe(true);
+  const intervals = data('Municipality.semiaridMemberships').a.semiaridMemberships;
+  const froms = intervals.map((i: any) => i.validFrom);
+  expect(froms[0]).toBeNull();
+  expect(froms.filter((f: string | null) => f !== null)).toEqual(froms.filter((f: string | null) => f !== null).sort());
+  expect(intervals).toEqual(expect.arrayContaining([{ validFrom: null, validUntil: '2017-11-22', act: 'Resolução "antiga" \\ nº 107/2017' }, expect.objectContaining({ validFrom: '2021-08-01', validUntil: null })]));
+  const prices = data('minimumPrices, all and by feedstock');
+  expect(prices.all.map((p: any) => [p.feedstock, p.validFrom, p.pricePerKg])).toEqual([
+    ['CASTOR_BEAN', '2025-01-01', '3.50'], ['SOYBEAN', '2024-01-01', '1.90'], ['SOYBEAN', '2025-01-01', '2.10'], ['SOYBEAN', '2025-01-01', '2.25'],
+  ]);
+  expect(prices.soy).toHaveLength(3);
+  expect(prices.palm).toEqual([]);
+  const versions = data('lawParameterVersions, all and by parameter');
+  expect(versions.all.length).toBeGreaterThan(versions.one.length);
+  expect(versions.one.length).toBeGreaterThan(0);
+  expect(versions.none).toEqual([]);
+  const audit = data('auditLog pages and filters');
+  const entries: Array<{ id: string; entity: string; entity_id: string | null }> = await fast.db.dataSource.query('SELECT a.id::text AS id, a.entity, a.entity_id FROM audit_entry a ORDER BY a.id DESC');
+  expect(audit.all.totalCount).toBe(entries.length);
+  expect(audit.all.edges.map((e: any) => e.node.id)).toEqual(entries.slice(0, 100).map((e) => e.id));
+  expect(audit.producers.totalCount).toBe(entries.filter((e) => e.entity === 'Producer').length);
+  expect(audit.producers.totalCount).toBeGreaterThan(2);
+  expect(audit.one.totalCount).toBe(entries.filter((e) => e.entity_id === ids.producers[0]).length);
+  expect(audit.none).toMatchObject({ totalCount: 0, pageInfo: { hasNextPage: false, endCursor: null } });
+  // Each root field in one statement.
+  expect(ran.map((r) => [r.c.name, r.outcome.fastStatements])).toEqual(ran.map((r) => [r.c.name, compiledRootCount(r.c)]));
+}, 30_000);
+
 test('arguments the normal path rejects: the same error body from both', async () => {
   const { problems } = await runCases(await rejectedCases());
   expect(problems).toEqual([]);
@@ -553,6 +629,10 @@ test('computed and unsupported fields: the same body from both', async () => {
   const computed = ran.find((r) => r.c.name === 'computed fields at several levels of one compiled tree')!.outcome;
   expect(computed.fastStatements).toBeLessThanOrEqual(computed.slowStatements + 2 + 5);
   expect(JSON.parse(computed.slow.body).data.producers.edges[0].node.purchases.edges.length).toBeGreaterThan(20);
+  // A stored JSON value, a computed list of a version's values: the root field's statement and one read of the rows.
+  for (const name of ['AuditEntry.before and after (JSON, written by their resolver)', 'LawParameterVersion.values (computed)']) {
+    expect([name, ran.find((r) => r.c.name === name)!.outcome.fastStatements]).toEqual([name, 2]);
+  }
 }, 30_000);
 
 interface Page { edges: Array<{ cursor: string; node: any }>; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null }; totalCount: number }
@@ -631,8 +711,12 @@ test("pagination: the big producer's purchases walked nine at a time give the bi
 // Generated selections within the supported shape.
 
 /** How a generated field's arguments are drawn: a page of a kind of cursor, an id of a table, a producer, an IBGE code. */
-type ArgKind = 'page' | 'datedPage' | 'id' | 'producerId' | 'ibgeCode';
-interface FieldSpec { type?: string; args?: ArgKind; cursors?: keyof Cursors; ids?: keyof Seeded | 'producers'; computed?: boolean }
+type ArgKind = 'page' | 'datedPage' | 'id' | 'producerId' | 'ibgeCode' | 'auditPage' | 'minimumPrices' | 'parameter';
+interface FieldSpec {
+  type?: string; args?: ArgKind; cursors?: keyof Cursors; ids?: keyof Seeded | 'producers'; computed?: boolean;
+  /** Arguments always given, with these values (a computed field's year, month or date). */
+  fixed?: Array<[string, GenArg['type'], unknown]>;
+}
 const conn = (node: string, cursors: keyof Cursors, dated = false): FieldSpec => ({ type: `${node}Connection`, args: dated ? 'datedPage' : 'page', cursors });
 const connectionShape = (node: string) => ({
   [`${node}Connection`]: { edges: { type: `${node}Edge` }, pageInfo: { type: 'PageInfo' }, totalCount: {}, __typename: {} },
@@ -652,25 +736,31 @@ const SHAPE: Record<string, Record<string, FieldSpec>> = {
     organization: { type: 'FamilyFarmingOrganization', args: 'id', ids: 'organizations' }, sealGrant: { type: 'SealGrant', args: 'id', ids: 'grants' },
     municipality: { type: 'Municipality', args: 'ibgeCode' },
     sealGrants: { type: 'SealGrant', args: 'producerId' }, regimeElections: { type: 'RegimeElection', args: 'producerId' },
+    auditLog: { type: 'AuditEntryConnection', args: 'auditPage' }, minimumPrices: { type: 'MinimumPrice', args: 'minimumPrices' },
+    lawParameterVersions: { type: 'LawParameterVersion', args: 'parameter' },
     __typename: {},
   },
   ...connectionShape('Producer'), ...connectionShape('Purchase'), ...connectionShape('Sale'), ...connectionShape('Contract'),
-  ...connectionShape('FamilyFarmer'), ...connectionShape('FamilyFarmingOrganization'),
+  ...connectionShape('FamilyFarmer'), ...connectionShape('FamilyFarmingOrganization'), ...connectionShape('AuditEntry'),
   PageInfo: { hasNextPage: {}, hasPreviousPage: {}, startCursor: {}, endCursor: {}, __typename: {} },
   Producer: {
     id: {}, cnpj: {}, legalName: {}, anpAuthorization: {}, version: {}, plantMunicipality: { type: 'Municipality' },
     purchases: conn('Purchase', 'purchases', true), 'purchases#2': conn('Purchase', 'purchases', true), sales: conn('Sale', 'sales', true),
-    contracts: conn('Contract', 'contracts'), sealGrants: { type: 'SealGrant' }, regimeElections: { type: 'RegimeElection' }, __typename: {},
+    contracts: conn('Contract', 'contracts'), sealGrants: { type: 'SealGrant' }, regimeElections: { type: 'RegimeElection' }, establishments: {},
+    taxPeriod: { type: 'TaxPeriod', computed: true, fixed: [['year', 'Int!', 2025], ['month', 'Int!', 3]] },
+    sealCompliance: { type: 'SealCompliance', computed: true, fixed: [['year', 'Int!', 2025]] }, __typename: {},
   },
   Purchase: {
     id: {}, purchasedOn: {}, consumedOn: {}, feedstock: {}, quantityKg: {}, cost: {}, supplierKind: {}, supplierName: {}, purpose: {}, externalId: {},
     familyFarmer: { type: 'FamilyFarmer' }, organization: { type: 'FamilyFarmingOrganization' }, originMunicipality: { type: 'Municipality' },
-    producer: { type: 'Producer' }, contract: { type: 'Contract' }, familyFarmingOrigin: { computed: true }, __typename: {},
+    producer: { type: 'Producer' }, contract: { type: 'Contract' }, familyFarmingOrigin: { computed: true },
+    selo: { type: 'PurchaseSeloStatus', computed: true }, __typename: {},
   },
   Sale: { id: {}, soldOn: {}, volumeM3: {}, revenue: {}, origin: {}, market: {}, invoiceKey: {}, producer: { type: 'Producer' }, __typename: {} },
   Contract: {
     id: {}, signedOn: {}, validFrom: {}, validUntil: {}, feedstock: {}, quantityKg: {}, pricePerKg: {}, technicalAssistance: {},
-    producer: { type: 'Producer' }, familyFarmer: { type: 'FamilyFarmer' }, organization: { type: 'FamilyFarmingOrganization' }, __typename: {},
+    producer: { type: 'Producer' }, familyFarmer: { type: 'FamilyFarmer' }, organization: { type: 'FamilyFarmingOrganization' },
+    conformity: { type: 'ContractConformity', computed: true }, __typename: {},
   },
   SealGrant: { id: {}, grantedOn: {}, validUntil: {}, act: {}, producer: { type: 'Producer' }, events: { type: 'SealEvent' }, __typename: {} },
   SealEvent: { kind: {}, effectiveOn: {}, reason: {}, validUntil: {}, __typename: {} },
@@ -679,10 +769,25 @@ const SHAPE: Record<string, Record<string, FieldSpec>> = {
   FamilyFarmer: { id: {}, cpf: {}, name: {}, municipality: { type: 'Municipality' }, registrations: { type: 'FamilyFarmingRegistration' }, __typename: {} },
   FamilyFarmingOrganization: {
     id: {}, cnpj: {}, name: {}, kind: {}, members: {}, familyFarmerMembers: {}, municipality: { type: 'Municipality' },
-    registrations: { type: 'FamilyFarmingRegistration' }, familyFarmerShare: { computed: true }, __typename: {},
+    registrations: { type: 'FamilyFarmingRegistration' }, membershipHistory: { type: 'MembershipDeclaration' }, familyFarmerShare: { computed: true },
+    habilitation: { type: 'Habilitation', computed: true, fixed: [['on', 'Date!', '2025-03-01']] }, __typename: {},
   },
   FamilyFarmingRegistration: { kind: {}, number: {}, validFrom: {}, validUntil: {}, __typename: {} },
-  Municipality: { ibgeCode: {}, name: {}, state: {}, region: {}, semiarid: {}, priorityRegion: {}, __typename: {} },
+  Municipality: { ibgeCode: {}, name: {}, state: {}, region: {}, semiarid: {}, priorityRegion: {}, semiaridMemberships: { type: 'SemiaridMembership' }, __typename: {} },
+  SemiaridMembership: { validFrom: {}, validUntil: {}, act: {}, __typename: {} },
+  MembershipDeclaration: { declaredOn: {}, members: {}, familyFarmerMembers: {}, recordedAt: {}, __typename: {} },
+  AuditEntry: { id: {}, at: {}, actor: {}, role: {}, operation: {}, entity: {}, entityId: {}, before: { computed: true }, after: { computed: true }, __typename: {} },
+  MinimumPrice: { id: {}, feedstock: {}, validFrom: {}, validUntil: {}, pricePerKg: {}, source: {}, publishedOn: {}, __typename: {} },
+  LawParameterVersion: {
+    id: {}, parameter: {}, scope: {}, values: { type: 'LawValue', computed: true }, validFrom: {}, validUntil: {}, publishedOn: {}, legalBasis: {}, note: {}, shipped: {}, __typename: {},
+  },
+  LawValue: { name: {}, value: {} },
+  // Computed inside compiled trees (their resolvers, once per page), with a little of what they hold.
+  TaxPeriod: { year: {}, month: {}, status: {}, regime: {}, pisDue: {}, cofinsDue: {}, totalDue: {}, warnings: { type: 'Finding' }, __typename: {} },
+  SealCompliance: { compliant: {}, status: {}, achievedShare: {}, requiredShare: {}, findings: { type: 'Finding' }, __typename: {} },
+  PurchaseSeloStatus: { counts: {}, kind: {}, year: {}, actual: {}, weighted: {}, priorityRegion: {}, findings: { type: 'Finding' }, __typename: {} },
+  ContractConformity: { conforming: {}, findings: { type: 'Finding' }, minimumPrice: { type: 'MinimumPrice' }, __typename: {} },
+  Habilitation: { habilitated: {}, on: {}, findings: { type: 'Finding' }, __typename: {} },
 };
 /** The root fields the compiler answers (each one statement). */
 const COMPILED_ROOTS = new Set(Object.keys(SHAPE.Query).filter((k) => k !== '__typename').map((k) => k.replace(/#2$/, '')));
@@ -690,7 +795,7 @@ const COMPILED_ROOTS = new Set(Object.keys(SHAPE.Query).filter((k) => k !== '__t
 const USUAL: Record<string, string> = Object.fromEntries(Object.keys(SHAPE).flatMap((t) => (t.endsWith('Connection') ? [[t, 'edges']] : t.endsWith('Edge') ? [[t, 'node']] : [])));
 
 interface GenDirective { kind: 'skip' | 'include'; value: boolean; viaVariable: boolean }
-interface GenArg { name: string; type: 'Int' | 'String' | 'Date' | 'ID' | 'ID!' | 'String!'; value: unknown; viaVariable: boolean }
+interface GenArg { name: string; type: 'Int' | 'Int!' | 'String' | 'Date' | 'Date!' | 'ID' | 'ID!' | 'String!' | 'Feedstock'; value: unknown; viaVariable: boolean; refused?: boolean }
 interface GenField { kind: 'field'; name: string; alias: string | null; args: GenArg[]; directive: GenDirective | null; children: GenSel[] }
 interface GenFragment { kind: 'inline' | 'typed' | 'named'; directive: GenDirective | null; children: GenSel[] }
 type GenSel = GenField | GenFragment;
@@ -713,7 +818,7 @@ function generators(c: Cursors) {
   const date = fc.oneof(
     { weight: 6, arbitrary: isoDate },
     { weight: 3, arbitrary: fc.constantFrom('2024-02-29', '2025-01-01', '2025-03-01', '2025-05-05', '2025-08-10', '2025-12-31', '2026-01-01') },
-    { weight: 1, arbitrary: fc.constantFrom('2025-02-30', '2025-13-01', '', 'hoje') },
+    { weight: 1, arbitrary: fc.constantFrom(...BAD_DATES) },
   );
   const after = (kind: keyof Cursors) => fc.oneof(
     { weight: 8, arbitrary: fc.constantFrom(...c[kind]) },
@@ -733,8 +838,17 @@ function generators(c: Cursors) {
       : spec.args === 'id' ? [required('id', 'ID!', someId(ids[spec.ids as keyof Seeded]))]
         : spec.args === 'producerId' ? [required('producerId', 'ID!', someId(ids.producers))]
           : spec.args === 'ibgeCode' ? [required('ibgeCode', 'String!', fc.constantFrom(...plan.municipalities.map((m) => m.ibgeCode), '2611606 ', '9999999'))]
-            : [];
-    return list.length ? fc.tuple(...list).map((xs) => xs.filter((x): x is GenArg => x !== null)) : fc.constant([]);
+            : spec.args === 'auditPage' ? [arg('first', 'Int', first, 8), arg('after', 'String', after('audit'), 2),
+              arg('entity', 'String', fc.constantFrom('Producer', 'Purchase', 'Municipality', 'Nothing', ''), 3),
+              arg('entityId', 'String', fc.constantFrom(...ids.producers.slice(0, 3), '1', ''), 2)]
+              : spec.args === 'minimumPrices' ? [arg('feedstock', 'Feedstock', fc.constantFrom('SOYBEAN', 'CASTOR_BEAN', 'PALM'), 4), arg('on', 'Date', date, 1)]
+                : spec.args === 'parameter' ? [arg('parameter', 'String', fc.constantFrom(...c.parameters, 'nothing', ''), 5)]
+                  : (spec.fixed ?? []).map(([name, type, value]) => required(name, type, fc.constant(value)));
+    // A value the resolvers refuse (the compiler declines it): marked, for the statement counts.
+    const refused = (a: GenArg) => (a.name === 'first' && typeof a.value === 'number' && (a.value < 1 || a.value > 100))
+      || (a.name === 'after' && a.value !== null && !c[spec.cursors ?? 'audit'].includes(a.value as string))
+      || (['from', 'to', 'on'].includes(a.name) && BAD_DATES.includes(a.value as string));
+    return list.length ? fc.tuple(...list).map((xs) => xs.filter((x): x is GenArg => x !== null).map((a) => ({ ...a, refused: refused(a) }))) : fc.constant([]);
   };
   const alias = (name: string): fc.Arbitrary<string | null> => fc.oneof(
     { weight: 6, arbitrary: fc.constant(null) },
@@ -808,7 +922,9 @@ function generators(c: Cursors) {
 }
 
 /** The GraphQL text of a generated selection, its variables, and whether a producers field is really asked for. */
-function render(root: GenSel[]): { query: string; variables: Record<string, unknown>; compiledRoots: string[]; rootNames: string[]; computed: boolean } {
+const BAD_DATES = ['2025-02-30', '2025-13-01', '', 'hoje'];
+
+function render(root: GenSel[]): { query: string; variables: Record<string, unknown>; compiledRoots: string[]; rootNames: string[]; computed: boolean; refused: boolean } {
   const definitions: string[] = [];
   const variables: Record<string, unknown> = {};
   const fragments: string[] = [];
@@ -852,24 +968,25 @@ function render(root: GenSel[]): { query: string; variables: Record<string, unkn
     ? SHAPE[type][s.name].computed || (SHAPE[type][s.name].type !== undefined && hasComputed(SHAPE[type][s.name].type!, s.children))
     : hasComputed(type, s.children)));
   const query = `query Generated${definitions.length ? `(${definitions.join(', ')})` : ''} { ${body} }${fragments.length ? `\n${fragments.join('\n')}` : ''}`;
-  return { query, variables, compiledRoots: [...roots.keys()], rootNames: [...roots.values()], computed: hasComputed('Query', root) };
+  const hasRefused = (sels: GenSel[]): boolean => sels.some((s) => (s.kind === 'field' ? s.args.some((a) => a.refused) || hasRefused(s.children) : hasRefused(s.children)));
+  return { query, variables, compiledRoots: [...roots.keys()], rootNames: [...roots.values()], computed: hasComputed('Query', root), refused: hasRefused(root) };
 }
 
 /** Statement counts of the generated requests, for the test after the property. */
-const generated: Array<{ request: string; ok: boolean; compiledRoots: string[]; rootNames: string[]; computed: boolean; nullRoots: boolean; fastStatements: number; slowStatements: number; fastSql: string[] }> = [];
+const generated: Array<{ request: string; ok: boolean; compiledRoots: string[]; rootNames: string[]; computed: boolean; refused: boolean; nullRoots: boolean; fastStatements: number; slowStatements: number; fastSql: string[] }> = [];
 
 test('generated selections within the supported shape: the same status and body from both', async () => {
   const { query, roles } = generators(await cursors());
   await fc.assert(
     fc.asyncProperty(query, roles, async (selection, as) => {
-      const { query: text, variables, compiledRoots, rootNames, computed } = render(selection);
+      const { query: text, variables, compiledRoots, rootNames, computed, refused } = render(selection);
       const request: Request = { query: text, variables, as };
       const outcome = await both(request);
       const ok = !outcome.slow.body.includes('"errors"') && outcome.slow.status === 200;
       // A lookup that finds nothing is answered by its resolver (null or NOT_FOUND).
       // So is an id written with a leading zero (the services match ids as text).
       const nullRoots = ok && (compiledRoots.some((k) => JSON.parse(outcome.slow.body).data[k] === null) || JSON.stringify(selection).includes('"01"'));
-      generated.push({ request: describeRequest('generated', request), ok, compiledRoots, rootNames, computed, nullRoots, fastStatements: outcome.fastStatements, slowStatements: outcome.slowStatements, fastSql: outcome.fastSql });
+      generated.push({ request: describeRequest('generated', request), ok, compiledRoots, rootNames, computed, refused, nullRoots, fastStatements: outcome.fastStatements, slowStatements: outcome.slowStatements, fastSql: outcome.fastSql });
       if (outcome.difference) throw new Error(`${describeRequest('generated', request)}\n  ${outcome.difference}`);
     }),
     { numRuns: 200, seed: 20261203 },
@@ -891,7 +1008,8 @@ test('a supported read is answered with one SQL statement per root field, whatev
 }, 30_000);
 
 test('generated compiled reads each ran as one SQL statement per root field', () => {
-  const supported = generated.filter((g) => g.ok && !g.computed && !g.nullRoots && g.compiledRoots.length > 0);
+  // Not counted: a refused argument under an empty list (no error, but the compiler declined it).
+  const supported = generated.filter((g) => g.ok && !g.computed && !g.refused && !g.nullRoots && g.compiledRoots.length > 0);
   expect(supported.length).toBeGreaterThan(60);
   expect(new Set(supported.flatMap((g) => g.rootNames)).size).toBeGreaterThan(10);
   expect(supported.filter((g) => g.fastStatements !== g.compiledRoots.length).map((g) => `${g.request}\n  statements: ${g.fastStatements}, root fields ${g.compiledRoots}\n${g.fastSql.map((q) => q.slice(0, 300)).join('\n')}`)).toEqual([]);
@@ -908,7 +1026,8 @@ test('unsupported and rejected requests fall back: more than one statement, or a
   expect(unsupported.filter((r) => r.outcome.slowStatements < 1).map((r) => r.c.name)).toEqual([]);
   expect(unsupported.filter((r) => r.outcome.slowStatements > 1).length).toBeGreaterThan(unsupported.length / 2);
   // Rejected generated requests too.
-  const refusedGenerated = generated.filter((g) => !g.ok && !(g.fastStatements > 1 || g.fastStatements === g.slowStatements));
+  // (One root field: beside others, the refused one's statements are not told apart from theirs.)
+  const refusedGenerated = generated.filter((g) => !g.ok && g.compiledRoots.length === 1 && !(g.fastStatements > 1 || g.fastStatements === g.slowStatements));
   expect(refusedGenerated.map((g) => `${g.request}\n  statements: ${g.fastStatements} vs ${g.slowStatements}`)).toEqual([]);
 }, 30_000);
 

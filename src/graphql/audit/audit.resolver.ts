@@ -1,10 +1,14 @@
 import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
+import { AuditEntry } from '../../domain';
+import { AUDIT_KEYSET } from '../../services/keysets';
+import { Sql } from '../compiled/annotations';
 import { Context } from '../context';
 import { PageArgsType } from '../types/page.args';
 import { AuditEntryConnection, AuditEntryType } from './audit.type';
 
 @Resolver(() => AuditEntryType)
 export class AuditResolver {
+  @Sql({ kind: 'list', entity: AuditEntry, keyset: AUDIT_KEYSET, filters: { entity: 'entity', entityId: 'entityId' } })
   @Query(() => AuditEntryConnection, {
     description: 'The audit log, newest first. ADMIN and AUDITOR see every entry; a PRODUCER only the entries of its own records.',
   })

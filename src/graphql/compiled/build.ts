@@ -5,11 +5,11 @@ import type { EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { visibleProducerId } from '../../services/scope';
 import { SQL_JSON, SqlJson, textJson } from '../scalars';
-import { EntityClass, SqlRead, sqlReadOf } from './annotations';
+import { EntityClass, Filters, OrderKey, SqlRead, sqlReadOf } from './annotations';
 import type { ReadCompiler } from './compiler';
 import { connectionSql, pageOf } from './connection';
 import { collectSubfields } from './selection';
-import { columnOf, CompiledStatement, Decline, Hole, isCanonicalId, isComputed, joinSql, keyed, ownerOf, RootField, SCOPED_TABLES } from './statement';
+import { columnOf, CompiledStatement, Decline, Hole, isCanonicalId, isComputed, joinSql, keyed, orderSql, ownerOf, RootField, SCOPED_TABLES } from './statement';
 
 /** One compilation of a root field (compiler.ts): the aliases it made, the computed fields it left to their resolvers. */
 export class Build {
@@ -35,8 +35,14 @@ export class Build {
     let sql: string;
     if (read.kind === 'list') {
       const meta = this.compiler.metadata(read.entity);
-      const page = pageOf(args, read.keyset, false);
-      sql = connectionSql(this, type, nodes, meta, read.keyset, page, () => []);
+      const { rest, where } = this.filters(meta, read.filters, args);
+      sql = connectionSql(this, type, nodes, meta, read.keyset, pageOf(rest, read.keyset, false), where);
+    } else if (read.kind === 'rows') {
+      const meta = this.compiler.metadata(read.entity);
+      const { rest, where } = this.filters(meta, read.filters, args);
+      // An argument that is not a filter (a date the resolver judges the rows on): the resolver's.
+      if (Object.values(rest).some((v) => v != null)) throw new Decline();
+      sql = this.list(type, meta, read.order, nodes, where);
     } else if (read.kind === 'lookup') {
       const meta = this.compiler.metadata(read.entity);
       const key = meta.primaryColumns[0];
@@ -51,7 +57,8 @@ export class Build {
       if (typeof id !== 'string' || !isCanonicalId(id)) throw new Decline();
       const o = this.alias();
       // An unknown or unseen owner is the resolver's NOT_FOUND: NULL hands it over.
-      const list = this.list(type, meta, read.fk, read.order, nodes, this.literal(id, 'bigint'));
+      const fk = columnOf(meta, read.fk).databaseName;
+      const list = this.list(type, meta, read.order, nodes, (c) => [`${c}.${fk} = ${this.literal(id, 'bigint')}`]);
       sql = `CASE WHEN EXISTS (SELECT 1 FROM ${owner.tableName} ${o} WHERE ${[`${o}.${owner.primaryColumns[0].databaseName} = ${this.literal(id, 'bigint')}`, ...this.scope(owner, o)].join(' AND ')}) THEN ${list} END`;
     } else {
       throw new Decline();
@@ -92,7 +99,8 @@ export class Build {
         return `coalesce((${read.sql(q)})::text, 'null')`;
       }
       if (!read && isComputed(def, meta)) return this.hole(type, meta, nodes, key, q);
-      if (!read) return this.column(def, meta, q);
+      // A stored value whose scalar SQL does not write (JSON): its resolver's, like a computed one.
+      if (!read) return this.column(def, meta, q) ?? this.hole(type, meta, nodes, key, q);
       const target = getNamedType(def.type);
       if (!isObjectType(target)) throw new Decline();
       return this.relation(read, def, target, nodes, meta, q, joins);
@@ -106,7 +114,9 @@ export class Build {
       if (!isCanonicalId(value)) throw new Decline();
       return this.literal(value, 'bigint');
     }
-    // Untyped: PostgreSQL reads it as the column's own type (char(n) compares without trailing blanks).
+    // Untyped: PostgreSQL reads it as the column's own type. char(n) compares without trailing
+    // blanks, the services' maps by key do not: such a value is left to them.
+    if (value !== value.trimEnd()) throw new Decline();
     return escapeLiteral(value);
   }
 
@@ -133,7 +143,9 @@ export class Build {
     }
     if (read.kind === 'many') {
       if (def.args.length > 0) throw new Decline();
-      return this.list(target, this.compiler.metadata(read.entity), read.fk, read.order, nodes, `${q}.${key}`);
+      const childMeta = this.compiler.metadata(read.entity);
+      const fk = columnOf(childMeta, read.fk).databaseName;
+      return this.list(target, childMeta, read.order, nodes, (c) => [`${c}.${fk} = ${q}.${key}`]);
     }
     if (read.kind === 'page') {
       const childMeta = this.compiler.metadata(read.entity);
@@ -144,14 +156,31 @@ export class Build {
     throw new Decline();
   }
 
-  /** A JSON array of the rows of `meta` whose `fk` is `parentKey` (SQL), in `order`. */
-  private list(type: GraphQLObjectType, meta: EntityMetadata, fk: string, order: readonly string[], nodes: readonly FieldNode[], parentKey: string): string {
+  /** A JSON array of the rows of `meta` that meet `where`, in `order`. */
+  private list(type: GraphQLObjectType, meta: EntityMetadata, order: readonly OrderKey[], nodes: readonly FieldNode[], where: (c: string) => string[]): string {
     const c = this.alias();
     const joins: string[] = [];
     const object = this.object(type, meta, this.subfields(type, nodes), c, joins);
-    const orderBy = order.map((p) => `${c}.${columnOf(meta, p).databaseName}`).join(', ');
-    const where = [`${c}.${columnOf(meta, fk).databaseName} = ${parentKey}`, ...this.scope(meta, c)];
-    return `(SELECT '[' || coalesce(string_agg(${object}, ',' ORDER BY ${orderBy}), '') || ']' FROM ${meta.tableName} ${c}${joinSql(joins)} WHERE ${where.join(' AND ')})`;
+    const conditions = [...where(c), ...this.scope(meta, c)];
+    return `(SELECT '[' || coalesce(string_agg(${object}, ',' ORDER BY ${orderSql(meta, c, order)}), '') || ']' FROM ${meta.tableName} ${c}${joinSql(joins)}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''})`;
+  }
+
+  /**
+   * A root field's arguments that are `filters`, as conditions on rows aliased `c`, and the other
+   * arguments. An empty string is left to the resolver (the services differ on whether it narrows).
+   */
+  private filters(meta: EntityMetadata, filters: Filters | undefined, args: Readonly<Record<string, unknown>>): { rest: Record<string, unknown>; where: (c: string) => string[] } {
+    const rest: Record<string, unknown> = { ...args };
+    const terms: string[][] = [];
+    for (const [arg, property] of Object.entries(filters ?? {})) {
+      const value = rest[arg];
+      delete rest[arg];
+      if (value == null) continue;
+      if (typeof value !== 'string' || value === '') throw new Decline();
+      const column = columnOf(meta, property);
+      terms.push([column.databaseName, this.keyLiteral(column, value)]);
+    }
+    return { rest, where: (c) => terms.map(([name, literal]) => `${c}.${name} = ${literal}`) };
   }
 
   /**
@@ -166,14 +195,17 @@ export class Build {
     return `'"${this.marker}:${index}:' || ${q}.${meta.primaryColumns[0].databaseName}::text || '"'`;
   }
 
-  /** The JSON text of a column as its GraphQL type serialises it, `null` when the column is null. */
-  private column(def: GraphQLField<unknown, unknown>, meta: EntityMetadata, q: string): string {
+  /**
+   * The JSON text of a column as its GraphQL type serialises it, `null` when the column is null;
+   * null when SQL does not write its type (an enum not stored by name, a scalar without a writer).
+   */
+  private column(def: GraphQLField<unknown, unknown>, meta: EntityMetadata, q: string): string | null {
     const column = meta.findColumnWithPropertyName(def.name);
     if (!column || column.relationMetadata) throw new Decline();
     const ref = `${q}.${column.databaseName}`;
     const type = getNamedType(def.type);
     if (isEnumType(type)) {
-      if (!this.compiler.storedByName(type)) throw new Decline();
+      if (!this.compiler.storedByName(type)) return null;
       return textJson(ref);
     }
     if (!isScalarType(type)) throw new Decline();
@@ -185,7 +217,7 @@ export class Build {
       case 'String': return textJson(ref);
       case 'Int':
       case 'Boolean': return `coalesce(${ref}::text, 'null')`;
-      default: throw new Decline();
+      default: return null;
     }
   }
 }

@@ -2,9 +2,9 @@ import { FieldNode, GraphQLField, GraphQLSchema, isObjectType } from 'graphql';
 import type { DataSource, EntityMetadata } from 'typeorm';
 import { today } from '../../law/dates';
 import { visibleProducerId } from '../../services/scope';
-import { EntityClass, sqlReadOf } from './annotations';
+import { EntityClass, ROOT_KINDS, sqlReadOf } from './annotations';
 import { Build } from './build';
-import { columnOf, CompiledStatement, Decline, ownerOf, RootField } from './statement';
+import { columnOf, CompiledStatement, Decline, orderProperty, ownerOf, RootField } from './statement';
 
 export type { CompiledStatement, Hole, RootField } from './statement';
 
@@ -39,7 +39,7 @@ export class ReadCompiler {
   /** Whether a root field is one this compiler may answer (it has an annotation of a root kind). */
   static isRoot(field: GraphQLField<unknown, unknown>): boolean {
     const read = sqlReadOf(field);
-    return read !== undefined && (read.kind === 'list' || read.kind === 'lookup' || read.kind === 'records');
+    return read !== undefined && ROOT_KINDS.has(read.kind);
   }
 
   /**
@@ -58,7 +58,13 @@ export class ReadCompiler {
         const meta = dataSource.getMetadata(read.entity);
         // A to-one relation's fk is the parent's property, checked where the parent's rows are read.
         if ('fk' in read && read.kind !== 'one') columnOf(meta, read.fk);
-        if ('order' in read) read.order.forEach((p) => columnOf(meta, p));
+        if ('order' in read) read.order.forEach((k) => columnOf(meta, orderProperty(k)));
+        if ('filters' in read && read.filters) {
+          for (const [arg, property] of Object.entries(read.filters)) {
+            columnOf(meta, property);
+            if (!field.args.some((a) => a.name === arg)) throw new Error(`compiled reads: ${where} has no argument ${arg}`);
+          }
+        }
         if (read.kind === 'records') ownerOf(meta, read.fk);
         if ((read.kind === 'lookup' || read.kind === 'records') && !field.args.some((a) => a.name === read.arg)) {
           throw new Error(`compiled reads: ${where} has no argument ${read.arg}`);

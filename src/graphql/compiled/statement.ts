@@ -6,7 +6,7 @@ import { PRODUCER_TABLES } from '../../database/migrations/1765100000000-produce
 import { Actor } from '../../services/actor';
 import { isId } from '../../services/record-batch';
 import { hasOwnResolver } from '../scalars';
-import { EntityClass } from './annotations';
+import { EntityClass, OrderKey } from './annotations';
 
 /** What a compilation takes and gives, and the pieces of SQL text the compiler's parts share. */
 
@@ -75,6 +75,15 @@ export function columnOf(meta: EntityMetadata, property: string): ColumnMetadata
   const column = meta.findColumnWithPropertyName(property);
   if (!column) throw new Error(`compiled reads: ${meta.name} has no property ${property}`);
   return column;
+}
+
+export function orderProperty(key: OrderKey): string {
+  return typeof key === 'string' ? key : key.property;
+}
+
+/** `ORDER BY` terms of rows of `meta` aliased `c`, as the services order them. */
+export function orderSql(meta: EntityMetadata, c: string, order: readonly OrderKey[]): string {
+  return order.map((k) => `${c}.${columnOf(meta, orderProperty(k)).databaseName}${typeof k === 'string' ? '' : ' NULLS FIRST'}`).join(', ');
 }
 
 /** The entity that a records list's `fk` names: the producer (the only owner of records lists). */

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { LawParameterVersion } from '../../domain';
+import { Sql } from '../compiled/annotations';
 import { Context } from '../context';
 import { DateScalar } from '../scalars';
 import { PublishCoefficientRuleInput, PublishLawParameterInput, RateQuestionInput } from './law.input';
@@ -18,6 +19,7 @@ export class LawResolver {
     return ctx.services.law.rate(question);
   }
 
+  @Sql({ kind: 'rows', entity: LawParameterVersion, order: ['id'], filters: { parameter: 'parameter' } })
   @Query(() => [LawParameterVersionType], { description: 'Every stored version of a law parameter (all when omitted), in recording order: the law as data, for audit.' })
   lawParameterVersions(@Arg('parameter', () => String, { nullable: true, description: 'Parameter name (see lawParameterCatalogue); all when omitted.' }) parameter: string | null, @Ctx() ctx: Context) {
     return ctx.services.law.versions(parameter);

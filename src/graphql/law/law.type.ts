@@ -38,6 +38,7 @@ export class LawValueType {
 }
 
 @ObjectType('LawParameterVersion', {
+  simpleResolvers: true,
   description: 'One version of one dated legal figure (DESIGN §1.4): shipped with the project from its cited data files, or published by an ADMIN. Never updated or deleted.',
 })
 export class LawParameterVersionType {

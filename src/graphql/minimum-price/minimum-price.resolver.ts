@@ -1,5 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Feedstock } from '../../law/types';
+import { MinimumPrice } from '../../domain';
+import { Sql } from '../compiled/annotations';
 import { Context } from '../context';
 import { DateScalar } from '../scalars';
 import { PublishMinimumPriceInput } from './minimum-price.input';
@@ -7,6 +9,8 @@ import { MinimumPriceType } from './minimum-price.type';
 
 @Resolver(() => MinimumPriceType)
 export class MinimumPriceResolver {
+  // With `on`, the price in force as known on a date is the law's to judge (the resolver's).
+  @Sql({ kind: 'rows', entity: MinimumPrice, order: ['feedstock', 'validFrom', 'id'], filters: { feedstock: 'feedstock' } })
   @Query(() => [MinimumPriceType], {
     description: 'PGPAF minimum prices (Decreto 5.996/2006), readable by every role. Without `on`: every version. With `on`: for each feedstock, the price in force on that date as known on asKnownOn (default today).',
   })

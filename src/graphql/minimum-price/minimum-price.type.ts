@@ -4,6 +4,7 @@ import { Feedstock } from '../../law/types';
 import { DateScalar, DecimalScalar, Money } from '../scalars';
 
 @ObjectType('MinimumPrice', {
+  simpleResolvers: true,
   description: 'One version of a PGPAF minimum price (Decreto 5.996/2006), the floor of a Selo contract price (Decreto 10.527/2020, art. 3º §2 II). Versions are never overwritten: where validity overlaps, the later publication wins from its publication date on.',
 })
 export class MinimumPriceType {

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-g
 import { Context } from '../context';
 import { MunicipalityInput } from './municipality.input';
 import { MunicipalityType, SemiaridMembershipType } from './municipality.type';
-import { Municipality } from '../../domain';
+import { Municipality, SemiaridMembership } from '../../domain';
 import { today } from '../../law/dates';
 import { priorityRegionOnSql, semiaridOnSql } from '../../services/facts/priority-region.sql';
 import { Sql } from '../compiled/annotations';
@@ -46,6 +46,7 @@ export class MunicipalityResolver {
     return (await ctx.loaders.regionOn.load({ code: m.ibgeCode, on: date })).priorityRegion;
   }
 
+  @Sql({ kind: 'many', entity: SemiaridMembership, fk: 'municipalityCode', order: [{ property: 'validFrom', nulls: 'first' }, 'id'] })
   @FieldResolver(() => [SemiaridMembershipType], { description: 'Its intervals in the Semiárido, each with the act that set it, in date order (empty: never in it).' })
   semiaridMemberships(@Root() m: Municipality, @Ctx() ctx: Context) {
     return ctx.loaders.semiaridMemberships.load(m.ibgeCode);

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { FamilyFarmingOrganization, Municipality, OrganizationRegistration } from '../../domain';
+import { FamilyFarmingOrganization, Municipality, OrganizationMembership, OrganizationRegistration } from '../../domain';
 import { Context } from '../context';
 import { FamilyFarmingRegistrationType } from '../family-farmer/family-farmer.type';
 import { MunicipalityType } from '../municipality/municipality.type';
@@ -37,6 +37,7 @@ export class OrganizationResolver {
     return ctx.services.organizations.update(ctx.actor, id, input);
   }
 
+  @Sql({ kind: 'many', entity: OrganizationMembership, fk: 'organizationId', order: [{ property: 'declaredOn', nulls: 'first' }, 'id'] })
   @FieldResolver(() => [MembershipDeclarationType], { description: 'Every declaration of its member counts, in the order they take effect (undated first), with the day declared (art. 4º VI).' })
   membershipHistory(@Root() o: FamilyFarmingOrganization, @Ctx() ctx: Context) {
     return ctx.loaders.organizationMemberships.load(o.id);
