@@ -406,7 +406,6 @@ function unsupportedCases(): Case[] {
     { name: 'a computed field whose resolver refuses (a month 13): the root field executes normally', query: '{ producers(first: 1) { edges { node { id taxPeriod(year: 2026, month: 13) { totalDue } } } } }', expect: 'error' },
     { name: 'AuditEntry.before and after (JSON, written by their resolver)', query: '{ auditLog(first: 20) { totalCount edges { node { id entity before after } } } }', expect: 'data' },
     { name: 'LawParameterVersion.values (computed)', query: '{ lawParameterVersions(parameter: "minimum-spending-share") { id scope values { name value } } }', expect: 'data' },
-    { name: 'minimumPrices on a date (the law judges it: the resolver)', query: '{ minimumPrices(on: "2025-03-01") { id feedstock pricePerKg } }', expect: 'data' },
     { name: 'lawParameterVersions with an empty parameter (the resolver)', query: '{ lawParameterVersions(parameter: "") { id } }', expect: 'data' },
     { name: 'a mutation', query: 'mutation { createProducer(input: { cnpj: "00000000000000", legalName: "X", plantMunicipalityCode: "2611606" }) { id } }', expect: 'error' },
   ];
@@ -445,6 +444,13 @@ function datedCases(): Case[] {
     { name: 'Organization.membershipHistory', query: '{ organizations(first: 3) { edges { node { id membershipHistory { __typename declaredOn members familyFarmerMembers recordedAt } } } } }', expect: 'data' },
     { name: 'Municipality.semiaridMemberships', query: `{ a: municipality(ibgeCode: "${m0}") { ibgeCode semiarid semiaridMemberships { validFrom validUntil act } } b: municipality(ibgeCode: "${m1}") { semiaridMemberships { act validFrom } } }`, expect: 'data' },
     { name: 'minimumPrices, all and by feedstock', query: '{ all: minimumPrices { id feedstock validFrom pricePerKg source } soy: minimumPrices(feedstock: SOYBEAN, on: null) { id validFrom validUntil publishedOn } palm: minimumPrices(feedstock: PALM) { id } }', expect: 'data' },
+    {
+      name: 'minimumPrices in force on a date, as known on a date',
+      query: `{ mar: minimumPrices(on: "2025-03-01") { id feedstock pricePerKg } lastDay: minimumPrices(on: "2025-06-30", feedstock: SOYBEAN) { pricePerKg } july: minimumPrices(on: "2025-07-01") { feedstock pricePerKg }
+        knownBefore: minimumPrices(on: "2025-03-01", asKnownOn: "2024-12-31") { id } old: minimumPrices(on: "2024-12-31", asKnownOn: "2025-01-01") { feedstock pricePerKg validUntil }
+        ignored: minimumPrices(asKnownOn: "2020-01-01", feedstock: CASTOR_BEAN) { id } }`,
+      expect: 'data',
+    },
     { name: 'lawParameterVersions, all and by parameter', query: '{ all: lawParameterVersions { id parameter scope validFrom validUntil note shipped } one: lawParameterVersions(parameter: "minimum-spending-share") { id scope legalBasis } none: lawParameterVersions(parameter: "nothing") { id } }', expect: 'data' },
     { name: 'auditLog pages and filters', query: `{ all: auditLog(first: 100) { totalCount ${PAGE_INFO} edges { cursor node { __typename id at actor role operation entity entityId } } }
       producers: auditLog(entity: "Producer", first: 2) { totalCount edges { node { id entityId } } } one: auditLog(entityId: "${ids.producers[0]}") { totalCount edges { node { operation } } }
@@ -566,6 +572,14 @@ test('dated and recorded lists: the same body from both, in the services\' order
   ]);
   expect(prices.soy).toHaveLength(3);
   expect(prices.palm).toEqual([]);
+  // The latest published wins (equal publication days: the latest recorded), valid to its last day inclusive, known from its publication.
+  const inForce = data('minimumPrices in force on a date, as known on a date');
+  expect(inForce.mar.map((p: any) => [p.feedstock, p.pricePerKg])).toEqual([['CASTOR_BEAN', '3.50'], ['SOYBEAN', '2.25']]);
+  expect(inForce.lastDay).toEqual([{ pricePerKg: '2.25' }]);
+  expect(inForce.july).toEqual([{ feedstock: 'CASTOR_BEAN', pricePerKg: '3.50' }, { feedstock: 'SOYBEAN', pricePerKg: '2.10' }]);
+  expect(inForce.knownBefore).toEqual([]);
+  expect(inForce.old).toEqual([{ feedstock: 'SOYBEAN', pricePerKg: '1.90', validUntil: '2024-12-31' }]);
+  expect(inForce.ignored).toHaveLength(1);
   const versions = data('lawParameterVersions, all and by parameter');
   expect(versions.all.length).toBeGreaterThan(versions.one.length);
   expect(versions.one.length).toBeGreaterThan(0);

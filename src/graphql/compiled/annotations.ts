@@ -36,7 +36,7 @@ export type SqlRead =
   /** A root connection over a whole table, paged by `keyset` (`first`, `after`), narrowed by `filters`. */
   | { kind: 'list'; entity: EntityClass; keyset: Keyset; filters?: Filters }
   /** A root list of a whole table's rows by `order`, narrowed by `filters` (any other argument given is left to the resolver). */
-  | { kind: 'rows'; entity: EntityClass; order: readonly OrderKey[]; filters?: Filters }
+  | { kind: 'rows'; entity: EntityClass; order: readonly OrderKey[]; filters?: Filters; inForce?: InForce }
   /** A root lookup: the row of `entity` whose primary key is the argument `arg`. */
   | { kind: 'lookup'; entity: EntityClass; arg: string }
   /**
@@ -49,6 +49,15 @@ export type SqlRead =
    * region today): `sql(q)` is the expression, evaluated when the statement is compiled.
    */
   | { kind: 'value'; sql: (q: string) => string };
+
+/**
+ * Dated versions of the law (DESIGN §1.4): given the argument `on`, a `rows` list holds, for each
+ * value of the property `per`, the version in force on that date as known on the argument
+ * `asKnownOn` (default today) — valid then (`validFrom` ≤ on ≤ `validUntil`, both inclusive),
+ * published by then (`publishedOn`), the latest published and then the latest recorded (the
+ * highest id) winning, as src/law/dated.ts inForce chooses.
+ */
+export interface InForce { on: string; asKnownOn: string; per: string; validFrom: string; validUntil: string; publishedOn: string }
 
 export const SQL_READ = 'sqlRead';
 

@@ -5,7 +5,8 @@ import type { EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { visibleProducerId } from '../../services/scope';
 import { SQL_JSON, SqlJson, textJson } from '../scalars';
-import { EntityClass, Filters, OrderKey, SqlRead, sqlReadOf } from './annotations';
+import { EntityClass, Filters, InForce, OrderKey, SqlRead, sqlReadOf } from './annotations';
+import { isIsoDate, today } from '../../law/dates';
 import type { ReadCompiler } from './compiler';
 import { connectionSql, pageOf } from './connection';
 import { collectSubfields } from './selection';
@@ -40,9 +41,10 @@ export class Build {
     } else if (read.kind === 'rows') {
       const meta = this.compiler.metadata(read.entity);
       const { rest, where } = this.filters(meta, read.filters, args);
-      // An argument that is not a filter (a date the resolver judges the rows on): the resolver's.
+      const inForce = read.inForce ? this.inForce(meta, read.inForce, rest, where) : where;
+      // Any other argument given: the resolver's.
       if (Object.values(rest).some((v) => v != null)) throw new Decline();
-      sql = this.list(type, meta, read.order, nodes, where);
+      sql = this.list(type, meta, read.order, nodes, inForce);
     } else if (read.kind === 'lookup') {
       const meta = this.compiler.metadata(read.entity);
       const key = meta.primaryColumns[0];
@@ -163,6 +165,26 @@ export class Build {
     const object = this.object(type, meta, this.subfields(type, nodes), c, joins);
     const conditions = [...where(c), ...this.scope(meta, c)];
     return `(SELECT '[' || coalesce(string_agg(${object}, ',' ORDER BY ${orderSql(meta, c, order)}), '') || ']' FROM ${meta.tableName} ${c}${joinSql(joins)}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''})`;
+  }
+
+  /**
+   * The conditions of a `rows` list of dated versions (annotations.ts InForce), its two arguments
+   * taken from `rest`: without `on`, every version (`where`); with it, the one in force per `per`.
+   */
+  private inForce(meta: EntityMetadata, spec: InForce, rest: Record<string, unknown>, where: (c: string) => string[]): (c: string) => string[] {
+    const on = rest[spec.on];
+    const asKnownOn = rest[spec.asKnownOn] ?? today();
+    delete rest[spec.on];
+    delete rest[spec.asKnownOn];
+    if (on == null) return where;
+    if (typeof on !== 'string' || !isIsoDate(on) || typeof asKnownOn !== 'string' || !isIsoDate(asKnownOn)) throw new Decline();
+    const col = (v: string, p: string) => `${v}.${columnOf(meta, p).databaseName}`;
+    const key = meta.primaryColumns[0].databaseName;
+    const v = this.alias();
+    const day = this.literal(on, 'date');
+    const found = [...where(v), `${col(v, spec.publishedOn)} <= ${this.literal(asKnownOn, 'date')}`, `${col(v, spec.validFrom)} <= ${day}`, `${day} <= ${col(v, spec.validUntil)}`];
+    const chosen = `SELECT DISTINCT ON (${col(v, spec.per)}) ${v}.${key} FROM ${meta.tableName} ${v} WHERE ${found.join(' AND ')} ORDER BY ${col(v, spec.per)}, ${col(v, spec.publishedOn)} DESC, ${v}.${key} DESC`;
+    return (c) => [...where(c), `${c}.${key} IN (${chosen})`];
   }
 
   /**

@@ -59,6 +59,11 @@ export class ReadCompiler {
         // A to-one relation's fk is the parent's property, checked where the parent's rows are read.
         if ('fk' in read && read.kind !== 'one') columnOf(meta, read.fk);
         if ('order' in read) read.order.forEach((k) => columnOf(meta, orderProperty(k)));
+        if (read.kind === 'rows' && read.inForce) {
+          const { on, asKnownOn, ...properties } = read.inForce;
+          Object.values(properties).forEach((p) => columnOf(meta, p));
+          if (![on, asKnownOn].every((arg) => field.args.some((a) => a.name === arg))) throw new Error(`compiled reads: ${where} lacks an argument of inForce`);
+        }
         if ('filters' in read && read.filters) {
           for (const [arg, property] of Object.entries(read.filters)) {
             columnOf(meta, property);
