@@ -2,7 +2,7 @@ import { ApolloServerPlugin } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import {
-  ASTVisitor, FormattedExecutionResult, FragmentDefinitionNode, getNamedType, GraphQLError, GraphQLFormattedError, GraphQLObjectType, GraphQLSchema,
+  ASTVisitor, DocumentNode, FormattedExecutionResult, FragmentDefinitionNode, getNamedType, GraphQLError, GraphQLFormattedError, GraphQLObjectType, GraphQLSchema,
   isObjectType, Kind, OperationDefinitionNode, SelectionSetNode, ValidationContext, valueFromAST, GraphQLInt,
 } from 'graphql';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
@@ -126,6 +126,21 @@ function introspectionOnly(set: SelectionSetNode, fragments: ReadonlyMap<string,
   });
 }
 
+/**
+ * Whether an operation is a query of introspection only, worked out once per parsed operation
+ * (Apollo keeps the documents it has parsed, so a request asks of the same node as the one before).
+ */
+function introspectsOnly(operation: OperationDefinitionNode, document: DocumentNode): boolean {
+  let known = INTROSPECTS_ONLY.get(operation);
+  if (known === undefined) {
+    const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
+    known = operation.operation === 'query' && introspectionOnly(operation.selectionSet, fragments);
+    INTROSPECTS_ONLY.set(operation, known);
+  }
+  return known;
+}
+const INTROSPECTS_ONLY = new WeakMap<OperationDefinitionNode, boolean>();
+
 /** Introspection answers kept per schema, by document, operation name and variables. */
 const INTROSPECTION_CACHE_MAX = 100;
 
@@ -143,9 +158,7 @@ export function introspectionCache(onHit: () => void = () => undefined): PerRequ
     return {
       responseForOperation({ schema, source, document, operation, operationName, request, response }) {
         // Apollo asks even when the operation named is not in the document (graphql-js then refuses it).
-        if (!operation) return null;
-        const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
-        if (operation.operation !== 'query' || !introspectionOnly(operation.selectionSet, fragments)) return null;
+        if (!operation || !introspectsOnly(operation, document)) return null;
         key = JSON.stringify([source, operationName ?? null, request.variables ?? {}]);
         const hit = answers.get(schema)?.get(key);
         if (!hit) return null;
