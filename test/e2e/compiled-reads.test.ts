@@ -403,6 +403,8 @@ function unsupportedCases(): Case[] {
     { name: 'Purchase.familyFarmingOrigin', query: page('familyFarmingOrigin'), expect: 'data' },
     { name: 'computed fields at several levels of one compiled tree', query: COMPUTED, expect: 'data' },
     { name: 'computed fields, as a PRODUCER', query: COMPUTED, as: { role: 'PRODUCER', producerId: '1' }, expect: 'data' },
+    { name: 'computed fields of every kind inside compiled trees', query: COMPUTED_EVERY_KIND, expect: 'data' },
+    { name: 'computed fields of every kind inside compiled trees, as a PRODUCER', query: COMPUTED_EVERY_KIND, as: { role: 'PRODUCER', producerId: '1' }, expect: 'data' },
     { name: 'a computed field whose resolver refuses (a month 13): the root field executes normally', query: '{ producers(first: 1) { edges { node { id taxPeriod(year: 2026, month: 13) { totalDue } } } } }', expect: 'error' },
     { name: 'AuditEntry.before and after (JSON, written by their resolver)', query: '{ auditLog(first: 20) { totalCount edges { node { id entity before after } } } }', expect: 'data' },
     { name: 'LawParameterVersion.values (computed)', query: '{ lawParameterVersions(parameter: "minimum-spending-share") { id scope values { name value } } }', expect: 'data' },
@@ -465,6 +467,15 @@ const COMPUTED = `{
     purchases(first: 30) { edges { node { id familyFarmingOrigin familyFarmingFindings { code legalBasis } familyFarmer { eligibleOn(date: "2025-03-01") } } } }
     regimeElections { regime findings { code } } } } }
   organizations(first: 5) { edges { node { name familyFarmerShare habilitation(on: "2025-03-01") { habilitated findings { code } } } } }
+}`;
+
+/** taxPeriod, sealCompliance, Purchase.selo, familyFarmingOrigin, Contract.conformity, habilitation: each under compiled rows. */
+const COMPUTED_EVERY_KIND = `{
+  producers(first: 5) { edges { node { id establishments taxPeriod(year: 2025, month: 3) { status totalDue pisDue cofinsDue }
+    sealCompliance(year: 2025) { compliant status achievedShare }
+    purchases(first: 20) { edges { node { id selo { counts kind actual weighted findings { code } } familyFarmingOrigin
+      contract { id conformity { conforming findings { code } minimumPrice { pricePerKg } } } organization { habilitation(on: "2025-03-01") { habilitated } } } } }
+    contracts(first: 5) { edges { node { id conformity { conforming } } } } } } }
 }`;
 
 /** Every root field the compiler answers, each with a little of what lies under it. */
@@ -642,6 +653,13 @@ test('computed and unsupported fields: the same body from both', async () => {
   // each entity's rows (purchases, producers, regime elections, organizations, farmers).
   const computed = ran.find((r) => r.c.name === 'computed fields at several levels of one compiled tree')!.outcome;
   expect(computed.fastStatements).toBeLessThanOrEqual(computed.slowStatements + 2 + 5);
+  // The computed fields' own batched statements (as graphql-js sends them), the root field's
+  // statement and one read of each entity's rows (producers, purchases, contracts, organizations).
+  const everyKind = ran.find((r) => r.c.name === 'computed fields of every kind inside compiled trees')!.outcome;
+  expect(everyKind.fastStatements).toBeLessThanOrEqual(everyKind.slowStatements + 1 + 4);
+  const page = JSON.parse(everyKind.fast.body).data.producers.edges;
+  expect(page.length).toBe(5);
+  expect(page.some((e: any) => e.node.purchases.edges.some((p: any) => p.node.selo !== null))).toBe(true);
   expect(JSON.parse(computed.slow.body).data.producers.edges[0].node.purchases.edges.length).toBeGreaterThan(20);
   // A stored JSON value, a computed list of a version's values: the root field's statement and one read of the rows.
   for (const name of ['AuditEntry.before and after (JSON, written by their resolver)', 'LawParameterVersion.values (computed)']) {
@@ -900,8 +918,8 @@ function generators(c: Cursors) {
       chosen: fc.shuffledSubarray(plain, { minLength: 1, maxLength: Math.min(plain.length, type === 'Query' ? 3 : 7) }),
       addUsual: fc.integer({ min: 0, max: 9 }),
       at: fc.nat(),
-      // A computed field now and then (about one request in four has one somewhere).
-      computed: fc.integer({ min: 0, max: 39 }),
+      // A computed field now and then (in about one selection of a type in ten that has one).
+      computed: fc.integer({ min: 0, max: 9 }),
     }).chain(({ chosen, addUsual, at, computed }) => {
       const names = [...chosen];
       if (usual && !names.includes(usual) && addUsual < 8) names.splice(at % (names.length + 1), 0, usual);
@@ -1027,6 +1045,16 @@ test('generated compiled reads each ran as one SQL statement per root field', ()
   expect(supported.length).toBeGreaterThan(60);
   expect(new Set(supported.flatMap((g) => g.rootNames)).size).toBeGreaterThan(10);
   expect(supported.filter((g) => g.fastStatements !== g.compiledRoots.length).map((g) => `${g.request}\n  statements: ${g.fastStatements}, root fields ${g.compiledRoots}\n${g.fastSql.map((q) => q.slice(0, 300)).join('\n')}`)).toEqual([]);
+});
+
+test('the generated requests reach every compiled root, the dated lists and the computed fields, answered with data', () => {
+  const answered = generated.filter((g) => g.ok).map((g) => g.request);
+  const fields = ['auditLog(', 'minimumPrices', 'lawParameterVersions', 'membershipHistory', 'semiaridMemberships', 'establishments', 'recordedAt'];
+  expect(fields.map((f) => [f, answered.some((r) => r.includes(f))])).toEqual(fields.map((f) => [f, true]));
+  // Computed fields inside compiled trees, of several kinds (each one is also in COMPUTED_EVERY_KIND).
+  const computed = ['taxPeriod(', 'sealCompliance(', 'selo', 'conformity', 'habilitation(', 'familyFarmingOrigin'].filter((f) => answered.some((r) => r.includes(f)));
+  expect(computed.length).toBeGreaterThanOrEqual(3);
+  expect(generated.filter((g) => g.ok && g.computed).length).toBeGreaterThan(10);
 });
 
 test('unsupported and rejected requests fall back: more than one statement, or as many as graphql-js', async () => {
