@@ -71,7 +71,7 @@ export function graphqlPostHandler(options: GraphqlPostOptions): http.RequestLis
       return;
     }
     // What compression() does to an answer under its threshold: a compressible type varies by Accept-Encoding.
-    if (compression.filter(req as express.Request, res as express.Response) && !NO_TRANSFORM.test(String(res.getHeader('cache-control') ?? ''))) varyByAcceptEncoding(res);
+    if (compressible(req, res) && !NO_TRANSFORM.test(String(res.getHeader('cache-control') ?? ''))) varyByAcceptEncoding(res);
     res.end(text);
   };
   const sendJson = (req: http.IncomingMessage, res: http.ServerResponse, status: number, body: unknown): void => {
@@ -217,6 +217,18 @@ function parseJson(text: string): unknown {
     return NOT_JSON;
   }
 }
+
+/** compression()'s filter (whether the response's Content-Type is compressible), known once per content type. */
+function compressible(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+  const type = res.getHeader('content-type');
+  let known = typeof type === 'string' ? COMPRESSIBLE.get(type) : undefined;
+  if (known === undefined) {
+    known = compression.filter(req as express.Request, res as express.Response);
+    if (typeof type === 'string' && COMPRESSIBLE.size < 100) COMPRESSIBLE.set(type, known);
+  }
+  return known;
+}
+const COMPRESSIBLE = new Map<string, boolean>();
 
 /** `Vary: Accept-Encoding` added as the `vary` module (compression's) adds it. */
 function varyByAcceptEncoding(res: http.ServerResponse): void {
