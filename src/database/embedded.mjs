@@ -407,7 +407,7 @@ async function start({ dataDir, persistent = true, port, log = () => {}, ownSign
     dir = fallback;
   }
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await initialise(bin, dir, user);
-  const listenPort = port ?? (await freePort());
+  let listenPort = port ?? (await freePort());
   const flags = [
     '-c', 'max_connections=200', '-c', 'listen_addresses=127.0.0.1',
     // A throwaway cluster (tests) need not survive a crash.
@@ -443,6 +443,19 @@ async function start({ dataDir, persistent = true, port, log = () => {}, ownSign
       fs.writeFileSync(path.join(dir, OWNER_FILE), `${process.pid}\n`);
     },
   };
-  await cluster.restart();
-  return cluster;
+  // A port found free may be taken by another process before the server binds it: the first start
+  // takes another free one then (twice at most), unless the caller asked for this port. A restart
+  // keeps its port, which its clients know.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await cluster.restart();
+      return cluster;
+    } catch (e) {
+      if (port !== undefined || attempt > 2 || !/could not bind|could not create any TCP\/IP sockets|address already in use/i.test(String(e?.message))) throw e;
+      log(`embedded PostgreSQL: port ${listenPort} was taken before the server could listen on it; trying another`);
+      listenPort = await freePort();
+      cluster.port = listenPort;
+      cluster.url = `postgres://postgres:${PASSWORD}@127.0.0.1:${listenPort}/postgres`;
+    }
+  }
 }
