@@ -1,6 +1,8 @@
 import type http from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
 import compression from 'compression';
+import getRawBody from 'raw-body';
+import vary from 'vary';
 import type express from 'express';
 import type { Context } from '../graphql/context';
 import { bodyNotJsonAnswer, bodyTooLargeAnswer, LIMITS, timeoutAnswer } from '../graphql/limits';
@@ -71,7 +73,7 @@ export function graphqlPostHandler(options: GraphqlPostOptions): http.RequestLis
       return;
     }
     // What compression() does to an answer under its threshold: a compressible type varies by Accept-Encoding.
-    if (compressible(req, res) && !NO_TRANSFORM.test(String(res.getHeader('cache-control') ?? ''))) varyByAcceptEncoding(res);
+    if (compressible(req, res) && !NO_TRANSFORM.test(String(res.getHeader('cache-control') ?? ''))) vary(res, 'Accept-Encoding');
     res.end(text);
   };
   const sendJson = (req: http.IncomingMessage, res: http.ServerResponse, status: number, body: unknown): void => {
@@ -165,43 +167,24 @@ function servedHere(req: http.IncomingMessage): boolean {
 type Read = { kind: 'text'; text: string } | { kind: 'tooLarge' } | { kind: 'failed'; error: unknown };
 
 /**
- * The body as UTF-8 text (a byte order mark dropped), as Express's JSON parser reads it: over
- * `limit` bytes — by its Content-Length, or as it arrives — it is refused, once the rest of it
- * has been received (and dropped).
+ * The body as UTF-8 text (a byte order mark dropped), read by raw-body as Express's JSON parser
+ * reads it: over `limit` bytes — by its Content-Length, or as it arrives — it is refused, once the
+ * rest of it has been received (and dropped); a body cut short or not of its declared length fails.
  */
-function readBody(req: http.IncomingMessage, limit: number): Promise<Read> {
-  return new Promise((resolve) => {
-    const declared = req.headers['content-length'];
-    const tooLarge = () => {
-      req.removeListener('data', onData);
-      req.removeListener('end', onEnd);
-      req.removeListener('close', onClose);
-      const done = () => resolve({ kind: 'tooLarge' });
-      if (req.complete) return done();
-      req.once('end', done);
-      req.once('close', done);
-      req.resume();
-    };
-    const chunks: Buffer[] = [];
-    let received = 0;
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > limit) tooLarge();
-      else chunks.push(chunk);
-    };
-    const onEnd = () => {
-      req.removeListener('close', onClose);
-      const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8');
-      resolve({ kind: 'text', text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text });
-    };
-    const onClose = () => {
-      if (!req.complete) resolve({ kind: 'failed', error: Object.assign(new Error('request aborted'), { status: 400, type: 'request.aborted' }) });
-    };
-    if (declared !== undefined && Number(declared) > limit) return tooLarge();
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('close', onClose);
-  });
+async function readBody(req: http.IncomingMessage, limit: number): Promise<Read> {
+  try {
+    return { kind: 'text', text: await getRawBody(req, { length: req.headers['content-length'], limit, encoding: 'utf-8' }) };
+  } catch (error) {
+    if ((error as { type?: string }).type !== 'entity.too.large') return { kind: 'failed', error };
+    if (!req.complete) {
+      await new Promise<void>((done) => {
+        req.once('end', done);
+        req.once('close', done);
+        req.resume();
+      });
+    }
+    return { kind: 'tooLarge' };
+  }
 }
 
 const NOT_JSON = Symbol('not JSON');
@@ -229,16 +212,3 @@ function compressible(req: http.IncomingMessage, res: http.ServerResponse): bool
   return known;
 }
 const COMPRESSIBLE = new Map<string, boolean>();
-
-/** `Vary: Accept-Encoding` added as the `vary` module (compression's) adds it. */
-function varyByAcceptEncoding(res: http.ServerResponse): void {
-  const current = res.getHeader('vary');
-  if (current === undefined) {
-    res.setHeader('vary', 'Accept-Encoding');
-    return;
-  }
-  const text = Array.isArray(current) ? current.join(', ') : String(current);
-  const fields = text.split(',').map((f) => f.trim().toLowerCase());
-  if (fields.includes('*') || fields.includes('accept-encoding')) return;
-  res.setHeader('vary', text ? `${text}, Accept-Encoding` : 'Accept-Encoding');
-}
