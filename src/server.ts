@@ -161,7 +161,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   // front of the app, with the same steps as these; the app serves every other request.
   const graphqlHandlers = [
     requestTimeout(requestTimeoutMs),
-    express.json({ limit: LIMITS.bodyLimitBytes }),
+    express.json({ limit: LIMITS.bodyLimit }),
     ...(trustedDocuments ? [trustedDocumentBodies(trustedDocuments)] : []),
     expressMiddleware(apollo, { context: ({ req }) => context(req.headers.authorization) }),
     bodyErrors,

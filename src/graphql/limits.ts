@@ -42,8 +42,6 @@ export const LIMITS = {
   maxFanOut: 100_000,
   /** Largest request body accepted. */
   bodyLimit: '1mb',
-  /** The same in bytes. */
-  bodyLimitBytes: 1024 * 1024,
   /** A request still unanswered after this long is answered 503 (DATABASE statement time is bounded separately). */
   requestTimeoutMs: 30_000,
 } as const;

@@ -97,7 +97,7 @@ export function graphqlPostHandler(options: GraphqlPostOptions): http.RequestLis
     // CORS of a request that is not a preflight only sets headers, and goes on at once.
     if (options.cors) await new Promise<void>((next) => options.cors!(req as express.Request, res as express.Response, () => next()));
 
-    const read = await readBody(req, LIMITS.bodyLimitBytes);
+    const read = await readBody(req, LIMITS.bodyLimit);
     if (read.kind === 'tooLarge') return sendJson(req, res, 413, bodyTooLargeAnswer());
     if (read.kind === 'failed') return failed(req, res, read.error);
     const body = parseJson(read.text);
@@ -171,7 +171,7 @@ type Read = { kind: 'text'; text: string } | { kind: 'tooLarge' } | { kind: 'fai
  * reads it: over `limit` bytes — by its Content-Length, or as it arrives — it is refused, once the
  * rest of it has been received (and dropped); a body cut short or not of its declared length fails.
  */
-async function readBody(req: http.IncomingMessage, limit: number): Promise<Read> {
+async function readBody(req: http.IncomingMessage, limit: string): Promise<Read> {
   try {
     return { kind: 'text', text: await getRawBody(req, { length: req.headers['content-length'], limit, encoding: 'utf-8' }) };
   } catch (error) {
