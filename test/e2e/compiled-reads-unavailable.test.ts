@@ -157,3 +157,31 @@ test('recovered: both answer data again', async () => {
   expect(compiled.status).toBe(200);
   expect(compiled.body).toBe(executed.body);
 });
+
+test('the connection of a compiled read cut while its statement runs: that request is answered, the process runs on and answers the next', async () => {
+  const s = sides.compiled;
+  s.relay.switch('forward');
+  // The statement waits on a lock held here, so that the cut comes while it runs.
+  const lock = db.dataSource.createQueryRunner();
+  await lock.connect();
+  await lock.startTransaction();
+  await lock.query('LOCK TABLE producer IN ACCESS EXCLUSIVE MODE');
+  try {
+    const pending = post(s, 'unavailable-test-cut');
+    for (let i = 0; i < 100; i++) {
+      const [{ n }] = await db.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%legal_name%'`);
+      if (n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    s.relay.switch('forward');
+    await lock.rollbackTransaction();
+    const cut = await pending;
+    expect([200, 503]).toContain(cut.status);
+  } finally {
+    if (lock.isTransactionActive) await lock.rollbackTransaction();
+    await lock.release();
+  }
+  const next = await post(s, 'unavailable-test-after-cut');
+  expect(next.status).toBe(200);
+  expect(JSON.parse(next.body).data.first.totalCount).toBe(1);
+});

@@ -30,6 +30,12 @@ export async function runCompiled(dataSource: DataSource, statement: CompiledSta
   const pool = (dataSource.driver as unknown as { master: Pool }).master;
   const client = await pool.connect();
   let failed: Error | undefined;
+  // pg's pool takes its 'error' listener off a client it lends (TypeORM's query runners add their
+  // own): a connection lost while this one is held — the server gone, the statement running — would
+  // otherwise be an unhandled 'error' event, which ends the process. The statement's own rejection
+  // reports it; the client is dropped on release.
+  const onError = (error: Error) => { failed ??= error; };
+  client.on('error', onError);
   try {
     const text = `${scopeSql(statement)}${preparedSql(client, statement)}`;
     dataSource.logger.logQuery(text);
@@ -41,6 +47,7 @@ export async function runCompiled(dataSource: DataSource, statement: CompiledSta
     throw error;
   } finally {
     // A connection whose statement failed is dropped with what it had prepared.
+    client.removeListener('error', onError);
     client.release(failed);
   }
 }
