@@ -1,6 +1,6 @@
 # The API in a container (docker-compose.yml runs it beside PostgreSQL). TypeScript runs through
 # @swc-node/register, as with `npm start`; DATABASE_URL and JWT_SECRET come from the environment.
-# NODE_ENV stays unset: Apollo Server would turn introspection, and so GraphiQL's docs, off.
+# Introspection, and so GraphiQL's docs, is on whatever NODE_ENV says (src/server.ts).
 FROM node:20-bookworm-slim
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -5,16 +5,17 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
-import { GraphQLFormattedError } from 'graphql';
+import { execute, GraphQLFormattedError } from 'graphql';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
-import { compiledReadsGateway } from './graphql/compiled/executor';
+import { compiledReadsExecutor, executorGateway } from './graphql/compiled/executor';
 import { stringifyResult } from './graphql/compiled/raw-json';
 import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, checkInputText } from './graphql/errors';
 import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders, Loaders } from './graphql/loaders';
-import { requestHooksPlugin } from './graphql/request-hooks';
+import { PerRequest, requestHooksPlugin } from './graphql/request-hooks';
+import { graphqlPipeline } from './graphql/pipeline';
 import { getSchema } from './graphql/schema';
 import { Exporter } from './export/exporter';
 import { mountExport } from './http/export';
@@ -105,12 +106,22 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   const formatAppError = createErrorFormatter(logger, currentRequestId, currentLocale);
   const formatError = (formatted: GraphQLFormattedError, error: unknown) => formatAppError(markQueryTooComplex(formatted, error), error);
   const schema = await getSchema();
+  // Compiled reads execute through an executor of their own (src/graphql/compiled/executor.ts).
+  const executor = compiledReads ? compiledReadsExecutor(schema, dataSource, logger) : undefined;
+  // The API's own hooks, in this order: one Apollo plugin (src/graphql/request-hooks.ts), and the
+  // same list for the API's own pipeline (src/graphql/pipeline.ts).
+  const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, databaseUnavailableStatus, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
+    ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])];
+  // The pipeline runs the hooks above and nothing else: a plugin added to Apollo alone would be skipped by it.
+  if (limits.plugins.length > 0) throw new Error('graphql-armor gave Apollo plugins the API\'s pipeline would not run');
   const apollo = new ApolloServer<Context>({
-    // Compiled reads execute through an executor of their own (src/graphql/compiled/executor.ts).
-    ...(compiledReads ? { gateway: compiledReadsGateway(schema, dataSource, logger) } : { schema }),
+    ...(executor ? { gateway: executorGateway(schema, executor) } : { schema }),
     formatError,
     stringifyResult,
     includeStacktraceInErrorResponses: false,
+    // Introspection on, whatever NODE_ENV says (Apollo's default turns it off in production): GraphiQL
+    // and the clients' code generators read the schema through it.
+    introspection: true,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
     allowBatchedHttpRequests: false,
@@ -119,11 +130,17 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     stopOnTerminationSignals: false,
     // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
     // field resolver to collect them: a thousand-row page paid for it on each leaf.
-    // The API's own hooks are one plugin (src/graphql/request-hooks.ts), in this order. Apollo's
-    // inline traces are for federated subgraphs only, which this schema is not: off, not asked on every request.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), ...limits.plugins,
-      requestHooksPlugin<Context>([metrics.requestHooks, databaseUnavailableStatus, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
-        ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])])],
+    // Apollo's inline traces are for federated subgraphs only, which this schema is not: off, not asked on every request.
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), requestHooksPlugin<Context>(hooks)],
+  });
+  const pipeline = graphqlPipeline({
+    schema,
+    execute: executor ?? ((op) => Promise.resolve(execute({ schema, document: op.document, operationName: op.operationName, variableValues: op.variables, contextValue: op.context }))),
+    validationRules: limits.validationRules,
+    parseOptions: limits.parseOptions,
+    hooks,
+    formatError,
+    stringifyResult,
   });
   await apollo.start();
 
@@ -197,7 +214,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
 
   app.use('/graphql', ...graphqlHandlers);
 
-  httpServer.on('request', graphqlPostHandler({ apollo, app, context, logger, metrics, cors, trustedDocuments, stopping: () => stopping, timeoutMs: requestTimeoutMs }));
+  httpServer.on('request', graphqlPostHandler({ apollo, pipeline, app, context, logger, metrics, cors, trustedDocuments, stopping: () => stopping, timeoutMs: requestTimeoutMs }));
   httpServer.requestTimeout = LIMITS.requestTimeoutMs;
 
   return {

@@ -1,10 +1,11 @@
 import type http from 'node:http';
-import { ApolloServer, HeaderMap } from '@apollo/server';
+import { ApolloServer, HeaderMap, type HTTPGraphQLResponse } from '@apollo/server';
 import compression from 'compression';
 import getRawBody from 'raw-body';
 import vary from 'vary';
 import type express from 'express';
 import type { Context } from '../graphql/context';
+import type { PipelineRequest } from '../graphql/pipeline';
 import { bodyNotJsonAnswer, bodyTooLargeAnswer, LIMITS, timeoutAnswer } from '../graphql/limits';
 import { Logger } from '../logger';
 import { RequestContext, requestContext } from '../request-context';
@@ -15,6 +16,8 @@ import { fillTrustedDocument, TrustedDocuments } from './trusted-documents';
 
 export interface GraphqlPostOptions {
   apollo: ApolloServer<Context>;
+  /** The API's own pipeline (src/graphql/pipeline.ts): what it answers (not null) Apollo Server does not see. */
+  pipeline?: (request: PipelineRequest) => Promise<HTTPGraphQLResponse | null>;
   /** Every request this handler does not serve itself. */
   app: express.Express;
   /** The request's context from its Authorization header (its refusals are Apollo's to answer). */
@@ -51,7 +54,9 @@ const COMPRESSION_THRESHOLD = 1024;
  * id, trace and language in the request's context, the request's log line and metrics, CORS,
  * compression of answers over 1 KB, the request timeout, the JSON body with its limit and errors,
  * trusted documents, Apollo Server) without Express's router, request and response objects, body
- * parser and the response wrapping of compression for the answers too small to compress. Every
+ * parser and the response wrapping of compression for the answers too small to compress; the
+ * ordinary GraphQL requests are answered by the API's own pipeline (src/graphql/pipeline.ts)
+ * with the bytes Apollo Server would give, the others by Apollo Server. Every
  * other request (GET /graphql, preflights, GraphiQL, probes, import, export), a POST /graphql
  * whose body is not plain UTF-8 JSON (another charset, a Content-Encoding: Express's parser
  * inflates or refuses them), and every request once the server stops go to the Express app.
@@ -104,17 +109,10 @@ export function graphqlPostHandler(options: GraphqlPostOptions): http.RequestLis
     if (body === NOT_JSON) return sendJson(req, res, 400, bodyNotJsonAnswer());
     if (options.trustedDocuments) fillTrustedDocument(options.trustedDocuments, body);
 
-    // What @as-integrations/express5 gives Apollo Server: the headers (repeated ones joined), the query string, the body.
-    const headers = new HeaderMap();
-    for (const name in req.headers) {
-      const value = req.headers[name];
-      if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    }
-    const url = req.url ?? '';
-    const query = url.indexOf('?');
-    const answer = await options.apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: 'POST', headers, search: query < 0 ? '' : url.slice(query), body },
-      context: () => options.context(req.headers.authorization),
+    const context = () => options.context(req.headers.authorization);
+    const answer = (await options.pipeline?.({ body, accept: req.headers.accept, context })) ?? await options.apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: 'POST', headers: apolloHeaders(req), search: searchOf(req.url), body },
+      context,
     });
     // Answered 503 by the timeout meanwhile: that answer stands.
     if (res.headersSent) return;
@@ -149,6 +147,22 @@ export function graphqlPostHandler(options: GraphqlPostOptions): http.RequestLis
       serve(req, res, store).catch((error: unknown) => failed(req, res, error));
     });
   };
+}
+
+/** What @as-integrations/express5 gives Apollo Server of the headers: repeated ones joined. */
+function apolloHeaders(req: http.IncomingMessage): HeaderMap {
+  const headers = new HeaderMap();
+  for (const name in req.headers) {
+    const value = req.headers[name];
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+/** The query string of a URL, with its `?` (empty when it has none). */
+function searchOf(url: string | undefined): string {
+  const at = url?.indexOf('?') ?? -1;
+  return at < 0 ? '' : url!.slice(at);
 }
 
 /** Whether a request is POST /graphql with a plain UTF-8 JSON body. */

@@ -1,4 +1,3 @@
-import type { GraphQLRequestContext } from '@apollo/server';
 import express from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
@@ -139,7 +138,7 @@ export function createMetrics(dataSource: DataSource): Metrics {
         const store = requestContext.getStore();
         if (store) store.operationName = rc.operationName ?? '(anonymous)';
       },
-      willSendResponse(rc: GraphQLRequestContext<object>) {
+      willSendResponse(rc) {
         // Only a name the document really declares (known once it parsed); the raw request
         // field is whatever the client sent.
         const operation = rc.operation ? label(rc.operationName) : '(invalid)';

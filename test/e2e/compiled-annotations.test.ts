@@ -2,7 +2,7 @@ import { getNamedType, GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType
 import pino from 'pino';
 import { Purchase } from '../../src/domain';
 import { EntityClass, ROOT_KINDS, SQL_READ, sqlReadOf } from '../../src/graphql/compiled/annotations';
-import { compiledReadsGateway } from '../../src/graphql/compiled/executor';
+import { compiledReadsExecutor } from '../../src/graphql/compiled/executor';
 import { getSchema } from '../../src/graphql/schema';
 import { hasOwnResolver } from '../../src/graphql/scalars';
 import { createTestDatabase, TestDatabase } from '../support/database';
@@ -27,14 +27,14 @@ const schemaWith = (read: Record<string, unknown>) => new GraphQLSchema({
 
 test("the application's own annotations pass", async () => {
   const schema = await getSchema();
-  expect(() => compiledReadsGateway(schema, db.dataSource, logger)).not.toThrow();
+  expect(() => compiledReadsExecutor(schema, db.dataSource, logger)).not.toThrow();
 });
 
 test('an annotation naming a property the entity lacks, or an argument the field lacks, fails when the executor is made', () => {
-  expect(() => compiledReadsGateway(schemaWith({ kind: 'records', entity: Purchase, arg: 'producerId', fk: 'producerId', order: ['purchasedOn', 'id'] }), db.dataSource, logger)).not.toThrow();
-  expect(() => compiledReadsGateway(schemaWith({ kind: 'records', entity: Purchase, arg: 'producerId', fk: 'producerId', order: ['boughtOn'] }), db.dataSource, logger))
+  expect(() => compiledReadsExecutor(schemaWith({ kind: 'records', entity: Purchase, arg: 'producerId', fk: 'producerId', order: ['purchasedOn', 'id'] }), db.dataSource, logger)).not.toThrow();
+  expect(() => compiledReadsExecutor(schemaWith({ kind: 'records', entity: Purchase, arg: 'producerId', fk: 'producerId', order: ['boughtOn'] }), db.dataSource, logger))
     .toThrow('compiled reads: Purchase has no property boughtOn');
-  expect(() => compiledReadsGateway(schemaWith({ kind: 'records', entity: Purchase, arg: 'producer', fk: 'producerId', order: ['id'] }), db.dataSource, logger))
+  expect(() => compiledReadsExecutor(schemaWith({ kind: 'records', entity: Purchase, arg: 'producer', fk: 'producerId', order: ['id'] }), db.dataSource, logger))
     .toThrow('compiled reads: Query.things has no argument producer');
 });
 

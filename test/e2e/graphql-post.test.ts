@@ -5,6 +5,7 @@ import pino from 'pino';
 import { hs256 } from '../../src/graphql/auth/token';
 import { createApp, RunningApp } from '../../src/server';
 import { startTestApi, TEST_SECRET, TestApi } from '../support/api';
+import { createProducer, newCnpj, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * POST /graphql is served by a handler of its own in front of the Express app
@@ -189,3 +190,101 @@ async function listen(app: RunningApp): Promise<string> {
   await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(app.httpServer.address() as AddressInfo).port}`;
 }
+
+/**
+ * The API's own pipeline (src/graphql/pipeline.ts) answers the ordinary requests and leaves every
+ * other to Apollo Server: for each request below, both servers' answers are the same bytes, and
+ * Apollo Server was asked only by the reference (the pipeline answered) or by both (it was left
+ * to Apollo) — as the request's kind says.
+ */
+describe("the API's own pipeline", () => {
+  let producerId: string;
+  let asked: jest.SpyInstance;
+  beforeAll(async () => {
+    await upsertMunicipalities(api, [RECIFE]);
+    producerId = await createProducer(api, 'Usina Sertão "Ltda"');
+  });
+  beforeEach(() => { asked = jest.spyOn(api.app.apollo, 'executeHTTPGraphQLRequest'); });
+  afterEach(() => asked.mockRestore());
+
+  /** Both servers' answer to `body` (compared), and whether the pipeline answered it (Apollo asked once, by the reference). */
+  const viaPipeline = async (body: unknown, headers: Record<string, string> = {}) => {
+    asked.mockClear();
+    const a = await both(json(headers), JSON.stringify(body));
+    return { answer: a, pipeline: asked.mock.calls.length === 1, body: JSON.parse(a.bytes.toString('utf8')) as { data?: Record<string, any>; errors?: Array<{ message: string; extensions?: Record<string, unknown> }> } };
+  };
+
+  test('reads with variables, fragments, aliases, several operations and an operationName are answered by the pipeline, as by Apollo', async () => {
+    const page = await viaPipeline({
+      query: 'query Page($first: Int) { producers(first: $first) { totalCount edges { node { ...P } } } one: producer(id: "' + producerId + '") { id ...P } } fragment P on Producer { legalName cnpj }',
+      variables: { first: 5 },
+    });
+    expect(page.pipeline).toBe(true);
+    expect(page.answer.status).toBe(200);
+    expect(page.body.data!.one.legalName).toBe('Usina Sertão "Ltda"');
+    expect(page.body.data!.producers.totalCount).toBeGreaterThanOrEqual(1);
+    const named = await viaPipeline({ query: 'query A { __typename } query B { producers(first: 1) { totalCount } }', operationName: 'B', variables: null, extensions: { client: 'x' } });
+    expect(named.pipeline).toBe(true);
+    expect(Object.keys(named.body.data!)).toEqual(['producers']);
+    for (const accept of ['application/graphql-response+json', '*/*', 'application/json, text/plain']) {
+      const typed = await viaPipeline({ query: '{ __typename }' }, { accept });
+      expect(typed.pipeline).toBe(true);
+      expect(typed.answer.headers['content-type']).toBe(accept.startsWith('application/graphql') ? 'application/graphql-response+json; charset=utf-8' : 'application/json; charset=utf-8');
+    }
+  });
+
+  test("errors met while executing — a lookup's NOT_FOUND, a role's FORBIDDEN, a service's BAD_USER_INPUT — are formatted and given their status as by Apollo, in the language asked", async () => {
+    const missing = await viaPipeline({ query: '{ regimeElections(producerId: "987654321") { effectiveYear } }' }, { 'accept-language': 'pt-BR' });
+    expect(missing.pipeline).toBe(true);
+    expect(missing.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    const producerToken = await api.token({ role: 'PRODUCER', producerId });
+    const refused = await viaPipeline({ query: 'mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Recife", semiarid: false }]) { ibgeCode } }' }, { authorization: `Bearer ${producerToken}` });
+    expect(refused.pipeline).toBe(true);
+    expect(refused.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    const before = await api.count('SELECT count(*) FROM seal_grant');
+    const bad = await viaPipeline({ query: 'mutation($i: GrantSealInput!) { grantSeal(input: $i) { id } }', variables: { i: { producerId, grantedOn: '2025-01-01', validUntil: '2024-12-31' } } });
+    expect(bad.pipeline).toBe(true);
+    expect(bad.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(await api.count('SELECT count(*) FROM seal_grant')).toBe(before);
+  });
+
+  test('a mutation is executed once, by the pipeline', async () => {
+    asked.mockClear();
+    const before = await api.count('SELECT count(*) FROM producer');
+    const id = await createProducer(api, 'Usina Pipeline');
+    expect(asked).not.toHaveBeenCalled();
+    expect(await api.count('SELECT count(*) FROM producer')).toBe(before + 1);
+    expect((await api.ok(`{ producer(id: "${id}") { legalName } }`)).producer.legalName).toBe('Usina Pipeline');
+  });
+
+  test('introspection, then the same from the cache of its answers', async () => {
+    const first = await viaPipeline({ query: '{ __schema { queryType { name } } }' });
+    const second = await viaPipeline({ query: '{ __schema { queryType { name } } }' });
+    expect(first.pipeline && second.pipeline).toBe(true);
+    expect(second.body.data!.__schema.queryType.name).toBe('Query');
+  });
+
+  test('every refusal before execution is left to Apollo, which answers it as always', async () => {
+    const refusals: Array<[unknown, Record<string, string>, number, string | undefined]> = [
+      [{ query: '{ nope }' }, {}, 400, 'GRAPHQL_VALIDATION_FAILED'],
+      [{ query: '{ producers(first: 1) { totalCount }' }, {}, 400, 'GRAPHQL_PARSE_FAILED'],
+      [{ query: 'query A { __typename } query B { __typename }' }, {}, 400, 'OPERATION_RESOLUTION_FAILURE'],
+      [{ query: '{ __typename }', operationName: 'Missing' }, {}, 400, 'OPERATION_RESOLUTION_FAILURE'],
+      [{ query: 'query($n: Int!) { producers(first: $n) { totalCount } }', variables: { n: 'many' } }, {}, 400, 'BAD_USER_INPUT'],
+      [{ query: 'query($n: Int!) { producers(first: $n) { totalCount } }' }, {}, 400, 'BAD_USER_INPUT'],
+      // The page sizes in variables: past the static cost rule, refused by the fan-out check (a request hook).
+      [{ query: 'query($n: Int) { producers(first: $n) { edges { node { purchases(first: $n) { edges { node { id purchasedOn consumedOn feedstock quantityKg cost supplierKind purpose } } } } } } }', variables: { n: 100 } }, {}, 400, 'QUERY_TOO_COMPLEX'],
+      [{ query: 'mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }', variables: { i: { cnpj: newCnpj(), legalName: 'a\u0000b', plantMunicipalityCode: RECIFE } } }, {}, 400, 'BAD_USER_INPUT'],
+      [{ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } }, {}, 400, 'BAD_REQUEST'],
+      [{ extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } }, {}, 200, 'PERSISTED_QUERY_NOT_FOUND'],
+      [{ query: '{ __typename }' }, { accept: 'text/html' }, 406, 'BAD_REQUEST'],
+      [{ query: '{ __typename }' }, { authorization: 'Bearer nope' }, 401, 'UNAUTHENTICATED'],
+      [{ query: '{ __typename }', operationName: 7 }, {}, 400, 'BAD_REQUEST'],
+      [{ query: '' }, {}, 400, 'BAD_REQUEST'],
+    ];
+    for (const [body, headers, status, code] of refusals) {
+      const a = await viaPipeline(body, headers);
+      expect({ body, pipeline: a.pipeline, status: a.answer.status, code: a.body.errors?.[0]?.extensions?.code }).toEqual({ body, pipeline: false, status, code });
+    }
+  });
+});

@@ -42,10 +42,11 @@ import { rowMapper } from '../../services/raw-rows';
  * finds nothing, a list whose producer is unknown: the resolvers' null or NOT_FOUND), is executed
  * by graphql-js over the real schema, errors and all, in place.
  *
- * Apollo Server receives it as a gateway (its public interface for an executor of one's own):
- * parsing, validation, the query limits and every plugin stay Apollo's, over the real schema.
+ * Apollo Server receives it as a gateway (`executorGateway`), the API's own pipeline
+ * (src/graphql/pipeline.ts) calls it directly: parsing, validation, the query limits and the
+ * request hooks stay theirs, over the real schema.
  */
-export function compiledReadsGateway(schema: GraphQLSchema, dataSource: DataSource, logger: Logger): GatewayInterface {
+export function compiledReadsExecutor(schema: GraphQLSchema, dataSource: DataSource, logger: Logger): OperationExecutor {
   // The annotations are checked once here: a wrong one fails the start, not each request.
   ReadCompiler.checkAnnotations(schema, dataSource);
   const compiler = new ReadCompiler(schema, dataSource);
@@ -78,25 +79,43 @@ export function compiledReadsGateway(schema: GraphQLSchema, dataSource: DataSour
   };
 
   const shadow = executionSchema(schema, resolveCompiled);
-  const executor: GatewayExecutor = async (rc) => {
-    const execution = new Execution(rc.document, rc.operation, rc.request.variables);
+  return async ({ document, operation, operationName, variables, context, http }) => {
+    const execution = new Execution(document, operation, variables);
     const result = await execute({
       schema: shadow,
-      document: rc.document,
+      document,
       // As asked: an operationName the document lacks is execution's error to report.
-      operationName: rc.request.operationName,
-      variableValues: rc.request.variables,
-      contextValue: rc.context,
+      operationName,
+      variableValues: variables,
+      contextValue: context,
       rootValue: execution,
     });
     // A non-null root field that failed ends execute before the others: their errors are kept too.
     await execution.settled();
-    return execution.merge(result, rc.request.http !== undefined);
+    return execution.merge(result, http);
   };
+}
 
+/** An operation to execute, parsed, validated and resolved, with its request's context. */
+export interface OperationToExecute {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  operationName?: string | null;
+  variables?: Record<string, unknown>;
+  context: Context;
+  /** Whether the answer is sent over HTTP (compiled JSON is then kept as text), or given as objects. */
+  http: boolean;
+}
+export type OperationExecutor = (operation: OperationToExecute) => Promise<ExecutionResult>;
+
+/** An executor given to Apollo Server as a gateway (its public interface for an executor of one's own). */
+export function executorGateway(schema: GraphQLSchema, executor: OperationExecutor): GatewayInterface {
+  const gatewayExecutor: GatewayExecutor = (rc) => executor({
+    document: rc.document, operation: rc.operation, operationName: rc.request.operationName, variables: rc.request.variables, context: rc.context as Context, http: rc.request.http !== undefined,
+  });
   return {
     async load() {
-      return { executor };
+      return { executor: gatewayExecutor };
     },
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: '' });
