@@ -12,9 +12,14 @@ import { AnsweredContext, firstAnswer, HookContext, PerRequest } from './request
 const APPLICATION_JSON = 'application/json; charset=utf-8';
 const SINGLE_RESULT_TYPES = [APPLICATION_JSON, 'application/graphql-response+json; charset=utf-8', 'application/json; callbackSpec=1.0; charset=utf-8'];
 
-/** Documents kept parsed and validated, by their text: at most this many, and this many characters of text in all. */
+/**
+ * Documents kept parsed and validated, by their text: at most this many, and this many characters
+ * of text in all (a parsed document takes some 10–20 times its text: about what Apollo Server's
+ * own store of 30 MiB of parsed documents holds). A longer text is parsed each time it comes.
+ */
 const DOCUMENTS_MAX = 1_000;
-const DOCUMENT_CHARS_MAX = 10_000_000;
+const DOCUMENT_CHARS_MAX = 1_500_000;
+const DOCUMENT_CHARS_KEPT = 100_000;
 
 export interface PipelineOptions {
   schema: GraphQLSchema;
@@ -218,20 +223,25 @@ function isHttpHead(x: unknown): x is Partial<HTTPGraphQLHead> {
 }
 
 /** Parsed and validated documents by their text (null: one that failed), the oldest dropped first past the bounds. */
-class DocumentCache {
+export class DocumentCache {
   private readonly byText = new Map<string, DocumentNode | null>();
   private chars = 0;
+  constructor(private readonly maxDocuments = DOCUMENTS_MAX, private readonly maxChars = DOCUMENT_CHARS_MAX, private readonly maxCharsOfOne = DOCUMENT_CHARS_KEPT) {}
   get(text: string): DocumentNode | null | undefined {
     return this.byText.get(text);
   }
   set(text: string, document: DocumentNode | null): void {
-    if (text.length > DOCUMENT_CHARS_MAX) return;
+    if (text.length > this.maxCharsOfOne || this.byText.has(text)) return;
     this.byText.set(text, document);
     this.chars += text.length;
     for (const oldest of this.byText.keys()) {
-      if (this.byText.size <= DOCUMENTS_MAX && this.chars <= DOCUMENT_CHARS_MAX) break;
+      if (this.byText.size <= this.maxDocuments && this.chars <= this.maxChars) break;
       this.byText.delete(oldest);
       this.chars -= oldest.length;
     }
+  }
+  /** How many documents, and how many characters of text, are kept. */
+  get size(): { documents: number; characters: number } {
+    return { documents: this.byText.size, characters: this.chars };
   }
 }

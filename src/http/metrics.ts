@@ -107,7 +107,8 @@ export function createMetrics(dataSource: DataSource): Metrics {
     labelNames: ['route', 'method', 'status'] as const,
     registers: [registry],
   });
-  const countResponse = (route: string, method: string, status: number) => http.inc({ route, method, status: String(status) });
+  const httpChild = childrenOf((route: string, method: string, status: string) => http.labels(route, method, status));
+  const countResponse = (route: string, method: string, status: number) => httpChild(route, method, String(status)).inc();
   const httpMiddleware: express.RequestHandler = (req, res, next) => {
     const route = routeOf(req.path);
     const method = req.method === 'GET' || req.method === 'POST' ? req.method : 'other';
@@ -120,6 +121,10 @@ export function createMetrics(dataSource: DataSource): Metrics {
     help: 'Introspection operations answered from the cache of the schema\'s answers',
     registers: [registry],
   });
+
+  const requestsChild = childrenOf((operation: string, type: string) => requests.labels(operation, type));
+  const durationChild = childrenOf((operation: string) => duration.labels(operation));
+  const errorsChild = childrenOf((operation: string, code: string) => errors.labels(operation, code));
 
   const seen = new Set<string>();
   const label = (name: string | null | undefined): string => {
@@ -143,13 +148,13 @@ export function createMetrics(dataSource: DataSource): Metrics {
         // field is whatever the client sent.
         const operation = rc.operation ? label(rc.operationName) : '(invalid)';
         const type = rc.operation?.operation ?? 'none';
-        requests.inc({ operation, type });
-        duration.observe({ operation }, Number(process.hrtime.bigint() - started) / 1e9);
+        requestsChild(operation, type).inc();
+        durationChild(operation).observe(Number(process.hrtime.bigint() - started) / 1e9);
         const body = rc.response.body;
         const formatted = body?.kind === 'single' ? body.singleResult.errors : body?.kind === 'incremental' ? body.initialResult.errors : undefined;
         for (const e of formatted ?? []) {
           const code = typeof e.extensions?.code === 'string' ? e.extensions.code : 'UNKNOWN';
-          errors.inc({ operation, code });
+          errorsChild(operation, code).inc();
         }
       },
     };
@@ -165,4 +170,19 @@ export function createMetrics(dataSource: DataSource): Metrics {
   };
 
   return { registry, requestHooks, handler, httpMiddleware, countResponse, introspectionCacheHit: () => introspectionHits.inc() };
+}
+
+/**
+ * A metric's child for each combination of its label values, made once: prom-client otherwise
+ * sorts and hashes the labels on every call. The combinations are as few as the series (the
+ * operation names are bounded above, routes and codes are fixed sets).
+ */
+function childrenOf<V extends string[], C>(make: (...values: V) => C): (...values: V) => C {
+  const made = new Map<string, C>();
+  return (...values) => {
+    const key = values.join('\u0000');
+    let child = made.get(key);
+    if (child === undefined) made.set(key, (child = make(...values)));
+    return child;
+  };
 }

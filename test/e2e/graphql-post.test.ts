@@ -3,6 +3,8 @@ import { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import pino from 'pino';
 import { hs256 } from '../../src/graphql/auth/token';
+import { parse } from 'graphql';
+import { DocumentCache } from '../../src/graphql/pipeline';
 import { createApp, RunningApp } from '../../src/server';
 import { startTestApi, TEST_SECRET, TestApi } from '../support/api';
 import { createProducer, newCnpj, RECIFE, upsertMunicipalities } from '../support/fixtures';
@@ -287,4 +289,23 @@ describe("the API's own pipeline", () => {
       expect({ body, pipeline: a.pipeline, status: a.answer.status, code: a.body.errors?.[0]?.extensions?.code }).toEqual({ body, pipeline: false, status, code });
     }
   });
+});
+
+test("the pipeline's parsed documents stay within their bounds, the oldest dropped first", () => {
+  const cache = new DocumentCache(3, 40, 20);
+  const doc = parse('{ __typename }');
+  for (const text of ['{ a }', '{ b }', '{ c }']) cache.set(text, doc);
+  // The same text twice (two requests at once) is kept, and counted, once.
+  cache.set('{ c }', doc);
+  expect(cache.size).toEqual({ documents: 3, characters: 15 });
+  cache.set('{ d }', null);
+  expect(cache.get('{ a }')).toBeUndefined();
+  expect(cache.get('{ d }')).toBeNull();
+  expect(cache.get('{ b }')).toBe(doc);
+  // A text longer than one may be is not kept; characters past the bound drop the oldest.
+  cache.set(`{ ${'x'.repeat(30)} }`, doc);
+  expect(cache.size.documents).toBe(3);
+  cache.set(`{ ${'y'.repeat(15)} }`, doc);
+  expect(cache.size).toEqual({ documents: 3, characters: 29 });
+  expect(cache.get('{ b }')).toBeUndefined();
 });
