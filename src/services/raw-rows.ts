@@ -1,4 +1,5 @@
-import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import { types } from 'pg';
+import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 
 /**
  * Entities from plain `pg` rows, mapped by hand from the entity's own column metadata: the hot
@@ -12,13 +13,34 @@ export interface RowMapper<T> {
   columns(alias: string, prefix?: string): string;
   /** The entity of a row (of the columns named with `prefix`, when given). */
   map(row: Record<string, unknown>, prefix?: string): T;
+  /**
+   * An SQL expression of row `alias`: its columns, in entity order, each as PostgreSQL writes it as
+   * text (what pg receives for a column of a result), in a JSON array.
+   */
+  textArray(alias: string): string;
+  /** The entity of such an array, each text parsed as pg parses that column's type in a result. */
+  fromTexts(texts: ReadonlyArray<string | null>): T;
 }
 
-const PASS_THROUGH = new Set(['bigint', 'integer', 'int', 'text', 'varchar', 'char', 'character', 'date', 'numeric', 'boolean', 'timestamptz', 'jsonb']);
+/** The OIDs of the arrays of those types (`text[]` is `_text`, 1009, …): pg parses each with its own parser. */
+const ARRAY_OF = new Map<number, number>([
+  [types.builtins.INT8, 1016], [types.builtins.INT4, 1007], [types.builtins.TEXT, 1009], [types.builtins.VARCHAR, 1015], [types.builtins.BPCHAR, 1014],
+  [types.builtins.DATE, 1182], [types.builtins.NUMERIC, 1231], [types.builtins.BOOL, 1000], [types.builtins.TIMESTAMPTZ, 1185], [types.builtins.JSONB, 3807],
+]);
+
+/** The column types mapped here, with the type of the value pg parses for each (its type parser by OID). */
+const PASS_THROUGH = new Map<string, number>([
+  ['bigint', types.builtins.INT8], ['integer', types.builtins.INT4], ['int', types.builtins.INT4], ['int4', types.builtins.INT4], ['text', types.builtins.TEXT], ['varchar', types.builtins.VARCHAR],
+  ['char', types.builtins.BPCHAR], ['character', types.builtins.BPCHAR], ['date', types.builtins.DATE], ['numeric', types.builtins.NUMERIC], ['boolean', types.builtins.BOOL],
+  ['timestamptz', types.builtins.TIMESTAMPTZ], ['jsonb', types.builtins.JSONB],
+]);
 const cache = new WeakMap<object, RowMapper<unknown>>();
 
 export function rowMapper<T extends ObjectLiteral>(ds: DataSource, entity: EntityTarget<T>): RowMapper<T> {
-  const metadata = ds.getMetadata(entity);
+  return rowMapperOf<T>(ds.getMetadata(entity));
+}
+
+export function rowMapperOf<T extends ObjectLiteral>(metadata: EntityMetadata): RowMapper<T> {
   const known = cache.get(metadata);
   if (known) return known as RowMapper<T>;
   const columns = metadata.columns.map((c) => {
@@ -27,7 +49,7 @@ export function rowMapper<T extends ObjectLiteral>(ds: DataSource, entity: Entit
       throw new Error(`rowMapper: ${metadata.name}.${c.propertyName} (${type}) needs TypeORM's own hydration`);
     }
     const transformer = Array.isArray(c.transformer) ? undefined : c.transformer;
-    return { db: c.databaseName, property: c.propertyName, from: transformer ? (v: unknown) => transformer.from(v) : null };
+    return { db: c.databaseName, property: c.propertyName, from: transformer ? (v: unknown) => transformer.from(v) : null, parse: types.getTypeParser(c.isArray ? ARRAY_OF.get(PASS_THROUGH.get(type)!)! : PASS_THROUGH.get(type)!, 'text') };
   });
   const target = metadata.target as { prototype: object };
   // One straight-line function per column prefix (property names known in advance, so V8 keeps
@@ -50,6 +72,12 @@ export function rowMapper<T extends ObjectLiteral>(ds: DataSource, entity: Entit
         compiled.set(key, fn);
       }
       return fn(row);
+    },
+    textArray: (alias) => `json_build_array(${columns.map((c) => `${alias}.${c.db}::text`).join(', ')})`,
+    fromTexts(texts) {
+      const row: Record<string, unknown> = {};
+      columns.forEach((c, i) => { row[c.db] = texts[i] === null ? null : c.parse(texts[i] as string); });
+      return mapper.map(row);
     },
   };
   cache.set(metadata, mapper);

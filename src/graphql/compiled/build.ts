@@ -4,6 +4,7 @@ import { escapeLiteral } from 'pg';
 import type { EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { visibleProducerId } from '../../services/scope';
+import { RowMapper, rowMapperOf } from '../../services/raw-rows';
 import { SQL_JSON, SqlJson, textJson } from '../scalars';
 import { EntityClass, Filters, InForce, OrderKey, SqlRead, sqlReadOf } from './annotations';
 import { isIsoDate, today } from '../../law/dates';
@@ -211,10 +212,19 @@ export class Build {
    */
   private hole(type: GraphQLObjectType, meta: EntityMetadata, nodes: readonly FieldNode[], key: string, q: string): string {
     if (meta.primaryColumns.length !== 1) throw new Decline();
+    let mapper: RowMapper<object>;
+    try {
+      mapper = rowMapperOf(meta);
+    } catch {
+      // Rows the mapper cannot write as texts: the root field is executed by graphql-js.
+      throw new Decline();
+    }
     if (!this.marker) this.marker = randomBytes(12).toString('hex');
     const index = this.holes.push({ parentType: type, entity: meta.target as EntityClass, nodes, key }) - 1;
-    // The marker and the index are hex and digits, and keys are digits: nothing to escape.
-    return `'"${this.marker}:${index}:' || ${q}.${meta.primaryColumns[0].databaseName}::text || '"'`;
+    // The marker and the index are hex and digits, keys are digits, the row's columns (what the
+    // resolvers are given: an entity, as its loaders would read it) are in base64: nothing to escape.
+    const row = `translate(encode(convert_to(${mapper.textArray(q)}::text, 'UTF8'), 'base64'), E'\\n', '')`;
+    return `'"${this.marker}:${index}:' || ${q}.${meta.primaryColumns[0].databaseName}::text || ':' || ${row} || '"'`;
   }
 
   /**

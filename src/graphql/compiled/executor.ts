@@ -140,36 +140,27 @@ function rowsSchema(parentType: GraphQLObjectType): GraphQLSchema {
 
 /**
  * The computed fields of a compiled statement's text filled in: for each one, the rows of the page
- * (by the primary keys the statement wrote in its place) read in one statement, and the field
- * resolved by graphql-js for all of them at once — its resolvers and the request's DataLoaders, as
+ * (the statement wrote each row's columns in the field's place, mapped to the entity as its loaders
+ * map them: no statement more), and the field resolved by graphql-js for all of them at once — its resolvers and the request's DataLoaders, as
  * always, but once per page rather than once per row — its JSON written in place. Null when a
  * resolver failed: the root field is then executed by graphql-js, which gives its errors.
  */
 async function fillHoles(dataSource: DataSource, statement: CompiledStatement, text: string, execution: Execution, context: Context): Promise<string | null> {
-  const pattern = new RegExp(`"${statement.marker}:(\\d+):([^"]*)"`, 'g');
+  const pattern = new RegExp(`"${statement.marker}:(\\d+):([^":]*):([A-Za-z0-9+/=]*)"`, 'g');
   const keysByHole = statement.holes.map(() => new Set<string>());
-  for (const m of text.matchAll(pattern)) keysByHole[Number(m[1])].add(m[2]);
-  // The rows of each entity, read once for all its computed fields.
-  const wanted = new Map<EntityClass, Set<string>>();
-  statement.holes.forEach((hole, i) => {
-    const set = wanted.get(hole.entity) ?? new Set<string>();
-    keysByHole[i].forEach((k) => set.add(k));
-    wanted.set(hole.entity, set);
-  });
+  // The rows of each entity, as the statement wrote them beside their holes (each row once).
   const rowsByEntity = new Map<EntityClass, Map<string, object>>();
-  await Promise.all([...wanted].map(async ([entity, keys]) => {
-    const mapper = rowMapper(dataSource, entity);
-    const meta = dataSource.getMetadata(entity);
-    const pk = meta.primaryColumns[0];
-    const found: Array<Record<string, unknown>> = keys.size === 0 ? [] : await dataSource.query(
-      `SELECT ${mapper.columns('q')} FROM ${meta.tableName} q WHERE q.${pk.databaseName}::text = ANY($1::text[])`, [[...keys]]);
-    rowsByEntity.set(entity, new Map(found.map((r) => { const row = mapper.map(r); return [String((row as Record<string, unknown>)[pk.propertyName]), row]; })));
-  }));
+  for (const m of text.matchAll(pattern)) {
+    const hole = statement.holes[Number(m[1])];
+    keysByHole[Number(m[1])].add(m[2]);
+    let rows = rowsByEntity.get(hole.entity);
+    if (!rows) rowsByEntity.set(hole.entity, (rows = new Map()));
+    if (!rows.has(m[2])) rows.set(m[2], rowMapper(dataSource, hole.entity).fromTexts(JSON.parse(Buffer.from(m[3], 'base64').toString('utf8')) as Array<string | null>));
+  }
   const values = await Promise.all(statement.holes.map(async (hole, i): Promise<Map<string, string> | null> => {
     const keys = [...keysByHole[i]];
-    const loaded = rowsByEntity.get(hole.entity)!;
-    if (keys.some((k) => !loaded.has(k))) return null;
     if (keys.length === 0) return new Map();
+    const loaded = rowsByEntity.get(hole.entity)!;
     const rows = keys.map((k) => loaded.get(k)!);
     const result = await execute({ schema: rowsSchema(hole.parentType), document: execution.documentFor(hole.nodes, 'rows'), variableValues: execution.variableValues, contextValue: context, rootValue: rows });
     if (result.errors || !result.data) return null;

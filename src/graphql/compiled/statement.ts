@@ -18,7 +18,8 @@ export interface CompiledStatement {
   /**
    * Computed fields in the tree (answered by their resolvers, for all the rows of the page at
    * once): the statement writes, in place of each one's value, the JSON string
-   * `"<marker>:<hole index>:<primary key of the row>"`.
+   * `"<marker>:<hole index>:<primary key of the row>:<the row's columns>"` (RowMapper.textArray's
+   * JSON array, in base64).
    */
   holes: Hole[];
   /** Random per statement with computed fields (no stored text can contain it); empty without any. */
