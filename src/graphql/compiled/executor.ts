@@ -141,9 +141,10 @@ function rowsSchema(parentType: GraphQLObjectType): GraphQLSchema {
 /**
  * The computed fields of a compiled statement's text filled in: for each one, the rows of the page
  * (the statement wrote each row's columns in the field's place, mapped to the entity as its loaders
- * map them: no statement more), and the field resolved by graphql-js for all of them at once — its resolvers and the request's DataLoaders, as
- * always, but once per page rather than once per row — its JSON written in place. Null when a
- * resolver failed: the root field is then executed by graphql-js, which gives its errors.
+ * map them: no statement more), and the field resolved by graphql-js for all of them at once — its
+ * resolvers and the request's DataLoaders, as always, but once per page rather than once per row —
+ * its JSON written in place. Null when a resolver failed: the root field is then executed by
+ * graphql-js, which gives its errors.
  */
 async function fillHoles(dataSource: DataSource, statement: CompiledStatement, text: string, execution: Execution, context: Context): Promise<string | null> {
   const pattern = new RegExp(`"${statement.marker}:(\\d+):([^":]*):([A-Za-z0-9+/=]*)"`, 'g');
