@@ -68,6 +68,20 @@ test('an audit entry naming another producer is refused; one of a shared record 
   expect(await api.count(`SELECT count(*) FROM audit_entry WHERE actor = 'careless-use-case'`)).toBe(1);
 });
 
+test('the audit log inside a PRODUCER mutation: its own entries only — not the shared ones it may write, not another\'s — and none changed or deleted', async () => {
+  const all: Array<{ id: string; producer: string | null }> = await api.db.dataSource.query('SELECT id::text AS id, producer_id::text AS producer FROM audit_entry ORDER BY id');
+  expect(all.some((r) => r.producer === null) && all.some((r) => r.producer === other) && all.some((r) => r.producer === own)).toBe(true);
+  const seen = await mutate(api.db.dataSource, producerActor, async (em) => {
+    const rows: Array<{ id: string }> = await em.query('SELECT id::text AS id FROM audit_entry ORDER BY id');
+    const [, updated] = await em.query(`UPDATE audit_entry SET operation = 'rewritten'`);
+    const [, deleted] = await em.query('DELETE FROM audit_entry');
+    return { result: { ids: rows.map((r) => r.id), updated, deleted }, audit: [] };
+  });
+  expect(seen).toEqual({ ids: all.filter((r) => r.producer === own).map((r) => r.id), updated: 0, deleted: 0 });
+  expect(await api.count('SELECT count(*) FROM audit_entry')).toBe(all.length);
+  expect(await api.count(`SELECT count(*) FROM audit_entry WHERE operation = 'rewritten'`)).toBe(0);
+});
+
 test('the role and the producer setting last only for the transaction; ADMIN mutations are not restricted', async () => {
   const admin: Actor = { sub: 'admin', role: Role.ADMIN, producerId: null, requestId: null };
   const counts = await mutate(api.db.dataSource, admin, async (em) => {

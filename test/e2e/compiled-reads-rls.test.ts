@@ -128,7 +128,7 @@ test('row-level security lasts for the statement only: the pooled connection is 
   }
 });
 
-test('the audit log without its filter: under row-level security a PRODUCER sees its own entries and the shared ones (producer null), never another producer\'s', async () => {
+test('the audit log without its filter: under row-level security a PRODUCER sees its own entries only, neither the shared ones (producer null) nor another producer\'s', async () => {
   const rows: Array<{ id: string; producer: string | null }> = await api.db.dataSource.query('SELECT a.id::text AS id, a.producer_id::text AS producer FROM audit_entry a ORDER BY a.id DESC');
   const counts = new Map<string, number>();
   rows.forEach((r) => { if (r.producer !== null) counts.set(r.producer, (counts.get(r.producer) ?? 0) + 1); });
@@ -142,8 +142,8 @@ test('the audit log without its filter: under row-level security a PRODUCER sees
 
   const leaked = JSON.parse((await runCompiled(api.db.dataSource, { ...open, producerScope: null }))!);
   expect(leaked.totalCount).toBe(rows.length);
-  // As the API runs it: the policy lets a PRODUCER see shared entries (it may write them), no other producer's.
-  const visible = rows.filter((r) => r.producer === own || r.producer === null).map((r) => r.id);
+  // As the API runs it: the policy shows a PRODUCER its own entries (it may write shared ones, not read them).
+  const visible = rows.filter((r) => r.producer === own).map((r) => r.id);
   const scoped = await runCompiled(api.db.dataSource, open);
   expect(JSON.parse(scoped!).totalCount).toBe(visible.length);
   expect(idsOf(scoped)).toEqual(visible.slice(0, 100));
