@@ -50,7 +50,7 @@ export interface PipelineRequest {
  * rules and limits, names an operation that is in it, whose context is made, which every request
  * hook lets through and whose variables are accepted, is answered here — the hooks at the same
  * stages, the errors formatted by the same formatter, the same status, headers and bytes as Apollo
- * Server's (test/e2e/graphql-pipeline.test.ts compares the two on every kind of request).
+ * Server's (test/e2e/graphql-post.test.ts compares the two on every kind of request).
  *
  * Every other request — a refusal before execution (a body Apollo refuses, a syntax or validation
  * error, an operation not found, a token refused, a check's refusal, variables not accepted), a
@@ -125,34 +125,35 @@ export function graphqlPipeline(options: PipelineOptions): (request: PipelineReq
       mergeHead(response.http, answer.http);
     } else {
       let result: ExecutionResult;
+      let thrown = false;
       try {
         result = await execute({ document, operation, operationName: request.operationName, variables: request.variables, context: contextValue, http: true });
       } catch (error) {
         // What Apollo answers when execution itself throws: the error, HTTP 500 unless it says otherwise.
-        const { formatted, head } = formatErrors([ensureGraphQLError(error)], formatError);
-        response.body = { kind: 'single', singleResult: { errors: formatted } };
-        mergeHead(response.http, head);
-        response.http.status ??= 500;
-        return send(hooks, rc, response as GraphQLResponse, contentType, stringifyResult);
+        result = { errors: [ensureGraphQLError(error)] };
+        thrown = true;
       }
       // No data at all: the variables were refused before anything ran; Apollo answers that (HTTP 400, BAD_USER_INPUT).
-      if (result.data === undefined) return null;
+      if (!thrown && result.data === undefined) return null;
+      let errors: GraphQLFormattedError[] | undefined;
       if (result.errors?.length) {
-        const { formatted, head } = formatErrors(result.errors, formatError);
-        mergeHead(response.http, head);
-        response.body = { kind: 'single', singleResult: { ...result, errors: formatted } };
-      } else {
-        response.body = { kind: 'single', singleResult: { ...result, errors: undefined } };
+        const formatted = formatErrors(result.errors, formatError);
+        mergeHead(response.http, formatted.head);
+        errors = formatted.formatted;
       }
+      response.body = { kind: 'single', singleResult: { ...result, errors } };
+      if (thrown) response.http.status ??= 500;
     }
-    return send(hooks, rc, response as GraphQLResponse, contentType, stringifyResult);
+    return send(hooks, rc, contentType, stringifyResult);
   };
 }
 
 /** The answer once the hooks have seen it: Apollo's headers, its content type unless a hook set one, its field order. */
-function send(hooks: ReadonlyArray<ReturnType<PerRequest<Context>>>, rc: HookContext<Context>, response: GraphQLResponse, contentType: string, stringify: PipelineOptions['stringifyResult']): HTTPGraphQLResponse {
+function send(hooks: ReadonlyArray<ReturnType<PerRequest<Context>>>, rc: HookContext<Context>, contentType: string, stringify: PipelineOptions['stringifyResult']): HTTPGraphQLResponse {
+  // Its body is set by now.
   const answered = rc as AnsweredContext<Context>;
   for (const h of hooks) h.willSendResponse?.(answered);
+  const response = answered.response;
   const body = response.body;
   if (body.kind !== 'single') throw new Error('an incremental answer is not served by this pipeline');
   if (!response.http.headers.get('content-type')) response.http.headers.set('content-type', contentType);
