@@ -8,6 +8,7 @@ import { Role } from '../../src/law/types';
 import { createServices } from '../../src/services';
 import { Caller, startTestApi, TestApi } from '../support/api';
 import { BIG, BIG_PURCHASES, buildPlan, dump, EVERY_KIND, FEW, NONE, ONE, Plan, RENAMED, seed, Seeded } from './compiled-reads.fixtures';
+import { checkProperty } from '../support/property';
 
 /**
  * The compiled read path (src/graphql/compiled/: a read of the supported shape answered by one SQL
@@ -1009,7 +1010,7 @@ const generated: Array<{ request: string; ok: boolean; compiledRoots: string[]; 
 
 test('generated selections within the supported shape: the same status and body from both', async () => {
   const { query, roles } = generators(await cursors());
-  await fc.assert(
+  await checkProperty(
     fc.asyncProperty(query, roles, async (selection, as) => {
       const { query: text, variables, compiledRoots, rootNames, computed, refused } = render(selection);
       const request: Request = { query: text, variables, as };
