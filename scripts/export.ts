@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Exporter, ExportFile, requireFormat, requireInt } from '../src/export/exporter';
+import { Exporter, ExportFile, requireAsKnownOn, requireFormat, requireInt } from '../src/export/exporter';
 import { parseLocale } from '../src/formats/brazilian';
 import { openCliDatabase } from '../src/import/cli-database';
 import { SYSTEM_ACTOR } from '../src/services/actor';
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const exporter = new Exporter(createServices(db.ds));
   try {
     const producerId = values.producer;
-    const asKnownOn = values['as-known-on'] ?? null;
+    const asKnownOn = requireAsKnownOn(values['as-known-on']);
     let file: ExportFile;
     if (kind === 'tax-period') {
       file = await exporter.taxPeriod(SYSTEM_ACTOR, { producerId, year: requireInt(values.year, 'year'), month: requireInt(values.month, 'month'), asKnownOn }, requireFormat(values.format ?? 'csv'), locale);

@@ -1,9 +1,11 @@
 import { Purchase, Sale } from '../domain';
 import { Locale } from '../formats/brazilian';
+import { IsoDate, today } from '../law/dates';
 import { RateCategory, TaxPeriodStatus, TaxRegime } from '../law/types';
 import { Actor } from '../services/actor';
 import { message } from '../i18n';
 import { BadInputError } from '../services/errors';
+import { requireDate } from '../services/record-batch';
 import type { Services } from '../services';
 import { Connection } from '../services/pagination';
 import { toCsv } from './csv';
@@ -41,6 +43,11 @@ export function requireFormat(value: unknown, allowed: readonly ExportFormat[] =
   throw new BadInputError('format', message('export.format', { field: 'format', formats: allowed.join(', ') }));
 }
 
+/** An export's `asKnownOn`, checked and defaulted once where the request is read: a calendar date, or today in Brazil. */
+export function requireAsKnownOn(value: string | null | undefined): IsoDate {
+  return value == null ? today() : requireDate(value, 'asKnownOn');
+}
+
 export function requireInt(value: unknown, field: string): number {
   const text = typeof value === 'number' ? String(value) : value;
   if (typeof text !== 'string' || !/^\d{1,4}$/.test(text)) throw new BadInputError(field, message('export.wholeNumber', { field }));
@@ -62,14 +69,14 @@ export class Exporter {
   }
 
   /** Producer.taxPeriod / taxPeriod(producerId, year, month, asKnownOn). */
-  async taxPeriod(actor: Actor, p: { producerId: string; year: number; month: number; asKnownOn?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, p.asKnownOn ?? null);
+  async taxPeriod(actor: Actor, p: { producerId: string; year: number; month: number; asKnownOn: IsoDate }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
+    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, p.asKnownOn);
     return this.file(taxPeriodDocument(view, locale), format, locale);
   }
 
   /** sealCompliance(producerId, year, asKnownOn), with every excluded item and its findings. */
-  async sealCompliance(actor: Actor, p: { producerId: string; year: number; asKnownOn?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const report = await this.services.sealCompliance.forProducer(actor, p.producerId, p.year, p.asKnownOn ?? null);
+  async sealCompliance(actor: Actor, p: { producerId: string; year: number; asKnownOn: IsoDate }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
+    const report = await this.services.sealCompliance.forProducer(actor, p.producerId, p.year, p.asKnownOn);
     return this.file(sealComplianceDocument(report, locale), format, locale);
   }
 
@@ -87,7 +94,7 @@ export class Exporter {
    * with the month's sales as C170 items. An open month or the ad valorem regime: BAD_USER_INPUT.
    */
   async efd(actor: Actor, p: { producerId: string; year: number; month: number }): Promise<ExportFile & { draft: ReturnType<typeof efdDraft> }> {
-    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, null);
+    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, today());
     const period = `${p.year}-${String(p.month).padStart(2, '0')}`;
     if (view.status !== TaxPeriodStatus.CLOSED) {
       throw new BadInputError('month', message('export.efdOpenMonth', { period }));

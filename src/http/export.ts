@@ -1,5 +1,5 @@
 import express from 'express';
-import { Exporter, ExportFile, requireFormat, requireInt } from '../export/exporter';
+import { Exporter, ExportFile, requireAsKnownOn, requireFormat, requireInt } from '../export/exporter';
 import { Locale, parseLocale } from '../formats/brazilian';
 import { message, translate } from '../i18n';
 import { actorFromAuthorization, TokenVerifier } from '../graphql/auth/token';
@@ -84,11 +84,11 @@ export function mountExport(app: express.Express, { exporter, verifier, logger }
   };
 
   route('/export/tax-period', (actor, req) => exporter.taxPeriod(actor, {
-    producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), month: requireInt(single(req, 'month'), 'month'), asKnownOn: single(req, 'asKnownOn', false),
+    producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), month: requireInt(single(req, 'month'), 'month'), asKnownOn: requireAsKnownOn(single(req, 'asKnownOn', false)),
   }, requireFormat(single(req, 'format', false) ?? 'csv'), localeOf(req)));
 
   route('/export/seal-compliance', (actor, req) => exporter.sealCompliance(actor, {
-    producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), asKnownOn: single(req, 'asKnownOn', false),
+    producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), asKnownOn: requireAsKnownOn(single(req, 'asKnownOn', false)),
   }, requireFormat(single(req, 'format', false) ?? 'csv'), localeOf(req)));
 
   route('/export/purchases', (actor, req) => {

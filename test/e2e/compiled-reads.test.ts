@@ -9,6 +9,7 @@ import { createServices } from '../../src/services';
 import { Caller, startTestApi, TestApi } from '../support/api';
 import { BIG, BIG_PURCHASES, buildPlan, dump, EVERY_KIND, FEW, NONE, ONE, Plan, RENAMED, seed, Seeded } from './compiled-reads.fixtures';
 import { checkProperty } from '../support/property';
+import { today } from '../../src/law/dates';
 
 /**
  * The compiled read path (src/graphql/compiled/: a read of the supported shape answered by one SQL
@@ -1079,7 +1080,7 @@ test('executeOperation (no HTTP) gets the compiled answer as an object, the same
   const services = createServices(fast.db.dataSource);
   const actor = { sub: 'test-admin', role: Role.ADMIN, producerId: null, requestId: 'in-process' };
   fast.statements.reset();
-  const res = await fast.app.apollo.executeOperation({ query: NESTED_PAGE_QUERY }, { contextValue: { actor, requestId: 'in-process', services, loaders: createLoaders(services, actor) } });
+  const res = await fast.app.apollo.executeOperation({ query: NESTED_PAGE_QUERY }, { contextValue: { actor, requestId: 'in-process', services, loaders: createLoaders(services, actor), today: today() } });
   expect(fast.statements.count).toBe(1);
   if (res.body.kind !== 'single') throw new Error('expected a single result');
   const data = res.body.singleResult.data;

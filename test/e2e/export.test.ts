@@ -187,10 +187,10 @@ describe('a month of PIS/Cofins', () => {
 
   it('says what to install when there is no Chromium for a PDF (the other formats still work)', async () => {
     const exporter = new Exporter(createServices(api.db.dataSource), new PdfRenderer('/nonexistent/chromium'));
-    const error = await exporter.taxPeriod(SYSTEM_ACTOR, { producerId: producer, year: 2026, month: 4 }, 'pdf', 'pt-BR').then(() => null, (e: unknown) => e);
+    const error = await exporter.taxPeriod(SYSTEM_ACTOR, { producerId: producer, year: 2026, month: 4, asKnownOn: '2026-06-01' }, 'pdf', 'pt-BR').then(() => null, (e: unknown) => e);
     expect(error).toMatchObject({ code: 'PDF_UNAVAILABLE' });
     expect((error as Error).message).toContain('apt-get install chromium');
-    expect((await exporter.taxPeriod(SYSTEM_ACTOR, { producerId: producer, year: 2026, month: 4 }, 'csv', 'pt-BR')).body.length).toBeGreaterThan(100);
+    expect((await exporter.taxPeriod(SYSTEM_ACTOR, { producerId: producer, year: 2026, month: 4, asKnownOn: '2026-06-01' }, 'csv', 'pt-BR')).body.length).toBeGreaterThan(100);
   });
 });
 
