@@ -18,7 +18,7 @@ export function sped(text: string): string {
 
 /** 0000 NOME (field 08): without accents, and only the characters its validation accepts. */
 export function spedName(text: string, max = 100): string {
-  return sped(text).normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-zA-Z0-9 /,.\-@:&*+_<>()!?'$%]/g, ' ').replace(/ {2,}/g, ' ').trim().slice(0, max);
+  return text.normalize('NFC').replace(UNSAFE, ' ').normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-zA-Z0-9 /,.\-@:&*+_<>()!?'$%]/g, ' ').replace(/ {2,}/g, ' ').trim().slice(0, max);
 }
 
 /** A SPED number: decimal comma, no thousands separator, the field's decimals. */

@@ -1,6 +1,11 @@
 import { Decimal } from '../../src/law/decimal';
 import { allocate, item, rateLines } from '../../src/law/efd-contribuicoes';
 import { RateCategory } from '../../src/law/types';
+import type { Sale } from '../../src/domain';
+import { efdFile } from '../../src/export/efd-file';
+import { sped, spedName } from '../../src/export/efd-text';
+import type { TaxPeriodView } from '../../src/services/tax-period.service';
+import { efdProblems } from '../support/efd-layout';
 
 const d = (v: string | number) => new Decimal(v);
 const texts = (values: Decimal[], places: number) => values.map((v) => v.toFixed(places));
@@ -54,5 +59,48 @@ describe('item: a sale\'s C170 quantity fields', () => {
     // 115,563333… → 115,5633; 80,5 × 115,5633 = 9.302,84565 → 9.302,85 (half-even).
     const i = item(d('80.5'), d('346690').div(3000));
     expect([i.quantityM3.toFixed(3), i.rate.toFixed(4), i.contribution.toFixed(2)]).toEqual(['80.500', '115.5633', '9302.85']);
+  });
+});
+
+describe('the whole file, pure: a small month written by hand, and names that cannot forge records', () => {
+  const general = { pisPerM3: d('26.41'), cofinsPerM3: d('121.59') };
+  // March 2025, one segment, GENERAL only: 10 m³ sold for R$ 50.000 on 10/03 → PIS 264,10, Cofins 1.215,90.
+  const month = (legalName: string) => ({
+    year: 2025, month: 3, pisDue: d('264.10'), cofinsDue: d('1215.90'),
+    producer: { cnpj: '11222333000181', legalName, plantMunicipalityCode: '4314902', establishments: [] },
+    segments: [{ from: '2025-03-01', to: '2025-03-31', ownProductionVolumeM3: d(10), importedVolumeM3: d(0),
+      mix: [{ category: RateCategory.GENERAL, cost: d(1000), share: d(1), pisPerM3: d('26.41'), cofinsPerM3: d('121.59') }] }],
+  });
+  const sale = { id: '1', soldOn: '2025-03-10', volumeM3: d(10), revenue: d(50000), origin: 'OWN_PRODUCTION', market: 'DOMESTIC', invoiceKey: null };
+  const write = (legalName: string) => efdFile({ view: month(legalName) as unknown as TaxPeriodView, sales: [sale as unknown as Sale], general: [general], incidence: 'NON_CUMULATIVE' });
+
+  it('writes the file as worked by hand, and the layout check passes it', () => {
+    const text = write('Usina São João Ltda.').text;
+    expect(efdProblems(Buffer.from(text, 'latin1'))).toEqual([]);
+    expect(text.split('\r\n').slice(0, 8)).toEqual([
+      '|0000|006|0|||01032025|31032025|Usina Sao Joao Ltda.|11222333000181|RS|4314902||00|0|',
+      '|0001|0|',
+      '|0100|A PREENCHER - NOME DO CONTABILISTA|00000000000|A PREENCHER|||||||||||',
+      '|0110|1|1|2||',
+      '|0140|11222333000181|Usina Sao Joao Ltda.|11222333000181|RS||4314902|||',
+      '|0190|M3|Metro cubico|',
+      '|0200|BIODIESEL-B100|Biodiesel B100|||M3|04|38260000||38|||',
+      '|0990|8|',
+    ]);
+    expect(text).toContain('|C010|11222333000181|1|\r\n|C180|55|10032025|10032025|BIODIESEL-B100|38260000||50000,00|\r\n'
+      + '|C181|03|5101|50000,00|0,00|||10,000|26,4100|264,10||\r\n|C185|03|5101|50000,00|0,00|||10,000|121,5900|1215,90||\r\n|C990|6|\r\n');
+    expect(text).toContain('|M001|0|\r\n|M200|264,10|0,00|0,00|264,10|0,00|0,00|264,10|0,00|0,00|0,00|0,00|264,10|\r\n|M205|08|691201|264,10|\r\n'
+      + '|M210|03|50000,00|0,00|0,00|0,00|0,00||10,000|26,4100|264,10|0,00|0,00|0,00|0,00|264,10|\r\n');
+    expect(text.endsWith(`|9990|${text.split('\r\n').filter((l) => l.startsWith('|9')).length}|\r\n|9999|${text.split('\r\n').length - 1}|\r\n`)).toBe(true);
+  });
+
+  it('keeps a name with CR, LF, pipes, C1 controls and bidi overrides inside its field (no forged M200)', () => {
+    const text = write('Planalto\r\n|M200|9,99|\u0085\u202eX').text;
+    expect(efdProblems(Buffer.from(text, 'latin1'))).toEqual([]);
+    expect(text.split('\r\n').filter((l) => l.startsWith('|M200|'))).toHaveLength(1);
+    expect(text.split('\r\n')[0]).toBe('|0000|006|0|||01032025|31032025|Planalto M200 9,99 X|11222333000181|RS|4314902||00|0|');
+    expect(sped('a|b\r\nc\u0000d\u2028e\u202ef')).toBe('a b c d e f');
+    expect(sped('ação — 3 m³')).toBe('ação ? 3 m³'); // ISO-8859-1 keeps ç, ã, ³; the dash is outside it
+    expect(spedName('Cooperativa Agroindustrial "Vale" Ltda — RS')).toBe('Cooperativa Agroindustrial Vale Ltda RS');
   });
 });
