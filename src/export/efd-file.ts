@@ -83,10 +83,12 @@ export function efdFile({ view, sales, general, incidence }: EfdFileInput): EfdF
   const blockStart = () => lines.length;
   const close = (reg: string, start: number) => put(reg, lines.length - start + 1);
   const place = municipalityFacts(producer.plantMunicipalityCode);
+  // A name with no character NOME accepts (another script, say) is still a required field: the CNPJ stands for it.
+  const name = spedName(producer.legalName) || `CNPJ ${head}`;
 
   // Bloco 0.
   let start = blockStart();
-  put('0000', LAYOUT_VERSION, '0', null, null, spedDate(from), spedDate(to), spedName(producer.legalName), head, place?.state ?? null, producer.plantMunicipalityCode, null, '00', '0');
+  put('0000', LAYOUT_VERSION, '0', null, null, spedDate(from), spedDate(to), name, head, place?.state ?? null, producer.plantMunicipalityCode, null, '00', '0');
   put('0001', '0');
   put('0100', ...ACCOUNTANT_PLACEHOLDER, null, null, null, null, null, null, null, null, null, null);
   // COD_INC_TRIB 1/2; IND_APRO_CR only for the non-cumulative regime; COD_TIPO_CONT 2 when a per-unit M210 exists; IND_REG_CUM 9 (detailed, blocks A/C/D/F).
@@ -95,7 +97,7 @@ export function efdFile({ view, sales, general, incidence }: EfdFileInput): EfdF
   const establishments = [head, ...producer.establishments.filter((e) => e !== head)];
   for (const cnpj of establishments) {
     // Interpretation: the API records one municipality per producer (its plant's); another establishment is written with it until recorded.
-    put('0140', cnpj, spedName(producer.legalName), cnpj, place?.state ?? null, null, producer.plantMunicipalityCode, null, null);
+    put('0140', cnpj, name, cnpj, place?.state ?? null, null, producer.plantMunicipalityCode, null, null);
     if (withSales.has(cnpj)) {
       put('0190', ITEM.unit, ITEM.unitDescription);
       put('0200', ITEM.code, ITEM.description, null, null, ITEM.unit, ITEM.kind, ITEM.ncm, null, ITEM.genre, null, null);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Decimal } from '../../src/law/decimal';
 import { allocate, item, rateLines } from '../../src/law/efd-contribuicoes';
 import { RateCategory } from '../../src/law/types';
@@ -102,5 +103,57 @@ describe('the whole file, pure: a small month written by hand, and names that ca
     expect(sped('a|b\r\nc\u0000d\u2028e\u202ef')).toBe('a b c d e f');
     expect(sped('ação — 3 m³')).toBe('ação ? 3 m³'); // ISO-8859-1 keeps ç, ã, ³; the dash is outside it
     expect(spedName('Cooperativa Agroindustrial "Vale" Ltda — RS')).toBe('Cooperativa Agroindustrial Vale Ltda RS');
+  });
+});
+
+describe('the whole file, property: any names, blends, establishments and sales pass the layout check with M200/M600 = the dues', () => {
+  const general = { pisPerM3: d('26.41'), cofinsPerM3: d('121.59') };
+  const RATES: Array<[RateCategory, string, string]> = [
+    [RateCategory.GENERAL, '26.41', '121.59'], [RateCategory.CASTOR_PALM_PRIORITY_REGION, '22.48', '103.51'],
+    [RateCategory.FAMILY_FARMING, '10.39', '47.85'], [RateCategory.FAMILY_FARMING_PRIORITY_REGION, '0', '0'],
+  ];
+  const HEAD = '11222333000181';
+  const BRANCH = '11222333000262';
+  const key = (cnpj: string) => `4325${'03'}${cnpj}55001000000001100000001${'0'}`;
+
+  test('fixed seed', () => {
+    fc.assert(fc.property(
+      fc.string({ unit: 'binary', minLength: 1, maxLength: 60 }),
+      fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 4, maxLength: 4 }),
+      fc.array(fc.record({ day: fc.integer({ min: 1, max: 31 }), litres: fc.integer({ min: 1, max: 90_000_000 }), centavos: fc.integer({ min: 1, max: 90_000_000 }),
+        imported: fc.boolean(), exported: fc.integer({ min: 0, max: 9 }), branch: fc.boolean() }), { minLength: 1, maxLength: 8 }),
+      fc.boolean(), fc.boolean(),
+      (legalName, weights, sales, window, cumulative) => {
+        const w = weights.every((x) => x === 0) ? [1, 0, 0, 0] : weights;
+        const segs = window ? [['2026-03-01', '2026-03-15'], ['2026-03-16', '2026-03-31']] : [['2026-03-01', '2026-03-31']];
+        const zero = (i: number) => window && i === 1;
+        const mixOf = (i: number) => RATES.map(([category, p, c], k) => ({ category, cost: d(w[k]), share: d(w[k]).div(w.reduce((a, b) => a + b, 0)), pisPerM3: zero(i) ? d(0) : d(p), cofinsPerM3: zero(i) ? d(0) : d(c) }));
+        const recorded = sales.map((s, i) => ({
+          id: String(i + 1), soldOn: `2026-03-${String(s.day).padStart(2, '0')}`, volumeM3: d(s.litres).div(1000), revenue: d(s.centavos).div(100),
+          origin: s.imported ? 'IMPORTED' : 'OWN_PRODUCTION', market: s.exported === 0 ? 'EXPORT' : 'DOMESTIC', invoiceKey: key(s.branch ? BRANCH : HEAD),
+        })).sort((a, b) => a.soldOn.localeCompare(b.soldOn));
+        let pisDue = d(0);
+        let cofinsDue = d(0);
+        const segments = segs.map(([from, to], i) => {
+          const mine = recorded.filter((s) => s.market === 'DOMESTIC' && from <= s.soldOn && s.soldOn <= to);
+          const own = mine.filter((s) => s.origin === 'OWN_PRODUCTION').reduce((a, s) => a.plus(s.volumeM3), d(0));
+          const imp = mine.filter((s) => s.origin === 'IMPORTED').reduce((a, s) => a.plus(s.volumeM3), d(0));
+          const mix = mixOf(i);
+          const blend = (k: 'pisPerM3' | 'cofinsPerM3') => mix.reduce((a, m) => a.plus(m.cost.times(m[k])), d(0)).div(mix.reduce((a, m) => a.plus(m.cost), d(0)));
+          // The closed month's dues as the law computes them: each segment's volume × the blend plus imports at GENERAL, half-even to the centavo.
+          pisDue = pisDue.plus(own.times(blend('pisPerM3')).plus(imp.times(zero(i) ? 0 : general.pisPerM3)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN));
+          cofinsDue = cofinsDue.plus(own.times(blend('cofinsPerM3')).plus(imp.times(zero(i) ? 0 : general.cofinsPerM3)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN));
+          return { from, to, ownProductionVolumeM3: own, importedVolumeM3: imp, mix };
+        });
+        const view = { year: 2026, month: 3, pisDue, cofinsDue, segments,
+          producer: { cnpj: HEAD, legalName, plantMunicipalityCode: '2910800', establishments: [BRANCH] } } as unknown as TaxPeriodView;
+        const file = efdFile({ view, sales: recorded as unknown as Sale[], general: segs.map((_, i) => (zero(i) ? { pisPerM3: d(0), cofinsPerM3: d(0) } : general)), incidence: cumulative ? 'CUMULATIVE' : 'NON_CUMULATIVE' });
+        expect(efdProblems(Buffer.from(file.text, 'latin1'))).toEqual([]);
+        const lines = file.text.split('\r\n');
+        expect(lines.filter((l) => l.startsWith('|0000|') || l.startsWith('|M200|'))).toHaveLength(2);
+        expect(lines.find((l) => l.startsWith('|M200|'))!.split('|')[13]).toBe(pisDue.toFixed(2).replace('.', ','));
+        expect(lines.find((l) => l.startsWith('|M600|'))!.split('|')[13]).toBe(cofinsDue.toFixed(2).replace('.', ','));
+      },
+    ), { seed: 20261204, numRuns: 300 });
   });
 });

@@ -150,6 +150,9 @@ export function efdProblems(body: Buffer): string[] {
       if (p) problems.push(`${at}: field ${String(i + 1).padStart(2, '0')} ${p}`);
     });
   }
+  // 0000 field 08: "serão aceitos apenas os seguintes caracteres" (letters without accents, digits, space and /,.-@:&*+_<>()!?'$%).
+  const nome = by('0000')[0]?.f[7];
+  if (nome !== undefined && !/^[a-zA-Z0-9 /,.\-@:&*+_<>()!?'$%]*$/.test(nome)) problems.push(`0000 NOME "${nome}" holds a character its validation refuses`);
   for (const [reg, spec] of LAYOUT) if (spec.once && by(reg).length > 1) problems.push(`${reg} occurs ${by(reg).length} times, once per file`);
   for (const reg of MANDATORY) if (!by(reg).length) problems.push(`${reg} is missing`);
   if (records[0]?.reg !== '0000') problems.push('the first record is not 0000');
