@@ -3,6 +3,7 @@ import { Decimal } from '../../src/law/decimal';
 import { allocate, item, rateLines } from '../../src/law/efd-contribuicoes';
 import { RateCategory } from '../../src/law/types';
 import type { Sale } from '../../src/domain';
+import { efdDraft } from '../../src/export/efd';
 import { efdFile } from '../../src/export/efd-file';
 import { sped, spedName } from '../../src/export/efd-text';
 import type { TaxPeriodView } from '../../src/services/tax-period.service';
@@ -103,6 +104,15 @@ describe('the whole file, pure: a small month written by hand, and names that ca
     expect(sped('a|b\r\nc\u0000d\u2028e\u202ef')).toBe('a b c d e f');
     expect(sped('ação — 3 m³')).toBe('ação ? 3 m³'); // ISO-8859-1 keeps ç, ã, ³; the dash is outside it
     expect(spedName('Cooperativa Agroindustrial "Vale" Ltda — RS')).toBe('Cooperativa Agroindustrial Vale Ltda RS');
+  });
+
+  it('keeps the same name inside the draft\'s note line: no record and no note begins in it', () => {
+    const view = { ...month('Planalto\r\n|M200|9,99|\r\n# nota'), closedAt: new Date('2025-04-01T00:00:00Z'), fingerprint: 'f', asKnownOn: '2025-04-01',
+      segments: [{ ...month('').segments[0], blendedPisPerM3: d('26.41'), blendedCofinsPerM3: d('121.59') }] } as unknown as TaxPeriodView;
+    const lines = efdDraft({ view, sales: [sale as unknown as Sale], general: [general] }).text.split('\r\n');
+    expect(lines.filter((l) => l.startsWith('|M200|'))).toHaveLength(1);
+    expect(lines.find((l) => l.includes('Planalto'))).toMatch(/^# Produtor: Planalto M200 9,99 # nota, CNPJ 11222333000181\./);
+    expect(lines.filter((l) => l.startsWith('# nota'))).toEqual([]);
   });
 });
 
