@@ -96,6 +96,18 @@ describe('the whole file, pure: a small month written by hand, and names that ca
     expect(text.endsWith(`|9990|${text.split('\r\n').filter((l) => l.startsWith('|9')).length}|\r\n|9999|${text.split('\r\n').length - 1}|\r\n`)).toBe(true);
   });
 
+  it('the layout check itself refuses a broken hierarchy, wrong counts, an M210 that is not its C-level sum, a bare LF', () => {
+    const good = write('Usina Boa').text;
+    const check = (text: string) => efdProblems(Buffer.from(text, 'latin1'));
+    expect(check(good.replace(/\|C010\|[^\r]*\r\n/, ''))).toEqual(expect.arrayContaining([expect.stringMatching(/\(C180\): not under C010/)]));
+    expect(check(good.replace(/\r\n\|9999\|(\d+)\|/, (_m, n) => `\r\n|9999|${Number(n) + 1}|`))).toEqual([expect.stringMatching(/^9999 says/)]);
+    expect(check(good.replace('|M210|03|50000,00|0,00|0,00|0,00|0,00||10,000|', '|M210|03|50000,00|0,00|0,00|0,00|0,00||10,001|')))
+      .toEqual(expect.arrayContaining([expect.stringMatching(/\(M210\): quantity 10,001, the C181 records of CST 03 at 26,4100 sum 10.000/)]));
+    expect(check(good.replace('|0001|0|\r\n', '|0001|0|\n'))).toEqual(expect.arrayContaining(['a line break other than CRLF']));
+    expect(check(good.replace('|M210|03|', '|M210|53|'))).toEqual(expect.arrayContaining([expect.stringMatching(/COD_CONT 53, the 0110 regime asks 03/)]));
+    expect(check(good.replace('|C181|03|5101|50000,00|', '|C181|03|5101|50000.00|'))).toEqual(expect.arrayContaining([expect.stringMatching(/field 04 VL_ITEM "50000.00" is no number/)]));
+  });
+
   it('keeps a name with CR, LF, pipes, C1 controls and bidi overrides inside its field (no forged M200)', () => {
     const text = write('Planalto\r\n|M200|9,99|\u0085\u202eX').text;
     expect(efdProblems(Buffer.from(text, 'latin1'))).toEqual([]);
