@@ -1,5 +1,5 @@
 import { Sale } from '../domain';
-import { IsoDate, lastDayOfMonth } from '../law/dates';
+import { firstDayOfMonth, IsoDate, lastDayOfMonth } from '../law/dates';
 import { Decimal, sum, ZERO } from '../law/decimal';
 import {
   COD_CONT, consolidatedLines, contributionLines, DCTF_REVENUE_CODE, EfdConsolidatedLine, EfdContributionLine, EfdSaleFacts, EfdSegment,
@@ -51,7 +51,7 @@ function establishmentOf(sale: Sale, cnpjs: ReadonlySet<string>, head: string): 
 
 export function efdFile({ view, sales, general, incidence }: EfdFileInput): EfdFile {
   const producer = view.producer;
-  const from = view.segments[0].from;
+  const from = firstDayOfMonth(view.year, view.month);
   const to = lastDayOfMonth(view.year, view.month);
   const head = producer.cnpj;
   const cnpjs = new Set([head, ...producer.establishments]);
@@ -111,12 +111,16 @@ export function efdFile({ view, sales, general, incidence }: EfdFileInput): EfdF
   start = blockStart();
   put('C001', facts.length ? '0' : '1');
   for (const cnpj of establishments.filter((e) => withSales.has(e))) {
-    const mine = sales.filter((s) => establishmentOf(s, cnpjs, head) === cnpj && segmentIndex(s.soldOn) >= 0);
     put('C010', cnpj, '1');
-    put('C180', '55', spedDate(mine[0].soldOn), spedDate(mine[mine.length - 1].soldOn), ITEM.code, ITEM.ncm, null, n(sum(mine.map((s) => s.revenue)), 2));
-    for (const [reg, list] of [['C181', pisC], ['C185', cofinsC]] as const) {
-      for (const l of list.filter((x) => x.establishment === cnpj).sort(byCst)) consolidated(put, reg, l);
-    }
+    // One C180 per segment with sales: a change of rate within the month is a new period of one tax treatment (the Guia, C180 note 4).
+    view.segments.forEach((_, index) => {
+      const mine = sales.filter((s) => establishmentOf(s, cnpjs, head) === cnpj && segmentIndex(s.soldOn) === index);
+      if (!mine.length) return;
+      put('C180', '55', spedDate(mine[0].soldOn), spedDate(mine[mine.length - 1].soldOn), ITEM.code, ITEM.ncm, null, n(sum(mine.map((s) => s.revenue)), 2));
+      for (const [reg, list] of [['C181', pisC], ['C185', cofinsC]] as const) {
+        for (const l of list.filter((x) => x.establishment === cnpj && x.segment === index).sort(byCst)) consolidated(put, reg, l);
+      }
+    });
   }
   close('C990', start);
   for (const b of ['D', 'F', 'I']) {

@@ -170,6 +170,8 @@ export interface EfdSaleFacts {
 /** One C181 (PIS/Pasep) or C185 (Cofins): an establishment's sales of one CST, CFOP and rate. */
 export interface EfdConsolidatedLine {
   establishment: string;
+  /** The segment of the month (a C180 each: the Guia, C180 note 4, one per period of a change of rate). */
+  segment: number;
   cst: string;
   cfop: string;
   /** Per-m³ amount with 4 decimals; null for CST 08. */
@@ -199,13 +201,14 @@ function cfopOf(s: EfdSaleFacts): string {
  * revenue likewise to the centavo), each part at its category's per-m³ amount; imported biodiesel
  * at GENERAL (art. 6º §5º); an amount above zero is CST 03, zero is CST 06 (the 2026 window when
  * GENERAL itself is zero, art. 5º §§2º–4º; art. 6º III otherwise); exports CST 08. Parts of one
- * establishment with the same CST, CFOP and rate make one line, as the Guia keys C181/C185.
+ * establishment and segment with the same CST, CFOP and rate make one line, as the Guia keys
+ * C181/C185 (per CST, CFOP and rate) under a C180 per period of one tax treatment (C180 note 4).
  */
 export function consolidatedLines(segments: readonly EfdSegment[], sales: readonly EfdSaleFacts[], contribution: 'pis' | 'cofins'): EfdConsolidatedLine[] {
   const amountOf = (m: { pisPerM3: Decimal; cofinsPerM3: Decimal }) => (contribution === 'pis' ? m.pisPerM3 : m.cofinsPerM3);
   const lines = new Map<string, EfdConsolidatedLine>();
   const add = (l: Omit<EfdConsolidatedLine, 'contribution'>) => {
-    const key = [l.establishment, l.cst, l.cfop, l.rate?.toFixed(RATE_PLACES) ?? '', l.zero ?? ''].join('|');
+    const key = [l.establishment, l.segment, l.cst, l.cfop, l.rate?.toFixed(RATE_PLACES) ?? '', l.zero ?? ''].join('|');
     const line = lines.get(key);
     if (!line) lines.set(key, { ...l, contribution: ZERO });
     else {
@@ -213,9 +216,9 @@ export function consolidatedLines(segments: readonly EfdSegment[], sales: readon
       line.quantityM3 = line.quantityM3 && l.quantityM3 ? line.quantityM3.plus(l.quantityM3) : line.quantityM3;
     }
   };
-  const perUnit = (establishment: string, cfop: string, rate: Decimal, quantityM3: Decimal, revenue: Decimal, window: boolean) => {
+  const perUnit = (establishment: string, segment: number, cfop: string, rate: Decimal, quantityM3: Decimal, revenue: Decimal, window: boolean) => {
     const r = rate.toDecimalPlaces(RATE_PLACES, Decimal.ROUND_HALF_EVEN);
-    add({ establishment, cfop, rate: r, quantityM3, revenue, cst: r.gt(0) ? CST_PER_UNIT : CST_ZERO_RATE, zero: r.gt(0) ? null : window ? 'ZERO_WINDOW' : 'ART_6_III' });
+    add({ establishment, segment, cfop, rate: r, quantityM3, revenue, cst: r.gt(0) ? CST_PER_UNIT : CST_ZERO_RATE, zero: r.gt(0) ? null : window ? 'ZERO_WINDOW' : 'ART_6_III' });
   };
   const establishments = [...new Set(sales.map((s) => s.establishment))];
   segments.forEach((seg, index) => {
@@ -228,15 +231,15 @@ export function consolidatedLines(segments: readonly EfdSegment[], sales: readon
         const weights = sum(seg.mix.map((m) => m.weight)).isZero() ? seg.mix.map(() => new Decimal(1)) : seg.mix.map((m) => m.weight);
         const quantities = allocate(volume, weights, QUANTITY_PLACES);
         const revenues = allocate(sum(own.map((s) => s.revenue)), weights, 2);
-        seg.mix.forEach((m, i) => perUnit(establishment, '5101', amountOf(m), quantities[i], revenues[i], window));
+        seg.mix.forEach((m, i) => perUnit(establishment, index, '5101', amountOf(m), quantities[i], revenues[i], window));
       }
       const imported = mine.filter((s) => s.market === 'DOMESTIC' && s.origin === 'IMPORTED');
       if (imported.length) {
-        perUnit(establishment, '5102', amountOf(seg.general), sum(imported.map((s) => s.volumeM3)).toDecimalPlaces(QUANTITY_PLACES, Decimal.ROUND_HALF_EVEN),
+        perUnit(establishment, index, '5102', amountOf(seg.general), sum(imported.map((s) => s.volumeM3)).toDecimalPlaces(QUANTITY_PLACES, Decimal.ROUND_HALF_EVEN),
           toCentavos(sum(imported.map((s) => s.revenue))), window);
       }
       for (const s of mine.filter((x) => x.market === 'EXPORT')) {
-        add({ establishment, cst: CST_NO_INCIDENCE, cfop: cfopOf(s), rate: null, quantityM3: null, revenue: toCentavos(s.revenue), zero: 'EXPORT' });
+        add({ establishment, segment: index, cst: CST_NO_INCIDENCE, cfop: cfopOf(s), rate: null, quantityM3: null, revenue: toCentavos(s.revenue), zero: 'EXPORT' });
       }
     }
   });

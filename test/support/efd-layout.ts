@@ -191,6 +191,13 @@ export function efdProblems(body: Buffer): string[] {
       if (!['03', '06', '08'].includes(cst)) problems.push(`${at}: CST ${cst} is not one of this file's (03, 06, 08)`);
       if (cst === '03' && !num(value).eq(num(q).times(num(rate)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) problems.push(`${at}: VL_${rev} is not quantity × rate`);
     }
+    // C181/C185: one record per CST, CFOP and rate under its C180 (the Guia: "detalhamento por CST, CFOP e Alíquotas").
+    const keys = new Set<string>();
+    for (const l of cLines) {
+      const k = [l.parent?.line, l.f[1], l.f[2], l.f[6], l.f[8]].join('|');
+      if (keys.has(k)) problems.push(`line ${l.line} (${c}): a second record of CST ${l.f[1]}, CFOP ${l.f[2]} and rate ${l.f[8] || l.f[6]} under its C180`);
+      keys.add(k);
+    }
     const mLines = by(m);
     for (const l of mLines) {
       const at = `line ${l.line} (${m})`;
