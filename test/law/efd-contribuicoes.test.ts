@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { Decimal } from '../../src/law/decimal';
-import { allocate, item, rateLines } from '../../src/law/efd-contribuicoes';
+import { allocate, contributionLines, item, rateLines, ZeroKind } from '../../src/law/efd-contribuicoes';
 import { RateCategory } from '../../src/law/types';
 import type { Sale } from '../../src/domain';
 import { efdDraft } from '../../src/export/efd';
@@ -53,6 +53,28 @@ describe('rateLines: one M210/M610 per distinct per-m³ rate (Decreto 10.527/202
     expect(lines.map((l) => [l.rate.toFixed(4), l.quantityM3.toFixed(3), l.contribution.toFixed(2), l.categories])).toEqual([
       ['0.0000', '50.000', '0.00', [RateCategory.GENERAL, RateCategory.CASTOR_PALM_PRIORITY_REGION]],
     ]);
+  });
+});
+
+describe('contributionLines: M210/M610 from the C-level lines, the rounding as one adjustment, M400/M410 by revenue nature', () => {
+  const line = (segment: number, cst: string, rate: string | null, q: string | null, revenue: string, zero: ZeroKind | null = null) => ({
+    establishment: '11222333000181', segment, cst, cfop: cst === '08' ? '7101' : '5101', rate: rate === null ? null : d(rate), quantityM3: q === null ? null : d(q), revenue: d(revenue), contribution: d(0), zero,
+  });
+  const lines = [line(0, '03', '26.41', '6', '30000'), line(1, '03', '26.41', '4', '20000'), line(0, '03', '22.48', '5', '25000'),
+    line(0, '06', '0', '2', '10000', 'ART_6_III'), line(1, '06', '0', '3', '15000', 'ZERO_WINDOW'), line(1, '08', null, null, '9000', 'EXPORT')];
+
+  it('sums the quantities of one rate across segments and puts a reduction on the line of the largest quantity', () => {
+    // 10 × 26,41 = 264,10 and 5 × 22,48 = 112,40: 376,50 against a due of 376,48 → a reduction of 0,02 on the 10 m³ line.
+    const { perUnit } = contributionLines(lines, d('376.48'));
+    expect(perUnit.map((l) => [l.rate.toFixed(2), l.quantityM3.toFixed(3), l.revenue.toFixed(2), l.contribution.toFixed(2), l.adjustment.toFixed(2)])).toEqual([
+      ['26.41', '10.000', '50000.00', '264.10', '-0.02'],
+      ['22.48', '5.000', '25000.00', '112.40', '0.00'],
+    ]);
+  });
+
+  it('groups the revenue without contribution by CST and revenue nature: 206 for art. 6º III, open (null) for the window and exports', () => {
+    const { zero } = contributionLines(lines, d('376.50'));
+    expect(zero.map((z) => [z.cst, z.natureCode, z.revenue.toFixed(2)])).toEqual([['06', '206', '10000.00'], ['06', null, '15000.00'], ['08', null, '9000.00']]);
   });
 });
 
