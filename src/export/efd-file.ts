@@ -167,10 +167,10 @@ export function efdFile({ view, sales, general, incidence }: EfdFileInput): EfdF
   const counts = new Map<string, number>();
   for (const l of lines) counts.set(l.slice(1, 5), (counts.get(l.slice(1, 5)) ?? 0) + 1);
   const registers = [...counts.keys(), '9001', '9900', '9990', '9999'];
-  const block9 = 1 + registers.length + 1;
   put('9001', '0');
   for (const r of registers) put('9900', r, r === '9900' ? registers.length : counts.get(r) ?? 1);
-  put('9990', block9 + 1);
+  // 9001, the 9900s, 9990 and 9999, which counts in block 9 (the Guia, 9990 field 02).
+  put('9990', registers.length + 3);
   put('9999', lines.length + 1);
 
   return { text: `${lines.join('\r\n')}\r\n`, pis: { total: view.pisDue, lines: pisM.perUnit }, cofins: { total: view.cofinsDue, lines: cofinsM.perUnit } };
