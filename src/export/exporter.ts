@@ -11,6 +11,8 @@ import { Connection } from '../services/pagination';
 import { toCsv } from './csv';
 import { ExportDocument } from './document';
 import { efdDraft } from './efd';
+import { efdFile } from './efd-file';
+import { Incidence } from '../law/efd-contribuicoes';
 import { toHtml } from './html';
 import { PdfRenderer } from './pdf';
 import { purchasesDocument } from './purchases.document';
@@ -19,6 +21,21 @@ import { taxPeriodDocument } from './tax-period.document';
 import { toXlsx } from './xlsx';
 
 export type ExportFormat = 'csv' | 'xlsx' | 'pdf';
+/** The EFD's two forms: the whole file for the PVA (`sped`), or the annotated reading copy (`draft`). */
+export type EfdFormat = 'sped' | 'draft';
+
+/** `format` of the EFD export: sped (default) or draft. */
+export function requireEfdFormat(value: unknown): EfdFormat {
+  if (value === null || value === undefined || value === 'sped' || value === 'draft') return (value ?? 'sped') as EfdFormat;
+  throw new BadInputError('format', message('export.format', { field: 'format', formats: 'sped, draft' }));
+}
+
+/** `incidence` of the EFD export (0110 COD_INC_TRIB 1 or 2): non-cumulative (default) or cumulative. */
+export function requireIncidence(value: unknown): Incidence {
+  if (value === null || value === undefined || value === 'non-cumulative') return 'NON_CUMULATIVE';
+  if (value === 'cumulative') return 'CUMULATIVE';
+  throw new BadInputError('incidence', message('export.format', { field: 'incidence', formats: 'non-cumulative, cumulative' }));
+}
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'xlsx', 'pdf'];
 
 /** A file to hand over: its bytes, content type and name. */
@@ -34,7 +51,7 @@ const CONTENT_TYPES: Record<ExportFormat | 'efd', string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pdf: 'application/pdf',
-  efd: 'text/plain; charset=utf-8',
+  efd: 'text/plain; charset=iso-8859-1',
 };
 
 /** Checks of the exports' own parameters (the services check the rest, as for the API). */
@@ -56,7 +73,7 @@ export function requireInt(value: unknown, field: string): number {
 
 /**
  * The exports of the API's figures as files: a month's PIS/Cofins, a Selo compliance year, a page
- * of purchases (CSV, XLSX, PDF), and the EFD-Contribuições draft of a closed month. Each goes
+ * of purchases (CSV, XLSX, PDF), and the EFD-Contribuições file of a closed month. Each goes
  * through the same service method as the GraphQL field it mirrors, with the caller's actor: the
  * same scope (another producer is NOT_FOUND), the same figures.
  */
@@ -90,10 +107,13 @@ export class Exporter {
   }
 
   /**
-   * The EFD-Contribuições draft of a CLOSED month under the special regime (its snapshot's figures),
-   * with the month's sales as C170 items. An open month or the ad valorem regime: BAD_USER_INPUT.
+   * The EFD-Contribuições of a CLOSED month under the special regime (its snapshot's figures): the
+   * month's whole file (ISO-8859-1, for the PVA), or with `format: 'draft'` the annotated reading
+   * copy of Bloco M and the C170 quantity fields (UTF-8, `#` notes). `incidence` is the producer's
+   * regime of incidence (0110 COD_INC_TRIB), which the API does not record. An open month or the
+   * ad valorem regime: BAD_USER_INPUT.
    */
-  async efd(actor: Actor, p: { producerId: string; year: number; month: number }): Promise<ExportFile & { draft: ReturnType<typeof efdDraft> }> {
+  async efd(actor: Actor, p: { producerId: string; year: number; month: number; format?: EfdFormat; incidence?: Incidence }): Promise<ExportFile> {
     const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, today());
     const period = `${p.year}-${String(p.month).padStart(2, '0')}`;
     if (view.status !== TaxPeriodStatus.CLOSED) {
@@ -107,8 +127,13 @@ export class Exporter {
       const rule = law.coefficientRules(s.from, view.asKnownOn)[RateCategory.GENERAL];
       return { pisPerM3: rule.value.pisPerM3, cofinsPerM3: rule.value.cofinsPerM3 };
     });
-    const draft = efdDraft({ view, sales: await this.monthSales(actor, view.producer.id, view.segments[0].from, view.segments[view.segments.length - 1].to), general });
-    return { body: Buffer.from(draft.text, 'utf8'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-rascunho-${period}-producer-${view.producer.id}.txt`, draft };
+    const sales = await this.monthSales(actor, view.producer.id, view.segments[0].from, view.segments[view.segments.length - 1].to);
+    if (p.format === 'draft') {
+      const draft = efdDraft({ view, sales, general });
+      return { body: Buffer.from(draft.text, 'utf8'), contentType: 'text/plain; charset=utf-8', filename: `efd-contribuicoes-rascunho-${period}-producer-${view.producer.id}.txt` };
+    }
+    const file = efdFile({ view, sales, general, incidence: p.incidence ?? 'NON_CUMULATIVE' });
+    return { body: Buffer.from(file.text, 'latin1'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-${period}-producer-${view.producer.id}.txt` };
   }
 
   /** Every sale of a producer between two dates, through the API's pages (100 at a time). */

@@ -1,5 +1,5 @@
 import express from 'express';
-import { Exporter, ExportFile, requireAsKnownOn, requireFormat, requireInt } from '../export/exporter';
+import { Exporter, ExportFile, requireAsKnownOn, requireEfdFormat, requireFormat, requireIncidence, requireInt } from '../export/exporter';
 import { Locale, parseLocale } from '../formats/brazilian';
 import { message, translate } from '../i18n';
 import { actorFromAuthorization, TokenVerifier } from '../graphql/auth/token';
@@ -43,7 +43,7 @@ function disposition(filename: string): string {
 
 /**
  * `GET /export/tax-period`, `/export/seal-compliance`, `/export/purchases` (CSV, XLSX or PDF) and
- * `/export/efd` (the EFD-Contribuições draft, text): the API's figures as files, with a bearer
+ * `/export/efd` (the month's EFD-Contribuições file, or its annotated draft): the API's figures as files, with a bearer
  * token and scoped like the API (DESIGN §4: a PRODUCER exports its own records; another producer
  * is NOT_FOUND). Errors answer `{ error: { code, message, field, requestId } }` with the status of
  * their code; a PDF on a machine without Chromium answers 503 PDF_UNAVAILABLE (the rest works).
@@ -101,5 +101,6 @@ export function mountExport(app: express.Express, { exporter, verifier, logger }
 
   route('/export/efd', (actor, req) => exporter.efd(actor, {
     producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), month: requireInt(single(req, 'month'), 'month'),
+    format: requireEfdFormat(single(req, 'format', false)), incidence: requireIncidence(single(req, 'incidence', false)),
   }));
 }
