@@ -126,6 +126,18 @@ test('the command-line tools run from the build, with no compiler: a token signe
   expect(payload.role).toBe('ADMIN');
 });
 
+test('npm run token where the register hook is not installed (the image): scripts/run.cjs runs the build', async () => {
+  // The image's layout: scripts/run.cjs beside dist/, and no @swc-node/register to be found from there.
+  const image = path.join(dataParent, 'image');
+  fs.mkdirSync(path.join(image, 'scripts'), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'scripts/run.cjs'), path.join(image, 'scripts/run.cjs'));
+  fs.symlinkSync(DIST, path.join(image, 'dist'));
+  expect(pkg.scripts.token).toBe('node scripts/run.cjs token');
+  const out = execFileSync(process.execPath, ['scripts/run.cjs', 'token', '--role', 'AUDITOR'], { cwd: image, encoding: 'utf8', env: { ...process.env, JWT_SECRET: TEST_SECRET } });
+  const { payload } = await jwtVerify(out.trim().split(/\s+/).pop()!, new TextEncoder().encode(TEST_SECRET));
+  expect(payload.role).toBe('AUDITOR');
+});
+
 test('the Dockerfile: a build stage, then a runtime stage with production dependencies only, non-root, NODE_ENV=production, node dist/main.js', () => {
   const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
   const build = dockerfile.slice(0, dockerfile.findIndex((l, i) => i > 0 && l.startsWith('FROM ')));
