@@ -91,7 +91,7 @@ test('the compiled schema is schema.graphql', () => {
   expect(printed).toBe(fs.readFileSync(path.join(ROOT, 'schema.graphql'), 'utf8'));
 });
 
-test('node dist/main.js with NODE_ENV=production, on the embedded database: ready, the shipped law, GraphQL, no stack traces; SIGTERM exits 0', async () => {
+test('node dist/main.js with NODE_ENV=production, on the embedded database: ready, the shipped law, GraphQL, the GraphiQL files, a PDF, no stack traces; SIGTERM exits 0', async () => {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', PORT: String(port), SELO_DATA_DIR: path.join(dataParent, 'pg'), JWT_SECRET: TEST_SECRET, LOG_LEVEL: 'info' };
   for (const name of ['DATABASE_URL', 'HOST', 'JEST_WORKER_ID']) delete env[name];
@@ -110,7 +110,16 @@ test('node dist/main.js with NODE_ENV=production, on the embedded database: read
     GENERAL: ['26.41', '121.59'], CASTOR_PALM_PRIORITY_REGION: ['22.48', '103.51'],
   });
   // The demo data the embedded default loads, through the compiled services.
-  expect((await post('{ producers(first: 1) { totalCount } }')).data!.producers.totalCount).toBeGreaterThan(0);
+  const producers = (await post('{ producers(first: 1) { totalCount edges { node { id } } } }')).data!.producers;
+  expect(producers.totalCount).toBeGreaterThan(0);
+  // The assets read at run time from the production dependencies: GraphiQL's page and files, the PDF's fonts.
+  const page = await (await fetch(`http://127.0.0.1:${port}/graphql`, { headers: { accept: 'text/html' } })).text();
+  const assets = [...page.matchAll(/(?:src|href)="(\/graphiql-assets\/[^"]+)"/g)].map((m) => m[1]);
+  expect(assets.length).toBeGreaterThan(1);
+  for (const asset of assets) expect([asset, (await fetch(`http://127.0.0.1:${port}${asset}`)).status]).toEqual([asset, 200]);
+  const pdf = await fetch(`http://127.0.0.1:${port}/export/seal-compliance?producer=${producers.edges[0].node.id}&year=2026&format=pdf`, { headers: { authorization: `Bearer ${token}` } });
+  expect([pdf.status, pdf.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+  expect(Buffer.from(await pdf.arrayBuffer()).toString('latin1')).toMatch(/\/FontName \/[A-Z]{6}\+DejaVuSans/);
   const bad = await post('{ taxPeriod(producerId: "1", year: 2026, month: 13) { totalDue } }');
   expect(bad.errors![0].extensions.code).toBe('BAD_USER_INPUT');
   expect(bad.errors![0].extensions.stacktrace).toBeUndefined();
