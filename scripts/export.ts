@@ -15,7 +15,7 @@ import { AppError } from '../src/services/errors';
 
 const USAGE = `Usage: npm run export -- tax-period --producer ID --year YYYY --month M [--format csv|xlsx|pdf]
        npm run export -- seal-compliance --producer ID --year YYYY [--format csv|xlsx|pdf]
-       npm run export -- purchases --producer ID [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--first N] [--after CURSOR] [--format csv|xlsx]
+       npm run export -- purchases --producer ID [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--first N] [--after CURSOR] [--format csv|xlsx|pdf]
        npm run export -- efd --producer ID --year YYYY --month M [--format sped|draft] [--incidence non-cumulative|cumulative]
                                       (EFD-Contribuições of a closed month, special regime: the whole file, or the annotated draft)
 Options: --as-known-on YYYY-MM-DD   law as known on that date (tax-period, seal-compliance; default today)
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     } else if (kind === 'purchases') {
       file = await exporter.purchases(SYSTEM_ACTOR, {
         producerId, from: values.from ?? null, to: values.to ?? null, after: values.after ?? null, first: values.first ? requireInt(values.first, 'first') : null,
-      }, requireFormat(values.format ?? 'csv', ['csv', 'xlsx']), locale);
+      }, requireFormat(values.format ?? 'csv'), locale);
     } else {
       file = await exporter.efd(SYSTEM_ACTOR, {
         producerId, year: requireInt(values.year, 'year'), month: requireInt(values.month, 'month'), format: requireEfdFormat(values.format), incidence: requireIncidence(values.incidence),

@@ -13,8 +13,7 @@ import { ExportDocument } from './document';
 import { efdDraft } from './efd';
 import { efdFile } from './efd-file';
 import { Incidence } from '../law/efd-contribuicoes';
-import { toHtml } from './html';
-import { PdfRenderer } from './pdf';
+import { toPdf } from './pdf';
 import { purchasesDocument } from './purchases.document';
 import { sealComplianceDocument } from './seal-compliance.document';
 import { taxPeriodDocument } from './tax-period.document';
@@ -78,10 +77,10 @@ export function requireInt(value: unknown, field: string): number {
  * same scope (another producer is NOT_FOUND), the same figures.
  */
 export class Exporter {
-  constructor(private readonly services: Services, private readonly pdf: PdfRenderer = new PdfRenderer()) {}
+  constructor(private readonly services: Services) {}
 
   private async file(doc: ExportDocument, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const body = format === 'csv' ? toCsv(doc, locale) : format === 'xlsx' ? await toXlsx(doc, locale) : await this.pdf.render(toHtml(doc, locale));
+    const body = format === 'csv' ? toCsv(doc, locale) : format === 'xlsx' ? await toXlsx(doc, locale) : await toPdf(doc, locale);
     return { body, contentType: CONTENT_TYPES[format], filename: `${doc.name}.${format}` };
   }
 
@@ -149,7 +148,8 @@ export class Exporter {
     }
   }
 
+  /** Nothing to release: every format, the PDF too, is written in this process. */
   close(): Promise<void> {
-    return this.pdf.close();
+    return Promise.resolve();
   }
 }

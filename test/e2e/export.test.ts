@@ -6,10 +6,6 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { message, translate } from '../../src/i18n';
 import { Decimal } from '../../src/law/decimal';
-import { Exporter } from '../../src/export/exporter';
-import { PdfRenderer } from '../../src/export/pdf';
-import { createServices } from '../../src/services';
-import { SYSTEM_ACTOR } from '../../src/services/actor';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, electSpecialRegime, FEIRA, newCpf, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
 import { pdfText } from '../support/pdf-text';
@@ -184,14 +180,6 @@ describe('a month of PIS/Cofins', () => {
     expect(JSON.parse(twice.body.toString()).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'producer' });
     const format = await get(`/export/tax-period?producer=${producer}&year=2026&month=4&format=docx`);
     expect(JSON.parse(format.body.toString()).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'format' });
-  });
-
-  it('says what to install when there is no Chromium for a PDF (the other formats still work)', async () => {
-    const exporter = new Exporter(createServices(api.db.dataSource), new PdfRenderer('/nonexistent/chromium'));
-    const error = await exporter.taxPeriod(SYSTEM_ACTOR, { producerId: producer, year: 2026, month: 4, asKnownOn: '2026-06-01' }, 'pdf', 'pt-BR').then(() => null, (e: unknown) => e);
-    expect(error).toMatchObject({ code: 'PDF_UNAVAILABLE' });
-    expect((error as Error).message).toContain('apt-get install chromium');
-    expect((await exporter.taxPeriod(SYSTEM_ACTOR, { producerId: producer, year: 2026, month: 4, asKnownOn: '2026-06-01' }, 'csv', 'pt-BR')).body.length).toBeGreaterThan(100);
   });
 });
 
