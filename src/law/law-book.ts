@@ -90,7 +90,16 @@ export interface LawBook {
   changeDates(from: IsoDate, to: IsoDate, asKnownOn: IsoDate): IsoDate[];
   /** Every version of a parameter (any scope), in recording order: for listings and audits. */
   versions(parameter: ParameterName): Version<Record<string, string>>[];
+  /** Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º: the basic credit rates on `on`, undefined outside the non-cumulative regime's years. */
+  creditBasicRates(on: IsoDate, asKnownOn: IsoDate): Version<AdValoremRates> | undefined;
+  /** Lei 12.865/2013, art. 31 § 2º: the biodiesel share in force on `on`; its value null while not published. */
+  presumedCreditShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
+  /** An open choice of the credit in force on `on`: its value (1 credit, 0 none) null while not published. */
+  creditChoice(choice: CreditChoice, on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
 }
+
+/** The open choices of the credit an ADMIN publishes (parameter credit-choice). */
+export type CreditChoice = 'IMPORTED_B100_FOR_RESALE' | 'B100_FOR_RESALE';
 
 const CATEGORIES = Object.values(RateCategory);
 const BLEND_RULES = Object.values(BlendRule);
@@ -234,6 +243,18 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     },
     versions(parameter) {
       return [...(byParameter.get(parameter) ?? [])];
+    },
+    creditBasicRates(on, asKnownOn) {
+      const v = inForce(of('credit-basic-rates'), on, asKnownOn);
+      return v && withValue(v, { pis: new Decimal(v.value.pis), cofins: new Decimal(v.value.cofins) });
+    },
+    presumedCreditShare(on, asKnownOn) {
+      const v = inForce(of('presumed-credit-biodiesel'), on, asKnownOn);
+      return v && withValue(v, v.value.share === undefined ? null : new Decimal(v.value.share));
+    },
+    creditChoice(choice, on, asKnownOn) {
+      const v = inForce(of('credit-choice', choice), on, asKnownOn);
+      return v && withValue(v, v.value.credit === undefined ? null : new Decimal(v.value.credit));
     },
   };
 }

@@ -57,6 +57,12 @@ export const PARAMETERS = {
   'fuel-tax-levy': { scopes: Object.values(FuelTax) as string[], values: {} },
   /** LC 214/2025, art. 174: the specific rate of the tax on biodiesel (B100), R$ per m³, published by the federal Executive (CBS) or the Comitê Gestor (IBS). */
   'fuel-tax-rate': { scopes: Object.values(FuelTax) as string[], values: { perM3: 'amount' } },
+  /** Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º: the rates of the basic non-cumulative credit, as fractions (1,65% = 0.0165). */
+  'credit-basic-rates': { scopes: null, values: { pis: 'fraction', cofins: 'fraction' } },
+  /** Lei 12.865/2013, art. 31 § 2º: the share of the art. 2º rates that is the presumed credit on biodiesel revenue; open until published. */
+  'presumed-credit-biodiesel': { scopes: null, values: { share: 'fraction' }, valueMayBeOpen: true },
+  /** Open choices of the credit (1 = a credit, 0 = none): B100 bought for resale, imported (Lei 10.865/2004, art. 17) or not (Lei 10.637/2002, art. 3º I b). */
+  'credit-choice': { scopes: ['IMPORTED_B100_FOR_RESALE', 'B100_FOR_RESALE'] as string[], values: { credit: 'fraction' }, valueMayBeOpen: true },
 } as const satisfies Record<string, { scopes: string[] | null; values: Record<string, 'fraction' | 'amount' | 'factor'>; valueMayBeOpen?: true }>;
 
 export type ParameterName = keyof typeof PARAMETERS;

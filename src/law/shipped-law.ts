@@ -12,6 +12,9 @@ import seloMinimumShares from './parameters/selo/minimum-spending-shares.json';
 import seloPriorityShares from './parameters/selo/priority-region-shares.json';
 import seloWeightingFactors from './parameters/selo/weighting-factors.json';
 import seloPortariaMda28 from './parameters/selo/portaria-mda-28-2024.json';
+import lei10637Art3 from './parameters/lei-10637-2002/art-3.json';
+import lei10637CreditChoices from './parameters/lei-10637-2002/credit-choices.json';
+import lei12865Art31 from './parameters/lei-12865-2013/art-31.json';
 
 /**
  * How sure our sources are of a figure (shared legal sources' marks): `confirmed` read in the
@@ -53,6 +56,9 @@ export const PARAMETER_FILES: Record<string, ParameterFile> = {
   'selo/priority-region-shares.json': seloPriorityShares as ParameterFile,
   'selo/weighting-factors.json': seloWeightingFactors as ParameterFile,
   'selo/portaria-mda-28-2024.json': seloPortariaMda28 as ParameterFile,
+  'lei-10637-2002/art-3.json': lei10637Art3 as ParameterFile,
+  'lei-10637-2002/credit-choices.json': lei10637CreditChoices as ParameterFile,
+  'lei-12865-2013/art-31.json': lei12865Art31 as ParameterFile,
 };
 
 /** The law the project ships, in file order (the order they are recorded in at first start-up). */

@@ -1,0 +1,157 @@
+import { addDays, IsoDate, lastDayOfMonth } from '../dates';
+import { Decimal, sum, ZERO } from '../decimal';
+import { Balance, ClaimFacts, Contribution, CreditLine, GROUP_ORDER } from './types';
+
+/** COD_CRED whose balance may be refunded in cash or offset through PER/DCOMP (Guia Prático, register 1100, fields 10 and 14). */
+export const REFUNDABLE_CODES = new Set(['201', '202', '203', '204', '208', '301', '302', '303', '304', '307', '308']);
+
+/** One month of the fold: its debits (null once PIS/Cofins are extinct), its credits, the CBS due (from 2027) and the claims filed in it. */
+export interface NetMonthInput {
+  year: number;
+  month: number;
+  pisDebit: Decimal | null;
+  cofinsDebit: Decimal | null;
+  lines: CreditLine[];
+  /** The CBS due of the month before offsets; null while its rate is not published (or before 2027). */
+  cbsDue: Decimal | null;
+  /** True from 2027: the CBS is levied and balances may offset it. */
+  cbsLevied: boolean;
+  claims: ClaimFacts[];
+}
+
+/** The month's net (Lei 10.637/2002, art. 3º § 4º; Lei 11.116/2005, art. 16; LC 214/2025, art. 378). */
+export interface MonthNet {
+  year: number;
+  month: number;
+  pisDebit: Decimal;
+  cofinsDebit: Decimal;
+  /** Credits of the month deducted (M200/M600 VL_TOT_CRED_DESC). */
+  pisCreditsOfMonthDeducted: Decimal;
+  cofinsCreditsOfMonthDeducted: Decimal;
+  /** Balances of earlier months deducted (VL_TOT_CRED_DESC_ANT). */
+  pisEarlierDeducted: Decimal;
+  cofinsEarlierDeducted: Decimal;
+  pisDue: Decimal;
+  cofinsDue: Decimal;
+  /** From 2027: the CBS before offsets, the balances offset against it and what stays due; null while the rate is not published. */
+  cbsDue: Decimal | null;
+  cbsOffset: Decimal | null;
+  cbsNetDue: Decimal | null;
+  /** Balances of groups 200/300 that may be refunded or offset after this month (PER/DCOMP, rule of Lei 11.116/2005, art. 16). */
+  pisRefundable: Decimal;
+  cofinsRefundable: Decimal;
+}
+
+/** The first day a balance of `year`/`month` may be refunded or offset: the day after its quarter (Lei 11.116/2005, art. 16; Lei 10.637/2002, art. 5º § 2º). */
+export function refundableFrom(year: number, month: number, codCred: string): IsoDate | null {
+  if (!REFUNDABLE_CODES.has(codCred)) return null;
+  const quarterEnd = Math.ceil(month / 3) * 3;
+  return addDays(lastDayOfMonth(year, quarterEnd), 1);
+}
+
+/** Deduction order: group 100 first (it can only be deducted), then 200 and 300; in each, the oldest first (Interpretation, docs/LAW.md). */
+function byUseOrder(a: Balance, b: Balance): number {
+  return GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group) || a.originYear - b.originYear || a.originMonth - b.originMonth || a.codCred.localeCompare(b.codCred);
+}
+
+export class ClaimError extends Error {
+  constructor(readonly claim: ClaimFacts, readonly reason: 'NO_BALANCE' | 'NOT_REFUNDABLE' | 'BEFORE_QUARTER_END' | 'EXCEEDS_BALANCE', readonly available: Decimal) {
+    super(`claim ${claim.id}: ${reason}`);
+  }
+}
+
+/**
+ * The months in order, folded: each month's credits become balances by origin month, group and
+ * COD_CRED (Lei 10.637/2002, art. 3º § 4º, no time limit); the debit takes them in use order; the
+ * claims filed consume the balance they name; from 2027 the balances offset the CBS (LC 214/2025,
+ * art. 378 III). Returns each month's net and the balances after the last month.
+ */
+export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: Balance[] } {
+  const balances: Balance[] = [];
+  const nets: MonthNet[] = [];
+  for (const m of months) {
+    const own = (b: Balance) => b.originYear === m.year && b.originMonth === m.month;
+    for (const line of m.lines) {
+      for (const tax of [Contribution.PIS, Contribution.COFINS]) {
+        const amount = tax === Contribution.PIS ? line.pis : line.cofins;
+        if (amount.isZero()) continue;
+        const found = balances.find((b) => b.tax === tax && own(b) && b.codCred === line.codCred);
+        if (found) {
+          found.original = found.original.plus(amount);
+          found.remaining = found.remaining.plus(amount);
+        } else {
+          balances.push({
+            tax, originYear: m.year, originMonth: m.month, group: line.group, codCred: line.codCred, original: amount, deducted: ZERO, claimed: ZERO,
+            offsetAgainstCbs: ZERO, remaining: amount, refundableFrom: refundableFrom(m.year, m.month, line.codCred),
+          });
+        }
+      }
+    }
+    const deduct = (tax: Contribution, debit: Decimal | null) => {
+      let left = debit ?? ZERO;
+      let ownUsed = ZERO;
+      let earlierUsed = ZERO;
+      for (const b of balances.filter((x) => x.tax === tax && x.remaining.gt(0)).sort(byUseOrder)) {
+        if (left.lte(0)) break;
+        const used = Decimal.min(left, b.remaining);
+        b.deducted = b.deducted.plus(used);
+        b.remaining = b.remaining.minus(used);
+        left = left.minus(used);
+        if (own(b)) ownUsed = ownUsed.plus(used);
+        else earlierUsed = earlierUsed.plus(used);
+      }
+      return { ownUsed, earlierUsed, due: left };
+    };
+    const pis = deduct(Contribution.PIS, m.pisDebit);
+    const cofins = deduct(Contribution.COFINS, m.cofinsDebit);
+
+    let cbsOffset: Decimal | null = null;
+    if (m.cbsLevied && m.cbsDue !== null) {
+      let left = m.cbsDue;
+      cbsOffset = ZERO;
+      // LC 214/2025, art. 378 III: every balance, group 100 included; the oldest first, PIS/Pasep before Cofins (Interpretation).
+      const taxOrder = (b: Balance) => (b.tax === Contribution.PIS ? 0 : 1);
+      const order = balances.filter((b) => b.remaining.gt(0))
+        .sort((a, b) => a.originYear - b.originYear || a.originMonth - b.originMonth || taxOrder(a) - taxOrder(b) || byUseOrder(a, b));
+      for (const b of order) {
+        if (left.lte(0)) break;
+        const used = Decimal.min(left, b.remaining);
+        b.offsetAgainstCbs = b.offsetAgainstCbs.plus(used);
+        b.remaining = b.remaining.minus(used);
+        left = left.minus(used);
+        cbsOffset = cbsOffset.plus(used);
+      }
+    }
+
+    for (const c of m.claims) applyClaim(balances, c);
+
+    const nextDay = addDays(lastDayOfMonth(m.year, m.month), 1);
+    const refundable = (tax: Contribution) => sum(balances.filter((b) => b.tax === tax && b.refundableFrom !== null && b.refundableFrom <= nextDay).map((b) => b.remaining));
+    nets.push({
+      year: m.year, month: m.month, pisDebit: m.pisDebit ?? ZERO, cofinsDebit: m.cofinsDebit ?? ZERO,
+      pisCreditsOfMonthDeducted: pis.ownUsed, cofinsCreditsOfMonthDeducted: cofins.ownUsed, pisEarlierDeducted: pis.earlierUsed, cofinsEarlierDeducted: cofins.earlierUsed,
+      pisDue: pis.due, cofinsDue: cofins.due,
+      cbsDue: m.cbsLevied ? m.cbsDue : null, cbsOffset, cbsNetDue: cbsOffset === null || m.cbsDue === null ? null : m.cbsDue.minus(cbsOffset),
+      pisRefundable: refundable(Contribution.PIS), cofinsRefundable: refundable(Contribution.COFINS),
+    });
+  }
+  return { nets, balances };
+}
+
+/** A claim consumes the balance it names, once its quarter has ended and only for a refundable code (Lei 11.116/2005, art. 16; LC 214/2025, art. 378 IV). */
+export function applyClaim(balances: Balance[], c: ClaimFacts): void {
+  const b = balances.find((x) => x.tax === c.tax && x.originYear === c.originYear && x.originMonth === c.originMonth && x.codCred === c.codCred);
+  if (!b) throw new ClaimError(c, 'NO_BALANCE', ZERO);
+  if (!b.refundableFrom) throw new ClaimError(c, 'NOT_REFUNDABLE', b.remaining);
+  if (c.filedOn < b.refundableFrom) throw new ClaimError(c, 'BEFORE_QUARTER_END', b.remaining);
+  if (c.amount.gt(b.remaining)) throw new ClaimError(c, 'EXCEEDS_BALANCE', b.remaining);
+  b.claimed = b.claimed.plus(c.amount);
+  b.remaining = b.remaining.minus(c.amount);
+}
+
+/** The months from (year, month) to (toYear, toMonth), inclusive. */
+export function monthsBetween(from: { year: number; month: number }, to: { year: number; month: number }): Array<{ year: number; month: number }> {
+  const out: Array<{ year: number; month: number }> = [];
+  for (let y = from.year, m = from.month; y < to.year || (y === to.year && m <= to.month); m === 12 ? (y++, (m = 1)) : m++) out.push({ year: y, month: m });
+  return out;
+}

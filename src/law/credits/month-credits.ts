@@ -1,0 +1,122 @@
+import { IsoDate } from '../dates';
+import { Decimal, sum, toCentavos, ZERO } from '../decimal';
+import { LawBook } from '../law-book';
+import {
+  ApportionmentMethod, CreditKind, CreditLine, CreditStatus, GROUP_DIGIT, GROUP_ORDER, KIND_DIGITS, PurchaseCredit, RevenueGroup,
+} from './types';
+
+/** Biodiesel revenue of a run of days in one group: the base of the art. 31 credit and of the revenue ratio. */
+export interface RevenuePart {
+  on: IsoDate;
+  group: RevenueGroup;
+  revenue: Decimal;
+}
+
+/** The Lei 12.865/2013 art. 31 credit of a run of revenue, or what it awaits. */
+export interface PresumedCreditPart {
+  on: IsoDate;
+  group: RevenueGroup;
+  revenue: Decimal;
+  status: CreditStatus;
+  /** The share of the art. 2º rates (§ 2º), null while not published. */
+  share: Decimal | null;
+  pis: Decimal | null;
+  cofins: Decimal | null;
+  legalBasis: string;
+}
+
+export interface MonthCreditsInput {
+  purchases: PurchaseCredit[];
+  revenue: RevenuePart[];
+  /** The method elected for the calendar year, null when none is on record. */
+  method: ApportionmentMethod | null;
+  law: LawBook;
+  asKnownOn: IsoDate;
+}
+
+export interface MonthCredits {
+  lines: CreditLine[];
+  presumed: PresumedCreditPart[];
+  /** Credits not in `lines`: the amounts awaiting a fact, a parameter or the election (why, in `awaiting`). */
+  awaiting: string[];
+  /** True when the common credits wait for the year's apportionment election. */
+  awaitingElection: boolean;
+}
+
+const PRESUMED_BASIS = 'Lei 12.865/2013, art. 31 caput, §§ 1º–2º';
+
+/**
+ * Lei 12.865/2013, art. 31: p × 1,65% and p × 7,6% of biodiesel revenue, domestic or export, even
+ * when the debit is R$ 0,00 (§ 1º). The share p has no default: a part dated before it is
+ * published awaits it.
+ */
+export function presumedCredit(part: RevenuePart, law: LawBook, asKnownOn: IsoDate): PresumedCreditPart {
+  const share = law.presumedCreditShare(part.on, asKnownOn);
+  const rates = law.creditBasicRates(part.on, asKnownOn);
+  if (!share || !rates) return { ...part, status: CreditStatus.NO_CREDIT, share: null, pis: null, cofins: null, legalBasis: PRESUMED_BASIS };
+  if (share.value === null) return { ...part, status: CreditStatus.AWAITING_PARAMETER, share: null, pis: null, cofins: null, legalBasis: share.legalBasis };
+  return {
+    ...part, status: CreditStatus.CREDIT, share: share.value,
+    pis: toCentavos(part.revenue.times(share.value).times(rates.value.pis)),
+    cofins: toCentavos(part.revenue.times(share.value).times(rates.value.cofins)),
+    legalBasis: `${share.legalBasis}; rates: ${rates.legalBasis}`,
+  };
+}
+
+/**
+ * The month's credits by group and COD_CRED (table 4.3.6): each purchase's credit allocated to the
+ * revenue it served — directly, or by the month's gross-revenue ratio (Lei 10.637/2002, art. 3º
+ * § 8º I–II), the method fixed for the year (§ 9º) — and the art. 31 credit in the group of its
+ * revenue. A month whose revenue is all in one group needs no election.
+ */
+export function monthCredits(input: MonthCreditsInput): MonthCredits {
+  const awaiting: string[] = [];
+  const revenueByGroup = new Map<RevenueGroup, Decimal>(GROUP_ORDER.map((g) => [g, sum(input.revenue.filter((r) => r.group === g).map((r) => r.revenue))]));
+  const total = sum(revenueByGroup.values());
+  const groupsWithRevenue = GROUP_ORDER.filter((g) => revenueByGroup.get(g)!.gt(0));
+  // Interpretation (docs/LAW.md): with no revenue the credits stay in group 100, deducted only.
+  const single = groupsWithRevenue.length === 0 ? RevenueGroup.TAXED_DOMESTIC : groupsWithRevenue.length === 1 ? groupsWithRevenue[0] : null;
+  const lines = new Map<string, CreditLine>();
+  const add = (group: RevenueGroup, kind: CreditKind, base: Decimal, pis: Decimal, cofins: Decimal, pisRate: Decimal | null, cofinsRate: Decimal | null, legalBasis: string) => {
+    const codCred = `${GROUP_DIGIT[group]}${KIND_DIGITS[kind]}`;
+    const key = `${codCred}|${pisRate?.toFixed() ?? ''}|${cofinsRate?.toFixed() ?? ''}`;
+    const line = lines.get(key) ?? { group, kind, codCred, base: ZERO, pisRate, cofinsRate, pis: ZERO, cofins: ZERO, legalBasis };
+    lines.set(key, { ...line, base: line.base.plus(base), pis: line.pis.plus(pis), cofins: line.cofins.plus(cofins) });
+  };
+
+  let awaitingElection = false;
+  for (const p of input.purchases) {
+    if (p.status === CreditStatus.AWAITING_FACT || p.status === CreditStatus.AWAITING_PARAMETER) awaiting.push(`purchase ${p.purchaseId}: ${p.awaiting}`);
+    if (p.status !== CreditStatus.CREDIT) continue;
+    const [base, pis, cofins] = [p.base ?? ZERO, p.pis!, p.cofins!];
+    if (single) {
+      add(single, p.kind!, base, pis, cofins, p.pisRate, p.cofinsRate, p.legalBasis);
+    } else if (input.method === ApportionmentMethod.DIRECT_ALLOCATION) {
+      if (p.allocatedTo) add(p.allocatedTo, p.kind!, base, pis, cofins, p.pisRate, p.cofinsRate, `${p.legalBasis}; Lei 10.637/2002, art. 3º § 8º I`);
+      else awaiting.push(`purchase ${p.purchaseId}: allocatedRevenue`);
+    } else if (input.method === ApportionmentMethod.REVENUE_RATIO) {
+      // Split by the ratio; the last group with revenue takes the centavos left, so the parts add up to the credit.
+      let [pisLeft, cofinsLeft, baseLeft] = [pis, cofins, base];
+      groupsWithRevenue.forEach((g, i) => {
+        const last = i === groupsWithRevenue.length - 1;
+        const ratio = revenueByGroup.get(g)!.div(total);
+        const part = last ? [baseLeft, pisLeft, cofinsLeft] : [base.times(ratio), toCentavos(pis.times(ratio)), toCentavos(cofins.times(ratio))];
+        [baseLeft, pisLeft, cofinsLeft] = [baseLeft.minus(part[0]), pisLeft.minus(part[1]), cofinsLeft.minus(part[2])];
+        add(g, p.kind!, part[0], part[1], part[2], p.pisRate, p.cofinsRate, `${p.legalBasis}; Lei 10.637/2002, art. 3º § 8º II`);
+      });
+    } else {
+      awaitingElection = true;
+    }
+  }
+  if (awaitingElection) awaiting.push('apportionment election (Lei 10.637/2002, art. 3º §§ 8º–9º)');
+
+  const presumed = input.revenue.filter((r) => r.revenue.gt(0)).map((r) => presumedCredit(r, input.law, input.asKnownOn));
+  for (const p of presumed) {
+    if (p.status === CreditStatus.AWAITING_PARAMETER) awaiting.push(`presumed credit from ${p.on}: presumed-credit-biodiesel`);
+    if (p.status !== CreditStatus.CREDIT) continue;
+    const rates = input.law.creditBasicRates(p.on, input.asKnownOn)!.value;
+    add(p.group, CreditKind.PRESUMED, p.revenue, p.pis!, p.cofins!, p.share!.times(rates.pis), p.share!.times(rates.cofins), p.legalBasis);
+  }
+  const ordered = [...lines.values()].sort((a, b) => a.codCred.localeCompare(b.codCred));
+  return { lines: ordered, presumed, awaiting: [...new Set(awaiting)], awaitingElection };
+}

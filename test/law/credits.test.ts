@@ -1,0 +1,167 @@
+import {
+  ApportionmentMethod, ClaimError, ClaimKind, Contribution, CreditProduct, CreditStatus, CreditSupplier, foldNet, monthCredits, purchaseCredit,
+  PurchaseCreditFacts, RevenueGroup,
+} from '../../src/law/credits';
+import { Decimal } from '../../src/law/decimal';
+import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
+import { SHIPPED_LAW } from '../../src/law/shipped-law';
+
+const d = (v: string | number) => new Decimal(v);
+const shipped = createLawBook(SHIPPED_LAW);
+const asKnownOn = '2026-12-04';
+
+function purchase(over: Partial<PurchaseCreditFacts>): PurchaseCreditFacts {
+  return {
+    purchaseId: '1', purchasedOn: '2026-03-10', supplier: CreditSupplier.COMPANY, product: CreditProduct.VEGETABLE_OIL, cst: '01',
+    cost: d('1000000'), icms: d(0), importPisPaid: null, importCofinsPaid: null, allocatedTo: null, ...over,
+  };
+}
+
+/** The worked example of the credit rules: 1.000 m³ at the category I amounts (R$ 22,48 / 103,51 per m³). */
+describe('worked example: soy oil from a cooperative (X) and a company (Y)', () => {
+  const debit = { pisDebit: d('22480.00'), cofinsDebit: d('103510.00') };
+  const revenue = [{ on: '2026-03-31', group: RevenueGroup.TAXED_DOMESTIC, revenue: d('5000000') }];
+
+  function month(cstOfCooperative: string) {
+    const x = purchaseCredit(purchase({ purchaseId: 'X', supplier: CreditSupplier.COOPERATIVE, cst: cstOfCooperative, cost: d('1000000') }), shipped, asKnownOn);
+    const y = purchaseCredit(purchase({ purchaseId: 'Y', cost: d('2000000') }), shipped, asKnownOn);
+    const credits = monthCredits({ purchases: [x, y], revenue, method: null, law: shipped, asKnownOn });
+    const { nets, balances } = foldNet([{ year: 2026, month: 3, ...debit, lines: credits.lines, cbsDue: null, cbsLevied: false, claims: [] }]);
+    return { x, y, credits, net: nets[0], balances };
+  }
+
+  test('case A, both taxed (CST 01): credits 49.500,00 / 228.000,00, nothing payable, 27.020,00 / 124.490,00 carried in group 100', () => {
+    const { credits, net, balances } = month('01');
+    expect(credits.lines.map((l) => [l.codCred, l.pis.toFixed(2), l.cofins.toFixed(2)])).toEqual([['101', '49500.00', '228000.00']]);
+    expect(net.pisDue.toFixed(2)).toBe('0.00');
+    expect(net.cofinsDue.toFixed(2)).toBe('0.00');
+    expect(net.pisCreditsOfMonthDeducted.toFixed(2)).toBe('22480.00');
+    expect(balances.map((b) => [b.tax, b.codCred, b.remaining.toFixed(2), b.refundableFrom])).toEqual([
+      [Contribution.PIS, '101', '27020.00', null], [Contribution.COFINS, '101', '124490.00', null],
+    ]);
+    // The art. 31 credit has no published share: it is awaited, not computed.
+    expect(credits.presumed[0].status).toBe(CreditStatus.AWAITING_PARAMETER);
+    expect(credits.awaiting).toContain('presumed credit from 2026-03-31: presumed-credit-biodiesel');
+  });
+
+  test('case B, cooperative zero-rated (CST 06): no credit on X, 33.000,00 / 152.000,00 on Y, 10.520,00 / 48.490,00 carried', () => {
+    const { x, credits, balances } = month('06');
+    expect([x.status, x.reason]).toEqual([CreditStatus.NO_CREDIT, 'SUPPLIER_ZERO_RATE']);
+    expect(credits.lines.map((l) => [l.pis.toFixed(2), l.cofins.toFixed(2)])).toEqual([['33000.00', '152000.00']]);
+    expect(balances.map((b) => b.remaining.toFixed(2))).toEqual(['10520.00', '48490.00']);
+  });
+
+  test('suspended (CST 09) gives no credit either', () => {
+    expect(month('09').x.reason).toBe('SUPPLIER_SUSPENDED');
+  });
+});
+
+describe('the credit of one purchase', () => {
+  test('a family farmer (a natural person) gives no credit, with the reason and the provision', () => {
+    const c = purchaseCredit(purchase({ supplier: CreditSupplier.NATURAL_PERSON, product: CreditProduct.IN_NATURA, cst: null }), shipped, asKnownOn);
+    expect(c).toMatchObject({ status: CreditStatus.NO_CREDIT, reason: 'NATURAL_PERSON_SUPPLIER', pis: null });
+    expect(c.legalBasis).toMatch(/art\. 3º § 3º I/);
+  });
+
+  test('in-natura raw material from a cooperative is suspended (art. 47-A); soybeans by Lei 12.865 art. 29; tallow from a company gives credit', () => {
+    expect(purchaseCredit(purchase({ supplier: CreditSupplier.COOPERATIVE, product: CreditProduct.IN_NATURA }), shipped, asKnownOn).reason).toBe('SUSPENDED_IN_NATURA');
+    expect(purchaseCredit(purchase({ product: CreditProduct.SOYBEAN }), shipped, asKnownOn).reason).toBe('SUSPENDED_SOYBEAN');
+    const tallow = purchaseCredit(purchase({ product: CreditProduct.ANIMAL_FAT, cost: d('10000'), icms: d('1200') }), shipped, asKnownOn);
+    // Base net of ICMS: 8.800,00 × 1,65% = 145,20; × 7,6% = 668,80.
+    expect([tallow.base!.toFixed(2), tallow.pis!.toFixed(2), tallow.cofins!.toFixed(2), tallow.natBcCred]).toEqual(['8800.00', '145.20', '668.80', '02']);
+  });
+
+  test('an unknown CST or ICMS is awaited, never assumed', () => {
+    expect(purchaseCredit(purchase({ cst: null }), shipped, asKnownOn)).toMatchObject({ status: CreditStatus.AWAITING_FACT, awaiting: 'pisCofinsCst' });
+    expect(purchaseCredit(purchase({ icms: null }), shipped, asKnownOn)).toMatchObject({ status: CreditStatus.AWAITING_FACT, awaiting: 'icmsValue' });
+  });
+
+  test('a single-phase input (CST 04) earns the general rates only as a fuel input', () => {
+    expect(purchaseCredit(purchase({ cst: '04', product: CreditProduct.FUEL_INPUT, cost: d(100) }), shipped, asKnownOn).pis!.toFixed(2)).toBe('1.65');
+    expect(purchaseCredit(purchase({ cst: '04', product: CreditProduct.INPUT }), shipped, asKnownOn).status).toBe(CreditStatus.NO_CREDIT);
+  });
+
+  test('an import credits the contributions actually paid (COD_CRED x08); imported B100 for resale awaits its choice', () => {
+    const imp = purchaseCredit(purchase({ supplier: CreditSupplier.ABROAD, product: CreditProduct.INPUT, cst: null, importPisPaid: d('2100'), importCofinsPaid: d('9650') }), shipped, asKnownOn);
+    expect([imp.status, imp.kind, imp.pis!.toFixed(2), imp.cofins!.toFixed(2)]).toEqual([CreditStatus.CREDIT, 'IMPORT', '2100.00', '9650.00']);
+    const b100 = purchaseCredit(purchase({ supplier: CreditSupplier.ABROAD, product: CreditProduct.B100_FOR_RESALE, importPisPaid: d(1), importCofinsPaid: d(1) }), shipped, asKnownOn);
+    expect(b100).toMatchObject({ status: CreditStatus.AWAITING_PARAMETER, awaiting: 'credit-choice/IMPORTED_B100_FOR_RESALE' });
+  });
+
+  test('no PIS/Cofins credit arises from 2027', () => {
+    expect(purchaseCredit(purchase({ purchasedOn: '2027-01-02' }), shipped, '2027-02-01').reason).toBe('PIS_COFINS_EXTINCT');
+  });
+});
+
+describe('the art. 31 presumed credit on biodiesel revenue', () => {
+  const published: LawVersionRecord = {
+    parameter: 'presumed-credit-biodiesel', scope: null, value: { share: '0.5' }, validFrom: '2026-03-01', validUntil: '2026-12-31',
+    publishedOn: '2026-02-20', legalBasis: 'Lei 12.865/2013, art. 31 § 2º (test figure)', seq: 10_000,
+  };
+  const law = createLawBook([...SHIPPED_LAW, published]);
+  const revenue = (on: string, group: RevenueGroup, value: string) => ({ on, group, revenue: d(value) });
+
+  test('awaits its percentage until published, then is computed from its date, even on R$ 0,00 and export revenue', () => {
+    const parts = [revenue('2026-02-27', RevenueGroup.TAXED_DOMESTIC, '100000'), revenue('2026-03-05', RevenueGroup.UNTAXED_DOMESTIC, '200000'), revenue('2026-03-06', RevenueGroup.EXPORT, '300000')];
+    const before = monthCredits({ purchases: [], revenue: parts, method: null, law, asKnownOn: '2026-02-19' });
+    expect(before.presumed.map((p) => p.status)).toEqual([CreditStatus.AWAITING_PARAMETER, CreditStatus.AWAITING_PARAMETER, CreditStatus.AWAITING_PARAMETER]);
+    expect(before.lines).toEqual([]);
+    const after = monthCredits({ purchases: [], revenue: parts, method: null, law, asKnownOn: '2026-03-31' });
+    expect(after.presumed[0].status).toBe(CreditStatus.AWAITING_PARAMETER);
+    // 200.000 × 50% × 1,65% = 1.650,00; × 7,6% = 7.600,00; export 300.000: 2.475,00 and 11.400,00.
+    expect(after.lines.map((l) => [l.codCred, l.pis.toFixed(2), l.cofins.toFixed(2)])).toEqual([['207', '1650.00', '7600.00'], ['307', '2475.00', '11400.00']]);
+  });
+});
+
+describe('apportionment and balances', () => {
+  const common = purchaseCredit(purchase({ cost: d('100000') }), shipped, asKnownOn); // 1.650,00 / 7.600,00
+
+  test('common credits wait for the year\'s election when the revenue spans groups; the revenue ratio splits them to the centavo', () => {
+    const revenue = [{ on: '2026-07-31', group: RevenueGroup.UNTAXED_DOMESTIC, revenue: d('1') }, { on: '2026-07-31', group: RevenueGroup.EXPORT, revenue: d('2') }];
+    expect(monthCredits({ purchases: [common], revenue, method: null, law: shipped, asKnownOn }).awaitingElection).toBe(true);
+    const split = monthCredits({ purchases: [common], revenue, method: ApportionmentMethod.REVENUE_RATIO, law: shipped, asKnownOn });
+    expect(split.lines.filter((l) => l.kind === 'BASIC').map((l) => [l.codCred, l.pis.toFixed(2), l.cofins.toFixed(2)])).toEqual([['201', '550.00', '2533.33'], ['301', '1100.00', '5066.67']]);
+    const direct = monthCredits({ purchases: [{ ...common, allocatedTo: RevenueGroup.EXPORT }], revenue, method: ApportionmentMethod.DIRECT_ALLOCATION, law: shipped, asKnownOn });
+    expect(direct.lines.map((l) => l.codCred)).toEqual(['301']);
+  });
+
+  test('a quarter with a category III month and an export month: the kept credits become a refund claim after the quarter', () => {
+    const aug = monthCredits({ purchases: [common], revenue: [{ on: '2026-08-31', group: RevenueGroup.UNTAXED_DOMESTIC, revenue: d('500000') }], method: null, law: shipped, asKnownOn });
+    const sep = monthCredits({ purchases: [common], revenue: [{ on: '2026-09-30', group: RevenueGroup.EXPORT, revenue: d('500000') }], method: null, law: shipped, asKnownOn });
+    const zero = { pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false };
+    const claim = { id: 'c1', tax: Contribution.COFINS, originYear: 2026, originMonth: 9, codCred: '301', kind: ClaimKind.REFUND, filedOn: '2026-10-15', amount: d('7000') };
+    const { nets, balances } = foldNet([
+      { year: 2026, month: 8, ...zero, lines: aug.lines, claims: [] },
+      { year: 2026, month: 9, ...zero, lines: sep.lines, claims: [] },
+      { year: 2026, month: 10, ...zero, lines: [], claims: [claim] },
+    ]);
+    expect(nets[0].pisRefundable.toFixed(2)).toBe('0.00'); // August: the quarter has not ended
+    expect([nets[1].pisRefundable.toFixed(2), nets[1].cofinsRefundable.toFixed(2)]).toEqual(['3300.00', '15200.00']);
+    expect(balances.map((b) => [b.tax, b.codCred, b.refundableFrom, b.remaining.toFixed(2)])).toEqual([
+      [Contribution.PIS, '201', '2026-10-01', '1650.00'], [Contribution.COFINS, '201', '2026-10-01', '7600.00'],
+      [Contribution.PIS, '301', '2026-10-01', '1650.00'], [Contribution.COFINS, '301', '2026-10-01', '600.00'],
+    ]);
+    expect(() => foldNet([{ year: 2026, month: 9, ...zero, lines: sep.lines, claims: [{ ...claim, filedOn: '2026-09-30' }] }])).toThrow(ClaimError);
+    expect(() => foldNet([{ year: 2026, month: 9, ...zero, lines: sep.lines, claims: [{ ...claim, amount: d('7600.01') }] }])).toThrow(/EXCEEDS_BALANCE/);
+  });
+
+  test('group 100 balances are deducted first and may not be claimed', () => {
+    const mar = monthCredits({ purchases: [common], revenue: [{ on: '2026-03-31', group: RevenueGroup.TAXED_DOMESTIC, revenue: d('1') }], method: null, law: shipped, asKnownOn });
+    const claim = { id: 'c', tax: Contribution.PIS, originYear: 2026, originMonth: 3, codCred: '101', kind: ClaimKind.OFFSET, filedOn: '2026-05-01', amount: d(1) };
+    expect(() => foldNet([{ year: 2026, month: 3, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, lines: mar.lines, claims: [claim] }])).toThrow(/NOT_REFUNDABLE/);
+  });
+
+  test('a 2027 month offsets a 2026 balance against the CBS (LC 214/2025, art. 378 III)', () => {
+    const dec = monthCredits({ purchases: [common], revenue: [{ on: '2026-12-31', group: RevenueGroup.TAXED_DOMESTIC, revenue: d('1') }], method: null, law: shipped, asKnownOn });
+    const { nets, balances } = foldNet([
+      { year: 2026, month: 12, pisDebit: d('650'), cofinsDebit: d('600'), lines: dec.lines, cbsDue: null, cbsLevied: false, claims: [] },
+      { year: 2027, month: 1, pisDebit: null, cofinsDebit: null, lines: [], cbsDue: d('2000'), cbsLevied: true, claims: [] },
+      { year: 2027, month: 2, pisDebit: null, cofinsDebit: null, lines: [], cbsDue: null, cbsLevied: true, claims: [] },
+    ]);
+    // Left after December: PIS 1.000,00 and Cofins 7.000,00; January's CBS of 2.000,00 takes PIS first.
+    expect([nets[1].cbsOffset!.toFixed(2), nets[1].cbsNetDue!.toFixed(2)]).toEqual(['2000.00', '0.00']);
+    expect(balances.map((b) => [b.tax, b.offsetAgainstCbs.toFixed(2), b.remaining.toFixed(2)])).toEqual([[Contribution.PIS, '1000.00', '0.00'], [Contribution.COFINS, '1000.00', '6000.00']]);
+    // February's CBS rate is not published: the offset awaits it.
+    expect([nets[2].cbsDue, nets[2].cbsOffset]).toEqual([null, null]);
+  });
+});
