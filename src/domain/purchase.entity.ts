@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { Decimal } from '../law/decimal';
 import { Feedstock, PurchasePurpose, SupplierKind } from '../law/types';
+import { CreditProduct, CreditSupplier, RevenueGroup } from '../law/credits/types';
 import { NUMERIC } from './decimal.transformer';
 
 /** A lot of raw material acquired (or produced) by a producer. */
@@ -19,6 +20,19 @@ export class Purchase {
   @Column({ name: 'family_farmer_id', type: 'bigint', nullable: true }) familyFarmerId: string | null;
   @Column({ name: 'organization_id', type: 'bigint', nullable: true }) organizationId: string | null;
   @Column({ name: 'supplier_name', type: 'text', nullable: true }) supplierName: string | null;
+  /** The supplier's PIS/Cofins CST on the document (tables 4.3.3/4.3.4): it decides the credit (Lei 10.637/2002, art. 3º § 2º II). */
+  @Column({ name: 'pis_cofins_cst', type: 'char', length: 2, nullable: true }) pisCofinsCst: string | null;
+  /** Who sold, as the credit tells suppliers apart (art. 3º § 3º I); null: from supplierKind where it says. */
+  @Column({ name: 'credit_supplier', type: 'text', nullable: true }) creditSupplier: CreditSupplier | null;
+  /** What was bought, as the credit tells goods apart; null: from the feedstock where it says. */
+  @Column({ name: 'credit_product', type: 'text', nullable: true }) creditProduct: CreditProduct | null;
+  /** ICMS in the cost, excluded from the credit's base (art. 3º § 2º III). */
+  @Column({ name: 'icms_value', ...NUMERIC, nullable: true }) icmsValue: Decimal | null;
+  /** Imports: the contributions actually paid (Lei 10.865/2004, art. 15 §§ 1º, 1º-A). */
+  @Column({ name: 'import_pis_paid', ...NUMERIC, nullable: true }) importPisPaid: Decimal | null;
+  @Column({ name: 'import_cofins_paid', ...NUMERIC, nullable: true }) importCofinsPaid: Decimal | null;
+  /** Under direct allocation: the revenue the input served (art. 3º § 8º I). */
+  @Column({ name: 'credit_revenue_group', type: 'text', nullable: true }) creditRevenueGroup: RevenueGroup | null;
   @Column({ name: 'origin_municipality_code', type: 'char', length: 7 }) originMunicipalityCode: string;
   @Column({ name: 'contract_id', type: 'bigint', nullable: true }) contractId: string | null;
   @Column('text') purpose: PurchasePurpose;

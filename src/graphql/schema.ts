@@ -21,6 +21,7 @@ import { ProducerResolver } from './producer/producer.resolver';
 import { PurchaseResolver } from './purchase/purchase.resolver';
 import { ProducerRegimeElectionsResolver, RegimeElectionResolver } from './regime/regime.resolver';
 import { ProducerTaxPeriodResolver, TaxPeriodResolver } from './tax-period/tax-period.resolver';
+import { CreditResolver, TaxPeriodCreditsResolver } from './credits/credit.resolver';
 import { SaleResolver } from './sale/sale.resolver';
 import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scalars';
@@ -35,7 +36,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
-  TaxPeriodResolver, ProducerTaxPeriodResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
+  TaxPeriodResolver, ProducerTaxPeriodResolver, TaxPeriodCreditsResolver, CreditResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
 ];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

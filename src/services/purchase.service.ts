@@ -2,6 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { FamilyFarmer, Municipality, Purchase } from '../domain';
 import { Decimal } from '../law/decimal';
 import { Feedstock, OrganizationKind, PurchasePurpose, SupplierKind } from '../law/types';
+import { CreditProduct, CreditSupplier, RevenueGroup } from '../law/credits/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { Connection } from './pagination';
@@ -31,6 +32,13 @@ export interface RecordPurchaseInput {
   contractId?: string | null;
   purpose?: PurchasePurpose | null;
   externalId?: string | null;
+  pisCofinsCst?: string | null;
+  creditSupplier?: CreditSupplier | null;
+  creditProduct?: CreditProduct | null;
+  icmsValue?: Decimal | null;
+  importPisPaid?: Decimal | null;
+  importCofinsPaid?: Decimal | null;
+  creditRevenueGroup?: RevenueGroup | null;
 }
 
 /** Shared records a page of purchases fetches in its own statement when the query selects them (Purchase.familyFarmer, .originMunicipality). */
@@ -148,6 +156,7 @@ export class PurchaseService {
       if (externalId === null) throw new BadInputError(`${at}.externalId`, message('input.blank', { field: 'externalId' }));
     }
     return Object.assign(new Purchase(), {
+      ...PurchaseService.creditFacts(input, at, cost),
       producerId: input.producerId,
       purchasedOn,
       consumedOn,
@@ -163,6 +172,24 @@ export class PurchaseService {
       purpose,
       externalId,
     });
+  }
+
+  /** The facts of the credit (Lei 10.637/2002, art. 3º), all optional; amounts never negative, ICMS never above the cost. */
+  static creditFacts(input: RecordPurchaseInput, at: string, cost: Decimal | null) {
+    const cst = input.pisCofinsCst ?? null;
+    if (cst !== null && !/^[0-9]{2}$/.test(cst)) throw new BadInputError(`${at}.pisCofinsCst`, message('input.unknownValue', { what: 'pisCofinsCst', value: cst }));
+    const amount = (value: Decimal | null | undefined, field: string) => {
+      if (value == null) return null;
+      if (value.isNegative()) throw new BadInputError(`${at}.${field}`, message('law.nonNegativeDecimal', { key: field }));
+      return value;
+    };
+    const icmsValue = amount(input.icmsValue, 'icmsValue');
+    if (icmsValue && cost && icmsValue.gt(cost)) throw new BadInputError(`${at}.icmsValue`, message('law.nonNegativeDecimal', { key: 'cost - icmsValue' }));
+    return {
+      pisCofinsCst: cst, creditSupplier: input.creditSupplier ?? null, creditProduct: input.creditProduct ?? null, icmsValue,
+      importPisPaid: amount(input.importPisPaid, 'importPisPaid'), importCofinsPaid: amount(input.importCofinsPaid, 'importCofinsPaid'),
+      creditRevenueGroup: input.creditRevenueGroup ?? null,
+    };
   }
 
   /** externalId is unique per producer: a repetition inside the batch is a CONFLICT too (each one, with `problems`). */

@@ -79,6 +79,7 @@ export const QUERY_RULES: Readonly<Record<string, Rule>> = {
   sealGrants: ownRead('Scoped by producer.', 'producerId'),
   regimeElections: ownRead('Scoped by producer.', 'producerId'),
   taxPeriod: ownRead('A producer\'s month (Lei 11.116/2005); another producer is NOT_FOUND.', 'producerId'),
+  creditBalances: ownRead('A producer\'s credit balances (Lei 10.637/2002, art. 3º § 4º); another producer is NOT_FOUND.', 'producerId'),
   importContributions: ownRead('A producer\'s imports of a month and their contributions; another producer is NOT_FOUND.', 'producerId'),
   sealCompliance: ownRead('A producer\'s year of Selo compliance; another producer is NOT_FOUND.', 'producerId'),
   sealPlan: ownRead('A producer\'s Selo plan for a year (nothing is written); another producer is NOT_FOUND.', 'producerId'),
@@ -105,6 +106,8 @@ export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
   publishCoefficientRule: adminWrite('The law: ADMIN only.'),
   publishLawParameter: adminWrite('The law: ADMIN only.'),
   closeTaxPeriod: ownWrite('A producer closes its own month.', 'producerId'),
+  recordCreditClaim: ownWrite('A producer files claims against its own balances (Lei 11.116/2005, art. 16).', 'input.producerId'),
+  electCreditApportionment: ownWrite('A producer elects its own apportionment method (Lei 10.637/2002, art. 3º § 9º).', 'input.producerId'),
   reopenTaxPeriod: ownWrite('Reopening a producer\'s month, with a reason.', 'producerId'),
 };
 

@@ -2,6 +2,8 @@ import { Field, ID, InputType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { Feedstock, PurchasePurpose, SupplierKind } from '../../law/types';
 import { DateScalar, DecimalScalar } from '../scalars';
+import { CreditProduct, CreditSupplier, RevenueGroup } from '../../services/credit.service';
+import '../credits/credit.enums';
 
 @InputType('RecordPurchaseInput', {
   description: 'One lot of raw material. FAMILY_FARMER needs familyFarmerId; COOPERATIVE and ASSOCIATION an organizationId of that kind; THIRD_PARTY a supplierName; OWN_PRODUCTION none of them and no cost.',
@@ -22,4 +24,11 @@ export class RecordPurchaseInput {
   @Field(() => PurchasePurpose, { nullable: true, defaultValue: PurchasePurpose.BIODIESEL_FEEDSTOCK, description: 'Raw material for biodiesel (art. 3º §2 I a) or another product (I b).' })
   purpose?: PurchasePurpose | null;
   @Field(() => String, { nullable: true, description: 'Caller-chosen key, unique per producer (retries of a batch are refused with CONFLICT). At most 255 characters.' }) externalId?: string | null;
+  @Field(() => String, { nullable: true, description: 'The supplier\'s PIS/Cofins CST on the document (tables 4.3.3/4.3.4), two digits: 01, 02, 03, 05 give the credit; 06–09 none (Lei 10.637/2002, art. 3º § 2º II). Absent: a credit that needs it is awaited.' }) pisCofinsCst?: string | null;
+  @Field(() => CreditSupplier, { nullable: true, description: 'Who sold, for the credit (Lei 10.637/2002, art. 3º § 3º I). Absent: NATURAL_PERSON for FAMILY_FARMER, COOPERATIVE for COOPERATIVE, COMPANY for ASSOCIATION; THIRD_PARTY awaits it.' }) creditSupplier?: CreditSupplier | null;
+  @Field(() => CreditProduct, { nullable: true, description: 'What was bought, for the credit. Absent: from the feedstock (grains and fruit IN_NATURA, SOYBEAN, oils VEGETABLE_OIL, tallow ANIMAL_FAT); OTHER awaits it.' }) creditProduct?: CreditProduct | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'ICMS in the cost, excluded from the credit\'s base (Lei 10.637/2002, art. 3º § 2º III); 0 when none. Absent: the credit is awaited.' }) icmsValue?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Imports (creditSupplier ABROAD): PIS/Pasep-Importação actually paid (Lei 10.865/2004, art. 15 § 1º).' }) importPisPaid?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Imports: Cofins-Importação actually paid, without the additional (Lei 10.865/2004, art. 15 § 1º-A).' }) importCofinsPaid?: Decimal | null;
+  @Field(() => RevenueGroup, { nullable: true, description: 'Under DIRECT_ALLOCATION: the revenue the input served (Lei 10.637/2002, art. 3º § 8º I).' }) creditRevenueGroup?: RevenueGroup | null;
 }

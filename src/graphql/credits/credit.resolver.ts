@@ -1,0 +1,61 @@
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { MonthCreditsView } from '../../services/credit.service';
+import { TaxPeriodView } from '../../services/tax-period.service';
+import { Context, knownOn } from '../context';
+import { DateScalar } from '../scalars';
+import { TaxPeriodType } from '../tax-period/tax-period.type';
+import {
+  CreditApportionmentElectionType, CreditBalanceType, CreditClaimType, ElectCreditApportionmentInput, RecordCreditClaimInput, TaxPeriodCreditsType, TaxPeriodNetType,
+} from './credit.type';
+
+// credits, net and balances of one month share one computation.
+const computed = new WeakMap<TaxPeriodView, Promise<MonthCreditsView>>();
+function monthCredits(t: TaxPeriodView, ctx: Context): Promise<MonthCreditsView> {
+  let p = computed.get(t);
+  if (!p) {
+    p = ctx.services.credits.ofMonth(t.producer, t.year, t.month, t.recomputedAsKnownOn ?? t.asKnownOn);
+    computed.set(t, p);
+  }
+  return p;
+}
+
+@Resolver(() => TaxPeriodType)
+export class TaxPeriodCreditsResolver {
+  @FieldResolver(() => TaxPeriodCreditsType, { description: 'The month\'s non-cumulative credits by group and COD_CRED, each purchase\'s credit and the art. 31 presumed credit (Lei 10.637/2002 and Lei 10.833/2003, art. 3º; Lei 12.865/2013, art. 31).' })
+  credits(@Root() t: TaxPeriodView, @Ctx() ctx: Context) {
+    return monthCredits(t, ctx);
+  }
+
+  @FieldResolver(() => TaxPeriodNetType, { description: 'The month\'s debits less the credits and balances deducted; from 2027, the CBS less the balances offset (LC 214/2025, art. 378).' })
+  async net(@Root() t: TaxPeriodView, @Ctx() ctx: Context) {
+    return (await monthCredits(t, ctx)).net;
+  }
+
+  @FieldResolver(() => [CreditBalanceType], { description: 'The balances after the month, by origin month, group and COD_CRED (registers 1100/1500).' })
+  async balances(@Root() t: TaxPeriodView, @Ctx() ctx: Context) {
+    return (await monthCredits(t, ctx)).balances;
+  }
+}
+
+@Resolver()
+export class CreditResolver {
+  @Query(() => [CreditBalanceType], { description: 'A producer\'s credit balances after the month of `on` (Lei 10.637/2002, art. 3º § 4º; from 2027, LC 214/2025, art. 378). ADMIN and AUDITOR: any producer; PRODUCER: its own (another is NOT_FOUND).' })
+  creditBalances(
+    @Arg('producerId', () => ID, { description: 'The producer.' }) producerId: string,
+    @Arg('on', () => DateScalar, { description: 'A day of the month asked.' }) on: string,
+    @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Law versions published by this date (default today).' }) asKnownOn: string | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.credits.balancesOn(ctx.actor, producerId, on, knownOn(ctx, asKnownOn));
+  }
+
+  @Mutation(() => CreditClaimType, { description: 'Record a refund or offset claim (PER/DCOMP) against a balance of groups 200/300 after its quarter (Lei 11.116/2005, art. 16; Lei 10.637/2002, art. 5º § 2º). A balance that is not refundable, not yet claimable or short: CONFLICT CREDIT_CLAIM with extensions.claimReason and available. ADMIN, or the PRODUCER for itself.' })
+  recordCreditClaim(@Arg('input', { description: 'The claim.' }) input: RecordCreditClaimInput, @Ctx() ctx: Context) {
+    return ctx.services.credits.recordClaim(ctx.actor, input);
+  }
+
+  @Mutation(() => CreditApportionmentElectionType, { description: 'Elect how common credits are apportioned in a calendar year (Lei 10.637/2002, art. 3º §§ 8º–9º); a second election for the year: CONFLICT APPORTIONMENT_ALREADY_ELECTED. ADMIN, or the PRODUCER for itself.' })
+  electCreditApportionment(@Arg('input', { description: 'Producer, year and method.' }) input: ElectCreditApportionmentInput, @Ctx() ctx: Context) {
+    return ctx.services.credits.elect(ctx.actor, input);
+  }
+}

@@ -1,0 +1,228 @@
+import { DataSource } from 'typeorm';
+import { Producer } from '../domain';
+import {
+  applyClaim, ApportionmentMethod, Balance, ClaimError, ClaimFacts, ClaimKind, Contribution, CreditProduct, CreditSupplier, foldNet, monthCredits, MonthCredits,
+  MonthNet, monthsBetween, productOfFeedstock, PurchaseCredit, purchaseCredit, RevenueGroup, RevenuePart, supplierOfKind,
+} from '../law/credits';
+import { firstDayOfMonth, IsoDate, lastDayOfMonth, monthOf, today, yearOf } from '../law/dates';
+import { Decimal, ZERO } from '../law/decimal';
+import { LawBook } from '../law/law-book';
+import { FuelTax, FuelTaxStatus, Market } from '../law/types';
+import { Actor } from './actor';
+import { BadInputError, ConflictError, NotFoundError } from './errors';
+import { requireDate, requirePositiveDecimal, requireWritableProducers } from './record-batch';
+import { requireVisibleProducer } from './seal.service';
+import { TaxPeriodService, TaxPeriodView } from './tax-period.service';
+import { mutate } from './transaction';
+import { checkMonth } from './validation';
+
+/** The month's credits, net and balances as the API shows them. */
+export interface MonthCreditsView extends MonthCredits {
+  year: number;
+  month: number;
+  method: ApportionmentMethod | null;
+  purchases: PurchaseCredit[];
+  net: MonthNet;
+  balances: Balance[];
+  /** Months of the fold whose debit could not be computed (their credits were carried whole). */
+  warnings: string[];
+}
+
+export interface RecordCreditClaimInput {
+  producerId: string;
+  tax: Contribution;
+  originYear: number;
+  originMonth: number;
+  codCred: string;
+  kind: ClaimKind;
+  filedOn: string;
+  amount: Decimal;
+  documentNumber?: string | null;
+}
+
+export interface ElectApportionmentInput {
+  producerId: string;
+  year: number;
+  method: ApportionmentMethod;
+  electedOn: string;
+}
+
+interface PurchaseRow {
+  id: string; purchased_on: string; feedstock: string; supplier_kind: string; cost: string | null; pis_cofins_cst: string | null;
+  credit_supplier: CreditSupplier | null; credit_product: CreditProduct | null; icms_value: string | null; import_pis_paid: string | null;
+  import_cofins_paid: string | null; credit_revenue_group: RevenueGroup | null;
+}
+
+const dec = (v: string | null) => (v === null ? null : new Decimal(v));
+const toYm = (d: IsoDate) => ({ year: yearOf(d), month: monthOf(d) });
+
+/**
+ * The non-cumulative credits of a producer (Lei 10.637/2002 and Lei 10.833/2003, art. 3º): each
+ * month's credits from its purchases and biodiesel revenue (src/law/credits decides), and the
+ * balances folded month by month from the producer's first record, against the debits of the
+ * tax period (TaxPeriodService) and the claims recorded; from 2027 against the CBS.
+ */
+export class CreditService {
+  constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>, private readonly taxPeriods: TaxPeriodService) {}
+
+  /** TaxPeriod.credits / net / balances: the producer is already within the caller's scope. */
+  async ofMonth(producer: Producer, year: number, month: number, asKnownOn: IsoDate): Promise<MonthCreditsView> {
+    checkMonth(year, month);
+    const law = await this.lawBook();
+    const first = await this.firstMonth(producer.id, year, month);
+    const [claims, elections] = await Promise.all([this.claims(producer.id), this.elections(producer.id)]);
+    const months = monthsBetween(first, { year, month });
+    const inputs = [];
+    const warnings: string[] = [];
+    let last: { credits: MonthCredits; purchases: PurchaseCredit[]; method: ApportionmentMethod | null } | null = null;
+    for (const m of months) {
+      const [view, purchases, sales] = await Promise.all([
+        this.taxPeriods.ofProducer(producer, m.year, m.month, asKnownOn).catch((error: Error) => error),
+        this.purchaseCredits(producer.id, m.year, m.month, law, asKnownOn),
+        this.salesByDay(producer.id, m.year, m.month),
+      ]);
+      if (view instanceof Error) warnings.push(`${m.year}-${String(m.month).padStart(2, '0')}: ${view.message}`);
+      const method = elections.get(m.year) ?? null;
+      const credits = monthCredits({ purchases, revenue: view instanceof Error ? [] : revenueParts(view, sales), method, law, asKnownOn });
+      const extinct = firstDayOfMonth(m.year, m.month) > '2026-12-31';
+      const cbs = view instanceof Error ? undefined : view.fuelTaxes?.find((t) => t.tax === FuelTax.CBS);
+      inputs.push({
+        year: m.year, month: m.month,
+        pisDebit: view instanceof Error || extinct ? null : view.pisDue, cofinsDebit: view instanceof Error || extinct ? null : view.cofinsDue,
+        lines: credits.lines, cbsLevied: extinct, cbsDue: cbs && cbs.status === FuelTaxStatus.COMPUTED ? cbs.due : extinct && !cbs ? ZERO : null,
+        claims: claims.filter((c) => toYm(c.filedOn).year === m.year && toYm(c.filedOn).month === m.month),
+      });
+      last = { credits, purchases, method };
+    }
+    const { nets, balances } = foldNet(inputs);
+    return { year, month, ...last!.credits, method: last!.method, purchases: last!.purchases, net: nets[nets.length - 1], balances, warnings };
+  }
+
+  /** creditBalances(producerId, on): the balances after the month of `on`. */
+  async balancesOn(actor: Actor, producerId: string, on: IsoDate, asKnownOn: IsoDate): Promise<Balance[]> {
+    await requireVisibleProducer(this.ds, actor, producerId);
+    const producer = await this.ds.getRepository(Producer).findOneByOrFail({ id: producerId });
+    const { year, month } = toYm(requireDate(on, 'on'));
+    return (await this.ofMonth(producer, year, month, asKnownOn)).balances;
+  }
+
+  /**
+   * recordCreditClaim: a PER/DCOMP against one balance (Lei 11.116/2005, art. 16; Lei 10.637/2002,
+   * art. 5º § 2º; from 2027 LC 214/2025, art. 378 IV): refused (CONFLICT CREDIT_CLAIM) unless the
+   * balance is of a refundable code, its quarter has ended by filedOn and it covers the amount.
+   */
+  async recordClaim(actor: Actor, input: RecordCreditClaimInput): Promise<ClaimFacts> {
+    const filedOn = requireDate(input.filedOn, 'input.filedOn');
+    const amount = requirePositiveDecimal(input.amount, 'input.amount');
+    if (!Object.values(Contribution).includes(input.tax)) throw new BadInputError('input.tax', `Unknown tax ${String(input.tax)}`);
+    if (!Object.values(ClaimKind).includes(input.kind)) throw new BadInputError('input.kind', `Unknown claim kind ${String(input.kind)}`);
+    if (!/^[123]0[1-9]$/.test(input.codCred ?? '')) throw new BadInputError('input.codCred', 'codCred is a COD_CRED of table 4.3.6 (three digits, e.g. 301)');
+    checkMonth(input.originYear, input.originMonth);
+    return mutate(this.ds, actor, async (em) => {
+      const producers = await requireWritableProducers<Producer>(em, actor, [{ field: 'input.producerId', id: input.producerId }]);
+      if (!producers.has(input.producerId)) throw new NotFoundError('Producer', input.producerId);
+      const producer = await em.getRepository(Producer).findOneByOrFail({ id: input.producerId });
+      // Serialise claims of a producer: two at once could each see the same balance.
+      await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credit-claim:${producer.id}`]);
+      const { year, month } = toYm(filedOn);
+      const before = (await this.ofMonth(producer, year, month, today())).balances;
+      const claim: ClaimFacts = { id: 'new', tax: input.tax, originYear: input.originYear, originMonth: input.originMonth, codCred: input.codCred, kind: input.kind, filedOn, amount };
+      try {
+        applyClaim(before.map((b) => ({ ...b })), claim);
+      } catch (error) {
+        if (!(error instanceof ClaimError)) throw error;
+        throw new ConflictError('CREDIT_CLAIM', `The claim cannot be recorded: ${error.reason}`, 'input.amount', { claimReason: error.reason, available: error.available.toFixed() });
+      }
+      const [row]: Array<{ id: string }> = await em.query(
+        `INSERT INTO credit_claim (producer_id, tax, origin_year, origin_month, cod_cred, kind, filed_on, amount, document_number)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id::text AS id`,
+        [producer.id, claim.tax, claim.originYear, claim.originMonth, claim.codCred, claim.kind, filedOn, amount.toFixed(), input.documentNumber?.trim() || null],
+      );
+      const saved = { ...claim, id: row.id };
+      return { result: saved, audit: [{ operation: 'recordCreditClaim', entity: 'CreditClaim', entityId: row.id, producerId: producer.id, after: { ...saved, amount: amount.toFixed() } }] };
+    });
+  }
+
+  /** electCreditApportionment: the method for a calendar year, once (Lei 10.637/2002, art. 3º §§ 8º–9º). */
+  async elect(actor: Actor, input: ElectApportionmentInput): Promise<ElectApportionmentInput & { id: string }> {
+    const electedOn = requireDate(input.electedOn, 'input.electedOn');
+    if (!Object.values(ApportionmentMethod).includes(input.method)) throw new BadInputError('input.method', `Unknown method ${String(input.method)}`);
+    if (!Number.isInteger(input.year) || input.year < 2002 || input.year > 2026) throw new BadInputError('input.year', 'year is a calendar year of the non-cumulative regime, 2002 to 2026');
+    return mutate(this.ds, actor, async (em) => {
+      await requireWritableProducers(em, actor, [{ field: 'input.producerId', id: input.producerId }]);
+      const rows: Array<{ id: string }> = await em.query(
+        `INSERT INTO credit_apportionment_election (producer_id, year, method, elected_on) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (producer_id, year) DO NOTHING RETURNING id::text AS id`,
+        [input.producerId, input.year, input.method, electedOn],
+      );
+      if (rows.length === 0) throw new ConflictError('APPORTIONMENT_ALREADY_ELECTED', `The apportionment method of ${input.year} is already elected`, 'input.year');
+      const saved = { ...input, electedOn, id: rows[0].id };
+      return { result: saved, audit: [{ operation: 'electCreditApportionment', entity: 'CreditApportionmentElection', entityId: rows[0].id, producerId: input.producerId, after: saved }] };
+    });
+  }
+
+  private async firstMonth(producerId: string, year: number, month: number): Promise<{ year: number; month: number }> {
+    const [row]: Array<{ first: string | null }> = await this.ds.query(
+      `SELECT to_char(least((SELECT min(purchased_on) FROM purchase WHERE producer_id = $1), (SELECT min(sold_on) FROM sale WHERE producer_id = $1), $2::date), 'YYYY-MM-DD') AS first`,
+      [producerId, firstDayOfMonth(year, month)],
+    );
+    // The non-cumulative credits start with Cofins in 02/2004 (Lei 10.833/2003).
+    return toYm(row.first! < '2004-02-01' ? '2004-02-01' : row.first!);
+  }
+
+  private async purchaseCredits(producerId: string, year: number, month: number, law: LawBook, asKnownOn: IsoDate): Promise<PurchaseCredit[]> {
+    const rows: PurchaseRow[] = await this.ds.query(
+      `SELECT id::text AS id, to_char(purchased_on, 'YYYY-MM-DD') AS purchased_on, feedstock, supplier_kind, cost::text AS cost, pis_cofins_cst, credit_supplier,
+              credit_product, icms_value::text AS icms_value, import_pis_paid::text AS import_pis_paid, import_cofins_paid::text AS import_cofins_paid, credit_revenue_group
+         FROM purchase WHERE producer_id = $1 AND purchased_on BETWEEN $2::date AND $3::date AND supplier_kind <> 'OWN_PRODUCTION' ORDER BY purchased_on, id`,
+      [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)],
+    );
+    return rows.map((r) => purchaseCredit({
+      purchaseId: r.id, purchasedOn: r.purchased_on, supplier: r.credit_supplier ?? supplierOfKind(r.supplier_kind), product: r.credit_product ?? productOfFeedstock(r.feedstock),
+      cst: r.pis_cofins_cst, cost: dec(r.cost), icms: dec(r.icms_value), importPisPaid: dec(r.import_pis_paid), importCofinsPaid: dec(r.import_cofins_paid),
+      allocatedTo: r.credit_revenue_group,
+    }, law, asKnownOn));
+  }
+
+  private async salesByDay(producerId: string, year: number, month: number): Promise<Array<{ on: IsoDate; market: Market; revenue: Decimal }>> {
+    const rows: Array<{ on: string; market: Market; revenue: string }> = await this.ds.query(
+      `SELECT to_char(sold_on, 'YYYY-MM-DD') AS on, market, sum(revenue)::text AS revenue FROM sale
+        WHERE producer_id = $1 AND sold_on BETWEEN $2::date AND $3::date GROUP BY sold_on, market ORDER BY sold_on, market`,
+      [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)],
+    );
+    return rows.map((r) => ({ on: r.on, market: r.market, revenue: new Decimal(r.revenue) }));
+  }
+
+  private async claims(producerId: string): Promise<ClaimFacts[]> {
+    const rows: Array<{ id: string; tax: Contribution; origin_year: number; origin_month: number; cod_cred: string; kind: ClaimKind; filed_on: string; amount: string }> = await this.ds.query(
+      `SELECT id::text AS id, tax, origin_year, origin_month, cod_cred, kind, to_char(filed_on, 'YYYY-MM-DD') AS filed_on, amount::text AS amount
+         FROM credit_claim WHERE producer_id = $1 ORDER BY filed_on, id`,
+      [producerId],
+    );
+    return rows.map((r) => ({ id: r.id, tax: r.tax, originYear: r.origin_year, originMonth: r.origin_month, codCred: r.cod_cred, kind: r.kind, filedOn: r.filed_on, amount: new Decimal(r.amount) }));
+  }
+
+  private async elections(producerId: string): Promise<Map<number, ApportionmentMethod>> {
+    const rows: Array<{ year: number; method: ApportionmentMethod }> = await this.ds.query(
+      'SELECT year, method FROM credit_apportionment_election WHERE producer_id = $1', [producerId]);
+    return new Map(rows.map((r) => [r.year, r.method]));
+  }
+}
+
+/**
+ * The month's biodiesel revenue by day and group: exports are group 300; a domestic day is group
+ * 100 when its segment's amount or rate is above zero, 200 when it is R$ 0,00 (category III, the
+ * 2026 window) — Interpretation in docs/LAW.md (Lei 11.033/2004, art. 17).
+ */
+function revenueParts(view: TaxPeriodView, sales: Array<{ on: IsoDate; market: Market; revenue: Decimal }>): RevenuePart[] {
+  return sales.map((s) => {
+    if (s.market === Market.EXPORT) return { on: s.on, group: RevenueGroup.EXPORT, revenue: s.revenue };
+    const seg = view.segments.find((x) => x.from <= s.on && s.on <= x.to);
+    const amount = seg ? (seg.blendedPisPerM3 ?? seg.pisRate ?? ZERO) : ZERO;
+    const taxed = seg !== undefined && (amount.gt(0) || seg.pisDue.gt(0));
+    return { on: s.on, group: taxed ? RevenueGroup.TAXED_DOMESTIC : RevenueGroup.UNTAXED_DOMESTIC, revenue: s.revenue };
+  });
+}
+
+/** The credit's vocabulary, for the GraphQL layer. */
+export { ApportionmentMethod, ClaimKind, Contribution, CreditKind, CreditProduct, CreditStatus, CreditSupplier, RevenueGroup } from '../law/credits/types';

@@ -1,0 +1,129 @@
+import { startTestApi, TestApi } from '../support/api';
+import { createProducer, grantSeal, newCpf, RECIFE, upsertMunicipalities } from '../support/fixtures';
+
+/**
+ * The month's credits, net and balances over real PostgreSQL (Lei 10.637/2002 and Lei 10.833/2003,
+ * art. 3º; Lei 11.116/2005, art. 16; LC 214/2025, art. 378). Every figure is worked by hand:
+ * a credit of 1,65% / 7,6% on R$ 100.000,00 net of ICMS is R$ 1.650,00 / 7.600,00.
+ */
+
+let api: TestApi;
+let farmer: string;
+const CAF = [{ kind: 'CAF', number: 'CAF-C1', validFrom: '2024-01-01', validUntil: '2027-12-31' }];
+
+beforeAll(async () => {
+  api = await startTestApi();
+  await upsertMunicipalities(api, [RECIFE]);
+  farmer = (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`,
+    { i: { cpf: newCpf(), name: 'Agricultora Crédito', municipalityCode: RECIFE, registrations: CAF } })).createFamilyFarmer.id;
+});
+afterAll(async () => { await api.close(); });
+
+async function producer() {
+  const id = await createProducer(api, 'Usina de Biodiesel', RECIFE);
+  await api.ok(`mutation($i: ElectRegimeInput!) { electRegime(input: $i) { effectiveYear } }`, { i: { producerId: id, regime: 'SPECIAL_PER_M3', electedOn: '2025-11-03' } });
+  await grantSeal(api, id);
+  return id;
+}
+
+const base = (producerId: string, on: string) => ({ producerId, purchasedOn: on, quantityKg: '1000', originMunicipalityCode: RECIFE });
+/** Methanol from a company, CST 01, no ICMS: not raw material of the blend, hence purpose OTHER_PRODUCT. */
+const methanol = (producerId: string, on: string) => ({
+  ...base(producerId, on), feedstock: 'OTHER', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Metanol SA', purpose: 'OTHER_PRODUCT',
+  creditSupplier: 'COMPANY', creditProduct: 'INPUT', pisCofinsCst: '01', icmsValue: '0',
+});
+async function record(purchases: object[], sales: object[]) {
+  if (purchases.length) await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: purchases });
+  if (sales.length) await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, { i: sales });
+}
+const MONTH = `query($p: ID!, $y: Int!, $m: Int!, $k: Date) { taxPeriod(producerId: $p, year: $y, month: $m, asKnownOn: $k) {
+  pisDue cofinsDue
+  credits { lines { group codCred base pisRate cofinsRate pis cofins legalBasis } purchases { purchaseId status reason pis cofins legalBasis } presumed { status } awaiting awaitingElection }
+  net { pisDebit cofinsDebit pisDue cofinsDue cbsDue cbsOffset cbsNetDue pisRefundable cofinsRefundable }
+  balances { tax originYear originMonth group codCred original deducted claimed offsetAgainstCbs remaining refundableFrom }
+} }`;
+const month = async (p: string, y: number, m: number, k?: string) => (await api.ok(MONTH, { p, y, m, k: k ?? null })).taxPeriod;
+const CLAIM = `mutation($i: RecordCreditClaimInput!) { recordCreditClaim(input: $i) { id codCred amount } }`;
+
+test('a quarter with a category III month and an export month: the kept credits become a refund claim', async () => {
+  const id = await producer();
+  // August: a family farmer of the Nordeste (category III, R$ 0,00, Decreto 10.527/2020, art. 6º III) and methanol; 100 m³ sold at R$ 0,00.
+  await record([
+    { ...base(id, '2026-08-03'), feedstock: 'CASTOR_BEAN', cost: '50000', supplierKind: 'FAMILY_FARMER', familyFarmerId: farmer },
+    methanol(id, '2026-08-04'),
+  ], [{ producerId: id, soldOn: '2026-08-20', volumeM3: '100', revenue: '500000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  // September: methanol and an export.
+  await record([methanol(id, '2026-09-02')], [{ producerId: id, soldOn: '2026-09-20', volumeM3: '100', revenue: '500000', origin: 'OWN_PRODUCTION', market: 'EXPORT' }]);
+
+  const aug = await month(id, 2026, 8);
+  expect([aug.pisDue, aug.cofinsDue]).toEqual(['0.00', '0.00']);
+  const [farm, meth] = aug.credits.purchases;
+  expect([farm.status, farm.reason, farm.pis]).toEqual(['NO_CREDIT', 'NATURAL_PERSON_SUPPLIER', null]);
+  expect(farm.legalBasis).toContain('art. 3º § 3º I');
+  expect([meth.status, meth.pis, meth.cofins]).toEqual(['CREDIT', '1650.00', '7600.00']);
+  expect(aug.credits.lines.map((l: any) => [l.group, l.codCred, l.base, l.pis, l.cofins])).toEqual([['UNTAXED_DOMESTIC', '201', '100000.00', '1650.00', '7600.00']]);
+  // The art. 31 credit on the R$ 500.000,00 of revenue waits for its share.
+  expect(aug.credits.presumed.map((p: any) => p.status)).toEqual(['AWAITING_PARAMETER']);
+  expect([aug.net.pisRefundable, aug.net.cofinsRefundable]).toEqual(['0.00', '0.00']); // the quarter has not ended
+
+  const sep = await month(id, 2026, 9);
+  expect(sep.credits.lines.map((l: any) => l.codCred)).toEqual(['301']);
+  expect([sep.net.pisRefundable, sep.net.cofinsRefundable]).toEqual(['3300.00', '15200.00']);
+  expect(sep.balances.map((b: any) => [b.tax, b.originMonth, b.codCred, b.remaining, b.refundableFrom])).toEqual([
+    ['PIS', 8, '201', '1650.00', '2026-10-01'], ['COFINS', 8, '201', '7600.00', '2026-10-01'],
+    ['PIS', 9, '301', '1650.00', '2026-10-01'], ['COFINS', 9, '301', '7600.00', '2026-10-01'],
+  ]);
+
+  const claim = { producerId: id, tax: 'COFINS', originYear: 2026, originMonth: 9, codCred: '301', kind: 'REFUND', filedOn: '2026-10-15', amount: '7000' };
+  const early = await api.gql(CLAIM, { i: { ...claim, filedOn: '2026-09-30' } });
+  expect(early.errors![0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'CREDIT_CLAIM', claimReason: 'BEFORE_QUARTER_END' });
+  const short = await api.gql(CLAIM, { i: { ...claim, amount: '7600.01' } });
+  expect(short.errors![0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'CREDIT_CLAIM', claimReason: 'EXCEEDS_BALANCE', available: '7600' });
+  expect(await api.count('SELECT count(*) FROM credit_claim WHERE producer_id = $1', [id])).toBe(0);
+  expect((await api.ok(CLAIM, { i: claim })).recordCreditClaim).toMatchObject({ codCred: '301', amount: '7000.00' });
+
+  const after = (await api.ok(`query($p: ID!) { creditBalances(producerId: $p, on: "2026-10-20") { tax codCred claimed remaining } }`, { p: id })).creditBalances;
+  expect(after.find((b: any) => b.tax === 'COFINS' && b.codCred === '301')).toEqual({ tax: 'COFINS', codCred: '301', claimed: '7000.00', remaining: '600.00' });
+  const oct = await month(id, 2026, 10);
+  expect([oct.net.pisRefundable, oct.net.cofinsRefundable]).toEqual(['3300.00', '8200.00']);
+});
+
+test('a 2027 month offsets a 2026 balance against the CBS (LC 214/2025, art. 378 III)', async () => {
+  const id = await producer();
+  // December 2026: tallow from a company (CST 01) is the raw material (GENERAL, R$ 26,41 / 121,59 per m³); 10 m³ sold.
+  await record([{
+    ...base(id, '2026-12-01'), feedstock: 'BEEF_TALLOW', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Frigorífico SA',
+    creditSupplier: 'COMPANY', pisCofinsCst: '01', icmsValue: '0',
+  }], [{ producerId: id, soldOn: '2026-12-10', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  const dec = await month(id, 2026, 12);
+  // Debit 10 × 26,41 = 264,10 and 10 × 121,59 = 1.215,90, all deducted from the credit of 1.650,00 / 7.600,00.
+  expect(dec.net).toMatchObject({ pisDebit: '264.10', cofinsDebit: '1215.90', pisDue: '0.00', cofinsDue: '0.00', cbsDue: null });
+  expect(dec.balances.map((b: any) => [b.codCred, b.remaining, b.refundableFrom])).toEqual([['101', '1385.90', null], ['101', '6384.10', null]]);
+
+  await api.ok(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
+    parameter: 'fuel-tax-rate', scope: 'CBS', values: [{ name: 'perM3', value: '100' }], validFrom: '2027-01-01',
+    publishedOn: '2026-12-20', legalBasis: 'Decreto hipotético nº 2/2026, art. 1º (CBS on biodiesel B100, per m³)',
+  } });
+  await record([], [{ producerId: id, soldOn: '2027-01-15', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  const jan = await month(id, 2027, 1, '2026-12-21');
+  // CBS 10 × 100,00 = 1.000,00, offset by the PIS/Pasep balance first (1.385,90 → 385,90).
+  expect(jan.net).toMatchObject({ pisDue: '0.00', cofinsDue: '0.00', cbsDue: '1000.00', cbsOffset: '1000.00', cbsNetDue: '0.00' });
+  expect(jan.balances.map((b: any) => [b.tax, b.originYear, b.offsetAgainstCbs, b.remaining])).toEqual([['PIS', 2026, '1000.00', '385.90'], ['COFINS', 2026, '0.00', '6384.10']]);
+  expect(jan.credits.lines).toEqual([]);
+  // As known before the rate's publication, the CBS and its offset are awaited.
+  const unknown = await month(id, 2027, 1, '2026-12-19');
+  expect(unknown.net).toMatchObject({ cbsDue: null, cbsOffset: null });
+});
+
+test('the apportionment method is elected once a year; a PRODUCER sees only its own balances', async () => {
+  const id = await producer();
+  const other = await producer();
+  const ELECT = `mutation($i: ElectCreditApportionmentInput!) { electCreditApportionment(input: $i) { year method } }`;
+  const i = { producerId: id, year: 2026, method: 'REVENUE_RATIO', electedOn: '2026-01-05' };
+  expect((await api.ok(ELECT, { i }, { role: 'PRODUCER', producerId: id })).electCreditApportionment).toEqual({ year: 2026, method: 'REVENUE_RATIO' });
+  expect((await api.gql(ELECT, { i })).errors![0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'APPORTIONMENT_ALREADY_ELECTED' });
+  const foreign = await api.gql(`query($p: ID!) { creditBalances(producerId: $p, on: "2026-10-20") { tax } }`, { p: other }, { role: 'PRODUCER', producerId: id });
+  expect(foreign.errors![0].extensions!.code).toBe('NOT_FOUND');
+  const auditor = await api.gql(ELECT, { i: { ...i, producerId: other } }, { role: 'AUDITOR' });
+  expect(auditor.errors![0].extensions!.code).toBe('FORBIDDEN');
+});
