@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Producer } from '../domain';
 import {
   applyClaim, ApportionmentMethod, Balance, ClaimError, ClaimFacts, ClaimKind, Contribution, CreditProduct, CreditSupplier, foldNet, monthCredits, MonthCredits,
@@ -75,6 +75,7 @@ export class CreditService {
     const inputs = [];
     const warnings: string[] = [];
     let last: { credits: MonthCredits; purchases: PurchaseCredit[]; method: ApportionmentMethod | null } | null = null;
+    const closed = await this.closedSnapshots(producer.id);
     for (const m of months) {
       const [view, purchases, sales] = await Promise.all([
         this.taxPeriods.ofProducer(producer, m.year, m.month, asKnownOn).catch((error: Error) => error),
@@ -82,8 +83,10 @@ export class CreditService {
         this.salesByDay(producer.id, m.year, m.month),
       ]);
       if (view instanceof Error) warnings.push(`${m.year}-${String(m.month).padStart(2, '0')}: ${view.message}`);
-      const method = elections.get(m.year) ?? null;
-      const credits = monthCredits({ purchases, revenue: view instanceof Error ? [] : revenueParts(view, sales), method, law, asKnownOn });
+      const kept = closed.get(`${m.year}-${m.month}`);
+      const method = kept ? kept.method : elections.get(m.year) ?? null;
+      // A closed month keeps the credits it closed with; an open one is computed as known on asKnownOn.
+      const credits = kept ?? monthCredits({ purchases, revenue: view instanceof Error ? [] : revenueParts(view, sales), method, law, asKnownOn });
       const extinct = firstDayOfMonth(m.year, m.month) > '2026-12-31';
       const cbs = view instanceof Error ? undefined : view.fuelTaxes?.find((t) => t.tax === FuelTax.CBS);
       inputs.push({
@@ -92,10 +95,23 @@ export class CreditService {
         lines: credits.lines, cbsLevied: extinct, cbsDue: cbs && cbs.status === FuelTaxStatus.COMPUTED ? cbs.due : extinct && !cbs ? ZERO : null,
         claims: claims.filter((c) => toYm(c.filedOn).year === m.year && toYm(c.filedOn).month === m.month),
       });
-      last = { credits, purchases, method };
+      last = { credits, purchases: kept ? kept.purchases : purchases, method };
     }
     const { nets, balances } = foldNet(inputs);
     return { year, month, ...last!.credits, method: last!.method, purchases: last!.purchases, net: nets[nets.length - 1], balances, warnings };
+  }
+
+  /** A closing month's credits, kept beside its snapshot (TaxPeriodService.close, in its transaction). */
+  async snapshot(em: EntityManager, producer: Producer, year: number, month: number): Promise<void> {
+    const v = await this.ofMonth(producer, year, month, today());
+    const kept = { lines: v.lines, purchases: v.purchases, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
+    await em.query('UPDATE tax_period SET credits_snapshot = $4 WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month, JSON.stringify(kept)]);
+  }
+
+  private async closedSnapshots(producerId: string): Promise<Map<string, MonthCredits & { purchases: PurchaseCredit[]; method: ApportionmentMethod | null }>> {
+    const rows: Array<{ year: number; month: number; credits_snapshot: Record<string, unknown> }> = await this.ds.query(
+      `SELECT year, month, credits_snapshot FROM tax_period WHERE producer_id = $1 AND status = 'CLOSED' AND credits_snapshot IS NOT NULL`, [producerId]);
+    return new Map(rows.map((r) => [`${r.year}-${r.month}`, revive(r.credits_snapshot) as MonthCredits & { purchases: PurchaseCredit[]; method: ApportionmentMethod | null }]));
   }
 
   /** creditBalances(producerId, on): the balances after the month of `on`. */
@@ -207,6 +223,14 @@ export class CreditService {
       'SELECT year, method FROM credit_apportionment_election WHERE producer_id = $1', [producerId]);
     return new Map(rows.map((r) => [r.year, r.method]));
   }
+}
+
+const DECIMAL_KEYS = new Set(['base', 'pisRate', 'cofinsRate', 'pis', 'cofins', 'revenue', 'share']);
+/** A kept snapshot read back: its amounts as Decimals again. */
+function revive(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(revive);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, DECIMAL_KEYS.has(k) && typeof v === 'string' ? new Decimal(v) : revive(v)]));
 }
 
 /**

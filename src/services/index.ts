@@ -30,6 +30,8 @@ export function createServices(ds: DataSource) {
   const sealEvaluations = new SealEvaluationService(ds);
   const sealCompliance = new SealComplianceService(ds, () => law.lawBook(), contractConformity, sealEvaluations);
   const taxPeriods = new TaxPeriodService(ds, () => law.lawBook());
+  const credits = new CreditService(ds, () => law.lawBook(), taxPeriods);
+  taxPeriods.onClose = (em, producer, year, month) => credits.snapshot(em, producer, year, month);
   return {
     dataSource: ds,
     audit: new AuditService(ds),
@@ -53,7 +55,7 @@ export function createServices(ds: DataSource) {
     sealPlan: new SealPlanService(ds, sealCompliance),
     purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
     taxPeriods,
-    credits: new CreditService(ds, () => law.lawBook(), taxPeriods),
+    credits,
   };
 }
 

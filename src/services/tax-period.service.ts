@@ -1,4 +1,4 @@
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Producer, TaxPeriod } from '../domain';
 import { TaxPeriodEvent } from '../domain/tax-period.entity';
 import { IsoDate, today } from '../law/dates';
@@ -50,6 +50,9 @@ export interface MonthAsked {
  * figure and the fingerprint of its inputs, and refuses new records (period-lock.ts).
  */
 export class TaxPeriodService {
+  /** Work done in a close's transaction once the month is saved (the credits keep their own snapshot, credit.service.ts). */
+  onClose: ((em: EntityManager, producer: Producer, year: number, month: number) => Promise<void>) | null = null;
+
   constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>) {}
 
   /** taxPeriod(producerId, year, month, asKnownOn): ADMIN and AUDITOR any producer, a PRODUCER its own. */
@@ -142,6 +145,7 @@ export class TaxPeriodService {
         history,
       });
       const saved = await repo.save(row);
+      await this.onClose?.(em, producer, year, month);
       return {
         result: view(producer, computed, saved, null),
         audit: [{

@@ -58,7 +58,7 @@ const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | '
   'Query.minimumPrices': 'shared', 'Query.rate': 'shared', 'Query.lawParameterVersions': 'shared',
   'Query.lawParameterCatalogue': 'shared',
   'Query.producer': 'own', 'Query.producers': 'own', 'Query.contract': 'own', 'Query.purchase': 'own',
-  'Query.sealGrant': 'own', 'Query.sealGrants': 'own', 'Query.regimeElections': 'own', 'Query.taxPeriod': 'own',
+  'Query.sealGrant': 'own', 'Query.sealGrants': 'own', 'Query.regimeElections': 'own', 'Query.taxPeriod': 'own', 'Query.creditBalances': 'own',
   'Query.sealCompliance': 'own', 'Query.sealPlan': 'own', 'Query.auditLog': 'own', 'Query.importContributions': 'own',
   'Mutation.upsertMunicipalities': 'admin', 'Mutation.createProducer': 'admin', 'Mutation.grantSeal': 'admin',
   'Mutation.recordSealEvent': 'admin', 'Mutation.publishMinimumPrice': 'admin', 'Mutation.publishCoefficientRule': 'admin',
@@ -67,6 +67,7 @@ const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | '
   'Mutation.updateProducer': 'write-own', 'Mutation.electRegime': 'write-own', 'Mutation.createContract': 'write-own',
   'Mutation.recordPurchases': 'write-own', 'Mutation.recordSales': 'write-own', 'Mutation.recordFomento': 'write-own',
   'Mutation.recordImports': 'write-own', 'Mutation.closeTaxPeriod': 'write-own', 'Mutation.reopenTaxPeriod': 'write-own',
+  'Mutation.recordCreditClaim': 'write-own', 'Mutation.electCreditApportionment': 'write-own',
 };
 
 test('each operation\'s rule is what DESIGN §4 says for it', () => {

@@ -127,3 +127,16 @@ test('the apportionment method is elected once a year; a PRODUCER sees only its 
   const auditor = await api.gql(ELECT, { i: { ...i, producerId: other } }, { role: 'AUDITOR' });
   expect(auditor.errors![0].extensions!.code).toBe('FORBIDDEN');
 });
+
+test('a closed month keeps the credits it closed with', async () => {
+  const id = await producer();
+  await record([methanol(id, '2026-02-03')], [{ producerId: id, soldOn: '2026-02-20', volumeM3: '1', revenue: '6000', origin: 'OWN_PRODUCTION', market: 'EXPORT' }]);
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 2) { status } }`, { p: id });
+  // Bought in February, used in March (an open month): recomputed live it would add a credit to February.
+  await record([{ ...methanol(id, '2026-02-10'), consumedOn: '2026-03-02' }], []);
+  const feb = await month(id, 2026, 2);
+  expect(feb.credits.lines.map((l: any) => [l.codCred, l.pis, l.cofins])).toEqual([['301', '1650.00', '7600.00']]);
+  expect(feb.credits.purchases).toHaveLength(1);
+  await api.ok(`mutation($p: ID!) { reopenTaxPeriod(producerId: $p, year: 2026, month: 2, reason: "correction") { status } }`, { p: id });
+  expect((await month(id, 2026, 2)).credits.lines.map((l: any) => l.pis)).toEqual(['3300.00']);
+});

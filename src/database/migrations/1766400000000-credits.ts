@@ -12,7 +12,7 @@ const RLS = (table: string) => `
  * art. 3º; Lei 10.865/2004, art. 15), all nullable: a credit whose fact is missing is awaited.
  * The supplier's CST may also come from an NF-e item, hence IF NOT EXISTS. Beside them, the
  * yearly election of the apportionment method (art. 3º §§ 8º–9º) and the refund or offset
- * claims filed against the balances (Lei 11.116/2005, art. 16).
+ * claims filed against the balances (Lei 11.116/2005, art. 16); a closed month keeps its credits.
  */
 export class Credits1766400000000 implements MigrationInterface {
   name = 'Credits1766400000000';
@@ -49,6 +49,7 @@ export class Credits1766400000000 implements MigrationInterface {
         document_number text,
         created_at timestamptz NOT NULL DEFAULT now()
       );
+      ALTER TABLE tax_period ADD COLUMN credits_snapshot jsonb;
       CREATE INDEX credit_claim_producer ON credit_claim (producer_id, filed_on, id);
       ${RLS('credit_apportionment_election')}
       ${RLS('credit_claim')}
@@ -57,6 +58,7 @@ export class Credits1766400000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
+      ALTER TABLE tax_period DROP COLUMN credits_snapshot;
       DROP TABLE credit_claim;
       DROP TABLE credit_apportionment_election;
       ALTER TABLE purchase DROP COLUMN credit_supplier, DROP COLUMN credit_product, DROP COLUMN icms_value,
