@@ -9,14 +9,17 @@ import { municipalityFacts } from '../law/municipality';
 import { BiodieselOrigin, Market } from '../law/types';
 import type { TaxPeriodView } from '../services/tax-period.service';
 import { sped, spedDate, spedName, spedNumber } from './efd-text';
+import { balanceRecords, creditRecords, deductions, EfdCredits } from './efd-credits';
+import { Contribution } from '../law/credits';
 
 /**
  * The month's whole EFD-Contribuições file of one producer (IN RFB 1.252/2012; the layout of the
  * Guia Prático da EFD-Contribuições v1.35, docs/LAW.md): one company, every establishment; blocks 0,
  * A, C, D, F, I, M, 1 and 9 in the Guia's order, ISO-8859-1 text, `|`-delimited records on CRLF
  * lines. The sales are consolidated per establishment in C180/C181/C185 (NF-e model 55, C010
- * IND_ESCRI 1), split by the rates of the month's blend; Bloco M is rebuilt from them; credits
- * (M100/M500, C190/C191/C195, 1100/1500) are not written (docs/LAW.md).
+ * IND_ESCRI 1), split by the rates of the month's blend; Bloco M is rebuilt from them; the
+ * credits in M100/M500 and their balances in 1100/1500 (their acquisitions, C190/C191/C195, are
+ * not written: docs/LAW.md).
  */
 
 /** Layout version code of 0000 field 02 for periods from 2020 (table 3.1.1 of ADE Cofis 34/2010). */
@@ -32,6 +35,8 @@ export interface EfdFileInput {
   /** The GENERAL per-m³ amounts in force on each segment's first day (art. 6º §5º; the 2026 window). */
   general: Array<{ pisPerM3: Decimal; cofinsPerM3: Decimal }>;
   incidence: Incidence;
+  /** The month's credits and balances (non-cumulative only); none written when absent. */
+  credits?: EfdCredits | null;
 }
 
 export interface EfdFile {
@@ -49,7 +54,8 @@ function establishmentOf(sale: Sale, cnpjs: ReadonlySet<string>, head: string): 
   return issuer && cnpjs.has(issuer) ? issuer : head;
 }
 
-export function efdFile({ view, sales, general, incidence }: EfdFileInput): EfdFile {
+export function efdFile({ view, sales, general, incidence, credits: creditsInput }: EfdFileInput): EfdFile {
+  const credits = incidence === 'NON_CUMULATIVE' ? creditsInput ?? null : null;
   const producer = view.producer;
   const from = firstDayOfMonth(view.year, view.month);
   const to = lastDayOfMonth(view.year, view.month);
@@ -138,10 +144,14 @@ export function efdFile({ view, sales, general, incidence }: EfdFileInput): EfdF
     const due = sum(per.map((p) => p.value));
     const nc = incidence === 'NON_CUMULATIVE' ? due : ZERO;
     const cum = incidence === 'CUMULATIVE' ? due : ZERO;
-    // M200/M600: no credit, retention or other deduction (credits are not written); fields 02–08 non-cumulative, 09–12 cumulative, 13 the total.
-    put(total, n(nc, 2), n(ZERO, 2), n(ZERO, 2), n(nc, 2), n(ZERO, 2), n(ZERO, 2), n(nc, 2), n(cum, 2), n(ZERO, 2), n(ZERO, 2), n(cum, 2), n(due, 2));
+    const tax = which === 'pis' ? Contribution.PIS : Contribution.COFINS;
+    if (credits) creditRecords(put, tax, credits);
+    // M200/M600: the credits of the month (03) and of earlier months (04) deducted, no retention or other deduction; fields 02–08 non-cumulative, 09–12 cumulative, 13 the total.
+    const d = credits ? deductions(tax, credits) : { ofMonth: ZERO, earlier: ZERO };
+    const ncDue = Decimal.max(ZERO, nc.minus(d.ofMonth).minus(d.earlier));
+    put(total, n(nc, 2), n(d.ofMonth, 2), n(d.earlier, 2), n(ncDue, 2), n(ZERO, 2), n(ZERO, 2), n(ncDue, 2), n(cum, 2), n(ZERO, 2), n(ZERO, 2), n(cum, 2), n(ncDue.plus(cum), 2));
     const code = DCTF_REVENUE_CODE[incidence][which];
-    if (nc.gt(0)) put(`${total.slice(0, 2)}05`, '08', code, n(nc, 2));
+    if (ncDue.gt(0)) put(`${total.slice(0, 2)}05`, '08', code, n(ncDue, 2));
     if (cum.gt(0)) put(`${total.slice(0, 2)}05`, '12', code, n(cum, 2));
     for (const { l, value } of per) {
       const up = l.adjustment.gt(0) ? l.adjustment : ZERO;
@@ -160,8 +170,12 @@ export function efdFile({ view, sales, general, incidence }: EfdFileInput): EfdF
   block('cofins', cofinsM);
   close('M990', start);
 
+  start = blockStart();
+  const index1001 = lines.length;
   put('1001', '1');
-  put('1990', 2);
+  const balances = credits ? balanceRecords(put, Contribution.PIS, credits) + balanceRecords(put, Contribution.COFINS, credits) : 0;
+  if (balances > 0) lines[index1001] = '|1001|0|';
+  close('1990', start);
 
   // Bloco 9: one 9900 per register (9900, 9990 and 9999 included), 9990 and 9999 the line counts.
   const counts = new Map<string, number>();

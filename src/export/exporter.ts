@@ -131,7 +131,9 @@ export class Exporter {
       const draft = efdDraft({ view, sales, general });
       return { body: Buffer.from(draft.text, 'utf8'), contentType: 'text/plain; charset=utf-8', filename: `efd-contribuicoes-rascunho-${period}-producer-${view.producer.id}.txt` };
     }
-    const file = efdFile({ view, sales, general, incidence: p.incidence ?? 'NON_CUMULATIVE' });
+    const incidence = p.incidence ?? 'NON_CUMULATIVE';
+    const credits = incidence === 'NON_CUMULATIVE' ? await this.services.credits.efdCredits(view.producer, view.year, view.month, view.asKnownOn) : null;
+    const file = efdFile({ view, sales, general, incidence, credits });
     return { body: Buffer.from(file.text, 'latin1'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-${period}-producer-${view.producer.id}.txt` };
   }
 

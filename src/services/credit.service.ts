@@ -101,6 +101,16 @@ export class CreditService {
     return { year, month, ...last!.credits, method: last!.method, purchases: last!.purchases, net: nets[nets.length - 1], balances, warnings };
   }
 
+  /** The month's credits and the balances before and after it, for the EFD-Contribuições (M100/M500, 1100/1500). */
+  async efdCredits(producer: Producer, year: number, month: number, asKnownOn: IsoDate) {
+    const now = await this.ofMonth(producer, year, month, asKnownOn);
+    const [py, pm] = month === 1 ? [year - 1, 12] : [year, month - 1];
+    const first = await this.firstMonth(producer.id, year, month);
+    const before = first.year < year || (first.year === year && first.month < month) ? (await this.ofMonth(producer, py, pm, asKnownOn)).balances : [];
+    const end = lastDayOfMonth(year, month);
+    return { year, month, lines: now.lines, net: now.net, before, after: now.balances, claims: (await this.claims(producer.id)).filter((c) => c.filedOn <= end) };
+  }
+
   /** A closing month's credits, kept beside its snapshot (TaxPeriodService.close, in its transaction). */
   async snapshot(em: EntityManager, producer: Producer, year: number, month: number): Promise<void> {
     const v = await this.ofMonth(producer, year, month, today());

@@ -1,4 +1,5 @@
 import { startTestApi, TestApi } from '../support/api';
+import { efdProblems } from '../support/efd-layout';
 import { createProducer, grantSeal, newCpf, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
@@ -139,4 +140,38 @@ test('a closed month keeps the credits it closed with', async () => {
   expect(feb.credits.purchases).toHaveLength(1);
   await api.ok(`mutation($p: ID!) { reopenTaxPeriod(producerId: $p, year: 2026, month: 2, reason: "correction") { status } }`, { p: id });
   expect((await month(id, 2026, 2)).credits.lines.map((l: any) => l.pis)).toEqual(['3300.00']);
+});
+
+test('the EFD-Contribuições carries the credits: M100/M105, M200 with the balances deducted, 1100 by month of origin', async () => {
+  const id = await producer();
+  // November: methanol, no sale (its credit stays in group 100); December: tallow from a company and 10 m³ sold at GENERAL.
+  await record([methanol(id, '2026-11-05'), {
+    ...base(id, '2026-12-01'), feedstock: 'BEEF_TALLOW', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Frigorífico SA',
+    creditSupplier: 'COMPANY', pisCofinsCst: '01', icmsValue: '0',
+  }], [{ producerId: id, soldOn: '2026-12-10', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 12) { status } }`, { p: id });
+  const res = await fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=12`), {
+    headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` },
+  });
+  expect(res.status).toBe(200);
+  const body = Buffer.from(await res.arrayBuffer());
+  expect(efdProblems(body)).toEqual([]);
+  const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  // The debit, 10 × 26,41 = 264,10, takes November's balance first (the oldest): December's credit is all carried.
+  expect(only('M100', 'M105', 'M200', 'M205')).toEqual([
+    '|M100|101|0|100000,00|1,6500|||1650,00|0,00|0,00|0,00|1650,00|1|0,00|1650,00|',
+    '|M105|02|50|100000,00||100000,00|100000,00||||',
+    '|M200|264,10|0,00|264,10|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|',
+  ]);
+  expect(only('M500', 'M600')).toEqual([
+    '|M500|101|0|100000,00|7,6000|||7600,00|0,00|0,00|0,00|7600,00|1|0,00|7600,00|',
+    '|M600|1215,90|0,00|1215,90|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|',
+  ]);
+  expect(only('1001', '1100', '1500')).toEqual([
+    '|1001|0|',
+    '|1100|112026|01||101|1650,00||1650,00|0,00|0,00|0,00|1650,00|264,10|0,00|0,00|0,00|0,00|1385,90|',
+    '|1100|122026|01||101|1650,00||1650,00|0,00|0,00|0,00|1650,00|0,00|0,00|0,00|0,00|0,00|1650,00|',
+    '|1500|112026|01||101|7600,00||7600,00|0,00|0,00|0,00|7600,00|1215,90|0,00|0,00|0,00|0,00|6384,10|',
+    '|1500|122026|01||101|7600,00||7600,00|0,00|0,00|0,00|7600,00|0,00|0,00|0,00|0,00|0,00|7600,00|',
+  ]);
 });

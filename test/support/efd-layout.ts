@@ -48,6 +48,11 @@ export const LAYOUT: Array<[string, Register]> = [
   ['I001', { level: 1, parent: '0000', once: true, fields: OPEN('I001') }],
   ['I990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
   ['M001', { level: 1, parent: '0000', once: true, fields: OPEN('M001') }],
+  ['M100', { level: 2, parent: 'M001', fields: ['REG C 4* - S', 'COD_CRED C 3* - S', 'IND_CRED_ORI N 1* - S', 'VL_BC_PIS N - 2 N', 'ALIQ_PIS N 8 4 N', 'QUANT_BC_PIS N - 3 N',
+    'ALIQ_PIS_QUANT N - 4 N', 'VL_CRED N - 2 S', 'VL_AJUS_ACRES N - 2 S', 'VL_AJUS_REDUC N - 2 S', 'VL_CRED_DIF N - 2 S', 'VL_CRED_DISP N - 2 S', 'IND_DESC_CRED C 1* - S',
+    'VL_CRED_DESC N - 2 N', 'SLD_CRED N - 2 S'] }],
+  ['M105', { level: 3, parent: 'M100', fields: ['REG C 4* - S', 'NAT_BC_CRED C 2* - S', 'CST_PIS N 2* - S', 'VL_BC_PIS_TOT N - 2 N', 'VL_BC_PIS_CUM N - 2 N',
+    'VL_BC_PIS_NC N - 2 N', 'VL_BC_PIS N - 2 N', 'QUANT_BC_PIS_TOT N - 3 N', 'QUANT_BC_PIS N - 3 N', 'DESC_CRED C 60 - N'] }],
   ['M200', { level: 2, parent: 'M001', once: true, fields: ['REG C 4* - S', ...['VL_TOT_CONT_NC_PER', 'VL_TOT_CRED_DESC', 'VL_TOT_CRED_DESC_ANT', 'VL_TOT_CONT_NC_DEV', 'VL_RET_NC', 'VL_OUT_DED_NC',
     'VL_CONT_NC_REC', 'VL_TOT_CONT_CUM_PER', 'VL_RET_CUM', 'VL_OUT_DED_CUM', 'VL_CONT_CUM_REC', 'VL_TOT_CONT_REC'].map((f) => `${f} N - 2 S`)] }],
   ['M205', { level: 3, parent: 'M200', fields: ['REG C 4* - S', 'NUM_CAMPO C 2* - S', 'COD_REC C 6* - S', 'VL_DEBITO N - 2 S'] }],
@@ -57,6 +62,11 @@ export const LAYOUT: Array<[string, Register]> = [
   ['M220', { level: 4, parent: 'M210', fields: ['REG C 4* - S', 'IND_AJ C 1* - S', 'VL_AJ N - 2 S', 'COD_AJ C 2* - S', 'NUM_DOC C - - N', 'DESCR_AJ C - - N', 'DT_REF D 8* - N'] }],
   ['M400', { level: 2, parent: 'M001', fields: ['REG C 4* - S', 'CST_PIS C 2* - S', 'VL_TOT_REC N - 2 S', 'COD_CTA C 255 - N', 'DESC_COMPL C - - N'] }],
   ['M410', { level: 3, parent: 'M400', fields: ['REG C 4* - S', 'NAT_REC C 3* - S', 'VL_REC N - 2 S', 'COD_CTA C 255 - N', 'DESC_COMPL C - - N'] }],
+  ['M500', { level: 2, parent: 'M001', fields: ['REG C 4* - S', 'COD_CRED C 3* - S', 'IND_CRED_ORI N 1* - S', 'VL_BC_COFINS N - 2 N', 'ALIQ_COFINS N 8 4 N', 'QUANT_BC_COFINS N - 3 N',
+    'ALIQ_COFINS_QUANT N - 4 N', 'VL_CRED N - 2 S', 'VL_AJUS_ACRES N - 2 S', 'VL_AJUS_REDUC N - 2 S', 'VL_CRED_DIF N - 2 S', 'VL_CRED_DISP N - 2 S', 'IND_DESC_CRED C 1* - S',
+    'VL_CRED_DESC N - 2 N', 'SLD_CRED N - 2 S'] }],
+  ['M505', { level: 3, parent: 'M500', fields: ['REG C 4* - S', 'NAT_BC_CRED C 2* - S', 'CST_COFINS N 2* - S', 'VL_BC_COFINS_TOT N - 2 N', 'VL_BC_COFINS_CUM N - 2 N',
+    'VL_BC_COFINS_NC N - 2 N', 'VL_BC_COFINS N - 2 N', 'QUANT_BC_COFINS_TOT N - 3 N', 'QUANT_BC_COFINS N - 3 N', 'DESC_CRED C 60 - N'] }],
   ['M600', { level: 2, parent: 'M001', once: true, fields: ['REG C 4* - S', ...['VL_TOT_CONT_NC_PER', 'VL_TOT_CRED_DESC', 'VL_TOT_CRED_DESC_ANT', 'VL_TOT_CONT_NC_DEV', 'VL_RET_NC', 'VL_OUT_DED_NC',
     'VL_CONT_NC_REC', 'VL_TOT_CONT_CUM_PER', 'VL_RET_CUM', 'VL_OUT_DED_CUM', 'VL_CONT_CUM_REC', 'VL_TOT_CONT_REC'].map((f) => `${f} N - 2 S`)] }],
   ['M605', { level: 3, parent: 'M600', fields: ['REG C 4* - S', 'NUM_CAMPO C 2* - S', 'COD_REC C 6* - S', 'VL_DEBITO N - 2 S'] }],
@@ -68,6 +78,12 @@ export const LAYOUT: Array<[string, Register]> = [
   ['M810', { level: 3, parent: 'M800', fields: ['REG C 4* - S', 'NAT_REC C 3* - S', 'VL_REC N - 2 S', 'COD_CTA C 255 - N', 'DESC_COMPL C - - N'] }],
   ['M990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
   ['1001', { level: 1, parent: '0000', once: true, fields: OPEN('1001') }],
+  ['1100', { level: 2, parent: '1001', fields: ['REG C 4* - S', 'PER_APU_CRED N 6 - S', 'ORIG_CRED N 2* - S', 'CNPJ_SUC N 14* - N', 'COD_CRED N 3* - S', 'VL_CRED_APU N - 2 S',
+    'VL_CRED_EXT_APU N - 2 N', 'VL_TOT_CRED_APU N - 2 S', 'VL_CRED_DESC_PA_ANT N - 2 S', 'VL_CRED_PER_PA_ANT N - 2 N', 'VL_CRED_DCOMP_PA_ANT N - 2 N', 'SD_CRED_DISP_EFD N - 2 S',
+    'VL_CRED_DESC_EFD N - 2 N', 'VL_CRED_PER_EFD N - 2 N', 'VL_CRED_DCOMP_EFD N - 2 N', 'VL_CRED_TRANS N - 2 N', 'VL_CRED_OUT N - 2 N', 'SLD_CRED_FIM N - 2 N'] }],
+  ['1500', { level: 2, parent: '1001', fields: ['REG C 4* - S', 'PER_APU_CRED N 6 - S', 'ORIG_CRED N 2* - S', 'CNPJ_SUC N 14* - N', 'COD_CRED N 3* - S', 'VL_CRED_APU N - 2 S',
+    'VL_CRED_EXT_APU N - 2 N', 'VL_TOT_CRED_APU N - 2 S', 'VL_CRED_DESC_PA_ANT N - 2 S', 'VL_CRED_PER_PA_ANT N - 2 N', 'VL_CRED_DCOMP_PA_ANT N - 2 N', 'SD_CRED_DISP_EFD N - 2 S',
+    'VL_CRED_DESC_EFD N - 2 N', 'VL_CRED_PER_EFD N - 2 N', 'VL_CRED_DCOMP_EFD N - 2 N', 'VL_CRED_TRANS N - 2 N', 'VL_CRED_OUT N - 2 N', 'SLD_CRED_FIM N - 2 N'] }],
   ['1990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
   ['9001', { level: 1, parent: '0000', once: true, fields: OPEN('9001') }],
   ['9900', { level: 2, parent: '9001', fields: ['REG C 4* - S', 'REG_BLC C 4* - S', 'QTD_REG_BLC N - - S'] }],
@@ -234,6 +250,32 @@ export function efdProblems(body: Buffer): string[] {
       if (!kids.reduce((s, x) => s.plus(num(x.f[2])), new Decimal(0)).eq(num(z.f[2]))) problems.push(`line ${z.line} (${zero}): its ${zeroDetail} records do not sum its revenue`);
     }
     for (const cst of new Set(cLines.map((x) => x.f[1]).filter((x) => x !== '03'))) if (!by(zero).some((z) => z.f[1] === cst)) problems.push(`${zero}: no record for CST ${cst}`);
+  }
+  // Credits: M100/M500 fields add up, M105/M505 carry their base, M200/M600 field 03 is the M100/M500 field 14 sum; 1100/1500 fields add up and field 13 of earlier months is M200/M600 field 04.
+  for (const [credit, detail, total, control] of [['M100', 'M105', 'M200', '1100'], ['M500', 'M505', 'M600', '1500']]) {
+    for (const l of by(credit)) {
+      const [, , bc, , , , cred, up, down, dif, disp, ind, desc, sld] = l.f.slice(1);
+      const at = `line ${l.line} (${credit})`;
+      if (!num(disp).eq(num(cred).plus(num(up)).minus(num(down)).minus(num(dif)))) problems.push(`${at}: VL_CRED_DISP is not 08 + 09 − 10 − 11`);
+      if (!num(sld).eq(num(disp).minus(num(desc || '0')))) problems.push(`${at}: SLD_CRED is not 12 − 14`);
+      if ((ind === '0') !== num(desc || '0').eq(num(disp))) problems.push(`${at}: IND_DESC_CRED ${ind} with ${desc} of ${disp}`);
+      const kids = records.filter((x) => x.reg === detail && x.parent === l);
+      if (kids.length === 0) problems.push(`${at}: no ${detail}`);
+      if (!kids.reduce((s, x) => s.plus(num(x.f[6] || '0')), new Decimal(0)).eq(num(bc || '0'))) problems.push(`${at}: its ${detail} records do not sum VL_BC`);
+    }
+    const t = by(total)[0]?.f.slice(1).map(num);
+    const ofMonth = by(credit).reduce((s, x) => s.plus(num(x.f[13] || '0')), new Decimal(0));
+    if (t && !t[1].eq(ofMonth)) problems.push(`${total}: VL_TOT_CRED_DESC ${t[1].toFixed(2)}, the ${credit} records deduct ${ofMonth.toFixed(2)}`);
+    const period = by('0000')[0].f[5].slice(2);
+    let earlier = new Decimal(0);
+    for (const l of by(control)) {
+      const v = l.f.slice(1).map((x) => (x === '' ? new Decimal(0) : num(x)));
+      const at = `line ${l.line} (${control})`;
+      // v[i] is field i + 2: 08 = 06 + 07; 12 = 08 − 09 − 10 − 11; 18 = 12 − 13 − 14 − 15 − 16 − 17.
+      if (!v[6].eq(v[4].plus(v[5])) || !v[10].eq(v[6].minus(v[7]).minus(v[8]).minus(v[9])) || !v[16].eq(v[10].minus(v[11]).minus(v[12]).minus(v[13]).minus(v[14]).minus(v[15]))) problems.push(`${at}: its fields do not add up`);
+      if (l.f[1] !== period) earlier = earlier.plus(v[11]);
+    }
+    if (t && !t[2].eq(earlier)) problems.push(`${total}: VL_TOT_CRED_DESC_ANT ${t[2].toFixed(2)}, the ${control} records of earlier months deduct ${earlier.toFixed(2)}`);
   }
   const cod = by('0110')[0].f[3];
   if ((cod === '2') !== (by('M210').length + by('M610').length > 0)) problems.push(`0110 COD_TIPO_CONT ${cod || 'empty'} with ${by('M210').length + by('M610').length} per-unit M210/M610`);

@@ -1,0 +1,89 @@
+import { Balance, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditLine, GROUP_ORDER, MonthNet, RevenueGroup } from '../law/credits';
+import { Decimal, sum, ZERO } from '../law/decimal';
+import { spedNumber } from './efd-text';
+
+/** The month's credits as the EFD-Contribuições writes them (M100/M105, M500/M505, M200/M600 fields 03–04, 1100/1500). */
+export interface EfdCredits {
+  year: number;
+  month: number;
+  /** The month's credits by group and COD_CRED (the closed month's snapshot). */
+  lines: CreditLine[];
+  net: MonthNet;
+  /** The balances after the month before, and after this month. */
+  before: Balance[];
+  after: Balance[];
+  /** Every claim filed up to the month's end. */
+  claims: ClaimFacts[];
+}
+
+type Field = string | number | null;
+type Put = (...fields: Field[]) => void;
+const n = spedNumber;
+
+/** CST of the credit (table 4.3.3): 50–52 basic and import credits, 60–62 presumed, by the group the credit serves exclusively. */
+const CST: Record<RevenueGroup, [string, string]> = {
+  [RevenueGroup.TAXED_DOMESTIC]: ['50', '60'], [RevenueGroup.UNTAXED_DOMESTIC]: ['51', '61'], [RevenueGroup.EXPORT]: ['52', '62'],
+};
+/** NAT_BC_CRED (table 4.3.7): 02 inputs; 13 other operations with a right to credit, for the art. 31 credit (Interpretation, docs/LAW.md). */
+const natureOf = (kind: CreditKind) => (kind === CreditKind.PRESUMED ? '13' : '02');
+
+/**
+ * M100/M105 (PIS/Pasep) or M500/M505 (Cofins): one M100 per COD_CRED and rate, its M105 with the
+ * base; the part deducted in the month (field 14) and the balance (field 15) from the fold.
+ */
+export function creditRecords(put: Put, tax: Contribution, c: EfdCredits): void {
+  const [reg, detail] = tax === Contribution.PIS ? ['M100', 'M105'] : ['M500', 'M505'];
+  const own = (b: Balance) => b.tax === tax && b.originYear === c.year && b.originMonth === c.month;
+  // What each COD_CRED of the month had deducted, handed out to its lines in order.
+  const deductedLeft = new Map(c.after.filter(own).map((b) => [b.codCred, b.deducted]));
+  for (const l of c.lines) {
+    const credit = tax === Contribution.PIS ? l.pis : l.cofins;
+    if (credit.isZero()) continue;
+    const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
+    const used = Decimal.min(credit, deductedLeft.get(l.codCred) ?? ZERO);
+    deductedLeft.set(l.codCred, (deductedLeft.get(l.codCred) ?? ZERO).minus(used));
+    put(reg, l.codCred, '0', n(l.base, 2), rate ? n(rate.times(100), 4) : null, null, null, n(credit, 2), n(ZERO, 2), n(ZERO, 2), n(ZERO, 2), n(credit, 2),
+      used.eq(credit) ? '0' : '1', n(used, 2), n(credit.minus(used), 2));
+    const cst = CST[l.group][l.kind === CreditKind.PRESUMED ? 1 : 0];
+    put(detail, natureOf(l.kind), cst, n(l.base, 2), null, n(l.base, 2), n(l.base, 2), null, null, null);
+  }
+}
+
+/** M200/M600 fields 03 and 04: the month's credits deducted, and earlier balances deducted (1100/1500 field 13). */
+export function deductions(tax: Contribution, c: EfdCredits): { ofMonth: Decimal; earlier: Decimal } {
+  return tax === Contribution.PIS
+    ? { ofMonth: c.net.pisCreditsOfMonthDeducted, earlier: c.net.pisEarlierDeducted }
+    : { ofMonth: c.net.cofinsCreditsOfMonthDeducted, earlier: c.net.cofinsEarlierDeducted };
+}
+
+/**
+ * 1100 (PIS/Pasep) or 1500 (Cofins): one record per month of origin and COD_CRED with a balance to
+ * use in the month — earlier months with a balance at its start, and the month's own credit left
+ * (Guia, 1100: the key PER_APU_CRED, ORIG_CRED, CNPJ_SUC, COD_CRED).
+ */
+export function balanceRecords(put: Put, tax: Contribution, c: EfdCredits): number {
+  const reg = tax === Contribution.PIS ? '1100' : '1500';
+  const key = (b: { originYear: number; originMonth: number; codCred: string }) => `${b.originYear}-${b.originMonth}-${b.codCred}`;
+  const before = new Map(c.before.filter((b) => b.tax === tax).map((b) => [key(b), b]));
+  const monthStart = `${c.year}-${String(c.month).padStart(2, '0')}-01`;
+  const claimed = (b: Balance, kind: ClaimKind, inMonth: boolean) => sum(c.claims
+    .filter((x) => x.tax === tax && key(x) === key(b) && x.kind === kind && (x.filedOn >= monthStart) === inMonth).map((x) => x.amount));
+  let written = 0;
+  const rows = c.after.filter((b) => b.tax === tax).sort((a, b) => a.originYear - b.originYear || a.originMonth - b.originMonth || a.codCred.localeCompare(b.codCred)
+    || GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group));
+  for (const b of rows) {
+    const earlier = before.get(key(b));
+    const isOwn = b.originYear === c.year && b.originMonth === c.month;
+    if (isOwn ? b.remaining.isZero() : !earlier || earlier.remaining.isZero()) continue;
+    const deductedBefore = earlier?.deducted ?? ZERO;
+    const [perBefore, dcompBefore] = [claimed(b, ClaimKind.REFUND, false), claimed(b, ClaimKind.OFFSET, false)];
+    const available = b.original.minus(deductedBefore).minus(perBefore).minus(dcompBefore);
+    const [per, dcomp] = [claimed(b, ClaimKind.REFUND, true), claimed(b, ClaimKind.OFFSET, true)];
+    const deducted = b.deducted.minus(deductedBefore);
+    put(reg, `${String(b.originMonth).padStart(2, '0')}${b.originYear}`, '01', null, b.codCred, n(b.original, 2), null, n(b.original, 2), n(deductedBefore, 2),
+      n(perBefore, 2), n(dcompBefore, 2), n(available, 2), n(deducted, 2), n(per, 2), n(dcomp, 2), n(ZERO, 2), n(ZERO, 2),
+      n(available.minus(deducted).minus(per).minus(dcomp), 2));
+    written++;
+  }
+  return written;
+}
