@@ -87,7 +87,8 @@ export class Exporter {
   /** Producer.taxPeriod / taxPeriod(producerId, year, month, asKnownOn). */
   async taxPeriod(actor: Actor, p: { producerId: string; year: number; month: number; asKnownOn: IsoDate }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
     const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, p.asKnownOn);
-    return this.file(taxPeriodDocument(view, locale), format, locale);
+    const credits = await this.services.credits.ofMonth(view.producer, view.year, view.month, view.recomputedAsKnownOn ?? view.asKnownOn);
+    return this.file(taxPeriodDocument(view, locale, credits), format, locale);
   }
 
   /** sealCompliance(producerId, year, asKnownOn), with every excluded item and its findings. */

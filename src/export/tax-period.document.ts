@@ -1,6 +1,7 @@
 import { ENUMS, Locale } from '../formats/brazilian';
 import { findingMessage } from '../i18n/finding-message';
 import type { TaxPeriodView } from '../services/tax-period.service';
+import type { MonthCreditsView } from '../services/credit.service';
 import { CellValue, Column, ExportDocument, label, Labels, Section } from './document';
 import { findingsSection, producerLine } from './sections';
 
@@ -11,9 +12,10 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /**
  * A month's PIS/Pasep and Cofins (the `taxPeriod` of the API, same service, same figures) as
  * tables: the month's figures, its segments, each segment's mix of rate categories, the findings,
- * and for a closed month its closing record and what recomputing it now would change.
+ * and for a closed month its closing record and what recomputing it now would change; with the
+ * credits, the month's net (debits, credits deducted, payable), its credits and the balances.
  */
-export function taxPeriodDocument(view: TaxPeriodView, locale: Locale): ExportDocument {
+export function taxPeriodDocument(view: TaxPeriodView, locale: Locale, credits: MonthCreditsView | null = null): ExportDocument {
   const period = `${view.year}-${pad(view.month)}`;
   const fields: Array<[string, Labels, Column['type'], CellValue]> = [
     ['producer', label('Producer', 'Produtor'), 'text', view.producer.legalName],
@@ -77,6 +79,7 @@ export function taxPeriodDocument(view: TaxPeriodView, locale: Locale): ExportDo
       kind: 'table', key: 'mix', title: label('Mix of rate categories (Decreto 10.527/2020, art. 6º §3º)', 'Composição por categoria (Decreto 10.527/2020, art. 6º §3º)'), columns: mixColumns,
       rows: view.segments.flatMap((s) => s.mix.map((m) => [s.from, s.to, m.category, ENUMS.RateCategory.portuguese(m.category), m.cost, m.quantityKg, m.share, m.coefficient, m.pisPerM3, m.cofinsPerM3, m.legalBasis])),
     },
+    ...(credits ? creditSections(credits) : []),
     findingsSection(view.warnings, locale),
   ];
   if (view.history.length) {
@@ -102,4 +105,49 @@ export function taxPeriodDocument(view: TaxPeriodView, locale: Locale): ExportDo
     )],
     sections,
   };
+}
+
+/** The month's net, credits by COD_CRED, each purchase's credit and the balances (Lei 10.637/2002 and Lei 10.833/2003, art. 3º). */
+function creditSections(c: MonthCreditsView): Section[] {
+  const n = c.net;
+  const net: Array<[string, Labels, Column['type'], CellValue]> = [
+    ['pisDebit', label('PIS/Pasep debit (R$)', 'Débito de PIS/Pasep (R$)'), 'money', n.pisDebit],
+    ['pisCreditsOfMonthDeducted', label('PIS/Pasep: credits of the month deducted (R$)', 'PIS/Pasep: créditos do mês descontados (R$)'), 'money', n.pisCreditsOfMonthDeducted],
+    ['pisEarlierDeducted', label('PIS/Pasep: earlier balances deducted (R$)', 'PIS/Pasep: saldos anteriores descontados (R$)'), 'money', n.pisEarlierDeducted],
+    ['pisNetDue', label('PIS/Pasep payable (R$)', 'PIS/Pasep a recolher (R$)'), 'money', n.pisDue],
+    ['cofinsDebit', label('Cofins debit (R$)', 'Débito de Cofins (R$)'), 'money', n.cofinsDebit],
+    ['cofinsCreditsOfMonthDeducted', label('Cofins: credits of the month deducted (R$)', 'Cofins: créditos do mês descontados (R$)'), 'money', n.cofinsCreditsOfMonthDeducted],
+    ['cofinsEarlierDeducted', label('Cofins: earlier balances deducted (R$)', 'Cofins: saldos anteriores descontados (R$)'), 'money', n.cofinsEarlierDeducted],
+    ['cofinsNetDue', label('Cofins payable (R$)', 'Cofins a recolher (R$)'), 'money', n.cofinsDue],
+    ['cbsDue', label('CBS before offsets (R$)', 'CBS antes das compensações (R$)'), 'money', n.cbsDue],
+    ['cbsOffset', label('Balances offset against the CBS (R$, LC 214/2025, art. 378)', 'Saldos compensados com a CBS (R$, LC 214/2025, art. 378)'), 'money', n.cbsOffset],
+    ['cbsNetDue', label('CBS payable (R$)', 'CBS a recolher (R$)'), 'money', n.cbsNetDue],
+    ['pisRefundable', label('PIS/Pasep refundable or offsettable (R$)', 'PIS/Pasep ressarcível ou compensável (R$)'), 'money', n.pisRefundable],
+    ['cofinsRefundable', label('Cofins refundable or offsettable (R$)', 'Cofins ressarcível ou compensável (R$)'), 'money', n.cofinsRefundable],
+    ['awaiting', label('Amounts awaiting a fact, a parameter or the election', 'Valores que aguardam um dado, um parâmetro ou a opção'), 'text', c.awaiting.join('; ') || null],
+  ];
+  return [
+    { kind: 'fields', key: 'net', title: label('The month\'s net', 'Apuração líquida do mês'), fields: net.map(([key, l, type, value]) => ({ key, label: l, type, value })) },
+    {
+      kind: 'table', key: 'credits', title: label('Credits of the month by COD_CRED (table 4.3.6)', 'Créditos do mês por COD_CRED (tabela 4.3.6)'),
+      columns: [col('codCred', 'COD_CRED', 'COD_CRED', 'text'), col('group', 'Revenue', 'Receita', 'text'), col('base', 'Base (R$)', 'Base (R$)', 'money'),
+        col('pisRate', 'PIS/Pasep rate', 'Alíquota de PIS/Pasep', 'figure'), col('cofinsRate', 'Cofins rate', 'Alíquota de Cofins', 'figure'),
+        col('pis', 'PIS/Pasep credit (R$)', 'Crédito de PIS/Pasep (R$)', 'money'), col('cofins', 'Cofins credit (R$)', 'Crédito de Cofins (R$)', 'money'), col('legalBasis', 'Legal basis', 'Fundamento legal', 'text')],
+      rows: c.lines.map((l) => [l.codCred, l.group, l.base, l.pisRate, l.cofinsRate, l.pis, l.cofins, l.legalBasis]),
+    },
+    {
+      kind: 'table', key: 'purchaseCredits', title: label('Credit of each purchase', 'Crédito de cada aquisição'),
+      columns: [col('purchaseId', 'Purchase', 'Aquisição', 'text'), col('status', 'Status', 'Situação', 'text'), col('reason', 'Reason or awaited', 'Motivo ou pendência', 'text'),
+        col('base', 'Base (R$)', 'Base (R$)', 'money'), col('pis', 'PIS/Pasep (R$)', 'PIS/Pasep (R$)', 'money'), col('cofins', 'Cofins (R$)', 'Cofins (R$)', 'money'), col('legalBasis', 'Legal basis', 'Fundamento legal', 'text')],
+      rows: c.purchases.map((p) => [p.purchaseId, p.status, p.awaiting ?? p.reason, p.base, p.pis, p.cofins, p.legalBasis]),
+    },
+    {
+      kind: 'table', key: 'balances', title: label('Balances after the month (registers 1100/1500)', 'Saldos após o mês (registros 1100/1500)'),
+      columns: [col('tax', 'Tax', 'Tributo', 'text'), col('origin', 'Month of origin', 'Mês de origem', 'text'), col('codCred', 'COD_CRED', 'COD_CRED', 'text'),
+        col('original', 'Credit (R$)', 'Crédito (R$)', 'money'), col('deducted', 'Deducted (R$)', 'Descontado (R$)', 'money'), col('claimed', 'Claimed (R$)', 'Pedido (R$)', 'money'),
+        col('offsetAgainstCbs', 'Offset against the CBS (R$)', 'Compensado com a CBS (R$)', 'money'), col('remaining', 'Balance (R$)', 'Saldo (R$)', 'money'),
+        col('refundableFrom', 'Refundable from', 'Ressarcível a partir de', 'date')],
+      rows: c.balances.map((b) => [b.tax, `${b.originYear}-${pad(b.originMonth)}`, b.codCred, b.original, b.deducted, b.claimed, b.offsetAgainstCbs, b.remaining, b.refundableFrom]),
+    },
+  ];
 }

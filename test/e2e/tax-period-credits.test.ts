@@ -174,4 +174,20 @@ test('the EFD-Contribuições carries the credits: M100/M105, M200 with the bala
     '|1500|112026|01||101|7600,00||7600,00|0,00|0,00|0,00|7600,00|1215,90|0,00|0,00|0,00|0,00|6384,10|',
     '|1500|122026|01||101|7600,00||7600,00|0,00|0,00|0,00|7600,00|0,00|0,00|0,00|0,00|0,00|7600,00|',
   ]);
+
+  // The month's statement shows the debits, the credits, the net and the balances.
+  const csv = await fetch(api.url.replace('/graphql', `/export/tax-period?producer=${id}&year=2026&month=12&format=csv&locale=en`), {
+    headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` },
+  });
+  const text = Buffer.from(await csv.arrayBuffer()).toString('utf8');
+  const section = (title: string) => text.split(/\r?\n\r?\n/).find((x) => x.startsWith(title))!.split(/\r?\n/);
+  expect(section("The month's net")).toEqual(expect.arrayContaining([
+    'PIS/Pasep debit (R$),264.10', 'PIS/Pasep: earlier balances deducted (R$),264.10', 'PIS/Pasep payable (R$),0.00', 'Cofins payable (R$),0.00',
+    '"Amounts awaiting a fact, a parameter or the election",presumed credit from 2026-12-10: presumed-credit-biodiesel',
+  ]));
+  expect(section('Credits of the month by COD_CRED').slice(2).map((r) => r.split(',').slice(0, 7))).toEqual([['101', 'TAXED_DOMESTIC', '100000.00', '0.0165', '0.076', '1650.00', '7600.00']]);
+  expect(section('Balances after the month').slice(2)).toEqual([
+    'PIS,2026-11,101,1650.00,264.10,0.00,0.00,1385.90,', 'COFINS,2026-11,101,7600.00,1215.90,0.00,0.00,6384.10,',
+    'PIS,2026-12,101,1650.00,0.00,0.00,0.00,1650.00,', 'COFINS,2026-12,101,7600.00,0.00,0.00,0.00,7600.00,',
+  ]);
 });
