@@ -145,6 +145,16 @@ describe('apportionment and balances', () => {
     expect(() => foldNet([{ year: 2026, month: 9, ...zero, lines: sep.lines, claims: [{ ...claim, amount: d('7600.01') }] }])).toThrow(/EXCEEDS_BALANCE/);
   });
 
+  test('the debit takes group 100 first, then the oldest: the refundable balances are kept longest', () => {
+    const line = (group: RevenueGroup, codCred: string, pis: string) => ({ group, kind: 'BASIC' as never, codCred, base: d(0), pisRate: null, cofinsRate: null, pis: d(pis), cofins: d(0), legalBasis: '' });
+    const { nets, balances } = foldNet([
+      { year: 2026, month: 1, pisDebit: d(0), cofinsDebit: d(0), lines: [line(RevenueGroup.EXPORT, '301', '500')], cbsDue: null, cbsLevied: false, claims: [] },
+      { year: 2026, month: 2, pisDebit: d('700'), cofinsDebit: d(0), lines: [line(RevenueGroup.TAXED_DOMESTIC, '101', '600')], cbsDue: null, cbsLevied: false, claims: [] },
+    ]);
+    expect([nets[1].pisCreditsOfMonthDeducted.toFixed(2), nets[1].pisEarlierDeducted.toFixed(2), nets[1].pisDue.toFixed(2)]).toEqual(['600.00', '100.00', '0.00']);
+    expect(balances.map((b) => [b.codCred, b.remaining.toFixed(2)])).toEqual([['301', '400.00'], ['101', '0.00']]);
+  });
+
   test('group 100 balances are deducted first and may not be claimed', () => {
     const mar = monthCredits({ purchases: [common], revenue: [{ on: '2026-03-31', group: RevenueGroup.TAXED_DOMESTIC, revenue: d('1') }], method: null, law: shipped, asKnownOn });
     const claim = { id: 'c', tax: Contribution.PIS, originYear: 2026, originMonth: 3, codCred: '101', kind: ClaimKind.OFFSET, filedOn: '2026-05-01', amount: d(1) };
