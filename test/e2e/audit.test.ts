@@ -178,6 +178,26 @@ const CASES: Array<[string, Case]> = [
     idsOf: () => [],
     check: ([row]) => expect(row.producer_id).toBe(ids.producer),
   }],
+  ['electCreditApportionment', {
+    as: () => PRODUCER, entries: 1, entity: 'CreditApportionmentElection',
+    query: () => `mutation { electCreditApportionment(input: { producerId: "${ids.producer}", year: 2026, method: REVENUE_RATIO, electedOn: "2026-01-02" }) { year } }`,
+    idsOf: () => [],
+    check: ([row]) => expect(row.producer_id).toBe(ids.producer),
+  }],
+  ['recordCreditClaim', {
+    as: () => PRODUCER, entries: 1, entity: 'CreditClaim',
+    query: async () => {
+      // A credit kept on an export (COD_CRED 301), written without audit: only the claim is the case's.
+      await api.db.dataSource.query(
+        `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, supplier_name, origin_municipality_code, purpose,
+           credit_supplier, credit_product, pis_cofins_cst, icms_value)
+         VALUES ($1, '2026-01-05', '2026-01-05', 'OTHER', 1000, 100000, 'THIRD_PARTY', 'Metanol SA', '2611606', 'OTHER_PRODUCT', 'COMPANY', 'INPUT', '01', 0)`, [ids.producer]);
+      await api.db.dataSource.query(`INSERT INTO sale (producer_id, sold_on, volume_m3, revenue, origin, market) VALUES ($1, '2026-01-20', 10, 60000, 'OWN_PRODUCTION', 'EXPORT')`, [ids.producer]);
+      return `mutation { recordCreditClaim(input: { producerId: "${ids.producer}", tax: PIS, originYear: 2026, originMonth: 1, codCred: "301", kind: REFUND, filedOn: "2026-04-10", amount: "1000" }) { id } }`;
+    },
+    idsOf: (d) => [d.recordCreditClaim.id],
+    check: ([row]) => expect(row.producer_id).toBe(ids.producer),
+  }],
 ];
 
 test('every mutation of the schema has an audit case here', () => {
