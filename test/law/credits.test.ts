@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { checkProperty } from '../support/property';
 import {
   ApportionmentMethod, ClaimError, ClaimKind, Contribution, CreditProduct, CreditStatus, CreditSupplier, foldNet, monthCredits, purchaseCredit,
   PurchaseCreditFacts, RevenueGroup,
@@ -173,5 +175,35 @@ describe('apportionment and balances', () => {
     expect(balances.map((b) => [b.tax, b.offsetAgainstCbs.toFixed(2), b.remaining.toFixed(2)])).toEqual([[Contribution.PIS, '1000.00', '0.00'], [Contribution.COFINS, '1000.00', '6000.00']]);
     // February's CBS rate is not published: the offset awaits it.
     expect([nets[2].cbsDue, nets[2].cbsOffset]).toEqual([null, null]);
+  });
+});
+
+describe('the fold of balances (property, fixed seed)', () => {
+  const cents = fc.integer({ min: 0, max: 5_000_000 }).map((c) => d(c).div(100));
+  const group = fc.constantFrom(RevenueGroup.TAXED_DOMESTIC, RevenueGroup.UNTAXED_DOMESTIC, RevenueGroup.EXPORT);
+  const digit = { TAXED_DOMESTIC: '1', UNTAXED_DOMESTIC: '2', EXPORT: '3' } as const;
+  const month = fc.record({ debit: cents, credits: fc.array(fc.record({ group, pis: cents }), { maxLength: 3 }) });
+
+  test('boundaries: a credit equal to the debit leaves nothing; no credit pays the whole debit', () => {
+    const line = { group: RevenueGroup.TAXED_DOMESTIC, kind: 'BASIC' as never, codCred: '101', base: d(0), pisRate: null, cofinsRate: null, pis: d('100.00'), cofins: d(0), legalBasis: '' };
+    const exact = foldNet([{ year: 2026, month: 1, pisDebit: d('100.00'), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line] }]);
+    expect([exact.nets[0].pisDue.toFixed(2), exact.balances[0].remaining.toFixed(2)]).toEqual(['0.00', '0.00']);
+    const none = foldNet([{ year: 2026, month: 1, pisDebit: d('100.00'), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [] }]);
+    expect([none.nets[0].pisDue.toFixed(2), none.balances.length]).toEqual(['100.00', 0]);
+  });
+
+  test('every balance adds up (credit = deducted + claimed + CBS offset + left) and each month pays its debit less what it deducted', () => {
+    checkProperty(fc.property(fc.array(month, { minLength: 1, maxLength: 12 }), (months) => {
+      const { nets, balances } = foldNet(months.map((m, i) => ({
+        year: 2026, month: i + 1, pisDebit: m.debit, cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [],
+        lines: m.credits.map((c) => ({ group: c.group, kind: 'BASIC' as never, codCred: `${digit[c.group]}01`, base: d(0), pisRate: null, cofinsRate: null, pis: c.pis, cofins: d(0), legalBasis: '' })),
+      })));
+      for (const b of balances) expect(b.deducted.plus(b.claimed).plus(b.offsetAgainstCbs).plus(b.remaining).eq(b.original)).toBe(true);
+      for (const b of balances) expect(b.remaining.gte(0)).toBe(true);
+      nets.forEach((n, i) => expect(n.pisDue.plus(n.pisCreditsOfMonthDeducted).plus(n.pisEarlierDeducted).eq(months[i].debit)).toBe(true));
+      // Nothing is payable while a balance is left.
+      const last = nets[nets.length - 1];
+      if (balances.some((b) => b.remaining.gt(0))) expect(last.pisDue.isZero()).toBe(true);
+    }));
   });
 });
