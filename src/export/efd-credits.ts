@@ -1,4 +1,4 @@
-import { Balance, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditLine, GROUP_ORDER, MonthNet, RevenueGroup } from '../law/credits';
+import { ApportionmentMethod, Balance, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditLine, GROUP_ORDER, MonthNet, RevenueGroup } from '../law/credits';
 import { Decimal, sum, ZERO } from '../law/decimal';
 import { spedNumber } from './efd-text';
 
@@ -14,6 +14,18 @@ export interface EfdCredits {
   after: Balance[];
   /** Every claim filed up to the month's end. */
   claims: ClaimFacts[];
+  /** The year's method of apportioning common credits (0110 field 03), null when none is elected. */
+  method: ApportionmentMethod | null;
+  /** The month's gross revenue by group (0111). */
+  revenue: Record<RevenueGroup, Decimal>;
+}
+
+/** 0110 IND_APRO_CRED: `2` under the revenue ratio, with the month's revenues in 0111 (Lei 10.637/2002, art. 3º § 8º II); `1` otherwise. */
+export function apportionment(put: Put, c: EfdCredits | null): void {
+  if (c?.method !== ApportionmentMethod.REVENUE_RATIO) return;
+  const r = c.revenue;
+  const total = r.TAXED_DOMESTIC.plus(r.UNTAXED_DOMESTIC).plus(r.EXPORT);
+  put('0111', n(r.TAXED_DOMESTIC, 2), n(r.UNTAXED_DOMESTIC, 2), n(r.EXPORT, 2), n(ZERO, 2), n(total, 2));
 }
 
 type Field = string | number | null;

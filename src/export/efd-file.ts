@@ -9,7 +9,8 @@ import { municipalityFacts } from '../law/municipality';
 import { BiodieselOrigin, Market } from '../law/types';
 import type { TaxPeriodView } from '../services/tax-period.service';
 import { sped, spedDate, spedName, spedNumber } from './efd-text';
-import { balanceRecords, creditRecords, deductions, EfdCredits } from './efd-credits';
+import { apportionment, balanceRecords, creditRecords, deductions, EfdCredits } from './efd-credits';
+import { ApportionmentMethod } from '../law/credits';
 import { Contribution } from '../law/credits';
 
 /**
@@ -98,7 +99,9 @@ export function efdFile({ view, sales, general, incidence, credits: creditsInput
   put('0001', '0');
   put('0100', ...ACCOUNTANT_PLACEHOLDER, null, null, null, null, null, null, null, null, null, null);
   // COD_INC_TRIB 1/2; IND_APRO_CR only for the non-cumulative regime; COD_TIPO_CONT 2 when a per-unit M210 exists; IND_REG_CUM 9 (detailed, blocks A/C/D/F).
-  put('0110', incidence === 'NON_CUMULATIVE' ? '1' : '2', incidence === 'NON_CUMULATIVE' ? '1' : null, perUnit ? '2' : null, incidence === 'CUMULATIVE' ? '9' : null);
+  const indApro = credits?.method === ApportionmentMethod.REVENUE_RATIO ? '2' : '1';
+  put('0110', incidence === 'NON_CUMULATIVE' ? '1' : '2', incidence === 'NON_CUMULATIVE' ? indApro : null, perUnit ? '2' : null, incidence === 'CUMULATIVE' ? '9' : null);
+  apportionment(put, credits);
   const withSales = new Set(facts.map((f) => f.establishment));
   const establishments = [head, ...producer.establishments.filter((e) => e !== head)];
   for (const cnpj of establishments) {

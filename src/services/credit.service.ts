@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Producer } from '../domain';
 import {
   applyClaim, ApportionmentMethod, Balance, ClaimError, ClaimFacts, ClaimKind, Contribution, CreditProduct, CreditSupplier, foldNet, monthCredits, MonthCredits,
-  MonthNet, monthsBetween, productOfFeedstock, PurchaseCredit, purchaseCredit, RevenueGroup, RevenuePart, supplierOfKind,
+  GROUP_ORDER, MonthNet, monthsBetween, productOfFeedstock, PurchaseCredit, purchaseCredit, RevenueGroup, RevenuePart, supplierOfKind,
 } from '../law/credits';
 import { firstDayOfMonth, IsoDate, lastDayOfMonth, monthOf, today, yearOf } from '../law/dates';
 import { Decimal, ZERO } from '../law/decimal';
@@ -108,7 +108,11 @@ export class CreditService {
     const first = await this.firstMonth(producer.id, year, month);
     const before = first.year < year || (first.year === year && first.month < month) ? (await this.ofMonth(producer, py, pm, asKnownOn)).balances : [];
     const end = lastDayOfMonth(year, month);
-    return { year, month, lines: now.lines, net: now.net, before, after: now.balances, claims: (await this.claims(producer.id)).filter((c) => c.filedOn <= end) };
+    const revenue = Object.fromEntries(GROUP_ORDER.map((g) => [g, now.presumed.filter((p) => p.group === g).reduce((t, p) => t.plus(p.revenue), ZERO)])) as Record<RevenueGroup, Decimal>;
+    return {
+      year, month, lines: now.lines, net: now.net, before, after: now.balances, claims: (await this.claims(producer.id)).filter((c) => c.filedOn <= end),
+      method: now.method, revenue,
+    };
   }
 
   /** A closing month's credits, kept beside its snapshot (TaxPeriodService.close, in its transaction). */

@@ -149,6 +149,8 @@ test('the EFD-Contribuições carries the credits: M100/M105, M200 with the bala
     ...base(id, '2026-12-01'), feedstock: 'BEEF_TALLOW', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Frigorífico SA',
     creditSupplier: 'COMPANY', pisCofinsCst: '01', icmsValue: '0',
   }], [{ producerId: id, soldOn: '2026-12-10', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  await api.ok(`mutation($i: ElectCreditApportionmentInput!) { electCreditApportionment(input: $i) { year } }`,
+    { i: { producerId: id, year: 2026, method: 'REVENUE_RATIO', electedOn: '2026-01-02' } });
   await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 12) { status } }`, { p: id });
   const res = await fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=12`), {
     headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` },
@@ -157,6 +159,8 @@ test('the EFD-Contribuições carries the credits: M100/M105, M200 with the bala
   const body = Buffer.from(await res.arrayBuffer());
   expect(efdProblems(body)).toEqual([]);
   const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  // The revenue ratio elected: 0110 IND_APRO_CRED 2 and the month's revenue by group in 0111.
+  expect(only('0110', '0111')).toEqual(['|0110|1|2|2||', '|0111|60000,00|0,00|0,00|0,00|60000,00|']);
   // The debit, 10 × 26,41 = 264,10, takes November's balance first (the oldest): December's credit is all carried.
   expect(only('M100', 'M105', 'M200', 'M205')).toEqual([
     '|M100|101|0|100000,00|1,6500|||1650,00|0,00|0,00|0,00|1650,00|1|0,00|1650,00|',

@@ -23,6 +23,7 @@ export const LAYOUT: Array<[string, Register]> = [
   ['0100', { level: 2, parent: '0001', fields: ['REG C 4* - S', 'NOME C 100 - S', 'CPF N 11* - S', 'CRC C 15 - S', 'CNPJ N 14* - N', 'CEP N 8* - N', 'END C 60 - N', 'NUM C - - N',
     'COMPL C 60 - N', 'BAIRRO C 60 - N', 'FONE C 11 - N', 'FAX C 11 - N', 'EMAIL C - - N', 'COD_MUN N 7* - N'] }],
   ['0110', { level: 2, parent: '0001', once: true, fields: ['REG C 4* - S', 'COD_INC_TRIB N 1* - S', 'IND_APRO_CRED N 1* - N', 'COD_TIPO_CONT N 1* - N', 'IND_REG_CUM N 1* - N'] }],
+  ['0111', { level: 3, parent: '0110', once: true, fields: ['REG C 4* - S', 'REC_BRU_NCUM_TRIB_MI N - 2 S', 'REC_BRU_NCUM_NT_MI N - 2 S', 'REC_BRU_NCUM_EXP N - 2 S', 'REC_BRU_CUM N - 2 S', 'REC_BRU_TOTAL N - 2 S'] }],
   ['0140', { level: 2, parent: '0001', fields: ['REG C 4* - S', 'COD_EST C 60 - N', 'NOME C 100 - S', 'CNPJ N 14* - S', 'UF C 2* - S', 'IE C 14 - N', 'COD_MUN N 7* - S', 'IM C - - N', 'SUFRAMA C 9* - N'] }],
   ['0150', { level: 3, parent: '0140', fields: ['REG C 4* - S', 'COD_PART C 60 - S', 'NOME C 100 - S', 'COD_PAIS N 5 - S', 'CNPJ N 14* - N', 'CPF N 11* - N', 'IE C 14 - N', 'COD_MUN N 7* - N',
     'SUFRAMA C 9* - N', 'END C 60 - N', 'NUM C - - N', 'COMPL C 60 - N', 'BAIRRO C 60 - N'] }],
@@ -277,6 +278,10 @@ export function efdProblems(body: Buffer): string[] {
     }
     if (t && !t[2].eq(earlier)) problems.push(`${total}: VL_TOT_CRED_DESC_ANT ${t[2].toFixed(2)}, the ${control} records of earlier months deduct ${earlier.toFixed(2)}`);
   }
+  // 0110 IND_APRO_CRED 2 (the revenue ratio) asks its 0111, whose total adds up; 1 asks none.
+  const r0111 = by('0111');
+  if ((by('0110')[0].f[2] === '2') !== (r0111.length === 1)) problems.push(`0110 IND_APRO_CRED ${by('0110')[0].f[2]} with ${r0111.length} 0111`);
+  for (const r of r0111) if (!num(r.f[5]).eq(num(r.f[1]).plus(num(r.f[2])).plus(num(r.f[3])).plus(num(r.f[4])))) problems.push(`line ${r.line} (0111): REC_BRU_TOTAL is not the sum`);
   const cod = by('0110')[0].f[3];
   if ((cod === '2') !== (by('M210').length + by('M610').length > 0)) problems.push(`0110 COD_TIPO_CONT ${cod || 'empty'} with ${by('M210').length + by('M610').length} per-unit M210/M610`);
   return problems;
