@@ -32,7 +32,7 @@ type Field = string | number | null;
 type Put = (...fields: Field[]) => void;
 const n = spedNumber;
 
-/** CST of the credit (table 4.3.3): 50–52 basic and import credits, 60–62 presumed, by the group the credit serves exclusively. */
+/** CST of the credit (table 4.3.3): 50–52 basic and import credits, 60–62 presumed, by the group served; a ratio split is written per group, not as CST 53–56 (Interpretation, docs/LAW.md). */
 const CST: Record<RevenueGroup, [string, string]> = {
   [RevenueGroup.TAXED_DOMESTIC]: ['50', '60'], [RevenueGroup.UNTAXED_DOMESTIC]: ['51', '61'], [RevenueGroup.EXPORT]: ['52', '62'],
 };

@@ -82,6 +82,7 @@ export class CreditService {
         this.purchaseCredits(producer.id, m.year, m.month, law, asKnownOn),
         this.salesByDay(producer.id, m.year, m.month),
       ]);
+      // Interpretation (docs/LAW.md): a month whose debit cannot be computed deducts nothing; its credits are carried whole.
       if (view instanceof Error) warnings.push(`${m.year}-${String(m.month).padStart(2, '0')}: ${view.message}`);
       const kept = closed.get(`${m.year}-${m.month}`);
       const method = kept ? kept.method : elections.get(m.year) ?? null;
@@ -201,6 +202,7 @@ export class CreditService {
   }
 
   private async purchaseCredits(producerId: string, year: number, month: number, law: LawBook, asKnownOn: IsoDate): Promise<PurchaseCredit[]> {
+    // Interpretation (docs/LAW.md): the credit is the month's of acquisition (Lei 10.637/2002, art. 3º § 1º I), not of use.
     const rows: PurchaseRow[] = await this.ds.query(
       `SELECT id::text AS id, to_char(purchased_on, 'YYYY-MM-DD') AS purchased_on, feedstock, supplier_kind, cost::text AS cost, pis_cofins_cst, credit_supplier,
               credit_product, icms_value::text AS icms_value, import_pis_paid::text AS import_pis_paid, import_cofins_paid::text AS import_cofins_paid, credit_revenue_group

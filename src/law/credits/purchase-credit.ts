@@ -71,7 +71,7 @@ function importCredit(f: PurchaseCreditFacts, none: (s: CreditStatus, r: string,
   };
 }
 
-/** The default product of a feedstock, where the purchase records none (null: the product must be recorded). */
+/** The default product of a feedstock, where the purchase records none (null: the product must be recorded). Interpretation (docs/LAW.md). */
 export function productOfFeedstock(feedstock: string): CreditProduct | null {
   switch (feedstock) {
     case 'SOYBEAN': return CreditProduct.SOYBEAN;
@@ -82,7 +82,7 @@ export function productOfFeedstock(feedstock: string): CreditProduct | null {
   }
 }
 
-/** The default supplier of a Selo supplier kind: a family farmer is a natural person, a cooperative or association a legal entity. */
+/** The default supplier of a Selo supplier kind: a family farmer is a natural person, a cooperative or association a legal entity. Interpretation (docs/LAW.md). */
 export function supplierOfKind(kind: string): CreditSupplier | null {
   switch (kind) {
     case 'FAMILY_FARMER': return CreditSupplier.NATURAL_PERSON;
