@@ -216,6 +216,7 @@ export class CreditService {
     }, law, asKnownOn));
   }
 
+  /** The month's sales by day and market. Interpretation (docs/LAW.md): the art. 31 base is every biodiesel sale's revenue, own production and resale. */
   private async salesByDay(producerId: string, year: number, month: number): Promise<Array<{ on: IsoDate; market: Market; revenue: Decimal }>> {
     const rows: Array<{ on: string; market: Market; revenue: string }> = await this.ds.query(
       `SELECT to_char(sold_on, 'YYYY-MM-DD') AS on, market, sum(revenue)::text AS revenue FROM sale
