@@ -19,6 +19,7 @@ import { graphqlPipeline } from './graphql/pipeline';
 import { getSchema } from './graphql/schema';
 import { Exporter } from './export/exporter';
 import { mountExport } from './http/export';
+import { errorAnswers, notFound } from './http/error-answers';
 import { mountGraphiql } from './http/graphiql';
 import { mountImport } from './http/import';
 import { createMetrics } from './http/metrics';
@@ -213,6 +214,8 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   mountExport(app, { exporter, verifier, logger });
 
   app.use('/graphql', ...graphqlHandlers);
+  app.use(notFound);
+  app.use(errorAnswers(logger));
 
   httpServer.on('request', graphqlPostHandler({ apollo, pipeline, app, context, logger, metrics, cors, trustedDocuments, stopping: () => stopping, timeoutMs: requestTimeoutMs }));
   httpServer.requestTimeout = LIMITS.requestTimeoutMs;
