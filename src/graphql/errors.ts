@@ -72,6 +72,12 @@ export function withoutSuggestions(text: string): string {
   return text.replace(/\s*Did you mean [\s\S]*\?$/, '');
 }
 
+/** Whether Apollo gave the error a 4xx HTTP status (`extensions.http.status`). */
+function clientStatus(error: GraphQLError): boolean {
+  const status = (error.extensions.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
 export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | undefined, localeOfRequest: () => Locale = () => DEFAULT_LOCALE) {
   return (given: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const formatted = { ...given, message: withoutSuggestions(given.message) };
@@ -90,8 +96,9 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
       return { ...formatted, message: localizedMessage(formatted.message, error, locale), extensions };
     }
     // A GraphQL error of Apollo's with no code but one of the callers' mistakes it knows (a persisted
-    // query hash that is not its document's) is the caller's, not ours.
-    if (original instanceof GraphQLError && original.extensions.code === undefined && recognise(formatted.message) !== null) {
+    // query hash that is not its document's, an unsupported persisted query version), or that it
+    // answers with a 4xx status, is the caller's, not ours.
+    if (original instanceof GraphQLError && original.extensions.code === undefined && (recognise(formatted.message) !== null || clientStatus(original))) {
       return { message: localizedMessage(formatted.message, error, locale), locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
     }
     const requestId = requestIdOf();

@@ -222,6 +222,7 @@ export const en = {
   // shown in the caller's language (`{{detail}}` is itself recognised and translated).
   'trusted.notListed': 'This server runs only the operations of its trusted documents for PRODUCER tokens: send one of them (or its SHA-256 in extensions.persistedQuery)',
   'graphql.shaMismatch': 'provided sha does not match query',
+  'graphql.persistedQueryVersion': 'Unsupported persisted query version',
   'graphql.syntaxError': 'Syntax Error: {{detail}}',
   'graphql.expectedFound': 'Expected {{expected}}, found {{found}}.',
   'graphql.unexpected': 'Unexpected {{found}}.',

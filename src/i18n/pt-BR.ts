@@ -210,6 +210,7 @@ export const ptBR: Record<MessageKey, string> = {
 
   'trusted.notListed': 'Para tokens PRODUCER este servidor executa só as operações dos seus documentos confiáveis: envie uma delas (ou o seu SHA-256 em extensions.persistedQuery)',
   'graphql.shaMismatch': 'o sha informado não corresponde à consulta',
+  'graphql.persistedQueryVersion': 'Versão de consulta persistida não suportada',
   'graphql.syntaxError': 'Erro de sintaxe: {{detail}}',
   'graphql.expectedFound': 'Esperado {{expected}}, encontrado {{found}}.',
   'graphql.unexpected': '{{found}} inesperado.',
