@@ -14,6 +14,7 @@ import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, checkInputText } from './graphql/errors';
 import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders, Loaders } from './graphql/loaders';
+import { privateAnswers } from './graphql/cache-control';
 import { PerRequest, requestHooksPlugin } from './graphql/request-hooks';
 import { graphqlPipeline } from './graphql/pipeline';
 import { getSchema } from './graphql/schema';
@@ -111,7 +112,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   const executor = compiledReads ? compiledReadsExecutor(schema, dataSource, logger) : undefined;
   // The API's own hooks, in this order: one Apollo plugin (src/graphql/request-hooks.ts), and the
   // same list for the API's own pipeline (src/graphql/pipeline.ts).
-  const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, databaseUnavailableStatus, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
+  const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, databaseUnavailableStatus, privateAnswers, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
     ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])];
   // The pipeline runs the hooks above and nothing else: a plugin added to Apollo alone would be skipped by it.
   if (limits.plugins.length > 0) throw new Error('graphql-armor gave Apollo plugins the API\'s pipeline would not run');
