@@ -1,5 +1,8 @@
+import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import express from 'express';
 import pino from 'pino';
+import { errorAnswers } from '../../src/http/error-answers';
 import { startTestApi, TestApi } from '../support/api';
 
 // Requests Express refuses before any route of the API runs (a body it cannot decode, a path it
@@ -55,4 +58,26 @@ test.each(CASES)('%s: JSON with a 4xx status and a code, no stack nor path; one 
 test('the messages are in the caller\'s language', async () => {
   const res = await fetch(`${base}/graphiql-assets/%E0`, { headers: { 'accept-language': 'pt-BR' } });
   expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^A requisição não pôde ser lida/);
+});
+
+test('anything else that reaches the handler is 500 INTERNAL_SERVER_ERROR: the stack goes to the log, in one JSON line, never into the answer', async () => {
+  const app = express();
+  app.get('/boom', () => { throw new Error('kaput at a place only the log may name'); });
+  app.use(errorAnswers(pino({ level: 'info' }, sink)));
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  lines.length = 0;
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/boom`);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ error: { code: 'INTERNAL_SERVER_ERROR', message: 'Internal error (request unknown)', requestId: null } });
+    expect(text).not.toContain('kaput');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  expect(lines).toHaveLength(1);
+  const line = JSON.parse(lines[0]) as { level: number; msg: string; err: { message: string; stack: string } };
+  expect([line.level, line.msg, line.err.message]).toEqual([50, 'unexpected error', 'kaput at a place only the log may name']);
+  expect(line.err.stack).toContain('error-answers.test.ts');
 });
