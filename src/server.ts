@@ -15,6 +15,7 @@ import { createErrorFormatter, databaseUnavailableStatus, checkInputText } from 
 import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders, Loaders } from './graphql/loaders';
 import { privateAnswers } from './graphql/cache-control';
+import { IsoDate, today } from './law/dates';
 import { PerRequest, requestHooksPlugin } from './graphql/request-hooks';
 import { graphqlPipeline } from './graphql/pipeline';
 import { getSchema } from './graphql/schema';
@@ -73,7 +74,7 @@ export interface RunningApp {
  * context). One class for every request: a prototype made per request cost V8 more than the rest
  * of the context.
  */
-export function contextWithLazyLoaders(values: Omit<Context, 'loaders'>): Context {
+export function contextWithLazyLoaders(values: Omit<Context, 'loaders' | 'today'> & { today?: IsoDate }): Context {
   return new LazyLoadersContext(values);
 }
 const MADE = Symbol('loaders made');
@@ -81,11 +82,14 @@ class LazyLoadersContext implements Context {
   actor: Context['actor'];
   requestId: string;
   services: Context['services'];
+  today: IsoDate;
   [MADE]: { loaders?: Loaders };
-  constructor(values: Omit<Context, 'loaders'>) {
+  constructor(values: Omit<Context, 'loaders' | 'today'> & { today?: IsoDate }) {
     this.actor = values.actor;
     this.requestId = values.requestId;
     this.services = values.services;
+    // Taken once: a request crossing midnight in Brazil still reads the law of one day.
+    this.today = values.today ?? today();
     this[MADE] = {};
   }
   get loaders(): Loaders {

@@ -215,10 +215,8 @@ export const en = {
   'export.wholeNumber': '{{field}} must be a whole number',
   'export.required': '{{field}} is required',
   'export.failed': 'The export failed unexpectedly (request {{requestId}})',
-  'export.efdOpenMonth': 'The EFD-Contribuições draft is made from a closed month: {{period}} is open (close it with closeTaxPeriod first)',
-  'export.efdNotSpecial': 'The EFD-Contribuições draft covers the special regime per m³ (Lei 11.116/2005, art. 4º): {{period}} is under the {{regime}} regime',
-  'export.pdfNoChromium': 'PDF export needs Chromium, not found at {{path}}: install Debian\'s chromium package (apt-get install chromium) or set CHROMIUM_PATH. CSV and XLSX exports work without it.',
-  'export.pdfNotStarted': 'PDF export could not start Chromium ({{path}}): {{detail}}',
+  'export.efdOpenMonth': 'The EFD-Contribuições file is made from a closed month: {{period}} is open (close it with closeTaxPeriod first)',
+  'export.efdNotSpecial': 'The EFD-Contribuições file covers the special regime per m³ (Lei 11.116/2005, art. 4º): {{period}} is under the {{regime}} regime',
 
   // --- graphql-js's and Apollo Server's own messages, recognised by these English templates and
   // shown in the caller's language (`{{detail}}` is itself recognised and translated).

@@ -205,10 +205,8 @@ export const ptBR: Record<MessageKey, string> = {
   'export.wholeNumber': '{{field}} deve ser um número inteiro',
   'export.required': '{{field}} é obrigatório',
   'export.failed': 'A exportação falhou inesperadamente (requisição {{requestId}})',
-  'export.efdOpenMonth': 'O rascunho da EFD-Contribuições é feito de um mês fechado: {{period}} está aberto (feche-o antes com closeTaxPeriod)',
-  'export.efdNotSpecial': 'O rascunho da EFD-Contribuições cobre o regime especial por m³ (Lei 11.116/2005, art. 4º): {{period}} está no regime {{regime}}',
-  'export.pdfNoChromium': 'A exportação em PDF precisa do Chromium, não encontrado em {{path}}: instale o pacote chromium do Debian (apt-get install chromium) ou defina CHROMIUM_PATH. As exportações em CSV e XLSX funcionam sem ele.',
-  'export.pdfNotStarted': 'A exportação em PDF não conseguiu iniciar o Chromium ({{path}}): {{detail}}',
+  'export.efdOpenMonth': 'A EFD-Contribuições é feita de um mês fechado: {{period}} está aberto (feche-o antes com closeTaxPeriod)',
+  'export.efdNotSpecial': 'A EFD-Contribuições cobre o regime especial por m³ (Lei 11.116/2005, art. 4º): {{period}} está no regime {{regime}}',
 
   'trusted.notListed': 'Para tokens PRODUCER este servidor executa só as operações dos seus documentos confiáveis: envie uma delas (ou o seu SHA-256 em extensions.persistedQuery)',
   'graphql.shaMismatch': 'o sha informado não corresponde à consulta',
