@@ -11,6 +11,7 @@ import { ExportDocument } from './document';
 import { efdDraft } from './efd';
 import { toHtml } from './html';
 import { PdfRenderer } from './pdf';
+import { programDocument } from './program.document';
 import { purchasesDocument } from './purchases.document';
 import { sealComplianceDocument } from './seal-compliance.document';
 import { taxPeriodDocument } from './tax-period.document';
@@ -71,6 +72,12 @@ export class Exporter {
   async sealCompliance(actor: Actor, p: { producerId: string; year: number; asKnownOn?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
     const report = await this.services.sealCompliance.forProducer(actor, p.producerId, p.year, p.asKnownOn ?? null);
     return this.file(sealComplianceDocument(report, locale), format, locale);
+  }
+
+  /** programOverview(year, asKnownOn): the program as a whole, ADMIN and AUDITOR (a PRODUCER is FORBIDDEN). */
+  async program(actor: Actor, p: { year: number; asKnownOn?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
+    const year = await this.services.programOverview.overview(actor, p.year, p.asKnownOn ?? null);
+    return this.file(programDocument(year, locale), format, locale);
   }
 
   /** Producer.purchases(first, after, from, to): one page, as the API gives it. */

@@ -1,4 +1,7 @@
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { startTestApi, TestApi } from '../support/api';
+import { pdfText } from '../support/pdf-text';
 import { createProducer, FEIRA, grantSeal, PORTO_ALEGRE, RECIFE } from '../support/fixtures';
 import { contract, farmer, organization, purchases, setUpSeloYear } from '../support/selo-year';
 
@@ -131,4 +134,45 @@ test('bad input: a year out of range and a series that does not end at the year 
   expect(year.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'year' });
   const from = await api.gql('query { programOverview(year: 2025) { years(from: 2026) { year } } }', {}, { role: 'AUDITOR' });
   expect(from.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'from' });
+});
+
+describe('GET /export/program: the overview as CSV, XLSX and PDF', () => {
+  async function get(path: string, as: { role: 'ADMIN' | 'AUDITOR' | 'PRODUCER'; producerId?: string }) {
+    const res = await fetch(api.url.replace('/graphql', path), { headers: { authorization: `Bearer ${await api.token(as)}` } });
+    return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };
+  }
+
+  test('the CSV carries the figures worked above; XLSX and PDF carry them too', async () => {
+    const res = await get(`/export/program?year=2025&asKnownOn=${KNOWN}&format=csv`, { role: 'AUDITOR' });
+    expect(res.status).toBe(200);
+    const rows: string[][] = parse(res.body, { bom: true, delimiter: ';', relax_column_count: true });
+    const value = (labelText: string) => rows.find((r) => r[0] === labelText)?.[1];
+    // Brazilian text (pt-BR by default): decimal comma, no thousands separator.
+    expect([value('Produtores'), value('Total computado, antes da ponderação (R$)'), value('Total ponderado (R$)'), value('Parcela do gasto na região prioritária')])
+      .toEqual(['2', '86000,00', '220000,00', '0,418605']);
+    expect(value('Agricultores familiares atendidos diretamente')).toBe('1');
+    expect(rows.filter((r) => r[0] === 'PE' && r[1] === 'NORTHEAST')).toEqual([['PE', 'NORTHEAST', '35000,00', '2']]);
+    expect(rows.find((r) => r[0] === nordeste && r[2] === 'REGULAR')).toEqual([nordeste, 'Biodiesel Nordeste S.A.', 'REGULAR', 'NOT_ESTABLISHED', '100000,00', '31000,00', '150000,00', '31000,00']);
+
+    const xlsx = await get('/export/program?year=2025&asKnownOn=2026-11-30&format=xlsx', { role: 'ADMIN' });
+    expect(xlsx.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(xlsx.body as unknown as ArrayBuffer);
+    const sheet = wb.worksheets.find((w) => w.name.startsWith('Gasto por região'))!;
+    expect([sheet.getRow(2).getCell(1).value, sheet.getRow(2).getCell(2).value]).toEqual(['NORTHEAST', 36000]);
+
+    const pdf = await get('/export/program?year=2025&asKnownOn=2026-11-30&format=pdf', { role: 'AUDITOR' });
+    expect(pdf.status).toBe(200);
+    const text = (await pdfText(pdf.body)).replace(/\s+/g, ' ');
+    expect(text).toContain('Selo Biocombustível Social — o programa em 2025');
+    expect(text).toContain('220000,00');
+  });
+
+  test('a PRODUCER is refused (403 FORBIDDEN), as in the API; bad parameters are 400', async () => {
+    const producer = await get('/export/program?year=2025', { role: 'PRODUCER', producerId: nordeste });
+    expect(producer.status).toBe(403);
+    expect(JSON.parse(producer.body.toString()).error.code).toBe('FORBIDDEN');
+    const noYear = await get('/export/program', { role: 'AUDITOR' });
+    expect([noYear.status, JSON.parse(noYear.body.toString()).error.field]).toEqual([400, 'year']);
+  });
 });
