@@ -75,6 +75,7 @@ const BATCH = 200;
 /** A series is at most this many years (each year is a full overview). */
 export const MAX_SERIES_YEARS = 20;
 
+// Interpretation (docs/LAW.md): a producer without a grant yet on the day stands as NONE.
 const STANDING_OF_CODE: Record<string, ProgramStanding> = {
   SEAL_REGULAR: 'REGULAR', SEAL_SUSPENDED: 'SUSPENDED', SEAL_CANCELLED: 'CANCELLED', SEAL_EXPIRED: 'EXPIRED', NO_SEAL_GRANT: 'NONE',
 };
@@ -188,9 +189,9 @@ export class ProgramOverviewService {
         GROUP BY m.ibge_code, m.name, m.state ORDER BY m.state, m.ibge_code`,
       params.slice(0, 5),
     );
-    // Organizations: their members are declared as counts (art. 4º VI), not named, so the families
-    // they reach are the family-farmer members each declared in force on 31 December (Interpretation
-    // in docs/LAW.md: they may overlap with the farmers sold to directly, and are not added to them).
+    // Interpretation (docs/LAW.md): members are declared as counts (art. 4º VI), not named, so the
+    // families reached through organizations are the family-farmer members each declared in force
+    // on 31 December; they may be farmers also sold to directly, and are not added to them.
     const [orgs]: Array<{ organizations: string; members: string | null }> = await this.ds.query(
       `SELECT count(*) AS organizations, sum(coalesce(d.family_farmer_members, o.family_farmer_members)) AS members
          FROM (SELECT DISTINCT c.organization_id FROM (${counted}) c WHERE c.organization_id IS NOT NULL) k
@@ -251,7 +252,8 @@ export function summed(rows: readonly ProgramProducerYear[]): Pick<ProgramYear, 
       actualTotal,
       countedTotal: total((r) => r.countedTotal),
       priorityRegionAmount,
-      // Of the program as a whole, from the shown sums (as requirement 2 reads a producer's, on actual values).
+      // Interpretation (docs/LAW.md): the program's share, from the shown sums on actual values as
+      // requirement 2 reads a producer's; no producer is judged by it.
       priorityRegionShare: actualTotal.isZero() ? ZERO : toShare(priorityRegionAmount.div(actualTotal)),
     },
     byKind: sorted(byKind),
