@@ -116,14 +116,14 @@ export class ProgramOverviewService {
     return this.yearOf(actor, year, known);
   }
 
-  /** The years from `from` to `to`, each as its overview. */
-  async series(actor: Actor, from: number, to: number, asKnownOn: IsoDate): Promise<ProgramYear[]> {
+  /** The years from `from` to `to`, each as its overview; `known`: years already computed (as known on `asKnownOn`), reused. */
+  async series(actor: Actor, from: number, to: number, asKnownOn: IsoDate, known: readonly ProgramYear[] = []): Promise<ProgramYear[]> {
     assertMinistry(actor, 'programOverview');
     requireYear(from, 'from');
     if (from > to) throw new BadInputError('from', message('input.notAfter', { field: 'from', other: 'year' }));
     if (to - from + 1 > MAX_SERIES_YEARS) throw new BadInputError('from', message('input.year', { field: 'from', example: to - MAX_SERIES_YEARS + 1 }));
     const years: ProgramYear[] = [];
-    for (let y = from; y <= to; y++) years.push(await this.yearOf(actor, y, asKnownOn));
+    for (let y = from; y <= to; y++) years.push(known.find((k) => k.year === y && k.asKnownOn === asKnownOn) ?? await this.yearOf(actor, y, asKnownOn));
     return years;
   }
 

@@ -22,6 +22,8 @@ export function programShown(y: ProgramYear) {
     families: y.families,
     standingChanges: y.standingChanges,
     producers: y.producers.map((p) => ({ producer: p.producer, standing: p.standing, compliance: p.compliance, sealCompliance: p.report })),
+    /** The year as computed (not a field): the series reuses it. */
+    computed: y,
   };
 }
 
@@ -46,7 +48,7 @@ export class ProgramOverviewResolver {
     @Arg('from', () => Int, { description: 'The first year of the series (not after the overview\'s year).' }) from: number,
     @Ctx() ctx: Context,
   ) {
-    const years = await ctx.services.programOverview.series(ctx.actor, from, o.year, o.asKnownOn);
+    const years = await ctx.services.programOverview.series(ctx.actor, from, o.year, o.asKnownOn, [o.computed]);
     return years.map((y) => {
       const shown = programShown(y);
       return { ...shown, familyFarmers: y.families.familyFarmers, standingChanges: y.standingChanges.length };
