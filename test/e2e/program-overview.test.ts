@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { startTestApi, TestApi } from '../support/api';
@@ -174,5 +176,16 @@ describe('GET /export/program: the overview as CSV, XLSX and PDF', () => {
     expect(JSON.parse(producer.body.toString()).error.code).toBe('FORBIDDEN');
     const noYear = await get('/export/program', { role: 'AUDITOR' });
     expect([noYear.status, JSON.parse(noYear.body.toString()).error.field]).toEqual([400, 'year']);
+  });
+
+  test('npm run export -- program writes the same file, run as the operator', async () => {
+    const out = await new Promise<{ code: number; stdout: Buffer }>((resolve) => {
+      execFile(process.execPath, ['-r', '@swc-node/register', 'scripts/export.ts', 'program', '--year', '2025', '--as-known-on', KNOWN, '--out', '-'],
+        { cwd: path.resolve(__dirname, '../..'), env: { ...process.env, DATABASE_URL: api.db.url, LOG_LEVEL: 'silent' }, encoding: 'buffer' },
+        (error, stdout) => resolve({ code: error ? Number(error.code) : 0, stdout }));
+    });
+    expect(out.code).toBe(0);
+    const http = await get(`/export/program?year=2025&asKnownOn=${KNOWN}&format=csv`, { role: 'ADMIN' });
+    expect(out.stdout.toString()).toBe(http.body.toString());
   });
 });
