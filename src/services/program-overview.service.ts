@@ -1,4 +1,4 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Producer, SealEvent, SealGrant } from '../domain';
 import { IsoDate, today } from '../law/dates';
 import { Decimal, toShare, ZERO } from '../law/decimal';
@@ -163,55 +163,64 @@ export class ProgramOverviewService {
    * from family farming and fomento of these producers, less each one's excluded items.
    */
   private async counted(rows: readonly ProgramProducerYear[], year: number): Promise<Pick<ProgramYear, 'byState' | 'families'>> {
-    const ids = rows.map((r) => r.producer.id);
-    const excludedPurchases = rows.flatMap((r) => r.report.excluded.filter((e) => e.source === 'PURCHASE').map((e) => e.id));
-    const excludedFomento = rows.flatMap((r) => r.report.excluded.filter((e) => e.source === 'FOMENTO_EXPENSE').map((e) => e.id));
-    const from = `${year}-01-01`;
-    const to = `${year}-12-31`;
-    const params = [ids, from, to, [...FAMILY_FARMING_SUPPLIERS], excludedPurchases, excludedFomento];
-    const counted = `SELECT p.id, p.cost, p.supplier_kind, p.family_farmer_id, p.organization_id, p.origin_municipality_code
-        FROM purchase p
-       WHERE p.producer_id = ANY($1::bigint[]) AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind = ANY($4::text[])
-         AND NOT p.id = ANY($5::bigint[])`;
-    const byState: Array<{ state: string; region: Region; actual: string; n: string }> = await this.ds.query(
-      `SELECT m.state, m.region, sum(x.amount) AS actual, sum(x.n) AS n FROM (
-         SELECT c.origin_municipality_code AS code, sum(c.cost) AS amount, count(*) AS n FROM (${counted}) c GROUP BY 1
-         UNION ALL
-         SELECT f.municipality_code, sum(f.amount), count(*) FROM fomento_expense f
-          WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date AND NOT f.id = ANY($6::bigint[]) GROUP BY 1
-       ) x JOIN municipality m ON m.ibge_code = x.code GROUP BY m.state, m.region ORDER BY m.state`,
-      params,
-    );
-    // A farmer lives in one municipality: the distinct farmers of the states add up to the program's.
-    const farmers: Array<{ ibge_code: string; name: string; state: string; n: string }> = await this.ds.query(
-      `SELECT m.ibge_code, m.name, m.state, count(DISTINCT c.family_farmer_id) AS n FROM (${counted}) c
-         JOIN family_farmer ff ON ff.id = c.family_farmer_id JOIN municipality m ON m.ibge_code = ff.municipality_code
-        GROUP BY m.ibge_code, m.name, m.state ORDER BY m.state, m.ibge_code`,
-      params.slice(0, 5),
-    );
-    // Interpretation (docs/LAW.md): members are declared as counts (art. 4º VI), not named, so the
-    // families reached through organizations are the family-farmer members each declared in force
-    // on 31 December; they may be farmers also sold to directly, and are not added to them.
-    const [orgs]: Array<{ organizations: string; members: string | null }> = await this.ds.query(
-      `SELECT count(*) AS organizations, sum(coalesce(d.family_farmer_members, o.family_farmer_members)) AS members
-         FROM (SELECT DISTINCT c.organization_id FROM (${counted}) c WHERE c.organization_id IS NOT NULL) k
-         JOIN family_farming_organization o ON o.id = k.organization_id
-         LEFT JOIN LATERAL ${membershipOnSql('o.id', '$3::date')} d ON true`,
-      params.slice(0, 5),
-    );
-    const states = new Map<string, number>();
-    for (const f of farmers) states.set(f.state, (states.get(f.state) ?? 0) + Number(f.n));
-    return {
-      byState: byState.map((s) => ({ state: s.state, region: s.region, actual: new Decimal(s.actual ?? 0), count: Number(s.n) })),
-      families: {
-        familyFarmers: farmers.reduce((n, f) => n + Number(f.n), 0),
-        organizations: Number(orgs.organizations),
-        organizationFamilyFarmerMembers: Number(orgs.members ?? 0),
-        byState: [...states.entries()].map(([state, n]) => ({ state, familyFarmers: n })),
-        byMunicipality: farmers.map((f) => ({ ibgeCode: f.ibge_code, name: f.name, state: f.state, familyFarmers: Number(f.n) })),
-      },
-    };
+    // The three statements read one snapshot, so the states and the families agree with each other.
+    return this.ds.transaction('REPEATABLE READ', async (em) => {
+      await em.query('SET TRANSACTION READ ONLY');
+      return countedIn(em, rows, year);
+    });
   }
+}
+
+async function countedIn(em: EntityManager, rows: readonly ProgramProducerYear[], year: number): Promise<Pick<ProgramYear, 'byState' | 'families'>> {
+  const ids = rows.map((r) => r.producer.id);
+  const excludedPurchases = rows.flatMap((r) => r.report.excluded.filter((e) => e.source === 'PURCHASE').map((e) => e.id));
+  const excludedFomento = rows.flatMap((r) => r.report.excluded.filter((e) => e.source === 'FOMENTO_EXPENSE').map((e) => e.id));
+  const from = `${year}-01-01`;
+  const to = `${year}-12-31`;
+  const params = [ids, from, to, [...FAMILY_FARMING_SUPPLIERS], excludedPurchases, excludedFomento];
+  // The excluded ids are anti-joined (hashed), not tested row by row against the array.
+  const counted = `SELECT p.id, p.cost, p.supplier_kind, p.family_farmer_id, p.organization_id, p.origin_municipality_code
+      FROM purchase p
+     WHERE p.producer_id = ANY($1::bigint[]) AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind = ANY($4::text[])
+       AND NOT EXISTS (SELECT 1 FROM unnest($5::bigint[]) AS e(id) WHERE e.id = p.id)`;
+  const byState: Array<{ state: string; region: Region; actual: string; n: string }> = await em.query(
+    `SELECT m.state, m.region, sum(x.amount) AS actual, sum(x.n) AS n FROM (
+       SELECT c.origin_municipality_code AS code, sum(c.cost) AS amount, count(*) AS n FROM (${counted}) c GROUP BY 1
+       UNION ALL
+       SELECT f.municipality_code, sum(f.amount), count(*) FROM fomento_expense f
+        WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date AND NOT EXISTS (SELECT 1 FROM unnest($6::bigint[]) AS e(id) WHERE e.id = f.id) GROUP BY 1
+     ) x JOIN municipality m ON m.ibge_code = x.code GROUP BY m.state, m.region ORDER BY m.state`,
+    params,
+  );
+  // A farmer lives in one municipality: the distinct farmers of the states add up to the program's.
+  const farmers: Array<{ ibge_code: string; name: string; state: string; n: string }> = await em.query(
+    `SELECT m.ibge_code, m.name, m.state, count(DISTINCT c.family_farmer_id) AS n FROM (${counted}) c
+       JOIN family_farmer ff ON ff.id = c.family_farmer_id JOIN municipality m ON m.ibge_code = ff.municipality_code
+      GROUP BY m.ibge_code, m.name, m.state ORDER BY m.state, m.ibge_code`,
+    params.slice(0, 5),
+  );
+  // Interpretation (docs/LAW.md): members are declared as counts (art. 4º VI), not named, so the
+  // families reached through organizations are the family-farmer members each declared in force
+  // on 31 December; they may be farmers also sold to directly, and are not added to them.
+  const [orgs]: Array<{ organizations: string; members: string | null }> = await em.query(
+    `SELECT count(*) AS organizations, sum(coalesce(d.family_farmer_members, o.family_farmer_members)) AS members
+       FROM (SELECT DISTINCT c.organization_id FROM (${counted}) c WHERE c.organization_id IS NOT NULL) k
+       JOIN family_farming_organization o ON o.id = k.organization_id
+       LEFT JOIN LATERAL ${membershipOnSql('o.id', '$3::date')} d ON true`,
+    params.slice(0, 5),
+  );
+  const states = new Map<string, number>();
+  for (const f of farmers) states.set(f.state, (states.get(f.state) ?? 0) + Number(f.n));
+  return {
+    byState: byState.map((s) => ({ state: s.state, region: s.region, actual: new Decimal(s.actual ?? 0), count: Number(s.n) })),
+    families: {
+      familyFarmers: farmers.reduce((n, f) => n + Number(f.n), 0),
+      organizations: Number(orgs.organizations),
+      organizationFamilyFarmerMembers: Number(orgs.members ?? 0),
+      byState: [...states.entries()].map(([state, n]) => ({ state, familyFarmers: n })),
+      byMunicipality: farmers.map((f) => ({ ibgeCode: f.ibge_code, name: f.name, state: f.state, familyFarmers: Number(f.n) })),
+    },
+  };
 }
 
 function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
