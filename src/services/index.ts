@@ -21,6 +21,7 @@ import { SealPlanService } from './seal-compliance/seal-plan.service';
 import { TaxPeriodService } from './tax-period.service';
 import { FactsService } from './facts/facts.service';
 
+import { ProgramOverviewService } from './program-overview.service';
 /** The use cases, built once per process over the DataSource. */
 export function createServices(ds: DataSource) {
   const law = new LawService(ds);
@@ -28,6 +29,7 @@ export function createServices(ds: DataSource) {
   const contractConformity = new ContractConformityService(ds, minimumPrices);
   const sealEvaluations = new SealEvaluationService(ds);
   const sealCompliance = new SealComplianceService(ds, () => law.lawBook(), contractConformity, sealEvaluations);
+  const seals = new SealService(ds);
   return {
     dataSource: ds,
     audit: new AuditService(ds),
@@ -35,7 +37,7 @@ export function createServices(ds: DataSource) {
     producers: new ProducerService(ds),
     familyFarmers: new FamilyFarmerService(ds),
     organizations: new OrganizationService(ds),
-    seals: new SealService(ds),
+    seals,
     regimes: new RegimeService(ds),
     contracts: new ContractService(ds),
     purchases: new PurchaseService(ds),
@@ -49,6 +51,7 @@ export function createServices(ds: DataSource) {
     sealCompliance,
     sealEvaluations,
     sealPlan: new SealPlanService(ds, sealCompliance),
+    programOverview: new ProgramOverviewService(ds, sealCompliance, seals),
     purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
     taxPeriods: new TaxPeriodService(ds, () => law.lawBook()),
   };
