@@ -195,8 +195,8 @@ function replicaMetrics(registry: Registry, replica: ReadReplica): void {
     registers: [registry],
   });
   // Every series from the start, at 0: a rate over a series that appears late misses its first increase.
-  for (const target of ['primary', 'replica'] as const) reads.labels(target);
-  for (const reason of ['unavailable', 'lag', 'not_standby', 'own_write'] as const) fallbacks.labels(reason);
+  for (const target of ['primary', 'replica'] as const) reads.labels(target).inc(0);
+  for (const reason of ['unavailable', 'lag', 'not_standby', 'own_write'] as const) fallbacks.labels(reason).inc(0);
   new Gauge({
     name: 'selo_db_replica_lag_seconds',
     help: 'How far the read replica was behind the primary at its last check (NaN while unreachable)',

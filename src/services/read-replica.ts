@@ -74,6 +74,7 @@ export class ReadReplica {
   private samples: Array<{ lsn: bigint; at: number }> = [];
   private state: { usable: boolean; reason?: FallbackReason; lagMs: number | null; replayed: bigint; at: number } | undefined;
   private checking: Promise<void> | undefined;
+  private connecting: Promise<DataSource> | undefined;
 
   constructor(readonly primary: DataSource, readonly dataSource: DataSource, private readonly options: ReadReplicaOptions = {}) {
     this.maxLagMs = options.maxLagMs ?? 5_000;
@@ -201,7 +202,7 @@ export class ReadReplica {
     const [p] = (await this.primary.query('SELECT pg_current_wal_insert_lsn()::text AS lsn')) as Array<{ lsn: string }>;
     const now = Date.now();
     this.addSample({ lsn: lsnValue(p.lsn), at: now });
-    if (!this.dataSource.isInitialized) await this.dataSource.initialize();
+    if (!this.dataSource.isInitialized) await (this.connecting ??= this.dataSource.initialize().finally(() => { this.connecting = undefined; }));
     const [s] = (await this.dataSource.query('SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed')) as Array<{ standby: boolean; replayed: string | null }>;
     const at = Date.now();
     if (!s.standby || s.replayed === null) return { usable: false, reason: 'not_standby', lagMs: null, replayed: 0n, at };
