@@ -130,6 +130,14 @@ test('an AUDITOR\'s reads are served by the standby (pg_is_in_recovery() on its 
   expect(await producerName(id, AUDITOR_BRUNO)).toBe('Usina Lida na Réplica');
   expect(await metric('selo_db_read_requests_total{target="replica"}')).toBe(before + 1);
   expect(await metric('selo_db_replica_up')).toBe(1);
+
+  // The year's Selo compliance (a REPEATABLE READ snapshot) and a tax month run on the standby as well.
+  const year = await gql(`query($id: ID!) { sealCompliance(producerId: $id, year: 2025) { base countedTotal }
+    producer(id: $id) { taxPeriod(year: 2025, month: 3) { cofinsDue } } }`, { id }, AUDITOR_BRUNO);
+  expect(year.errors).toBeUndefined();
+  expect(year.data.sealCompliance).toEqual({ base: '0.00', countedTotal: '0.00' });
+  expect(year.data.producer.taxPeriod.cofinsDue).toMatch(/^0(\.0+)?$/);
+  expect(await metric('selo_db_read_requests_total{target="replica"}')).toBe(before + 2);
 });
 
 test('writes go to the primary even through the services built over the standby', async () => {
