@@ -40,7 +40,8 @@ export class ProgramOverviewResolver {
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Parameter versions published by this date (default today).' }) asKnownOn: IsoDate | null,
     @Ctx() ctx: Context,
   ) {
-    return programShown(await ctx.services.programOverview.overview(ctx.actor, year, knownOn(ctx, asKnownOn)));
+    const services = await ctx.services.forReads(ctx.actor, true);
+    return programShown(await services.programOverview.overview(ctx.actor, year, knownOn(ctx, asKnownOn)));
   }
 
   @FieldResolver(() => [ProgramYearType], { description: 'The year against the years before: each year from `from` to this one (at most 20), with its headline figures, as known on the same asKnownOn.' })
@@ -49,7 +50,8 @@ export class ProgramOverviewResolver {
     @Arg('from', () => Int, { description: 'The first year of the series (not after the overview\'s year).' }) from: number,
     @Ctx() ctx: Context,
   ) {
-    const years = await ctx.services.programOverview.series(ctx.actor, from, o.year, o.asKnownOn, [o.computed]);
+    const services = await ctx.services.forReads(ctx.actor, true);
+    const years = await services.programOverview.series(ctx.actor, from, o.year, o.asKnownOn, [o.computed]);
     return years.map((y) => {
       const shown = programShown(y);
       return { ...shown, familyFarmers: y.families.familyFarmers, standingChanges: y.standingChanges.length };
