@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import path from 'node:path';
+import { importsRunning } from './http/import-slots';
 import { ConfigurationError, loadConfig } from './config';
 import { openDatabase } from './database/data-source';
 import { LIMITS } from './graphql/limits';
@@ -121,7 +122,10 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await running.stop();
-      logger.info('HTTP server closed: every request in flight was answered');
+      // The drain closes what is still open after its grace period: an import then holds its slot, unanswered.
+      const cut = importsRunning();
+      if (cut > 0) logger.warn({ importsCut: cut }, `HTTP server closed: ${cut} import(s) still running were cut off unanswered (each commits all or nothing)`);
+      else logger.info('HTTP server closed: every request in flight was answered');
       await dataSource.destroy();
       logger.info('database pool closed');
       if (stopEmbedded) await stopEmbedded();
