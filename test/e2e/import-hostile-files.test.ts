@@ -3,7 +3,7 @@ import { importsRunning } from '../../src/http/import-slots';
 import { headerKey, headerKeyWithoutUnit } from '../../src/import/cells';
 import { Caller, startTestApi, TestApi } from '../support/api';
 import { createProducer, RECIFE, upsertMunicipalities } from '../support/fixtures';
-import { cp1252, emptyRows, formBody, heldByImports, repeated, workbookWithSheet, writtenRows } from '../support/hostile-files';
+import { cp1252, formBody, heldByImports, repeated, workbookWithSheet, writtenRows } from '../support/hostile-files';
 
 /**
  * Files made to break the import endpoint: each is answered 4xx with a code, leaves no import
@@ -85,12 +85,16 @@ describe('workbook bombs are refused before any connection is taken', () => {
     const cell = await workbookWithSheet(Buffer.from(`<row r="1"><c r="A1" t="inlineStr"><is><t>${'x'.repeat(3 << 20)}</t></is></c></row>`).toString());
     const answer = await post(cell, 'application/octet-stream');
     expect([answer.status, answer.body.error.messageKey]).toEqual([400, 'import.workbookCell']);
+    const strings = await workbookWithSheet('', [{ name: 'xl/sharedStrings.xml', data: repeated('<si><t>a</t></si>'.repeat(60_000), 40) }]);
+    const refused = await post(strings, 'application/octet-stream');
+    expect([refused.status, refused.body.error.messageKey]).toEqual([400, 'import.workbookStrings']);
     await nothingLeft(before);
   }, 60_000);
 
-  it('ten million empty rows', async () => {
+  it('forty million empty rows', async () => {
     const before = await writtenRows(api.db.dataSource);
-    const rows = await workbookWithSheet(emptyRows(10_000_000));
+    const rows = await workbookWithSheet(repeated('<row/>'.repeat(174_763), 230));
+    expect(rows.length).toBeLessThan(1 << 20);
     const answer = await post(rows, 'application/octet-stream');
     expect([answer.status, answer.body.error.messageKey]).toEqual([400, 'import.workbookTooBig']);
     await nothingLeft(before);
