@@ -327,14 +327,24 @@ async function checkWorkbook(spool: Spool, limits: ReadLimits, deadline: Deadlin
   const tooBig = () => refuse(message('import.workbookTooBig', { mb: Math.round(limits.inflatedBytes / (1 << 20)) }));
   const input = spool.stream();
   const zip = unzipper.Parse({ forceStream: true });
-  // unzipper emits errors of its inflaters on the parser itself, even once it is no longer read.
-  zip.on('error', () => undefined);
+  // unzipper emits the errors of a part (a file that ends inside it, a corrupt deflate stream) on
+  // the parser, not on the part being read, which would then wait for ever: the part is failed here.
+  let current: unzipper.Entry | null = null;
+  let failed: Error | null = null;
+  zip.on('error', (e: Error) => {
+    failed ??= e;
+    current?.destroy(e);
+  });
   input.on('error', (e) => zip.destroy(e));
   input.pipe(zip);
   let total = 0;
   let entries = 0;
   try {
     for await (const entry of zip as AsyncIterable<unzipper.Entry>) {
+      current = entry;
+      // A part left unread when the scan stops is destroyed; its 'error' then has no reader.
+      entry.on('error', () => undefined);
+      if (failed) throw failed;
       if (++entries > limits.entries) throw tooBig();
       const shared = entry.path === 'xl/sharedStrings.xml';
       let part = 0;
@@ -355,7 +365,9 @@ async function checkWorkbook(spool: Spool, limits: ReadLimits, deadline: Deadlin
         if (run > limits.textRunBytes) throw refuse(message('import.workbookCell', { max: limits.textRunBytes }));
         if (deadline && Date.now() > deadline.at) throw lateError(deadline);
       }
+      if (failed) throw failed;
     }
+    if (failed) throw failed;
   } catch (e) {
     if (e instanceof ImportLineError) throw e;
     throw refuse(message('import.notAWorkbook', { detail: e instanceof Error ? e.message : String(e) }));
