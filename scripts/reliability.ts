@@ -745,15 +745,17 @@ async function filesScenario(pg: Embedded, api: Api, fx: Fixture) {
   await db.connect();
   const counts = async () => (await db.query(`SELECT (SELECT count(*) FROM sale) || '/' || (SELECT count(*) FROM purchase) || '/' || (SELECT count(*) FROM family_farmer)
     || '/' || (SELECT count(*) FROM municipality) || '/' || (SELECT count(*) FROM semiarid_membership) || '/' || (SELECT count(*) FROM audit_entry) AS n`)).rows[0].n as string;
-  const held = async () => (await db.query(`SELECT
-      (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+  const held = async () => (await db.query(`SELECT -- client backends only: autovacuum's workers come and go with their own locks
+      (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
          AND (state LIKE 'idle in transaction%' OR state = 'active' OR query LIKE 'COPY import_stage%')) AS busy,
-      (SELECT count(*)::int FROM pg_locks WHERE pid <> pg_backend_pid() AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS locks`)).rows[0] as { busy: number; locks: number };
+      (SELECT count(*)::int FROM pg_locks WHERE pid IN (SELECT pid FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend')) AS locks`)).rows[0] as { busy: number; locks: number };
   const times: number[] = [];
   const statuses: Record<string, number> = {};
   const failures: string[] = [];
   let answered = 0;
   let peakRss = 0;
+  const atStart = rssOf(api.child.pid!);
   const started = Date.now();
   try {
     for (const spec of fc.sample(caseSpec, { seed: FILES_SEED, numRuns: runs })) {
@@ -798,7 +800,7 @@ async function filesScenario(pg: Embedded, api: Api, fx: Fixture) {
     const result = {
       seconds: (Date.now() - started) / 1000, seed: FILES_SEED, cases: runs, answered, statuses: Object.fromEntries(Object.entries(statuses).sort()),
       p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), maxMs: percentile(times, 100),
-      peakRssMb: Math.max(peak.peak, peakRss), rssAfterMb: peak.rss, leakedSlots, crashes: api.child.exitCode === null ? 0 : 1, failures: failures.slice(0, 20),
+      rssBeforeMb: atStart.rss, peakRssBeforeMb: atStart.peak, peakRssMb: Math.max(peak.peak, peakRss), rssAfterMb: peak.rss, leakedSlots, crashes: api.child.exitCode === null ? 0 : 1, failures: failures.slice(0, 20),
     };
     return { ...result, pass: failures.length === 0 && answered === runs && leakedSlots === 0 && result.crashes === 0 && together.every((s) => s === 200) };
   } finally {

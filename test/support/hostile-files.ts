@@ -102,10 +102,11 @@ export async function heldByImports(ds: DataSource): Promise<{ checkedOut: numbe
   const pool = (ds.driver as unknown as { master: Pool }).master;
   const checkedOut = pool.totalCount - pool.idleCount;
   const waiting = pool.waitingCount;
-  const [{ busy, locks }] = await ds.query(`SELECT
-      (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+  const [{ busy, locks }] = await ds.query(`SELECT -- client backends only: autovacuum's workers come and go with their own locks
+      (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
          AND (state LIKE 'idle in transaction%' OR state = 'active' OR query LIKE 'COPY import_stage%')) AS busy,
-      (SELECT count(*)::int FROM pg_locks WHERE pid <> pg_backend_pid() AND database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS locks`);
+      (SELECT count(*)::int FROM pg_locks WHERE pid IN (SELECT pid FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend')) AS locks`);
   // The statement above ran on a connection of the pool itself.
   return { checkedOut: Math.max(0, checkedOut), waiting, busy, locks };
 }
