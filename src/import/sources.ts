@@ -256,7 +256,9 @@ export async function openSource(input: Readable, options: OpenOptions): Promise
     stream.destroy();
     throw new ImportLineError('BAD_USER_INPUT', null, null, message('import.xlsWorkbook'));
   }
-  if (OTHER_FORMATS.some((magic) => head.subarray(0, magic.length).equals(magic)) || head.includes(0)) {
+  // A NUL in the header line: UTF-16 or binary (a NUL in a later cell is refused at its line and column).
+  const firstLine = head.indexOf(10) === -1 ? head : head.subarray(0, head.indexOf(10));
+  if (OTHER_FORMATS.some((magic) => head.subarray(0, magic.length).equals(magic)) || firstLine.includes(0)) {
     stream.destroy();
     throw new ImportLineError('BAD_USER_INPUT', null, null, message('import.notText'));
   }
