@@ -1,4 +1,8 @@
+import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
+import { importFile } from '../../src/import/importer';
+import { ImportLineError } from '../../src/import/import-error';
+import { Role } from '../../src/law/types';
 import { importsRunning } from '../../src/http/import-slots';
 import { headerKey, headerKeyWithoutUnit } from '../../src/import/cells';
 import { Caller, startTestApi, TestApi } from '../support/api';
@@ -101,6 +105,19 @@ describe('workbook bombs are refused before any connection is taken', () => {
   }, 60_000);
 });
 
+it('stops reading a file still unread at its deadline, with no connection taken', async () => {
+  const input = new PassThrough();
+  input.write(`${HEADER}\n2026-03-01,1.5,1000\n`);
+  const pool = (api.db.dataSource.driver as unknown as { master: { totalCount: number; idleCount: number } }).master;
+  const checkedOut: number[] = [];
+  const watch = setInterval(() => checkedOut.push(pool.totalCount - pool.idleCount), 10);
+  const refused = await importFile(api.db.dataSource, { role: Role.ADMIN, sub: 'deadline', producerId: null, requestId: null }, { kind: 'sales', producerId, input, readTimeoutMs: 300 })
+    .catch((e: unknown) => e).finally(() => clearInterval(watch));
+  expect(refused).toBeInstanceOf(ImportLineError);
+  expect((refused as ImportLineError).messageKey).toBe('import.readDeadline');
+  expect(Math.max(0, ...checkedOut)).toBe(0);
+});
+
 describe('header cells', () => {
   it('drops a unit in parentheses as the regular expression did, in one pass', () => {
     const regex = (t: string) => headerKey(t.replace(/\([^)]*\)/g, ''));
@@ -122,7 +139,7 @@ describe('header cells', () => {
 describe('error answers quote at most 80 characters of the file', () => {
   it('a header cell of 20 MB is not echoed', async () => {
     const answer = await post(`${'x'.repeat(20 << 20)},volumeM3,revenue\n`);
-    expect(answer.status).toBe(400);
+    expect([answer.status, answer.body.error.messageKey, answer.body.error.line]).toEqual([400, 'import.lineTooLong', 1]);
     expect(answer.size).toBeLessThan(2_000);
   }, 60_000);
 
