@@ -259,7 +259,7 @@ async function readFile(kind: ImportKind, producerId: string | null, options: Im
 }
 
 /**
- * Import one file, all or nothing (DESIGN §5): CSV or an .xlsx workbook, each row's cells read in
+ * Import one file, all or nothing: CSV or an .xlsx workbook, each row's cells read in
  * the file's locale (src/import/cells.ts) and checked as the GraphQL mutation checks one item —
  * the whole file read before any connection is taken (readFile), the accepted rows kept as COPY
  * text (in memory, then a temporary file) — then COPYed into a temporary staging table, checked
