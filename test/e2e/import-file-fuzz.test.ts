@@ -12,6 +12,7 @@ import { startTestApi, TEST_SECRET, TestApi } from '../support/api';
 import { buildCase, caseSpec, FORMS, FuzzTarget, KINDS, MUTATIONS } from '../support/file-fuzz';
 import { createProducer, FEIRA, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
 import { heldByImports, writtenRows } from '../support/hostile-files';
+import { checkProperty } from '../support/property';
 
 /**
  * The file fuzzer (docs/RELIABILITY.md): for every import kind and upload form, mutations of valid
@@ -54,7 +55,7 @@ afterAll(async () => {
 
 it(`answers ${RUNS} mutated files of every kind and form, holding nothing after each and writing nothing when refused (seed ${SEED})`, async () => {
   const seen = { answered: 0, accepted: 0, kinds: new Set<string>(), forms: new Set<string>(), mutations: new Set<string>() };
-  await fc.assert(fc.asyncProperty(caseSpec, async (spec) => {
+  await checkProperty(fc.asyncProperty(caseSpec, async (spec) => {
     const c = await buildCase(spec, target);
     const t0 = Date.now();
     const before = await writtenRows(api.db.dataSource);
