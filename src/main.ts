@@ -1,5 +1,7 @@
 import 'reflect-metadata';
+import http from 'node:http';
 import path from 'node:path';
+import { importsRunning } from './http/import-slots';
 import { ConfigurationError, loadConfig } from './config';
 import { createDataSource, openDatabase } from './database/data-source';
 import { LIMITS } from './graphql/limits';
@@ -85,6 +87,12 @@ async function main(): Promise<void> {
     trustedDocuments: config.trustedDocumentsFile ? trustedDocumentsOf(config.trustedDocumentsFile) : undefined });
   // Signals are handled before the first connection can come: a SIGTERM right after /readyz answers drains too.
   let stopping = false;
+  // The requests not yet answered: once the server is closed, those left were cut off by the drain.
+  const unanswered = new Set<http.ServerResponse>();
+  running.httpServer.on('request', (_req, res: http.ServerResponse) => {
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
+  });
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -97,7 +105,12 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await running.stop();
-      logger.info('HTTP server closed: every request in flight was answered');
+      // The drain closes what is still open after its grace period: those requests were never answered.
+      const cut = [...unanswered].filter((res) => !res.writableFinished).length;
+      const imports = importsRunning();
+      if (cut > 0 || imports > 0) {
+        logger.warn({ requestsCut: cut, importsStillRunning: imports }, `HTTP server closed: ${cut} request(s) in flight were cut off unanswered; ${imports} import(s) still running (each commits all or nothing)`);
+      } else logger.info('HTTP server closed: every request in flight was answered');
       await dataSource.destroy();
       if (replica?.dataSource.isInitialized) await replica.dataSource.destroy();
       logger.info('database pool closed');
