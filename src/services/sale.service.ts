@@ -10,7 +10,7 @@ import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { mutate } from './transaction';
 import { message } from '../i18n';
-import { NFE_KEY, nfeKeyIssuer } from '../formats/nfe-key';
+import { nfeKeyDigit, nfeKeyIssuer, nfeKeyProblem } from '../formats/nfe-key';
 import { Problems } from './problems';
 
 export interface RecordSaleInput {
@@ -67,7 +67,12 @@ export class SaleService {
     let invoiceKey: string | null = null;
     if (input.invoiceKey != null) {
       invoiceKey = input.invoiceKey.trim();
-      if (!NFE_KEY.test(invoiceKey)) throw new BadInputError(`${at}.invoiceKey`, message('sale.invoiceKey'));
+      const problem = nfeKeyProblem(invoiceKey);
+      if (problem === 'shape') throw new BadInputError(`${at}.invoiceKey`, message('sale.invoiceKey'));
+      if (problem === 'model') throw new BadInputError(`${at}.invoiceKey`, message('sale.invoiceKeyModel', { model: invoiceKey.slice(20, 22) }));
+      if (problem === 'digit') {
+        throw new BadInputError(`${at}.invoiceKey`, message('sale.invoiceKeyDigit', { given: invoiceKey[43], expected: String(nfeKeyDigit(invoiceKey.slice(0, 43))) }));
+      }
     }
     return Object.assign(new Sale(), { producerId: input.producerId, soldOn, volumeM3, revenue, origin, market, invoiceKey });
   }
