@@ -22,6 +22,7 @@ import { PurchaseResolver } from './purchase/purchase.resolver';
 import { ProducerRegimeElectionsResolver, RegimeElectionResolver } from './regime/regime.resolver';
 import { ProducerTaxPeriodResolver, TaxPeriodResolver } from './tax-period/tax-period.resolver';
 import { SaleResolver } from './sale/sale.resolver';
+import { RecordChangeResolver } from './record-change/record-change.resolver';
 import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scalars';
 import { protectSchema } from './auth/protect';
@@ -35,7 +36,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
-  TaxPeriodResolver, ProducerTaxPeriodResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
+  RecordChangeResolver, TaxPeriodResolver, ProducerTaxPeriodResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
 ];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

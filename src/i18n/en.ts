@@ -21,6 +21,8 @@ export const en = {
   'notFound.FamilyFarmingOrganization': 'FamilyFarmingOrganization {{id}} not found',
   'notFound.SealGrant': 'SealGrant {{id}} not found',
   'notFound.Purchase': 'Purchase {{id}} not found',
+  'notFound.Sale': 'Sale {{id}} not found',
+  'notFound.Document': 'No record of the NF-e {{id}} was found',
 
   // --- Access (UNAUTHENTICATED, FORBIDDEN).
   'auth.tokenRequired': 'A valid bearer token is required',
@@ -64,6 +66,11 @@ export const en = {
   'producer.establishmentsAdminOnly': 'Only an ADMIN records a producer\'s establishments',
   'producer.establishmentOwnCnpj': '{{cnpj}} is the producer\'s own CNPJ, not another establishment',
   'producer.establishmentTaken': 'CNPJ {{cnpj}} already belongs to producer {{id}} (its CNPJ or one of its establishments)',
+  'record.versionMismatch': '{{entity}} {{id}} is at version {{version}}, not {{expected}}',
+  'record.cancelled': '{{entity}} {{id}} was cancelled with its NF-e: a cancelled record is not corrected',
+  'record.alreadyCancelled': 'Every record of the NF-e {{key}} is already cancelled',
+  'record.closedMonth': 'The change touches the closed tax period {{period}} of producer {{producerId}}: reopen it (reopenTaxPeriod, with a reason) first, or an ADMIN makes it and the closed month shows its drift from the snapshot',
+  'record.evaluatedYear': 'The change touches the Selo year {{year}} of producer {{producerId}}, already evaluated (communicated on {{on}}): only an ADMIN makes it',
   'producer.versionMismatch': 'Producer {{id}} is at version {{version}}, not {{expected}}',
   'farmer.cpfTaken': 'A family farmer with that CPF already exists',
   'farmer.registrationKind': '{{field}} must be DAP or CAF',

@@ -15,6 +15,7 @@ import { requireVisibleProducer } from './seal.service';
 import { mutate } from './transaction';
 import { message } from '../i18n';
 import { checkMonth } from './validation';
+import { activeSql } from './record-state';
 
 export interface RecordImportInput {
   producerId: string;
@@ -33,7 +34,7 @@ const DECLARATION = /^[0-9A-Z][0-9A-Z./-]{4,39}$/;
 export function importsOfMonthSql(producer: string, first: string, last: string): string {
   return `(SELECT coalesce(json_agg(json_build_object('id', i.id::text, 'declarationNumber', i.declaration_number, 'clearedOn', i.cleared_on,
               'volumeM3', i.volume_m3::text) ORDER BY i.cleared_on, i.id), '[]'::json)
-      FROM biodiesel_import i WHERE i.producer_id = ${producer} AND i.cleared_on BETWEEN ${first} AND ${last})`;
+      FROM biodiesel_import i WHERE i.producer_id = ${producer} AND i.cleared_on BETWEEN ${first} AND ${last} AND ${activeSql('i')})`;
 }
 
 /** The JSON of importsOfMonthSql as ImportFacts. */

@@ -20,6 +20,7 @@ import { SealEvaluationService } from './seal-compliance/seal-evaluation.service
 import { SealPlanService } from './seal-compliance/seal-plan.service';
 import { TaxPeriodService } from './tax-period.service';
 import { FactsService } from './facts/facts.service';
+import { RecordChangeService } from './record-change.service';
 
 /** The use cases, built once per process over the DataSource. */
 export function createServices(ds: DataSource) {
@@ -28,6 +29,7 @@ export function createServices(ds: DataSource) {
   const contractConformity = new ContractConformityService(ds, minimumPrices);
   const sealEvaluations = new SealEvaluationService(ds);
   const sealCompliance = new SealComplianceService(ds, () => law.lawBook(), contractConformity, sealEvaluations);
+  const taxPeriods = new TaxPeriodService(ds, () => law.lawBook());
   return {
     dataSource: ds,
     audit: new AuditService(ds),
@@ -50,7 +52,8 @@ export function createServices(ds: DataSource) {
     sealEvaluations,
     sealPlan: new SealPlanService(ds, sealCompliance),
     purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
-    taxPeriods: new TaxPeriodService(ds, () => law.lawBook()),
+    taxPeriods,
+    recordChanges: new RecordChangeService(ds, taxPeriods),
   };
 }
 

@@ -15,6 +15,7 @@ import { mutate } from './transaction';
 import { requireMunicipalities } from './validation';
 import { message } from '../i18n';
 import { Problems } from './problems';
+import { checkedNfeKey } from './nfe-key-input';
 
 export interface RecordPurchaseInput {
   producerId: string;
@@ -31,6 +32,7 @@ export interface RecordPurchaseInput {
   contractId?: string | null;
   purpose?: PurchasePurpose | null;
   externalId?: string | null;
+  invoiceKey?: string | null;
 }
 
 /** Shared records a page of purchases fetches in its own statement when the query selects them (Purchase.familyFarmer, .originMunicipality). */
@@ -147,6 +149,7 @@ export class PurchaseService {
       externalId = optionalText(input.externalId);
       if (externalId === null) throw new BadInputError(`${at}.externalId`, message('input.blank', { field: 'externalId' }));
     }
+    const invoiceKey = input.invoiceKey == null ? null : checkedNfeKey(input.invoiceKey, `${at}.invoiceKey`);
     return Object.assign(new Purchase(), {
       producerId: input.producerId,
       purchasedOn,
@@ -162,6 +165,7 @@ export class PurchaseService {
       contractId: input.contractId ?? null,
       purpose,
       externalId,
+      invoiceKey,
     });
   }
 
@@ -185,8 +189,11 @@ export class PurchaseService {
    * kind of referenced record whatever the batch size. This is where every rule that reads
    * stored data is applied before the batch is written.
    */
-  private async checkBatch(em: EntityManager, actor: Actor, checked: Array<Purchase | undefined>, consumedOnField: string[], problems: Problems): Promise<void> {
-    const at = (i: number, field: string) => `input[${i}].${field}`;
+  async checkBatch(
+    em: EntityManager, actor: Actor, checked: Array<Purchase | undefined>, consumedOnField: string[], problems: Problems,
+    correcting?: { id: string; at: string },
+  ): Promise<void> {
+    const at = (i: number, field: string) => (correcting ? `${correcting.at}.${field}` : `input[${i}].${field}`);
     // The items that passed the checks needing no database, with their place in the input.
     const items = checked.flatMap((r, i) => (r ? [{ r, i }] : []));
     await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: at(i, 'producerId'), id: r.producerId })), problems);
@@ -216,8 +223,8 @@ export class PurchaseService {
     if (keyed.length > 0) {
       const taken: Array<{ producer_id: string; external_id: string }> = await em.query(
         `SELECT producer_id, external_id FROM purchase
-          WHERE (producer_id, external_id) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
-        [keyed.map((k) => k.producerId), keyed.map((k) => k.externalId)],
+          WHERE (producer_id, external_id) IN (SELECT * FROM unnest($1::bigint[], $2::text[])) AND id IS DISTINCT FROM $3::bigint`,
+        [keyed.map((k) => k.producerId), keyed.map((k) => k.externalId), correcting?.id ?? null],
       );
       const takenKeys = new Set(taken.map((t) => JSON.stringify([String(t.producer_id), t.external_id])));
       for (const clash of keyed.filter((k) => takenKeys.has(JSON.stringify([String(k.producerId), k.externalId])))) {
@@ -225,6 +232,8 @@ export class PurchaseService {
       }
     }
 
+    // A correction judges the closed months of the lot before and after it itself (an ADMIN may change them).
+    if (correcting) return;
     // art. 6º §3º: a lot weighs in the month it is used, so the month of consumedOn must be open
     // (the error names purchasedOn where consumedOn was left to default to it). art. 6º §4º: a
     // third-party lot of raw material also enters the average price per kg of the month it was

@@ -7,6 +7,7 @@ import { Feedstock, PurchasePurpose, Region, SupplierKind } from '../law/types';
 import { Timeline, valueOnSql } from './facts/parameter-timeline';
 import { semiaridDays } from './facts/priority-region.sql';
 import { supplierOn } from './facts/supplier-eligibility.sql';
+import { activeSql } from './record-state';
 
 /**
  * The raw material of a tax month in SQL (Lei 11.116/2005, art. 5º; Decreto 10.527/2020, art. 6º
@@ -104,9 +105,9 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
  * made the big producer's month 20–50 % slower (docs/PERFORMANCE.md, "The dashboard's windows").
  */
 function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', windows: number): string {
-  const biodiesel = `purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'`;
-  if (windows === 1) return `JOIN purchase ${alias} ON ${alias}.producer_id = w.producer_id AND ${alias}.${day} BETWEEN w.first AND w.last AND ${alias}.${biodiesel}`;
-  return `CROSS JOIN LATERAL (SELECT * FROM purchase WHERE producer_id = w.producer_id AND ${day} BETWEEN w.first AND w.last AND ${biodiesel} OFFSET 0) ${alias}`;
+  const counted = (a?: string) => `${a ? `${a}.` : ''}purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql(a)}`;
+  if (windows === 1) return `JOIN purchase ${alias} ON ${alias}.producer_id = w.producer_id AND ${alias}.${day} BETWEEN w.first AND w.last AND ${counted(alias)}`;
+  return `CROSS JOIN LATERAL (SELECT * FROM purchase WHERE producer_id = w.producer_id AND ${day} BETWEEN w.first AND w.last AND ${counted()} OFFSET 0) ${alias}`;
 }
 
 /**
@@ -116,7 +117,7 @@ function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', win
  */
 export function latestEarlierUseSql(producer: string, before: string): string {
   return `(SELECT to_char(max(e.consumed_on), 'YYYY-MM-DD') FROM purchase e
-      WHERE e.producer_id = ${producer} AND e.consumed_on < ${before} AND e.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}')`;
+      WHERE e.producer_id = ${producer} AND e.consumed_on < ${before} AND e.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql('e')})`;
 }
 
 /** The month of a day of latestEarlierUseSql, as the window whose raw material is read. */

@@ -1,0 +1,65 @@
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Decimal } from '../../law/decimal';
+import { BiodieselOrigin, Feedstock, Market, PurchasePurpose, SupplierKind } from '../../law/types';
+import { BiodieselImportType } from '../biodiesel-import/biodiesel-import.type';
+import { FomentoExpenseType } from '../fomento/fomento.type';
+import { PurchaseType } from '../purchase/purchase.type';
+import { SaleType } from '../sale/sale.type';
+import { DateScalar, DecimalScalar } from '../scalars';
+import { TaxPeriodType } from '../tax-period/tax-period.type';
+
+const CLOSED_PERIODS = 'The closed tax months the change reached (an ADMIN\'s change only; anyone else\'s is refused with CONFLICT PERIOD_CLOSED): each as it reads now, its snapshot kept, with recomputedDiffers and differences giving the drift of the recomputation from what was closed.';
+const EVALUATED_YEARS = 'The Selo years already evaluated (sealEvaluation) that the change reached: an ADMIN\'s change only.';
+
+@ObjectType('DocumentCancellation', { description: 'The records of a cancelled NF-e: kept, audited, counted by no computation from then on.' })
+export class DocumentCancellationType {
+  @Field({ description: 'The NF-e access key.' }) key: string;
+  @Field(() => [PurchaseType], { description: 'Its purchases, now CANCELLED.' }) purchases: PurchaseType[];
+  @Field(() => [SaleType], { description: 'Its sales, now CANCELLED.' }) sales: SaleType[];
+  @Field(() => [BiodieselImportType], { description: 'Its imports, now CANCELLED.' }) imports: BiodieselImportType[];
+  @Field(() => [FomentoExpenseType], { description: 'Its fomento expenses, now CANCELLED.' }) fomentoExpenses: FomentoExpenseType[];
+  @Field(() => [TaxPeriodType], { description: CLOSED_PERIODS }) closedPeriods: TaxPeriodType[];
+  @Field(() => [Int], { description: EVALUATED_YEARS }) evaluatedSeloYears: number[];
+}
+
+@ObjectType('PurchaseCorrection', { description: 'A purchase corrected (audited with before and after).' })
+export class PurchaseCorrectionType {
+  @Field(() => PurchaseType, { description: 'The purchase as corrected, its version raised.' }) purchase: PurchaseType;
+  @Field(() => [TaxPeriodType], { description: CLOSED_PERIODS }) closedPeriods: TaxPeriodType[];
+  @Field(() => [Int], { description: EVALUATED_YEARS }) evaluatedSeloYears: number[];
+}
+
+@ObjectType('SaleCorrection', { description: 'A sale corrected (audited with before and after).' })
+export class SaleCorrectionType {
+  @Field(() => SaleType, { description: 'The sale as corrected, its version raised.' }) sale: SaleType;
+  @Field(() => [TaxPeriodType], { description: CLOSED_PERIODS }) closedPeriods: TaxPeriodType[];
+  @Field(() => [Int], { description: EVALUATED_YEARS }) evaluatedSeloYears: number[];
+}
+
+@InputType('CorrectPurchaseInput', { description: 'The fields of a purchase to correct; an absent field is kept. The result must pass every rule of recordPurchases.' })
+export class CorrectPurchaseInput {
+  @Field(() => DateScalar, { nullable: true, description: 'Date of acquisition.' }) purchasedOn?: string;
+  @Field(() => DateScalar, { nullable: true, description: 'Date of use in production (art. 6º §3), never before purchasedOn.' }) consumedOn?: string;
+  @Field(() => Feedstock, { nullable: true, description: 'Raw material species.' }) feedstock?: Feedstock;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Quantity in kg, greater than zero.' }) quantityKg?: Decimal;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Acquisition cost in reais (null for OWN_PRODUCTION).' }) cost?: Decimal | null;
+  @Field(() => SupplierKind, { nullable: true, description: 'Who supplied the lot.' }) supplierKind?: SupplierKind;
+  @Field(() => ID, { nullable: true, description: 'The family farmer, for FAMILY_FARMER.' }) familyFarmerId?: string | null;
+  @Field(() => ID, { nullable: true, description: 'The cooperative or association, for COOPERATIVE or ASSOCIATION.' }) organizationId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Name of the supplier, for THIRD_PARTY.' }) supplierName?: string | null;
+  @Field({ nullable: true, description: 'IBGE code of the municipality where the raw material was produced.' }) originMunicipalityCode?: string;
+  @Field(() => ID, { nullable: true, description: 'Contract of the same producer the lot was bought under.' }) contractId?: string | null;
+  @Field(() => PurchasePurpose, { nullable: true, description: 'Raw material for biodiesel or another product.' }) purpose?: PurchasePurpose;
+  @Field(() => String, { nullable: true, description: 'The NF-e access key of the note that documents the lot.' }) invoiceKey?: string | null;
+}
+
+@InputType('CorrectSaleInput', { description: 'The fields of a sale to correct; an absent field is kept. The result must pass every rule of recordSales.' })
+export class CorrectSaleInput {
+  @Field(() => DateScalar, { nullable: true, description: 'Date of sale.' }) soldOn?: string;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Volume in m³, greater than zero.' }) volumeM3?: Decimal;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Gross revenue in reais, greater than zero.' }) revenue?: Decimal;
+  @Field(() => BiodieselOrigin, { nullable: true, description: 'Own production or imported.' }) origin?: BiodieselOrigin;
+  @Field(() => Market, { nullable: true, description: 'Domestic or export.' }) market?: Market;
+  @Field(() => String, { nullable: true, description: 'NF-e access key, as in recordSales.' }) invoiceKey?: string | null;
+}
+
