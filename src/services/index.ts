@@ -21,6 +21,7 @@ import { SealPlanService } from './seal-compliance/seal-plan.service';
 import { TaxPeriodService } from './tax-period.service';
 import { FactsService } from './facts/facts.service';
 import { RecordChangeService } from './record-change.service';
+import { RecordReturnService } from './record-return.service';
 
 /** The use cases, built once per process over the DataSource. */
 export function createServices(ds: DataSource) {
@@ -54,6 +55,7 @@ export function createServices(ds: DataSource) {
     purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
     taxPeriods,
     recordChanges: new RecordChangeService(ds, taxPeriods),
+    recordReturns: new RecordReturnService(ds),
   };
 }
 

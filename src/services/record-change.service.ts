@@ -1,5 +1,5 @@
 import { DataSource, EntityManager, In } from 'typeorm';
-import { BiodieselImport, FomentoExpense, Producer, Purchase, Sale } from '../domain';
+import { BiodieselImport, FomentoExpense, Producer, Purchase, RecordReturn, Sale } from '../domain';
 import { message } from '../i18n';
 import { monthOf, yearOf } from '../law/dates';
 import { RecordState, Role } from '../law/types';
@@ -26,6 +26,8 @@ export interface DocumentCancellation extends Reached {
   sales: Sale[];
   imports: BiodieselImport[];
   fomentoExpenses: FomentoExpense[];
+  /** The returns the note documented, when it is a return note (finNFe 4). */
+  returns: RecordReturn[];
 }
 
 export interface PurchaseCorrection extends Reached { purchase: Purchase }
@@ -62,7 +64,9 @@ export class RecordChangeService {
       const sales = await find(Sale, 'sale');
       const imports = await find(BiodieselImport, 'biodiesel_import');
       const fomentoExpenses = await find(FomentoExpense, 'fomento_expense');
-      const all: Array<{ entity: string; table: string; row: Purchase | Sale | BiodieselImport | FomentoExpense }> = [
+      const returns = await find(RecordReturn, 'record_return');
+      const all: Array<{ entity: string; table: string; row: Purchase | Sale | BiodieselImport | FomentoExpense | RecordReturn }> = [
+        ...returns.map((row) => ({ entity: 'RecordReturn', table: 'record_return', row })),
         ...purchases.map((row) => ({ entity: 'Purchase', table: 'purchase', row })), ...sales.map((row) => ({ entity: 'Sale', table: 'sale', row })),
         ...imports.map((row) => ({ entity: 'BiodieselImport', table: 'biodiesel_import', row })),
         ...fomentoExpenses.map((row) => ({ entity: 'FomentoExpense', table: 'fomento_expense', row })),
@@ -79,6 +83,7 @@ export class RecordChangeService {
         if (row instanceof Sale) { t.taxDays.push(row.soldOn); t.seloDays.push(row.soldOn); }
         if (row instanceof BiodieselImport) t.taxDays.push(row.clearedOn);
         if (row instanceof FomentoExpense) t.seloDays.push(row.spentOn);
+        if (row instanceof RecordReturn) { t.taxDays.push(row.returnedOn); t.seloDays.push(row.returnedOn); }
         touches.set(row.producerId, t);
       }
       const reached = await judge(em, actor, [...touches.values()], 'key');
@@ -89,7 +94,7 @@ export class RecordChangeService {
           before: { state: row.state, version: row.version }, after: { state: RecordState.CANCELLED, version: row.version + 1, invoiceKey: key } });
         Object.assign(row, { state: RecordState.CANCELLED, version: row.version + 1 });
       }
-      return { result: { records: { key, purchases, sales, imports, fomentoExpenses }, touched: reached }, audit };
+      return { result: { records: { key, purchases, sales, imports, fomentoExpenses, returns }, touched: reached }, audit };
     });
     return { ...records, ...(await this.reachedViews(touched)) };
   }

@@ -7,3 +7,11 @@ import { RecordState } from '../law/types';
 export function activeSql(alias?: string): string {
   return `${alias ? `${alias}.` : ''}state = '${RecordState.ACTIVE}'`;
 }
+
+/**
+ * The relations the tax month and the Selo year read sales and raw material from: the active
+ * records and, dated on their day, each active return as a negative record of its original
+ * (migration RecordReturn; docs/LAW.md, "Returns").
+ */
+export const COUNTED_SALE = 'counted_sale';
+export const COUNTED_PURCHASE = 'counted_purchase';

@@ -7,7 +7,7 @@ import { Feedstock, PurchasePurpose, Region, SupplierKind } from '../law/types';
 import { Timeline, valueOnSql } from './facts/parameter-timeline';
 import { semiaridDays } from './facts/priority-region.sql';
 import { supplierOn } from './facts/supplier-eligibility.sql';
-import { activeSql } from './record-state';
+import { activeSql, COUNTED_PURCHASE } from './record-state';
 
 /**
  * The raw material of a tax month in SQL (Lei 11.116/2005, art. 5º; Decreto 10.527/2020, art. 6º
@@ -106,8 +106,8 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
  */
 function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', windows: number): string {
   const counted = (a?: string) => `${a ? `${a}.` : ''}purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql(a)}`;
-  if (windows === 1) return `JOIN purchase ${alias} ON ${alias}.producer_id = w.producer_id AND ${alias}.${day} BETWEEN w.first AND w.last AND ${counted(alias)}`;
-  return `CROSS JOIN LATERAL (SELECT * FROM purchase WHERE producer_id = w.producer_id AND ${day} BETWEEN w.first AND w.last AND ${counted()} OFFSET 0) ${alias}`;
+  if (windows === 1) return `JOIN ${COUNTED_PURCHASE} ${alias} ON ${alias}.producer_id = w.producer_id AND ${alias}.${day} BETWEEN w.first AND w.last AND ${counted(alias)}`;
+  return `CROSS JOIN LATERAL (SELECT * FROM ${COUNTED_PURCHASE} WHERE producer_id = w.producer_id AND ${day} BETWEEN w.first AND w.last AND ${counted()} OFFSET 0) ${alias}`;
 }
 
 /**

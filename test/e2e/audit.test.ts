@@ -193,6 +193,12 @@ const CASES: Array<[string, Case]> = [
     idsOf: (d) => [d.correctSale.sale.id],
     check: ([row]) => { expect([row.before?.invoiceKey, row.after?.invoiceKey]).toEqual([null, nfeKey('11222333000181', 1, '2503')]); },
   }],
+  ['recordReturns', {
+    as: () => PRODUCER, entries: 1, entity: 'RecordReturn',
+    query: () => `mutation { recordReturns(input: [{ originalKey: "${nfeKey('11222333000181', 1, '2503')}", saleId: "${ids.sale}", returnedOn: "2025-03-25", quantity: "1", value: "500" }]) { id } }`,
+    idsOf: (d) => d.recordReturns.map((r: any) => r.id),
+    check: ([row]) => { expect([row.before, row.after?.saleId, row.after?.quantity, row.producer_id]).toEqual([null, ids.sale, '1', ids.producer]); },
+  }],
   ['cancelDocument', {
     as: () => PRODUCER, entries: 1, entity: 'Sale',
     query: () => `mutation { cancelDocument(key: "${nfeKey('11222333000181', 1, '2503')}") { sales { id } } }`,

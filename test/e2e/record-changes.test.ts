@@ -17,7 +17,7 @@ const PURCHASES = `mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input
 const SALES = `mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id state version invoiceKey } }`;
 const MARCH = `query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 3) { status ownProductionPricePerKg pisDue cofinsDue recomputedDiffers differences { field closed recomputed } } }`;
 const CANCEL = `mutation($k: String!) { cancelDocument(key: $k) {
-  key purchases { id state version } sales { id state version } imports { id } fomentoExpenses { id }
+  key purchases { id state version } sales { id state version } imports { id } fomentoExpenses { id } returns { id }
   closedPeriods { year month status pisDue recomputedDiffers differences { field closed recomputed } } evaluatedSeloYears } }`;
 const CORRECT = `mutation($id: ID!, $i: CorrectPurchaseInput!, $v: Int!) { correctPurchase(id: $id, input: $i, expectedVersion: $v) {
   purchase { id quantityKg cost version state } closedPeriods { year month status ownProductionPricePerKg pisDue cofinsDue recomputedDiffers differences { field closed recomputed } } evaluatedSeloYears } }`;
@@ -54,7 +54,7 @@ test('a month before and after its NF-e are cancelled: the records kept, CANCELL
   // The entry note of R$ 4.000 cancelled (by the producer itself): R$ 2.000 / 1.000 kg = R$ 2;
   // own 2.000, GENERAL 2.000, halves of 15 m³: PIS 7,5 × (22,48 + 26,41) = 366,675 → 366,68;
   const cancelled = (await api.ok(CANCEL, { k: nfeKey(cnpj, 2) }, asProducer(p))).cancelDocument;
-  expect(cancelled).toEqual({ key: nfeKey(cnpj, 2), purchases: [{ id: entry.id, state: 'CANCELLED', version: 2 }], sales: [], imports: [], fomentoExpenses: [], closedPeriods: [], evaluatedSeloYears: [] });
+  expect(cancelled).toEqual({ key: nfeKey(cnpj, 2), purchases: [{ id: entry.id, state: 'CANCELLED', version: 2 }], sales: [], imports: [], fomentoExpenses: [], returns: [], closedPeriods: [], evaluatedSeloYears: [] });
   // Cofins 7,5 × (103,51 + 121,59) = 1.688,25.
   expect((await api.ok(MARCH, { p })).taxPeriod).toMatchObject({ ownProductionPricePerKg: '2.00', pisDue: '366.68', cofinsDue: '1688.25' });
 
@@ -135,4 +135,39 @@ test('a sale corrected; a cancelled record is not; another producer\'s record is
   expect((await api.gql(CORRECT_SALE, { id: sale2.id, i: { volumeM3: '1' }, v: 2 })).errors?.[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'CANCELLED', field: 'id' });
   const other = await createProducer(api, 'Usina Vizinha', FEIRA);
   expect((await api.gql(CORRECT_SALE, { id: sale.id, i: { volumeM3: '1' }, v: 2 }, asProducer(other))).errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND' });
+});
+
+test('returns reduce the month of the return, not the original month', async () => {
+  const { p, cnpj, entry, sale2 } = await marchOf('Usina Devolução');
+  const RETURNS = `mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id purchaseId saleId returnedOn quantity value originalKey invoiceKey state } }`;
+  const APRIL = `query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 4) { ownProductionPricePerKg pisDue cofinsDue } }`;
+  // Half of the R$ 4.000 lot goes back to its supplier on 03-25: 1.500 kg for R$ 4.000 bought in
+  // March, R$ 2,6666… per kg; own 1.000 kg worth 2.666,67 of 6.666,67 = 40 % (art. 6º I), 60 % GENERAL:
+  // PIS 15 × (0,4 × 22,48 + 0,6 × 26,41) = 15 × 24,838 = 372,57; Cofins 15 × (0,4 × 103,51 + 0,6 × 121,59) = 15 × 114,358 = 1.715,37.
+  const [lotBack] = (await api.ok(RETURNS, { i: [{ originalKey: nfeKey(cnpj, 2), purchaseId: entry.id, returnedOn: '2026-03-25', quantity: '500', value: '2000', invoiceKey: nfeKey(cnpj, 10) }] }, asProducer(p))).recordReturns;
+  expect(lotBack).toMatchObject({ purchaseId: entry.id, saleId: null, quantity: '500.000', value: '2000.00', state: 'ACTIVE' });
+  expect((await api.ok(MARCH, { p })).taxPeriod).toMatchObject({ pisDue: '372.57', cofinsDue: '1715.37' });
+
+  // 2 m³ of the 5 m³ sale come back in April: March keeps its 15 m³; April alone is reduced.
+  const before = (await api.ok(APRIL, { p })).taxPeriod;
+  await api.ok(RETURNS, { i: [{ originalKey: nfeKey(cnpj, 3), saleId: sale2.id, returnedOn: '2026-04-02', quantity: '2', value: '10000' }] });
+  expect((await api.ok(MARCH, { p })).taxPeriod).toMatchObject({ pisDue: '372.57', cofinsDue: '1715.37' });
+  const after = (await api.ok(APRIL, { p })).taxPeriod;
+  // April has no raw material of its own: its mix is March's, the last month that used some
+  // (40 % / 60 % after the lot's return). −2 m³: PIS −2 × 24,838 = −49,676 → −49,68;
+  // Cofins −2 × 114,358 = −228,716 → −228,72: the return's contributions, in April, to recover.
+  expect([before.pisDue, after.pisDue, after.cofinsDue]).toEqual(['0.00', '-49.68', '-228.72']);
+
+  // More than was sold, a key that is not the sale's, or a sale of another producer: refused, nothing written.
+  const count = await api.count('SELECT count(*) FROM record_return');
+  const tooMuch = await api.gql(RETURNS, { i: [{ originalKey: nfeKey(cnpj, 3), saleId: sale2.id, returnedOn: '2026-04-03', quantity: '3.001', value: '1' }] });
+  expect(tooMuch.errors?.[0]).toMatchObject({ message: `The returns of Sale ${sale2.id} would exceed it: quantity returned 5.001 of 5`, extensions: { code: 'BAD_USER_INPUT', field: 'input[0].quantity' } });
+  expect((await api.gql(RETURNS, { i: [{ originalKey: nfeKey(cnpj, 2), saleId: sale2.id, returnedOn: '2026-04-03', quantity: '1', value: '1' }] })).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[0].originalKey' });
+  const other = await createProducer(api, 'Usina Terceira', FEIRA);
+  expect((await api.gql(RETURNS, { i: [{ originalKey: nfeKey(cnpj, 3), saleId: sale2.id, returnedOn: '2026-04-03', quantity: '1', value: '1' }] }, asProducer(other))).errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND', field: 'input[0].saleId' });
+  expect(await api.count('SELECT count(*) FROM record_return')).toBe(count);
+
+  // The return note cancelled: the lot counts whole again.
+  expect((await api.ok(CANCEL, { k: nfeKey(cnpj, 10) })).cancelDocument.returns).toEqual([{ id: lotBack.id }]);
+  expect((await api.ok(MARCH, { p })).taxPeriod).toMatchObject({ pisDue: '376.50', cofinsDue: '1733.45' });
 });

@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Resolver } from 'type-graphql';
 import { Context } from '../context';
-import { CorrectPurchaseInput, CorrectSaleInput, DocumentCancellationType, PurchaseCorrectionType, SaleCorrectionType } from './record-change.type';
+import { CorrectPurchaseInput, CorrectSaleInput, DocumentCancellationType, PurchaseCorrectionType, RecordReturnInput, RecordReturnType, SaleCorrectionType } from './record-change.type';
 
 const CLOSED = 'A change that reaches a closed tax month or a Selo year already evaluated is CONFLICT PERIOD_CLOSED (extensions.period: the month to reopen) — unless made by an ADMIN, whose change is made and whose answer shows the closed months with their drift.';
 
@@ -11,6 +11,13 @@ export class RecordChangeResolver {
   })
   cancelDocument(@Arg('key', { description: 'The NF-e access key (44 positions).' }) key: string, @Ctx() ctx: Context) {
     return ctx.services.recordChanges.cancelDocument(ctx.actor, key);
+  }
+
+  @Mutation(() => [RecordReturnType], {
+    description: 'Record returns (a return note, finNFe 4, referencing the original NF-e): each reduces one purchase\'s kg and cost, or one sale\'s m³ and revenue, in the tax month and Selo year of the return — not the original\'s (docs/LAW.md, "Returns"). All or nothing. ADMIN, or the PRODUCER for its own records (another\'s is NOT_FOUND).',
+  })
+  recordReturns(@Arg('input', () => [RecordReturnInput], { description: 'The returns, in any number.' }) input: RecordReturnInput[], @Ctx() ctx: Context) {
+    return ctx.services.recordReturns.record(ctx.actor, input);
   }
 
   @Mutation(() => PurchaseCorrectionType, {

@@ -1,15 +1,39 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
-import { BiodieselOrigin, Feedstock, Market, PurchasePurpose, SupplierKind } from '../../law/types';
+import { BiodieselOrigin, Feedstock, Market, PurchasePurpose, RecordState, SupplierKind } from '../../law/types';
 import { BiodieselImportType } from '../biodiesel-import/biodiesel-import.type';
 import { FomentoExpenseType } from '../fomento/fomento.type';
 import { PurchaseType } from '../purchase/purchase.type';
 import { SaleType } from '../sale/sale.type';
-import { DateScalar, DecimalScalar } from '../scalars';
+import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
 import { TaxPeriodType } from '../tax-period/tax-period.type';
 
 const CLOSED_PERIODS = 'The closed tax months the change reached (an ADMIN\'s change only; anyone else\'s is refused with CONFLICT PERIOD_CLOSED): each as it reads now, its snapshot kept, with recomputedDiffers and differences giving the drift of the recomputation from what was closed.';
 const EVALUATED_YEARS = 'The Selo years already evaluated (sealEvaluation) that the change reached: an ADMIN\'s change only.';
+
+@ObjectType('RecordReturn', { description: 'Goods that came back (a return note, finNFe 4): part of a purchase or a sale, counted in the month of the return, not the original\'s (docs/LAW.md, "Returns").' })
+export class RecordReturnType {
+  @Field(() => ID, { description: 'Identifier.' }) id: string;
+  @Field(() => ID, { nullable: true, description: 'The purchase returned (in part), for goods sent back to the supplier.' }) purchaseId: string | null;
+  @Field(() => ID, { nullable: true, description: 'The sale returned (in part), for biodiesel that came back.' }) saleId: string | null;
+  @Field(() => DateScalar, { description: 'Date of the return: decides the tax month and the Selo year it reduces.' }) returnedOn: string;
+  @Quantity() @Field(() => DecimalScalar, { description: 'Quantity returned: kg of a purchase, m³ of a sale.' }) quantity: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Value returned: of the purchase\'s cost or the sale\'s revenue.' }) value: Decimal;
+  @Field({ description: 'The key of the note whose goods came back (refNFe).' }) originalKey: string;
+  @Field(() => String, { nullable: true, description: 'The return note\'s own key: cancelDocument with it cancels the return.' }) invoiceKey: string | null;
+  @Field(() => RecordState, { description: 'ACTIVE, or CANCELLED with its note.' }) state: RecordState;
+}
+
+@InputType('RecordReturnInput', { description: 'One return: the record it reduces (purchaseId or saleId), the key it is recorded with, and what came back.' })
+export class RecordReturnInput {
+  @Field({ description: 'The original NF-e\'s key (refNFe): the record must be recorded with it (else BAD_USER_INPUT).' }) originalKey: string;
+  @Field(() => ID, { nullable: true, description: 'The purchase returned in part or whole (one of purchaseId, saleId).' }) purchaseId?: string | null;
+  @Field(() => ID, { nullable: true, description: 'The sale returned in part or whole.' }) saleId?: string | null;
+  @Field(() => DateScalar, { description: 'Date of the return, not before the original\'s; its month must be open (CONFLICT PERIOD_CLOSED).' }) returnedOn: string;
+  @Field(() => DecimalScalar, { description: 'kg (purchase) or m³ (sale) returned, greater than zero; with earlier returns, at most the original\'s.' }) quantity: Decimal;
+  @Field(() => DecimalScalar, { description: 'Value returned in reais, greater than zero; with earlier returns, at most the original\'s cost or revenue.' }) value: Decimal;
+  @Field(() => String, { nullable: true, description: 'The return note\'s own key.' }) invoiceKey?: string | null;
+}
 
 @ObjectType('DocumentCancellation', { description: 'The records of a cancelled NF-e: kept, audited, counted by no computation from then on.' })
 export class DocumentCancellationType {
@@ -18,6 +42,7 @@ export class DocumentCancellationType {
   @Field(() => [SaleType], { description: 'Its sales, now CANCELLED.' }) sales: SaleType[];
   @Field(() => [BiodieselImportType], { description: 'Its imports, now CANCELLED.' }) imports: BiodieselImportType[];
   @Field(() => [FomentoExpenseType], { description: 'Its fomento expenses, now CANCELLED.' }) fomentoExpenses: FomentoExpenseType[];
+  @Field(() => [RecordReturnType], { description: 'Its returns, now CANCELLED, for a return note.' }) returns: RecordReturnType[];
   @Field(() => [TaxPeriodType], { description: CLOSED_PERIODS }) closedPeriods: TaxPeriodType[];
   @Field(() => [Int], { description: EVALUATED_YEARS }) evaluatedSeloYears: number[];
 }
