@@ -21,6 +21,7 @@ import { Exporter } from './export/exporter';
 import { mountExport } from './http/export';
 import { mountGraphiql } from './http/graphiql';
 import { mountImport } from './http/import';
+import { mountNfeImport } from './http/nfe-import';
 import { createMetrics } from './http/metrics';
 import { logRequests } from './http/request-log';
 import { Logger } from './logger';
@@ -208,6 +209,8 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
 
   app.get('/metrics', metrics.handler);
   mountGraphiql(app);
+  // Before /import/:kind, which would read `nfe` as a CSV kind.
+  mountNfeImport(app, { dataSource, services, verifier, logger });
   mountImport(app, { dataSource, verifier, logger });
   const exporter = new Exporter(services);
   mountExport(app, { exporter, verifier, logger });

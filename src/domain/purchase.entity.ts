@@ -25,6 +25,10 @@ export class Purchase {
   @Column({ name: 'external_id', type: 'text', nullable: true }) externalId: string | null;
   /** The NF-e that documents the record (Ajuste SINIEF 07/2005), if any. */
   @Column({ name: 'invoice_key', type: 'char', length: 44, nullable: true }) invoiceKey: string | null;
+  /** The item's number in its NF-e (nItem), for a purchase read from the note. */
+  @Column({ name: 'invoice_item', type: 'int', nullable: true }) invoiceItem: number | null;
+  /** The NF-e item's PIS/Cofins CST, for the credits it decides. */
+  @Column({ name: 'pis_cofins_cst', type: 'char', length: 2, nullable: true }) pisCofinsCst: string | null;
   /** ACTIVE, or CANCELLED with its NF-e: a cancelled record is kept but counted by no computation. */
   @Column({ type: 'text', default: RecordState.ACTIVE }) state: RecordState;
   /** Raised by each correction; a correction names the version it read. */

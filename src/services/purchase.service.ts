@@ -11,7 +11,7 @@ import {
   assertWritable, insertInChunks, isId, optionalText, requireDate, requireOpenPeriods, requirePositiveDecimal, requireRecords, requireWritableProducers,
 } from './record-batch';
 import { assertVisible } from './scope';
-import { mutate } from './transaction';
+import { AuditRecord, mutate } from './transaction';
 import { requireMunicipalities } from './validation';
 import { message } from '../i18n';
 import { Problems } from './problems';
@@ -33,6 +33,9 @@ export interface RecordPurchaseInput {
   purpose?: PurchasePurpose | null;
   externalId?: string | null;
   invoiceKey?: string | null;
+  /** Read from an NF-e: the item's number and its PIS/Cofins CST. */
+  invoiceItem?: number | null;
+  pisCofinsCst?: string | null;
 }
 
 /** Shared records a page of purchases fetches in its own statement when the query selects them (Purchase.familyFarmer, .originMunicipality). */
@@ -81,20 +84,24 @@ export class PurchaseService {
    */
   async record(actor: Actor, inputs: RecordPurchaseInput[]): Promise<Purchase[]> {
     assertWritable(actor, inputs.map((p, i) => ({ field: `input[${i}].producerId`, id: p.producerId })));
+    if (inputs.length === 0) return [];
+    return mutate(this.ds, actor, (em) => this.write(em, actor, inputs));
+  }
+
+  /** record's work in a transaction the caller holds (the NF-e import writes several kinds in one). */
+  async write(em: EntityManager, actor: Actor, inputs: RecordPurchaseInput[]): Promise<{ result: Purchase[]; audit: AuditRecord[] }> {
+    assertWritable(actor, inputs.map((p, i) => ({ field: `input[${i}].producerId`, id: p.producerId })));
     const problems = new Problems();
     const checked = inputs.map((input, i) => problems.check(() => PurchaseService.toRow(input, `input[${i}]`)));
     PurchaseService.rejectRepeatedExternalIds(checked, problems);
-    if (inputs.length === 0) return [];
-    return mutate(this.ds, actor, async (em) => {
-      await this.checkBatch(em, actor, checked, inputs.map((input) => (input.consumedOn == null ? 'purchasedOn' : 'consumedOn')), problems);
-      problems.throwIfAny();
-      const rows = checked as Purchase[];
-      await insertInChunks(em, Purchase, rows);
-      return {
-        result: rows,
-        audit: rows.map((r) => ({ operation: 'recordPurchases', entity: 'Purchase', entityId: r.id, producerId: r.producerId, after: r })),
-      };
-    });
+    await this.checkBatch(em, actor, checked, inputs.map((input) => (input.consumedOn == null ? 'purchasedOn' : 'consumedOn')), problems);
+    problems.throwIfAny();
+    const rows = checked as Purchase[];
+    await insertInChunks(em, Purchase, rows);
+    return {
+      result: rows,
+      audit: rows.map((r) => ({ operation: 'recordPurchases', entity: 'Purchase', entityId: r.id, producerId: r.producerId, after: r })),
+    };
   }
 
   /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
@@ -166,6 +173,8 @@ export class PurchaseService {
       purpose,
       externalId,
       invoiceKey,
+      invoiceItem: input.invoiceItem ?? null,
+      pisCofinsCst: input.pisCofinsCst ?? null,
     });
   }
 

@@ -52,8 +52,14 @@ export class RecordChangeService {
 
   async cancelDocument(actor: Actor, keyInput: string): Promise<DocumentCancellation> {
     const key = checkedNfeKey(keyInput, 'key');
+    const { records, touched } = await mutate(this.ds, actor, (em) => this.cancelWith(em, actor, key));
+    return { ...records, ...(await this.reachedViews(touched)) };
+  }
+
+  /** cancelDocument's work in a transaction the caller holds (the NF-e import's cancellation events). */
+  async cancelWith(em: EntityManager, actor: Actor, key: string) {
     const own = actor.role === Role.PRODUCER ? actor.producerId : null;
-    const { records, touched } = await mutate(this.ds, actor, async (em) => {
+    {
       // Locked in one order (table, id), so two cancellations of one note queue rather than deadlock.
       const find = async <T extends { id: string }>(entity: new () => T, table: string): Promise<T[]> => {
         const rows: Array<{ id: string }> = await em.query(
@@ -95,8 +101,7 @@ export class RecordChangeService {
         Object.assign(row, { state: RecordState.CANCELLED, version: row.version + 1 });
       }
       return { result: { records: { key, purchases, sales, imports, fomentoExpenses, returns }, touched: reached }, audit };
-    });
-    return { ...records, ...(await this.reachedViews(touched)) };
+    }
   }
 
   async correctPurchase(actor: Actor, id: string, changes: PurchaseChanges, expectedVersion: number): Promise<PurchaseCorrection> {

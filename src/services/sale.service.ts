@@ -8,7 +8,7 @@ import { Connection } from './pagination';
 import { SALE_KEYSET } from './keysets';
 import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
-import { mutate } from './transaction';
+import { AuditRecord, mutate } from './transaction';
 import { message } from '../i18n';
 import { nfeKeyIssuer } from '../formats/nfe-key';
 import { checkedNfeKey } from './nfe-key-input';
@@ -40,20 +40,24 @@ export class SaleService {
   /** Record a batch: every item is validated, then all are inserted in multi-row INSERTs; one bad item writes nothing. */
   async record(actor: Actor, inputs: RecordSaleInput[]): Promise<Sale[]> {
     assertWritable(actor, inputs.map((s, i) => ({ field: `input[${i}].producerId`, id: s.producerId })));
+    if (inputs.length === 0) return [];
+    return mutate(this.ds, actor, (em) => this.write(em, actor, inputs));
+  }
+
+  /** record's work in a transaction the caller holds (the NF-e import writes several kinds in one). */
+  async write(em: EntityManager, actor: Actor, inputs: RecordSaleInput[]): Promise<{ result: Sale[]; audit: AuditRecord[] }> {
+    assertWritable(actor, inputs.map((s, i) => ({ field: `input[${i}].producerId`, id: s.producerId })));
     const problems = new Problems();
     const checked = inputs.map((input, i) => problems.check(() => SaleService.toRow(input, `input[${i}]`)));
     SaleService.rejectRepeatedInvoiceKeys(checked, problems);
-    if (inputs.length === 0) return [];
-    return mutate(this.ds, actor, async (em) => {
-      await this.checkBatch(em, actor, checked, problems);
-      problems.throwIfAny();
-      const rows = checked as Sale[];
-      await insertInChunks(em, Sale, rows);
-      return {
-        result: rows,
-        audit: rows.map((r) => ({ operation: 'recordSales', entity: 'Sale', entityId: r.id, producerId: r.producerId, after: r })),
-      };
-    });
+    await this.checkBatch(em, actor, checked, problems);
+    problems.throwIfAny();
+    const rows = checked as Sale[];
+    await insertInChunks(em, Sale, rows);
+    return {
+      result: rows,
+      audit: rows.map((r) => ({ operation: 'recordSales', entity: 'Sale', entityId: r.id, producerId: r.producerId, after: r })),
+    };
   }
 
   /** The checks one item needs no database for (DESIGN §5), naming the offending field. */

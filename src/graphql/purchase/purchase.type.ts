@@ -17,6 +17,8 @@ export class PurchaseType {
   @Field(() => PurchasePurpose, { description: 'Raw material for biodiesel (art. 3º §2 I a) or another product (I b).' }) purpose: PurchasePurpose;
   @Field(() => String, { nullable: true, description: 'Caller-chosen key; a second record with the same key for the same producer is a CONFLICT.' }) externalId: string | null;
   @Field(() => String, { nullable: true, description: 'The NF-e access key of the document that records it, if given: cancelDocument with this key cancels it.' }) invoiceKey: string | null;
+  @Field(() => Int, { nullable: true, description: 'The item\'s number in its NF-e (nItem), for a purchase imported from the note.' }) invoiceItem: number | null;
+  @Field(() => String, { nullable: true, description: 'The NF-e item\'s PIS/Cofins CST (tax situation code), for a purchase imported from the note.' }) pisCofinsCst: string | null;
   @Field(() => RecordState, { description: 'ACTIVE, or CANCELLED with its NF-e (cancelDocument): a cancelled record is kept but counted by no computation.' }) state: RecordState;
   @Field(() => Int, { description: 'Raised by each correction; a correction names it as expectedVersion (else CONFLICT VERSION_MISMATCH).' }) version: number;
 }
