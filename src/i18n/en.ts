@@ -23,6 +23,8 @@ export const en = {
   'notFound.Purchase': 'Purchase {{id}} not found',
   'notFound.Sale': 'Sale {{id}} not found',
   'notFound.Document': 'No record of the NF-e {{id}} was found',
+  'notFound.BiodieselImport': 'BiodieselImport {{id}} not found',
+  'notFound.FomentoExpense': 'FomentoExpense {{id}} not found',
 
   // --- Access (UNAUTHENTICATED, FORBIDDEN).
   'auth.tokenRequired': 'A valid bearer token is required',

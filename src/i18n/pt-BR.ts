@@ -20,6 +20,8 @@ export const ptBR: Record<MessageKey, string> = {
   'notFound.Purchase': 'Compra {{id}} não encontrada',
   'notFound.Sale': 'Venda {{id}} não encontrada',
   'notFound.Document': 'Nenhum registro da NF-e {{id}} foi encontrado',
+  'notFound.BiodieselImport': 'Importação {{id}} não encontrada',
+  'notFound.FomentoExpense': 'Despesa de fomento {{id}} não encontrada',
 
   'auth.tokenRequired': 'É necessário um token bearer válido',
   'auth.bearerRequired': 'É necessário o cabeçalho Authorization: Bearer <token>',

@@ -8,7 +8,7 @@ import { Locale, Localized, message, Message, recognise, translate } from '../i1
 export type ConflictReason = 'PERIOD_CLOSED' | 'VERSION_MISMATCH' | 'DUPLICATE' | 'REGIME_ALREADY_ELECTED' | 'ALREADY_SOLD_IN_YEAR' | 'CANCELLED';
 
 /** The records a NOT_FOUND names (each has its message, `notFound.<Record>`). */
-export type RecordName = 'Producer' | 'Contract' | 'FamilyFarmer' | 'FamilyFarmingOrganization' | 'SealGrant' | 'Purchase' | 'Sale' | 'Document';
+export type RecordName = 'Producer' | 'Contract' | 'FamilyFarmer' | 'FamilyFarmingOrganization' | 'SealGrant' | 'Purchase' | 'Sale' | 'Document' | 'BiodieselImport' | 'FomentoExpense';
 
 /**
  * What an error says: a Message, or its English text — recognised against the catalogue's

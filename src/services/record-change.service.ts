@@ -4,7 +4,11 @@ import { message } from '../i18n';
 import { monthOf, yearOf } from '../law/dates';
 import { RecordState, Role } from '../law/types';
 import { Actor } from './actor';
-import { ConflictError, NotFoundError } from './errors';
+import { ConflictError, NotFoundError, RecordName } from './errors';
+import { BiodieselImportService, RecordImportInput } from './biodiesel-import.service';
+import { FomentoService, RecordFomentoInput } from './fomento.service';
+import { requireRecords } from './record-batch';
+import { requireMunicipalities } from './validation';
 import { checkedNfeKey } from './nfe-key-input';
 import { PERIOD_LOCK_KEY } from './period-lock';
 import { Problems } from './problems';
@@ -32,10 +36,14 @@ export interface DocumentCancellation extends Reached {
 
 export interface PurchaseCorrection extends Reached { purchase: Purchase }
 export interface SaleCorrection extends Reached { sale: Sale }
+export interface ImportCorrection extends Reached { biodieselImport: BiodieselImport }
+export interface FomentoCorrection extends Reached { fomentoExpense: FomentoExpense }
 
 /** A correction: the fields to change (absent = kept); producerId is never changed. */
 export type PurchaseChanges = Partial<Omit<RecordPurchaseInput, 'producerId'>>;
 export type SaleChanges = Partial<Omit<RecordSaleInput, 'producerId'>>;
+export type ImportChanges = Partial<Omit<RecordImportInput, 'producerId'>>;
+export type FomentoChanges = Partial<Omit<RecordFomentoInput, 'producerId'>>;
 
 /** The days of one producer a change touches: tax months by day, Selo years by day. */
 interface Touch { producerId: string; taxDays: string[]; seloDays: string[] }
@@ -138,6 +146,40 @@ export class RecordChangeService {
     return { sale: row, ...(await this.reachedViews(reached)) };
   }
 
+  async correctImport(actor: Actor, id: string, changes: ImportChanges, expectedVersion: number): Promise<ImportCorrection> {
+    const { row, reached } = await mutate(this.ds, actor, async (em) => {
+      const before = await locked(em, BiodieselImport, 'BiodieselImport', actor, id, expectedVersion);
+      const merged: RecordImportInput = { ...before, ...defined(changes), producerId: before.producerId };
+      const after = BiodieselImportService.toRow(merged, 'input');
+      const [taken] = await em.query(`SELECT 1 FROM biodiesel_import WHERE producer_id = $1 AND declaration_number = $2 AND id <> $3`, [after.producerId, after.declarationNumber, id]);
+      if (taken) throw new ConflictError('DUPLICATE', message('biodieselImport.declarationTaken', { number: after.declarationNumber, producerId: after.producerId }), 'input.declarationNumber');
+      const row = Object.assign(after, { id, state: before.state, version: before.version + 1, createdAt: before.createdAt });
+      // An import's contributions are due in the month of clearance (art. 5º §1º); it is not in the Selo year.
+      const touched = await judge(em, actor, [{ producerId: row.producerId, taxDays: [before.clearedOn, row.clearedOn], seloDays: [] }], 'id');
+      await em.getRepository(BiodieselImport).save(row);
+      return { result: { row, reached: touched }, audit: [{ operation: 'correctImport', entity: 'BiodieselImport', entityId: id, producerId: row.producerId, before, after: row }] };
+    });
+    return { biodieselImport: row, ...(await this.reachedViews(reached)) };
+  }
+
+  async correctFomento(actor: Actor, id: string, changes: FomentoChanges, expectedVersion: number): Promise<FomentoCorrection> {
+    const { row, reached } = await mutate(this.ds, actor, async (em) => {
+      const before = await locked(em, FomentoExpense, 'FomentoExpense', actor, id, expectedVersion);
+      const merged: RecordFomentoInput = { ...before, ...defined(changes), producerId: before.producerId };
+      const after = FomentoService.toRow(merged, 'input');
+      const problems = new Problems();
+      await requireMunicipalities(em, [{ field: 'input.municipalityCode', code: after.municipalityCode }], problems);
+      if (after.organizationId !== null) await requireRecords(em, 'family_farming_organization', 'FamilyFarmingOrganization', [{ field: 'input.organizationId', id: after.organizationId }], ['id'], problems);
+      problems.throwIfAny();
+      const row = Object.assign(after, { id, state: before.state, version: before.version + 1, createdAt: before.createdAt, invoiceKey: before.invoiceKey });
+      // Fomento counts in the Selo year of its date (art. 3º §2º I c), not in a tax month.
+      const touched = await judge(em, actor, [{ producerId: row.producerId, taxDays: [], seloDays: [before.spentOn, row.spentOn] }], 'id');
+      await em.getRepository(FomentoExpense).save(row);
+      return { result: { row, reached: touched }, audit: [{ operation: 'correctFomento', entity: 'FomentoExpense', entityId: id, producerId: row.producerId, before, after: row }] };
+    });
+    return { fomentoExpense: row, ...(await this.reachedViews(reached)) };
+  }
+
   /** The closed months reached, as they read after the change: the snapshot and its drift. */
   private async reachedViews(reached: ReachedKeys): Promise<Reached> {
     const closedPeriods: TaxPeriodView[] = [];
@@ -152,8 +194,8 @@ export class RecordChangeService {
 interface ReachedKeys { months: Array<{ producerId: string; year: number; month: number }>; years: number[] }
 
 /** The record `id` of `entity`, locked, in the actor's scope, active and at `expectedVersion`. */
-async function locked<T extends Purchase | Sale>(
-  em: EntityManager, entity: new () => T, name: 'Purchase' | 'Sale', actor: Actor, id: string, expectedVersion: number,
+async function locked<T extends Purchase | Sale | BiodieselImport | FomentoExpense>(
+  em: EntityManager, entity: new () => T, name: RecordName, actor: Actor, id: string, expectedVersion: number,
 ): Promise<T> {
   const row = /^[1-9]\d{0,18}$/.test(id) ? await em.getRepository(entity).findOne({ where: { id } as never, lock: { mode: 'pessimistic_write' } }) : null;
   if (!row) throw new NotFoundError(name, id, 'id');

@@ -120,11 +120,13 @@ const CASES: Array<[string, Case]> = [
     query: () => `mutation { recordImports(input: [{ producerId: "${ids.producer}", clearedOn: "2025-03-05", volumeM3: "12.5", declarationNumber: "25/0300001-1" }, { producerId: "${ids.producer}", clearedOn: "2025-03-06", volumeM3: "3", declarationNumber: "25/0300002-2" }]) { id } }`,
     idsOf: (d) => d.recordImports.map((i: any) => i.id),
     check: (rows) => expect(rows.map((r) => r.after?.declarationNumber)).toEqual(['25/0300001-1', '25/0300002-2']),
+    after: (d) => { ids.import = d.recordImports[1].id; },
   }],
   ['recordFomento', {
     as: () => PRODUCER, entries: 1, entity: 'FomentoExpense',
     query: () => `mutation { recordFomento(input: [{ producerId: "${ids.producer}", spentOn: "2025-04-01", kind: TECHNICAL_ASSISTANCE, amount: "650", municipalityCode: "2611606" }]) { id } }`,
     idsOf: (d) => d.recordFomento.map((f: any) => f.id),
+    after: (d) => { ids.fomento = d.recordFomento[0].id; },
   }],
   ['electRegime', {
     as: () => PRODUCER, entries: 1, entity: 'RegimeElection',
@@ -198,6 +200,18 @@ const CASES: Array<[string, Case]> = [
     query: () => `mutation { recordReturns(input: [{ originalKey: "${nfeKey('11222333000181', 1, '2503')}", saleId: "${ids.sale}", returnedOn: "2025-03-25", quantity: "1", value: "500" }]) { id } }`,
     idsOf: (d) => d.recordReturns.map((r: any) => r.id),
     check: ([row]) => { expect([row.before, row.after?.saleId, row.after?.quantity, row.producer_id]).toEqual([null, ids.sale, '1', ids.producer]); },
+  }],
+  ['correctImport', {
+    as: () => PRODUCER, entries: 1, entity: 'BiodieselImport',
+    query: () => `mutation { correctImport(id: "${ids.import}", input: { volumeM3: "4" }, expectedVersion: 1) { biodieselImport { id } } }`,
+    idsOf: (d) => [d.correctImport.biodieselImport.id],
+    check: ([row]) => { expect([row.before?.volumeM3, row.after?.volumeM3, row.after?.version]).toEqual(['3', '4', 2]); },
+  }],
+  ['correctFomento', {
+    as: () => PRODUCER, entries: 1, entity: 'FomentoExpense',
+    query: () => `mutation { correctFomento(id: "${ids.fomento}", input: { amount: "700" }, expectedVersion: 1) { fomentoExpense { id } } }`,
+    idsOf: (d) => [d.correctFomento.fomentoExpense.id],
+    check: ([row]) => { expect([row.before?.amount, row.after?.amount]).toEqual(['650', '700']); },
   }],
   ['cancelDocument', {
     as: () => PRODUCER, entries: 1, entity: 'Sale',

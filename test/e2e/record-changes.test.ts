@@ -171,3 +171,25 @@ test('returns reduce the month of the return, not the original month', async () 
   expect((await api.ok(CANCEL, { k: nfeKey(cnpj, 10) })).cancelDocument.returns).toEqual([{ id: lotBack.id }]);
   expect((await api.ok(MARCH, { p })).taxPeriod).toMatchObject({ pisDue: '376.50', cofinsDue: '1733.45' });
 });
+
+test('an import in a closed month and fomento of an evaluated Selo year: refused for the producer, made by an ADMIN and told', async () => {
+  const p = await createProducer(api, 'Usina Importa', FEIRA);
+  const [imported] = (await api.ok(`mutation($i: [RecordImportInput!]!) { recordImports(input: $i) { id version } }`,
+    { i: [{ producerId: p, clearedOn: '2026-03-05', volumeM3: '10', declarationNumber: '26/0000001-1' }] })).recordImports;
+  const [fomento] = (await api.ok(`mutation($i: [RecordFomentoInput!]!) { recordFomento(input: $i) { id version } }`,
+    { i: [{ producerId: p, spentOn: '2025-06-01', kind: 'DONATION', amount: '1000', municipalityCode: FEIRA }] })).recordFomento;
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status } }`, { p });
+  await api.ok(`mutation($i: RecordSealEvaluationInput!) { recordSealEvaluation(input: $i) { id } }`, { i: { producerId: p, year: 2025, communicatedOn: '2026-04-10' } });
+
+  const IMPORT = `mutation($id: ID!, $v: Int!) { correctImport(id: $id, input: { volumeM3: "12" }, expectedVersion: $v) { biodieselImport { volumeM3 version } closedPeriods { month recomputedDiffers } } }`;
+  const FOMENTO = `mutation($id: ID!, $v: Int!) { correctFomento(id: $id, input: { amount: "1500" }, expectedVersion: $v) { fomentoExpense { amount version } closedPeriods { month } evaluatedSeloYears } }`;
+  expect((await api.gql(IMPORT, { id: imported.id, v: 1 }, asProducer(p))).errors?.[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'PERIOD_CLOSED', period: '2026-03' });
+  const fomentoRefused = await api.gql(FOMENTO, { id: fomento.id, v: 1 }, asProducer(p));
+  expect(fomentoRefused.errors?.[0]).toMatchObject({
+    message: `The change touches the Selo year 2025 of producer ${p}, already evaluated (communicated on 2026-04-10): only an ADMIN makes it`,
+    extensions: { code: 'CONFLICT', reason: 'PERIOD_CLOSED', seloYear: 2025 },
+  });
+  // The ADMIN's: 12 m³ instead of 10 moves March's import contributions, which the closed month shows as drift.
+  expect((await api.ok(IMPORT, { id: imported.id, v: 1 })).correctImport).toEqual({ biodieselImport: { volumeM3: '12.000', version: 2 }, closedPeriods: [{ month: 3, recomputedDiffers: true }] });
+  expect((await api.ok(FOMENTO, { id: fomento.id, v: 1 })).correctFomento).toEqual({ fomentoExpense: { amount: '1500.00', version: 2 }, closedPeriods: [], evaluatedSeloYears: [2025] });
+});

@@ -1,6 +1,9 @@
 import { Arg, Ctx, ID, Int, Mutation, Resolver } from 'type-graphql';
 import { Context } from '../context';
-import { CorrectPurchaseInput, CorrectSaleInput, DocumentCancellationType, PurchaseCorrectionType, RecordReturnInput, RecordReturnType, SaleCorrectionType } from './record-change.type';
+import {
+  CorrectFomentoInput, CorrectImportInput, CorrectPurchaseInput, CorrectSaleInput, DocumentCancellationType, FomentoCorrectionType, ImportCorrectionType,
+  PurchaseCorrectionType, RecordReturnInput, RecordReturnType, SaleCorrectionType,
+} from './record-change.type';
 
 const CLOSED = 'A change that reaches a closed tax month or a Selo year already evaluated is CONFLICT PERIOD_CLOSED (extensions.period: the month to reopen) — unless made by an ADMIN, whose change is made and whose answer shows the closed months with their drift.';
 
@@ -42,5 +45,29 @@ export class RecordChangeResolver {
     @Ctx() ctx: Context,
   ) {
     return ctx.services.recordChanges.correctSale(ctx.actor, id, input, expectedVersion);
+  }
+
+  @Mutation(() => ImportCorrectionType, {
+    description: `Correct an import of biodiesel, audited with before and after; expectedVersion as for correctPurchase. Its month is the month of clearance (art. 5º §1º). ${CLOSED}`,
+  })
+  correctImport(
+    @Arg('id', () => ID, { description: 'The import.' }) id: string,
+    @Arg('input', () => CorrectImportInput, { description: 'The fields to change.' }) input: CorrectImportInput,
+    @Arg('expectedVersion', () => Int, { description: 'The version read (BiodieselImport.version).' }) expectedVersion: number,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.recordChanges.correctImport(ctx.actor, id, input, expectedVersion);
+  }
+
+  @Mutation(() => FomentoCorrectionType, {
+    description: `Correct a fomento expense, audited with before and after; expectedVersion as for correctPurchase. It counts in the Selo year of its date (art. 3º §2º I c). ${CLOSED}`,
+  })
+  correctFomento(
+    @Arg('id', () => ID, { description: 'The fomento expense.' }) id: string,
+    @Arg('input', () => CorrectFomentoInput, { description: 'The fields to change.' }) input: CorrectFomentoInput,
+    @Arg('expectedVersion', () => Int, { description: 'The version read (FomentoExpense.version).' }) expectedVersion: number,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.recordChanges.correctFomento(ctx.actor, id, input, expectedVersion);
   }
 }

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
-import { BiodieselOrigin, Feedstock, Market, PurchasePurpose, RecordState, SupplierKind } from '../../law/types';
+import { BiodieselOrigin, Feedstock, FomentoKind, Market, PurchasePurpose, RecordState, SupplierKind } from '../../law/types';
 import { BiodieselImportType } from '../biodiesel-import/biodiesel-import.type';
 import { FomentoExpenseType } from '../fomento/fomento.type';
 import { PurchaseType } from '../purchase/purchase.type';
@@ -88,3 +88,35 @@ export class CorrectSaleInput {
   @Field(() => String, { nullable: true, description: 'NF-e access key, as in recordSales.' }) invoiceKey?: string | null;
 }
 
+
+@ObjectType('ImportCorrection', { description: 'An import corrected (audited with before and after).' })
+export class ImportCorrectionType {
+  @Field(() => BiodieselImportType, { description: 'The import as corrected, its version raised.' }) biodieselImport: BiodieselImportType;
+  @Field(() => [TaxPeriodType], { description: CLOSED_PERIODS }) closedPeriods: TaxPeriodType[];
+  @Field(() => [Int], { description: EVALUATED_YEARS }) evaluatedSeloYears: number[];
+}
+
+@ObjectType('FomentoCorrection', { description: 'A fomento expense corrected (audited with before and after).' })
+export class FomentoCorrectionType {
+  @Field(() => FomentoExpenseType, { description: 'The expense as corrected, its version raised.' }) fomentoExpense: FomentoExpenseType;
+  @Field(() => [TaxPeriodType], { description: CLOSED_PERIODS }) closedPeriods: TaxPeriodType[];
+  @Field(() => [Int], { description: EVALUATED_YEARS }) evaluatedSeloYears: number[];
+}
+
+@InputType('CorrectImportInput', { description: 'The fields of an import to correct; an absent field is kept. The result must pass every rule of recordImports.' })
+export class CorrectImportInput {
+  @Field(() => DateScalar, { nullable: true, description: 'Date of customs clearance.' }) clearedOn?: string;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Volume imported, in m³, greater than zero.' }) volumeM3?: Decimal;
+  @Field({ nullable: true, description: 'The import declaration\'s number (DI or DUIMP), unique per producer.' }) declarationNumber?: string;
+  @Field(() => String, { nullable: true, description: 'The NF-e of the foreign entry.' }) invoiceKey?: string | null;
+}
+
+@InputType('CorrectFomentoInput', { description: 'The fields of a fomento expense to correct; an absent field is kept. The result must pass every rule of recordFomento.' })
+export class CorrectFomentoInput {
+  @Field(() => DateScalar, { nullable: true, description: 'Date of the spending.' }) spentOn?: string;
+  @Field(() => FomentoKind, { nullable: true, description: 'What was spent on.' }) kind?: FomentoKind;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Amount in reais, greater than zero.' }) amount?: Decimal;
+  @Field({ nullable: true, description: 'IBGE code of the municipality.' }) municipalityCode?: string;
+  @Field(() => ID, { nullable: true, description: 'The organization, if any.' }) organizationId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Free description.' }) description?: string | null;
+}
