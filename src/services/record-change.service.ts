@@ -67,49 +67,47 @@ export class RecordChangeService {
   /** cancelDocument's work in a transaction the caller holds (the NF-e import's cancellation events). */
   async cancelWith(em: EntityManager, actor: Actor, key: string) {
     const own = actor.role === Role.PRODUCER ? actor.producerId : null;
-    {
-      // Locked in one order (table, id), so two cancellations of one note queue rather than deadlock.
-      const find = async <T extends { id: string }>(entity: new () => T, table: string): Promise<T[]> => {
-        const rows: Array<{ id: string }> = await em.query(
-          `SELECT id::text AS id FROM ${table} WHERE invoice_key = $1 AND ($2::bigint IS NULL OR producer_id = $2) ORDER BY id FOR UPDATE`, [key, own]);
-        return rows.length === 0 ? [] : em.getRepository(entity).find({ where: { id: In(rows.map((r) => r.id)) } as never, order: { id: 'ASC' } as never });
-      };
-      const purchases = await find(Purchase, 'purchase');
-      const sales = await find(Sale, 'sale');
-      const imports = await find(BiodieselImport, 'biodiesel_import');
-      const fomentoExpenses = await find(FomentoExpense, 'fomento_expense');
-      const returns = await find(RecordReturn, 'record_return');
-      const all: Array<{ entity: string; table: string; row: Purchase | Sale | BiodieselImport | FomentoExpense | RecordReturn }> = [
-        ...returns.map((row) => ({ entity: 'RecordReturn', table: 'record_return', row })),
-        ...purchases.map((row) => ({ entity: 'Purchase', table: 'purchase', row })), ...sales.map((row) => ({ entity: 'Sale', table: 'sale', row })),
-        ...imports.map((row) => ({ entity: 'BiodieselImport', table: 'biodiesel_import', row })),
-        ...fomentoExpenses.map((row) => ({ entity: 'FomentoExpense', table: 'fomento_expense', row })),
-      ];
-      if (all.length === 0) throw new NotFoundError('Document', key, 'key');
-      const active = all.filter((r) => r.row.state === RecordState.ACTIVE);
-      if (active.length === 0) throw new ConflictError('CANCELLED', message('record.alreadyCancelled', { key }), 'key');
-      // The months each record weighs in: a lot in the month used and, bought from others, in the
-      // month acquired (art. 6º §§3º–4º); a sale in its month; an import in the month cleared.
-      const touches = new Map<string, Touch>();
-      for (const { row } of active) {
-        const t = touches.get(row.producerId) ?? { producerId: row.producerId, taxDays: [], seloDays: [] };
-        if (row instanceof Purchase) { t.taxDays.push(row.consumedOn, row.purchasedOn); t.seloDays.push(row.purchasedOn); }
-        if (row instanceof Sale) { t.taxDays.push(row.soldOn); t.seloDays.push(row.soldOn); }
-        if (row instanceof BiodieselImport) t.taxDays.push(row.clearedOn);
-        if (row instanceof FomentoExpense) t.seloDays.push(row.spentOn);
-        if (row instanceof RecordReturn) { t.taxDays.push(row.returnedOn); t.seloDays.push(row.returnedOn); }
-        touches.set(row.producerId, t);
-      }
-      const reached = await judge(em, actor, [...touches.values()], 'key');
-      const audit: AuditRecord[] = [];
-      for (const { entity, table, row } of active) {
-        await em.query(`UPDATE ${table} SET state = $2, version = version + 1 WHERE id = $1`, [row.id, RecordState.CANCELLED]);
-        audit.push({ operation: 'cancelDocument', entity, entityId: row.id, producerId: row.producerId,
-          before: { state: row.state, version: row.version }, after: { state: RecordState.CANCELLED, version: row.version + 1, invoiceKey: key } });
-        Object.assign(row, { state: RecordState.CANCELLED, version: row.version + 1 });
-      }
-      return { result: { records: { key, purchases, sales, imports, fomentoExpenses, returns }, touched: reached }, audit };
+    // Locked in one order (table, id), so two cancellations of one note queue rather than deadlock.
+    const find = async <T extends { id: string }>(entity: new () => T, table: string): Promise<T[]> => {
+      const rows: Array<{ id: string }> = await em.query(
+        `SELECT id::text AS id FROM ${table} WHERE invoice_key = $1 AND ($2::bigint IS NULL OR producer_id = $2) ORDER BY id FOR UPDATE`, [key, own]);
+      return rows.length === 0 ? [] : em.getRepository(entity).find({ where: { id: In(rows.map((r) => r.id)) } as never, order: { id: 'ASC' } as never });
+    };
+    const purchases = await find(Purchase, 'purchase');
+    const sales = await find(Sale, 'sale');
+    const imports = await find(BiodieselImport, 'biodiesel_import');
+    const fomentoExpenses = await find(FomentoExpense, 'fomento_expense');
+    const returns = await find(RecordReturn, 'record_return');
+    const all: Array<{ entity: string; table: string; row: Purchase | Sale | BiodieselImport | FomentoExpense | RecordReturn }> = [
+      ...returns.map((row) => ({ entity: 'RecordReturn', table: 'record_return', row })),
+      ...purchases.map((row) => ({ entity: 'Purchase', table: 'purchase', row })), ...sales.map((row) => ({ entity: 'Sale', table: 'sale', row })),
+      ...imports.map((row) => ({ entity: 'BiodieselImport', table: 'biodiesel_import', row })),
+      ...fomentoExpenses.map((row) => ({ entity: 'FomentoExpense', table: 'fomento_expense', row })),
+    ];
+    if (all.length === 0) throw new NotFoundError('Document', key, 'key');
+    const active = all.filter((r) => r.row.state === RecordState.ACTIVE);
+    if (active.length === 0) throw new ConflictError('CANCELLED', message('record.alreadyCancelled', { key }), 'key');
+    // The months each record weighs in: a lot in the month used and, bought from others, in the
+    // month acquired (art. 6º §§3º–4º); a sale in its month; an import in the month cleared.
+    const touches = new Map<string, Touch>();
+    for (const { row } of active) {
+      const t = touches.get(row.producerId) ?? { producerId: row.producerId, taxDays: [], seloDays: [] };
+      if (row instanceof Purchase) { t.taxDays.push(row.consumedOn, row.purchasedOn); t.seloDays.push(row.purchasedOn); }
+      if (row instanceof Sale) { t.taxDays.push(row.soldOn); t.seloDays.push(row.soldOn); }
+      if (row instanceof BiodieselImport) t.taxDays.push(row.clearedOn);
+      if (row instanceof FomentoExpense) t.seloDays.push(row.spentOn);
+      if (row instanceof RecordReturn) { t.taxDays.push(row.returnedOn); t.seloDays.push(row.returnedOn); }
+      touches.set(row.producerId, t);
     }
+    const reached = await judge(em, actor, [...touches.values()], 'key');
+    const audit: AuditRecord[] = [];
+    for (const { entity, table, row } of active) {
+      await em.query(`UPDATE ${table} SET state = $2, version = version + 1 WHERE id = $1`, [row.id, RecordState.CANCELLED]);
+      audit.push({ operation: 'cancelDocument', entity, entityId: row.id, producerId: row.producerId,
+        before: { state: row.state, version: row.version }, after: { state: RecordState.CANCELLED, version: row.version + 1, invoiceKey: key } });
+      Object.assign(row, { state: RecordState.CANCELLED, version: row.version + 1 });
+    }
+    return { result: { records: { key, purchases, sales, imports, fomentoExpenses, returns }, touched: reached }, audit };
   }
 
   async correctPurchase(actor: Actor, id: string, changes: PurchaseChanges, expectedVersion: number): Promise<PurchaseCorrection> {

@@ -29,6 +29,11 @@ export interface RecordReturnInput {
 export class RecordReturnService {
   constructor(private readonly ds: DataSource) {}
 
+  /** The returns of purchases or sales (already in the caller's scope), by date then id. */
+  ofRecords(kind: 'purchase' | 'sale', ids: readonly string[]): Promise<RecordReturn[]> {
+    return this.ds.getRepository(RecordReturn).find({ where: { [kind === 'purchase' ? 'purchaseId' : 'saleId']: In([...ids]) }, order: { returnedOn: 'ASC', id: 'ASC' } });
+  }
+
   async record(actor: Actor, inputs: RecordReturnInput[]): Promise<RecordReturn[]> {
     if (inputs.length === 0) return [];
     return mutate(this.ds, actor, (em) => this.write(em, actor, inputs));

@@ -158,6 +158,15 @@ test('returns reduce the month of the return, not the original month', async () 
   // Cofins −2 × 114,358 = −228,716 → −228,72: the return's contributions, in April, to recover.
   expect([before.pisDue, after.pisDue, after.cofinsDue]).toEqual(['0.00', '-49.68', '-228.72']);
 
+  // The reads show each record's state and its documents: its own key and its returns.
+  const lot = await api.ok(`query($id: ID!) { purchase(id: $id) { state invoiceKey returns { returnedOn quantity value invoiceKey originalKey } } }`, { id: entry.id });
+  expect(lot.purchase).toEqual({ state: 'ACTIVE', invoiceKey: nfeKey(cnpj, 2), returns: [{ returnedOn: '2026-03-25', quantity: '500.000', value: '2000.00', invoiceKey: nfeKey(cnpj, 10), originalKey: nfeKey(cnpj, 2) }] });
+  const listed = await api.ok(`query($id: ID!) { producer(id: $id) { sales { edges { node { id state invoiceKey returns { returnedOn quantity } } } } } }`, { id: p });
+  expect(listed.producer.sales.edges.map((e: { node: unknown }) => e.node)).toEqual([
+    { id: expect.any(String), state: 'ACTIVE', invoiceKey: null, returns: [] },
+    { id: sale2.id, state: 'ACTIVE', invoiceKey: nfeKey(cnpj, 3), returns: [{ returnedOn: '2026-04-02', quantity: '2.000' }] },
+  ]);
+
   // More than was sold, a key that is not the sale's, or a sale of another producer: refused, nothing written.
   const count = await api.count('SELECT count(*) FROM record_return');
   const tooMuch = await api.gql(RETURNS, { i: [{ originalKey: nfeKey(cnpj, 3), saleId: sale2.id, returnedOn: '2026-04-03', quantity: '3.001', value: '1' }] });

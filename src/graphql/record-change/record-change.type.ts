@@ -11,7 +11,7 @@ import { TaxPeriodType } from '../tax-period/tax-period.type';
 const CLOSED_PERIODS = 'The closed tax months the change reached (an ADMIN\'s change only; anyone else\'s is refused with CONFLICT PERIOD_CLOSED): each as it reads now, its snapshot kept, with recomputedDiffers and differences giving the drift of the recomputation from what was closed.';
 const EVALUATED_YEARS = 'The Selo years already evaluated (sealEvaluation) that the change reached: an ADMIN\'s change only.';
 
-@ObjectType('RecordReturn', { description: 'Goods that came back (a return note, finNFe 4): part of a purchase or a sale, counted in the month of the return, not the original\'s (docs/LAW.md, "Returns").' })
+@ObjectType('RecordReturn', { simpleResolvers: true, description: 'Goods that came back (a return note, finNFe 4): part of a purchase or a sale, counted in the month of the return, not the original\'s (docs/LAW.md, "Returns").' })
 export class RecordReturnType {
   @Field(() => ID, { description: 'Identifier.' }) id: string;
   @Field(() => ID, { nullable: true, description: 'The purchase returned (in part), for goods sent back to the supplier.' }) purchaseId: string | null;
