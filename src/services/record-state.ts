@@ -9,9 +9,8 @@ export function activeSql(alias?: string): string {
 }
 
 /**
- * The relations the tax month and the Selo year read sales and raw material from: the active
- * records and, dated on their day, each active return as a negative record of its original
- * (migration RecordReturn; docs/LAW.md, "Returns").
+ * The Selo year's sales: the active sales and, dated on its day, each active return of one as a
+ * negative sale (migration RecordReturn; docs/LAW.md, "Returns"). Read with constant bounds only,
+ * which PostgreSQL pushes into both legs; the tax month writes its legs out with their own bounds.
  */
 export const COUNTED_SALE = 'counted_sale';
-export const COUNTED_PURCHASE = 'counted_purchase';

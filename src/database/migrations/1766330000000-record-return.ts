@@ -6,8 +6,8 @@ const OWN = `producer_id = nullif(current_setting('selo.producer_id', true), '')
 /**
  * Goods that come back (a return note, finNFe 4, referencing the original NF-e): each return
  * reduces the quantity and value of one purchase or sale in the month OF THE RETURN (docs/LAW.md,
- * "Returns"). The computations read the records through two views that add each active return
- * as a negative record dated on its day, with the original's other attributes.
+ * "Returns"): the computations add each active return as a negative record dated on its day, with
+ * the original's other attributes (the view counted_sale for the Selo year's sales).
  */
 export class RecordReturn1766330000000 implements MigrationInterface {
   name = 'RecordReturn1766330000000';
@@ -45,20 +45,9 @@ export class RecordReturn1766330000000 implements MigrationInterface {
         UNION ALL
         SELECT s.id, s.producer_id, r.returned_on, -r.quantity, -r.value, s.origin, s.market, s.state
           FROM record_return r JOIN sale s ON s.id = r.sale_id AND s.state = 'ACTIVE' WHERE r.state = 'ACTIVE'`);
-    const columns: Array<{ column_name: string }> = await q.query(
-      `SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'purchase' ORDER BY ordinal_position`);
-    const moved: Record<string, string> = { purchased_on: 'r.returned_on', consumed_on: 'r.returned_on', quantity_kg: '-r.quantity', cost: 'CASE WHEN p.cost IS NULL THEN NULL ELSE -r.value END' };
-    const names = columns.map((c) => c.column_name);
-    await q.query(`
-      CREATE VIEW counted_purchase WITH (security_invoker = true) AS
-        SELECT ${names.join(', ')} FROM purchase WHERE state = 'ACTIVE'
-        UNION ALL
-        SELECT ${names.map((n) => `${moved[n] ?? `p.${n}`} AS ${n}`).join(', ')}
-          FROM record_return r JOIN purchase p ON p.id = r.purchase_id AND p.state = 'ACTIVE' WHERE r.state = 'ACTIVE'`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP VIEW counted_purchase`);
     await q.query(`DROP VIEW counted_sale`);
     await q.query(`DROP TABLE record_return`);
   }
