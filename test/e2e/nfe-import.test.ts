@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
-import { startTestApi, TestApi } from '../support/api';
+import { Caller, startTestApi, TestApi } from '../support/api';
 import { FEIRA, nfeKey, ownAndOtherProducers, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
@@ -10,6 +10,7 @@ import { FEIRA, nfeKey, ownAndOtherProducers, PORTO_ALEGRE, RECIFE, upsertMunici
  */
 let api: TestApi;
 let own: string;
+let other: string;
 const P = '11222333000181';
 const KEYS = {
   farmer: '29260300052998224725550010000001011007998198',
@@ -27,7 +28,7 @@ let coop: string;
 
 beforeAll(async () => {
   api = await startTestApi();
-  ({ own } = await ownAndOtherProducers(api));
+  ({ own, other } = await ownAndOtherProducers(api));
   await upsertMunicipalities(api, [FEIRA, PORTO_ALEGRE]);
   const reg = (n: string) => [{ kind: 'CAF', number: n, validFrom: '2024-01-01', validUntil: '2027-12-31' }];
   farmer = (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, { i: { cpf: '52998224725', name: 'Maria da Silva', municipalityCode: FEIRA, registrations: reg('CAF-1') } })).createFamilyFarmer.id;
@@ -36,9 +37,9 @@ beforeAll(async () => {
 });
 afterAll(async () => { await api.close(); });
 
-async function upload(body: Buffer | Uint8Array, query = '', type = 'application/xml') {
-  const res = await fetch(`${api.url.replace(/\/graphql$/, '')}/import/nfe?producer=${own}${query}`, {
-    method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${await api.token({ role: 'PRODUCER', producerId: own })}` }, body,
+async function upload(body: Buffer | Uint8Array, query = '', type = 'application/xml', as: Caller = { role: 'PRODUCER', producerId: own }, producer = own) {
+  const res = await fetch(`${api.url.replace(/\/graphql$/, '')}/import/nfe?producer=${producer}${query}`, {
+    method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${await api.token(as)}` }, body,
   });
   const json = (await res.json()) as { import?: Record<string, unknown>; error?: { code: string; message: string; problems?: Array<{ file: string; key: string | null; item: number | null; reason: string }> } };
   return { status: res.status, ...json };
@@ -116,4 +117,13 @@ test('malformed XML, an entity declaration and a ZIP bomb are refused unread, no
   const bomb = await upload(fixture('zip-bomb.zip'), '', 'application/zip');
   expect([bomb.status, bomb.error?.code, bomb.error?.message]).toEqual([400, 'BAD_USER_INPUT', 'bomb.xml is larger than 2097152 bytes, more than any NF-e: refused']);
   expect(await count()).toBe(before);
+});
+
+test('who may import: an AUDITOR never, a PRODUCER for itself only, an unknown producer is NOT_FOUND', async () => {
+  const sale = fixture('sale.xml');
+  expect((await upload(sale, '', 'application/xml', { role: 'AUDITOR' })).status).toBe(403);
+  const theirs = await upload(sale, '', 'application/xml', { role: 'PRODUCER', producerId: other });
+  expect([theirs.status, theirs.error?.code]).toEqual([404, 'NOT_FOUND']);
+  const unknown = await upload(sale, '', 'application/xml', { role: 'ADMIN' }, 'x1');
+  expect([unknown.status, unknown.error?.code]).toEqual([404, 'NOT_FOUND']);
 });

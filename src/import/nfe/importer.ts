@@ -3,7 +3,8 @@ import { nfeKeyIssuer, nfeKeyProblem } from '../../formats/nfe-key';
 import { Decimal } from '../../law/decimal';
 import { Feedstock, Market, SupplierKind } from '../../law/types';
 import { Actor } from '../../services/actor';
-import { AppError, BadInputError } from '../../services/errors';
+import { AppError, BadInputError, NotFoundError } from '../../services/errors';
+import { isId } from '../../services/record-batch';
 import { RecordImportInput } from '../../services/biodiesel-import.service';
 import { RecordPurchaseInput } from '../../services/purchase.service';
 import { RecordReturnInput } from '../../services/record-return.service';
@@ -114,10 +115,10 @@ export interface NfeImportOptions {
  */
 export async function importNfe(ds: DataSource, services: Services, actor: Actor, options: NfeImportOptions): Promise<NfeImportSummary> {
   assertCanWriteFor(actor, 'Producer', options.producerId);
-  const producer: { cnpj: string; establishments: string[] } | undefined = (await ds.query(
+  const producer: { cnpj: string; establishments: string[] } | undefined = isId(options.producerId) ? (await ds.query(
     'SELECT cnpj, establishments::text[] AS establishments FROM producer WHERE id = $1', [options.producerId],
-  ))[0];
-  if (!producer) throw new BadInputError('producer', `Producer ${options.producerId} not found`);
+  ))[0] : undefined;
+  if (!producer) throw new NotFoundError('Producer', options.producerId, 'producer');
   const own = new Set([producer.cnpj, ...producer.establishments]);
   const problems: NfeProblem[] = [];
   const documents: Array<{ file: string; document: NfeDocument }> = [];
