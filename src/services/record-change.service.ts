@@ -4,7 +4,8 @@ import { message } from '../i18n';
 import { monthOf, yearOf } from '../law/dates';
 import { RecordState, Role } from '../law/types';
 import { Actor } from './actor';
-import { ConflictError, NotFoundError, RecordName } from './errors';
+import { BadInputError, ConflictError, NotFoundError, RecordName } from './errors';
+import { Decimal } from '../law/decimal';
 import { BiodieselImportService, RecordImportInput } from './biodiesel-import.service';
 import { FomentoService, RecordFomentoInput } from './fomento.service';
 import { requireRecords } from './record-batch';
@@ -118,6 +119,7 @@ export class RecordChangeService {
       const after = problems.check(() => PurchaseService.toRow(merged, 'input'));
       await new PurchaseService(this.ds).checkBatch(em, actor, [after], ['consumedOn'], problems, { id, at: 'input' });
       problems.throwIfAny();
+      await keepsItsReturns(em, 'Purchase', id, after!.quantityKg, after!.cost ?? new Decimal(0), 'input.quantityKg', 'input.cost');
       const row = Object.assign(after!, { id, state: before.state, version: before.version + 1, createdAt: before.createdAt });
       const touched = await judge(em, actor, [{
         producerId: row.producerId, taxDays: [before.consumedOn, before.purchasedOn, row.consumedOn, row.purchasedOn], seloDays: [before.purchasedOn, row.purchasedOn],
@@ -136,6 +138,7 @@ export class RecordChangeService {
       const after = problems.check(() => SaleService.toRow(merged, 'input'));
       await new SaleService(this.ds).checkBatch(em, actor, [after], problems, { id, at: 'input' });
       problems.throwIfAny();
+      await keepsItsReturns(em, 'Sale', id, after!.volumeM3, after!.revenue, 'input.volumeM3', 'input.revenue');
       const row = Object.assign(after!, { id, state: before.state, version: before.version + 1, createdAt: before.createdAt });
       const touched = await judge(em, actor, [{ producerId: row.producerId, taxDays: [before.soldOn, row.soldOn], seloDays: [before.soldOn, row.soldOn] }], 'id');
       await em.getRepository(Sale).save(row);
@@ -203,6 +206,18 @@ async function locked<T extends Purchase | Sale | BiodieselImport | FomentoExpen
     throw new ConflictError('VERSION_MISMATCH', message('record.versionMismatch', { entity: name, id, version: row.version, expected: expectedVersion }), 'expectedVersion');
   }
   return row;
+}
+
+/** A corrected purchase or sale still holds what was returned of it (BAD_USER_INPUT otherwise). */
+async function keepsItsReturns(em: EntityManager, entity: 'Purchase' | 'Sale', id: string, quantity: Decimal, value: Decimal, quantityField: string, valueField: string): Promise<void> {
+  const [sum]: Array<{ quantity: string | null; value: string | null }> = await em.query(
+    `SELECT sum(quantity)::text AS quantity, sum(value)::text AS value FROM record_return WHERE ${entity === 'Purchase' ? 'purchase_id' : 'sale_id'} = $1 AND state = 'ACTIVE'`, [id]);
+  if (sum.quantity !== null && new Decimal(sum.quantity).gt(quantity)) {
+    throw new BadInputError(quantityField, message('return.tooMuch', { entity, id, what: 'quantity', returned: sum.quantity, original: quantity.toFixed() }));
+  }
+  if (sum.value !== null && new Decimal(sum.value).gt(value)) {
+    throw new BadInputError(valueField, message('return.tooMuch', { entity, id, what: 'value', returned: sum.value, original: value.toFixed() }));
+  }
 }
 
 /** The fields a correction gives (undefined = not given; null clears a nullable one). */

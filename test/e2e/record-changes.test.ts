@@ -176,9 +176,17 @@ test('returns reduce the month of the return, not the original month', async () 
   expect((await api.gql(RETURNS, { i: [{ originalKey: nfeKey(cnpj, 3), saleId: sale2.id, returnedOn: '2026-04-03', quantity: '1', value: '1' }] }, asProducer(other))).errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND', field: 'input[0].saleId' });
   expect(await api.count('SELECT count(*) FROM record_return')).toBe(count);
 
-  // The return note cancelled: the lot counts whole again.
+  // A correction cannot leave the sale smaller than what came back of it.
+  const CORRECT_SALE = `mutation($id: ID!, $i: CorrectSaleInput!, $v: Int!) { correctSale(id: $id, input: $i, expectedVersion: $v) { sale { volumeM3 } } }`;
+  expect((await api.gql(CORRECT_SALE, { id: sale2.id, i: { volumeM3: '1.5' }, v: 1 })).errors?.[0]).toMatchObject({
+    message: `The returns of Sale ${sale2.id} would exceed it: quantity returned 2 of 1.5`, extensions: { code: 'BAD_USER_INPUT', field: 'input.volumeM3' },
+  });
+  expect((await api.ok(CORRECT_SALE, { id: sale2.id, i: { volumeM3: '2' }, v: 1 })).correctSale.sale.volumeM3).toBe('2.000');
+
+  // The return note cancelled: the lot counts whole again (thirds, as before the return), on the
+  // 12 m³ now sold in March: PIS 12 × 25,10 = 301,20; Cofins 12 × 115,5633… = 1.386,76.
   expect((await api.ok(CANCEL, { k: nfeKey(cnpj, 10) })).cancelDocument.returns).toEqual([{ id: lotBack.id }]);
-  expect((await api.ok(MARCH, { p })).taxPeriod).toMatchObject({ pisDue: '376.50', cofinsDue: '1733.45' });
+  expect((await api.ok(MARCH, { p })).taxPeriod).toMatchObject({ pisDue: '301.20', cofinsDue: '1386.76' });
 });
 
 test('an import in a closed month and fomento of an evaluated Selo year: refused for the producer, made by an ADMIN and told', async () => {
