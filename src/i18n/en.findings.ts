@@ -12,6 +12,7 @@ export const enFindings = {
   'finding.ASSOCIATION_NOT_COOPERATIVE': 'Bought from an association: counts for the Selo but not for the family-farming rates, which name the cooperative.',
   'finding.REGISTRATION_NOT_VALID': 'No DAP or CAF valid on the date.',
   'finding.MEMBER_SHARE_BELOW_MINIMUM': 'The share of family farmers among the cooperative members is below the minimum in force.',
+  'finding.MEMBER_MINIMUM_NOT_PUBLISHED': 'No minimum share of family farmers among an organization\'s members is published (art. 4º VI): habilitation rests on its DAP or CAF jurídica valid on the date.',
   'finding.DAP_ISSUED_AFTER_CUTOFF': 'A DAP with validity starting after 2022-10-31, when DAP issuance ended.',
   'finding.NO_CONTRACT': 'No contract covers the purchase.',
   'finding.NO_PRIOR_CONTRACT': 'The contract was signed after the purchase.',

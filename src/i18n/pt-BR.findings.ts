@@ -10,6 +10,7 @@ export const ptBRFindings: Record<keyof typeof enFindings, string> = {
   'finding.ASSOCIATION_NOT_COOPERATIVE': 'Comprado de uma associação: conta para o Selo, mas não para as alíquotas da agricultura familiar, que nomeiam a cooperativa.',
   'finding.REGISTRATION_NOT_VALID': 'Nenhuma DAP ou CAF válida na data.',
   'finding.MEMBER_SHARE_BELOW_MINIMUM': 'A proporção de agricultores familiares entre os associados da cooperativa está abaixo do mínimo em vigor.',
+  'finding.MEMBER_MINIMUM_NOT_PUBLISHED': 'Nenhum percentual mínimo de agricultores familiares entre os associados da organização foi publicado (art. 4º VI): a habilitação se apoia na DAP ou no CAF jurídico válido na data.',
   'finding.DAP_ISSUED_AFTER_CUTOFF': 'Uma DAP com validade iniciada depois de 2022-10-31, quando a emissão de DAP terminou.',
   'finding.NO_CONTRACT': 'Nenhum contrato cobre a compra.',
   'finding.NO_PRIOR_CONTRACT': 'O contrato foi assinado depois da compra.',

@@ -56,8 +56,8 @@ export interface LawBook {
   blendRule(rule: BlendRule, on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
   /** The single-phase taxes on fuels levied on `on`, in FuelTax order, each with its rate when published (LC 214/2025, arts. 172–175). */
   fuelTaxes(on: IsoDate, asKnownOn: IsoDate): FuelTaxInForce[];
-  /** Decreto 10.527/2020, art. 4º VI. */
-  cooperativeMinFamilyFarmerShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
+  /** Decreto 10.527/2020, art. 4º VI: undefined while no minimum is published (none is shipped). */
+  cooperativeMinFamilyFarmerShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal> | undefined;
   /** Decreto 10.527/2020, art. 3º §3º I–II: minimum counted spending / base for the plant's region. */
   minimumSpendingShare(plant: PlantLocation, on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
   /** Portaria Interministerial MME/MDA nº 2/2023: minimum part of counted spending in the priority region. */
@@ -189,7 +189,8 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
       return withValue(v, { pisPerM3: new Decimal(v.value.pisPerM3), cofinsPerM3: new Decimal(v.value.cofinsPerM3) });
     },
     cooperativeMinFamilyFarmerShare(on, asKnownOn) {
-      return decimalOf(find('cooperative-min-family-farmer-share', null, on, asKnownOn, 'the minimum family-farmer share of a cooperative (Decreto 10.527/2020, art. 4º VI)'), 'share');
+      const v = inForce(of('cooperative-min-family-farmer-share'), on, asKnownOn);
+      return v && decimalOf(v, 'share');
     },
     minimumSpendingShare(plant, on, asKnownOn) {
       // Interpretation: a plant in the Semiárido takes the Semiárido share, whatever its macro-region.

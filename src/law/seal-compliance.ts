@@ -29,6 +29,7 @@ const SEAL_COMPLIANCE_BASIS = {
   PURCHASE_BELOW_MINIMUM_PRICE: 'Decreto 10.527/2020, art. 3º §2º II; Decreto 5.996/2006',
   BALANCE_BROUGHT_IN: 'Portaria MDA nº 28/2024, art. 58',
   BALANCE_NOT_ESTABLISHED: 'Portaria MDA nº 28/2024, art. 58',
+  MEMBER_MINIMUM_NOT_PUBLISHED: 'Decreto 10.527/2020, art. 4º VI',
 } as const;
 
 export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_BASIS;
@@ -170,20 +171,21 @@ export interface SupplierDecision {
  * dates, from the facts the database established (the same rule as `farmerEligibility` and
  * `organizationHabilitation` of family-farming.ts, which take the registrations themselves):
  * - a family farmer counts when it holds a DAP or CAF valid on the date;
- * - an organization counts when habilitated: a DAP or CAF jurídica valid on the date and a
- *   family-farmer member share at or above the minimum in force (`minShare`).
+ * - an organization counts when habilitated: a DAP or CAF jurídica valid on the date and, once a
+ *   minimum is published (`minShare`, null until then: the document alone decides), a
+ *   family-farmer member share at or above it.
  * Interpretation: for the Selo, associations count like cooperatives (art. 2º V); the exclusion of
  * associations applies only to the rate categories II/III (art. 6º §2º).
  * A DAP starting after 2022-10-31 counts by its dates, with the finding DAP_ISSUED_AFTER_CUTOFF.
  */
-export function supplierDecision(s: SupplierRecord, minShare: () => Decimal): SupplierDecision {
+export function supplierDecision(s: SupplierRecord, minShare: () => Decimal | null): SupplierDecision {
   const reasons: Finding[] = [];
   if (!s.registrationValid) reasons.push(finding('REGISTRATION_NOT_VALID'));
   if (s.kind === SupplierKind.COOPERATIVE || s.kind === SupplierKind.ASSOCIATION) {
     if (!s.organization) throw new Error('An organization supplier needs its member facts');
     const min = minShare();
     const share = familyFarmerShare(s.organization);
-    if (share.lt(min)) {
+    if (min !== null && share.lt(min)) {
       reasons.push(finding('MEMBER_SHARE_BELOW_MINIMUM', message('finding.MEMBER_SHARE_BELOW_MINIMUM.share', {
         familyFarmers: s.organization.familyFarmerMembers, members: s.organization.members, share: toShare(share).toFixed(), minimum: min.toFixed(),
       })));
@@ -232,7 +234,7 @@ export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: I
     ? contractFindingsFromFacts(g.contract.conformity, g.contract.priorToPurchase, g.contract.coverage, g.contract.signedOn, perAcquisition)
     : [finding('NO_CONTRACT')];
   if (kind === 'OTHER_PRODUCT' && !inPriority) findings.push(finding('OUTSIDE_PRIORITY_REGION'));
-  const supplier = supplierDecision(g.supplier, () => law.cooperativeMinFamilyFarmerShare(g.segment.from, asKnownOn).value);
+  const supplier = supplierDecision(g.supplier, () => law.cooperativeMinFamilyFarmerShare(g.segment.from, asKnownOn)?.value ?? null);
   const counts = findings.length === 0 && supplier.eligible;
   if (!counts) return { counts, kind, priorityRegion: inPriority, weighted: ZERO, findings: [...findings, ...supplier.findings] };
   const factor = law.weightingFactor(kind, g.segment.from, asKnownOn).value;
@@ -245,4 +247,13 @@ export function decideFomentoGroup(g: FomentoGroup, law: LawBook, asKnownOn: Iso
   if (!inPriority) return { counts: false, kind: 'FOMENTO', priorityRegion: false, weighted: ZERO, findings: [finding('OUTSIDE_PRIORITY_REGION')] };
   const factor = law.weightingFactor('FOMENTO', g.segment.from, asKnownOn).value;
   return { counts: true, kind: 'FOMENTO', priorityRegion: true, weighted: g.amount.times(factor), findings: [] };
+}
+
+/**
+ * Art. 4º VI: the year's information that purchases from organizations were judged by their
+ * DAP/CAF jurídica alone, on days when no member minimum was published (docs/LAW.md).
+ */
+export function memberMinimumFindings(purchases: readonly PurchaseGroup[], law: LawBook, asKnownOn: IsoDate): Finding[] {
+  const open = purchases.some((g) => g.supplier.organization && !law.cooperativeMinFamilyFarmerShare(g.segment.from, asKnownOn));
+  return open ? [sealFinding('MEMBER_MINIMUM_NOT_PUBLISHED')] : [];
 }

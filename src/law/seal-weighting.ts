@@ -5,7 +5,7 @@ import { familyFarmerShare } from './family-farming';
 import { Finding, finding } from './findings';
 import { LawBook, SpendingKind } from './law-book';
 import { isPriorityRegion } from './municipality';
-import { decideFomentoGroup, decidePurchaseGroup, FomentoGroup, Place, PurchaseGroup, sealBase, sealFinding } from './seal-compliance';
+import { decideFomentoGroup, decidePurchaseGroup, FomentoGroup, memberMinimumFindings, Place, PurchaseGroup, sealBase, sealFinding } from './seal-compliance';
 import {
   AppliedFactor, CountedItem, ExcludedGroup, flatSealCompliance, MinimumShareRequirement, priorityRegionMinimum, priorityRegionRequirement, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult, targetDay, verdict,
 } from './seal-year';
@@ -244,9 +244,13 @@ export function sealComplianceModel(law: LawBook, year: number, asKnownOn: IsoDa
 /** A year's Selo compliance under the model in force for it as known on `asKnownOn`. */
 export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
   const model = sealComplianceModel(law, facts.year, facts.asKnownOn);
-  if (!model) return flatSealCompliance(facts, law);
+  const memberMinimum = memberMinimumFindings(facts.purchases, law, facts.asKnownOn);
+  if (!model) {
+    const flat = flatSealCompliance(facts, law);
+    return { ...flat, findings: [...flat.findings, ...memberMinimum] };
+  }
   const r = weightedSealCompliance(facts, law, model);
   // Art. 58: the year's own balance, where its balances carry.
   const carriedOut = balanceOut(r, law, facts.evaluation ?? null);
-  return { ...r, balance: { ...r.balance, carriedOut } };
+  return { ...r, findings: [...r.findings, ...memberMinimum], balance: { ...r.balance, carriedOut } };
 }

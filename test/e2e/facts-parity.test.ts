@@ -234,13 +234,7 @@ describe("a parameter's timeline (parameter-timeline.ts ~ runs, runIndex and the
         `SELECT ${runIndexSql('d', '$2::date[]')} AS run, ${valueOnSql('d', '$2::date[]', '$3::numeric[]')}::text AS share FROM unnest($1::date[]) WITH ORDINALITY AS k(d, n) ORDER BY n`,
         [asked, timeline.starts, timeline.values]);
       asked.forEach((day, i) => {
-        let expected: string | null;
-        try {
-          expected = law.cooperativeMinFamilyFarmerShare(day, asKnownOn).value.toFixed();
-        } catch (error) {
-          if (!(error instanceof NoRuleInForceError)) throw error;
-          expected = null;
-        }
+        const expected = law.cooperativeMinFamilyFarmerShare(day, asKnownOn)?.value.toFixed() ?? null;
         expect([day, rows[i]]).toEqual([day, { run: runIndex(timeline.starts, day), share: expected }]);
       });
     }), RUNS);

@@ -68,7 +68,7 @@ export class FactsService {
    * as known on `asKnownOn` (default today) in `law` (the request's law book, read once for a page).
    */
   habilitation(law: LawBook, facts: SupplierOnDay, on: IsoDate, asKnownOn?: IsoDate | null): Habilitation {
-    const minShare = law.cooperativeMinFamilyFarmerShare(on, asKnownOn ?? today()).value;
+    const minShare = law.cooperativeMinFamilyFarmerShare(on, asKnownOn ?? today())?.value ?? null;
     return organizationHabilitation(facts.organization ?? { kind: OrganizationKind.COOPERATIVE, members: 0, familyFarmerMembers: 0 }, facts.organizationRegistrations, minShare, on);
   }
 
