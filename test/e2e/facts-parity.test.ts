@@ -8,7 +8,6 @@ import { supplierOn, validRegistrationsSql } from '../../src/services/facts/supp
 import { coverage, ContractFacts, firstCoveredPurchaseOn, signedBefore } from '../../src/law/contract-conformity';
 import { coverageSql, firstCoveredSql } from '../../src/services/facts/contract-coverage.sql';
 import { createLawBook } from '../../src/law/law-book';
-import { NoRuleInForceError } from '../../src/law/errors';
 import { runIndex } from '../../src/law/timeline';
 import { minimumShareTimeline, runIndexSql, valueOnSql } from '../../src/services/facts/parameter-timeline';
 import { priorityRegionOn, semiaridOn } from '../../src/law/municipality';
