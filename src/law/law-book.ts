@@ -2,7 +2,7 @@ import { Decimal } from './decimal';
 import { addDays, IsoDate } from './dates';
 import { inForce, Version } from './dated';
 import { NoRuleInForceError } from './errors';
-import { BlendRule, FuelTax, RateCategory, Region, SealWeightingFactor } from './types';
+import { BlendRule, FuelTax, RateCategory, Region, SealWeightingFactor, SeloWording } from './types';
 import { message, plain } from './message';
 import { LawVersionRecord, ParameterName, SEMIARID_SCOPE, versionProblems } from './law-parameters';
 
@@ -77,6 +77,11 @@ export interface LawBook {
   sealWeightingFactor(factor: SealWeightingFactor, on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
   /** Portaria MDA nº 28/2024, p. 39: the minimum weighted percentage, its value null while not published (open). */
   minimumWeightedShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
+  /**
+   * Decreto 10.527/2020, art. 3º §2º I and §3º II: the wording in force on `on` (among the versions
+   * covering it, the one published last), undefined before 2020-10-23.
+   */
+  sealWording(on: IsoDate, asKnownOn: IsoDate): { wording: SeloWording; version: Version<Record<string, string>> } | undefined;
   /** Portaria MDA nº 28/2024, art. 58: the citation saying the balance of the year containing `on` carries, undefined where none does. */
   sealBalanceCarries(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
   /**
@@ -213,6 +218,15 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     minimumWeightedShare(on, asKnownOn) {
       const v = inForce(of('minimum-weighted-share'), on, asKnownOn);
       return v && withValue(v, v.value.share === undefined ? null : new Decimal(v.value.share));
+    },
+    sealWording(on, asKnownOn) {
+      let found: { wording: SeloWording; version: Version<Record<string, string>> } | undefined;
+      for (const wording of Object.values(SeloWording)) {
+        const v = inForce(of('selo-wording', wording), on, asKnownOn);
+        const later = found && (v?.publishedOn ?? '') === found.version.publishedOn ? (v?.seq ?? 0) > (found.version.seq ?? 0) : (v?.publishedOn ?? '') > (found?.version.publishedOn ?? '');
+        if (v && (!found || later)) found = { wording, version: v };
+      }
+      return found;
     },
     sealBalanceCarries(on, asKnownOn) {
       return inForce(of('selo-balance-carry'), on, asKnownOn);

@@ -8,7 +8,7 @@ import { familyFarmerShare, OrganizationFacts } from './family-farming';
 import { described, Finding, finding } from './findings';
 import { LawBook, SpendingKind } from './law-book';
 import { isPriorityRegion } from './municipality';
-import { Feedstock, PurchasePurpose, Region, SealWeightingFactor, SupplierKind } from './types';
+import { Feedstock, PurchasePurpose, Region, SealBaseRule, SealWeightingFactor, SeloWording, SupplierKind } from './types';
 import { message, Message } from './message';
 
 /**
@@ -30,6 +30,7 @@ const SEAL_COMPLIANCE_BASIS = {
   BALANCE_BROUGHT_IN: 'Portaria MDA nº 28/2024, art. 58',
   BALANCE_NOT_ESTABLISHED: 'Portaria MDA nº 28/2024, art. 58',
   MEMBER_MINIMUM_NOT_PUBLISHED: 'Decreto 10.527/2020, art. 4º VI',
+  SPENDING_NOT_IN_WORDING: 'Decreto 10.527/2020, art. 3º §2º I (wording before Decreto 11.902/2024)',
 } as const;
 
 export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_BASIS;
@@ -43,7 +44,7 @@ export function sealFinding(code: SealComplianceFindingCode, detail?: Message): 
   return described(code, SEAL_COMPLIANCE_BASIS[code], detail ?? message(`finding.${code}`));
 }
 
-/** Own-production biodiesel sold in the year (art. 3º §3º II–III). */
+/** Own-production biodiesel sold in the year, and the year's raw-material acquisitions (art. 3º §3º II–III). */
 export interface SalesTotals {
   /** Revenue of own-production biodiesel sold in the year, every market. */
   ownRevenue: Decimal;
@@ -51,25 +52,69 @@ export interface SalesTotals {
   ownVolume: Decimal;
   /** Volume (m³) of own-production biodiesel exported in the year. */
   exportedVolume: Decimal;
+  /** Revenue of own-production biodiesel sold on the domestic market (the base from Portaria MDA nº 28/2024). */
+  domesticRevenue?: Decimal;
+  /** Cost of the raw material for biodiesel acquired in the year, from anyone but own production (the original §3º II). */
+  rawMaterialAcquisitions?: Decimal;
 }
 
 export interface Base {
   salesRevenue: Decimal;
+  /** What the base is made of, and the value it starts from (sales, or acquisitions under the original wording). */
+  rule: SealBaseRule;
+  gross: Decimal;
+  /** The part of `gross` excluded for exports (§3º III). */
   exportedValue: Decimal;
   base: Decimal;
 }
 
 /**
- * Decreto 10.527/2020, art. 3º §3º II–III — the base of the minimum shares: the value of biodiesel
- * sold in the year (own production), less the value proportional to the volume exported:
- * exportedValue = salesRevenue × exported volume / total volume. Unrounded.
- * Interpretation: own-production biodiesel only (imported biodiesel is not the producer's), and the
- * exported value proportional to the exported volume, not the export invoices ("valores
- * proporcionais ao volume", §3º III).
+ * Decreto 10.527/2020, art. 3º §3º II–III — the base of the minimum shares, by `rule`:
+ * - BIODIESEL_SOLD (§3º II from Decreto 10.708/2021): the value of own biodiesel sold in the year
+ *   less the value proportional to the volume exported, salesRevenue × exported / total volume;
+ * - RAW_MATERIAL_ACQUISITIONS (original §3º II): the year's raw-material acquisitions less the
+ *   same proportion of them (Interpretation: §3º III, unchanged, excludes from "its composition"
+ *   the values proportional to the exported volume, whatever the base is made of);
+ * - DOMESTIC_SALES (Portaria MDA nº 28/2024): the gross value of own biodiesel sold on the
+ *   domestic market, the sum of those sales' values; exportedValue is then the export sales' value.
+ * Unrounded. Interpretation: own-production biodiesel only (imported biodiesel is not the producer's).
  */
-export function sealBase(sales: SalesTotals): Base {
-  const exportedValue = sales.ownVolume.isZero() ? ZERO : sales.ownRevenue.times(sales.exportedVolume).div(sales.ownVolume);
-  return { salesRevenue: sales.ownRevenue, exportedValue, base: sales.ownRevenue.minus(exportedValue) };
+export function sealBase(sales: SalesTotals, rule: SealBaseRule = SealBaseRule.BIODIESEL_SOLD): Base {
+  if (rule === SealBaseRule.DOMESTIC_SALES) {
+    const domestic = required(sales.domesticRevenue, 'the domestic sales of the year');
+    return { salesRevenue: sales.ownRevenue, rule, gross: sales.ownRevenue, exportedValue: sales.ownRevenue.minus(domestic), base: domestic };
+  }
+  const gross = rule === SealBaseRule.RAW_MATERIAL_ACQUISITIONS ? required(sales.rawMaterialAcquisitions, 'the raw-material acquisitions of the year') : sales.ownRevenue;
+  const exportedValue = sales.ownVolume.isZero() ? ZERO : gross.times(sales.exportedVolume).div(sales.ownVolume);
+  return { salesRevenue: sales.ownRevenue, rule, gross, exportedValue, base: gross.minus(exportedValue) };
+}
+
+function required(value: Decimal | undefined, what: string): Decimal {
+  if (value === undefined) throw new Error(`The Selo's base needs ${what}`);
+  return value;
+}
+
+/**
+ * The Selo rules of the year as known on `asKnownOn`: the decree's wording in force on 31 December
+ * (art. 3º §2º I, §3º II). Interpretation (docs/LAW.md): a year spanning two wordings is read by the
+ * one in force on its last day, the day its spending closes (2021 by Decreto 10.708/2021's, 2024 by
+ * Decreto 11.902/2024's); the decree governs where a portaria of the year reads otherwise.
+ */
+export function sealWordingOf(law: LawBook, year: number, asKnownOn: IsoDate): { wording: SeloWording; version: Version<Record<string, string>> } {
+  const w = law.sealWording(`${year}-12-31`, asKnownOn);
+  if (!w) throw new NoRuleInForceError(message('law.noVersionInForce', { what: 'the wording of Decreto 10.527/2020, art. 3º §2º I and §3º II', on: `${year}-12-31`, asKnownOn }));
+  return w;
+}
+
+/** Under the wordings before Decreto 11.902/2024 only family-farming raw material counts (§2º I original). */
+export function onlyRawMaterialCounts(wording: SeloWording): boolean {
+  return wording !== SeloWording.DECRETO_11902_2024;
+}
+
+/** The base rule of a wording, unless the weighted model (Portaria MDA nº 28/2024) sets the domestic sales. */
+export function baseRuleOf(wording: SeloWording, weighted: boolean): SealBaseRule {
+  if (weighted) return SealBaseRule.DOMESTIC_SALES;
+  return wording === SeloWording.ORIGINAL ? SealBaseRule.RAW_MATERIAL_ACQUISITIONS : SealBaseRule.BIODIESEL_SOLD;
 }
 
 /** A run of days over which every dated parameter used per item (weights, member minimum) is the same. */
@@ -234,6 +279,7 @@ export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: I
     ? contractFindingsFromFacts(g.contract.conformity, g.contract.priorToPurchase, g.contract.coverage, g.contract.signedOn, perAcquisition)
     : [finding('NO_CONTRACT')];
   if (kind === 'OTHER_PRODUCT' && !inPriority) findings.push(finding('OUTSIDE_PRIORITY_REGION'));
+  if (kind === 'OTHER_PRODUCT') findings.push(...notInWording(g.segment.from, law, asKnownOn));
   const supplier = supplierDecision(g.supplier, () => law.cooperativeMinFamilyFarmerShare(g.segment.from, asKnownOn)?.value ?? null);
   const counts = findings.length === 0 && supplier.eligible;
   if (!counts) return { counts, kind, priorityRegion: inPriority, weighted: ZERO, findings: [...findings, ...supplier.findings] };
@@ -241,10 +287,21 @@ export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: I
   return { counts, kind, priorityRegion: inPriority, weighted: g.amount.times(factor), findings: [] };
 }
 
-/** Decreto 10.527/2020, art. 3º §2 I c — fomento counts when spent in the North, Northeast or Semiárido. */
+/**
+ * Other products (b) and fomento (c) count only under the wording that names them (Decreto
+ * 11.902/2024), read for the item's year; SPENDING_NOT_IN_WORDING cites the wording that does not.
+ */
+function notInWording(on: IsoDate, law: LawBook, asKnownOn: IsoDate): Finding[] {
+  const w = law.sealWording(`${on.slice(0, 4)}-12-31`, asKnownOn);
+  if (!w || !onlyRawMaterialCounts(w.wording)) return [];
+  return [sealFinding('SPENDING_NOT_IN_WORDING', message('finding.SPENDING_NOT_IN_WORDING.wording', { legalBasis: w.version.legalBasis }))];
+}
+
+/** Decreto 10.527/2020, art. 3º §2 I c — fomento counts when spent in the North, Northeast or Semiárido (from Decreto 11.902/2024). */
 export function decideFomentoGroup(g: FomentoGroup, law: LawBook, asKnownOn: IsoDate): GroupDecision {
   const inPriority = isPriorityRegion(g.place);
-  if (!inPriority) return { counts: false, kind: 'FOMENTO', priorityRegion: false, weighted: ZERO, findings: [finding('OUTSIDE_PRIORITY_REGION')] };
+  const findings = [...(inPriority ? [] : [finding('OUTSIDE_PRIORITY_REGION')]), ...notInWording(g.segment.from, law, asKnownOn)];
+  if (findings.length) return { counts: false, kind: 'FOMENTO', priorityRegion: inPriority, weighted: ZERO, findings };
   const factor = law.weightingFactor('FOMENTO', g.segment.from, asKnownOn).value;
   return { counts: true, kind: 'FOMENTO', priorityRegion: true, weighted: g.amount.times(factor), findings: [] };
 }

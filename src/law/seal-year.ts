@@ -6,9 +6,9 @@ import { Finding } from './findings';
 import { LawBook, PlantLocation, SpendingKind } from './law-book';
 import type { BalanceIn, BalanceOut, SealEvaluation } from './seal-balance';
 import {
-  Base, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, GroupDecision, Place, PurchaseGroup, SalesTotals, sealBase, sealFinding,
+  Base, baseRuleOf, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, GroupDecision, Place, PurchaseGroup, SalesTotals, sealBase, sealFinding, sealWordingOf,
 } from './seal-compliance';
-import { Feedstock, SealComplianceModel, SealWeightingFactor } from './types';
+import { Feedstock, SealBaseRule, SealComplianceModel, SealWeightingFactor } from './types';
 import { message } from './message';
 
 /**
@@ -63,9 +63,10 @@ export interface CountedItem {
   actual: Decimal;
   /** The weighted model's factors (empty in the flat model, whose single factor is `weight`). */
   factors: AppliedFactor[];
-  /** Product of the factors with a published figure (1 when none applies). */
-  weight: Decimal;
-  weighted: Decimal;
+  /** Product of the factors (1 when none applies); null while one has no published figure (alínea a). */
+  weight: Decimal | null;
+  /** actual × weight; null while the weight is. */
+  weighted: Decimal | null;
   priorityRegion: boolean;
   /** Findings that do not exclude it (PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED). */
   findings: Finding[];
@@ -115,8 +116,10 @@ export interface SealComplianceResult extends Base {
   fomento: Decimal;
   /** (a) + (b) + (c) as spent (actual, unweighted). */
   actualTotal: Decimal;
-  /** (a) + (b) + (c), each times its weighting factors. */
+  /** (a) + (b) + (c), each times its weighting factors; items whose weight awaits a factor are not in it. */
   countedTotal: Decimal;
+  /** Actual value of the counted items whose weight awaits a factor not published (alínea a): countedTotal is incomplete by them. */
+  awaitingFactor: Decimal;
   /** The actual spending in the North, Northeast and Semiárido (requirement 2). */
   priorityRegionAmount: Decimal;
   achievedShare: Decimal;
@@ -149,8 +152,9 @@ export function targetDay(year: number): IsoDate {
  */
 export function requiredSpending(share: Decimal, sales: SalesTotals, base: Base): Decimal {
   if (base.base.lte(0)) return ZERO;
-  const { ownRevenue, ownVolume, exportedVolume } = sales;
-  return ownVolume.isZero() ? share.times(base.base) : share.times(ownRevenue).times(ownVolume.minus(exportedVolume)).div(ownVolume);
+  const { ownVolume, exportedVolume } = sales;
+  if (base.rule === SealBaseRule.DOMESTIC_SALES || ownVolume.isZero()) return share.times(base.base);
+  return share.times(base.gross).times(ownVolume.minus(exportedVolume)).div(ownVolume);
 }
 
 /** Portaria Interministerial MME/MDA nº 2/2023: the year's minimum priority-region part, null before 2024 (none in force). */
@@ -220,7 +224,8 @@ export function verdict(...met: Array<boolean | null>): boolean | null {
  */
 export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
   const { year, asKnownOn } = facts;
-  const base = sealBase(facts.sales);
+  const wording = sealWordingOf(law, year, asKnownOn);
+  const base = sealBase(facts.sales, baseRuleOf(wording.wording, false));
   const requiredShare = law.minimumSpendingShare(facts.plant, targetDay(year), asKnownOn);
 
   const counted: Record<SpendingKind, Decimal[]> = { FAMILY_FARMING_ACQUISITION: [], OTHER_PRODUCT: [], FOMENTO: [] };
@@ -240,7 +245,7 @@ export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): Se
   for (const g of facts.purchases) take(g.key, 'PURCHASE', g, g.origin, decidePurchaseGroup(g, law, asKnownOn));
   for (const g of facts.fomento) take(g.key, 'FOMENTO', g, g.place, decideFomentoGroup(g, law, asKnownOn));
 
-  const countedTotal = sum(items.map((i) => i.weighted));
+  const countedTotal = sum(items.map((i) => i.weighted as Decimal));
   const actualTotal = sum(items.map((i) => i.actual));
   const priorityRegionAmount = sum(items.filter((i) => i.priorityRegion).map((i) => i.actual));
 
@@ -254,13 +259,14 @@ export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): Se
     year,
     asKnownOn,
     model: SealComplianceModel.FLAT,
-    modelLegalBasis: `${requiredShare.legalBasis}`,
+    modelLegalBasis: `${wording.version.legalBasis}; ${requiredShare.legalBasis}`,
     ...base,
     familyFarmingAcquisitions: sum(counted.FAMILY_FARMING_ACQUISITION),
     otherProductAcquisitions: sum(counted.OTHER_PRODUCT),
     fomento: sum(counted.FOMENTO),
     actualTotal,
     countedTotal,
+    awaitingFactor: ZERO,
     priorityRegionAmount,
     achievedShare,
     minimumShare,

@@ -1,4 +1,5 @@
 import { LawVersionRecord } from './law-book';
+import decreto10527Art3Wording from './parameters/decreto-10527-2020/art-3-wording.json';
 import decreto10527Art5 from './parameters/decreto-10527-2020/art-5.json';
 import decreto10527Art6 from './parameters/decreto-10527-2020/art-6.json';
 import decreto10527BlendRules from './parameters/decreto-10527-2020/blend-rules.json';
@@ -39,6 +40,7 @@ export interface ParameterFile {
 
 /** Every data file, by its path under src/law/parameters (folders mirror the law). */
 export const PARAMETER_FILES: Record<string, ParameterFile> = {
+  'decreto-10527-2020/art-3-wording.json': decreto10527Art3Wording as ParameterFile,
   'decreto-10527-2020/art-5.json': decreto10527Art5 as ParameterFile,
   'decreto-10527-2020/art-6.json': decreto10527Art6 as ParameterFile,
   'decreto-10527-2020/blend-rules.json': decreto10527BlendRules as ParameterFile,

@@ -31,9 +31,9 @@ async function fomento(producerId: string, items: Array<{ on: string; amount: st
 }
 
 const COMPLIANCE = `query($p: ID!, $y: Int!, $k: Date) { sealCompliance(producerId: $p, year: $y, asKnownOn: $k) {
-  year asKnownOn salesRevenue exportedValue base familyFarmingAcquisitions otherProductAcquisitions fomento countedTotal priorityRegionAmount
+  year asKnownOn salesRevenue exportedValue base baseRule familyFarmingAcquisitions otherProductAcquisitions fomento countedTotal priorityRegionAmount
   achievedShare requiredShare requiredShareLegalBasis shortfall minimumShareMet priorityRegionShare requiredPriorityRegionShare priorityRegionShareMet compliant
-  model actualTotal status minimumShare { requiredShare achievedShare weightedTotal requiredAmount shortfall compliant legalBasis }
+  model actualTotal status minimumShare { requiredShare achievedShare weightedTotal awaitingFactor weightedTotalComplete requiredAmount shortfall compliant legalBasis }
   priorityRegion { requiredShare share amount actualTotal shortfall compliant } technicalAssistance { compliant contractIds }
   spending { source kind count region priorityRegion product organizationShare actual factors { alinea value } weight weighted findings { code } }
   excluded { id source amount findings { code } } findings { code } producer { id } } }`;
@@ -77,11 +77,11 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     await fomento(p, [{ on: '2024-12-31', amount: '999', municipality: RECIFE }]);
   });
 
-  test('art. 3º §3º II–III: exports leave the base in proportion to volume; imported biodiesel is not own production', async () => {
+  test('from 2024 the base is the gross value of own biodiesel sold on the domestic market (Portaria MDA nº 28/2024); imported biodiesel is not own production', async () => {
     const c = await compliance(p);
-    // salesRevenue = 400.000 + 120.000 = 520.000 (own production, both markets);
-    // exportedValue = 520.000 × 20 / 100 = 104.000 (not the export invoices' 120.000); base = 416.000.
-    expect([c.salesRevenue, c.exportedValue, c.base]).toEqual(['520000.00', '104000.00', '416000.00']);
+    // salesRevenue = 400.000 + 120.000 = 520.000 (own production, both markets); the base is the domestic
+    // sales, 400.000, and the exports' own value 120.000 leaves it (not 520.000 × 20 / 100 = 104.000 by volume).
+    expect([c.salesRevenue, c.exportedValue, c.base, c.baseRule]).toEqual(['520000.00', '120000.00', '400000.00', 'DOMESTIC_SALES']);
   });
 
   test('art. 3º §2 I a, b, c weighted (Portaria MDA nº 28/2024): each item with its factors, the shares and the verdict', async () => {
@@ -92,14 +92,14 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.actualTotal]).toEqual(['86500.00', '20000.00', '10000.00', '116500.00']);
     // Weighted: soy from Porto Alegre (Sul, not diversified) 50.000 × 1; soy from Recife 30.000 × 4 (d) = 120.000 and
     // 1.500 × 4 = 6.000; other products from Recife 20.000 × 4 × 2 (d, f) = 160.000; the association (80% family
-    // farmers: alínea a, not published) 5.000 × 4 = 20.000; fomento in Feira (Semiárido) 10.000 × 30 (c) = 300.000.
-    // 50.000 + 120.000 + 6.000 + 160.000 + 20.000 + 300.000 = 656.000.
-    expect(c.countedTotal).toBe('656000.00');
-    expect(c.minimumShare.weightedTotal).toBe('656000.00');
-    // 656.000 / 416.000 = 1,576923076… → 1.576923; no minimum weighted percentage published.
-    expect([c.achievedShare, c.minimumShare.achievedShare, c.minimumShare.requiredShare, c.minimumShare.compliant, c.minimumShare.shortfall]).toEqual(['1.576923', '1.576923', null, null, null]);
-    // The contract's non-null fields: 0 and false while the minimum is not published.
-    expect([c.requiredShare, c.shortfall, c.minimumShareMet]).toEqual(['0', '0.00', false]);
+    // farmers: alínea a, not published) 5.000 × a × 4: no weighted value yet, 5.000 awaiting the factor; fomento in
+    // Feira (Semiárido) 10.000 × 30 (c) = 300.000. 50.000 + 120.000 + 6.000 + 160.000 + 300.000 = 636.000.
+    expect(c.countedTotal).toBe('636000.00');
+    expect([c.minimumShare.weightedTotal, c.minimumShare.awaitingFactor, c.minimumShare.weightedTotalComplete]).toEqual(['636000.00', '5000.00', false]);
+    // 636.000 / 400.000 = 1,59; no minimum weighted percentage published.
+    expect([c.achievedShare, c.minimumShare.achievedShare, c.minimumShare.requiredShare, c.minimumShare.compliant, c.minimumShare.shortfall]).toEqual(['1.59', '1.59', null, null, null]);
+    // Unknown reads null, never 0 or false.
+    expect([c.requiredShare, c.shortfall, c.minimumShareMet]).toEqual([null, null, null]);
     // Requirement 2 on actual values: 30.000 + 1.500 + 5.000 + 20.000 + 10.000 = 66.500 of 116.500 = 0,570815… ≥ 0,15.
     expect(c.priorityRegionAmount).toBe('66500.00');
     expect([c.priorityRegionShare, c.requiredPriorityRegionShare, c.priorityRegionShareMet]).toEqual(['0.570815', '0.15', true]);
@@ -121,7 +121,7 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
       ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '30000.00', 'd×4', '4', '120000.00', ''],
       ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '1500.00', 'd×4', '4', '6000.00', 'PURCHASE_BELOW_MINIMUM_PRICE'],
       ['PURCHASE', 'OTHER_PRODUCT', 'NORTHEAST', 'OTHER', 1, '20000.00', 'd×4 f×2', '8', '160000.00', ''],
-      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '5000.00', 'a? d×4', '4', '20000.00', 'WEIGHTING_FACTOR_NOT_PUBLISHED'],
+      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '5000.00', 'a? d×4', null, null, 'WEIGHTING_FACTOR_NOT_PUBLISHED'],
       ['FOMENTO_EXPENSE', 'FOMENTO', 'NORTHEAST', null, 1, '10000.00', 'c×30', '30', '300000.00', ''],
     ]));
     expect(c.spending).toHaveLength(6);
@@ -167,9 +167,9 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
 
   test('access: AUDITOR any producer, PRODUCER its own (also nested), another producer NOT_FOUND', async () => {
     const other = await createProducer(api, 'Outra Usina Ltda', PORTO_ALEGRE);
-    expect((await api.ok(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'AUDITOR' })).sealCompliance.base).toBe('416000.00');
+    expect((await api.ok(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'AUDITOR' })).sealCompliance.base).toBe('400000.00');
     const own = await api.ok(`query($p: ID!) { producer(id: $p) { sealCompliance(year: 2025, asKnownOn: "${KNOWN}") { countedTotal compliant } } }`, { p }, { role: 'PRODUCER', producerId: p });
-    expect(own.producer.sealCompliance).toEqual({ countedTotal: '656000.00', compliant: false });
+    expect(own.producer.sealCompliance).toEqual({ countedTotal: '636000.00', compliant: false });
     const res = await api.gql(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'PRODUCER', producerId: other });
     expect(res.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     expect(res.errors?.[0].message).not.toContain('Nordeste');
@@ -186,7 +186,7 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     const flat = await compliance(p, 2024, '2024-06-27');
     expect([flat.model, flat.countedTotal, flat.achievedShare, flat.requiredShare, flat.shortfall, flat.status]).toEqual(['FLAT', '999.00', '0.03996', '0.3', '6501.00', 'NOT_COMPLIANT']);
     const empty = await compliance(p, 2026); // nothing recorded for 2026 yet
-    expect([empty.base, empty.countedTotal, empty.achievedShare, empty.priorityRegionShare, empty.compliant, empty.status]).toEqual(['0.00', '0.00', '0', '0', false, 'NOT_ESTABLISHED']);
+    expect([empty.base, empty.countedTotal, empty.achievedShare, empty.priorityRegionShare, empty.compliant, empty.status]).toEqual(['0.00', '0.00', '0', '0', null, 'NOT_ESTABLISHED']);
     expect(empty.findings.map((f: { code: string }) => f.code)).toEqual(['ZERO_BASE', 'NO_COUNTED_SPENDING', 'MINIMUM_NOT_PUBLISHED']);
   });
 

@@ -34,7 +34,7 @@ const SOUTH = { region: Region.SOUTH, semiarid: false };
 const NORTHEAST = { region: Region.NORTHEAST, semiarid: false };
 const year = (purchases: PurchaseGroup[]): SealComplianceFacts => ({
   year: 2026, asKnownOn: '2026-12-01', plant: SOUTH,
-  sales: { ownRevenue: d('1000000'), ownVolume: d('200'), exportedVolume: d('0') }, purchases, fomento: [],
+  sales: { ownRevenue: d('1000000'), ownVolume: d('200'), exportedVolume: d('0'), domesticRevenue: d('1000000') }, purchases, fomento: [],
 });
 const lever = (levers: ReturnType<typeof planLevers>, kind: string, region: LeverRegion, diversified: boolean | null, org: boolean | null) =>
   levers.find((l) => l.kind === kind && l.region === region && l.diversified === diversified && l.viaOrganizationUpTo75 === org)!;

@@ -6,10 +6,10 @@ import { Decimal } from '../../law/decimal';
 import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
 import { Finding } from '../../law/findings';
 import { LawBook } from '../../law/law-book';
-import { FomentoGroup, parameterSegments, PurchaseGroup, Segment } from '../../law/seal-compliance';
+import { baseRuleOf, FomentoGroup, parameterSegments, PurchaseGroup, Segment } from '../../law/seal-compliance';
 import { SealComplianceResult, targetDay } from '../../law/seal-year';
 import { sealCompliance, sealComplianceModel } from '../../law/seal-weighting';
-import { Region } from '../../law/types';
+import { PurchasePurpose, Region, SealBaseRule, SupplierKind } from '../../law/types';
 import { semiaridOnSql } from '../facts/priority-region.sql';
 import { ContractConformityService } from './contract-conformity.service';
 import { SealEvaluationService } from './seal-evaluation.service';
@@ -84,12 +84,21 @@ export class ComplianceYears {
       `SELECT k.id::text AS producer_id, m.region, ${semiaridOnSql('m.ibge_code', '$3::date')} AS semiarid
          FROM unnest($1::bigint[], $2::text[]) AS k(id, code) JOIN municipality m ON m.ibge_code = k.code`,
       [ids, producers.map((p) => p.plantMunicipalityCode), targetDay(year)]);
-    const sales: Array<{ producer_id: string; revenue: string; volume: string; exported: string }> = await em.query(
-      `SELECT producer_id::text AS producer_id, coalesce(sum(revenue), 0) AS revenue, coalesce(sum(volume_m3), 0) AS volume,
-              coalesce(sum(volume_m3) FILTER (WHERE market = 'EXPORT'), 0) AS exported
-         FROM sale WHERE producer_id = ANY($1::bigint[]) AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date
-        GROUP BY producer_id`,
-      [ids, from, to],
+    // The base (art. 3º §3º II–III): own biodiesel sold, on every market and on the domestic one; under
+    // the original wording the year's raw-material acquisitions (purchasedOn in the year, not own production).
+    const wording = law.sealWording(targetDay(year), asKnownOn)?.wording;
+    const acquisitionsBase = wording !== undefined && baseRuleOf(wording, weighted) === SealBaseRule.RAW_MATERIAL_ACQUISITIONS;
+    const sales: Array<{ producer_id: string; revenue: string; volume: string; exported: string; domestic: string; acquisitions: string }> = await em.query(
+      `SELECT k.id::text AS producer_id, s.revenue, s.volume, s.exported, s.domestic, a.acquisitions
+         FROM unnest($1::bigint[]) AS k(id)
+         CROSS JOIN LATERAL (SELECT coalesce(sum(revenue), 0) AS revenue, coalesce(sum(volume_m3), 0) AS volume,
+                                    coalesce(sum(volume_m3) FILTER (WHERE market = 'EXPORT'), 0) AS exported,
+                                    coalesce(sum(revenue) FILTER (WHERE market = 'DOMESTIC'), 0) AS domestic
+                               FROM sale WHERE producer_id = k.id AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date) s
+         CROSS JOIN LATERAL (SELECT coalesce(sum(cost), 0) AS acquisitions FROM purchase
+                              WHERE $4 AND producer_id = k.id AND purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'
+                                AND purchased_on BETWEEN $2::date AND $3::date) a`,
+      [ids, from, to, acquisitionsBase],
     );
     // The year's groups are hashed, not sorted: the planner estimates one group per row (the keys are
     // expressions over the purchase's date and supplier) where there are a few thousand, and would
@@ -126,7 +135,7 @@ export class ComplianceYears {
     for (const producer of producers) {
       try {
         const plant = plants.find((r) => r.producer_id === producer.id)!;
-        const sold = sales.find((r) => r.producer_id === producer.id) ?? { revenue: '0', volume: '0', exported: '0' };
+        const sold = sales.find((r) => r.producer_id === producer.id)!;
         const purchases: PurchaseGroup[] = purchaseRows.filter((r) => r.producer_id === producer.id).map((r) => purchaseGroupOf(r, conformities, organizations, segmentOf));
         const fomento: FomentoGroup[] = fomentoRows.filter((r) => r.producer_id === producer.id).map((r) => ({
           key: keyOf(r as unknown as Row, FOMENTO_COLUMNS),
@@ -135,7 +144,10 @@ export class ComplianceYears {
         const evaluated = evaluations.get(producer.id) ?? { own: null, into: [] };
         const result = sealCompliance({
           year, asKnownOn, plant: { region: plant.region, semiarid: plant.semiarid },
-          sales: { ownRevenue: new Decimal(sold.revenue), ownVolume: new Decimal(sold.volume), exportedVolume: new Decimal(sold.exported) },
+          sales: {
+            ownRevenue: new Decimal(sold.revenue), ownVolume: new Decimal(sold.volume), exportedVolume: new Decimal(sold.exported),
+            domesticRevenue: new Decimal(sold.domestic), rawMaterialAcquisitions: new Decimal(sold.acquisitions),
+          },
           ...withExtra(purchases, fomento, asked.extra?.((day) => segments.find((g) => g.from <= day && day <= g.to) as Segment)),
           balancesIn: await this.balancesInto(em, producer, law, evaluated.into, asKnownOn),
           evaluation: evaluated.own && { year, communicatedOn: evaluated.own.communicatedOn },

@@ -103,7 +103,7 @@ export class SealPlanService {
       return {
         index, label: h.label, kind: h.kind, counts: item !== undefined, region: h.place.region, semiarid: h.place.semiarid,
         priorityRegion: h.priorityRegion, product: h.product, organizationShare: h.organizationShare && toShare(h.organizationShare), actual: h.amount,
-        factors: item?.factors ?? [], weight: item?.weight ?? null, weighted: item ? item.weighted.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN) : null,
+        factors: item?.factors ?? [], weight: item?.weight ?? null, weighted: item?.weighted ? item.weighted.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN) : null,
         findings: item?.findings ?? excluded?.findings ?? [],
       };
     });
