@@ -5,11 +5,11 @@ import { familyFarmerShare } from './family-farming';
 import { Finding, finding } from './findings';
 import { LawBook, SpendingKind } from './law-book';
 import { isPriorityRegion } from './municipality';
-import { decideFomentoGroup, decidePurchaseGroup, FomentoGroup, memberMinimumFindings, Place, PurchaseGroup, sealBase, sealFinding, sealWordingOf } from './seal-compliance';
+import { decideFomentoGroup, decidePurchaseGroup, FomentoGroup, Place, PurchaseGroup, sealBase, sealFinding, sealWordingOf, targetDay } from './seal-spending';
 import {
-  AppliedFactor, CountedItem, ExcludedGroup, flatSealCompliance, MinimumShareRequirement, priorityRegionMinimum, priorityRegionRequirement, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult, targetDay, verdict,
+  AppliedFactor, CountedItem, ExcludedGroup, MinimumShareRequirement, priorityRegionMinimum, priorityRegionRequirement, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult, verdict,
 } from './seal-year';
-import { BalanceIn, balanceOut } from './seal-balance';
+import { BalanceIn } from './seal-balance';
 import { FACTOR_ALINEA, Feedstock, Region, SealBaseRule, SealComplianceModel, SealWeightingFactor as F } from './types';
 import { message } from './message';
 
@@ -17,7 +17,7 @@ import { message } from './message';
  * The Selo's compliance as the ministry computes it from 2024 (Portaria MDA nº 28/2024, DOU
  * 2024-06-28, pp. 39–41; DESIGN §1.5): each item of actual spending times the weighting factors
  * that apply, the weighted total against the gross value of biodiesel sold on the domestic market.
- * Pure: the groups come from the database as for the flat model (seal-compliance.ts).
+ * Pure: the groups come from the database as for the flat model (seal-spending.ts).
  */
 
 /** Factor b: organizations whose members are up to 75% family farmers (a share of exactly 0,75 is "up to"). */
@@ -239,26 +239,4 @@ function balanceFinding(b: BalanceIn): Finding {
   if (b.amount === null) return sealFinding('BALANCE_NOT_ESTABLISHED', message('finding.BALANCE_NOT_ESTABLISHED.year', { year: b.fromYear, communicatedOn: b.communicatedOn }));
   const key = b.amount.gte(0) ? 'finding.BALANCE_BROUGHT_IN.surplus' : 'finding.BALANCE_BROUGHT_IN.deficit';
   return sealFinding('BALANCE_BROUGHT_IN', message(key, { year: b.fromYear, communicatedOn: b.communicatedOn, amount: b.amount.abs().toFixed(2), deadline: b.deadline }));
-}
-
-/**
- * The model of a year as known on a date (DESIGN §1.5): weighted when Portaria MDA nº 28/2024 is
- * in force for it as known then (years from 2024, known from 2024-06-28), else flat.
- */
-export function sealComplianceModel(law: LawBook, year: number, asKnownOn: IsoDate): Version<Record<string, string>> | undefined {
-  return law.sealWeightedModel(targetDay(year), asKnownOn);
-}
-
-/** A year's Selo compliance under the model in force for it as known on `asKnownOn`. */
-export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
-  const model = sealComplianceModel(law, facts.year, facts.asKnownOn);
-  const memberMinimum = memberMinimumFindings(facts.purchases, law, facts.asKnownOn);
-  if (!model) {
-    const flat = flatSealCompliance(facts, law);
-    return { ...flat, findings: [...flat.findings, ...memberMinimum] };
-  }
-  const r = weightedSealCompliance(facts, law, model);
-  // Art. 58: the year's own balance, where its balances carry.
-  const carriedOut = balanceOut(r, law, facts.evaluation ?? null);
-  return { ...r, findings: [...r.findings, ...memberMinimum], balance: { ...r.balance, carriedOut } };
 }

@@ -6,8 +6,8 @@ import { Finding } from './findings';
 import { LawBook, PlantLocation, SpendingKind } from './law-book';
 import type { BalanceIn, BalanceOut, SealEvaluation } from './seal-balance';
 import {
-  Base, baseRuleOf, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, GroupDecision, Place, PurchaseGroup, SalesTotals, sealBase, sealFinding, sealWordingOf,
-} from './seal-compliance';
+  Base, baseRuleOf, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, GroupDecision, Place, PurchaseGroup, SalesTotals, sealBase, sealFinding, sealWordingOf, targetDay,
+} from './seal-spending';
 import { Feedstock, SealBaseRule, SealComplianceModel, SealWeightingFactor } from './types';
 import { message } from './message';
 
@@ -15,7 +15,8 @@ import { message } from './message';
  * A Selo year's result (Decreto 10.527/2020, art. 3º §2 I and §3º; Portaria Interministerial
  * MME/MDA nº 2/2023): its counted items, the requirements and the flat model (Portaria MAPA
  * 144/2019, secondary) of the years up to 2023 and of 2024 as known before 2024-06-28. Pure; what
- * counts is decided group by group in seal-compliance.ts, the weighted model is seal-weighting.ts.
+ * counts is decided group by group in seal-spending.ts, the weighted model is seal-weighting.ts;
+ * the year starts in seal-compliance.ts.
  */
 
 export interface ExcludedGroup {
@@ -136,14 +137,6 @@ export interface SealComplianceResult extends Base {
   balance: { broughtIn: BalanceIn[]; carriedOut: BalanceOut | undefined };
 }
 
-/**
- * Decreto 10.527/2020, art. 3º §3º I — the day on which the year's minimum shares are read.
- * Interpretation: the targets of year Y are those in force on 31 December of Y (as known on
- * `asKnownOn`), the day the year's spending closes; a year in progress is measured against them too.
- */
-export function targetDay(year: number): IsoDate {
-  return `${year}-12-31`;
-}
 
 /**
  * DESIGN §1.3 (computed unrounded): the spending a share of the base requires divides last,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook } from '../../src/law/law-book';
-import { PurchaseGroup } from '../../src/law/seal-compliance';
+import { PurchaseGroup } from '../../src/law/seal-spending';
 import { flatSealCompliance as sealCompliance } from '../../src/law/seal-year';
 import { present } from '../../src/law/seal-presentation';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';

@@ -2,7 +2,7 @@ import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { farmerEligibility, organizationHabilitation } from '../../src/law/family-farming';
 import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
-import { FomentoGroup, parameterSegments, PurchaseGroup, sealBase, supplierDecision } from '../../src/law/seal-compliance';
+import { FomentoGroup, parameterSegments, PurchaseGroup, sealBase, supplierDecision } from '../../src/law/seal-spending';
 import { flatSealCompliance as sealCompliance, SealComplianceFacts } from '../../src/law/seal-year';
 import { present, shortfallShown } from '../../src/law/seal-presentation';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';

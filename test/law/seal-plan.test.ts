@@ -1,10 +1,10 @@
 import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
-import { PurchaseGroup } from '../../src/law/seal-compliance';
+import { PurchaseGroup } from '../../src/law/seal-spending';
 import { SealComplianceFacts } from '../../src/law/seal-year';
 import { LeverRegion, planLevers, planShortfalls } from '../../src/law/seal-plan';
-import { sealCompliance } from '../../src/law/seal-weighting';
+import { sealCompliance } from '../../src/law/seal-compliance';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { Feedstock, PurchasePurpose, Region, SupplierKind } from '../../src/law/types';
 

@@ -3,10 +3,11 @@ import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { finding } from '../../src/law/findings';
 import { createLawBook, LawVersionRecord, versionProblems } from '../../src/law/law-book';
-import { FomentoGroup, PurchaseGroup } from '../../src/law/seal-compliance';
+import { FomentoGroup, PurchaseGroup } from '../../src/law/seal-spending';
 import { SealComplianceFacts } from '../../src/law/seal-year';
 import { present } from '../../src/law/seal-presentation';
-import { factorsThatApply, sealCompliance, weighItem } from '../../src/law/seal-weighting';
+import { factorsThatApply, weighItem } from '../../src/law/seal-weighting';
+import { sealCompliance } from '../../src/law/seal-compliance';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { Feedstock, OrganizationKind, PurchasePurpose, Region, SealComplianceModel, SealWeightingFactor as F, SupplierKind } from '../../src/law/types';
 

@@ -1,9 +1,9 @@
 import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
-import { FomentoGroup, PurchaseGroup, sealBase } from '../../src/law/seal-compliance';
+import { FomentoGroup, PurchaseGroup, sealBase } from '../../src/law/seal-spending';
 import { present } from '../../src/law/seal-presentation';
-import { sealCompliance } from '../../src/law/seal-weighting';
+import { sealCompliance } from '../../src/law/seal-compliance';
 import { SealComplianceFacts } from '../../src/law/seal-year';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { Feedstock, PurchasePurpose, Region, SealBaseRule, SealComplianceModel, SeloWording, SupplierKind } from '../../src/law/types';

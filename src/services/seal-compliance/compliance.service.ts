@@ -29,7 +29,7 @@ export interface YearAskedOf {
 /**
  * The Selo's annual family-farming targets (Decreto 10.527/2020, art. 3º §2 I–III, §3º). The year's
  * sums are SQL aggregates grouped by the facts the law needs (purchase-facts.sql.ts);
- * src/law/seal-compliance.ts decides what counts, group by group. Only the rows of the groups that
+ * src/law/seal-spending.ts decides what counts, group by group. Only the rows of the groups that
  * do not count are then read, for the `excluded` list.
  */
 export class SealComplianceService {

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { Conformity, ContractFacts, MinimumPriceRun } from '../../law/contract-conformity';
 import { Decimal } from '../../law/decimal';
-import { PurchaseGroup, Segment } from '../../law/seal-compliance';
+import { PurchaseGroup, Segment } from '../../law/seal-spending';
 import { Feedstock, OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
 import { semiaridDays } from '../facts/priority-region.sql';
 import { membershipOnSql } from '../facts/organization-membership.sql';
