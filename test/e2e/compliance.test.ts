@@ -113,6 +113,32 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     expect(c.producer.id).toBe(p);
   });
 
+  test('countedItems: every counted purchase and fomento expense by its id, with its factors by alínea and weighted value, paged', async () => {
+    const PAGE = `query($p: ID!, $first: Int, $offset: Int) { sealCompliance(producerId: $p, year: 2025, asKnownOn: "${KNOWN}") {
+      countedItems(first: $first, offset: $offset) { totalCount offset items { id source kind actual factors { alinea value } weight weighted priorityRegion } } } }`;
+    const page = async (first: number, offset: number) => (await api.ok(PAGE, { p, first, offset })).sealCompliance.countedItems;
+    const row = (i: any) => [i.id, i.source, i.factors.map((f: any) => `${f.alinea}${f.value ?? '?'}`).join(' '), i.actual, i.weight, i.weighted];
+    // Purchases first by id, then fomento: soy from Porto Alegre 50.000 × 1; soy from Recife 30.000 × 4 = 120.000;
+    // other products from Recife 20.000 × 4 × 2 = 160.000; the association (a, unpublished) 5.000 with no weighted
+    // value; the contract without technical assistance 1.500 × 4 = 6.000; fomento in Feira 10.000 × 30 = 300.000.
+    const all = await page(10, 0);
+    expect(all.totalCount).toBe(6);
+    expect(all.items.map(row)).toEqual([
+      [ids.aSouthOrigin, 'PURCHASE', '', '50000.00', '1', '50000.00'],
+      [ids.aRecife, 'PURCHASE', 'd4', '30000.00', '4', '120000.00'],
+      [ids.bRecife, 'PURCHASE', 'd4 f2', '20000.00', '8', '160000.00'],
+      [ids.association, 'PURCHASE', 'a? d4', '5000.00', null, null],
+      [ids.noTa, 'PURCHASE', 'd4', '1500.00', '4', '6000.00'],
+      [ids.fomentoFeira, 'FOMENTO_EXPENSE', 'c30', '10000.00', '30', '300000.00'],
+    ]);
+    // Paged: two rows from the third; past the end, none (the total still given).
+    const second = await page(2, 2);
+    expect([second.totalCount, second.offset, second.items.map((i: any) => i.id)]).toEqual([6, 2, [ids.bRecife, ids.association]]);
+    expect((await page(5, 6)).items).toEqual([]);
+    const bad = await api.gql(PAGE, { p, first: 0, offset: 0 });
+    expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
+  });
+
   test('every counted item with its actual value, each factor by alínea and its weighted value', async () => {
     const c = await compliance(p);
     const shown = c.spending.map((i: any) => [i.source, i.kind, i.region, i.product, i.count, i.actual, i.factors.map((f: any) => `${f.alinea}${f.value === null ? '?' : `×${f.value}`}`).join(' '), i.weight, i.weighted, i.findings.map((f: any) => f.code).join()]);

@@ -67,6 +67,28 @@ export class SealSpendingItemType {
   @Field(() => [FindingType], { description: 'Findings that do not exclude it: PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED.' }) findings: FindingType[];
 }
 
+@ObjectType('SealCountedItem', {
+  description: 'One purchase or fomento expense that counts toward the Selo year (Decreto 10.527/2020, art. 3º §2º I a–c): its id, actual value, each factor applied by alínea and its weighted value.',
+})
+export class SealCountedItemType {
+  @Field(() => ID, { description: 'The id of the Purchase or FomentoExpense (see source).' }) id: string;
+  @Field(() => ExcludedItemSource, { description: 'Which record the id is.' }) source: ExcludedItemSource;
+  @Field(() => SeloSpendingKind, { description: 'Spending (a), (b) or (c) of art. 3º §2 I.' }) kind: SeloSpendingKind;
+  @Money() @Field(() => DecimalScalar, { description: 'Actual value (cost or amount as recorded), to the centavo.' }) actual: Decimal;
+  @Field(() => [SealAppliedFactorType], { description: 'Each factor applied, by alínea (weighted model); empty under the flat model.' }) factors: SealAppliedFactorType[];
+  @Field(() => DecimalScalar, { nullable: true, description: 'Product of the factors (1 when none applies); null while one has no published figure (alínea a).' }) weight: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'actual × weight, to the centavo; null while weight is.' }) weighted: Decimal | null;
+  @Field({ description: 'Part of the priority-region spending (requirement 2).' }) priorityRegion: boolean;
+  @Field(() => [FindingType], { description: 'Findings that do not exclude it.' }) findings: FindingType[];
+}
+
+@ObjectType('SealCountedItemPage', { description: 'A page of the counted purchases and fomento expenses of a Selo year: purchases first, then fomento, each by id.' })
+export class SealCountedItemPageType {
+  @Field(() => Int, { description: 'How many rows count in the year.' }) totalCount: number;
+  @Field(() => Int, { description: 'Rows skipped before this page.' }) offset: number;
+  @Field(() => [SealCountedItemType], { description: 'The page.' }) items: SealCountedItemType[];
+}
+
 @ObjectType('SealMinimumShare', { description: 'Requirement 1: (weighted) counted spending / base ≥ the minimum share. Under the weighted model the minimum is the minimum weighted percentage of Portaria MDA nº 28/2024 (p. 39), open until an ADMIN publishes it.' })
 export class SealMinimumShareType {
   @Field(() => DecimalScalar, { nullable: true, description: 'The minimum in force on 31 December (6 decimals); null while not published (MINIMUM_NOT_PUBLISHED).' }) requiredShare: Decimal | null;
