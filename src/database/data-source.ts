@@ -13,13 +13,15 @@ import { SealEvaluation1765800000000 } from './migrations/1765800000000-seal-eva
 import { OrganizationMembership1765910000000 } from './migrations/1765910000000-organization-membership';
 import { PurchaseContractDate1765920000000 } from './migrations/1765920000000-purchase-contract-date';
 import { AuditEntryProducerRead1765930000000 } from './migrations/1765930000000-audit-entry-producer-read';
+import { MinimumPriceScope1765940000000 } from './migrations/1765940000000-minimum-price-scope';
 
 // Calendar dates stay 'YYYY-MM-DD' strings: a JS Date at midnight would carry a time zone.
 types.setTypeParser(types.builtins.DATE, (value) => value);
 
 export const migrations = [InitialSchema1764700000000, LawVersionsAppendOnly1764900000000, TaxPeriod1765000000000, ProducerRowSecurity1765100000000, BiodieselImport1765300000000, LawRevision1765400000000,
   SemiaridMembership1765500000000, ProducerEstablishments1765600000000, SealEvaluation1765800000000,
-  OrganizationMembership1765910000000, PurchaseContractDate1765920000000, AuditEntryProducerRead1765930000000];
+  OrganizationMembership1765910000000, PurchaseContractDate1765920000000, AuditEntryProducerRead1765930000000,
+  MinimumPriceScope1765940000000];
 
 export interface DataSourceOptions {
   url: string;
