@@ -13,6 +13,8 @@ export const enFindings = {
   'finding.REGISTRATION_NOT_VALID': 'No DAP or CAF valid on the date.',
   'finding.MEMBER_SHARE_BELOW_MINIMUM': 'The share of family farmers among the cooperative members is below the minimum in force.',
   'finding.MEMBER_MINIMUM_NOT_PUBLISHED': 'No minimum share of family farmers among an organization\'s members is published (art. 4º VI): habilitation rests on its DAP or CAF jurídica valid on the date.',
+  'finding.SEMIARID_DELIMITATION_OPEN': 'The Semiárido\'s delimitation in force on these days (Portaria MI nº 89/2005) is not in our sources: the priority region is judged by the Semiárido membership imported for them.',
+  'finding.SEMIARID_DELIMITATION_OPEN.days': 'The Semiárido\'s delimitation in force from {{from}} to {{to}} ({{legalBasis}}) is not in our sources: the priority region of those days (art. 6º I and III) is judged by the Semiárido membership imported for them.',
   'finding.SPENDING_NOT_IN_WORDING': 'Under the wording of the decree in force for the year only family-farming raw material for biodiesel counts; other products and fomento count from Decreto 11.902/2024.',
   'finding.SPENDING_NOT_IN_WORDING.wording': 'Not counted under {{legalBasis}}: only family-farming raw material for biodiesel counts in this year.',
   'finding.DAP_ISSUED_AFTER_CUTOFF': 'A DAP with validity starting after 2022-10-31, when DAP issuance ended.',

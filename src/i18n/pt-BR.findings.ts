@@ -11,6 +11,8 @@ export const ptBRFindings: Record<keyof typeof enFindings, string> = {
   'finding.REGISTRATION_NOT_VALID': 'Nenhuma DAP ou CAF válida na data.',
   'finding.MEMBER_SHARE_BELOW_MINIMUM': 'A proporção de agricultores familiares entre os associados da cooperativa está abaixo do mínimo em vigor.',
   'finding.MEMBER_MINIMUM_NOT_PUBLISHED': 'Nenhum percentual mínimo de agricultores familiares entre os associados da organização foi publicado (art. 4º VI): a habilitação se apoia na DAP ou no CAF jurídico válido na data.',
+  'finding.SEMIARID_DELIMITATION_OPEN': 'A delimitação do Semiárido em vigor nestes dias (Portaria MI nº 89/2005) não está em nossas fontes: a região prioritária é julgada pela pertença ao Semiárido importada para eles.',
+  'finding.SEMIARID_DELIMITATION_OPEN.days': 'A delimitação do Semiárido em vigor de {{from}} a {{to}} ({{legalBasis}}) não está em nossas fontes: a região prioritária desses dias (art. 6º I e III) é julgada pela pertença ao Semiárido importada para eles.',
   'finding.SPENDING_NOT_IN_WORDING': 'Na redação do decreto em vigor para o ano só conta a matéria-prima da agricultura familiar para biodiesel; outros produtos e fomento contam a partir do Decreto 11.902/2024.',
   'finding.SPENDING_NOT_IN_WORDING.wording': 'Não conta segundo {{legalBasis}}: neste ano só conta a matéria-prima da agricultura familiar para biodiesel.',
   'finding.DAP_ISSUED_AFTER_CUTOFF': 'Uma DAP com validade iniciada depois de 2022-10-31, quando a emissão de DAP terminou.',

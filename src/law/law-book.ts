@@ -82,6 +82,8 @@ export interface LawBook {
    * covering it, the one published last), undefined before 2020-10-23.
    */
   sealWording(on: IsoDate, asKnownOn: IsoDate): { wording: SeloWording; version: Version<Record<string, string>> } | undefined;
+  /** The citation saying the Semiárido's delimitation in force on `on` is not in our sources (before Res. Condel/Sudene 115/2017), undefined where it is. */
+  semiaridDelimitationOpen(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
   /** Portaria MDA nº 28/2024, art. 58: the citation saying the balance of the year containing `on` carries, undefined where none does. */
   sealBalanceCarries(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
   /**
@@ -227,6 +229,9 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
         if (v && (!found || later)) found = { wording, version: v };
       }
       return found;
+    },
+    semiaridDelimitationOpen(on, asKnownOn) {
+      return inForce(of('semiarid-delimitation-open', 'PORTARIA_MI_89_2005'), on, asKnownOn);
     },
     sealBalanceCarries(on, asKnownOn) {
       return inForce(of('selo-balance-carry'), on, asKnownOn);

@@ -45,6 +45,11 @@ export const PARAMETERS = {
    * published last among those covering a day governs it.
    */
   'selo-wording': { scopes: Object.values(SeloWording) as string[], values: {} },
+  /**
+   * The days whose Semiárido delimitation (scope: its act) is not in our sources: the priority
+   * region is then judged by the membership imported for them, and the answers say so.
+   */
+  'semiarid-delimitation-open': { scopes: ['PORTARIA_MI_89_2005'] as string[], values: {} },
   /** Portaria MDA nº 28/2024: from its validFrom on, the Selo's spending is weighted (the flat model before it). */
   'selo-weighted-model': { scopes: null, values: {} },
   /**

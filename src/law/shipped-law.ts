@@ -12,6 +12,7 @@ import seloMinimumShares from './parameters/selo/minimum-spending-shares.json';
 import seloPriorityShares from './parameters/selo/priority-region-shares.json';
 import seloWeightingFactors from './parameters/selo/weighting-factors.json';
 import seloPortariaMda28 from './parameters/selo/portaria-mda-28-2024.json';
+import semiaridPortariaMi89 from './parameters/semiarid/portaria-mi-89-2005.json';
 
 /**
  * How sure our sources are of a figure (shared legal sources' marks): `confirmed` read in the
@@ -53,6 +54,7 @@ export const PARAMETER_FILES: Record<string, ParameterFile> = {
   'selo/priority-region-shares.json': seloPriorityShares as ParameterFile,
   'selo/weighting-factors.json': seloWeightingFactors as ParameterFile,
   'selo/portaria-mda-28-2024.json': seloPortariaMda28 as ParameterFile,
+  'semiarid/portaria-mi-89-2005.json': semiaridPortariaMi89 as ParameterFile,
 };
 
 /** The law the project ships, in file order (the order they are recorded in at first start-up). */
