@@ -149,7 +149,7 @@ function signatureOf(read: () => Version<Decimal | null> | undefined): string {
  * Cut [from, to] into maximal runs of days over which the weighting factors (art. 3º §2 I; from
  * 2024 those of Portaria MDA nº 28/2024) and the organizations' minimum family-farmer share
  * (art. 4º VI) in force, as known on `asKnownOn`, do not change. The database groups the year's items by these segments, so each group is weighed with
- * the figures in force on its dates (DESIGN §1.4).
+ * the figures in force on its dates (docs/LAW.md, section 1).
  */
 export function parameterSegments(law: LawBook, from: IsoDate, to: IsoDate, asKnownOn: IsoDate): Segment[] {
   const signature = (d: IsoDate) => [
