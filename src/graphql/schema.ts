@@ -26,6 +26,7 @@ import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resol
 import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scalars';
 import { protectSchema } from './auth/protect';
 import { FindingResolver } from './types/finding.resolver';
+import { ProgramOverviewResolver } from './program/program.resolver';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
@@ -34,6 +35,7 @@ export const resolvers: NonEmptyArray<Function> = [
   MunicipalityResolver, ProducerResolver, AuditResolver,
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
+  ProgramOverviewResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
   TaxPeriodResolver, ProducerTaxPeriodResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
 ];

@@ -76,20 +76,19 @@ export class MinimumPriceService {
 
   /**
    * Without `on`: every version, by feedstock, validFrom and recording order. With `on`: for each
-   * feedstock, the minimum price in force on that date as known on `asKnownOn` (default today).
+   * feedstock, the minimum price in force on that date as known on `asKnownOn`.
    */
-  async list(feedstock: Feedstock | null | undefined, on: IsoDate | null | undefined, asKnownOn?: IsoDate | null): Promise<MinimumPrice[]> {
+  async list(feedstock: Feedstock | null | undefined, on: IsoDate | null | undefined, asKnownOn: IsoDate): Promise<MinimumPrice[]> {
     const qb = this.ds.getRepository(MinimumPrice).createQueryBuilder('m');
     if (feedstock) qb.where('m.feedstock = :feedstock', { feedstock });
     const rows = await qb.orderBy('m.feedstock', 'ASC').addOrderBy('m.valid_from', 'ASC').addOrderBy('m.id', 'ASC').getMany();
     if (!on) return rows;
-    const known = asKnownOn ?? today();
     const versions = rows.map(toVersion);
     const byId = new Map(rows.map((r) => [r.id, r]));
     // One per feedstock and scope (national, a state, a region): the tables are published so.
     const keys = [...new Set(rows.map((r) => `${r.feedstock}|${r.scope ?? ''}`))];
     return keys
-      .map((k) => inForce(versions.filter((v) => `${v.value.feedstock}|${v.value.scope ?? ''}` === k), on, known))
+      .map((k) => inForce(versions.filter((v) => `${v.value.feedstock}|${v.value.scope ?? ''}` === k), on, asKnownOn))
       .filter((v): v is Version<MinimumPriceValue> => v !== undefined)
       .map((v) => byId.get(v.id as string) as MinimumPrice);
   }
