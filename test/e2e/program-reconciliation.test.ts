@@ -101,9 +101,10 @@ const ONE = `query($p: ID!, $k: Date) {
 }`;
 
 type Split = Record<string, { actual: Decimal; weighted: Decimal; count: number }>;
-function addTo(split: Split, key: string, i: { actual: string; weighted: string; count: number }): void {
+function addTo(split: Split, key: string, i: { actual: string; weighted: string | null; count: number }): void {
   const s = split[key] ?? { actual: new Decimal(0), weighted: new Decimal(0), count: 0 };
-  split[key] = { actual: s.actual.plus(i.actual), weighted: s.weighted.plus(i.weighted), count: s.count + i.count };
+  // An item awaiting a factor (alínea a) has no weighted value: out of the weighted sums.
+  split[key] = { actual: s.actual.plus(i.actual), weighted: i.weighted === null ? s.weighted : s.weighted.plus(i.weighted), count: s.count + i.count };
 }
 const shown = (split: Split) => Object.fromEntries(Object.entries(split).map(([k, v]) => [k, { actual: v.actual.toFixed(2), weighted: v.weighted.toFixed(2), count: v.count }]));
 
