@@ -35,3 +35,11 @@ test('December 2017: only its days before Res. Condel/Sudene 115/2017 took effec
   expect(w.message).toContain('2017-12-04');
   expect(await month(2018, 1)).toEqual([]);
 });
+
+test('rate(question): a lot acquired on a day before 2017-12-05 says its Semiárido is judged by the membership imported; one of 2017-12-05 does not', async () => {
+  const RATE = `query($q: RateQuestion!) { rate(question: $q) { category reasons { code legalBasis } } }`;
+  const ask = async (on: string) => (await api.ok(RATE, { q: { feedstock: 'CASTOR_BEAN', originMunicipalityCode: FEIRA, familyFarming: false, sealRegular: false, on, asKnownOn: '2026-06-01' } })).rate.reasons
+    .filter((r: { code: string }) => r.code === 'SEMIARID_DELIMITATION_OPEN');
+  expect((await ask('2017-12-04')).map((r: { legalBasis: string }) => r.legalBasis)).toEqual(['Portaria MI nº 89/2005 (the Semiárido until Res. Condel/Sudene nº 115/2017 took effect on 05/12/2017)']);
+  expect(await ask('2017-12-05')).toEqual([]);
+});
