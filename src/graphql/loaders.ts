@@ -10,7 +10,7 @@ import { SupplierAsked, SupplierOnDay } from '../services/facts/facts.service';
 import { ConformityView } from '../services/seal-compliance/contract-conformity.service';
 import { PurchaseSeloView } from '../services/seal-compliance/purchase-selo.service';
 import { MonthAsked, TaxPeriodView } from '../services/tax-period.service';
-import { SealComplianceReport, YearAskedOf } from '../services/seal-compliance/compliance.service';
+import { CountedPage, CountedPageAsked, SealComplianceReport, YearAskedOf } from '../services/seal-compliance/compliance.service';
 import { Connection } from '../services/pagination';
 import { ProducerPageKey, producerPageKey } from '../services/producer-pages';
 
@@ -102,6 +102,8 @@ export function createLoaders(services: Services, actor: Actor) {
     /** Producer.sealCompliance (Decreto 10.527/2020, art. 3º §2), by producer, year and asKnownOn: a page's years in the statements of one; the producer is already in scope. */
     sealCompliance: new DataLoader<YearAskedOf, SealComplianceReport, string>(
       (asked) => services.sealCompliance.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.asKnownOn}` }),
+    /** SealCompliance.countedItems (art. 3º §2º I a–c): a page of each year's counted rows, the years of one (year, asKnownOn) and page in one statement. */
+    sealCountedItems: new DataLoader<CountedPageAsked, CountedPage, CountedPageAsked>((asked) => services.sealCompliance.countedPages(asked)),
   };
 }
 

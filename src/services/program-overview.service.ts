@@ -89,10 +89,11 @@ export function requireYear(year: unknown, field: string): number {
   return year;
 }
 
-function add<K>(map: Map<string, SpendingSplit<K>>, key: K, actual: Decimal, weighted: Decimal, count: number): void {
+function add<K>(map: Map<string, SpendingSplit<K>>, key: K, actual: Decimal, weighted: Decimal | null, count: number): void {
   const k = String(key);
   const s = map.get(k) ?? { key, actual: ZERO, weighted: ZERO, count: 0 };
-  map.set(k, { key, actual: s.actual.plus(actual), weighted: s.weighted.plus(weighted), count: s.count + count });
+  // An item awaiting a factor (alínea a) has no weighted value: out of the weighted sums, as of countedTotal.
+  map.set(k, { key, actual: s.actual.plus(actual), weighted: weighted ? s.weighted.plus(weighted) : s.weighted, count: s.count + count });
 }
 
 const sorted = <T extends { key: unknown }>(m: Map<string, T>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);

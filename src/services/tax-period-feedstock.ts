@@ -27,8 +27,6 @@ interface FeedstockRow {
   own: boolean | null;
   cost: string;
   kg: string;
-  /** The first purchase date of a cooperative's lot with no minimum share in force on it. */
-  no_share_on: IsoDate | null;
 }
 
 /** A producer's days whose raw material is read: a month, [first, last]. */
@@ -38,11 +36,10 @@ export interface FeedstockWindow {
   last: IsoDate;
 }
 
-/** A window's raw material, and the first day of a cooperative's lot with no minimum share in force (the month cannot be computed). */
+/** A window's raw material. */
 export interface WindowFeedstock {
   feedstock: FeedstockGroup[];
   thirdParty: ThirdPartyAcquisitions;
-  noShareOn: IsoDate | null;
 }
 
 /**
@@ -63,16 +60,14 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
     `SELECT 'USED' AS kind, w.n, p.feedstock, m.region, ${semiarid.on('p.purchased_on')} AS semiarid,
             ${supplier.familyFarmingOrigin(shareOn)} AS family_farming,
             p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
-            coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg,
-            to_char(min(p.purchased_on) FILTER (WHERE p.supplier_kind = '${SupplierKind.COOPERATIVE}'
-              AND ${shareOn} IS NULL), 'YYYY-MM-DD') AS no_share_on
+            coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg
        FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS w(producer_id, first, last, n)
        ${windowPurchases('p', 'consumed_on', windows.length)}
        JOIN municipality m ON m.ibge_code = p.origin_municipality_code ${semiarid.join}
        ${supplier.join}
       GROUP BY 2, 3, 4, 5, 6, 7
      UNION ALL
-     SELECT 'ACQUIRED', w.n, NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0), NULL
+     SELECT 'ACQUIRED', w.n, NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0)
        FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS w(producer_id, first, last, n)
        ${windowPurchases('a', 'purchased_on', windows.length)}
       WHERE a.supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'
@@ -81,16 +76,12 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
   );
   return windows.map((_, i) => {
     const mine = rows.filter((r) => Number(r.n) === i + 1);
-    // A cooperative's lot bought on a day with no minimum family-farmer share in force (art. 4º VI):
-    // its habilitation cannot be judged, so the month is not computed (NO_RULE_IN_FORCE, the error
-    // Organization.habilitation and Purchase.familyFarmingOrigin give), never "not habilitated".
-    const noShareOn = mine.map((r) => r.no_share_on).filter((d): d is IsoDate => d !== null).sort()[0] ?? null;
     const feedstock: FeedstockGroup[] = mine.filter((r) => r.kind === 'USED').map((r) => ({
       feedstock: r.feedstock!, region: r.region!, semiarid: r.semiarid!, familyFarmingOrigin: r.family_farming === true, ownProduction: r.own === true,
       cost: new Decimal(r.cost), quantityKg: new Decimal(r.kg),
     }));
     const acquired = mine.find((r) => r.kind === 'ACQUIRED');
-    return { feedstock, thirdParty: { cost: new Decimal(acquired?.cost ?? 0), quantityKg: new Decimal(acquired?.kg ?? 0) }, noShareOn };
+    return { feedstock, thirdParty: { cost: new Decimal(acquired?.cost ?? 0), quantityKg: new Decimal(acquired?.kg ?? 0) } };
   });
 }
 

@@ -107,12 +107,8 @@ async function computeDistinct(q: Queryable, law: LawBook, producerIds: readonly
     m.regime = regimeForMonth(m.elections, year, month);
     m.segments = taxSegments(law, m.grants, year, month, asKnownOn);
   });
-  // The cooperative minimum share (art. 4º VI) of each purchase date; a day with none is refused.
+  // The cooperative minimum share (art. 4º VI) of each purchase date; none published: the document decides.
   const share = minimumShareTimeline(law, asKnownOn);
-  const noShare = (on: IsoDate): never => {
-    law.cooperativeMinFamilyFarmerShare(on, asKnownOn);
-    throw new Error(`a minimum family-farmer share is in force on ${on}, yet the timeline has none`);
-  };
 
   const computing = () => months.filter((m) => !m.error);
   const [read, saleRows] = await Promise.all([
@@ -121,7 +117,6 @@ async function computeDistinct(q: Queryable, law: LawBook, producerIds: readonly
   ]);
   computing().forEach((m, i) => { m.read = read[i]; });
   each(months, (m) => {
-    if (m.read!.noShareOn) noShare(m.read!.noShareOn);
     m.sales = saleRows.filter((r) => r.producer_id === m.producerId).map((r) => ({
       segment: Number(r.segment) - 1, origin: r.origin, market: r.market, volumeM3: new Decimal(r.volume), revenue: new Decimal(r.revenue),
     }));
@@ -134,7 +129,6 @@ async function computeDistinct(q: Queryable, law: LawBook, producerIds: readonly
   each(months, (m) => {
     const i = needing.indexOf(m);
     m.earlier = i < 0 ? null : earlierFeedstock(windows[i], earlierRead[i]);
-    if (i >= 0 && earlierRead[i].noShareOn) noShare(earlierRead[i].noShareOn!);
   });
 
   return months.map((m) => {

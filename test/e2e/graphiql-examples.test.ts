@@ -166,9 +166,10 @@ test('SealComplianceOfYear and WhyPurchaseDidNotCount: João\'s 2025 purchase is
   expect(excluded).toBeDefined();
   expect(excluded.amount).toBe('12500.00');
   expect(excluded.findings.map((f: { code: string }) => f.code)).toEqual(expect.arrayContaining([expect.stringMatching(/^(SUPPLIER_NOT_ELIGIBLE|REGISTRATION_NOT_VALID)$/)]));
-  // Nothing counted: João was not eligible on 2025-03-10 (art. 2º IV), so the target is missed.
+  // Nothing counted: João was not eligible on 2025-03-10 (art. 2º IV). With no minimum weighted
+  // percentage published the verdict is not established: null, never false.
   expect(sealCompliance.countedTotal).toBe('0.00');
-  expect(sealCompliance.compliant).toBe(false);
+  expect(sealCompliance.compliant).toBeNull();
 
   const { purchase } = await run('WhyPurchaseDidNotCount', { purchaseId: ids.joaoPurchase, purchasedOn: '2025-03-10' });
   expect(purchase).toMatchObject({

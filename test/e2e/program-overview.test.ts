@@ -65,7 +65,7 @@ beforeAll(async () => {
   const cO = await contract(api, sul, { org: coop });
   await purchases(api, sul, [
     { on: '2025-04-10', cost: '50000', farmer: farmerRecife, contract: cS, origin: PORTO_ALEGRE }, // (a) Sul soybean: weight 1
-    { on: '2025-04-11', cost: '5000', org: coop, contract: cO }, // (a) cooperative, Recife: a unpublished, d × 4 = 20.000
+    { on: '2025-04-11', cost: '5000', org: coop, contract: cO }, // (a) cooperative, Recife: a unpublished, so no weighted value yet (a × d × 4)
   ]);
 });
 afterAll(async () => { await api.close(); });
@@ -82,18 +82,18 @@ test('two producers in two regions: every figure of the year worked by hand', as
   // Sul: priority region 5.000 / 55.000 = 9,09% < 15% → short.
   expect(o.byCompliance).toEqual([{ compliance: 'COMPLIANT', producers: 0 }, { compliance: 'SHORT', producers: 1 }, { compliance: 'NOT_DETERMINABLE', producers: 1 }]);
   // Sales 100.000 + 200.000; (a) 30.000 + 50.000 + 5.000 = 85.000; (c) 1.000; actual 86.000;
-  // weighted 120.000 + 30.000 + 50.000 + 20.000 = 220.000; priority region 31.000 + 5.000 = 36.000,
+  // weighted 120.000 + 30.000 + 50.000 = 200.000 (the cooperative's 5.000 awaits factor a); priority region 31.000 + 5.000 = 36.000,
   // 36.000 / 86.000 = 0,4186046… → 0.418605.
   expect(o.spending).toEqual({
     salesRevenue: '300000.00', base: '300000.00', familyFarmingAcquisitions: '85000.00', otherProductAcquisitions: '0.00', fomento: '1000.00',
-    actualTotal: '86000.00', weightedTotal: '220000.00', priorityRegionAmount: '36000.00', priorityRegionShare: '0.418605',
+    actualTotal: '86000.00', weightedTotal: '200000.00', priorityRegionAmount: '36000.00', priorityRegionShare: '0.418605',
   });
   expect(o.byKind).toEqual([
-    { kind: 'FAMILY_FARMING_ACQUISITION', actual: '85000.00', weighted: '190000.00', count: 3 },
+    { kind: 'FAMILY_FARMING_ACQUISITION', actual: '85000.00', weighted: '170000.00', count: 3 },
     { kind: 'FOMENTO', actual: '1000.00', weighted: '30000.00', count: 1 },
   ]);
   expect(o.byRegion).toEqual([
-    { region: 'NORTHEAST', actual: '36000.00', weighted: '170000.00', count: 3 },
+    { region: 'NORTHEAST', actual: '36000.00', weighted: '150000.00', count: 3 },
     { region: 'SOUTH', actual: '50000.00', weighted: '50000.00', count: 1 },
   ]);
   // By state, as spent: the fomento in Feira (BA); Recife's two purchases (PE); Porto Alegre's (RS). The excluded R$ 1.000 nowhere.
@@ -103,7 +103,7 @@ test('two producers in two regions: every figure of the year worked by hand', as
     { state: 'RS', region: 'SOUTH', actual: '50000.00', count: 1 },
   ]);
   expect(o.byFeedstock).toEqual([
-    { feedstock: 'SOYBEAN', actual: '85000.00', weighted: '190000.00', count: 3 },
+    { feedstock: 'SOYBEAN', actual: '85000.00', weighted: '170000.00', count: 3 },
     { feedstock: null, actual: '1000.00', weighted: '30000.00', count: 1 },
   ]);
   // One farmer (of Recife) sold to both producers, counted once; the farmer of the excluded purchase
@@ -115,12 +115,12 @@ test('two producers in two regions: every figure of the year worked by hand', as
   expect(o.standingChanges).toEqual([{ producer: { id: nordeste }, before: 'NONE', after: 'REGULAR', reason: { code: 'SEAL_REGULAR' } }]);
   expect(o.producers).toEqual([
     { producer: { id: nordeste }, standing: 'REGULAR', compliance: 'NOT_DETERMINABLE', sealCompliance: { status: 'NOT_ESTABLISHED', actualTotal: '31000.00', countedTotal: '150000.00' } },
-    { producer: { id: sul }, standing: 'NONE', compliance: 'SHORT', sealCompliance: { status: 'NOT_COMPLIANT', actualTotal: '55000.00', countedTotal: '70000.00' } },
+    { producer: { id: sul }, standing: 'NONE', compliance: 'SHORT', sealCompliance: { status: 'NOT_COMPLIANT', actualTotal: '55000.00', countedTotal: '50000.00' } },
   ]);
   // The series: 2024 had no spending and no Selo; 2025 as above.
   expect(o.years).toEqual([
     { year: 2024, producerCount: 2, byStanding: expect.arrayContaining([{ standing: 'NONE', producers: 2 }]), spending: { actualTotal: '0.00', weightedTotal: '0.00' }, familyFarmers: 0, standingChanges: 0 },
-    { year: 2025, producerCount: 2, byStanding: expect.arrayContaining([{ standing: 'REGULAR', producers: 1 }]), spending: { actualTotal: '86000.00', weightedTotal: '220000.00' }, familyFarmers: 1, standingChanges: 1 },
+    { year: 2025, producerCount: 2, byStanding: expect.arrayContaining([{ standing: 'REGULAR', producers: 1 }]), spending: { actualTotal: '86000.00', weightedTotal: '200000.00' }, familyFarmers: 1, standingChanges: 1 },
   ]);
 });
 
@@ -151,7 +151,7 @@ describe('GET /export/program: the overview as CSV, XLSX and PDF', () => {
     const value = (labelText: string) => rows.find((r) => r[0] === labelText)?.[1];
     // Brazilian text (pt-BR by default): decimal comma, no thousands separator.
     expect([value('Produtores'), value('Total computado, antes da ponderação (R$)'), value('Total ponderado (R$)'), value('Parcela do gasto na região prioritária')])
-      .toEqual(['2', '86000,00', '220000,00', '0,418605']);
+      .toEqual(['2', '86000,00', '200000,00', '0,418605']);
     expect(value('Agricultores familiares atendidos diretamente')).toBe('1');
     expect(rows.filter((r) => r[0] === 'PE' && r[1] === 'NORTHEAST')).toEqual([['PE', 'NORTHEAST', '35000,00', '2']]);
     expect(rows.find((r) => r[0] === nordeste && r[2] === 'REGULAR')).toEqual([nordeste, 'Biodiesel Nordeste S.A.', 'REGULAR', 'NOT_ESTABLISHED', '100000,00', '31000,00', '150000,00', '31000,00']);
@@ -167,7 +167,7 @@ describe('GET /export/program: the overview as CSV, XLSX and PDF', () => {
     expect(pdf.status).toBe(200);
     const text = (await pdfText(pdf.body)).replace(/\s+/g, ' ');
     expect(text).toContain('Selo Biocombustível Social — o programa em 2025');
-    expect(text).toContain('220000,00');
+    expect(text).toContain('200000,00');
   });
 
   test('a PRODUCER is refused (403 FORBIDDEN), as in the API; bad parameters are 400', async () => {

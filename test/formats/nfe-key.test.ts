@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { checkProperty } from '../support/property';
 import { NFE_KEY, nfeKey, nfeKeyDigit, nfeKeyIssuer, nfeKeyProblem } from '../../src/formats/nfe-key';
 
 /**
@@ -56,7 +57,7 @@ test('model: only 55', () => {
 
 test('any single character changed in a valid key is caught (seed fixed)', () => {
   const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-  fc.assert(fc.property(fc.integer({ min: 0, max: 42 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 99999999 }), (at, delta, n) => {
+  checkProperty(fc.property(fc.integer({ min: 0, max: 42 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 99999999 }), (at, delta, n) => {
     const key = nfeKey('12ABC34501DE35', n);
     const digitsOnly = at < 6 || at >= 18;
     const set = digitsOnly ? '0123456789' : alphabet;
