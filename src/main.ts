@@ -1,16 +1,18 @@
 import 'reflect-metadata';
+import http from 'node:http';
 import path from 'node:path';
+import { importsRunning } from './http/import-slots';
 import { ConfigurationError, loadConfig } from './config';
-import { openDatabase } from './database/data-source';
+import { createDataSource, openDatabase } from './database/data-source';
 import { LIMITS } from './graphql/limits';
-import { DEMO_MARKER_CNPJ, loadDemoData } from './database/demo-data';
+import { loadDemoData } from './database/demo-data';
 import { prepareDatabase } from './database/prepare';
 import { keptSecret } from './graphql/auth/kept-secret';
-import { signToken, TOKEN_HOURS, verifierFromEnvironment } from './graphql/auth/token';
-import { DataSource } from 'typeorm';
-import { Role } from './law/types';
+import { verifierFromEnvironment } from './graphql/auth/token';
 import { createLogger, printAfterLogs } from './logger';
 import { createApp } from './server';
+import { tokenBanner } from './banner';
+import { ReadReplica } from './services/read-replica';
 import { loadTrustedDocuments, TrustedDocuments } from './http/trusted-documents';
 
 interface EmbeddedModule {
@@ -34,39 +36,10 @@ function trustedDocumentsOf(file: string): TrustedDocuments {
   }
 }
 
-/** `file` relative to the working folder when it lies inside it (`.data/pg/…`), else as it is. */
-function shortPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
-}
-
 /** The host of the printed URL: the listening address, 127.0.0.1 for every interface. */
 function linkHost(host: string | undefined): string {
   if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
-}
-
-/**
- * What `npm start` on the embedded database prints once ready: the GraphiQL link signed in as
- * ADMIN (the token in the URL fragment, which GraphiQL moves into its Authorization header and
- * the browser never sends), then a token per role, all signed with the kept secret.
- */
-async function tokenBanner(url: string, secretFile: string, secret: string, dataSource: DataSource): Promise<string> {
-  const admin = await signToken(secret, { sub: 'demo-admin', role: Role.ADMIN });
-  const auditor = await signToken(secret, { sub: 'demo-auditor', role: Role.AUDITOR });
-  const [first] = (await dataSource.query('SELECT id, legal_name FROM producer ORDER BY cnpj = $1 DESC, id LIMIT 1', [DEMO_MARKER_CNPJ])) as Array<{ id: string; legal_name: string }>;
-  const producer = first
-    ? `  PRODUCER (${first.legal_name}, id ${first.id}): Bearer ${await signToken(secret, { sub: `demo-producer-${first.id}`, role: Role.PRODUCER, producerId: String(first.id) })}`
-    : '  PRODUCER: no producer yet; after creating one: npm run token -- --role PRODUCER --producer ID (with JWT_SECRET)';
-  return [
-    '',
-    `Selo API ready: ${url}#token=${admin} (GraphiQL, signed in as ADMIN)`,
-    `Tokens (${TOKEN_HOURS} hours; signed with the secret kept in ${shortPath(secretFile)}, which JWT_SECRET overrides):`,
-    `  ADMIN: Bearer ${admin}`,
-    `  AUDITOR: Bearer ${auditor}`,
-    producer,
-    '',
-  ].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -105,10 +78,21 @@ async function main(): Promise<void> {
   const secretFile = !config.jwtSecret && embeddedDataDir ? path.join(embeddedDataDir, 'selo-api.jwt-secret') : undefined;
   const secret = config.jwtSecret ?? (secretFile ? keptSecret(secretFile) : undefined);
   if (!secret) throw new ConfigurationError('JWT_SECRET is required');
-  const running = await createApp({ dataSource, verifier: verifierFromEnvironment(process.env, secret), logger, corsOrigins: config.corsOrigins,
+  // The standby is connected on its first use: one that is down at start-up only sends the reads to the primary.
+  const replica = config.readDatabaseUrl ? new ReadReplica(dataSource,
+    createDataSource({ url: config.readDatabaseUrl, poolSize: 20, statementTimeoutMs: LIMITS.requestTimeoutMs, applicationName: 'selo-api-reader' }),
+    { maxLagMs: config.readReplicaMaxLagMs, ownWriteWaitMs: config.readReplicaWaitMs,
+      onChange: (usable, why) => (usable ? logger.info({ why }, 'read replica in use') : logger.warn({ why }, 'read replica not used: reads on the primary')) }) : undefined;
+  const running = await createApp({ dataSource, replica, verifier: verifierFromEnvironment(process.env, secret), logger, corsOrigins: config.corsOrigins,
     trustedDocuments: config.trustedDocumentsFile ? trustedDocumentsOf(config.trustedDocumentsFile) : undefined });
   // Signals are handled before the first connection can come: a SIGTERM right after /readyz answers drains too.
   let stopping = false;
+  // The requests not yet answered: once the server is closed, those left were cut off by the drain.
+  const unanswered = new Set<http.ServerResponse>();
+  running.httpServer.on('request', (_req, res: http.ServerResponse) => {
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
+  });
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -121,8 +105,14 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await running.stop();
-      logger.info('HTTP server closed: every request in flight was answered');
+      // The drain closes what is still open after its grace period: those requests were never answered.
+      const cut = [...unanswered].filter((res) => !res.writableFinished).length;
+      const imports = importsRunning();
+      if (cut > 0 || imports > 0) {
+        logger.warn({ requestsCut: cut, importsStillRunning: imports }, `HTTP server closed: ${cut} request(s) in flight were cut off unanswered; ${imports} import(s) still running (each commits all or nothing)`);
+      } else logger.info('HTTP server closed: every request in flight was answered');
       await dataSource.destroy();
+      if (replica?.dataSource.isInitialized) await replica.dataSource.destroy();
       logger.info('database pool closed');
       if (stopEmbedded) await stopEmbedded();
       process.exit(0);

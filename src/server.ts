@@ -14,19 +14,23 @@ import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, checkInputText } from './graphql/errors';
 import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders, Loaders } from './graphql/loaders';
+import { privateAnswers } from './graphql/cache-control';
 import { IsoDate, today } from './law/dates';
 import { PerRequest, requestHooksPlugin } from './graphql/request-hooks';
 import { graphqlPipeline } from './graphql/pipeline';
 import { getSchema } from './graphql/schema';
 import { Exporter } from './export/exporter';
 import { mountExport } from './http/export';
+import { errorAnswers, notFound } from './http/error-answers';
 import { mountGraphiql } from './http/graphiql';
 import { mountImport } from './http/import';
+import { mountNfeImport } from './http/nfe-import';
 import { createMetrics } from './http/metrics';
 import { logRequests } from './http/request-log';
 import { Logger } from './logger';
 import { currentLocale, currentRequestId, requestContext } from './request-context';
 import { createServices } from './services';
+import { ReadReplica } from './services/read-replica';
 import { AppError } from './services/errors';
 import { message, translate } from './i18n';
 import { LocalizedGraphQLError } from './graphql/localized-error';
@@ -41,6 +45,8 @@ const READY_TIMEOUT_MS = 2_000;
 
 export interface ServerOptions {
   dataSource: DataSource;
+  /** A streaming standby of `dataSource` for the analysts' reads (READ_DATABASE_URL). */
+  replica?: ReadReplica;
   verifier: TokenVerifier;
   logger: Logger;
   /**
@@ -96,15 +102,15 @@ class LazyLoadersContext implements Context {
 }
 
 /** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
-export async function createApp({ dataSource, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs }: ServerOptions): Promise<RunningApp> {
-  const services = createServices(dataSource);
+export async function createApp({ dataSource, replica, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs }: ServerOptions): Promise<RunningApp> {
+  const services = createServices(dataSource, replica);
   const app = express();
   app.disable('x-powered-by');
   // No ETag on res.send: GraphQL answers are POSTs, never revalidated, and hashing each body
   // (a page is 170 KB) was a measurable part of serving it. Static GraphiQL assets keep theirs.
   app.set('etag', false);
   const httpServer = http.createServer();
-  const metrics = createMetrics(dataSource);
+  const metrics = createMetrics(dataSource, replica);
 
   const limits = armor();
   const formatAppError = createErrorFormatter(logger, currentRequestId, currentLocale);
@@ -114,7 +120,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   const executor = compiledReads ? compiledReadsExecutor(schema, dataSource, logger) : undefined;
   // The API's own hooks, in this order: one Apollo plugin (src/graphql/request-hooks.ts), and the
   // same list for the API's own pipeline (src/graphql/pipeline.ts).
-  const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, databaseUnavailableStatus, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
+  const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, databaseUnavailableStatus, privateAnswers, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
     ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])];
   // The pipeline runs the hooks above and nothing else: a plugin added to Apollo alone would be skipped by it.
   if (limits.plugins.length > 0) throw new Error('graphql-armor gave Apollo plugins the API\'s pipeline would not run');
@@ -172,7 +178,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     const requestId = currentRequestId() ?? randomUUID();
     try {
       const actor = await actorFromAuthorization(authorization, verifier, requestId);
-      return contextWithLazyLoaders({ actor, requestId, services });
+      return contextWithLazyLoaders({ actor, requestId, services: await services.forReads(actor) });
     } catch (e) {
       if (e instanceof AppError) throw new LocalizedGraphQLError(e.text, { extensions: { code: e.code, http: { status: 401 } } });
       throw e;
@@ -212,11 +218,15 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
 
   app.get('/metrics', metrics.handler);
   mountGraphiql(app);
+  // Before /import/:kind, which would read `nfe` as a CSV kind.
+  mountNfeImport(app, { dataSource, services, verifier, logger });
   mountImport(app, { dataSource, verifier, logger });
   const exporter = new Exporter(services);
   mountExport(app, { exporter, verifier, logger });
 
   app.use('/graphql', ...graphqlHandlers);
+  app.use(notFound);
+  app.use(errorAnswers(logger));
 
   httpServer.on('request', graphqlPostHandler({ apollo, pipeline, app, context, logger, metrics, cors, trustedDocuments, stopping: () => stopping, timeoutMs: requestTimeoutMs }));
   httpServer.requestTimeout = LIMITS.requestTimeoutMs;

@@ -14,6 +14,11 @@ import { OrganizationMembership1765910000000 } from './migrations/1765910000000-
 import { PurchaseContractDate1765920000000 } from './migrations/1765920000000-purchase-contract-date';
 import { AuditEntryProducerRead1765930000000 } from './migrations/1765930000000-audit-entry-producer-read';
 import { Credits1766400000000 } from './migrations/1766400000000-credits';
+import { MinimumPriceScope1765940000000 } from './migrations/1765940000000-minimum-price-scope';
+import { NfeKeyAlphanumeric1766310000000 } from './migrations/1766310000000-nfe-key-alphanumeric';
+import { RecordState1766320000000 } from './migrations/1766320000000-record-state';
+import { RecordReturn1766330000000 } from './migrations/1766330000000-record-return';
+import { PurchaseNfeItem1766340000000 } from './migrations/1766340000000-purchase-nfe-item';
 
 // Calendar dates stay 'YYYY-MM-DD' strings: a JS Date at midnight would carry a time zone.
 types.setTypeParser(types.builtins.DATE, (value) => value);
@@ -21,6 +26,9 @@ types.setTypeParser(types.builtins.DATE, (value) => value);
 export const migrations = [InitialSchema1764700000000, LawVersionsAppendOnly1764900000000, TaxPeriod1765000000000, ProducerRowSecurity1765100000000, BiodieselImport1765300000000, LawRevision1765400000000,
   SemiaridMembership1765500000000, ProducerEstablishments1765600000000, SealEvaluation1765800000000,
   OrganizationMembership1765910000000, PurchaseContractDate1765920000000, AuditEntryProducerRead1765930000000,
+  MinimumPriceScope1765940000000,
+  NfeKeyAlphanumeric1766310000000, RecordState1766320000000, RecordReturn1766330000000,
+  PurchaseNfeItem1766340000000,
   Credits1766400000000];
 
 export interface DataSourceOptions {
@@ -32,10 +40,12 @@ export interface DataSourceOptions {
   logger?: Logger;
   /** PostgreSQL's statement_timeout for every connection (the API sets its request timeout). */
   statementTimeoutMs?: number;
+  /** How the connections are named in pg_stat_activity. */
+  applicationName?: string;
 }
 
 /** The application's DataSource. Schema changes go through migrations only, never `synchronize`. */
-export function createDataSource({ url, poolSize = 10, logging = false, logger, statementTimeoutMs }: DataSourceOptions): DataSource {
+export function createDataSource({ url, poolSize = 10, logging = false, logger, statementTimeoutMs, applicationName = 'selo-api' }: DataSourceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -50,7 +60,7 @@ export function createDataSource({ url, poolSize = 10, logging = false, logger, 
       // Fail fast while the database is unreachable instead of queueing requests forever.
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,
-      application_name: 'selo-api',
+      application_name: applicationName,
       // No JIT compilation: the API's statements are aggregates over one producer's month or year
       // (10⁵–10⁶ rows), where compiling took most of the time (0.6 s of a 0.77 s tax month, see
       // docs/PERFORMANCE.md); the plans stay the same.

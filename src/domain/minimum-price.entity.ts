@@ -8,6 +8,8 @@ import { NUMERIC } from './decimal.transformer';
 export class MinimumPrice {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;
   @Column('text') feedstock: Feedstock;
+  /** Null nationwide; a state's two-digit IBGE code; or a region (Region). */
+  @Column({ type: 'text', nullable: true }) scope: string | null;
   @Column({ name: 'valid_from', type: 'date' }) validFrom: string;
   @Column({ name: 'valid_until', type: 'date' }) validUntil: string;
   @Column({ name: 'price_per_kg', ...NUMERIC }) pricePerKg: Decimal;

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { Decimal } from '../law/decimal';
-import { Feedstock, PurchasePurpose, SupplierKind } from '../law/types';
+import { Feedstock, PurchasePurpose, SupplierKind, RecordState } from '../law/types';
 import { CreditProduct, CreditSupplier, RevenueGroup } from '../law/credits/types';
 import { NUMERIC } from './decimal.transformer';
 
@@ -20,8 +20,6 @@ export class Purchase {
   @Column({ name: 'family_farmer_id', type: 'bigint', nullable: true }) familyFarmerId: string | null;
   @Column({ name: 'organization_id', type: 'bigint', nullable: true }) organizationId: string | null;
   @Column({ name: 'supplier_name', type: 'text', nullable: true }) supplierName: string | null;
-  /** The supplier's PIS/Cofins CST on the document (tables 4.3.3/4.3.4): it decides the credit (Lei 10.637/2002, art. 3º § 2º II). */
-  @Column({ name: 'pis_cofins_cst', type: 'char', length: 2, nullable: true }) pisCofinsCst: string | null;
   /** Who sold, as the credit tells suppliers apart (art. 3º § 3º I); null: from supplierKind where it says. */
   @Column({ name: 'credit_supplier', type: 'text', nullable: true }) creditSupplier: CreditSupplier | null;
   /** What was bought, as the credit tells goods apart; null: from the feedstock where it says. */
@@ -37,5 +35,15 @@ export class Purchase {
   @Column({ name: 'contract_id', type: 'bigint', nullable: true }) contractId: string | null;
   @Column('text') purpose: PurchasePurpose;
   @Column({ name: 'external_id', type: 'text', nullable: true }) externalId: string | null;
+  /** The NF-e that documents the record (Ajuste SINIEF 07/2005), if any. */
+  @Column({ name: 'invoice_key', type: 'char', length: 44, nullable: true }) invoiceKey: string | null;
+  /** The item's number in its NF-e (nItem), for a purchase read from the note. */
+  @Column({ name: 'invoice_item', type: 'int', nullable: true }) invoiceItem: number | null;
+  /** The NF-e item's PIS/Cofins CST, for the credits it decides. */
+  @Column({ name: 'pis_cofins_cst', type: 'char', length: 2, nullable: true }) pisCofinsCst: string | null;
+  /** ACTIVE, or CANCELLED with its NF-e: a cancelled record is kept but counted by no computation. */
+  @Column({ type: 'text', default: RecordState.ACTIVE }) state: RecordState;
+  /** Raised by each correction; a correction names the version it read. */
+  @Column({ type: 'int', default: 1 }) version: number;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 }

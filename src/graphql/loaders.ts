@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { LawBook } from '../law/law-book';
 import type { SemiaridInterval } from '../law/municipality';
 import type { IsoDate } from '../law/dates';
-import { BiodieselImport, Contract, Municipality, Producer, Purchase, Sale } from '../domain';
+import { BiodieselImport, Contract, Municipality, Producer, Purchase, RecordReturn, Sale } from '../domain';
 import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationMembership, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';
 import { Services } from '../services';
@@ -10,7 +10,7 @@ import { SupplierAsked, SupplierOnDay } from '../services/facts/facts.service';
 import { ConformityView } from '../services/seal-compliance/contract-conformity.service';
 import { PurchaseSeloView } from '../services/seal-compliance/purchase-selo.service';
 import { MonthAsked, TaxPeriodView } from '../services/tax-period.service';
-import { SealComplianceReport, YearAskedOf } from '../services/seal-compliance/compliance.service';
+import { CountedPage, CountedPageAsked, SealComplianceReport, YearAskedOf } from '../services/seal-compliance/compliance.service';
 import { Connection } from '../services/pagination';
 import { ProducerPageKey, producerPageKey } from '../services/producer-pages';
 
@@ -43,6 +43,9 @@ export function createLoaders(services: Services, actor: Actor) {
       const book = await services.law.lawBook();
       return keys.map(() => book);
     }),
+    /** The returns of purchases and of sales, by the record's id. */
+    purchaseReturns: new DataLoader<string, RecordReturn[]>(async (ids) => groupByKey(ids, await services.recordReturns.ofRecords('purchase', ids), (r) => r.purchaseId!)),
+    saleReturns: new DataLoader<string, RecordReturn[]>(async (ids) => groupByKey(ids, await services.recordReturns.ofRecords('sale', ids), (r) => r.saleId!)),
     municipality: new DataLoader<string, Municipality | null>(async (codes) =>
       byKey(codes, await services.municipalities.findByCodes(codes), (m) => m.ibgeCode)),
     /** Whether a municipality lies in the Semiárido and in the priority region on a date. */
@@ -99,6 +102,8 @@ export function createLoaders(services: Services, actor: Actor) {
     /** Producer.sealCompliance (Decreto 10.527/2020, art. 3º §2), by producer, year and asKnownOn: a page's years in the statements of one; the producer is already in scope. */
     sealCompliance: new DataLoader<YearAskedOf, SealComplianceReport, string>(
       (asked) => services.sealCompliance.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.asKnownOn}` }),
+    /** SealCompliance.countedItems (art. 3º §2º I a–c): a page of each year's counted rows, the years of one (year, asKnownOn) and page in one statement. */
+    sealCountedItems: new DataLoader<CountedPageAsked, CountedPage, CountedPageAsked>((asked) => services.sealCompliance.countedPages(asked)),
   };
 }
 

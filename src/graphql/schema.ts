@@ -23,10 +23,13 @@ import { ProducerRegimeElectionsResolver, RegimeElectionResolver } from './regim
 import { ProducerTaxPeriodResolver, TaxPeriodResolver } from './tax-period/tax-period.resolver';
 import { CreditResolver, TaxPeriodCreditsResolver } from './credits/credit.resolver';
 import { SaleResolver } from './sale/sale.resolver';
+import { RecordChangeResolver } from './record-change/record-change.resolver';
+import { PurchaseDocumentsResolver, SaleDocumentsResolver } from './record-change/record-documents.resolver';
 import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scalars';
 import { protectSchema } from './auth/protect';
 import { FindingResolver } from './types/finding.resolver';
+import { ProgramOverviewResolver } from './program/program.resolver';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
@@ -35,8 +38,9 @@ export const resolvers: NonEmptyArray<Function> = [
   MunicipalityResolver, ProducerResolver, AuditResolver,
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
+  ProgramOverviewResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
-  TaxPeriodResolver, ProducerTaxPeriodResolver, TaxPeriodCreditsResolver, CreditResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
+  RecordChangeResolver, PurchaseDocumentsResolver, SaleDocumentsResolver, TaxPeriodResolver, ProducerTaxPeriodResolver, TaxPeriodCreditsResolver, CreditResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
 ];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

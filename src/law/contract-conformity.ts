@@ -2,7 +2,7 @@ import { Version, inForce } from './dated';
 import { addDays, IsoDate, within } from './dates';
 import { Decimal } from './decimal';
 import { Finding, finding } from './findings';
-import { Feedstock } from './types';
+import { Feedstock, Region } from './types';
 import { message } from './message';
 
 /**
@@ -20,6 +20,8 @@ export interface ContractFacts {
   technicalAssistance: boolean;
   familyFarmerId: string | null;
   organizationId: string | null;
+  /** The counterparty's municipality: the place whose PGPAF price the contract must guarantee. */
+  counterpartyPlace?: PriceOrigin | null;
 }
 
 /** The facts of a purchase that decide whether a contract covers it. */
@@ -34,6 +36,22 @@ export interface CoveredPurchaseFacts {
 export interface MinimumPriceValue {
   feedstock: Feedstock;
   pricePerKg: Decimal;
+  /** Where the price applies: null nationwide, a state (its 2-digit IBGE code) or a region (Region). */
+  scope?: string | null;
+}
+
+/** Where a price is asked for: the municipality of origin (its IBGE code) and its region. */
+export interface PriceOrigin {
+  municipalityCode: string;
+  region: Region;
+}
+
+/** How closely a price's scope names an origin: 2 its state, 1 its region, 0 nationwide; null when it names another place. */
+export function scopeRank(scope: string | null | undefined, origin: PriceOrigin | null): number | null {
+  if (scope == null) return 0;
+  if (!origin) return null;
+  if (scope === origin.municipalityCode.slice(0, 2)) return 2;
+  return scope === origin.region ? 1 : null;
 }
 
 export interface Conformity {
@@ -52,16 +70,24 @@ export interface Coverage {
 }
 
 /**
- * Decreto 5.996/2006 — the PGPAF minimum price of `feedstock` in force on `on` as known on
- * `asKnownOn` (DESIGN §1.4: the version published last among those known and valid), or null.
+ * Decreto 5.996/2006 — the PGPAF minimum price of `feedstock` in force on `on` for `origin` as known
+ * on `asKnownOn` (the version published last among those known and valid), or null. The tables
+ * are published by product, state or region and period. Interpretation (docs/LAW.md): the price
+ * of the origin's state governs, else its region's, else a national one.
  */
 export function minimumPriceInForce(
   versions: readonly Version<MinimumPriceValue>[],
   feedstock: Feedstock,
   on: IsoDate,
   asKnownOn: IsoDate,
+  origin: PriceOrigin | null = null,
 ): Version<MinimumPriceValue> | null {
-  return inForce(versions.filter((v) => v.value.feedstock === feedstock), on, asKnownOn) ?? null;
+  const ofFeedstock = versions.filter((v) => v.value.feedstock === feedstock);
+  for (const rank of [2, 1, 0]) {
+    const v = inForce(ofFeedstock.filter((x) => scopeRank(x.value.scope, origin) === rank), on, asKnownOn);
+    if (v) return v;
+  }
+  return null;
 }
 
 /**
@@ -129,7 +155,7 @@ export function contractConformity(
   if (firstCoveredPurchaseOn !== null && !signedBefore(contract, firstCoveredPurchaseOn)) {
     findings.push(finding('NO_PRIOR_CONTRACT', message('finding.NO_PRIOR_CONTRACT.firstPurchase', { signedOn: contract.signedOn, purchasedOn: firstCoveredPurchaseOn })));
   }
-  const minimumPrice = minimumPriceInForce(minimumPrices, contract.feedstock, contract.signedOn, asKnownOn);
+  const minimumPrice = minimumPriceInForce(minimumPrices, contract.feedstock, contract.signedOn, asKnownOn, contract.counterpartyPlace ?? null);
   if (minimumPrice && contract.pricePerKg.lt(minimumPrice.value.pricePerKg)) {
     findings.push(finding('PRICE_BELOW_MINIMUM', message('finding.PRICE_BELOW_MINIMUM.prices', {
       price: contract.pricePerKg.toFixed(), minimum: minimumPrice.value.pricePerKg.toFixed(), signedOn: contract.signedOn, legalBasis: minimumPrice.legalBasis,
@@ -164,9 +190,11 @@ export function contractFindingsFromFacts(conformity: Conformity, priorToPurchas
   return found;
 }
 
-/** A run of days over which one PGPAF minimum price of a feedstock is in force. */
+/** A run of days over which one PGPAF minimum price of a feedstock, for one scope, is in force. */
 export interface MinimumPriceRun {
   feedstock: Feedstock;
+  /** Null nationwide, a state's IBGE code or a region: the SQL takes the most specific run matching a purchase's origin. */
+  scope: string | null;
   from: IsoDate;
   to: IsoDate;
   pricePerKg: Decimal;
@@ -179,8 +207,11 @@ export interface MinimumPriceRun {
  */
 export function minimumPriceRuns(versions: readonly Version<MinimumPriceValue>[], from: IsoDate, to: IsoDate, asKnownOn: IsoDate): MinimumPriceRun[] {
   const runs: MinimumPriceRun[] = [];
-  for (const feedstock of [...new Set(versions.map((v) => v.value.feedstock))].sort()) {
-    const known = versions.filter((v) => v.value.feedstock === feedstock && v.publishedOn <= asKnownOn);
+  const keys = [...new Set(versions.map((v) => `${v.value.feedstock}|${v.value.scope ?? ''}`))].sort();
+  for (const key of keys) {
+    const [feedstock, scopeText] = key.split('|') as [Feedstock, string];
+    const scope = scopeText === '' ? null : scopeText;
+    const known = versions.filter((v) => v.value.feedstock === feedstock && (v.value.scope ?? null) === scope && v.publishedOn <= asKnownOn);
     const cuts = new Set<IsoDate>([from]);
     for (const v of known) {
       if (v.validFrom > from && v.validFrom <= to) cuts.add(v.validFrom);
@@ -189,12 +220,12 @@ export function minimumPriceRuns(versions: readonly Version<MinimumPriceValue>[]
     }
     const starts = [...cuts].sort();
     starts.forEach((start, i) => {
-      const v = minimumPriceInForce(known, feedstock, start, asKnownOn);
+      const v = inForce(known, start, asKnownOn);
       const end = i + 1 < starts.length ? addDays(starts[i + 1], -1) : to;
       if (!v) return;
       const last = runs[runs.length - 1];
-      if (last && last.feedstock === feedstock && last.to === addDays(start, -1) && last.pricePerKg.eq(v.value.pricePerKg)) last.to = end;
-      else runs.push({ feedstock, from: start, to: end, pricePerKg: v.value.pricePerKg });
+      if (last && last.feedstock === feedstock && last.scope === scope && last.to === addDays(start, -1) && last.pricePerKg.eq(v.value.pricePerKg)) last.to = end;
+      else runs.push({ feedstock, scope, from: start, to: end, pricePerKg: v.value.pricePerKg });
     });
   }
   return runs;

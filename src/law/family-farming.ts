@@ -79,21 +79,22 @@ export function familyFarmerShare(org: OrganizationFacts): Decimal {
 
 /**
  * Decreto 10.527/2020, art. 4º VI and VII; art. 2º V — an organization is habilitated on a date
- * when it holds a DAP or CAF jurídica valid on that date and its family-farmer member share is at
- * or above the minimum in force (`minShare`, a dated parameter: a share equal to it passes).
- * Interpretation: the minimum share that art. 4º VI sets for cooperatives is applied to
- * associations as well, as a criterion of habilitation under art. 4º VII (DESIGN §1.5 names it for
- * every organization).
+ * when it holds a DAP or CAF jurídica valid on that date and, once a minimum is published and in
+ * force (`minShare`, a dated parameter: a share equal to it passes), its family-farmer member
+ * share is at or above it. Interpretation (docs/LAW.md): while no minimum is published the
+ * document alone decides, with MEMBER_MINIMUM_NOT_PUBLISHED as information; the minimum of
+ * art. 4º VI applies to associations too, as a criterion of habilitation under art. 4º VII.
  */
-export function organizationHabilitation(org: OrganizationFacts, registrations: readonly Registration[], minShare: Decimal, on: IsoDate): Habilitation {
+export function organizationHabilitation(org: OrganizationFacts, registrations: readonly Registration[], minShare: Decimal | null, on: IsoDate): Habilitation {
   const findings: Finding[] = [];
   const valid = registrations.filter((r) => within(on, r.validFrom, r.validUntil));
   if (valid.length === 0) findings.push(finding('REGISTRATION_NOT_VALID', message('finding.REGISTRATION_NOT_VALID.organization', { on })));
   const share = familyFarmerShare(org);
-  const belowMinimum = share.lt(minShare);
+  if (minShare === null) findings.push(finding('MEMBER_MINIMUM_NOT_PUBLISHED'));
+  const belowMinimum = minShare !== null && share.lt(minShare);
   if (belowMinimum) {
     findings.push(finding('MEMBER_SHARE_BELOW_MINIMUM', message('finding.MEMBER_SHARE_BELOW_MINIMUM.share', {
-      familyFarmers: org.familyFarmerMembers, members: org.members, share: share.toSignificantDigits(6).toFixed(), minimum: minShare.toFixed(),
+      familyFarmers: org.familyFarmerMembers, members: org.members, share: share.toSignificantDigits(6).toFixed(), minimum: minShare!.toFixed(),
     })));
   }
   findings.push(...afterCutoff(valid));

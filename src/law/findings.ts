@@ -14,6 +14,7 @@ const LEGAL_BASIS = {
   ASSOCIATION_NOT_COOPERATIVE: 'Decreto 10.527/2020, art. 6º §2º; Lei 11.116/2005, art. 5º §3º',
   REGISTRATION_NOT_VALID: 'Decreto 10.527/2020, art. 2º IV and V',
   MEMBER_SHARE_BELOW_MINIMUM: 'Decreto 10.527/2020, art. 4º VI',
+  MEMBER_MINIMUM_NOT_PUBLISHED: 'Decreto 10.527/2020, art. 4º VI',
   DAP_ISSUED_AFTER_CUTOFF: 'Portaria MAPA 174/2022',
   NO_CONTRACT: 'Decreto 10.527/2020, art. 3º §2º II',
   NO_PRIOR_CONTRACT: 'Decreto 10.527/2020, art. 3º §2º II',
@@ -33,6 +34,7 @@ const LEGAL_BASIS = {
   OWN_PRODUCTION_VALUED_BY_LOTS_USED: 'Decreto 10.527/2020, art. 6º §4º',
   BLEND_OF_EARLIER_PERIOD: 'Decreto 10.527/2020, art. 6º §3º',
   RATE_NOT_PUBLISHED: 'Lei Complementar 214/2025, arts. 173–174',
+  SEMIARID_DELIMITATION_OPEN: 'Portaria MI nº 89/2005; Res. Condel/Sudene nº 115/2017',
 } as const;
 
 export type FindingCode = keyof typeof LEGAL_BASIS;

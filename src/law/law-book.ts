@@ -2,7 +2,7 @@ import { Decimal } from './decimal';
 import { addDays, IsoDate } from './dates';
 import { inForce, Version } from './dated';
 import { NoRuleInForceError } from './errors';
-import { BlendRule, FuelTax, RateCategory, Region, SealWeightingFactor } from './types';
+import { BlendRule, FuelTax, RateCategory, Region, SealWeightingFactor, SeloWording } from './types';
 import { message, plain } from './message';
 import { LawVersionRecord, ParameterName, SEMIARID_SCOPE, versionProblems } from './law-parameters';
 
@@ -56,8 +56,8 @@ export interface LawBook {
   blendRule(rule: BlendRule, on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
   /** The single-phase taxes on fuels levied on `on`, in FuelTax order, each with its rate when published (LC 214/2025, arts. 172–175). */
   fuelTaxes(on: IsoDate, asKnownOn: IsoDate): FuelTaxInForce[];
-  /** Decreto 10.527/2020, art. 4º VI. */
-  cooperativeMinFamilyFarmerShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
+  /** Decreto 10.527/2020, art. 4º VI: undefined while no minimum is published (none is shipped). */
+  cooperativeMinFamilyFarmerShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal> | undefined;
   /** Decreto 10.527/2020, art. 3º §3º I–II: minimum counted spending / base for the plant's region. */
   minimumSpendingShare(plant: PlantLocation, on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
   /** Portaria Interministerial MME/MDA nº 2/2023: minimum part of counted spending in the priority region. */
@@ -77,6 +77,13 @@ export interface LawBook {
   sealWeightingFactor(factor: SealWeightingFactor, on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
   /** Portaria MDA nº 28/2024, p. 39: the minimum weighted percentage, its value null while not published (open). */
   minimumWeightedShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
+  /**
+   * Decreto 10.527/2020, art. 3º §2º I and §3º II: the wording in force on `on` (among the versions
+   * covering it, the one published last), undefined before 2020-10-23.
+   */
+  sealWording(on: IsoDate, asKnownOn: IsoDate): { wording: SeloWording; version: Version<Record<string, string>> } | undefined;
+  /** The citation saying the Semiárido's delimitation in force on `on` is not in our sources (before Res. Condel/Sudene 115/2017), undefined where it is. */
+  semiaridDelimitationOpen(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
   /** Portaria MDA nº 28/2024, art. 58: the citation saying the balance of the year containing `on` carries, undefined where none does. */
   sealBalanceCarries(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
   /**
@@ -198,7 +205,8 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
       return withValue(v, { pisPerM3: new Decimal(v.value.pisPerM3), cofinsPerM3: new Decimal(v.value.cofinsPerM3) });
     },
     cooperativeMinFamilyFarmerShare(on, asKnownOn) {
-      return decimalOf(find('cooperative-min-family-farmer-share', null, on, asKnownOn, 'the minimum family-farmer share of a cooperative (Decreto 10.527/2020, art. 4º VI)'), 'share');
+      const v = inForce(of('cooperative-min-family-farmer-share'), on, asKnownOn);
+      return v && decimalOf(v, 'share');
     },
     minimumSpendingShare(plant, on, asKnownOn) {
       // Interpretation: a plant in the Semiárido takes the Semiárido share, whatever its macro-region.
@@ -221,6 +229,18 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     minimumWeightedShare(on, asKnownOn) {
       const v = inForce(of('minimum-weighted-share'), on, asKnownOn);
       return v && withValue(v, v.value.share === undefined ? null : new Decimal(v.value.share));
+    },
+    sealWording(on, asKnownOn) {
+      let found: { wording: SeloWording; version: Version<Record<string, string>> } | undefined;
+      for (const wording of Object.values(SeloWording)) {
+        const v = inForce(of('selo-wording', wording), on, asKnownOn);
+        const later = found && (v?.publishedOn ?? '') === found.version.publishedOn ? (v?.seq ?? 0) > (found.version.seq ?? 0) : (v?.publishedOn ?? '') > (found?.version.publishedOn ?? '');
+        if (v && (!found || later)) found = { wording, version: v };
+      }
+      return found;
+    },
+    semiaridDelimitationOpen(on, asKnownOn) {
+      return inForce(of('semiarid-delimitation-open', 'PORTARIA_MI_89_2005'), on, asKnownOn);
     },
     sealBalanceCarries(on, asKnownOn) {
       return inForce(of('selo-balance-carry'), on, asKnownOn);

@@ -2,7 +2,7 @@ import { Decimal } from './decimal';
 import { isIsoDate } from './dates';
 import { Version } from './dated';
 import { message, Message } from './message';
-import { BlendRule, FuelTax, RateCategory, Region, SealWeightingFactor } from './types';
+import { BlendRule, FuelTax, RateCategory, Region, SealWeightingFactor, SeloWording } from './types';
 
 /**
  * DESIGN §1.4 — the catalogue of the law's dated parameters (what each may be scoped by and which
@@ -40,6 +40,16 @@ export const PARAMETERS = {
   'priority-region-min-share': { scopes: null, values: { share: 'fraction' } },
   /** Weighting factor of each kind of counted spending (art. 3º §2º I a, b, c). */
   'weighting-factor': { scopes: ['FAMILY_FARMING_ACQUISITION', 'OTHER_PRODUCT', 'FOMENTO'] as string[], values: { factor: 'factor' } },
+  /**
+   * Decreto 10.527/2020, art. 3º §2º I and §3º II: the wording in force (scope), cited; the one
+   * published last among those covering a day governs it.
+   */
+  'selo-wording': { scopes: Object.values(SeloWording) as string[], values: {} },
+  /**
+   * The days whose Semiárido delimitation (scope: its act) is not in our sources: the priority
+   * region is then judged by the membership imported for them, and the answers say so.
+   */
+  'semiarid-delimitation-open': { scopes: ['PORTARIA_MI_89_2005'] as string[], values: {} },
   /** Portaria MDA nº 28/2024: from its validFrom on, the Selo's spending is weighted (the flat model before it). */
   'selo-weighted-model': { scopes: null, values: {} },
   /**

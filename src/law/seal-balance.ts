@@ -2,10 +2,10 @@ import { Version } from './dated';
 import { IsoDate, yearOf } from './dates';
 import { Decimal } from './decimal';
 import { LawBook } from './law-book';
-import { SealComplianceResult, targetDay } from './seal-year';
+import { targetDay } from './seal-spending';
 
 /**
- * Balances of the Selo's evaluation (Portaria MDA nº 28/2024, art. 58; DESIGN §1.5): the
+ * Balances of the Selo's evaluation (Portaria MDA nº 28/2024, art. 58): the
  * evaluation of a calendar year, once communicated to the producer, leaves a balance in weighted
  * reais — a surplus counts toward the minimum of the year after the communication, a deficit may
  * be made up until the end of that year. Which years' balances carry is law data
@@ -55,12 +55,20 @@ export function balanceCarries(law: LawBook, year: number, asKnownOn: IsoDate): 
   return law.sealBalanceCarries(targetDay(year), asKnownOn);
 }
 
+/** What a year's balance is computed from: its weighted total and requirement 1's figures. */
+export interface EvaluatedYear {
+  year: number;
+  asKnownOn: IsoDate;
+  countedTotal: Decimal;
+  minimumShare: { requiredAmount: Decimal | null; balanceIn: Decimal | null };
+}
+
 /**
  * A year's balance leaving it: its weighted spending plus the balance it brought in, less the
  * spending its minimum requires (unrounded). Undefined where the year's balance does not carry
  * (law data); `amount` null while the minimum weighted percentage is not published.
  */
-export function balanceOut(r: SealComplianceResult, law: LawBook, evaluation: SealEvaluation | null): BalanceOut | undefined {
+export function balanceOut(r: EvaluatedYear, law: LawBook, evaluation: SealEvaluation | null): BalanceOut | undefined {
   const carries = balanceCarries(law, r.year, r.asKnownOn);
   if (!carries) return undefined;
   const required = r.minimumShare.requiredAmount;

@@ -1,248 +1,37 @@
-import { Conformity, Coverage, contractFindingsFromFacts } from './contract-conformity';
 import { Version } from './dated';
 import { IsoDate } from './dates';
-import { Decimal, toShare, ZERO } from './decimal';
-import { NoRuleInForceError } from './errors';
-import { runs, versionBoundaries } from './timeline';
-import { familyFarmerShare, OrganizationFacts } from './family-farming';
-import { described, Finding, finding } from './findings';
-import { LawBook, SpendingKind } from './law-book';
-import { isPriorityRegion } from './municipality';
-import { Feedstock, PurchasePurpose, Region, SealWeightingFactor, SupplierKind } from './types';
-import { message, Message } from './message';
+import { LawBook } from './law-book';
+import { balanceOut } from './seal-balance';
+import { memberMinimumFindings, targetDay } from './seal-spending';
+import { weightedSealCompliance } from './seal-weighting';
+import { flatSealCompliance, SealComplianceFacts, SealComplianceResult } from './seal-year';
 
 /**
- * The Selo's annual family-farming targets (Decreto 10.527/2020, art. 3º §2 I–III and §3º;
- * Portaria Interministerial MME/MDA nº 2/2023). Pure: the services bring the year's sums, already
- * aggregated by the database in groups of purchases that share every fact the law looks at; this
- * module decides, group by group, what counts and why the rest does not.
+ * A producer's Selo year (Decreto 10.527/2020, art. 3º §2º–§3º; Portaria MDA nº 28/2024), read in
+ * the Portaria's order: requirement 1 with its factors (seal-weighting.ts; the flat model of the
+ * years before, seal-year.ts), requirement 2 on actual values (seal-year.ts), the balances of
+ * art. 58 (seal-balance.ts). What counts, and the base, are seal-spending.ts. Pure.
  */
-
-/** Findings of this subject that are not in the shared catalogue (documented in docs/LAW.md). */
-const SEAL_COMPLIANCE_BASIS = {
-  ZERO_BASE: 'Decreto 10.527/2020, art. 3º §3º II–III',
-  NO_COUNTED_SPENDING: 'Portaria Interministerial MME/MDA nº 2/2023',
-  MINIMUM_SHARE_NOT_REACHED: 'Decreto 10.527/2020, art. 3º §3º I–II',
-  PRIORITY_REGION_SHARE_NOT_REACHED: 'Portaria Interministerial MME/MDA nº 2/2023',
-  MINIMUM_NOT_PUBLISHED: 'Portaria MDA nº 28/2024, p. 39',
-  WEIGHTING_FACTOR_NOT_PUBLISHED: 'Portaria MDA nº 28/2024, pp. 39–40',
-  PURCHASE_BELOW_MINIMUM_PRICE: 'Decreto 10.527/2020, art. 3º §2º II; Decreto 5.996/2006',
-  BALANCE_BROUGHT_IN: 'Portaria MDA nº 28/2024, art. 58',
-  BALANCE_NOT_ESTABLISHED: 'Portaria MDA nº 28/2024, art. 58',
-} as const;
-
-export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_BASIS;
-
-/** Each code's general description (in English, src/i18n `finding.<CODE>`) and legal basis. */
-export const SEAL_COMPLIANCE_FINDINGS = Object.fromEntries(
-  (Object.keys(SEAL_COMPLIANCE_BASIS) as SealComplianceFindingCode[]).map((code) => [code, { text: message(`finding.${code}`), legalBasis: SEAL_COMPLIANCE_BASIS[code] }]),
-) as Record<SealComplianceFindingCode, { text: Message; legalBasis: string }>;
-
-export function sealFinding(code: SealComplianceFindingCode, detail?: Message): Finding {
-  return described(code, SEAL_COMPLIANCE_BASIS[code], detail ?? message(`finding.${code}`));
-}
-
-/** Own-production biodiesel sold in the year (art. 3º §3º II–III). */
-export interface SalesTotals {
-  /** Revenue of own-production biodiesel sold in the year, every market. */
-  ownRevenue: Decimal;
-  /** Volume (m³) of own-production biodiesel sold in the year, every market. */
-  ownVolume: Decimal;
-  /** Volume (m³) of own-production biodiesel exported in the year. */
-  exportedVolume: Decimal;
-}
-
-export interface Base {
-  salesRevenue: Decimal;
-  exportedValue: Decimal;
-  base: Decimal;
-}
 
 /**
- * Decreto 10.527/2020, art. 3º §3º II–III — the base of the minimum shares: the value of biodiesel
- * sold in the year (own production), less the value proportional to the volume exported:
- * exportedValue = salesRevenue × exported volume / total volume. Unrounded.
- * Interpretation: own-production biodiesel only (imported biodiesel is not the producer's), and the
- * exported value proportional to the exported volume, not the export invoices ("valores
- * proporcionais ao volume", §3º III).
+ * The model of a year as known on a date: weighted when Portaria MDA nº 28/2024 is in force for it
+ * as known then (years from 2024, known from 2024-06-28), else flat.
  */
-export function sealBase(sales: SalesTotals): Base {
-  const exportedValue = sales.ownVolume.isZero() ? ZERO : sales.ownRevenue.times(sales.exportedVolume).div(sales.ownVolume);
-  return { salesRevenue: sales.ownRevenue, exportedValue, base: sales.ownRevenue.minus(exportedValue) };
+export function sealComplianceModel(law: LawBook, year: number, asKnownOn: IsoDate): Version<Record<string, string>> | undefined {
+  return law.sealWeightedModel(targetDay(year), asKnownOn);
 }
 
-/** A run of days over which every dated parameter used per item (weights, member minimum) is the same. */
-export interface Segment {
-  from: IsoDate;
-  to: IsoDate;
-}
-
-const KINDS: SpendingKind[] = ['FAMILY_FARMING_ACQUISITION', 'OTHER_PRODUCT', 'FOMENTO'];
-const FACTORS = Object.values(SealWeightingFactor);
-
-function signatureOf(read: () => Version<Decimal | null> | undefined): string {
-  try {
-    const v = read();
-    return v ? `${v.value?.toFixed() ?? 'open'}|${v.legalBasis}` : 'none';
-  } catch (error) {
-    if (error instanceof NoRuleInForceError) return 'none';
-    throw error;
+/** A year's Selo compliance under the model in force for it as known on `asKnownOn`. */
+export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
+  const model = sealComplianceModel(law, facts.year, facts.asKnownOn);
+  // Art. 4º VI: organizations judged by their document alone where no member minimum is published.
+  const memberMinimum = memberMinimumFindings(facts.purchases, law, facts.asKnownOn);
+  if (!model) {
+    const flat = flatSealCompliance(facts, law);
+    return { ...flat, findings: [...flat.findings, ...memberMinimum] };
   }
-}
-
-/**
- * Cut [from, to] into maximal runs of days over which the weighting factors (art. 3º §2 I; from
- * 2024 those of Portaria MDA nº 28/2024) and the organizations' minimum family-farmer share
- * (art. 4º VI) in force, as known on `asKnownOn`, do not change. The database groups the year's items by these segments, so each group is weighed with
- * the figures in force on its dates (DESIGN §1.4).
- */
-export function parameterSegments(law: LawBook, from: IsoDate, to: IsoDate, asKnownOn: IsoDate): Segment[] {
-  const signature = (d: IsoDate) => [
-    ...KINDS.map((k) => signatureOf(() => law.weightingFactor(k, d, asKnownOn))),
-    ...FACTORS.map((f) => signatureOf(() => law.sealWeightingFactor(f, d, asKnownOn))),
-    signatureOf(() => law.cooperativeMinFamilyFarmerShare(d, asKnownOn)),
-  ].join('#');
-  const candidates = versionBoundaries((['weighting-factor', 'selo-weighting-factor', 'cooperative-min-family-farmer-share'] as const).flatMap((p) => law.versions(p)), asKnownOn);
-  return runs(from, to, candidates, signature);
-}
-
-/** Where the raw material was produced, or the fomento spent (municipality facts). */
-export interface Place {
-  region: Region;
-  semiarid: boolean;
-}
-
-/** What the database established about the supplier of a group of purchases, on each purchase date. */
-export interface SupplierRecord {
-  kind: SupplierKind;
-  /** Holds a DAP or CAF (jurídica, for an organization) valid on the purchase date (art. 2º IV and V). */
-  registrationValid: boolean;
-  /** Among those valid on the date, a DAP whose validity starts after the end of DAP issuance (Portaria MAPA 174/2022). */
-  lateDap: boolean;
-  /** For COOPERATIVE and ASSOCIATION: members and family-farmer members (art. 4º VI). */
-  organization: OrganizationFacts | null;
-}
-
-/** The contract a group of purchases was recorded under, with what the database established. */
-export interface GroupContract {
-  /** The contract's id, where the group comes from the records (requirement 3 names it). */
-  id?: string;
-  signedOn: IsoDate;
-  conformity: Conformity;
-  /** Signed on or before the purchase date (art. 3º §2 II). */
-  priorToPurchase: boolean;
-  coverage: Coverage;
-}
-
-/** Purchases from family farming that share every fact the law looks at (one SQL group). */
-export interface PurchaseGroup {
-  key: string;
-  purpose: PurchasePurpose;
-  supplier: SupplierRecord;
-  contract: GroupContract | null;
-  origin: Place;
-  segment: Segment;
-  /** Sum of the acquisition cost (reais). */
-  amount: Decimal;
-  count: number;
-  /** The product bought: needed from 2024, for factor f (diversified raw material). */
-  product?: Feedstock;
-  /** From 2024: the purchases were priced below the PGPAF minimum in force on their own date. */
-  belowMinimumPrice?: boolean;
-}
-
-/** Fomento expenses that share every fact the law looks at (one SQL group). */
-export interface FomentoGroup {
-  key: string;
-  place: Place;
-  segment: Segment;
-  amount: Decimal;
-  count: number;
-}
-
-export interface SupplierDecision {
-  eligible: boolean;
-  findings: Finding[];
-}
-
-/**
- * Decreto 10.527/2020, art. 2º IV and V; art. 4º VI–VII — the supplier of a group on its purchase
- * dates, from the facts the database established (the same rule as `farmerEligibility` and
- * `organizationHabilitation` of family-farming.ts, which take the registrations themselves):
- * - a family farmer counts when it holds a DAP or CAF valid on the date;
- * - an organization counts when habilitated: a DAP or CAF jurídica valid on the date and a
- *   family-farmer member share at or above the minimum in force (`minShare`).
- * Interpretation: for the Selo, associations count like cooperatives (art. 2º V); the exclusion of
- * associations applies only to the rate categories II/III (art. 6º §2º).
- * A DAP starting after 2022-10-31 counts by its dates, with the finding DAP_ISSUED_AFTER_CUTOFF.
- */
-export function supplierDecision(s: SupplierRecord, minShare: () => Decimal): SupplierDecision {
-  const reasons: Finding[] = [];
-  if (!s.registrationValid) reasons.push(finding('REGISTRATION_NOT_VALID'));
-  if (s.kind === SupplierKind.COOPERATIVE || s.kind === SupplierKind.ASSOCIATION) {
-    if (!s.organization) throw new Error('An organization supplier needs its member facts');
-    const min = minShare();
-    const share = familyFarmerShare(s.organization);
-    if (share.lt(min)) {
-      reasons.push(finding('MEMBER_SHARE_BELOW_MINIMUM', message('finding.MEMBER_SHARE_BELOW_MINIMUM.share', {
-        familyFarmers: s.organization.familyFarmerMembers, members: s.organization.members, share: toShare(share).toFixed(), minimum: min.toFixed(),
-      })));
-    }
-  }
-  const eligible = reasons.length === 0;
-  const findings = eligible ? [] : [finding('SUPPLIER_NOT_ELIGIBLE'), ...reasons];
-  if (s.lateDap) findings.push(finding('DAP_ISSUED_AFTER_CUTOFF'));
-  return { eligible, findings };
-}
-
-/** The kind of counted spending of a purchase (art. 3º §2 I a or b). */
-export function spendingKindOf(purpose: PurchasePurpose): SpendingKind {
-  return purpose === PurchasePurpose.OTHER_PRODUCT ? 'OTHER_PRODUCT' : 'FAMILY_FARMING_ACQUISITION';
-}
-
-export interface GroupDecision {
-  counts: boolean;
-  kind: SpendingKind;
-  /** Counts toward the priority-region part (requirement 2). */
-  priorityRegion: boolean;
-  /** amount × weighting factor when it counts, else 0. */
-  weighted: Decimal;
-  /** Empty when it counts. */
-  findings: Finding[];
-}
-
-/**
- * Decreto 10.527/2020, art. 3º §2 I–II — whether a group of family-farming purchases counts:
- * - (a) BIODIESEL_FEEDSTOCK: bought under a conforming prior contract that covers it (II), from a
- *   supplier eligible on the purchase date;
- * - (b) OTHER_PRODUCT: the same, and the raw material produced in the North, Northeast or Semiárido
- *   (origin municipality).
- * Interpretation: (b) reads "aquisições da agricultura familiar", so its supplier must be eligible
- * too.
- * Interpretation: a counted (a) purchase is part of the priority-region spending (requirement 2)
- * when its origin municipality, where the raw material was produced, is in the priority region.
- * Every reason that applies is listed. `perAcquisition` (the weighted model, from 2024): the
- * contract is judged per acquisition and technical assistance is not a reason to exclude
- * (`contractFindingsFromFacts`).
- */
-export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: IsoDate, perAcquisition = false): GroupDecision {
-  const kind = spendingKindOf(g.purpose);
-  const inPriority = isPriorityRegion(g.origin);
-  const findings: Finding[] = g.contract
-    ? contractFindingsFromFacts(g.contract.conformity, g.contract.priorToPurchase, g.contract.coverage, g.contract.signedOn, perAcquisition)
-    : [finding('NO_CONTRACT')];
-  if (kind === 'OTHER_PRODUCT' && !inPriority) findings.push(finding('OUTSIDE_PRIORITY_REGION'));
-  const supplier = supplierDecision(g.supplier, () => law.cooperativeMinFamilyFarmerShare(g.segment.from, asKnownOn).value);
-  const counts = findings.length === 0 && supplier.eligible;
-  if (!counts) return { counts, kind, priorityRegion: inPriority, weighted: ZERO, findings: [...findings, ...supplier.findings] };
-  const factor = law.weightingFactor(kind, g.segment.from, asKnownOn).value;
-  return { counts, kind, priorityRegion: inPriority, weighted: g.amount.times(factor), findings: [] };
-}
-
-/** Decreto 10.527/2020, art. 3º §2 I c — fomento counts when spent in the North, Northeast or Semiárido. */
-export function decideFomentoGroup(g: FomentoGroup, law: LawBook, asKnownOn: IsoDate): GroupDecision {
-  const inPriority = isPriorityRegion(g.place);
-  if (!inPriority) return { counts: false, kind: 'FOMENTO', priorityRegion: false, weighted: ZERO, findings: [finding('OUTSIDE_PRIORITY_REGION')] };
-  const factor = law.weightingFactor('FOMENTO', g.segment.from, asKnownOn).value;
-  return { counts: true, kind: 'FOMENTO', priorityRegion: true, weighted: g.amount.times(factor), findings: [] };
+  const r = weightedSealCompliance(facts, law, model);
+  // Art. 58: the year's own balance, where its balances carry.
+  const carriedOut = balanceOut(r, law, facts.evaluation ?? null);
+  return { ...r, findings: [...r.findings, ...memberMinimum], balance: { ...r.balance, carriedOut } };
 }

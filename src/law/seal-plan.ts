@@ -81,7 +81,9 @@ export function planLevers(r: SealComplianceResult, law: LawBook, on: IsoDate): 
         const v = law.sealWeightingFactor(factor, on, r.asKnownOn);
         return v ? [{ factor, alinea: FACTOR_ALINEA[factor], value: v.value, legalBasis: v.legalBasis }] : [];
       });
-      weight = weightOf(factors);
+      const w = weightOf(factors);
+      if (!w) throw new Error('A lever weighs only with published factors (b, c, d, e, f)');
+      weight = w;
     } else {
       const kind: SpendingKind = shape.kind === 'FOMENTO' ? 'FOMENTO' : 'FAMILY_FARMING_ACQUISITION';
       weight = law.weightingFactor(kind, on, r.asKnownOn).value;

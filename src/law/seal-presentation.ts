@@ -1,6 +1,6 @@
 import { Decimal, toCentavos, toShare, ZERO } from './decimal';
 import { CountedItem, SealComplianceResult } from './seal-year';
-import { SealComplianceModel } from './types';
+import { SealBaseRule, SealComplianceModel } from './types';
 
 /** A Selo year's figures as shown (DESIGN §1.3): money to the centavo, shares half-even to 6 decimals. */
 
@@ -24,25 +24,31 @@ export function itemsShown(items: readonly CountedItem[]) {
   const merged = new Map<string, CountedItem>();
   for (const i of items) {
     const key = [
-      i.source, i.kind, i.place.region, i.place.semiarid, i.product, i.organizationShare?.toFixed(), i.on, i.weight.toFixed(),
+      i.source, i.kind, i.place.region, i.place.semiarid, i.product, i.organizationShare?.toFixed(), i.on, i.weight?.toFixed(),
       i.factors.map((f) => `${f.factor}:${f.value?.toFixed()}`).join(','), i.findings.map((f) => f.code).join(','),
     ].join('|');
     const m = merged.get(key);
-    merged.set(key, m ? { ...m, count: m.count + i.count, actual: m.actual.plus(i.actual), weighted: m.weighted.plus(i.weighted) } : i);
+    merged.set(key, m ? { ...m, count: m.count + i.count, actual: m.actual.plus(i.actual), weighted: m.weighted && i.weighted && m.weighted.plus(i.weighted) } : i);
   }
   return [...merged.values()]
     .sort((a, b) => (a.source === b.source ? 0 : a.source === 'PURCHASE' ? -1 : 1))
     .map((i) => ({
       source: i.source === 'FOMENTO' ? 'FOMENTO_EXPENSE' as const : 'PURCHASE' as const, kind: i.kind, count: i.count, region: i.place.region,
       semiarid: i.place.semiarid, priorityRegion: i.priorityRegion, product: i.product, organizationShare: i.organizationShare && toShare(i.organizationShare),
-      from: i.on, actual: money(i.actual), factors: i.factors, weight: i.weight, weighted: money(i.weighted), findings: i.findings,
+      from: i.on, actual: money(i.actual), factors: i.factors, weight: i.weight, weighted: i.weighted && money(i.weighted), findings: i.findings,
     }));
 }
 
+/** COMPLIANT, NOT_COMPLIANT; while a requirement is unknown, INCOMPLETE when items await a factor, else NOT_ESTABLISHED. */
+function statusOf(r: SealComplianceResult): 'COMPLIANT' | 'NOT_COMPLIANT' | 'INCOMPLETE' | 'NOT_ESTABLISHED' {
+  if (r.compliant !== null) return r.compliant ? 'COMPLIANT' : 'NOT_COMPLIANT';
+  return r.awaitingFactor.gt(0) ? 'INCOMPLETE' : 'NOT_ESTABLISHED';
+}
+
 /**
- * The figures as shown: money to the centavo, shares half-even to 6 decimals (DESIGN §1.3). The
- * contract's non-null figures of requirement 1 read 0 (and `compliant` false) while the minimum is
- * not published; `minimumShare` and `status` say so.
+ * The figures as shown: money to the centavo, shares half-even to 6 decimals. What is not known
+ * reads null, never 0 or false: requiredShare, shortfall and compliant while the minimum is not
+ * published, an item's weighted value while a factor of it is not; `status` says which.
  */
 export function present(r: SealComplianceResult) {
   const m = r.minimumShare;
@@ -56,7 +62,9 @@ export function present(r: SealComplianceResult) {
     exportedValue: money(r.exportedValue),
     // Interpretation: the statement adds up as shown (DESIGN §1.3, "parts add up to the total"):
     // exportedValue is rounded half-even and the base shown is salesRevenue − exportedValue as shown.
-    base: money(r.salesRevenue).minus(money(r.exportedValue)),
+    base: money(r.gross).minus(money(r.exportedValue)),
+    baseRule: r.rule,
+    rawMaterialAcquisitions: r.rule === SealBaseRule.RAW_MATERIAL_ACQUISITIONS ? money(r.gross) : null,
     familyFarmingAcquisitions: money(r.familyFarmingAcquisitions),
     otherProductAcquisitions: money(r.otherProductAcquisitions),
     fomento: money(r.fomento),
@@ -64,21 +72,23 @@ export function present(r: SealComplianceResult) {
     countedTotal: money(r.countedTotal),
     priorityRegionAmount: money(r.priorityRegionAmount),
     achievedShare: toShare(r.achievedShare),
-    requiredShare: toShare(m.requiredShare.value ?? ZERO),
+    requiredShare: m.requiredShare.value && toShare(m.requiredShare.value),
     requiredShareLegalBasis: m.requiredShare.legalBasis,
-    shortfall: shortfallShown(m.shortfall ?? ZERO),
+    shortfall: m.shortfall && shortfallShown(m.shortfall),
     priorityRegionShare: toShare(p.share),
     requiredPriorityRegionShare: toShare(p.requiredShare?.value ?? ZERO),
     requiredPriorityRegionShareLegalBasis: p.requiredShare?.legalBasis ?? NO_PRIORITY_REGION_MINIMUM,
-    minimumShareMet: m.met === true,
+    minimumShareMet: m.met,
     priorityRegionShareMet: p.met,
-    compliant: r.compliant === true,
-    status: r.compliant === null ? 'NOT_ESTABLISHED' as const : r.compliant ? 'COMPLIANT' as const : 'NOT_COMPLIANT' as const,
+    compliant: r.compliant,
+    status: statusOf(r),
     minimumShare: {
       requiredShare: m.requiredShare.value && toShare(m.requiredShare.value),
       legalBasis: m.requiredShare.legalBasis,
       achievedShare: toShare(m.achievedShare),
       weightedTotal: money(r.countedTotal),
+      awaitingFactor: money(r.awaitingFactor),
+      weightedTotalComplete: r.awaitingFactor.isZero(),
       requiredAmount: m.requiredAmount && money(m.requiredAmount),
       balanceIn: m.balanceIn && money(m.balanceIn),
       shortfall: m.shortfall && shortfallShown(m.shortfall),

@@ -5,19 +5,19 @@ import { familyFarmerShare } from './family-farming';
 import { Finding, finding } from './findings';
 import { LawBook, SpendingKind } from './law-book';
 import { isPriorityRegion } from './municipality';
-import { decideFomentoGroup, decidePurchaseGroup, FomentoGroup, Place, PurchaseGroup, sealBase, sealFinding } from './seal-compliance';
+import { decideFomentoGroup, decidePurchaseGroup, FomentoGroup, Place, PurchaseGroup, sealBase, sealFinding, sealWordingOf, targetDay } from './seal-spending';
 import {
-  AppliedFactor, CountedItem, ExcludedGroup, flatSealCompliance, MinimumShareRequirement, priorityRegionMinimum, priorityRegionRequirement, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult, targetDay, verdict,
+  AppliedFactor, CountedItem, ExcludedGroup, MinimumShareRequirement, priorityRegionMinimum, priorityRegionRequirement, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult, verdict,
 } from './seal-year';
-import { BalanceIn, balanceOut } from './seal-balance';
-import { FACTOR_ALINEA, Feedstock, Region, SealComplianceModel, SealWeightingFactor as F } from './types';
+import { BalanceIn } from './seal-balance';
+import { FACTOR_ALINEA, Feedstock, Region, SealBaseRule, SealComplianceModel, SealWeightingFactor as F } from './types';
 import { message } from './message';
 
 /**
  * The Selo's compliance as the ministry computes it from 2024 (Portaria MDA nº 28/2024, DOU
  * 2024-06-28, pp. 39–41; DESIGN §1.5): each item of actual spending times the weighting factors
  * that apply, the weighted total against the gross value of biodiesel sold on the domestic market.
- * Pure: the groups come from the database as for the flat model (seal-compliance.ts).
+ * Pure: the groups come from the database as for the flat model (seal-spending.ts).
  */
 
 /** Factor b: organizations whose members are up to 75% family farmers (a share of exactly 0,75 is "up to"). */
@@ -70,9 +70,9 @@ export function appliedFactors(item: WeighingFacts, law: LawBook, on: IsoDate, a
   });
 }
 
-/** §2º: the factors multiply together; one with no published figure is left out (1 when none applies). */
-export function weightOf(factors: readonly AppliedFactor[]): Decimal {
-  return factors.reduce((w, f) => (f.value ? w.times(f.value) : w), ONE);
+/** §2º: the factors multiply together (1 when none applies); null while one has no published figure — never read as 1. */
+export function weightOf(factors: readonly AppliedFactor[]): Decimal | null {
+  return factors.reduce<Decimal | null>((w, f) => (w && f.value ? w.times(f.value) : null), ONE);
 }
 
 /** The findings of a counted item that do not exclude it. */
@@ -99,7 +99,7 @@ export function weighItem(
   const weight = weightOf(factors);
   return {
     key, source: facts.source, kind, count: g.count, place: facts.place, product: facts.product, organizationShare: facts.organizationShare,
-    on: g.segment.from, actual: g.amount, factors, weight, weighted: g.amount.times(weight), priorityRegion: isPriorityRegion(facts.place),
+    on: g.segment.from, actual: g.amount, factors, weight, weighted: weight && g.amount.times(weight), priorityRegion: isPriorityRegion(facts.place),
     findings: itemFindings(factors, belowMinimumPrice),
   };
 }
@@ -143,14 +143,14 @@ export function weighGroups(facts: Pick<SealComplianceFacts, 'purchases' | 'fome
  * Requirement 1 of the weighted model (Portaria MDA nº 28/2024, p. 39–40): weighted spending /
  * base ≥ the minimum weighted percentage in force on 31 December of the year. While its value is
  * not published the achieved share is shown with no minimum, `met` null (MINIMUM_NOT_PUBLISHED).
- * Interpretation: the base is the one of the decree (art. 3º §3º II–III: the value of biodiesel
- * sold less the value proportional to the exported volume), the Portaria's "gross value of
- * biodiesel sold on the domestic market".
+ * The base is the Portaria's: the gross value of own biodiesel sold on the domestic market, the sum
+ * of those sales' values (Interpretation: the Portaria's way of excluding exports under the decree's
+ * art. 3º §3º III, which leaves the percentages to the ministry; docs/LAW.md).
  */
 export function weightedMinimum(
-  minimum: Version<Decimal | null>, weighted: Decimal, facts: Pick<SealComplianceFacts, 'sales' | 'balancesIn'>,
+  minimum: Version<Decimal | null>, weighted: Decimal, facts: Pick<SealComplianceFacts, 'sales' | 'balancesIn'>, awaitingFactor: Decimal = ZERO,
 ): MinimumShareRequirement {
-  const base = sealBase(facts.sales);
+  const base = sealBase(facts.sales, SealBaseRule.DOMESTIC_SALES);
   const zeroBase = base.base.lte(0);
   const achievedShare = zeroBase ? ZERO : weighted.div(base.base);
   const balances = facts.balancesIn ?? [];
@@ -161,6 +161,8 @@ export function weightedMinimum(
   // Art. 58: a surplus brought in counts toward the minimum, a deficit must be made up on top of it.
   const counted = weighted.plus(balanceIn);
   const met = (zeroBase && balanceIn.gte(0)) || counted.gte(required);
+  // Items awaiting a factor can only add (factors are ≥ 0): met stays met; short is not yet known.
+  if (!met && awaitingFactor.gt(0)) return { requiredShare: minimum, achievedShare, requiredAmount: required, balanceIn, shortfall: null, met: null };
   return { requiredShare: minimum, achievedShare, requiredAmount: required, balanceIn, shortfall: met ? ZERO : required.minus(counted), met };
 }
 
@@ -180,14 +182,17 @@ const NO_MINIMUM_VERSION = (year: number): Version<Decimal | null> => ({
  */
 export function weightedSealCompliance(facts: SealComplianceFacts, law: LawBook, model: Version<Record<string, string>>): SealComplianceResult {
   const { year, asKnownOn } = facts;
-  const base = sealBase(facts.sales);
+  const base = sealBase(facts.sales, SealBaseRule.DOMESTIC_SALES);
+  const wording = sealWordingOf(law, year, asKnownOn);
   const { items, excluded, withoutTechnicalAssistance } = weighGroups(facts, law);
   const of = (kind: SpendingKind) => sum(items.filter((i) => i.kind === kind).map((i) => i.actual));
-  const countedTotal = sum(items.map((i) => i.weighted));
+  // Items whose weight awaits a factor (alínea a) are left out of the weighted total, never weighed ×1.
+  const countedTotal = sum(items.flatMap((i) => (i.weighted ? [i.weighted] : [])));
+  const awaitingFactor = sum(items.filter((i) => i.weighted === null).map((i) => i.actual));
   const actualTotal = sum(items.map((i) => i.actual));
   const priorityRegionAmount = sum(items.filter((i) => i.priorityRegion).map((i) => i.actual));
 
-  const minimumShare = weightedMinimum(law.minimumWeightedShare(targetDay(year), asKnownOn) ?? NO_MINIMUM_VERSION(year), countedTotal, facts);
+  const minimumShare = weightedMinimum(law.minimumWeightedShare(targetDay(year), asKnownOn) ?? NO_MINIMUM_VERSION(year), countedTotal, facts, awaitingFactor);
   const priorityRegion = priorityRegionRequirement(priorityRegionMinimum(law, year, asKnownOn), priorityRegionAmount, actualTotal);
   const technicalAssistance = { contractIds: withoutTechnicalAssistance, met: withoutTechnicalAssistance.length === 0 };
 
@@ -198,7 +203,9 @@ export function weightedSealCompliance(facts: SealComplianceFacts, law: LawBook,
   }
   for (const b of facts.balancesIn ?? []) findings.push(balanceFinding(b));
   const unpublished = [...new Set(items.flatMap((i) => i.factors.filter((f) => f.value === null).map((f) => f.alinea)))].sort();
-  if (unpublished.length) findings.push(sealFinding('WEIGHTING_FACTOR_NOT_PUBLISHED', message('finding.WEIGHTING_FACTOR_NOT_PUBLISHED.year', { alineas: unpublished.join(', ') })));
+  if (unpublished.length) {
+    findings.push(sealFinding('WEIGHTING_FACTOR_NOT_PUBLISHED', message('finding.WEIGHTING_FACTOR_NOT_PUBLISHED.year', { alineas: unpublished.join(', '), actual: awaitingFactor.toFixed(2) })));
+  }
   const below = items.filter((i) => i.findings.some((f) => f.code === 'PURCHASE_BELOW_MINIMUM_PRICE')).reduce((n, i) => n + i.count, 0);
   if (below) findings.push(sealFinding('PURCHASE_BELOW_MINIMUM_PRICE', message('finding.PURCHASE_BELOW_MINIMUM_PRICE.count', { count: below })));
 
@@ -206,13 +213,14 @@ export function weightedSealCompliance(facts: SealComplianceFacts, law: LawBook,
     year,
     asKnownOn,
     model: SealComplianceModel.WEIGHTED,
-    modelLegalBasis: model.legalBasis,
+    modelLegalBasis: `${wording.version.legalBasis}; ${model.legalBasis}`,
     ...base,
     familyFarmingAcquisitions: of('FAMILY_FARMING_ACQUISITION'),
     otherProductAcquisitions: of('OTHER_PRODUCT'),
     fomento: of('FOMENTO'),
     actualTotal,
     countedTotal,
+    awaitingFactor,
     priorityRegionAmount,
     achievedShare: minimumShare.achievedShare,
     minimumShare,
@@ -231,22 +239,4 @@ function balanceFinding(b: BalanceIn): Finding {
   if (b.amount === null) return sealFinding('BALANCE_NOT_ESTABLISHED', message('finding.BALANCE_NOT_ESTABLISHED.year', { year: b.fromYear, communicatedOn: b.communicatedOn }));
   const key = b.amount.gte(0) ? 'finding.BALANCE_BROUGHT_IN.surplus' : 'finding.BALANCE_BROUGHT_IN.deficit';
   return sealFinding('BALANCE_BROUGHT_IN', message(key, { year: b.fromYear, communicatedOn: b.communicatedOn, amount: b.amount.abs().toFixed(2), deadline: b.deadline }));
-}
-
-/**
- * The model of a year as known on a date (DESIGN §1.5): weighted when Portaria MDA nº 28/2024 is
- * in force for it as known then (years from 2024, known from 2024-06-28), else flat.
- */
-export function sealComplianceModel(law: LawBook, year: number, asKnownOn: IsoDate): Version<Record<string, string>> | undefined {
-  return law.sealWeightedModel(targetDay(year), asKnownOn);
-}
-
-/** A year's Selo compliance under the model in force for it as known on `asKnownOn`. */
-export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
-  const model = sealComplianceModel(law, facts.year, facts.asKnownOn);
-  if (!model) return flatSealCompliance(facts, law);
-  const r = weightedSealCompliance(facts, law, model);
-  // Art. 58: the year's own balance, where its balances carry.
-  const carriedOut = balanceOut(r, law, facts.evaluation ?? null);
-  return { ...r, balance: { ...r.balance, carriedOut } };
 }

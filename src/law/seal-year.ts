@@ -6,16 +6,17 @@ import { Finding } from './findings';
 import { LawBook, PlantLocation, SpendingKind } from './law-book';
 import type { BalanceIn, BalanceOut, SealEvaluation } from './seal-balance';
 import {
-  Base, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, GroupDecision, Place, PurchaseGroup, SalesTotals, sealBase, sealFinding,
-} from './seal-compliance';
-import { Feedstock, SealComplianceModel, SealWeightingFactor } from './types';
+  Base, baseRuleOf, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, GroupDecision, Place, PurchaseGroup, SalesTotals, sealBase, sealFinding, sealWordingOf, targetDay,
+} from './seal-spending';
+import { Feedstock, SealBaseRule, SealComplianceModel, SealWeightingFactor } from './types';
 import { message } from './message';
 
 /**
  * A Selo year's result (Decreto 10.527/2020, art. 3º §2 I and §3º; Portaria Interministerial
  * MME/MDA nº 2/2023): its counted items, the requirements and the flat model (Portaria MAPA
  * 144/2019, secondary) of the years up to 2023 and of 2024 as known before 2024-06-28. Pure; what
- * counts is decided group by group in seal-compliance.ts, the weighted model is seal-weighting.ts.
+ * counts is decided group by group in seal-spending.ts, the weighted model is seal-weighting.ts;
+ * the year starts in seal-compliance.ts.
  */
 
 export interface ExcludedGroup {
@@ -63,9 +64,10 @@ export interface CountedItem {
   actual: Decimal;
   /** The weighted model's factors (empty in the flat model, whose single factor is `weight`). */
   factors: AppliedFactor[];
-  /** Product of the factors with a published figure (1 when none applies). */
-  weight: Decimal;
-  weighted: Decimal;
+  /** Product of the factors (1 when none applies); null while one has no published figure (alínea a). */
+  weight: Decimal | null;
+  /** actual × weight; null while the weight is. */
+  weighted: Decimal | null;
   priorityRegion: boolean;
   /** Findings that do not exclude it (PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED). */
   findings: Finding[];
@@ -115,8 +117,10 @@ export interface SealComplianceResult extends Base {
   fomento: Decimal;
   /** (a) + (b) + (c) as spent (actual, unweighted). */
   actualTotal: Decimal;
-  /** (a) + (b) + (c), each times its weighting factors. */
+  /** (a) + (b) + (c), each times its weighting factors; items whose weight awaits a factor are not in it. */
   countedTotal: Decimal;
+  /** Actual value of the counted items whose weight awaits a factor not published (alínea a): countedTotal is incomplete by them. */
+  awaitingFactor: Decimal;
   /** The actual spending in the North, Northeast and Semiárido (requirement 2). */
   priorityRegionAmount: Decimal;
   achievedShare: Decimal;
@@ -133,14 +137,6 @@ export interface SealComplianceResult extends Base {
   balance: { broughtIn: BalanceIn[]; carriedOut: BalanceOut | undefined };
 }
 
-/**
- * Decreto 10.527/2020, art. 3º §3º I — the day on which the year's minimum shares are read.
- * Interpretation: the targets of year Y are those in force on 31 December of Y (as known on
- * `asKnownOn`), the day the year's spending closes; a year in progress is measured against them too.
- */
-export function targetDay(year: number): IsoDate {
-  return `${year}-12-31`;
-}
 
 /**
  * DESIGN §1.3 (computed unrounded): the spending a share of the base requires divides last,
@@ -149,8 +145,9 @@ export function targetDay(year: number): IsoDate {
  */
 export function requiredSpending(share: Decimal, sales: SalesTotals, base: Base): Decimal {
   if (base.base.lte(0)) return ZERO;
-  const { ownRevenue, ownVolume, exportedVolume } = sales;
-  return ownVolume.isZero() ? share.times(base.base) : share.times(ownRevenue).times(ownVolume.minus(exportedVolume)).div(ownVolume);
+  const { ownVolume, exportedVolume } = sales;
+  if (base.rule === SealBaseRule.DOMESTIC_SALES || ownVolume.isZero()) return share.times(base.base);
+  return share.times(base.gross).times(ownVolume.minus(exportedVolume)).div(ownVolume);
 }
 
 /** Portaria Interministerial MME/MDA nº 2/2023: the year's minimum priority-region part, null before 2024 (none in force). */
@@ -220,7 +217,8 @@ export function verdict(...met: Array<boolean | null>): boolean | null {
  */
 export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
   const { year, asKnownOn } = facts;
-  const base = sealBase(facts.sales);
+  const wording = sealWordingOf(law, year, asKnownOn);
+  const base = sealBase(facts.sales, baseRuleOf(wording.wording, false));
   const requiredShare = law.minimumSpendingShare(facts.plant, targetDay(year), asKnownOn);
 
   const counted: Record<SpendingKind, Decimal[]> = { FAMILY_FARMING_ACQUISITION: [], OTHER_PRODUCT: [], FOMENTO: [] };
@@ -240,7 +238,7 @@ export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): Se
   for (const g of facts.purchases) take(g.key, 'PURCHASE', g, g.origin, decidePurchaseGroup(g, law, asKnownOn));
   for (const g of facts.fomento) take(g.key, 'FOMENTO', g, g.place, decideFomentoGroup(g, law, asKnownOn));
 
-  const countedTotal = sum(items.map((i) => i.weighted));
+  const countedTotal = sum(items.map((i) => i.weighted as Decimal));
   const actualTotal = sum(items.map((i) => i.actual));
   const priorityRegionAmount = sum(items.filter((i) => i.priorityRegion).map((i) => i.actual));
 
@@ -254,13 +252,14 @@ export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): Se
     year,
     asKnownOn,
     model: SealComplianceModel.FLAT,
-    modelLegalBasis: `${requiredShare.legalBasis}`,
+    modelLegalBasis: `${wording.version.legalBasis}; ${requiredShare.legalBasis}`,
     ...base,
     familyFarmingAcquisitions: sum(counted.FAMILY_FARMING_ACQUISITION),
     otherProductAcquisitions: sum(counted.OTHER_PRODUCT),
     fomento: sum(counted.FOMENTO),
     actualTotal,
     countedTotal,
+    awaitingFactor: ZERO,
     priorityRegionAmount,
     achievedShare,
     minimumShare,

@@ -1,4 +1,5 @@
 import { LawVersionRecord } from './law-book';
+import decreto10527Art3Wording from './parameters/decreto-10527-2020/art-3-wording.json';
 import decreto10527Art5 from './parameters/decreto-10527-2020/art-5.json';
 import decreto10527Art6 from './parameters/decreto-10527-2020/art-6.json';
 import decreto10527BlendRules from './parameters/decreto-10527-2020/blend-rules.json';
@@ -7,7 +8,6 @@ import ec132Adct126 from './parameters/ec-132-2023/adct-art-126.json';
 import lei11116Art3 from './parameters/lei-11116-2005/art-3.json';
 import lei11116Art4 from './parameters/lei-11116-2005/art-4.json';
 import lc214FuelTaxes from './parameters/lc-214-2025/fuel-taxes.json';
-import seloCooperativeShare from './parameters/selo/cooperative-member-share.json';
 import seloMinimumShares from './parameters/selo/minimum-spending-shares.json';
 import seloPriorityShares from './parameters/selo/priority-region-shares.json';
 import seloWeightingFactors from './parameters/selo/weighting-factors.json';
@@ -15,6 +15,7 @@ import seloPortariaMda28 from './parameters/selo/portaria-mda-28-2024.json';
 import lei10637Art3 from './parameters/lei-10637-2002/art-3.json';
 import lei10637CreditChoices from './parameters/lei-10637-2002/credit-choices.json';
 import lei12865Art31 from './parameters/lei-12865-2013/art-31.json';
+import semiaridPortariaMi89 from './parameters/semiarid/portaria-mi-89-2005.json';
 
 /**
  * How sure our sources are of a figure (shared legal sources' marks): `confirmed` read in the
@@ -43,6 +44,7 @@ export interface ParameterFile {
 
 /** Every data file, by its path under src/law/parameters (folders mirror the law). */
 export const PARAMETER_FILES: Record<string, ParameterFile> = {
+  'decreto-10527-2020/art-3-wording.json': decreto10527Art3Wording as ParameterFile,
   'decreto-10527-2020/art-5.json': decreto10527Art5 as ParameterFile,
   'decreto-10527-2020/art-6.json': decreto10527Art6 as ParameterFile,
   'decreto-10527-2020/blend-rules.json': decreto10527BlendRules as ParameterFile,
@@ -51,7 +53,6 @@ export const PARAMETER_FILES: Record<string, ParameterFile> = {
   'lei-11116-2005/art-4.json': lei11116Art4 as ParameterFile,
   'ec-132-2023/adct-art-126.json': ec132Adct126 as ParameterFile,
   'lc-214-2025/fuel-taxes.json': lc214FuelTaxes as ParameterFile,
-  'selo/cooperative-member-share.json': seloCooperativeShare as ParameterFile,
   'selo/minimum-spending-shares.json': seloMinimumShares as ParameterFile,
   'selo/priority-region-shares.json': seloPriorityShares as ParameterFile,
   'selo/weighting-factors.json': seloWeightingFactors as ParameterFile,
@@ -59,6 +60,7 @@ export const PARAMETER_FILES: Record<string, ParameterFile> = {
   'lei-10637-2002/art-3.json': lei10637Art3 as ParameterFile,
   'lei-10637-2002/credit-choices.json': lei10637CreditChoices as ParameterFile,
   'lei-12865-2013/art-31.json': lei12865Art31 as ParameterFile,
+  'semiarid/portaria-mi-89-2005.json': semiaridPortariaMi89 as ParameterFile,
 };
 
 /** The law the project ships, in file order (the order they are recorded in at first start-up). */

@@ -45,6 +45,7 @@ export enum Market { DOMESTIC = 'DOMESTIC', EXPORT = 'EXPORT' }
 export enum SealEventKind { SUSPENDED = 'SUSPENDED', REINSTATED = 'REINSTATED', CANCELLED = 'CANCELLED', RENEWED = 'RENEWED' }
 /** Decreto 10.527/2020, art. 3º §2 I c; art. 2º VII. */
 export enum FomentoKind { TECHNICAL_ASSISTANCE = 'TECHNICAL_ASSISTANCE', DONATION = 'DONATION', INVESTMENT = 'INVESTMENT', OTHER = 'OTHER' }
+export enum RecordState { ACTIVE = 'ACTIVE', CANCELLED = 'CANCELLED' }
 export enum TaxPeriodStatus { OPEN = 'OPEN', CLOSED = 'CLOSED' }
 /** Lei 11.116/2005: art. 3º ad valorem (default) or art. 4º special regime per m³. */
 export enum TaxRegime { AD_VALOREM = 'AD_VALOREM', SPECIAL_PER_M3 = 'SPECIAL_PER_M3' }
@@ -90,6 +91,26 @@ export enum BlendRule {
  * weighted percentage (Portaria MDA nº 28/2024, published 2024-06-28).
  */
 export enum SealComplianceModel { FLAT = 'FLAT', WEIGHTED = 'WEIGHTED' }
+
+/** The wordings of Decreto 10.527/2020, art. 3º §2º I and §3º II, in the order they came into force. */
+export enum SeloWording {
+  /** Original (DOU 23/10/2020): share of the year's raw-material acquisitions; raw material only. */
+  ORIGINAL = 'ORIGINAL',
+  /** §3º II as amended by Decreto 10.708/2021: share of the value of biodiesel sold; raw material only. */
+  DECRETO_10708_2021 = 'DECRETO_10708_2021',
+  /** §2º I a–c as given by Decreto 11.902/2024: other products (b) and fomento (c) in the priority region count too. */
+  DECRETO_11902_2024 = 'DECRETO_11902_2024',
+}
+
+/** What the base of the minimum share is made of. */
+export enum SealBaseRule {
+  /** Original §3º II: the year's raw-material acquisitions, less the part proportional to the exported volume (§3º III). */
+  RAW_MATERIAL_ACQUISITIONS = 'RAW_MATERIAL_ACQUISITIONS',
+  /** §3º II from Decreto 10.708/2021: the value of own biodiesel sold, less the part proportional to the exported volume (§3º III). */
+  BIODIESEL_SOLD = 'BIODIESEL_SOLD',
+  /** Portaria MDA nº 28/2024 (weighted model): the gross value of own biodiesel sold on the domestic market. */
+  DOMESTIC_SALES = 'DOMESTIC_SALES',
+}
 
 /**
  * The weighting factors of Selo spending (Portaria MDA nº 28/2024, p. 40), one per alínea; each is

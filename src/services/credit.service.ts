@@ -13,6 +13,7 @@ import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { requireDate, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { requireVisibleProducer } from './seal.service';
 import { TaxPeriodService, TaxPeriodView } from './tax-period.service';
+import { activeSql } from './record-state';
 import { mutate } from './transaction';
 import { checkMonth } from './validation';
 
@@ -204,9 +205,16 @@ export class CreditService {
   private async purchaseCredits(producerId: string, year: number, month: number, law: LawBook, asKnownOn: IsoDate): Promise<PurchaseCredit[]> {
     // Interpretation (docs/LAW.md): the credit is the month's of acquisition (Lei 10.637/2002, art. 3º § 1º I), not of use.
     const rows: PurchaseRow[] = await this.ds.query(
-      `SELECT id::text AS id, to_char(purchased_on, 'YYYY-MM-DD') AS purchased_on, feedstock, supplier_kind, cost::text AS cost, pis_cofins_cst, credit_supplier,
-              credit_product, icms_value::text AS icms_value, import_pis_paid::text AS import_pis_paid, import_cofins_paid::text AS import_cofins_paid, credit_revenue_group
-         FROM purchase WHERE producer_id = $1 AND purchased_on BETWEEN $2::date AND $3::date AND supplier_kind <> 'OWN_PRODUCTION' ORDER BY purchased_on, id`,
+      `SELECT o.id::text AS id, to_char(o.purchased_on, 'YYYY-MM-DD') AS purchased_on, o.feedstock, o.supplier_kind, o.cost::text AS cost, o.pis_cofins_cst, o.credit_supplier,
+              o.credit_product, o.icms_value::text AS icms_value, o.import_pis_paid::text AS import_pis_paid, o.import_cofins_paid::text AS import_cofins_paid, o.credit_revenue_group
+         FROM purchase o WHERE o.producer_id = $1 AND o.purchased_on BETWEEN $2::date AND $3::date AND o.supplier_kind <> 'OWN_PRODUCTION' AND ${activeSql('o')}
+       UNION ALL
+       -- An active return of an active purchase reverses its share of the credit on its day (docs/LAW.md, "Returns").
+       SELECT o.id::text, to_char(r.returned_on, 'YYYY-MM-DD'), o.feedstock, o.supplier_kind, (-r.value)::text, o.pis_cofins_cst, o.credit_supplier, o.credit_product,
+              (-o.icms_value * r.value / o.cost)::text, (-o.import_pis_paid * r.value / o.cost)::text, (-o.import_cofins_paid * r.value / o.cost)::text, o.credit_revenue_group
+         FROM record_return r JOIN purchase o ON o.id = r.purchase_id AND ${activeSql('o')} AND o.cost > 0 AND o.supplier_kind <> 'OWN_PRODUCTION'
+        WHERE r.producer_id = $1 AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}
+        ORDER BY 2, 1`,
       [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)],
     );
     return rows.map((r) => purchaseCredit({
@@ -219,8 +227,13 @@ export class CreditService {
   /** The month's sales by day and market. Interpretation (docs/LAW.md): the art. 31 base is every biodiesel sale's revenue, own production and resale. */
   private async salesByDay(producerId: string, year: number, month: number): Promise<Array<{ on: IsoDate; market: Market; revenue: Decimal }>> {
     const rows: Array<{ on: string; market: Market; revenue: string }> = await this.ds.query(
-      `SELECT to_char(sold_on, 'YYYY-MM-DD') AS on, market, sum(revenue)::text AS revenue FROM sale
-        WHERE producer_id = $1 AND sold_on BETWEEN $2::date AND $3::date GROUP BY sold_on, market ORDER BY sold_on, market`,
+      `SELECT to_char(s.sold_on, 'YYYY-MM-DD') AS on, s.market, sum(s.revenue)::text AS revenue
+         FROM (SELECT sold_on, market, revenue FROM sale WHERE producer_id = $1 AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}
+               UNION ALL
+               -- Each active return of an active sale, negative, on its day (docs/LAW.md, "Returns").
+               SELECT r.returned_on, o.market, -r.value FROM record_return r JOIN sale o ON o.id = r.sale_id AND ${activeSql('o')}
+                WHERE r.producer_id = $1 AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}) s
+        GROUP BY s.sold_on, s.market ORDER BY 1, 2`,
       [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)],
     );
     return rows.map((r) => ({ on: r.on, market: r.market, revenue: new Decimal(r.revenue) }));

@@ -4,7 +4,7 @@ import { LawParameterVersion, SealEvent, SealGrant } from '../domain';
 import { Version } from '../law/dated';
 import { IsoDate } from '../law/dates';
 import { Decimal } from '../law/decimal';
-import { Finding } from '../law/findings';
+import { Finding, finding } from '../law/findings';
 import { GrantFacts, sealStanding, Standing } from '../law/seal-standing';
 import { CoefficientRuleValue, createLawBook, LawBook, LawVersionRecord, PARAMETERS, ParameterName, versionProblems } from '../law/law-book';
 import { CATEGORY_BASIS, rateCategory } from '../law/rate-category';
@@ -170,10 +170,17 @@ export class LawService {
       sealRegular: question.sealRegular,
       imported: question.imported ?? false,
     });
-    const rule = (await this.lawBook()).coefficientRules(question.on, question.asKnownOn)[decision.category];
+    const book = await this.lawBook();
+    const rule = book.coefficientRules(question.on, question.asKnownOn)[decision.category];
     // The category's provision, and the version's own where it differs (e.g. the 2026 zero window).
     const legalBasis = rule.legalBasis === CATEGORY_BASIS[decision.category] ? decision.legalBasis : `${decision.legalBasis}; amounts: ${rule.legalBasis}`;
-    return { ...rule.value, category: decision.category, legalBasis, reasons: decision.reasons, rule: ruleView(rule) };
+    // The priority region of a day whose Semiárido delimitation is not in our sources (before 2017-12-05): said.
+    const day = question.acquiredOn ?? question.on;
+    const open = book.semiaridDelimitationOpen(day, question.asKnownOn);
+    const reasons = open
+      ? [...decision.reasons, finding('SEMIARID_DELIMITATION_OPEN', message('finding.SEMIARID_DELIMITATION_OPEN.days', { from: day, to: day, legalBasis: open.legalBasis }), open.legalBasis)]
+      : decision.reasons;
+    return { ...rule.value, category: decision.category, legalBasis, reasons, rule: ruleView(rule) };
   }
 
   /** Decreto 10.527/2020, arts. 5º and 6º — a new version of one category's rule (ADMIN). */

@@ -1,10 +1,10 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { MinimumPrice } from '../domain';
-import { MinimumPriceValue, minimumPriceInForce } from '../law/contract-conformity';
-import { Version } from '../law/dated';
+import { MinimumPriceValue } from '../law/contract-conformity';
+import { inForce, Version } from '../law/dated';
 import { IsoDate, today } from '../law/dates';
 import { Decimal } from '../law/decimal';
-import { Feedstock } from '../law/types';
+import { Feedstock, Region } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
 import { requireDate, requirePositiveDecimal } from './record-batch';
@@ -15,6 +15,7 @@ import { message } from '../i18n';
 
 export interface PublishMinimumPriceInput {
   feedstock: Feedstock;
+  scope?: string | null;
   validFrom: string;
   validUntil: string;
   pricePerKg: Decimal;
@@ -26,7 +27,7 @@ export interface PublishMinimumPriceInput {
 export function toVersion(row: MinimumPrice): Version<MinimumPriceValue> {
   return {
     id: row.id,
-    value: { feedstock: row.feedstock, pricePerKg: row.pricePerKg },
+    value: { feedstock: row.feedstock, pricePerKg: row.pricePerKg, scope: row.scope },
     validFrom: row.validFrom,
     validUntil: row.validUntil,
     publishedOn: row.publishedOn,
@@ -48,6 +49,10 @@ export class MinimumPriceService {
   async publish(actor: Actor, input: PublishMinimumPriceInput): Promise<MinimumPrice> {
     assertAdmin(actor);
     if (!Object.values(Feedstock).includes(input.feedstock)) throw new BadInputError('input.feedstock', message('input.unknownValue', { what: 'feedstock', value: String(input.feedstock) }));
+    const scope = input.scope == null || input.scope.trim() === '' ? null : input.scope.trim();
+    if (scope !== null && !/^[1-5][0-9]$/.test(scope) && !(Object.values(Region) as string[]).includes(scope)) {
+      throw new BadInputError('input.scope', message('input.unknownValue', { what: 'scope (a state\'s IBGE code or a region)', value: scope }));
+    }
     const validFrom = requireDate(input.validFrom, 'input.validFrom');
     const validUntil = requireDate(input.validUntil, 'input.validUntil');
     requireOrder(validFrom, validUntil, 'input.validUntil');
@@ -56,7 +61,7 @@ export class MinimumPriceService {
     const publishedOn = input.publishedOn == null ? today() : requireDate(input.publishedOn, 'input.publishedOn');
     return mutate(this.ds, actor, async (em) => {
       const repo = em.getRepository(MinimumPrice);
-      const saved = await repo.save(repo.create({ feedstock: input.feedstock, validFrom, validUntil, pricePerKg, source, publishedOn }));
+      const saved = await repo.save(repo.create({ feedstock: input.feedstock, scope, validFrom, validUntil, pricePerKg, source, publishedOn }));
       const row = await repo.findOneByOrFail({ id: saved.id });
       return { result: row, audit: [{ operation: 'publishMinimumPrice', entity: 'MinimumPrice', entityId: row.id, producerId: null, after: row }] };
     });
@@ -80,10 +85,11 @@ export class MinimumPriceService {
     if (!on) return rows;
     const versions = rows.map(toVersion);
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const feedstocks = [...new Set(rows.map((r) => r.feedstock))];
-    return feedstocks
-      .map((f) => minimumPriceInForce(versions, f, on, asKnownOn))
-      .filter((v): v is Version<MinimumPriceValue> => v !== null)
+    // One per feedstock and scope (national, a state, a region): the tables are published so.
+    const keys = [...new Set(rows.map((r) => `${r.feedstock}|${r.scope ?? ''}`))];
+    return keys
+      .map((k) => inForce(versions.filter((v) => `${v.value.feedstock}|${v.value.scope ?? ''}` === k), on, asKnownOn))
+      .filter((v): v is Version<MinimumPriceValue> => v !== undefined)
       .map((v) => byId.get(v.id as string) as MinimumPrice);
   }
 }

@@ -7,6 +7,7 @@ import { Feedstock, PurchasePurpose, Region, SupplierKind } from '../law/types';
 import { Timeline, valueOnSql } from './facts/parameter-timeline';
 import { semiaridDays } from './facts/priority-region.sql';
 import { supplierOn } from './facts/supplier-eligibility.sql';
+import { activeSql } from './record-state';
 
 /**
  * The raw material of a tax month in SQL (Lei 11.116/2005, art. 5º; Decreto 10.527/2020, art. 6º
@@ -26,8 +27,6 @@ interface FeedstockRow {
   own: boolean | null;
   cost: string;
   kg: string;
-  /** The first purchase date of a cooperative's lot with no minimum share in force on it. */
-  no_share_on: IsoDate | null;
 }
 
 /** A producer's days whose raw material is read: a month, [first, last]. */
@@ -37,11 +36,10 @@ export interface FeedstockWindow {
   last: IsoDate;
 }
 
-/** A window's raw material, and the first day of a cooperative's lot with no minimum share in force (the month cannot be computed). */
+/** A window's raw material. */
 export interface WindowFeedstock {
   feedstock: FeedstockGroup[];
   thirdParty: ThirdPartyAcquisitions;
-  noShareOn: IsoDate | null;
 }
 
 /**
@@ -62,16 +60,14 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
     `SELECT 'USED' AS kind, w.n, p.feedstock, m.region, ${semiarid.on('p.purchased_on')} AS semiarid,
             ${supplier.familyFarmingOrigin(shareOn)} AS family_farming,
             p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
-            coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg,
-            to_char(min(p.purchased_on) FILTER (WHERE p.supplier_kind = '${SupplierKind.COOPERATIVE}'
-              AND ${shareOn} IS NULL), 'YYYY-MM-DD') AS no_share_on
+            coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg
        FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS w(producer_id, first, last, n)
        ${windowPurchases('p', 'consumed_on', windows.length)}
        JOIN municipality m ON m.ibge_code = p.origin_municipality_code ${semiarid.join}
        ${supplier.join}
       GROUP BY 2, 3, 4, 5, 6, 7
      UNION ALL
-     SELECT 'ACQUIRED', w.n, NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0), NULL
+     SELECT 'ACQUIRED', w.n, NULL, NULL, NULL, NULL, NULL, coalesce(sum(a.cost), 0), coalesce(sum(a.quantity_kg), 0)
        FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS w(producer_id, first, last, n)
        ${windowPurchases('a', 'purchased_on', windows.length)}
       WHERE a.supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'
@@ -80,16 +76,12 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
   );
   return windows.map((_, i) => {
     const mine = rows.filter((r) => Number(r.n) === i + 1);
-    // A cooperative's lot bought on a day with no minimum family-farmer share in force (art. 4º VI):
-    // its habilitation cannot be judged, so the month is not computed (NO_RULE_IN_FORCE, the error
-    // Organization.habilitation and Purchase.familyFarmingOrigin give), never "not habilitated".
-    const noShareOn = mine.map((r) => r.no_share_on).filter((d): d is IsoDate => d !== null).sort()[0] ?? null;
     const feedstock: FeedstockGroup[] = mine.filter((r) => r.kind === 'USED').map((r) => ({
       feedstock: r.feedstock!, region: r.region!, semiarid: r.semiarid!, familyFarmingOrigin: r.family_farming === true, ownProduction: r.own === true,
       cost: new Decimal(r.cost), quantityKg: new Decimal(r.kg),
     }));
     const acquired = mine.find((r) => r.kind === 'ACQUIRED');
-    return { feedstock, thirdParty: { cost: new Decimal(acquired?.cost ?? 0), quantityKg: new Decimal(acquired?.kg ?? 0) }, noShareOn };
+    return { feedstock, thirdParty: { cost: new Decimal(acquired?.cost ?? 0), quantityKg: new Decimal(acquired?.kg ?? 0) } };
   });
 }
 
@@ -104,9 +96,29 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
  * made the big producer's month 20–50 % slower (docs/PERFORMANCE.md, "The dashboard's windows").
  */
 function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', windows: number): string {
-  const biodiesel = `purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'`;
-  if (windows === 1) return `JOIN purchase ${alias} ON ${alias}.producer_id = w.producer_id AND ${alias}.${day} BETWEEN w.first AND w.last AND ${alias}.${biodiesel}`;
-  return `CROSS JOIN LATERAL (SELECT * FROM purchase WHERE producer_id = w.producer_id AND ${day} BETWEEN w.first AND w.last AND ${biodiesel} OFFSET 0) ${alias}`;
+  // One window: its bounds as the statement's own values, so the planner sees the producer's rows.
+  const [producer, first, last] = windows === 1 ? ['($1::bigint[])[1]', '($2::date[])[1]', '($3::date[])[1]'] : ['w.producer_id', 'w.first', 'w.last'];
+  const rows = countedPurchasesSql(producer, day, first, last);
+  return windows === 1 ? `CROSS JOIN (${rows}) ${alias}` : `CROSS JOIN LATERAL (${rows} OFFSET 0) ${alias}`;
+}
+
+/** The columns of a purchase the month's raw material reads. */
+const PURCHASE_READ = ['id', 'producer_id', 'feedstock', 'supplier_kind', 'family_farmer_id', 'organization_id', 'origin_municipality_code', 'purpose'];
+
+/**
+ * The active purchases of raw material for biodiesel of `producer` whose `day` lies in
+ * [first, last], and each active return of one of them dated in it as a negative lot on its day
+ * (docs/LAW.md, "Returns"): two legs, each with its own bounds, so that each is read through its
+ * index (a view over both was scanned whole).
+ */
+function countedPurchasesSql(producer: string, day: 'consumed_on' | 'purchased_on', first: string, last: string): string {
+  const counted = (a: string) => `${a}.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql(a)}`;
+  return `SELECT ${PURCHASE_READ.map((c) => `o.${c}`).join(', ')}, o.purchased_on, o.consumed_on, o.quantity_kg, o.cost
+      FROM purchase o WHERE o.producer_id = ${producer} AND o.${day} BETWEEN ${first} AND ${last} AND ${counted('o')}
+     UNION ALL
+    SELECT ${PURCHASE_READ.map((c) => `o.${c}`).join(', ')}, r.returned_on, r.returned_on, -r.quantity, CASE WHEN o.cost IS NULL THEN NULL ELSE -r.value END
+      FROM record_return r JOIN purchase o ON o.id = r.purchase_id AND ${counted('o')}
+     WHERE r.producer_id = ${producer} AND r.returned_on BETWEEN ${first} AND ${last} AND ${activeSql('r')}`;
 }
 
 /**
@@ -116,7 +128,7 @@ function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', win
  */
 export function latestEarlierUseSql(producer: string, before: string): string {
   return `(SELECT to_char(max(e.consumed_on), 'YYYY-MM-DD') FROM purchase e
-      WHERE e.producer_id = ${producer} AND e.consumed_on < ${before} AND e.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}')`;
+      WHERE e.producer_id = ${producer} AND e.consumed_on < ${before} AND e.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql('e')})`;
 }
 
 /** The month of a day of latestEarlierUseSql, as the window whose raw material is read. */

@@ -10,6 +10,7 @@ import { BiodieselOrigin, Market } from '../law/types';
 import { importFacts, importsOfMonthSql } from './biodiesel-import.service';
 import { minimumShareTimeline, runIndexSql } from './facts/parameter-timeline';
 import { earlierFeedstock, earlierWindow, feedstockOfWindows, latestEarlierUseSql, WindowFeedstock } from './tax-period-feedstock';
+import { activeSql } from './record-state';
 
 /**
  * The monthly PIS/Pasep and Cofins of a SET of producers for one month (Lei 11.116/2005, arts.
@@ -106,12 +107,8 @@ async function computeDistinct(q: Queryable, law: LawBook, producerIds: readonly
     m.regime = regimeForMonth(m.elections, year, month);
     m.segments = taxSegments(law, m.grants, year, month, asKnownOn);
   });
-  // The cooperative minimum share (art. 4º VI) of each purchase date; a day with none is refused.
+  // The cooperative minimum share (art. 4º VI) of each purchase date; none published: the document decides.
   const share = minimumShareTimeline(law, asKnownOn);
-  const noShare = (on: IsoDate): never => {
-    law.cooperativeMinFamilyFarmerShare(on, asKnownOn);
-    throw new Error(`a minimum family-farmer share is in force on ${on}, yet the timeline has none`);
-  };
 
   const computing = () => months.filter((m) => !m.error);
   const [read, saleRows] = await Promise.all([
@@ -120,7 +117,6 @@ async function computeDistinct(q: Queryable, law: LawBook, producerIds: readonly
   ]);
   computing().forEach((m, i) => { m.read = read[i]; });
   each(months, (m) => {
-    if (m.read!.noShareOn) noShare(m.read!.noShareOn);
     m.sales = saleRows.filter((r) => r.producer_id === m.producerId).map((r) => ({
       segment: Number(r.segment) - 1, origin: r.origin, market: r.market, volumeM3: new Decimal(r.volume), revenue: new Decimal(r.revenue),
     }));
@@ -133,7 +129,6 @@ async function computeDistinct(q: Queryable, law: LawBook, producerIds: readonly
   each(months, (m) => {
     const i = needing.indexOf(m);
     m.earlier = i < 0 ? null : earlierFeedstock(windows[i], earlierRead[i]);
-    if (i >= 0 && earlierRead[i].noShareOn) noShare(earlierRead[i].noShareOn!);
   });
 
   return months.map((m) => {
@@ -156,7 +151,14 @@ async function salesOf(q: Queryable, months: Month[], first: IsoDate, last: IsoD
     `SELECT s.producer_id::text AS producer_id, ${runIndexSql('s.sold_on', 'k.starts::date[]')} AS segment, s.origin, s.market,
             sum(s.volume_m3) AS volume, sum(s.revenue) AS revenue
        FROM unnest($1::bigint[], $4::text[]) AS k(producer_id, starts)
-       JOIN sale s ON s.producer_id = k.producer_id AND s.sold_on BETWEEN $2::date AND $3::date
+       JOIN (SELECT producer_id, sold_on, origin, market, volume_m3, revenue FROM sale
+              WHERE producer_id = ANY($1::bigint[]) AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}
+             UNION ALL
+             -- Each active return of an active sale, negative, on its day (docs/LAW.md, "Returns").
+             SELECT o.producer_id, r.returned_on, o.origin, o.market, -r.quantity, -r.value
+               FROM record_return r JOIN sale o ON o.id = r.sale_id AND ${activeSql('o')}
+              WHERE r.producer_id = ANY($1::bigint[]) AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}) s
+         ON s.producer_id = k.producer_id
       GROUP BY 1, 2, 3, 4`,
     [months.map((m) => m.producerId), first, last, months.map((m) => `{${m.segments!.map((s) => s.from).join(',')}}`)],
   );

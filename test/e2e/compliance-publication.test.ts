@@ -42,7 +42,7 @@ test('the minimum weighted percentage: not published (requiredShare null, compli
   expect(before.minimumShare).toEqual({
     requiredShare: null, legalBasis: 'Portaria MDA nº 28/2024 (DOU 28/06/2024, Seção 1, p. 39)', achievedShare: '1.4', requiredAmount: null, shortfall: null, compliant: null,
   });
-  expect([before.status, before.compliant, before.findings.map((f: { code: string }) => f.code)]).toEqual(['NOT_ESTABLISHED', false, ['MINIMUM_NOT_PUBLISHED']]);
+  expect([before.status, before.compliant, before.findings.map((f: { code: string }) => f.code)]).toEqual(['NOT_ESTABLISHED', null, ['MINIMUM_NOT_PUBLISHED']]);
 
   // A PRODUCER cannot publish law (FORBIDDEN), and nothing is written.
   const versions = await api.count(`SELECT count(*) FROM law_parameter_version`);

@@ -178,8 +178,8 @@ test('art. 4º VI: the member minimum in force on each purchase date, as known o
   expect(after.familyFarmingAcquisitions).toBe('5000.00'); // 1.000 + 4.000
   expect(after.excluded).toEqual([{ id: july, source: 'PURCHASE', amount: '2000.00', findings: [{ code: 'SUPPLIER_NOT_ELIGIBLE' }, { code: 'MEMBER_SHARE_BELOW_MINIMUM' }] }]);
   // Weighted (2025): both cooperatives are up to 75% family farmers (b × 1,1), soy from Recife (d × 4): 5.000 × 4,4 = 22.000;
-  // 22.000 / 100.000 = 0,22, no minimum weighted percentage published (shortfall 0, not established).
-  expect([after.countedTotal, after.achievedShare, after.shortfall, after.minimumShareMet]).toEqual([new Decimal(5000).times('4.4').toFixed(2), '0.22', '0.00', false]);
+  // 22.000 / 100.000 = 0,22, no minimum weighted percentage published (shortfall and verdict unknown: null).
+  expect([after.countedTotal, after.achievedShare, after.shortfall, after.minimumShareMet]).toEqual([new Decimal(5000).times('4.4').toFixed(2), '0.22', null, null]);
 });
 
 test('the Selo goes on in 2027 (EC 132/2023 ends PIS/Cofins, not the Selo): weighted, with the 2026-on priority minimum of 20% on actual values', async () => {
@@ -192,7 +192,7 @@ test('the Selo goes on in 2027 (EC 132/2023 ends PIS/Cofins, not the Selo): weig
   ] });
   const c = await compliance(p, 2027, '2027-06-30');
   // Weighted: soy from Porto Alegre 24.000 × 1 + fomento in Recife 6.000 × 30 = 204.000; 204.000 / 100.000 = 2,04.
-  // Actual priority part 6.000 / 30.000 = 0,2 = the 20% minimum: met. No minimum weighted percentage: not compliant yet.
+  // Actual priority part 6.000 / 30.000 = 0,2 = the 20% minimum: met. No minimum weighted percentage: not established (null).
   expect([c.countedTotal, c.achievedShare, c.minimumShareMet, c.priorityRegionShare, c.requiredPriorityRegionShare, c.priorityRegionShareMet, c.compliant])
-    .toEqual(['204000.00', '2.04', false, '0.2', '0.2', true, false]);
+    .toEqual(['204000.00', '2.04', null, '0.2', '0.2', true, null]);
 });

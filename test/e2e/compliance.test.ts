@@ -31,9 +31,9 @@ async function fomento(producerId: string, items: Array<{ on: string; amount: st
 }
 
 const COMPLIANCE = `query($p: ID!, $y: Int!, $k: Date) { sealCompliance(producerId: $p, year: $y, asKnownOn: $k) {
-  year asKnownOn salesRevenue exportedValue base familyFarmingAcquisitions otherProductAcquisitions fomento countedTotal priorityRegionAmount
+  year asKnownOn salesRevenue exportedValue base baseRule familyFarmingAcquisitions otherProductAcquisitions fomento countedTotal priorityRegionAmount
   achievedShare requiredShare requiredShareLegalBasis shortfall minimumShareMet priorityRegionShare requiredPriorityRegionShare priorityRegionShareMet compliant
-  model actualTotal status minimumShare { requiredShare achievedShare weightedTotal requiredAmount shortfall compliant legalBasis }
+  model actualTotal status minimumShare { requiredShare achievedShare weightedTotal awaitingFactor weightedTotalComplete requiredAmount shortfall compliant legalBasis }
   priorityRegion { requiredShare share amount actualTotal shortfall compliant } technicalAssistance { compliant contractIds }
   spending { source kind count region priorityRegion product organizationShare actual factors { alinea value } weight weighted findings { code } }
   excluded { id source amount findings { code } } findings { code } producer { id } } }`;
@@ -77,11 +77,11 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     await fomento(p, [{ on: '2024-12-31', amount: '999', municipality: RECIFE }]);
   });
 
-  test('art. 3º §3º II–III: exports leave the base in proportion to volume; imported biodiesel is not own production', async () => {
+  test('from 2024 the base is the gross value of own biodiesel sold on the domestic market (Portaria MDA nº 28/2024); imported biodiesel is not own production', async () => {
     const c = await compliance(p);
-    // salesRevenue = 400.000 + 120.000 = 520.000 (own production, both markets);
-    // exportedValue = 520.000 × 20 / 100 = 104.000 (not the export invoices' 120.000); base = 416.000.
-    expect([c.salesRevenue, c.exportedValue, c.base]).toEqual(['520000.00', '104000.00', '416000.00']);
+    // salesRevenue = 400.000 + 120.000 = 520.000 (own production, both markets); the base is the domestic
+    // sales, 400.000, and the exports' own value 120.000 leaves it (not 520.000 × 20 / 100 = 104.000 by volume).
+    expect([c.salesRevenue, c.exportedValue, c.base, c.baseRule]).toEqual(['520000.00', '120000.00', '400000.00', 'DOMESTIC_SALES']);
   });
 
   test('art. 3º §2 I a, b, c weighted (Portaria MDA nº 28/2024): each item with its factors, the shares and the verdict', async () => {
@@ -92,14 +92,14 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     expect([c.familyFarmingAcquisitions, c.otherProductAcquisitions, c.fomento, c.actualTotal]).toEqual(['86500.00', '20000.00', '10000.00', '116500.00']);
     // Weighted: soy from Porto Alegre (Sul, not diversified) 50.000 × 1; soy from Recife 30.000 × 4 (d) = 120.000 and
     // 1.500 × 4 = 6.000; other products from Recife 20.000 × 4 × 2 (d, f) = 160.000; the association (80% family
-    // farmers: alínea a, not published) 5.000 × 4 = 20.000; fomento in Feira (Semiárido) 10.000 × 30 (c) = 300.000.
-    // 50.000 + 120.000 + 6.000 + 160.000 + 20.000 + 300.000 = 656.000.
-    expect(c.countedTotal).toBe('656000.00');
-    expect(c.minimumShare.weightedTotal).toBe('656000.00');
-    // 656.000 / 416.000 = 1,576923076… → 1.576923; no minimum weighted percentage published.
-    expect([c.achievedShare, c.minimumShare.achievedShare, c.minimumShare.requiredShare, c.minimumShare.compliant, c.minimumShare.shortfall]).toEqual(['1.576923', '1.576923', null, null, null]);
-    // The contract's non-null fields: 0 and false while the minimum is not published.
-    expect([c.requiredShare, c.shortfall, c.minimumShareMet]).toEqual(['0', '0.00', false]);
+    // farmers: alínea a, not published) 5.000 × a × 4: no weighted value yet, 5.000 awaiting the factor; fomento in
+    // Feira (Semiárido) 10.000 × 30 (c) = 300.000. 50.000 + 120.000 + 6.000 + 160.000 + 300.000 = 636.000.
+    expect(c.countedTotal).toBe('636000.00');
+    expect([c.minimumShare.weightedTotal, c.minimumShare.awaitingFactor, c.minimumShare.weightedTotalComplete]).toEqual(['636000.00', '5000.00', false]);
+    // 636.000 / 400.000 = 1,59; no minimum weighted percentage published.
+    expect([c.achievedShare, c.minimumShare.achievedShare, c.minimumShare.requiredShare, c.minimumShare.compliant, c.minimumShare.shortfall]).toEqual(['1.59', '1.59', null, null, null]);
+    // Unknown reads null, never 0 or false.
+    expect([c.requiredShare, c.shortfall, c.minimumShareMet]).toEqual([null, null, null]);
     // Requirement 2 on actual values: 30.000 + 1.500 + 5.000 + 20.000 + 10.000 = 66.500 of 116.500 = 0,570815… ≥ 0,15.
     expect(c.priorityRegionAmount).toBe('66500.00');
     expect([c.priorityRegionShare, c.requiredPriorityRegionShare, c.priorityRegionShareMet]).toEqual(['0.570815', '0.15', true]);
@@ -113,6 +113,32 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     expect(c.producer.id).toBe(p);
   });
 
+  test('countedItems: every counted purchase and fomento expense by its id, with its factors by alínea and weighted value, paged', async () => {
+    const PAGE = `query($p: ID!, $first: Int, $offset: Int) { sealCompliance(producerId: $p, year: 2025, asKnownOn: "${KNOWN}") {
+      countedItems(first: $first, offset: $offset) { totalCount offset items { id source kind actual factors { alinea value } weight weighted priorityRegion } } } }`;
+    const page = async (first: number, offset: number) => (await api.ok(PAGE, { p, first, offset })).sealCompliance.countedItems;
+    const row = (i: any) => [i.id, i.source, i.factors.map((f: any) => `${f.alinea}${f.value ?? '?'}`).join(' '), i.actual, i.weight, i.weighted];
+    // Purchases first by id, then fomento: soy from Porto Alegre 50.000 × 1; soy from Recife 30.000 × 4 = 120.000;
+    // other products from Recife 20.000 × 4 × 2 = 160.000; the association (a, unpublished) 5.000 with no weighted
+    // value; the contract without technical assistance 1.500 × 4 = 6.000; fomento in Feira 10.000 × 30 = 300.000.
+    const all = await page(10, 0);
+    expect(all.totalCount).toBe(6);
+    expect(all.items.map(row)).toEqual([
+      [ids.aSouthOrigin, 'PURCHASE', '', '50000.00', '1', '50000.00'],
+      [ids.aRecife, 'PURCHASE', 'd4', '30000.00', '4', '120000.00'],
+      [ids.bRecife, 'PURCHASE', 'd4 f2', '20000.00', '8', '160000.00'],
+      [ids.association, 'PURCHASE', 'a? d4', '5000.00', null, null],
+      [ids.noTa, 'PURCHASE', 'd4', '1500.00', '4', '6000.00'],
+      [ids.fomentoFeira, 'FOMENTO_EXPENSE', 'c30', '10000.00', '30', '300000.00'],
+    ]);
+    // Paged: two rows from the third; past the end, none (the total still given).
+    const second = await page(2, 2);
+    expect([second.totalCount, second.offset, second.items.map((i: any) => i.id)]).toEqual([6, 2, [ids.bRecife, ids.association]]);
+    expect((await page(5, 6)).items).toEqual([]);
+    const bad = await api.gql(PAGE, { p, first: 0, offset: 0 });
+    expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
+  });
+
   test('every counted item with its actual value, each factor by alínea and its weighted value', async () => {
     const c = await compliance(p);
     const shown = c.spending.map((i: any) => [i.source, i.kind, i.region, i.product, i.count, i.actual, i.factors.map((f: any) => `${f.alinea}${f.value === null ? '?' : `×${f.value}`}`).join(' '), i.weight, i.weighted, i.findings.map((f: any) => f.code).join()]);
@@ -121,7 +147,7 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
       ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '30000.00', 'd×4', '4', '120000.00', ''],
       ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '1500.00', 'd×4', '4', '6000.00', 'PURCHASE_BELOW_MINIMUM_PRICE'],
       ['PURCHASE', 'OTHER_PRODUCT', 'NORTHEAST', 'OTHER', 1, '20000.00', 'd×4 f×2', '8', '160000.00', ''],
-      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '5000.00', 'a? d×4', '4', '20000.00', 'WEIGHTING_FACTOR_NOT_PUBLISHED'],
+      ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '5000.00', 'a? d×4', null, null, 'WEIGHTING_FACTOR_NOT_PUBLISHED'],
       ['FOMENTO_EXPENSE', 'FOMENTO', 'NORTHEAST', null, 1, '10000.00', 'c×30', '30', '300000.00', ''],
     ]));
     expect(c.spending).toHaveLength(6);
@@ -167,9 +193,9 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
 
   test('access: AUDITOR any producer, PRODUCER its own (also nested), another producer NOT_FOUND', async () => {
     const other = await createProducer(api, 'Outra Usina Ltda', PORTO_ALEGRE);
-    expect((await api.ok(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'AUDITOR' })).sealCompliance.base).toBe('416000.00');
+    expect((await api.ok(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'AUDITOR' })).sealCompliance.base).toBe('400000.00');
     const own = await api.ok(`query($p: ID!) { producer(id: $p) { sealCompliance(year: 2025, asKnownOn: "${KNOWN}") { countedTotal compliant } } }`, { p }, { role: 'PRODUCER', producerId: p });
-    expect(own.producer.sealCompliance).toEqual({ countedTotal: '656000.00', compliant: false });
+    expect(own.producer.sealCompliance).toEqual({ countedTotal: '636000.00', compliant: false });
     const res = await api.gql(COMPLIANCE, { p, y: 2025, k: KNOWN }, { role: 'PRODUCER', producerId: other });
     expect(res.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     expect(res.errors?.[0].message).not.toContain('Nordeste');
@@ -186,7 +212,7 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     const flat = await compliance(p, 2024, '2024-06-27');
     expect([flat.model, flat.countedTotal, flat.achievedShare, flat.requiredShare, flat.shortfall, flat.status]).toEqual(['FLAT', '999.00', '0.03996', '0.3', '6501.00', 'NOT_COMPLIANT']);
     const empty = await compliance(p, 2026); // nothing recorded for 2026 yet
-    expect([empty.base, empty.countedTotal, empty.achievedShare, empty.priorityRegionShare, empty.compliant, empty.status]).toEqual(['0.00', '0.00', '0', '0', false, 'NOT_ESTABLISHED']);
+    expect([empty.base, empty.countedTotal, empty.achievedShare, empty.priorityRegionShare, empty.compliant, empty.status]).toEqual(['0.00', '0.00', '0', '0', null, 'NOT_ESTABLISHED']);
     expect(empty.findings.map((f: { code: string }) => f.code)).toEqual(['ZERO_BASE', 'NO_COUNTED_SPENDING', 'MINIMUM_NOT_PUBLISHED']);
   });
 

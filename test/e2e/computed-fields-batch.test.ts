@@ -1,5 +1,5 @@
 import { startTestApi, TestApi } from '../support/api';
-import { createProducer, grantSeal, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
+import { createProducer, grantSeal, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities, publishMemberMinimum } from '../support/fixtures';
 
 /**
  * The computed fields inside a compiled page are resolved for all its rows together: the same
@@ -38,6 +38,7 @@ async function seed(i: number) {
 
 beforeAll(async () => {
   api = await startTestApi();
+  await publishMemberMinimum(api);
   await upsertMunicipalities(api, [RECIFE, PORTO_ALEGRE]);
   for (let i = 0; i < 20; i++) await seed(i);
 }, 120_000);
@@ -46,6 +47,8 @@ afterAll(async () => { await api?.close(); });
 /** Each computed field, as selected on a producer (or an organization) of a page. */
 const FIELDS: Record<string, { root: 'producer' | 'organization'; select: string; most: number }> = {
   'Producer.sealCompliance': { root: 'producer', select: 'id sealCompliance(year: 2026) { compliant base achievedShare actualTotal countedTotal excluded { id source amount findings { code } } }', most: 18 },
+  // SealCompliance.countedItems: the year's statements and one more for the counted rows of every year of the page.
+  'SealCompliance.countedItems': { root: 'producer', select: 'id sealCompliance(year: 2026) { countedItems(first: 5) { totalCount items { id source actual weighted } } }', most: 19 },
   'Purchase.selo': { root: 'producer', select: 'id purchases(first: 5) { edges { node { id selo { counts actual findings { code } } } } }', most: 9 },
   'Purchase.familyFarmingOrigin': { root: 'producer', select: 'id purchases(first: 5) { edges { node { id familyFarmingOrigin familyFarmingFindings { code } } } }', most: 4 },
   'Contract.conformity': { root: 'producer', select: 'id contracts(first: 5) { edges { node { id conformity { conforming findings { code } } } } }', most: 4 },

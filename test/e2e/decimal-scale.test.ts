@@ -98,7 +98,7 @@ const UNSCALED = [
   'PurchaseSeloStatus.weight', 'RateAnswer.coefficient', 'SealAppliedFactor.value', 'SealCompliance.achievedShare', 'SealCompliance.priorityRegionShare',
   'SealCompliance.requiredPriorityRegionShare', 'SealCompliance.requiredShare', 'SealMinimumShare.achievedShare', 'SealMinimumShare.requiredShare',
   'SealPlanItem.organizationShare', 'SealPlanItem.weight', 'SealPlanLever.weight',
-  'SealPriorityRegionRequirement.requiredShare', 'SealPriorityRegionRequirement.share', 'SealSpendingItem.organizationShare', 'SealSpendingItem.weight',
+  'SealPriorityRegionRequirement.requiredShare', 'SealPriorityRegionRequirement.share', 'SealSpendingItem.organizationShare', 'SealSpendingItem.weight', 'SealCountedItem.weight', 'ProgramSpending.priorityRegionShare',
   // Shown half-even to 6 decimals (DESIGN §1.3), and the ad valorem fractions of revenue.
   'TaxSegment.blendedCofinsPerM3', 'TaxSegment.blendedPisPerM3', 'TaxSegment.cofinsRate', 'TaxSegment.pisRate',
   // The credit rates as fractions (1,65% = 0.0165) and the art. 31 share, unrounded.

@@ -6,6 +6,8 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { message, translate } from '../../src/i18n';
 import { Decimal } from '../../src/law/decimal';
+import { neutralised, toCsv } from '../../src/export/csv';
+import type { ExportDocument } from '../../src/export/document';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, electSpecialRegime, FEIRA, newCpf, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
 import { pdfText } from '../support/pdf-text';
@@ -197,6 +199,27 @@ describe('a page of purchases', () => {
     const next = await get(`/export/purchases?producer=${producer}&first=1&after=${encodeURIComponent(api1.pageInfo.endCursor)}&format=csv`);
     expect(csvSections(next.body).get('Compras')![1][9]).toBe('Cerealista Sul');
     expect(next.headers.get('x-page-has-next-page')).toBe('false');
+  });
+});
+
+describe('CSV cells from stored text', () => {
+  // Text stored before control characters were refused at input, or written by SQL: the file keeps one line per row.
+  const doc = (names: string[]): ExportDocument => ({
+    name: 'x', title: { en: 'T', 'pt-BR': 'T' }, subtitle: [{ en: 'Usina\r\n|M200|', 'pt-BR': 'Usina\r\n|M200|' }],
+    sections: [{ kind: 'table', key: 's', title: { en: 'S', 'pt-BR': 'S' }, columns: [{ key: 'n', label: { en: 'Name', 'pt-BR': 'Nome' }, type: 'text' }], rows: names.map((n) => [n]) }],
+  });
+
+  it('writes control characters and direction overrides as visible text: no line of a name\'s own, no reordering', () => {
+    const csv = toCsv(doc(['Planalto\r\n|M210|1|', 'tab\there', 'nel\u0085', 'Usina \u202Eetnatsiser', 'a\u2066b\u2069', 'Cerealista Sul']), 'pt-BR').toString('utf8');
+    expect(csv.split('\r\n')).toEqual(['\ufeffT', 'Usina<U+000D><U+000A>|M200|', '', 'S', 'Nome', 'Planalto<U+000D><U+000A>|M210|1|', 'tab<U+0009>here', 'nel<U+0085>',
+      'Usina <U+202E>etnatsiser', 'a<U+2066>b<U+2069>', 'Cerealista Sul', '', '']);
+  });
+
+  it('neutralises a formula after Unicode normalisation: full-width ＝ ＋ － ＠ and a leading space too', () => {
+    for (const text of ['＝HYPERLINK("http://x")', '＋1', '－1', '＠SUM(A1)', ' =1+1', '=1+1', '\t=1']) expect(neutralised(text)).toBe(`'${text}`);
+    for (const text of ['Cerealista', '1+1', 'a=b', '']) expect(neutralised(text)).toBe(text);
+    const rows: string[][] = parse(toCsv(doc(['＝1+1']), 'pt-BR'), { bom: true, delimiter: ';', relax_column_count: true });
+    expect(rows.slice(-2)).toEqual([['\'＝1+1'], ['']]);
   });
 });
 

@@ -8,7 +8,6 @@ import { supplierOn, validRegistrationsSql } from '../../src/services/facts/supp
 import { coverage, ContractFacts, firstCoveredPurchaseOn, signedBefore } from '../../src/law/contract-conformity';
 import { coverageSql, firstCoveredSql } from '../../src/services/facts/contract-coverage.sql';
 import { createLawBook } from '../../src/law/law-book';
-import { NoRuleInForceError } from '../../src/law/errors';
 import { runIndex } from '../../src/law/timeline';
 import { minimumShareTimeline, runIndexSql, valueOnSql } from '../../src/services/facts/parameter-timeline';
 import { priorityRegionOn, semiaridOn } from '../../src/law/municipality';
@@ -255,13 +254,7 @@ describe("a parameter's timeline (parameter-timeline.ts ~ runs, runIndex and the
         `SELECT ${runIndexSql('d', '$2::date[]')} AS run, ${valueOnSql('d', '$2::date[]', '$3::numeric[]')}::text AS share FROM unnest($1::date[]) WITH ORDINALITY AS k(d, n) ORDER BY n`,
         [asked, timeline.starts, timeline.values]);
       asked.forEach((day, i) => {
-        let expected: string | null;
-        try {
-          expected = law.cooperativeMinFamilyFarmerShare(day, asKnownOn).value.toFixed();
-        } catch (error) {
-          if (!(error instanceof NoRuleInForceError)) throw error;
-          expected = null;
-        }
+        const expected = law.cooperativeMinFamilyFarmerShare(day, asKnownOn)?.value.toFixed() ?? null;
         expect([day, rows[i]]).toEqual([day, { run: runIndex(timeline.starts, day), share: expected }]);
       });
     }), RUNS);

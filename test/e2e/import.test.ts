@@ -215,9 +215,13 @@ describe('purchases', () => {
     await api.db.dataSource.query(`DELETE FROM tax_period WHERE producer_id = $1`, [producerId]);
   });
 
-  it('counts the lines of a quoted cell that spans lines', async () => {
+  it('counts the lines of a quoted cell that spans lines (refused itself: no text takes a line break)', async () => {
     const csv = [PURCHASE_HEADER, `2025-08-01,,SOYBEAN,10,5,THIRD_PARTY,,,"Cerealista\nSul",4314100,,,`, `2025-08-01,,SOYBEAN,-1,5,THIRD_PARTY,,,X,4314100,,,`].join('\n');
-    expect((await refused('purchases', csv, { producerId })).message).toBe('line 4, column quantityKg: must be greater than zero');
+    const error = await refused('purchases', csv, { producerId }) as ImportProblemsError;
+    expect(error.problems.map((p) => [p.line, p.column, p.message])).toEqual([
+      [3, 'supplierName', 'line 3, column supplierName: the cell holds a control character (U+000A): line breaks, tabs, other control characters and direction overrides are refused'],
+      [4, 'quantityKg', 'line 4, column quantityKg: must be greater than zero'],
+    ]);
   });
 
   it('refuses a bad header and malformed CSV', async () => {
@@ -254,7 +258,7 @@ describe('sales', () => {
     expect(await refused('sales', [header, `2025-09-04,1,1,,,${key(3)}`, `2025-09-05,1,1,,,${key(1)}`].join('\n'), { producerId }))
       .toMatchObject({ line: 3, column: 'invoiceKey', code: 'CONFLICT', reason: 'DUPLICATE' });
     expect((await refused('sales', [header, `2025-09-04,1,0,,,`].join('\n'), { producerId })).message).toBe('line 2, column revenue: must be greater than zero');
-    expect((await refused('sales', [header, `2025-09-04,1,1,,,123`].join('\n'), { producerId })).message).toBe('line 2, column invoiceKey: invoiceKey must be the 44 digits of an NF-e access key');
+    expect((await refused('sales', [header, `2025-09-04,1,1,,,123`].join('\n'), { producerId })).message).toBe('line 2, column invoiceKey: invoiceKey must be an NF-e access key: 44 digits, the issuer\'s CNPJ (positions 7 to 18) may hold letters A to Z');
     expect(await api.count('SELECT count(*) FROM sale')).toBe(3);
   });
 });

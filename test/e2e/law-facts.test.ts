@@ -1,3 +1,4 @@
+import { publishMemberMinimum } from '../support/fixtures';
 import { createProducer, newCnpj, newCpf } from './records-b.fixtures';
 import { startTestApi, TestApi } from '../support/api';
 
@@ -27,6 +28,7 @@ async function organization(kind: string, familyFarmerMembers: number, validUnti
 
 beforeAll(async () => {
   api = await startTestApi();
+  await publishMemberMinimum(api);
   await api.ok(`mutation($m: [MunicipalityInput!]!) { upsertMunicipalities(input: $m) { ibgeCode } }`, {
     m: [{ ibgeCode: RECIFE, name: 'Recife', semiarid: false }, { ibgeCode: PORTO_ALEGRE, name: 'Porto Alegre', semiarid: false }],
   });

@@ -1,6 +1,8 @@
 import { cpf as cpfLib } from 'cpf-cnpj-validator';
 import { today } from '../../src/law/dates';
 import { startTestApi, TestApi } from '../support/api';
+import { createProducer, FEIRA, PORTO_ALEGRE, RECIFE } from '../support/fixtures';
+import { contract, purchases, setUpSeloYear } from '../support/selo-year';
 
 /**
  * PGPAF minimum prices (Decreto 5.996/2006) as dated, cited versions (DESIGN §1.4), and the
@@ -90,4 +92,32 @@ test('Contract.conformity uses the minimum price in force on the signing date, a
   expect(late.minimumPrice).toEqual({ pricePerKg: '1.20' });
   // As known before the R$ 1,20 version was published, the July contract conformed.
   expect((await conf(july, '2025-06-19')).conforming).toBe(true);
+});
+
+test('prices as published by product, state or region and period: a purchase is judged against the price for its origin and date', async () => {
+  const f = await setUpSeloYear(api); // soybean R$ 2,40/kg nationwide in 2025; a farmer of Recife (PE)
+  const publish = (scope: string | null, pricePerKg: string) => api.ok(PUBLISH, { i: {
+    feedstock: 'SOYBEAN', scope, validFrom: '2025-01-01', validUntil: '2025-12-31', pricePerKg, source: `Portaria PGPAF (test) 2025, ${scope ?? 'nacional'}`, publishedOn: '2024-12-20',
+  } });
+  await publish('29', '2.80'); //        Bahia
+  await publish('NORTHEAST', '2.60'); // the Nordeste's other states
+  const p = await createProducer(api, 'Usina dos Preços', RECIFE);
+  const k = await contract(api, p, { farmer: f, pricePerKg: '2.70' });
+  const [feira, recife, portoAlegre] = await purchases(api, p, [
+    { on: '2025-04-01', cost: '2700', farmer: f, contract: k, origin: FEIRA }, //        2,70/kg < Bahia's 2,80
+    { on: '2025-04-02', cost: '2500', farmer: f, contract: k, origin: RECIFE }, //       2,50/kg < the Nordeste's 2,60 (no price for PE)
+    { on: '2025-04-03', cost: '2450', farmer: f, contract: k, origin: PORTO_ALEGRE }, // 2,45/kg ≥ the national 2,40 (none for RS or the Sul)
+  ]);
+  const warnings = async (id: string) => (await api.ok(`query($id: ID!) { purchase(id: $id) { selo(asKnownOn: "2026-01-10") { counts warnings { code } } } }`, { id })).purchase.selo;
+  expect(await warnings(feira)).toEqual({ counts: true, warnings: [{ code: 'PURCHASE_BELOW_MINIMUM_PRICE' }] });
+  expect(await warnings(recife)).toEqual({ counts: true, warnings: [{ code: 'PURCHASE_BELOW_MINIMUM_PRICE' }] });
+  expect(await warnings(portoAlegre)).toEqual({ counts: true, warnings: [] });
+  // The contract guarantees the price of its counterparty's place: a farmer of Recife, the Nordeste's 2,60 ≤ 2,70.
+  const c = (await api.ok(`query($id: ID!) { contract(id: $id) { conformity(asKnownOn: "2026-01-10") { conforming minimumPrice { pricePerKg source } } } }`, { id: k })).contract.conformity;
+  expect(c).toEqual({ conforming: true, minimumPrice: { pricePerKg: '2.60', source: 'Portaria PGPAF (test) 2025, NORTHEAST' } });
+  // Every version lists its scope.
+  const listed = (await api.ok(`{ minimumPrices(feedstock: SOYBEAN) { scope pricePerKg } }`)).minimumPrices;
+  expect(listed).toEqual(expect.arrayContaining([{ scope: null, pricePerKg: '2.40' }, { scope: '29', pricePerKg: '2.80' }, { scope: 'NORTHEAST', pricePerKg: '2.60' }]));
+  const bad = await api.gql(PUBLISH, { i: { ...castor, scope: 'BA' } });
+  expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.scope' });
 });

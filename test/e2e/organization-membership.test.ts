@@ -1,5 +1,5 @@
 import { startTestApi, TestApi } from '../support/api';
-import { createProducer, electSpecialRegime, FEIRA, grantSeal, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
+import { createProducer, electSpecialRegime, FEIRA, grantSeal, PORTO_ALEGRE, RECIFE, upsertMunicipalities, publishMemberMinimum } from '../support/fixtures';
 import { contract, organization, purchases } from '../support/selo-year';
 import { createTestDatabase } from '../support/database';
 
@@ -22,6 +22,7 @@ const HISTORY = `query($id: ID!) { organization(id: $id) { members familyFarmerM
 
 beforeAll(async () => {
   api = await startTestApi();
+  await publishMemberMinimum(api);
   await upsertMunicipalities(api, [RECIFE, PORTO_ALEGRE, FEIRA]);
   producer = await createProducer(api, 'Usina da Cooperativa', RECIFE);
   await electSpecialRegime(api, producer, '2024-11-04');

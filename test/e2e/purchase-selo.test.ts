@@ -83,7 +83,7 @@ describe('Purchase.selo agrees with sealCompliance.excluded, reason by reason', 
     expect(await weighed('aSouthOrigin')).toEqual({ model: 'WEIGHTED', actual: '50000.00', factors: [], weight: '1', weighted: '50000.00', warnings: [] });
     expect(await weighed('bRecife')).toEqual({ model: 'WEIGHTED', actual: '20000.00', factors: [{ alinea: 'd', value: '4' }, { alinea: 'f', value: '2' }], weight: '8', weighted: '160000.00', warnings: [] });
     expect(await weighed('association')).toEqual({
-      model: 'WEIGHTED', actual: '5000.00', factors: [{ alinea: 'a', value: null }, { alinea: 'd', value: '4' }], weight: '4', weighted: '20000.00', warnings: [{ code: 'WEIGHTING_FACTOR_NOT_PUBLISHED' }],
+      model: 'WEIGHTED', actual: '5000.00', factors: [{ alinea: 'a', value: null }, { alinea: 'd', value: '4' }], weight: null, weighted: null, warnings: [{ code: 'WEIGHTING_FACTOR_NOT_PUBLISHED' }],
     });
     // R$ 1.500 for 1.000 kg of soybeans: R$ 1,50/kg, below the PGPAF R$ 2,40 in force on its date.
     expect(await weighed('noTa')).toEqual({ model: 'WEIGHTED', actual: '1500.00', factors: [{ alinea: 'd', value: '4' }], weight: '4', weighted: '6000.00', warnings: [{ code: 'PURCHASE_BELOW_MINIMUM_PRICE' }] });

@@ -1,6 +1,6 @@
 import { Decimal } from '../../src/law/decimal';
 import { startTestApi, TestApi } from '../support/api';
-import { createProducer, electSpecialRegime, grantSeal, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
+import { createProducer, electSpecialRegime, grantSeal, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities, publishMemberMinimum } from '../support/fixtures';
 
 /**
  * Family-farming origin as the month's SQL aggregate judges it (Decreto 10.527/2020, art. 6º §2º;
@@ -18,6 +18,7 @@ const D = (v: string | number) => new Decimal(v);
 let api: TestApi;
 beforeAll(async () => {
   api = await startTestApi();
+  await publishMemberMinimum(api); // 60/100 vs 59/100 judged against a published 0,6 (none is shipped)
   await upsertMunicipalities(api, [RECIFE, PORTO_ALEGRE]);
 });
 afterAll(async () => { await api.close(); });

@@ -1,7 +1,7 @@
 import { Decimal } from '../../src/law/decimal';
 import { today } from '../../src/law/dates';
 import { startTestApi, TestApi } from '../support/api';
-import { createProducer, FEIRA, grantSeal, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
+import { createProducer, FEIRA, grantSeal, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities, publishMemberMinimum } from '../support/fixtures';
 
 /**
  * Monthly PIS/Cofins over real PostgreSQL (issue 4; DESIGN §1.1–§1.3). Every expected figure is
@@ -48,6 +48,7 @@ const CAF = (n: string) => [{ kind: 'CAF', number: n, validFrom: '2024-01-01', v
 
 beforeAll(async () => {
   api = await startTestApi();
+  await publishMemberMinimum(api);
   await upsertMunicipalities(api, [RECIFE, PORTO_ALEGRE, FEIRA]);
   const farmer = async (municipalityCode: string, n: string) => (await api.ok(
     `mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`,

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CATALOGS, isMessageKey, LOCALES, message, recognise, translate } from '../../src/i18n';
 import { en } from '../../src/i18n/en';
 import { FINDINGS } from '../../src/law/findings';
-import { SEAL_COMPLIANCE_FINDINGS } from '../../src/law/seal-compliance';
+import { SEAL_COMPLIANCE_FINDINGS } from '../../src/law/seal-spending';
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
 

@@ -1,11 +1,11 @@
 import { findingMessage } from '../../src/i18n/finding-message';
 import { Version } from '../../src/law/dated';
 import {
-  Conformity, ContractFacts, contractConformity, contractFindingsFromFacts, CoveredPurchaseFacts, coverage, MinimumPriceValue, minimumPriceInForce, signedBefore,
+  Conformity, ContractFacts, contractConformity, contractFindingsFromFacts, CoveredPurchaseFacts, coverage, MinimumPriceValue, minimumPriceInForce, minimumPriceRuns, signedBefore,
 } from '../../src/law/contract-conformity';
 import { finding } from '../../src/law/findings';
 import { Decimal } from '../../src/law/decimal';
-import { Feedstock } from '../../src/law/types';
+import { Feedstock, Region } from '../../src/law/types';
 
 /** A contract with farmer 7 for soybean over 2025, signed 2025-01-10, R$ 2,50/kg, assistance assured. */
 const contract = (over: Partial<ContractFacts> = {}): ContractFacts => ({
@@ -116,5 +116,27 @@ describe('a purchase under a contract (art. 3º §2 II)', () => {
     const bad = contract({ technicalAssistance: false });
     const f = contractFindings({ facts: bad, conformity: contractConformity(bad, [], null, KNOWN) }, { ...purchase, feedstock: Feedstock.PALM });
     expect(codes(f)).toEqual(['CONTRACT_NOT_COVERING', 'NO_TECHNICAL_ASSISTANCE']);
+  });
+});
+
+describe('PGPAF prices by state or region (Decreto 5.996/2006: tables by product, state or region and period)', () => {
+  const price = (pricePerKg: string, scope: string | null, publishedOn = '2024-12-20') => ({
+    value: { feedstock: Feedstock.SOYBEAN, pricePerKg: new Decimal(pricePerKg), scope }, validFrom: '2025-01-01', validUntil: '2025-12-31', publishedOn, legalBasis: `test ${scope}`,
+  });
+  const versions = [price('2.40', null), price('2.60', Region.NORTHEAST), price('2.80', '29')];
+  const at = (municipalityCode: string, region: Region) => minimumPriceInForce(versions, Feedstock.SOYBEAN, '2025-06-01', '2026-01-01', { municipalityCode, region })?.value.pricePerKg.toFixed(2);
+
+  test("the origin's state first, else its region, else the national price", () => {
+    expect(at('2910800', Region.NORTHEAST)).toBe('2.80'); // Feira de Santana (BA, 29)
+    expect(at('2611606', Region.NORTHEAST)).toBe('2.60'); // Recife (PE, 26): no state price
+    expect(at('4314902', Region.SOUTH)).toBe('2.40'); //     Porto Alegre: neither
+    expect(minimumPriceInForce(versions, Feedstock.SOYBEAN, '2025-06-01', '2026-01-01')?.value.pricePerKg.toFixed(2)).toBe('2.40'); // no origin: national
+    // Known only from its publication: as known before, Bahia's falls back to the region's.
+    const later = [price('2.40', null), price('2.60', Region.NORTHEAST), price('2.80', '29', '2025-03-01')];
+    expect(minimumPriceInForce(later, Feedstock.SOYBEAN, '2025-06-01', '2025-02-28', { municipalityCode: '2910800', region: Region.NORTHEAST })?.value.pricePerKg.toFixed(2)).toBe('2.60');
+  });
+
+  test('runs per feedstock and scope', () => {
+    expect(minimumPriceRuns(versions, '2025-01-01', '2025-12-31', '2026-01-01').map((r) => [r.scope, r.pricePerKg.toFixed(2)])).toEqual([[null, '2.40'], ['29', '2.80'], ['NORTHEAST', '2.60']]);
   });
 });

@@ -1,4 +1,6 @@
 import { Decimal } from '../../src/law/decimal';
+import { createLawBook, LawBook } from '../../src/law/law-book';
+import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { familyFarmerShare, familyFarmingOrigin, farmerEligibility, organizationHabilitation } from '../../src/law/family-farming';
 import { OrganizationKind, Registration, RegistrationKind, SupplierKind } from '../../src/law/types';
 
@@ -92,5 +94,41 @@ describe('family-farming origin of a lot (Decreto 10.527/2020, art. 6º §2º; L
   test('third parties and own production: NOT_FROM_FAMILY_FARMING', () => {
     expect(familyFarmingOrigin({ kind: SupplierKind.THIRD_PARTY }).findings.map((f) => f.code)).toEqual(['NOT_FROM_FAMILY_FARMING']);
     expect(familyFarmingOrigin({ kind: SupplierKind.OWN_PRODUCTION }).familyFarming).toBe(false);
+  });
+});
+
+describe('the cooperative member minimum is not shipped (Decreto 10.527/2020, art. 4º VI: set by the ministry; no source publishes it)', () => {
+  const published = createLawBook([
+    ...SHIPPED_LAW,
+    // A minimum as an ADMIN would publish it: 0,6 in force from 2026-01-01, published 2025-12-01.
+    { parameter: 'cooperative-min-family-farmer-share', scope: null, value: { share: '0.6' }, validFrom: '2026-01-01', validUntil: null, publishedOn: '2025-12-01', legalBasis: 'Portaria MDA hipotética, art. 1º' },
+  ]);
+  const shipped = createLawBook(SHIPPED_LAW);
+  const valid = [caf('2024-01-01', '2027-12-31')];
+  // 59 of 100 members are family farmers: 59 / 100 = 0,59 < 0,6.
+  const coop = { kind: OrganizationKind.COOPERATIVE, members: 100, familyFarmerMembers: 59 };
+  const habilitation = (law: LawBook, on: string, asKnownOn: string) =>
+    organizationHabilitation(coop, valid, law.cooperativeMinFamilyFarmerShare(on, asKnownOn)?.value ?? null, on);
+
+  test('with none published, the DAP/CAF jurídica valid on the date decides, MEMBER_MINIMUM_NOT_PUBLISHED informs', () => {
+    const h = habilitation(shipped, '2025-06-30', '2026-06-30');
+    expect(h.habilitated).toBe(true);
+    expect(h.findings.map((f) => f.code)).toEqual(['MEMBER_MINIMUM_NOT_PUBLISHED']);
+    expect(h.findings[0].legalBasis).toBe('Decreto 10.527/2020, art. 4º VI');
+    // No valid document: not habilitated, whatever the members.
+    const none = organizationHabilitation(coop, [caf('2020-01-01', '2024-12-31')], null, '2025-06-30');
+    expect(none.habilitated).toBe(false);
+    expect(none.findings.map((f) => f.code)).toEqual(['REGISTRATION_NOT_VALID', 'MEMBER_MINIMUM_NOT_PUBLISHED']);
+  });
+
+  test('a cooperative before and after a published minimum: 59 of 100 passes on 2025-12-31, fails on 2026-01-01 (0,59 < 0,6)', () => {
+    expect(habilitation(published, '2025-12-31', '2026-06-30').habilitated).toBe(true);
+    const after = habilitation(published, '2026-01-01', '2026-06-30');
+    expect(after.habilitated).toBe(false);
+    expect(after.findings.map((f) => f.code)).toEqual(['MEMBER_SHARE_BELOW_MINIMUM']);
+    // As known before the publication (2025-11-30), 2026-01-01 is still judged by the document alone.
+    expect(habilitation(published, '2026-01-01', '2025-11-30').habilitated).toBe(true);
+    // 60 of 100 = 0,6: at the minimum, habilitated.
+    expect(organizationHabilitation({ ...coop, familyFarmerMembers: 60 }, valid, new Decimal('0.6'), '2026-01-01').habilitated).toBe(true);
   });
 });

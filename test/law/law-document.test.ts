@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { translate } from '../../src/i18n';
 import { FINDINGS } from '../../src/law/findings';
-import { SEAL_COMPLIANCE_FINDINGS } from '../../src/law/seal-compliance';
+import { SEAL_COMPLIANCE_FINDINGS } from '../../src/law/seal-spending';
 
 /**
  * DESIGN §1: "Where the law is ambiguous the choice is named Interpretation and must be written

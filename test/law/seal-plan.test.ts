@@ -1,10 +1,10 @@
 import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
-import { PurchaseGroup } from '../../src/law/seal-compliance';
+import { PurchaseGroup } from '../../src/law/seal-spending';
 import { SealComplianceFacts } from '../../src/law/seal-year';
 import { LeverRegion, planLevers, planShortfalls } from '../../src/law/seal-plan';
-import { sealCompliance } from '../../src/law/seal-weighting';
+import { sealCompliance } from '../../src/law/seal-compliance';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { Feedstock, PurchasePurpose, Region, SupplierKind } from '../../src/law/types';
 
@@ -34,7 +34,7 @@ const SOUTH = { region: Region.SOUTH, semiarid: false };
 const NORTHEAST = { region: Region.NORTHEAST, semiarid: false };
 const year = (purchases: PurchaseGroup[]): SealComplianceFacts => ({
   year: 2026, asKnownOn: '2026-12-01', plant: SOUTH,
-  sales: { ownRevenue: d('1000000'), ownVolume: d('200'), exportedVolume: d('0') }, purchases, fomento: [],
+  sales: { ownRevenue: d('1000000'), ownVolume: d('200'), exportedVolume: d('0'), domesticRevenue: d('1000000') }, purchases, fomento: [],
 });
 const lever = (levers: ReturnType<typeof planLevers>, kind: string, region: LeverRegion, diversified: boolean | null, org: boolean | null) =>
   levers.find((l) => l.kind === kind && l.region === region && l.diversified === diversified && l.viaOrganizationUpTo75 === org)!;

@@ -3,10 +3,11 @@ import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { finding } from '../../src/law/findings';
 import { createLawBook, LawVersionRecord, versionProblems } from '../../src/law/law-book';
-import { FomentoGroup, PurchaseGroup } from '../../src/law/seal-compliance';
+import { FomentoGroup, PurchaseGroup } from '../../src/law/seal-spending';
 import { SealComplianceFacts } from '../../src/law/seal-year';
 import { present } from '../../src/law/seal-presentation';
-import { factorsThatApply, sealCompliance, weighItem } from '../../src/law/seal-weighting';
+import { factorsThatApply, weighItem } from '../../src/law/seal-weighting';
+import { sealCompliance } from '../../src/law/seal-compliance';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { Feedstock, OrganizationKind, PurchasePurpose, Region, SealComplianceModel, SealWeightingFactor as F, SupplierKind } from '../../src/law/types';
 
@@ -57,7 +58,7 @@ function facts(over: Partial<SealComplianceFacts>): SealComplianceFacts {
   return {
     year: 2025, asKnownOn: KNOWN, plant: SOUTH,
     // R$ 1.000.000 of own biodiesel sold, nothing exported: base R$ 1.000.000.
-    sales: { ownRevenue: d('1000000'), ownVolume: d('200'), exportedVolume: d('0') },
+    sales: { ownRevenue: d('1000000'), ownVolume: d('200'), exportedVolume: d('0'), domesticRevenue: d('1000000') },
     purchases: [], fomento: [], ...over,
   };
 }
@@ -67,7 +68,7 @@ function only(over: Partial<SealComplianceFacts>, law = LAW) {
   const r = run(over, law);
   expect(r.items).toHaveLength(1);
   const i = r.items[0];
-  return { alineas: i.factors.map((f) => f.alinea).join(''), weight: i.weight.toFixed(), weighted: i.weighted.toFixed(), item: i, r };
+  return { alineas: i.factors.map((f) => f.alinea).join(''), weight: i.weight?.toFixed() ?? null, weighted: i.weighted?.toFixed() ?? null, item: i, r };
 }
 
 describe('the factors, by alínea (Portaria MDA nº 28/2024, p. 40)', () => {
@@ -115,15 +116,23 @@ describe('the factors, by alínea (Portaria MDA nº 28/2024, p. 40)', () => {
     expect([x.alineas, x.weight]).toEqual([alineas, weight]);
   });
 
-  test('a cooperative at 75% family farmers is "up to 75%" (b: castor from the Sul 1,1 × 2 = 2,2); at 76% it is not — a, unpublished, weighs 1', () => {
+  test('a cooperative at 75% family farmers is "up to 75%" (b: castor from the Sul 1,1 × 2 = 2,2); at 76% it is not — a, unpublished, leaves the item unweighed (never × 1)', () => {
     const at75 = only({ purchases: [viaCooperative('1000', 3, 4, { product: Feedstock.CASTOR_BEAN })] }); // 3/4 = 0,75
     expect([at75.alineas, at75.weight, at75.weighted]).toEqual(['bf', '2.2', '2200']); // 1.000 × 2,2
     expect(at75.item.findings).toEqual([]);
     const at76 = only({ purchases: [viaCooperative('1000', 19, 25, { product: Feedstock.CASTOR_BEAN })] }); // 19/25 = 0,76
-    expect([at76.alineas, at76.weight, at76.weighted]).toEqual(['af', '2', '2000']); // 1.000 × 2, alínea a left out
+    expect([at76.alineas, at76.weight, at76.weighted]).toEqual(['af', null, null]); // 1.000 × a × 2: a unknown
     expect(at76.item.factors[0].value).toBeNull();
     expect(codes(at76.item.findings)).toEqual(['WEIGHTING_FACTOR_NOT_PUBLISHED']);
     expect(codes(at76.r.findings)).toContain('WEIGHTING_FACTOR_NOT_PUBLISHED');
+    // The year's weighted total leaves it out and says how much actual value awaits the factor.
+    expect([at76.r.countedTotal.toFixed(), at76.r.awaitingFactor.toFixed(), at76.r.actualTotal.toFixed()]).toEqual(['0', '1000', '1000']);
+    const shown = present(at76.r);
+    expect([shown.minimumShare.awaitingFactor.toFixed(2), shown.minimumShare.weightedTotalComplete]).toEqual(['1000.00', false]);
+    expect(shown.spending[0].weighted).toBeNull();
+    // From the Nordeste (requirement 2 met, 1.000 / 1.000): nothing fails, the status says the total is incomplete.
+    const nordeste = run({ purchases: [viaCooperative('1000', 19, 25, { origin: NORTHEAST, product: Feedstock.CASTOR_BEAN })] });
+    expect([nordeste.priorityRegion.met, nordeste.compliant, present(nordeste).status]).toEqual([true, null, 'INCOMPLETE']);
   });
 
   test('alínea a published by an ADMIN (a test figure, 1,5) weighs from its publication on', () => {
@@ -134,13 +143,13 @@ describe('the factors, by alínea (Portaria MDA nº 28/2024, p. 40)', () => {
     const law = createLawBook([...SHIPPED_LAW, a]);
     const group = [viaCooperative('1000', 19, 25, { product: Feedstock.CASTOR_BEAN })];
     expect(only({ purchases: group, asKnownOn: '2026-03-01' }, law).weighted).toBe('3000'); // 1.000 × 1,5 × 2
-    expect(only({ purchases: group, asKnownOn: '2026-02-28' }, law).weighted).toBe('2000'); // before it: 1.000 × 2
+    expect(only({ purchases: group, asKnownOn: '2026-02-28' }, law).weighted).toBeNull(); // before it: a not known
   });
 
   test('fomento in the Nordeste or the Semiárido is × 30 alone (c does not combine); outside the priority region it does not count', () => {
     const r = run({ fomento: [fomento('1000'), fomento('100', SOUTHEAST_SEMIARID), fomento('500', SOUTH), fomento('700', CENTER_WEST)] });
     // Counted: 1.000 × 30 + 100 × 30 = 33.000; actual 1.100. The Sul and Centro-Oeste fomento is excluded.
-    expect(r.items.map((i) => [i.factors.map((f) => f.alinea).join(''), i.weighted.toFixed()])).toEqual([['c', '30000'], ['c', '3000']]);
+    expect(r.items.map((i) => [i.factors.map((f) => f.alinea).join(''), i.weighted?.toFixed()])).toEqual([['c', '30000'], ['c', '3000']]);
     expect([r.fomento.toFixed(), r.actualTotal.toFixed(), r.countedTotal.toFixed()]).toEqual(['1100', '1100', '33000']);
     expect(r.excluded.map((e) => codes(e.findings))).toEqual([['OUTSIDE_PRIORITY_REGION'], ['OUTSIDE_PRIORITY_REGION']]);
     expect(factorsThatApply({ source: 'FOMENTO', place: NORTHEAST, product: null, organizationShare: d('0.7') })).toEqual([F.FOMENTO_PRIORITY_REGION]);
@@ -156,7 +165,7 @@ describe('the factors, by alínea (Portaria MDA nº 28/2024, p. 40)', () => {
       { source: 'PURCHASE', place: NORTHEAST, product: Feedstock.SOYBEAN, organizationShare: null }, law, KNOWN);
     const second = weighItem('h2', 'FAMILY_FARMING_ACQUISITION', bought('100', { origin: NORTHEAST, segment: { from: '2025-07-01', to: '2025-12-31' } }),
       { source: 'PURCHASE', place: NORTHEAST, product: Feedstock.SOYBEAN, organizationShare: null }, law, KNOWN);
-    expect([first.weighted.toFixed(), second.weighted.toFixed()]).toEqual(['400', '500']); // 100 × 4, 100 × 5
+    expect([first.weighted?.toFixed(), second.weighted?.toFixed()]).toEqual(['400', '500']); // 100 × 4, 100 × 5
   });
 });
 
@@ -202,12 +211,12 @@ describe('requirement 1: weighted spending / base ≥ the minimum weighted perce
     expect(r.minimumShare.met).toBeNull();
     expect(r.minimumShare.shortfall).toBeNull();
     expect(r.compliant).toBeNull();
-    expect(codes(r.findings)).toEqual(['MINIMUM_NOT_PUBLISHED']);
+    expect(codes(r.findings)).toEqual(['MINIMUM_NOT_PUBLISHED', 'MEMBER_MINIMUM_NOT_PUBLISHED']);
     const shown = present(r);
     expect(shown.minimumShare.requiredShare).toBeNull();
     expect(shown.minimumShare.compliant).toBeNull();
     expect(shown.status).toBe('NOT_ESTABLISHED');
-    expect(shown.compliant).toBe(false); // the contract's non-null field: not established is not compliant
+    expect([shown.compliant, shown.requiredShare, shown.shortfall, shown.minimumShareMet]).toEqual([null, null, null, null]); // unknown reads null, never 0 or false
   });
 
   test('then published (a test figure, 90%): required 900.000, short 20.000 — from its publication date only', () => {
@@ -221,7 +230,7 @@ describe('requirement 1: weighted spending / base ≥ the minimum weighted perce
     expect(after.minimumShare.requiredAmount?.toFixed()).toBe('900000'); // 0,9 × 1.000.000
     expect(after.minimumShare.shortfall?.toFixed()).toBe('20000'); //    900.000 − 880.000
     expect([after.minimumShare.met, after.compliant]).toEqual([false, false]);
-    expect(codes(after.findings)).toEqual(['MINIMUM_SHARE_NOT_REACHED']);
+    expect(codes(after.findings)).toEqual(['MINIMUM_SHARE_NOT_REACHED', 'MEMBER_MINIMUM_NOT_PUBLISHED']);
     const before = run({ ...spend, asKnownOn: '2026-02-28' }, law);
     expect(before.minimumShare.met).toBeNull();
     // With 80% the same spending complies: 880.000 ≥ 800.000.

@@ -7,10 +7,10 @@ const law = createLawBook(SHIPPED_LAW);
 const K = '2026-12-03';
 
 describe('Selo parameters (Decreto 10.527/2020, arts. 3º §3º and 4º VI; Portaria Interministerial MME/MDA nº 2/2023)', () => {
-  test('art. 4º VI: cooperative minimum family-farmer share 0,6, marked for confirmation', () => {
-    const v = law.cooperativeMinFamilyFarmerShare('2025-06-01', K);
-    expect(v.value.toString()).toBe('0.6');
-    expect(v.note).toMatch(/Marked for confirmation/);
+  test('art. 4º VI: no cooperative member minimum is shipped (no source publishes one)', () => {
+    expect(law.cooperativeMinFamilyFarmerShare('2020-10-23', K)).toBeUndefined();
+    expect(law.cooperativeMinFamilyFarmerShare('2025-06-01', K)).toBeUndefined();
+    expect(law.versions('cooperative-min-family-farmer-share')).toEqual([]);
   });
 
   test.each([
@@ -46,7 +46,6 @@ describe('Selo parameters (Decreto 10.527/2020, arts. 3º §3º and 4º VI; Port
 
   test('the Selo goes on after PIS/Cofins end (DESIGN §1.2): its parameters are in force in 2027', () => {
     expect(law.priorityRegionMinShare('2027-06-01', K).value.toString()).toBe('0.2');
-    expect(law.cooperativeMinFamilyFarmerShare('2027-06-01', K).value.toString()).toBe('0.6');
   });
 
   test('a confirmed value published later wins from its publication, the shipped one stays for what was known before', () => {
@@ -54,8 +53,8 @@ describe('Selo parameters (Decreto 10.527/2020, arts. 3º §3º and 4º VI; Port
       ...SHIPPED_LAW,
       { parameter: 'cooperative-min-family-farmer-share', scope: null, value: { share: '0.7' }, validFrom: '2026-01-01', validUntil: null, publishedOn: '2026-02-01', legalBasis: 'Portaria MDA hipotética, art. 2º' },
     ]);
-    expect(book.cooperativeMinFamilyFarmerShare('2026-06-01', '2026-03-01').value.toString()).toBe('0.7');
-    expect(book.cooperativeMinFamilyFarmerShare('2026-06-01', '2026-01-15').value.toString()).toBe('0.6');
-    expect(book.cooperativeMinFamilyFarmerShare('2025-06-01', '2026-03-01').value.toString()).toBe('0.6');
+    expect(book.cooperativeMinFamilyFarmerShare('2026-06-01', '2026-03-01')?.value.toString()).toBe('0.7');
+    expect(book.cooperativeMinFamilyFarmerShare('2026-06-01', '2026-01-15')).toBeUndefined();
+    expect(book.cooperativeMinFamilyFarmerShare('2025-06-01', '2026-03-01')).toBeUndefined();
   });
 });

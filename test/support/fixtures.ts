@@ -75,3 +75,13 @@ export { nfeKey } from '../../src/formats/nfe-key';
 export async function producerCnpj(api: TestApi, producerId: string): Promise<string> {
   return (await api.db.dataSource.query('SELECT cnpj FROM producer WHERE id = $1', [producerId]))[0].cnpj;
 }
+
+/**
+ * Publish, as an ADMIN would, a cooperative member minimum (Decreto 10.527/2020, art. 4º VI): none
+ * is shipped, so tests of the member-share test publish one (0,6 from 2020-10-23 unless told).
+ */
+export async function publishMemberMinimum(api: TestApi, share = '0.6', validFrom = '2020-10-23', publishedOn = validFrom): Promise<void> {
+  await api.ok(`mutation($input: PublishLawParameterInput!) { publishLawParameter(input: $input) { id } }`, {
+    input: { parameter: 'cooperative-min-family-farmer-share', values: [{ name: 'share', value: share }], validFrom, publishedOn, legalBasis: 'Portaria MDA hipotética de teste, art. 1º (art. 4º VI)' },
+  });
+}

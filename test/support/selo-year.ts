@@ -1,5 +1,5 @@
 import { TestApi } from './api';
-import { FEIRA, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from './fixtures';
+import { FEIRA, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities, publishMemberMinimum } from './fixtures';
 
 /**
  * The records of a producer's Selo year, through the API's mutations: family farmers and
@@ -70,6 +70,7 @@ export async function purchases(api: TestApi, producerId: string, specs: Purchas
  */
 export async function setUpSeloYear(api: TestApi): Promise<string> {
   await upsertMunicipalities(api, [RECIFE, PORTO_ALEGRE, FEIRA]);
+  await publishMemberMinimum(api);
   await api.ok(`mutation($i: PublishMinimumPriceInput!) { publishMinimumPrice(input: $i) { id } }`, {
     i: { feedstock: 'SOYBEAN', validFrom: '2025-01-01', validUntil: '2026-12-31', pricePerKg: '2.40', source: 'Portaria PGPAF (test) 2024', publishedOn: '2024-12-20' },
   });

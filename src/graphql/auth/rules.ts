@@ -50,6 +50,11 @@ function ownWrite(note: string, ...producerArgs: string[]): Rule {
   return { kind: 'write', roles: WRITERS, producerSees: 'own', producerArgs, note };
 }
 
+/** The ministry's view of the whole program: ADMIN and AUDITOR; a PRODUCER is FORBIDDEN (Decreto 10.527/2020, art. 4º). */
+function ministryRead(note: string): Rule {
+  return { kind: 'read', roles: [Role.ADMIN, Role.AUDITOR], producerSees: 'own', producerArgs: [], note };
+}
+
 /** Shared records that a producer's team registers (farmers, organizations): ADMIN and PRODUCER. */
 function sharedWrite(note: string): Rule {
   return { kind: 'write', roles: WRITERS, producerSees: 'all', producerArgs: [], note };
@@ -83,6 +88,7 @@ export const QUERY_RULES: Readonly<Record<string, Rule>> = {
   importContributions: ownRead('A producer\'s imports of a month and their contributions; another producer is NOT_FOUND.', 'producerId'),
   sealCompliance: ownRead('A producer\'s year of Selo compliance; another producer is NOT_FOUND.', 'producerId'),
   sealPlan: ownRead('A producer\'s Selo plan for a year (nothing is written); another producer is NOT_FOUND.', 'producerId'),
+  programOverview: ministryRead('Every producer\'s figures together: the ministry\'s (ADMIN, AUDITOR); a PRODUCER is FORBIDDEN.'),
   auditLog: ownRead('ADMIN and AUDITOR see every entry; a PRODUCER only entries of its own records (service scope).'),
 };
 
@@ -108,6 +114,12 @@ export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
   closeTaxPeriod: ownWrite('A producer closes its own month.', 'producerId'),
   recordCreditClaim: ownWrite('A producer files claims against its own balances (Lei 11.116/2005, art. 16).', 'input.producerId'),
   electCreditApportionment: ownWrite('A producer elects its own apportionment method (Lei 10.637/2002, art. 3º § 9º).', 'input.producerId'),
+  recordReturns: ownWrite('A PRODUCER records returns of its own purchases and sales (named by id, scoped in the service).'),
+  cancelDocument: ownWrite('A PRODUCER cancels the records of its own notes only (the service scopes the key to its records).'),
+  correctPurchase: ownWrite('A PRODUCER corrects its own purchases (named by id, scoped in the service); a closed month is an ADMIN\'s to change.'),
+  correctImport: ownWrite('A PRODUCER corrects its own imports (named by id, scoped in the service); a closed month is an ADMIN\'s to change.'),
+  correctFomento: ownWrite('A PRODUCER corrects its own fomento expenses (named by id, scoped in the service); an evaluated Selo year is an ADMIN\'s to change.'),
+  correctSale: ownWrite('A PRODUCER corrects its own sales (named by id, scoped in the service); a closed month is an ADMIN\'s to change.'),
   reopenTaxPeriod: ownWrite('Reopening a producer\'s month, with a reason.', 'producerId'),
 };
 

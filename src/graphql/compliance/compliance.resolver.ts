@@ -5,7 +5,7 @@ import { Context, knownOn } from '../context';
 import { ContractType } from '../contract/contract.type';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
-import { ContractConformityType, SealComplianceType } from './compliance.type';
+import { ContractConformityType, SealComplianceType, SealCountedItemPageType } from './compliance.type';
 import { RecordSealEvaluationInput, SealEvaluationType } from './seal-evaluation.type';
 import { HypotheticalSpendingInput, SealPlanType } from './seal-plan.type';
 
@@ -39,6 +39,19 @@ export class SealComplianceResolver {
   @FieldResolver(() => ProducerType, { description: 'The producer.' })
   producer(@Root() r: SealComplianceReport) {
     return r.producer;
+  }
+
+  @FieldResolver(() => SealCountedItemPageType, {
+    description: 'Every purchase, other product and fomento expense that counts (art. 3º §2º I a–c), one by one with its id, actual value, factors by alínea and weighted value: a page of them (purchases first, by id); the years of a request asked with the same page are read in one statement.',
+  })
+  countedItems(
+    @Root() r: SealComplianceReport,
+    @Arg('first', () => Int, { defaultValue: 100, description: 'Rows in the page (1 to 1000).' }) first: number,
+    @Arg('offset', () => Int, { defaultValue: 0, description: 'Rows skipped (0 or more).' }) offset: number,
+    @Ctx() ctx: Context,
+  ) {
+    if (!r.countedSource) return { totalCount: 0, offset, items: [] };
+    return ctx.loaders.sealCountedItems.load({ source: r.countedSource, first, offset });
   }
 
   @Mutation(() => SealEvaluationType, {

@@ -1,6 +1,6 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
-import { Feedstock, Region, SealComplianceModel } from '../../law/types';
+import { Feedstock, Region, SealBaseRule, SealComplianceModel } from '../../law/types';
 import { MinimumPriceType } from '../minimum-price/minimum-price.type';
 import { DateScalar, DecimalScalar, Money } from '../scalars';
 import { FindingType } from '../types/common';
@@ -35,13 +35,14 @@ export class ExcludedItemType {
   @Field(() => [FindingType], { description: 'Every reason it does not count.' }) findings: FindingType[];
 }
 
-export enum SealComplianceStatus { COMPLIANT = 'COMPLIANT', NOT_COMPLIANT = 'NOT_COMPLIANT', NOT_ESTABLISHED = 'NOT_ESTABLISHED' }
+export enum SealComplianceStatus { COMPLIANT = 'COMPLIANT', NOT_COMPLIANT = 'NOT_COMPLIANT', INCOMPLETE = 'INCOMPLETE', NOT_ESTABLISHED = 'NOT_ESTABLISHED' }
 registerEnumType(SealComplianceStatus, {
   name: 'SealComplianceStatus',
   description: 'The year\'s verdict over every requirement in force (DESIGN §1.5).',
   valuesConfig: {
     COMPLIANT: { description: 'Every requirement is met.' },
     NOT_COMPLIANT: { description: 'At least one requirement is not met.' },
+    INCOMPLETE: { description: 'None fails, but the weighted total is incomplete: items await a factor not published (WEIGHTING_FACTOR_NOT_PUBLISHED; minimumShare.awaitingFactor says how much actual spending).' },
     NOT_ESTABLISHED: { description: 'None fails, but one cannot be judged yet: the minimum weighted percentage is not published (MINIMUM_NOT_PUBLISHED).' },
   },
 });
@@ -61,9 +62,31 @@ export class SealSpendingItemType {
   @Field(() => DateScalar, { description: 'First day of the run of days whose parameters weigh it.' }) from: string;
   @Money() @Field(() => DecimalScalar, { description: 'Actual value spent, in reais, to the centavo.' }) actual: Decimal;
   @Field(() => [SealAppliedFactorType], { description: 'Each factor applied, by alínea (weighted model); empty under the flat model.' }) factors: SealAppliedFactorType[];
-  @Field(() => DecimalScalar, { description: 'Product of the factors with a published figure (1 when none applies).' }) weight: Decimal;
-  @Money() @Field(() => DecimalScalar, { description: 'actual × weight, to the centavo.' }) weighted: Decimal;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Product of the factors (1 when none applies); null while one of them has no published figure (alínea a), never read as 1.' }) weight: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'actual × weight, to the centavo; null while weight is.' }) weighted: Decimal | null;
   @Field(() => [FindingType], { description: 'Findings that do not exclude it: PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED.' }) findings: FindingType[];
+}
+
+@ObjectType('SealCountedItem', {
+  description: 'One purchase or fomento expense that counts toward the Selo year (Decreto 10.527/2020, art. 3º §2º I a–c): its id, actual value, each factor applied by alínea and its weighted value.',
+})
+export class SealCountedItemType {
+  @Field(() => ID, { description: 'The id of the Purchase or FomentoExpense (see source).' }) id: string;
+  @Field(() => ExcludedItemSource, { description: 'Which record the id is.' }) source: ExcludedItemSource;
+  @Field(() => SeloSpendingKind, { description: 'Spending (a), (b) or (c) of art. 3º §2 I.' }) kind: SeloSpendingKind;
+  @Money() @Field(() => DecimalScalar, { description: 'Actual value (cost or amount as recorded), to the centavo.' }) actual: Decimal;
+  @Field(() => [SealAppliedFactorType], { description: 'Each factor applied, by alínea (weighted model); empty under the flat model.' }) factors: SealAppliedFactorType[];
+  @Field(() => DecimalScalar, { nullable: true, description: 'Product of the factors (1 when none applies); null while one has no published figure (alínea a).' }) weight: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'actual × weight, to the centavo; null while weight is.' }) weighted: Decimal | null;
+  @Field({ description: 'Part of the priority-region spending (requirement 2).' }) priorityRegion: boolean;
+  @Field(() => [FindingType], { description: 'Findings that do not exclude it.' }) findings: FindingType[];
+}
+
+@ObjectType('SealCountedItemPage', { description: 'A page of the counted purchases and fomento expenses of a Selo year: purchases first, then fomento, each by id.' })
+export class SealCountedItemPageType {
+  @Field(() => Int, { description: 'How many rows count in the year.' }) totalCount: number;
+  @Field(() => Int, { description: 'Rows skipped before this page.' }) offset: number;
+  @Field(() => [SealCountedItemType], { description: 'The page.' }) items: SealCountedItemType[];
 }
 
 @ObjectType('SealMinimumShare', { description: 'Requirement 1: (weighted) counted spending / base ≥ the minimum share. Under the weighted model the minimum is the minimum weighted percentage of Portaria MDA nº 28/2024 (p. 39), open until an ADMIN publishes it.' })
@@ -71,7 +94,9 @@ export class SealMinimumShareType {
   @Field(() => DecimalScalar, { nullable: true, description: 'The minimum in force on 31 December (6 decimals); null while not published (MINIMUM_NOT_PUBLISHED).' }) requiredShare: Decimal | null;
   @Field({ description: 'Legal basis of the minimum (or of the provision that has none published yet).' }) legalBasis: string;
   @Field(() => DecimalScalar, { description: 'weightedTotal / base (0 when the base is zero).' }) achievedShare: Decimal;
-  @Money() @Field(() => DecimalScalar, { description: 'The counted spending after weighting, to the centavo (countedTotal).' }) weightedTotal: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'The counted spending after weighting, to the centavo (countedTotal); items awaiting a factor are not in it.' }) weightedTotal: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Actual spending of the counted items whose weight awaits a factor not published (alínea a): not in weightedTotal.' }) awaitingFactor: Decimal;
+  @Field({ description: 'No counted item awaits a factor: weightedTotal is complete.' }) weightedTotalComplete: boolean;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'requiredShare × base in weighted reais; null while the minimum is not published.' }) requiredAmount: Decimal | null;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Art. 58: the balances of earlier evaluations brought in, in weighted reais (a surplus counts toward the minimum, a deficit adds to it); 0 when none; null while one cannot be established.' }) balanceIn: Decimal | null;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Weighted reais still missing (requiredAmount − weightedTotal − balanceIn), rounded up to the centavo; 0 when met; null while the minimum (or a balance brought in) is not known.' }) shortfall: Decimal | null;
@@ -127,27 +152,29 @@ export class SealComplianceType {
   @Field(() => Int, { description: 'Calendar year.' }) year: number;
   @Field(() => DateScalar, { description: 'The parameter versions used are those published by this date (DESIGN §1.4).' }) asKnownOn: string;
   @Money() @Field(() => DecimalScalar, { description: 'Value of own biodiesel sold in the year (own production, every market; art. 3º §3º II).' }) salesRevenue: Decimal;
-  @Money() @Field(() => DecimalScalar, { description: 'Revenue proportional to exported volume, excluded from the base (art. 3º §3 III): salesRevenue × exported volume / total volume of own production.' }) exportedValue: Decimal;
-  @Money() @Field(() => DecimalScalar, { description: 'salesRevenue − exportedValue: the base of the minimum share (art. 3º §3º II–III).' }) base: Decimal;
+  @Field(() => SealBaseRule, { description: 'What the base is made of, by the wording in force for the year: RAW_MATERIAL_ACQUISITIONS (original art. 3º §3º II, to 2020–2021 as known before Decreto 10.708/2021), BIODIESEL_SOLD (§3º II from Decreto 10.708/2021), DOMESTIC_SALES (from 2024, Portaria MDA nº 28/2024).' }) baseRule: SealBaseRule;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Under RAW_MATERIAL_ACQUISITIONS: the cost of the raw material for biodiesel acquired in the year (not own production), the value the base starts from; else null.' }) rawMaterialAcquisitions: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { description: 'Excluded from the base for exports (art. 3º §3 III): under BIODIESEL_SOLD salesRevenue × exported volume / total volume, under RAW_MATERIAL_ACQUISITIONS the same share of the acquisitions, under DOMESTIC_SALES the value of the export sales.' }) exportedValue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'The base of the minimum share: (salesRevenue, or rawMaterialAcquisitions under the original wording) − exportedValue; from 2024 the gross value of own biodiesel sold on the domestic market.' }) base: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Counted spending (a): family-farming raw material for biodiesel, under a conforming prior contract from an eligible supplier (art. 3º §2 I a, II), before weighting.' }) familyFarmingAcquisitions: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Counted spending (b): other family-farming products bought in the priority region under a conforming prior contract (art. 3º §2 I b, II), before weighting.' }) otherProductAcquisitions: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Counted spending (c): fomento in the priority region (art. 3º §2 I c; art. 2º VII), before weighting.' }) fomento: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Sum after the weighting factors in force: (a), (b) and (c), each times the factors in force on its dates (weighted model: Portaria MDA nº 28/2024; flat model: the factor of its kind).' }) countedTotal: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Actual (unweighted) counted spending in the North, Northeast and Semiárido: (a) by origin municipality, all of (b) and (c) (requirement 2).' }) priorityRegionAmount: Decimal;
   @Field(() => DecimalScalar, { description: 'countedTotal / base (0 when the base is zero, with the finding ZERO_BASE): under the weighted model, the achieved weighted share.' }) achievedShare: Decimal;
-  @Field(() => DecimalScalar, { description: 'Minimum share in force on 31 December of the year: the plant region\'s (flat model, art. 3º §3º I) or the minimum weighted percentage (weighted model); 0 while the latter is not published — minimumShare.requiredShare is then null (MINIMUM_NOT_PUBLISHED).' }) requiredShare: Decimal;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Minimum share in force on 31 December of the year: the plant region\'s (flat model, art. 3º §3º I) or the minimum weighted percentage (weighted model); null while the latter is not published (MINIMUM_NOT_PUBLISHED).' }) requiredShare: Decimal | null;
   @Field({ description: 'Legal basis of requiredShare.' }) requiredShareLegalBasis: string;
-  @Money() @Field(() => DecimalScalar, { description: 'Reais still to spend to reach requiredShare (in counted, weighted reais); 0 when reached, and while the minimum is not published (minimumShare.shortfall is then null). Rounded up to the centavo.' }) shortfall: Decimal;
-  @Field({ description: 'Requirement 1: countedTotal / base ≥ requiredShare; false while the minimum is not published (minimumShare.compliant is then null).' }) minimumShareMet: boolean;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Reais still to spend to reach requiredShare (in counted, weighted reais), rounded up to the centavo; 0 when reached; null while the minimum is not published or, short of it, items await a factor.' }) shortfall: Decimal | null;
+  @Field(() => Boolean, { nullable: true, description: 'Requirement 1: countedTotal / base ≥ requiredShare; null while it cannot be judged (minimum not published, or short of it with items awaiting a factor).' }) minimumShareMet: boolean | null;
   @Field(() => DecimalScalar, { description: 'Part of the actual counted spending in the priority region: priorityRegionAmount / actualTotal (0 when nothing counted).' }) priorityRegionShare: Decimal;
   @Field(() => DecimalScalar, { description: 'Minimum priority-region part for the year (Portaria Interministerial MME/MDA nº 2/2023: 10% 2024, 15% 2025, 20% from 2026); 0 before 2024, when there is none.' }) requiredPriorityRegionShare: Decimal;
   @Field({ description: 'Legal basis of requiredPriorityRegionShare.' }) requiredPriorityRegionShareLegalBasis: string;
   @Field({ description: 'Requirement 2: priorityRegionShare ≥ requiredPriorityRegionShare.' }) priorityRegionShareMet: boolean;
-  @Field({ description: 'Every requirement met (status COMPLIANT); false when one is not, and while one cannot be judged (status NOT_ESTABLISHED).' }) compliant: boolean;
+  @Field(() => Boolean, { nullable: true, description: 'Every requirement met (status COMPLIANT); false when one is not; null while none fails and one cannot be judged (status INCOMPLETE or NOT_ESTABLISHED).' }) compliant: boolean | null;
   @Field(() => SealComplianceModel, { description: 'FLAT (up to 2023; 2024 as known before 2024-06-28) or WEIGHTED (from 2024, Portaria MDA nº 28/2024).' }) model: SealComplianceModel;
   @Field({ description: 'Legal basis of the model.' }) modelLegalBasis: string;
   @Money() @Field(() => DecimalScalar, { description: 'Counted spending (a) + (b) + (c) as spent, before weighting.' }) actualTotal: Decimal;
-  @Field(() => SealComplianceStatus, { description: 'COMPLIANT, NOT_COMPLIANT, or NOT_ESTABLISHED while the minimum weighted percentage is not published and no requirement fails.' }) status: SealComplianceStatus;
+  @Field(() => SealComplianceStatus, { description: 'COMPLIANT, NOT_COMPLIANT; while none fails and one cannot be judged, INCOMPLETE (items await a factor) or NOT_ESTABLISHED (the minimum weighted percentage is not published).' }) status: SealComplianceStatus;
   @Field(() => SealMinimumShareType, { description: 'Requirement 1, with requiredShare and compliant null while the minimum is not published.' }) minimumShare: SealMinimumShareType;
   @Field(() => SealPriorityRegionRequirementType, { description: 'Requirement 2, on actual values.' }) priorityRegion: SealPriorityRegionRequirementType;
   @Field(() => SealTechnicalAssistanceType, { nullable: true, description: 'Requirement 3 (weighted model); null under the flat model, where a contract without technical assistance excludes its purchases.' }) technicalAssistance: SealTechnicalAssistanceType | null;

@@ -10,6 +10,7 @@ import { DateScalar, DecimalScalar, Money } from '../scalars';
 export class MinimumPriceType {
   @Field(() => ID, { description: 'Id of this version (versions are never overwritten).' }) id: string;
   @Field(() => Feedstock, { description: 'Raw material the price is for.' }) feedstock: Feedstock;
+  @Field(() => String, { nullable: true, description: 'Where it applies: a state\'s two-digit IBGE code, a region, or null nationwide.' }) scope: string | null;
   @Field(() => DateScalar, { description: 'First day in force.' }) validFrom: string;
   @Field(() => DateScalar, { description: 'Last day in force (inclusive).' }) validUntil: string;
   @Money() @Field(() => DecimalScalar, { description: 'PGPAF minimum price (Decreto 5.996/2006), reais per kg.' }) pricePerKg: Decimal;

@@ -108,7 +108,7 @@ export class TaxPeriodType {
   @Money() @Field(() => DecimalScalar, { description: 'Sum of the segments\' PIS/Pasep due.' }) pisDue: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Sum of the segments\' Cofins due.' }) cofinsDue: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'pisDue + cofinsDue.' }) totalDue: Decimal;
-  @Field(() => [FindingType], { description: 'NO_REGIME_ELECTION, NO_FEEDSTOCK_IN_PERIOD, BLEND_OF_EARLIER_PERIOD, OWN_PRODUCTION_VALUED_BY_LOTS_USED, OWN_PRODUCTION_VALUED_BY_QUANTITY, SEAL_NOT_REGULAR, IMPORTED_BIODIESEL, RATE_NOT_PUBLISHED.' }) warnings: FindingType[];
+  @Field(() => [FindingType], { description: 'NO_REGIME_ELECTION, NO_FEEDSTOCK_IN_PERIOD, BLEND_OF_EARLIER_PERIOD, OWN_PRODUCTION_VALUED_BY_LOTS_USED, OWN_PRODUCTION_VALUED_BY_QUANTITY, SEAL_NOT_REGULAR, IMPORTED_BIODIESEL, RATE_NOT_PUBLISHED, SEMIARID_DELIMITATION_OPEN (days before 2017-12-05, whose Semiárido delimitation is not in our sources).' }) warnings: FindingType[];
   @Field(() => ImportContributionsType, { description: 'The month\'s imports of biodiesel and their PIS/Pasep-Importação and Cofins-Importação (Decreto 10.527/2020, art. 5º §1º and §3º): apart from the domestic sales above, not in totalDue.' }) imports: ImportContributionsType;
   @Field(() => [FuelTaxAssessmentType], { description: 'The single-phase taxes on fuels levied in the month (LC 214/2025, arts. 172–175): the CBS from 2027; empty before. Not in totalDue.' }) fuelTaxes: FuelTaxAssessmentType[];
   @Field({ description: 'sha256 of the inputs of the figures shown: the month\'s aggregates, segments, regime and the law versions used.' }) fingerprint: string;

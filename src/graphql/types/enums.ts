@@ -1,7 +1,8 @@
 import { registerEnumType } from 'type-graphql';
 import {
   BiodieselOrigin, FomentoKind, Feedstock, FuelTax, FuelTaxStatus, Market, OrganizationKind, OwnProductionValuation, PurchasePurpose, RateCategory, Region,
-  RegistrationKind, Role, SealComplianceModel, SealEventKind, SealWeightingFactor, SupplierKind, TaxPeriodStatus, TaxRegime,
+  RegistrationKind, Role, SealBaseRule, SealComplianceModel, SealEventKind, SealWeightingFactor, SupplierKind, TaxPeriodStatus, TaxRegime,
+  RecordState,
 } from '../../law/types';
 
 registerEnumType(Region, {
@@ -115,6 +116,14 @@ registerEnumType(FomentoKind, {
     OTHER: { description: 'Other fomento spending.' },
   },
 });
+registerEnumType(RecordState, {
+  name: 'RecordState',
+  description: 'A record as its fiscal document stands: a cancelled NF-e\'s records are kept and audited but counted by no computation.',
+  valuesConfig: {
+    ACTIVE: { description: 'Counted: the document stands.' },
+    CANCELLED: { description: 'The NF-e was cancelled (cancelDocument, or the cancellation event tpEvento 110111): kept, audited, counted nowhere from then on.' },
+  },
+});
 registerEnumType(TaxPeriodStatus, {
   name: 'TaxPeriodStatus',
   description: 'A CLOSED month keeps its snapshot and refuses changes.',
@@ -171,6 +180,15 @@ registerEnumType(SealComplianceModel, {
   valuesConfig: {
     FLAT: { description: 'Counted spending against the flat minimum of the plant\'s region (Portaria MAPA 144/2019, secondary): years up to 2023, and 2024 as known before 2024-06-28.' },
     WEIGHTED: { description: 'Each item times its weighting factors against the minimum weighted percentage (Portaria MDA nº 28/2024, published 2024-06-28): years from 2024.' },
+  },
+});
+registerEnumType(SealBaseRule, {
+  name: 'SealBaseRule',
+  description: 'What the base of the Selo\'s minimum share is made of, by the wording in force for the year (Decreto 10.527/2020, art. 3º §3º II–III; Portaria MDA nº 28/2024).',
+  valuesConfig: {
+    RAW_MATERIAL_ACQUISITIONS: { description: 'Original §3º II (from 2020-10-23): the year\'s raw-material acquisitions, less the part proportional to the exported volume.' },
+    BIODIESEL_SOLD: { description: '§3º II as amended by Decreto 10.708/2021: the value of own biodiesel sold, less the part proportional to the exported volume.' },
+    DOMESTIC_SALES: { description: 'From 2024 (Portaria MDA nº 28/2024): the gross value of own biodiesel sold on the domestic market, the sum of those sales.' },
   },
 });
 registerEnumType(SealWeightingFactor, {

@@ -148,6 +148,16 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     };
   });
 
+  // The priority region (art. 6º I and III) of days whose Semiárido delimitation is not in our sources.
+  if (special && !valuation.noFeedstock) {
+    const last = segments[segments.length - 1]?.to ?? first;
+    const open = law.semiaridDelimitationOpen(first, asKnownOn) ?? law.semiaridDelimitationOpen(last, asKnownOn);
+    if (open) {
+      const from = open.validFrom > first ? open.validFrom : first;
+      const to = open.validUntil && open.validUntil < last ? open.validUntil : last;
+      warnings.push(finding('SEMIARID_DELIMITATION_OPEN', message('finding.SEMIARID_DELIMITATION_OPEN.days', { from, to, legalBasis: open.legalBasis }), open.legalBasis));
+    }
+  }
   const importedVolumeM3 = sum(segmentFigures.map((s) => s.importedVolumeM3));
   if (special && segmentFigures.some((s) => s.pisCofinsInForce && s.importedVolumeM3.gt(0))) {
     warnings.push(finding('IMPORTED_BIODIESEL', undefined, cite(BlendRule.IMPORTED_AT_GENERAL)));

@@ -67,7 +67,7 @@ export class FactsService {
    * as known on `asKnownOn` in `law` (the request's law book, read once for a page).
    */
   habilitation(law: LawBook, facts: SupplierOnDay, on: IsoDate, asKnownOn: IsoDate): Habilitation {
-    const minShare = law.cooperativeMinFamilyFarmerShare(on, asKnownOn).value;
+    const minShare = law.cooperativeMinFamilyFarmerShare(on, asKnownOn)?.value ?? null;
     return organizationHabilitation(facts.organization ?? { kind: OrganizationKind.COOPERATIVE, members: 0, familyFarmerMembers: 0 }, facts.organizationRegistrations, minShare, on);
   }
 

@@ -1,5 +1,4 @@
 import { IsoDate } from '../../law/dates';
-import { NoRuleInForceError } from '../../law/errors';
 import { LawBook } from '../../law/law-book';
 import { runs, versionBoundaries } from '../../law/timeline';
 
@@ -30,18 +29,10 @@ export interface Timeline {
 
 /**
  * The cooperative minimum family-farmer share (Decreto 10.527/2020, art. 4º VI) as known on
- * `asKnownOn`, over all time: a day with none in force is a run of null (any other error of the law
- * book is a fault and thrown).
+ * `asKnownOn`, over all time: a day with none published is a run of null (the document alone decides).
  */
 export function minimumShareTimeline(law: LawBook, asKnownOn: IsoDate): Timeline {
-  const shareOn = (d: IsoDate): string | null => {
-    try {
-      return law.cooperativeMinFamilyFarmerShare(d, asKnownOn).value.toFixed();
-    } catch (error) {
-      if (error instanceof NoRuleInForceError) return null;
-      throw error;
-    }
-  };
+  const shareOn = (d: IsoDate): string | null => law.cooperativeMinFamilyFarmerShare(d, asKnownOn)?.value.toFixed() ?? null;
   const boundaries = versionBoundaries(law.versions('cooperative-min-family-farmer-share'), asKnownOn);
   if (boundaries.length === 0) return { starts: ['0001-01-01'], values: [null] };
   const spans = runs(boundaries[0], '9999-12-31', boundaries, (d) => String(shareOn(d)));

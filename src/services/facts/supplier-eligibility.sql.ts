@@ -29,8 +29,8 @@ export interface SupplierOn {
   /**
    * Came from family farming (art. 6º §2º; Lei 11.116/2005, art. 5º §3º): a family farmer with a
    * DAP/CAF valid that day, or a cooperative with a DAP/CAF jurídica valid that day whose declared
-   * family-farmer members are at least `minShare` (an SQL expression; NULL: none in force, not
-   * habilitated — the caller refuses that case) of its members. Never an association (art. 6º §2º
+   * family-farmer members are at least `minShare` (an SQL expression; NULL while none is published:
+   * the document alone decides, art. 4º VI read in docs/LAW.md) of its members. Never an association (art. 6º §2º
    * names the cooperative). Interpretation: purchases from associations count for the Selo
    * (art. 2º V) but not for categories II/III (docs/LAW.md; DESIGN §1.2).
    */
@@ -47,7 +47,7 @@ export function supplierOn(p: string, day: string, lastDapDay: string): Supplier
     membershipId: `coalesce(em.id, 0)`,
     familyFarmingOrigin: (minShare) => `CASE ${p}.supplier_kind
       WHEN '${SupplierKind.FAMILY_FARMER}' THEN coalesce(ef.valid @> ${day}, false)
-      WHEN '${SupplierKind.COOPERATIVE}' THEN coalesce(eo.valid @> ${day} AND em.kind = 'COOPERATIVE' AND em.family_farmer_members >= (${minShare}) * em.members, false)
+      WHEN '${SupplierKind.COOPERATIVE}' THEN coalesce(eo.valid @> ${day} AND em.kind = 'COOPERATIVE' AND ((${minShare}) IS NULL OR em.family_farmer_members >= (${minShare}) * em.members), false)
       ELSE false END`,
   };
 }

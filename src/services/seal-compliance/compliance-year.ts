@@ -6,10 +6,10 @@ import { Decimal } from '../../law/decimal';
 import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
 import { Finding } from '../../law/findings';
 import { LawBook } from '../../law/law-book';
-import { FomentoGroup, parameterSegments, PurchaseGroup, Segment } from '../../law/seal-compliance';
-import { SealComplianceResult, targetDay } from '../../law/seal-year';
-import { sealCompliance, sealComplianceModel } from '../../law/seal-weighting';
-import { Region } from '../../law/types';
+import { baseRuleOf, FomentoGroup, parameterSegments, PurchaseGroup, Segment, targetDay } from '../../law/seal-spending';
+import { CountedItem, SealComplianceResult } from '../../law/seal-year';
+import { sealCompliance, sealComplianceModel } from '../../law/seal-compliance';
+import { PurchasePurpose, Region, SealBaseRule, SupplierKind } from '../../law/types';
 import { semiaridOnSql } from '../facts/priority-region.sql';
 import { ContractConformityService } from './contract-conformity.service';
 import { SealEvaluationService } from './seal-evaluation.service';
@@ -17,6 +17,7 @@ import {
   FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
   purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
+import { activeSql, COUNTED_SALE } from '../record-state';
 
 /**
  * The Selo's year (Decreto 10.527/2020, art. 3º §2 I–III, §3º) of a SET of producers, one producer
@@ -44,6 +45,24 @@ export type ExtraGroups = (segmentOn: (day: IsoDate) => Segment) => { purchases:
 export interface YearOutcome {
   result: SealComplianceResult;
   excluded: ExcludedItem[];
+  /** Where the rows of its counted groups are read from, page by page (`countedRows`). */
+  counted: CountedSource;
+}
+
+/** The counted groups of a producer's year, with the statement parameters that found them. */
+export interface CountedSource {
+  producerId: string;
+  params: unknown[];
+  purchases: Array<{ row: PurchaseGroupRow; item: CountedItem }>;
+  fomento: Array<{ row: FomentoGroupRow; item: CountedItem }>;
+}
+
+/** One counted purchase or fomento expense, with its group's factors applied to its own value. */
+export interface CountedRow {
+  id: string;
+  source: 'PURCHASE' | 'FOMENTO_EXPENSE';
+  actual: Decimal;
+  item: CountedItem;
 }
 
 export interface YearAsked {
@@ -84,12 +103,21 @@ export class ComplianceYears {
       `SELECT k.id::text AS producer_id, m.region, ${semiaridOnSql('m.ibge_code', '$3::date')} AS semiarid
          FROM unnest($1::bigint[], $2::text[]) AS k(id, code) JOIN municipality m ON m.ibge_code = k.code`,
       [ids, producers.map((p) => p.plantMunicipalityCode), targetDay(year)]);
-    const sales: Array<{ producer_id: string; revenue: string; volume: string; exported: string }> = await em.query(
-      `SELECT producer_id::text AS producer_id, coalesce(sum(revenue), 0) AS revenue, coalesce(sum(volume_m3), 0) AS volume,
-              coalesce(sum(volume_m3) FILTER (WHERE market = 'EXPORT'), 0) AS exported
-         FROM sale WHERE producer_id = ANY($1::bigint[]) AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date
-        GROUP BY producer_id`,
-      [ids, from, to],
+    // The base (art. 3º §3º II–III): own biodiesel sold, on every market and on the domestic one; under
+    // the original wording the year's raw-material acquisitions (purchasedOn in the year, not own production).
+    const wording = law.sealWording(targetDay(year), asKnownOn)?.wording;
+    const acquisitionsBase = wording !== undefined && baseRuleOf(wording, weighted) === SealBaseRule.RAW_MATERIAL_ACQUISITIONS;
+    const sales: Array<{ producer_id: string; revenue: string; volume: string; exported: string; domestic: string; acquisitions: string }> = await em.query(
+      `SELECT k.id::text AS producer_id, s.revenue, s.volume, s.exported, s.domestic, a.acquisitions
+         FROM unnest($1::bigint[]) AS k(id)
+         CROSS JOIN LATERAL (SELECT coalesce(sum(revenue), 0) AS revenue, coalesce(sum(volume_m3), 0) AS volume,
+                                    coalesce(sum(volume_m3) FILTER (WHERE market = 'EXPORT'), 0) AS exported,
+                                    coalesce(sum(revenue) FILTER (WHERE market = 'DOMESTIC'), 0) AS domestic
+                               FROM ${COUNTED_SALE} WHERE producer_id = k.id AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}) s
+         CROSS JOIN LATERAL (SELECT coalesce(sum(cost), 0) AS acquisitions FROM purchase
+                              WHERE $4 AND producer_id = k.id AND purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'
+                                AND purchased_on BETWEEN $2::date AND $3::date AND ${activeSql()}) a`,
+      [ids, from, to, acquisitionsBase],
     );
     // The year's groups are hashed, not sorted: the planner estimates one group per row (the keys are
     // expressions over the purchase's date and supplier) where there are a few thousand, and would
@@ -126,7 +154,7 @@ export class ComplianceYears {
     for (const producer of producers) {
       try {
         const plant = plants.find((r) => r.producer_id === producer.id)!;
-        const sold = sales.find((r) => r.producer_id === producer.id) ?? { revenue: '0', volume: '0', exported: '0' };
+        const sold = sales.find((r) => r.producer_id === producer.id)!;
         const purchases: PurchaseGroup[] = purchaseRows.filter((r) => r.producer_id === producer.id).map((r) => purchaseGroupOf(r, conformities, organizations, segmentOf));
         const fomento: FomentoGroup[] = fomentoRows.filter((r) => r.producer_id === producer.id).map((r) => ({
           key: keyOf(r as unknown as Row, FOMENTO_COLUMNS),
@@ -135,7 +163,10 @@ export class ComplianceYears {
         const evaluated = evaluations.get(producer.id) ?? { own: null, into: [] };
         const result = sealCompliance({
           year, asKnownOn, plant: { region: plant.region, semiarid: plant.semiarid },
-          sales: { ownRevenue: new Decimal(sold.revenue), ownVolume: new Decimal(sold.volume), exportedVolume: new Decimal(sold.exported) },
+          sales: {
+            ownRevenue: new Decimal(sold.revenue), ownVolume: new Decimal(sold.volume), exportedVolume: new Decimal(sold.exported),
+            domesticRevenue: new Decimal(sold.domestic), rawMaterialAcquisitions: new Decimal(sold.acquisitions),
+          },
           ...withExtra(purchases, fomento, asked.extra?.((day) => segments.find((g) => g.from <= day && day <= g.to) as Segment)),
           balancesIn: await this.balancesInto(em, producer, law, evaluated.into, asKnownOn),
           evaluation: evaluated.own && { year, communicatedOn: evaluated.own.communicatedOn },
@@ -146,7 +177,17 @@ export class ComplianceYears {
       }
     }
     const excluded = asked.listExcluded ? await excludedItems(em, producers, outcomes, params, groupsByKey, fomentoByKey) : new Map<string, ExcludedItem[]>();
-    return outcomes.map((o, i) => (o instanceof Error ? o : { result: o.result, excluded: excluded.get(producers[i].id) ?? [] }));
+    return outcomes.map((o, i) => {
+      if (o instanceof Error) return o;
+      const id = producers[i].id;
+      const mine = o.result.items.filter((it) => !it.key.startsWith(HYPOTHETICAL));
+      const counted: CountedSource = {
+        producerId: id, params,
+        purchases: mine.filter((it) => it.source === 'PURCHASE').map((item) => ({ row: groupsByKey.get(`${id}|${item.key}`)!, item })),
+        fomento: mine.filter((it) => it.source === 'FOMENTO').map((item) => ({ row: fomentoByKey.get(`${id}|${item.key}`)!, item })),
+      };
+      return { result: o.result, excluded: excluded.get(id) ?? [], counted };
+    });
   }
 
   /**
@@ -225,4 +266,58 @@ async function excludedItems(
     }
   }
   return items;
+}
+
+/**
+ * A page of each year's counted rows (art. 3º §2º I a–c): every purchase and fomento expense of its
+ * counted groups, purchases first, by id, each with its group's factors; the years of one
+ * (year, asKnownOn) in one statement. `offset` rows are skipped, `first` returned, with the total.
+ */
+export async function countedRows(
+  em: EntityManager, sources: readonly CountedSource[], first: number, offset: number,
+): Promise<Array<{ total: number; rows: CountedRow[] }>> {
+  if (sources.length === 0) return [];
+  const params = [sources.map((s) => s.producerId), ...sources[0].params.slice(1)];
+  const n = params.length;
+  const purchases = sources.flatMap((s, si) => s.purchases.map((g, gi) => ({ producerId: s.producerId, row: g.row, ref: `${si}.${gi}` })));
+  const fomento = sources.flatMap((s, si) => s.fomento.map((g, gi) => ({ producerId: s.producerId, row: g.row, ref: `${si}.${gi}` })));
+  const cols = PURCHASE_GROUP_COLUMNS.map(([name, type], i) => ({ name, cast: `$${n + 2 + i}::${type}[]` }));
+  const at = n + 2 + cols.length;
+  const pairs = [...new Set(purchases.map((g) => `${g.row.contract_id}|${g.row.organization_id}`))].map((p) => p.split('|'));
+  // The first row of each year comes too, for its total when the page is past the end.
+  const rows: Array<{ id: string; producer_id: string; source: 'PURCHASE' | 'FOMENTO_EXPENSE'; amount: string; ref: string; total: string; k: string }> = await em.query(
+    `WITH pg AS (SELECT * FROM unnest($${n + 1}::bigint[], ${cols.map((c) => c.cast).join(', ')}, $${at}::text[]) AS g(producer_id, ${cols.map((c) => c.name).join(', ')}, ref)),
+          fg AS (SELECT * FROM unnest($${at + 1}::bigint[], $${at + 2}::text[], $${at + 3}::boolean[], $${at + 4}::integer[], $${at + 5}::text[]) AS g(producer_id, region, semiarid, segment, ref)),
+          counted AS (
+            SELECT f.id, f.producer_id, 'PURCHASE' AS source, f.cost AS amount, pg.ref
+              FROM (${purchaseFacts(` AND (coalesce(p.contract_id, 0), coalesce(p.organization_id, 0)) IN (SELECT * FROM unnest($${at + 6}::bigint[], $${at + 7}::bigint[]))`)}) f
+              JOIN pg ON pg.producer_id = f.producer_id AND ${cols.map((c) => `pg.${c.name} = f.${c.name}`).join(' AND ')}
+            UNION ALL
+            SELECT f.id, f.producer_id, 'FOMENTO_EXPENSE', f.amount, fg.ref
+              FROM (${FOMENTO_FACTS}) f JOIN fg ON fg.producer_id = f.producer_id AND fg.region = f.region AND fg.semiarid = f.semiarid AND fg.segment = f.segment),
+          numbered AS (SELECT c.*, row_number() OVER w AS k, count(*) OVER (PARTITION BY c.producer_id) AS total FROM counted c
+                        WINDOW w AS (PARTITION BY c.producer_id ORDER BY c.source = 'FOMENTO_EXPENSE', c.id))
+     SELECT id::text, producer_id::text, source, amount, ref, total, k FROM numbered
+      WHERE (k > $${at + 8} AND k <= $${at + 8} + $${at + 9}) OR k = 1 ORDER BY producer_id, k`,
+    [
+      ...params, purchases.map((g) => g.producerId), ...cols.map((c) => purchases.map((g) => (g.row as unknown as Row)[c.name])), purchases.map((g) => g.ref),
+      fomento.map((g) => g.producerId), fomento.map((g) => g.row.region), fomento.map((g) => g.row.semiarid), fomento.map((g) => g.row.segment), fomento.map((g) => g.ref),
+      pairs.map((p) => p[0]), pairs.map((p) => p[1]), offset, first,
+    ],
+  );
+  return sources.map((s, si) => {
+    const mine = rows.filter((r) => r.producer_id === s.producerId && r.ref.startsWith(`${si}.`));
+    return {
+      total: mine.length ? Number(mine[0].total) : 0,
+      rows: mine.filter((r) => withinPage(Number(r.k), offset, first)).map((r) => {
+        const [, gi] = r.ref.split('.').map(Number);
+        const item = r.source === 'PURCHASE' ? s.purchases[gi].item : s.fomento[gi].item;
+        return { id: r.id, source: r.source, actual: new Decimal(r.amount), item };
+      }),
+    };
+  });
+}
+
+function withinPage(k: number, offset: number, first: number): boolean {
+  return k > offset && k <= offset + first;
 }

@@ -2,22 +2,41 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Producer } from '../../domain';
 import { IsoDate } from '../../law/dates';
 import { LawBook } from '../../law/law-book';
-import { SealComplianceResult } from '../../law/seal-year';
-import { present } from '../../law/seal-presentation';
+import type { SealComplianceResult } from '../../law/seal-year';
 import { Actor } from '../actor';
 import { BadInputError, NotFoundError } from '../errors';
 import { isId } from '../record-batch';
 import { assertVisible } from '../scope';
 import { ContractConformityService } from './contract-conformity.service';
 import { SealEvaluationService } from './seal-evaluation.service';
-import { ComplianceYears, ExcludedItem, ExtraGroups, YearOutcome } from './compliance-year';
+import { ComplianceYears, CountedSource, countedRows, ExcludedItem, ExtraGroups, YearOutcome } from './compliance-year';
+import { CountedItem } from '../../law/seal-year';
+import { Decimal } from '../../law/decimal';
+import { money, present } from '../../law/seal-presentation';
 import { message } from '../../i18n';
 
 export { HYPOTHETICAL } from './compliance-year';
 export type { ExcludedItem, ExtraGroups } from './compliance-year';
 
 /** The year's figures as shown (money to the centavo, shares to 6 decimals), with the excluded items. */
-export type SealComplianceReport = ReturnType<typeof present> & { producer: Producer; excluded: ExcludedItem[] };
+export type SealComplianceReport = ReturnType<typeof present> & { producer: Producer; excluded: ExcludedItem[]; countedSource?: CountedSource };
+
+/** A page of a year's counted rows asked for (SealCompliance.countedItems). */
+export interface CountedPageAsked {
+  source: CountedSource;
+  first: number;
+  offset: number;
+}
+
+/** A page of counted purchases and fomento expenses, each with its factors and values as shown. */
+export interface CountedPage {
+  totalCount: number;
+  offset: number;
+  items: Array<{
+    id: string; source: 'PURCHASE' | 'FOMENTO_EXPENSE'; kind: CountedItem['kind']; actual: Decimal; factors: CountedItem['factors'];
+    weight: Decimal | null; weighted: Decimal | null; priorityRegion: boolean; findings: CountedItem['findings'];
+  }>;
+}
 
 /** A producer's year asked for (Producer.sealCompliance): the producer is already within the caller's scope. */
 export interface YearAskedOf {
@@ -29,7 +48,7 @@ export interface YearAskedOf {
 /**
  * The Selo's annual family-farming targets (Decreto 10.527/2020, art. 3º §2 I–III, §3º). The year's
  * sums are SQL aggregates grouped by the facts the law needs (purchase-facts.sql.ts);
- * src/law/seal-compliance.ts decides what counts, group by group. Only the rows of the groups that
+ * src/law/seal-spending.ts decides what counts, group by group. Only the rows of the groups that
  * do not count are then read, for the `excluded` list.
  */
 export class SealComplianceService {
@@ -113,6 +132,38 @@ export class SealComplianceService {
     });
   }
 
+  /**
+   * SealCompliance.countedItems: a page of each year's counted rows, the years sharing the same
+   * parameters (year, asKnownOn) and page read in one statement (`countedRows`).
+   */
+  async countedPages(asked: readonly CountedPageAsked[]): Promise<Array<CountedPage | Error>> {
+    const out: Array<CountedPage | Error> = new Array(asked.length);
+    const groups = new Map<string, number[]>();
+    asked.forEach((a, i) => {
+      if (!Number.isInteger(a.first) || a.first < 1 || a.first > 1000) out[i] = new BadInputError('first', message('input.pageSize', { field: 'first', max: 1000 }));
+      else if (!Number.isInteger(a.offset) || a.offset < 0) out[i] = new BadInputError('offset', message('input.negative', { field: 'offset' }));
+      else {
+        const key = `${JSON.stringify(a.source.params.slice(1))}|${a.first}|${a.offset}`;
+        groups.set(key, [...(groups.get(key) ?? []), i]);
+      }
+    });
+    for (const indexes of groups.values()) {
+      const { first, offset } = asked[indexes[0]];
+      const pages = await countedRows(this.ds.manager, indexes.map((i) => asked[i].source), first, offset);
+      indexes.forEach((i, n) => {
+        out[i] = {
+          totalCount: pages[n].total,
+          offset,
+          items: pages[n].rows.map((r) => ({
+            id: r.id, source: r.source, kind: r.item.kind, actual: money(r.actual), factors: r.item.factors, weight: r.item.weight,
+            weighted: r.item.weight && money(r.actual.times(r.item.weight)), priorityRegion: r.item.priorityRegion, findings: r.item.findings,
+          })),
+        };
+      });
+    }
+    return out;
+  }
+
   private async one(em: EntityManager, producer: Producer, asked: Parameters<ComplianceYears['evaluate']>[2]): Promise<YearOutcome> {
     const [outcome] = await this.years.evaluate(em, [producer], asked);
     if (outcome instanceof Error) throw outcome;
@@ -121,5 +172,5 @@ export class SealComplianceService {
 }
 
 function report(producer: Producer, outcome: YearOutcome): SealComplianceReport {
-  return { ...present(outcome.result), producer, excluded: outcome.excluded };
+  return { ...present(outcome.result), producer, excluded: outcome.excluded, countedSource: outcome.counted };
 }

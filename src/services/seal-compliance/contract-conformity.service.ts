@@ -41,6 +41,7 @@ export class ContractConformityService {
         pricePerKg: new Decimal(r.price_per_kg), technicalAssistance: r.technical_assistance,
         familyFarmerId: r.family_farmer_id === null ? null : String(r.family_farmer_id),
         organizationId: r.organization_id === null ? null : String(r.organization_id),
+        counterpartyPlace: r.counterparty_code && r.counterparty_region ? { municipalityCode: r.counterparty_code, region: r.counterparty_region } : null,
       };
       map.set(String(r.id), { facts, conformity: contractConformity(facts, prices, r.first_covered_on, asKnownOn) });
     }

@@ -1,13 +1,14 @@
 import { EntityManager } from 'typeorm';
 import { Conformity, ContractFacts, MinimumPriceRun } from '../../law/contract-conformity';
 import { Decimal } from '../../law/decimal';
-import { PurchaseGroup, Segment } from '../../law/seal-compliance';
+import { PurchaseGroup, Segment } from '../../law/seal-spending';
 import { Feedstock, OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
 import { semiaridDays } from '../facts/priority-region.sql';
 import { membershipOnSql } from '../facts/organization-membership.sql';
 import { supplierOn } from '../facts/supplier-eligibility.sql';
 import { coverageSql } from '../facts/contract-coverage.sql';
 import { runIndexSql } from '../facts/parameter-timeline';
+import { activeSql } from '../record-state';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -31,14 +32,15 @@ export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FAR
  * is below the PGPAF minimum in force on its date (the runs of `minimumPriceRuns`, empty under
  * the flat model). Every column is non-null, so that groups can be matched as tuples.
  * Parameters: $1 the producers (an array: one, or a page's), $2 first day, $3 last day, $4 segment start days, $5 last DAP issue day,
- * $6–$9 the minimum price runs (feedstocks, first days, last days, prices per kg).
+ * $6–$10 the minimum price runs (feedstocks, first days, last days, prices per kg, scopes): the price of the
+ * origin's state, else its region's, else the national one (Decreto 5.996/2006 tables by state or region).
  */
 export function purchaseFacts(extraWhere = ''): string {
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
   const supplier = supplierOn('p', 'p.purchased_on', '$5::date');
   const covered = coverageSql('c', 'p');
   return `
-  WITH mp AS (SELECT * FROM unnest($6::text[], $7::date[], $8::date[], $9::numeric[]) AS m(feedstock, valid_from, valid_until, price_per_kg))
+  WITH mp AS (SELECT * FROM unnest($6::text[], $7::date[], $8::date[], $9::numeric[], $10::text[]) AS m(feedstock, valid_from, valid_until, price_per_kg, scope))
   SELECT p.id, p.producer_id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
          coalesce(p.organization_id, 0) AS organization_id, coalesce(p.contract_id, 0) AS contract_id,
          coalesce(${covered.prior}, false) AS prior,
@@ -53,10 +55,14 @@ export function purchaseFacts(extraWhere = ''): string {
     FROM purchase p
     JOIN municipality om ON om.ibge_code = p.origin_municipality_code
     LEFT JOIN contract c ON c.id = p.contract_id
-    LEFT JOIN mp ON mp.feedstock = p.feedstock AND p.purchased_on BETWEEN mp.valid_from AND mp.valid_until
+    LEFT JOIN LATERAL (
+      SELECT m.price_per_kg FROM mp m
+       WHERE m.feedstock = p.feedstock AND p.purchased_on BETWEEN m.valid_from AND m.valid_until
+         AND (m.scope IS NULL OR m.scope = om.region OR m.scope = left(p.origin_municipality_code, 2))
+       ORDER BY CASE WHEN m.scope IS NULL THEN 0 WHEN m.scope = om.region THEN 1 ELSE 2 END DESC LIMIT 1) mp ON true
     ${semiarid.join}
     ${supplier.join}
-   WHERE p.producer_id = ANY($1::bigint[]) AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS}${extraWhere}`;
+   WHERE p.producer_id = ANY($1::bigint[]) AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS} AND ${activeSql('p')}${extraWhere}`;
 }
 
 /** The columns that make a group, with the SQL type of each (to match groups as tuples). */
@@ -77,7 +83,7 @@ export const FOMENTO_FACTS = `
     FROM fomento_expense f
     JOIN municipality m ON m.ibge_code = f.municipality_code
     ${FOMENTO_SEMIARID.join}
-   WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date`;
+   WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date AND ${activeSql('f')}`;
 /** The columns that make a fomento group. */
 export const FOMENTO_COLUMNS = ['region', 'semiarid', 'segment'];
 
@@ -132,9 +138,9 @@ export function purchaseGroupOf(r: PurchaseGroupRow, conformities: Conformities,
   };
 }
 
-/** The parameters $6–$9 of `purchaseFacts`: the minimum price runs as arrays. */
+/** The parameters $6–$10 of `purchaseFacts`: the minimum price runs as arrays. */
 export function minimumPriceParams(runs: readonly MinimumPriceRun[]): unknown[] {
-  return [runs.map((r) => r.feedstock), runs.map((r) => r.from), runs.map((r) => r.to), runs.map((r) => r.pricePerKg.toFixed())];
+  return [runs.map((r) => r.feedstock), runs.map((r) => r.from), runs.map((r) => r.to), runs.map((r) => r.pricePerKg.toFixed()), runs.map((r) => r.scope)];
 }
 
 /** The organizations of the purchases by member declaration (`membership_id`): kind and the declared counts (art. 4º VI). */

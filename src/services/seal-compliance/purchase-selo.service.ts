@@ -5,10 +5,11 @@ import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
 import { Finding } from '../../law/findings';
 import { LawBook, SpendingKind } from '../../law/law-book';
 import { Decimal } from '../../law/decimal';
-import { decidePurchaseGroup, parameterSegments } from '../../law/seal-compliance';
+import { decidePurchaseGroup, parameterSegments } from '../../law/seal-spending';
 import { AppliedFactor } from '../../law/seal-year';
 import { money } from '../../law/seal-presentation';
-import { purchaseWeighing, sealComplianceModel, weighItem } from '../../law/seal-weighting';
+import { purchaseWeighing, weighItem } from '../../law/seal-weighting';
+import { sealComplianceModel } from '../../law/seal-compliance';
 import { SealComplianceModel } from '../../law/types';
 import { ContractConformityService } from './contract-conformity.service';
 import {
@@ -86,7 +87,7 @@ export class PurchaseSeloService {
       const params = [[...b.producerIds], from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
       const rows: Array<PurchaseGroupRow & { id: string }> = await em.query(
         `SELECT id, ${PURCHASE_COLUMNS}, cost AS amount, 1 AS n
-           FROM (${purchaseFacts(` AND p.id = ANY($10::bigint[])`)}) f`,
+           FROM (${purchaseFacts(` AND p.id = ANY($${params.length + 1}::bigint[])`)}) f`,
         [...params, b.ids],
       );
       const contractIds = [...new Set(rows.map((r) => r.contract_id).filter((id) => id !== '0'))];

@@ -4,8 +4,9 @@ import { IsoDate, isIsoDate } from '../../law/dates';
 import { isPriorityRegion } from '../../law/municipality';
 import { Decimal, toShare } from '../../law/decimal';
 import { Conformity } from '../../law/contract-conformity';
-import { FomentoGroup, Place, PurchaseGroup } from '../../law/seal-compliance';
-import { CountedItem, targetDay } from '../../law/seal-year';
+import { FomentoGroup, Place, PurchaseGroup } from '../../law/seal-spending';
+import { CountedItem } from '../../law/seal-year';
+import { targetDay } from '../../law/seal-spending';
 import { Lever, planLevers, planShortfalls } from '../../law/seal-plan';
 import { Feedstock, PurchasePurpose, Region, SealComplianceModel, SupplierKind } from '../../law/types';
 import { Finding } from '../../law/findings';
@@ -102,7 +103,7 @@ export class SealPlanService {
       return {
         index, label: h.label, kind: h.kind, counts: item !== undefined, region: h.place.region, semiarid: h.place.semiarid,
         priorityRegion: h.priorityRegion, product: h.product, organizationShare: h.organizationShare && toShare(h.organizationShare), actual: h.amount,
-        factors: item?.factors ?? [], weight: item?.weight ?? null, weighted: item ? item.weighted.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN) : null,
+        factors: item?.factors ?? [], weight: item?.weight ?? null, weighted: item?.weighted ? item.weighted.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN) : null,
         findings: item?.findings ?? excluded?.findings ?? [],
       };
     });
