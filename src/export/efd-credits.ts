@@ -50,7 +50,8 @@ export function creditRecords(put: Put, tax: Contribution, c: EfdCredits): void 
   const deductedLeft = new Map(c.after.filter(own).map((b) => [b.codCred, b.deducted]));
   for (const l of c.lines) {
     const credit = tax === Contribution.PIS ? l.pis : l.cofins;
-    if (credit.isZero()) continue;
+    // A reversed credit (a return) would be an M110/M510 adjustment, not written (docs/LAW.md).
+    if (credit.lte(0)) continue;
     const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
     const used = Decimal.min(credit, deductedLeft.get(l.codCred) ?? ZERO);
     deductedLeft.set(l.codCred, (deductedLeft.get(l.codCred) ?? ZERO).minus(used));

@@ -1,6 +1,6 @@
 import { startTestApi, TestApi } from '../support/api';
 import { efdProblems } from '../support/efd-layout';
-import { createProducer, grantSeal, newCpf, RECIFE, upsertMunicipalities } from '../support/fixtures';
+import { createProducer, grantSeal, newCpf, nfeKey, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * The month's credits, net and balances over real PostgreSQL (Lei 10.637/2002 and Lei 10.833/2003,
@@ -40,7 +40,7 @@ async function record(purchases: object[], sales: object[]) {
 const MONTH = `query($p: ID!, $y: Int!, $m: Int!, $k: Date) { taxPeriod(producerId: $p, year: $y, month: $m, asKnownOn: $k) {
   pisDue cofinsDue
   credits { lines { group codCred base pisRate cofinsRate pis cofins legalBasis } purchases { purchaseId status reason pis cofins legalBasis } presumed { status } awaiting awaitingElection }
-  net { pisDebit cofinsDebit pisDue cofinsDue cbsDue cbsOffset cbsNetDue pisRefundable cofinsRefundable }
+  net { pisDebit cofinsDebit pisEarlierDeducted pisDue cofinsDue cbsDue cbsOffset cbsNetDue pisRefundable cofinsRefundable }
   balances { tax originYear originMonth group codCred original deducted claimed offsetAgainstCbs remaining refundableFrom }
 } }`;
 const month = async (p: string, y: number, m: number, k?: string) => (await api.ok(MONTH, { p, y, m, k: k ?? null })).taxPeriod;
@@ -194,4 +194,25 @@ test('the EFD-Contribuições carries the credits: M100/M105, M200 with the bala
     'PIS,2026-11,101,1650.00,264.10,0.00,0.00,1385.90,', 'COFINS,2026-11,101,7600.00,1215.90,0.00,0.00,6384.10,',
     'PIS,2026-12,101,1650.00,0.00,0.00,0.00,1650.00,', 'COFINS,2026-12,101,7600.00,0.00,0.00,0.00,7600.00,',
   ]);
+});
+
+test('a cancelled NF-e gives no credit; a return reverses its share on its day', async () => {
+  const id = await producer();
+  const [k1, k2] = [nfeKey('11222333000181', 901), nfeKey('11222333000181', 902)];
+  await record([{ ...methanol(id, '2026-03-02'), invoiceKey: k1 }, { ...methanol(id, '2026-03-03'), invoiceKey: k2 }], [
+    { producerId: id, soldOn: '2026-03-20', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'EXPORT' },
+    { producerId: id, soldOn: '2026-04-20', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'EXPORT' },
+  ]);
+  expect((await month(id, 2026, 3)).credits.lines.map((l: any) => l.pis)).toEqual(['3300.00']);
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { purchases { id } } }`, { k: k1 });
+  const mar = await month(id, 2026, 3);
+  expect([mar.credits.purchases.length, mar.credits.lines.map((l: any) => [l.codCred, l.pis, l.cofins])]).toEqual([1, [['301', '1650.00', '7600.00']]]);
+  const b = mar.credits.purchases[0].purchaseId;
+  // 10% of the lot comes back in April: R$ 10.000,00 reverses 165,00 and 760,00 of the credit there.
+  await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: k2, purchaseId: b, returnedOn: '2026-04-10', quantity: '100', value: '10000' }] });
+  const apr = await month(id, 2026, 4);
+  expect(apr.credits.lines.map((l: any) => [l.codCred, l.pis, l.cofins])).toEqual([['301', '-165.00', '-760.00']]);
+  // No balance of its own: the reversal is paid from March's balance (1.650,00 − 165,00), nothing payable.
+  expect(apr.balances.filter((x: any) => x.tax === 'PIS').map((x: any) => [x.originMonth, x.deducted, x.remaining])).toEqual([[3, '165.00', '1485.00']]);
+  expect([apr.net.pisDue, apr.net.pisEarlierDeducted]).toEqual(['0.00', '165.00']);
 });

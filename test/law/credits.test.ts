@@ -192,6 +192,17 @@ describe('the fold of balances (property, fixed seed)', () => {
     expect([none.nets[0].pisDue.toFixed(2), none.balances.length]).toEqual(['100.00', 0]);
   });
 
+  test('a reversed credit is paid from the balances, or added to what is payable', () => {
+    const line = (pis: string) => ({ group: RevenueGroup.EXPORT, kind: 'BASIC' as never, codCred: '301', base: d(0), pisRate: null, cofinsRate: null, pis: d(pis), cofins: d(0), legalBasis: '' });
+    const covered = foldNet([
+      { year: 2026, month: 1, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line('100.00')] },
+      { year: 2026, month: 2, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line('-30.00')] },
+    ]);
+    expect([covered.nets[1].pisDue.toFixed(2), covered.balances.map((b) => b.remaining.toFixed(2))]).toEqual(['0.00', ['70.00']]);
+    const uncovered = foldNet([{ year: 2026, month: 2, pisDebit: d('10.00'), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line('-30.00')] }]);
+    expect([uncovered.nets[0].pisDue.toFixed(2), uncovered.balances.length]).toEqual(['40.00', 0]);
+  });
+
   test('every balance adds up (credit = deducted + claimed + CBS offset + left) and each month pays its debit less what it deducted', () => {
     checkProperty(fc.property(fc.array(month, { minLength: 1, maxLength: 12 }), (months) => {
       const { nets, balances } = foldNet(months.map((m, i) => ({

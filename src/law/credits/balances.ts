@@ -74,7 +74,8 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
     for (const line of m.lines) {
       for (const tax of [Contribution.PIS, Contribution.COFINS]) {
         const amount = tax === Contribution.PIS ? line.pis : line.cofins;
-        if (amount.isZero()) continue;
+        // A reversed credit (a return of a purchase) is no balance: it is paid from the balances or added to the debit below.
+        if (amount.lte(0)) continue;
         const found = balances.find((b) => b.tax === tax && own(b) && b.codCred === line.codCred);
         if (found) {
           found.original = found.original.plus(amount);
@@ -102,8 +103,9 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
       }
       return { ownUsed, earlierUsed, due: left };
     };
-    const pis = deduct(Contribution.PIS, m.pisDebit);
-    const cofins = deduct(Contribution.COFINS, m.cofinsDebit);
+    const reversed = (tax: Contribution) => sum(m.lines.map((l) => (tax === Contribution.PIS ? l.pis : l.cofins)).filter((a) => a.lt(0))).negated();
+    const pis = deduct(Contribution.PIS, (m.pisDebit ?? ZERO).plus(reversed(Contribution.PIS)));
+    const cofins = deduct(Contribution.COFINS, (m.cofinsDebit ?? ZERO).plus(reversed(Contribution.COFINS)));
 
     let cbsOffset: Decimal | null = null;
     if (m.cbsLevied && m.cbsDue !== null) {
