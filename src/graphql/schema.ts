@@ -25,6 +25,7 @@ import { SaleResolver } from './sale/sale.resolver';
 import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scalars';
 import { protectSchema } from './auth/protect';
+import { answerCompiledFields } from './compiled/answers';
 import { FindingResolver } from './types/finding.resolver';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -52,7 +53,7 @@ export function getSchema(): Promise<GraphQLSchema> {
       { type: Object, scalar: JsonScalar },
     ],
     validate: false,
-  }).then(describeRoots).then(scaleDecimals).then(protectSchema);
+  }).then(describeRoots).then(scaleDecimals).then(answerCompiledFields).then(protectSchema);
   return built;
 }
 

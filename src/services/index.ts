@@ -20,6 +20,7 @@ import { SealEvaluationService } from './seal-compliance/seal-evaluation.service
 import { SealPlanService } from './seal-compliance/seal-plan.service';
 import { TaxPeriodService } from './tax-period.service';
 import { FactsService } from './facts/facts.service';
+import { CompiledReadService } from './compiled-read.service';
 
 /** The use cases, built once per process over the DataSource. */
 export function createServices(ds: DataSource) {
@@ -51,6 +52,7 @@ export function createServices(ds: DataSource) {
     sealPlan: new SealPlanService(ds, sealCompliance),
     purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
     taxPeriods: new TaxPeriodService(ds, () => law.lawBook()),
+    compiledReads: new CompiledReadService(ds),
   };
 }
 

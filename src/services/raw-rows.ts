@@ -20,6 +20,8 @@ export interface RowMapper<T> {
   textArray(alias: string): string;
   /** The entity of such an array, each text parsed as pg parses that column's type in a result. */
   fromTexts(texts: ReadonlyArray<string | null>): T;
+  /** The value of a property from its column's text (`alias.column::text`), as `map` gives it. */
+  reader(property: string): (text: string) => unknown;
 }
 
 /** The OIDs of the arrays of those types (`text[]` is `_text`, 1009, …): pg parses each with its own parser. */
@@ -74,6 +76,11 @@ export function rowMapperOf<T extends ObjectLiteral>(metadata: EntityMetadata): 
       return fn(row);
     },
     textArray: (alias) => `json_build_array(${columns.map((c) => `${alias}.${c.db}::text`).join(', ')})`,
+    reader(property) {
+      const c = columns.find((x) => x.property === property);
+      if (!c) throw new Error(`rowMapper: ${metadata.name} has no column ${property}`);
+      return c.from ? (text) => c.from!(c.parse(text)) : c.parse;
+    },
     fromTexts(texts) {
       const row: Record<string, unknown> = {};
       columns.forEach((c, i) => { row[c.db] = texts[i] === null ? null : c.parse(texts[i] as string); });

@@ -46,9 +46,10 @@ export type SqlRead =
   | { kind: 'records'; entity: EntityClass; arg: string; fk: string; order: readonly OrderKey[] }
   /**
    * A Boolean computed by SQL from the row aliased `q` (a fact derived on a date, e.g. the priority
-   * region today): `sql(q)` is the expression, evaluated when the statement is compiled.
+   * region today): `sql(q, today)` is the expression, `today` the placeholder of the day the
+   * statement is made. Written by the services (no SQL in resolvers).
    */
-  | { kind: 'value'; sql: (q: string) => string };
+  | { kind: 'value'; sql: (q: string, today: string) => string };
 
 /**
  * Dated versions of the law (DESIGN §1.4): given the argument `on`, a `rows` list holds, for each
