@@ -1,6 +1,7 @@
 // Lint: ESLint's and typescript-eslint's recommended rules over src, test, scripts and bench.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import jest from 'eslint-plugin-jest';
 
 /** An import that is neither relative nor decimal.js. */
 const NOT_RELATIVE_BUT_DECIMAL = { regex: '^(?!\\.|decimal\\.js$)', message: 'src/law imports only itself and decimal.js.' };
@@ -54,9 +55,29 @@ export default tseslint.config(
     files: ['test/**', 'bench/**', 'scripts/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  // Tests: none focused or skipped by hand (a skip is decided by a condition, visibly), and every
+  // property runs through test/support/property.ts, which fixes its seed.
+  {
+    files: ['test/**/*.ts'],
+    plugins: { jest },
+    rules: {
+      'jest/no-focused-tests': 'error',
+      'jest/no-disabled-tests': 'error',
+      'no-restricted-properties': ['error', { object: 'fc', property: 'assert', message: 'Use checkProperty (test/support/property.ts): a fixed seed, printed on failure.' }],
+    },
+  },
+  {
+    files: ['test/support/property.ts'],
+    rules: { 'no-restricted-properties': 'off' },
+  },
   {
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', globalThis: 'readonly', Buffer: 'readonly', URL: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { process: 'readonly', require: 'readonly', __dirname: 'readonly', module: 'writable' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Exporter, ExportFile, requireFormat, requireInt } from '../src/export/exporter';
+import { Exporter, ExportFile, requireAsKnownOn, requireEfdFormat, requireFormat, requireIncidence, requireInt } from '../src/export/exporter';
 import { parseLocale } from '../src/formats/brazilian';
 import { openCliDatabase } from '../src/import/cli-database';
 import { SYSTEM_ACTOR } from '../src/services/actor';
@@ -15,8 +15,9 @@ import { AppError } from '../src/services/errors';
 
 const USAGE = `Usage: npm run export -- tax-period --producer ID --year YYYY --month M [--format csv|xlsx|pdf]
        npm run export -- seal-compliance --producer ID --year YYYY [--format csv|xlsx|pdf]
-       npm run export -- purchases --producer ID [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--first N] [--after CURSOR] [--format csv|xlsx]
-       npm run export -- efd --producer ID --year YYYY --month M      (EFD-Contribuições draft of a closed month, special regime)
+       npm run export -- purchases --producer ID [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--first N] [--after CURSOR] [--format csv|xlsx|pdf]
+       npm run export -- efd --producer ID --year YYYY --month M [--format sped|draft] [--incidence non-cumulative|cumulative]
+                                      (EFD-Contribuições of a closed month, special regime: the whole file, or the annotated draft)
 Options: --as-known-on YYYY-MM-DD   law as known on that date (tax-period, seal-compliance; default today)
          --locale pt-BR|en          labels and notation (default pt-BR: ";", 30120,50, 03/11/2026)
          --out FILE                 where to write (default: the export's own file name here; "-" for standard output)`;
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
     options: {
       producer: { type: 'string' }, year: { type: 'string' }, month: { type: 'string' }, format: { type: 'string' }, locale: { type: 'string' },
       'as-known-on': { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, first: { type: 'string' }, after: { type: 'string' },
-      out: { type: 'string' }, help: { type: 'boolean' },
+      out: { type: 'string' }, incidence: { type: 'string' }, help: { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
   const exporter = new Exporter(createServices(db.ds));
   try {
     const producerId = values.producer;
-    const asKnownOn = values['as-known-on'] ?? null;
+    const asKnownOn = requireAsKnownOn(values['as-known-on']);
     let file: ExportFile;
     if (kind === 'tax-period') {
       file = await exporter.taxPeriod(SYSTEM_ACTOR, { producerId, year: requireInt(values.year, 'year'), month: requireInt(values.month, 'month'), asKnownOn }, requireFormat(values.format ?? 'csv'), locale);
@@ -56,9 +57,11 @@ async function main(): Promise<void> {
     } else if (kind === 'purchases') {
       file = await exporter.purchases(SYSTEM_ACTOR, {
         producerId, from: values.from ?? null, to: values.to ?? null, after: values.after ?? null, first: values.first ? requireInt(values.first, 'first') : null,
-      }, requireFormat(values.format ?? 'csv', ['csv', 'xlsx']), locale);
+      }, requireFormat(values.format ?? 'csv'), locale);
     } else {
-      file = await exporter.efd(SYSTEM_ACTOR, { producerId, year: requireInt(values.year, 'year'), month: requireInt(values.month, 'month') });
+      file = await exporter.efd(SYSTEM_ACTOR, {
+        producerId, year: requireInt(values.year, 'year'), month: requireInt(values.month, 'month'), format: requireEfdFormat(values.format), incidence: requireIncidence(values.incidence),
+      });
     }
     const out = values.out ?? file.filename;
     if (out === '-') process.stdout.write(file.body);

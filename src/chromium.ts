@@ -1,19 +1,18 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 
 /**
- * The one place that says which Chromium the project uses: the PDF export (src/export/pdf.ts),
- * the tests that drive a browser, and `npm test`'s set-up step (scripts/chromium.ts) all find it
- * here. It is Debian's `chromium` package, driven by playwright-core; never a browser download.
+ * The one place that says which Chromium the browser tests drive (GraphiQL, CORS) and how
+ * `npm test`'s set-up step (scripts/chromium.ts) gets one on a fresh machine. The server itself
+ * never needs a browser: PDFs are written in-process (src/export/pdf.ts).
  */
 
-/** Where Debian's `chromium` package installs the browser; CHROMIUM_PATH names another. */
+/** Where Debian's `chromium` package installs the browser. */
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
-/** The browser to use: CHROMIUM_PATH when set, else Debian's. */
-export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CHROMIUM_PATH || DEFAULT_CHROMIUM;
-}
+/** Names a Chromium goes by on PATH (distributions' packages, Google's builds). */
+const NAMES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'];
 
 /** Whether `file` is there and may be run. */
 export function isExecutable(file: string): boolean {
@@ -23,6 +22,58 @@ export function isExecutable(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** What the machine offers for finding or installing the browser. */
+export interface Machine {
+  /** Whether a file is there and may be run. */
+  executable(file: string): boolean;
+  /** The folders of PATH. */
+  pathDirs: readonly string[];
+  /** Where Playwright's installer puts its Chromium (playwright-core's `chromium.executablePath()`). */
+  playwrightChromium: string;
+  /** Whether Playwright's download host answers (checked only when no browser is found). */
+  internet(): Promise<boolean>;
+  /** Whether this process runs as root. */
+  root: boolean;
+  /** Whether `sudo` runs without asking for a password (`sudo -n true`). */
+  sudo: boolean;
+  /** Whether Debian's package tool is there. */
+  aptGet: boolean;
+}
+
+/** The browser already on the machine: CHROMIUM_PATH when set (and only it), else Debian's, one on PATH, or Playwright's. */
+export function findChromium(env: NodeJS.ProcessEnv, machine: Pick<Machine, 'executable' | 'pathDirs' | 'playwrightChromium'>): string | null {
+  if (env.CHROMIUM_PATH) return machine.executable(env.CHROMIUM_PATH) ? env.CHROMIUM_PATH : null;
+  const candidates = [DEFAULT_CHROMIUM, ...machine.pathDirs.flatMap((dir) => NAMES.map((n) => path.join(dir, n))), machine.playwrightChromium];
+  return candidates.find((file) => machine.executable(file)) ?? null;
+}
+
+/** playwright-core's command line, whose `install chromium` is Playwright's own installer (no root needed). */
+function playwrightCli(): string {
+  return path.join(path.dirname(require.resolve('playwright-core/package.json')), 'cli.js');
+}
+
+/** The machine this process runs on. */
+export function thisMachine(env: NodeJS.ProcessEnv = process.env, probe: { root?: boolean; sudo?: boolean; aptGet?: boolean } = {}): Machine {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { chromium } = require('playwright-core') as typeof import('playwright-core');
+  const host = env.PLAYWRIGHT_DOWNLOAD_HOST || 'https://cdn.playwright.dev';
+  return {
+    executable: isExecutable,
+    pathDirs: (env.PATH ?? '').split(path.delimiter).filter(Boolean),
+    playwrightChromium: chromium.executablePath(),
+    // Any answer, even an error status, means the host is reachable; no answer in 3 s means it is not.
+    internet: () => fetch(host, { method: 'HEAD', signal: AbortSignal.timeout(3000) }).then(() => true, () => false),
+    root: probe.root ?? process.getuid?.() === 0,
+    sudo: probe.sudo ?? false,
+    aptGet: probe.aptGet ?? false,
+  };
+}
+
+/** The browser to drive: the one found, else where CHROMIUM_PATH or Debian would put it (the launch then says it is missing). */
+export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
+  return findChromium(env, thisMachine(env)) ?? (env.CHROMIUM_PATH || DEFAULT_CHROMIUM);
 }
 
 /** Headless, and nothing that reaches out on its own (updates, sync, telemetry). */
@@ -35,52 +86,70 @@ export function launchChromium(executablePath: string = chromiumPath()): Promise
   return chromium.launch({ executablePath, args: ARGS });
 }
 
-/** What the machine offers for installing the browser. */
-export interface Machine {
-  /** Whether a file is there and may be run. */
-  executable(file: string): boolean;
-  /** Whether this process runs as root. */
-  root: boolean;
-  /** Whether `sudo` runs without asking for a password (`sudo -n true`). */
-  sudo: boolean;
-  /** Whether Debian's package tool is there. */
-  aptGet: boolean;
-}
-
 /** One command to run, as its program and arguments. */
 export type Command = readonly string[];
 
+/** One way of installing the browser: its commands, and where the browser is once they succeed. */
+export interface Attempt {
+  readonly by: 'playwright' | 'apt';
+  readonly commands: readonly Command[];
+  readonly path: string;
+}
+
 /**
- * What to do so the browser is there: nothing; install Debian's `chromium` (when this user may,
- * as root or through a `sudo` that asks nothing); or stop with one line saying what to install.
- * A CHROMIUM_PATH that names a missing file is never "fixed" by an install elsewhere.
+ * What to do so the browser is there: nothing; try the installs this machine allows, in order —
+ * Playwright's installer where its download host answers (no root needed), then Debian's
+ * `chromium` as root or through a `sudo` that asks nothing; or stop with one line saying what to
+ * install. A CHROMIUM_PATH that names a missing file is never "fixed" by an install elsewhere.
  */
 export type ChromiumSetup =
   | { readonly action: 'ready'; readonly path: string }
-  | { readonly action: 'install'; readonly path: string; readonly commands: readonly Command[] }
-  | { readonly action: 'stop'; readonly path: string; readonly line: string };
+  | { readonly action: 'install'; readonly attempts: readonly Attempt[] }
+  | { readonly action: 'stop'; readonly line: string };
 
-export function chromiumSetup(env: NodeJS.ProcessEnv, machine: Machine): ChromiumSetup {
-  const path = chromiumPath(env);
-  if (machine.executable(path)) return { action: 'ready', path };
+export async function chromiumSetup(env: NodeJS.ProcessEnv, machine: Machine): Promise<ChromiumSetup> {
+  const found = findChromium(env, machine);
+  if (found) return { action: 'ready', path: found };
   if (env.CHROMIUM_PATH) {
-    return { action: 'stop', path, line: `CHROMIUM_PATH=${path} is not an executable file: point it to a Chromium binary, or unset it to use Debian's chromium package (${DEFAULT_CHROMIUM}).` };
+    return { action: 'stop', line: `CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file: point it to a Chromium binary, or unset it to use one found on this machine or installed for the tests.` };
+  }
+  const attempts: Attempt[] = [];
+  if (await machine.internet()) {
+    attempts.push({ by: 'playwright', commands: [[process.execPath, playwrightCli(), 'install', 'chromium']], path: machine.playwrightChromium });
   }
   if (machine.aptGet && (machine.root || machine.sudo)) {
     const as = machine.root ? [] : ['sudo'];
-    return {
-      action: 'install',
-      path,
-      commands: [
-        [...as, 'apt-get', 'update'],
-        [...as, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', 'chromium'],
-      ],
-    };
+    attempts.push({
+      by: 'apt',
+      commands: [[...as, 'apt-get', 'update'], [...as, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', 'chromium']],
+      path: DEFAULT_CHROMIUM,
+    });
   }
-  return { action: 'stop', path, line: missingLine(path) };
+  return attempts.length ? { action: 'install', attempts } : { action: 'stop', line: MISSING };
 }
 
 /** The line that says what to install (or where to point CHROMIUM_PATH). */
-export function missingLine(path: string): string {
-  return `The tests need Chromium, not found at ${path}: install Debian's chromium package (sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary.`;
+export const MISSING = 'The browser tests need Chromium, and none was found or could be installed here: run `npx playwright-core install chromium` where the internet is reachable, or install Debian\'s chromium package (sudo apt-get install chromium), or set CHROMIUM_PATH to a Chromium binary.';
+
+/**
+ * Carry the set-up out: each install in turn until the browser is there (a failing one, such as
+ * a download the network refuses, falls through to the next). `run` runs one command and says
+ * whether it succeeded; `say` writes one line for the person at the terminal. Returns the exit code.
+ */
+export async function prepareChromium(env: NodeJS.ProcessEnv, machine: Machine, run: (command: Command) => boolean, say: (line: string) => void): Promise<number> {
+  const setup = await chromiumSetup(env, machine);
+  if (setup.action === 'ready') return 0;
+  if (setup.action === 'stop') {
+    say(setup.line);
+    return 1;
+  }
+  for (const attempt of setup.attempts) {
+    say(attempt.by === 'playwright'
+      ? 'Chromium not found: installing it for the browser tests with Playwright\'s installer (no root needed).'
+      : `Chromium not found: installing Debian's chromium package for the browser tests${machine.root ? '' : ' (sudo)'}.`);
+    for (const command of attempt.commands) if (!run(command)) break;
+    if (machine.executable(attempt.path)) return 0;
+  }
+  say(MISSING);
+  return 1;
 }

@@ -3,14 +3,13 @@ import path from 'node:path';
 import { ConfigurationError, loadConfig } from './config';
 import { openDatabase } from './database/data-source';
 import { LIMITS } from './graphql/limits';
-import { DEMO_MARKER_CNPJ, loadDemoData } from './database/demo-data';
+import { loadDemoData } from './database/demo-data';
 import { prepareDatabase } from './database/prepare';
 import { keptSecret } from './graphql/auth/kept-secret';
-import { signToken, TOKEN_HOURS, verifierFromEnvironment } from './graphql/auth/token';
-import { DataSource } from 'typeorm';
-import { Role } from './law/types';
+import { verifierFromEnvironment } from './graphql/auth/token';
 import { createLogger, printAfterLogs } from './logger';
 import { createApp } from './server';
+import { tokenBanner } from './banner';
 import { loadTrustedDocuments, TrustedDocuments } from './http/trusted-documents';
 
 interface EmbeddedModule {
@@ -34,39 +33,10 @@ function trustedDocumentsOf(file: string): TrustedDocuments {
   }
 }
 
-/** `file` relative to the working folder when it lies inside it (`.data/pg/…`), else as it is. */
-function shortPath(file: string): string {
-  const relative = path.relative(process.cwd(), file);
-  return relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
-}
-
 /** The host of the printed URL: the listening address, 127.0.0.1 for every interface. */
 function linkHost(host: string | undefined): string {
   if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
-}
-
-/**
- * What `npm start` on the embedded database prints once ready: the GraphiQL link signed in as
- * ADMIN (the token in the URL fragment, which GraphiQL moves into its Authorization header and
- * the browser never sends), then a token per role, all signed with the kept secret.
- */
-async function tokenBanner(url: string, secretFile: string, secret: string, dataSource: DataSource): Promise<string> {
-  const admin = await signToken(secret, { sub: 'demo-admin', role: Role.ADMIN });
-  const auditor = await signToken(secret, { sub: 'demo-auditor', role: Role.AUDITOR });
-  const [first] = (await dataSource.query('SELECT id, legal_name FROM producer ORDER BY cnpj = $1 DESC, id LIMIT 1', [DEMO_MARKER_CNPJ])) as Array<{ id: string; legal_name: string }>;
-  const producer = first
-    ? `  PRODUCER (${first.legal_name}, id ${first.id}): Bearer ${await signToken(secret, { sub: `demo-producer-${first.id}`, role: Role.PRODUCER, producerId: String(first.id) })}`
-    : '  PRODUCER: no producer yet; after creating one: npm run token -- --role PRODUCER --producer ID (with JWT_SECRET)';
-  return [
-    '',
-    `Selo API ready: ${url}#token=${admin} (GraphiQL, signed in as ADMIN)`,
-    `Tokens (${TOKEN_HOURS} hours; signed with the secret kept in ${shortPath(secretFile)}, which JWT_SECRET overrides):`,
-    `  ADMIN: Bearer ${admin}`,
-    `  AUDITOR: Bearer ${auditor}`,
-    producer,
-    '',
-  ].join('\n');
 }
 
 async function main(): Promise<void> {

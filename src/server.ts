@@ -13,10 +13,13 @@ import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, checkInputText, errorsInFieldOrder } from './graphql/errors';
 import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders, Loaders } from './graphql/loaders';
+import { privateAnswers } from './graphql/cache-control';
+import { IsoDate, today } from './law/dates';
 import { PerRequest, requestHooksPlugin } from './graphql/request-hooks';
 import { getSchema } from './graphql/schema';
 import { Exporter } from './export/exporter';
 import { mountExport } from './http/export';
+import { errorAnswers, notFound } from './http/error-answers';
 import { mountGraphiql } from './http/graphiql';
 import { mountImport } from './http/import';
 import { createMetrics } from './http/metrics';
@@ -68,7 +71,7 @@ export interface RunningApp {
  * context). One class for every request: a prototype made per request cost V8 more than the rest
  * of the context.
  */
-export function contextWithLazyLoaders(values: Omit<Context, 'loaders'>): Context {
+export function contextWithLazyLoaders(values: Omit<Context, 'loaders' | 'today'> & { today?: IsoDate }): Context {
   return new LazyLoadersContext(values);
 }
 const MADE = Symbol('loaders made');
@@ -76,11 +79,14 @@ class LazyLoadersContext implements Context {
   actor: Context['actor'];
   requestId: string;
   services: Context['services'];
+  today: IsoDate;
   [MADE]: { loaders?: Loaders };
-  constructor(values: Omit<Context, 'loaders'>) {
+  constructor(values: Omit<Context, 'loaders' | 'today'> & { today?: IsoDate }) {
     this.actor = values.actor;
     this.requestId = values.requestId;
     this.services = values.services;
+    // Taken once: a request crossing midnight in Brazil still reads the law of one day.
+    this.today = values.today ?? today();
     this[MADE] = {};
   }
   get loaders(): Loaders {
@@ -106,7 +112,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   // Compiled reads: the same schema, its compiled root fields first trying their statement.
   const executed = compiledReads ? compiledReadsSchema(schema, dataSource, logger) : schema;
   // The API's own hooks, in this order, as one Apollo plugin (src/graphql/request-hooks.ts).
-  const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, errorsInFieldOrder, databaseUnavailableStatus, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
+  const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, errorsInFieldOrder, databaseUnavailableStatus, privateAnswers, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
     ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])];
   const apollo = new ApolloServer<Context>({
     schema: executed,
@@ -193,6 +199,8 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
   mountExport(app, { exporter, verifier, logger });
 
   app.use('/graphql', ...graphqlHandlers);
+  app.use(notFound);
+  app.use(errorAnswers(logger));
 
   httpServer.on('request', app);
   httpServer.requestTimeout = LIMITS.requestTimeoutMs;

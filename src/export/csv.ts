@@ -1,14 +1,29 @@
 import { stringify } from 'csv-stringify/sync';
 import { brazilianDate, Locale } from '../formats/brazilian';
+import { escapeControlCharacters } from '../formats/control-characters';
 import { CellType, CellValue, ExportDocument, NUMERIC_TYPES, numberText, yesNo } from './document';
 
+/** A formula's first character after any spaces (U+2212 is a minus sign spreadsheets read as one); or a tab or carriage return first. */
+const FORMULA_START = /^\s*[=+\-@\u2212]|^[\t\r]/;
+
 /**
- * A text cell a spreadsheet would take for a formula (`=`, `+`, `-`, `@`, a tab or a carriage
- * return first) is written after a `'`, so that opening the file never runs anything (CSV
- * injection). Numbers and dates the export writes itself are not text cells and keep their sign.
+ * A text cell a spreadsheet would take for a formula (`=`, `+`, `-`, `@` first, after spaces or
+ * not, a tab or a carriage return first) is written after a `'`, so that opening the file never
+ * runs anything (CSV injection). The test is on the text's NFKC form: spreadsheets fold the
+ * full-width `＝` (U+FF1D) and the other compatibility forms into the ASCII ones. Numbers and
+ * dates the export writes itself are not text cells and keep their sign.
  */
 export function neutralised(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return FORMULA_START.test(text) || FORMULA_START.test(text.normalize('NFKC')) ? `'${text}` : text;
+}
+
+/**
+ * A text as a CSV cell: its control characters and direction overrides written as visible text
+ * (a name stored before they were refused at input must not start a line of its own), then
+ * neutralised.
+ */
+export function csvText(text: string): string {
+  return neutralised(escapeControlCharacters(text));
 }
 
 /** A cell as CSV text in a locale: numbers with their decimals (a comma in pt-BR), dates dd/mm/aaaa in pt-BR. */
@@ -17,7 +32,7 @@ export function cellText(type: CellType, value: CellValue, locale: Locale): stri
   if (NUMERIC_TYPES.has(type)) return numberText(type, value, locale);
   if (type === 'boolean' && typeof value === 'boolean') return yesNo(value, locale);
   if (type === 'date' && typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return locale === 'pt-BR' ? brazilianDate(value) : value;
-  return neutralised(String(value));
+  return csvText(String(value));
 }
 
 /**
@@ -26,14 +41,14 @@ export function cellText(type: CellType, value: CellValue, locale: Locale): stri
  * title comes first, then each section: its title on a line, its header and rows, a blank line.
  */
 export function toCsv(doc: ExportDocument, locale: Locale): Buffer {
-  const rows: string[][] = [[neutralised(doc.title[locale])], ...doc.subtitle.map((s) => [neutralised(s[locale])]), []];
+  const rows: string[][] = [[csvText(doc.title[locale])], ...doc.subtitle.map((s) => [csvText(s[locale])]), []];
   for (const section of doc.sections) {
-    rows.push([neutralised(section.title[locale])]);
+    rows.push([csvText(section.title[locale])]);
     if (section.kind === 'fields') {
       rows.push(locale === 'pt-BR' ? ['Campo', 'Valor'] : ['Field', 'Value']);
-      for (const f of section.fields) rows.push([neutralised(f.label[locale]), cellText(f.type, f.value, locale)]);
+      for (const f of section.fields) rows.push([csvText(f.label[locale]), cellText(f.type, f.value, locale)]);
     } else {
-      rows.push(section.columns.map((c) => neutralised(c.label[locale])));
+      rows.push(section.columns.map((c) => csvText(c.label[locale])));
       for (const row of section.rows) rows.push(section.columns.map((c, i) => cellText(c.type, row[i], locale)));
     }
     rows.push([]);

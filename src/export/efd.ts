@@ -3,6 +3,7 @@ import { brazilianDate } from '../formats/brazilian';
 import { Decimal, sum, ZERO } from '../law/decimal';
 import { COD_CONT_PER_UNIT, EfdRateLine, EfdSegment, item, QUANTITY_PLACES, RATE_PLACES, rateLines } from '../law/efd-contribuicoes';
 import { BiodieselOrigin, Market } from '../law/types';
+import { sped } from './efd-text';
 import type { TaxPeriodView } from '../services/tax-period.service';
 
 /** A SPED number: decimal comma, no thousands separator, the field's decimals. */
@@ -10,7 +11,7 @@ function n(value: Decimal, places: number): string {
   return value.toFixed(places, Decimal.ROUND_HALF_EVEN).replace('.', ',');
 }
 
-const record = (fields: Array<string | number>) => `|${fields.join('|')}|`;
+const record = (fields: Array<string | number>) => `|${fields.map((f) => sped(String(f))).join('|')}|`;
 
 /** CST of PIS/Pasep and Cofins (tables 4.3.3–4.3.4): 03 per unit of product; 08 no incidence (exports). */
 const CST_PER_UNIT = '03';
@@ -85,7 +86,7 @@ export function efdDraft({ view, sales, general }: EfdInput): EfdDraft {
     `# RASCUNHO — EFD-Contribuições, ${period}: registros M200/M210, M600/M610 e campos de quantidade do C170 (regime especial por m³, Lei 11.116/2005, art. 4º).`,
     '# Valide no programa validador e assinador (PVA) da Receita Federal antes de transmitir. As linhas iniciadas por # são notas, não registros SPED: retire-as.',
     '# DRAFT — to be validated in the RFB\'s validator program (PVA) before filing; lines beginning with # are notes, not SPED records.',
-    `# Produtor: ${view.producer.legalName}, CNPJ ${view.producer.cnpj}. Mês fechado em ${view.closedAt?.toISOString() ?? '—'}, impressão digital ${view.fingerprint}; legislação conhecida em ${brazilianDate(view.asKnownOn)}.`,
+    `# Produtor: ${sped(view.producer.legalName)}, CNPJ ${view.producer.cnpj}. Mês fechado em ${view.closedAt?.toISOString() ?? '—'}, impressão digital ${view.fingerprint}; legislação conhecida em ${brazilianDate(view.asKnownOn)}.`,
     '# Uma M210/M610 por alíquota por m³: o volume de produção própria de cada segmento repartido pelas participações das categorias (Decreto 10.527/2020, art. 6º §3º); o importado à alíquota geral (art. 6º §5º).',
     '# Quantidade com 3 decimais, alíquota por m³ com 4, contribuição = quantidade × alíquota, arredondada ao centavo (half-even).',
   ];

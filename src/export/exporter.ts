@@ -1,22 +1,40 @@
 import { Purchase, Sale } from '../domain';
 import { Locale } from '../formats/brazilian';
+import { IsoDate, today } from '../law/dates';
 import { RateCategory, TaxPeriodStatus, TaxRegime } from '../law/types';
 import { Actor } from '../services/actor';
 import { message } from '../i18n';
 import { BadInputError } from '../services/errors';
+import { requireDate } from '../services/record-batch';
 import type { Services } from '../services';
 import { Connection } from '../services/pagination';
 import { toCsv } from './csv';
 import { ExportDocument } from './document';
 import { efdDraft } from './efd';
-import { toHtml } from './html';
-import { PdfRenderer } from './pdf';
+import { efdFile } from './efd-file';
+import { Incidence } from '../law/efd-contribuicoes';
+import { toPdf } from './pdf';
 import { purchasesDocument } from './purchases.document';
 import { sealComplianceDocument } from './seal-compliance.document';
 import { taxPeriodDocument } from './tax-period.document';
 import { toXlsx } from './xlsx';
 
 export type ExportFormat = 'csv' | 'xlsx' | 'pdf';
+/** The EFD's two forms: the whole file for the PVA (`sped`), or the annotated reading copy (`draft`). */
+export type EfdFormat = 'sped' | 'draft';
+
+/** `format` of the EFD export: sped (default) or draft. */
+export function requireEfdFormat(value: unknown): EfdFormat {
+  if (value === null || value === undefined || value === 'sped' || value === 'draft') return (value ?? 'sped') as EfdFormat;
+  throw new BadInputError('format', message('export.format', { field: 'format', formats: 'sped, draft' }));
+}
+
+/** `incidence` of the EFD export (0110 COD_INC_TRIB 1 or 2): non-cumulative (default) or cumulative. */
+export function requireIncidence(value: unknown): Incidence {
+  if (value === null || value === undefined || value === 'non-cumulative') return 'NON_CUMULATIVE';
+  if (value === 'cumulative') return 'CUMULATIVE';
+  throw new BadInputError('incidence', message('export.format', { field: 'incidence', formats: 'non-cumulative, cumulative' }));
+}
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'xlsx', 'pdf'];
 
 /** A file to hand over: its bytes, content type and name. */
@@ -32,13 +50,18 @@ const CONTENT_TYPES: Record<ExportFormat | 'efd', string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   pdf: 'application/pdf',
-  efd: 'text/plain; charset=utf-8',
+  efd: 'text/plain; charset=iso-8859-1',
 };
 
 /** Checks of the exports' own parameters (the services check the rest, as for the API). */
 export function requireFormat(value: unknown, allowed: readonly ExportFormat[] = EXPORT_FORMATS): ExportFormat {
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as ExportFormat;
   throw new BadInputError('format', message('export.format', { field: 'format', formats: allowed.join(', ') }));
+}
+
+/** An export's `asKnownOn`, checked and defaulted once where the request is read: a calendar date, or today in Brazil. */
+export function requireAsKnownOn(value: string | null | undefined): IsoDate {
+  return value == null ? today() : requireDate(value, 'asKnownOn');
 }
 
 export function requireInt(value: unknown, field: string): number {
@@ -49,27 +72,27 @@ export function requireInt(value: unknown, field: string): number {
 
 /**
  * The exports of the API's figures as files: a month's PIS/Cofins, a Selo compliance year, a page
- * of purchases (CSV, XLSX, PDF), and the EFD-Contribuições draft of a closed month. Each goes
+ * of purchases (CSV, XLSX, PDF), and the EFD-Contribuições file of a closed month. Each goes
  * through the same service method as the GraphQL field it mirrors, with the caller's actor: the
  * same scope (another producer is NOT_FOUND), the same figures.
  */
 export class Exporter {
-  constructor(private readonly services: Services, private readonly pdf: PdfRenderer = new PdfRenderer()) {}
+  constructor(private readonly services: Services) {}
 
   private async file(doc: ExportDocument, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const body = format === 'csv' ? toCsv(doc, locale) : format === 'xlsx' ? await toXlsx(doc, locale) : await this.pdf.render(toHtml(doc, locale));
+    const body = format === 'csv' ? toCsv(doc, locale) : format === 'xlsx' ? await toXlsx(doc, locale) : await toPdf(doc, locale);
     return { body, contentType: CONTENT_TYPES[format], filename: `${doc.name}.${format}` };
   }
 
   /** Producer.taxPeriod / taxPeriod(producerId, year, month, asKnownOn). */
-  async taxPeriod(actor: Actor, p: { producerId: string; year: number; month: number; asKnownOn?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, p.asKnownOn ?? null);
+  async taxPeriod(actor: Actor, p: { producerId: string; year: number; month: number; asKnownOn: IsoDate }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
+    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, p.asKnownOn);
     return this.file(taxPeriodDocument(view, locale), format, locale);
   }
 
   /** sealCompliance(producerId, year, asKnownOn), with every excluded item and its findings. */
-  async sealCompliance(actor: Actor, p: { producerId: string; year: number; asKnownOn?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const report = await this.services.sealCompliance.forProducer(actor, p.producerId, p.year, p.asKnownOn ?? null);
+  async sealCompliance(actor: Actor, p: { producerId: string; year: number; asKnownOn: IsoDate }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
+    const report = await this.services.sealCompliance.forProducer(actor, p.producerId, p.year, p.asKnownOn);
     return this.file(sealComplianceDocument(report, locale), format, locale);
   }
 
@@ -83,11 +106,14 @@ export class Exporter {
   }
 
   /**
-   * The EFD-Contribuições draft of a CLOSED month under the special regime (its snapshot's figures),
-   * with the month's sales as C170 items. An open month or the ad valorem regime: BAD_USER_INPUT.
+   * The EFD-Contribuições of a CLOSED month under the special regime (its snapshot's figures): the
+   * month's whole file (ISO-8859-1, for the PVA), or with `format: 'draft'` the annotated reading
+   * copy of Bloco M and the C170 quantity fields (UTF-8, `#` notes). `incidence` is the producer's
+   * regime of incidence (0110 COD_INC_TRIB), which the API does not record. An open month or the
+   * ad valorem regime: BAD_USER_INPUT.
    */
-  async efd(actor: Actor, p: { producerId: string; year: number; month: number }): Promise<ExportFile & { draft: ReturnType<typeof efdDraft> }> {
-    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, null);
+  async efd(actor: Actor, p: { producerId: string; year: number; month: number; format?: EfdFormat; incidence?: Incidence }): Promise<ExportFile> {
+    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, today());
     const period = `${p.year}-${String(p.month).padStart(2, '0')}`;
     if (view.status !== TaxPeriodStatus.CLOSED) {
       throw new BadInputError('month', message('export.efdOpenMonth', { period }));
@@ -100,8 +126,13 @@ export class Exporter {
       const rule = law.coefficientRules(s.from, view.asKnownOn)[RateCategory.GENERAL];
       return { pisPerM3: rule.value.pisPerM3, cofinsPerM3: rule.value.cofinsPerM3 };
     });
-    const draft = efdDraft({ view, sales: await this.monthSales(actor, view.producer.id, view.segments[0].from, view.segments[view.segments.length - 1].to), general });
-    return { body: Buffer.from(draft.text, 'utf8'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-rascunho-${period}-producer-${view.producer.id}.txt`, draft };
+    const sales = await this.monthSales(actor, view.producer.id, view.segments[0].from, view.segments[view.segments.length - 1].to);
+    if (p.format === 'draft') {
+      const draft = efdDraft({ view, sales, general });
+      return { body: Buffer.from(draft.text, 'utf8'), contentType: 'text/plain; charset=utf-8', filename: `efd-contribuicoes-rascunho-${period}-producer-${view.producer.id}.txt` };
+    }
+    const file = efdFile({ view, sales, general, incidence: p.incidence ?? 'NON_CUMULATIVE' });
+    return { body: Buffer.from(file.text, 'latin1'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-${period}-producer-${view.producer.id}.txt` };
   }
 
   /** Every sale of a producer between two dates, through the API's pages (100 at a time). */
@@ -117,7 +148,8 @@ export class Exporter {
     }
   }
 
+  /** Nothing to release: every format, the PDF too, is written in this process. */
   close(): Promise<void> {
-    return this.pdf.close();
+    return Promise.resolve();
   }
 }

@@ -1,64 +1,93 @@
-import type { Browser } from 'playwright-core';
-import { chromiumPath, isExecutable, launchChromium } from '../chromium';
-import { message } from '../i18n';
-import { AppError } from '../services/errors';
+import path from 'node:path';
+import pdfmake from 'pdfmake';
+import type { Content, DocumentDefinition } from 'pdfmake';
+import { Locale } from '../formats/brazilian';
+import { cellText } from './csv';
+import { CellType, CellValue, ExportDocument, NUMERIC_TYPES } from './document';
 
-/** A PDF cannot be made here: no Chromium to render it (the other formats still work). */
-export class PdfUnavailableError extends AppError {
-  readonly code = 'PDF_UNAVAILABLE';
-}
-
-/** Renders at a time; more wait their turn (each holds a page of the one browser). */
-const CONCURRENT = 2;
+/** Columns of sentences (legal bases, findings), given the room that is left. */
+const WIDE = new Set(['legalBasis', 'legalBases', 'message', 'messages', 'sealStanding', 'regimeBasis']);
 
 /**
- * HTML to PDF with headless Chromium (the one src/chromium.ts names: Debian's `chromium`,
- * or CHROMIUM_PATH). The browser starts at the first PDF and stays up for the next ones; a
- * machine without it answers PDF_UNAVAILABLE, saying what to install.
+ * DejaVu Sans, from the dejavu-fonts-ttf package: every Portuguese letter (ã, ç, º, §), ³ and the
+ * dashes of the titles. pdfmake embeds the glyphs used, with their Unicode map, so the figures can
+ * be searched and copied from the file.
  */
-export class PdfRenderer {
-  private browser: Promise<Browser> | null = null;
-  private running = 0;
-  private waiting: Array<() => void> = [];
+const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
+const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf', 'DejaVuSans-BoldOblique.ttf'].map((f) => path.join(FONT_DIR, f));
+pdfmake.setFonts({ DejaVuSans: { normal: FONT_FILES[0], bold: FONT_FILES[1], italics: FONT_FILES[2], bolditalics: FONT_FILES[3] } });
+// A statement is made of its own data: nothing is fetched, and only the fonts are read from disk.
+pdfmake.setUrlAccessPolicy(() => false);
+pdfmake.setLocalAccessPolicy((file) => FONT_FILES.includes(file));
 
-  constructor(private readonly executablePath: string = chromiumPath()) {}
+const MARGIN = 28;
 
-  private launch(): Promise<Browser> {
-    if (!isExecutable(this.executablePath)) {
-      throw new PdfUnavailableError(message('export.pdfNoChromium', { path: this.executablePath }));
-    }
-    if (!this.browser) {
-      this.browser = launchChromium(this.executablePath).then((b) => {
-        b.on('disconnected', () => { this.browser = null; });
-        return b;
-      }, (e: unknown) => {
-        this.browser = null;
-        throw new PdfUnavailableError(message('export.pdfNotStarted', { path: this.executablePath, detail: e instanceof Error ? e.message.split('\n')[0] : String(e) }));
-      });
-    }
-    return this.browser;
+/** The text of a cell in the statement: as in the CSV, without the CSV's formula guard (a PDF runs nothing). */
+function shown(type: CellType, value: CellValue, locale: Locale): string {
+  const text = cellText(type, value, locale);
+  return text.startsWith("'") && type === 'text' ? text.slice(1) : text;
+}
+
+function cell(type: CellType, value: CellValue, locale: Locale): Content {
+  return NUMERIC_TYPES.has(type) ? { text: shown(type, value, locale), alignment: 'right', noWrap: true } : { text: shown(type, value, locale) };
+}
+
+/** Thin grey rules, as a statement on paper. */
+const LAYOUT = {
+  hLineWidth: () => 0.4, vLineWidth: () => 0.4, hLineColor: () => '#999999', vLineColor: () => '#999999',
+  paddingLeft: () => 3, paddingRight: () => 3, paddingTop: () => 1.5, paddingBottom: () => 1.5,
+};
+
+function sectionContent(section: ExportDocument['sections'][number], locale: Locale): Content[] {
+  const title: Content = { text: section.title[locale], style: 'h2', headlineLevel: 1 };
+  if (section.kind === 'fields') {
+    return [title, {
+      table: { widths: [220, '*'], body: section.fields.map((f) => [{ text: f.label[locale], fillColor: '#f6f6f6' }, cell(f.type, f.value, locale)]) },
+      layout: LAYOUT,
+    }];
   }
+  if (section.rows.length === 0) return [title, { text: locale === 'pt-BR' ? 'Nenhum.' : 'None.', italics: true }];
+  return [title, {
+    table: {
+      // The header row is repeated at the top of every page the table runs onto.
+      headerRows: 1,
+      dontBreakRows: true,
+      widths: section.columns.map((c) => (WIDE.has(c.key) ? '*' : 'auto')),
+      body: [
+        section.columns.map((c) => ({ text: c.label[locale], bold: true, fillColor: '#eeeeee' })),
+        ...section.rows.map((row) => section.columns.map((c, i) => cell(c.type, row[i], locale))),
+      ],
+    },
+    layout: LAYOUT,
+  }];
+}
 
-  async render(html: string): Promise<Buffer> {
-    const browser = await this.launch();
-    if (this.running >= CONCURRENT) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    const page = await browser.newPage();
-    try {
-      // No request leaves the page: the statement is self-contained.
-      await page.route('**/*', (route) => route.abort());
-      await page.setContent(html, { waitUntil: 'load' });
-      return await page.pdf({ format: 'A4', landscape: true, printBackground: true, preferCSSPageSize: true });
-    } finally {
-      await page.close().catch(() => undefined);
-      this.running--;
-      this.waiting.shift()?.();
-    }
-  }
-
-  async close(): Promise<void> {
-    const browser = this.browser;
-    this.browser = null;
-    if (browser) await (await browser.catch(() => null))?.close();
-  }
+/**
+ * The document as a PDF statement, A4 landscape, written in-process by pdfmake: the title and
+ * subtitle, each section as a table (numbers right-aligned with their decimals in the locale's
+ * notation), and on every page when it was made and its number of the total.
+ */
+export async function toPdf(doc: ExportDocument, locale: Locale, generatedAt: Date = new Date()): Promise<Buffer> {
+  const made = locale === 'pt-BR' ? `Gerado pela Selo API em ${generatedAt.toISOString()}` : `Generated by the Selo API at ${generatedAt.toISOString()}`;
+  const definition: DocumentDefinition = {
+    pageSize: 'A4',
+    pageOrientation: 'landscape',
+    pageMargins: [MARGIN, MARGIN, MARGIN, MARGIN + 8],
+    language: locale,
+    info: { title: doc.title[locale], creator: 'Selo API', producer: 'Selo API' },
+    defaultStyle: { font: 'DejaVuSans', fontSize: 7, color: '#111111' },
+    styles: { h1: { fontSize: 13, bold: true, margin: [0, 0, 0, 4] }, h2: { fontSize: 9.5, bold: true, margin: [0, 10, 0, 3] }, sub: { margin: [0, 0, 0, 2] } },
+    content: [
+      { text: doc.title[locale], style: 'h1' },
+      ...doc.subtitle.map((s): Content => ({ text: s[locale], style: 'sub' })),
+      ...doc.sections.flatMap((s) => sectionContent(s, locale)),
+    ],
+    footer: (page: number, pages: number): Content => ({
+      margin: [MARGIN, 8, MARGIN, 0], fontSize: 6.5, color: '#555555',
+      columns: [{ text: made }, { text: locale === 'pt-BR' ? `Página ${page} de ${pages}` : `Page ${page} of ${pages}`, alignment: 'right' }],
+    }),
+    // A section's title never ends a page: it goes over with its table.
+    pageBreakBefore: (node, nodes) => node.headlineLevel === 1 && nodes.getFollowingNodesOnPage().length === 0,
+  };
+  return pdfmake.createPdf(definition).getBuffer();
 }

@@ -2,7 +2,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { DocumentNode, FragmentDefinitionNode, GraphQLError, GraphQLFormattedError, Kind, OperationDefinitionNode, SelectionSetNode, ValueNode, visit } from 'graphql';
 import { NoRuleInForceError } from '../law/errors';
 import { AppError } from '../services/errors';
-import { textLimit, textProblem } from '../services/validation';
+import { textLimit, textProblem, textRefusal } from '../services/validation';
 import { DEFAULT_LOCALE, isLocalized, Locale, message, recognise, translate } from '../i18n';
 import { LocalizedGraphQLError } from './localized-error';
 import type { PerRequest, RequestHooks } from './request-hooks';
@@ -72,6 +72,12 @@ export function withoutSuggestions(text: string): string {
   return text.replace(/\s*Did you mean [\s\S]*\?$/, '');
 }
 
+/** Whether Apollo gave the error a 4xx HTTP status (`extensions.http.status`). */
+function clientStatus(error: GraphQLError): boolean {
+  const status = (error.extensions.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
 export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | undefined, localeOfRequest: () => Locale = () => DEFAULT_LOCALE) {
   return (given: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const formatted = { ...given, message: withoutSuggestions(given.message) };
@@ -90,8 +96,9 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
       return { ...formatted, message: localizedMessage(formatted.message, error, locale), extensions };
     }
     // A GraphQL error of Apollo's with no code but one of the callers' mistakes it knows (a persisted
-    // query hash that is not its document's) is the caller's, not ours.
-    if (original instanceof GraphQLError && original.extensions.code === undefined && recognise(formatted.message) !== null) {
+    // query hash that is not its document's, an unsupported persisted query version), or that it
+    // answers with a 4xx status, is the caller's, not ours.
+    if (original instanceof GraphQLError && original.extensions.code === undefined && (recognise(formatted.message) !== null || clientStatus(original))) {
       return { message: localizedMessage(formatted.message, error, locale), locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
     }
     const requestId = requestIdOf();
@@ -186,7 +193,8 @@ function badTextIn(value: unknown, at: string, depth = 0): { field: string; text
 /**
  * Request hooks: every string of the input — literal or variable, at any depth — is checked before
  * anything runs (DESIGN §5: bad input is the caller's error, with its field): a NUL character
- * (U+0000), which PostgreSQL text cannot hold, and a text longer than its field takes
+ * (U+0000), which PostgreSQL text cannot hold, another control character or a direction override
+ * (a line break in a name would forge lines of the EFD draft), and a text longer than its field takes
  * (`textLimit`: 255 characters for ids, codes and keys, 500 for names, 2000 for legal bases and
  * notes; an indexed column of a few KB would otherwise fail deep in a query as an internal error).
  */
@@ -200,9 +208,11 @@ const inputTextCheck: RequestHooks = {
     }
     if (found) {
       const { field, text } = found;
-      const refusal = text.includes('\u0000')
+      const why = textRefusal(text);
+      const refusal = 'nul' in why
         ? message('http.nulCharacter', { field })
-        : message('input.tooLong', { field, max: textLimit(field), length: text.length });
+        : 'control' in why ? message('input.controlCharacter', { field, character: why.control })
+          : message('input.tooLong', { field, max: textLimit(field), length: text.length });
       throw new LocalizedGraphQLError(refusal, { extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } } });
     }
   },

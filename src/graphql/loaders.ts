@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { LawBook } from '../law/law-book';
 import type { SemiaridInterval } from '../law/municipality';
+import type { IsoDate } from '../law/dates';
 import { BiodieselImport, Contract, Municipality, Producer, Purchase, Sale } from '../domain';
 import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationMembership, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';
@@ -87,17 +88,17 @@ export function createLoaders(services: Services, actor: Actor) {
     importsByProducer: new DataLoader<ProducerPageKey, Connection<BiodieselImport>, string>(
       (keys) => services.imports.pagesByProducer(actor, keys), { cacheKeyFn: producerPageKey }),
     /** Contract.conformity (art. 3º §2 II–III), by contract and asKnownOn; the contract is already in scope. */
-    contractConformity: new DataLoader<{ contract: Contract; asKnownOn: string | null }, ConformityView, string>(
-      (keys) => services.contractConformity.conformityOf(keys), { cacheKeyFn: (k) => `${k.contract.id}|${k.asKnownOn ?? ''}` }),
+    contractConformity: new DataLoader<{ contract: Contract; asKnownOn: IsoDate }, ConformityView, string>(
+      (keys) => services.contractConformity.conformityOf(keys), { cacheKeyFn: (k) => `${k.contract.id}|${k.asKnownOn}` }),
     /** Purchase.selo (art. 3º §2 I–III), by purchase and asKnownOn; the purchase is already in scope. */
-    purchaseSelo: new DataLoader<{ purchase: Purchase; asKnownOn: string | null }, PurchaseSeloView | null, string>(
-      (keys) => services.purchaseSelo.seloOf(keys), { cacheKeyFn: (k) => `${k.purchase.id}|${k.asKnownOn ?? ''}` }),
+    purchaseSelo: new DataLoader<{ purchase: Purchase; asKnownOn: IsoDate }, PurchaseSeloView | null, string>(
+      (keys) => services.purchaseSelo.seloOf(keys), { cacheKeyFn: (k) => `${k.purchase.id}|${k.asKnownOn}` }),
     /** Producer.taxPeriod (Lei 11.116/2005, arts. 3º–5º), by producer, month and asKnownOn: a page's months in the statements of one; the producer is already in scope. */
     taxPeriod: new DataLoader<MonthAsked, TaxPeriodView, string>(
-      (asked) => services.taxPeriods.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.month}|${k.asKnownOn ?? ''}` }),
+      (asked) => services.taxPeriods.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.month}|${k.asKnownOn}` }),
     /** Producer.sealCompliance (Decreto 10.527/2020, art. 3º §2), by producer, year and asKnownOn: a page's years in the statements of one; the producer is already in scope. */
     sealCompliance: new DataLoader<YearAskedOf, SealComplianceReport, string>(
-      (asked) => services.sealCompliance.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.asKnownOn ?? ''}` }),
+      (asked) => services.sealCompliance.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.asKnownOn}` }),
   };
 }
 

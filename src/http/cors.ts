@@ -1,5 +1,6 @@
 import cors from 'cors';
 import type { RequestHandler } from 'express';
+import vary from 'vary';
 
 /**
  * The request headers a browser frontend on another origin may send: the token, JSON bodies,
@@ -15,13 +16,13 @@ export const CORS_MAX_AGE_SECONDS = 600;
 /**
  * Cross-origin requests from the origins of `CORS_ORIGINS` only (`https://app.example.gov.br`):
  * their preflights are answered 204 with the methods and headers above; a request from any other
- * origin gets no CORS header at all, so its browser refuses it. Apollo's CSRF prevention stays on
- * behind this: a simple request (a GET without `apollo-require-preflight`, a `text/plain` POST) is
- * still refused, whatever its origin.
+ * origin gets no CORS header at all, so its browser refuses it; every answer varies by Origin.
+ * Apollo's CSRF prevention stays on behind this: a simple request (a GET without
+ * `apollo-require-preflight`, a `text/plain` POST) is still refused, whatever its origin.
  */
 export function corsForOrigins(origins: readonly string[]): RequestHandler {
   const allowed = new Set(origins);
-  return cors({
+  const handler = cors({
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
     methods: ['GET', 'POST'],
     allowedHeaders: CORS_REQUEST_HEADERS,
@@ -29,6 +30,12 @@ export function corsForOrigins(origins: readonly string[]): RequestHandler {
     maxAge: CORS_MAX_AGE_SECONDS,
     optionsSuccessStatus: 204,
   });
+  // cors adds Vary: Origin only to the answers of a listed origin; a cache would then give that
+  // answer (without CORS headers) to a listed origin's request too, or the reverse.
+  return (req, res, next) => {
+    vary(res, 'Origin');
+    handler(req, res, next);
+  };
 }
 
 /**

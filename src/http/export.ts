@@ -1,5 +1,5 @@
 import express from 'express';
-import { Exporter, ExportFile, requireFormat, requireInt } from '../export/exporter';
+import { Exporter, ExportFile, requireAsKnownOn, requireEfdFormat, requireFormat, requireIncidence, requireInt } from '../export/exporter';
 import { Locale, parseLocale } from '../formats/brazilian';
 import { message, translate } from '../i18n';
 import { actorFromAuthorization, TokenVerifier } from '../graphql/auth/token';
@@ -11,7 +11,7 @@ import { Actor } from '../services/actor';
 import { AppError, BadInputError } from '../services/errors';
 
 const STATUS: Record<string, number> = {
-  BAD_USER_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, NO_RULE_IN_FORCE: 422, PDF_UNAVAILABLE: 503,
+  BAD_USER_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, NO_RULE_IN_FORCE: 422,
 };
 
 /** A query parameter given once (a repeated one is refused, never half-read). */
@@ -43,10 +43,10 @@ function disposition(filename: string): string {
 
 /**
  * `GET /export/tax-period`, `/export/seal-compliance`, `/export/purchases` (CSV, XLSX or PDF) and
- * `/export/efd` (the EFD-Contribuições draft, text): the API's figures as files, with a bearer
+ * `/export/efd` (the month's EFD-Contribuições file, or its annotated draft): the API's figures as files, with a bearer
  * token and scoped like the API (DESIGN §4: a PRODUCER exports its own records; another producer
  * is NOT_FOUND). Errors answer `{ error: { code, message, field, requestId } }` with the status of
- * their code; a PDF on a machine without Chromium answers 503 PDF_UNAVAILABLE (the rest works).
+ * their code. Every format, the PDF too, is written in this process: no browser, no other program.
  */
 export function mountExport(app: express.Express, { exporter, verifier, logger }: { exporter: Exporter; verifier: TokenVerifier; logger: Logger }): void {
   const route = (path: string, run: (actor: Actor, req: express.Request) => Promise<ExportFile>) => {
@@ -84,11 +84,11 @@ export function mountExport(app: express.Express, { exporter, verifier, logger }
   };
 
   route('/export/tax-period', (actor, req) => exporter.taxPeriod(actor, {
-    producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), month: requireInt(single(req, 'month'), 'month'), asKnownOn: single(req, 'asKnownOn', false),
+    producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), month: requireInt(single(req, 'month'), 'month'), asKnownOn: requireAsKnownOn(single(req, 'asKnownOn', false)),
   }, requireFormat(single(req, 'format', false) ?? 'csv'), localeOf(req)));
 
   route('/export/seal-compliance', (actor, req) => exporter.sealCompliance(actor, {
-    producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), asKnownOn: single(req, 'asKnownOn', false),
+    producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), asKnownOn: requireAsKnownOn(single(req, 'asKnownOn', false)),
   }, requireFormat(single(req, 'format', false) ?? 'csv'), localeOf(req)));
 
   route('/export/purchases', (actor, req) => {
@@ -96,10 +96,11 @@ export function mountExport(app: express.Express, { exporter, verifier, logger }
     return exporter.purchases(actor, {
       producerId: single(req, 'producer')!, first: first === null ? null : requireInt(first, 'first'), after: single(req, 'after', false),
       from: single(req, 'from', false), to: single(req, 'to', false),
-    }, requireFormat(single(req, 'format', false) ?? 'csv', ['csv', 'xlsx']), localeOf(req));
+    }, requireFormat(single(req, 'format', false) ?? 'csv'), localeOf(req));
   });
 
   route('/export/efd', (actor, req) => exporter.efd(actor, {
     producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), month: requireInt(single(req, 'month'), 'month'),
+    format: requireEfdFormat(single(req, 'format', false)), incidence: requireIncidence(single(req, 'incidence', false)),
   }));
 }

@@ -74,7 +74,8 @@ function page(): string {
  * in the browser's localStorage between visits (shouldPersistHeaders), so an analyst pastes a
  * token once per token lifetime. GraphiQL 3 keeps headers per tab (its `headers` prop only seeds
  * the editor until a tab is clicked), so the token goes into every saved example, every tab kept
- * from an earlier visit, and the default of any tab opened later.
+ * from an earlier visit, and the default of any tab opened later. A link whose token differs from
+ * the one kept replaces it only once the person confirms.
  */
 const PAGE_SCRIPT = `'use strict';
 (function () {
@@ -84,9 +85,34 @@ const PAGE_SCRIPT = `'use strict';
   var defaultHeaders = config.defaultHeaders;
   // The headers of the last #token= link, for a reload before GraphiQL has stored its tabs.
   var REMEMBERED = 'selo:tokenHeaders';
+  var REPLACE_QUESTION = 'This link carries another token than the one this browser keeps for GraphiQL.\\n\\n' +
+    'Replace the kept token, in every tab, with the one of the link? Cancel keeps yours. Accept only a link you asked for.';
+  function authorizationOf(text) {
+    try { var value = JSON.parse(text); return value && typeof value.Authorization === 'string' ? value.Authorization : null; } catch (e) { return null; }
+  }
+  // The headers holding a token this browser keeps: the last link's, else those of a stored tab.
+  function storedHeaders() {
+    try {
+      var remembered = window.localStorage.getItem(REMEMBERED);
+      if (remembered && authorizationOf(remembered)) return remembered;
+      var state = JSON.parse(window.localStorage.getItem('graphiql:tabState') || 'null');
+      var tabsKept = state && Array.isArray(state.tabs) ? state.tabs : [];
+      for (var i = 0; i < tabsKept.length; i++) {
+        var auth = tabsKept[i].headers ? authorizationOf(tabsKept[i].headers) : null;
+        if (auth && auth !== 'Bearer <token>') return tabsKept[i].headers;
+      }
+    } catch (e) { /* no local storage: nothing is kept */ }
+    return null;
+  }
   var match = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
-  if (match) {
-    headers = JSON.stringify({ Authorization: 'Bearer ' + decodeURIComponent(match[1]) }, null, 2);
+  // Anyone can make such a link: a different token kept here is replaced only when the person agrees.
+  var keptHeaders = match ? storedHeaders() : null;
+  var given = match ? JSON.stringify({ Authorization: 'Bearer ' + decodeURIComponent(match[1]) }, null, 2) : null;
+  if (keptHeaders && authorizationOf(keptHeaders) !== authorizationOf(given) && !window.confirm(REPLACE_QUESTION)) {
+    headers = keptHeaders;
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  } else if (match) {
+    headers = given;
     try {
       window.localStorage.setItem(REMEMBERED, headers);
       var stored = JSON.parse(window.localStorage.getItem('graphiql:tabState') || 'null');

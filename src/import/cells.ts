@@ -4,7 +4,7 @@ import {
 import { Decimal } from '../law/decimal';
 import { message, Message } from '../i18n';
 import { ImportLineError } from './import-error';
-import { textLimit, textRefused } from '../services/validation';
+import { textLimit, textRefusal, textRefused } from '../services/validation';
 import { ColumnSpec, CsvRow, ImportKind } from './import-kind';
 
 /** A cell as a source gives it: text (CSV, or a text cell of a workbook) or a workbook's typed value. */
@@ -116,9 +116,12 @@ export class CellReader {
     return row;
   }
 
-  /** A cell no field takes (the same limits as the GraphQL input's, src/services/validation.ts): a NUL character, or too long. */
+  /** A cell no field takes (the same checks as the GraphQL input's, src/services/validation.ts): a control character, or too long. */
   private textRefusal(text: string, line: number, column: string): ImportLineError {
-    const why = text.includes('\u0000') ? message('import.nulCharacter') : message('import.tooLong', { max: textLimit(column), length: text.length });
+    const refusal = textRefusal(text);
+    const why = 'nul' in refusal ? message('import.nulCharacter')
+      : 'control' in refusal ? message('import.controlCharacter', { character: refusal.control })
+        : message('import.tooLong', { max: textLimit(column), length: text.length });
     return this.at(new ImportLineError('BAD_USER_INPUT', line, column, why));
   }
 

@@ -128,3 +128,175 @@ export function item(volumeM3: Decimal, rate: Decimal): EfdItem {
   const r = rate.toDecimalPlaces(RATE_PLACES, Decimal.ROUND_HALF_EVEN);
   return { quantityM3, rate: r, contribution: toCentavos(quantityM3.times(r)) };
 }
+
+/**
+ * The codes the whole file uses (Guia Prático da EFD-Contribuições v1.35; the sources and the open
+ * ones in docs/LAW.md, "EFD-Contribuições: table codes"). CST, tables 4.3.3/4.3.4: 03 per unit of
+ * product, 06 zero rate, 08 no incidence. COD_CONT, table 4.3.5 (M210 field 02, the Guia's
+ * combination table): 03 non-cumulative and 53 cumulative, per unit of product with a rate above zero.
+ */
+export const CST_PER_UNIT = '03';
+export const CST_ZERO_RATE = '06';
+export const CST_NO_INCIDENCE = '08';
+export type Incidence = 'NON_CUMULATIVE' | 'CUMULATIVE';
+export const COD_CONT: Record<Incidence, string> = { NON_CUMULATIVE: '03', CUMULATIVE: '53' };
+/**
+ * DCTF revenue codes of M205/M605 (field 03): the general codes of PIS/Pasep and Cofins per
+ * regime (secondary: docs/LAW.md; a code proper to the special regime of Lei 11.116/2005, art. 4º,
+ * was not found and stays open).
+ */
+export const DCTF_REVENUE_CODE: Record<Incidence, { pis: string; cofins: string }> = {
+  NON_CUMULATIVE: { pis: '691201', cofins: '585601' },
+  CUMULATIVE: { pis: '810902', cofins: '217201' },
+};
+/**
+ * Revenue-nature codes of M410/M810 (tables 4.3.13 and 4.3.15, external to the Guia): 206 for the
+ * zero amount of art. 6º III (secondary); null where no code was found — the 2026 window and exports
+ * — and the record says so in its DESC_COMPL.
+ */
+export type ZeroKind = 'ART_6_III' | 'ZERO_WINDOW' | 'EXPORT';
+export const REVENUE_NATURE: Record<ZeroKind, string | null> = { ART_6_III: '206', ZERO_WINDOW: null, EXPORT: null };
+
+/** A sale as the consolidation needs it: its establishment (a CNPJ of the producer) and its segment. */
+export interface EfdSaleFacts {
+  establishment: string;
+  segment: number;
+  origin: 'OWN_PRODUCTION' | 'IMPORTED';
+  market: 'DOMESTIC' | 'EXPORT';
+  volumeM3: Decimal;
+  revenue: Decimal;
+}
+
+/** One C181 (PIS/Pasep) or C185 (Cofins): an establishment's sales of one CST, CFOP and rate. */
+export interface EfdConsolidatedLine {
+  establishment: string;
+  /** The segment of the month (a C180 each: the Guia, C180 note 4, one per period of a change of rate). */
+  segment: number;
+  cst: string;
+  cfop: string;
+  /** Per-m³ amount with 4 decimals; null for CST 08. */
+  rate: Decimal | null;
+  /** m³ with 3 decimals; null for CST 08. */
+  quantityM3: Decimal | null;
+  revenue: Decimal;
+  /** quantity × rate, half-even to the centavo (zero for CST 06 and 08). */
+  contribution: Decimal;
+  /** For CST 06 and 08: which zero it is (the revenue-nature code of M410/M810 follows from it). */
+  zero: ZeroKind | null;
+}
+
+/**
+ * CFOP of a sale (Ajuste SINIEF 07/2001 table): 5101/5102 sale of own production / of goods bought,
+ * 7101/7102 the same exported. Interpretation: the buyer's UF is not recorded, so a domestic sale is
+ * written as within the UF (51xx); the accountant splits 61xx where the NF-e says so.
+ */
+function cfopOf(s: EfdSaleFacts): string {
+  return `${s.market === 'EXPORT' ? '7' : '5'}10${s.origin === 'IMPORTED' ? '2' : '1'}`;
+}
+
+/**
+ * The C181 (contribution 'pis') or C185 ('cofins') lines of a month, per establishment: each
+ * establishment's own-production domestic volume in a segment split among the categories of the
+ * segment's blend by their weights (Decreto 10.527/2020, art. 6º §3º; allocate, 3 decimals, and the
+ * revenue likewise to the centavo), each part at its category's per-m³ amount; imported biodiesel
+ * at GENERAL (art. 6º §5º); an amount above zero is CST 03, zero is CST 06 (the 2026 window when
+ * GENERAL itself is zero, art. 5º §§2º–4º; art. 6º III otherwise); exports CST 08. Parts of one
+ * establishment and segment with the same CST, CFOP and rate make one line, as the Guia keys
+ * C181/C185 (per CST, CFOP and rate) under a C180 per period of one tax treatment (C180 note 4).
+ */
+export function consolidatedLines(segments: readonly EfdSegment[], sales: readonly EfdSaleFacts[], contribution: 'pis' | 'cofins'): EfdConsolidatedLine[] {
+  const amountOf = (m: { pisPerM3: Decimal; cofinsPerM3: Decimal }) => (contribution === 'pis' ? m.pisPerM3 : m.cofinsPerM3);
+  const lines = new Map<string, EfdConsolidatedLine>();
+  const add = (l: Omit<EfdConsolidatedLine, 'contribution'>) => {
+    const key = [l.establishment, l.segment, l.cst, l.cfop, l.rate?.toFixed(RATE_PLACES) ?? '', l.zero ?? ''].join('|');
+    const line = lines.get(key);
+    if (!line) lines.set(key, { ...l, contribution: ZERO });
+    else {
+      line.revenue = line.revenue.plus(l.revenue);
+      line.quantityM3 = line.quantityM3 && l.quantityM3 ? line.quantityM3.plus(l.quantityM3) : line.quantityM3;
+    }
+  };
+  const perUnit = (establishment: string, segment: number, cfop: string, rate: Decimal, quantityM3: Decimal, revenue: Decimal, window: boolean) => {
+    const r = rate.toDecimalPlaces(RATE_PLACES, Decimal.ROUND_HALF_EVEN);
+    add({ establishment, segment, cfop, rate: r, quantityM3, revenue, cst: r.gt(0) ? CST_PER_UNIT : CST_ZERO_RATE, zero: r.gt(0) ? null : window ? 'ZERO_WINDOW' : 'ART_6_III' });
+  };
+  const establishments = [...new Set(sales.map((s) => s.establishment))];
+  segments.forEach((seg, index) => {
+    const window = amountOf(seg.general).isZero();
+    for (const establishment of establishments) {
+      const mine = sales.filter((s) => s.segment === index && s.establishment === establishment);
+      const own = mine.filter((s) => s.market === 'DOMESTIC' && s.origin === 'OWN_PRODUCTION');
+      const volume = sum(own.map((s) => s.volumeM3));
+      if (volume.gt(0) && seg.mix.length) {
+        const weights = sum(seg.mix.map((m) => m.weight)).isZero() ? seg.mix.map(() => new Decimal(1)) : seg.mix.map((m) => m.weight);
+        const quantities = allocate(volume, weights, QUANTITY_PLACES);
+        const revenues = allocate(sum(own.map((s) => s.revenue)), weights, 2);
+        seg.mix.forEach((m, i) => perUnit(establishment, index, '5101', amountOf(m), quantities[i], revenues[i], window));
+      }
+      const imported = mine.filter((s) => s.market === 'DOMESTIC' && s.origin === 'IMPORTED');
+      if (imported.length) {
+        perUnit(establishment, index, '5102', amountOf(seg.general), sum(imported.map((s) => s.volumeM3)).toDecimalPlaces(QUANTITY_PLACES, Decimal.ROUND_HALF_EVEN),
+          toCentavos(sum(imported.map((s) => s.revenue))), window);
+      }
+      for (const s of mine.filter((x) => x.market === 'EXPORT')) {
+        add({ establishment, segment: index, cst: CST_NO_INCIDENCE, cfop: cfopOf(s), rate: null, quantityM3: null, revenue: toCentavos(s.revenue), zero: 'EXPORT' });
+      }
+    }
+  });
+  return [...lines.values()].map((l) => ({ ...l, contribution: l.rate && l.quantityM3 ? toCentavos(l.quantityM3.times(l.rate)) : ZERO }));
+}
+
+/** One M210/M610: the per-unit contribution at one rate, rebuilt from the C-level lines as the PVA does. */
+export interface EfdContributionLine {
+  rate: Decimal;
+  quantityM3: Decimal;
+  revenue: Decimal;
+  /** VL_CONT_APUR: quantity × rate, half-even to the centavo (M210 field 08 of the Guia's reading). */
+  contribution: Decimal;
+  /** The rounding adjustment carried by this line (M220/M620): positive an increase, negative a reduction. */
+  adjustment: Decimal;
+}
+
+/** One M400/M410 (M800/M810) group: the revenue of a CST without contribution, by revenue nature. */
+export interface EfdZeroRevenue {
+  cst: string;
+  zero: ZeroKind;
+  natureCode: string | null;
+  revenue: Decimal;
+}
+
+/**
+ * The Bloco M of one contribution from its C-level lines: one M210/M610 per rate of CST 03 lines,
+ * its quantity the sum of theirs (the Guia: the PVA rebuilds M210 from the C-level records of the
+ * same CST and rate) and its contribution quantity × rate to the centavo; the revenue of CST 06 and
+ * 08 by revenue nature (M400/M410). The month's due (the closed period's figure) is the file's
+ * total: the difference between it and Σ quantity × rate — the rounding of the split quantities and
+ * of the blended amount (art. 6º §3º), a few centavos — is one adjustment on the line of the
+ * largest quantity (M220/M620), so that M200/M600 equal the dues to the centavo (Interpretation in
+ * docs/LAW.md).
+ */
+export function contributionLines(lines: readonly EfdConsolidatedLine[], due: Decimal): { perUnit: EfdContributionLine[]; zero: EfdZeroRevenue[] } {
+  const byRate = new Map<string, EfdContributionLine>();
+  for (const l of lines.filter((x) => x.cst === CST_PER_UNIT)) {
+    const key = l.rate!.toFixed(RATE_PLACES);
+    const line = byRate.get(key) ?? { rate: l.rate!, quantityM3: ZERO, revenue: ZERO, contribution: ZERO, adjustment: ZERO };
+    line.quantityM3 = line.quantityM3.plus(l.quantityM3!);
+    line.revenue = line.revenue.plus(l.revenue);
+    byRate.set(key, line);
+  }
+  const perUnit = [...byRate.values()].map((l) => ({ ...l, contribution: toCentavos(l.quantityM3.times(l.rate)) })).sort((a, b) => b.rate.comparedTo(a.rate));
+  const difference = due.minus(sum(perUnit.map((l) => l.contribution)));
+  if (!difference.isZero()) {
+    if (!perUnit.length) throw new Error(`A due of ${due.toFixed(2)} without a line at a rate above zero`);
+    const largest = perUnit.reduce((a, b) => (b.quantityM3.gt(a.quantityM3) ? b : a));
+    largest.adjustment = difference;
+  }
+  const zero = new Map<string, EfdZeroRevenue>();
+  for (const l of lines.filter((x) => x.cst !== CST_PER_UNIT)) {
+    const key = `${l.cst}|${l.zero}`;
+    const z = zero.get(key) ?? { cst: l.cst, zero: l.zero!, natureCode: REVENUE_NATURE[l.zero!], revenue: ZERO };
+    z.revenue = z.revenue.plus(l.revenue);
+    zero.set(key, z);
+  }
+  return { perUnit, zero: [...zero.values()].sort((a, b) => a.cst.localeCompare(b.cst) || (a.natureCode ?? '999').localeCompare(b.natureCode ?? '999')) };
+}

@@ -60,11 +60,22 @@ export function semiaridOn(intervals: readonly SemiaridInterval[], on: IsoDate):
 }
 
 /**
+ * The UF codes of the North and the Northeast: an IBGE municipality code's first two digits name
+ * its UF, and the first digit the UF's region. The rule reads the UF, so a code whose first two
+ * digits name no UF (10, 18, 20, …) lies in no region: neither here nor in the SQL twin.
+ */
+export const NORTH_NORTHEAST_UF_CODES: readonly string[] = Object.keys(UF_BY_CODE).filter((uf) => REGION_BY_DIGIT[uf[0]] === Region.NORTH || REGION_BY_DIGIT[uf[0]] === Region.NORTHEAST);
+
+/** North or Northeast by the UF the code names (Decreto 10.527/2020, art. 6º I and III); false for a code that names no UF. */
+export function inNorthOrNortheast(ibgeCode: string): boolean {
+  return /^\d{7}$/.test(ibgeCode) && NORTH_NORTHEAST_UF_CODES.includes(ibgeCode.slice(0, 2));
+}
+
+/**
  * Decreto 10.527/2020, art. 6º I and III; art. 3º §2 I b–c — the priority region on a date: the
- * North and the Northeast (from the IBGE code), or the Semiárido on that date. False for a code
- * that names no UF.
+ * North and the Northeast (by the UF of the IBGE code), or the Semiárido on that date (its recorded
+ * intervals, whatever the code).
  */
 export function priorityRegionOn(ibgeCode: string, intervals: readonly SemiaridInterval[], on: IsoDate): boolean {
-  const facts = municipalityFacts(ibgeCode);
-  return facts !== null && isPriorityRegion({ region: facts.region, semiarid: semiaridOn(intervals, on) });
+  return inNorthOrNortheast(ibgeCode) || semiaridOn(intervals, on);
 }

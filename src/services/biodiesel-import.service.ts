@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { BiodieselImport } from '../domain';
-import { firstDayOfMonth, lastDayOfMonth, today } from '../law/dates';
+import { firstDayOfMonth, IsoDate, lastDayOfMonth } from '../law/dates';
 import { Decimal } from '../law/decimal';
 import { LawBook } from '../law/law-book';
 import { ImportContributionsFigures, ImportFacts, importContributions } from '../law/tax-period';
@@ -113,10 +113,9 @@ export class BiodieselImportService {
    * PIS/Pasep-Importação and Cofins-Importação on their own; ADMIN and AUDITOR any producer, a
    * PRODUCER its own (another is NOT_FOUND).
    */
-  async contributions(actor: Actor, producerId: string, year: number, month: number, asKnownOn?: string | null): Promise<ImportContributionsFigures> {
+  async contributions(actor: Actor, producerId: string, year: number, month: number, asKnownOn: IsoDate): Promise<ImportContributionsFigures> {
     checkMonth(year, month);
-    const known = asKnownOn == null ? today() : requireDate(asKnownOn, 'asKnownOn');
     await requireVisibleProducer(this.ds, actor, producerId);
-    return importContributions(await this.lawBook(), await importsOfMonth(this.ds, producerId, year, month), known);
+    return importContributions(await this.lawBook(), await importsOfMonth(this.ds, producerId, year, month), asKnownOn);
   }
 }

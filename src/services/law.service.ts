@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { LawParameterVersion, SealEvent, SealGrant } from '../domain';
 import { Version } from '../law/dated';
-import { IsoDate, today } from '../law/dates';
+import { IsoDate } from '../law/dates';
 import { Decimal } from '../law/decimal';
 import { Finding } from '../law/findings';
 import { GrantFacts, sealStanding, Standing } from '../law/seal-standing';
@@ -77,7 +77,7 @@ export interface RateQuestion {
   familyFarming: boolean;
   sealRegular: boolean;
   imported?: boolean | null;
-  asKnownOn?: IsoDate | null;
+  asKnownOn: IsoDate;
 }
 
 /** One version of one category's rule, flat (the GraphQL CoefficientRule). */
@@ -142,15 +142,15 @@ export class LawService {
     return book;
   }
 
-  /** The four coefficient rules in force on `on` as known on `asKnownOn` (default today), in category order. */
-  async coefficientRules(on: IsoDate, asKnownOn?: IsoDate | null): Promise<CoefficientRuleView[]> {
-    const rules = (await this.lawBook()).coefficientRules(on, asKnownOn ?? today());
+  /** The four coefficient rules in force on `on` as known on `asKnownOn`, in category order. */
+  async coefficientRules(on: IsoDate, asKnownOn: IsoDate): Promise<CoefficientRuleView[]> {
+    const rules = (await this.lawBook()).coefficientRules(on, asKnownOn);
     return Object.values(RateCategory).map((c) => ruleView(rules[c]));
   }
 
   /**
    * Decreto 10.527/2020, arts. 5º and 6º — the category of a lot and its published amounts per m³
-   * on `on`, as known on `asKnownOn` (default today). The origin municipality must exist: its
+   * on `on`, as known on `asKnownOn`. The origin municipality must exist: its
    * region and its Semiárido membership on the acquisition date (`acquiredOn`, default `on`) decide
    * the priority region.
    */
@@ -170,7 +170,7 @@ export class LawService {
       sealRegular: question.sealRegular,
       imported: question.imported ?? false,
     });
-    const rule = (await this.lawBook()).coefficientRules(question.on, question.asKnownOn ?? today())[decision.category];
+    const rule = (await this.lawBook()).coefficientRules(question.on, question.asKnownOn)[decision.category];
     // The category's provision, and the version's own where it differs (e.g. the 2026 zero window).
     const legalBasis = rule.legalBasis === CATEGORY_BASIS[decision.category] ? decision.legalBasis : `${decision.legalBasis}; amounts: ${rule.legalBasis}`;
     return { ...rule.value, category: decision.category, legalBasis, reasons: decision.reasons, rule: ruleView(rule) };

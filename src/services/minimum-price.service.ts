@@ -71,19 +71,18 @@ export class MinimumPriceService {
 
   /**
    * Without `on`: every version, by feedstock, validFrom and recording order. With `on`: for each
-   * feedstock, the minimum price in force on that date as known on `asKnownOn` (default today).
+   * feedstock, the minimum price in force on that date as known on `asKnownOn`.
    */
-  async list(feedstock: Feedstock | null | undefined, on: IsoDate | null | undefined, asKnownOn?: IsoDate | null): Promise<MinimumPrice[]> {
+  async list(feedstock: Feedstock | null | undefined, on: IsoDate | null | undefined, asKnownOn: IsoDate): Promise<MinimumPrice[]> {
     const qb = this.ds.getRepository(MinimumPrice).createQueryBuilder('m');
     if (feedstock) qb.where('m.feedstock = :feedstock', { feedstock });
     const rows = await qb.orderBy('m.feedstock', 'ASC').addOrderBy('m.valid_from', 'ASC').addOrderBy('m.id', 'ASC').getMany();
     if (!on) return rows;
-    const known = asKnownOn ?? today();
     const versions = rows.map(toVersion);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const feedstocks = [...new Set(rows.map((r) => r.feedstock))];
     return feedstocks
-      .map((f) => minimumPriceInForce(versions, f, on, known))
+      .map((f) => minimumPriceInForce(versions, f, on, asKnownOn))
       .filter((v): v is Version<MinimumPriceValue> => v !== null)
       .map((v) => byId.get(v.id as string) as MinimumPrice);
   }

@@ -12,7 +12,7 @@ import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { translate } from '../i18n';
 import { lockPeriodExclusively } from './period-lock';
 import { Computation, computeMonths, MonthOutcome } from './tax-period-month';
-import { isId, requireDate } from './record-batch';
+import { isId } from './record-batch';
 import { assertCanWriteFor, assertVisible } from './scope';
 import { checkMonth } from './validation';
 import { mutate } from './transaction';
@@ -39,7 +39,7 @@ export interface MonthAsked {
   producer: Producer;
   year: number;
   month: number;
-  asKnownOn: string | null;
+  asKnownOn: IsoDate;
 }
 
 /**
@@ -53,14 +53,14 @@ export class TaxPeriodService {
   constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>) {}
 
   /** taxPeriod(producerId, year, month, asKnownOn): ADMIN and AUDITOR any producer, a PRODUCER its own. */
-  async forProducer(actor: Actor, producerId: string, year: number, month: number, asKnownOn?: string | null): Promise<TaxPeriodView> {
+  async forProducer(actor: Actor, producerId: string, year: number, month: number, asKnownOn: IsoDate): Promise<TaxPeriodView> {
     const producer = await this.producer(producerId);
     assertVisible(actor, 'Producer', producerId, producer.id);
     return this.ofProducer(producer, year, month, asKnownOn);
   }
 
   /** Producer.taxPeriod: the producer is already within the caller's scope. */
-  async ofProducer(producer: Producer, year: number, month: number, asKnownOn?: string | null): Promise<TaxPeriodView> {
+  async ofProducer(producer: Producer, year: number, month: number, asKnownOn: IsoDate): Promise<TaxPeriodView> {
     const [shown] = await this.ofProducers([producer], year, month, asKnownOn);
     if (shown instanceof Error) throw shown;
     return shown;
@@ -75,7 +75,7 @@ export class TaxPeriodService {
   async ofPage(asked: readonly MonthAsked[]): Promise<Array<TaxPeriodView | Error>> {
     const groups = new Map<string, number[]>();
     asked.forEach((a, i) => {
-      const key = `${a.year}|${a.month}|${a.asKnownOn ?? ''}`;
+      const key = `${a.year}|${a.month}|${a.asKnownOn}`;
       const indexes = groups.get(key);
       if (indexes) indexes.push(i);
       else groups.set(key, [i]);
@@ -94,9 +94,8 @@ export class TaxPeriodService {
   }
 
   /** The month of each producer (in scope): its view, or the error the law gave for it. */
-  private async ofProducers(producers: readonly Producer[], year: number, month: number, asKnownOnInput?: string | null): Promise<Array<TaxPeriodView | Error>> {
+  private async ofProducers(producers: readonly Producer[], year: number, month: number, asKnownOn: IsoDate): Promise<Array<TaxPeriodView | Error>> {
     checkMonth(year, month);
-    const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
     if (producers.length === 0) return [];
     const law = await this.lawBook();
     const ids = producers.map((p) => p.id);
@@ -181,7 +180,7 @@ export class TaxPeriodService {
         }],
       };
     });
-    return this.ofProducer(producer, year, month, null);
+    return this.ofProducer(producer, year, month, today());
   }
 
   private async producer(producerId: string): Promise<Producer> {

@@ -2,6 +2,7 @@ import { EntityManager, In } from 'typeorm';
 import { Municipality } from '../domain';
 import { Decimal } from '../law/decimal';
 import { BadInputError } from './errors';
+import { firstControlCharacter } from '../formats/control-characters';
 import { message, Message } from '../i18n';
 import { Problems } from './problems';
 
@@ -27,14 +28,25 @@ export function textLimit(path: string): number {
   return TEXT_MAX.id;
 }
 
-/** Whether a text cannot be taken for the field at `path`: a NUL character (PostgreSQL text holds none), or too long. */
+/**
+ * Whether a text cannot be taken for the field at `path`: a NUL character (PostgreSQL text holds
+ * none), another control character or a direction override (src/formats/control-characters.ts), or
+ * too long. The GraphQL input and every import kind's cells are checked by it.
+ */
 export function textProblem(text: string, path: string): boolean {
   return textRefused(text, textLimit(path));
 }
 
-/** The same with the field's limit known (an import's column): a NUL character, or more than `limit` characters. */
+/** The same with the field's limit known (an import's column). */
 export function textRefused(text: string, limit: number): boolean {
-  return text.length > limit || text.includes('\u0000');
+  return text.length > limit || firstControlCharacter(text) !== null;
+}
+
+/** Why a refused text is refused, first reason first: a NUL, another control character (`U+000D`), or its length. */
+export function textRefusal(text: string): { nul: true } | { control: string } | { tooLong: true } {
+  if (text.includes('\u0000')) return { nul: true };
+  const control = firstControlCharacter(text);
+  return control !== null ? { control } : { tooLong: true };
 }
 
 export function requireText(value: string | null | undefined, field: string): string {

@@ -116,10 +116,9 @@ test('sealCompliance of the bench year excludes the purchases the hand-written S
   expect(typeof c.answer.compliant).toBe('boolean');
 });
 
-test('the import case, when present, stores every row it reads', () => {
-  if (!r.import) return;
-  expect(r.import.rows).toBe(20_000);
-  expect(r.import.stored).toBe(r.import.rows);
+test('the import case stores every row it reads', () => {
+  // The quick run runs every case: a missing or failed import is a failure, not a pass.
+  expect(r.import).toEqual(expect.objectContaining({ rows: 20_000, stored: 20_000 }));
 });
 
 test('the compressed sizes: the nested page and GraphiQL\'s script are sent smaller in gzip and brotli', () => {

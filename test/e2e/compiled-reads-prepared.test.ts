@@ -3,6 +3,7 @@ import { ReadCompiler } from '../../src/graphql/compiled/compiler';
 import { collectFields } from '../../src/graphql/compiled/selection';
 import { getSchema } from '../../src/graphql/schema';
 import { Actor } from '../../src/services/actor';
+import { today } from '../../src/law/dates';
 import { Role } from '../../src/law/types';
 import { startTestApi, StatementCounter, TestApi } from '../support/api';
 import { createTestDatabase, TestDatabase } from '../support/database';
@@ -59,7 +60,7 @@ async function statementFor(query: string) {
   const [[, nodes]] = [...collectFields(schema, {}, {}, queryType, [operation.selectionSet])];
   const field = queryType.getFields()[nodes[0].name.value];
   const statement = new ReadCompiler(schema, single.dataSource).compile({
-    field, nodes, fragments: {}, variables: {}, args: getArgumentValues(field, nodes[0], {}), actor: { sub: 'a', role: Role.ADMIN, producerId: null, requestId: 'prepared' },
+    field, nodes, fragments: {}, variables: {}, args: getArgumentValues(field, nodes[0], {}), actor: { sub: 'a', role: Role.ADMIN, producerId: null, requestId: 'prepared' }, today: today(),
   });
   if (!statement) throw new Error(`not compiled: ${query}`);
   return statement;
@@ -96,7 +97,7 @@ test('a root field compiled again from the same parsed document and variables is
   const admin: Actor = { sub: 'a', role: Role.ADMIN, producerId: null, requestId: 'cache' };
   const compile = (nodes: typeof roots[number], variables: Record<string, unknown>, actor = admin) => {
     const field = queryType.getFields()[nodes[0].name.value];
-    return compiler.compile({ field, nodes, fragments: {}, variables, args: getArgumentValues(field, nodes[0], variables), actor });
+    return compiler.compile({ field, nodes, fragments: {}, variables, args: getArgumentValues(field, nodes[0], variables), actor, today: today() });
   };
   const [farmers, purchase, farmer] = roots;
   const five = compile(farmers, { n: 5 })!;

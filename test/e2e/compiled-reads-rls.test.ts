@@ -5,6 +5,7 @@ import { collectFields } from '../../src/graphql/compiled/selection';
 import { getSchema } from '../../src/graphql/schema';
 import { Producer } from '../../src/domain';
 import { CompiledStatement } from '../../src/graphql/compiled/statement';
+import { today } from '../../src/law/dates';
 import { Role } from '../../src/law/types';
 import { Actor } from '../../src/services/actor';
 import { createServices } from '../../src/services';
@@ -37,7 +38,7 @@ async function compile(query: string, producerId: string) {
   const args = Object.fromEntries((nodes[0].arguments ?? []).map((a) => [a.name.value, a.value.kind === Kind.STRING || a.value.kind === Kind.INT ? (a.value.kind === Kind.INT ? Number(a.value.value) : a.value.value) : null]));
   expect(getNamedType(field.type)).toBeInstanceOf(GraphQLObjectType);
   const statement = new ReadCompiler(schema, api.db.dataSource).compile({
-    field, nodes, fragments: {}, variables: {}, args, actor: { sub: 'p', role: Role.PRODUCER, producerId, requestId: 'rls' },
+    field, nodes, fragments: {}, variables: {}, args, actor: { sub: 'p', role: Role.PRODUCER, producerId, requestId: 'rls' }, today: today(),
   });
   if (!statement) throw new Error(`not compiled: ${query}`);
   return statement;

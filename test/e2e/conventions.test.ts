@@ -70,6 +70,21 @@ describe('automatic persisted queries', () => {
   });
 });
 
+test.each([
+  ['an unknown version', { persistedQuery: { version: 2, sha256Hash: sha256('{ __typename }') } }],
+  ['an empty persistedQuery', { persistedQuery: {} }],
+])('%s: BAD_REQUEST (HTTP 400), logged as the caller\'s mistake, not as an unexpected error', async (_what, extensions) => {
+  const token = await api.token({ role: Role.AUDITOR });
+  // A GET, which Apollo Server answers whole.
+  const url = `${api.url}?query=${encodeURIComponent('{ __typename }')}&extensions=${encodeURIComponent(JSON.stringify(extensions))}`;
+  lines.length = 0;
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, 'apollo-require-preflight': 'true', 'accept-language': 'pt-BR' } });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toEqual({ errors: [{ message: 'Versão de consulta persistida não suportada', extensions: { code: 'BAD_REQUEST' } }] });
+  expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+  expect(lines.filter((l) => l.msg === 'request')).toEqual([expect.objectContaining({ method: 'GET', status: 400 })]);
+});
+
 describe('trusted documents', () => {
   test('a PRODUCER token runs a listed document, whole or by its hash alone', async () => {
     const whole = await post(trusted, { query: LISTED, variables: { id: producerId } }, Role.PRODUCER);

@@ -90,6 +90,20 @@ describe('over HTTP', () => {
     expect(res.status).toBeGreaterThanOrEqual(400);
   });
 
+  test('every answer varies by Origin, to another origin or none too: a cache never gives one origin\'s answer to another', async () => {
+    const token = await api.token();
+    const ask = (origin?: string) => fetch(`${api.url}?query=${encodeURIComponent('{ producers { totalCount } }')}`, {
+      headers: { ...(origin ? { origin } : {}), authorization: `Bearer ${token}`, 'apollo-require-preflight': 'true' },
+    });
+    for (const origin of [listed, 'https://evil.example.com', undefined]) {
+      const res = await ask(origin);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('vary')?.split(/,\s*/)).toContain('Origin');
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin === listed ? listed : null);
+    }
+    expect((await preflight('https://evil.example.com')).headers.get('vary')?.split(/,\s*/)).toContain('Origin');
+  });
+
   test('simple requests stay refused by CSRF prevention, even from a listed origin', async () => {
     const token = await api.token();
     const get = await fetch(`${api.url}?query=${encodeURIComponent('{ producers { totalCount } }')}`, { headers: { origin: listed, authorization: `Bearer ${token}` } });

@@ -6,13 +6,12 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { message, translate } from '../../src/i18n';
 import { Decimal } from '../../src/law/decimal';
-import { Exporter } from '../../src/export/exporter';
-import { PdfRenderer } from '../../src/export/pdf';
-import { createServices } from '../../src/services';
-import { SYSTEM_ACTOR } from '../../src/services/actor';
+import { neutralised, toCsv } from '../../src/export/csv';
+import type { ExportDocument } from '../../src/export/document';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, electSpecialRegime, FEIRA, newCpf, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
 import { pdfText } from '../support/pdf-text';
+import { efdProblems } from '../support/efd-layout';
 
 /**
  * The exports give the API's figures as files (CSV as Brazilian Excel opens it, XLSX, PDF, the
@@ -184,14 +183,6 @@ describe('a month of PIS/Cofins', () => {
     const format = await get(`/export/tax-period?producer=${producer}&year=2026&month=4&format=docx`);
     expect(JSON.parse(format.body.toString()).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'format' });
   });
-
-  it('says what to install when there is no Chromium for a PDF (the other formats still work)', async () => {
-    const exporter = new Exporter(createServices(api.db.dataSource), new PdfRenderer('/nonexistent/chromium'));
-    const error = await exporter.taxPeriod(SYSTEM_ACTOR, { producerId: producer, year: 2026, month: 4 }, 'pdf', 'pt-BR').then(() => null, (e: unknown) => e);
-    expect(error).toMatchObject({ code: 'PDF_UNAVAILABLE' });
-    expect((error as Error).message).toContain('apt-get install chromium');
-    expect((await exporter.taxPeriod(SYSTEM_ACTOR, { producerId: producer, year: 2026, month: 4 }, 'csv', 'pt-BR')).body.length).toBeGreaterThan(100);
-  });
 });
 
 describe('a page of purchases', () => {
@@ -208,6 +199,27 @@ describe('a page of purchases', () => {
     const next = await get(`/export/purchases?producer=${producer}&first=1&after=${encodeURIComponent(api1.pageInfo.endCursor)}&format=csv`);
     expect(csvSections(next.body).get('Compras')![1][9]).toBe('Cerealista Sul');
     expect(next.headers.get('x-page-has-next-page')).toBe('false');
+  });
+});
+
+describe('CSV cells from stored text', () => {
+  // Text stored before control characters were refused at input, or written by SQL: the file keeps one line per row.
+  const doc = (names: string[]): ExportDocument => ({
+    name: 'x', title: { en: 'T', 'pt-BR': 'T' }, subtitle: [{ en: 'Usina\r\n|M200|', 'pt-BR': 'Usina\r\n|M200|' }],
+    sections: [{ kind: 'table', key: 's', title: { en: 'S', 'pt-BR': 'S' }, columns: [{ key: 'n', label: { en: 'Name', 'pt-BR': 'Nome' }, type: 'text' }], rows: names.map((n) => [n]) }],
+  });
+
+  it('writes control characters and direction overrides as visible text: no line of a name\'s own, no reordering', () => {
+    const csv = toCsv(doc(['Planalto\r\n|M210|1|', 'tab\there', 'nel\u0085', 'Usina \u202Eetnatsiser', 'a\u2066b\u2069', 'Cerealista Sul']), 'pt-BR').toString('utf8');
+    expect(csv.split('\r\n')).toEqual(['\ufeffT', 'Usina<U+000D><U+000A>|M200|', '', 'S', 'Nome', 'Planalto<U+000D><U+000A>|M210|1|', 'tab<U+0009>here', 'nel<U+0085>',
+      'Usina <U+202E>etnatsiser', 'a<U+2066>b<U+2069>', 'Cerealista Sul', '', '']);
+  });
+
+  it('neutralises a formula after Unicode normalisation: full-width ＝ ＋ － ＠ and a leading space too', () => {
+    for (const text of ['＝HYPERLINK("http://x")', '＋1', '－1', '＠SUM(A1)', ' =1+1', '=1+1', '\t=1']) expect(neutralised(text)).toBe(`'${text}`);
+    for (const text of ['Cerealista', '1+1', 'a=b', '']) expect(neutralised(text)).toBe(text);
+    const rows: string[][] = parse(toCsv(doc(['＝1+1']), 'pt-BR'), { bom: true, delimiter: ';', relax_column_count: true });
+    expect(rows.slice(-2)).toEqual([['\'＝1+1'], ['']]);
   });
 });
 
@@ -251,7 +263,7 @@ describe('the EFD-Contribuições draft', () => {
 
   it('of a blended closed month: one M210/M610 per rate, lines that sum to the dues within the rounding shown, the C170 quantity fields', async () => {
     const month = (await api.ok(MONTH, { p: producer })).taxPeriod;
-    const res = await get(`/export/efd?producer=${producer}&year=2026&month=4`);
+    const res = await get(`/export/efd?producer=${producer}&year=2026&month=4&format=draft`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     const text = res.body.toString('utf8');
@@ -309,6 +321,70 @@ describe('the EFD-Contribuições draft', () => {
   });
 });
 
+describe('the month\'s whole EFD-Contribuições file', () => {
+  const lines = (body: Buffer) => body.toString('latin1').split('\r\n');
+  const only = (body: Buffer, ...regs: string[]) => lines(body).filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+
+  it('passes the layout check, ISO-8859-1, and its Bloco M equals the closed month\'s dues to the centavo (hand-worked)', async () => {
+    const month = (await api.ok(MONTH, { p: producer })).taxPeriod;
+    const res = await get(`/export/efd?producer=${producer}&year=2026&month=4`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=iso-8859-1');
+    expect(res.headers.get('content-disposition')).toContain(`efd-contribuicoes-2026-04-producer-${producer}.txt`);
+    expect(efdProblems(res.body)).toEqual([]);
+    expect(lines(res.body)[0]).toMatch(/^\|0000\|006\|0\|\|\|01042026\|30042026\|Usina Exportadora\|\d{14}\|BA\|2910800\|\|00\|0\|$/);
+    // 1–6 April: own 100,7 m³ split 1/3 castor (art. 6º I) and 2/3 GENERAL: 33,567 and 67,133 m³, the revenue 187.666,85 and
+    // 375.333,70; imported 5 m³ at GENERAL (CFOP 5102). 7–30 April, the zero window: 50 m³ at zero, CST 06. The export: CST 08.
+    expect(only(res.body, 'C010', 'C180', 'C181')).toEqual([
+      expect.stringMatching(/^\|C010\|\d{14}\|1\|$/),
+      '|C180|55|02042026|04042026|BIODIESEL-B100|38260000||591000,55|',
+      '|C181|03|5101|375333,70|0,00|||67,133|26,4100|1772,98||',
+      '|C181|03|5101|187666,85|0,00|||33,567|22,4800|754,59||',
+      '|C181|03|5102|28000,00|0,00|||5,000|26,4100|132,05||',
+      '|C180|55|20042026|21042026|BIODIESEL-B100|38260000||297000,00|', // a C180 per period of one rate (the Guia, C180 note 4)
+      '|C181|06|5101|280000,00|0,00|||50,000|0,0000|0,00||',
+      '|C181|08|7101|17000,00|0,00|||||0,00||',
+    ]);
+    // PIS: 72,133 × 26,41 = 1.905,03 and 33,567 × 22,48 = 754,59: 2.659,62, the month's due, no adjustment.
+    expect(only(res.body, 'M200', 'M205', 'M210', 'M220')).toEqual([
+      '|M200|2659,62|0,00|0,00|2659,62|0,00|0,00|2659,62|0,00|0,00|0,00|0,00|2659,62|',
+      '|M205|08|691201|2659,62|',
+      '|M210|03|403333,70|0,00|0,00|0,00|0,00||72,133|26,4100|1905,03|0,00|0,00|0,00|0,00|1905,03|',
+      '|M210|03|187666,85|0,00|0,00|0,00|0,00||33,567|22,4800|754,59|0,00|0,00|0,00|0,00|754,59|',
+    ]);
+    // Cofins: 72,133 × 121,59 = 8.770,65 and 33,567 × 103,51 = 3.474,52: 12.245,17 against the month's 12.245,18: one centavo
+    // of increase on the line of the largest quantity (M620), so that M600 is the due.
+    const cofins = only(res.body, 'M600', 'M605', 'M610', 'M620');
+    expect(cofins.slice(0, 3)).toEqual([
+      '|M600|12245,18|0,00|0,00|12245,18|0,00|0,00|12245,18|0,00|0,00|0,00|0,00|12245,18|',
+      '|M605|08|585601|12245,18|',
+      '|M610|03|403333,70|0,00|0,00|0,00|0,00||72,133|121,5900|8770,65|0,01|0,00|0,00|0,00|8770,66|',
+    ]);
+    expect(cofins[3]).toMatch(/^\|M620\|1\|0,01\|03\|\|Arredondamento: .*COD_AJ a confirmar \(tabela 4\.3\.8\)\|30042026\|$/);
+    expect([month.pisDue, month.cofinsDue]).toEqual(['2659.62', '12245.18']);
+    // Zero rate and exports: M400/M410 (M800/M810), the revenue-nature codes not found are empty and said open in DESC_COMPL.
+    expect(only(res.body, 'M400', 'M410').map((l) => l.split('|').slice(1, 4).join('|'))).toEqual(['M400|06|280000,00', 'M410||280000,00', 'M400|08|17000,00', 'M410||17000,00']);
+    expect(only(res.body, 'M410')[0]).toContain('NAT_REC EM ABERTO: codigo da tabela 4.3.13');
+    expect(only(res.body, '0110')).toEqual(['|0110|1|1|2||']);
+    expect(only(res.body, 'I001', 'I990')).toEqual(['|I001|1|', '|I990|2|']);
+    expect(lines(res.body).at(-2)).toBe(`|9999|${lines(res.body).length - 1}|`);
+  });
+
+  it('of a producer in the cumulative regime: COD_CONT 53, 0110 COD_INC_TRIB 2, the totals in M200/M600 fields 09–12', async () => {
+    const res = await get(`/export/efd?producer=${producer}&year=2026&month=4&incidence=cumulative`);
+    expect(res.status).toBe(200);
+    expect(efdProblems(res.body)).toEqual([]);
+    expect(only(res.body, '0110', 'M200', 'M205')).toEqual([
+      '|0110|2||2|9|',
+      '|M200|0,00|0,00|0,00|0,00|0,00|0,00|0,00|2659,62|0,00|0,00|2659,62|2659,62|',
+      '|M205|12|810902|2659,62|',
+    ]);
+    expect(only(res.body, 'M210').every((l) => l.startsWith('|M210|53|'))).toBe(true);
+    expect((await get(`/export/efd?producer=${producer}&year=2026&month=4&incidence=lucro`)).status).toBe(400);
+    expect(JSON.parse((await get(`/export/efd?producer=${producer}&year=2026&month=4&format=pdf`)).body.toString()).error.field).toBe('format');
+  });
+});
+
 describe('npm run export', () => {
   const run = (args: string[]) => new Promise<{ code: number; stdout: Buffer; stderr: string }>((resolve) => {
     execFile(process.execPath, ['-r', '@swc-node/register', 'scripts/export.ts', ...args],
@@ -324,10 +400,11 @@ describe('npm run export', () => {
       expect(fields(csvSections(fs.readFileSync(path.join(dir, 'april.csv'))).get('O mês')!).get('PIS/Pasep devido (R$)')).toBe('2659,62');
       const efd = await run(['efd', '--producer', producer, '--year', '2026', '--month', '4', '--out', '-']);
       expect(efd.code).toBe(0);
-      expect(efd.stdout.toString()).toContain('|M210|03|');
+      expect(efd.stdout.toString('latin1')).toContain('|M210|03|');
+      expect(efdProblems(efd.stdout)).toEqual([]);
       const open = await run(['efd', '--producer', producer, '--year', '2026', '--month', '5', '--out', '-']);
       expect(open.code).toBe(1);
-      expect(open.stderr).toContain('Export refused (BAD_USER_INPUT): The EFD-Contribuições draft is made from a closed month: 2026-05 is open');
+      expect(open.stderr).toContain('Export refused (BAD_USER_INPUT): The EFD-Contribuições file is made from a closed month: 2026-05 is open');
       expect((await run(['taxes'])).code).toBe(2);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

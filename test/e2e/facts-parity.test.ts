@@ -16,6 +16,7 @@ import { membershipDays, membershipOnSql } from '../../src/services/facts/organi
 import { priorityRegionOnSql, semiaridDays, semiaridOnSql } from '../../src/services/facts/priority-region.sql';
 import { createTestDatabase, TestDatabase } from '../support/database';
 import { dayAround, dayNear, days, rolledBack } from './facts-parity.support';
+import { checkProperty } from '../support/property';
 
 /**
  * Each SQL builder of src/services/facts/ agrees with its pure twin in src/law/ on generated data
@@ -51,16 +52,23 @@ afterAll(async () => {
 const RUNS = { numRuns: 60 };
 
 describe('the Semiárido and the priority region on a date (priority-region.sql.ts ~ src/law/municipality.ts)', () => {
-  const interval = fc.record({ code: fc.constantFrom(...CODES), from: fc.option(dayAround, { nil: null }), length: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }) });
+  // Codes the column accepts (7 digits, first 1–5) whose first two digits name no UF (10, 18, 20, 30, …), and any code.
+  const noUf = fc.tuple(fc.constantFrom('10', '18', '19', '20', '30', '34', '39', '40', '44', '49', '54', '59'), fc.integer({ min: 0, max: 99_999 }))
+    .map(([uf, n]) => `${uf}${String(n).padStart(5, '0')}`);
+  const anyCode = fc.integer({ min: 1_000_000, max: 5_999_999 }).map(String);
+  const code = fc.oneof(fc.constantFrom(...CODES), noUf, anyCode);
+  const interval = fc.record({ code, from: fc.option(dayAround, { nil: null }), length: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }) });
 
   test('semiaridOnSql, priorityRegionOnSql and the join semiaridDays agree with semiaridOn and priorityRegionOn', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(interval, { maxLength: 8 }), fc.array(dayAround, { maxLength: 4 }), async (rows, extra) => {
+    await checkProperty(fc.asyncProperty(fc.array(interval, { maxLength: 8 }), fc.array(dayAround, { maxLength: 4 }), fc.array(code, { maxLength: 3 }), async (rows, extra, codes) => {
       const intervals = rows.map((r) => ({ code: r.code, validFrom: r.from, validUntil: r.length === null ? null : addDays(r.from ?? '2024-01-01', r.length), act: 'test' }));
+      const allCodes = [...new Set([...CODES, ...codes, ...intervals.map((i) => i.code)])];
       await rolledBack(runner, async (q) => {
+        await q(`INSERT INTO municipality (ibge_code, name, state, region) SELECT c, 'M' || c, 'XX', 'NORTH' FROM unnest($1::text[]) c ON CONFLICT DO NOTHING`, [allCodes]);
         for (const i of intervals) {
           await q(`INSERT INTO semiarid_membership (municipality_code, valid_from, valid_until, act) VALUES ($1, $2, $3, 'test')`, [i.code, i.validFrom, i.validUntil]);
         }
-        const asked = CODES.flatMap((code) => days(intervals.flatMap((i) => [i.validFrom, i.validUntil]), extra).map((day) => ({ code, day })));
+        const asked = allCodes.flatMap((code) => days(intervals.flatMap((i) => [i.validFrom, i.validUntil]), extra).map((day) => ({ code, day })));
         const joined = semiaridDays('sa', 'k.code');
         const rowsSql: Array<{ semiarid: boolean; priority: boolean; joined: boolean; joined_priority: boolean }> = await q(
           `SELECT ${semiaridOnSql('k.code', 'k.day')} AS semiarid, ${priorityRegionOnSql('k.code', 'k.day')} AS priority,
@@ -73,7 +81,10 @@ describe('the Semiárido and the priority region on a date (priority-region.sql.
           expect([code, day, rowsSql[i]]).toEqual([code, day, { semiarid: expected.semiarid, priority: expected.priority, joined: expected.semiarid, joined_priority: expected.priority }]);
         });
       });
-    }), RUNS);
+    }), { ...RUNS, examples: [
+      // A code naming no UF: first digit 1 or 2 (North, Northeast by region digit) yet outside both, in and out of the Semiárido.
+      [[{ code: '1000000', from: null, length: 3 }], [], ['1000000', '2000001', '1899999']],
+    ] });
   });
 });
 
@@ -81,7 +92,7 @@ describe("an organization's members in force on a date (organization-membership.
   const declaration = fc.record({ org: fc.constantFrom(0, 1), on: fc.option(dayAround, { nil: null }), members: fc.integer({ min: 1, max: 9 }) });
 
   test('membershipOnSql and the join membershipDays pick the declaration membershipOn picks', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(declaration, { maxLength: 8 }), fc.array(dayAround, { maxLength: 4 }), async (rows, extra) => {
+    await checkProperty(fc.asyncProperty(fc.array(declaration, { maxLength: 8 }), fc.array(dayAround, { maxLength: 4 }), async (rows, extra) => {
       await rolledBack(runner, async (q) => {
         const orgs: string[] = (await q(`SELECT id::text FROM family_farming_organization ORDER BY id`)).map((r: { id: string }) => r.id);
         const stored: Array<{ id: string; org: string; declaredOn: string | null; members: number }> = [];
@@ -113,7 +124,7 @@ describe('the supplier eligible on a date (supplier-eligibility.sql.ts ~ farmerE
   const SHARE = '0.6';
 
   test("supplierOn's registration, membership and family-farming origin agree with the law's, whatever the supplier", async () => {
-    await fc.assert(fc.asyncProperty(fc.array(registration, { maxLength: 8 }), fc.array(declaration, { maxLength: 6 }), fc.array(dayNear(LAST_DAP_ISSUE_DAY), { maxLength: 4 }),
+    await checkProperty(fc.asyncProperty(fc.array(registration, { maxLength: 8 }), fc.array(declaration, { maxLength: 6 }), fc.array(dayNear(LAST_DAP_ISSUE_DAY), { maxLength: 4 }),
       async (regs, decls, extra) => {
         await rolledBack(runner, async (q) => {
           const farmers: string[] = (await q(`SELECT id::text FROM family_farmer ORDER BY id`)).map((r: { id: string }) => r.id);
@@ -166,7 +177,12 @@ describe('the supplier eligible on a date (supplier-eligibility.sql.ts ~ farmerE
             expect([a.kind, a.day, facts, [...vf, ...vo].map((r) => r.number)]).toEqual([a.kind, a.day, { registration: registrationCode, membership, origin }, valid]);
           });
         });
-      }), { numRuns: 50 });
+      }), { numRuns: 50, examples: [
+        // The last day a DAP could be issued and the day after (Portaria MAPA 174/2022), for a farmer and for organizations.
+        [[{ owner: 0, kind: RegistrationKind.DAP, from: LAST_DAP_ISSUE_DAY, length: 5 }, { owner: 1, kind: RegistrationKind.DAP, from: addDays(LAST_DAP_ISSUE_DAY, 1), length: 5 },
+          { owner: 2, kind: RegistrationKind.DAP, from: LAST_DAP_ISSUE_DAY, length: 0 }, { owner: 3, kind: RegistrationKind.DAP, from: addDays(LAST_DAP_ISSUE_DAY, 1), length: 3 }],
+        [{ org: 0, on: null, members: 10, delta: 0 }, { org: 1, on: null, members: 10, delta: 0 }], [LAST_DAP_ISSUE_DAY]],
+      ] });
   });
 });
 
@@ -175,7 +191,7 @@ describe('a contract covering a purchase, and the first it covers (contract-cove
   const purchase = fc.record({ contract: fc.constantFrom(0, 1), on: dayAround, feedstock: fc.constantFrom('SOYBEAN', 'CASTOR_BEAN'), farmer: fc.constantFrom(0, 1) });
 
   test('coverageSql and firstCoveredSql (whole, and within a window) agree with the law', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(contract, { minLength: 2, maxLength: 2 }), fc.array(purchase, { maxLength: 10 }), dayAround, dayAround, async (cs, ps, w1, w2) => {
+    await checkProperty(fc.asyncProperty(fc.array(contract, { minLength: 2, maxLength: 2 }), fc.array(purchase, { maxLength: 10 }), dayAround, dayAround, async (cs, ps, w1, w2) => {
       const [from, until] = w1 <= w2 ? [w1, w2] : [w2, w1];
       await rolledBack(runner, async (q) => {
         const farmers: string[] = (await q(`SELECT id::text FROM family_farmer ORDER BY id`)).map((r: { id: string }) => r.id);
@@ -214,7 +230,12 @@ describe('a contract covering a purchase, and the first it covers (contract-cove
           });
         }
       });
-    }), RUNS);
+    }), { ...RUNS, examples: [
+      // A contract signed on the purchase day (counts as prior, art. 3º §2 II) and one signed the day before, windows of that day.
+      [[{ signed: '2024-01-10', from: '2024-01-01', length: 30, feedstock: 'SOYBEAN', farmer: 0 }, { signed: '2024-01-09', from: '2024-01-01', length: 30, feedstock: 'SOYBEAN', farmer: 1 }],
+        [{ contract: 0, on: '2024-01-10', feedstock: 'SOYBEAN', farmer: 0 }, { contract: 0, on: '2024-01-11', feedstock: 'SOYBEAN', farmer: 0 }, { contract: 1, on: '2024-01-10', feedstock: 'SOYBEAN', farmer: 1 }],
+        '2024-01-10', '2024-01-10'],
+    ] });
   });
 });
 
@@ -222,7 +243,7 @@ describe("a parameter's timeline (parameter-timeline.ts ~ runs, runIndex and the
   const version = fc.record({ from: dayAround, length: fc.option(fc.integer({ min: 0, max: 30 }), { nil: null }), published: dayAround, share: fc.constantFrom('0.5', '0.6', '0.7') });
 
   test('the run of each day (width_bucket) is runIndex, and the minimum share read through the timeline is the law book\'s, as known on a generated day', async () => {
-    await fc.assert(fc.asyncProperty(fc.array(version, { maxLength: 5 }), dayAround, fc.array(dayAround, { maxLength: 4 }), async (vs, asKnownOn, extra) => {
+    await checkProperty(fc.asyncProperty(fc.array(version, { maxLength: 5 }), dayAround, fc.array(dayAround, { maxLength: 4 }), async (vs, asKnownOn, extra) => {
       const records = vs.map((v, i) => ({
         parameter: 'cooperative-min-family-farmer-share', scope: null, value: { share: v.share }, validFrom: v.from,
         validUntil: v.length === null ? null : addDays(v.from, v.length), publishedOn: v.published, legalBasis: `test ${i}`, seq: i,

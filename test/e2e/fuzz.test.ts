@@ -8,6 +8,7 @@ import { IMPORT_KINDS } from '../../src/import/kinds';
 import { getSchema } from '../../src/graphql/schema';
 import { DateScalar, DecimalScalar } from '../../src/graphql/scalars';
 import { startTestApi, TEST_SECRET, TestApi } from '../support/api';
+import { checkProperty } from '../support/property';
 
 /**
  * Property-based bad input (DESIGN §5): for every mutation of the schema, values generated from
@@ -113,7 +114,7 @@ test('every mutation survives generated bad input: no internal error, no HTTP 50
   for (const mutation of mutations) {
     const document = mutationDocument(mutation.name, mutation.args);
     const variables = fc.record(Object.fromEntries(mutation.args.map((a) => [a.name, arbitraryFor(a.type)])), { requiredKeys: [] });
-    await fc.assert(
+    await checkProperty(
       fc.asyncProperty(variables, fc.constantFrom('ADMIN', 'AUDITOR', 'PRODUCER'), async (vars, role) => {
         const before = await tableCounts(api);
         const res = await api.gql(document, vars as Record<string, unknown>, role === 'PRODUCER' ? { role, producerId: '1' } : { role });
@@ -140,13 +141,13 @@ test('every mutation survives generated bad input: no internal error, no HTTP 50
 }, 300_000);
 
 test('scalars: a non-integer number is never taken as a Decimal; decimal strings round-trip exactly; only real dates pass', () => {
-  fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)), (d) => {
+  checkProperty(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d)), (d) => {
     expect(() => DecimalScalar.parseValue(d)).toThrow(/string/);
   }), { seed: 7 });
-  fc.assert(fc.property(fc.stringMatching(/^-?[1-9][0-9]{0,20}\.[0-9]{1,20}[1-9]$/), (text) => {
+  checkProperty(fc.property(fc.stringMatching(/^-?[1-9][0-9]{0,20}\.[0-9]{1,20}[1-9]$/), (text) => {
     expect(DecimalScalar.serialize(DecimalScalar.parseValue(text))).toBe(text);
   }), { seed: 8 });
-  fc.assert(fc.property(fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }), (d) => {
+  checkProperty(fc.property(fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true }), (d) => {
     const iso = d.toISOString().slice(0, 10);
     expect(DateScalar.parseValue(iso)).toBe(iso);
   }), { seed: 9 });
@@ -184,7 +185,7 @@ test('forged cursors on every connection (root and Producer\'s) are refused as t
   expect(documents.length).toBeGreaterThan(5);
   const failures: string[] = [];
   for (const document of documents) {
-    await fc.assert(fc.asyncProperty(cursor, fc.constantFrom('ADMIN', 'PRODUCER'), async (after, role) => {
+    await checkProperty(fc.asyncProperty(cursor, fc.constantFrom('ADMIN', 'PRODUCER'), async (after, role) => {
       const res = await api.gql(document, { a: after }, role === 'PRODUCER' ? { role, producerId: '1' } : { role });
       if (internal(res.status, res.errors)) failures.push(`${document} after=${JSON.stringify(after).slice(0, 120)} → ${res.status} ${JSON.stringify(res.errors).slice(0, 200)}`);
       return true;

@@ -183,6 +183,8 @@ test('the token of the URL fragment is in every tab, stays after reloads (at onc
   // A new token in a later link replaces the stored one in every tab kept from before.
   const second = await api.token({ role: 'AUDITOR', sub: 'analyst-later-visit' });
   expect(second).not.toBe(first);
+  // Once the person confirms (tested below: without, nothing is replaced).
+  page.once('dialog', (dialog) => { void dialog.accept(); });
   await page.goto(`${api.url}#token=${encodeURIComponent(second)}`);
   await page.waitForSelector('.graphiql-container', { timeout: 30000 });
   const count = await page.locator('.graphiql-tab .graphiql-tab-button').count();
@@ -191,6 +193,40 @@ test('the token of the URL fragment is in every tab, stays after reloads (at onc
     await tab(i).click();
     expect(await tokenOf()).toBe(`Bearer ${second}`);
   }
+  await page.close();
+  expect(offMachine).toEqual([]);
+  expect(besidesUnauthorized()).toEqual([]);
+});
+
+test('a link with another token than the one kept asks before replacing it; declined, every tab keeps its token; the same token asks nothing', async () => {
+  const headerText = () => editorText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)');
+  const tab = (i: number) => page.locator('.graphiql-tab .graphiql-tab-button').nth(i);
+  const mine = await api.token({ role: 'AUDITOR', sub: 'analyst-own-token' });
+  const page = await open(`/graphql#token=${encodeURIComponent(mine)}`);
+  const asked: string[] = [];
+  page.on('dialog', (dialog) => { asked.push(`${dialog.type()}: ${dialog.message()}`); void dialog.dismiss(); });
+  await page.waitForTimeout(1200); // GraphiQL stores its tabs 500 ms after a change
+  // The same token again: nothing to ask.
+  await page.goto(`${api.url}#token=${encodeURIComponent(mine)}`);
+  await page.waitForSelector('.graphiql-container', { timeout: 30000 });
+  expect(asked).toEqual([]);
+  // A crafted link, opened over the page (the fragment alone changes) and afresh: asked each time, declined, nothing replaced.
+  const crafted = await api.token({ role: 'ADMIN', sub: 'someone-else' });
+  for (const go of [() => page.evaluate(`window.location.hash = 'token=${encodeURIComponent(crafted)}'`), () => page.goto(`${api.url}#token=${encodeURIComponent(crafted)}`)]) {
+    await go();
+    await page.waitForSelector('.graphiql-container', { timeout: 30000 });
+    await page.waitForTimeout(1000);
+    expect(page.url()).not.toContain(crafted);
+    for (let i = EXAMPLE_OPERATIONS.length - 1; i >= 0; i--) {
+      await tab(i).click();
+      expect(JSON.parse(await headerText()).Authorization).toBe(`Bearer ${mine}`);
+    }
+  }
+  expect(asked).toHaveLength(2);
+  expect(asked[0]).toMatch(/^confirm: This link carries another token than the one this browser keeps/);
+  const storedTokens = await page.evaluate<string>(`[localStorage.getItem('selo:tokenHeaders'), localStorage.getItem('graphiql:tabState')].join(' ')`);
+  expect(storedTokens).toContain(mine);
+  expect(storedTokens).not.toContain(crafted);
   await page.close();
   expect(offMachine).toEqual([]);
   expect(besidesUnauthorized()).toEqual([]);

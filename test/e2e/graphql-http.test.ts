@@ -51,3 +51,20 @@ test('GET runs a query only with a CSRF-proof header (apollo-require-preflight);
   });
   expect(mutation.status).toBe(405);
 });
+
+test('an authenticated answer is never kept by a cache (Cache-Control: private, no-store), a GET\'s included', async () => {
+  const token = await api.token({ role: 'AUDITOR' });
+  const get = await fetch(`${api.url}?query=${encodeURIComponent('{ producers(first: 1) { totalCount } }')}`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'apollo-require-preflight': 'true' },
+  });
+  expect(get.status).toBe(200);
+  expect(get.headers.get('cache-control')).toBe('private, no-store');
+  const refused = await fetch(`${api.url}?query=${encodeURIComponent('{ nothing }')}`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'apollo-require-preflight': 'true' },
+  });
+  expect(refused.status).toBe(400);
+  expect(refused.headers.get('cache-control')).toBe('private, no-store');
+  const post = await fetch(api.url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ producers(first: 1) { totalCount } }' }) });
+  expect(post.status).toBe(200);
+  expect(post.headers.get('cache-control')).toBe('private, no-store');
+});

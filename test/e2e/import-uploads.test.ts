@@ -73,12 +73,10 @@ it('slow uploads hold no database connection: GraphQL is served while five trick
     await sleep(150);
     uploads.forEach((u, n) => u.req.write(`${line(i * 10 + n)}\n`));
   }
-  const started = Date.now();
+  // Were the five uploads holding the pool's five connections, this would fail with DATABASE_UNAVAILABLE.
   const res = await api.gql(`{ producers { totalCount } }`);
   expect(res.errors).toBeUndefined();
   expect(res.data?.producers.totalCount).toBe(1);
-  // The pool's connect timeout is 5 s: an answer well under it means no connection was waited for.
-  expect(Date.now() - started).toBeLessThan(2_000);
   const pg = new Client({ connectionString: api.db.url });
   await pg.connect();
   try {
@@ -135,12 +133,10 @@ it('answers 503 with Retry-After, not 500, when the pool has no free connection'
       await qr.connect();
       held.push(qr);
     }
-    const before = Date.now();
     const res = await post(`/import/sales?producer=${producerId}`, `${HEADER}\n${line(3)}\n`);
     expect(res.status).toBe(503);
     expect(res.body.error.code).toBe('DATABASE_UNAVAILABLE');
     expect(res.headers['retry-after']).toBe('2');
-    expect(Date.now() - before).toBeLessThan(8_000);
   } finally {
     for (const qr of held) await qr.release();
   }

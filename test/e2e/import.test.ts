@@ -215,9 +215,13 @@ describe('purchases', () => {
     await api.db.dataSource.query(`DELETE FROM tax_period WHERE producer_id = $1`, [producerId]);
   });
 
-  it('counts the lines of a quoted cell that spans lines', async () => {
+  it('counts the lines of a quoted cell that spans lines (refused itself: no text takes a line break)', async () => {
     const csv = [PURCHASE_HEADER, `2025-08-01,,SOYBEAN,10,5,THIRD_PARTY,,,"Cerealista\nSul",4314100,,,`, `2025-08-01,,SOYBEAN,-1,5,THIRD_PARTY,,,X,4314100,,,`].join('\n');
-    expect((await refused('purchases', csv, { producerId })).message).toBe('line 4, column quantityKg: must be greater than zero');
+    const error = await refused('purchases', csv, { producerId }) as ImportProblemsError;
+    expect(error.problems.map((p) => [p.line, p.column, p.message])).toEqual([
+      [3, 'supplierName', 'line 3, column supplierName: the cell holds a control character (U+000A): line breaks, tabs, other control characters and direction overrides are refused'],
+      [4, 'quantityKg', 'line 4, column quantityKg: must be greater than zero'],
+    ]);
   });
 
   it('refuses a bad header and malformed CSV', async () => {

@@ -137,6 +137,49 @@ describe('text lengths and NUL characters', () => {
   });
 });
 
+describe('control characters and direction overrides', () => {
+  // A line break in a name would put records of its own in the EFD draft; an override reverses what a person reads.
+  const FORGED = 'Planalto\r\n|M200|0|0|0|0|0|0|0|0|0|0|0|0|';
+  test.each([
+    ['a line break in a legal name (variable)', { i: { cnpj: '11444777000161', legalName: FORGED, plantMunicipalityCode: RECIFE } }, 'input.legalName', 'U+000D'],
+    ['a tab in a legal name', { i: { cnpj: '11444777000161', legalName: 'Usina\tTab', plantMunicipalityCode: RECIFE } }, 'input.legalName', 'U+0009'],
+    ['a C1 control (NEL)', { i: { cnpj: '11444777000161', legalName: 'Usina\u0085Nel', plantMunicipalityCode: RECIFE } }, 'input.legalName', 'U+0085'],
+    ['a right-to-left override', { i: { cnpj: '11444777000161', legalName: 'Usina \u202Eetnatsiser', plantMunicipalityCode: RECIFE } }, 'input.legalName', 'U+202E'],
+    ['a first-strong isolate', { i: { cnpj: '11444777000161', legalName: 'Usina \u2068x\u2069', plantMunicipalityCode: RECIFE } }, 'input.legalName', 'U+2068'],
+  ])('GraphQL: %s is BAD_USER_INPUT naming the field, nothing written', async (_what, variables, field, character) => {
+    const res = await api.gql('mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }', variables);
+    expect(res.errors?.[0].extensions).toEqual({ code: 'BAD_USER_INPUT', field });
+    expect(res.errors?.[0].message).toBe(`${field} contains a control character (${character}): line breaks, tabs, other control characters and direction overrides are refused`);
+    expect(await api.count('SELECT count(*) FROM producer')).toBe(1);
+  });
+
+  test('GraphQL: in a literal of the document, and in a batch at its item', async () => {
+    const literal = await api.gql(`mutation { createProducer(input: { cnpj: "11444777000161", legalName: "Planalto\\n|M200|", plantMunicipalityCode: "${RECIFE}" }) { id } }`);
+    expect(literal.errors?.[0].extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'input.legalName' });
+    const before = await purchaseCount();
+    const batch = await api.gql(RECORD, { i: [lot(), lot({ supplierName: 'Cerealista\u202E' })] });
+    expect(batch.errors?.[0].extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'input[1].supplierName' });
+    expect(await purchaseCount()).toBe(before);
+    // Printable text of every script passes.
+    const fine = await api.ok(RECORD, { i: [lot({ supplierName: 'Cerealista São João — ação 🌱 עברית' })] });
+    expect(fine.recordPurchases[0].supplierName).toBe('Cerealista São João — ação 🌱 עברית');
+  });
+
+  test('import: a cell holding one is refused at its line and column (400), by the same check, nothing written', async () => {
+    const before = await purchaseCount();
+    const header = 'purchasedOn,feedstock,quantityKg,cost,supplierKind,supplierName,originMunicipalityCode,externalId';
+    const forged = await upload(`/import/purchases?producer=${producerId}`, `${header}\n2026-03-01,SOYBEAN,10,25,THIRD_PARTY,X,2611606,ok\n2026-03-01,SOYBEAN,10,25,THIRD_PARTY,"${FORGED}",2611606,d\n`);
+    expect([forged.status, forged.body.error?.code, forged.body.error?.column]).toEqual([400, 'BAD_USER_INPUT', 'supplierName']);
+    // The record starts on line 3; the line told is the parser's, counted after the quoted break.
+    expect(forged.body.error?.line).toBeGreaterThanOrEqual(3);
+    expect(forged.body.error?.message).toContain('the cell holds a control character (U+000D)');
+    const override = await upload(`/import/purchases?producer=${producerId}`, `${header}\n2026-03-01,SOYBEAN,10,25,THIRD_PARTY,Cerealista\u202E,2611606,e\n`);
+    expect([override.status, override.body.error?.line, override.body.error?.column]).toEqual([400, 2, 'supplierName']);
+    expect(override.body.error?.message).toContain('U+202E');
+    expect(await purchaseCount()).toBe(before);
+  });
+});
+
 describe('a statement cancelled or a lock not had in time', () => {
   let busyDs: DataSource;
   let busy: RunningApp;

@@ -5,6 +5,8 @@ import { createLogger } from '../../src/logger';
 import { createApp, RunningApp } from '../../src/server';
 import { startTestApi, TestApi, TEST_SECRET } from '../support/api';
 import { createTestDatabase, TestDatabase } from '../support/database';
+import { newCnpj, RECIFE, upsertMunicipalities } from '../support/fixtures';
+import { tokenBanner } from '../../src/banner';
 
 // Operations endpoints and figures (DESIGN §3): health, readiness, Prometheus metrics, request ids.
 
@@ -60,11 +62,13 @@ test('/metrics shows the operations just run: requests and latency by operation 
   const runs = (name: string, type = 'query') => sample(before, 'selo_graphql_requests_total', { operation: name, type }) ?? 0;
   expect(runs('MetricsLookup')).toBe(0);
 
+  const lookupsStarted = performance.now();
   for (let i = 0; i < 3; i++) {
     const { body } = await post('query MetricsLookup { municipality(ibgeCode: "2611606") { name } }');
     expect(body.errors).toBeUndefined();
   }
   // Two operations in one document: the one named by operationName is the one counted.
+  const lookupSeconds = (performance.now() - lookupsStarted) / 1000;
   const pick = await post('query NotThis { __typename } query MetricsPicked { __typename }', { operationName: 'MetricsPicked' });
   expect(pick.body.errors).toBeUndefined();
   // A service error (BAD_USER_INPUT: an IBGE code must have 7 digits) and a validation error.
@@ -83,8 +87,9 @@ test('/metrics shows the operations just run: requests and latency by operation 
   expect(sample(text, 'selo_graphql_requests_total', { operation: 'MetricsBadCode', type: 'mutation' })).toBe(1);
   expect(sample(text, 'selo_graphql_request_duration_seconds_count', { operation: 'MetricsLookup' })).toBe(3);
   const sum = sample(text, 'selo_graphql_request_duration_seconds_sum', { operation: 'MetricsLookup' })!;
+  // In seconds, not milliseconds: the three durations fit in the time the client waited for them.
   expect(sum).toBeGreaterThan(0);
-  expect(sum).toBeLessThan(30);
+  expect(sum).toBeLessThanOrEqual(lookupSeconds);
   expect(sample(text, 'selo_graphql_errors_total', { operation: 'MetricsBadCode', code: 'BAD_USER_INPUT' })).toBe(1);
   expect(sample(text, 'selo_graphql_errors_total', { operation: 'MetricsLookup', code: 'BAD_USER_INPUT' })).toBeUndefined();
   // A document that does not validate has no operation to name: counted as (invalid).
@@ -104,6 +109,19 @@ test('/metrics shows the operations just run: requests and latency by operation 
   expect(sample(after, 'selo_http_requests_total', { route: '/graphql', method: 'POST', status: '401' })).toBe(unauthenticated + 1);
   expect(sample(after, 'selo_graphql_requests_total', { operation: 'MetricsNoToken', type: 'query' })).toBeUndefined();
   expect(sample(after, 'selo_http_requests_total', { route: '/metrics', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(2);
+});
+
+test('the start banner writes a producer\'s stored legal name with its control characters escaped: nothing reaches the terminal raw', async () => {
+  await upsertMunicipalities(api, [RECIFE]);
+  // Stored by SQL, as a name from before control characters were refused at input.
+  const forged = 'Usina\u001b]0;pwned\u0007\r\n  ADMIN: Bearer forged\u202E';
+  await api.db.dataSource.query('INSERT INTO producer (cnpj, legal_name, plant_municipality_code) VALUES ($1, $2, $3)', [newCnpj(), forged, RECIFE]);
+  const banner = await tokenBanner('http://127.0.0.1:4000/graphql', 'selo-api.jwt-secret', TEST_SECRET, api.db.dataSource);
+  const lines = banner.split('\n');
+  expect(lines).toHaveLength(7);
+  expect(lines[5]).toMatch(/^ {2}PRODUCER \(Usina<U\+001B>\]0;pwned<U\+0007><U\+000D><U\+000A> {2}ADMIN: Bearer forged<U\+202E>, id \d+\): Bearer eyJ\S+$/);
+  expect(lines.filter((l) => l.includes('ADMIN: Bearer'))).toHaveLength(2);
+  expect([...banner].filter((c) => c !== '\n' && (c < ' ' || (c >= '\u007f' && c <= '\u009f') || (c >= '\u202a' && c <= '\u202e')))).toEqual([]);
 });
 
 describe('with the database gone', () => {

@@ -12,9 +12,12 @@ import path from 'node:path';
  */
 
 // The short run takes about 80 s alone on two cores; the whole suite beside it can make it several
-// times slower. Its verdicts are counts (nothing lost, no 500), not timings, beyond the bounds the
-// API promises (an answer within 7 s while the database is down).
+// times slower. Its verdicts here are counts and outcomes (nothing lost, no 500, every request
+// answered); its time bounds are judged by `npm run reliability`, not by the suite.
 jest.setTimeout(660_000);
+
+// Freezing the cluster finds its processes through /proc: elsewhere the case is skipped, visibly.
+const testWithProc = fs.existsSync('/proc/self/stat') ? test : test.skip;
 
 // The report is plain JSON; its figures are read by name.
 let report: Record<string, any>;
@@ -50,7 +53,7 @@ test('load: writers and readers together, only the replayed batches refused (CON
   expect(load.pass).toBe(true);
 });
 
-test('database fault: the API stays up, answers DATABASE_UNAVAILABLE with 503 quickly, /readyz 503, recovers by itself, loses nothing', () => {
+test('database fault: the API stays up, answers DATABASE_UNAVAILABLE with 503, /readyz 503, recovers by itself, loses nothing', () => {
   const fault = report.databaseFault;
   expect(fault.apiStayedUp).toBe(true);
   expect(fault.problems).toEqual([]);
@@ -60,34 +63,26 @@ test('database fault: the API stays up, answers DATABASE_UNAVAILABLE with 503 qu
   expect(fault.databaseUnavailableHttpStatus).toEqual([503]);
   expect(fault.answersWhileDown.requests).toBeGreaterThan(0);
   expect(fault.answersWhileDown.unanswered).toBe(0);
-  expect(fault.answersWhileDown.maxMs).toBeLessThan(7_000);
   expect(fault.readyzWhileDown.statuses).toEqual([503]);
   expect(fault.readyzAfterRecovery).toBe(200);
   expect(fault.recoverySecondsAfterRestart).not.toBeNull();
-  expect(fault.recoverySecondsAfterRestart).toBeLessThan(10);
   expect(fault.errorsAfterRecovery).toEqual({});
-  expect(fault.pass).toBe(true);
+  expect(fault.correct).toBe(true);
 });
 
-test('frozen database: requests on open connections wait for the thaw, those needing a new one get DATABASE_UNAVAILABLE after the connect timeout, /readyz 503 within 2 s, nothing hangs', () => {
+testWithProc('frozen database: requests on open connections wait for the thaw, those needing a new one get DATABASE_UNAVAILABLE, /readyz 503, nothing hangs', () => {
   const frozen = report.frozenDatabase;
-  if (frozen.skipped) {
-    process.stdout.write(`frozen database: skipped (${frozen.skipped})\n`);
-    return;
-  }
+  expect(frozen.skipped).toBeUndefined();
   expect(frozen.apiStayedUp).toBe(true);
   expect(frozen.problems).toEqual([]);
   expect(Object.keys(frozen.errors).filter((c) => c !== 'CONFLICT/DUPLICATE' && c !== 'DATABASE_UNAVAILABLE')).toEqual([]);
   expect(frozen.sentWhileFrozen.unanswered).toBe(0);
   expect(frozen.sentWhileFrozen.databaseUnavailable).toBeGreaterThan(0);
-  // Bounded by the freeze itself (plus a margin), far below the client's 40 s patience.
-  expect(frozen.sentWhileFrozen.maxMs).toBeLessThan(report.plan.freezeSeconds * 1000 + 3_000);
   expect(frozen.readyzWhileFrozen.status).toBe(503);
-  expect(frozen.readyzWhileFrozen.ms).toBeLessThan(7_000);
-  expect(frozen.recoverySecondsAfterThaw).toBeLessThan(10);
+  expect(frozen.recoverySecondsAfterThaw).not.toBeNull();
   expect(frozen.errorsAfterRecovery).toEqual({});
   expect(frozen.storedThoughNotAcknowledged).toBe(0);
-  expect(frozen.pass).toBe(true);
+  expect(frozen.correct).toBe(true);
 });
 
 test('two replicas, one law: publications racing through both are each acknowledged, stored, and answered by both replicas at once', () => {
@@ -134,5 +129,5 @@ test('shutdown: SIGTERM mid-load, requests in flight answered, new connections r
   expect(shutdown.problems).toEqual([]);
   expect(shutdown.acknowledgedPurchases).toBeGreaterThan(0);
   expect(shutdown.pass).toBe(true);
-  expect(report.pass).toBe(true);
+  expect(report.correct).toBe(true);
 });

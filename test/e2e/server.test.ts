@@ -25,10 +25,11 @@ test('no token: UNAUTHENTICATED, and nothing is written', async () => {
 test('the context\'s loaders are made on first use, once per request, and survive Apollo\'s copy of the context', async () => {
   const services = createServices(api.db.dataSource);
   const actor: Actor = { sub: 'lazy', role: Role.ADMIN, producerId: null, requestId: null };
-  const context = contextWithLazyLoaders({ actor, requestId: 'r1', services });
+  const context = contextWithLazyLoaders({ actor, requestId: 'r1', services, today: '2026-05-20' });
   // Apollo copies the context's own properties onto an object of the same prototype.
   const copy = Object.assign(Object.create(Object.getPrototypeOf(context)), context) as typeof context;
-  expect(Object.keys(copy).sort()).toEqual(['actor', 'requestId', 'services']);
+  expect(Object.keys(copy).sort()).toEqual(['actor', 'requestId', 'services', 'today']);
+  expect(copy.today).toBe('2026-05-20');
   expect(copy.loaders.producer).toBeInstanceOf(DataLoader);
   expect(copy.loaders).toBe(context.loaders);
   // Another request has loaders of its own (no cache shared between callers).

@@ -7,6 +7,7 @@ import { flatSealCompliance as sealCompliance } from '../../src/law/seal-year';
 import { present } from '../../src/law/seal-presentation';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { PurchasePurpose, Region, SupplierKind } from '../../src/law/types';
+import { checkProperty } from '../support/property';
 
 /**
  * Requirement 1 exactly at its threshold when the base has no finite decimal expansion
@@ -55,7 +56,7 @@ test('a centavo below it: not met, R$ 0,01 short; a centavo above: met', () => {
 test('property: requirement 1 and the shortfall agree with exact integer arithmetic (art. 3º §3º I–III)', () => {
   // In centavos and litres: met ⇔ counted × total ≥ 15/100 × revenue × (total − exported);
   // shortfall shown = the exact remainder rounded up to the centavo.
-  fc.assert(fc.property(
+  checkProperty(fc.property(
     fc.integer({ min: 1, max: 10_000_000_000 }), fc.integer({ min: 1, max: 100_000_000 }), fc.nat(), fc.integer({ min: 1, max: 2_000_000_000 }),
     (revenue, total, exportedSeed, counted) => {
       const exported = exportedSeed % total; // less than the total: a positive base

@@ -6,6 +6,7 @@ import { GrantFacts } from '../../src/law/seal-standing';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { computeTaxPeriod, FeedstockGroup, SaleGroup, taxSegments, TaxPeriodInput } from '../../src/law/tax-period';
 import { BiodieselOrigin, Feedstock, Market, Region, TaxRegime } from '../../src/law/types';
+import { checkProperty } from '../support/property';
 
 /**
  * DESIGN §1.3: each segment's PIS and Cofins due is rounded to the centavo by ABNT NBR 5891
@@ -128,7 +129,7 @@ describe('property: every segment due equals the exact rational value rounded ha
   test('random blends, own production, imports', () => {
     const kind = fc.constantFrom<Kind>('FAMILY_FARMING_PRIORITY_REGION', 'FAMILY_FARMING', 'CASTOR_PALM_PRIORITY_REGION', 'GENERAL');
     const lotArb = fc.record({ kind, centavos: fc.integer({ min: 1, max: 5_000_000 }), kg: fc.integer({ min: 1, max: 100_000 }), own: fc.boolean() });
-    fc.assert(fc.property(
+    checkProperty(fc.property(
       fc.array(lotArb, { minLength: 1, maxLength: 6 }),
       fc.record({ centavos: fc.integer({ min: 1, max: 9_000_000 }), kg: fc.integer({ min: 1, max: 300_000 }) }),
       fc.integer({ min: 1, max: 2_000_000 }), fc.integer({ min: 1, max: 50_000 }),

@@ -9,6 +9,7 @@ import {
   computeTaxPeriod, FeedstockGroup, figureDifferences, figuresFromJson, SaleGroup, taxSegments, TaxPeriodInput,
 } from '../../src/law/tax-period';
 import { BiodieselOrigin, Feedstock, Market, Region, SealEventKind, TaxRegime } from '../../src/law/types';
+import { checkProperty } from '../support/property';
 
 /**
  * The monthly computation as pure law (DESIGN §1.1–§1.3), over the shipped law. Expected figures
@@ -164,7 +165,7 @@ test('property: the period dues are the sums of the segments\', and every blend 
     region: fc.constantFrom(...Object.values(Region)),
     semiarid: fc.boolean(), familyFarmingOrigin: fc.boolean(), ownProduction: fc.boolean(), cost: money, quantityKg: money,
   }).map((g) => ({ ...g, cost: g.ownProduction ? D(0) : g.cost }));
-  fc.assert(fc.property(
+  checkProperty(fc.property(
     fc.array(group, { maxLength: 6 }), fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), money, fc.boolean()), { maxLength: 6 }), fc.boolean(),
     (feedstock, saleList, thirdParty) => {
       const f = run(4, {

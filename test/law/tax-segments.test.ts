@@ -6,6 +6,7 @@ import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { taxSegments } from '../../src/law/tax-period';
 import { versionKey } from '../../src/law/tax-period/types';
 import { SealEventKind } from '../../src/law/types';
+import { checkProperty } from '../support/property';
 
 /**
  * The tax month's segments (DESIGN §1.3) are runs of the parameter timeline (src/law/timeline.ts),
@@ -57,7 +58,7 @@ test('taxSegments agrees with the month cut day by day, on generated grants, eve
     });
   });
   let cut = 0;
-  fc.assert(fc.property(arbitrary, ({ year, month, asKnownOn, grants, rates }) => {
+  checkProperty(fc.property(arbitrary, ({ year, month, asKnownOn, grants, rates }) => {
     const extra: LawVersionRecord[] = rates.map((r, i) => ({
       id: `rates-${i}`, parameter: 'ad-valorem-rates', scope: null, value: { pis: r.pis, cofins: '0.2832' },
       validFrom: r.validFrom, validUntil: r.length === null ? null : addDays(r.validFrom, r.length), publishedOn: r.publishedOn, legalBasis: 'generated',

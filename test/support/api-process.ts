@@ -28,9 +28,9 @@ export interface ApiProcess {
   exited: Promise<number | null>;
 }
 
-/** Start the API as `npm start` does, in `cwd` (the project root unless said). */
-export function spawnApi(env: NodeJS.ProcessEnv, options: { detached?: boolean; cwd?: string } = {}): ApiProcess {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
+/** Start the API as `npm start` does (or with `argv`, e.g. the build's `dist/main.js`), in `cwd` (the project root unless said). */
+export function spawnApi(env: NodeJS.ProcessEnv, options: { detached?: boolean; cwd?: string; argv?: string[] } = {}): ApiProcess {
+  const child = spawn(process.execPath, options.argv ?? ['-r', '@swc-node/register', 'src/main.ts'], {
     cwd: options.cwd ?? ROOT,
     env,
     ...(options.detached ? { detached: true } : {}),

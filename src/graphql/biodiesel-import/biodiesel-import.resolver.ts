@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver
 import { BiodieselImport, Producer } from '../../domain';
 import { IMPORT_KEYSET } from '../../services/keysets';
 import { Sql } from '../compiled/annotations';
-import { Context } from '../context';
+import { Context, knownOn } from '../context';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
 import { selectsField } from '../types/selection';
@@ -26,7 +26,7 @@ export class BiodieselImportResolver {
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Law versions published by this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.imports.contributions(ctx.actor, producerId, year, month, asKnownOn);
+    return ctx.services.imports.contributions(ctx.actor, producerId, year, month, knownOn(ctx, asKnownOn));
   }
 
   @Sql({ kind: 'one', entity: Producer, fk: 'producerId' })

@@ -4,7 +4,7 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { inForceSql } from '../../services/facts/in-force.sql';
 import { rowMapperOf } from '../../services/raw-rows';
 import { visibleProducerId } from '../../services/scope';
-import { isIsoDate, today } from '../../law/dates';
+import { isIsoDate } from '../../law/dates';
 import { Filters, InForce, OrderKey, SqlRead, sqlReadOf } from './annotations';
 import { setAnswers } from './answers';
 import type { ReadCompiler } from './compiler';
@@ -80,9 +80,9 @@ export class Build {
     return type ? `${placeholder}::${type}` : placeholder;
   }
 
-  /** Today (the day the statement is made), one parameter however often it is asked. */
+  /** The request's day, one parameter however often it is asked. */
   today(): string {
-    return (this.todayParam ??= this.param(today(), 'date'));
+    return (this.todayParam ??= this.param(this.input.today, 'date'));
   }
 
   /** The SQL filters that confine a PRODUCER to its own records, row-level security being the second wall. */
@@ -233,7 +233,7 @@ export class Build {
    */
   private inForce(meta: EntityMetadata, spec: InForce, rest: Record<string, unknown>, where: (c: string) => string[]): (c: string) => string[] {
     const on = rest[spec.on];
-    const asKnownOn = rest[spec.asKnownOn] ?? today();
+    const asKnownOn = rest[spec.asKnownOn] ?? this.input.today;
     delete rest[spec.on];
     delete rest[spec.asKnownOn];
     if (on == null) return where;

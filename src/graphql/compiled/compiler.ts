@@ -1,6 +1,5 @@
 import { FieldNode, GraphQLField, GraphQLSchema, isObjectType } from 'graphql';
 import type { DataSource, EntityMetadata } from 'typeorm';
-import { today } from '../../law/dates';
 import { visibleProducerId } from '../../services/scope';
 import { EntityClass, ROOT_KINDS, sqlReadOf } from './annotations';
 import { Build } from './build';
@@ -119,7 +118,7 @@ const KEPT_PER_NODE = 16;
 /** What a statement depends on besides its field nodes; null when the variables are not plain JSON. */
 function cacheKey(root: RootField): string | null {
   try {
-    return JSON.stringify([root.nodes.length, visibleProducerId(root.actor), today(), root.variables, root.args]);
+    return JSON.stringify([root.nodes.length, visibleProducerId(root.actor), root.today, root.variables, root.args]);
   } catch {
     return null;
   }

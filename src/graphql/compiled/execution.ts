@@ -49,7 +49,7 @@ export function compiledReadsSchema(schema: GraphQLSchema, dataSource: DataSourc
       let statement: CompiledStatement | null = null;
       try {
         authorize('Query', field.name, context.actor, args);
-        statement = compiler.compile({ field, nodes: info.fieldNodes, fragments: info.fragments, variables: info.variableValues, args, actor: context.actor });
+        statement = compiler.compile({ field, nodes: info.fieldNodes, fragments: info.fragments, variables: info.variableValues, args, actor: context.actor, today: context.today });
       } catch {
         // Refused: the resolver gives the refusal.
       }

@@ -2,6 +2,7 @@ import { FieldNode, FragmentDefinitionNode, GraphQLField } from 'graphql';
 import type { EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { Producer } from '../../domain';
+import type { IsoDate } from '../../law/dates';
 import { Actor } from '../../services/actor';
 import type { ReadStatement } from '../../services/compiled-read.service';
 import { PRODUCER_COLUMN } from '../../services/producer-tables';
@@ -35,6 +36,8 @@ export interface RootField {
   /** Coerced argument values of the root field. */
   args: Readonly<Record<string, unknown>>;
   actor: Actor;
+  /** The request's day (Context.today): `asKnownOn`'s default and the day of the SQL-computed facts. */
+  today: IsoDate;
 }
 
 /** Thrown inside the compiler when the selection is not one it translates. */

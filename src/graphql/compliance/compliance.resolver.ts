@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Contract, Producer } from '../../domain';
 import { SealComplianceReport } from '../../services/seal-compliance/compliance.service';
-import { Context } from '../context';
+import { Context, knownOn } from '../context';
 import { ContractType } from '../contract/contract.type';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
@@ -20,7 +20,7 @@ export class SealComplianceResolver {
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Parameter versions published by this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.sealCompliance.forProducer(ctx.actor, producerId, year, asKnownOn);
+    return ctx.services.sealCompliance.forProducer(ctx.actor, producerId, year, knownOn(ctx, asKnownOn));
   }
 
   @Query(() => SealPlanType, {
@@ -33,7 +33,7 @@ export class SealComplianceResolver {
     @Arg('hypothetical', () => [HypotheticalSpendingInput], { nullable: true, description: 'Spending not recorded, evaluated as if it were (at most 100 items).' }) hypothetical: HypotheticalSpendingInput[] | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.sealPlan.plan(ctx.actor, producerId, year, asKnownOn, hypothetical);
+    return ctx.services.sealPlan.plan(ctx.actor, producerId, year, knownOn(ctx, asKnownOn), hypothetical);
   }
 
   @FieldResolver(() => ProducerType, { description: 'The producer.' })
@@ -62,7 +62,7 @@ export class ProducerSealComplianceResolver {
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Parameter versions published by this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.loaders.sealCompliance.load({ producer: p, year, asKnownOn });
+    return ctx.loaders.sealCompliance.load({ producer: p, year, asKnownOn: knownOn(ctx, asKnownOn) });
   }
 }
 
@@ -75,6 +75,6 @@ export class ContractConformityResolver {
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Minimum-price versions published by this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.loaders.contractConformity.load({ contract: c, asKnownOn: asKnownOn ?? null });
+    return ctx.loaders.contractConformity.load({ contract: c, asKnownOn: knownOn(ctx, asKnownOn) });
   }
 }

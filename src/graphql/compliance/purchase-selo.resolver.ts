@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { Purchase } from '../../domain';
-import { Context } from '../context';
+import { Context, knownOn } from '../context';
 import { PurchaseType } from '../purchase/purchase.type';
 import { DateScalar } from '../scalars';
 import { PurchaseSeloStatusType } from './purchase-selo.type';
@@ -17,6 +17,6 @@ export class PurchaseSeloResolver {
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Law versions, parameters and minimum prices published by this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.loaders.purchaseSelo.load({ purchase: p, asKnownOn });
+    return ctx.loaders.purchaseSelo.load({ purchase: p, asKnownOn: knownOn(ctx, asKnownOn) });
   }
 }

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { FamilyFarmer, FamilyFarmingOrganization, Producer, Purchase } from '../../domain';
 import { TaxRegime } from '../../law/types';
 import { FactsService } from '../../services/facts/facts.service';
-import { Context } from '../context';
+import { Context, knownOn } from '../context';
 import { FamilyFarmerType } from '../family-farmer/family-farmer.type';
 import { OrganizationType } from '../organization/organization.type';
 import { ProducerType } from '../producer/producer.type';
@@ -45,7 +45,7 @@ export class OrganizationFactsResolver {
     @Ctx() ctx: Context,
   ) {
     const [law, facts] = await Promise.all([ctx.loaders.lawBook.load('current'), ctx.loaders.supplierOn.load({ farmerId: null, organizationId: o.id, on })]);
-    return ctx.services.facts.habilitation(law, facts, on, asKnownOn);
+    return ctx.services.facts.habilitation(law, facts, on, knownOn(ctx, asKnownOn));
   }
 }
 
@@ -91,5 +91,5 @@ export class PurchaseFactsResolver {
 async function origin(p: Purchase, ctx: Context, asKnownOn?: string | null) {
   const asked = FactsService.supplierOf(p);
   const [law, facts] = await Promise.all([ctx.loaders.lawBook.load('current'), asked && ctx.loaders.supplierOn.load(asked)]);
-  return ctx.services.facts.purchaseOrigin(law, p, facts, asKnownOn);
+  return ctx.services.facts.purchaseOrigin(law, p, facts, knownOn(ctx, asKnownOn));
 }

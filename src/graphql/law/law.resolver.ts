@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { LawParameterVersion } from '../../domain';
 import { Sql } from '../compiled/annotations';
-import { Context } from '../context';
+import { Context, knownOn } from '../context';
 import { DateScalar } from '../scalars';
 import { PublishCoefficientRuleInput, PublishLawParameterInput, RateQuestionInput } from './law.input';
 import { CoefficientRuleType, LawParameterSpecType, LawParameterVersionType, LawValueType, RateAnswerType } from './law.type';
@@ -11,12 +11,12 @@ import { Decimal } from '../../law/decimal';
 export class LawResolver {
   @Query(() => [CoefficientRuleType], { description: 'The four rules in force on a date, as known on asKnownOn (default: today). NO_RULE_IN_FORCE before 2020-10-23 and from 2027 (EC 132/2023).' })
   coefficientRules(@Arg('on', () => DateScalar, { description: 'Date the rules must be in force on.' }) on: string, @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'Answer with the versions published by this date (default today).' }) asKnownOn: string | null, @Ctx() ctx: Context) {
-    return ctx.services.law.coefficientRules(on, asKnownOn);
+    return ctx.services.law.coefficientRules(on, knownOn(ctx, asKnownOn));
   }
 
   @Query(() => RateAnswerType, { description: 'The rate category of a lot and its published amounts, with the reasons why not a better category (Decreto 10.527/2020, arts. 5º and 6º).' })
   rate(@Arg('question', () => RateQuestionInput, { description: 'The facts of the lot.' }) question: RateQuestionInput, @Ctx() ctx: Context) {
-    return ctx.services.law.rate(question);
+    return ctx.services.law.rate({ ...question, asKnownOn: knownOn(ctx, question.asKnownOn) });
   }
 
   @Sql({ kind: 'rows', entity: LawParameterVersion, order: ['id'], filters: { parameter: 'parameter' } })

@@ -2,7 +2,7 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { Feedstock } from '../../law/types';
 import { MinimumPrice } from '../../domain';
 import { Sql } from '../compiled/annotations';
-import { Context } from '../context';
+import { Context, knownOn } from '../context';
 import { DateScalar } from '../scalars';
 import { PublishMinimumPriceInput } from './minimum-price.input';
 import { MinimumPriceType } from './minimum-price.type';
@@ -22,7 +22,7 @@ export class MinimumPriceResolver {
     @Arg('asKnownOn', () => DateScalar, { nullable: true, description: 'With `on`: the versions published by this date (default today).' }) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.minimumPrices.list(feedstock, on, asKnownOn);
+    return ctx.services.minimumPrices.list(feedstock, on, knownOn(ctx, asKnownOn));
   }
 
   @Mutation(() => MinimumPriceType, { description: 'Publish a new version of a PGPAF minimum price (ADMIN; audited). Adds a version, never overwrites one.' })

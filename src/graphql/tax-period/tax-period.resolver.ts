@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Producer } from '../../domain';
 import { TaxPeriodView } from '../../services/tax-period.service';
-import { Context } from '../context';
+import { Context, knownOn } from '../context';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
 import { TaxPeriodType } from './tax-period.type';
@@ -20,7 +20,7 @@ export class TaxPeriodResolver {
     @Arg('asKnownOn', () => DateScalar, AS_KNOWN_ON) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.taxPeriods.forProducer(ctx.actor, producerId, year, month, asKnownOn);
+    return ctx.services.taxPeriods.forProducer(ctx.actor, producerId, year, month, knownOn(ctx, asKnownOn));
   }
 
   @Mutation(() => TaxPeriodType, {
@@ -66,6 +66,6 @@ export class ProducerTaxPeriodResolver {
     @Arg('asKnownOn', () => DateScalar, AS_KNOWN_ON) asKnownOn: string | null,
     @Ctx() ctx: Context,
   ) {
-    return ctx.loaders.taxPeriod.load({ producer: p, year, month, asKnownOn });
+    return ctx.loaders.taxPeriod.load({ producer: p, year, month, asKnownOn: knownOn(ctx, asKnownOn) });
   }
 }

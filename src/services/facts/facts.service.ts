@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { FamilyFarmingOrganization, Purchase, RegimeElection, SealEvent, SealGrant } from '../../domain';
-import { IsoDate, today } from '../../law/dates';
+import { IsoDate } from '../../law/dates';
 import { Decimal } from '../../law/decimal';
 import {
   Eligibility, FamilyFarmingOrigin, familyFarmingOrigin, familyFarmerShare, farmerEligibility, Habilitation, OrganizationFacts, organizationHabilitation,
@@ -10,7 +10,6 @@ import { regimeForMonth } from '../../law/regime';
 import { OrganizationKind, Registration, SupplierKind, TaxRegime } from '../../law/types';
 import { BadInputError } from '../errors';
 import { standingOf } from '../law.service';
-import { requireDate } from '../record-batch';
 import { membershipOnSql } from './organization-membership.sql';
 import { validRegistrationsSql } from './supplier-eligibility.sql';
 
@@ -65,10 +64,10 @@ export class FactsService {
 
   /**
    * Decreto 10.527/2020, art. 4º VI–VII — an organization's habilitation on `on`, the minimum share
-   * as known on `asKnownOn` (default today) in `law` (the request's law book, read once for a page).
+   * as known on `asKnownOn` in `law` (the request's law book, read once for a page).
    */
-  habilitation(law: LawBook, facts: SupplierOnDay, on: IsoDate, asKnownOn?: IsoDate | null): Habilitation {
-    const minShare = law.cooperativeMinFamilyFarmerShare(on, asKnownOn ?? today()).value;
+  habilitation(law: LawBook, facts: SupplierOnDay, on: IsoDate, asKnownOn: IsoDate): Habilitation {
+    const minShare = law.cooperativeMinFamilyFarmerShare(on, asKnownOn).value;
     return organizationHabilitation(facts.organization ?? { kind: OrganizationKind.COOPERATIVE, members: 0, familyFarmerMembers: 0 }, facts.organizationRegistrations, minShare, on);
   }
 
@@ -80,16 +79,16 @@ export class FactsService {
   /**
    * Decreto 10.527/2020, art. 6º §2º; Lei 11.116/2005, art. 5º §3º — whether a purchase came from
    * family farming: a family farmer eligible on purchasedOn, or a cooperative habilitated then
-   * (the minimum share as known on `asKnownOn`, default today, in `law`; none in force: NO_RULE_IN_FORCE).
+   * (the minimum share as known on `asKnownOn` in `law`; none in force: NO_RULE_IN_FORCE).
    * Associations count for the Selo, not for the rates.
    */
-  purchaseOrigin(law: LawBook, purchase: Purchase, facts: SupplierOnDay | null, asKnownOn?: IsoDate | null): FamilyFarmingOrigin {
+  purchaseOrigin(law: LawBook, purchase: Purchase, facts: SupplierOnDay | null, asKnownOn: IsoDate): FamilyFarmingOrigin {
     const on = purchase.purchasedOn;
     if (purchase.supplierKind === SupplierKind.FAMILY_FARMER && facts) {
       return familyFarmingOrigin({ kind: purchase.supplierKind, farmer: this.eligibility(facts, on) });
     }
     if (purchase.supplierKind === SupplierKind.COOPERATIVE && facts?.organization) {
-      return familyFarmingOrigin({ kind: purchase.supplierKind, organization: this.habilitation(law, facts, on, asKnownOn == null ? null : requireDate(asKnownOn, 'asKnownOn')) });
+      return familyFarmingOrigin({ kind: purchase.supplierKind, organization: this.habilitation(law, facts, on, asKnownOn) });
     }
     return familyFarmingOrigin({ kind: purchase.supplierKind });
   }

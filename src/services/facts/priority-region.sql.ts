@@ -12,6 +12,8 @@
  * instead of probed per row.
  */
 
+import { NORTH_NORTHEAST_UF_CODES } from '../../law/municipality';
+
 /** Each municipality's days in the Semiárido as one datemultirange (intervals both ends inclusive, null open). */
 const DAYS = `SELECT municipality_code, range_agg(daterange(valid_from, valid_until, '[]')) AS days FROM semiarid_membership GROUP BY municipality_code`;
 
@@ -22,9 +24,16 @@ export function semiaridOnSql(code: string, on: string): string {
        AND (sm.valid_until IS NULL OR ${on} <= sm.valid_until))`;
 }
 
-/** North or Northeast (first digit of the IBGE code: 1, 2), or the Semiárido on `on`. */
+/**
+ * North or Northeast (Decreto 10.527/2020, art. 6º I and III): the UF the IBGE code names (its first
+ * two digits) is one of the region's, the list of src/law/municipality.ts; a code naming no UF is in
+ * neither. Read from the code, not the stored `municipality.region`, so that a row needs no join.
+ */
+const NORTH_OR_NORTHEAST = (code: string) => `left(${code}, 2) IN (${NORTH_NORTHEAST_UF_CODES.map((uf) => `'${uf}'`).join(', ')})`;
+
+/** North or Northeast, or the Semiárido on `on`. */
 export function priorityRegionOnSql(code: string, on: string): string {
-  return `(left(${code}, 1) IN ('1', '2') OR ${semiaridOnSql(code, on)})`;
+  return `(${NORTH_OR_NORTHEAST(code)} OR ${semiaridOnSql(code, on)})`;
 }
 
 /**
@@ -37,6 +46,6 @@ export function semiaridDays(alias: string, code: string): { join: string; on: (
     join: `LEFT JOIN (${DAYS}) ${alias} ON ${alias}.municipality_code = ${code}`,
     on,
     /** North or Northeast by the code, or the Semiárido that day (priorityRegionOnSql's rule, joined). */
-    priority: (day) => `(left(${code}, 1) IN ('1', '2') OR ${on(day)})`,
+    priority: (day) => `(${NORTH_OR_NORTHEAST(code)} OR ${on(day)})`,
   };
 }

@@ -1,12 +1,12 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Producer } from '../../domain';
-import { IsoDate, today } from '../../law/dates';
+import { IsoDate } from '../../law/dates';
 import { LawBook } from '../../law/law-book';
 import { SealComplianceResult } from '../../law/seal-year';
 import { present } from '../../law/seal-presentation';
 import { Actor } from '../actor';
 import { BadInputError, NotFoundError } from '../errors';
-import { isId, requireDate } from '../record-batch';
+import { isId } from '../record-batch';
 import { assertVisible } from '../scope';
 import { ContractConformityService } from './contract-conformity.service';
 import { SealEvaluationService } from './seal-evaluation.service';
@@ -23,7 +23,7 @@ export type SealComplianceReport = ReturnType<typeof present> & { producer: Prod
 export interface YearAskedOf {
   producer: Producer;
   year: number;
-  asKnownOn: string | null;
+  asKnownOn: IsoDate;
 }
 
 /**
@@ -45,7 +45,7 @@ export class SealComplianceService {
   }
 
   /** sealCompliance(producerId, year, asKnownOn): ADMIN and AUDITOR any producer, a PRODUCER its own. */
-  async forProducer(actor: Actor, producerId: string, year: number, asKnownOn?: string | null): Promise<SealComplianceReport> {
+  async forProducer(actor: Actor, producerId: string, year: number, asKnownOn: IsoDate): Promise<SealComplianceReport> {
     const producer = isId(producerId) ? await this.ds.getRepository(Producer).findOneBy({ id: producerId }) : null;
     if (!producer) throw new NotFoundError('Producer', producerId);
     assertVisible(actor, 'Producer', producerId, producer.id);
@@ -53,8 +53,8 @@ export class SealComplianceService {
   }
 
   /** Producer.sealCompliance of one producer: the producer was already resolved within the caller's scope. */
-  async compute(producer: Producer, year: number, asKnownOn?: string | null): Promise<SealComplianceReport> {
-    const [report] = await this.ofPage([{ producer, year, asKnownOn: asKnownOn ?? null }]);
+  async compute(producer: Producer, year: number, asKnownOn: IsoDate): Promise<SealComplianceReport> {
+    const [report] = await this.ofPage([{ producer, year, asKnownOn }]);
     if (report instanceof Error) throw report;
     return report;
   }
@@ -71,9 +71,8 @@ export class SealComplianceService {
     asked.forEach((a, i) => {
       try {
         if (!Number.isInteger(a.year) || a.year < 2000 || a.year > 9999) throw new BadInputError('year', message('input.year', { field: 'year', example: 2025 }));
-        const asKnownOn = a.asKnownOn == null ? today() : requireDate(a.asKnownOn, 'asKnownOn');
-        const key = `${a.year}|${asKnownOn}`;
-        const group = groups.get(key) ?? { year: a.year, asKnownOn, indexes: [] };
+        const key = `${a.year}|${a.asKnownOn}`;
+        const group = groups.get(key) ?? { year: a.year, asKnownOn: a.asKnownOn, indexes: [] };
         group.indexes.push(i);
         groups.set(key, group);
       } catch (error) {

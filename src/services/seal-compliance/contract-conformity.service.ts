@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Contract } from '../../domain';
 import { Conformity, ContractFacts, contractConformity, MinimumPriceRun, minimumPriceRuns } from '../../law/contract-conformity';
-import { IsoDate, today } from '../../law/dates';
+import { IsoDate } from '../../law/dates';
 import { Decimal } from '../../law/decimal';
 import { Finding } from '../../law/findings';
 import { MinimumPriceService } from '../minimum-price.service';
@@ -53,9 +53,9 @@ export class ContractConformityService {
   }
 
   /** Contract.conformity for loaders: keys are contract id and asKnownOn. */
-  async conformityOf(keys: ReadonlyArray<{ contract: Contract; asKnownOn: IsoDate | null }>): Promise<ConformityView[]> {
+  async conformityOf(keys: ReadonlyArray<{ contract: Contract; asKnownOn: IsoDate }>): Promise<ConformityView[]> {
     const byDay = new Map<IsoDate, string[]>();
-    const resolved = keys.map((k) => ({ id: k.contract.id, day: k.asKnownOn ?? today() }));
+    const resolved = keys.map((k) => ({ id: k.contract.id, day: k.asKnownOn }));
     for (const k of resolved) {
       const ids = byDay.get(k.day);
       if (ids) ids.push(k.id);

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { Purchase } from '../../domain';
-import { IsoDate, today } from '../../law/dates';
+import { IsoDate } from '../../law/dates';
 import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
 import { Finding } from '../../law/findings';
 import { LawBook, SpendingKind } from '../../law/law-book';
@@ -10,7 +10,6 @@ import { AppliedFactor } from '../../law/seal-year';
 import { money } from '../../law/seal-presentation';
 import { purchaseWeighing, sealComplianceModel, weighItem } from '../../law/seal-weighting';
 import { SealComplianceModel } from '../../law/types';
-import { requireDate } from '../record-batch';
 import { ContractConformityService } from './contract-conformity.service';
 import {
   FAMILY_FARMING_SUPPLIERS, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
@@ -53,18 +52,18 @@ export class PurchaseSeloService {
 
   /**
    * Purchase.selo for a page of purchases already in the caller's scope: whether each counts for the
-   * Selo targets of its purchase year as known on asKnownOn (default today), with the first covered
+   * Selo targets of its purchase year as known on asKnownOn, with the first covered
    * purchase of each contract as the year's computation finds it. Statements per (year, asKnownOn)
    * of the page — for all its producers at once — not per purchase nor per producer: the purchases'
    * facts, the first purchase each of their contracts covers in the year, the contracts and minimum
    * prices, the organizations. Third-party and own-production purchases are not family-farming
    * spending (DESIGN §1.5): null.
    */
-  async seloOf(keys: ReadonlyArray<{ purchase: Purchase; asKnownOn: string | null }>): Promise<Array<PurchaseSeloView | null>> {
+  async seloOf(keys: ReadonlyArray<{ purchase: Purchase; asKnownOn: IsoDate }>): Promise<Array<PurchaseSeloView | null>> {
     const answers = new Map<string, PurchaseSeloView>();
     const batches = new Map<string, { producerIds: Set<string>; year: number; asKnownOn: IsoDate; ids: string[] }>();
     const resolved = keys.map((k) => {
-      const asKnownOn = k.asKnownOn == null ? today() : requireDate(k.asKnownOn, 'asKnownOn');
+      const asKnownOn = k.asKnownOn;
       const year = Number(k.purchase.purchasedOn.slice(0, 4));
       const batch = `${year}|${asKnownOn}`;
       const b = batches.get(batch) ?? { producerIds: new Set<string>(), year, asKnownOn, ids: [] };

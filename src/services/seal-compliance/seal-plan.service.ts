@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { Producer } from '../../domain';
-import { IsoDate, isIsoDate, today } from '../../law/dates';
+import { IsoDate, isIsoDate } from '../../law/dates';
 import { isPriorityRegion } from '../../law/municipality';
 import { Decimal, toShare } from '../../law/decimal';
 import { Conformity } from '../../law/contract-conformity';
@@ -84,12 +84,11 @@ const CONFORMING: Conformity = { conforming: true, findings: [], minimumPrice: n
 export class SealPlanService {
   constructor(private readonly ds: DataSource, private readonly compliance: SealComplianceService) {}
 
-  async plan(actor: Actor, producerId: string, year: number, asKnownOnInput: string | null | undefined, items: readonly HypotheticalSpendingInput[] | null | undefined): Promise<SealPlanReport> {
+  async plan(actor: Actor, producerId: string, year: number, asKnownOn: IsoDate, items: readonly HypotheticalSpendingInput[] | null | undefined): Promise<SealPlanReport> {
     const producer = isId(producerId) ? await this.ds.getRepository(Producer).findOneBy({ id: producerId }) : null;
     if (!producer) throw new NotFoundError('Producer', producerId);
     assertVisible(actor, 'Producer', producerId, producer.id);
     if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', message('input.year', { field: 'year', example: 2025 }));
-    const asKnownOn = asKnownOnInput == null ? today() : requireDate(asKnownOnInput, 'asKnownOn');
     const list = items ?? [];
     if (list.length > MAX_HYPOTHETICAL) throw new BadInputError('hypothetical', message('plan.tooManyItems', { field: 'hypothetical', max: MAX_HYPOTHETICAL }));
     const checked = await this.check(list, year);

@@ -1,0 +1,199 @@
+import { Sale } from '../domain';
+import { firstDayOfMonth, IsoDate, lastDayOfMonth } from '../law/dates';
+import { Decimal, sum, ZERO } from '../law/decimal';
+import {
+  COD_CONT, consolidatedLines, contributionLines, DCTF_REVENUE_CODE, EfdConsolidatedLine, EfdContributionLine, EfdSaleFacts, EfdSegment,
+  EfdZeroRevenue, Incidence, QUANTITY_PLACES, RATE_PLACES,
+} from '../law/efd-contribuicoes';
+import { municipalityFacts } from '../law/municipality';
+import { BiodieselOrigin, Market } from '../law/types';
+import type { TaxPeriodView } from '../services/tax-period.service';
+import { sped, spedDate, spedName, spedNumber } from './efd-text';
+
+/**
+ * The month's whole EFD-Contribuições file of one producer (IN RFB 1.252/2012; the layout of the
+ * Guia Prático da EFD-Contribuições v1.35, docs/LAW.md): one company, every establishment; blocks 0,
+ * A, C, D, F, I, M, 1 and 9 in the Guia's order, ISO-8859-1 text, `|`-delimited records on CRLF
+ * lines. The sales are consolidated per establishment in C180/C181/C185 (NF-e model 55, C010
+ * IND_ESCRI 1), split by the rates of the month's blend; Bloco M is rebuilt from them; credits
+ * (M100/M500, C190/C191/C195, 1100/1500) are not written (docs/LAW.md).
+ */
+
+/** Layout version code of 0000 field 02 for periods from 2020 (table 3.1.1 of ADE Cofis 34/2010). */
+const LAYOUT_VERSION = '006';
+const ITEM = { code: 'BIODIESEL-B100', description: 'Biodiesel B100', unit: 'M3', unitDescription: 'Metro cubico', ncm: '38260000', kind: '04', genre: '38' };
+/** The placeholder of 0100: the API does not hold the accountant's data; the file does not pass the PVA until it is filled. */
+const ACCOUNTANT_PLACEHOLDER = ['A PREENCHER - NOME DO CONTABILISTA', '00000000000', 'A PREENCHER'];
+
+export interface EfdFileInput {
+  view: TaxPeriodView;
+  /** The month's sales, in date order. */
+  sales: Sale[];
+  /** The GENERAL per-m³ amounts in force on each segment's first day (art. 6º §5º; the 2026 window). */
+  general: Array<{ pisPerM3: Decimal; cofinsPerM3: Decimal }>;
+  incidence: Incidence;
+}
+
+export interface EfdFile {
+  /** The records as text, CRLF lines (write it as ISO-8859-1: `latin1`). */
+  text: string;
+  pis: { total: Decimal; lines: EfdContributionLine[] };
+  cofins: { total: Decimal; lines: EfdContributionLine[] };
+}
+
+type Field = string | number | null;
+
+/** The establishment of a sale: the issuer CNPJ of its NF-e key (digits 7–20) when it is one of the producer's, else the head office. */
+function establishmentOf(sale: Sale, cnpjs: ReadonlySet<string>, head: string): string {
+  const issuer = sale.invoiceKey?.slice(6, 20);
+  return issuer && cnpjs.has(issuer) ? issuer : head;
+}
+
+export function efdFile({ view, sales, general, incidence }: EfdFileInput): EfdFile {
+  const producer = view.producer;
+  const from = firstDayOfMonth(view.year, view.month);
+  const to = lastDayOfMonth(view.year, view.month);
+  const head = producer.cnpj;
+  const cnpjs = new Set([head, ...producer.establishments]);
+  const segmentIndex = (date: IsoDate) => view.segments.findIndex((s) => s.from <= date && date <= s.to);
+
+  const facts: EfdSaleFacts[] = sales.filter((s) => segmentIndex(s.soldOn) >= 0).map((s) => ({
+    establishment: establishmentOf(s, cnpjs, head), segment: segmentIndex(s.soldOn),
+    origin: s.origin === BiodieselOrigin.IMPORTED ? 'IMPORTED' : 'OWN_PRODUCTION', market: s.market === Market.EXPORT ? 'EXPORT' : 'DOMESTIC',
+    volumeM3: s.volumeM3, revenue: s.revenue,
+  }));
+  const segments: EfdSegment[] = view.segments.map((s, i) => {
+    const costs = sum(s.mix.map((m) => m.cost));
+    return {
+      from: s.from, to: s.to, ownVolumeM3: s.ownProductionVolumeM3, ownRevenue: ZERO, importedVolumeM3: s.importedVolumeM3, importedRevenue: ZERO,
+      // The weights of the blend (art. 6º §3º): the valued costs; the shares where no cost weighs (no raw material used).
+      mix: s.mix.map((m) => ({ category: m.category, weight: costs.isZero() ? m.share : m.cost, pisPerM3: m.pisPerM3, cofinsPerM3: m.cofinsPerM3 })),
+      general: general[i],
+    };
+  });
+  const pisC = consolidatedLines(segments, facts, 'pis');
+  const cofinsC = consolidatedLines(segments, facts, 'cofins');
+  const pisM = contributionLines(pisC, view.pisDue);
+  const cofinsM = contributionLines(cofinsC, view.cofinsDue);
+  const perUnit = pisM.perUnit.length > 0 || cofinsM.perUnit.length > 0;
+
+  const lines: string[] = [];
+  const put = (...fields: Field[]) => lines.push(`|${fields.map((f) => (f === null ? '' : sped(String(f)))).join('|')}|`);
+  const n = spedNumber;
+  const blockStart = () => lines.length;
+  const close = (reg: string, start: number) => put(reg, lines.length - start + 1);
+  const place = municipalityFacts(producer.plantMunicipalityCode);
+  // A name with no character NOME accepts (another script, say) is still a required field: the CNPJ stands for it.
+  const name = spedName(producer.legalName) || `CNPJ ${head}`;
+
+  // Bloco 0.
+  let start = blockStart();
+  put('0000', LAYOUT_VERSION, '0', null, null, spedDate(from), spedDate(to), name, head, place?.state ?? null, producer.plantMunicipalityCode, null, '00', '0');
+  put('0001', '0');
+  put('0100', ...ACCOUNTANT_PLACEHOLDER, null, null, null, null, null, null, null, null, null, null);
+  // COD_INC_TRIB 1/2; IND_APRO_CR only for the non-cumulative regime; COD_TIPO_CONT 2 when a per-unit M210 exists; IND_REG_CUM 9 (detailed, blocks A/C/D/F).
+  put('0110', incidence === 'NON_CUMULATIVE' ? '1' : '2', incidence === 'NON_CUMULATIVE' ? '1' : null, perUnit ? '2' : null, incidence === 'CUMULATIVE' ? '9' : null);
+  const withSales = new Set(facts.map((f) => f.establishment));
+  const establishments = [head, ...producer.establishments.filter((e) => e !== head)];
+  for (const cnpj of establishments) {
+    // Interpretation: the API records one municipality per producer (its plant's); another establishment is written with it until recorded.
+    put('0140', cnpj, name, cnpj, place?.state ?? null, null, producer.plantMunicipalityCode, null, null);
+    if (withSales.has(cnpj)) {
+      put('0190', ITEM.unit, ITEM.unitDescription);
+      put('0200', ITEM.code, ITEM.description, null, null, ITEM.unit, ITEM.kind, ITEM.ncm, null, ITEM.genre, null, null);
+    }
+  }
+  close('0990', start);
+
+  // Blocos A (services) and C (goods: the NF-e of the sales, consolidated).
+  put('A001', '1');
+  put('A990', 2);
+  start = blockStart();
+  put('C001', facts.length ? '0' : '1');
+  for (const cnpj of establishments.filter((e) => withSales.has(e))) {
+    put('C010', cnpj, '1');
+    // One C180 per segment with sales: a change of rate within the month is a new period of one tax treatment (the Guia, C180 note 4).
+    view.segments.forEach((_, index) => {
+      const mine = sales.filter((s) => establishmentOf(s, cnpjs, head) === cnpj && segmentIndex(s.soldOn) === index);
+      if (!mine.length) return;
+      put('C180', '55', spedDate(mine[0].soldOn), spedDate(mine[mine.length - 1].soldOn), ITEM.code, ITEM.ncm, null, n(sum(mine.map((s) => s.revenue)), 2));
+      for (const [reg, list] of [['C181', pisC], ['C185', cofinsC]] as const) {
+        for (const l of list.filter((x) => x.establishment === cnpj && x.segment === index).sort(byCst)) consolidated(put, reg, l);
+      }
+    });
+  }
+  close('C990', start);
+  for (const b of ['D', 'F', 'I']) {
+    put(`${b}001`, '1');
+    put(`${b}990`, 2);
+  }
+
+  // Bloco M: the contribution of the month, rebuilt from the C-level lines.
+  start = blockStart();
+  put('M001', '0');
+  const period = spedDate(to);
+  const block = (which: 'pis' | 'cofins', m: ReturnType<typeof contributionLines>) => {
+    const [total, detail, adjust, zeroReg, zeroDetail] = which === 'pis' ? ['M200', 'M210', 'M220', 'M400', 'M410'] : ['M600', 'M610', 'M620', 'M800', 'M810'];
+    const per = m.perUnit.map((l) => ({ l, value: l.contribution.plus(l.adjustment) }));
+    const due = sum(per.map((p) => p.value));
+    const nc = incidence === 'NON_CUMULATIVE' ? due : ZERO;
+    const cum = incidence === 'CUMULATIVE' ? due : ZERO;
+    // M200/M600: no credit, retention or other deduction (credits are not written); fields 02–08 non-cumulative, 09–12 cumulative, 13 the total.
+    put(total, n(nc, 2), n(ZERO, 2), n(ZERO, 2), n(nc, 2), n(ZERO, 2), n(ZERO, 2), n(nc, 2), n(cum, 2), n(ZERO, 2), n(ZERO, 2), n(cum, 2), n(due, 2));
+    const code = DCTF_REVENUE_CODE[incidence][which];
+    if (nc.gt(0)) put(`${total.slice(0, 2)}05`, '08', code, n(nc, 2));
+    if (cum.gt(0)) put(`${total.slice(0, 2)}05`, '12', code, n(cum, 2));
+    for (const { l, value } of per) {
+      const up = l.adjustment.gt(0) ? l.adjustment : ZERO;
+      const down = l.adjustment.lt(0) ? l.adjustment.negated() : ZERO;
+      put(detail, COD_CONT[incidence], n(l.revenue, 2), n(ZERO, 2), n(ZERO, 2), n(ZERO, 2), n(ZERO, 2), null, n(l.quantityM3, QUANTITY_PLACES), n(l.rate, RATE_PLACES),
+        n(l.contribution, 2), n(up, 2), n(down, 2), n(ZERO, 2), n(ZERO, 2), n(value, 2));
+      if (!l.adjustment.isZero()) {
+        // Table 4.3.8 code 03 (tax legislation): the blended amount of art. 6º §3º is no published per-unit rate; the code is secondary (docs/LAW.md).
+        put(adjust, l.adjustment.gt(0) ? '1' : '0', n(l.adjustment.abs(), 2), '03', null,
+          'Arredondamento: quantidades repartidas pela aliquota ponderada (Decreto 10.527/2020, art. 6, par. 3); devido do mes = apuracao fechada. COD_AJ a confirmar (tabela 4.3.8)', period);
+      }
+    }
+    zeroBlock(put, zeroReg, zeroDetail, m.zero);
+  };
+  block('pis', pisM);
+  block('cofins', cofinsM);
+  close('M990', start);
+
+  put('1001', '1');
+  put('1990', 2);
+
+  // Bloco 9: one 9900 per register (9900, 9990 and 9999 included), 9990 and 9999 the line counts.
+  const counts = new Map<string, number>();
+  for (const l of lines) counts.set(l.slice(1, 5), (counts.get(l.slice(1, 5)) ?? 0) + 1);
+  const registers = [...counts.keys(), '9001', '9900', '9990', '9999'];
+  put('9001', '0');
+  for (const r of registers) put('9900', r, r === '9900' ? registers.length : counts.get(r) ?? 1);
+  // 9001, the 9900s, 9990 and 9999, which counts in block 9 (the Guia, 9990 field 02).
+  put('9990', registers.length + 3);
+  put('9999', lines.length + 1);
+
+  return { text: `${lines.join('\r\n')}\r\n`, pis: { total: view.pisDue, lines: pisM.perUnit }, cofins: { total: view.cofinsDue, lines: cofinsM.perUnit } };
+}
+
+const byCst = (a: EfdConsolidatedLine, b: EfdConsolidatedLine) => a.cst.localeCompare(b.cst) || a.cfop.localeCompare(b.cfop) || (b.rate?.comparedTo(a.rate ?? 0) ?? 0);
+
+/** C181/C185 (11 fields): CST, CFOP, VL_ITEM, no discount, no value base or % rate; the quantity base, the per-unit rate and the contribution for CST 03 and 06. */
+function consolidated(put: (...f: Field[]) => void, reg: string, l: EfdConsolidatedLine): void {
+  const q = l.quantityM3 ? spedNumber(l.quantityM3, QUANTITY_PLACES) : null;
+  const r = l.rate ? spedNumber(l.rate, RATE_PLACES) : null;
+  put(reg, l.cst, l.cfop, spedNumber(l.revenue, 2), spedNumber(ZERO, 2), null, null, q, r, spedNumber(l.contribution, 2), null);
+}
+
+/** M400/M410 (M800/M810): the revenue without contribution per CST, and per revenue nature; a code not found stays empty and DESC_COMPL says so. */
+function zeroBlock(put: (...f: Field[]) => void, reg: string, detail: string, zero: EfdZeroRevenue[]): void {
+  for (const cst of [...new Set(zero.map((z) => z.cst))]) {
+    const mine = zero.filter((z) => z.cst === cst);
+    put(reg, cst, spedNumber(sum(mine.map((z) => z.revenue)), 2), null, null);
+    for (const z of mine) {
+      const open = z.zero === 'EXPORT' ? 'NAT_REC EM ABERTO: codigo da tabela 4.3.15 para exportacao de biodiesel nao confirmado'
+        : 'NAT_REC EM ABERTO: codigo da tabela 4.3.13 para a aliquota zero de 2026 (Decreto 10.527/2020, art. 5, par. 2 a 4) nao confirmado';
+      put(detail, z.natureCode, spedNumber(z.revenue, 2), null, z.natureCode ? null : open);
+    }
+  }
+}

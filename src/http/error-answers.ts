@@ -1,0 +1,66 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { message, Message, translate } from '../i18n';
+import { Logger } from '../logger';
+import { currentLocale, currentRequestId } from '../request-context';
+
+/** The code of each 4xx status Express and its body parser refuse a request with; any other 4xx is BAD_REQUEST. */
+const CODES: Record<number, string> = { 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
+
+function text(status: number): Message {
+  if (status === 404) return message('http.notFound');
+  if (status === 413) return message('http.bodyTooLargeAny');
+  if (status === 415) return message('http.bodyEncoding');
+  return message('http.unreadable');
+}
+
+/**
+ * The answer in the API's shapes: GraphQL errors under /graphql (as its other refusals of a body,
+ * src/graphql/limits.ts), `{ error: { code, message, requestId } }` elsewhere (as import and export).
+ */
+function answer(path: string, status: number, code: string, said: Message): unknown {
+  const requestId = currentRequestId() ?? null;
+  const text = translate(said, currentLocale());
+  return path === '/graphql' || path.startsWith('/graphql/')
+    ? { errors: [{ message: text, extensions: { code, requestId } }] }
+    : { error: { code, message: text, requestId } };
+}
+
+/** Express's last middleware: a path nothing serves is a 404 for the handler below, not Express's HTML page. */
+export const notFound: RequestHandler = (_req, _res, next) => {
+  next({ status: 404, type: 'path.unknown' });
+};
+
+/**
+ * Express's final error handler, in place of its default one, which answers an HTML page with the
+ * stack and the files' paths and prints the stack on stderr. A refusal of Express or its body
+ * parser (an unsupported charset or Content-Encoding, a body that does not inflate, a path that
+ * does not percent-decode) keeps its 4xx status, gets a code and a message of ours (theirs may quote
+ * the input); anything else is 500 with the request id. The log gets one JSON line either way,
+ * the stack only for the 500s.
+ */
+export function errorAnswers(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    const e = (err ?? {}) as { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown; stack?: unknown };
+    const given = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : 500;
+    const status = given >= 400 && given < 500 ? given : 500;
+    const requestId = currentRequestId() ?? null;
+    if (status === 500) {
+      logger.error({ err: { message: String(e.message ?? err), stack: typeof e.stack === 'string' ? e.stack : undefined }, requestId, method: req.method, path: req.path }, 'unexpected error');
+    } else {
+      const code = CODES[status] ?? 'BAD_REQUEST';
+      logger.warn({ status, code, reason: typeof e.type === 'string' ? e.type : String(e.message ?? '').slice(0, 80), requestId, method: req.method, path: req.path.slice(0, 200) }, 'request refused');
+    }
+    // Too late for an answer of ours: the client sees the connection end, as Express would do.
+    if (res.headersSent) {
+      req.socket.destroy();
+      return;
+    }
+    if (status !== 500) {
+      // A body left half read would otherwise be read as the next request on the connection.
+      res.setHeader('connection', 'close');
+      res.status(status).json(answer(req.path, status, CODES[status] ?? 'BAD_REQUEST', text(status)));
+      return;
+    }
+    res.status(500).json(answer(req.path, 500, 'INTERNAL_SERVER_ERROR', message('http.internal', { requestId: requestId ?? 'unknown' })));
+  };
+}

@@ -1,0 +1,83 @@
+import { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import express from 'express';
+import pino from 'pino';
+import { errorAnswers } from '../../src/http/error-answers';
+import { startTestApi, TestApi } from '../support/api';
+
+// Requests Express refuses before any route of the API runs (a body it cannot decode, a path it
+// cannot percent-decode, a path it does not serve) are answered in the API's JSON error shape,
+// with a 4xx status and a code, no token needed, and no stack trace nor file path in the answer;
+// what the log gets is one JSON line.
+
+const lines: string[] = [];
+const sink = new Writable({ write(chunk, _encoding, done) { lines.push(...String(chunk).split('\n').filter(Boolean)); done(); } });
+let api: TestApi;
+let base = '';
+beforeAll(async () => {
+  api = await startTestApi({ logger: pino({ level: 'info' }, sink) });
+  base = api.url.replace(/\/graphql$/, '');
+});
+afterAll(async () => { await api.close(); });
+
+const BODY = '{"query":"{ __typename }"}';
+/** [what, request, status, code, shape]: `graphql` answers as GraphQL errors, `error` as the import and export routes do. */
+const CASES: Array<[string, () => Promise<Response>, number, string, 'graphql' | 'error']> = [
+  ['a JSON body in latin1', () => fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json; charset=latin1' }, body: BODY }), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
+  ['Content-Encoding: bogus', () => fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'bogus' }, body: BODY }), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
+  ['a body sent as gzip that is not', () => fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: BODY }), 400, 'BAD_REQUEST', 'graphql'],
+  ['a malformed percent-encoding in an import path', () => fetch(`${base}/import/%E0%A4%A`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: 'a;b\n' }), 400, 'BAD_REQUEST', 'error'],
+  ['a malformed percent-encoding in an asset path', () => fetch(`${base}/graphiql-assets/%E0`), 400, 'BAD_REQUEST', 'error'],
+  ['a path nothing serves', () => fetch(`${base}/nothing-here`), 404, 'NOT_FOUND', 'error'],
+];
+
+test.each(CASES)('%s: JSON with a 4xx status and a code, no stack nor path; one JSON log line', async (_what, send, status, code, shape) => {
+  const stderr = jest.spyOn(process.stderr, 'write');
+  const consoleError = jest.spyOn(console, 'error');
+  lines.length = 0;
+  try {
+    const res = await send();
+    const text = await res.text();
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(text).not.toMatch(/\bat \S+ \(|node_modules|\.js:\d|\/work\/|<html|<pre>/i);
+    const body = JSON.parse(text);
+    const requestId = res.headers.get('x-request-id');
+    if (shape === 'graphql') expect(body).toEqual({ errors: [{ message: expect.any(String), extensions: { code, requestId } }] });
+    else expect(body).toEqual({ error: { code, message: expect.any(String), requestId } });
+    expect(consoleError).not.toHaveBeenCalled();
+    expect(stderr).not.toHaveBeenCalled();
+  } finally {
+    stderr.mockRestore();
+    consoleError.mockRestore();
+  }
+  const logged = lines.map((l) => JSON.parse(l) as { msg: string }).filter((l) => l.msg === 'request refused');
+  expect(logged).toEqual([expect.objectContaining({ level: 40, status, code })]);
+});
+
+test('the messages are in the caller\'s language', async () => {
+  const res = await fetch(`${base}/graphiql-assets/%E0`, { headers: { 'accept-language': 'pt-BR' } });
+  expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^A requisição não pôde ser lida/);
+});
+
+test('anything else that reaches the handler is 500 INTERNAL_SERVER_ERROR: the stack goes to the log, in one JSON line, never into the answer', async () => {
+  const app = express();
+  app.get('/boom', () => { throw new Error('kaput at a place only the log may name'); });
+  app.use(errorAnswers(pino({ level: 'info' }, sink)));
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  lines.length = 0;
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/boom`);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(JSON.parse(text)).toEqual({ error: { code: 'INTERNAL_SERVER_ERROR', message: 'Internal error (request unknown)', requestId: null } });
+    expect(text).not.toContain('kaput');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+  expect(lines).toHaveLength(1);
+  const line = JSON.parse(lines[0]) as { level: number; msg: string; err: { message: string; stack: string } };
+  expect([line.level, line.msg, line.err.message]).toEqual([50, 'unexpected error', 'kaput at a place only the log may name']);
+  expect(line.err.stack).toContain('error-answers.test.ts');
+});

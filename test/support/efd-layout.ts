@@ -1,0 +1,241 @@
+import { Decimal } from '../../src/law/decimal';
+
+/**
+ * An EFD-Contribuições file checked against the layout of the Guia Prático da EFD-Contribuições
+ * v1.35 (18/06/2021), written from the Guia's register tables and independent of the writer: the
+ * registers this system may write, each with its level, parent, occurrence and fields (type C or N,
+ * size — `*` exact —, decimals, required), then the file's cross-checks (CST and COD_CONT against
+ * the rates, M210 from the C-level records, M200 from the M210s, the block and file counts).
+ * `efdProblems` returns every problem found; an empty list is a file that passes.
+ */
+
+type Spec = string; // NAME TYPE SIZE DEC REQ, e.g. 'CNPJ N 14* - S'
+interface Register { level: number; parent: string | null; once?: boolean; fields: Spec[] }
+
+const OPEN = (_reg: string): Spec[] => [`REG C 4* - S`, `IND_MOV N 1* - S`];
+const CLOSE = [`REG C 4* - S`, `QTD_LIN N - - S`];
+
+/** The Guia's registers (v1.35), in the Guia's order; the order of this table is the order of the file. */
+export const LAYOUT: Array<[string, Register]> = [
+  ['0000', { level: 0, parent: null, once: true, fields: ['REG C 4* - S', 'COD_VER N 3* - S', 'TIPO_ESCRIT N 1* - S', 'IND_SIT_ESP N 1* - N', 'NUM_REC_ANTERIOR C 41* - N',
+    'DT_INI D 8* - S', 'DT_FIN D 8* - S', 'NOME C 100 - S', 'CNPJ N 14* - S', 'UF C 2* - S', 'COD_MUN N 7* - S', 'SUFRAMA C 9* - N', 'IND_NAT_PJ N 2* - N', 'IND_ATIV N 1 - S'] }],
+  ['0001', { level: 1, parent: '0000', once: true, fields: OPEN('0001') }],
+  ['0100', { level: 2, parent: '0001', fields: ['REG C 4* - S', 'NOME C 100 - S', 'CPF N 11* - S', 'CRC C 15 - S', 'CNPJ N 14* - N', 'CEP N 8* - N', 'END C 60 - N', 'NUM C - - N',
+    'COMPL C 60 - N', 'BAIRRO C 60 - N', 'FONE C 11 - N', 'FAX C 11 - N', 'EMAIL C - - N', 'COD_MUN N 7* - N'] }],
+  ['0110', { level: 2, parent: '0001', once: true, fields: ['REG C 4* - S', 'COD_INC_TRIB N 1* - S', 'IND_APRO_CRED N 1* - N', 'COD_TIPO_CONT N 1* - N', 'IND_REG_CUM N 1* - N'] }],
+  ['0140', { level: 2, parent: '0001', fields: ['REG C 4* - S', 'COD_EST C 60 - N', 'NOME C 100 - S', 'CNPJ N 14* - S', 'UF C 2* - S', 'IE C 14 - N', 'COD_MUN N 7* - S', 'IM C - - N', 'SUFRAMA C 9* - N'] }],
+  ['0150', { level: 3, parent: '0140', fields: ['REG C 4* - S', 'COD_PART C 60 - S', 'NOME C 100 - S', 'COD_PAIS N 5 - S', 'CNPJ N 14* - N', 'CPF N 11* - N', 'IE C 14 - N', 'COD_MUN N 7* - N',
+    'SUFRAMA C 9* - N', 'END C 60 - N', 'NUM C - - N', 'COMPL C 60 - N', 'BAIRRO C 60 - N'] }],
+  ['0190', { level: 3, parent: '0140', fields: ['REG C 4* - S', 'UNID C 6 - S', 'DESCR C - - S'] }],
+  ['0200', { level: 3, parent: '0140', fields: ['REG C 4* - S', 'COD_ITEM C 60 - S', 'DESCR_ITEM C - - S', 'COD_BARRA C - - N', 'COD_ANT_ITEM C 60 - N', 'UNID_INV C 6 - N', 'TIPO_ITEM N 2* - S',
+    'COD_NCM C 8 - N', 'EX_IPI C 3 - N', 'COD_GEN N 2* - N', 'COD_LST N 4 - N', 'ALIQ_ICMS N 6 2 N'] }],
+  ['0990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
+  ['A001', { level: 1, parent: '0000', once: true, fields: OPEN('A001') }],
+  ['A990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
+  ['C001', { level: 1, parent: '0000', once: true, fields: OPEN('C001') }],
+  ['C010', { level: 2, parent: 'C001', fields: ['REG C 4* - S', 'CNPJ N 14* - S', 'IND_ESCRI N 1* - N'] }],
+  ['C100', { level: 3, parent: 'C010', fields: [] }],
+  ['C180', { level: 3, parent: 'C010', fields: ['REG C 4* - S', 'COD_MOD C 2* - S', 'DT_DOC_INI D 8* - S', 'DT_DOC_FIN D 8* - S', 'COD_ITEM C 60 - S', 'COD_NCM C 8* - N', 'EX_IPI C 3 - N', 'VL_TOT_ITEM N - 2 S'] }],
+  ['C181', { level: 4, parent: 'C180', fields: ['REG C 4* - S', 'CST_PIS N 2* - S', 'CFOP N 4* - S', 'VL_ITEM N - 2 S', 'VL_DESC N - 2 N', 'VL_BC_PIS N - 2 N', 'ALIQ_PIS N 8 4 N',
+    'QUANT_BC_PIS N - 3 N', 'ALIQ_PIS_QUANT N - 4 N', 'VL_PIS N - 2 N', 'COD_CTA C 255 - N'] }],
+  ['C185', { level: 4, parent: 'C180', fields: ['REG C 4* - S', 'CST_COFINS N 2* - S', 'CFOP N 4* - S', 'VL_ITEM N - 2 S', 'VL_DESC N - 2 N', 'VL_BC_COFINS N - 2 N', 'ALIQ_COFINS N 8 4 N',
+    'QUANT_BC_COFINS N - 3 N', 'ALIQ_COFINS_QUANT N - 4 N', 'VL_COFINS N - 2 N', 'COD_CTA C 255 - N'] }],
+  ['C990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
+  ['D001', { level: 1, parent: '0000', once: true, fields: OPEN('D001') }],
+  ['D990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
+  ['F001', { level: 1, parent: '0000', once: true, fields: OPEN('F001') }],
+  ['F990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
+  ['I001', { level: 1, parent: '0000', once: true, fields: OPEN('I001') }],
+  ['I990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
+  ['M001', { level: 1, parent: '0000', once: true, fields: OPEN('M001') }],
+  ['M200', { level: 2, parent: 'M001', once: true, fields: ['REG C 4* - S', ...['VL_TOT_CONT_NC_PER', 'VL_TOT_CRED_DESC', 'VL_TOT_CRED_DESC_ANT', 'VL_TOT_CONT_NC_DEV', 'VL_RET_NC', 'VL_OUT_DED_NC',
+    'VL_CONT_NC_REC', 'VL_TOT_CONT_CUM_PER', 'VL_RET_CUM', 'VL_OUT_DED_CUM', 'VL_CONT_CUM_REC', 'VL_TOT_CONT_REC'].map((f) => `${f} N - 2 S`)] }],
+  ['M205', { level: 3, parent: 'M200', fields: ['REG C 4* - S', 'NUM_CAMPO C 2* - S', 'COD_REC C 6* - S', 'VL_DEBITO N - 2 S'] }],
+  ['M210', { level: 3, parent: 'M200', fields: ['REG C 4* - S', 'COD_CONT C 2* - S', 'VL_REC_BRT N - 2 S', 'VL_BC_CONT N - 2 S', 'VL_AJUS_ACRES_BC_PIS N - 2 S', 'VL_AJUS_REDUC_BC_PIS N - 2 S',
+    'VL_BC_CONT_AJUS N - 2 S', 'ALIQ_PIS N 8 4 N', 'QUANT_BC_PIS N - 3 N', 'ALIQ_PIS_QUANT N - 4 N', 'VL_CONT_APUR N - 2 S', 'VL_AJUS_ACRES N - 2 S', 'VL_AJUS_REDUC N - 2 S',
+    'VL_CONT_DIFER N - 2 N', 'VL_CONT_DIFER_ANT N - 2 N', 'VL_CONT_PER N - 2 S'] }],
+  ['M220', { level: 4, parent: 'M210', fields: ['REG C 4* - S', 'IND_AJ C 1* - S', 'VL_AJ N - 2 S', 'COD_AJ C 2* - S', 'NUM_DOC C - - N', 'DESCR_AJ C - - N', 'DT_REF D 8* - N'] }],
+  ['M400', { level: 2, parent: 'M001', fields: ['REG C 4* - S', 'CST_PIS C 2* - S', 'VL_TOT_REC N - 2 S', 'COD_CTA C 255 - N', 'DESC_COMPL C - - N'] }],
+  ['M410', { level: 3, parent: 'M400', fields: ['REG C 4* - S', 'NAT_REC C 3* - S', 'VL_REC N - 2 S', 'COD_CTA C 255 - N', 'DESC_COMPL C - - N'] }],
+  ['M600', { level: 2, parent: 'M001', once: true, fields: ['REG C 4* - S', ...['VL_TOT_CONT_NC_PER', 'VL_TOT_CRED_DESC', 'VL_TOT_CRED_DESC_ANT', 'VL_TOT_CONT_NC_DEV', 'VL_RET_NC', 'VL_OUT_DED_NC',
+    'VL_CONT_NC_REC', 'VL_TOT_CONT_CUM_PER', 'VL_RET_CUM', 'VL_OUT_DED_CUM', 'VL_CONT_CUM_REC', 'VL_TOT_CONT_REC'].map((f) => `${f} N - 2 S`)] }],
+  ['M605', { level: 3, parent: 'M600', fields: ['REG C 4* - S', 'NUM_CAMPO C 2* - S', 'COD_REC C 6* - S', 'VL_DEBITO N - 2 S'] }],
+  ['M610', { level: 3, parent: 'M600', fields: ['REG C 4* - S', 'COD_CONT C 2* - S', 'VL_REC_BRT N - 2 S', 'VL_BC_CONT N - 2 S', 'VL_AJUS_ACRES_BC_COFINS N - 2 S', 'VL_AJUS_REDUC_BC_COFINS N - 2 S',
+    'VL_BC_CONT_AJUS N - 2 S', 'ALIQ_COFINS N 8 4 N', 'QUANT_BC_COFINS N - 3 N', 'ALIQ_COFINS_QUANT N - 4 N', 'VL_CONT_APUR N - 2 S', 'VL_AJUS_ACRES N - 2 S', 'VL_AJUS_REDUC N - 2 S',
+    'VL_CONT_DIFER N - 2 N', 'VL_CONT_DIFER_ANT N - 2 N', 'VL_CONT_PER N - 2 S'] }],
+  ['M620', { level: 4, parent: 'M610', fields: ['REG C 4* - S', 'IND_AJ C 1* - S', 'VL_AJ N - 2 S', 'COD_AJ C 2* - S', 'NUM_DOC C - - N', 'DESCR_AJ C - - N', 'DT_REF D 8* - N'] }],
+  ['M800', { level: 2, parent: 'M001', fields: ['REG C 4* - S', 'CST_COFINS C 2* - S', 'VL_TOT_REC N - 2 S', 'COD_CTA C 255 - N', 'DESC_COMPL C - - N'] }],
+  ['M810', { level: 3, parent: 'M800', fields: ['REG C 4* - S', 'NAT_REC C 3* - S', 'VL_REC N - 2 S', 'COD_CTA C 255 - N', 'DESC_COMPL C - - N'] }],
+  ['M990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
+  ['1001', { level: 1, parent: '0000', once: true, fields: OPEN('1001') }],
+  ['1990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
+  ['9001', { level: 1, parent: '0000', once: true, fields: OPEN('9001') }],
+  ['9900', { level: 2, parent: '9001', fields: ['REG C 4* - S', 'REG_BLC C 4* - S', 'QTD_REG_BLC N - - S'] }],
+  ['9990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
+  ['9999', { level: 0, parent: null, once: true, fields: CLOSE }],
+];
+const REGISTERS = new Map(LAYOUT);
+const RANK = new Map(LAYOUT.map(([r], i) => [r, i]));
+/** Blocks whose opening and closing records every file carries (the Guia, 2.4: block P only for the CPRB). */
+const MANDATORY = ['0000', '0001', '0100', '0110', '0140', '0990', 'A001', 'A990', 'C001', 'C990', 'D001', 'D990', 'F001', 'F990', 'I001', 'I990', 'M001', 'M990', '1001', '1990', '9001', '9900', '9990', '9999'];
+
+const num = (t: string) => new Decimal(t.replace(',', '.'));
+const validDate = (t: string) => {
+  if (!/^\d{8}$/.test(t)) return false;
+  const d = new Date(Date.UTC(+t.slice(4), +t.slice(2, 4) - 1, +t.slice(0, 2)));
+  return d.getUTCDate() === +t.slice(0, 2) && d.getUTCMonth() === +t.slice(2, 4) - 1;
+};
+
+function fieldProblem(spec: Spec, value: string): string | null {
+  const [name, type, size, dec, req] = spec.split(' ');
+  if (value === '') return req === 'S' ? `${name} is required` : null;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f|]/.test(value)) return `${name} holds a control character or a pipe`;
+  if (size !== '-') {
+    const n = Number(size.replace('*', ''));
+    if (size.endsWith('*') ? value.length !== n : value.length > n) return `${name} "${value}" is not ${size.endsWith('*') ? 'exactly' : 'at most'} ${n} characters`;
+  }
+  if (type === 'D' && !validDate(value)) return `${name} "${value}" is no date DDMMAAAA`;
+  if (type === 'N') {
+    const re = dec === '-' ? /^\d+$/ : new RegExp(`^-?\\d+(,\\d{1,${dec}})?$`);
+    if (!re.test(value)) return `${name} "${value}" is no number with ${dec === '-' ? 'no' : `up to ${dec}`} decimals (decimal comma)`;
+  }
+  return null;
+}
+
+export interface EfdRecord { line: number; reg: string; f: string[]; parent: EfdRecord | null }
+
+/** The file's records, each with its parent by the Guia's hierarchy (null where the hierarchy is broken). */
+export function efdRecords(text: string): EfdRecord[] {
+  const lines = text.split('\r\n');
+  lines.pop();
+  const stack: EfdRecord[] = [];
+  return lines.map((l, i) => {
+    const f = l.split('|').slice(1, -1);
+    const reg = f[0];
+    const spec = REGISTERS.get(reg);
+    while (spec && stack.length && REGISTERS.get(stack[stack.length - 1].reg)!.level >= spec.level) stack.pop();
+    const top = stack[stack.length - 1] ?? null;
+    const rec = { line: i + 1, reg, f, parent: spec?.parent && top?.reg === spec.parent ? top : null };
+    if (spec) stack.push(rec);
+    return rec;
+  });
+}
+
+/** Every layout problem of an EFD-Contribuições file (bytes as the PVA reads them: ISO-8859-1). */
+export function efdProblems(body: Buffer): string[] {
+  const problems: string[] = [];
+  const text = body.toString('latin1');
+  if (!text.endsWith('\r\n')) problems.push('the file does not end with CRLF');
+  if (/\r(?!\n)|(?<!\r)\n/.test(text)) problems.push('a line break other than CRLF');
+  const records = efdRecords(text);
+  const by = (reg: string) => records.filter((r) => r.reg === reg);
+  let lastRank = -1;
+  for (const r of records) {
+    const at = `line ${r.line} (${r.reg})`;
+    const raw = text.split('\r\n')[r.line - 1];
+    if (!raw.startsWith('|') || !raw.endsWith('|')) problems.push(`${at}: not a |-delimited record`);
+    const spec = REGISTERS.get(r.reg);
+    if (!spec) { problems.push(`${at}: unknown register`); continue; }
+    if (spec.parent && !r.parent) problems.push(`${at}: not under ${spec.parent}`);
+    const rank = RANK.get(r.reg)!;
+    // The Guia's order: a register never follows one of a later rank, except a child's sequence restarting under a new parent.
+    if (rank < lastRank && !(spec.level >= 2 && records[r.line - 2] && REGISTERS.get(records[r.line - 2].reg)!.level >= spec.level)) problems.push(`${at}: out of the Guia's order`);
+    lastRank = rank;
+    if (r.f.length !== spec.fields.length) { problems.push(`${at}: ${r.f.length} fields, the layout has ${spec.fields.length}`); continue; }
+    spec.fields.forEach((s, i) => {
+      // A revenue-nature code not found in a source is left empty, and DESC_COMPL says so (docs/LAW.md).
+      if ((r.reg === 'M410' || r.reg === 'M810') && i === 1 && r.f[1] === '' && r.f[4].startsWith('NAT_REC EM ABERTO')) return;
+      const p = fieldProblem(s, r.f[i]);
+      if (p) problems.push(`${at}: field ${String(i + 1).padStart(2, '0')} ${p}`);
+    });
+  }
+  // 0000 field 08: "serão aceitos apenas os seguintes caracteres" (letters without accents, digits, space and /,.-@:&*+_<>()!?'$%).
+  const nome = by('0000')[0]?.f[7];
+  if (nome !== undefined && !/^[a-zA-Z0-9 /,.\-@:&*+_<>()!?'$%]*$/.test(nome)) problems.push(`0000 NOME "${nome}" holds a character its validation refuses`);
+  for (const [reg, spec] of LAYOUT) if (spec.once && by(reg).length > 1) problems.push(`${reg} occurs ${by(reg).length} times, once per file`);
+  for (const reg of MANDATORY) if (!by(reg).length) problems.push(`${reg} is missing`);
+  if (records[0]?.reg !== '0000') problems.push('the first record is not 0000');
+  if (records[records.length - 1]?.reg !== '9999') problems.push('the last record is not 9999');
+  if (problems.length) return problems;
+
+  // Block counts: X990 = lines of its block; 9900 = the records of each register; 9999 = the file's lines.
+  for (const close of records.filter((r) => /^.990$/.test(r.reg))) {
+    const block = close.reg[0];
+    // The Guia (9990 field 02): 9999 counts in block 9.
+    const lines = records.filter((r) => r.reg[0] === block).length;
+    if (Number(close.f[1]) !== lines) problems.push(`${close.reg} says ${close.f[1]} lines, the block has ${lines}`);
+  }
+  const counts = new Map<string, number>();
+  for (const r of records) counts.set(r.reg, (counts.get(r.reg) ?? 0) + 1);
+  const told = new Map(by('9900').map((r) => [r.f[1], Number(r.f[2])]));
+  for (const [reg, n] of counts) if (told.get(reg) !== n) problems.push(`9900 of ${reg} says ${told.get(reg)}, the file has ${n}`);
+  for (const reg of told.keys()) if (!counts.has(reg)) problems.push(`9900 of ${reg}, which the file does not hold`);
+  if (Number(by('9999')[0].f[1]) !== records.length) problems.push(`9999 says ${by('9999')[0].f[1]}, the file has ${records.length} lines`);
+  for (const open of records.filter((r) => /^.001$/.test(r.reg))) {
+    const inBlock = records.filter((r) => r.reg[0] === open.reg[0] && !/^.(001|990)$/.test(r.reg) && r.reg !== '9999').length;
+    if ((open.f[1] === '1') !== (inBlock === 0)) problems.push(`${open.reg} IND_MOV ${open.f[1]} with ${inBlock} records in the block`);
+  }
+
+  // Contributions: CST and COD_CONT against the rates, M210 rebuilt from the C-level records, M200 from the M210s.
+  const incidence = by('0110')[0].f[1];
+  const codCont = incidence === '2' ? '53' : '03';
+  for (const [c, m, total, adj, zero, zeroDetail, rev] of [['C181', 'M210', 'M200', 'M220', 'M400', 'M410', 'PIS'], ['C185', 'M610', 'M600', 'M620', 'M800', 'M810', 'COFINS']]) {
+    const cLines = by(c);
+    for (const l of cLines) {
+      const [cst, , , , , , q, rate, value] = l.f.slice(1);
+      const at = `line ${l.line} (${c})`;
+      if (cst === '03' && !(q && rate && num(rate).gt(0))) problems.push(`${at}: CST 03 without a quantity and a rate above zero`);
+      if (cst === '06' && !(rate === '' || num(rate).isZero())) problems.push(`${at}: CST 06 with a rate above zero`);
+      if (cst === '08' && (q !== '' || rate !== '' || !num(value || '0').isZero())) problems.push(`${at}: CST 08 with a quantity, rate or contribution`);
+      if (!['03', '06', '08'].includes(cst)) problems.push(`${at}: CST ${cst} is not one of this file's (03, 06, 08)`);
+      if (cst === '03' && !num(value).eq(num(q).times(num(rate)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) problems.push(`${at}: VL_${rev} is not quantity × rate`);
+    }
+    // C181/C185: one record per CST, CFOP and rate under its C180 (the Guia: "detalhamento por CST, CFOP e Alíquotas").
+    const keys = new Set<string>();
+    for (const l of cLines) {
+      const k = [l.parent?.line, l.f[1], l.f[2], l.f[6], l.f[8]].join('|');
+      if (keys.has(k)) problems.push(`line ${l.line} (${c}): a second record of CST ${l.f[1]}, CFOP ${l.f[2]} and rate ${l.f[8] || l.f[6]} under its C180`);
+      keys.add(k);
+    }
+    const mLines = by(m);
+    for (const l of mLines) {
+      const at = `line ${l.line} (${m})`;
+      const [cod, revenue, , , , , , q, rate, apur, up, down, difer, diferAnt, per] = l.f.slice(1);
+      if (cod !== codCont) problems.push(`${at}: COD_CONT ${cod}, the 0110 regime asks ${codCont}`);
+      if (!(rate && num(rate).gt(0))) problems.push(`${at}: COD_CONT ${cod} needs a per-unit rate above zero`);
+      const same = cLines.filter((x) => x.f[1] === '03' && x.f[8] && num(x.f[8]).eq(num(rate)));
+      const sumQ = same.reduce((s, x) => s.plus(num(x.f[7])), new Decimal(0));
+      if (!sumQ.eq(num(q))) problems.push(`${at}: quantity ${q}, the ${c} records of CST 03 at ${rate} sum ${sumQ.toFixed(3)}`);
+      const sumRev = same.reduce((s, x) => s.plus(num(x.f[3])), new Decimal(0));
+      if (!sumRev.eq(num(revenue))) problems.push(`${at}: VL_REC_BRT ${revenue}, the ${c} records sum ${sumRev.toFixed(2)}`);
+      if (!num(apur).eq(num(q).times(num(rate)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) problems.push(`${at}: VL_CONT_APUR is not quantity × rate`);
+      if (!num(per).eq(num(apur).plus(num(up)).minus(num(down)).minus(num(difer || '0')).plus(num(diferAnt || '0')))) problems.push(`${at}: VL_CONT_PER is not 11 + 12 − 13 − 14 + 15`);
+      const adjusts = records.filter((x) => x.reg === adj && x.parent === l);
+      const sumAdj = (ind: string) => adjusts.filter((x) => x.f[1] === ind).reduce((s, x) => s.plus(num(x.f[2])), new Decimal(0));
+      if (!sumAdj('1').eq(num(up)) || !sumAdj('0').eq(num(down))) problems.push(`${at}: the adjustments are not its ${adj} records`);
+    }
+    const rates = cLines.filter((x) => x.f[1] === '03').map((x) => num(x.f[8]).toFixed(4));
+    for (const r of new Set(rates)) if (!mLines.some((l) => num(l.f[9]).toFixed(4) === r)) problems.push(`${m}: no record for the ${c} rate ${r}`);
+    const t = by(total)[0].f.slice(1).map(num);
+    const sumM = mLines.reduce((s, l) => s.plus(num(l.f[15])), new Decimal(0));
+    const [nc, , , ncDev, , , ncRec, cum, , , cumRec, all] = t;
+    if (!(incidence === '2' ? cum : nc).eq(sumM) || !(incidence === '2' ? nc : cum).isZero()) problems.push(`${total}: the ${incidence === '2' ? 'cumulative' : 'non-cumulative'} total is not the ${m} sum ${sumM.toFixed(2)}`);
+    if (!ncDev.eq(nc.minus(t[1]).minus(t[2])) || !ncRec.eq(ncDev.minus(t[4]).minus(t[5])) || !cumRec.eq(cum.minus(t[8]).minus(t[9])) || !all.eq(ncRec.plus(cumRec))) problems.push(`${total}: its fields do not add up`);
+    const detail = records.filter((x) => x.reg === `${total.slice(0, 2)}05`);
+    for (const [field, value] of [['08', ncRec], ['12', cumRec]] as const) {
+      const d = detail.filter((x) => x.f[1] === field).reduce((s, x) => s.plus(num(x.f[3])), new Decimal(0));
+      if (!d.eq(value)) problems.push(`${total.slice(0, 2)}05 of field ${field}: ${d.toFixed(2)}, ${total} says ${value.toFixed(2)}`);
+    }
+    for (const z of by(zero)) {
+      const fromC = cLines.filter((x) => x.f[1] === z.f[1]).reduce((s, x) => s.plus(num(x.f[3])), new Decimal(0));
+      if (!fromC.eq(num(z.f[2]))) problems.push(`line ${z.line} (${zero}): CST ${z.f[1]} revenue ${z.f[2]}, the ${c} records sum ${fromC.toFixed(2)}`);
+      const kids = records.filter((x) => x.reg === zeroDetail && x.parent === z);
+      if (!kids.reduce((s, x) => s.plus(num(x.f[2])), new Decimal(0)).eq(num(z.f[2]))) problems.push(`line ${z.line} (${zero}): its ${zeroDetail} records do not sum its revenue`);
+    }
+    for (const cst of new Set(cLines.map((x) => x.f[1]).filter((x) => x !== '03'))) if (!by(zero).some((z) => z.f[1] === cst)) problems.push(`${zero}: no record for CST ${cst}`);
+  }
+  const cod = by('0110')[0].f[3];
+  if ((cod === '2') !== (by('M210').length + by('M610').length > 0)) problems.push(`0110 COD_TIPO_CONT ${cod || 'empty'} with ${by('M210').length + by('M610').length} per-unit M210/M610`);
+  return problems;
+}
