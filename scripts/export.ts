@@ -1,5 +1,5 @@
 /**
- * `npm run export -- tax-period|seal-compliance|purchases|efd --producer ID …`: the exports of
+ * `npm run export -- tax-period|seal-compliance|purchases|efd --producer ID …` (or `program --year Y`): the exports of
  * GET /export/<kind> written to a file (or standard output with `--out -`), run as the operator
  * (ADMIN) on DATABASE_URL or, without it, on the embedded database of `npm start`.
  */
@@ -18,7 +18,8 @@ const USAGE = `Usage: npm run export -- tax-period --producer ID --year YYYY --m
        npm run export -- purchases --producer ID [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--first N] [--after CURSOR] [--format csv|xlsx|pdf]
        npm run export -- efd --producer ID --year YYYY --month M [--format sped|draft] [--incidence non-cumulative|cumulative]
                                       (EFD-Contribuições of a closed month, special regime: the whole file, or the annotated draft)
-Options: --as-known-on YYYY-MM-DD   law as known on that date (tax-period, seal-compliance; default today)
+       npm run export -- program --year YYYY [--format csv|xlsx|pdf]  (the Selo program as a whole)
+Options: --as-known-on YYYY-MM-DD   law as known on that date (tax-period, seal-compliance, program; default today)
          --locale pt-BR|en          labels and notation (default pt-BR: ";", 30120,50, 03/11/2026)
          --out FILE                 where to write (default: the export's own file name here; "-" for standard output)`;
 
@@ -39,18 +40,20 @@ async function main(): Promise<void> {
   });
   if (values.help) fail(USAGE, 0);
   const [kind] = positionals;
-  if (!kind || positionals.length > 1 || !['tax-period', 'seal-compliance', 'purchases', 'efd'].includes(kind)) fail(USAGE);
-  if (!values.producer) fail(`--producer ID is required.\n${USAGE}`);
+  if (!kind || positionals.length > 1 || !['tax-period', 'seal-compliance', 'purchases', 'efd', 'program'].includes(kind)) fail(USAGE);
+  if (!values.producer && kind !== 'program') fail(`--producer ID is required.\n${USAGE}`);
   const locale = parseLocale(values.locale ?? 'pt-BR');
   if (!locale) fail(`--locale must be pt-BR or en.\n${USAGE}`);
 
   const db = await openCliDatabase((m) => process.stderr.write(`${m}\n`));
   const exporter = new Exporter(createServices(db.ds));
   try {
-    const producerId = values.producer;
+    const producerId = values.producer ?? '';
     const asKnownOn = requireAsKnownOn(values['as-known-on']);
     let file: ExportFile;
-    if (kind === 'tax-period') {
+    if (kind === 'program') {
+      file = await exporter.program(SYSTEM_ACTOR, { year: requireInt(values.year, 'year'), asKnownOn }, requireFormat(values.format ?? 'csv'), locale);
+    } else if (kind === 'tax-period') {
       file = await exporter.taxPeriod(SYSTEM_ACTOR, { producerId, year: requireInt(values.year, 'year'), month: requireInt(values.month, 'month'), asKnownOn }, requireFormat(values.format ?? 'csv'), locale);
     } else if (kind === 'seal-compliance') {
       file = await exporter.sealCompliance(SYSTEM_ACTOR, { producerId, year: requireInt(values.year, 'year'), asKnownOn }, requireFormat(values.format ?? 'csv'), locale);

@@ -1,5 +1,5 @@
-// `npm run reliability [-- --short] [--json FILE] [--log FILE] [--only load,fault,freeze,law,upload,shutdown]`:
-// load, database-fault, frozen-database, two-replica law publication, slow-upload and shutdown runs
+// `npm run reliability [-- --short] [--json FILE] [--log FILE] [--only load,fault,freeze,law,upload,files,shutdown]`:
+// load, database-fault, frozen-database, two-replica law publication, slow-upload, hostile-file and shutdown runs
 // against the real API process (two of them for the law race) and an embedded PostgreSQL of its
 // own, on loopback only. Every loop is bounded in count and time and the run stops by itself. It
 // prints its figures and exits 1 when any verdict fails. `--short` is the version the test suite
@@ -16,6 +16,8 @@ import { Client } from 'pg';
 import { nfeKey } from '../src/formats/nfe-key';
 import { signToken } from '../src/graphql/auth/token';
 import { Role } from '../src/law/types';
+import fc from 'fast-check';
+import { buildCase, caseSpec, FuzzTarget } from '../test/support/file-fuzz';
 
 interface Embedded {
   url: string;
@@ -33,8 +35,8 @@ const SHORT = args.includes('--short');
 const JSON_OUT = option('--json');
 /** `--log FILE`: the API process's own output (JSON log lines), to diagnose a failed verdict. */
 const LOG_OUT = option('--log');
-/** `--only load,fault,freeze,law,upload,shutdown`: a subset of the scenarios (all by default). */
-const ONLY = new Set((option('--only') ?? 'load,fault,freeze,law,upload,shutdown').split(','));
+/** `--only load,fault,freeze,law,upload,files,shutdown`: a subset of the scenarios (all by default; `--short` leaves out files, which the suite fuzzes itself). */
+const ONLY = new Set((option('--only') ?? (SHORT ? 'load,fault,freeze,law,upload,shutdown' : 'load,fault,freeze,law,upload,files,shutdown')).split(','));
 const SECRET = 'reliability-secret-with-enough-length-0123456789';
 const ROOT = path.resolve(__dirname, '..');
 
@@ -720,6 +722,96 @@ async function slowUploadScenario(pg: Embedded, api: Api, fx: Fixture) {
   return { ...result, pass };
 }
 
+/** Resident set of a process now and at its peak, MB (Linux). */
+function rssOf(pid: number): { rss: number; peak: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+}
+
+/** Seeded: the cases of a run are the same each time. */
+const FILES_SEED = 2812;
+
+/**
+ * 6. Hostile files: the file fuzzer of the suite (test/support/file-fuzz.ts) against the API
+ * process with its own read limits (bombs past 128 MB inflated and 1,048,576 rows): every case is
+ * answered (2xx, or 4xx with a code) within the client's limit, the process lives, no
+ * transaction, COPY or lock is left in PostgreSQL, nothing is written when refused, and no
+ * import slot leaks (one caller sends every case: a leaked slot would answer 429 after; at the
+ * end six callers import at once).
+ */
+async function filesScenario(pg: Embedded, api: Api, fx: Fixture) {
+  const runs = SHORT ? 60 : 1_000;
+  const target: FuzzTarget = { producerId: fx.producers[0], bombBytes: 140 << 20, bombRows: 1_100_000, lineBytes: 1 << 20 };
+  const producerToken = await signToken(SECRET, { sub: 'files-producer', role: Role.PRODUCER, producerId: fx.producers[0] });
+  const adminToken = await signToken(SECRET, { sub: 'files-admin', role: Role.ADMIN });
+  const db = new Client({ connectionString: pg.url });
+  await db.connect();
+  const counts = async () => (await db.query(`SELECT (SELECT count(*) FROM sale) || '/' || (SELECT count(*) FROM purchase) || '/' || (SELECT count(*) FROM family_farmer)
+    || '/' || (SELECT count(*) FROM municipality) || '/' || (SELECT count(*) FROM semiarid_membership) || '/' || (SELECT count(*) FROM audit_entry) AS n`)).rows[0].n as string;
+  const held = async () => (await db.query(`SELECT -- client backends only: autovacuum's workers come and go with their own locks
+      (SELECT count(*)::int FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'
+         AND (state LIKE 'idle in transaction%' OR state = 'active' OR query LIKE 'COPY import_stage%')) AS busy,
+      (SELECT count(*)::int FROM pg_locks WHERE pid IN (SELECT pid FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend')) AS locks`)).rows[0] as { busy: number; locks: number };
+  const times: number[] = [];
+  const statuses: Record<string, number> = {};
+  const failures: string[] = [];
+  let answered = 0;
+  let peakRss = 0;
+  const atStart = rssOf(api.child.pid!);
+  const started = Date.now();
+  try {
+    for (const spec of fc.sample(caseSpec, { seed: FILES_SEED, numRuns: runs })) {
+      const c = await buildCase(spec, target);
+      const before = await counts();
+      const t0 = Date.now();
+      let status = 0;
+      let code: unknown;
+      try {
+        const res = await fetch(`http://127.0.0.1:${api.port}${c.path}`, {
+          method: 'POST', headers: { 'content-type': c.contentType, authorization: `Bearer ${c.producer ? producerToken : adminToken}` }, body: c.body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS + 30_000),
+        });
+        status = res.status;
+        const body = (await res.json()) as { import?: unknown; error?: { code?: unknown } };
+        code = body.error?.code;
+      } catch (e) {
+        code = e instanceof Error ? e.name : 'FAILED';
+      }
+      times.push(Date.now() - t0);
+      statuses[`${status}${typeof code === 'string' ? ` ${code}` : ''}`] = (statuses[`${status}${typeof code === 'string' ? ` ${code}` : ''}`] ?? 0) + 1;
+      const what = `${c.kind} ${c.form} ${c.mutation} (case ${answered + failures.length + 1})`;
+      const ok = (status >= 200 && status < 300) || (status >= 400 && status < 500 && status !== 429 && typeof code === 'string');
+      if (!ok) failures.push(`${what}: ${status} ${String(code)}`);
+      else answered++;
+      if (api.child.exitCode !== null) {
+        failures.push(`${what}: the process exited`);
+        break;
+      }
+      peakRss = Math.max(peakRss, rssOf(api.child.pid!).rss);
+      const left = await held();
+      if (left.busy || left.locks) failures.push(`${what}: ${JSON.stringify(left)} held`);
+      if (status >= 400 && (await counts()) !== before) failures.push(`${what}: refused but wrote`);
+    }
+    // Six callers at once (the server's six slots): all served only if no slot leaked.
+    const together = await Promise.all([1, 2, 3, 4, 5, 6].map(async (n) => {
+      const token = await signToken(SECRET, { sub: `files-final-${n}`, role: Role.PRODUCER, producerId: fx.producers[0] });
+      const res = await fetch(`http://127.0.0.1:${api.port}/import/sales`, { method: 'POST', headers: { 'content-type': 'text/csv', authorization: `Bearer ${token}` }, body: `soldOn,volumeM3,revenue\n2026-05-0${n},1,100\n` });
+      return res.status;
+    }));
+    const leakedSlots = together.filter((s) => s === 429 || s === 503).length;
+    const peak = api.child.exitCode === null ? rssOf(api.child.pid!) : { rss: 0, peak: 0 };
+    const result = {
+      seconds: (Date.now() - started) / 1000, seed: FILES_SEED, cases: runs, answered, statuses: Object.fromEntries(Object.entries(statuses).sort()),
+      p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), maxMs: percentile(times, 100),
+      rssBeforeMb: atStart.rss, peakRssBeforeMb: atStart.peak, peakRssMb: Math.max(peak.peak, peakRss), rssAfterMb: peak.rss, leakedSlots, crashes: api.child.exitCode === null ? 0 : 1, failures: failures.slice(0, 20),
+    };
+    return { ...result, pass: failures.length === 0 && answered === runs && leakedSlots === 0 && result.crashes === 0 && together.every((s) => s === 200) };
+  } finally {
+    await db.end();
+  }
+}
+
 /**
  * How a request is refused once SIGTERM arrived: no listener any more (ECONNREFUSED), a connection
  * the kernel had queued and the closing server reset (ECONNRESET), a keep-alive connection closed
@@ -790,6 +882,7 @@ async function main() {
     if (ONLY.has('freeze')) report.frozenDatabase = await freezeScenario(pg, api, fx);
     if (ONLY.has('law')) report.lawRace = await lawRaceScenario(pg, api, fx);
     if (ONLY.has('upload')) report.slowUploads = await slowUploadScenario(pg, api, fx);
+    if (ONLY.has('files')) report.hostileFiles = await filesScenario(pg, api, fx);
     if (ONLY.has('shutdown')) {
       report.shutdown = await shutdownScenario(pg, api, fx);
       api = undefined;
@@ -803,7 +896,7 @@ async function main() {
     await pg.stop().catch(() => undefined);
     fs.rmSync(dataRoot, { recursive: true, force: true });
   }
-  const ran = ['load', 'databaseFault', 'frozenDatabase', 'lawRace', 'slowUploads', 'shutdown'].filter((k) => report[k]);
+  const ran = ['load', 'databaseFault', 'frozenDatabase', 'lawRace', 'slowUploads', 'hostileFiles', 'shutdown'].filter((k) => report[k]);
   report.pass = ran.every((k) => report[k].pass === true);
   report.correct = ran.every((k) => (report[k].correct ?? report[k].pass) === true);
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);

@@ -4,6 +4,12 @@ export interface Config {
   /** The address to listen on; unset: 127.0.0.1 with the embedded database (it prints an ADMIN token), every interface with DATABASE_URL. */
   host: string | undefined;
   databaseUrl: string | undefined;
+  /** A streaming hot standby of DATABASE_URL for the analysts' reads (docs/SCALING.md); unset: every read on the primary. */
+  readDatabaseUrl: string | undefined;
+  /** Reads go back to the primary while the standby is further behind than this. */
+  readReplicaMaxLagMs: number;
+  /** Longest a client that has just written waits for the standby to replay its write before reading from the primary. */
+  readReplicaWaitMs: number;
   jwtSecret: string | undefined;
   logLevel: string;
   /** Where the embedded PostgreSQL keeps its data when DATABASE_URL is not set. */
@@ -19,12 +25,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: Number(env.PORT || 4000),
     host: env.HOST || undefined,
     databaseUrl: env.DATABASE_URL || undefined,
+    readDatabaseUrl: env.READ_DATABASE_URL || undefined,
+    readReplicaMaxLagMs: milliseconds('READ_REPLICA_MAX_LAG_MS', env.READ_REPLICA_MAX_LAG_MS, 5000),
+    readReplicaWaitMs: milliseconds('READ_REPLICA_WAIT_MS', env.READ_REPLICA_WAIT_MS, 500),
     jwtSecret: env.JWT_SECRET || undefined,
     logLevel: env.LOG_LEVEL ?? 'info',
     dataDir: env.SELO_DATA_DIR || '.data/pg',
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     trustedDocumentsFile: env.TRUSTED_DOCUMENTS || undefined,
   };
+}
+
+function milliseconds(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d{1,9}$/.test(value.trim())) throw new ConfigurationError(`${name}: "${value}" is not a number of milliseconds such as ${fallback}`);
+  return Number(value.trim());
 }
 
 function corsOrigins(value: string | undefined): string[] {

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
+import http from 'node:http';
 import path from 'node:path';
+import { importsRunning } from './http/import-slots';
 import { ConfigurationError, loadConfig } from './config';
-import { openDatabase } from './database/data-source';
+import { createDataSource, openDatabase } from './database/data-source';
 import { LIMITS } from './graphql/limits';
 import { loadDemoData } from './database/demo-data';
 import { prepareDatabase } from './database/prepare';
@@ -10,6 +12,7 @@ import { verifierFromEnvironment } from './graphql/auth/token';
 import { createLogger, printAfterLogs } from './logger';
 import { createApp } from './server';
 import { tokenBanner } from './banner';
+import { ReadReplica } from './services/read-replica';
 import { loadTrustedDocuments, TrustedDocuments } from './http/trusted-documents';
 
 interface EmbeddedModule {
@@ -75,10 +78,21 @@ async function main(): Promise<void> {
   const secretFile = !config.jwtSecret && embeddedDataDir ? path.join(embeddedDataDir, 'selo-api.jwt-secret') : undefined;
   const secret = config.jwtSecret ?? (secretFile ? keptSecret(secretFile) : undefined);
   if (!secret) throw new ConfigurationError('JWT_SECRET is required');
-  const running = await createApp({ dataSource, verifier: verifierFromEnvironment(process.env, secret), logger, corsOrigins: config.corsOrigins,
+  // The standby is connected on its first use: one that is down at start-up only sends the reads to the primary.
+  const replica = config.readDatabaseUrl ? new ReadReplica(dataSource,
+    createDataSource({ url: config.readDatabaseUrl, poolSize: 20, statementTimeoutMs: LIMITS.requestTimeoutMs, applicationName: 'selo-api-reader' }),
+    { maxLagMs: config.readReplicaMaxLagMs, ownWriteWaitMs: config.readReplicaWaitMs,
+      onChange: (usable, why) => (usable ? logger.info({ why }, 'read replica in use') : logger.warn({ why }, 'read replica not used: reads on the primary')) }) : undefined;
+  const running = await createApp({ dataSource, replica, verifier: verifierFromEnvironment(process.env, secret), logger, corsOrigins: config.corsOrigins,
     trustedDocuments: config.trustedDocumentsFile ? trustedDocumentsOf(config.trustedDocumentsFile) : undefined });
   // Signals are handled before the first connection can come: a SIGTERM right after /readyz answers drains too.
   let stopping = false;
+  // The requests not yet answered: once the server is closed, those left were cut off by the drain.
+  const unanswered = new Set<http.ServerResponse>();
+  running.httpServer.on('request', (_req, res: http.ServerResponse) => {
+    unanswered.add(res);
+    res.once('close', () => unanswered.delete(res));
+  });
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -91,8 +105,14 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await running.stop();
-      logger.info('HTTP server closed: every request in flight was answered');
+      // The drain closes what is still open after its grace period: those requests were never answered.
+      const cut = [...unanswered].filter((res) => !res.writableFinished).length;
+      const imports = importsRunning();
+      if (cut > 0 || imports > 0) {
+        logger.warn({ requestsCut: cut, importsStillRunning: imports }, `HTTP server closed: ${cut} request(s) in flight were cut off unanswered; ${imports} import(s) still running (each commits all or nothing)`);
+      } else logger.info('HTTP server closed: every request in flight was answered');
       await dataSource.destroy();
+      if (replica?.dataSource.isInitialized) await replica.dataSource.destroy();
       logger.info('database pool closed');
       if (stopEmbedded) await stopEmbedded();
       process.exit(0);

@@ -27,6 +27,7 @@ import { logRequests } from './http/request-log';
 import { Logger } from './logger';
 import { currentLocale, currentRequestId, requestContext } from './request-context';
 import { createServices } from './services';
+import { ReadReplica } from './services/read-replica';
 import { AppError } from './services/errors';
 import { message, translate } from './i18n';
 import { LocalizedGraphQLError } from './graphql/localized-error';
@@ -40,6 +41,8 @@ const READY_TIMEOUT_MS = 2_000;
 
 export interface ServerOptions {
   dataSource: DataSource;
+  /** A streaming standby of `dataSource` for the analysts' reads (READ_DATABASE_URL). */
+  replica?: ReadReplica;
   verifier: TokenVerifier;
   logger: Logger;
   /**
@@ -95,15 +98,15 @@ class LazyLoadersContext implements Context {
 }
 
 /** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
-export async function createApp({ dataSource, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs }: ServerOptions): Promise<RunningApp> {
-  const services = createServices(dataSource);
+export async function createApp({ dataSource, replica, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs }: ServerOptions): Promise<RunningApp> {
+  const services = createServices(dataSource, replica);
   const app = express();
   app.disable('x-powered-by');
   // No ETag on res.send: GraphQL answers are POSTs, never revalidated, and hashing each body
   // (a page is 170 KB) was a measurable part of serving it. Static GraphiQL assets keep theirs.
   app.set('etag', false);
   const httpServer = http.createServer();
-  const metrics = createMetrics(dataSource);
+  const metrics = createMetrics(dataSource, replica);
 
   const limits = armor();
   const formatAppError = createErrorFormatter(logger, currentRequestId, currentLocale);
@@ -156,7 +159,7 @@ export async function createApp({ dataSource, verifier, logger, compiledReads = 
     const requestId = currentRequestId() ?? randomUUID();
     try {
       const actor = await actorFromAuthorization(authorization, verifier, requestId);
-      return contextWithLazyLoaders({ actor, requestId, services });
+      return contextWithLazyLoaders({ actor, requestId, services: await services.forReads(actor) });
     } catch (e) {
       if (e instanceof AppError) throw new LocalizedGraphQLError(e.text, { extensions: { code: e.code, http: { status: 401 } } });
       throw e;

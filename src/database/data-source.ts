@@ -30,10 +30,12 @@ export interface DataSourceOptions {
   logger?: Logger;
   /** PostgreSQL's statement_timeout for every connection (the API sets its request timeout). */
   statementTimeoutMs?: number;
+  /** How the connections are named in pg_stat_activity. */
+  applicationName?: string;
 }
 
 /** The application's DataSource. Schema changes go through migrations only, never `synchronize`. */
-export function createDataSource({ url, poolSize = 10, logging = false, logger, statementTimeoutMs }: DataSourceOptions): DataSource {
+export function createDataSource({ url, poolSize = 10, logging = false, logger, statementTimeoutMs, applicationName = 'selo-api' }: DataSourceOptions): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -48,7 +50,7 @@ export function createDataSource({ url, poolSize = 10, logging = false, logger, 
       // Fail fast while the database is unreachable instead of queueing requests forever.
       connectionTimeoutMillis: 5000,
       idleTimeoutMillis: 30000,
-      application_name: 'selo-api',
+      application_name: applicationName,
       // No JIT compilation: the API's statements are aggregates over one producer's month or year
       // (10⁵–10⁶ rows), where compiling took most of the time (0.6 s of a 0.77 s tax month, see
       // docs/PERFORMANCE.md); the plans stay the same.

@@ -14,6 +14,7 @@ import { efdDraft } from './efd';
 import { efdFile } from './efd-file';
 import { Incidence } from '../law/efd-contribuicoes';
 import { toPdf } from './pdf';
+import { programDocument } from './program.document';
 import { purchasesDocument } from './purchases.document';
 import { sealComplianceDocument } from './seal-compliance.document';
 import { taxPeriodDocument } from './tax-period.document';
@@ -94,6 +95,12 @@ export class Exporter {
   async sealCompliance(actor: Actor, p: { producerId: string; year: number; asKnownOn: IsoDate }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
     const report = await this.services.sealCompliance.forProducer(actor, p.producerId, p.year, p.asKnownOn);
     return this.file(sealComplianceDocument(report, locale), format, locale);
+  }
+
+  /** programOverview(year, asKnownOn): the program as a whole, ADMIN and AUDITOR (a PRODUCER is FORBIDDEN). */
+  async program(actor: Actor, p: { year: number; asKnownOn: IsoDate }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
+    const year = await this.services.programOverview.overview(actor, p.year, p.asKnownOn);
+    return this.file(programDocument(year, locale), format, locale);
   }
 
   /** Producer.purchases(first, after, from, to): one page, as the API gives it. */

@@ -27,6 +27,7 @@ import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scal
 import { protectSchema } from './auth/protect';
 import { answerCompiledFields } from './compiled/answers';
 import { FindingResolver } from './types/finding.resolver';
+import { ProgramOverviewResolver } from './program/program.resolver';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers: NonEmptyArray<Function> = [
@@ -35,6 +36,7 @@ export const resolvers: NonEmptyArray<Function> = [
   MunicipalityResolver, ProducerResolver, AuditResolver,
   ContractResolver, PurchaseResolver, SaleResolver, FomentoResolver, ProducerRecordsResolver,
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
+  ProgramOverviewResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
   TaxPeriodResolver, ProducerTaxPeriodResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
 ];

@@ -91,6 +91,10 @@ export function mountExport(app: express.Express, { exporter, verifier, logger }
     producerId: single(req, 'producer')!, year: requireInt(single(req, 'year'), 'year'), asKnownOn: requireAsKnownOn(single(req, 'asKnownOn', false)),
   }, requireFormat(single(req, 'format', false) ?? 'csv'), localeOf(req)));
 
+  route('/export/program', (actor, req) => exporter.program(actor, {
+    year: requireInt(single(req, 'year'), 'year'), asKnownOn: requireAsKnownOn(single(req, 'asKnownOn', false)),
+  }, requireFormat(single(req, 'format', false) ?? 'csv'), localeOf(req)));
+
   route('/export/purchases', (actor, req) => {
     const first = single(req, 'first', false);
     return exporter.purchases(actor, {

@@ -269,4 +269,33 @@ query WhyPurchaseDidNotCount($purchaseId: ID!, $purchasedOn: Date!) {
 `,
     variables: { purchaseId: '5', purchasedOn: '2025-07-13' },
   },
+  {
+    name: 'ProgramOverview',
+    query: `# The Selo program as a whole for a year (Decreto 10.527/2020, arts. 2º-4º; Portaria MDA
+# nº 28/2024), for the ministry (ADMIN, AUDITOR; a PRODUCER is refused): producers by Selo
+# standing on 31 December and by verdict (NOT_DETERMINABLE while the minimum weighted percentage
+# is not published); the spending of all producers by alínea, region, state and product, and the
+# program's priority-region share; the family farmers served; the producers whose standing
+# changed; and the years before. Every figure is the sum of the producers' sealCompliance.
+query ProgramOverview($year: Int!, $from: Int!) {
+  programOverview(year: $year) {
+    year
+    asKnownOn
+    producerCount
+    byStanding { standing producers }
+    byCompliance { compliance producers }
+    spending { salesRevenue base familyFarmingAcquisitions otherProductAcquisitions fomento actualTotal weightedTotal priorityRegionAmount priorityRegionShare }
+    byKind { kind actual weighted count }
+    byRegion { region actual weighted count }
+    byState { state region actual count }
+    byFeedstock { feedstock actual weighted count }
+    families { familyFarmers organizations organizationFamilyFarmerMembers byState { state familyFarmers } }
+    standingChanges { producer { id legalName } before after reason { ${finding} } }
+    producers { producer { id legalName } standing compliance sealCompliance { status actualTotal countedTotal } }
+    years(from: $from) { year byStanding { standing producers } byCompliance { compliance producers } spending { actualTotal weightedTotal } familyFarmers standingChanges }
+  }
+}
+`,
+    variables: { year: 2025, from: 2023 },
+  },
 ];

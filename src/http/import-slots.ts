@@ -21,11 +21,24 @@ export class NoImportSlot extends Error {
   }
 }
 
+/** Slots taken in this process, every ImportSlots together: imports not yet answered (what a shutdown cuts). */
+let taken = 0;
+
+/** Imports of this process still running (received, read or written, not yet answered). */
+export function importsRunning(): number {
+  return taken;
+}
+
 export class ImportSlots {
   private running = 0;
   private readonly byCaller = new Map<string, number>();
 
   constructor(private readonly limits: ImportConcurrency = IMPORT_CONCURRENCY) {}
+
+  /** Slots taken now: in all, and by each caller that holds one. */
+  get inUse(): { total: number; callers: number } {
+    return { total: this.running, callers: this.byCaller.size };
+  }
 
   /** Take a slot for `caller` or throw NoImportSlot; the function returned gives it back (once). */
   take(caller: string): () => void {
@@ -37,12 +50,14 @@ export class ImportSlots {
       throw new NoImportSlot(503, message('upload.inAll', { running: this.running }));
     }
     this.running++;
+    taken++;
     this.byCaller.set(caller, mine + 1);
     let given = false;
     return () => {
       if (given) return;
       given = true;
       this.running--;
+      taken--;
       const left = (this.byCaller.get(caller) ?? 1) - 1;
       if (left > 0) this.byCaller.set(caller, left);
       else this.byCaller.delete(caller);

@@ -4,6 +4,8 @@ import { actorFromAuthorization, TokenVerifier } from '../graphql/auth/token';
 import { isDatabaseBusy, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../graphql/errors';
 import { parseLocale } from '../formats/brazilian';
 import { importFile, importKind, importTarget } from '../import/importer';
+import { quoted } from '../import/import-error';
+import type { ReadLimits } from '../import/sources';
 import { IMPORT_KINDS } from '../import/kinds';
 import { currentLocale, currentRequestId } from '../request-context';
 import { Actor } from '../services/actor';
@@ -51,7 +53,17 @@ export interface ImportRouteOptions {
   logger: Logger;
   upload?: UploadLimits;
   concurrency?: ImportConcurrency;
+  /** What reading one file may cost (READ_LIMITS by default). */
+  limits?: ReadLimits;
+  /** How long reading a received file may take before it is refused (IMPORT_READ_TIMEOUT_MS). */
+  readTimeoutMs?: number;
 }
+
+/**
+ * A received file is read whole, with no connection held, within this: the request's own 30 s
+ * are for the upload to arrive, and a file that cannot be read in as long again is refused.
+ */
+export const IMPORT_READ_TIMEOUT_MS = 30_000;
 
 /**
  * `POST /import/<kind>?producer=ID` (an edition of the Semiárido: `/import/semiarid?act=…&validFrom=D&validUntil=D`) with the file as the body (CSV or .xlsx), or as the field `file`
@@ -67,9 +79,10 @@ export interface ImportRouteOptions {
  * no database connection; only then is it parsed and written in one transaction. Imports are
  * bounded per caller and in all (ImportSlots).
  */
-export function mountImport(app: express.Express, options: ImportRouteOptions): void {
+export function mountImport(app: express.Express, options: ImportRouteOptions): ImportSlots {
   const { dataSource, verifier, logger } = options;
   const slots = new ImportSlots(options.concurrency ?? IMPORT_CONCURRENCY);
+  const readTimeoutMs = options.readTimeoutMs ?? IMPORT_READ_TIMEOUT_MS;
   const limits = options.upload ?? UPLOAD_LIMITS;
   app.post('/import/:kind', async (req, res) => {
     const requestId = currentRequestId() ?? null;
@@ -87,7 +100,7 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       const kindName = String(req.params.kind);
       const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       const unknown = Object.keys(req.query).find((name) => !PARAMETERS.has(name));
-      if (unknown !== undefined) throw new BadInputError(unknown, message('import.unknownParameter', { name: JSON.stringify(unknown) }));
+      if (unknown !== undefined) throw new BadInputError(quoted(unknown), message('import.unknownParameter', { name: quoted(JSON.stringify(unknown)) }));
       const given = queryParameter(req, 'producer');
       // Detected from the header line when not given (and the error a wrong one causes says which was used).
       const delimiter = queryParameter(req, 'delimiter');
@@ -95,9 +108,9 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       // How the file writes numbers and dates; null: as the file tells. The messages' language is Accept-Language's, or this one.
       const localeParameter = queryParameter(req, 'locale');
       const locale = parseLocale(localeParameter);
-      if (locale === undefined) throw new BadInputError('locale', message('import.locale', { field: 'locale', value: localeParameter ?? '' }));
+      if (locale === undefined) throw new BadInputError('locale', message('import.locale', { field: 'locale', value: quoted(localeParameter ?? '') }));
       if (locale) language = locale;
-      if (!Object.hasOwn(IMPORT_KINDS, kindName)) return fail(404, { code: 'NOT_FOUND', message: say(message('import.unknownKind', { kind: kindName, kinds: Object.keys(IMPORT_KINDS).join(', ') })) });
+      if (!Object.hasOwn(IMPORT_KINDS, kindName)) return fail(404, { code: 'NOT_FOUND', message: say(message('import.unknownKind', { kind: quoted(kindName), kinds: Object.keys(IMPORT_KINDS).join(', ') })) });
       if (type !== FORM && !FILE_TYPES.has(type)) return fail(415, { code: 'BAD_REQUEST', message: say(message('import.contentType')) });
       const producerId = given ?? (actor.role === Role.PRODUCER && importKind(kindName).producerScoped ? actor.producerId : null);
       // An edition of an official list (the semiarid import): its act and the days it is for.
@@ -106,7 +119,7 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       release = slots.take(callerKey(actor));
       body = await receiveBody(req, limits);
       const input = type === FORM ? (await formFile(body.stream(), req.headers)).stream : body.stream();
-      const summary = await importFile(dataSource, actor, { kind: target.kind.name, producerId: target.producerId, edition, input, delimiter, locale });
+      const summary = await importFile(dataSource, actor, { kind: target.kind.name, producerId: target.producerId, edition, input, delimiter, locale, limits: options.limits, readTimeoutMs });
       res.json({ import: summary });
     } catch (e) {
       if (e instanceof UploadError) {
@@ -133,4 +146,5 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       await body?.dispose();
     }
   });
+  return slots;
 }

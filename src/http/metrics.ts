@@ -3,6 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { DataSource } from 'typeorm';
 import { requestContext } from '../request-context';
 import type { PerRequest } from '../graphql/request-hooks';
+import type { ReadReplica } from '../services/read-replica';
 
 /** The pg pool behind TypeORM's Postgres driver: the figures Prometheus should see. */
 interface PoolFigures {
@@ -52,9 +53,14 @@ function routeOf(path: string): string {
  *   selo_http_requests_total{route,method,status}      every HTTP response, those refused before
  *                                                      an operation runs (401, 413) included
  *   selo_introspection_cache_hits_total                introspections answered from the cache
+ * and with a read replica (READ_DATABASE_URL, docs/SCALING.md):
+ *   selo_db_read_requests_total{target}               requests whose reads ran on the primary or replica
+ *   selo_db_replica_fallbacks_total{reason}            analysts' reads sent to the primary, by reason
+ *   selo_db_replica_lag_seconds                        the standby's lag at its last check
+ *   selo_db_replica_up                                 1 while the standby is used, 0 while not
  * plus the Node.js process metrics of prom-client (prefixed `selo_`).
  */
-export function createMetrics(dataSource: DataSource): Metrics {
+export function createMetrics(dataSource: DataSource, replica?: ReadReplica): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'selo_' });
 
@@ -122,6 +128,8 @@ export function createMetrics(dataSource: DataSource): Metrics {
     registers: [registry],
   });
 
+  if (replica) replicaMetrics(registry, replica);
+
   const requestsChild = childrenOf((operation: string, type: string) => requests.labels(operation, type));
   const durationChild = childrenOf((operation: string) => duration.labels(operation));
   const errorsChild = childrenOf((operation: string, code: string) => errors.labels(operation, code));
@@ -170,6 +178,42 @@ export function createMetrics(dataSource: DataSource): Metrics {
   };
 
   return { registry, requestHooks, handler, httpMiddleware, countResponse, introspectionCacheHit: () => introspectionHits.inc() };
+}
+
+/** The read replica's metrics: where reads went, why they fell back to the primary, the lag. */
+function replicaMetrics(registry: Registry, replica: ReadReplica): void {
+  const reads = new Counter({
+    name: 'selo_db_read_requests_total',
+    help: 'Requests whose reads ran on the primary or on the read replica',
+    labelNames: ['target'] as const,
+    registers: [registry],
+  });
+  const fallbacks = new Counter({
+    name: 'selo_db_replica_fallbacks_total',
+    help: 'Reads the replica would serve that ran on the primary: replica unavailable, lagging past the bound, not a standby, or the client\'s own write not yet replayed',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
+  // Every series from the start, at 0: a rate over a series that appears late misses its first increase.
+  for (const target of ['primary', 'replica'] as const) reads.labels(target).inc(0);
+  for (const reason of ['unavailable', 'lag', 'not_standby', 'own_write'] as const) fallbacks.labels(reason).inc(0);
+  new Gauge({
+    name: 'selo_db_replica_lag_seconds',
+    help: 'How far the read replica was behind the primary at its last check (NaN while unreachable)',
+    registers: [registry],
+    collect() {
+      this.set(replica.lagSeconds() ?? Number.NaN);
+    },
+  });
+  new Gauge({
+    name: 'selo_db_replica_up',
+    help: '1 while the read replica serves reads, 0 while they go to the primary',
+    registers: [registry],
+    collect() {
+      this.set(replica.usable() ? 1 : 0);
+    },
+  });
+  replica.observe({ read: (target) => reads.labels(target).inc(), fallback: (reason) => fallbacks.labels(reason).inc() });
 }
 
 /**

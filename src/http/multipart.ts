@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import Busboy, { BusboyHeaders, BusboyInstance } from '@fastify/busboy';
 import { message } from '../i18n';
 import { BadInputError } from '../services/errors';
@@ -24,18 +24,27 @@ export function formFile(body: Readable, headers: Record<string, string | string
       reject(new BadInputError('file', message('import.formInvalid', { detail: e instanceof Error ? e.message : String(e) })));
       return;
     }
-    let found = false;
+    let file: PassThrough | null = null;
+    // The file is handed over in a stream of ours: a body that ends before its closing boundary
+    // fails it with BAD_USER_INPUT whenever that is found, read or not yet read (busboy emits
+    // 'error' on its own stream, and on the form alone for some truncations).
+    const refuse = (e: Error) => new BadInputError('file', message('import.formInvalid', { detail: e.message }));
     busboy.on('file', (field, stream, filename, _encoding, mimeType) => {
-      if (field !== 'file' || found) {
+      if (field !== 'file' || file) {
+        stream.on('error', () => undefined);
         stream.resume();
         return;
       }
-      found = true;
-      resolve({ stream, filename, mimeType });
+      const out = new PassThrough();
+      out.on('error', () => undefined);
+      stream.on('error', (e: Error) => out.destroy(refuse(e)));
+      stream.pipe(out);
+      file = out;
+      resolve({ stream: out, filename, mimeType });
     });
-    busboy.on('error', (e: Error) => (found ? undefined : reject(new BadInputError('file', message('import.formInvalid', { detail: e.message })))));
+    busboy.on('error', (e: Error) => (file ? file.destroy(refuse(e)) : reject(refuse(e))));
     busboy.on('finish', () => {
-      if (!found) reject(new BadInputError('file', message('import.formNoFile')));
+      if (!file) reject(new BadInputError('file', message('import.formNoFile')));
     });
     body.on('error', (e) => busboy.destroy(e));
     body.pipe(busboy);

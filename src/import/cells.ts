@@ -15,10 +15,25 @@ export function headerKey(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/** The same without a unit in parentheses: `Quantidade (kg)` → quantidade, `Custo (R$)` → custo. */
-function headerKeyWithoutUnit(text: string): string {
-  return headerKey(text.replace(/\([^)]*\)/g, ''));
+/**
+ * The same without a unit in parentheses: `Quantidade (kg)` → quantidade, `Custo (R$)` → custo.
+ * Scanned once, left to right: the regular expression `\([^)]*\)` took a time quadratic in a
+ * cell of many `(` and no `)`.
+ */
+export function headerKeyWithoutUnit(text: string): string {
+  let kept = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('(', from);
+    const close = open === -1 ? -1 : text.indexOf(')', open + 1);
+    if (close === -1) return headerKey(kept + text.slice(from));
+    kept += text.slice(from, open);
+    from = close + 1;
+  }
 }
+
+/** Longest header cell: a column's name with its unit is some 40 characters. */
+export const MAX_HEADER_CHARS = 200;
 
 const EXAMPLE_NUMBER: Record<Locale, string> = { en: '30120.50', 'pt-BR': '30.120,50' };
 const EXAMPLE_DATE: Record<Locale, string> = { en: '2026-11-03', 'pt-BR': '03/11/2026' };
@@ -66,6 +81,7 @@ export class CellReader {
     const texts = cells.map((c) => (c === null || c === undefined ? '' : typeof c === 'object' && !(c instanceof Date) ? '' : String(c).trim()));
     // A sheet's row may end with empty cells the workbook still records.
     while (texts.length && texts[texts.length - 1] === '') texts.pop();
+    if (texts.some((h) => h.length > MAX_HEADER_CHARS)) throw new ImportLineError('BAD_USER_INPUT', line, null, message('import.headerTooLong', { max: MAX_HEADER_CHARS }));
     const specs = texts.map((h) => {
       const found = byKey.get(headerKey(h)) ?? byKey.get(headerKeyWithoutUnit(h));
       if (!found) {

@@ -1,6 +1,29 @@
-import { Locale, message, Message, translate } from '../i18n';
+import { Locale, message, Message, MessageParam, translate } from '../i18n';
 import { AppError, BadInputError, ConflictError, ConflictReason, NotFoundError } from '../services/errors';
 import { MAX_REPORTED_PROBLEMS } from '../services/problems';
+
+/** Most characters of the file an error quotes: a cell of megabytes is not sent back. */
+export const MAX_QUOTED_CHARS = 80;
+
+/** `text` as an error quotes it: its first MAX_QUOTED_CHARS characters, then an ellipsis. */
+export function quoted(text: string): string {
+  return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)}…` : text;
+}
+
+/** Values of a message that list what is accepted, not what the file holds: never shortened. */
+const LISTS = new Set(['columns', 'accepted', 'kinds', 'example']);
+
+/** A message whose values quote at most MAX_QUOTED_CHARS of the input each (nested messages too). */
+export function quotedMessage(m: Message): Message {
+  if (!m.params) return m;
+  const params: Record<string, MessageParam> = {};
+  for (const [name, value] of Object.entries(m.params)) {
+    if (typeof value === 'string') params[name] = LISTS.has(name) ? value : quoted(value);
+    else if (Array.isArray(value)) params[name] = (value as readonly Message[]).map(quotedMessage);
+    else params[name] = typeof value === 'object' ? quotedMessage(value as Message) : value;
+  }
+  return { ...m, params };
+}
 
 /** The text of an import error: the line and column at fault (as the file names it, when it names it otherwise), then what is wrong there. */
 function atLineText(line: number | null, column: string | null, header: string | null, detail: Message): Message {
@@ -17,15 +40,22 @@ function atLineText(line: number | null, column: string | null, header: string |
  * file is written. `header` is the column's name as the file writes it (`Quantidade (kg)`).
  */
 export class ImportLineError extends AppError {
+  readonly column: string | null;
+  readonly detail: Message;
+  readonly header: string | null;
   constructor(
     readonly code: 'BAD_USER_INPUT' | 'NOT_FOUND' | 'CONFLICT' | 'FORBIDDEN',
     readonly line: number | null,
-    readonly column: string | null,
-    readonly detail: Message,
+    column: string | null,
+    detail: Message,
     readonly reason?: ConflictReason,
-    readonly header: string | null = null,
+    header: string | null = null,
   ) {
-    super(atLineText(line, column, header, detail));
+    // What the file holds (a column's name as written, a cell) is quoted shortened, here and in `column`.
+    super(atLineText(line, column === null ? null : quoted(column), header === null ? null : quoted(header), quotedMessage(detail)));
+    this.column = column === null ? null : quoted(column);
+    this.detail = quotedMessage(detail);
+    this.header = header === null ? null : quoted(header);
   }
 
   /** The same error, the column named as the file writes it. */

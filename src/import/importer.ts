@@ -1,11 +1,12 @@
-import { once } from 'node:events';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DataSource } from 'typeorm';
 import { Locale } from '../formats/brazilian';
 import { message } from '../i18n';
 import { Actor } from '../services/actor';
+import { AppError } from '../services/errors';
 import { MAX_REPORTED_PROBLEMS } from '../services/problems';
 import { enterProducerScope } from '../services/row-security';
 import { writeAudit } from '../services/transaction';
@@ -15,7 +16,8 @@ import { CellReader } from './cells';
 import { atLine, byLine, ImportLineError, ImportProblemsError } from './import-error';
 import { ImportKind, STAGING } from './import-kind';
 import { IMPORT_KINDS } from './kinds';
-import { openSource, separatorName, Source } from './sources';
+import { beforeDeadline, Deadline, lateError, openSource, ReadLimits, separatorName, Source } from './sources';
+import { Spool } from './spool';
 
 export { detectDelimiter } from './sources';
 
@@ -45,6 +47,10 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
   /** Minimum interval between progress calls while reading, ms. */
   progressEveryMs?: number;
+  /** What reading the file may cost (READ_LIMITS by default). */
+  limits?: ReadLimits;
+  /** How long reading the file may take, ms (none: no limit); counted before any connection is taken. */
+  readTimeoutMs?: number | null;
 }
 
 /** What an import did: the figures the CLI and the HTTP endpoint print. */
@@ -87,7 +93,7 @@ function withSeparator(error: unknown, source: Source, headerWidth: number): unk
 }
 
 /** A value in PostgreSQL's COPY text format. */
-function copyText(v: string | number | boolean | null): string {
+function copyValue(v: string | number | boolean | null): string {
   if (v === null) return '\\N';
   const s = String(v);
   return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
@@ -131,66 +137,79 @@ function editionOf(options: EditionOptions): SemiaridEdition {
   return { act, validFrom: options.validFrom, validUntil };
 }
 
-/**
- * Import one file, all or nothing (DESIGN §5): CSV or an .xlsx workbook, streamed, each row's cells
- * read in the file's locale (src/import/cells.ts) and checked as the GraphQL mutation checks one
- * item, COPYed into a temporary staging table, checked against stored data in SQL (one statement
- * per rule, the first offending line reported), then written with INSERT … SELECT and one audit
- * entry — all in one transaction. Memory stays flat whatever the file's size. Errors name the line
- * (1 = header; a sheet's row number) and the column.
- */
-export async function importFile(ds: DataSource, actor: Actor, options: ImportOptions): Promise<ImportSummary> {
-  const started = performance.now();
-  const { kind, producerId, edition } = importTarget(actor, options.kind, options.producerId, options.edition);
+/** A file read whole and checked line by line, its accepted rows kept as COPY text: no database touched yet. */
+interface ReadFile {
+  source: Source;
+  cells: CellReader;
+  rows: number;
+  copyText: Spool;
+  problems: ImportLineError[];
+  badLines: number;
+}
 
-  let bytes = 0;
-  let rows = 0;
-  const every = options.progressEveryMs ?? 500;
-  let lastReport = 0;
-  const report = (phase: ImportProgress['phase']) => options.onProgress?.({ phase, rows, bytes });
-  const cells = new CellReader(kind, options.locale ?? null);
-
-  let counts: Record<string, number> | undefined;
-  let source: Source | undefined;
-  const qr = ds.createQueryRunner();
-  const client = (await qr.connect()) as PoolClient;
+/** `rows`, stopped with the late error once `deadline` passes, even while the reader waits or works. */
+async function* untilDeadline<T>(rows: AsyncIterable<T>, deadline: Deadline): AsyncIterable<T> {
+  const it = rows[Symbol.asyncIterator]();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(lateError(deadline)), Math.max(0, deadline.at - Date.now()));
+  });
+  late.catch(() => undefined);
   try {
-    await qr.startTransaction();
-    // The database's own wall for a PRODUCER (row-level security), as in every mutation.
-    await enterProducerScope(qr.manager, actor);
-    if (producerId !== null) {
-      // Locked like a foreign-key check would, for the staged rows that will name it.
-      const [found] = await qr.query('SELECT 1 FROM producer WHERE id = $1 FOR KEY SHARE', [producerId]);
-      if (!found) throw new ImportLineError('NOT_FOUND', null, 'producer', message('notFound.Producer', { id: producerId }));
+    for (;;) {
+      const next = await Promise.race([it.next(), late]);
+      if (next.done) return;
+      yield next.value;
     }
-    await qr.query(`CREATE TEMP TABLE ${STAGING} (line int NOT NULL, ${kind.stagingColumns.map(([n, t]) => `${n} ${t}`).join(', ')}) ON COMMIT DROP`);
-    const copy = client.query(copyFrom(`COPY ${STAGING} (line, ${kind.stagingColumns.map(([n]) => n).join(', ')}) FROM STDIN`));
-    const copyDone = new Promise<void>((resolve, reject) => {
-      copy.on('finish', resolve);
-      copy.on('error', reject);
-    });
-    copyDone.catch(() => undefined);
+  } finally {
+    clearTimeout(timer);
+    it.return?.().catch(() => undefined);
+  }
+}
 
-    // A client that goes away mid-upload: the file is incomplete, nothing is written.
-    const ended = () => new ImportLineError('BAD_USER_INPUT', null, null, message('import.uploadEnded'));
-    let cut = false;
-    options.input.on('close', () => {
-      if (!options.input.readableEnded) {
-        cut = true;
-        source?.destroy(ended());
-      }
+/**
+ * The first step of an import, with no database connection: the whole file is read, its format
+ * told from its bytes, each row checked, under the read limits and the deadline. A file refused
+ * here has cost the database nothing.
+ */
+async function readFile(kind: ImportKind, producerId: string | null, options: ImportOptions, report: (phase: ImportProgress['phase'], rows: number) => void, onBytes: (n: number) => void): Promise<ReadFile> {
+  const timeout = options.readTimeoutMs ?? null;
+  const deadline: Deadline | null = timeout ? { at: Date.now() + timeout, seconds: Math.round(timeout / 1000) } : null;
+  const cells = new CellReader(kind, options.locale ?? null);
+  const copyText = new Spool();
+  // A client that goes away mid-upload: the file is incomplete, nothing is written.
+  const ended = () => new ImportLineError('BAD_USER_INPUT', null, null, message('import.uploadEnded'));
+  let cut = false;
+  let source: Source | undefined;
+  let abandoned = false;
+  const onClose = () => {
+    if (!options.input.readableEnded) {
+      cut = true;
+      source?.destroy(ended());
+    }
+  };
+  options.input.on('close', onClose);
+  try {
+    const opening = openSource(options.input, { delimiter: options.delimiter, onBytes, limits: options.limits, deadline });
+    // Opened after the deadline gave up on it: what it kept is removed.
+    opening.then((s) => (abandoned ? s.dispose() : undefined), () => undefined);
+    source = await beforeDeadline(opening, deadline).catch((e) => {
+      abandoned = true;
+      throw e;
     });
-    source = await openSource(options.input, { delimiter: options.delimiter, onBytes: (n) => { bytes += n; } });
     if (cut) throw ended();
 
     let header = false;
     let headerWidth = 0;
+    let rows = 0;
     const problems: ImportLineError[] = [];
     let badLines = 0;
     let buffer = '';
-    report('reading');
+    let lastReport = 0;
+    const every = options.progressEveryMs ?? 500;
+    report('reading', 0);
     try {
-      for await (const [line, record] of source.rows) {
+      for await (const [line, record] of deadline ? untilDeadline(source.rows, deadline) : source.rows) {
         if (!header) {
           headerWidth = record.length;
           cells.header(record, line);
@@ -207,38 +226,80 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
           if (++badLines <= MAX_REPORTED_PROBLEMS) problems.push(withSeparator(problem, source, headerWidth) as ImportLineError);
           continue;
         }
-        buffer += `${line}\t${values.map(copyText).join('\t')}\n`;
+        buffer += `${line}\t${values.map(copyValue).join('\t')}\n`;
         rows++;
         if (buffer.length > 1 << 16) {
-          if (!copy.write(buffer)) await once(copy, 'drain');
+          await copyText.write(Buffer.from(buffer));
           buffer = '';
         }
         if (options.onProgress && (rows & 1023) === 0) {
           const now = performance.now();
           if (now - lastReport >= every) {
             lastReport = now;
-            report('reading');
+            report('reading', rows);
           }
         }
       }
     } catch (e) {
       source.destroy(e instanceof Error ? e : new Error(String(e)));
-      copy.destroy(e instanceof Error ? e : new Error(String(e)));
-      await copyDone.catch(() => undefined);
-      if (cut && !(e instanceof ImportLineError)) throw ended();
+      if (cut && !(e instanceof AppError)) throw ended();
       throw withSeparator(e, source, headerWidth);
     }
-    if (buffer) copy.write(buffer);
-    copy.end();
-    await copyDone;
+    if (buffer) await copyText.write(Buffer.from(buffer));
+    await copyText.end();
     if (!header) throw new ImportLineError('BAD_USER_INPUT', 1, null, message('import.empty'));
+    return { source, cells, rows, copyText, problems, badLines };
+  } catch (e) {
+    await copyText.dispose();
+    await source?.dispose();
+    throw e;
+  } finally {
+    options.input.off('close', onClose);
+  }
+}
+
+/**
+ * Import one file, all or nothing: CSV or an .xlsx workbook, each row's cells read in
+ * the file's locale (src/import/cells.ts) and checked as the GraphQL mutation checks one item —
+ * the whole file read before any connection is taken (readFile), the accepted rows kept as COPY
+ * text (in memory, then a temporary file) — then COPYed into a temporary staging table, checked
+ * against stored data in SQL (one statement per rule, the first offending line reported), and
+ * written with INSERT … SELECT and one audit entry, in one transaction. Memory stays flat whatever
+ * the file's size. Errors name the line (1 = header; a sheet's row number) and the column.
+ */
+export async function importFile(ds: DataSource, actor: Actor, options: ImportOptions): Promise<ImportSummary> {
+  const started = performance.now();
+  const { kind, producerId, edition } = importTarget(actor, options.kind, options.producerId, options.edition);
+
+  let bytes = 0;
+  let rows = 0;
+  const report = (phase: ImportProgress['phase'], n = rows) => options.onProgress?.({ phase, rows: n, bytes });
+  const read = await readFile(kind, producerId, options, report, (n) => { bytes += n; });
+  rows = read.rows;
+  const { source, cells, problems } = read;
+
+  let counts: Record<string, number> | undefined;
+  const qr = ds.createQueryRunner();
+  try {
+    const client = (await qr.connect()) as PoolClient;
+    await qr.startTransaction();
+    // The database's own wall for a PRODUCER (row-level security), as in every mutation.
+    await enterProducerScope(qr.manager, actor);
+    if (producerId !== null) {
+      // Locked like a foreign-key check would, for the staged rows that will name it.
+      const [found] = await qr.query('SELECT 1 FROM producer WHERE id = $1 FOR KEY SHARE', [producerId]);
+      if (!found) throw new ImportLineError('NOT_FOUND', null, 'producer', message('notFound.Producer', { id: producerId }));
+    }
+    await qr.query(`CREATE TEMP TABLE ${STAGING} (line int NOT NULL, ${kind.stagingColumns.map(([n, t]) => `${n} ${t}`).join(', ')}) ON COMMIT DROP`);
+    // pipeline destroys the COPY on any failure (a CopyFail to the server), so that ROLLBACK never waits behind it.
+    await pipeline(read.copyText.stream(), client.query(copyFrom(`COPY ${STAGING} (line, ${kind.stagingColumns.map(([n]) => n).join(', ')}) FROM STDIN`)));
     report('checking');
 
     await qr.query(`ANALYZE ${STAGING}`);
     // The lines that passed their own checks, against stored data and each other.
     const found = await kind.check(qr.manager, producerId);
     for (const failure of found) problems.push(cells.at(failure));
-    if (problems.length) throw new ImportProblemsError(byLine(problems).slice(0, MAX_REPORTED_PROBLEMS), badLines + found.length);
+    if (problems.length) throw new ImportProblemsError(byLine(problems).slice(0, MAX_REPORTED_PROBLEMS), read.badLines + found.length);
     report('writing');
     const written = rows === 0 ? { counts: {}, audit: [] } : await kind.write(qr.manager, producerId, rows, edition);
     counts = written.counts;
@@ -250,6 +311,8 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
     throw e;
   } finally {
     await qr.release();
+    await read.copyText.dispose();
+    await source.dispose();
   }
   const seconds = (performance.now() - started) / 1000;
   return {

@@ -3,9 +3,11 @@ import { Readable, Transform } from 'node:stream';
 import { CsvError, Parser } from 'csv-parse';
 import ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
-import { message } from '../i18n';
+import unzipper from 'unzipper';
+import { message, Message } from '../i18n';
 import { RawCell } from './cells';
 import { ImportLineError } from './import-error';
+import { Spool } from './spool';
 
 /** One row of a file: the line it ends on (CSV) or its row number (a sheet), and its cells. */
 export type SourceRow = [line: number, cells: RawCell[]];
@@ -18,6 +20,8 @@ export interface Source {
   rows: AsyncIterable<SourceRow>;
   /** Stop reading (the import failed). */
   destroy(error: Error): void;
+  /** Remove what was kept of the file (once read). */
+  dispose(): Promise<void>;
 }
 
 /** Bytes handed to the CSV parser at a time. */
@@ -63,36 +67,66 @@ function completeUtf8(buf: Buffer): number {
   return buf.length;
 }
 
+const ENCODING_NAMES = { utf8: 'UTF-8', cp1252: 'Windows-1252' } as const;
+
 /**
- * The file's bytes as UTF-8, counted: UTF-8 (with or without a byte-order mark) passes unchanged;
- * a file that is not valid UTF-8 is read as Windows-1252, what a Portuguese Excel writes for
- * "CSV (separado por vírgulas)" — from the start, or from where it stops being ASCII. A file that
- * mixes both refuses (its text cannot be told apart).
+ * The file's bytes as UTF-8, counted, told line by line: UTF-8 (with or without a byte-order mark)
+ * passes unchanged; a file that is not valid UTF-8 is read as Windows-1252, what a Portuguese
+ * Excel writes for "CSV (separado por vírgulas)". The first line that is not ASCII decides; a
+ * later line in the other encoding refuses the file, naming both lines (read either way, one of
+ * them would be stored garbled). A line longer than `lineBytes` refuses it too.
  */
-function textDecoder(onBytes: (n: number) => void): Transform {
-  let mode: 'utf8' | 'ascii' | 'cp1252' = 'ascii';
-  let carry: Buffer | null = null;
-  const decoder = iconv.getDecoder('win1252');
+function textDecoder(onBytes: (n: number) => void, lineBytes: number): Transform {
+  let mode: 'ascii' | 'utf8' | 'cp1252' = 'ascii';
+  let decidedAt = 0;
+  let line = 1;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  const tooLong = () => new ImportLineError('BAD_USER_INPUT', line, null, message('import.lineTooLong', { max: lineBytes }));
+  /** One whole line (its newline included) in UTF-8, or the error that refuses the file. */
+  const decode = (bytes: Buffer): Buffer | ImportLineError => {
+    if (bytes.length > lineBytes) return tooLong();
+    if (isAscii(bytes)) return bytes;
+    const found = isUtf8(bytes) ? 'utf8' : 'cp1252';
+    if (mode === 'ascii') {
+      mode = found;
+      decidedAt = line;
+    } else if (mode !== found) {
+      return new ImportLineError('BAD_USER_INPUT', line, null, message('import.mixedEncoding', { found: ENCODING_NAMES[found], first: decidedAt, expected: ENCODING_NAMES[mode] }));
+    }
+    return found === 'utf8' ? bytes : Buffer.from(iconv.decode(bytes, 'win1252'), 'utf8');
+  };
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       onBytes(chunk.length);
-      if (mode === 'cp1252') return done(null, Buffer.from(decoder.write(chunk), 'utf8'));
-      const bytes = carry ? Buffer.concat([carry, chunk]) : chunk;
-      const end = completeUtf8(bytes);
-      const whole = end === bytes.length ? bytes : bytes.subarray(0, end);
-      if (isUtf8(whole)) {
-        carry = end === bytes.length ? null : Buffer.from(bytes.subarray(end));
-        if (mode === 'ascii' && !isAscii(whole)) mode = 'utf8';
-        return done(null, whole);
+      const out: Buffer[] = [];
+      let start = 0;
+      while (start < chunk.length) {
+        const nl = chunk.indexOf(10, start);
+        if (nl === -1) {
+          pendingBytes += chunk.length - start;
+          if (pendingBytes > lineBytes) return done(tooLong());
+          pending.push(chunk.subarray(start));
+          break;
+        }
+        const piece = chunk.subarray(start, nl + 1);
+        const whole = pending.length ? Buffer.concat([...pending, piece]) : piece;
+        pending = [];
+        pendingBytes = 0;
+        const text = decode(whole);
+        if (text instanceof ImportLineError) return done(text);
+        out.push(text);
+        line++;
+        start = nl + 1;
       }
-      if (mode === 'utf8') return done(new ImportLineError('BAD_USER_INPUT', null, null, message('import.notText')));
-      mode = 'cp1252';
-      carry = null;
-      done(null, Buffer.from(decoder.write(bytes), 'utf8'));
+      done(null, out.length === 1 ? out[0] : Buffer.concat(out));
     },
     flush(done) {
-      if (carry && mode !== 'cp1252') return done(new ImportLineError('BAD_USER_INPUT', null, null, message('import.notText')));
-      done();
+      if (!pending.length) return done();
+      const text = decode(Buffer.concat(pending));
+      pending = [];
+      if (text instanceof ImportLineError) return done(text);
+      done(null, text);
     },
   });
 }
@@ -127,21 +161,111 @@ async function peek(input: Readable): Promise<{ head: Buffer; stream: Readable }
 }
 
 /**
- * Open an import file from its bytes: an .xlsx workbook (a zip) or CSV text. CSV is parsed as it
- * arrives (csv-parse), its separator the one given or detected from the header line; a workbook
- * is read as it arrives too (exceljs's streaming reader), its first worksheet only.
+ * What reading one file may cost, checked while it is read and before any database connection is
+ * taken: a workbook is a zip, and a few hundred kilobytes of it can inflate to gigabytes of
+ * markup or millions of empty rows.
  */
-export async function openSource(input: Readable, options: { delimiter?: string | null; onBytes: (n: number) => void }): Promise<Source> {
+export interface ReadLimits {
+  /** Longest CSV line (and record), bytes. */
+  lineBytes: number;
+  /** Bytes a workbook's parts inflate to, all together. */
+  inflatedBytes: number;
+  /** Bytes its shared strings inflate to (they are held in memory while the sheet is read). */
+  sharedStringsBytes: number;
+  /** Parts (zip entries) of a workbook. */
+  entries: number;
+  /** Longest text between two tags of a part: bounds the longest cell. */
+  textRunBytes: number;
+  /** Rows of the sheet read, blank ones included. */
+  rows: number;
+  /** Cells of one row (a row's last column). */
+  cellsPerRow: number;
+  /** Cells read in all. */
+  cells: number;
+}
+
+/**
+ * 1 MB is some ten thousand times a real line; 128 MB of markup is some 300,000 rows of a
+ * purchases sheet (a larger one is imported as CSV); Excel's own sheet holds 1,048,576 rows.
+ */
+export const READ_LIMITS: ReadLimits = {
+  lineBytes: 1 << 20,
+  inflatedBytes: 128 << 20,
+  sharedStringsBytes: 32 << 20,
+  entries: 1_000,
+  textRunBytes: 1 << 20,
+  rows: 1_048_576,
+  cellsPerRow: 1_024,
+  cells: 20_000_000,
+};
+
+export interface OpenOptions {
+  delimiter?: string | null;
+  onBytes: (n: number) => void;
+  limits?: ReadLimits;
+  /** When reading must be over (epoch ms), and how long that was; none: no deadline. */
+  deadline?: Deadline | null;
+}
+
+/** When reading a file must be over (epoch ms), and the seconds it was given. */
+export interface Deadline {
+  at: number;
+  seconds: number;
+}
+
+/** The file could not be read by its deadline. */
+export function lateError(deadline: Deadline): ImportLineError {
+  return new ImportLineError('BAD_USER_INPUT', null, null, message('import.readDeadline', { seconds: deadline.seconds }));
+}
+
+/** `promise`, or the late error once `deadline` has passed. */
+export async function beforeDeadline<T>(promise: Promise<T>, deadline: Deadline | null): Promise<T> {
+  if (!deadline) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(lateError(deadline)), Math.max(0, deadline.at - Date.now()));
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Signatures of files that are not text and not a workbook this reads. */
+const OTHER_FORMATS = [
+  Buffer.from([0x1f, 0x8b]), // gzip
+  Buffer.from('%PDF'),
+  Buffer.from([0x37, 0x7a, 0xbc, 0xaf]), // 7z
+  Buffer.from('Rar!'),
+];
+
+/**
+ * Open an import file from its bytes: an .xlsx workbook (a zip) or CSV text; an .xls workbook and
+ * other binary files are refused from their first bytes. CSV is parsed as it arrives (csv-parse),
+ * its separator the one given or detected from the header line. A workbook is kept whole and its
+ * parts inflated once, counted against `limits`, before exceljs's streaming reader reads its first
+ * worksheet.
+ */
+export async function openSource(input: Readable, options: OpenOptions): Promise<Source> {
+  const limits = options.limits ?? READ_LIMITS;
+  const deadline = options.deadline ?? null;
   const { head, stream } = await peek(input);
-  if (head.subarray(0, 4).equals(ZIP_MAGIC)) return workbookSource(stream, options.onBytes);
+  if (head.subarray(0, 4).equals(ZIP_MAGIC)) return workbookSource(stream, options.onBytes, limits, deadline);
   if (head.subarray(0, 4).equals(OLE2_MAGIC)) {
     stream.destroy();
     throw new ImportLineError('BAD_USER_INPUT', null, null, message('import.xlsWorkbook'));
   }
+  // A NUL in the header line: UTF-16 or binary (a NUL in a later cell is refused at its line and column).
+  const firstLine = head.indexOf(10) === -1 ? head : head.subarray(0, head.indexOf(10));
+  if (OTHER_FORMATS.some((magic) => head.subarray(0, magic.length).equals(magic)) || firstLine.includes(0)) {
+    stream.destroy();
+    throw new ImportLineError('BAD_USER_INPUT', null, null, message('import.notText'));
+  }
   const text = head.subarray(0, completeUtf8(head));
   const given = options.delimiter ?? null;
   const char = given ?? detectDelimiter(isUtf8(text) ? text.toString('utf8') : iconv.decode(head, 'win1252'));
-  const decoder = textDecoder(options.onBytes);
+  const decoder = textDecoder(options.onBytes, limits.lineBytes);
   // Big chunks are cut into 64 KB slices: the parser emits every record of a chunk at once, and
   // fewer records in flight keep the heap (and the RSS) small.
   const slicer = new Transform({
@@ -150,7 +274,7 @@ export async function openSource(input: Readable, options: { delimiter?: string 
       done();
     },
   });
-  const parser = new LineParser({ bom: true, delimiter: char, trim: true, skip_empty_lines: true, relax_quotes: false });
+  const parser = new LineParser({ bom: true, delimiter: char, trim: true, skip_empty_lines: true, relax_quotes: false, max_record_size: limits.lineBytes });
   const fail = (e: Error) => parser.destroy(e);
   stream.on('error', fail);
   decoder.on('error', fail);
@@ -164,6 +288,7 @@ export async function openSource(input: Readable, options: { delimiter?: string 
       stream.destroy();
       parser.destroy(e);
     },
+    dispose: async () => undefined,
   };
 }
 
@@ -194,36 +319,104 @@ function plainCell(v: unknown): RawCell {
   return String(v);
 }
 
-function workbookSource(stream: Readable, onBytes: (n: number) => void): Source {
-  const counted = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      onBytes(chunk.length);
-      done(null, chunk);
-    },
+/**
+ * Inflates every part of a kept workbook once, without parsing it, and refuses it when it passes
+ * a limit: what exceljs then reads is bounded. unzipper is the zip reader exceljs itself uses,
+ * so both see the same parts.
+ */
+async function checkWorkbook(spool: Spool, limits: ReadLimits, deadline: Deadline | null): Promise<void> {
+  const refuse = (text: Message) => new ImportLineError('BAD_USER_INPUT', null, null, text);
+  const tooBig = () => refuse(message('import.workbookTooBig', { mb: Math.round(limits.inflatedBytes / (1 << 20)) }));
+  const input = spool.stream();
+  const zip = unzipper.Parse({ forceStream: true });
+  // unzipper emits the errors of a part (a file that ends inside it, a corrupt deflate stream) on
+  // the parser, not on the part being read, which would then wait for ever: the part is failed here.
+  let current: unzipper.Entry | null = null;
+  let failed: Error | null = null;
+  zip.on('error', (e: Error) => {
+    failed ??= e;
+    current?.destroy(e);
   });
-  stream.on('error', (e) => counted.destroy(e));
-  stream.pipe(counted);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(counted, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  input.on('error', (e) => zip.destroy(e));
+  input.pipe(zip);
+  let total = 0;
+  let entries = 0;
+  try {
+    for await (const entry of zip as AsyncIterable<unzipper.Entry>) {
+      current = entry;
+      // A part left unread when the scan stops is destroyed; its 'error' then has no reader.
+      entry.on('error', () => undefined);
+      if (failed) throw failed;
+      if (++entries > limits.entries) throw tooBig();
+      const shared = entry.path === 'xl/sharedStrings.xml';
+      let part = 0;
+      let run = 0;
+      for await (const chunk of entry as AsyncIterable<Buffer>) {
+        total += chunk.length;
+        part += chunk.length;
+        if (total > limits.inflatedBytes) throw tooBig();
+        if (shared && part > limits.sharedStringsBytes) throw refuse(message('import.workbookStrings', { mb: Math.round(limits.sharedStringsBytes / (1 << 20)) }));
+        // Markup cannot hold a literal '<' in text or attributes: the bytes between two bound a cell's text.
+        let from = 0;
+        for (let at = chunk.indexOf(0x3c); at !== -1; at = chunk.indexOf(0x3c, at + 1)) {
+          if (run + at - from > limits.textRunBytes) break;
+          run = 0;
+          from = at;
+        }
+        run += chunk.length - from;
+        if (run > limits.textRunBytes) throw refuse(message('import.workbookCell', { max: limits.textRunBytes }));
+        if (deadline && Date.now() > deadline.at) throw lateError(deadline);
+      }
+      if (failed) throw failed;
+    }
+    if (failed) throw failed;
+  } catch (e) {
+    if (e instanceof ImportLineError) throw e;
+    throw refuse(message('import.notAWorkbook', { detail: e instanceof Error ? e.message : String(e) }));
+  } finally {
+    input.destroy();
+    zip.destroy();
+  }
+}
+
+async function workbookSource(stream: Readable, onBytes: (n: number) => void, limits: ReadLimits, deadline: Deadline | null): Promise<Source> {
+  const spool = new Spool();
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      onBytes(chunk.length);
+      await spool.write(chunk);
+    }
+    await spool.end();
+    await checkWorkbook(spool, limits, deadline);
+  } catch (e) {
+    await spool.dispose();
+    throw e;
+  }
+  const input = spool.stream();
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
   return {
     format: 'xlsx',
     delimiter: null,
-    rows: sheetRows(reader),
-    destroy: () => {
-      stream.unpipe();
-      stream.destroy();
-      counted.destroy();
-    },
+    rows: sheetRows(reader, limits),
+    destroy: () => input.destroy(),
+    dispose: () => spool.dispose(),
   };
 }
 
-async function* sheetRows(reader: ExcelJS.stream.xlsx.WorkbookReader): AsyncIterable<SourceRow> {
+async function* sheetRows(reader: ExcelJS.stream.xlsx.WorkbookReader, limits: ReadLimits): AsyncIterable<SourceRow> {
   let sheets = 0;
+  let rows = 0;
+  let cellsRead = 0;
   try {
     for await (const sheet of reader) {
       sheets++;
       if (sheets > 1) continue; // the first worksheet only; the others are read past
       for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
+        if (++rows > limits.rows) throw new ImportLineError('BAD_USER_INPUT', row.number, null, message('import.tooManyRows', { max: limits.rows }));
         const values = row.values as unknown[];
+        if (values.length - 1 > limits.cellsPerRow) throw new ImportLineError('BAD_USER_INPUT', row.number, null, message('import.tooManyCells', { max: limits.cellsPerRow }));
+        cellsRead += values.length;
+        if (cellsRead > limits.cells) throw new ImportLineError('BAD_USER_INPUT', row.number, null, message('import.tooManyCellsInAll', { max: limits.cells }));
         const cells: RawCell[] = [];
         for (let i = 1; i < values.length; i++) cells.push(plainCell(values[i]));
         if (cells.every((c) => c === null || c === '' || (typeof c === 'string' && c.trim() === ''))) continue;

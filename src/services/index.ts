@@ -1,4 +1,6 @@
 import { DataSource } from 'typeorm';
+import { Actor } from './actor';
+import { ReadReplica } from './read-replica';
 import { AuditService } from './audit.service';
 import { BiodieselImportService } from './biodiesel-import.service';
 import { ContractService } from './contract.service';
@@ -22,13 +24,15 @@ import { TaxPeriodService } from './tax-period.service';
 import { FactsService } from './facts/facts.service';
 import { CompiledReadService } from './compiled-read.service';
 
-/** The use cases, built once per process over the DataSource. */
-export function createServices(ds: DataSource) {
+import { ProgramOverviewService } from './program-overview.service';
+/** The use cases over one DataSource. */
+function build(ds: DataSource) {
   const law = new LawService(ds);
   const minimumPrices = new MinimumPriceService(ds);
   const contractConformity = new ContractConformityService(ds, minimumPrices);
   const sealEvaluations = new SealEvaluationService(ds);
   const sealCompliance = new SealComplianceService(ds, () => law.lawBook(), contractConformity, sealEvaluations);
+  const seals = new SealService(ds);
   return {
     dataSource: ds,
     audit: new AuditService(ds),
@@ -36,7 +40,7 @@ export function createServices(ds: DataSource) {
     producers: new ProducerService(ds),
     familyFarmers: new FamilyFarmerService(ds),
     organizations: new OrganizationService(ds),
-    seals: new SealService(ds),
+    seals,
     regimes: new RegimeService(ds),
     contracts: new ContractService(ds),
     purchases: new PurchaseService(ds),
@@ -50,10 +54,34 @@ export function createServices(ds: DataSource) {
     sealCompliance,
     sealEvaluations,
     sealPlan: new SealPlanService(ds, sealCompliance),
+    programOverview: new ProgramOverviewService(ds, sealCompliance, seals),
     purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
     taxPeriods: new TaxPeriodService(ds, () => law.lawBook()),
     compiledReads: new CompiledReadService(ds),
   };
 }
 
-export type Services = ReturnType<typeof createServices>;
+export type Services = ReturnType<typeof build> & {
+  /** The read replica, when READ_DATABASE_URL is set. */
+  replica: ReadReplica | undefined;
+  /**
+   * The use cases this actor's reads run on for one request: built over the standby when the
+   * replica serves the actor (an AUDITOR; an ADMIN too with `wholeProgram`) and is usable, else
+   * over the primary. Their writes always go to the primary (`mutate`).
+   */
+  forReads(actor: Actor, wholeProgram?: boolean): Promise<Services>;
+};
+
+/**
+ * The use cases, built once per process over the primary's DataSource and, with a read replica,
+ * once more over the standby's; `forReads` picks one set for a request.
+ */
+export function createServices(ds: DataSource, replica?: ReadReplica): Services {
+  const primary: Services = Object.assign(build(ds), {
+    replica,
+    forReads: async (actor: Actor, wholeProgram = false): Promise<Services> =>
+      (replica && (await replica.targetFor(actor, wholeProgram)) === 'replica' ? onStandby! : primary),
+  });
+  const onStandby: Services | undefined = replica ? Object.assign(build(replica.dataSource), { replica, forReads: primary.forReads }) : undefined;
+  return primary;
+}

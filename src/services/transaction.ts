@@ -1,6 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Actor } from './actor';
 import { translateDbError } from './pg-errors';
+import { afterWrite, writerOf } from './read-replica';
 import { enterProducerScope } from './row-security';
 
 export interface AuditRecord {
@@ -40,20 +41,25 @@ async function insertAudit(em: EntityManager, actor: Actor, records: AuditRecord
 /**
  * Run one mutation as one transaction: the work and its audit entries are written together or
  * not at all (a batch with one bad item writes nothing). Constraint violations become API errors.
+ * Always on the primary, whichever DataSource the service reads from (src/services/read-replica.ts),
+ * and the position of the committed write is remembered for the writer's next reads.
  */
 export async function mutate<T>(
   ds: DataSource,
   actor: Actor,
   work: (em: EntityManager) => Promise<{ result: T; audit: AuditRecord[] }>,
 ): Promise<T> {
+  let result: T;
   try {
-    return await ds.transaction(async (em) => {
+    result = await writerOf(ds).transaction(async (em) => {
       await enterProducerScope(em, actor);
-      const { result, audit } = await work(em);
-      await writeAudit(em, actor, audit);
-      return result;
+      const done = await work(em);
+      await writeAudit(em, actor, done.audit);
+      return done.result;
     });
   } catch (error) {
     translateDbError(error);
   }
+  await afterWrite(ds, actor);
+  return result;
 }

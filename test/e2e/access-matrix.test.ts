@@ -50,9 +50,10 @@ test('every rule is for an operation the schema has (the table stays exact)', ()
  * DESIGN §4, written out per operation independently of the rule table: who may call what.
  * shared = every role reads; own = every role reads, a PRODUCER only its own producer's records;
  * write-own = ADMIN, and a PRODUCER for its own producer; write-shared = ADMIN and PRODUCER
- * (records readable by all, e.g. farmers); admin = ADMIN only (the law, the Selo, reference data).
+ * (records readable by all, e.g. farmers); admin = ADMIN only (the law, the Selo, reference data);
+ * ministry = ADMIN and AUDITOR only (the program as a whole).
  */
-const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | 'admin'> = {
+const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | 'admin' | 'ministry'> = {
   'Query.municipality': 'shared', 'Query.familyFarmer': 'shared', 'Query.familyFarmers': 'shared',
   'Query.organization': 'shared', 'Query.organizations': 'shared', 'Query.coefficientRules': 'shared',
   'Query.minimumPrices': 'shared', 'Query.rate': 'shared', 'Query.lawParameterVersions': 'shared',
@@ -60,6 +61,7 @@ const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | '
   'Query.producer': 'own', 'Query.producers': 'own', 'Query.contract': 'own', 'Query.purchase': 'own',
   'Query.sealGrant': 'own', 'Query.sealGrants': 'own', 'Query.regimeElections': 'own', 'Query.taxPeriod': 'own',
   'Query.sealCompliance': 'own', 'Query.sealPlan': 'own', 'Query.auditLog': 'own', 'Query.importContributions': 'own',
+  'Query.programOverview': 'ministry',
   'Mutation.upsertMunicipalities': 'admin', 'Mutation.createProducer': 'admin', 'Mutation.grantSeal': 'admin',
   'Mutation.recordSealEvent': 'admin', 'Mutation.publishMinimumPrice': 'admin', 'Mutation.publishCoefficientRule': 'admin',
   'Mutation.publishLawParameter': 'admin', 'Mutation.recordSealEvaluation': 'admin',
@@ -79,7 +81,8 @@ test('each operation\'s rule is what DESIGN §4 says for it', () => {
       if (!expected) { wrong.push(`${key}: not in this test's DESIGN table`); continue; }
       if (!rule) continue; // reported by the first test
       const got = rule.roles.length === 1 ? 'admin'
-        : rule.kind === 'read' ? (rule.producerSees === 'own' ? 'own' : 'shared')
+        : rule.kind === 'read' && !rule.roles.includes(Role.PRODUCER) ? 'ministry'
+          : rule.kind === 'read' ? (rule.producerSees === 'own' ? 'own' : 'shared')
           : (rule.producerSees === 'own' ? 'write-own' : 'write-shared');
       if (got !== expected || (expected === 'admin' && rule.roles[0] !== Role.ADMIN)) wrong.push(`${key}: rule says ${got}, DESIGN ${expected}`);
     }
@@ -93,7 +96,9 @@ test('the rules are consistent: writes are mutations and never open to AUDITOR; 
     expect(rule.roles).not.toContain('AUDITOR');
   }
   for (const [name, rule] of Object.entries(QUERY_RULES)) {
-    expect([name, rule.kind, rule.roles]).toEqual([name, 'read', ['ADMIN', 'AUDITOR', 'PRODUCER']]);
+    // Every query is open to every role, but the program as a whole, which is the ministry's.
+    const roles = DESIGN[`Query.${name}`] === 'ministry' ? ['ADMIN', 'AUDITOR'] : ['ADMIN', 'AUDITOR', 'PRODUCER'];
+    expect([name, rule.kind, rule.roles]).toEqual([name, 'read', roles]);
   }
 });
 

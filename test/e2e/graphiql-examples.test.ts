@@ -1,5 +1,6 @@
 import { cnpj as cnpjLib, cpf as cpfLib } from 'cpf-cnpj-validator';
 import { loadDemoData } from '../../src/database/demo-data';
+import { Decimal } from '../../src/law/decimal';
 import { EXAMPLE_OPERATIONS } from '../../src/http/graphiql-examples';
 import { startTestApi, TestApi } from '../support/api';
 
@@ -74,8 +75,8 @@ beforeAll(async () => {
 });
 afterAll(async () => { await api.close(); });
 
-test('the seven saved operations are the seven questions, each a valid named operation', () => {
-  expect(EXAMPLE_OPERATIONS.map((o) => o.name)).toEqual(['ProducerMonth', 'ImportsOfMonth', 'MonthsAcross2027', 'SealComplianceOfYear', 'SealPlan', 'RulesInForceAsKnownOn', 'WhyPurchaseDidNotCount']);
+test('the eight saved operations are the eight questions, each a valid named operation', () => {
+  expect(EXAMPLE_OPERATIONS.map((o) => o.name)).toEqual(['ProducerMonth', 'ImportsOfMonth', 'MonthsAcross2027', 'SealComplianceOfYear', 'SealPlan', 'RulesInForceAsKnownOn', 'WhyPurchaseDidNotCount', 'ProgramOverview']);
   for (const op of EXAMPLE_OPERATIONS) expect(op.query).toContain(`query ${op.name}(`);
 });
 
@@ -187,6 +188,17 @@ test('SealComplianceOfYear and WhyPurchaseDidNotCount: João\'s 2025 purchase is
   expect(purchase.selo.findings.map((f: { code: string }) => f.code)).toEqual(expect.arrayContaining(['NO_CONTRACT', 'SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']));
 });
 
+test('ProgramOverview: one producer, regular all along; 2025\'s sales and nothing counted (João\'s purchase excluded)', async () => {
+  const { programOverview: o } = await run('ProgramOverview', { year: 2025, from: 2024 });
+  expect(o.producerCount).toBe(1);
+  expect(o.byStanding.find((s: { standing: string }) => s.standing === 'REGULAR').producers).toBe(1);
+  expect(o.standingChanges).toEqual([]);
+  expect(o.spending).toMatchObject({ salesRevenue: '250000.00', actualTotal: '0.00', weightedTotal: '0.00' });
+  expect(o.families.familyFarmers).toBe(0);
+  expect(o.producers).toEqual([{ producer: { id: ids.producer, legalName: 'Biodiesel Exemplo S.A.' }, standing: 'REGULAR', compliance: expect.any(String), sealCompliance: expect.objectContaining({ actualTotal: '0.00' }) }]);
+  expect(o.years.map((y: { year: number }) => y.year)).toEqual([2024, 2025]);
+});
+
 describe('on the demo dataset, with the variables GraphiQL opens with', () => {
   let demo: TestApi;
   beforeAll(async () => {
@@ -223,6 +235,18 @@ describe('on the demo dataset, with the variables GraphiQL opens with', () => {
     expect(data.producer.imports.totalCount).toBe(2);
     const may = await demo.gql(example('ImportsOfMonth').query, { producerId: '1', year: 2026, month: 5 }, { role: 'AUDITOR' });
     expect(may.data?.importContributions).toMatchObject({ volumeM3: '420.000', pisDue: '0.00', cofinsDue: '0.00' });
+  });
+
+  test('ProgramOverview: the demo producers, each in one standing and one verdict, the program\'s totals their sums', async () => {
+    const { data } = await runSaved('ProgramOverview');
+    const o = data.programOverview;
+    const [{ n }] = await demo.db.dataSource.query('SELECT count(*)::int AS n FROM producer');
+    expect(o.producerCount).toBe(n);
+    const count = (rows: Array<{ producers: number }>) => rows.reduce((s, r) => s + r.producers, 0);
+    expect([count(o.byStanding), count(o.byCompliance)]).toEqual([n, n]);
+    const sum = o.producers.reduce((s: Decimal, p: { sealCompliance: { actualTotal: string } }) => s.plus(p.sealCompliance.actualTotal), new Decimal(0));
+    expect(o.spending.actualTotal).toBe(sum.toFixed(2));
+    expect(o.years.map((y: { year: number }) => y.year)).toEqual([2023, 2024, 2025]);
   });
 
   test('WhyPurchaseDidNotCount names a purchase that did not count, on its own date, and SealComplianceOfYear lists it', async () => {

@@ -50,6 +50,11 @@ function ownWrite(note: string, ...producerArgs: string[]): Rule {
   return { kind: 'write', roles: WRITERS, producerSees: 'own', producerArgs, note };
 }
 
+/** The ministry's view of the whole program: ADMIN and AUDITOR; a PRODUCER is FORBIDDEN (Decreto 10.527/2020, art. 4º). */
+function ministryRead(note: string): Rule {
+  return { kind: 'read', roles: [Role.ADMIN, Role.AUDITOR], producerSees: 'own', producerArgs: [], note };
+}
+
 /** Shared records that a producer's team registers (farmers, organizations): ADMIN and PRODUCER. */
 function sharedWrite(note: string): Rule {
   return { kind: 'write', roles: WRITERS, producerSees: 'all', producerArgs: [], note };
@@ -82,6 +87,7 @@ export const QUERY_RULES: Readonly<Record<string, Rule>> = {
   importContributions: ownRead('A producer\'s imports of a month and their contributions; another producer is NOT_FOUND.', 'producerId'),
   sealCompliance: ownRead('A producer\'s year of Selo compliance; another producer is NOT_FOUND.', 'producerId'),
   sealPlan: ownRead('A producer\'s Selo plan for a year (nothing is written); another producer is NOT_FOUND.', 'producerId'),
+  programOverview: ministryRead('Every producer\'s figures together: the ministry\'s (ADMIN, AUDITOR); a PRODUCER is FORBIDDEN.'),
   auditLog: ownRead('ADMIN and AUDITOR see every entry; a PRODUCER only entries of its own records (service scope).'),
 };
 
