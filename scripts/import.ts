@@ -17,10 +17,12 @@ import { IMPORT_KINDS } from '../src/import/kinds';
 import { formatSummary, progressReporter } from '../src/import/progress';
 import { SYSTEM_ACTOR } from '../src/services/actor';
 import { AppError } from '../src/services/errors';
+import { runNfeImport } from './import-nfe';
 
 const USAGE = `Usage: npm run import -- municipalities FILE.csv
        npm run import -- semiarid FILE.csv --act "Resolução Condel/Sudene nº 176/2024" --valid-from 2024-01-03 [--valid-until D]
        npm run import -- purchases|sales|farmers FILE.csv|FILE.xlsx --producer ID
+       npm run import -- nfe FILE.xml|FILE.zip… --producer ID [--partial]
 Options: --act, --valid-from, --valid-until   the edition of a semiarid file: its act and the days it delimits
                                    the Semiárido for (municipalities absent from it leave on --valid-from)
          --delimiter ','|';'|tab   CSV separator (default: detected from the header line)
@@ -35,13 +37,14 @@ function fail(message: string, code = 2): never {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     options: {
-      producer: { type: 'string' }, act: { type: 'string' }, 'valid-from': { type: 'string' }, 'valid-until': { type: 'string' }, delimiter: { type: 'string' }, locale: { type: 'string' }, help: { type: 'boolean' },
+      producer: { type: 'string' }, act: { type: 'string' }, 'valid-from': { type: 'string' }, 'valid-until': { type: 'string' }, delimiter: { type: 'string' }, locale: { type: 'string' }, help: { type: 'boolean' }, partial: { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
   });
   if (values.help) fail(USAGE, 0);
   const [kind, file] = positionals;
+  if (kind === 'nfe') return runNfeImport(positionals.slice(1), values.producer, values.partial === true);
   if (!kind || !file || positionals.length > 2) fail(USAGE);
   if (!(kind in IMPORT_KINDS)) fail(`Unknown import "${kind}".\n${USAGE}`);
   if ((kind === 'purchases' || kind === 'sales') && !values.producer) fail(`A ${kind} file belongs to one producer: add --producer ID.\n${USAGE}`);

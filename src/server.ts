@@ -22,6 +22,7 @@ import { mountExport } from './http/export';
 import { errorAnswers, notFound } from './http/error-answers';
 import { mountGraphiql } from './http/graphiql';
 import { mountImport } from './http/import';
+import { mountNfeImport } from './http/nfe-import';
 import { createMetrics } from './http/metrics';
 import { logRequests } from './http/request-log';
 import { Logger } from './logger';
@@ -197,6 +198,8 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
 
   app.get('/metrics', metrics.handler);
   mountGraphiql(app);
+  // Before /import/:kind, which would read `nfe` as a CSV kind.
+  mountNfeImport(app, { dataSource, services, verifier, logger });
   mountImport(app, { dataSource, verifier, logger });
   const exporter = new Exporter(services);
   mountExport(app, { exporter, verifier, logger });

@@ -13,13 +13,19 @@ import { SealEvaluation1765800000000 } from './migrations/1765800000000-seal-eva
 import { OrganizationMembership1765910000000 } from './migrations/1765910000000-organization-membership';
 import { PurchaseContractDate1765920000000 } from './migrations/1765920000000-purchase-contract-date';
 import { AuditEntryProducerRead1765930000000 } from './migrations/1765930000000-audit-entry-producer-read';
+import { NfeKeyAlphanumeric1766310000000 } from './migrations/1766310000000-nfe-key-alphanumeric';
+import { RecordState1766320000000 } from './migrations/1766320000000-record-state';
+import { RecordReturn1766330000000 } from './migrations/1766330000000-record-return';
+import { PurchaseNfeItem1766340000000 } from './migrations/1766340000000-purchase-nfe-item';
 
 // Calendar dates stay 'YYYY-MM-DD' strings: a JS Date at midnight would carry a time zone.
 types.setTypeParser(types.builtins.DATE, (value) => value);
 
 export const migrations = [InitialSchema1764700000000, LawVersionsAppendOnly1764900000000, TaxPeriod1765000000000, ProducerRowSecurity1765100000000, BiodieselImport1765300000000, LawRevision1765400000000,
   SemiaridMembership1765500000000, ProducerEstablishments1765600000000, SealEvaluation1765800000000,
-  OrganizationMembership1765910000000, PurchaseContractDate1765920000000, AuditEntryProducerRead1765930000000];
+  OrganizationMembership1765910000000, PurchaseContractDate1765920000000, AuditEntryProducerRead1765930000000,
+  NfeKeyAlphanumeric1766310000000, RecordState1766320000000, RecordReturn1766330000000,
+  PurchaseNfeItem1766340000000];
 
 export interface DataSourceOptions {
   url: string;

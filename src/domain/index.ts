@@ -14,6 +14,7 @@ import { Producer } from './producer.entity';
 import { Purchase } from './purchase.entity';
 import { RegimeElection } from './regime-election.entity';
 import { Sale } from './sale.entity';
+import { RecordReturn } from './record-return.entity';
 import { SemiaridMembership } from './semiarid-membership.entity';
 import { SealEvaluation } from './seal-evaluation.entity';
 import { SealEvent } from './seal-event.entity';
@@ -23,11 +24,11 @@ import { TaxPeriod } from './tax-period.entity';
 export {
   AuditEntry, BiodieselImport, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
   LawParameterVersion, MinimumPrice, Municipality, OrganizationMembership, OrganizationRegistration, Producer, Purchase,
-  RegimeElection, Sale, SealEvaluation, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
+  RecordReturn, RegimeElection, Sale, SealEvaluation, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
 };
 
 export const entities = [
   AuditEntry, BiodieselImport, Contract, FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, FomentoExpense,
   LawParameterVersion, MinimumPrice, Municipality, OrganizationMembership, OrganizationRegistration, Producer, Purchase,
-  RegimeElection, Sale, SealEvaluation, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
+  RecordReturn, RegimeElection, Sale, SealEvaluation, SealEvent, SealGrant, SemiaridMembership, TaxPeriod,
 ];

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { Decimal } from '../law/decimal';
-import { Feedstock, PurchasePurpose, SupplierKind } from '../law/types';
+import { Feedstock, PurchasePurpose, SupplierKind, RecordState } from '../law/types';
 import { NUMERIC } from './decimal.transformer';
 
 /** A lot of raw material acquired (or produced) by a producer. */
@@ -23,5 +23,15 @@ export class Purchase {
   @Column({ name: 'contract_id', type: 'bigint', nullable: true }) contractId: string | null;
   @Column('text') purpose: PurchasePurpose;
   @Column({ name: 'external_id', type: 'text', nullable: true }) externalId: string | null;
+  /** The NF-e that documents the record (Ajuste SINIEF 07/2005), if any. */
+  @Column({ name: 'invoice_key', type: 'char', length: 44, nullable: true }) invoiceKey: string | null;
+  /** The item's number in its NF-e (nItem), for a purchase read from the note. */
+  @Column({ name: 'invoice_item', type: 'int', nullable: true }) invoiceItem: number | null;
+  /** The NF-e item's PIS/Cofins CST, for the credits it decides. */
+  @Column({ name: 'pis_cofins_cst', type: 'char', length: 2, nullable: true }) pisCofinsCst: string | null;
+  /** ACTIVE, or CANCELLED with its NF-e: a cancelled record is kept but counted by no computation. */
+  @Column({ type: 'text', default: RecordState.ACTIVE }) state: RecordState;
+  /** Raised by each correction; a correction names the version it read. */
+  @Column({ type: 'int', default: 1 }) version: number;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 }

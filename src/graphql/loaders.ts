@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { LawBook } from '../law/law-book';
 import type { SemiaridInterval } from '../law/municipality';
 import type { IsoDate } from '../law/dates';
-import { BiodieselImport, Contract, Municipality, Producer, Purchase, Sale } from '../domain';
+import { BiodieselImport, Contract, Municipality, Producer, Purchase, RecordReturn, Sale } from '../domain';
 import { FamilyFarmer, FamilyFarmerRegistration, FamilyFarmingOrganization, OrganizationMembership, OrganizationRegistration, RegimeElection, SealEvent, SealGrant } from '../domain';
 import { Actor } from '../services/actor';
 import { Services } from '../services';
@@ -43,6 +43,9 @@ export function createLoaders(services: Services, actor: Actor) {
       const book = await services.law.lawBook();
       return keys.map(() => book);
     }),
+    /** The returns of purchases and of sales, by the record's id. */
+    purchaseReturns: new DataLoader<string, RecordReturn[]>(async (ids) => groupByKey(ids, await services.recordReturns.ofRecords('purchase', ids), (r) => r.purchaseId!)),
+    saleReturns: new DataLoader<string, RecordReturn[]>(async (ids) => groupByKey(ids, await services.recordReturns.ofRecords('sale', ids), (r) => r.saleId!)),
     municipality: new DataLoader<string, Municipality | null>(async (codes) =>
       byKey(codes, await services.municipalities.findByCodes(codes), (m) => m.ibgeCode)),
     /** Whether a municipality lies in the Semiárido and in the priority region on a date. */

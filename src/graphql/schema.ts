@@ -22,6 +22,8 @@ import { PurchaseResolver } from './purchase/purchase.resolver';
 import { ProducerRegimeElectionsResolver, RegimeElectionResolver } from './regime/regime.resolver';
 import { ProducerTaxPeriodResolver, TaxPeriodResolver } from './tax-period/tax-period.resolver';
 import { SaleResolver } from './sale/sale.resolver';
+import { RecordChangeResolver } from './record-change/record-change.resolver';
+import { PurchaseDocumentsResolver, SaleDocumentsResolver } from './record-change/record-documents.resolver';
 import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scalars';
 import { protectSchema } from './auth/protect';
@@ -38,7 +40,7 @@ export const resolvers: NonEmptyArray<Function> = [
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
   ProgramOverviewResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
-  TaxPeriodResolver, ProducerTaxPeriodResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
+  RecordChangeResolver, PurchaseDocumentsResolver, SaleDocumentsResolver, TaxPeriodResolver, ProducerTaxPeriodResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
 ];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

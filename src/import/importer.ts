@@ -8,6 +8,7 @@ import { message } from '../i18n';
 import { Actor } from '../services/actor';
 import { AppError } from '../services/errors';
 import { MAX_REPORTED_PROBLEMS } from '../services/problems';
+import { afterWrite } from '../services/read-replica';
 import { enterProducerScope } from '../services/row-security';
 import { writeAudit } from '../services/transaction';
 import { SemiaridEdition } from '../services/semiarid-membership';
@@ -314,6 +315,8 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
     await read.copyText.dispose();
     await source.dispose();
   }
+  // The importer's next reads on a read replica must see what it just wrote.
+  if (rows > 0) await afterWrite(ds, actor);
   const seconds = (performance.now() - started) / 1000;
   return {
     kind: kind.name, producerId, rows, counts: counts ?? {}, seconds, rowsPerSecond: seconds > 0 ? rows / seconds : rows,

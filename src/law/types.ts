@@ -45,6 +45,7 @@ export enum Market { DOMESTIC = 'DOMESTIC', EXPORT = 'EXPORT' }
 export enum SealEventKind { SUSPENDED = 'SUSPENDED', REINSTATED = 'REINSTATED', CANCELLED = 'CANCELLED', RENEWED = 'RENEWED' }
 /** Decreto 10.527/2020, art. 3º §2 I c; art. 2º VII. */
 export enum FomentoKind { TECHNICAL_ASSISTANCE = 'TECHNICAL_ASSISTANCE', DONATION = 'DONATION', INVESTMENT = 'INVESTMENT', OTHER = 'OTHER' }
+export enum RecordState { ACTIVE = 'ACTIVE', CANCELLED = 'CANCELLED' }
 export enum TaxPeriodStatus { OPEN = 'OPEN', CLOSED = 'CLOSED' }
 /** Lei 11.116/2005: art. 3º ad valorem (default) or art. 4º special regime per m³. */
 export enum TaxRegime { AD_VALOREM = 'AD_VALOREM', SPECIAL_PER_M3 = 'SPECIAL_PER_M3' }

@@ -12,15 +12,19 @@ import { pagesByProducer, ProducerPageKey } from './producer-pages';
 import { Problems } from './problems';
 import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { requireVisibleProducer } from './seal.service';
-import { mutate } from './transaction';
+import { AuditRecord, mutate } from './transaction';
+import { checkedNfeKey } from './nfe-key-input';
 import { message } from '../i18n';
 import { checkMonth } from './validation';
+import { activeSql } from './record-state';
 
 export interface RecordImportInput {
   producerId: string;
   clearedOn: string;
   volumeM3: Decimal;
   declarationNumber: string;
+  /** The NF-e that documents the import (an entry note of foreign origin), if any. */
+  invoiceKey?: string | null;
 }
 
 /** An import declaration's number as recorded: a DI (e.g. 26/1234567-8) or a DUIMP (e.g. 26BR00000012345-6); letters, digits, '/', '-', '.'. */
@@ -33,7 +37,7 @@ const DECLARATION = /^[0-9A-Z][0-9A-Z./-]{4,39}$/;
 export function importsOfMonthSql(producer: string, first: string, last: string): string {
   return `(SELECT coalesce(json_agg(json_build_object('id', i.id::text, 'declarationNumber', i.declaration_number, 'clearedOn', i.cleared_on,
               'volumeM3', i.volume_m3::text) ORDER BY i.cleared_on, i.id), '[]'::json)
-      FROM biodiesel_import i WHERE i.producer_id = ${producer} AND i.cleared_on BETWEEN ${first} AND ${last})`;
+      FROM biodiesel_import i WHERE i.producer_id = ${producer} AND i.cleared_on BETWEEN ${first} AND ${last} AND ${activeSql('i')})`;
 }
 
 /** The JSON of importsOfMonthSql as ImportFacts. */
@@ -63,6 +67,13 @@ export class BiodieselImportService {
   /** Record a batch: every item is validated, then all are inserted; one bad item writes nothing, and every bad item is reported. */
   async record(actor: Actor, inputs: RecordImportInput[]): Promise<BiodieselImport[]> {
     assertWritable(actor, inputs.map((s, i) => ({ field: `input[${i}].producerId`, id: s.producerId })));
+    if (inputs.length === 0) return [];
+    return mutate(this.ds, actor, (em) => this.write(em, actor, inputs));
+  }
+
+  /** record's work in a transaction the caller holds (the NF-e import writes several kinds in one). */
+  async write(em: EntityManager, actor: Actor, inputs: RecordImportInput[]): Promise<{ result: BiodieselImport[]; audit: AuditRecord[] }> {
+    assertWritable(actor, inputs.map((s, i) => ({ field: `input[${i}].producerId`, id: s.producerId })));
     const problems = new Problems();
     const checked = inputs.map((input, i) => problems.check(() => BiodieselImportService.toRow(input, `input[${i}]`)));
     const seen = new Set<string>();
@@ -72,29 +83,26 @@ export class BiodieselImportService {
       if (seen.has(key)) problems.add(new ConflictError('DUPLICATE', message('biodieselImport.declarationTwice', { number: r.declarationNumber }), `input[${i}].declarationNumber`));
       seen.add(key);
     });
-    if (inputs.length === 0) return [];
-    return mutate(this.ds, actor, async (em) => {
-      const items = checked.flatMap((r, i) => (r ? [{ r, i }] : []));
-      await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: `input[${i}].producerId`, id: r.producerId })), problems);
-      const taken: Array<{ producer_id: string; declaration_number: string }> = await em.query(
-        `SELECT producer_id::text, declaration_number FROM biodiesel_import
-          WHERE (producer_id, declaration_number) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
-        [items.map(({ r }) => r.producerId), items.map(({ r }) => r.declarationNumber)],
-      );
-      const takenKeys = new Set(taken.map((t) => `${t.producer_id}|${t.declaration_number}`));
-      for (const { r, i } of items.filter(({ r }) => takenKeys.has(`${r.producerId}|${r.declarationNumber}`))) {
-        problems.add(new ConflictError('DUPLICATE', message('biodieselImport.declarationTaken', { number: r.declarationNumber, producerId: r.producerId }), `input[${i}].declarationNumber`));
-      }
-      // The contributions are due in the month of clearance, which must be open.
-      await requireOpenPeriods(em, checked, (r) => r.clearedOn, (n) => `input[${n}].clearedOn`, problems);
-      problems.throwIfAny();
-      const rows = checked as BiodieselImport[];
-      await insertInChunks(em, BiodieselImport, rows);
-      return {
-        result: rows,
-        audit: rows.map((r) => ({ operation: 'recordImports', entity: 'BiodieselImport', entityId: r.id, producerId: r.producerId, after: r })),
-      };
-    });
+    const items = checked.flatMap((r, i) => (r ? [{ r, i }] : []));
+    await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: `input[${i}].producerId`, id: r.producerId })), problems);
+    const taken: Array<{ producer_id: string; declaration_number: string }> = await em.query(
+      `SELECT producer_id::text, declaration_number FROM biodiesel_import
+        WHERE (producer_id, declaration_number) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
+      [items.map(({ r }) => r.producerId), items.map(({ r }) => r.declarationNumber)],
+    );
+    const takenKeys = new Set(taken.map((t) => `${t.producer_id}|${t.declaration_number}`));
+    for (const { r, i } of items.filter(({ r }) => takenKeys.has(`${r.producerId}|${r.declarationNumber}`))) {
+      problems.add(new ConflictError('DUPLICATE', message('biodieselImport.declarationTaken', { number: r.declarationNumber, producerId: r.producerId }), `input[${i}].declarationNumber`));
+    }
+    // The contributions are due in the month of clearance, which must be open.
+    await requireOpenPeriods(em, checked, (r) => r.clearedOn, (n) => `input[${n}].clearedOn`, problems);
+    problems.throwIfAny();
+    const rows = checked as BiodieselImport[];
+    await insertInChunks(em, BiodieselImport, rows);
+    return {
+      result: rows,
+      audit: rows.map((r) => ({ operation: 'recordImports', entity: 'BiodieselImport', entityId: r.id, producerId: r.producerId, after: r })),
+    };
   }
 
   /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
@@ -105,7 +113,8 @@ export class BiodieselImportService {
     if (!DECLARATION.test(declarationNumber)) {
       throw new BadInputError(`${at}.declarationNumber`, message('biodieselImport.declarationNumber', { field: 'declarationNumber' }));
     }
-    return Object.assign(new BiodieselImport(), { producerId: input.producerId, clearedOn, volumeM3, declarationNumber });
+    const invoiceKey = input.invoiceKey == null ? null : checkedNfeKey(input.invoiceKey, `${at}.invoiceKey`);
+    return Object.assign(new BiodieselImport(), { producerId: input.producerId, clearedOn, volumeM3, declarationNumber, invoiceKey });
   }
 
   /**

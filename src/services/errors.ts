@@ -5,10 +5,10 @@ import { Locale, Localized, message, Message, recognise, translate } from '../i1
  * into an error with `extensions.code`; anything else is masked as INTERNAL_SERVER_ERROR. Their
  * text is a Message (src/i18n), shown in the caller's language; `message` is the English text.
  */
-export type ConflictReason = 'PERIOD_CLOSED' | 'VERSION_MISMATCH' | 'DUPLICATE' | 'REGIME_ALREADY_ELECTED' | 'ALREADY_SOLD_IN_YEAR';
+export type ConflictReason = 'PERIOD_CLOSED' | 'VERSION_MISMATCH' | 'DUPLICATE' | 'REGIME_ALREADY_ELECTED' | 'ALREADY_SOLD_IN_YEAR' | 'CANCELLED';
 
 /** The records a NOT_FOUND names (each has its message, `notFound.<Record>`). */
-export type RecordName = 'Producer' | 'Contract' | 'FamilyFarmer' | 'FamilyFarmingOrganization' | 'SealGrant' | 'Purchase';
+export type RecordName = 'Producer' | 'Contract' | 'FamilyFarmer' | 'FamilyFarmingOrganization' | 'SealGrant' | 'Purchase' | 'Sale' | 'Document' | 'BiodieselImport' | 'FomentoExpense';
 
 /**
  * What an error says: a Message, or its English text — recognised against the catalogue's

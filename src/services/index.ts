@@ -23,6 +23,8 @@ import { SealPlanService } from './seal-compliance/seal-plan.service';
 import { TaxPeriodService } from './tax-period.service';
 import { FactsService } from './facts/facts.service';
 import { CompiledReadService } from './compiled-read.service';
+import { RecordChangeService } from './record-change.service';
+import { RecordReturnService } from './record-return.service';
 
 import { ProgramOverviewService } from './program-overview.service';
 /** The use cases over one DataSource. */
@@ -33,6 +35,7 @@ function build(ds: DataSource) {
   const sealEvaluations = new SealEvaluationService(ds);
   const sealCompliance = new SealComplianceService(ds, () => law.lawBook(), contractConformity, sealEvaluations);
   const seals = new SealService(ds);
+  const taxPeriods = new TaxPeriodService(ds, () => law.lawBook());
   return {
     dataSource: ds,
     audit: new AuditService(ds),
@@ -56,7 +59,9 @@ function build(ds: DataSource) {
     sealPlan: new SealPlanService(ds, sealCompliance),
     programOverview: new ProgramOverviewService(ds, sealCompliance, seals),
     purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
-    taxPeriods: new TaxPeriodService(ds, () => law.lawBook()),
+    taxPeriods,
+    recordChanges: new RecordChangeService(ds, taxPeriods),
+    recordReturns: new RecordReturnService(ds),
     compiledReads: new CompiledReadService(ds),
   };
 }

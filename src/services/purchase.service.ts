@@ -11,10 +11,11 @@ import {
   assertWritable, insertInChunks, isId, optionalText, requireDate, requireOpenPeriods, requirePositiveDecimal, requireRecords, requireWritableProducers,
 } from './record-batch';
 import { assertVisible } from './scope';
-import { mutate } from './transaction';
+import { AuditRecord, mutate } from './transaction';
 import { requireMunicipalities } from './validation';
 import { message } from '../i18n';
 import { Problems } from './problems';
+import { checkedNfeKey } from './nfe-key-input';
 
 export interface RecordPurchaseInput {
   producerId: string;
@@ -31,6 +32,10 @@ export interface RecordPurchaseInput {
   contractId?: string | null;
   purpose?: PurchasePurpose | null;
   externalId?: string | null;
+  invoiceKey?: string | null;
+  /** Read from an NF-e: the item's number and its PIS/Cofins CST. */
+  invoiceItem?: number | null;
+  pisCofinsCst?: string | null;
 }
 
 /** Shared records a page of purchases fetches in its own statement when the query selects them (Purchase.familyFarmer, .originMunicipality). */
@@ -79,20 +84,24 @@ export class PurchaseService {
    */
   async record(actor: Actor, inputs: RecordPurchaseInput[]): Promise<Purchase[]> {
     assertWritable(actor, inputs.map((p, i) => ({ field: `input[${i}].producerId`, id: p.producerId })));
+    if (inputs.length === 0) return [];
+    return mutate(this.ds, actor, (em) => this.write(em, actor, inputs));
+  }
+
+  /** record's work in a transaction the caller holds (the NF-e import writes several kinds in one). */
+  async write(em: EntityManager, actor: Actor, inputs: RecordPurchaseInput[]): Promise<{ result: Purchase[]; audit: AuditRecord[] }> {
+    assertWritable(actor, inputs.map((p, i) => ({ field: `input[${i}].producerId`, id: p.producerId })));
     const problems = new Problems();
     const checked = inputs.map((input, i) => problems.check(() => PurchaseService.toRow(input, `input[${i}]`)));
     PurchaseService.rejectRepeatedExternalIds(checked, problems);
-    if (inputs.length === 0) return [];
-    return mutate(this.ds, actor, async (em) => {
-      await this.checkBatch(em, actor, checked, inputs.map((input) => (input.consumedOn == null ? 'purchasedOn' : 'consumedOn')), problems);
-      problems.throwIfAny();
-      const rows = checked as Purchase[];
-      await insertInChunks(em, Purchase, rows);
-      return {
-        result: rows,
-        audit: rows.map((r) => ({ operation: 'recordPurchases', entity: 'Purchase', entityId: r.id, producerId: r.producerId, after: r })),
-      };
-    });
+    await this.checkBatch(em, actor, checked, inputs.map((input) => (input.consumedOn == null ? 'purchasedOn' : 'consumedOn')), problems);
+    problems.throwIfAny();
+    const rows = checked as Purchase[];
+    await insertInChunks(em, Purchase, rows);
+    return {
+      result: rows,
+      audit: rows.map((r) => ({ operation: 'recordPurchases', entity: 'Purchase', entityId: r.id, producerId: r.producerId, after: r })),
+    };
   }
 
   /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
@@ -147,6 +156,7 @@ export class PurchaseService {
       externalId = optionalText(input.externalId);
       if (externalId === null) throw new BadInputError(`${at}.externalId`, message('input.blank', { field: 'externalId' }));
     }
+    const invoiceKey = input.invoiceKey == null ? null : checkedNfeKey(input.invoiceKey, `${at}.invoiceKey`);
     return Object.assign(new Purchase(), {
       producerId: input.producerId,
       purchasedOn,
@@ -162,6 +172,9 @@ export class PurchaseService {
       contractId: input.contractId ?? null,
       purpose,
       externalId,
+      invoiceKey,
+      invoiceItem: input.invoiceItem ?? null,
+      pisCofinsCst: input.pisCofinsCst ?? null,
     });
   }
 
@@ -185,8 +198,11 @@ export class PurchaseService {
    * kind of referenced record whatever the batch size. This is where every rule that reads
    * stored data is applied before the batch is written.
    */
-  private async checkBatch(em: EntityManager, actor: Actor, checked: Array<Purchase | undefined>, consumedOnField: string[], problems: Problems): Promise<void> {
-    const at = (i: number, field: string) => `input[${i}].${field}`;
+  async checkBatch(
+    em: EntityManager, actor: Actor, checked: Array<Purchase | undefined>, consumedOnField: string[], problems: Problems,
+    correcting?: { id: string; at: string },
+  ): Promise<void> {
+    const at = (i: number, field: string) => (correcting ? `${correcting.at}.${field}` : `input[${i}].${field}`);
     // The items that passed the checks needing no database, with their place in the input.
     const items = checked.flatMap((r, i) => (r ? [{ r, i }] : []));
     await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: at(i, 'producerId'), id: r.producerId })), problems);
@@ -216,8 +232,8 @@ export class PurchaseService {
     if (keyed.length > 0) {
       const taken: Array<{ producer_id: string; external_id: string }> = await em.query(
         `SELECT producer_id, external_id FROM purchase
-          WHERE (producer_id, external_id) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
-        [keyed.map((k) => k.producerId), keyed.map((k) => k.externalId)],
+          WHERE (producer_id, external_id) IN (SELECT * FROM unnest($1::bigint[], $2::text[])) AND id IS DISTINCT FROM $3::bigint`,
+        [keyed.map((k) => k.producerId), keyed.map((k) => k.externalId), correcting?.id ?? null],
       );
       const takenKeys = new Set(taken.map((t) => JSON.stringify([String(t.producer_id), t.external_id])));
       for (const clash of keyed.filter((k) => takenKeys.has(JSON.stringify([String(k.producerId), k.externalId])))) {
@@ -225,6 +241,8 @@ export class PurchaseService {
       }
     }
 
+    // A correction judges the closed months of the lot before and after it itself (an ADMIN may change them).
+    if (correcting) return;
     // art. 6º §3º: a lot weighs in the month it is used, so the month of consumedOn must be open
     // (the error names purchasedOn where consumedOn was left to default to it). art. 6º §4º: a
     // third-party lot of raw material also enters the average price per kg of the month it was

@@ -10,6 +10,7 @@ import { requireDate, requireWritableProducers, visibleProducerIds } from './rec
 import { requireVisibleProducer } from './seal.service';
 import { mutate } from './transaction';
 import { message } from '../i18n';
+import { activeSql } from './record-state';
 
 export interface ElectRegimeInput {
   producerId: string;
@@ -25,7 +26,7 @@ export interface ElectRegimeInput {
  */
 async function refuseWhenAlreadySold(em: EntityManager, producerId: string, electedOn: IsoDate): Promise<void> {
   const [row]: Array<{ first: string | null }> = await em.query(
-    `SELECT to_char(min(sold_on), 'YYYY-MM-DD') AS first FROM sale WHERE producer_id = $1 AND sold_on >= $2::date AND sold_on < $3::date`,
+    `SELECT to_char(min(sold_on), 'YYYY-MM-DD') AS first FROM sale WHERE producer_id = $1 AND sold_on >= $2::date AND sold_on < $3::date AND ${activeSql()}`,
     [producerId, firstDayOfMonth(yearOf(electedOn), 1), electedOn],
   );
   if (row?.first) {

@@ -7,6 +7,7 @@ import { Feedstock, PurchasePurpose, Region, SupplierKind } from '../law/types';
 import { Timeline, valueOnSql } from './facts/parameter-timeline';
 import { semiaridDays } from './facts/priority-region.sql';
 import { supplierOn } from './facts/supplier-eligibility.sql';
+import { activeSql } from './record-state';
 
 /**
  * The raw material of a tax month in SQL (Lei 11.116/2005, art. 5º; Decreto 10.527/2020, art. 6º
@@ -104,9 +105,29 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
  * made the big producer's month 20–50 % slower (docs/PERFORMANCE.md, "The dashboard's windows").
  */
 function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', windows: number): string {
-  const biodiesel = `purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}'`;
-  if (windows === 1) return `JOIN purchase ${alias} ON ${alias}.producer_id = w.producer_id AND ${alias}.${day} BETWEEN w.first AND w.last AND ${alias}.${biodiesel}`;
-  return `CROSS JOIN LATERAL (SELECT * FROM purchase WHERE producer_id = w.producer_id AND ${day} BETWEEN w.first AND w.last AND ${biodiesel} OFFSET 0) ${alias}`;
+  // One window: its bounds as the statement's own values, so the planner sees the producer's rows.
+  const [producer, first, last] = windows === 1 ? ['($1::bigint[])[1]', '($2::date[])[1]', '($3::date[])[1]'] : ['w.producer_id', 'w.first', 'w.last'];
+  const rows = countedPurchasesSql(producer, day, first, last);
+  return windows === 1 ? `CROSS JOIN (${rows}) ${alias}` : `CROSS JOIN LATERAL (${rows} OFFSET 0) ${alias}`;
+}
+
+/** The columns of a purchase the month's raw material reads. */
+const PURCHASE_READ = ['id', 'producer_id', 'feedstock', 'supplier_kind', 'family_farmer_id', 'organization_id', 'origin_municipality_code', 'purpose'];
+
+/**
+ * The active purchases of raw material for biodiesel of `producer` whose `day` lies in
+ * [first, last], and each active return of one of them dated in it as a negative lot on its day
+ * (docs/LAW.md, "Returns"): two legs, each with its own bounds, so that each is read through its
+ * index (a view over both was scanned whole).
+ */
+function countedPurchasesSql(producer: string, day: 'consumed_on' | 'purchased_on', first: string, last: string): string {
+  const counted = (a: string) => `${a}.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql(a)}`;
+  return `SELECT ${PURCHASE_READ.map((c) => `o.${c}`).join(', ')}, o.purchased_on, o.consumed_on, o.quantity_kg, o.cost
+      FROM purchase o WHERE o.producer_id = ${producer} AND o.${day} BETWEEN ${first} AND ${last} AND ${counted('o')}
+     UNION ALL
+    SELECT ${PURCHASE_READ.map((c) => `o.${c}`).join(', ')}, r.returned_on, r.returned_on, -r.quantity, CASE WHEN o.cost IS NULL THEN NULL ELSE -r.value END
+      FROM record_return r JOIN purchase o ON o.id = r.purchase_id AND ${counted('o')}
+     WHERE r.producer_id = ${producer} AND r.returned_on BETWEEN ${first} AND ${last} AND ${activeSql('r')}`;
 }
 
 /**
@@ -116,7 +137,7 @@ function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', win
  */
 export function latestEarlierUseSql(producer: string, before: string): string {
   return `(SELECT to_char(max(e.consumed_on), 'YYYY-MM-DD') FROM purchase e
-      WHERE e.producer_id = ${producer} AND e.consumed_on < ${before} AND e.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}')`;
+      WHERE e.producer_id = ${producer} AND e.consumed_on < ${before} AND e.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql('e')})`;
 }
 
 /** The month of a day of latestEarlierUseSql, as the window whose raw material is read. */

@@ -10,6 +10,7 @@ import { BiodieselOrigin, Market } from '../law/types';
 import { importFacts, importsOfMonthSql } from './biodiesel-import.service';
 import { minimumShareTimeline, runIndexSql } from './facts/parameter-timeline';
 import { earlierFeedstock, earlierWindow, feedstockOfWindows, latestEarlierUseSql, WindowFeedstock } from './tax-period-feedstock';
+import { activeSql } from './record-state';
 
 /**
  * The monthly PIS/Pasep and Cofins of a SET of producers for one month (Lei 11.116/2005, arts.
@@ -156,7 +157,14 @@ async function salesOf(q: Queryable, months: Month[], first: IsoDate, last: IsoD
     `SELECT s.producer_id::text AS producer_id, ${runIndexSql('s.sold_on', 'k.starts::date[]')} AS segment, s.origin, s.market,
             sum(s.volume_m3) AS volume, sum(s.revenue) AS revenue
        FROM unnest($1::bigint[], $4::text[]) AS k(producer_id, starts)
-       JOIN sale s ON s.producer_id = k.producer_id AND s.sold_on BETWEEN $2::date AND $3::date
+       JOIN (SELECT producer_id, sold_on, origin, market, volume_m3, revenue FROM sale
+              WHERE producer_id = ANY($1::bigint[]) AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}
+             UNION ALL
+             -- Each active return of an active sale, negative, on its day (docs/LAW.md, "Returns").
+             SELECT o.producer_id, r.returned_on, o.origin, o.market, -r.quantity, -r.value
+               FROM record_return r JOIN sale o ON o.id = r.sale_id AND ${activeSql('o')}
+              WHERE r.producer_id = ANY($1::bigint[]) AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}) s
+         ON s.producer_id = k.producer_id
       GROUP BY 1, 2, 3, 4`,
     [months.map((m) => m.producerId), first, last, months.map((m) => `{${m.segments!.map((s) => s.from).join(',')}}`)],
   );

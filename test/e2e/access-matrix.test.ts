@@ -69,6 +69,8 @@ const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | '
   'Mutation.updateProducer': 'write-own', 'Mutation.electRegime': 'write-own', 'Mutation.createContract': 'write-own',
   'Mutation.recordPurchases': 'write-own', 'Mutation.recordSales': 'write-own', 'Mutation.recordFomento': 'write-own',
   'Mutation.recordImports': 'write-own', 'Mutation.closeTaxPeriod': 'write-own', 'Mutation.reopenTaxPeriod': 'write-own',
+  'Mutation.cancelDocument': 'write-own', 'Mutation.recordReturns': 'write-own', 'Mutation.correctPurchase': 'write-own', 'Mutation.correctSale': 'write-own',
+  'Mutation.correctImport': 'write-own', 'Mutation.correctFomento': 'write-own',
 };
 
 test('each operation\'s rule is what DESIGN §4 says for it', () => {

@@ -1,5 +1,6 @@
 import { getSchema } from '../../src/graphql/schema';
 import { Caller, startTestApi, TestApi } from '../support/api';
+import { nfeKey } from '../support/fixtures';
 
 /**
  * DESIGN §4: every successful mutation writes AuditEntry rows (actor = token sub, role,
@@ -106,22 +107,26 @@ const CASES: Array<[string, Case]> = [
     query: () => `mutation { recordPurchases(input: [${PURCHASE('100.50')}, ${PURCHASE('200.25')}, ${PURCHASE('300')}]) { id } }`,
     idsOf: (d) => d.recordPurchases.map((p: any) => p.id),
     check: (rows) => expect(rows.map((r) => r.after?.cost)).toEqual(['100.5', '200.25', '300']),
+    after: (d) => { ids.purchase = d.recordPurchases[0].id; },
   }],
   ['recordSales', {
     as: () => PRODUCER, entries: 1, entity: 'Sale',
     query: () => `mutation { recordSales(input: [{ producerId: "${ids.producer}", soldOn: "2025-03-20", volumeM3: "10", revenue: "5000" }]) { id } }`,
     idsOf: (d) => d.recordSales.map((s: any) => s.id),
+    after: (d) => { ids.sale = d.recordSales[0].id; },
   }],
   ['recordImports', {
     as: () => PRODUCER, entries: 2, entity: 'BiodieselImport',
     query: () => `mutation { recordImports(input: [{ producerId: "${ids.producer}", clearedOn: "2025-03-05", volumeM3: "12.5", declarationNumber: "25/0300001-1" }, { producerId: "${ids.producer}", clearedOn: "2025-03-06", volumeM3: "3", declarationNumber: "25/0300002-2" }]) { id } }`,
     idsOf: (d) => d.recordImports.map((i: any) => i.id),
     check: (rows) => expect(rows.map((r) => r.after?.declarationNumber)).toEqual(['25/0300001-1', '25/0300002-2']),
+    after: (d) => { ids.import = d.recordImports[1].id; },
   }],
   ['recordFomento', {
     as: () => PRODUCER, entries: 1, entity: 'FomentoExpense',
     query: () => `mutation { recordFomento(input: [{ producerId: "${ids.producer}", spentOn: "2025-04-01", kind: TECHNICAL_ASSISTANCE, amount: "650", municipalityCode: "2611606" }]) { id } }`,
     idsOf: (d) => d.recordFomento.map((f: any) => f.id),
+    after: (d) => { ids.fomento = d.recordFomento[0].id; },
   }],
   ['electRegime', {
     as: () => PRODUCER, entries: 1, entity: 'RegimeElection',
@@ -178,6 +183,42 @@ const CASES: Array<[string, Case]> = [
     idsOf: () => [],
     check: ([row]) => expect(row.producer_id).toBe(ids.producer),
   }],
+  ['correctPurchase', {
+    as: () => PRODUCER, entries: 1, entity: 'Purchase',
+    query: () => `mutation { correctPurchase(id: "${ids.purchase}", input: { cost: "150" }, expectedVersion: 1) { purchase { id } } }`,
+    idsOf: (d) => [d.correctPurchase.purchase.id],
+    check: ([row]) => { expect([row.before?.cost, row.before?.version, row.after?.cost, row.after?.version]).toEqual(['100.5', 1, '150', 2]); },
+  }],
+  ['correctSale', {
+    as: () => PRODUCER, entries: 1, entity: 'Sale',
+    query: () => `mutation { correctSale(id: "${ids.sale}", input: { invoiceKey: "${nfeKey('11222333000181', 1, '2503')}" }, expectedVersion: 1) { sale { id } } }`,
+    idsOf: (d) => [d.correctSale.sale.id],
+    check: ([row]) => { expect([row.before?.invoiceKey, row.after?.invoiceKey]).toEqual([null, nfeKey('11222333000181', 1, '2503')]); },
+  }],
+  ['recordReturns', {
+    as: () => PRODUCER, entries: 1, entity: 'RecordReturn',
+    query: () => `mutation { recordReturns(input: [{ originalKey: "${nfeKey('11222333000181', 1, '2503')}", saleId: "${ids.sale}", returnedOn: "2025-03-25", quantity: "1", value: "500" }]) { id } }`,
+    idsOf: (d) => d.recordReturns.map((r: any) => r.id),
+    check: ([row]) => { expect([row.before, row.after?.saleId, row.after?.quantity, row.producer_id]).toEqual([null, ids.sale, '1', ids.producer]); },
+  }],
+  ['correctImport', {
+    as: () => PRODUCER, entries: 1, entity: 'BiodieselImport',
+    query: () => `mutation { correctImport(id: "${ids.import}", input: { volumeM3: "4" }, expectedVersion: 1) { biodieselImport { id } } }`,
+    idsOf: (d) => [d.correctImport.biodieselImport.id],
+    check: ([row]) => { expect([row.before?.volumeM3, row.after?.volumeM3, row.after?.version]).toEqual(['3', '4', 2]); },
+  }],
+  ['correctFomento', {
+    as: () => PRODUCER, entries: 1, entity: 'FomentoExpense',
+    query: () => `mutation { correctFomento(id: "${ids.fomento}", input: { amount: "700" }, expectedVersion: 1) { fomentoExpense { id } } }`,
+    idsOf: (d) => [d.correctFomento.fomentoExpense.id],
+    check: ([row]) => { expect([row.before?.amount, row.after?.amount]).toEqual(['650', '700']); },
+  }],
+  ['cancelDocument', {
+    as: () => PRODUCER, entries: 1, entity: 'Sale',
+    query: () => `mutation { cancelDocument(key: "${nfeKey('11222333000181', 1, '2503')}") { sales { id } } }`,
+    idsOf: (d) => d.cancelDocument.sales.map((s: any) => s.id),
+    check: ([row]) => { expect([row.before, row.after]).toEqual([{ state: 'ACTIVE', version: 2 }, { state: 'CANCELLED', version: 3, invoiceKey: nfeKey('11222333000181', 1, '2503') }]); },
+  }],
 ];
 
 test('every mutation of the schema has an audit case here', () => {
@@ -210,10 +251,11 @@ test('each successful mutation writes its audit entries: actor, role, operation,
 
 test('the audit log answers them, newest first, filtered by entity and id', async () => {
   const purchases = await api.ok('{ auditLog(entity: "Purchase") { totalCount edges { node { actor role operation entity entityId before after at } } } }', {}, { role: 'AUDITOR' });
-  expect(purchases.auditLog.totalCount).toBe(3);
+  expect(purchases.auditLog.totalCount).toBe(4);
   const nodes = purchases.auditLog.edges.map((e: any) => e.node);
-  expect(nodes.map((n: any) => n.after.cost)).toEqual(['300', '200.25', '100.5']);
-  expect(nodes[0]).toMatchObject({ actor: 'tax-team-1', role: 'PRODUCER', operation: 'recordPurchases', entity: 'Purchase', before: null });
+  expect(nodes.map((n: any) => n.after.cost)).toEqual(['150', '300', '200.25', '100.5']);
+  expect(nodes[0]).toMatchObject({ actor: 'tax-team-1', role: 'PRODUCER', operation: 'correctPurchase', entity: 'Purchase', before: { cost: '100.5' } });
+  expect(nodes[1]).toMatchObject({ actor: 'tax-team-1', role: 'PRODUCER', operation: 'recordPurchases', entity: 'Purchase', before: null });
   expect(Number.isNaN(Date.parse(nodes[0].at))).toBe(false);
   const one = await api.ok(`{ auditLog(entity: "Producer", entityId: "${ids.producer}") { totalCount edges { node { operation before after } } } }`);
   expect(one.auditLog.edges.map((e: any) => e.node.operation)).toEqual(['updateProducer', 'createProducer']);

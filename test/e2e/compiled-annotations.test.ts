@@ -87,6 +87,7 @@ test('every stored property and relation of the types the compiled reads reach i
   expect(seen).toEqual(new Set([
     'Producer', 'Purchase', 'Sale', 'Contract', 'BiodieselImport', 'FamilyFarmer', 'FamilyFarmingOrganization', 'FamilyFarmingRegistration',
     'MembershipDeclaration', 'Municipality', 'SemiaridMembership', 'SealGrant', 'SealEvent', 'RegimeElection', 'AuditEntry', 'MinimumPrice', 'LawParameterVersion',
+    'RecordReturn',
   ]));
   expect(stored).toEqual(expect.arrayContaining(['BiodieselImport.volumeM3', 'Purchase.cost', 'Producer.establishments', 'AuditEntry.before', 'MembershipDeclaration.recordedAt']));
   expect(computed).toEqual([]);

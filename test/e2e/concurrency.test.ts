@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { Decimal } from '../../src/law/decimal';
 import { PERIOD_LOCK_KEY } from '../../src/services/period-lock';
 import { GraphQLResponse, startTestApi, TestApi } from '../support/api';
+import { nfeKey } from '../support/fixtures';
 
 /**
  * Races that must resolve to exactly one outcome: an acknowledged record is never lost, a batch
@@ -87,7 +88,7 @@ test('overlapping batches in parallel: the loser writes none of its items, not e
 
 test('the same invoiceKey sent twice in parallel: one sale stored, the other CONFLICT/DUPLICATE', async () => {
   for (let round = 0; round < 5; round++) {
-    const invoiceKey = `2626021122233300018155001${String(round).padStart(9, '0')}1123456780`; // issued by this producer (its CNPJ in positions 7 to 20)
+    const invoiceKey = nfeKey('11222333000181', round, '2602'); // issued by this producer (its CNPJ in positions 7 to 20)
     const send = () => api.gql(SALES, { i: [sale('2026-02-12', '5', { invoiceKey })] });
     const [a, b] = await Promise.all([send(), send()]);
     expect([a, b].filter((r) => !r.errors)).toHaveLength(1);

@@ -115,3 +115,36 @@ test('establishments: an ADMIN records them (a PRODUCER may not), each CNPJ of o
     await plain.stop();
   }
 });
+
+test('a key is 44 positions anchored at both ends, model 55, its digit right; each refused by name on both paths', async () => {
+  const good = nfeKey(OWN_CNPJ, 31);
+  // 45 characters that begin with a valid key naming the producer's own CNPJ: never reaches char(44).
+  const cases: Array<[string, string]> = [
+    [`${good}1`, 'invoiceKey must be an NF-e access key: 44 digits, the issuer\'s CNPJ (positions 7 to 18) may hold letters A to Z'],
+    [`${good.slice(0, 43)}${(Number(good[43]) + 1) % 10}`, `invoiceKey's check digit is ${(Number(good[43]) + 1) % 10}, but its first 43 positions give ${good[43]} (modulo 11)`],
+  ];
+  const nfce43 = good.slice(0, 43).replace(/^(.{20})55/, '$165');
+  const nfce = `${nfce43}${(await import('../../src/formats/nfe-key')).nfeKeyDigit(nfce43)}`;
+  cases.push([nfce, 'invoiceKey names model 65 (positions 21 and 22); an NF-e key names model 55']);
+  for (const [key, message] of cases) {
+    const answer = await api.gql(RECORD, { i: [sale(own, key)] }, asOwn());
+    expect(answer.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT', field: 'input[0].invoiceKey' } });
+    const imported = await upload(own, [key]);
+    expect([imported.status, imported.body.error?.code, imported.body.error?.message]).toEqual([400, 'BAD_USER_INPUT', `line 2, column invoiceKey: ${message}`]);
+  }
+  expect(await api.count('SELECT count(*) FROM sale WHERE producer_id = $1 AND invoice_key LIKE $2', [own, `${good.slice(0, 43)}%`])).toBe(0);
+});
+
+test('a producer whose CNPJ is alphanumeric records its NF-e keys (NT Conjunta 2025.001)', async () => {
+  const alnum = (await api.ok(`mutation($i: CreateProducerInput!) { createProducer(input: $i) { id cnpj } }`,
+    { i: { cnpj: '12.ABC.345/01DE-35', legalName: 'Usina Alfanumérica', plantMunicipalityCode: '2611606' } })).createProducer;
+  expect(alnum.cnpj).toBe('12ABC34501DE35');
+  // The key worked by hand in test/formats/nfe-key.test.ts: digit 7.
+  const key = '35260712ABC34501DE35550010000001231123456787';
+  const recorded = await api.ok(RECORD, { i: [sale(alnum.id, key)] });
+  expect(recorded.recordSales[0].invoiceKey).toBe(key);
+  const csv = await upload(alnum.id, [nfeKey('12ABC34501DE35', 124)], { role: 'PRODUCER', producerId: alnum.id });
+  expect([csv.status, csv.body.import?.rows]).toEqual([200, 1]);
+  // Its last digit changed: refused.
+  expect((await api.gql(RECORD, { i: [sale(alnum.id, `${key.slice(0, 43)}8`)] })).errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+});

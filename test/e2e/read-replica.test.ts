@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -11,6 +12,7 @@ import { Role } from '../../src/law/types';
 import { createApp, RunningApp } from '../../src/server';
 import { createServices } from '../../src/services';
 import { Actor } from '../../src/services/actor';
+import { importFile } from '../../src/import/importer';
 import { FallbackReason, lsnValue, ReadReplica, ReadTarget } from '../../src/services/read-replica';
 import { TEST_SECRET } from '../support/api';
 import { newCnpj, RECIFE } from '../support/fixtures';
@@ -170,6 +172,24 @@ test('read-your-writes: a client\'s read after its own write sees it; another cl
     expect(await metric('selo_db_replica_fallbacks_total{reason="own_write"}')).toBe(ownWrites + 1);
   } finally {
     await reader.query('SELECT pg_wal_replay_resume()').catch(() => undefined);
+  }
+});
+
+test('read-your-writes after an import: the importer\'s next read is not served a standby without its rows', async () => {
+  await caughtUp();
+  await reader.query('SELECT pg_wal_replay_pause()');
+  try {
+    const carla = { sub: 'carla', role: Role.ADMIN };
+    const before = await replica.targetFor(actor({ sub: 'carla', role: Role.AUDITOR }));
+    expect(before).toBe('replica');
+    const csv = `cpf;name;municipalityCode\n52998224725;Ana Importada;${RECIFE}\n`;
+    const summary = await importFile(primary, actor(carla), { kind: 'farmers', input: Readable.from([Buffer.from(csv)]) });
+    expect(summary.rows).toBe(1);
+    // Replay is paused: the standby cannot have her rows, so her reads go to the primary.
+    expect(await replica.targetFor(actor({ sub: 'carla', role: Role.AUDITOR }))).toBe('primary');
+    expect(await replica.targetFor(actor(AUDITOR_BRUNO))).toBe('replica');
+  } finally {
+    await reader.query('SELECT pg_wal_replay_resume()');
   }
 });
 

@@ -111,6 +111,12 @@ export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
   publishCoefficientRule: adminWrite('The law: ADMIN only.'),
   publishLawParameter: adminWrite('The law: ADMIN only.'),
   closeTaxPeriod: ownWrite('A producer closes its own month.', 'producerId'),
+  recordReturns: ownWrite('A PRODUCER records returns of its own purchases and sales (named by id, scoped in the service).'),
+  cancelDocument: ownWrite('A PRODUCER cancels the records of its own notes only (the service scopes the key to its records).'),
+  correctPurchase: ownWrite('A PRODUCER corrects its own purchases (named by id, scoped in the service); a closed month is an ADMIN\'s to change.'),
+  correctImport: ownWrite('A PRODUCER corrects its own imports (named by id, scoped in the service); a closed month is an ADMIN\'s to change.'),
+  correctFomento: ownWrite('A PRODUCER corrects its own fomento expenses (named by id, scoped in the service); an evaluated Selo year is an ADMIN\'s to change.'),
+  correctSale: ownWrite('A PRODUCER corrects its own sales (named by id, scoped in the service); a closed month is an ADMIN\'s to change.'),
   reopenTaxPeriod: ownWrite('Reopening a producer\'s month, with a reason.', 'producerId'),
 };
 

@@ -1,4 +1,5 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { RecordState } from '../../law/types';
 import { Decimal } from '../../law/decimal';
 import { connectionOf } from '../types/connection';
 import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
@@ -9,6 +10,9 @@ export class BiodieselImportType {
   @Field(() => DateScalar, { description: 'Date of customs clearance (desembaraço aduaneiro): decides the amounts in force and the month.' }) clearedOn: string;
   @Quantity() @Field(() => DecimalScalar, { description: 'Volume imported, in m³.' }) volumeM3: Decimal;
   @Field({ description: 'The import declaration\'s number (DI or DUIMP), unique per producer; stored trimmed, in capitals.' }) declarationNumber: string;
+  @Field(() => String, { nullable: true, description: 'The NF-e access key of the document that records it, if given: cancelDocument with this key cancels it.' }) invoiceKey: string | null;
+  @Field(() => RecordState, { description: 'ACTIVE, or CANCELLED with its NF-e (cancelDocument): a cancelled record is kept but counted by no computation.' }) state: RecordState;
+  @Field(() => Int, { description: 'Raised by each correction; a correction names it as expectedVersion (else CONFLICT VERSION_MISMATCH).' }) version: number;
 }
 
 export const BiodieselImportConnection = connectionOf(BiodieselImportType, 'BiodieselImport');

@@ -1,6 +1,6 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
-import { FomentoKind } from '../../law/types';
+import { FomentoKind, RecordState } from '../../law/types';
 import { DateScalar, DecimalScalar, Money } from '../scalars';
 
 @ObjectType('FomentoExpense', { description: 'Fomento spending for family farming (Decreto 10.527/2020, art. 2º VII; counted by art. 3º §2 I c in the priority region).' })
@@ -10,4 +10,7 @@ export class FomentoExpenseType {
   @Field(() => FomentoKind, { description: 'What was spent on.' }) kind: FomentoKind;
   @Money() @Field(() => DecimalScalar, { description: 'Amount in reais.' }) amount: Decimal;
   @Field(() => String, { nullable: true, description: 'Free description.' }) description: string | null;
+  @Field(() => String, { nullable: true, description: 'The NF-e access key of the document that records it, if given: cancelDocument with this key cancels it.' }) invoiceKey: string | null;
+  @Field(() => RecordState, { description: 'ACTIVE, or CANCELLED with its NF-e (cancelDocument): a cancelled record is kept but counted by no computation.' }) state: RecordState;
+  @Field(() => Int, { description: 'Raised by each correction; a correction names it as expectedVersion (else CONFLICT VERSION_MISMATCH).' }) version: number;
 }

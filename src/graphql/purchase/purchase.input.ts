@@ -22,4 +22,5 @@ export class RecordPurchaseInput {
   @Field(() => PurchasePurpose, { nullable: true, defaultValue: PurchasePurpose.BIODIESEL_FEEDSTOCK, description: 'Raw material for biodiesel (art. 3º §2 I a) or another product (I b).' })
   purpose?: PurchasePurpose | null;
   @Field(() => String, { nullable: true, description: 'Caller-chosen key, unique per producer (retries of a batch are refused with CONFLICT). At most 255 characters.' }) externalId?: string | null;
+  @Field(() => String, { nullable: true, description: 'The NF-e access key of the note that documents the lot (the producer\'s entry note, the farmer\'s producer note or the cooperative\'s note): layout, model 55 and check digit verified (else BAD_USER_INPUT). A note of several items keys several lots; cancelDocument with the key cancels them all.' }) invoiceKey?: string | null;
 }

@@ -1,6 +1,6 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
-import { Feedstock, PurchasePurpose, SupplierKind } from '../../law/types';
+import { Feedstock, PurchasePurpose, SupplierKind, RecordState } from '../../law/types';
 import { connectionOf } from '../types/connection';
 import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
 
@@ -16,6 +16,11 @@ export class PurchaseType {
   @Field(() => String, { nullable: true, description: 'Name of the supplier, required for THIRD_PARTY.' }) supplierName: string | null;
   @Field(() => PurchasePurpose, { description: 'Raw material for biodiesel (art. 3º §2 I a) or another product (I b).' }) purpose: PurchasePurpose;
   @Field(() => String, { nullable: true, description: 'Caller-chosen key; a second record with the same key for the same producer is a CONFLICT.' }) externalId: string | null;
+  @Field(() => String, { nullable: true, description: 'The NF-e access key of the document that records it, if given: cancelDocument with this key cancels it.' }) invoiceKey: string | null;
+  @Field(() => Int, { nullable: true, description: 'The item\'s number in its NF-e (nItem), for a purchase imported from the note.' }) invoiceItem: number | null;
+  @Field(() => String, { nullable: true, description: 'The NF-e item\'s PIS/Cofins CST (tax situation code), for a purchase imported from the note.' }) pisCofinsCst: string | null;
+  @Field(() => RecordState, { description: 'ACTIVE, or CANCELLED with its NF-e (cancelDocument): a cancelled record is kept but counted by no computation.' }) state: RecordState;
+  @Field(() => Int, { description: 'Raised by each correction; a correction names it as expectedVersion (else CONFLICT VERSION_MISMATCH).' }) version: number;
 }
 
 export const PurchaseConnection = connectionOf(PurchaseType, 'Purchase');

@@ -12,5 +12,5 @@ export class RecordSaleInput {
   @Field(() => BiodieselOrigin, { nullable: true, defaultValue: BiodieselOrigin.OWN_PRODUCTION, description: 'Own production (default) or imported (art. 6º §5).' })
   origin?: BiodieselOrigin | null;
   @Field(() => Market, { nullable: true, defaultValue: Market.DOMESTIC, description: 'Domestic (default) or export.' }) market?: Market | null;
-  @Field(() => String, { nullable: true, description: 'NF-e access key: 44 digits whose issuer CNPJ (positions 7 to 20) is the producer\'s or one of its establishments\' (else BAD_USER_INPUT); unique per producer (CONFLICT DUPLICATE).' }) invoiceKey?: string | null;
+  @Field(() => String, { nullable: true, description: 'NF-e access key (Ajuste SINIEF 07/2005; NT Conjunta 2025.001): 44 positions, digits but for an alphanumeric issuer CNPJ, model 55, its modulo-11 check digit right; the issuer CNPJ (positions 7 to 20) is the producer\'s or one of its establishments\' (else BAD_USER_INPUT); unique per producer (CONFLICT DUPLICATE).' }) invoiceKey?: string | null;
 }

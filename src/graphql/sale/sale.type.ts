@@ -1,6 +1,6 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
-import { BiodieselOrigin, Market } from '../../law/types';
+import { BiodieselOrigin, Market, RecordState } from '../../law/types';
 import { connectionOf } from '../types/connection';
 import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
 
@@ -12,7 +12,9 @@ export class SaleType {
   @Money() @Field(() => DecimalScalar, { description: 'Gross revenue in reais (the ad valorem base, Lei 11.116/2005 art. 3º).' }) revenue: Decimal;
   @Field(() => BiodieselOrigin, { description: 'Own production, or imported biodiesel (taxed at GENERAL, art. 6º §5).' }) origin: BiodieselOrigin;
   @Field(() => Market, { description: 'Domestic sale or export (no PIS/Cofins; excluded from the Selo base, art. 3º §3º III).' }) market: Market;
-  @Field(() => String, { nullable: true, description: 'NF-e access key (44 digits) naming the producer or one of its establishments as issuer; unique per producer when given.' }) invoiceKey: string | null;
+  @Field(() => String, { nullable: true, description: 'NF-e access key (44 positions, the issuer CNPJ possibly alphanumeric) naming the producer or one of its establishments as issuer; unique per producer when given.' }) invoiceKey: string | null;
+  @Field(() => RecordState, { description: 'ACTIVE, or CANCELLED with its NF-e (cancelDocument): a cancelled record is kept but counted by no computation.' }) state: RecordState;
+  @Field(() => Int, { description: 'Raised by each correction; a correction names it as expectedVersion (else CONFLICT VERSION_MISMATCH).' }) version: number;
 }
 
 export const SaleConnection = connectionOf(SaleType, 'Sale');

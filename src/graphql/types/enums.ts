@@ -2,6 +2,7 @@ import { registerEnumType } from 'type-graphql';
 import {
   BiodieselOrigin, FomentoKind, Feedstock, FuelTax, FuelTaxStatus, Market, OrganizationKind, OwnProductionValuation, PurchasePurpose, RateCategory, Region,
   RegistrationKind, Role, SealComplianceModel, SealEventKind, SealWeightingFactor, SupplierKind, TaxPeriodStatus, TaxRegime,
+  RecordState,
 } from '../../law/types';
 
 registerEnumType(Region, {
@@ -113,6 +114,14 @@ registerEnumType(FomentoKind, {
     DONATION: { description: 'Donation of inputs or goods to family farmers.' },
     INVESTMENT: { description: 'Investment in family farmers\' production.' },
     OTHER: { description: 'Other fomento spending.' },
+  },
+});
+registerEnumType(RecordState, {
+  name: 'RecordState',
+  description: 'A record as its fiscal document stands: a cancelled NF-e\'s records are kept and audited but counted by no computation.',
+  valuesConfig: {
+    ACTIVE: { description: 'Counted: the document stands.' },
+    CANCELLED: { description: 'The NF-e was cancelled (cancelDocument, or the cancellation event tpEvento 110111): kept, audited, counted nowhere from then on.' },
   },
 });
 registerEnumType(TaxPeriodStatus, {

@@ -1,3 +1,5 @@
+import { activeSql } from '../record-state';
+
 /**
  * A contract covering a purchase, and the first purchase a contract covers, in SQL (Decreto
  * 10.527/2020, art. 3º §2 II): the one home of the facts for the Selo's year, Purchase.selo and
@@ -23,6 +25,6 @@ export function coverageSql(c: string, p: string): { prior: string; date: string
  */
 export function firstCoveredSql(c: string, window: { from?: string; until?: string } = {}): string {
   const bounds = [window.from && `p.purchased_on >= ${window.from}`, window.until && `p.purchased_on <= ${window.until}`].filter(Boolean);
-  return `(SELECT p.purchased_on FROM purchase p WHERE p.contract_id = ${c}.id AND ${coverageSql(c, 'p').all}${bounds.map((b) => ` AND ${b}`).join('')}
+  return `(SELECT p.purchased_on FROM purchase p WHERE p.contract_id = ${c}.id AND ${activeSql('p')} AND ${coverageSql(c, 'p').all}${bounds.map((b) => ` AND ${b}`).join('')}
             ORDER BY p.purchased_on LIMIT 1)`;
 }

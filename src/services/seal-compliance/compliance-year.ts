@@ -17,6 +17,7 @@ import {
   FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
   purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
+import { activeSql, COUNTED_SALE } from '../record-state';
 
 /**
  * The Selo's year (Decreto 10.527/2020, art. 3º §2 I–III, §3º) of a SET of producers, one producer
@@ -87,7 +88,7 @@ export class ComplianceYears {
     const sales: Array<{ producer_id: string; revenue: string; volume: string; exported: string }> = await em.query(
       `SELECT producer_id::text AS producer_id, coalesce(sum(revenue), 0) AS revenue, coalesce(sum(volume_m3), 0) AS volume,
               coalesce(sum(volume_m3) FILTER (WHERE market = 'EXPORT'), 0) AS exported
-         FROM sale WHERE producer_id = ANY($1::bigint[]) AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date
+         FROM ${COUNTED_SALE} WHERE producer_id = ANY($1::bigint[]) AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}
         GROUP BY producer_id`,
       [ids, from, to],
     );

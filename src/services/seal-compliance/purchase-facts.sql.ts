@@ -8,6 +8,7 @@ import { membershipOnSql } from '../facts/organization-membership.sql';
 import { supplierOn } from '../facts/supplier-eligibility.sql';
 import { coverageSql } from '../facts/contract-coverage.sql';
 import { runIndexSql } from '../facts/parameter-timeline';
+import { activeSql } from '../record-state';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -56,7 +57,7 @@ export function purchaseFacts(extraWhere = ''): string {
     LEFT JOIN mp ON mp.feedstock = p.feedstock AND p.purchased_on BETWEEN mp.valid_from AND mp.valid_until
     ${semiarid.join}
     ${supplier.join}
-   WHERE p.producer_id = ANY($1::bigint[]) AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS}${extraWhere}`;
+   WHERE p.producer_id = ANY($1::bigint[]) AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS} AND ${activeSql('p')}${extraWhere}`;
 }
 
 /** The columns that make a group, with the SQL type of each (to match groups as tuples). */
@@ -77,7 +78,7 @@ export const FOMENTO_FACTS = `
     FROM fomento_expense f
     JOIN municipality m ON m.ibge_code = f.municipality_code
     ${FOMENTO_SEMIARID.join}
-   WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date`;
+   WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date AND ${activeSql('f')}`;
 /** The columns that make a fomento group. */
 export const FOMENTO_COLUMNS = ['region', 'semiarid', 'segment'];
 

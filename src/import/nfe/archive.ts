@@ -1,0 +1,60 @@
+import { Unzip, UnzipFile, UnzipInflate } from 'fflate';
+import { message } from '../../i18n';
+import { BadInputError } from '../../services/errors';
+
+/** One XML file of an upload: its name (in the ZIP, or the upload's) and its bytes. */
+export interface XmlFile { name: string; bytes: Buffer }
+
+/**
+ * The caps of an NF-e upload. An authorized NF-e's XML is some kilobytes (a few hundred items at
+ * most); a ZIP is read entry by entry and each one's inflated bytes are counted as they come, so a
+ * ZIP bomb (a small file inflating to gigabytes, or declaring false sizes) stops at the cap.
+ */
+export const NFE_LIMITS = { xmlBytes: 2 * 1024 * 1024, files: 5_000, totalBytes: 256 * 1024 * 1024 };
+export type NfeLimits = typeof NFE_LIMITS;
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/** The XML files of an upload: a ZIP of many (entries not ending in .xml are skipped), or one XML. */
+export function xmlFiles(name: string, bytes: Buffer, limits: NfeLimits = NFE_LIMITS): XmlFile[] {
+  if (!bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
+    if (bytes.length > limits.xmlBytes) throw tooLarge(name, limits.xmlBytes);
+    return [{ name, bytes }];
+  }
+  const files: XmlFile[] = [];
+  let total = 0;
+  let failure: Error | null = null;
+  const unzip = new Unzip((file: UnzipFile) => {
+    if (failure || !/\.xml$/i.test(file.name)) return;
+    if (files.length >= limits.files) { failure = new BadInputError('file', message('nfe.zipTooMany', { max: limits.files })); return; }
+    // The declared size is only a hint (it can lie); the bytes are counted as they are inflated.
+    if ((file.originalSize ?? 0) > limits.xmlBytes) { failure = tooLarge(file.name, limits.xmlBytes); return; }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    file.ondata = (error, chunk, final) => {
+      if (failure) return;
+      if (error) { failure = new BadInputError('file', message('nfe.zipInvalid', { detail: `${file.name}: ${error.message}` })); return; }
+      size += chunk.length;
+      total += chunk.length;
+      if (size > limits.xmlBytes) { failure = tooLarge(file.name, limits.xmlBytes); file.terminate(); return; }
+      if (total > limits.totalBytes) { failure = new BadInputError('file', message('nfe.zipTooLarge', { max: limits.totalBytes })); file.terminate(); return; }
+      chunks.push(chunk);
+      if (final) files.push({ name: file.name, bytes: Buffer.concat(chunks) });
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+  try {
+    // Pushed in slices so that a cap reached stops the inflation early.
+    for (let at = 0; at < bytes.length && !failure; at += 64 * 1024) unzip.push(bytes.subarray(at, at + 64 * 1024), at + 64 * 1024 >= bytes.length);
+  } catch (e) {
+    failure ??= new BadInputError('file', message('nfe.zipInvalid', { detail: e instanceof Error ? e.message : String(e) }));
+  }
+  if (failure) throw failure;
+  if (files.length === 0) throw new BadInputError('file', message('nfe.zipEmpty'));
+  return files;
+}
+
+function tooLarge(name: string, max: number): BadInputError {
+  return new BadInputError('file', message('nfe.xmlTooLarge', { name, max }));
+}

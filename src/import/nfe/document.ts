@@ -1,0 +1,119 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+/** One item (det) of an NF-e, as the layout writes it (MOC 4.00). */
+export interface NfeItem {
+  number: number;
+  code: string;
+  description: string;
+  ncm: string;
+  cfop: string;
+  unit: string;
+  quantity: string;
+  value: string;
+  /** The PIS/Cofins CST of the item (imposto/PIS/…/CST), read for the credits it decides. */
+  pisCofinsCst: string | null;
+  /** An import's declaration (prod/DI): its number and clearance date. */
+  declaration: { number: string; clearedOn: string | null } | null;
+}
+
+export interface NfeParty { document: string | null; foreign: boolean; name: string; municipalityCode: string | null }
+
+export interface NfeNote {
+  type: 'note';
+  key: string;
+  /** 0 entry, 1 exit (ide/tpNF). */
+  direction: '0' | '1';
+  /** 1 normal … 4 return (ide/finNFe). */
+  purpose: string;
+  issuedOn: string;
+  issuer: NfeParty;
+  recipient: NfeParty;
+  referenced: string[];
+  items: NfeItem[];
+}
+
+export interface NfeCancellation { type: 'cancellation'; key: string; eventType: string }
+
+export type NfeDocument = NfeNote | NfeCancellation;
+
+/** Why a file is not an NF-e this import reads. */
+export class NfeFileError extends Error {}
+
+/**
+ * fast-xml-parser with entity expansion off: no DOCTYPE is accepted at all (it is refused before
+ * parsing), entities are left as text, and nesting is bounded. The XML signature is not verified;
+ * the access key is (src/formats/nfe-key.ts).
+ */
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: false,
+  htmlEntities: false,
+  maxNestedTags: 32,
+  isArray: (name) => name === 'det' || name === 'NFref',
+});
+
+/** The parser's tree, untyped: read only through the accessors below. */
+type XmlNode = ReturnType<XMLParser['parse']>;
+
+export function parseNfe(bytes: Buffer): NfeDocument {
+  const text = bytes.toString('utf8');
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new NfeFileError('the XML declares a DOCTYPE or an entity, which an NF-e never does: refused unread');
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new NfeFileError(`malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
+  const root = parser.parse(text) as XmlNode;
+  if (root.procEventoNFe) return cancellation(root.procEventoNFe);
+  const nfe = root.nfeProc?.NFe ?? root.NFe;
+  const inf = nfe?.infNFe;
+  if (!inf) throw new NfeFileError('neither an nfeProc nor a procEventoNFe');
+  const key = String(inf['@Id'] ?? '').replace(/^NFe/, '');
+  const protocolKey = root.nfeProc?.protNFe?.infProt?.chNFe;
+  if (protocolKey !== undefined && String(protocolKey) !== key) throw new NfeFileError(`the key of infNFe (${key}) differs from the protocol's (${String(protocolKey)})`);
+  const ide = inf.ide ?? {};
+  const items: NfeItem[] = (inf.det ?? []).map((det: XmlNode) => {
+    const prod = det.prod ?? {};
+    const pis = det.imposto?.PIS ? Object.values(det.imposto.PIS)[0] as Record<string, unknown> : undefined;
+    const di = Array.isArray(prod.DI) ? prod.DI[0] : prod.DI;
+    return {
+      number: Number(det['@nItem']),
+      code: text0(prod.cProd), description: text0(prod.xProd), ncm: text0(prod.NCM), cfop: text0(prod.CFOP),
+      unit: text0(prod.uCom).toUpperCase(), quantity: text0(prod.qCom), value: text0(prod.vProd),
+      pisCofinsCst: pis?.CST === undefined ? null : String(pis.CST),
+      declaration: di ? { number: text0(di.nDI), clearedOn: di.dDesemb ? text0(di.dDesemb).slice(0, 10) : null } : null,
+    };
+  });
+  return {
+    type: 'note', key,
+    direction: text0(ide.tpNF) === '0' ? '0' : '1',
+    purpose: text0(ide.finNFe) || '1',
+    issuedOn: text0(ide.dhEmi ?? ide.dEmi).slice(0, 10),
+    issuer: party(inf.emit, inf.emit?.enderEmit),
+    recipient: party(inf.dest, inf.dest?.enderDest),
+    referenced: (ide.NFref ?? []).map((r: XmlNode) => text0(r.refNFe)).filter((k: string) => k !== ''),
+    items,
+  };
+}
+
+function cancellation(proc: XmlNode): NfeCancellation {
+  const inf = proc.evento?.infEvento ?? {};
+  return { type: 'cancellation', key: text0(inf.chNFe), eventType: text0(inf.tpEvento) };
+}
+
+function party(node: XmlNode, address: XmlNode): NfeParty {
+  const document = node?.CNPJ ?? node?.CPF;
+  return {
+    document: document === undefined ? null : text0(document),
+    foreign: node?.idEstrangeiro !== undefined || (address?.cPais !== undefined && text0(address.cPais) !== '1058'),
+    name: text0(node?.xNome),
+    municipalityCode: address?.cMun === undefined ? null : text0(address.cMun),
+  };
+}
+
+function text0(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'object') return String((value as Record<string, unknown>)['#text'] ?? '');
+  return String(value).trim();
+}

@@ -1,0 +1,319 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { nfeKeyIssuer, nfeKeyProblem } from '../../formats/nfe-key';
+import { Decimal } from '../../law/decimal';
+import { Feedstock, Market, SupplierKind } from '../../law/types';
+import { Actor } from '../../services/actor';
+import { AppError, BadInputError, NotFoundError } from '../../services/errors';
+import { isId } from '../../services/record-batch';
+import { RecordImportInput } from '../../services/biodiesel-import.service';
+import { RecordPurchaseInput } from '../../services/purchase.service';
+import { RecordReturnInput } from '../../services/record-return.service';
+import { RecordSaleInput } from '../../services/sale.service';
+import { assertCanWriteFor } from '../../services/scope';
+import { AuditRecord, mutate } from '../../services/transaction';
+import { Services } from '../../services';
+import { NfeDocument, NfeFileError, NfeItem, NfeNote, parseNfe } from './document';
+import { XmlFile } from './archive';
+
+/** What could not be read or mapped: the file, the note's key, the item's number, and why. */
+export interface NfeProblem { file: string; key: string | null; item: number | null; reason: string }
+
+export interface NfeImportSummary {
+  files: number;
+  notes: number;
+  purchases: number;
+  sales: number;
+  imports: number;
+  returns: number;
+  cancellations: number;
+  /** Whether anything was written: false when a problem refused the upload (the default). */
+  written: boolean;
+  problems: NfeProblem[];
+}
+
+/** A refused upload: every problem found, nothing written. */
+export class NfeImportError extends BadInputError {
+  constructor(readonly problems: NfeProblem[]) {
+    super('file', `${problems.length} NF-e item(s) or file(s) cannot be imported; nothing was written: ${problems.slice(0, 3).map(describe).join('; ')}`);
+  }
+  extensions() {
+    return { field: 'file', problems: this.problems };
+  }
+}
+
+function describe(p: NfeProblem): string {
+  return `${p.file}${p.key ? ` (NF-e ${p.key}` : ''}${p.item !== null ? `, item ${p.item}` : ''}${p.key ? ')' : ''}: ${p.reason}`;
+}
+
+/** Biodiesel (B100), NCM 3826.00.00. */
+const BIODIESEL_NCM = '38260000';
+
+/**
+ * The feedstock of an item by its NCM (TIPI), the longest prefix first; an NCM of "other seeds"
+ * (1207.99) is told by its description. A NCM in none of these is not raw material for biodiesel.
+ */
+const NCM_FEEDSTOCK: Array<[string, Feedstock]> = [
+  ['120730', Feedstock.CASTOR_BEAN], ['120710', Feedstock.PALM], ['12072', Feedstock.COTTONSEED], ['1201', Feedstock.SOYBEAN],
+  ['1202', Feedstock.PEANUT], ['1205', Feedstock.CANOLA], ['1206', Feedstock.SUNFLOWER], ['1502', Feedstock.BEEF_TALLOW],
+  ['1507', Feedstock.SOYBEAN_OIL], ['1518', Feedstock.USED_COOKING_OIL], ['0102', Feedstock.LIVE_ANIMALS],
+];
+const DESCRIPTION_FEEDSTOCK: Array<[RegExp, Feedstock]> = [
+  [/maca[uú]ba/i, Feedstock.MACAUBA], [/mamona/i, Feedstock.CASTOR_BEAN], [/dend[eê]|palma/i, Feedstock.PALM],
+];
+
+export function feedstockOf(item: NfeItem): Feedstock | null {
+  const byNcm = NCM_FEEDSTOCK.find(([prefix]) => item.ncm.startsWith(prefix));
+  if (byNcm) return byNcm[1];
+  if (item.ncm.startsWith('1207')) return DESCRIPTION_FEEDSTOCK.find(([pattern]) => pattern.test(item.description))?.[1] ?? null;
+  return null;
+}
+
+/** kg from an item's commercial unit (uCom): KG, T/TON (1.000 kg), SC (the 60 kg sack); else null. */
+function kilograms(item: NfeItem): Decimal | null {
+  const q = new Decimal(item.quantity || '0');
+  if (/^(KG|KGS|KILO|QUILO)$/.test(item.unit)) return q;
+  if (/^(T|TON|TONELADA)$/.test(item.unit)) return q.times(1000);
+  if (/^(SC|SC60|SACA)$/.test(item.unit)) return q.times(60);
+  return null;
+}
+
+/** m³ from an item's unit: M3, or litres (L, LT, LTS, LITRO: ÷ 1.000); else null. */
+function cubicMetres(item: NfeItem): Decimal | null {
+  const q = new Decimal(item.quantity || '0');
+  if (/^(M3|M³)$/.test(item.unit)) return q;
+  if (/^(L|LT|LTS|LITRO|LITROS)$/.test(item.unit)) return q.div(1000);
+  return null;
+}
+
+/** The 14 positions a key gives its issuer: a CNPJ, or a CPF behind three zeros. */
+function keyDocument(document: string | null): string {
+  return document === null ? '' : document.padStart(14, '0');
+}
+
+interface Planned {
+  purchases: Array<{ input: RecordPurchaseInput; at: NfeProblem }>;
+  sales: Array<{ input: RecordSaleInput; at: NfeProblem }>;
+  imports: Array<{ input: RecordImportInput; at: NfeProblem }>;
+  returns: Array<{ input: RecordReturnInput; at: NfeProblem }>;
+  cancellations: Array<{ key: string; at: NfeProblem }>;
+}
+
+export interface NfeImportOptions {
+  producerId: string;
+  files: XmlFile[];
+  /** `?partial=items`: write the items that map, report the rest. */
+  partial: boolean;
+}
+
+/**
+ * The records an upload of NF-e XML documents: purchases per item bought, a sale per note of
+ * biodiesel sold, an import per entry note of foreign biodiesel, returns per return note, and
+ * the cancellations of the events. By default all or nothing: one item that cannot be mapped (or
+ * one record the API would refuse) writes nothing, since a month with some of its notes would be
+ * computed wrong without a word; with `partial`, the items that map are written and the others
+ * reported (the records still pass every rule of the mutations, all or nothing among themselves).
+ */
+export async function importNfe(ds: DataSource, services: Services, actor: Actor, options: NfeImportOptions): Promise<NfeImportSummary> {
+  assertCanWriteFor(actor, 'Producer', options.producerId);
+  const producer: { cnpj: string; establishments: string[] } | undefined = isId(options.producerId) ? (await ds.query(
+    'SELECT cnpj, establishments::text[] AS establishments FROM producer WHERE id = $1', [options.producerId],
+  ))[0] : undefined;
+  if (!producer) throw new NotFoundError('Producer', options.producerId, 'producer');
+  const own = new Set([producer.cnpj, ...producer.establishments]);
+  const problems: NfeProblem[] = [];
+  const documents: Array<{ file: string; document: NfeDocument }> = [];
+  for (const file of options.files) {
+    try {
+      documents.push({ file: file.name, document: parseNfe(file.bytes) });
+    } catch (e) {
+      if (!(e instanceof NfeFileError)) throw e;
+      problems.push({ file: file.name, key: null, item: null, reason: e.message });
+    }
+  }
+  const summary: NfeImportSummary = { files: options.files.length, notes: 0, purchases: 0, sales: 0, imports: 0, returns: 0, cancellations: 0, written: false, problems };
+  const result = await mutate(ds, actor, async (em) => {
+    const planned = await plan(em, options.producerId, own, documents, problems);
+    summary.notes = documents.filter((d) => d.document.type === 'note').length;
+    if (problems.length > 0 && !options.partial) throw new NfeImportError(problems);
+    const audit: AuditRecord[] = [];
+    const write = async <I>(rows: Array<{ input: I; at: NfeProblem }>, run: (inputs: I[]) => Promise<{ result: unknown[]; audit: AuditRecord[] }>) => {
+      if (rows.length === 0) return 0;
+      try {
+        const done = await run(rows.map((r) => r.input));
+        audit.push(...done.audit);
+        return done.result.length;
+      } catch (e) {
+        throw located(e, rows.map((r) => r.at));
+      }
+    };
+    summary.purchases = await write(planned.purchases, (inputs) => services.purchases.write(em, actor, inputs));
+    summary.sales = await write(planned.sales, (inputs) => services.sales.write(em, actor, inputs));
+    summary.imports = await write(planned.imports, (inputs) => services.imports.write(em, actor, inputs));
+    const returns = await resolveReturns(em, options.producerId, planned.returns, problems, options.partial);
+    // Thrown, not returned: the notes already written in this transaction are rolled back.
+    if (returns === null) throw new NfeImportError(problems);
+    summary.returns = await write(returns, (inputs) => services.recordReturns.write(em, actor, inputs));
+    for (const c of planned.cancellations) {
+      try {
+        const done = await services.recordChanges.cancelWith(em, actor, c.key);
+        audit.push(...done.audit);
+        summary.cancellations++;
+      } catch (e) {
+        throw located(e, [c.at]);
+      }
+    }
+    return { result: true, audit };
+  });
+  summary.written = result;
+  return summary;
+}
+
+/**
+ * The record each planned return reduces, once the upload's own notes are written (a return may
+ * follow its original in the same ZIP): the sale of the key, or its first purchase of the feedstock.
+ * Null when one has none and the upload is all or nothing.
+ */
+async function resolveReturns(
+  em: EntityManager, producerId: string, rows: Planned['returns'], problems: NfeProblem[], partial: boolean,
+): Promise<Planned['returns'] | null> {
+  const resolved: Planned['returns'] = [];
+  for (const row of rows) {
+    const [, key, feedstock] = (row.input.saleId ?? row.input.purchaseId ?? '').split(':');
+    const [found] = row.input.saleId
+      ? await em.query(`SELECT id::text FROM sale WHERE producer_id = $1 AND invoice_key = $2 AND state = 'ACTIVE'`, [producerId, key])
+      : await em.query(`SELECT id::text FROM purchase WHERE producer_id = $1 AND invoice_key = $2 AND feedstock = $3 AND state = 'ACTIVE' ORDER BY invoice_item, id LIMIT 1`, [producerId, key, feedstock]);
+    if (!found) {
+      problems.push({ ...row.at, reason: `the referenced NF-e ${key} has no active ${row.input.saleId ? 'sale' : `purchase of ${feedstock}`} of this producer` });
+      continue;
+    }
+    resolved.push({ ...row, input: { ...row.input, saleId: row.input.saleId ? found.id : null, purchaseId: row.input.purchaseId ? found.id : null } });
+  }
+  return resolved.length < rows.length && !partial ? null : resolved;
+}
+
+/** A refusal of the mutations' rules, told with the note and item it came from (`input[i]` → row i). */
+function located(e: unknown, at: NfeProblem[]): unknown {
+  if (!(e instanceof AppError)) return e;
+  const field = (e.extensions() as { field?: string }).field ?? '';
+  const index = /^input\[(\d+)\]/.exec(field);
+  const where = index ? at[Number(index[1])] : at[0];
+  return new NfeImportError([{ ...where, reason: `${e.code}: ${e.message}` }]);
+}
+
+async function plan(em: EntityManager, producerId: string, own: Set<string>, documents: Array<{ file: string; document: NfeDocument }>, problems: NfeProblem[]): Promise<Planned> {
+  const planned: Planned = { purchases: [], sales: [], imports: [], returns: [], cancellations: [] };
+  const cpfs = new Set<string>();
+  const cnpjs = new Set<string>();
+  for (const { document: d } of documents) {
+    if (d.type !== 'note') continue;
+    for (const party of [d.issuer, d.recipient]) {
+      if (party.document?.length === 11) cpfs.add(party.document);
+      if (party.document?.length === 14) cnpjs.add(party.document);
+    }
+  }
+  const farmers = new Map<string, string>((await em.query('SELECT cpf, id::text AS id FROM family_farmer WHERE cpf = ANY($1::text[])', [[...cpfs]]))
+    .map((r: { cpf: string; id: string }) => [r.cpf, r.id]));
+  const organizations = new Map<string, { id: string; kind: string }>((await em.query(
+    'SELECT cnpj, id::text AS id, kind FROM family_farming_organization WHERE cnpj = ANY($1::text[])', [[...cnpjs]],
+  )).map((r: { cnpj: string; id: string; kind: string }) => [r.cnpj, { id: r.id, kind: r.kind }]));
+
+  for (const { file, document: d } of documents) {
+    const at = (item: number | null, reason = ''): NfeProblem => ({ file, key: d.key || null, item, reason });
+    const problem = nfeKeyProblem(d.key);
+    if (problem !== null) { problems.push(at(null, `the access key is not a valid NF-e key (${problem === 'shape' ? 'layout' : problem === 'model' ? 'model is not 55' : 'check digit'})`)); continue; }
+    if (d.type === 'cancellation') {
+      if (d.eventType !== '110111') { problems.push(at(null, `event ${d.eventType} is not a cancellation (110111): not read`)); continue; }
+      planned.cancellations.push({ key: d.key, at: at(null) });
+      continue;
+    }
+    const issued = own.has(nfeKeyIssuer(d.key));
+    if (issued && !own.has(keyDocument(d.issuer.document))) { problems.push(at(null, 'the key names the producer as issuer, but the note\'s issuer (emit) is another')); continue; }
+    if (!issued && keyDocument(d.issuer.document) !== nfeKeyIssuer(d.key)) { problems.push(at(null, `the key's issuer ${nfeKeyIssuer(d.key)} is not the note's issuer (emit) ${d.issuer.document ?? '—'}`)); continue; }
+    if (!issued && !own.has(keyDocument(d.recipient.document))) { problems.push(at(null, 'the note names neither the producer\'s CNPJ nor one of its establishments as issuer or recipient')); continue; }
+    // The other party: the recipient of an exit note, the sender in an entry note the producer issued.
+    const other = issued ? d.recipient : d.issuer;
+    if (d.purpose === '4') { planReturns(d, at, planned, problems); continue; }
+    const biodiesel = d.items.filter((i) => i.ncm === BIODIESEL_NCM);
+    for (const item of d.items) {
+      if (item.ncm === BIODIESEL_NCM) {
+        if (issued && d.direction === '0' && item.cfop.startsWith('3')) {
+          const volume = cubicMetres(item);
+          if (!volume) { problems.push(at(item.number, `unit ${item.unit} is neither m³ nor litres`)); continue; }
+          if (!item.declaration?.number || !item.declaration.clearedOn) { problems.push(at(item.number, 'a foreign entry of biodiesel without its import declaration (prod/DI: nDI, dDesemb)')); continue; }
+          planned.imports.push({ input: { producerId, clearedOn: item.declaration.clearedOn, volumeM3: volume, declarationNumber: item.declaration.number, invoiceKey: d.key }, at: at(item.number) });
+        } else if (!issued || d.direction !== '1') {
+          problems.push(at(item.number, 'biodiesel received is neither a sale of the producer nor an import (CFOP 3xxx)'));
+        }
+        continue;
+      }
+      const feedstock = feedstockOf(item);
+      if (feedstock === null) { problems.push(at(item.number, `NCM ${item.ncm} (${item.description}) is neither a feedstock nor biodiesel`)); continue; }
+      if (issued && d.direction === '1') { problems.push(at(item.number, 'raw material leaving the producer is not a purchase')); continue; }
+      const kg = kilograms(item);
+      if (!kg) { problems.push(at(item.number, `unit ${item.unit} is not a weight (KG, T, SC of 60 kg)`)); continue; }
+      if (!other.municipalityCode) { problems.push(at(item.number, 'the supplier\'s address has no municipality (cMun)')); continue; }
+      const supplier = supplierOf(other.document, other.name, farmers, organizations);
+      if (typeof supplier === 'string') { problems.push(at(item.number, supplier)); continue; }
+      planned.purchases.push({
+        input: {
+          producerId, purchasedOn: d.issuedOn, feedstock, quantityKg: kg, cost: new Decimal(item.value), ...supplier,
+          originMunicipalityCode: other.municipalityCode, invoiceKey: d.key, invoiceItem: item.number,
+          pisCofinsCst: item.pisCofinsCst && /^\d{2}$/.test(item.pisCofinsCst) ? item.pisCofinsCst : null,
+        },
+        at: at(item.number),
+      });
+    }
+    // One sale per note of biodiesel sold: a key names one sale; its items add up.
+    if (issued && d.direction === '1' && biodiesel.length > 0 && d.purpose !== '4') {
+      const volumes = biodiesel.map(cubicMetres);
+      const bad = biodiesel.find((_, i) => volumes[i] === null);
+      if (bad) { problems.push(at(bad.number, `unit ${bad.unit} is neither m³ nor litres`)); continue; }
+      const exported = biodiesel.map((i) => i.cfop.startsWith('7'));
+      if (new Set(exported).size > 1) { problems.push(at(biodiesel[0].number, 'the note mixes export (CFOP 7xxx) and domestic items')); continue; }
+      planned.sales.push({
+        input: {
+          producerId, soldOn: d.issuedOn, volumeM3: volumes.reduce((a, v) => a!.plus(v!), new Decimal(0))!,
+          revenue: biodiesel.reduce((a, i) => a.plus(i.value), new Decimal(0)), market: exported[0] ? Market.EXPORT : Market.DOMESTIC, invoiceKey: d.key,
+        },
+        at: at(biodiesel[0].number),
+      });
+    }
+  }
+  return planned;
+}
+
+function supplierOf(
+  document: string | null, name: string, farmers: Map<string, string>, organizations: Map<string, { id: string; kind: string }>,
+): Pick<RecordPurchaseInput, 'supplierKind' | 'familyFarmerId' | 'organizationId' | 'supplierName'> | string {
+  if (document?.length === 11) {
+    const id = farmers.get(document);
+    return id ? { supplierKind: SupplierKind.FAMILY_FARMER, familyFarmerId: id } : `CPF ${document} is not a registered family farmer (createFamilyFarmer first)`;
+  }
+  if (document?.length === 14) {
+    const org = organizations.get(document);
+    if (org) return { supplierKind: org.kind as SupplierKind, organizationId: org.id };
+    return { supplierKind: SupplierKind.THIRD_PARTY, supplierName: name || document };
+  }
+  return 'the supplier has neither CPF nor CNPJ';
+}
+
+/**
+ * A return note (finNFe 4): each item reduces the record of the referenced note it matches — the
+ * sale of that key, or its purchase of the same feedstock — in the month of the return.
+ */
+function planReturns(d: NfeNote, at: (item: number | null, reason?: string) => NfeProblem, planned: Planned, problems: NfeProblem[]): void {
+  if (d.referenced.length !== 1) { problems.push(at(null, 'a return note must reference one NF-e (NFref/refNFe)')); return; }
+  const originalKey = d.referenced[0];
+  for (const item of d.items) {
+    if (item.ncm === BIODIESEL_NCM) {
+      const volume = cubicMetres(item);
+      if (!volume) { problems.push(at(item.number, `unit ${item.unit} is neither m³ nor litres`)); continue; }
+      planned.returns.push({ input: { originalKey, saleId: `key:${originalKey}`, returnedOn: d.issuedOn, quantity: volume, value: new Decimal(item.value), invoiceKey: d.key }, at: at(item.number) });
+      continue;
+    }
+    const feedstock = feedstockOf(item);
+    const kg = kilograms(item);
+    if (feedstock === null || !kg) { problems.push(at(item.number, `NCM ${item.ncm} in unit ${item.unit} matches no returnable record`)); continue; }
+    planned.returns.push({ input: { originalKey, purchaseId: `key:${originalKey}:${feedstock}`, returnedOn: d.issuedOn, quantity: kg, value: new Decimal(item.value), invoiceKey: d.key }, at: at(item.number) });
+  }
+}

@@ -1,0 +1,109 @@
+import { DataSource, EntityManager, In } from 'typeorm';
+import { Purchase, RecordReturn, Sale } from '../domain';
+import { message } from '../i18n';
+import { Decimal } from '../law/decimal';
+import { RecordState } from '../law/types';
+import { Actor } from './actor';
+import { BadInputError, ConflictError, NotFoundError } from './errors';
+import { checkedNfeKey } from './nfe-key-input';
+import { Problems } from './problems';
+import { insertInChunks, isId, requireDate, requireOpenPeriods, requirePositiveDecimal } from './record-batch';
+import { canSee } from './scope';
+import { AuditRecord, mutate } from './transaction';
+
+export interface RecordReturnInput {
+  originalKey: string;
+  purchaseId?: string | null;
+  saleId?: string | null;
+  returnedOn: string;
+  quantity: Decimal;
+  value: Decimal;
+  invoiceKey?: string | null;
+}
+
+/**
+ * Returns (a return note, finNFe 4, referencing the original NF-e): each reduces one purchase's
+ * kg and cost or one sale's m³ and revenue in the month of the return, never the original month
+ * (docs/LAW.md, "Returns"). All or nothing, like every batch.
+ */
+export class RecordReturnService {
+  constructor(private readonly ds: DataSource) {}
+
+  /** The returns of purchases or sales (already in the caller's scope), by date then id. */
+  ofRecords(kind: 'purchase' | 'sale', ids: readonly string[]): Promise<RecordReturn[]> {
+    return this.ds.getRepository(RecordReturn).find({ where: { [kind === 'purchase' ? 'purchaseId' : 'saleId']: In([...ids]) }, order: { returnedOn: 'ASC', id: 'ASC' } });
+  }
+
+  async record(actor: Actor, inputs: RecordReturnInput[]): Promise<RecordReturn[]> {
+    if (inputs.length === 0) return [];
+    return mutate(this.ds, actor, (em) => this.write(em, actor, inputs));
+  }
+
+  /** record's work in a transaction the caller holds (the NF-e import writes several kinds in one). */
+  async write(em: EntityManager, actor: Actor, inputs: RecordReturnInput[]): Promise<{ result: RecordReturn[]; audit: AuditRecord[] }> {
+    const problems = new Problems();
+    const rows = inputs.map((input, i) => problems.check(() => toRow(input, `input[${i}]`)));
+    const items = rows.flatMap((r, i) => (r ? [{ r, i }] : []));
+    const purchaseIds = items.flatMap(({ r }) => (r.purchaseId ? [r.purchaseId] : []));
+    const saleIds = items.flatMap(({ r }) => (r.saleId ? [r.saleId] : []));
+    // Locked: two batches returning the same record are judged one after the other.
+    const purchases = new Map((purchaseIds.length ? await em.getRepository(Purchase).find({ where: { id: In(purchaseIds) }, lock: { mode: 'pessimistic_write' } }) : []).map((p) => [p.id, p]));
+    const sales = new Map((saleIds.length ? await em.getRepository(Sale).find({ where: { id: In(saleIds) }, lock: { mode: 'pessimistic_write' } }) : []).map((s) => [s.id, s]));
+    const earlier: Array<{ purchase_id: string | null; sale_id: string | null; quantity: string; value: string }> = await em.query(
+      `SELECT purchase_id::text, sale_id::text, sum(quantity)::text AS quantity, sum(value)::text AS value FROM record_return
+        WHERE state = 'ACTIVE' AND (purchase_id = ANY($1::bigint[]) OR sale_id = ANY($2::bigint[])) GROUP BY 1, 2`,
+      [purchaseIds, saleIds],
+    );
+    const returned = new Map(earlier.map((e) => [e.purchase_id ? `P${e.purchase_id}` : `S${e.sale_id}`, { quantity: new Decimal(e.quantity), value: new Decimal(e.value) }]));
+    for (const { r, i } of items) {
+      const at = `input[${i}]`;
+      const entity = r.purchaseId ? 'Purchase' : 'Sale';
+      const original = r.purchaseId ? purchases.get(r.purchaseId) : sales.get(r.saleId!);
+      const field = r.purchaseId ? `${at}.purchaseId` : `${at}.saleId`;
+      if (!original || !canSee(actor, original.producerId)) {
+        problems.add(new NotFoundError(entity, r.purchaseId ?? r.saleId!, field));
+        continue;
+      }
+      r.producerId = original.producerId;
+      if (original.state !== RecordState.ACTIVE) { problems.add(new ConflictError('CANCELLED', message('record.cancelled', { entity, id: original.id }), field)); continue; }
+      if (original.invoiceKey !== r.originalKey) {
+        problems.add(new BadInputError(`${at}.originalKey`, message('return.notItsKey', { entity, id: original.id, key: r.originalKey, recorded: original.invoiceKey ?? '—' })));
+        continue;
+      }
+      const date = original instanceof Purchase ? original.purchasedOn : original.soldOn;
+      if (r.returnedOn < date) problems.add(new BadInputError(`${at}.returnedOn`, message('return.beforeOriginal', { returnedOn: r.returnedOn, entity, date })));
+      const key = r.purchaseId ? `P${r.purchaseId}` : `S${r.saleId}`;
+      const sum = returned.get(key) ?? { quantity: new Decimal(0), value: new Decimal(0) };
+      sum.quantity = sum.quantity.plus(r.quantity);
+      sum.value = sum.value.plus(r.value);
+      returned.set(key, sum);
+      const quantity = original instanceof Purchase ? original.quantityKg : original.volumeM3;
+      const value = original instanceof Purchase ? (original.cost ?? new Decimal(0)) : original.revenue;
+      if (sum.quantity.gt(quantity)) problems.add(new BadInputError(`${at}.quantity`, message('return.tooMuch', { entity, id: original.id, what: 'quantity', returned: sum.quantity.toFixed(), original: quantity.toFixed() })));
+      if (sum.value.gt(value)) problems.add(new BadInputError(`${at}.value`, message('return.tooMuch', { entity, id: original.id, what: 'value', returned: sum.value.toFixed(), original: value.toFixed() })));
+    }
+    // The month of the return is the one it changes: it must be open.
+    await requireOpenPeriods(em, rows.map((r) => (r?.producerId ? r : undefined)), (r) => r.returnedOn, (i) => `input[${i}].returnedOn`, problems);
+    problems.throwIfAny();
+    const written = rows as RecordReturn[];
+    await insertInChunks(em, RecordReturn, written);
+    return { result: written, audit: written.map((r) => ({ operation: 'recordReturns', entity: 'RecordReturn', entityId: r.id, producerId: r.producerId, after: r })) };
+  }
+}
+
+function toRow(input: RecordReturnInput, at: string): RecordReturn {
+  const purchaseId = input.purchaseId ?? null;
+  const saleId = input.saleId ?? null;
+  if ((purchaseId === null) === (saleId === null)) throw new BadInputError(`${at}.purchaseId`, message('return.oneRecord'));
+  const id = purchaseId ?? saleId!;
+  if (!isId(id)) throw new NotFoundError(purchaseId ? 'Purchase' : 'Sale', id, purchaseId ? `${at}.purchaseId` : `${at}.saleId`);
+  return Object.assign(new RecordReturn(), {
+    producerId: '',
+    purchaseId, saleId,
+    originalKey: checkedNfeKey(input.originalKey, `${at}.originalKey`),
+    invoiceKey: input.invoiceKey == null ? null : checkedNfeKey(input.invoiceKey, `${at}.invoiceKey`),
+    returnedOn: requireDate(input.returnedOn, `${at}.returnedOn`),
+    quantity: requirePositiveDecimal(input.quantity, `${at}.quantity`),
+    value: requirePositiveDecimal(input.value, `${at}.value`),
+  });
+}

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { zipSync } from 'fflate';
+import { Caller, startTestApi, TestApi } from '../support/api';
+import { FEIRA, nfeKey, ownAndOtherProducers, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
+
+/**
+ * NF-e XML in (test/fixtures/nfe, written by hand; each key's digit is right): what each note
+ * becomes for the producer "Usina Própria" (CNPJ 11222333000181, Recife), and what is refused.
+ */
+let api: TestApi;
+let own: string;
+let other: string;
+const P = '11222333000181';
+const KEYS = {
+  farmer: '29260300052998224725550010000001011007998198',
+  entry: '26260311222333000181550010000002011015917195',
+  coop: '26260360701190000104550010000003011023836194',
+  sale: '26260311222333000181550010000002021015996386',
+  export: '26260311222333000181550010000002031016075575',
+  foreign: '26260311222333000181550010000002041016154766',
+  return: '26260411222333000181550010000002051016233950',
+};
+const fixture = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'nfe', name));
+let farmer: string;
+let farmer2: string;
+let coop: string;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  ({ own, other } = await ownAndOtherProducers(api));
+  await upsertMunicipalities(api, [FEIRA, PORTO_ALEGRE]);
+  const reg = (n: string) => [{ kind: 'CAF', number: n, validFrom: '2024-01-01', validUntil: '2027-12-31' }];
+  farmer = (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, { i: { cpf: '52998224725', name: 'Maria da Silva', municipalityCode: FEIRA, registrations: reg('CAF-1') } })).createFamilyFarmer.id;
+  farmer2 = (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, { i: { cpf: '11144477735', name: 'João Pereira', municipalityCode: PORTO_ALEGRE, registrations: reg('CAF-2') } })).createFamilyFarmer.id;
+  coop = (await api.ok(`mutation($i: CreateOrganizationInput!) { createOrganization(input: $i) { id } }`, { i: { cnpj: '60701190000104', name: 'Cooperativa Agrícola', kind: 'COOPERATIVE', municipalityCode: RECIFE, registrations: reg('CAF-J-1'), members: 10, familyFarmerMembers: 8 } })).createOrganization.id;
+});
+afterAll(async () => { await api.close(); });
+
+async function upload(body: Buffer | Uint8Array, query = '', type = 'application/xml', as: Caller = { role: 'PRODUCER', producerId: own }, producer = own) {
+  const res = await fetch(`${api.url.replace(/\/graphql$/, '')}/import/nfe?producer=${producer}${query}`, {
+    method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${await api.token(as)}` }, body,
+  });
+  const json = (await res.json()) as { import?: Record<string, unknown>; error?: { code: string; message: string; problems?: Array<{ file: string; key: string | null; item: number | null; reason: string }> } };
+  return { status: res.status, ...json };
+}
+const purchases = (key: string) => api.db.dataSource.query(
+  `SELECT feedstock, quantity_kg::text AS kg, cost::text, supplier_kind, family_farmer_id::text AS farmer, organization_id::text AS org,
+          origin_municipality_code AS origin, purchased_on::text AS on, invoice_item AS item, pis_cofins_cst AS cst, state
+     FROM purchase WHERE invoice_key = $1 ORDER BY invoice_item`, [key]);
+const sales = (key: string) => api.db.dataSource.query(`SELECT sold_on::text AS on, volume_m3::text AS m3, revenue::text, market, state FROM sale WHERE invoice_key = $1`, [key]);
+
+test('an unmappable item refuses the whole upload by default, naming note, item and reason; with partial=items the rest is written', async () => {
+  // The entry note with its second item changed to diesel (NCM 2710.19.21), under a key of its own.
+  const key = nfeKey(P, 999);
+  const xml = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>27101921</NCM>'));
+  const refused = await upload(Buffer.from(zipSync({ 'a.xml': xml })), '', 'application/zip');
+  expect(refused.status).toBe(400);
+  expect(refused.error?.problems).toEqual([{ file: 'a.xml', key, item: 2, reason: 'NCM 27101921 (Girassol em grao) is neither a feedstock nor biodiesel' }]);
+  expect(await purchases(key)).toEqual([]);
+
+  const partial = await upload(Buffer.from(zipSync({ 'a.xml': xml })), '&partial=items', 'application/zip');
+  expect([partial.status, partial.import?.purchases, partial.import?.written, (partial.import?.problems as unknown[]).length]).toEqual([200, 1, true, 1]);
+  expect((await purchases(key)).map((p: { item: number }) => p.item)).toEqual([1]);
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});
+
+test('each hand-written note, and what it becomes', async () => {
+  // A farmer's producer note (issuer: her CPF, behind three zeros in the key): castor from Feira de Santana.
+  expect((await upload(fixture('farmer-producer-note.xml'))).import).toMatchObject({ notes: 1, purchases: 1, written: true, problems: [] });
+  expect(await purchases(KEYS.farmer)).toEqual([{ feedstock: 'CASTOR_BEAN', kg: '1500', cost: '4500', supplier_kind: 'FAMILY_FARMER', farmer, org: null, origin: FEIRA, on: '2026-03-05', item: 1, cst: '08', state: 'ACTIVE' }]);
+
+  // The producer's own entry note with two items: 2 t of soybean and 10 sacks of sunflower (600 kg), from Porto Alegre.
+  expect((await upload(fixture('entry-note-two-items.xml'))).import).toMatchObject({ purchases: 2 });
+  expect(await purchases(KEYS.entry)).toEqual([
+    { feedstock: 'SOYBEAN', kg: '2000', cost: '5000', supplier_kind: 'FAMILY_FARMER', farmer: farmer2, org: null, origin: PORTO_ALEGRE, on: '2026-03-06', item: 1, cst: '73', state: 'ACTIVE' },
+    { feedstock: 'SUNFLOWER', kg: '600', cost: '1200', supplier_kind: 'FAMILY_FARMER', farmer: farmer2, org: null, origin: PORTO_ALEGRE, on: '2026-03-06', item: 2, cst: '73', state: 'ACTIVE' },
+  ]);
+
+  // A cooperative's note: its CNPJ is a registered organization.
+  await upload(fixture('cooperative-note.xml'));
+  expect(await purchases(KEYS.coop)).toMatchObject([{ feedstock: 'SOYBEAN', kg: '3000', cost: '7500', supplier_kind: 'COOPERATIVE', org: coop, origin: RECIFE }]);
+
+  // A sale of 10 m³ of B100 (NCM 3826.00.00); an export of 5.000 L (CFOP 7651) = 5 m³.
+  await upload(fixture('sale.xml'));
+  expect(await sales(KEYS.sale)).toEqual([{ on: '2026-03-20', m3: '10', revenue: '60000', market: 'DOMESTIC', state: 'ACTIVE' }]);
+  await upload(fixture('export.xml'));
+  expect(await sales(KEYS.export)).toEqual([{ on: '2026-03-21', m3: '5', revenue: '25000', market: 'EXPORT', state: 'ACTIVE' }]);
+
+  // A foreign entry (CFOP 3102): an import of 20 m³ cleared on the DI's date.
+  expect((await upload(fixture('foreign-entry.xml'))).import).toMatchObject({ imports: 1 });
+  expect(await api.db.dataSource.query(`SELECT cleared_on::text AS on, volume_m3::text AS m3, declaration_number AS di FROM biodiesel_import WHERE invoice_key = $1`, [KEYS.foreign]))
+    .toEqual([{ on: '2026-03-12', m3: '20', di: '26/1234567-8' }]);
+
+  // The cooperative cancels its note (event 110111): its purchase is CANCELLED, kept.
+  expect((await upload(fixture('cancellation-event.xml'))).import).toMatchObject({ cancellations: 1 });
+  expect(await purchases(KEYS.coop)).toMatchObject([{ state: 'CANCELLED' }]);
+
+  // A return note (finNFe 4) of 2 m³ of the sale, in April: a return of that sale dated 04-02.
+  expect((await upload(fixture('return-note.xml'))).import).toMatchObject({ returns: 1 });
+  expect(await api.db.dataSource.query(`SELECT r.returned_on::text AS on, r.quantity::text AS m3, r.value::text, s.invoice_key AS original FROM record_return r JOIN sale s ON s.id = r.sale_id WHERE r.invoice_key = $1`, [KEYS.return]))
+    .toEqual([{ on: '2026-04-02', m3: '2', value: '12000', original: KEYS.sale }]);
+
+  // The same note again: the sale's key is taken (CONFLICT DUPLICATE), told with its note and item; nothing written.
+  const again = await upload(fixture('sale.xml'));
+  expect([again.status, again.error?.problems]).toEqual([400, [{ file: 'upload.xml', key: KEYS.sale, item: 1, reason: `CONFLICT: A sale with invoiceKey ${KEYS.sale} already exists` }]]);
+});
+
+test('malformed XML, an entity declaration and a ZIP bomb are refused unread, nothing written', async () => {
+  const count = () => api.count('SELECT (SELECT count(*) FROM purchase) + (SELECT count(*) FROM sale)');
+  const before = await count();
+  const malformed = await upload(fixture('malformed.xml'));
+  expect([malformed.status, malformed.error?.problems?.[0].reason]).toEqual([400, expect.stringMatching(/^malformed XML: /)]);
+  const entity = await upload(fixture('entity.xml'));
+  expect([entity.status, entity.error?.problems?.[0].reason]).toEqual([400, 'the XML declares a DOCTYPE or an entity, which an NF-e never does: refused unread']);
+  // 64 MiB of zeros behind a header that declares 1 KiB: inflation stops at the 2 MiB cap.
+  const bomb = await upload(fixture('zip-bomb.zip'), '', 'application/zip');
+  expect([bomb.status, bomb.error?.code, bomb.error?.message]).toEqual([400, 'BAD_USER_INPUT', 'bomb.xml is larger than 2097152 bytes, more than any NF-e: refused']);
+  expect(await count()).toBe(before);
+});
+
+test('who may import: an AUDITOR never, a PRODUCER for itself only, an unknown producer is NOT_FOUND', async () => {
+  const sale = fixture('sale.xml');
+  expect((await upload(sale, '', 'application/xml', { role: 'AUDITOR' })).status).toBe(403);
+  const theirs = await upload(sale, '', 'application/xml', { role: 'PRODUCER', producerId: other });
+  expect([theirs.status, theirs.error?.code]).toEqual([404, 'NOT_FOUND']);
+  const unknown = await upload(sale, '', 'application/xml', { role: 'ADMIN' }, 'x1');
+  expect([unknown.status, unknown.error?.code]).toEqual([404, 'NOT_FOUND']);
+});
