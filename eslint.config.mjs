@@ -28,7 +28,8 @@ export default tseslint.config(
     files: ['src/law/*/**/*.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [NOT_RELATIVE_BUT_DECIMAL, outOfLaw(2)] }] },
   },
-  // src/graphql: resolvers call services; they import neither TypeORM nor the law's rules (types only).
+  // src/graphql: resolvers call services; they import neither TypeORM nor the law's rules (types
+  // only), and never pg nor src/database: SQL is sent by the services.
   {
     files: ['src/graphql/**/*.ts'],
     rules: {
@@ -36,11 +37,18 @@ export default tseslint.config(
         paths: [{ name: 'typeorm', allowTypeImports: true, message: 'src/graphql goes through services: no TypeORM at run time.' }],
         patterns: [
           { regex: '^typeorm/', allowTypeImports: true, message: 'src/graphql goes through services: no TypeORM at run time.' },
+          { regex: '^pg(-[a-z-]+)?(/|$)', message: 'src/graphql sends no SQL: the services do (compiled reads: src/services/compiled-read.service.ts).' },
+          { regex: '^(\\.\\./)+database(/|$)', message: 'src/graphql goes through services, never src/database.' },
           { regex: '^(\\.\\./)+law/(?!(types|decimal|dates|findings|errors)$)', allowTypeImports: true,
             message: 'Resolvers call services: the law\'s rules are the services\' to call (its vocabulary — types, decimal, dates, findings, errors — may be imported).' },
         ],
       }],
     },
+  },
+  // src/config reads the environment: it knows nothing of the HTTP server it configures.
+  {
+    files: ['src/config.ts', 'src/config/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^\\./http(/|$)|^\\.\\./http(/|$)', message: 'src/config does not import src/http.' }] }] },
   },
   {
     // Tests, benchmarks and scripts read loosely typed GraphQL responses.

@@ -1,5 +1,3 @@
-import { parseOrigins } from './http/cors';
-
 /** Configuration from the environment (README lists each variable). */
 export interface Config {
   port: number;
@@ -48,6 +46,26 @@ function corsOrigins(value: string | undefined): string[] {
   const { origins, invalid } = parseOrigins(value);
   if (invalid !== null) throw new ConfigurationError(`CORS_ORIGINS: "${invalid}" is not an origin such as https://app.example.gov.br (scheme, host and port; no path)`);
   return origins;
+}
+
+/**
+ * `CORS_ORIGINS` read as a list of origins, separated by commas or spaces. Each must be an origin as
+ * a browser sends it — scheme, host and port, no path or trailing slash — or `invalid` names the
+ * offending entry.
+ */
+export function parseOrigins(value: string | undefined): { origins: string[]; invalid: string | null } {
+  const origins: string[] = [];
+  for (const entry of (value ?? '').split(/[\s,]+/).filter(Boolean)) {
+    let origin: string | null;
+    try {
+      origin = new URL(entry).origin;
+    } catch {
+      origin = null;
+    }
+    if (origin === null || origin === 'null' || origin !== entry) return { origins, invalid: entry };
+    origins.push(origin);
+  }
+  return { origins, invalid: null };
 }
 
 /** A setting is missing or wrong: `npm start` says so in one line instead of a stack trace. */

@@ -5,19 +5,17 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDi
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
-import { execute, GraphQLFormattedError } from 'graphql';
+import { GraphQLFormattedError } from 'graphql';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
-import { compiledReadsExecutor, executorGateway } from './graphql/compiled/executor';
-import { stringifyResult } from './graphql/compiled/raw-json';
+import { compiledReadsSchema } from './graphql/compiled/execution';
 import { Context } from './graphql/context';
-import { createErrorFormatter, databaseUnavailableStatus, checkInputText } from './graphql/errors';
+import { createErrorFormatter, databaseUnavailableStatus, checkInputText, errorsInFieldOrder } from './graphql/errors';
 import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
 import { createLoaders, Loaders } from './graphql/loaders';
 import { privateAnswers } from './graphql/cache-control';
 import { IsoDate, today } from './law/dates';
 import { PerRequest, requestHooksPlugin } from './graphql/request-hooks';
-import { graphqlPipeline } from './graphql/pipeline';
 import { getSchema } from './graphql/schema';
 import { Exporter } from './export/exporter';
 import { mountExport } from './http/export';
@@ -36,7 +34,6 @@ import { message, translate } from './i18n';
 import { LocalizedGraphQLError } from './graphql/localized-error';
 import { corsForOrigins } from './http/cors';
 import compression from 'compression';
-import { graphqlPostHandler, failureOf } from './http/graphql-post';
 import { localeOfRequest, startRequest } from './http/request-start';
 import { TrustedDocuments, trustedDocumentBodies, trustedDocumentsOnly } from './http/trusted-documents';
 
@@ -51,7 +48,7 @@ export interface ServerOptions {
   logger: Logger;
   /**
    * Answer each root field of a read that src/graphql/compiled/ can translate with one SQL
-   * statement that builds its JSON (default true). False runs every operation through graphql-js only.
+   * statement that gives its rows (default true). False resolves every field through the services' loaders.
    */
   compiledReads?: boolean;
   /** Browser origins allowed to call the API (CORS_ORIGINS); none by default. */
@@ -116,18 +113,14 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   const formatAppError = createErrorFormatter(logger, currentRequestId, currentLocale);
   const formatError = (formatted: GraphQLFormattedError, error: unknown) => formatAppError(markQueryTooComplex(formatted, error), error);
   const schema = await getSchema();
-  // Compiled reads execute through an executor of their own (src/graphql/compiled/executor.ts).
-  const executor = compiledReads ? compiledReadsExecutor(schema, dataSource, logger) : undefined;
-  // The API's own hooks, in this order: one Apollo plugin (src/graphql/request-hooks.ts), and the
-  // same list for the API's own pipeline (src/graphql/pipeline.ts).
-  const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, databaseUnavailableStatus, privateAnswers, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
+  // Compiled reads: the same schema, its compiled root fields first trying their statement.
+  const executed = compiledReads ? compiledReadsSchema(schema, dataSource, logger) : schema;
+  // The API's own hooks, in this order, as one Apollo plugin (src/graphql/request-hooks.ts).
+  const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, errorsInFieldOrder, databaseUnavailableStatus, privateAnswers, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
     ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])];
-  // The pipeline runs the hooks above and nothing else: a plugin added to Apollo alone would be skipped by it.
-  if (limits.plugins.length > 0) throw new Error('graphql-armor gave Apollo plugins the API\'s pipeline would not run');
   const apollo = new ApolloServer<Context>({
-    ...(executor ? { gateway: executorGateway(schema, executor) } : { schema }),
+    schema: executed,
     formatError,
-    stringifyResult,
     includeStacktraceInErrorResponses: false,
     // Introspection on, whatever NODE_ENV says (Apollo's default turns it off in production): GraphiQL
     // and the clients' code generators read the schema through it.
@@ -141,23 +134,13 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
     // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
     // field resolver to collect them: a thousand-row page paid for it on each leaf.
     // Apollo's inline traces are for federated subgraphs only, which this schema is not: off, not asked on every request.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), requestHooksPlugin<Context>(hooks)],
-  });
-  const pipeline = graphqlPipeline({
-    schema,
-    execute: executor ?? ((op) => Promise.resolve(execute({ schema, document: op.document, operationName: op.operationName, variableValues: op.variables, contextValue: op.context }))),
-    validationRules: limits.validationRules,
-    parseOptions: limits.parseOptions,
-    hooks,
-    formatError,
-    stringifyResult,
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), requestHooksPlugin<Context>(hooks), ...limits.plugins],
   });
   await apollo.start();
 
   // Once stopping, a request that still arrives (on a keep-alive connection being closed) is
   // refused before it runs: its answer could no longer be delivered, so it must write nothing.
   let stopping = false;
-  app.use(failureOf);
   app.use((req, res, next) => {
     if (!stopping) return next();
     res.setHeader('connection', 'close');
@@ -170,8 +153,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   const cors = corsOrigins.length > 0 ? corsForOrigins(corsOrigins) : undefined;
   if (cors) app.use(cors);
   // gzip or brotli as the client's Accept-Encoding asks, for answers over 1 KB of a compressible
-  // type (JSON, the GraphiQL page and its scripts). It wraps res.write/end: a body, the compiled
-  // reads' JSON text included, goes through the compressor as it is written, never copied first.
+  // type (JSON, the GraphiQL page and its scripts).
   app.use(compression());
 
   const context = async (authorization: string | undefined): Promise<Context> => {
@@ -184,8 +166,6 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
       throw e;
     }
   };
-  // POST /graphql with a JSON body is served by graphqlPostHandler (src/http/graphql-post.ts), in
-  // front of the app, with the same steps as these; the app serves every other request.
   const graphqlHandlers = [
     requestTimeout(requestTimeoutMs),
     express.json({ limit: LIMITS.bodyLimit }),
@@ -228,7 +208,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   app.use(notFound);
   app.use(errorAnswers(logger));
 
-  httpServer.on('request', graphqlPostHandler({ apollo, pipeline, app, context, logger, metrics, cors, trustedDocuments, stopping: () => stopping, timeoutMs: requestTimeoutMs }));
+  httpServer.on('request', app);
   httpServer.requestTimeout = LIMITS.requestTimeoutMs;
 
   return {

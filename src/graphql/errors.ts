@@ -1,5 +1,5 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import { DocumentNode, GraphQLError, GraphQLFormattedError, Kind, ValueNode, visit } from 'graphql';
+import { DocumentNode, FragmentDefinitionNode, GraphQLError, GraphQLFormattedError, Kind, OperationDefinitionNode, SelectionSetNode, ValueNode, visit } from 'graphql';
 import { NoRuleInForceError } from '../law/errors';
 import { AppError } from '../services/errors';
 import { textLimit, textProblem, textRefusal } from '../services/validation';
@@ -138,6 +138,39 @@ const retryableStatus: RequestHooks = {
   },
 };
 export const databaseUnavailableStatus: PerRequest = () => retryableStatus;
+
+/**
+ * Request hooks: the errors in the order of the root fields they belong to (an error of no field
+ * first), each field's own in the order recorded. graphql-js records them as its resolvers end, so
+ * two root fields that fail at once would otherwise be answered in either order.
+ */
+const fieldOrder: RequestHooks = {
+  willSendResponse({ response, operation, document }) {
+    const body = response.body;
+    if (body.kind !== 'single' || !operation || !document || (body.singleResult.errors?.length ?? 0) < 2) return;
+    const rank = new Map(rootKeys(operation, document).map((k, i) => [k, i]));
+    const at = (e: GraphQLFormattedError) => (e.path === undefined ? -1 : rank.get(String(e.path[0])) ?? rank.size);
+    body.singleResult.errors = body.singleResult.errors!.map((e, i) => ({ e, i, r: at(e) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.e);
+  },
+};
+export const errorsInFieldOrder: PerRequest = () => fieldOrder;
+
+/** The response keys of an operation's root fields, in the order of the document (fragments expanded). */
+function rootKeys(operation: OperationDefinitionNode, document: DocumentNode): string[] {
+  const keys = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode) => set.selections.forEach((s) => {
+    if (s.kind === Kind.FIELD) keys.add(s.alias?.value ?? s.name.value);
+    else if (s.kind === Kind.INLINE_FRAGMENT) walk(s.selectionSet);
+    else if (!seen.has(s.name.value)) {
+      seen.add(s.name.value);
+      const fragment = document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === s.name.value);
+      if (fragment) walk(fragment.selectionSet);
+    }
+  });
+  walk(operation.selectionSet);
+  return [...keys];
+}
 
 /** The first string of a variable's value that is refused (a NUL character, or longer than its field takes), with its path (`input[0].supplierName`). */
 function badTextIn(value: unknown, at: string, depth = 0): { field: string; text: string } | null {

@@ -1,11 +1,7 @@
 import type { ApolloServerPlugin, BaseContext, GraphQLRequest, GraphQLResponse, HTTPGraphQLHead } from '@apollo/server';
 import type { DocumentNode, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 
-/**
- * What a hook reads of the request it checks or observes, once its operation is known. Apollo
- * Server's request context has all of it, and so does the API's own pipeline
- * (src/graphql/pipeline.ts): the same hooks serve both.
- */
+/** What a hook reads of the request it checks or observes, once its operation is known (Apollo Server's request context). */
 export interface HookContext<C extends BaseContext = BaseContext> {
   readonly schema: GraphQLSchema;
   readonly request: GraphQLRequest;

@@ -7,16 +7,7 @@ import { isIsoDate } from '../law/dates';
 import { message, Message } from '../i18n';
 import { LocalizedGraphQLError } from './localized-error';
 
-/**
- * How a scalar's value is written as JSON text by PostgreSQL from a column `ref` of the GraphQL
- * field `field` (the compiled reads, src/graphql/compiled/): exactly what JSON.stringify writes of
- * `serialize`'s result, `null` for SQL NULL. Kept beside `serialize` so that the two change
- * together; the compiled reads test compares them byte for byte.
- */
 const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
-
-export const SQL_JSON = 'sqlJson';
-export type SqlJson = (ref: string, field: FieldWithExtensions) => string;
 
 interface FieldWithExtensions {
   readonly extensions?: Readonly<Record<string, unknown>> | null;
@@ -47,9 +38,9 @@ export function decimalText(value: Decimal, scale: number): string {
 }
 
 /**
- * The SQL text of a numeric `ref` as the API writes it: without trailing zeros, or at least
- * `scale` decimals. round() to a scale no smaller than the value's own (min_scale: its decimals
- * without trailing zeros) only writes the zeros, so nothing is rounded in SQL.
+ * The SQL text of a numeric `ref` as the API writes it (the benchmark's hand-written servers):
+ * without trailing zeros, or at least `scale` decimals. round() to a scale no smaller than the
+ * value's own (min_scale: its decimals without trailing zeros) only writes the zeros.
  */
 export function decimalSql(ref: string, scale?: number): string {
   return scale === undefined ? `trim_scale(${ref})::text` : `round(${ref}, greatest(min_scale(${ref}), ${scale}))::text`;
@@ -76,7 +67,7 @@ const propertyReaders = new WeakSet<GraphQLFieldResolver<unknown, unknown>>();
 /**
  * Decimal fields with a scale (Money, Quantity) answer their value at that scale: their resolver's
  * Decimal becomes the text the scalar writes (`"30120.50"`). Only those fields are wrapped; the
- * compiled reads write the same text in SQL (SQL_JSON below).
+ * compiled reads' objects are read by the same wrapped resolvers.
  */
 export function scaleDecimals(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
@@ -100,9 +91,6 @@ export function scaleDecimals(schema: GraphQLSchema): GraphQLSchema {
 export function hasOwnResolver(field: { resolve?: GraphQLFieldResolver<unknown, unknown> }): boolean {
   return field.resolve !== undefined && !propertyReaders.has(field.resolve);
 }
-
-/** Text as stored: to_json escapes as JSON.stringify does (quote, backslash, control characters as \u00xx). */
-export const textJson = (ref: string): string => `coalesce(to_json(${ref})::text, 'null')`;
 
 function invalid(text: Message): GraphQLError {
   return new LocalizedGraphQLError(text, { extensions: { code: 'BAD_USER_INPUT' } });
@@ -130,9 +118,6 @@ export const DecimalScalar = new GraphQLScalarType<Decimal, string>({
     if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
     throw new GraphQLError(`Decimal cannot represent ${String(value)}`);
   },
-  // Decimal#toFixed(): no exponent, no trailing zeros after the point ("2675.20" → "2675.2"); a
-  // field with a scale (Money, Quantity) at least that many decimals (decimalSql).
-  extensions: { [SQL_JSON]: ((ref, field) => `coalesce('"' || ${decimalSql(ref, scaleOf(field))} || '"', 'null')`) satisfies SqlJson },
   parseValue: parseDecimal,
   parseLiteral(ast: ValueNode) {
     if (ast.kind === Kind.STRING) return parseDecimal(ast.value);
@@ -155,8 +140,6 @@ export const DateScalar = new GraphQLScalarType<string, string>({
     if (typeof value === 'string' && isIsoDate(value)) return value;
     throw new GraphQLError(`Date cannot represent ${String(value)}`);
   },
-  // PostgreSQL writes a date in JSON as YYYY-MM-DD whatever DateStyle is.
-  extensions: { [SQL_JSON]: textJson },
   parseValue: parseDate,
   parseLiteral(ast) {
     if (ast.kind !== Kind.STRING) throw invalid(message('scalar.dateNotString'));
@@ -184,7 +167,6 @@ function stringScalar(name: string, description: string, normalise: (v: unknown)
     name,
     description,
     serialize: (v) => String(v),
-    extensions: { [SQL_JSON]: textJson },
     parseValue: normalise,
     parseLiteral(ast) {
       if (ast.kind !== Kind.STRING) throw invalid(message('scalar.notString', { name }));
@@ -201,16 +183,6 @@ export const CnpjScalar = stringScalar(
 
 export const CpfScalar = stringScalar('CPF', 'CPF. Input masked or bare, check digits verified, repeated-digit numbers rejected; output 11 digits.', normaliseCpf);
 
-/**
- * graphql-scalars' DateTime (a Date serialises as itself; JSON.stringify writes toISOString(): UTC,
- * milliseconds, Z). In SQL from a timestamptz: its UTC time to the millisecond, the microseconds
- * cut as pg's parser and the Date cut them (years 1 to 9999, as the columns hold).
- */
-export const DateTimeScalar = new GraphQLScalarType({
-  ...GraphQLDateTime.toConfig(),
-  extensions: {
-    ...GraphQLDateTime.extensions,
-    [SQL_JSON]: ((ref) => `coalesce('"' || to_char(${ref} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"', 'null')`) satisfies SqlJson,
-  },
-});
+/** graphql-scalars' DateTime (a Date serialises as itself; JSON.stringify writes toISOString(): UTC, milliseconds, Z). */
+export const DateTimeScalar = GraphQLDateTime;
 export const JsonScalar = GraphQLJSON;

@@ -28,6 +28,7 @@ import { PurchaseDocumentsResolver, SaleDocumentsResolver } from './record-chang
 import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scalars';
 import { protectSchema } from './auth/protect';
+import { answerCompiledFields } from './compiled/answers';
 import { FindingResolver } from './types/finding.resolver';
 import { ProgramOverviewResolver } from './program/program.resolver';
 
@@ -57,7 +58,7 @@ export function getSchema(): Promise<GraphQLSchema> {
       { type: Object, scalar: JsonScalar },
     ],
     validate: false,
-  }).then(describeRoots).then(scaleDecimals).then(protectSchema);
+  }).then(describeRoots).then(scaleDecimals).then(answerCompiledFields).then(protectSchema);
   return built;
 }
 

@@ -37,23 +37,3 @@ export function corsForOrigins(origins: readonly string[]): RequestHandler {
     handler(req, res, next);
   };
 }
-
-/**
- * `CORS_ORIGINS` read as a list of origins, separated by commas or spaces. Each must be an origin as
- * a browser sends it — scheme, host and port, no path or trailing slash — or null is returned with
- * the offending entry.
- */
-export function parseOrigins(value: string | undefined): { origins: string[]; invalid: string | null } {
-  const origins: string[] = [];
-  for (const entry of (value ?? '').split(/[\s,]+/).filter(Boolean)) {
-    let origin: string | null;
-    try {
-      origin = new URL(entry).origin;
-    } catch {
-      origin = null;
-    }
-    if (origin === null || origin === 'null' || origin !== entry) return { origins, invalid: entry };
-    origins.push(origin);
-  }
-  return { origins, invalid: null };
-}

@@ -22,7 +22,8 @@ export interface Version<T> {
 
 /**
  * DESIGN §1.4 — the value in force on `on` as known on `asKnownOn`: among the versions with
- * `publishedOn <= asKnownOn` and `validFrom <= on <= validUntil`, the one published last.
+ * `publishedOn <= asKnownOn` and `validFrom <= on <= validUntil`, the one published last. Its SQL
+ * twin, for statements that choose among stored versions: src/services/facts/in-force.sql.ts.
  */
 export function inForce<T>(versions: readonly Version<T>[], on: IsoDate, asKnownOn: IsoDate): Version<T> | undefined {
   let best: Version<T> | undefined;

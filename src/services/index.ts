@@ -22,6 +22,7 @@ import { SealEvaluationService } from './seal-compliance/seal-evaluation.service
 import { SealPlanService } from './seal-compliance/seal-plan.service';
 import { TaxPeriodService } from './tax-period.service';
 import { FactsService } from './facts/facts.service';
+import { CompiledReadService } from './compiled-read.service';
 import { CreditService } from './credit.service';
 import { RecordChangeService } from './record-change.service';
 import { RecordReturnService } from './record-return.service';
@@ -64,6 +65,7 @@ function build(ds: DataSource) {
     taxPeriods,
     recordChanges: new RecordChangeService(ds, taxPeriods),
     recordReturns: new RecordReturnService(ds),
+    compiledReads: new CompiledReadService(ds),
     credits,
   };
 }

@@ -22,6 +22,15 @@ export interface MunicipalityInput {
   semiaridAct?: string | null;
 }
 
+/**
+ * A municipality's region facts as SQL of its row aliased `q` on the day `day` (an SQL
+ * expression): what the compiled reads write for Municipality.semiarid and priorityRegion.
+ */
+export const municipalityRegionSql = {
+  semiarid: (q: string, day: string) => semiaridOnSql(`${q}.ibge_code`, day),
+  priorityRegion: (q: string, day: string) => priorityRegionOnSql(`${q}.ibge_code`, day),
+};
+
 /** A municipality as written, with its Semiárido statement. */
 export interface MunicipalityRow {
   municipality: Municipality;

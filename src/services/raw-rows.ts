@@ -14,12 +14,10 @@ export interface RowMapper<T> {
   /** The entity of a row (of the columns named with `prefix`, when given). */
   map(row: Record<string, unknown>, prefix?: string): T;
   /**
-   * An SQL expression of row `alias`: its columns, in entity order, each as PostgreSQL writes it as
-   * text (what pg receives for a column of a result), in a JSON array.
+   * The value of a property from its column's text (`alias.column::text`, as PostgreSQL writes it
+   * for a result), parsed as pg parses that type, as `map` gives it: the compiled reads' objects.
    */
-  textArray(alias: string): string;
-  /** The entity of such an array, each text parsed as pg parses that column's type in a result. */
-  fromTexts(texts: ReadonlyArray<string | null>): T;
+  reader(property: string): (text: string) => unknown;
 }
 
 /** The OIDs of the arrays of those types (`text[]` is `_text`, 1009, …): pg parses each with its own parser. */
@@ -73,11 +71,10 @@ export function rowMapperOf<T extends ObjectLiteral>(metadata: EntityMetadata): 
       }
       return fn(row);
     },
-    textArray: (alias) => `json_build_array(${columns.map((c) => `${alias}.${c.db}::text`).join(', ')})`,
-    fromTexts(texts) {
-      const row: Record<string, unknown> = {};
-      columns.forEach((c, i) => { row[c.db] = texts[i] === null ? null : c.parse(texts[i] as string); });
-      return mapper.map(row);
+    reader(property) {
+      const c = columns.find((x) => x.property === property);
+      if (!c) throw new Error(`rowMapper: ${metadata.name} has no column ${property}`);
+      return c.from ? (text) => c.from!(c.parse(text)) : c.parse;
     },
   };
   cache.set(metadata, mapper);

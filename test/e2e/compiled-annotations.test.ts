@@ -2,14 +2,14 @@ import { getNamedType, GraphQLID, GraphQLList, GraphQLNonNull, GraphQLObjectType
 import pino from 'pino';
 import { Purchase } from '../../src/domain';
 import { EntityClass, ROOT_KINDS, SQL_READ, sqlReadOf } from '../../src/graphql/compiled/annotations';
-import { compiledReadsExecutor } from '../../src/graphql/compiled/executor';
+import { compiledReadsSchema } from '../../src/graphql/compiled/execution';
 import { getSchema } from '../../src/graphql/schema';
 import { hasOwnResolver } from '../../src/graphql/scalars';
 import { createTestDatabase, TestDatabase } from '../support/database';
 
 /**
  * The compiled reads' annotations (src/graphql/compiled/annotations.ts) are checked against
- * TypeORM's metadata once, when the executor is made at start-up: a wrong one fails the start,
+ * TypeORM's metadata once, when the compiled schema is made at start-up: a wrong one fails the start,
  * instead of making every request that reaches its field fall back to the resolver in silence.
  */
 let db: TestDatabase;
@@ -27,14 +27,14 @@ const schemaWith = (read: Record<string, unknown>) => new GraphQLSchema({
 
 test("the application's own annotations pass", async () => {
   const schema = await getSchema();
-  expect(() => compiledReadsExecutor(schema, db.dataSource, logger)).not.toThrow();
+  expect(() => compiledReadsSchema(schema, db.dataSource, logger)).not.toThrow();
 });
 
-test('an annotation naming a property the entity lacks, or an argument the field lacks, fails when the executor is made', () => {
-  expect(() => compiledReadsExecutor(schemaWith({ kind: 'records', entity: Purchase, arg: 'producerId', fk: 'producerId', order: ['purchasedOn', 'id'] }), db.dataSource, logger)).not.toThrow();
-  expect(() => compiledReadsExecutor(schemaWith({ kind: 'records', entity: Purchase, arg: 'producerId', fk: 'producerId', order: ['boughtOn'] }), db.dataSource, logger))
+test('an annotation naming a property the entity lacks, or an argument the field lacks, fails when the compiled schema is made', () => {
+  expect(() => compiledReadsSchema(schemaWith({ kind: 'records', entity: Purchase, arg: 'producerId', fk: 'producerId', order: ['purchasedOn', 'id'] }), db.dataSource, logger)).not.toThrow();
+  expect(() => compiledReadsSchema(schemaWith({ kind: 'records', entity: Purchase, arg: 'producerId', fk: 'producerId', order: ['boughtOn'] }), db.dataSource, logger))
     .toThrow('compiled reads: Purchase has no property boughtOn');
-  expect(() => compiledReadsExecutor(schemaWith({ kind: 'records', entity: Purchase, arg: 'producer', fk: 'producerId', order: ['id'] }), db.dataSource, logger))
+  expect(() => compiledReadsSchema(schemaWith({ kind: 'records', entity: Purchase, arg: 'producer', fk: 'producerId', order: ['id'] }), db.dataSource, logger))
     .toThrow('compiled reads: Query.things has no argument producer');
 });
 

@@ -1,18 +1,23 @@
 import { Pool, PoolClient } from 'pg';
 import { getNamedType, GraphQLObjectType, Kind, OperationDefinitionNode, parse } from 'graphql';
 import { ReadCompiler } from '../../src/graphql/compiled/compiler';
-import { runCompiled } from '../../src/graphql/compiled/run';
 import { collectFields } from '../../src/graphql/compiled/selection';
 import { getSchema } from '../../src/graphql/schema';
+import { Producer } from '../../src/domain';
+import { CompiledStatement } from '../../src/graphql/compiled/statement';
+import { today } from '../../src/law/dates';
 import { Role } from '../../src/law/types';
+import { Actor } from '../../src/services/actor';
+import { createServices } from '../../src/services';
 import { startTestApi, TestApi } from '../support/api';
 import { BIG, buildPlan, FEW, seed, Seeded } from './compiled-reads.fixtures';
 
 /**
- * Row-level security is the second wall of a PRODUCER's compiled reads (DESIGN §4): the statement
- * filters by producer, and it also runs as the database role selo_producer, so that a statement
- * that forgot its filter still sees only that producer's rows. Here the filters are removed from
- * compiled statements by hand, and the statements run as the API runs them.
+ * Row-level security is the second wall of a PRODUCER's compiled reads: the statement filters by
+ * producer, and it also runs as the database role selo_producer (in the transaction the services'
+ * runner opens for it), so that a statement that forgot its filter still sees only that producer's
+ * rows. Here the filters are removed from compiled statements by hand, and the statements run as
+ * the API runs them (src/services/compiled-read.service.ts).
  */
 
 let api: TestApi;
@@ -33,17 +38,35 @@ async function compile(query: string, producerId: string) {
   const args = Object.fromEntries((nodes[0].arguments ?? []).map((a) => [a.name.value, a.value.kind === Kind.STRING || a.value.kind === Kind.INT ? (a.value.kind === Kind.INT ? Number(a.value.value) : a.value.value) : null]));
   expect(getNamedType(field.type)).toBeInstanceOf(GraphQLObjectType);
   const statement = new ReadCompiler(schema, api.db.dataSource).compile({
-    field, nodes, fragments: {}, variables: {}, args, actor: { sub: 'p', role: Role.PRODUCER, producerId, requestId: 'rls' },
+    field, nodes, fragments: {}, variables: {}, args, actor: { sub: 'p', role: Role.PRODUCER, producerId, requestId: 'rls' }, today: today(),
   });
   if (!statement) throw new Error(`not compiled: ${query}`);
   return statement;
 }
 
-/** The statement with every producer filter taken out (the scope conditions the compiler adds). */
-function withoutFilters(sql: string, producerId: string): string {
-  const stripped = sql.replace(new RegExp(`(\\w+\\.(id|producer_id) = '${producerId}'::bigint)`, 'g'), 'true');
-  expect(stripped).not.toBe(sql);
-  return stripped;
+/** The statement with every producer filter taken out (the scope conditions the compiler adds, bound to the producer's id). */
+function withoutFilters(statement: CompiledStatement, producerId: string): CompiledStatement {
+  const sql = statement.sql.replace(/(\w+\.(id|producer_id) = \$(\d+)::bigint)/g, (all, _c, _p, n: string) => (statement.params[Number(n) - 1] === producerId ? `$${n}::bigint IS NOT NULL` : all));
+  expect(sql).not.toBe(statement.sql);
+  return { ...statement, sql };
+}
+
+const admin: Actor = { sub: 'a', role: Role.ADMIN, producerId: null, requestId: 'rls' };
+const producer = (producerId: string): Actor => ({ sub: 'p', role: Role.PRODUCER, producerId, requestId: 'rls' });
+
+/** The statement run as the API runs it for `actor`: its objects, with what they answer for their fields, as plain JSON-like values. */
+async function run(actor: Actor, statement: CompiledStatement): Promise<any> {
+  const data = await createServices(api.db.dataSource).compiledReads.run(actor, statement);
+  return data === null ? null : plain(statement.objects(data));
+}
+function plain(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(plain);
+  if (!v || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = plain(x);
+  for (const symbol of Object.getOwnPropertySymbols(v)) Object.assign(out, plain((v as Record<symbol, unknown>)[symbol]));
+  if (v instanceof Producer) out.producerOf = v.id;
+  return out;
 }
 
 const producerIdsIn = (json: unknown): string[] => {
@@ -67,34 +90,34 @@ test('a PRODUCER\'s compiled statement without its filters still sees only its o
     '{ producers(first: 100) { totalCount edges { node { producerOf: id purchases(first: 100) { totalCount edges { node { id producer { producerOf: id } } } } sales(first: 100) { totalCount } sealGrants { producer { producerOf: id } } } } } }',
     own,
   );
-  expect(statement.producerScope).toBe(own);
-  const open = { ...statement, sql: withoutFilters(statement.sql, own) };
+  expect(statement.params).toContain(own);
+  const open = withoutFilters(statement, own);
 
   // Without row-level security the filterless statement would show every producer: the filters
   // really were removed.
-  const leaked = JSON.parse((await runCompiled(api.db.dataSource, { ...open, producerScope: null }))!);
+  const leaked = await run(admin, open);
   expect(leaked.totalCount).toBe(ids.producers.length);
   expect(producerIdsIn(leaked).length).toBeGreaterThan(1);
 
   // As the API runs it for the PRODUCER: its own producer only, and all of its rows.
-  const scoped = JSON.parse((await runCompiled(api.db.dataSource, open))!);
+  const scoped = await run(producer(own), open);
   expect(scoped.totalCount).toBe(1);
   expect(producerIdsIn(scoped)).toEqual([own]);
   expect(scoped.edges[0].node.purchases.totalCount).toBe(137);
   // The same answer as the statement with its filters.
-  expect(scoped).toEqual(JSON.parse((await runCompiled(api.db.dataSource, statement))!));
+  expect(scoped).toEqual(await run(producer(own), statement));
 });
 
-test('prepared for the PRODUCER as asked again, the filterless statement still sees only its own rows; the same text unscoped still sees all', async () => {
+test('asked again, the filterless statement still sees only the PRODUCER\'s own rows; the same text unscoped still sees all', async () => {
   const own = ids.producers[FEW];
   const statement = await compile('{ producers(first: 100) { totalCount edges { node { producerOf: id purchases(first: 100) { totalCount } } } } }', own);
-  const open = { ...statement, sql: withoutFilters(statement.sql, own) };
-  // Text, prepared, then executed from the prepared plan (run.ts), alternately scoped and not.
+  const open = withoutFilters(statement, own);
+  // Asked again and again on the pool's connections, alternately scoped and not.
   for (let i = 0; i < 4; i++) {
-    const scoped = JSON.parse((await runCompiled(api.db.dataSource, open))!);
+    const scoped = await run(producer(own), open);
     expect(scoped.totalCount).toBe(1);
     expect(producerIdsIn(scoped)).toEqual([own]);
-    const leaked = JSON.parse((await runCompiled(api.db.dataSource, { ...open, producerScope: null }))!);
+    const leaked = await run(admin, open);
     expect(leaked.totalCount).toBe(ids.producers.length);
   }
 });
@@ -103,15 +126,15 @@ test('a lookup of another producer\'s record without its filter finds nothing un
   const own = ids.producers[FEW];
   const other = ids.purchases[0]; // the big producer's
   const statement = await compile(`{ purchase(id: "${other}") { id cost producer { producerOf: id } } }`, own);
-  const open = { ...statement, sql: withoutFilters(statement.sql, own) };
-  expect(JSON.parse((await runCompiled(api.db.dataSource, { ...open, producerScope: null }))!).producer.producerOf).toBe(ids.producers[BIG]);
-  expect(await runCompiled(api.db.dataSource, open)).toBeNull();
+  const open = withoutFilters(statement, own);
+  expect((await run(admin, open)).producer.producerOf).toBe(ids.producers[BIG]);
+  expect(await run(producer(own), open)).toBeNull();
 });
 
 test('row-level security lasts for the statement only: the pooled connection is itself again after it', async () => {
   const own = ids.producers[FEW];
   const statement = await compile('{ producers(first: 100) { totalCount } }', own);
-  await runCompiled(api.db.dataSource, statement);
+  await run(producer(own), statement);
   // Every connection of the pool, the one that ran it among them.
   const pool = (api.db.dataSource.driver as unknown as { master: Pool }).master;
   const clients: PoolClient[] = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
@@ -137,16 +160,16 @@ test('the audit log without its filter: under row-level security a PRODUCER sees
   expect(rows.some((r) => r.producer === null)).toBe(true);
   const own = [...counts].sort((a, b) => b[1] - a[1])[0][0];
   const statement = await compile('{ auditLog(first: 100) { totalCount edges { node { id } } } }', own);
-  const open = { ...statement, sql: withoutFilters(statement.sql, own) };
-  const idsOf = (json: string | null) => (JSON.parse(json!) as { edges: Array<{ node: { id: string } }> }).edges.map((e) => e.node.id);
+  const open = withoutFilters(statement, own);
+  const idsOf = (page: { edges: Array<{ node: { id: string } }> }) => page.edges.map((e) => e.node.id);
 
-  const leaked = JSON.parse((await runCompiled(api.db.dataSource, { ...open, producerScope: null }))!);
+  const leaked = await run(admin, open);
   expect(leaked.totalCount).toBe(rows.length);
   // As the API runs it: the policy shows a PRODUCER its own entries (it may write shared ones, not read them).
   const visible = rows.filter((r) => r.producer === own).map((r) => r.id);
-  const scoped = await runCompiled(api.db.dataSource, open);
-  expect(JSON.parse(scoped!).totalCount).toBe(visible.length);
+  const scoped = await run(producer(own), open);
+  expect(scoped.totalCount).toBe(visible.length);
   expect(idsOf(scoped)).toEqual(visible.slice(0, 100));
   // With its filter, as the service scopes it: its own entries only.
-  expect(idsOf(await runCompiled(api.db.dataSource, statement))).toEqual(rows.filter((r) => r.producer === own).map((r) => r.id).slice(0, 100));
+  expect(idsOf(await run(producer(own), statement))).toEqual(rows.filter((r) => r.producer === own).map((r) => r.id).slice(0, 100));
 });

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { FragmentDefinitionNode, Kind, OperationDefinitionNode, parse as parseGraphql, SelectionNode, SelectionSetNode, ValueNode } from 'graphql';
 import { NESTED_PAGE_QUERY } from '../../bench/run';
-import { RawJson } from '../../src/graphql/compiled/raw-json';
 import { createLoaders } from '../../src/graphql/loaders';
 import { Decimal } from '../../src/law/decimal';
 import { Role } from '../../src/law/types';
@@ -87,6 +86,13 @@ function nulledAlike(fastBody: string, slowBody: string): boolean {
 
 let lastHadErrors = false;
 
+/**
+ * The statements that read: a PRODUCER's compiled read runs in the transaction that sets its
+ * row-level security scope (src/services/compiled-read.service.ts), whose framing reads nothing.
+ */
+const FRAMING = /^(START TRANSACTION|COMMIT|ROLLBACK)$|^SELECT set_config\('role', 'selo_producer', true\)/;
+const reads = (statements: readonly string[]) => statements.filter((s) => !FRAMING.test(s));
+
 /** The same request (same token) to both servers at once, with the SQL statements each sent. */
 async function both(request: Request): Promise<Outcome> {
   const body = JSON.stringify({ query: request.query, variables: request.variables ?? {}, ...(request.operationName ? { operationName: request.operationName } : {}) });
@@ -97,9 +103,9 @@ async function both(request: Request): Promise<Outcome> {
   fast.statements.reset();
   slow.statements.reset();
   const [f, s] = await Promise.all([post(fast, body, auth), post(slow, body, auth)]);
-  const fastStatements = fast.statements.count;
-  const fastSql = [...fast.statements.statements];
-  const slowStatements = slow.statements.count;
+  const fastSql = reads(fast.statements.statements);
+  const fastStatements = fastSql.length;
+  const slowStatements = reads(slow.statements.statements).length;
   lastHadErrors = f.body.includes('"errors"') || s.body.includes('"errors"');
   const differences: string[] = [];
   if (f.status !== s.status) differences.push(`HTTP status ${f.status} (compiled) vs ${s.status} (graphql-js)`);
@@ -1084,7 +1090,6 @@ test('executeOperation (no HTTP) gets the compiled answer as an object, the same
   expect(fast.statements.count).toBe(1);
   if (res.body.kind !== 'single') throw new Error('expected a single result');
   const data = res.body.singleResult.data;
-  expect(data).not.toBeInstanceOf(RawJson);
   expect(res.body.singleResult.errors).toBeUndefined();
   expect(data).toEqual(JSON.parse(over.slow.body).data);
   expect((data as any).producers.edges.length).toBe(plan.producers.length);

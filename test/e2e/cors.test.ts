@@ -2,7 +2,7 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../src/chromium';
-import { parseOrigins } from '../../src/http/cors';
+import { parseOrigins } from '../../src/config';
 import { startTestApi, TestApi } from '../support/api';
 
 /**

@@ -1,11 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-
-/** Tables of a producer's records, with the column naming the producer. */
-export const PRODUCER_TABLES: ReadonlyArray<[table: string, column: string]> = [
-  ['producer', 'id'], ['seal_grant', 'producer_id'], ['regime_election', 'producer_id'], ['contract', 'producer_id'],
-  ['purchase', 'producer_id'], ['sale', 'producer_id'], ['fomento_expense', 'producer_id'], ['tax_period', 'producer_id'],
-  ['audit_entry', 'producer_id'],
-];
+import { PRODUCER_TABLES } from '../../services/producer-tables';
 
 /**
  * Row-level security keyed on the producer (DESIGN §4), a second wall behind the API's own

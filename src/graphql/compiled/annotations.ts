@@ -46,16 +46,15 @@ export type SqlRead =
   | { kind: 'records'; entity: EntityClass; arg: string; fk: string; order: readonly OrderKey[] }
   /**
    * A Boolean computed by SQL from the row aliased `q` (a fact derived on a date, e.g. the priority
-   * region today): `sql(q)` is the expression, evaluated when the statement is compiled.
+   * region today): `sql(q, today)` is the expression, `today` the placeholder of the day the
+   * statement is made. Written by the services (no SQL in resolvers).
    */
-  | { kind: 'value'; sql: (q: string) => string };
+  | { kind: 'value'; sql: (q: string, today: string) => string };
 
 /**
- * Dated versions of the law (DESIGN §1.4): given the argument `on`, a `rows` list holds, for each
- * value of the property `per`, the version in force on that date as known on the argument
- * `asKnownOn` (default today) — valid then (`validFrom` ≤ on ≤ `validUntil`, both inclusive),
- * published by then (`publishedOn`), the latest published and then the latest recorded (the
- * highest id) winning, as src/law/dated.ts inForce chooses.
+ * Dated versions of the law: given the argument `on`, a `rows` list holds, for each value of the
+ * property `per`, the version in force on that date as known on the argument `asKnownOn` (default
+ * today), as src/services/facts/in-force.sql.ts chooses it (the twin of src/law/dated.ts inForce).
  */
 export interface InForce { on: string; asKnownOn: string; per: string; validFrom: string; validUntil: string; publishedOn: string }
 

@@ -1,25 +1,23 @@
-import { FieldNode, getArgumentValues, getNamedType, GraphQLField, GraphQLObjectType, isEnumType, isObjectType, isScalarType } from 'graphql';
-import { randomBytes } from 'node:crypto';
-import { escapeLiteral } from 'pg';
+import { FieldNode, getArgumentValues, getNamedType, GraphQLField, GraphQLObjectType, isObjectType } from 'graphql';
 import type { EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { inForceSql } from '../../services/facts/in-force.sql';
+import { rowMapperOf } from '../../services/raw-rows';
 import { visibleProducerId } from '../../services/scope';
-import { RowMapper, rowMapperOf } from '../../services/raw-rows';
-import { SQL_JSON, SqlJson, textJson } from '../scalars';
-import { EntityClass, Filters, InForce, OrderKey, SqlRead, sqlReadOf } from './annotations';
-import { isIsoDate, today } from '../../law/dates';
+import { isIsoDate } from '../../law/dates';
+import { Filters, InForce, OrderKey, SqlRead, sqlReadOf } from './annotations';
+import { setAnswers } from './answers';
 import type { ReadCompiler } from './compiler';
-import { connectionSql, pageOf } from './connection';
+import { connectionPart, pageOf } from './connection';
 import { collectSubfields } from './selection';
-import { columnOf, CompiledStatement, Decline, Hole, isCanonicalId, isComputed, joinSql, keyed, orderSql, ownerOf, RootField, SCOPED_TABLES } from './statement';
+import { arraySql, columnOf, CompiledStatement, Decline, isCanonicalId, isComputed, joinSql, MAX_KEYS, orderSql, ownerOf, Part, producerColumnOf, RootField } from './statement';
 
-/** One compilation of a root field (compiler.ts): the aliases it made, the computed fields it left to their resolvers. */
+/** One compilation of a root field (compiler.ts): the aliases it made, the values it binds. */
 export class Build {
   private aliases = 0;
   private readonly only: string | null;
-  private readonly holes: Hole[] = [];
-  /** Made with the first computed field only: a statement without one is the same text each time. */
-  private marker = '';
+  private readonly params: unknown[] = [];
+  private todayParam: string | undefined;
 
   constructor(private readonly compiler: ReadCompiler, private readonly input: RootField) {
     this.only = visibleProducerId(input.actor);
@@ -34,25 +32,26 @@ export class Build {
     if (!read) throw new Decline();
     const type = getNamedType(field.type);
     if (!isObjectType(type)) throw new Decline();
-    let sql: string;
+    let part: Part;
     if (read.kind === 'list') {
       const meta = this.compiler.metadata(read.entity);
       const { rest, where } = this.filters(meta, read.filters, args);
-      sql = connectionSql(this, type, nodes, meta, read.keyset, pageOf(rest, read.keyset, false), where);
+      part = connectionPart(this, type, nodes, meta, read.keyset, pageOf(rest, read.keyset, false), where);
     } else if (read.kind === 'rows') {
       const meta = this.compiler.metadata(read.entity);
       const { rest, where } = this.filters(meta, read.filters, args);
       const inForce = read.inForce ? this.inForce(meta, read.inForce, rest, where) : where;
       // Any other argument given: the resolver's.
       if (Object.values(rest).some((v) => v != null)) throw new Decline();
-      sql = this.list(type, meta, read.order, nodes, inForce);
+      part = this.list(type, meta, read.order, nodes, inForce);
     } else if (read.kind === 'lookup') {
       const meta = this.compiler.metadata(read.entity);
       const key = meta.primaryColumns[0];
       const q = this.alias();
       const joins: string[] = [];
       const object = this.object(type, meta, this.subfields(type, nodes), q, joins);
-      sql = `(SELECT ${object} FROM ${meta.tableName} ${q}${joinSql(joins)} WHERE ${[`${q}.${key.databaseName} = ${this.keyLiteral(key, args[read.arg])}`, ...this.scope(meta, q)].join(' AND ')})`;
+      const where = [`${q}.${key.databaseName} = ${this.keyParam(key, args[read.arg])}`, ...this.scope(meta, q)];
+      part = { sql: `(SELECT ${object.sql} FROM ${meta.tableName} ${q}${joinSql(joins)} WHERE ${where.join(' AND ')})`, read: object.read };
     } else if (read.kind === 'records') {
       const meta = this.compiler.metadata(read.entity);
       const owner = this.compiler.metadata(ownerOf(meta, read.fk));
@@ -61,27 +60,36 @@ export class Build {
       const o = this.alias();
       // An unknown or unseen owner is the resolver's NOT_FOUND: NULL hands it over.
       const fk = columnOf(meta, read.fk).databaseName;
-      const list = this.list(type, meta, read.order, nodes, (c) => [`${c}.${fk} = ${this.literal(id, 'bigint')}`]);
-      sql = `CASE WHEN EXISTS (SELECT 1 FROM ${owner.tableName} ${o} WHERE ${[`${o}.${owner.primaryColumns[0].databaseName} = ${this.literal(id, 'bigint')}`, ...this.scope(owner, o)].join(' AND ')}) THEN ${list} END`;
+      const ownerId = this.param(id, 'bigint');
+      const list = this.list(type, meta, read.order, nodes, (c) => [`${c}.${fk} = ${ownerId}`]);
+      const where = [`${o}.${owner.primaryColumns[0].databaseName} = ${ownerId}`, ...this.scope(owner, o)];
+      part = { sql: `CASE WHEN EXISTS (SELECT 1 FROM ${owner.tableName} ${o} WHERE ${where.join(' AND ')}) THEN ${list.sql} END`, read: list.read };
     } else {
       throw new Decline();
     }
-    return { sql: `SELECT ${sql} AS data`, producerScope: this.only, holes: this.holes, marker: this.marker };
+    return { sql: `SELECT ${part.sql} AS data`, params: this.params, objects: part.read };
   }
 
   alias(): string {
     return `t${this.aliases++}`;
   }
 
-  literal(value: string, type: string): string {
-    return `${escapeLiteral(value)}::${type}`;
+  /** A bound parameter, of an SQL type or (none) of the type PostgreSQL infers from where it stands: its placeholder. */
+  param(value: unknown, type?: string): string {
+    const placeholder = `$${this.params.push(value)}`;
+    return type ? `${placeholder}::${type}` : placeholder;
   }
 
-  /** The SQL filters that confine a PRODUCER to its own records (DESIGN §4), row-level security being the second wall. */
+  /** The request's day, one parameter however often it is asked. */
+  today(): string {
+    return (this.todayParam ??= this.param(this.input.today, 'date'));
+  }
+
+  /** The SQL filters that confine a PRODUCER to its own records, row-level security being the second wall. */
   scope(meta: EntityMetadata, q: string): string[] {
-    const column = SCOPED_TABLES.get(meta.tableName);
+    const column = producerColumnOf(meta);
     if (this.only === null || column === undefined) return [];
-    return [`${q}.${column} = ${this.literal(this.only, 'bigint')}`];
+    return [`${q}.${column} = ${this.param(this.only, 'bigint')}`];
   }
 
   subfields(type: GraphQLObjectType, nodes: readonly FieldNode[]) {
@@ -89,38 +97,84 @@ export class Build {
   }
 
   /**
-   * The JSON text of an object of `type` (rows of `meta` aliased `q`) with the response keys of
-   * `fields`, in their order; to-one relations are LEFT JOINs added to `joins`.
+   * An object of `type` from rows of `meta` aliased `q`: a JSON array of the texts of the columns
+   * its stored fields read (every column when a computed field is asked: its resolver gets the
+   * whole entity), then the values of its fields that lead to objects; read back as the entity,
+   * its columns parsed as its loaders parse them. To-one relations are LEFT JOINs added to `joins`.
    */
-  object(type: GraphQLObjectType, meta: EntityMetadata, fields: Map<string, readonly FieldNode[]>, q: string, joins: string[]): string {
-    return keyed(type, fields, (name, nodes, key) => {
+  object(type: GraphQLObjectType, meta: EntityMetadata, fields: Map<string, readonly FieldNode[]>, q: string, joins: string[]): Part {
+    if (fields.size > MAX_KEYS) throw new Decline();
+    const columns = new Set<ColumnMetadata>();
+    const slots: Array<{ key: string; part: Part }> = [];
+    let whole = false;
+    for (const [key, nodes] of fields) {
+      const name = nodes[0].name.value;
+      if (name === '__typename') continue;
       const def = type.getFields()[name];
       if (!def) throw new Decline();
       const read = sqlReadOf(def);
       if (read?.kind === 'value') {
         if (def.args.length > 0 || getNamedType(def.type).name !== 'Boolean') throw new Decline();
-        return `coalesce((${read.sql(q)})::text, 'null')`;
+        slots.push({ key, part: { sql: `(${read.sql(q, this.today())})`, read: (v) => v } });
+      } else if (!read && isComputed(def, meta)) {
+        whole = true;
+      } else if (!read) {
+        const column = meta.findColumnWithPropertyName(def.name);
+        if (!column || column.relationMetadata) throw new Decline();
+        columns.add(column);
+      } else {
+        const target = getNamedType(def.type);
+        if (!isObjectType(target)) throw new Decline();
+        slots.push({ key, part: this.relation(read, def, target, nodes, meta, q, joins) });
       }
-      if (!read && isComputed(def, meta)) return this.hole(type, meta, nodes, key, q);
-      // A stored value whose scalar SQL does not write (JSON): its resolver's, like a computed one.
-      if (!read) return this.column(def, meta, q) ?? this.hole(type, meta, nodes, key, q);
-      const target = getNamedType(def.type);
-      if (!isObjectType(target)) throw new Decline();
-      return this.relation(read, def, target, nodes, meta, q, joins);
-    });
+    }
+    const read = this.entityReader(meta, whole ? meta.columns : [...columns], slots);
+    return { sql: arraySql([...read.columns.map((c) => `${q}.${c.databaseName}::text`), ...slots.map((s) => s.part.sql)]), read: read.read };
   }
 
-  /** A primary key's value as SQL: a bigint id only if well formed; text keys as the column compares them. */
-  private keyLiteral(column: ColumnMetadata, value: unknown): string {
+  /** How an object's array becomes the entity: its columns' texts parsed, its other values set as answers. */
+  private entityReader(meta: EntityMetadata, columns: readonly ColumnMetadata[], slots: ReadonlyArray<{ key: string; part: Part }>): { columns: readonly ColumnMetadata[]; read: (json: unknown) => object } {
+    let readers: Array<[string, (text: string) => unknown]>;
+    try {
+      const mapper = rowMapperOf(meta);
+      readers = columns.map((c) => [c.propertyName, mapper.reader(c.propertyName)]);
+    } catch {
+      // An entity the mapper does not take: its root field is executed by graphql-js.
+      throw new Decline();
+    }
+    const proto = (meta.target as { prototype: object }).prototype;
+    const n = readers.length;
+    return {
+      columns,
+      read: (json) => {
+        const values = json as unknown[];
+        const entity = Object.create(proto) as Record<string, unknown>;
+        for (let i = 0; i < n; i++) {
+          const text = values[i] as string | null;
+          entity[readers[i][0]] = text === null ? null : readers[i][1](text);
+        }
+        if (slots.length > 0) {
+          const answers: Record<string, unknown> = {};
+          for (let j = 0; j < slots.length; j++) answers[slots[j].key] = slots[j].part.read(values[n + j]);
+          setAnswers(entity, answers);
+        }
+        return entity;
+      },
+    };
+  }
+
+  /** A primary key's value as a parameter: a bigint id only if well formed; text keys as the column compares them. */
+  private keyParam(column: ColumnMetadata, value: unknown): string {
     if (typeof value !== 'string') throw new Decline();
     if (column.type === 'bigint') {
       if (!isCanonicalId(value)) throw new Decline();
-      return this.literal(value, 'bigint');
+      return this.param(value, 'bigint');
     }
-    // Untyped: PostgreSQL reads it as the column's own type. char(n) compares without trailing
-    // blanks, the services' maps by key do not: such a value is left to them.
+    // char(n) compares without trailing blanks, the services' maps by key do not: such a value is
+    // left to them.
     if (value !== value.trimEnd()) throw new Decline();
-    return escapeLiteral(value);
+    // Untyped: PostgreSQL reads it as the column's own type (and uses its index).
+    return this.param(value);
   }
 
   private args(field: GraphQLField<unknown, unknown>, node: FieldNode): Record<string, unknown> {
@@ -131,7 +185,7 @@ export class Build {
     }
   }
 
-  private relation(read: SqlRead, def: GraphQLField<unknown, unknown>, target: GraphQLObjectType, nodes: readonly FieldNode[], meta: EntityMetadata, q: string, joins: string[]): string {
+  private relation(read: SqlRead, def: GraphQLField<unknown, unknown>, target: GraphQLObjectType, nodes: readonly FieldNode[], meta: EntityMetadata, q: string, joins: string[]): Part {
     const key = meta.primaryColumns[0].databaseName;
     if (read.kind === 'one') {
       if (def.args.length > 0) throw new Decline();
@@ -142,7 +196,8 @@ export class Build {
       // correlated sub-select per row would cost the database twice as much for a page.
       const t = this.alias();
       joins.push(`LEFT JOIN ${targetMeta.tableName} ${t} ON ${[`${t}.${targetKey} = ${q}.${fk.databaseName}`, ...this.scope(targetMeta, t)].join(' AND ')}`);
-      return `CASE WHEN ${t}.${targetKey} IS NULL THEN 'null' ELSE ${this.object(target, targetMeta, this.subfields(target, nodes), t, joins)} END`;
+      const object = this.object(target, targetMeta, this.subfields(target, nodes), t, joins);
+      return { sql: `CASE WHEN ${t}.${targetKey} IS NULL THEN NULL ELSE ${object.sql} END`, read: (v) => (v === null ? null : object.read(v)) };
     }
     if (read.kind === 'many') {
       if (def.args.length > 0) throw new Decline();
@@ -154,37 +209,43 @@ export class Build {
       const childMeta = this.compiler.metadata(read.entity);
       const fk = columnOf(childMeta, read.fk).databaseName;
       const page = pageOf(this.args(def, nodes[0]), read.keyset, true);
-      return connectionSql(this, target, nodes, childMeta, read.keyset, page, (c) => [`${c}.${fk} = ${q}.${key}`]);
+      return connectionPart(this, target, nodes, childMeta, read.keyset, page, (c) => [`${c}.${fk} = ${q}.${key}`]);
     }
     throw new Decline();
   }
 
   /** A JSON array of the rows of `meta` that meet `where`, in `order`. */
-  private list(type: GraphQLObjectType, meta: EntityMetadata, order: readonly OrderKey[], nodes: readonly FieldNode[], where: (c: string) => string[]): string {
+  private list(type: GraphQLObjectType, meta: EntityMetadata, order: readonly OrderKey[], nodes: readonly FieldNode[], where: (c: string) => string[]): Part {
     const c = this.alias();
     const joins: string[] = [];
     const object = this.object(type, meta, this.subfields(type, nodes), c, joins);
     const conditions = [...where(c), ...this.scope(meta, c)];
-    return `(SELECT '[' || coalesce(string_agg(${object}, ',' ORDER BY ${orderSql(meta, c, order)}), '') || ']' FROM ${meta.tableName} ${c}${joinSql(joins)}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''})`;
+    return {
+      sql: `(SELECT coalesce(json_agg(${object.sql} ORDER BY ${orderSql(meta, c, order)}), '[]') FROM ${meta.tableName} ${c}${joinSql(joins)}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''})`,
+      read: (v) => (v as unknown[]).map(object.read),
+    };
   }
 
   /**
    * The conditions of a `rows` list of dated versions (annotations.ts InForce), its two arguments
-   * taken from `rest`: without `on`, every version (`where`); with it, the one in force per `per`.
+   * taken from `rest`: without `on`, every version (`where`); with it, the one in force per `per`
+   * (src/services/facts/in-force.sql.ts).
    */
   private inForce(meta: EntityMetadata, spec: InForce, rest: Record<string, unknown>, where: (c: string) => string[]): (c: string) => string[] {
     const on = rest[spec.on];
-    const asKnownOn = rest[spec.asKnownOn] ?? today();
+    const asKnownOn = rest[spec.asKnownOn] ?? this.input.today;
     delete rest[spec.on];
     delete rest[spec.asKnownOn];
     if (on == null) return where;
     if (typeof on !== 'string' || !isIsoDate(on) || typeof asKnownOn !== 'string' || !isIsoDate(asKnownOn)) throw new Decline();
-    const col = (v: string, p: string) => `${v}.${columnOf(meta, p).databaseName}`;
-    const key = meta.primaryColumns[0].databaseName;
+    const column = (p: string) => columnOf(meta, p).databaseName;
     const v = this.alias();
-    const day = this.literal(on, 'date');
-    const found = [...where(v), `${col(v, spec.publishedOn)} <= ${this.literal(asKnownOn, 'date')}`, `${col(v, spec.validFrom)} <= ${day}`, `${day} <= ${col(v, spec.validUntil)}`];
-    const chosen = `SELECT DISTINCT ON (${col(v, spec.per)}) ${v}.${key} FROM ${meta.tableName} ${v} WHERE ${found.join(' AND ')} ORDER BY ${col(v, spec.per)}, ${col(v, spec.publishedOn)} DESC, ${v}.${key} DESC`;
+    const chosen = inForceSql({
+      table: meta.tableName, alias: v, key: meta.primaryColumns[0].databaseName,
+      per: column(spec.per), validFrom: column(spec.validFrom), validUntil: column(spec.validUntil), publishedOn: column(spec.publishedOn),
+      on: this.param(on, 'date'), asKnownOn: this.param(asKnownOn, 'date'), where: where(v),
+    });
+    const key = meta.primaryColumns[0].databaseName;
     return (c) => [...where(c), `${c}.${key} IN (${chosen})`];
   }
 
@@ -201,55 +262,8 @@ export class Build {
       if (value == null) continue;
       if (typeof value !== 'string' || value === '') throw new Decline();
       const column = columnOf(meta, property);
-      terms.push([column.databaseName, this.keyLiteral(column, value)]);
+      terms.push([column.databaseName, this.keyParam(column, value)]);
     }
-    return { rest, where: (c) => terms.map(([name, literal]) => `${c}.${name} = ${literal}`) };
-  }
-
-  /**
-   * A computed field of rows `q`: its place in the JSON text, filled after the statement by the
-   * field's resolver for every row of the page at once (executor.ts).
-   */
-  private hole(type: GraphQLObjectType, meta: EntityMetadata, nodes: readonly FieldNode[], key: string, q: string): string {
-    if (meta.primaryColumns.length !== 1) throw new Decline();
-    let mapper: RowMapper<object>;
-    try {
-      mapper = rowMapperOf(meta);
-    } catch {
-      // Rows the mapper cannot write as texts: the root field is executed by graphql-js.
-      throw new Decline();
-    }
-    if (!this.marker) this.marker = randomBytes(12).toString('hex');
-    const index = this.holes.push({ parentType: type, entity: meta.target as EntityClass, nodes, key }) - 1;
-    // The marker and the index are hex and digits, keys are digits, the row's columns (what the
-    // resolvers are given: an entity, as its loaders would read it) are in base64: nothing to escape.
-    const row = `translate(encode(convert_to(${mapper.textArray(q)}::text, 'UTF8'), 'base64'), E'\\n', '')`;
-    return `'"${this.marker}:${index}:' || ${q}.${meta.primaryColumns[0].databaseName}::text || ':' || ${row} || '"'`;
-  }
-
-  /**
-   * The JSON text of a column as its GraphQL type serialises it, `null` when the column is null;
-   * null when SQL does not write its type (an enum not stored by name, a scalar without a writer).
-   */
-  private column(def: GraphQLField<unknown, unknown>, meta: EntityMetadata, q: string): string | null {
-    const column = meta.findColumnWithPropertyName(def.name);
-    if (!column || column.relationMetadata) throw new Decline();
-    const ref = `${q}.${column.databaseName}`;
-    const type = getNamedType(def.type);
-    if (isEnumType(type)) {
-      if (!this.compiler.storedByName(type)) return null;
-      return textJson(ref);
-    }
-    if (!isScalarType(type)) throw new Decline();
-    const writer = type.extensions?.[SQL_JSON] as SqlJson | undefined;
-    if (writer) return writer(ref, def);
-    switch (type.name) {
-      // bigint ids are strings (ID): digits only, nothing to escape.
-      case 'ID': return column.type === 'bigint' ? `coalesce('"' || ${ref}::text || '"', 'null')` : textJson(`${ref}::text`);
-      case 'String': return textJson(ref);
-      case 'Int':
-      case 'Boolean': return `coalesce(${ref}::text, 'null')`;
-      default: return null;
-    }
+    return { rest, where: (c) => terms.map(([name, placeholder]) => `${c}.${name} = ${placeholder}`) };
   }
 }

@@ -1,36 +1,32 @@
 import { FieldNode, GraphQLField, GraphQLSchema, isObjectType } from 'graphql';
 import type { DataSource, EntityMetadata } from 'typeorm';
-import { today } from '../../law/dates';
 import { visibleProducerId } from '../../services/scope';
 import { EntityClass, ROOT_KINDS, sqlReadOf } from './annotations';
 import { Build } from './build';
 import { columnOf, CompiledStatement, Decline, orderProperty, ownerOf, RootField } from './statement';
 
-export type { CompiledStatement, Hole, RootField } from './statement';
+export type { CompiledStatement, RootField } from './statement';
 
 /**
- * Reads compiled to SQL (DESIGN §2: the database does the set work). graphql-js executes every
- * field of a result — a page of 20 producers × 50 purchases is about 9,000 of them — and that,
- * not the database, was the cost of such a page. A root field of the read schema annotated with
- * how it is read (annotations.ts) is translated here, from its selection, into one SQL statement
- * of nested subqueries that writes the field's JSON text: the scoping, ordering, cursors, limits
- * and scalar formats of the resolvers, and exactly the text JSON.stringify gives (no spaces, keys
- * in the order of the selection, strings escaped by to_json), so that the server sends it as it
- * is. Tables and columns come from TypeORM's entity metadata; a connection's order and cursor
- * from the keyset its service pages with (src/services/keysets.ts).
+ * Reads compiled to SQL: the database does the set work. A root field of the read schema
+ * annotated with how it is read (annotations.ts) is translated here, from its selection, into one
+ * SQL statement of nested subqueries that gives the field's rows as JSON — the scoping, ordering,
+ * cursors and limits of the services, every value a bound parameter — read back into the objects
+ * graphql-js then resolves as always: stored fields by its default resolver, the fields that lead
+ * to other objects from what the statement gave (answers.ts), computed fields by their resolvers
+ * and the request's DataLoaders, one statement per loader for the whole page. Tables and columns
+ * come from TypeORM's entity metadata; a connection's order and cursor from the keyset its service
+ * pages with (src/services/keysets.ts).
  *
- * What it cannot translate — a computed field, an argument the resolvers would refuse, a
- * selection too wide — makes `compile` return null, and the field's resolvers answer it as
- * always, errors included: this path never answers differently, only sooner
- * (test/e2e/compiled-reads.test.ts compares the two byte for byte).
+ * What it cannot translate — an argument the resolvers would refuse, a selection too wide — makes
+ * `compile` return null, and the field's resolver answers it as always, errors included
+ * (test/e2e/compiled-reads.test.ts compares the two paths byte for byte).
  *
- * The parts: build.ts walks the selection (objects, columns, relations, computed fields left to
- * their resolvers), connection.ts writes a connection's page, statement.ts holds the shared types
- * and pieces of SQL text.
+ * The parts: build.ts walks the selection (objects, columns, relations), connection.ts writes a
+ * connection's page, statement.ts holds the shared types and pieces of SQL text.
  */
 
 export class ReadCompiler {
-  private readonly enumsByName = new WeakMap<object, boolean>();
   /** Statements made, by the root field's first node, then by cacheKey. */
   private readonly compiled = new WeakMap<FieldNode, Map<string, CompiledStatement | null>>();
 
@@ -84,9 +80,8 @@ export class ReadCompiler {
   /**
    * The statement answering a root field, or null when its resolver must. The same field node of
    * the same parsed document (Apollo Server keeps parsed documents) with the same variables, for
-   * the same producer scope and on the same day (the `value` annotations write today's date),
-   * gives the same statement: it is kept and given again, unless it has computed fields (whose
-   * marker is random per statement).
+   * the same producer scope and on the same day (the `value` annotations ask today), gives the
+   * same statement: it is kept and given again.
    */
   compile(root: RootField): CompiledStatement | null {
     const key = cacheKey(root);
@@ -99,7 +94,7 @@ export class ReadCompiler {
       if (!(e instanceof Decline)) throw e;
       statement = null;
     }
-    if (key !== null && (statement === null || statement.holes.length === 0)) {
+    if (key !== null) {
       let byKey = this.compiled.get(root.nodes[0]);
       if (!byKey) this.compiled.set(root.nodes[0], (byKey = new Map()));
       if (byKey.size >= KEPT_PER_NODE) byKey.clear();
@@ -115,16 +110,6 @@ export class ReadCompiler {
   schemaOf(): GraphQLSchema {
     return this.schema;
   }
-
-  /** Whether every value of an enum is stored as its name (so the column's text is its JSON). */
-  storedByName(type: object & { getValues(): ReadonlyArray<{ name: string; value: unknown }> }): boolean {
-    let ok = this.enumsByName.get(type);
-    if (ok === undefined) {
-      ok = type.getValues().every((v) => v.value === v.name);
-      this.enumsByName.set(type, ok);
-    }
-    return ok;
-  }
 }
 
 /** Statements kept per field node (its variables differ): past it, the node's are dropped. */
@@ -133,7 +118,7 @@ const KEPT_PER_NODE = 16;
 /** What a statement depends on besides its field nodes; null when the variables are not plain JSON. */
 function cacheKey(root: RootField): string | null {
   try {
-    return JSON.stringify([root.nodes.length, visibleProducerId(root.actor), today(), root.variables, root.args]);
+    return JSON.stringify([root.nodes.length, visibleProducerId(root.actor), root.today, root.variables, root.args]);
   } catch {
     return null;
   }

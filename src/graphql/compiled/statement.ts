@@ -1,37 +1,30 @@
-import { FieldNode, FragmentDefinitionNode, GraphQLField, GraphQLObjectType } from 'graphql';
+import { FieldNode, FragmentDefinitionNode, GraphQLField } from 'graphql';
 import type { EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { Producer } from '../../domain';
-import { PRODUCER_TABLES } from '../../database/migrations/1765100000000-producer-row-security';
+import type { IsoDate } from '../../law/dates';
 import { Actor } from '../../services/actor';
+import type { ReadStatement } from '../../services/compiled-read.service';
+import { PRODUCER_COLUMN } from '../../services/producer-tables';
 import { isId } from '../../services/record-batch';
 import { hasOwnResolver } from '../scalars';
 import { EntityClass, OrderKey } from './annotations';
+import { ownResolverOf } from './answers';
 
 /** What a compilation takes and gives, and the pieces of SQL text the compiler's parts share. */
 
-export interface CompiledStatement {
-  /** One row, one column `data`: the field's JSON text, or SQL NULL when the resolver must answer. */
-  sql: string;
-  /** The producer a PRODUCER's statement is confined to by row-level security, or null. */
-  producerScope: string | null;
-  /**
-   * Computed fields in the tree (answered by their resolvers, for all the rows of the page at
-   * once): the statement writes, in place of each one's value, the JSON string
-   * `"<marker>:<hole index>:<primary key of the row>:<the row's columns>"` (RowMapper.textArray's
-   * JSON array, in base64).
-   */
-  holes: Hole[];
-  /** Random per statement with computed fields (no stored text can contain it); empty without any. */
-  marker: string;
+export interface CompiledStatement extends ReadStatement {
+  /** The objects graphql-js resolves, from the statement's `data` (not null). */
+  objects(data: unknown): unknown;
 }
 
-/** A computed field under rows of `entity` (objects of `parentType`), selected by `nodes`. */
-export interface Hole {
-  parentType: GraphQLObjectType;
-  entity: EntityClass;
-  nodes: readonly FieldNode[];
-  key: string;
+/**
+ * A value the statement writes (`sql`, a JSON expression) and how its JSON becomes what
+ * graphql-js resolves (`read`).
+ */
+export interface Part {
+  sql: string;
+  read(json: unknown): unknown;
 }
 
 export interface RootField {
@@ -43,16 +36,17 @@ export interface RootField {
   /** Coerced argument values of the root field. */
   args: Readonly<Record<string, unknown>>;
   actor: Actor;
+  /** The request's day (Context.today): `asKnownOn`'s default and the day of the SQL-computed facts. */
+  today: IsoDate;
 }
 
 /** Thrown inside the compiler when the selection is not one it translates. */
 export class Decline extends Error {}
 
-const RESPONSE_KEY = /^[_A-Za-z][_0-9A-Za-z]*$/;
 /** Keys of one object: a bound on the statement's size (wider selections execute normally). */
-const MAX_KEYS = 64;
-/** The producer's column of each table a PRODUCER sees only its own rows of. */
-export const SCOPED_TABLES = new Map<string, string>(PRODUCER_TABLES);
+export const MAX_KEYS = 64;
+/** PostgreSQL's bound on a function's arguments (json_build_array). */
+export const MAX_ARGUMENTS = 100;
 
 /**
  * A field its resolver computes: one with a resolver of its own (the object types' stored
@@ -60,7 +54,7 @@ export const SCOPED_TABLES = new Map<string, string>(PRODUCER_TABLES);
  * arguments, and no annotation.
  */
 export function isComputed(def: GraphQLField<unknown, unknown>, meta: EntityMetadata): boolean {
-  return hasOwnResolver(def) || def.args.length > 0 || !meta.findColumnWithPropertyName(def.name);
+  return hasOwnResolver({ resolve: ownResolverOf(def) }) || def.args.length > 0 || !meta.findColumnWithPropertyName(def.name);
 }
 
 /** An id as the database writes it back: the services match ids as text. */
@@ -87,28 +81,20 @@ export function orderSql(meta: EntityMetadata, c: string, order: readonly OrderK
   return order.map((k) => `${c}.${columnOf(meta, orderProperty(k)).databaseName}${typeof k === 'string' ? '' : ' NULLS FIRST'}`).join(', ');
 }
 
+/** The producer's column of a table a PRODUCER sees only its own rows of. */
+export function producerColumnOf(meta: EntityMetadata): string | undefined {
+  return PRODUCER_COLUMN.get(meta.tableName);
+}
+
 /** The entity that a records list's `fk` names: the producer (the only owner of records lists). */
 export function ownerOf(meta: EntityMetadata, fk: string): EntityClass {
   const column = columnOf(meta, fk);
-  if (SCOPED_TABLES.get(meta.tableName) !== column.databaseName) throw new Error(`compiled reads: ${meta.name}.${fk} does not name the producer`);
+  if (producerColumnOf(meta) !== column.databaseName) throw new Error(`compiled reads: ${meta.name}.${fk} does not name the producer`);
   return Producer;
 }
 
-/**
- * The JSON text of an object of `type` with the response keys of `fields`, in their order:
- * __typename is the type's name, every other field the JSON text `value` gives for it (which
- * declines what it does not know).
- */
-export function keyed(type: GraphQLObjectType, fields: Map<string, readonly FieldNode[]>, value: (name: string, nodes: readonly FieldNode[], key: string) => string): string {
-  if (fields.size > MAX_KEYS) throw new Decline();
-  const pairs: Array<[string, string]> = [];
-  for (const [key, nodes] of fields) {
-    if (!RESPONSE_KEY.test(key)) throw new Decline();
-    const name = nodes[0].name.value;
-    // Type names are GraphQL names: nothing to escape.
-    pairs.push([key, name === '__typename' ? `'"${type.name}"'` : value(name, nodes, key)]);
-  }
-  if (pairs.length === 0) return `'{}'`;
-  // As JSON.stringify writes it: no spaces; keys are GraphQL names (RESPONSE_KEY), nothing to escape.
-  return pairs.map(([key, v], i) => `'${i === 0 ? '{' : ','}"${key}":' || ${v}`).join(' || ') + ` || '}'`;
+/** A JSON array of `parts` (json_build_array takes at most MAX_ARGUMENTS). */
+export function arraySql(parts: readonly string[]): string {
+  if (parts.length > MAX_ARGUMENTS) throw new Decline();
+  return `json_build_array(${parts.join(', ')})`;
 }

@@ -4,12 +4,9 @@ import { MunicipalityInput } from './municipality.input';
 import { MunicipalityType, SemiaridMembershipType } from './municipality.type';
 import { Municipality, SemiaridMembership } from '../../domain';
 import { today } from '../../law/dates';
-import { priorityRegionOnSql, semiaridOnSql } from '../../services/facts/priority-region.sql';
+import { municipalityRegionSql } from '../../services/municipality.service';
 import { Sql } from '../compiled/annotations';
 import { DateScalar } from '../scalars';
-
-/** Today as an SQL date literal (the day the compiled statement is made). */
-const todaySql = () => `'${today()}'::date`;
 
 @Resolver(() => MunicipalityType)
 export class MunicipalityResolver {
@@ -24,13 +21,13 @@ export class MunicipalityResolver {
     return ctx.services.municipalities.upsert(ctx.actor, input);
   }
 
-  @Sql({ kind: 'value', sql: (q) => semiaridOnSql(`${q}.ibge_code`, todaySql()) })
+  @Sql({ kind: 'value', sql: municipalityRegionSql.semiarid })
   @FieldResolver(() => Boolean, { description: 'In the Semiárido today (its dated membership: semiaridOn, semiaridMemberships; Resolução Condel/Sudene nº 115/2017, 150/2021, 176/2024 and later).' })
   async semiarid(@Root() m: Municipality, @Ctx() ctx: Context) {
     return (await ctx.loaders.regionOn.load({ code: m.ibgeCode, on: today() })).semiarid;
   }
 
-  @Sql({ kind: 'value', sql: (q) => priorityRegionOnSql(`${q}.ibge_code`, todaySql()) })
+  @Sql({ kind: 'value', sql: municipalityRegionSql.priorityRegion })
   @FieldResolver(() => Boolean, { description: 'North, Northeast or Semiárido today (Decreto 10.527/2020, art. 6º I and III; art. 3º §2 I b, c). A purchase is judged on its acquisition date: priorityRegionOn.' })
   async priorityRegion(@Root() m: Municipality, @Ctx() ctx: Context) {
     return (await ctx.loaders.regionOn.load({ code: m.ibgeCode, on: today() })).priorityRegion;

@@ -1,0 +1,37 @@
+/**
+ * The version of a dated figure in force on a date, as known on a date, in SQL: the one home of
+ * the choice for every statement that asks it (the compiled `minimumPrices(on:)`). Its pure twin
+ * is `inForce` of src/law/dated.ts: among the versions published by `asKnownOn` whose validity
+ * (`validFrom` ≤ on ≤ `validUntil`, both inclusive, an open end null) covers `on`, the one
+ * published last, equal publication days the one recorded last (the highest id).
+ * test/e2e/facts-parity.test.ts checks that they agree.
+ */
+export interface InForceQuery {
+  table: string;
+  /** The alias of the versions' rows. */
+  alias: string;
+  /** The primary key column (the order of recording). */
+  key: string;
+  /** The column one version is chosen per (e.g. the feedstock). */
+  per: string;
+  validFrom: string;
+  validUntil: string;
+  publishedOn: string;
+  /** SQL expressions (bound parameters) of the two dates. */
+  on: string;
+  asKnownOn: string;
+  /** Further conditions on the versions' rows. */
+  where?: readonly string[];
+}
+
+/** `SELECT` of the keys of the versions in force, one per value of `per`. */
+export function inForceSql(q: InForceQuery): string {
+  const v = q.alias;
+  const found = [
+    ...(q.where ?? []),
+    `${v}.${q.publishedOn} <= ${q.asKnownOn}`,
+    `${v}.${q.validFrom} <= ${q.on}`,
+    `(${v}.${q.validUntil} IS NULL OR ${q.on} <= ${v}.${q.validUntil})`,
+  ];
+  return `SELECT DISTINCT ON (${v}.${q.per}) ${v}.${q.key} FROM ${q.table} ${v} WHERE ${found.join(' AND ')} ORDER BY ${v}.${q.per}, ${v}.${q.publishedOn} DESC, ${v}.${q.key} DESC`;
+}
