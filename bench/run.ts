@@ -465,6 +465,12 @@ async function main() {
       if (body.errors) throw new Error(JSON.stringify(body.errors).slice(0, 1000));
       return body.data;
     };
+    // The bench's cooperatives are judged against a member minimum of 0,6, published as an ADMIN
+    // would (none is shipped: art. 4º VI leaves it to the ministry); the hand-written SQL uses 0,6 too.
+    await gql(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
+      parameter: 'cooperative-min-family-farmer-share', values: [{ name: 'share', value: '0.6' }], validFrom: '2020-10-23', publishedOn: '2020-10-23',
+      legalBasis: 'Bench data: a member minimum as an ADMIN would publish it (Decreto 10.527/2020, art. 4º VI)',
+    } });
     const sqlClient = await pool.connect();
     releaseSql = () => sqlClient.release();
     const runSql = async (statements: string[], params: unknown[]) => {

@@ -96,7 +96,7 @@ test('taxPeriod of the bench month: three segments and the domestic own-producti
 test('sealCompliance of the bench year excludes the purchases the hand-written SQL lists, and those are the ones the law excludes', () => {
   const c = r.sealCompliance;
   // Purchase g of the year: g % 20 = 14 is bought from an association whose family-farmer members
-  // are 50 of 100, below the minimum share of 0.6 (Decreto 10.527/2020, art. 4º VI); g % 50 = 7 from
+  // are 50 of 100, below the member minimum of 0.6 the bench publishes (art. 4º VI); g % 50 = 7 from
   // a family supplier is another product (art. 3º §2 I b), counted only from the priority region:
   // its origin is the municipality 1 + g % 12 of the list, outside Norte, Nordeste and Semiárido
   // for g % 12 in 5, 6, 7, 8, 10, 11. A family farmer's lot (g % 20 < 12) comes from farmer index
