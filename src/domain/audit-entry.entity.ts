@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 import { Role } from '../law/types';
 
-/** Who changed what, written in the same transaction as the change (DESIGN §4). */
+/** Who changed what, written in the same transaction as the change (the access rules, README "Tokens"). */
 @Entity('audit_entry')
 export class AuditEntry {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * One version of one legal figure (DESIGN §1.4): shipped from src/law/parameters or published
+ * One version of one legal figure (docs/LAW.md): shipped from src/law/parameters or published
  * by an ADMIN. Never updated or deleted.
  */
 @Entity('law_parameter_version')

@@ -3,7 +3,7 @@ import { Decimal } from '../law/decimal';
 import { Feedstock } from '../law/types';
 import { NUMERIC } from './decimal.transformer';
 
-/** PGPAF minimum price (Decreto 5.996/2006), a dated and cited version (DESIGN §1.4). */
+/** PGPAF minimum price (Decreto 5.996/2006), a dated and cited version (docs/LAW.md). */
 @Entity('minimum_price')
 export class MinimumPrice {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' }) id: string;

@@ -7,7 +7,7 @@ import { DEFAULT_LOCALE, isLocalized, Locale, message, recognise, translate } fr
 import { LocalizedGraphQLError } from './localized-error';
 import type { PerRequest, RequestHooks } from './request-hooks';
 
-/** Codes a client may see (DESIGN §5); anything else is masked. */
+/** Codes a client may see (docs/API.md "Errors"); anything else is masked. */
 const PUBLIC_CODES = new Set([
   'BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'NO_RULE_IN_FORCE', 'QUERY_TOO_COMPLEX',
   'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE', 'OPERATION_NOT_TRUSTED',
@@ -126,7 +126,7 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
 /**
  * Request hooks: a response carrying DATABASE_UNAVAILABLE or DATABASE_BUSY is HTTP 503 with `Retry-After`, so that
  * clients, proxies and load balancers see a temporary failure of the server (not of the request)
- * and retry (DESIGN §3: the API stays up and recovers when the database comes back).
+ * and retry (the README: the API stays up and recovers when the database comes back).
  */
 const retryableStatus: RequestHooks = {
   willSendResponse({ response }) {
@@ -192,7 +192,7 @@ function badTextIn(value: unknown, at: string, depth = 0): { field: string; text
 
 /**
  * Request hooks: every string of the input — literal or variable, at any depth — is checked before
- * anything runs (DESIGN §5: bad input is the caller's error, with its field): a NUL character
+ * anything runs (docs/API.md "Errors": bad input is the caller's error, with its field): a NUL character
  * (U+0000), which PostgreSQL text cannot hold, another control character or a direction override
  * (a line break in a name would forge lines of the EFD draft), and a text longer than its field takes
  * (`textLimit`: 255 characters for ids, codes and keys, 500 for names, 2000 for legal bases and

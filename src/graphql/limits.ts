@@ -12,7 +12,7 @@ import { LocalizedGraphQLError } from './localized-error';
 import type { PerRequest, RequestHooks } from './request-hooks';
 
 /**
- * Limits on what one request may ask (DESIGN §5: QUERY_TOO_COMPLEX). The figures are chosen so
+ * Limits on what one request may ask (docs/API.md "Errors": QUERY_TOO_COMPLEX). The figures are chosen so
  * that the heaviest legitimate pages (20 producers × 50 purchases with farmer and municipality
  * names, a month's segments and mix) pass with room to spare, and abuse is refused before
  * anything is executed.
@@ -46,7 +46,7 @@ export const LIMITS = {
   requestTimeoutMs: 30_000,
 } as const;
 
-/** A query refused by a limit: the public code QUERY_TOO_COMPLEX (DESIGN §5). */
+/** A query refused by a limit: the public code QUERY_TOO_COMPLEX (docs/API.md "Errors"). */
 export class QueryTooComplexError extends GraphQLError {
   constructor(message: string) {
     super(message.replace(/^Syntax Error: /, ''), { extensions: { code: 'QUERY_TOO_COMPLEX' } });

@@ -44,7 +44,7 @@ function disposition(filename: string): string {
 /**
  * `GET /export/tax-period`, `/export/seal-compliance`, `/export/purchases` (CSV, XLSX or PDF) and
  * `/export/efd` (the month's EFD-Contribuições file, or its annotated draft): the API's figures as files, with a bearer
- * token and scoped like the API (DESIGN §4: a PRODUCER exports its own records; another producer
+ * token and scoped like the API (the access rules, README "Tokens": a PRODUCER exports its own records; another producer
  * is NOT_FOUND). Errors answer `{ error: { code, message, field, requestId } }` with the status of
  * their code. Every format, the PDF too, is written in this process: no browser, no other program.
  */

@@ -173,7 +173,7 @@ query SealComplianceOfYear($producerId: ID!, $year: Int!) {
   },
   {
     name: 'SealPlan',
-    query: `# What closes the Selo shortfall of a year (DESIGN §1.5): each requirement's shortfall
+    query: `# What closes the Selo shortfall of a year (docs/LAW.md): each requirement's shortfall
 # (requirement 1 in weighted reais, requirement 2 in actual reais in the priority region), every
 # lever with the actual spending that closes it alone, and hypothetical items — here R$ 400 mil of
 # castor from Feira de Santana (BA, Semiárido) via the demo's cooperative of Irecê, and R$ 50 mil of

@@ -3,7 +3,7 @@ import express from 'express';
 import { EXAMPLE_OPERATIONS } from './graphiql-examples';
 
 /**
- * GraphiQL at `GET /graphql` from a browser (DESIGN §3), served entirely from the project's own
+ * GraphiQL at `GET /graphql` from a browser (the README), served entirely from the project's own
  * dependencies: ministry networks are often closed, so nothing may come from a CDN. The page,
  * its script and the UMD bundles of graphiql 3, react 18 and react-dom 18 are routes of ours,
  * and a Content-Security-Policy keeps the page to this origin.

@@ -69,7 +69,7 @@ export const IMPORT_READ_TIMEOUT_MS = 30_000;
  * `POST /import/<kind>?producer=ID` (an edition of the Semiárido: `/import/semiarid?act=…&validFrom=D&validUntil=D`) with the file as the body (CSV or .xlsx), or as the field `file`
  * of a `multipart/form-data` form, and a bearer token: the imports of `npm run import` for partners
  * and browsers, through the same code (all or nothing, errors with the line and
- * column), scoped like the API (DESIGN §4): a PRODUCER imports only for its own producer (its
+ * column), scoped like the API (the access rules, README "Tokens"): a PRODUCER imports only for its own producer (its
  * token's producer when `producer` is omitted), an AUDITOR imports nothing, the municipalities only
  * an ADMIN. Answers `{ import: summary }` or `{ error: { code, message, line, column, reason, problems, problemCount } }`
  * (`problems`: every bad line, up to 100, each with its code, message, line and column).

@@ -42,12 +42,12 @@ function routeOf(path: string): string {
 }
 
 /**
- * Prometheus metrics of one running API (DESIGN §3, `GET /metrics`). A registry of its own, not
+ * Prometheus metrics of one running API (the README, `GET /metrics`). A registry of its own, not
  * prom-client's global one, so that several apps in one process (the tests) do not collide.
  *
  *   selo_graphql_requests_total{operation,type}        operations executed
  *   selo_graphql_request_duration_seconds{operation}  latency, from request to response
- *   selo_graphql_errors_total{operation,code}          errors by extensions.code (DESIGN §5)
+ *   selo_graphql_errors_total{operation,code}          errors by extensions.code (docs/API.md "Errors")
  *   selo_db_pool_connections{state}                    total / idle connections in the pool
  *   selo_db_pool_waiting_requests                      queries waiting for a connection
  *   selo_http_requests_total{route,method,status}      every HTTP response, those refused before

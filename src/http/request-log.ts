@@ -8,7 +8,7 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 /**
  * One structured log line per HTTP request when its response is finished: method, path (never
  * the query string), the GraphQL operation name when there is one, status, duration, and the
- * request id (DESIGN §3). Mounted right after the middleware that assigns the id.
+ * request id (the README). Mounted right after the middleware that assigns the id.
  */
 export function logRequests(logger: Logger): express.RequestHandler {
   return (req, res, next) => {

@@ -1,5 +1,5 @@
 /**
- * The findings' messages in English (DESIGN §1.6): the general description of each code
+ * The findings' messages in English (docs/LAW.md): the general description of each code
  * (`finding.<CODE>`), then its detailed forms (`finding.<CODE>.<form>`). Part of the catalogue
  * `en.ts`; their Portuguese twins are in `pt-BR.findings.ts`.
  */

@@ -303,7 +303,7 @@ export const en = {
   'graphql.batchingDisabled': 'Operation batching disabled.',
   'graphql.queryNotString': 'GraphQL queries must be strings.',
 
-  // --- Findings (DESIGN §1.6): en.findings.ts.
+  // --- Findings (docs/LAW.md): en.findings.ts.
   ...enFindings,
 } as const;
 

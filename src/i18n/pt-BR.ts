@@ -291,6 +291,6 @@ export const ptBR: Record<MessageKey, string> = {
   'graphql.batchingDisabled': 'Não se aceitam lotes de operações.',
   'graphql.queryNotString': 'As consultas GraphQL devem ser textos.',
 
-  // Constatações (DESIGN §1.6): pt-BR.findings.ts.
+  // Constatações (docs/LAW.md): pt-BR.findings.ts.
   ...ptBRFindings,
 };

@@ -23,7 +23,7 @@ function runningPort(dir: string): number | null {
 
 /**
  * The database the command-line tools (`npm run import`, `npm run seed`) work on: DATABASE_URL
- * when set, else the embedded default of `npm start` (DESIGN §3) — the running one when
+ * when set, else the embedded default of `npm start` (the README) — the running one when
  * `npm start` is up, otherwise started for the command and stopped after it.
  */
 export async function openCliDatabase(log: (m: string) => void): Promise<{ ds: DataSource; embedded: boolean; close(): Promise<void> }> {

@@ -36,7 +36,7 @@ function atLineText(line: number | null, column: string | null, header: string |
 
 /**
  * An import refused: the file's line (1 = the header; a sheet's row number) and column at fault,
- * with the code the GraphQL mutations would give for the same mistake (DESIGN §5). Nothing of the
+ * with the code the GraphQL mutations would give for the same mistake (docs/API.md "Errors"). Nothing of the
  * file is written. `header` is the column's name as the file writes it (`Quantidade (kg)`).
  */
 export class ImportLineError extends AppError {

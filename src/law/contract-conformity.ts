@@ -143,7 +143,7 @@ export function signedBefore(contract: Pick<ContractFacts, 'signedOn'>, purchase
  * - III: technical assistance and training assured — NO_TECHNICAL_ASSISTANCE.
  * Interpretation: a contract signed after the first purchase recorded under it that it covers does
  * not conform, so none of its purchases count, including those after the signing (the condition is
- * on the contract: "signed before the first purchase it covers", DESIGN §1.5).
+ * on the contract: "signed before the first purchase it covers"; docs/LAW.md).
  */
 export function contractConformity(
   contract: ContractFacts,
@@ -170,7 +170,7 @@ export function contractConformity(
  * it does), from facts established elsewhere (e.g. computed by the database for a group of
  * purchases): whether the contract was signed on or before the purchase date, and its coverage.
  *
- * `perAcquisition` — art. 3º §2º II–III as judged from 2024 (Portaria MDA nº 28/2024; DESIGN §1.5):
+ * `perAcquisition` — art. 3º §2º II–III as judged from 2024 (Portaria MDA nº 28/2024; docs/LAW.md):
  * a purchase counts under a contract signed on or before its own date, so a contract signed after
  * an earlier purchase excludes only the purchases before its signing (NO_PRIOR_CONTRACT); and
  * technical assistance (III) is the producer's obligation, a finding of the year, not a reason to

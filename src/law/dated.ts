@@ -1,7 +1,7 @@
 import { IsoDate, within } from './dates';
 
 /**
- * One version of a legal figure (DESIGN §1.4). Versions are never updated or deleted; a
+ * One version of a legal figure (docs/LAW.md). Versions are never updated or deleted; a
  * correction is a new version, and where validity overlaps the later publication wins.
  */
 export interface Version<T> {
@@ -21,7 +21,7 @@ export interface Version<T> {
 }
 
 /**
- * DESIGN §1.4 — the value in force on `on` as known on `asKnownOn`: among the versions with
+ * docs/LAW.md — the value in force on `on` as known on `asKnownOn`: among the versions with
  * `publishedOn <= asKnownOn` and `validFrom <= on <= validUntil`, the one published last. Its SQL
  * twin, for statements that choose among stored versions: src/services/facts/in-force.sql.ts.
  */

@@ -1,7 +1,7 @@
 import { message, Message } from './message';
 
 /**
- * Finding codes (DESIGN §1.6): stable, clients switch on them, each with the provision it rests
+ * Finding codes (docs/LAW.md): stable, clients switch on them, each with the provision it rests
  * on. A new situation gets a new code here and a line in docs/LAW.md, and its description in src/i18n
  * (`finding.<CODE>`, in English and Portuguese; test/i18n/catalog.test.ts asks for both).
  */

@@ -38,7 +38,7 @@ export interface PlantLocation { region: Region; semiarid: boolean }
 
 /**
  * Every dated legal figure the engine needs, answered for a date as known on another
- * (DESIGN §1.4). Implementations are pure: built from version lists loaded by a service.
+ * (docs/LAW.md). Implementations are pure: built from version lists loaded by a service.
  * Each accessor throws NoRuleInForceError when nothing is in force.
  */
 export interface LawBook {
@@ -66,7 +66,7 @@ export interface LawBook {
   weightingFactor(kind: SpendingKind, on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
   /**
    * Portaria MDA nº 28/2024: the citation saying the Selo's spending of the year containing `on` is
-   * weighted (DESIGN §1.5), undefined where the flat model applies (up to 2023; 2024 as known
+   * weighted (docs/LAW.md), undefined where the flat model applies (up to 2023; 2024 as known
    * before 2024-06-28).
    */
   sealWeightedModel(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
@@ -115,7 +115,7 @@ const FUEL_TAXES = Object.values(FuelTax);
 /**
  * A LawBook over version records (from table law_parameter_version, or the shipped data files):
  * pure, no I/O. The version in force on D as known on K is the one published last among those
- * with publishedOn ≤ K covering D (`inForce`, DESIGN §1.4); same-day publications are ordered
+ * with publishedOn ≤ K covering D (`inForce`; docs/LAW.md); same-day publications are ordered
  * by `seq` (recording order), the later winning.
  */
 export function createLawBook(records: readonly LawVersionRecord[]): LawBook {

@@ -5,12 +5,12 @@ import { message, Message } from './message';
 import { BlendRule, FuelTax, RateCategory, Region, SealWeightingFactor, SeloWording } from './types';
 
 /**
- * DESIGN §1.4 — the catalogue of the law's dated parameters (what each may be scoped by and which
+ * docs/LAW.md — the catalogue of the law's dated parameters (what each may be scoped by and which
  * decimal values a version carries) and the check of one version against it, for publishing and
  * for the law book (law-book.ts) that reads the versions.
  */
 
-/** One row of table law_parameter_version (DESIGN §1.4): a version of a parameter, in a scope; the decimals as strings. */
+/** One row of table law_parameter_version (docs/LAW.md): a version of a parameter, in a scope; the decimals as strings. */
 export interface LawVersionRecord extends Version<Record<string, string>> {
   parameter: string;
   scope: string | null;

@@ -21,7 +21,7 @@ export interface MunicipalityFacts {
 
 /**
  * IBGE code → UF and region: the first digit is the region, the first two the UF
- * (shared/legal/related-law.md, "Reference data"). Null when the code is not 7 digits or names no UF.
+ * (IBGE's municipality codes: the first two digits name the UF). Null when the code is not 7 digits or names no UF.
  */
 export function municipalityFacts(ibgeCode: string): MunicipalityFacts | null {
   if (!/^\d{7}$/.test(ibgeCode)) return null;

@@ -5,7 +5,7 @@ import { TaxRegime } from './types';
 /**
  * The last business day of November of `year`: the deadline for electing the special regime
  * (Lei 11.116/2005, art. 4º §1º). Business days are Monday to Friday; no national holiday falls
- * on the last days of November (DESIGN §1.1), so only weekends move the day back.
+ * on the last days of November (docs/LAW.md), so only weekends move the day back.
  */
 export function lastBusinessDayOfNovember(year: number): IsoDate {
   let day = isoDate(year, 11, 30);

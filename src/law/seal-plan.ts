@@ -9,7 +9,7 @@ import { FACTOR_ALINEA, LeverRegion, SealComplianceModel, SealWeightingFactor as
 export { LeverRegion };
 
 /**
- * What closes a Selo year's shortfall (DESIGN §1.5, `sealPlan`): for each lever — an acquisition
+ * What closes a Selo year's shortfall (docs/LAW.md, `sealPlan`): for each lever — an acquisition
  * by region × diversified raw material or not × via an organization with up to 75% family-farmer
  * members or not, and fomento in the Norte, Nordeste and Semiárido — the actual spending that,
  * alone, would close requirement 1 (weighted), requirement 2 (actual, in the priority region) and

@@ -2,7 +2,7 @@ import { Decimal, toCentavos, toShare, ZERO } from './decimal';
 import { CountedItem, SealComplianceResult } from './seal-year';
 import { SealBaseRule, SealComplianceModel } from './types';
 
-/** A Selo year's figures as shown (DESIGN §1.3): money to the centavo, shares half-even to 6 decimals. */
+/** A Selo year's figures as shown (docs/LAW.md): money to the centavo, shares half-even to 6 decimals. */
 
 /** Money shown to the centavo, half-even (ABNT NBR 5891). */
 export const money = toCentavos;
@@ -60,7 +60,7 @@ export function present(r: SealComplianceResult) {
     modelLegalBasis: r.modelLegalBasis,
     salesRevenue: money(r.salesRevenue),
     exportedValue: money(r.exportedValue),
-    // Interpretation: the statement adds up as shown (DESIGN §1.3, "parts add up to the total"):
+    // Interpretation: the statement adds up as shown (docs/LAW.md, "parts add up to the total"):
     // exportedValue is rounded half-even and the base shown is salesRevenue − exportedValue as shown.
     base: money(r.gross).minus(money(r.exportedValue)),
     baseRule: r.rule,

@@ -76,7 +76,7 @@ const PRIORITY: GrantState[] = ['REGULAR', 'CANCELLED', 'SUSPENDED', 'EXPIRED', 
 
 /**
  * Decreto 10.527/2020, art. 6º §2º ("detentor, em situação regular"); art. 4º I, III and V;
- * DESIGN §1.5 — the producer's Selo standing on a date: regular when some grant covers the date
+ * docs/LAW.md — the producer's Selo standing on a date: regular when some grant covers the date
  * (`[grantedOn, validUntil]`, RENEWED events moving validUntil from their effective date on), is
  * not suspended (between a SUSPENDED and the next REINSTATED, both effective on their own day)
  * and was not cancelled on or before the date. `reason` says which; when no grant is regular it

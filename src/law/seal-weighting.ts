@@ -15,7 +15,7 @@ import { message } from './message';
 
 /**
  * The Selo's compliance as the ministry computes it from 2024 (Portaria MDA nº 28/2024, DOU
- * 2024-06-28, pp. 39–41; DESIGN §1.5): each item of actual spending times the weighting factors
+ * 2024-06-28, pp. 39–41; docs/LAW.md): each item of actual spending times the weighting factors
  * that apply, the weighted total against the gross value of biodiesel sold on the domestic market.
  * Pure: the groups come from the database as for the flat model (seal-spending.ts).
  */
@@ -173,7 +173,7 @@ const NO_MINIMUM_VERSION = (year: number): Version<Decimal | null> => ({
 
 /**
  * Annual compliance under the weighted model (Portaria MDA nº 28/2024; Portaria Interministerial
- * MME/MDA nº 2/2023; decree art. 3º §2º III; DESIGN §1.5):
+ * MME/MDA nº 2/2023; decree art. 3º §2º III; docs/LAW.md):
  * - requirement 1: weighted spending / base ≥ the minimum weighted percentage (`weightedMinimum`);
  * - requirement 2: the actual priority-region spending / the actual total ≥ the year's minimum;
  * - requirement 3: every contract of the year's purchases assures technical assistance — the

@@ -139,7 +139,7 @@ export interface SealComplianceResult extends Base {
 
 
 /**
- * DESIGN §1.3 (computed unrounded): the spending a share of the base requires divides last,
+ * docs/LAW.md (computed unrounded): the spending a share of the base requires divides last,
  * share × revenue × (volume − exported) / volume, never share × a 34-digit base; a threshold that
  * is a round sum (15% of 160.520 × 1/3 = 8.026,00) is then met by spending exactly that sum.
  */
@@ -161,7 +161,7 @@ export function priorityRegionMinimum(law: LawBook, year: number, asKnownOn: Iso
 }
 
 /**
- * Requirement 2 (Portaria Interministerial MME/MDA nº 2/2023; DESIGN §1.5, both models): the
+ * Requirement 2 (Portaria Interministerial MME/MDA nº 2/2023; docs/LAW.md, both models): the
  * **actual** (unweighted) spending in the priority region / the actual total ≥ the year's minimum.
  * The shortfall is what, spent in the priority region, reaches it: x with (P + x) / (T + x) = S,
  * x = (S × T − P) / (1 − S). Years before 2024 have no such requirement: met, with no minimum.

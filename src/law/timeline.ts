@@ -1,7 +1,7 @@
 import { addDays, IsoDate } from './dates';
 
 /**
- * DESIGN §1.4 — timelines of dated parameters: the runs of days over which the figures a
+ * docs/LAW.md — timelines of dated parameters: the runs of days over which the figures a
  * computation reads do not change, so that the database can group a month's or a year's items by
  * run and the law weigh each run with the figures in force on it.
  */

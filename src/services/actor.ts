@@ -1,6 +1,6 @@
 import { Role } from '../law/types';
 
-/** Who is calling: the verified token's claims (DESIGN §4) and the request it came with. */
+/** Who is calling: the verified token's claims (the access rules, README "Tokens") and the request it came with. */
 export interface Actor {
   sub: string;
   role: Role;

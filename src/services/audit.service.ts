@@ -11,7 +11,7 @@ export interface AuditLogArgs extends PageArgs {
 }
 
 /**
- * The audit log (DESIGN §4): entries are written by `mutate()` in each mutation's transaction and
+ * The audit log (the access rules, README "Tokens"): entries are written by `mutate()` in each mutation's transaction and
  * never changed. ADMIN and AUDITOR read every entry; a PRODUCER only the entries of its own
  * producer's records (audit_entry.producer_id), so reference data and other producers' changes
  * are absent from its pages and from totalCount alike.

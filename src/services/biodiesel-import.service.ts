@@ -105,7 +105,7 @@ export class BiodieselImportService {
     };
   }
 
-  /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
+  /** The checks one item needs no database for (docs/API.md "Errors"), naming the offending field. */
   static toRow(input: RecordImportInput, at: string): BiodieselImport {
     const clearedOn = requireDate(input.clearedOn, `${at}.clearedOn`);
     const volumeM3 = requirePositiveDecimal(input.volumeM3, `${at}.volumeM3`);

@@ -1,7 +1,7 @@
 import { Locale, Localized, message, Message, recognise, translate } from '../i18n';
 
 /**
- * Errors a use case raises for the caller's mistakes (DESIGN §5). The GraphQL layer turns each
+ * Errors a use case raises for the caller's mistakes (docs/API.md "Errors"). The GraphQL layer turns each
  * into an error with `extensions.code`; anything else is masked as INTERNAL_SERVER_ERROR. Their
  * text is a Message (src/i18n), shown in the caller's language; `message` is the English text.
  */
@@ -46,7 +46,7 @@ export class BadInputError extends AppError {
   }
 }
 
-/** Unknown id, or another producer's record (indistinguishable by design, DESIGN §4). */
+/** Unknown id, or another producer's record (indistinguishable by design: nothing leaks). */
 export class NotFoundError extends AppError {
   readonly code = 'NOT_FOUND';
   /** `field`: the input that names the record, when one does (`input[2].contractId`). */

@@ -41,7 +41,7 @@ export function checkRegistrations(registrations: RegistrationInput[] | null | u
   });
 }
 
-/** Farmers and organizations are shared records: ADMIN and PRODUCER write them, AUDITOR never (DESIGN §4). */
+/** Farmers and organizations are shared records: ADMIN and PRODUCER write them, AUDITOR never (the access rules, README "Tokens"). */
 export function assertCanWriteShared(actor: Actor): void {
   if (actor.role === Role.AUDITOR) throw new ForbiddenError(message('auth.auditorWritesNothing'));
 }

@@ -50,7 +50,7 @@ export class FomentoService {
     });
   }
 
-  /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
+  /** The checks one item needs no database for (docs/API.md "Errors"), naming the offending field. */
   static toRow(input: RecordFomentoInput, at: string): FomentoExpense {
     const spentOn = requireDate(input.spentOn, `${at}.spentOn`);
     if (!Object.values(FomentoKind).includes(input.kind)) throw new BadInputError(`${at}.kind`, message('input.unknownValue', { what: 'kind', value: String(input.kind) }));

@@ -20,7 +20,7 @@ import { message } from '../i18n';
 /**
  * Load the law the project ships (src/law/parameters) into law_parameter_version, idempotently:
  * each version by its stable key, so a restart loads nothing twice and leaves every ADMIN
- * publication as it is (DESIGN §1.4). Rows are inserted in file order, so their ids order
+ * publication as it is (docs/LAW.md). Rows are inserted in file order, so their ids order
  * same-day publications.
  */
 export async function loadShippedLaw(ds: DataSource | EntityManager): Promise<number> {
@@ -116,7 +116,7 @@ export interface RateAnswer {
 }
 
 /**
- * The law as dated, cited versions (DESIGN §1.4): the law book every computation reads, the
+ * The law as dated, cited versions (docs/LAW.md): the law book every computation reads, the
  * coefficient rules in force, the rate of a lot, and publication of new versions by an ADMIN.
  * Versions are never updated or deleted: publishing adds one, and where validity overlaps the
  * later publication wins from its publication date on.
@@ -280,7 +280,7 @@ function inputField(field: string, input: PublishLawParameterInput): string {
 }
 
 /**
- * Decreto 10.527/2020, art. 6º §2º; DESIGN §1.5 — a producer's Selo standing on a date, from its
+ * Decreto 10.527/2020, art. 6º §2º; docs/LAW.md — a producer's Selo standing on a date, from its
  * grants and each grant's events (events in recording order).
  */
 export function standingOf(grants: readonly SealGrant[], eventsByGrant: ReadonlyArray<readonly SealEvent[]>, on: IsoDate): Standing & { grant: SealGrant | null } {

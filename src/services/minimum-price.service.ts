@@ -23,7 +23,7 @@ export interface PublishMinimumPriceInput {
   publishedOn?: string | null;
 }
 
-/** A stored minimum price as a dated version of the law (DESIGN §1.4): `source` is its legal basis. */
+/** A stored minimum price as a dated version of the law (docs/LAW.md): `source` is its legal basis. */
 export function toVersion(row: MinimumPrice): Version<MinimumPriceValue> {
   return {
     id: row.id,

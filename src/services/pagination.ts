@@ -2,7 +2,7 @@ import { isIsoDate } from '../law/dates';
 import { BadInputError } from './errors';
 import { message } from '../i18n';
 
-/** Relay connection arguments (DESIGN §2: `first` defaults to 20, at most 100). */
+/** Relay connection arguments (docs/ARCHITECTURE.md: `first` defaults to 20, at most 100). */
 export interface PageArgs {
   first?: number | null;
   after?: string | null;

@@ -24,7 +24,7 @@ function isInputProblem(e: unknown): e is BadInputError | ConflictError | NotFou
 }
 
 /**
- * The problems of a batch (DESIGN §5: all or nothing), gathered instead of stopping at the first, so
+ * The problems of a batch (docs/API.md "Errors": all or nothing), gathered instead of stopping at the first, so
  * that one answer lists every bad item with its path. `check` runs a check and keeps the input
  * error it throws; any other error (a role not allowed, the database) is thrown at once.
  */

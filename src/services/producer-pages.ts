@@ -74,7 +74,7 @@ interface Group {
 /**
  * One connection per key, in key order (DataLoader's contract). Keys with the same arguments are
  * answered together; a key with bad arguments gets its error, the others their pages. Producers
- * outside the actor's scope get an empty connection (DESIGN §4: nothing leaks).
+ * outside the actor's scope get an empty connection (the access rules, README "Tokens": nothing leaks).
  */
 export async function pagesByProducer<T extends ObjectLiteral & { id: string; producerId: string }>(
   ds: DataSource,

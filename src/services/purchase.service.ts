@@ -111,7 +111,7 @@ export class PurchaseService {
     };
   }
 
-  /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
+  /** The checks one item needs no database for (docs/API.md "Errors"), naming the offending field. */
   static toRow(input: RecordPurchaseInput, at: string): Purchase {
     const purchasedOn = requireDate(input.purchasedOn, `${at}.purchasedOn`);
     // art. 6º §3º: the raw material is weighed in the period it is used; by default, when bought.
@@ -246,7 +246,7 @@ export class PurchaseService {
       }
     }
 
-    // A contract of another producer is reported as a missing one (DESIGN §4).
+    // A contract of another producer is reported as a missing one (the access rules, README "Tokens").
     const contractRefs = items.flatMap(({ r, i }) => (r.contractId === null ? [] : [{ field: at(i, 'contractId'), id: r.contractId, r }]));
     const contracts = await requireRecords<{ id: string; producer_id: string }>(em, 'contract', 'Contract', contractRefs, ['id', 'producer_id'], problems);
     for (const ref of contractRefs) {

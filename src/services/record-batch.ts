@@ -11,7 +11,7 @@ import { Problems } from './problems';
 /**
  * Shared steps of the producers' record batches (purchases, sales, fomento, contracts): checks
  * that need no database, id look-ups with one statement per kind of record, and multi-row
- * inserts. A batch is validated whole before anything is written (DESIGN §5).
+ * inserts. A batch is validated whole before anything is written (docs/API.md "Errors").
  */
 
 /** A bigint identity as the API writes it; anything else cannot name a record. */
@@ -19,7 +19,7 @@ export function isId(id: string | null | undefined): id is string {
   return typeof id === 'string' && /^\d{1,18}$/.test(id);
 }
 
-/** The distinct well-formed ids among `producerIds` whose records the actor may see (DESIGN §4). */
+/** The distinct well-formed ids among `producerIds` whose records the actor may see (the access rules, README "Tokens"). */
 export function visibleProducerIds(actor: Actor, producerIds: readonly string[]): string[] {
   return [...new Set(producerIds.filter((id) => isId(id) && canSee(actor, id)))];
 }
@@ -29,7 +29,7 @@ export function requireDate(value: string, field: string): string {
   return value;
 }
 
-/** A positive decimal (quantities, costs, volumes, revenues, amounts, prices: DESIGN §5). */
+/** A positive decimal (quantities, costs, volumes, revenues, amounts, prices: docs/API.md "Errors"). */
 export function requirePositiveDecimal(value: Decimal | string | null | undefined, field: string): Decimal {
   const d = toDecimal(value);
   if (d === null || !d.isFinite() || d.lte(0)) throw new BadInputError(field, message('input.notPositive', { field }));

@@ -3,7 +3,7 @@ import { Role } from '../law/types';
 import { Actor } from './actor';
 
 /**
- * The second wall of producer scoping (DESIGN §4): inside a mutation made with a PRODUCER token,
+ * The second wall of producer scoping (the access rules, README "Tokens"): inside a mutation made with a PRODUCER token,
  * switch the transaction to the database role `selo_producer` and set `selo.producer_id`, so
  * that PostgreSQL's row-level security (migration ProducerRowSecurity1765100000000) lets the
  * transaction see and write only that producer's rows, whatever the use case does. Both settings

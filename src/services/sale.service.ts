@@ -60,7 +60,7 @@ export class SaleService {
     };
   }
 
-  /** The checks one item needs no database for (DESIGN §5), naming the offending field. */
+  /** The checks one item needs no database for (docs/API.md "Errors"), naming the offending field. */
   static toRow(input: RecordSaleInput, at: string): Sale {
     const soldOn = requireDate(input.soldOn, `${at}.soldOn`);
     const volumeM3 = requirePositiveDecimal(input.volumeM3, `${at}.volumeM3`);

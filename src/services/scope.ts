@@ -4,7 +4,7 @@ import { ForbiddenError, NotFoundError, RecordName } from './errors';
 import { message } from '../i18n';
 
 /**
- * Producer scoping (DESIGN §4), in one place: every read and write of a producer's records asks
+ * Producer scoping (the access rules, README "Tokens"), in one place: every read and write of a producer's records asks
  * here. A PRODUCER sees only its own producer; another producer's record is reported exactly as
  * a missing one (NOT_FOUND), so nothing leaks through an error either.
  */
@@ -31,7 +31,7 @@ export function assertCanWriteFor(actor: Actor, entity: RecordName, producerId: 
   if (!canSee(actor, producerId)) throw new NotFoundError(entity, producerId);
 }
 
-/** Reference data and the law: ADMIN only (DESIGN §4). */
+/** Reference data and the law: ADMIN only (the access rules, README "Tokens"). */
 export function assertAdmin(actor: Actor): void {
   if (actor.role !== Role.ADMIN) throw new ForbiddenError(message('auth.adminOnly'));
 }

@@ -24,7 +24,7 @@ export interface SealEventInput {
   validUntil?: string | null;
 }
 
-/** A producer named by id exists and the actor may see it; otherwise NOT_FOUND (DESIGN §4). */
+/** A producer named by id exists and the actor may see it; otherwise NOT_FOUND (the access rules, README "Tokens"). */
 export async function requireVisibleProducer(ds: DataSource, actor: Actor, producerId: string): Promise<void> {
   const exists = isId(producerId) && canSee(actor, producerId) && (await ds.getRepository(Producer).existsBy({ id: producerId }));
   if (!exists) throw new NotFoundError('Producer', producerId);
@@ -32,7 +32,7 @@ export async function requireVisibleProducer(ds: DataSource, actor: Actor, produ
 
 /**
  * The Selo's administrative acts (Decreto 10.527/2020, art. 4º I, III, V): grants to a producer,
- * and their suspension, reinstatement, cancellation and renewal. ADMIN only (DESIGN §4). The
+ * and their suspension, reinstatement, cancellation and renewal. ADMIN only (the access rules, README "Tokens"). The
  * standing on a date is computed by the law from these records.
  */
 export class SealService {

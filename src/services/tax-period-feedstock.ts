@@ -122,7 +122,7 @@ function countedPurchasesSql(producer: string, day: 'consumed_on' | 'purchased_o
 }
 
 /**
- * DESIGN §1.3 — for a month that used no raw material (stock sold): the latest earlier month with
+ * docs/LAW.md — for a month that used no raw material (stock sold): the latest earlier month with
  * raw material for biodiesel used, before `before` (an SQL expression), of producer `producer`:
  * its last day of use ('YYYY-MM-DD'), NULL when there is none.
  */

@@ -14,14 +14,14 @@ import { activeSql } from './record-state';
 
 /**
  * The monthly PIS/Pasep and Cofins of a SET of producers for one month (Lei 11.116/2005, arts.
- * 3º–5º; Decreto 10.527/2020, arts. 5º–6º; DESIGN §1.1–§1.3), one producer being a set of one: a
+ * 3º–5º; Decreto 10.527/2020, arts. 5º–6º; docs/LAW.md), one producer being a set of one: a
  * fixed number of statements whatever the number of producers, each over `producer_id = ANY(…)`
  * and grouped by producer, then the law's pure functions per producer in memory.
  *
  * The statements: the producers' elections, Selo grants, imports cleared in the month and latest
  * earlier month with raw material used (one); the raw material used and acquired in the month (one
  * aggregate); the sales by segment (one aggregate); and, when a special-regime month of some
- * producer used no raw material, that earlier month's raw material (one, DESIGN §1.3).
+ * producer used no raw material, that earlier month's raw material (one; docs/LAW.md).
  */
 
 type Queryable = DataSource | EntityManager;
@@ -122,7 +122,7 @@ async function computeDistinct(q: Queryable, law: LawBook, producerIds: readonly
     }));
   });
 
-  // DESIGN §1.3: a special-regime month that used no raw material takes the latest earlier month's.
+  // docs/LAW.md: a special-regime month that used no raw material takes the latest earlier month's.
   const needing = computing().filter((m) => needsEarlierFeedstock(m.regime!, m.segments!, m.read!.feedstock) && m.earlierUse !== null);
   const windows = needing.map((m) => earlierWindow(m.producerId, m.earlierUse!));
   const earlierRead = await feedstockOfWindows(q, windows, share);

@@ -44,7 +44,7 @@ export interface MonthAsked {
 
 /**
  * The monthly PIS/Pasep and Cofins of a producer (Lei 11.116/2005, arts. 3º–5º; Decreto
- * 10.527/2020, arts. 5º–6º; DESIGN §1.1–§1.3). The month's sums are SQL aggregates grouped by the
+ * 10.527/2020, arts. 5º–6º; docs/LAW.md). The month's sums are SQL aggregates grouped by the
  * facts the law needs (src/law/tax-period/ decides), for a set of producers at once
  * (tax-period-month.ts: one producer is a set of one); a closed month keeps a snapshot of every
  * figure and the fingerprint of its inputs, and refuses new records (period-lock.ts).

@@ -18,7 +18,7 @@ export function snapshot(value: unknown): Record<string, unknown> | null {
   return value == null ? null : (JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
 }
 
-/** Append audit entries in the mutation's own transaction (DESIGN §4): they commit or roll back with it. */
+/** Append audit entries in the mutation's own transaction (the access rules, README "Tokens"): they commit or roll back with it. */
 export async function writeAudit(em: EntityManager, actor: Actor, records: AuditRecord[]): Promise<void> {
   const CHUNK = 5000; // 9 parameters a row, under PostgreSQL's 65,535
   for (let i = 0; i < records.length; i += CHUNK) await insertAudit(em, actor, records.slice(i, i + CHUNK));

@@ -6,7 +6,7 @@ import { firstControlCharacter } from '../formats/control-characters';
 import { message, Message } from '../i18n';
 import { Problems } from './problems';
 
-/** Input checks shared by the use cases; each names the offending field (DESIGN §5). */
+/** Input checks shared by the use cases; each names the offending field (docs/API.md "Errors"). */
 
 /**
  * The longest text a field takes, in characters (UTF-16 code units), for the GraphQL input and the

@@ -47,13 +47,13 @@ test('every rule is for an operation the schema has (the table stays exact)', ()
 });
 
 /**
- * DESIGN §4, written out per operation independently of the rule table: who may call what.
+ * the access rules, README "Tokens", written out per operation independently of the rule table: who may call what.
  * shared = every role reads; own = every role reads, a PRODUCER only its own producer's records;
  * write-own = ADMIN, and a PRODUCER for its own producer; write-shared = ADMIN and PRODUCER
  * (records readable by all, e.g. farmers); admin = ADMIN only (the law, the Selo, reference data);
  * ministry = ADMIN and AUDITOR only (the program as a whole).
  */
-const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | 'admin' | 'ministry'> = {
+const EXPECTED_ACCESS: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | 'admin' | 'ministry'> = {
   'Query.municipality': 'shared', 'Query.familyFarmer': 'shared', 'Query.familyFarmers': 'shared',
   'Query.organization': 'shared', 'Query.organizations': 'shared', 'Query.coefficientRules': 'shared',
   'Query.minimumPrices': 'shared', 'Query.rate': 'shared', 'Query.lawParameterVersions': 'shared',
@@ -74,20 +74,20 @@ const DESIGN: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | '
   'Mutation.recordCreditClaim': 'write-own', 'Mutation.electCreditApportionment': 'write-own',
 };
 
-test('each operation\'s rule is what DESIGN §4 says for it', () => {
+test('each operation\'s rule is what the access rules, README "Tokens" says for it', () => {
   const wrong: string[] = [];
   for (const root of ['Query', 'Mutation'] as const) {
     for (const field of rootFields(root)) {
       const key = `${root}.${field.name}`;
       const rule = ruleFor(root, field.name);
-      const expected = DESIGN[key];
-      if (!expected) { wrong.push(`${key}: not in this test's DESIGN table`); continue; }
+      const expected = EXPECTED_ACCESS[key];
+      if (!expected) { wrong.push(`${key}: not in this test's table`); continue; }
       if (!rule) continue; // reported by the first test
       const got = rule.roles.length === 1 ? 'admin'
         : rule.kind === 'read' && !rule.roles.includes(Role.PRODUCER) ? 'ministry'
           : rule.kind === 'read' ? (rule.producerSees === 'own' ? 'own' : 'shared')
           : (rule.producerSees === 'own' ? 'write-own' : 'write-shared');
-      if (got !== expected || (expected === 'admin' && rule.roles[0] !== Role.ADMIN)) wrong.push(`${key}: rule says ${got}, DESIGN ${expected}`);
+      if (got !== expected || (expected === 'admin' && rule.roles[0] !== Role.ADMIN)) wrong.push(`${key}: rule says ${got}, expected ${expected}`);
     }
   }
   expect(wrong).toEqual([]);
@@ -100,7 +100,7 @@ test('the rules are consistent: writes are mutations and never open to AUDITOR; 
   }
   for (const [name, rule] of Object.entries(QUERY_RULES)) {
     // Every query is open to every role, but the program as a whole, which is the ministry's.
-    const roles = DESIGN[`Query.${name}`] === 'ministry' ? ['ADMIN', 'AUDITOR'] : ['ADMIN', 'AUDITOR', 'PRODUCER'];
+    const roles = EXPECTED_ACCESS[`Query.${name}`] === 'ministry' ? ['ADMIN', 'AUDITOR'] : ['ADMIN', 'AUDITOR', 'PRODUCER'];
     expect([name, rule.kind, rule.roles]).toEqual([name, 'read', roles]);
   }
 });

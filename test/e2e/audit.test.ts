@@ -3,7 +3,7 @@ import { Caller, startTestApi, TestApi } from '../support/api';
 import { nfeKey } from '../support/fixtures';
 
 /**
- * DESIGN §4: every successful mutation writes AuditEntry rows (actor = token sub, role,
+ * the access rules, README "Tokens": every successful mutation writes AuditEntry rows (actor = token sub, role,
  * operation, entity, id, before and after) in its own transaction; a rejected one writes none.
  * Every mutation of the schema must have a case here, so a new one is checked as soon as it exists.
  */

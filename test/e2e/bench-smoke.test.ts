@@ -82,7 +82,7 @@ test('taxPeriod of the bench month: three segments and the domestic own-producti
   expect(t.purchasesInMonth).toBe(S.purchasesInTaxMonth);
   expect(t.salesInMonth).toBe(S.salesInTaxMonth);
   // The Selo is suspended from 2025-03-10 and reinstated on 2025-03-21: the standing changes twice
-  // in March (art. 6º §2º), so the month has three segments (DESIGN §1.3).
+  // in March (art. 6º §2º), so the month has three segments (docs/LAW.md).
   expect(t.answer.segments).toBe(3);
   // Sale g (1..salesInTaxMonth) is in March with 30 + g % 10 m³; exported when g % 10 = 0 and
   // imported when g % 33 = 0: domestic own production is the rest.

@@ -3,7 +3,7 @@ import { createProducer, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../s
 import { contract, farmer, purchases } from '../support/selo-year';
 
 /**
- * Balances of the Selo's evaluation (Portaria MDA nº 28/2024, art. 58; DESIGN §1.5): the
+ * Balances of the Selo's evaluation (Portaria MDA nº 28/2024, art. 58; docs/LAW.md): the
  * evaluation of 2024, recorded as communicated on 2025-04-10, leaves its weighted balance to 2026
  * (the year after the communication); a deficit must be made up by 2026-12-31. The minimum
  * weighted percentage is open in our sources: this database publishes a test figure of 50%, so

@@ -3,7 +3,7 @@ import { startTestApi, TestApi } from '../support/api';
 
 /**
  * The same year as known before and after an ADMIN publishes the minimum weighted percentage
- * (DESIGN §1.4–§1.5; Portaria MDA nº 28/2024, p. 39: open, shipped with no value) and a weighting
+ * (docs/LAW.md; Portaria MDA nº 28/2024, p. 39: open, shipped with no value) and a weighting
  * factor (p. 40). The publications go through the API (publishLawParameter) with test figures,
  * named as such. Its own database: the publications change the law for it.
  */
@@ -61,7 +61,7 @@ test('the minimum weighted percentage: not published (requiredShare null, compli
   await api.ok(PUBLISH, { i: { ...input, values: [], publishedOn: '2026-05-01', legalBasis: 'Portaria MDA nº 28/2024, p. 39 (still open)' } });
 
   await api.ok(PUBLISH, { i: { ...input, values: [{ name: 'share', value: '0.9' }], legalBasis: 'Portaria MDA (test figure) setting the minimum weighted percentage at 90%, art. 1º' } });
-  // The year as known the day before the publication is unchanged (DESIGN §1.4: versions are known from publishedOn).
+  // The year as known the day before the publication is unchanged (docs/LAW.md: versions are known from publishedOn).
   const stillBefore = (await api.ok(COMPLIANCE, { p: producerId, k: '2026-05-31' })).sealCompliance;
   expect([stillBefore.minimumShare.requiredShare, stillBefore.minimumShare.compliant, stillBefore.status]).toEqual([null, null, 'NOT_ESTABLISHED']);
   // As known on the publication date: 90% × 100.000 = 90.000 required, 140.000 weighted → met.

@@ -4,7 +4,7 @@ import { newCnpj, newCpf } from './records-b.fixtures';
 
 /**
  * Selo compliance at its edges (Decreto 10.527/2020, art. 3º §2 I–III and §3º; art. 4º VI;
- * Portaria Interministerial MME/MDA nº 2/2023; DESIGN §1.5). Shipped parameters: minimum shares
+ * Portaria Interministerial MME/MDA nº 2/2023; docs/LAW.md). Shipped parameters: minimum shares
  * 30% Nordeste / 40% Sul (Portaria MAPA 144/2019, secondary) with weighting factors 1 — the flat
  * model, which 2024 has as known before Portaria MDA nº 28/2024 was published (2024-06-28, FLAT);
  * from then on the weighted model (factors b 1,1 · c 30 · d 4 · e 3 · f 2, no minimum weighted
@@ -79,7 +79,7 @@ const Q = `query($p: ID!, $y: Int!, $k: Date) { sealCompliance(producerId: $p, y
   excluded { id source amount findings { code } } } }`;
 const compliance = async (p: string, year: number, asKnownOn: string | null = null) => (await api.ok(Q, { p, y: year, k: asKnownOn })).sealCompliance;
 
-test('requirement 1 against the unrounded base (art. 3º §3º II–III; DESIGN §1.3): a third of the volume exported', async () => {
+test('requirement 1 against the unrounded base (art. 3º §3º II–III; docs/LAW.md): a third of the volume exported', async () => {
   // R$ 100.000 of own biodiesel, 3 m³, of which 1 m³ exported: exportedValue = 100.000 × 1/3 = 33.333,333…,
   // shown 33.333,33; base = 66.666,666…, shown 66.666,67. Nordeste: 30% × 66.666,666… = 20.000,00 exactly
   // (from the rounded base it would be 20.000,001 and 20.000,00 would miss it).
@@ -135,7 +135,7 @@ test('art. 3º §2 I b and c, "no Semiárido": other products and fomento in Mon
   expect([c.achievedShare, c.minimumShareMet, c.priorityRegionShare, c.requiredPriorityRegionShare, c.compliant, c.excluded]).toEqual(['0.3', true, '0.5', '0.1', true, []]);
 });
 
-test('excluded: every reason that applies to one purchase is listed (DESIGN §1.5)', async () => {
+test('excluded: every reason that applies to one purchase is listed (docs/LAW.md)', async () => {
   const p = await producer(RECIFE);
   await sales(p, [{ on: '2024-02-01', m3: '10', revenue: '100000' }]);
   const unregistered = await newFarmer('2020-01-01', '2023-12-31'); // no CAF valid in 2024

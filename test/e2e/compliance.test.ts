@@ -303,7 +303,7 @@ describe('a contract over two years (art. 3º §2 II): its first covered purchas
       { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
     ]);
     const c2025 = await compliance(p);
-    // Weighted (DESIGN §1.5): the 2025 purchase is after the signing: 3.000 of soy from Recife × 4 = 12.000.
+    // Weighted (docs/LAW.md): the 2025 purchase is after the signing: 3.000 of soy from Recife × 4 = 12.000.
     expect([c2025.actualTotal, c2025.countedTotal, c2025.excluded]).toEqual(['3000.00', '12000.00', []]);
     const c2024 = await compliance(p, 2024);
     expect(c2024.excluded).toEqual([{ id: early, source: 'PURCHASE', amount: '2000.00', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);

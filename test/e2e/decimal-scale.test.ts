@@ -99,7 +99,7 @@ const UNSCALED = [
   'SealCompliance.requiredPriorityRegionShare', 'SealCompliance.requiredShare', 'SealMinimumShare.achievedShare', 'SealMinimumShare.requiredShare',
   'SealPlanItem.organizationShare', 'SealPlanItem.weight', 'SealPlanLever.weight',
   'SealPriorityRegionRequirement.requiredShare', 'SealPriorityRegionRequirement.share', 'SealSpendingItem.organizationShare', 'SealSpendingItem.weight', 'SealCountedItem.weight', 'ProgramSpending.priorityRegionShare',
-  // Shown half-even to 6 decimals (DESIGN §1.3), and the ad valorem fractions of revenue.
+  // Shown half-even to 6 decimals (docs/LAW.md), and the ad valorem fractions of revenue.
   'TaxSegment.blendedCofinsPerM3', 'TaxSegment.blendedPisPerM3', 'TaxSegment.cofinsRate', 'TaxSegment.pisRate',
   // The credit rates as fractions (1,65% = 0.0165) and the art. 31 share, unrounded.
   'CreditLine.cofinsRate', 'CreditLine.pisRate', 'PresumedCreditPart.share', 'PurchaseCredit.cofinsRate', 'PurchaseCredit.pisRate',

@@ -11,7 +11,7 @@ import { startTestApi, TEST_SECRET, TestApi } from '../support/api';
 import { checkProperty } from '../support/property';
 
 /**
- * Property-based bad input (DESIGN §5): for every mutation of the schema, values generated from
+ * Property-based bad input (docs/API.md "Errors"): for every mutation of the schema, values generated from
  * its argument types — valid-looking and hostile alike — never produce an INTERNAL_SERVER_ERROR
  * or an HTTP 500, and a rejected mutation writes nothing. The schema drives the generators, so a
  * new mutation is fuzzed without a change here. The same holds for forged cursors on every

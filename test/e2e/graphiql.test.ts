@@ -6,7 +6,7 @@ import { EXAMPLE_OPERATIONS } from '../../src/http/graphiql-examples';
 import { startTestApi, TestApi } from '../support/api';
 
 // GraphiQL in real headless Chromium (the one src/chromium.ts names), with every request that is
-// not to this machine aborted: the page must work on a closed network (DESIGN §3).
+// not to this machine aborted: the page must work on a closed network (the README).
 
 /** Screenshots for a person to look at, outside the repository. */
 const SCREENSHOT = process.env.GRAPHIQL_SCREENSHOT ?? path.join(os.tmpdir(), 'selo-graphiql.png');
@@ -17,7 +17,7 @@ const offMachine: string[] = [];
 /**
  * Script errors and failed loads of the page being tested (reset by `open`). Before a token is
  * given, GraphiQL's schema introspection is refused with 401 (every operation needs a token,
- * DESIGN §4): those are the only failures allowed, and only where no token was given at load.
+ * the access rules, README "Tokens"): those are the only failures allowed, and only where no token was given at load.
  */
 let pageErrors: string[] = [];
 const besidesUnauthorized = () => pageErrors.filter((e) => !/status of 401 \(Unauthorized\)/.test(e));

@@ -194,7 +194,7 @@ describe('purchases', () => {
     // Each organization also named rightly elsewhere in the file: the line naming one with the other kind is still found.
     await check([PURCHASE_HEADER, `2025-08-01,,SOYBEAN,10,5,COOPERATIVE,,${cooperativeId},,2611101,,,`, `2025-08-01,,SOYBEAN,10,5,ASSOCIATION,,${associationId},,2611101,,,`,
       `2025-08-02,,SOYBEAN,10,5,ASSOCIATION,,${cooperativeId},,2611101,,,`].join('\n'), { line: 4, column: 'supplierKind', code: 'BAD_USER_INPUT' });
-    // Another producer's contract is reported as a missing one (DESIGN §4).
+    // Another producer's contract is reported as a missing one (the access rules, README "Tokens").
     await check(at(`2025-08-01,,SOYBEAN,10,5,FAMILY_FARMER,${farmerId},,,2611101,${otherContractId},,`), { line: 40, column: 'contractId', code: 'NOT_FOUND' });
     await check(at(`2025-08-01,,SOYBEAN,10,5,THIRD_PARTY,,,X,4314100,,,nf-1`), { line: 40, column: 'externalId', code: 'CONFLICT', reason: 'DUPLICATE' });
     await check([PURCHASE_HEADER, ...goodLines(3, 'twice'), ...goodLines(1, 'twice')].join('\n'), { line: 5, column: 'externalId', code: 'CONFLICT', reason: 'DUPLICATE' });

@@ -11,7 +11,7 @@ import { createProducer, newCpf, RECIFE, upsertMunicipalities } from '../support
 
 /**
  * Input at the edges that once reached PostgreSQL and came back as internal errors: each is now the
- * caller's error with its field (DESIGN §5), or, when the database could not finish in time, a
+ * caller's error with its field (docs/API.md "Errors"), or, when the database could not finish in time, a
  * retryable DATABASE_BUSY (HTTP 503 with Retry-After). Nothing is written in either case.
  */
 let api: TestApi;

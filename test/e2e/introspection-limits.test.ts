@@ -3,7 +3,7 @@ import { startTestApi, TestApi } from '../support/api';
 import { ownAndOtherProducers } from '../support/fixtures';
 
 /**
- * Introspection is held to the limits like any other field (DESIGN §5, QUERY_TOO_COMPLEX): it
+ * Introspection is held to the limits like any other field (docs/API.md "Errors", QUERY_TOO_COMPLEX): it
  * counts in the cost, `__schema` may be asked once per operation, and the answers are kept per
  * schema, so a storm of introspections costs the server one execution.
  */

@@ -3,7 +3,7 @@ import { createProducer, newCnpj, newCpf } from './records-b.fixtures';
 import { startTestApi, TestApi } from '../support/api';
 
 /**
- * The facts the law needs, as fields (DESIGN §1.5): Producer.sealStanding(on), Producer.regime(year),
+ * The facts the law needs, as fields (docs/LAW.md): Producer.sealStanding(on), Producer.regime(year),
  * FamilyFarmer.eligibleOn(date), FamilyFarmingOrganization.familyFarmerShare and habilitation(on),
  * Purchase.familyFarmingOrigin — over real PostgreSQL, records made through the API.
  */
@@ -89,7 +89,7 @@ describe('Purchase.familyFarmingOrigin (art. 6º §2º; Lei 11.116/2005, art. 5�
   });
 });
 
-describe('Producer.sealStanding (art. 6º §2º; DESIGN §1.5)', () => {
+describe('Producer.sealStanding (art. 6º §2º; docs/LAW.md)', () => {
   test('the days around grant, renewal, suspension, reinstatement and cancellation', async () => {
     const grant = (await api.ok(`mutation($input: GrantSealInput!) { grantSeal(input: $input) { id } }`, { input: { producerId: producer, grantedOn: '2024-01-10', validUntil: '2025-01-09', act: 'Portaria MDA 1/2024' } })).grantSeal.id;
     const event = (kind: string, effectiveOn: string, extra: Record<string, unknown> = {}) =>

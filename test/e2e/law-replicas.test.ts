@@ -11,7 +11,7 @@ import { createTestDatabase, TestDatabase } from '../support/database';
  * Two replicas of the API on one database, each with its own pool and its own LawService (its own
  * cached law book), and a third connection publishing a version in a transaction left open. The
  * version that got the lower id commits after the one with the higher id: a replica that cached
- * the book in between must still see it once it is committed (DESIGN §1.4: a month closed through
+ * the book in between must still see it once it is committed (docs/LAW.md: a month closed through
  * a stale replica would store other figures than the other replica computes).
  */
 let db: TestDatabase;

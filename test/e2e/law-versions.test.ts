@@ -1,7 +1,7 @@
 import { startTestApi, TestApi } from '../support/api';
 
 /**
- * DESIGN §1.4 over real PostgreSQL: the value in force on D as known on K is, among the versions
+ * docs/LAW.md over real PostgreSQL: the value in force on D as known on K is, among the versions
  * with publishedOn ≤ K covering D, the one PUBLISHED last — not the one recorded last; two
  * versions published the same day are ordered by recording (the later recorded wins). A
  * correction is a new version; nothing is overwritten. (Decreto 10.527/2020, art. 5º §1º: the

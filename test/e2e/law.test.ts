@@ -80,7 +80,7 @@ describe('coefficientRules (Decreto 10.527/2020, arts. 5º and 6º)', () => {
     expect(before.errors?.[0].extensions?.code).toBe('NO_RULE_IN_FORCE');
   });
 
-  test('readable by every role (the law is public to the API\'s users, DESIGN §4)', async () => {
+  test('readable by every role (the law is public to the API\'s users; the access rules, README "Tokens")', async () => {
     expect((await api.ok(RULES, { on: '2025-06-01' }, { role: 'AUDITOR' })).coefficientRules).toHaveLength(4);
   });
 });
@@ -220,7 +220,7 @@ describe('publishLawParameter (ADMIN): Selo parameters and other figures', () =>
   });
 });
 
-describe('start-up loading of the shipped law (DESIGN §1.4)', () => {
+describe('start-up loading of the shipped law (docs/LAW.md)', () => {
   test('every shipped version is stored once; a restart loads nothing twice and keeps ADMIN publications', async () => {
     const shipped = () => api.count('SELECT count(*) FROM law_parameter_version WHERE shipped');
     expect(await shipped()).toBe(SHIPPED_LAW.length);
@@ -237,7 +237,7 @@ describe('start-up loading of the shipped law (DESIGN §1.4)', () => {
   });
 });
 
-describe('versions are never updated or deleted (DESIGN §1.4)', () => {
+describe('versions are never updated or deleted (docs/LAW.md)', () => {
   test('the database refuses UPDATE, DELETE and TRUNCATE of law_parameter_version', async () => {
     const ds = api.db.dataSource;
     await expect(ds.query(`UPDATE law_parameter_version SET value = '{"share":"0.5"}' WHERE parameter = 'cooperative-min-family-farmer-share'`)).rejects.toThrow(/append-only/);

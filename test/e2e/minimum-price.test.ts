@@ -5,7 +5,7 @@ import { createProducer, FEIRA, PORTO_ALEGRE, RECIFE } from '../support/fixtures
 import { contract, purchases, setUpSeloYear } from '../support/selo-year';
 
 /**
- * PGPAF minimum prices (Decreto 5.996/2006) as dated, cited versions (DESIGN §1.4), and the
+ * PGPAF minimum prices (Decreto 5.996/2006) as dated, cited versions (docs/LAW.md), and the
  * contract price condition they feed (Decreto 10.527/2020, art. 3º §2 II).
  */
 

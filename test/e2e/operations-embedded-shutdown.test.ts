@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ApiProcess, freePort, killLeftovers, postgresPids as postgresPidsOf, sleep, spawnApi, waitForShutdownLog, waitForStart } from '../support/api-process';
 
-// `npm start` with no DATABASE_URL: the embedded PostgreSQL (DESIGN §3). On Ctrl-C in a terminal
+// `npm start` with no DATABASE_URL: the embedded PostgreSQL (the README). On Ctrl-C in a terminal
 // (SIGINT to the whole foreground process group) and on SIGTERM to the API's process alone, the
 // request in flight is answered from the database, the cluster is stopped after it, and the
 // process exits 0 (README, "Endpoints": graceful shutdown).

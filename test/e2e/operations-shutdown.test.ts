@@ -7,7 +7,7 @@ import { freePort, sleep, spawnApi, waitForShutdownLog, waitForStart } from '../
 import { createTestDatabase, TestDatabase } from '../support/database';
 
 // `npm start`'s process with DATABASE_URL: it prepares the database (the shipped law) and, on
-// SIGTERM (graceful shutdown, DESIGN §3), stops accepting connections, lets the requests in
+// SIGTERM (graceful shutdown; the README), stops accepting connections, lets the requests in
 // flight finish, closes the pool and exits 0.
 
 let db: TestDatabase;

@@ -8,7 +8,7 @@ import { createTestDatabase, TestDatabase } from '../support/database';
 import { newCnpj, RECIFE, upsertMunicipalities } from '../support/fixtures';
 import { tokenBanner } from '../../src/banner';
 
-// Operations endpoints and figures (DESIGN §3): health, readiness, Prometheus metrics, request ids.
+// Operations endpoints and figures (the README): health, readiness, Prometheus metrics, request ids.
 
 let api: TestApi;
 beforeAll(async () => { api = await startTestApi(); });

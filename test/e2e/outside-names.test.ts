@@ -10,7 +10,7 @@ import { ownAndOtherProducers, RECIFE } from '../support/fixtures';
 /**
  * Names that come from outside (a token's claims, a path, a parameter's value names) are looked up
  * among a table's own entries only: `constructor`, `toString` and `__proto__` are names like any
- * other, never what an object inherits; a token's claims are checked as a whole (DESIGN §4, §5).
+ * other, never what an object inherits; a token's claims are checked as a whole (the access rules, README "Tokens", §5).
  */
 let api: TestApi;
 let own: string;

@@ -102,7 +102,7 @@ describe('Purchase.selo agrees with sealCompliance.excluded, reason by reason', 
   });
 
   test('asKnownOn before the PGPAF price was published (2024-12-20): the price condition does not apply yet', async () => {
-    // As known on 2024-12-19 no minimum price is in force for the signing date: kCheap conforms (DESIGN §1.5).
+    // As known on 2024-12-19 no minimum price is in force for the signing date: kCheap conforms (docs/LAW.md).
     const s = await selo(ids.priceBelow, '2024-12-19');
     expect([s.asKnownOn, s.counts, s.findings]).toEqual(['2024-12-19', true, []]);
   });

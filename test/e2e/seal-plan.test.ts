@@ -3,7 +3,7 @@ import { createProducer, FEIRA, PORTO_ALEGRE, RECIFE, upsertMunicipalities } fro
 import { contract, farmer, organization, purchases } from '../support/selo-year';
 
 /**
- * sealPlan (DESIGN §1.5): each requirement's shortfall, every lever with the actual spending that
+ * sealPlan (docs/LAW.md): each requirement's shortfall, every lever with the actual spending that
  * closes it alone, and hypothetical items evaluated as if recorded — writing nothing. Factors as
  * shipped (Portaria MDA nº 28/2024: b 1,1 · c 30 · d 4 · e 3 · f 2); the minimum weighted
  * percentage, open in our sources, is a test figure of 50% in this database; requirement 2 of

@@ -58,7 +58,7 @@ beforeAll(async () => {
     const grantId = kind === 'noSeal' ? null : await grantSeal(api, id);
     const kg = String(1000 + 10 * i);
     if (kind === 'stockSold') {
-      // DESIGN §1.3: no raw material used in March; January's blend is taken.
+      // docs/LAW.md: no raw material used in March; January's blend is taken.
       await purchase(id, '2026-01-12', kg, '3000', 'FAMILY_FARMER');
       await purchase(id, '2026-01-13', kg, '2000', 'THIRD_PARTY');
     } else {

@@ -2,7 +2,7 @@ import { startTestApi, TestApi } from '../support/api';
 import { createProducer, FEIRA, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
- * The month's cases worked out by hand, over real PostgreSQL (DESIGN §1.1–§1.4):
+ * The month's cases worked out by hand, over real PostgreSQL (docs/LAW.md):
  * - imports: PIS/Pasep-Importação and Cofins-Importação per m³ (Decreto 10.527/2020, art. 5º §1º),
  *   R$ 0,00 in the 2026 window (§3º), never the art. 6º amounts (§5º);
  * - a stock-only month: the blend of the latest earlier month with raw material used;
@@ -133,7 +133,7 @@ describe('imports of biodiesel (Decreto 10.527/2020, art. 5º §1º and §3º; a
   });
 });
 
-test('a stock-only month takes the blend of the latest earlier month with raw material used (DESIGN §1.3)', async () => {
+test('a stock-only month takes the blend of the latest earlier month with raw material used (docs/LAW.md)', async () => {
   const id = await producer();
   // August: own castor from Feira de Santana (Semiárido, art. 6º I), 2.000 kg; a family farmer's soybean
   // from the Sul, 1.000 kg for R$ 3.000 (art. 6º II); a trader's, 2.000 kg for R$ 4.000 (GENERAL).

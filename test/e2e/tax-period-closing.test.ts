@@ -6,7 +6,7 @@ import { startTestApi, TestApi } from '../support/api';
 import { createProducer, electSpecialRegime, FEIRA, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
 
 /**
- * A closed month's dues are final until it is reopened (issue 4; DESIGN §1.3). They depend on the
+ * A closed month's dues are final until it is reopened (issue 4; docs/LAW.md). They depend on the
  * raw material USED in the month (consumedOn, Decreto 10.527/2020 art. 6º §3º) and, where own
  * production is valued, on the raw material ACQUIRED from third parties in the month (purchasedOn,
  * art. 6º §4º: the average price per kg). Recording a third-party lot of raw material acquired in a

@@ -3,9 +3,9 @@ import { startTestApi, TestApi } from '../support/api';
 import { createProducer, electSpecialRegime, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
 
 /**
- * A month explains which rates it applied and why (DESIGN §1.1–§1.3). Expected values from the law:
+ * A month explains which rates it applied and why (docs/LAW.md). Expected values from the law:
  *   ad valorem 6,15% / 28,32% of the domestic revenue (Lei 11.116/2005, art. 3º), whatever the
- *   coefficients, the 2026 zero window included (DESIGN §1.1);
+ *   coefficients, the 2026 zero window included (docs/LAW.md);
  *   special regime per m³ (Lei 11.116/2005, art. 4º) with the general amounts (Decreto 10.527/2020,
  *   art. 5º caput and §1º) until 2026-04-06 and the zero window (art. 5º §§2º–4º) from 2026-04-07,
  *   blended by cost (art. 6º §3º);

@@ -4,12 +4,12 @@ import { createProducer, electSpecialRegime, grantSeal, newCnpj, newCpf, PORTO_A
 
 /**
  * Family-farming origin as the month's SQL aggregate judges it (Decreto 10.527/2020, art. 6º §2º;
- * Lei 11.116/2005, art. 5º §3º; DESIGN §1.2): a family farmer holding a DAP or CAF valid on the
+ * Lei 11.116/2005, art. 5º §3º; docs/LAW.md): a family farmer holding a DAP or CAF valid on the
  * PURCHASE date (art. 2º IV; both ends inclusive), or a COOPERATIVE holding a DAP/CAF jurídica
  * valid on that date with family-farmer members at or above the minimum share in force then
  * (art. 4º VI–VII; shipped 0,6). Associations count for the Selo but not for categories II/III
- * (Interpretation, DESIGN §1.2). A DAP issued after 2022-10-31 is kept and counts by its dates
- * (DESIGN §1.5). Amounts: FAMILY_FARMING_PRIORITY_REGION 0 / 0 (art. 6º §1º III),
+ * (Interpretation; docs/LAW.md). A DAP issued after 2022-10-31 is kept and counts by its dates
+ * (docs/LAW.md). Amounts: FAMILY_FARMING_PRIORITY_REGION 0 / 0 (art. 6º §1º III),
  * FAMILY_FARMING 10,39 / 47,85 (§1º II), GENERAL 26,41 / 121,59 (art. 5º §1º).
  */
 

@@ -2,7 +2,7 @@ import { startTestApi, TestApi } from '../support/api';
 import { createProducer, electSpecialRegime, FEIRA, grantSeal, newCpf, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
 
 /**
- * DESIGN §1.3 over real PostgreSQL: each segment's dues rounded half-even (ABNT NBR 5891) from the
+ * docs/LAW.md over real PostgreSQL: each segment's dues rounded half-even (ABNT NBR 5891) from the
  * unrounded computation, nothing rounded in SQL. Amounts: FAMILY_FARMING 10,39 / 47,85
  * (Decreto 10.527/2020, art. 6º §1º II); GENERAL 26,41 / 121,59 (art. 5º §1º);
  * CASTOR_PALM_PRIORITY_REGION 22,48 / 103,51 (art. 6º §1º I).

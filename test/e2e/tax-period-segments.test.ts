@@ -3,8 +3,8 @@ import { startTestApi, TestApi } from '../support/api';
 import { createProducer, electSpecialRegime, grantSeal, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
- * The segments of a month (DESIGN §1.3): maximal runs of days over which the rules in force (as
- * known on asKnownOn, DESIGN §1.4) and the Selo standing (Decreto 10.527/2020, art. 6º §2º) do not
+ * The segments of a month (docs/LAW.md): maximal runs of days over which the rules in force (as
+ * known on asKnownOn; docs/LAW.md) and the Selo standing (Decreto 10.527/2020, art. 6º §2º) do not
  * change; each sale is taxed with the segment of its soldOn; each segment's dues are rounded
  * half-even to the centavo and the period's are their sums. Expected figures are worked out here
  * from the published amounts:
@@ -61,7 +61,7 @@ async function sales(producerId: string, list: Array<{ on: string; m3: string; r
 }
 async function taxPeriod(producerId: string, year: number, month: number, asKnownOn?: string) {
   const tp = (await api.ok(QUERY, { p: producerId, y: year, m: month, k: asKnownOn ?? null })).taxPeriod;
-  // DESIGN §1.3: the period's dues are the sums of its segments' (parts add up to the total).
+  // docs/LAW.md: the period's dues are the sums of its segments' (parts add up to the total).
   const pis = tp.segments.reduce((s: Decimal, g: any) => s.plus(g.pisDue), D(0));
   const cofins = tp.segments.reduce((s: Decimal, g: any) => s.plus(g.cofinsDue), D(0));
   expect([D(tp.pisDue).toFixed(), D(tp.cofinsDue).toFixed(), D(tp.totalDue).toFixed()]).toEqual([pis.toFixed(), cofins.toFixed(), pis.plus(cofins).toFixed()]);
@@ -74,7 +74,7 @@ const dues = (tp: any) => tp.segments.map((s: any) => [s.pisDue, s.cofinsDue]);
 // art. 6º §3º: PIS 0,75 × 10,39 + 0,25 × 26,41 = 7,7925 + 6,6025 = 14,395; Cofins 0,75 × 47,85 + 0,25 × 121,59 = 35,8875 + 30,3975 = 66,285.
 const FF_GENERAL = { pis: D('14.395'), cofins: D('66.285') };
 
-describe('the zero window as known on different days (art. 5º §§2º–4º; DESIGN §1.4)', () => {
+describe('the zero window as known on different days (art. 5º §§2º–4º; docs/LAW.md)', () => {
   test('April 2026 as known on 2026-04-06 (before Decreto 12.923/2026): one segment, all at the usual blend; as known on 2026-04-07: cut at the 7th', async () => {
     const { id } = await producer();
     await purchases(id, [
@@ -131,7 +131,7 @@ describe('the zero window as known on different days (art. 5º §§2º–4º; DE
   });
 });
 
-describe('the Selo standing cuts the month where it changes, events effective on their own day (art. 6º §2º; DESIGN §1.5)', () => {
+describe('the Selo standing cuts the month where it changes, events effective on their own day (art. 6º §2º; docs/LAW.md)', () => {
   // Castor bean from a family farmer of Recife (R$ 6.000) and soybean from a third party (R$ 4.000):
   // regular → art. 6º III: PIS 0,6 × 0 + 0,4 × 26,41 = 10,564; Cofins 0,4 × 121,59 = 48,636;
   // not regular → art. 6º I: PIS 0,6 × 22,48 + 0,4 × 26,41 = 13,488 + 10,564 = 24,052;
@@ -194,7 +194,7 @@ describe('the Selo standing cuts the month where it changes, events effective on
   });
 });
 
-test('ad valorem April 2026: the same two segments, each rounded half-even, the period their sum (Lei 11.116/2005, art. 3º; DESIGN §1.3)', async () => {
+test('ad valorem April 2026: the same two segments, each rounded half-even, the period their sum (Lei 11.116/2005, art. 3º; docs/LAW.md)', async () => {
   const { id } = await producer({ adValorem: true });
   await sales(id, [{ on: '2026-04-06', m3: '1', revenue: '1000.10' }, { on: '2026-04-07', m3: '2', revenue: '2000.10' }]);
   const tp = await taxPeriod(id, 2026, 4);

@@ -4,7 +4,7 @@ import { startTestApi, TestApi } from '../support/api';
 import { createProducer, FEIRA, grantSeal, newCnpj, newCpf, PORTO_ALEGRE, RECIFE, upsertMunicipalities, publishMemberMinimum } from '../support/fixtures';
 
 /**
- * Monthly PIS/Cofins over real PostgreSQL (issue 4; DESIGN §1.1–§1.3). Every expected figure is
+ * Monthly PIS/Cofins over real PostgreSQL (issue 4; docs/LAW.md). Every expected figure is
  * worked out here from the amounts the decree publishes, never copied from the code's output:
  *   GENERAL                         R$ 26,41 / 121,59 per m³  (Decreto 10.527/2020, art. 5º §1º)
  *   CASTOR_PALM_PRIORITY_REGION     R$ 22,48 / 103,51         (art. 6º I and §1º I)
@@ -23,7 +23,7 @@ const AMOUNTS = {
 };
 type Category = keyof typeof AMOUNTS;
 const AD_VALOREM = { pis: D('0.0615'), cofins: D('0.2832') };
-/** ABNT NBR 5891: half-even to the centavo (DESIGN §1.3). */
+/** ABNT NBR 5891: half-even to the centavo (docs/LAW.md). */
 const cent = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);
 const six = (d: Decimal) => d.toDecimalPlaces(6, Decimal.ROUND_HALF_EVEN).toFixed();
 /** art. 6º §3º: Σ weight × amount / Σ weight, unrounded. */
@@ -98,7 +98,7 @@ async function taxPeriod(producerId: string, year: number, month: number, asKnow
   expectSegmentsAddUp(tp);
   return tp;
 }
-/** DESIGN §1.3: the period's dues are the sums of its segments' (parts add up to the total). */
+/** docs/LAW.md: the period's dues are the sums of its segments' (parts add up to the total). */
 function expectSegmentsAddUp(tp: any) {
   const pis = tp.segments.reduce((s: Decimal, g: any) => s.plus(g.pisDue), D(0));
   const cofins = tp.segments.reduce((s: Decimal, g: any) => s.plus(g.cofinsDue), D(0));
@@ -196,7 +196,7 @@ test('own production valued at the average third-party price per kg acquired in 
   expect(codes(tp)).toEqual([]);
 });
 
-test('own castor with lots bought the month before: kg when only own production is used; else the third-party lots used value it (art. 6º §4º; DESIGN §1.3)', async () => {
+test('own castor with lots bought the month before: kg when only own production is used; else the third-party lots used value it (art. 6º §4º; docs/LAW.md)', async () => {
   const { id } = await producer();
   // October: only own castor from the Semiárido → art. 6º I, share 1; only own production: by kg, exact.
   await purchases(id, [{ on: '2026-10-02', feedstock: 'CASTOR_BEAN', kg: '5000', kind: 'OWN_PRODUCTION', origin: FEIRA }]);
@@ -271,7 +271,7 @@ test('April 2026 is split at the 7th, when the zero window starts (art. 5º §§
   expect(tp.pisDue).toBe('396.15');
 });
 
-test('June 2026 as known on 2026-05-20 (general: the window then ended on 05-31) and as known today (zero) (DESIGN §1.4)', async () => {
+test('June 2026 as known on 2026-05-20 (general: the window then ended on 05-31) and as known today (zero) (docs/LAW.md)', async () => {
   const { id } = await producer();
   await purchases(id, [{ on: '2026-06-01', kg: '1000', cost: '2000', kind: 'THIRD_PARTY', origin: PORTO_ALEGRE }]);
   await sales(id, [{ on: '2026-06-15', m3: '10' }]);

@@ -6,9 +6,9 @@ import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { RateCategory } from '../../src/law/types';
 
 /**
- * DESIGN §1.4 — the value in force on D as known on K: among the versions with publishedOn ≤ K
+ * docs/LAW.md — the value in force on D as known on K: among the versions with publishedOn ≤ K
  * and validFrom ≤ D ≤ validUntil (inclusive), the one published last; a correction is a new
- * version. And DESIGN §1.2 — the 2026 zero window (Decreto 10.527/2020, art. 5º §§2º–4º): from
+ * version. And docs/LAW.md — the 2026 zero window (Decreto 10.527/2020, art. 5º §§2º–4º): from
  * 2026-04-07 coefficient 1 and R$ 0,00 for EVERY category (§4º extends §§2º–3º to the art. 6º
  * coefficients), first published by Decreto 12.923 on 2026-04-07 ending 2026-05-31, then extended
  * to 2026-07-31 (seeded as published on 2026-05-31).
@@ -18,7 +18,7 @@ const v = (value: string, validFrom: string, validUntil: string | null, publishe
   value, validFrom, validUntil, publishedOn, legalBasis: `act of ${publishedOn}`, seq,
 });
 
-describe('inForce (DESIGN §1.4)', () => {
+describe('inForce (docs/LAW.md)', () => {
   const original = v('original', '2025-01-01', null, '2024-12-20');
   const correction = v('correction', '2025-03-01', '2025-03-31', '2025-02-15');
   const versions = [original, correction];
@@ -105,7 +105,7 @@ describe('the 2026 zero window for all four categories, both versions (Decreto 1
     ['2026-04-07', '2026-04-07', true, 'the first day, as known on the day of publication (publishedOn ≤ K)'],
     ['2026-05-31', '2026-04-07', true, 'the last day of the first version, as known then'],
     ['2026-06-01', '2026-04-07', false, 'the day after the first version, as known before the extension'],
-    ['2026-06-15', '2026-05-20', false, 'June as known on 2026-05-20 (DESIGN §1.4 example): general'],
+    ['2026-06-15', '2026-05-20', false, 'June as known on 2026-05-20 (docs/LAW.md example): general'],
     ['2026-07-31', '2026-05-30', false, 'the last day of the extension, as known the day before it was published'],
     ['2026-06-01', '2026-05-31', true, 'the day after the first end, as known on the extension\'s publication day'],
     ['2026-07-31', '2026-05-31', true, 'the last day of the extension'],

@@ -101,7 +101,7 @@ describe('Decreto 7.768/2012 (DOU 28/06/2012), revoked by Decreto 10.527/2020 ar
   });
 });
 
-describe('Decreto 10.527/2020, art. 5º §§2º–4º: the 2026 zero window, both versions (DESIGN §1.4)', () => {
+describe('Decreto 10.527/2020, art. 5º §§2º–4º: the 2026 zero window, both versions (docs/LAW.md)', () => {
   const zero = [['1', '0', '0']];
   test('the day before the window (2026-04-06): the usual figures', () => {
     expect(figures('2026-04-06').GENERAL).toEqual(['0.7802', '26.41', '121.59']);

@@ -59,7 +59,7 @@ describe('contract conformity (Decreto 10.527/2020, art. 3º §2 II–III)', () 
     expect(c).toEqual({ conforming: true, findings: [], minimumPrice: null });
   });
 
-  test('DESIGN §1.4: a minimum price published after asKnownOn is not yet applied; a later publication wins where validity overlaps', () => {
+  test('docs/LAW.md: a minimum price published after asKnownOn is not yet applied; a later publication wins where validity overlaps', () => {
     const prices = [price('2.40', '2025-01-01', '2025-12-31', '2024-12-20', '1'), price('2.60', '2025-01-01', '2025-12-31', '2025-03-01', '2')];
     expect(contractConformity(contract(), prices, null, '2025-02-28').conforming).toBe(true);
     expect(codes(contractConformity(contract(), prices, null, '2025-03-01').findings)).toEqual(['PRICE_BELOW_MINIMUM']);

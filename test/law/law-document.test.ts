@@ -5,9 +5,9 @@ import { FINDINGS } from '../../src/law/findings';
 import { SEAL_COMPLIANCE_FINDINGS } from '../../src/law/seal-spending';
 
 /**
- * DESIGN §1: "Where the law is ambiguous the choice is named Interpretation and must be written
+ * docs/LAW.md: "Where the law is ambiguous the choice is named Interpretation and must be written
  * down in docs/LAW.md of the project with the same words"; STYLE: and as an `Interpretation:`
- * comment at its line. DESIGN §1.6: finding codes are stable and "a new situation gets a new code,
+ * comment at its line. docs/LAW.md: finding codes are stable and "a new situation gets a new code,
  * documented in docs/LAW.md".
  */
 
@@ -17,8 +17,8 @@ const read = (path: string) => readFileSync(join(root, path), 'utf8');
 const flat = (text: string) => text.replace(/\s+/g, ' ');
 const LAW = flat(read('docs/LAW.md'));
 
-/** The interpretations of DESIGN §1, in DESIGN's own words. */
-const DESIGN_INTERPRETATIONS = [
+/** The interpretations docs/LAW.md must carry, word for word. */
+const INTERPRETATIONS = [
   // §1.2, Decreto 10.527/2020 art. 6º §2º; Lei 11.116/2005 art. 5º §3º
   'purchases from *associations* count for the Selo (art. 2º V) but not for categories II/III.',
   // §1.3, Decreto 10.527/2020 art. 6º §4º
@@ -28,7 +28,7 @@ const DESIGN_INTERPRETATIONS = [
   'no raw material used in the period (stock sold): the blend of the latest earlier period with raw material used applies, with a finding naming it; GENERAL only when there is none (`NO_FEEDSTOCK_IN_PERIOD`).',
 ];
 
-test.each(DESIGN_INTERPRETATIONS)('docs/LAW.md carries DESIGN §1\'s interpretation word for word: "%s"', (words) => {
+test.each(INTERPRETATIONS)('docs/LAW.md carries each interpretation word for word: "%s"', (words) => {
   expect(LAW).toContain(flat(words));
 });
 
@@ -43,15 +43,15 @@ test.each([
   expect(flat(read(path).replace(/^\s*\/\/ ?/gm, ' ').replace(/^\s*\* ?/gm, ' '))).toMatch(comment);
 });
 
-const DESIGN_CODES = [
+const FINDING_CODES = [
   'NO_REGIME_ELECTION', 'NO_FEEDSTOCK_IN_PERIOD', 'OWN_PRODUCTION_VALUED_BY_QUANTITY', 'SEAL_NOT_REGULAR', 'SUPPLIER_NOT_ELIGIBLE',
   'ASSOCIATION_NOT_COOPERATIVE', 'REGISTRATION_NOT_VALID', 'MEMBER_SHARE_BELOW_MINIMUM', 'DAP_ISSUED_AFTER_CUTOFF', 'NO_CONTRACT',
   'NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING', 'PRICE_BELOW_MINIMUM', 'NO_TECHNICAL_ASSISTANCE', 'OUTSIDE_PRIORITY_REGION',
   'ELECTION_AFTER_DEADLINE',
 ];
 
-test('every finding code of DESIGN §1.6 exists in the catalogue, with a message and a legal basis', () => {
-  for (const code of DESIGN_CODES) {
+test('every finding code of docs/LAW.md exists in the catalogue, with a message and a legal basis', () => {
+  for (const code of FINDING_CODES) {
     expect(FINDINGS).toHaveProperty(code);
     const f = FINDINGS[code as keyof typeof FINDINGS];
     expect(translate(f.text).length).toBeGreaterThan(10);

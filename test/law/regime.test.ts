@@ -3,7 +3,7 @@ import { TaxRegime } from '../../src/law/types';
 
 /**
  * Lei 11.116/2005, art. 4º §1º: the election is made by the last business day of November
- * (Monday to Friday, DESIGN §1.1). 2024-11-30 is a Saturday, so Friday the 29th; 2025-11-30 is a
+ * (Monday to Friday; docs/LAW.md). 2024-11-30 is a Saturday, so Friday the 29th; 2025-11-30 is a
  * Sunday, so Friday the 28th; 2026-11-30 is a Monday, itself; 2023-11-30 is a Thursday.
  */
 test.each([

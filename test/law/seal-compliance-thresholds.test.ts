@@ -11,8 +11,8 @@ import { checkProperty } from '../support/property';
 
 /**
  * Requirement 1 exactly at its threshold when the base has no finite decimal expansion
- * (Decreto 10.527/2020, art. 3º §3º I–III; DESIGN §1.5 "counted / base ≥ the minimum share";
- * DESIGN §1.3: computed unrounded). The base is salesRevenue − salesRevenue × exported volume /
+ * (Decreto 10.527/2020, art. 3º §3º I–III; docs/LAW.md "counted / base ≥ the minimum share";
+ * docs/LAW.md: computed unrounded). The base is salesRevenue − salesRevenue × exported volume /
  * total volume: with 2 of 3 m³ exported it is a third of the revenue, 0,333… of it; the required
  * spending, share × base, may still be a round sum in reais, and spending exactly that meets it.
  * Shipped minimum for a North plant: 15% (Portaria MAPA 144/2019, secondary source).
@@ -75,7 +75,7 @@ test('property: requirement 1 and the shortfall agree with exact integer arithme
   ), { numRuns: 500 });
 });
 
-test('the statement adds up as shown: base = salesRevenue − exportedValue to the centavo (art. 3º §3º II–III; DESIGN §1.3 "parts add up")', () => {
+test('the statement adds up as shown: base = salesRevenue − exportedValue to the centavo (art. 3º §3º II–III; docs/LAW.md "parts add up")', () => {
   // R$ 20,01 of own biodiesel, 1 of 2 m³ exported: exportedValue = 20,01 × 1/2 = 10,005 → 10,00 (half-even, 0 even);
   // the base shown is then 20,01 − 10,00 = 10,01 (rounding 10,005 on its own would also give 10,00, and 10,00 + 10,00 ≠ 20,01).
   const r = sealCompliance({

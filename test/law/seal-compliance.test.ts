@@ -212,7 +212,7 @@ describe('supplier eligibility from database facts agrees with family-farming.ts
   });
 });
 
-describe('weighting factors in force on each item\'s date (DESIGN §1.4)', () => {
+describe('weighting factors in force on each item\'s date (docs/LAW.md)', () => {
   const doubled: LawVersionRecord = {
     parameter: 'weighting-factor', scope: 'FOMENTO', value: { factor: '2' }, validFrom: '2025-07-01', validUntil: null,
     publishedOn: '2025-06-15', legalBasis: 'Test act raising the fomento weight',

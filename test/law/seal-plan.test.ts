@@ -9,7 +9,7 @@ import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { Feedstock, PurchasePurpose, Region, SupplierKind } from '../../src/law/types';
 
 /**
- * sealPlan's levers (DESIGN §1.5), worked by hand: the actual spending that alone closes
+ * sealPlan's levers (docs/LAW.md), worked by hand: the actual spending that alone closes
  * requirement 1 (weighted shortfall / the lever's weight, rounded up to the centavo), requirement 2
  * (x = (S × T − P) / (1 − S) in the priority region) and both. Factors as shipped (Portaria MDA nº
  * 28/2024: b 1,1 · c 30 · d 4 · e 3 · f 2); the minimum weighted percentage, open, is a test

@@ -3,7 +3,7 @@ import { sealStanding, GrantFacts } from '../../src/law/seal-standing';
 import { SealEventKind } from '../../src/law/types';
 
 /**
- * Decreto 10.527/2020, art. 6º §2º ("em situação regular"), art. 4º I, III, V; DESIGN §1.5. One
+ * Decreto 10.527/2020, art. 6º §2º ("em situação regular"), art. 4º I, III, V; docs/LAW.md One
  * grant from 2024-01-10 to 2025-01-09, renewed on 2025-01-05 to 2027-01-09, suspended on
  * 2025-06-01, reinstated on 2025-07-01, cancelled on 2026-03-01.
  */

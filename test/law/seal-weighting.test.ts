@@ -14,7 +14,7 @@ import { Feedstock, OrganizationKind, PurchasePurpose, Region, SealComplianceMod
 /**
  * The Selo's weighted model (Portaria MDA nº 28/2024, DOU 2024-06-28, p. 40 — factors a–f and §2º;
  * p. 39 — the minimum weighted percentage, open; art. 58; Portaria Interministerial MME/MDA nº
- * 2/2023 — requirement 2 on actual values; DESIGN §1.5). Every expected figure is worked by hand
+ * 2/2023 — requirement 2 on actual values; docs/LAW.md). Every expected figure is worked by hand
  * from the shipped factors: b 1,1 · c 30 · d 4 · e 3 · f 2 (a: no value).
  */
 
@@ -169,7 +169,7 @@ describe('the factors, by alínea (Portaria MDA nº 28/2024, p. 40)', () => {
   });
 });
 
-describe('the model of the year (bitemporal, DESIGN §1.5)', () => {
+describe('the model of the year (bitemporal; docs/LAW.md)', () => {
   // R$ 100.000 of castor from the Nordeste, from a farmer: weighted 100.000 × 4 × 2 = 800.000.
   const year2024 = (asKnownOn: string) => run({
     year: 2024, asKnownOn, purchases: [bought('100000', { origin: NORTHEAST, product: Feedstock.CASTOR_BEAN, segment: { from: '2024-01-01', to: '2024-12-31' } })],
@@ -265,7 +265,7 @@ describe('requirement 2: actual (unweighted) spending in the priority region (Po
   });
 });
 
-describe('contracts and technical assistance from 2024 (decree art. 3º §2º II–III; DESIGN §1.5)', () => {
+describe('contracts and technical assistance from 2024 (decree art. 3º §2º II–III; docs/LAW.md)', () => {
   // The contract was signed on 2025-03-01; a purchase covered on 2025-02-15 came before it, so the
   // contract itself carries NO_PRIOR_CONTRACT (its first covered purchase precedes the signing).
   const late: Conformity = { conforming: false, findings: [finding('NO_PRIOR_CONTRACT')], minimumPrice: null };

@@ -44,7 +44,7 @@ describe('Selo parameters (Decreto 10.527/2020, arts. 3º §3º and 4º VI; Port
     }
   });
 
-  test('the Selo goes on after PIS/Cofins end (DESIGN §1.2): its parameters are in force in 2027', () => {
+  test('the Selo goes on after PIS/Cofins end (docs/LAW.md): its parameters are in force in 2027', () => {
     expect(law.priorityRegionMinShare('2027-06-01', K).value.toString()).toBe('0.2');
   });
 

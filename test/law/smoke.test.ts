@@ -1,6 +1,6 @@
 import { inForce } from '../../src/law/dated';
 
-test('a later publication wins where validity overlaps (DESIGN §1.4)', () => {
+test('a later publication wins where validity overlaps (docs/LAW.md)', () => {
   const versions = [
     { value: 'a', validFrom: '2020-10-23', validUntil: null, publishedOn: '2020-10-23', legalBasis: 'x' },
     { value: 'b', validFrom: '2026-04-07', validUntil: '2026-05-31', publishedOn: '2026-04-07', legalBasis: 'y' },

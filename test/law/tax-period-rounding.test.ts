@@ -9,7 +9,7 @@ import { BiodieselOrigin, Feedstock, Market, Region, TaxRegime } from '../../src
 import { checkProperty } from '../support/property';
 
 /**
- * DESIGN §1.3: each segment's PIS and Cofins due is rounded to the centavo by ABNT NBR 5891
+ * docs/LAW.md: each segment's PIS and Cofins due is rounded to the centavo by ABNT NBR 5891
  * (half-even) from the UNROUNDED computation: shares, blended amounts and the §4º price per kg are
  * only shown rounded. A half-centavo tie of the exact dues must therefore go to the even centavo
  * even where the blend itself has no finite decimal expansion (a weight of 1/7 or a price of R$ 1/3
@@ -102,7 +102,7 @@ test('own production valued at R$ 2/3 per kg (art. 6º §4º): the tie of the ex
   expect(dues(f)).toEqual(['18.09', '83.3']);
 });
 
-describe('property: every segment due equals the exact rational value rounded half-even (DESIGN §1.3)', () => {
+describe('property: every segment due equals the exact rational value rounded half-even (docs/LAW.md)', () => {
   // The reference works in integers (BigInt): costs and amounts in centavos, volumes in litres
   // (m³ / 1.000), kilograms whole. With weights w (centavos, own production as kg × the month's
   // third-party cost over its kg, all scaled by that kg) the due in centavos is exactly

@@ -8,7 +8,7 @@ import { computeTaxPeriod, EarlierFeedstock, FeedstockGroup, needsEarlierFeedsto
 import { BiodieselOrigin, Feedstock, Market, Region, TaxRegime } from '../../src/law/types';
 
 /**
- * Own production and stock sold (Decreto 10.527/2020, art. 6º §§3º–4º; DESIGN §1.3): bought lots
+ * Own production and stock sold (Decreto 10.527/2020, art. 6º §§3º–4º; docs/LAW.md): bought lots
  * always weigh by their own cost; own production is valued at the average price per kg of the
  * third-party raw material acquired in the month, else of the third-party lots used in it, else
  * (only own production) by kg; a month that used no raw material takes the blend of the latest
@@ -43,7 +43,7 @@ const FARMER = lot({ familyFarmingOrigin: true, cost: D(3000), quantityKg: D(100
 const TRADER = lot({ cost: D(4000), quantityKg: D(2000) });
 const SEPTEMBER = [OWN_CASTOR, FARMER, TRADER];
 
-describe('own castor with lots bought the month before (art. 6º §4º; DESIGN §1.3)', () => {
+describe('own castor with lots bought the month before (art. 6º §4º; docs/LAW.md)', () => {
   test('no acquisition in the month: own production at the average price per kg of the third-party lots used', () => {
     // Lots used: R$ 7.000 for 3.000 kg = 2,333… R$/kg; own castor 2.000 kg × 7.000/3.000 = 4.666,67.
     // Weights: castor 4.666,67, family farming 3.000, general 4.000; total 11.666,67.
@@ -89,7 +89,7 @@ describe('own castor with lots bought the month before (art. 6º §4º; DESIGN �
   });
 });
 
-describe('a stock-only month (DESIGN §1.3: the blend of the latest earlier month with raw material used)', () => {
+describe('a stock-only month (docs/LAW.md: the blend of the latest earlier month with raw material used)', () => {
   const earlier: EarlierFeedstock = { year: 2026, month: 9, feedstock: SEPTEMBER, thirdParty: NONE };
 
   test('October sells from stock: September\'s blend with October\'s amounts and Selo standing', () => {

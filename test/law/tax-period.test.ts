@@ -12,7 +12,7 @@ import { BiodieselOrigin, Feedstock, Market, Region, SealEventKind, TaxRegime } 
 import { checkProperty } from '../support/property';
 
 /**
- * The monthly computation as pure law (DESIGN §1.1–§1.3), over the shipped law. Expected figures
+ * The monthly computation as pure law (docs/LAW.md), over the shipped law. Expected figures
  * are worked out here from the published amounts (Decreto 10.527/2020, art. 5º §1º; art. 6º §1º):
  * GENERAL 26,41/121,59; CASTOR_PALM_PRIORITY_REGION 22,48/103,51; FAMILY_FARMING 10,39/47,85;
  * FAMILY_FARMING_PRIORITY_REGION 0/0; the zero window 2026-04-07..07-31 (art. 5º §§2º–4º).
@@ -38,7 +38,7 @@ function run(month: number, over: Partial<TaxPeriodInput>, grants: GrantFacts[] 
   return computeTaxPeriod(law, { year: 2026, month, asKnownOn, regime: SPECIAL, segments, feedstock: [], thirdParty: NONE, sales: [], ...over }).figures;
 }
 
-describe('segments (DESIGN §1.3)', () => {
+describe('segments (docs/LAW.md)', () => {
   test('April 2026 as known today: 1–6 and 7–30 (art. 5º §§2º–4º)', () => {
     expect(taxSegments(law, [GRANT], 2026, 4, TODAY).map((s) => [s.from, s.to])).toEqual([['2026-04-01', '2026-04-06'], ['2026-04-07', '2026-04-30']]);
   });

@@ -9,7 +9,7 @@ import { SealEventKind } from '../../src/law/types';
 import { checkProperty } from '../support/property';
 
 /**
- * The tax month's segments (DESIGN §1.3) are runs of the parameter timeline (src/law/timeline.ts),
+ * The tax month's segments (docs/LAW.md) are runs of the parameter timeline (src/law/timeline.ts),
  * looked at only on the days a version or the Selo standing may change. Here they are checked
  * against the month cut day by day — each day's coefficient rules (LawBook.changeDates), standing
  * and ad valorem rates compared with the day before's — on generated grants and law versions.

@@ -63,7 +63,7 @@ export async function waitForReady(api: ApiProcess, port: number, ms: number): P
   return false;
 }
 
-/** Wait for the log line of a graceful shutdown (DESIGN §3). */
+/** Wait for the log line of a graceful shutdown (the README). */
 export async function waitForShutdownLog(api: ApiProcess): Promise<void> {
   for (let i = 0; !api.out.includes('"msg":"shutting down'); i++) {
     if (i > 100) throw new Error(`no shutdown log line:\n${api.out}`);

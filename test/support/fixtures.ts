@@ -57,7 +57,7 @@ export async function grantSeal(api: TestApi, producerId: string, validUntil = '
 
 /**
  * Recife and two producers with plants there: `own` ("Usina Própria", CNPJ 11222333000181) and
- * `other` ("Usina Alheia", CNPJ 11444777000161), the two sides of the access tests (DESIGN §4).
+ * `other` ("Usina Alheia", CNPJ 11444777000161), the two sides of the access tests (the access rules, README "Tokens").
  */
 export async function ownAndOtherProducers(api: TestApi): Promise<{ own: string; other: string }> {
   await upsertMunicipalities(api, [RECIFE]);

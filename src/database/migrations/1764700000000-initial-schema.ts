@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * The records of the Selo and of PIS/Cofins on biodiesel. Money, kg and m³ are `numeric`
- * (exact), calendar dates are `date`. Checks mirror DESIGN §5's bad-input rules so the
+ * (exact), calendar dates are `date`. Checks mirror docs/API.md "Errors"'s bad-input rules so the
  * database refuses what the API refuses.
  */
 export class InitialSchema1764700000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * DESIGN §1.4: versions of the law are never updated or deleted — a correction is a new version.
+ * docs/LAW.md: versions of the law are never updated or deleted — a correction is a new version.
  * The database enforces it, so that no code path (nor a hand-written statement) can rewrite what
  * was known on a past date.
  */

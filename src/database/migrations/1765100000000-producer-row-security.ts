@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { PRODUCER_TABLES } from '../../services/producer-tables';
 
 /**
- * Row-level security keyed on the producer (DESIGN §4), a second wall behind the API's own
+ * Row-level security keyed on the producer (the access rules, README "Tokens"), a second wall behind the API's own
  * scoping: a mutation made with a PRODUCER token runs as the role `selo_producer` with
  * `selo.producer_id` set for its transaction only (src/services/row-security.ts), and PostgreSQL
  * then shows and accepts only that producer's rows in these tables — even if a use case forgot a

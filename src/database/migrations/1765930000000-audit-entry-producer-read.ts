@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const OWN = `producer_id = nullif(current_setting('selo.producer_id', true), '')::bigint`;
 
 /**
- * Row-level security of the audit log for a PRODUCER (DESIGN §4): it reads its own entries only,
+ * Row-level security of the audit log for a PRODUCER (the access rules, README "Tokens"): it reads its own entries only,
  * and writes its own and those of the shared records it changes (producer_id null, a family farmer
  * recorded with its purchase). One policy for every command let it read the shared entries too —
  * every producer's changes to shared records — wherever a statement forgot the service's filter.

@@ -3,7 +3,7 @@ import { Role } from '../../law/types';
 import { JsonScalar } from '../scalars';
 import { connectionOf } from '../types/connection';
 
-@ObjectType('AuditEntry', { simpleResolvers: true, description: 'One change, written in the same transaction as the change itself (DESIGN §4); never edited.' })
+@ObjectType('AuditEntry', { simpleResolvers: true, description: 'One change, written in the same transaction as the change itself (the access rules, README "Tokens"); never edited.' })
 export class AuditEntryType {
   @Field(() => ID, { description: 'Entry number, increasing as entries are written.' }) id: string;
   @Field(() => Date, { description: 'When the change was committed.' }) at: Date;

@@ -1,7 +1,7 @@
 import { Role } from '../../law/types';
 
 /**
- * The authorization rule of every root operation (DESIGN §4), in one table. Every query and
+ * The authorization rule of every root operation (the access rules, README "Tokens"), in one table. Every query and
  * mutation of the schema must have a rule here: an operation without one is refused for every
  * role (see protect.ts), and the access matrix test fails, so a new operation cannot be served
  * by accident.
@@ -60,17 +60,17 @@ function sharedWrite(note: string): Rule {
   return { kind: 'write', roles: WRITERS, producerSees: 'all', producerArgs: [], note };
 }
 
-/** The law and reference data: ADMIN only (DESIGN §4). */
+/** The law and reference data: ADMIN only (the access rules, README "Tokens"). */
 function adminWrite(note: string): Rule {
   return { kind: 'write', roles: [Role.ADMIN], producerSees: 'all', producerArgs: [], note };
 }
 
 export const QUERY_RULES: Readonly<Record<string, Rule>> = {
   municipality: shared('Reference data (IBGE municipalities).'),
-  familyFarmer: shared('Family farmers are readable by all (DESIGN §4).'),
-  familyFarmers: shared('Family farmers are readable by all (DESIGN §4).'),
-  organization: shared('Organizations are readable by all (DESIGN §4).'),
-  organizations: shared('Organizations are readable by all (DESIGN §4).'),
+  familyFarmer: shared('Family farmers are readable by all (the access rules, README "Tokens").'),
+  familyFarmers: shared('Family farmers are readable by all (the access rules, README "Tokens").'),
+  organization: shared('Organizations are readable by all (the access rules, README "Tokens").'),
+  organizations: shared('Organizations are readable by all (the access rules, README "Tokens").'),
   coefficientRules: shared('The law is readable by all.'),
   minimumPrices: shared('The law is readable by all (PGPAF minimum prices).'),
   rate: shared('A question about the law, with no producer record in it.'),
@@ -97,8 +97,8 @@ export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
   createProducer: adminWrite('Registering a producer is the ministry\'s: ADMIN only.'),
   updateProducer: ownWrite('A PRODUCER may change its own producer only.', 'id'),
   electRegime: ownWrite('A producer elects its own regime (Lei 11.116/2005, art. 4º).', 'input.producerId'),
-  grantSeal: adminWrite('Selo grants are the ministry\'s acts: ADMIN only (DESIGN §4).'),
-  recordSealEvent: adminWrite('Selo events are the ministry\'s acts: ADMIN only (DESIGN §4).'),
+  grantSeal: adminWrite('Selo grants are the ministry\'s acts: ADMIN only (the access rules, README "Tokens").'),
+  recordSealEvent: adminWrite('Selo events are the ministry\'s acts: ADMIN only (the access rules, README "Tokens").'),
   recordSealEvaluation: adminWrite('The evaluation of a Selo year is the ministry\'s act (Portaria MDA nº 28/2024, art. 58): ADMIN only.'),
   createFamilyFarmer: sharedWrite('A producer\'s team registers the farmers it buys from; readable by all.'),
   createOrganization: sharedWrite('A producer\'s team registers the organizations it buys from; readable by all.'),

@@ -107,7 +107,7 @@ function remember(verifier: TokenVerifier, token: string, verified: Verified): v
   cache.set(token, verified);
 }
 
-/** DESIGN §4: `Authorization: Bearer <JWT>` with claims sub, role and, for PRODUCER, producerId. */
+/** the access rules, README "Tokens": `Authorization: Bearer <JWT>` with claims sub, role and, for PRODUCER, producerId. */
 export async function actorFromAuthorization(header: string | undefined, verifier: TokenVerifier, requestId: string | null): Promise<Actor> {
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
   if (!match) throw new UnauthenticatedError(message('auth.bearerRequired'));

@@ -27,7 +27,7 @@ export class ContractConformityType {
   minimumPrice: MinimumPriceType | null;
 }
 
-@ObjectType('ExcludedItem', { description: 'A purchase from a family farmer or organization, or a fomento expense, that does not count for the Selo, with every reason (DESIGN §1.6).' })
+@ObjectType('ExcludedItem', { description: 'A purchase from a family farmer or organization, or a fomento expense, that does not count for the Selo, with every reason (docs/LAW.md).' })
 export class ExcludedItemType {
   @Field(() => ID, { description: 'Purchase or FomentoExpense id: every purchase from a family farmer or organization, and every fomento expense, that does not count.' }) id: string;
   @Field(() => ExcludedItemSource, { description: 'Whether id names a Purchase or a FomentoExpense.' }) source: ExcludedItemSource;
@@ -38,7 +38,7 @@ export class ExcludedItemType {
 export enum SealComplianceStatus { COMPLIANT = 'COMPLIANT', NOT_COMPLIANT = 'NOT_COMPLIANT', INCOMPLETE = 'INCOMPLETE', NOT_ESTABLISHED = 'NOT_ESTABLISHED' }
 registerEnumType(SealComplianceStatus, {
   name: 'SealComplianceStatus',
-  description: 'The year\'s verdict over every requirement in force (DESIGN §1.5).',
+  description: 'The year\'s verdict over every requirement in force (docs/LAW.md).',
   valuesConfig: {
     COMPLIANT: { description: 'Every requirement is met.' },
     NOT_COMPLIANT: { description: 'At least one requirement is not met.' },
@@ -150,7 +150,7 @@ export class SealTechnicalAssistanceType {
 })
 export class SealComplianceType {
   @Field(() => Int, { description: 'Calendar year.' }) year: number;
-  @Field(() => DateScalar, { description: 'The parameter versions used are those published by this date (DESIGN §1.4).' }) asKnownOn: string;
+  @Field(() => DateScalar, { description: 'The parameter versions used are those published by this date (docs/LAW.md).' }) asKnownOn: string;
   @Money() @Field(() => DecimalScalar, { description: 'Value of own biodiesel sold in the year (own production, every market; art. 3º §3º II).' }) salesRevenue: Decimal;
   @Field(() => SealBaseRule, { description: 'What the base is made of, by the wording in force for the year: RAW_MATERIAL_ACQUISITIONS (original art. 3º §3º II, to 2020–2021 as known before Decreto 10.708/2021), BIODIESEL_SOLD (§3º II from Decreto 10.708/2021), DOMESTIC_SALES (from 2024, Portaria MDA nº 28/2024).' }) baseRule: SealBaseRule;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Under RAW_MATERIAL_ACQUISITIONS: the cost of the raw material for biodiesel acquired in the year (not own production), the value the base starts from; else null.' }) rawMaterialAcquisitions: Decimal | null;

@@ -18,7 +18,7 @@ registerEnumType(SeloSpendingKind, {
 });
 
 @ObjectType('PurchaseSeloStatus', {
-  description: 'Whether one purchase from a family farmer or organization counts for the Selo family-farming targets of its purchase year (Decreto 10.527/2020, art. 3º §2 I–III; DESIGN §1.5), decided by the same rules as sealCompliance: a purchase that does not count is in sealCompliance(year).excluded with the same findings.',
+  description: 'Whether one purchase from a family farmer or organization counts for the Selo family-farming targets of its purchase year (Decreto 10.527/2020, art. 3º §2 I–III; docs/LAW.md), decided by the same rules as sealCompliance: a purchase that does not count is in sealCompliance(year).excluded with the same findings.',
 })
 export class PurchaseSeloStatusType {
   @Field(() => Int, { description: 'The calendar year whose targets the purchase is measured for (the year of purchasedOn).' }) year: number;

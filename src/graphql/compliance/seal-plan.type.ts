@@ -76,7 +76,7 @@ export class SealPlanLeverType {
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Actual reais that alone reach both; null when this lever cannot, or requirement 1 is not established.' }) closesBoth: Decimal | null;
 }
 
-@ObjectType('SealPlan', { description: 'What closes a Selo year\'s shortfall (DESIGN §1.5): the year as recorded, the same year with the hypothetical items evaluated as if recorded (its verdict and balance), each requirement\'s shortfall, and every lever with the actual spending that closes it alone. Nothing is written.' })
+@ObjectType('SealPlan', { description: 'What closes a Selo year\'s shortfall (docs/LAW.md): the year as recorded, the same year with the hypothetical items evaluated as if recorded (its verdict and balance), each requirement\'s shortfall, and every lever with the actual spending that closes it alone. Nothing is written.' })
 export class SealPlanType {
   @Field(() => Int, { description: 'Calendar year.' }) year: number;
   @Field(() => DateScalar, { description: 'Law as known on this date.' }) asKnownOn: string;

@@ -12,7 +12,7 @@ import { FindingType } from '../types/common';
 import { FarmerEligibilityType, HabilitationType, SealStandingType } from './facts.type';
 
 /**
- * The facts the law needs, as computed fields (DESIGN §1.5; Decreto 10.527/2020, arts. 2º IV, 4º
+ * The facts the law needs, as computed fields (docs/LAW.md; Decreto 10.527/2020, arts. 2º IV, 4º
  * VI–VII, 6º §2º): each a loader for the database's side (batched per page) and a call of the
  * facts service (src/services/facts/facts.service.ts), which asks the law.
  */
@@ -51,7 +51,7 @@ export class OrganizationFactsResolver {
 
 @Resolver(() => ProducerType)
 export class ProducerFactsResolver {
-  @FieldResolver(() => SealStandingType, { description: 'Selo standing on that date across grant, renewal, suspension, reinstatement and cancellation (art. 6º §2º; DESIGN §1.5).' })
+  @FieldResolver(() => SealStandingType, { description: 'Selo standing on that date across grant, renewal, suspension, reinstatement and cancellation (art. 6º §2º; docs/LAW.md).' })
   async sealStanding(@Root() p: Producer, @Arg('on', () => DateScalar, { description: 'The date, e.g. of a sale.' }) on: string, @Ctx() ctx: Context) {
     const grants = await ctx.loaders.sealGrantsByProducer.load(p.id);
     return ctx.services.facts.standing(grants, await Promise.all(grants.map((g) => ctx.loaders.sealEventsByGrant.load(g.id))), on);

@@ -15,7 +15,7 @@ export class CoefficientRuleType {
   @Money() @Field(() => DecimalScalar, { description: 'Published Cofins amount in reais per m³ (not re-derived: art. 6º §1º I publishes 103,51 where 553,19 × (1 − 0,8129) = 103,5018).' }) cofinsPerM3: Decimal;
   @Field(() => DateScalar, { description: 'First day in force.' }) validFrom: string;
   @Field(() => DateScalar, { nullable: true, description: 'Last day in force (inclusive); null while open-ended.' }) validUntil: string | null;
-  @Field(() => DateScalar, { description: 'Date the act was published: the rule is known from then on (DESIGN §1.4).' }) publishedOn: string;
+  @Field(() => DateScalar, { description: 'Date the act was published: the rule is known from then on (docs/LAW.md).' }) publishedOn: string;
   @Field({ description: 'Act and provision the figures come from.' }) legalBasis: string;
   @Field(() => String, { nullable: true, description: 'Where the publication date is not in our sources, what was used; what is marked for confirmation.' }) note: string | null;
 }
@@ -39,7 +39,7 @@ export class LawValueType {
 
 @ObjectType('LawParameterVersion', {
   simpleResolvers: true,
-  description: 'One version of one dated legal figure (DESIGN §1.4): shipped with the project from its cited data files, or published by an ADMIN. Never updated or deleted.',
+  description: 'One version of one dated legal figure (docs/LAW.md): shipped with the project from its cited data files, or published by an ADMIN. Never updated or deleted.',
 })
 export class LawParameterVersionType {
   @Field(() => ID, { description: 'Id of the stored version (recording order).' }) id: string;

@@ -15,5 +15,5 @@ export class MinimumPriceType {
   @Field(() => DateScalar, { description: 'Last day in force (inclusive).' }) validUntil: string;
   @Money() @Field(() => DecimalScalar, { description: 'PGPAF minimum price (Decreto 5.996/2006), reais per kg.' }) pricePerKg: Decimal;
   @Field({ description: 'The act that set the price (its legal basis), e.g. a Portaria of the Ministry with its DOU date.' }) source: string;
-  @Field(() => DateScalar, { description: 'Date the price was published: it is known, and applied to contracts, as of this date (DESIGN §1.4).' }) publishedOn: string;
+  @Field(() => DateScalar, { description: 'Date the price was published: it is known, and applied to contracts, as of this date (docs/LAW.md).' }) publishedOn: string;
 }

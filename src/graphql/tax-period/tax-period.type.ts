@@ -94,7 +94,7 @@ export class TaxPeriodEventType {
 export class TaxPeriodType {
   @Field(() => Int, { description: 'Calendar year.' }) year: number;
   @Field(() => Int, { description: 'Calendar month, 1 to 12.' }) month: number;
-  @Field(() => DateScalar, { description: 'The law versions used are those published by this date (DESIGN §1.4); for a CLOSED month, the day it was closed.' }) asKnownOn: string;
+  @Field(() => DateScalar, { description: 'The law versions used are those published by this date (docs/LAW.md); for a CLOSED month, the day it was closed.' }) asKnownOn: string;
   @Field(() => TaxPeriodStatus, { description: 'OPEN (computed live) or CLOSED (the snapshot).' }) status: TaxPeriodStatus;
   @Field(() => TaxRegime, { description: 'The regime in force for the month (Lei 11.116/2005, art. 4º §§1º, 5º; §4º: a company starting activity from the month of its election); AD_VALOREM with NO_REGIME_ELECTION when none is on record.' }) regime: TaxRegime;
   @Money() @Field(() => DecimalScalar, { description: 'Valued acquisition cost of the raw material for biodiesel used (consumedOn) in the month, own production valued per art. 6º §4º (without it under OWN_PRODUCTION_VALUED_BY_QUANTITY).' }) feedstockCost: Decimal;

@@ -151,7 +151,7 @@ registerEnumType(Role, {
 });
 registerEnumType(OwnProductionValuation, {
   name: 'OwnProductionValuation',
-  description: 'How own production used in a month is valued for the blend (Decreto 10.527/2020, art. 6º §4º; DESIGN §1.3).',
+  description: 'How own production used in a month is valued for the blend (Decreto 10.527/2020, art. 6º §4º; docs/LAW.md).',
   valuesConfig: {
     THIRD_PARTY_ACQUISITIONS: { description: 'At the average price per kg of the raw material acquired from third parties in the month (art. 6º §4º, literally).' },
     THIRD_PARTY_LOTS_USED: { description: 'None acquired in the month: at the average price per kg of the third-party lots used in it (Interpretation; OWN_PRODUCTION_VALUED_BY_LOTS_USED).' },
@@ -176,7 +176,7 @@ registerEnumType(FuelTaxStatus, {
 });
 registerEnumType(SealComplianceModel, {
   name: 'SealComplianceModel',
-  description: 'How a year\'s Selo spending is measured, by what was known when (DESIGN §1.5).',
+  description: 'How a year\'s Selo spending is measured, by what was known when (docs/LAW.md).',
   valuesConfig: {
     FLAT: { description: 'Counted spending against the flat minimum of the plant\'s region (Portaria MAPA 144/2019, secondary): years up to 2023, and 2024 as known before 2024-06-28.' },
     WEIGHTED: { description: 'Each item times its weighting factors against the minimum weighted percentage (Portaria MDA nº 28/2024, published 2024-06-28): years from 2024.' },

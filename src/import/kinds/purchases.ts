@@ -95,7 +95,7 @@ export const purchasesImport: ImportKind = {
     const municipalities = await found(`SELECT ibge_code::text AS key FROM municipality WHERE ibge_code = ANY($1::text[]) AND $2::text IS NOT NULL FOR KEY SHARE`, list(refs.municipalities));
     const farmers = await found(`SELECT id::text AS key FROM family_farmer WHERE id = ANY($1::bigint[]) AND $2::text IS NOT NULL FOR KEY SHARE`, list(refs.farmers));
     const organizations = await found(`SELECT id::text AS key, kind FROM family_farming_organization WHERE id = ANY($1::bigint[]) AND $2::text IS NOT NULL FOR KEY SHARE`, list(refs.organizations));
-    // A contract of another producer is reported as a missing one (DESIGN §4).
+    // A contract of another producer is reported as a missing one (the access rules, README "Tokens").
     const contracts = await found(`SELECT id::text AS key FROM contract WHERE id = ANY($1::bigint[]) AND producer_id = $2 FOR KEY SHARE`, list(refs.contracts));
     const missing = (wanted: string[], rows: Array<{ key: string }>) => {
       const known = new Set(rows.map((r) => r.key));

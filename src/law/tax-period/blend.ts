@@ -42,7 +42,7 @@ export interface Valuation {
  * lots always weigh by their own acquisition cost (§3º); own production at the average price per
  * kg of the raw material acquired from third parties in the period; with no third-party
  * acquisition, at the average price per kg of the third-party lots used in the period; with none
- * used either (only own production), the weights are kilograms (DESIGN §1.3).
+ * used either (only own production), the weights are kilograms (docs/LAW.md).
  */
 export function ownProductionValuation(feedstock: readonly FeedstockGroup[], thirdParty: ThirdPartyAcquisitions): Valuation {
   const groups = feedstock.filter((g) => g.quantityKg.gt(0));
@@ -63,7 +63,7 @@ export function ownProductionValuation(feedstock: readonly FeedstockGroup[], thi
     : price === thirdParty ? OwnProductionValuation.THIRD_PARTY_ACQUISITIONS
       : price === used ? OwnProductionValuation.THIRD_PARTY_LOTS_USED : OwnProductionValuation.QUANTITY;
   const byQuantity = valuedBy === OwnProductionValuation.QUANTITY;
-  // DESIGN §1.3 (computed unrounded): the weights are kept exact. Where own production is priced
+  // docs/LAW.md (computed unrounded): the weights are kept exact. Where own production is priced
   // every weight is scaled by the price's kilograms (own lot: kg × the price's cost; bought lot:
   // cost × the price's kg), so that the price per kg, a quotient, never enters the dues; the only
   // division is the last one, and a half-centavo tie of the exact dues stays a tie.

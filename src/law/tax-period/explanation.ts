@@ -8,7 +8,7 @@ import { snapshotValuation } from './snapshot';
 import { CATEGORY_ORDER, PeriodRef, TaxPeriodFigures } from './types';
 
 /**
- * Why a month's figures are what they are (DESIGN §1.1–§1.3): the provisions a segment applied and
+ * Why a month's figures are what they are (docs/LAW.md): the provisions a segment applied and
  * the regime's basis. Descriptive only: nothing here changes a figure.
  */
 
@@ -43,7 +43,7 @@ export function blendRuleBasis(law: LawBook, rule: BlendRule, on: IsoDate, asKno
 export const periodName = (p: PeriodRef) => `${p.year}-${String(p.month).padStart(2, '0')}`;
 
 /**
- * Which rates a segment applied and why (DESIGN §1.1–§1.3), from the law versions in force on the
+ * Which rates a segment applied and why (docs/LAW.md), from the law versions in force on the
  * segment's first day as known on `asKnownOn` — the versions `computeTaxPeriod` used:
  * - PIS/Pasep and Cofins extinct (from 2027): the act that extinguished them (EC 132/2023, ADCT
  *   art. 126, II); the segment's volumes bear the single-phase taxes on fuels instead;
@@ -92,7 +92,7 @@ export function explainSegment(
 }
 
 /**
- * Why a regime governs a month (Lei 11.116/2005, arts. 3º–4º; DESIGN §1.1), citing the legal basis
+ * Why a regime governs a month (Lei 11.116/2005, arts. 3º–4º; docs/LAW.md), citing the legal basis
  * of the law version of the regime (art. 3º rates or art. 4º amounts) in force on the month's first day:
  * - no election on record: the default ad valorem regime (art. 3º), NO_REGIME_ELECTION;
  * - an election of a company starting activity: from the month of the election to the year's end

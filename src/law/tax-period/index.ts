@@ -1,6 +1,6 @@
 /**
  * The monthly PIS/Pasep and Cofins of a biodiesel producer (Lei 11.116/2005, arts. 3º–5º; Decreto
- * 10.527/2020, arts. 5º–6º; DESIGN §1.1–§1.3), pure:
+ * 10.527/2020, arts. 5º–6º; docs/LAW.md), pure:
  * - `types.ts`: the month's aggregates as the service hands them over, the figures shown;
  * - `segments.ts`: the runs of days over which the rules and the Selo standing do not change;
  * - `blend.ts`: art. 6º §4º (own production's valuation) and §3º (the cost-weighted blend);

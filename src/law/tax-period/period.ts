@@ -12,7 +12,7 @@ import { FeedstockGroup, PeriodRef, SegmentSpan, TaxPeriodInput, TaxPeriodResult
 import { message } from '../message';
 
 /**
- * The monthly PIS/Pasep and Cofins of a biodiesel producer (DESIGN §1.1–§1.3), pure: the service
+ * The monthly PIS/Pasep and Cofins of a biodiesel producer (docs/LAW.md), pure: the service
  * hands over the month's SQL aggregates, this module applies the law to them.
  *
  * - Lei 11.116/2005, art. 3º: ad valorem on the gross revenue of the domestic market (default);
@@ -29,14 +29,14 @@ import { message } from '../message';
 /**
  * Whether the month needs the raw material of an earlier month: it computes the special regime,
  * PIS/Cofins are in force on some day of it, and no raw material was used in it (stock sold).
- * The service then looks up the latest earlier month with raw material used (DESIGN §1.3).
+ * The service then looks up the latest earlier month with raw material used (docs/LAW.md).
  */
 export function needsEarlierFeedstock(regime: RegimeInForce, segments: readonly SegmentSpan[], feedstock: readonly FeedstockGroup[]): boolean {
   return regime.regime === TaxRegime.SPECIAL_PER_M3 && segments.some((s) => s.pisCofins) && !feedstock.some((g) => g.quantityKg.gt(0));
 }
 
 /**
- * The month's PIS/Pasep and Cofins from its aggregates (DESIGN §1.1–§1.3).
+ * The month's PIS/Pasep and Cofins from its aggregates (docs/LAW.md).
  *
  * Special regime (Lei 11.116/2005, art. 4º; art. 5º §§4º–5º): per segment, own-production volume
  * sold domestically × the blended per-m³ amounts + imported volume × the GENERAL amounts
@@ -54,7 +54,7 @@ export function needsEarlierFeedstock(regime: RegimeInForce, segments: readonly 
  * Segments where PIS/Cofins are extinct owe none; their volumes bear the single-phase taxes on
  * fuels (`fuelTaxes`). The month's imports get their own block (`importContributions`).
  *
- * Exports bear no PIS/Cofins (their volume is reported). Rounding (DESIGN §1.3, ABNT NBR 5891):
+ * Exports bear no PIS/Cofins (their volume is reported). Rounding (docs/LAW.md, ABNT NBR 5891):
  * each segment's PIS and Cofins due half-even to the centavo; the period's dues are the sums of
  * the segments'; shares and blended amounts shown half-even to 6 decimals, used unrounded.
  * Interpretation: the seeds give no rounding rule; rounding per segment is this system's reading
@@ -72,7 +72,7 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
 
   // Raw material for biodiesel used in the month (the service passes only purpose BIODIESEL_FEEDSTOCK).
   const own = ownProductionValuation(input.feedstock, input.thirdParty);
-  // DESIGN §1.3. Interpretation: no raw material used in the month (stock sold): the rate follows
+  // docs/LAW.md Interpretation: no raw material used in the month (stock sold): the rate follows
   // what the biodiesel was made from, so the blend of the latest earlier month with raw material
   // used applies (its lots valued as in that month), with this month's amounts and Selo standing;
   // GENERAL only when there is none.

@@ -5,7 +5,7 @@ import { runIndex, runs, versionBoundaries } from '../timeline';
 import { SegmentSpan, versionKey } from './types';
 
 /**
- * DESIGN §1.3 — the segments of a calendar month: maximal runs of days over which the rules in
+ * docs/LAW.md — the segments of a calendar month: maximal runs of days over which the rules in
  * force as known on `asKnownOn` do not change — the coefficient rules of Decreto 10.527/2020
  * arts. 5º–6º (or of Decreto 7.768/2012 before 2020-10-23), the end of PIS/Pasep and Cofins
  * (EC 132/2023, ADCT art. 126, II) and the single-phase taxes on fuels (LC 214/2025, arts.

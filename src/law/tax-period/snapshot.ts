@@ -4,7 +4,7 @@ import { OwnProductionValuation } from '../types';
 import { CATEGORY_ORDER, TaxPeriodFigures } from './types';
 
 /**
- * A closed month's snapshot (DESIGN §1.4): its figures read back from JSON, and what a
+ * A closed month's snapshot (docs/LAW.md): its figures read back from JSON, and what a
  * recomputation (e.g. after a retroactive act) would say differently.
  */
 

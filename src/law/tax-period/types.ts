@@ -6,7 +6,7 @@ import { Standing } from '../seal-standing';
 import { BiodieselOrigin, Feedstock, FuelTax, FuelTaxStatus, Market, OwnProductionValuation, RateCategory, Region, TaxRegime } from '../types';
 
 /**
- * The shapes of a month's PIS/Pasep and Cofins computation (DESIGN §1.1–§1.3): what the service
+ * The shapes of a month's PIS/Pasep and Cofins computation (docs/LAW.md): what the service
  * hands over (the month's SQL aggregates) and the figures shown and kept in a closed month's
  * snapshot.
  */
@@ -51,7 +51,7 @@ export interface ImportFacts {
   volumeM3: Decimal;
 }
 
-/** The raw material of the latest earlier month with raw material used, for a month that sold from stock (DESIGN §1.3). */
+/** The raw material of the latest earlier month with raw material used, for a month that sold from stock (docs/LAW.md). */
 export interface EarlierFeedstock {
   year: number;
   month: number;
@@ -59,7 +59,7 @@ export interface EarlierFeedstock {
   thirdParty: ThirdPartyAcquisitions;
 }
 
-/** A run of days over which the rules in force and the Selo standing do not change (DESIGN §1.3). */
+/** A run of days over which the rules in force and the Selo standing do not change (docs/LAW.md). */
 export interface SegmentSpan {
   from: IsoDate;
   to: IsoDate;

@@ -100,7 +100,7 @@ export class FactsService {
     return null;
   }
 
-  /** Decreto 10.527/2020, art. 6º §2º; DESIGN §1.5 — a producer's Selo standing on a date. */
+  /** Decreto 10.527/2020, art. 6º §2º; docs/LAW.md — a producer's Selo standing on a date. */
   standing(grants: readonly SealGrant[], events: ReadonlyArray<readonly SealEvent[]>, on: IsoDate) {
     return standingOf(grants, events, on);
   }

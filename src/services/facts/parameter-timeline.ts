@@ -3,7 +3,7 @@ import { LawBook } from '../../law/law-book';
 import { runs, versionBoundaries } from '../../law/timeline';
 
 /**
- * A parameter's timeline in SQL (DESIGN §1.4): the runs of days over which the figures a
+ * A parameter's timeline in SQL (docs/LAW.md): the runs of days over which the figures a
  * statement reads do not change, as an array of their first days, and the run of a day as
  * PostgreSQL's `width_bucket` over it — the one home of the lookup for the tax month, the Selo's
  * year and Purchase.selo. Pure twins: `runs` and `runIndex` of src/law/timeline.ts;

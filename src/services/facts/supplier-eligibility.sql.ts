@@ -32,7 +32,7 @@ export interface SupplierOn {
    * family-farmer members are at least `minShare` (an SQL expression; NULL while none is published:
    * the document alone decides, art. 4º VI read in docs/LAW.md) of its members. Never an association (art. 6º §2º
    * names the cooperative). Interpretation: purchases from associations count for the Selo
-   * (art. 2º V) but not for categories II/III (docs/LAW.md; DESIGN §1.2).
+   * (art. 2º V) but not for categories II/III (docs/LAW.md; docs/LAW.md).
    */
   familyFarmingOrigin(minShare: string): string;
 }

@@ -27,7 +27,7 @@ import { activeSql, COUNTED_SALE } from '../record-state';
  * groups that do not count are then read, for the `excluded` lists (one statement for all).
  */
 
-/** One item that does not count, with every reason (DESIGN §1.5–§1.6). */
+/** One item that does not count, with every reason (docs/LAW.md). */
 export interface ExcludedItem {
   id: string;
   source: 'PURCHASE' | 'FOMENTO_EXPENSE';
@@ -94,7 +94,7 @@ export class ComplianceYears {
     const ids = producers.map((p) => p.id);
     const segments = parameterSegments(law, from, to, asKnownOn);
     const weighted = Boolean(sealComplianceModel(law, year, asKnownOn));
-    // From 2024 a purchase below the PGPAF minimum on its own date gets a finding (DESIGN §1.5).
+    // From 2024 a purchase below the PGPAF minimum on its own date gets a finding (docs/LAW.md).
     const priceRuns = weighted ? await this.contracts.minimumPriceRuns(from, to, asKnownOn, em) : [];
     const params = [ids, from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
 

@@ -17,7 +17,7 @@ export interface ConformityView {
 }
 
 /**
- * The conformity of contracts (Decreto 10.527/2020, art. 3º §2 II–III; DESIGN §1.5), for
+ * The conformity of contracts (Decreto 10.527/2020, art. 3º §2 II–III; docs/LAW.md), for
  * Contract.conformity and for the Selo's spending (compliance.service.ts, purchase-selo.service.ts).
  */
 export class ContractConformityService {

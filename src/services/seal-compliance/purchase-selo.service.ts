@@ -58,7 +58,7 @@ export class PurchaseSeloService {
    * of the page — for all its producers at once — not per purchase nor per producer: the purchases'
    * facts, the first purchase each of their contracts covers in the year, the contracts and minimum
    * prices, the organizations. Third-party and own-production purchases are not family-farming
-   * spending (DESIGN §1.5): null.
+   * spending (docs/LAW.md): null.
    */
   async seloOf(keys: ReadonlyArray<{ purchase: Purchase; asKnownOn: IsoDate }>): Promise<Array<PurchaseSeloView | null>> {
     const answers = new Map<string, PurchaseSeloView>();

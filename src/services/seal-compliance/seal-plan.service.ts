@@ -78,7 +78,7 @@ export const MAX_HYPOTHETICAL = 100;
 const CONFORMING: Conformity = { conforming: true, findings: [], minimumPrice: null };
 
 /**
- * sealPlan (DESIGN §1.5): the year's shortfall per requirement, the actual spending each lever needs
+ * sealPlan (docs/LAW.md): the year's shortfall per requirement, the actual spending each lever needs
  * to close it alone, and hypothetical items evaluated as if they were recorded — the year's verdict
  * and its balance with them — in one read-only snapshot: nothing is written.
  */
