@@ -1,7 +1,7 @@
 import { Purchase, Sale } from '../domain';
 import { Locale } from '../formats/brazilian';
 import { IsoDate, today } from '../law/dates';
-import { RateCategory, TaxPeriodStatus, TaxRegime } from '../law/types';
+import { RateCategory, RecordState, TaxPeriodStatus, TaxRegime } from '../law/types';
 import { Actor } from '../services/actor';
 import { message } from '../i18n';
 import { BadInputError } from '../services/errors';
@@ -152,7 +152,8 @@ export class Exporter {
     for (;;) {
       const [page] = await this.services.sales.pagesByProducer(actor, [{ producerId, args: { first: 100, after, from, to }, withTotal: false }]);
       if (page instanceof Error) throw page;
-      sales.push(...page.edges.map((e) => e.node));
+      // A cancelled note's sales are kept on record but are no document of the month (as in taxPeriod).
+      sales.push(...page.edges.map((e) => e.node).filter((s) => s.state === RecordState.ACTIVE));
       if (!page.pageInfo.hasNextPage) return sales;
       after = page.pageInfo.endCursor;
     }

@@ -1,4 +1,5 @@
 import { startTestApi, TestApi } from '../support/api';
+import { efdProblems } from '../support/efd-layout';
 import { createProducer, electSpecialRegime, FEIRA, nfeKey, PORTO_ALEGRE, producerCnpj, upsertMunicipalities } from '../support/fixtures';
 
 /**
@@ -78,6 +79,17 @@ test('a month before and after its NF-e are cancelled: the records kept, CANCELL
   const lotKey = nfeKey(cnpj, 1);
   expect((await api.gql(CANCEL, { k: lotKey }, asProducer(other))).errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND' });
   expect(await api.count(`SELECT count(*) FROM purchase WHERE invoice_key = $1 AND state = 'ACTIVE'`, [lotKey])).toBe(1);
+
+  // The closed month's EFD-Contribuições: the cancelled sale is no C-level record, and Bloco M is the dues.
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status } }`, { p });
+  const efd = await fetch(api.url.replace('/graphql', `/export/efd?producer=${p}&year=2026&month=3`), { headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` } });
+  const file = Buffer.from(await efd.arrayBuffer());
+  expect(efd.status).toBe(200);
+  expect(efdProblems(file)).toEqual([]);
+  const lines = file.toString('latin1').split('\r\n');
+  expect(lines.filter((l) => l.startsWith('|C181|')).map((l) => l.split('|')[8])).toEqual(['5,000', '5,000']);
+  expect(lines.find((l) => l.startsWith('|M200|'))?.split('|')[2]).toBe('244,45');
+  expect(lines.find((l) => l.startsWith('|M600|'))?.split('|')[2]).toBe('1125,50');
 });
 
 test('a lot in a closed month: corrected by its producer refused with the month to reopen; by an ADMIN made, the drift shown', async () => {
