@@ -122,16 +122,13 @@ export class ComplianceYears {
     const groupsByKey = new Map(purchaseRows.map((r) => [groupKey(r as unknown as Row, purchaseKeys), r]));
     const fomentoByKey = new Map(fomentoRows.map((r) => [groupKey(r as unknown as Row, FOMENTO_COLUMNS), r]));
 
-    // Each producer's groups picked once: filtering all the groups per producer grew with producers × groups (the national program).
-    const purchasesOf = byProducer(purchaseRows);
-    const fomentoOf = byProducer(fomentoRows);
     const outcomes: Array<{ result: SealComplianceResult } | Error> = [];
     for (const producer of producers) {
       try {
         const plant = plants.find((r) => r.producer_id === producer.id)!;
         const sold = sales.find((r) => r.producer_id === producer.id) ?? { revenue: '0', volume: '0', exported: '0' };
-        const purchases: PurchaseGroup[] = (purchasesOf.get(producer.id) ?? []).map((r) => purchaseGroupOf(r, conformities, organizations, segmentOf));
-        const fomento: FomentoGroup[] = (fomentoOf.get(producer.id) ?? []).map((r) => ({
+        const purchases: PurchaseGroup[] = purchaseRows.filter((r) => r.producer_id === producer.id).map((r) => purchaseGroupOf(r, conformities, organizations, segmentOf));
+        const fomento: FomentoGroup[] = fomentoRows.filter((r) => r.producer_id === producer.id).map((r) => ({
           key: keyOf(r as unknown as Row, FOMENTO_COLUMNS),
           place: { region: r.region, semiarid: r.semiarid }, segment: segmentOf(r.segment), amount: new Decimal(r.amount), count: Number(r.n),
         }));
@@ -228,14 +225,4 @@ async function excludedItems(
     }
   }
   return items;
-}
-
-function byProducer<T extends { producer_id: string }>(rows: readonly T[]): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const r of rows) {
-    const list = map.get(r.producer_id);
-    if (list) list.push(r);
-    else map.set(r.producer_id, [r]);
-  }
-  return map;
 }
