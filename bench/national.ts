@@ -124,6 +124,12 @@ export async function nationalMain(argv: readonly string[]): Promise<void> {
       if (body.errors) throw new Error(JSON.stringify(body.errors).slice(0, 1000));
       return body.data;
     };
+    // The cooperatives are judged against a member minimum of 0,6, published as an ADMIN would
+    // (art. 4º VI leaves it to the ministry), as in the 1M benchmark; the hand-written SQL uses 0,6 too.
+    await gql(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
+      parameter: 'cooperative-min-family-farmer-share', values: [{ name: 'share', value: '0.6' }], validFrom: '2020-10-23', publishedOn: '2020-10-23',
+      legalBasis: 'Bench data: a member minimum as an ADMIN would publish it (Decreto 10.527/2020, art. 4º VI)',
+    } });
     client = await pool.connect();
     const c = client;
     const from = `${YEAR}-01-01`;
