@@ -2,6 +2,7 @@
 // equivalent hand-written SQL or server in the same run (the machine is shared and noisy, so only
 // side-by-side ratios mean anything), prints a table and writes bench/results.json.
 // `--quick` is the small version the test suite runs for correctness (no timing verdicts there).
+// `--national [--national-scale 0.05]`: the national program of ten years instead (bench/national.ts).
 // `--only typename,shapes` runs only the cases named (of CASES below; the data is built all the
 // same) and prints its table and JSON without writing bench/results.json. `--seconds 5` loads each
 // throughput case for that long (in a quick run too, which otherwise sends 64 requests and times nothing).
@@ -72,7 +73,7 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
 }
 
 /** Runs `a` and `b` alternately (one warm-up each), so that noise hits both alike. */
-async function sideBySide(a: () => Promise<unknown>, b: () => Promise<unknown>) {
+export async function sideBySide(a: () => Promise<unknown>, b: () => Promise<unknown>) {
   await a();
   await b();
   const ra: number[] = [];
@@ -102,7 +103,7 @@ class Counter implements TypeOrmLogger {
   log() {}
 }
 
-async function serverUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
+export async function serverUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL };
   const dataRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-bench-pg-'));
   fs.chmodSync(dataRoot, 0o755);
@@ -112,7 +113,7 @@ async function serverUrl(): Promise<{ url: string; stop?: () => Promise<void> }>
   return { url: pg.url, stop: async () => { await pg.stop(); fs.rmSync(dataRoot, { recursive: true, force: true }); } };
 }
 
-function withDatabase(url: string, name: string): string {
+export function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
@@ -260,7 +261,7 @@ function wireBytes(port: number, method: 'GET' | 'POST', path: string, headers: 
   });
 }
 
-function listen(server: http.Server): Promise<number> {
+export function listen(server: http.Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
 }
 
@@ -432,6 +433,8 @@ async function importCase(databaseUrl: string, rows: number): Promise<Record<str
 }
 
 async function main() {
+  // The national program is a benchmark of its own (bench/national.ts).
+  if (args.includes('--national')) return (await import('./national')).nationalMain(args);
   const server = await serverUrl();
   const name = `selo_bench_${process.pid}`;
   const admin = new Client({ connectionString: server.url });
