@@ -118,6 +118,10 @@ test('prices as published by product, state or region and period: a purchase is 
   // Every version lists its scope.
   const listed = (await api.ok(`{ minimumPrices(feedstock: SOYBEAN) { scope pricePerKg } }`)).minimumPrices;
   expect(listed).toEqual(expect.arrayContaining([{ scope: null, pricePerKg: '2.40' }, { scope: '29', pricePerKg: '2.80' }, { scope: 'NORTHEAST', pricePerKg: '2.60' }]));
+  // In force on a day: one price per scope, compiled to SQL as the service chooses it.
+  const onDay = (await api.ok(`{ minimumPrices(feedstock: SOYBEAN, on: "2025-04-01", asKnownOn: "2026-01-10") { scope pricePerKg } }`)).minimumPrices;
+  expect(onDay).toHaveLength(3);
+  expect(onDay).toEqual(expect.arrayContaining([{ scope: null, pricePerKg: '2.40' }, { scope: '29', pricePerKg: '2.80' }, { scope: 'NORTHEAST', pricePerKg: '2.60' }]));
   const bad = await api.gql(PUBLISH, { i: { ...castor, scope: 'BA' } });
   expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.scope' });
 });

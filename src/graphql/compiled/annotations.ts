@@ -53,10 +53,10 @@ export type SqlRead =
 
 /**
  * Dated versions of the law: given the argument `on`, a `rows` list holds, for each value of the
- * property `per`, the version in force on that date as known on the argument `asKnownOn` (default
+ * property (or properties) `per`, the version in force on that date as known on the argument `asKnownOn` (default
  * today), as src/services/facts/in-force.sql.ts chooses it (the twin of src/law/dated.ts inForce).
  */
-export interface InForce { on: string; asKnownOn: string; per: string; validFrom: string; validUntil: string; publishedOn: string }
+export interface InForce { on: string; asKnownOn: string; per: string | readonly string[]; validFrom: string; validUntil: string; publishedOn: string }
 
 export const SQL_READ = 'sqlRead';
 

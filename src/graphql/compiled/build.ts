@@ -242,7 +242,7 @@ export class Build {
     const v = this.alias();
     const chosen = inForceSql({
       table: meta.tableName, alias: v, key: meta.primaryColumns[0].databaseName,
-      per: column(spec.per), validFrom: column(spec.validFrom), validUntil: column(spec.validUntil), publishedOn: column(spec.publishedOn),
+      per: typeof spec.per === 'string' ? column(spec.per) : spec.per.map(column), validFrom: column(spec.validFrom), validUntil: column(spec.validUntil), publishedOn: column(spec.publishedOn),
       on: this.param(on, 'date'), asKnownOn: this.param(asKnownOn, 'date'), where: where(v),
     });
     const key = meta.primaryColumns[0].databaseName;

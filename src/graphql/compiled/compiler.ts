@@ -57,7 +57,7 @@ export class ReadCompiler {
         if ('order' in read) read.order.forEach((k) => columnOf(meta, orderProperty(k)));
         if (read.kind === 'rows' && read.inForce) {
           const { on, asKnownOn, ...properties } = read.inForce;
-          Object.values(properties).forEach((p) => columnOf(meta, p));
+          Object.values(properties).flat().forEach((p) => columnOf(meta, p));
           if (![on, asKnownOn].every((arg) => field.args.some((a) => a.name === arg))) throw new Error(`compiled reads: ${where} lacks an argument of inForce`);
         }
         if ('filters' in read && read.filters) {

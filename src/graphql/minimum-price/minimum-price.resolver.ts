@@ -11,7 +11,7 @@ import { MinimumPriceType } from './minimum-price.type';
 export class MinimumPriceResolver {
   @Sql({
     kind: 'rows', entity: MinimumPrice, order: ['feedstock', 'validFrom', 'id'], filters: { feedstock: 'feedstock' },
-    inForce: { on: 'on', asKnownOn: 'asKnownOn', per: 'feedstock', validFrom: 'validFrom', validUntil: 'validUntil', publishedOn: 'publishedOn' },
+    inForce: { on: 'on', asKnownOn: 'asKnownOn', per: ['feedstock', 'scope'], validFrom: 'validFrom', validUntil: 'validUntil', publishedOn: 'publishedOn' },
   })
   @Query(() => [MinimumPriceType], {
     description: 'PGPAF minimum prices (Decreto 5.996/2006), readable by every role. Without `on`: every version. With `on`: for each feedstock, the price in force on that date as known on asKnownOn (default today).',

@@ -12,8 +12,8 @@ export interface InForceQuery {
   alias: string;
   /** The primary key column (the order of recording). */
   key: string;
-  /** The column one version is chosen per (e.g. the feedstock). */
-  per: string;
+  /** The columns one version is chosen per (e.g. the feedstock and the scope of a minimum price). */
+  per: string | readonly string[];
   validFrom: string;
   validUntil: string;
   publishedOn: string;
@@ -24,7 +24,7 @@ export interface InForceQuery {
   where?: readonly string[];
 }
 
-/** `SELECT` of the keys of the versions in force, one per value of `per`. */
+/** `SELECT` of the keys of the versions in force, one per value of `per` (a column or several). */
 export function inForceSql(q: InForceQuery): string {
   const v = q.alias;
   const found = [
@@ -33,5 +33,7 @@ export function inForceSql(q: InForceQuery): string {
     `${v}.${q.validFrom} <= ${q.on}`,
     `(${v}.${q.validUntil} IS NULL OR ${q.on} <= ${v}.${q.validUntil})`,
   ];
-  return `SELECT DISTINCT ON (${v}.${q.per}) ${v}.${q.key} FROM ${q.table} ${v} WHERE ${found.join(' AND ')} ORDER BY ${v}.${q.per}, ${v}.${q.publishedOn} DESC, ${v}.${q.key} DESC`;
+  // DISTINCT ON holds nulls equal: a null scope (nationwide) is one group, as in the pure twin's keys.
+  const per = (typeof q.per === 'string' ? [q.per] : q.per).map((c) => `${v}.${c}`).join(', ');
+  return `SELECT DISTINCT ON (${per}) ${v}.${q.key} FROM ${q.table} ${v} WHERE ${found.join(' AND ')} ORDER BY ${per}, ${v}.${q.publishedOn} DESC, ${v}.${q.key} DESC`;
 }
