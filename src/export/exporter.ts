@@ -80,6 +80,11 @@ export function requireInt(value: unknown, field: string): number {
 export class Exporter {
   constructor(private readonly services: Services) {}
 
+  /** The services an actor's reads run on: an AUDITOR's (and the program view's) on the read replica when it serves. */
+  private on(actor: Actor, wholeProgram = false): Promise<Services> {
+    return this.services.forReads(actor, wholeProgram);
+  }
+
   private async file(doc: ExportDocument, format: ExportFormat, locale: Locale): Promise<ExportFile> {
     const body = format === 'csv' ? toCsv(doc, locale) : format === 'xlsx' ? await toXlsx(doc, locale) : await toPdf(doc, locale);
     return { body, contentType: CONTENT_TYPES[format], filename: `${doc.name}.${format}` };
@@ -87,27 +92,31 @@ export class Exporter {
 
   /** Producer.taxPeriod / taxPeriod(producerId, year, month, asKnownOn). */
   async taxPeriod(actor: Actor, p: { producerId: string; year: number; month: number; asKnownOn: IsoDate }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, p.asKnownOn);
-    const credits = await this.services.credits.ofMonth(view.producer, view.year, view.month, view.recomputedAsKnownOn ?? view.asKnownOn);
+    const services = await this.on(actor);
+    const view = await services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, p.asKnownOn);
+    const credits = await services.credits.ofMonth(view.producer, view.year, view.month, view.recomputedAsKnownOn ?? view.asKnownOn);
     return this.file(taxPeriodDocument(view, locale, credits), format, locale);
   }
 
   /** sealCompliance(producerId, year, asKnownOn), with every excluded item and its findings. */
   async sealCompliance(actor: Actor, p: { producerId: string; year: number; asKnownOn: IsoDate }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const report = await this.services.sealCompliance.forProducer(actor, p.producerId, p.year, p.asKnownOn);
+    const services = await this.on(actor);
+    const report = await services.sealCompliance.forProducer(actor, p.producerId, p.year, p.asKnownOn);
     return this.file(sealComplianceDocument(report, locale), format, locale);
   }
 
   /** programOverview(year, asKnownOn): the program as a whole, ADMIN and AUDITOR (a PRODUCER is FORBIDDEN). */
   async program(actor: Actor, p: { year: number; asKnownOn: IsoDate }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const year = await this.services.programOverview.overview(actor, p.year, p.asKnownOn);
+    const services = await this.on(actor, true);
+    const year = await services.programOverview.overview(actor, p.year, p.asKnownOn);
     return this.file(programDocument(year, locale), format, locale);
   }
 
   /** Producer.purchases(first, after, from, to): one page, as the API gives it. */
   async purchases(actor: Actor, p: { producerId: string; first?: number | null; after?: string | null; from?: string | null; to?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const producer = await this.services.producers.get(actor, p.producerId);
-    const [page] = await this.services.purchases.pagesByProducer(actor, [{ producerId: producer.id, args: { first: p.first ?? null, after: p.after ?? null, from: p.from ?? null, to: p.to ?? null } }]);
+    const services = await this.on(actor);
+    const producer = await services.producers.get(actor, p.producerId);
+    const [page] = await services.purchases.pagesByProducer(actor, [{ producerId: producer.id, args: { first: p.first ?? null, after: p.after ?? null, from: p.from ?? null, to: p.to ?? null } }]);
     if (page instanceof Error) throw page;
     const file = await this.file(purchasesDocument(producer, page as Connection<Purchase>, { from: p.from ?? null, to: p.to ?? null }), format, locale);
     return { ...file, page: { endCursor: page.pageInfo.endCursor, hasNextPage: page.pageInfo.hasNextPage } };
@@ -121,7 +130,8 @@ export class Exporter {
    * ad valorem regime: BAD_USER_INPUT.
    */
   async efd(actor: Actor, p: { producerId: string; year: number; month: number; format?: EfdFormat; incidence?: Incidence }): Promise<ExportFile> {
-    const view = await this.services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, today());
+    const services = await this.on(actor);
+    const view = await services.taxPeriods.forProducer(actor, p.producerId, p.year, p.month, today());
     const period = `${p.year}-${String(p.month).padStart(2, '0')}`;
     if (view.status !== TaxPeriodStatus.CLOSED) {
       throw new BadInputError('month', message('export.efdOpenMonth', { period }));
@@ -129,7 +139,7 @@ export class Exporter {
     if (view.regime !== TaxRegime.SPECIAL_PER_M3) {
       throw new BadInputError('month', message('export.efdNotSpecial', { period, regime: view.regime }));
     }
-    const law = await this.services.law.lawBook();
+    const law = await services.law.lawBook();
     const general = view.segments.map((s) => {
       const rule = law.coefficientRules(s.from, view.asKnownOn)[RateCategory.GENERAL];
       return { pisPerM3: rule.value.pisPerM3, cofinsPerM3: rule.value.cofinsPerM3 };
@@ -140,17 +150,18 @@ export class Exporter {
       return { body: Buffer.from(draft.text, 'utf8'), contentType: 'text/plain; charset=utf-8', filename: `efd-contribuicoes-rascunho-${period}-producer-${view.producer.id}.txt` };
     }
     const incidence = p.incidence ?? 'NON_CUMULATIVE';
-    const credits = incidence === 'NON_CUMULATIVE' ? await this.services.credits.efdCredits(view.producer, view.year, view.month, view.asKnownOn) : null;
+    const credits = incidence === 'NON_CUMULATIVE' ? await services.credits.efdCredits(view.producer, view.year, view.month, view.asKnownOn) : null;
     const file = efdFile({ view, sales, general, incidence, credits });
     return { body: Buffer.from(file.text, 'latin1'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-${period}-producer-${view.producer.id}.txt` };
   }
 
   /** Every sale of a producer between two dates, through the API's pages (100 at a time). */
   private async monthSales(actor: Actor, producerId: string, from: string, to: string): Promise<Sale[]> {
+    const services = await this.on(actor);
     const sales: Sale[] = [];
     let after: string | null = null;
     for (;;) {
-      const [page] = await this.services.sales.pagesByProducer(actor, [{ producerId, args: { first: 100, after, from, to }, withTotal: false }]);
+      const [page] = await services.sales.pagesByProducer(actor, [{ producerId, args: { first: 100, after, from, to }, withTotal: false }]);
       if (page instanceof Error) throw page;
       // A cancelled note's sales are kept on record but are no document of the month (as in taxPeriod).
       sales.push(...page.edges.map((e) => e.node).filter((s) => s.state === RecordState.ACTIVE));

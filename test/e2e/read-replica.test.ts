@@ -142,6 +142,20 @@ test('an AUDITOR\'s reads are served by the standby (pg_is_in_recovery() on its 
   expect(await metric('selo_db_read_requests_total{target="replica"}')).toBe(before + 2);
 });
 
+test('an AUDITOR\'s export and an ADMIN\'s program view read from the standby', async () => {
+  const id = await createProducer('Usina Exportada da Réplica');
+  await caughtUp();
+  const replicaReads = await metric('selo_db_read_requests_total{target="replica"}');
+  const token = await signToken(TEST_SECRET, { sub: 'bruno', role: Role.AUDITOR });
+  const res = await fetch(url.replace('/graphql', `/export/seal-compliance?producer=${id}&year=2025`), { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  expect(await res.text()).toContain('Usina Exportada da Réplica');
+  expect(await metric('selo_db_read_requests_total{target="replica"}')).toBe(replicaReads + 1);
+  const program = await gql(`query { programOverview(year: 2025) { producerCount } }`, {}, { sub: 'carlos', role: Role.ADMIN });
+  expect(program.errors).toBeUndefined();
+  expect(await metric('selo_db_read_requests_total{target="replica"}')).toBe(replicaReads + 2);
+});
+
 test('writes go to the primary even through the services built over the standby', async () => {
   const onStandby = await createServices(primary, replica).forReads(actor(AUDITOR_BRUNO));
   expect(onStandby.dataSource).toBe(reader);

@@ -7,7 +7,7 @@ import {
 
 registerEnumType(Region, {
   name: 'Region',
-  description: 'Brazilian macro-region, from the first digit of the IBGE code.',
+  description: 'Brazilian macro-region, of the state (UF) named by the first two digits of the IBGE code.',
   valuesConfig: {
     NORTH: { description: 'Norte (IBGE codes 1x): priority region (Decreto 10.527/2020, art. 6º).' },
     NORTHEAST: { description: 'Nordeste (IBGE codes 2x): priority region (Decreto 10.527/2020, art. 6º).' },
