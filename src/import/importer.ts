@@ -10,6 +10,7 @@ import { AppError } from '../services/errors';
 import { MAX_REPORTED_PROBLEMS } from '../services/problems';
 import { afterWrite } from '../services/read-replica';
 import { enterProducerScope } from '../services/row-security';
+import { TEXT_MAX, textProblem, textRefusal } from '../services/validation';
 import { writeAudit } from '../services/transaction';
 import { SemiaridEdition } from '../services/semiarid-membership';
 import { isIsoDate } from '../law/dates';
@@ -130,6 +131,13 @@ export interface EditionOptions {
 function editionOf(options: EditionOptions): SemiaridEdition {
   const act = options.act?.trim();
   if (!act) throw new ImportLineError('BAD_USER_INPUT', null, 'act', message('import.editionAct'));
+  // The act is a legal basis, written into answers and files: the same text rules as every input's.
+  if (textProblem(act, 'legalBasis')) {
+    const why = textRefusal(act);
+    throw new ImportLineError('BAD_USER_INPUT', null, 'act', 'control' in why
+      ? message('input.controlCharacter', { field: 'act', character: why.control })
+      : message('input.tooLong', { field: 'act', max: TEXT_MAX.long, length: act.length }));
+  }
   if (!options.validFrom || !isIsoDate(options.validFrom)) throw new ImportLineError('BAD_USER_INPUT', null, 'validFrom', message('import.editionDate', { field: 'validFrom' }));
   const validUntil = options.validUntil || null;
   if (validUntil !== null && (!isIsoDate(validUntil) || validUntil < options.validFrom)) {
