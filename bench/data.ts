@@ -35,16 +35,24 @@ export interface BenchData {
   counts: Record<string, number>;
 }
 
-export async function buildBenchData(ds: DataSource, s: BenchScale): Promise<BenchData> {
-  const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
-  const values = MUNICIPALITIES.map(([code, name]) => {
+/**
+ * The municipalities a bench data set uses ([IBGE code, name, in the Semiárido]), with their state
+ * and region, and the dated Semiárido membership of its members: one interval per edition (2017,
+ * 2021, 2024). Those already recorded are left as they are.
+ */
+export async function insertMunicipalities(ds: DataSource, municipalities: ReadonlyArray<[string, string, boolean]>): Promise<void> {
+  const values = municipalities.map(([code, name]) => {
     const facts = municipalityFacts(code)!;
     return `('${code}', '${name}', '${facts.state}', '${facts.region}')`;
   });
-  const added: Array<{ ibge_code: string }> = await q(`INSERT INTO municipality (ibge_code, name, state, region) VALUES ${values.join(', ')} ON CONFLICT DO NOTHING RETURNING ibge_code`);
-  // Dated Semiárido membership: one interval per edition (2017, 2021, 2024) for each member.
+  const added: Array<{ ibge_code: string }> = await ds.query(`INSERT INTO municipality (ibge_code, name, state, region) VALUES ${values.join(', ')} ON CONFLICT DO NOTHING RETURNING ibge_code`);
   const addedCodes = new Set(added.map((m) => m.ibge_code));
-  await recordSemiaridEditions(ds.manager, MUNICIPALITIES.filter(([code, , semiarid]) => semiarid && addedCodes.has(code)).map(([code]) => code));
+  await recordSemiaridEditions(ds.manager, municipalities.filter(([code, , semiarid]) => semiarid && addedCodes.has(code)).map(([code]) => code));
+}
+
+export async function buildBenchData(ds: DataSource, s: BenchScale): Promise<BenchData> {
+  const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
+  await insertMunicipalities(ds, MUNICIPALITIES);
   const codes = `ARRAY[${MUNICIPALITIES.map(([c]) => `'${c}'`).join(', ')}]::text[]`;
 
   const [{ id: bigProducerId }] = await q(`INSERT INTO producer (cnpj, legal_name, plant_municipality_code) VALUES ('90000000000100', 'Usina Grande do Nordeste', '2611606') RETURNING id`);

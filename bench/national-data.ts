@@ -4,8 +4,7 @@
 // counts (not the producers nor the years) for development. Every row is fixed by its number, so
 // every run builds the same data.
 import { DataSource } from 'typeorm';
-import { municipalityFacts } from '../src/law/municipality';
-import { recordSemiaridEditions } from '../src/database/semiarid-editions';
+import { insertMunicipalities } from './data';
 
 export const NATIONAL_YEARS = { first: 2017, last: 2026 } as const;
 export const NATIONAL_PRODUCERS = 60;
@@ -64,13 +63,7 @@ export interface NationalData {
 export async function buildNationalData(ds: DataSource, s: NationalScale, progress: (line: string) => void = () => {}): Promise<NationalData> {
   const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);
   const t0 = performance.now();
-  const values = MUNICIPALITIES.map(([code, name]) => {
-    const facts = municipalityFacts(code)!;
-    return `('${code}', '${name}', '${facts.state}', '${facts.region}')`;
-  });
-  const added: Array<{ ibge_code: string }> = await q(`INSERT INTO municipality (ibge_code, name, state, region) VALUES ${values.join(', ')} ON CONFLICT DO NOTHING RETURNING ibge_code`);
-  const addedCodes = new Set(added.map((m) => m.ibge_code));
-  await recordSemiaridEditions(ds.manager, MUNICIPALITIES.filter(([code, , semiarid]) => semiarid && addedCodes.has(code)).map(([code]) => code));
+  await insertMunicipalities(ds, MUNICIPALITIES);
 
   await q(`INSERT INTO producer (cnpj, legal_name, plant_municipality_code)
            SELECT lpad((70000000000100 + g * 100)::text, 14, '0'), 'Usina Nacional ' || g, (${CODES})[1 + g % ${M}] FROM generate_series(0, ${NATIONAL_PRODUCERS - 1}) g ORDER BY g`);

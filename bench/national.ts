@@ -7,17 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Pool, PoolClient } from 'pg';
-import pino from 'pino';
 import { openDatabase } from '../src/database/data-source';
 import { prepareDatabase } from '../src/database/prepare';
-import { hs256, signToken } from '../src/graphql/auth/token';
-import { Role } from '../src/law/types';
-import { createApp } from '../src/server';
 import { membershipOnSql } from '../src/services/facts/organization-membership.sql';
 import { buildNationalData, NATIONAL_YEARS, nationalScale } from './national-data';
-import { listen, SEAL_YEAR_SQL, serverUrl, sideBySide, TAX_MONTH_SQL, withDatabase } from './run';
+import { SEAL_YEAR_SQL, serverUrl, sideBySide, startBenchApi, TAX_MONTH_SQL, withDatabase } from './run';
 
-const SECRET = 'bench-secret-with-enough-length-0123456789abcdef';
 const ROOT = path.resolve(__dirname, '..');
 /** The year the cases read: a full year, the last but one. */
 const YEAR = 2025;
@@ -115,21 +110,7 @@ export async function nationalMain(argv: readonly string[]): Promise<void> {
     results.load = { rows: data.rows, seconds: Number(data.loadSeconds.toFixed(1)), rowsPerSecond: Math.round(data.rows / data.loadSeconds), counts: data.counts, target: '>= 50,000 rows/s' };
     process.stdout.write(`loaded ${data.rows} rows in ${data.loadSeconds.toFixed(1)} s (${results.load.rowsPerSecond} rows/s): ${JSON.stringify(data.counts)}\n`);
 
-    const app = await createApp({ dataSource: ds, verifier: hs256(SECRET), logger: pino({ level: 'silent' }) });
-    const port = await listen(app.httpServer);
-    const headers = { 'content-type': 'application/json', authorization: `Bearer ${await signToken(SECRET, { sub: 'bench', role: Role.ADMIN })}` };
-    const gql = async (query: string, variables: Record<string, unknown>) => {
-      const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-      const body = (await res.json()) as { data?: any; errors?: unknown[] };
-      if (body.errors) throw new Error(JSON.stringify(body.errors).slice(0, 1000));
-      return body.data;
-    };
-    // The cooperatives are judged against a member minimum of 0,6, published as an ADMIN would
-    // (art. 4º VI leaves it to the ministry), as in the 1M benchmark; the hand-written SQL uses 0,6 too.
-    await gql(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
-      parameter: 'cooperative-min-family-farmer-share', values: [{ name: 'share', value: '0.6' }], validFrom: '2020-10-23', publishedOn: '2020-10-23',
-      legalBasis: 'Bench data: a member minimum as an ADMIN would publish it (Decreto 10.527/2020, art. 4º VI)',
-    } });
+    const { app, gql } = await startBenchApi(ds);
     client = await pool.connect();
     const c = client;
     const from = `${YEAR}-01-01`;

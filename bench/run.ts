@@ -16,7 +16,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client, Pool } from 'pg';
 import pino from 'pino';
-import { Logger as TypeOrmLogger } from 'typeorm';
+import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
 import { openDatabase } from '../src/database/data-source';
 import { prepareDatabase } from '../src/database/prepare';
 import { hs256, signToken } from '../src/graphql/auth/token';
@@ -247,6 +247,28 @@ function minimalServer(pool: Pool): http.Server {
   });
 }
 
+/**
+ * The API over the bench's database, an ADMIN's GraphQL client to it, and the law the bench judges
+ * by: its cooperatives against a member minimum of 0,6, published as an ADMIN would (none is shipped:
+ * art. 4º VI leaves it to the ministry); the hand-written SQL uses 0,6 too.
+ */
+export async function startBenchApi(ds: DataSource) {
+  const app = await createApp({ dataSource: ds, verifier: hs256(SECRET), logger: pino({ level: 'silent' }) });
+  const port = await listen(app.httpServer);
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${await signToken(SECRET, { sub: 'bench', role: Role.ADMIN })}` };
+  const gql = async (query: string, variables: Record<string, unknown> = {}) => {
+    const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+    const body = (await res.json()) as { data?: any; errors?: unknown[] };
+    if (body.errors) throw new Error(JSON.stringify(body.errors).slice(0, 1000));
+    return body.data;
+  };
+  await gql(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
+    parameter: 'cooperative-min-family-farmer-share', values: [{ name: 'share', value: '0.6' }], validFrom: '2020-10-23', publishedOn: '2020-10-23',
+    legalBasis: 'Bench data: a member minimum as an ADMIN would publish it (Decreto 10.527/2020, art. 4º VI)',
+  } });
+  return { app, port, gql };
+}
+
 /** The bytes of an answer as they come over the wire (compressed when the server compressed them), and their encoding. */
 function wireBytes(port: number, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<{ bytes: number; encoding: string }> {
   return new Promise((resolve, reject) => {
@@ -458,22 +480,9 @@ async function main() {
     results.dataSeconds = Math.round(performance.now() - t) / 1000;
     process.stdout.write(`data built in ${results.dataSeconds} s: ${JSON.stringify(data.counts)}\n`);
 
-    const app = await createApp({ dataSource: ds, verifier: hs256(SECRET), logger: pino({ level: 'silent' }) });
-    const port = await listen(app.httpServer);
+    const { app, port, gql } = await startBenchApi(ds);
     const token = await signToken(SECRET, { sub: 'bench', role: Role.ADMIN });
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
-    const gql = async (query: string, variables: Record<string, unknown> = {}) => {
-      const res = await fetch(`http://127.0.0.1:${port}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
-      const body = (await res.json()) as { data?: any; errors?: unknown[] };
-      if (body.errors) throw new Error(JSON.stringify(body.errors).slice(0, 1000));
-      return body.data;
-    };
-    // The bench's cooperatives are judged against a member minimum of 0,6, published as an ADMIN
-    // would (none is shipped: art. 4º VI leaves it to the ministry); the hand-written SQL uses 0,6 too.
-    await gql(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
-      parameter: 'cooperative-min-family-farmer-share', values: [{ name: 'share', value: '0.6' }], validFrom: '2020-10-23', publishedOn: '2020-10-23',
-      legalBasis: 'Bench data: a member minimum as an ADMIN would publish it (Decreto 10.527/2020, art. 4º VI)',
-    } });
     const sqlClient = await pool.connect();
     releaseSql = () => sqlClient.release();
     const runSql = async (statements: string[], params: unknown[]) => {
