@@ -1,5 +1,5 @@
 import path from 'node:path';
-import pdfmake from 'pdfmake';
+import type PdfMake from 'pdfmake';
 import type { Content, DocumentDefinition } from 'pdfmake';
 import { Locale } from '../formats/brazilian';
 import { cellText } from './csv';
@@ -15,10 +15,19 @@ const WIDE = new Set(['legalBasis', 'legalBases', 'message', 'messages', 'sealSt
  */
 const FONT_DIR = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf');
 const FONT_FILES = ['DejaVuSans.ttf', 'DejaVuSans-Bold.ttf', 'DejaVuSans-Oblique.ttf', 'DejaVuSans-BoldOblique.ttf'].map((f) => path.join(FONT_DIR, f));
-pdfmake.setFonts({ DejaVuSans: { normal: FONT_FILES[0], bold: FONT_FILES[1], italics: FONT_FILES[2], bolditalics: FONT_FILES[3] } });
-// A statement is made of its own data: nothing is fetched, and only the fonts are read from disk.
-pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((file) => FONT_FILES.includes(file));
+let loaded: Promise<typeof PdfMake> | undefined;
+
+/** pdfmake, loaded with the first statement asked for: a server that prints none starts without it. */
+function pdfmakeLoaded(): Promise<typeof PdfMake> {
+  loaded ??= import('pdfmake').then(({ default: pdfmake }) => {
+    pdfmake.setFonts({ DejaVuSans: { normal: FONT_FILES[0], bold: FONT_FILES[1], italics: FONT_FILES[2], bolditalics: FONT_FILES[3] } });
+    // A statement is made of its own data: nothing is fetched, and only the fonts are read from disk.
+    pdfmake.setUrlAccessPolicy(() => false);
+    pdfmake.setLocalAccessPolicy((file) => FONT_FILES.includes(file));
+    return pdfmake;
+  });
+  return loaded;
+}
 
 const MARGIN = 28;
 
@@ -89,5 +98,5 @@ export async function toPdf(doc: ExportDocument, locale: Locale, generatedAt: Da
     // A section's title never ends a page: it goes over with its table.
     pageBreakBefore: (node, nodes) => node.headlineLevel === 1 && nodes.getFollowingNodesOnPage().length === 0,
   };
-  return pdfmake.createPdf(definition).getBuffer();
+  return (await pdfmakeLoaded()).createPdf(definition).getBuffer();
 }

@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { Locale } from '../formats/brazilian';
 import { Decimal } from '../law/decimal';
 import { CellType, CellValue, ExportDocument, placesOf, toDecimal, yesNo } from './document';
@@ -38,7 +38,9 @@ function sheetName(title: string, used: Set<string>): string {
 
 /** The document as an .xlsx workbook: one sheet per section, numbers as numbers with their decimals, dates as dates. */
 export async function toXlsx(doc: ExportDocument, locale: Locale): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  // exceljs is loaded with the first workbook: a server that writes none starts without it.
+  const { Workbook } = await import('exceljs');
+  const workbook = new Workbook();
   workbook.creator = 'Selo API';
   workbook.title = doc.title[locale];
   const used = new Set<string>();

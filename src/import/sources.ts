@@ -1,9 +1,9 @@
 import { isAscii, isUtf8 } from 'node:buffer';
 import { Readable, Transform } from 'node:stream';
 import { CsvError, Parser } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import iconv from 'iconv-lite';
-import unzipper from 'unzipper';
+import type unzipper from 'unzipper';
 import { message, Message } from '../i18n';
 import { RawCell } from './cells';
 import { ImportLineError } from './import-error';
@@ -327,8 +327,9 @@ function plainCell(v: unknown): RawCell {
 async function checkWorkbook(spool: Spool, limits: ReadLimits, deadline: Deadline | null): Promise<void> {
   const refuse = (text: Message) => new ImportLineError('BAD_USER_INPUT', null, null, text);
   const tooBig = () => refuse(message('import.workbookTooBig', { mb: Math.round(limits.inflatedBytes / (1 << 20)) }));
+  const { Parse } = await import('unzipper');
   const input = spool.stream();
-  const zip = unzipper.Parse({ forceStream: true });
+  const zip = Parse({ forceStream: true });
   // unzipper emits the errors of a part (a file that ends inside it, a corrupt deflate stream) on
   // the parser, not on the part being read, which would then wait for ever: the part is failed here.
   let current: unzipper.Entry | null = null;
@@ -393,7 +394,9 @@ async function workbookSource(stream: Readable, onBytes: (n: number) => void, li
     throw e;
   }
   const input = spool.stream();
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
+  // exceljs is loaded with the first workbook: a server that reads none starts without it.
+  const { stream: excelStream } = await import('exceljs');
+  const reader = new excelStream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
   return {
     format: 'xlsx',
     delimiter: null,
