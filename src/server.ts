@@ -79,6 +79,18 @@ export function contextWithLazyLoaders(values: Omit<Context, 'loaders' | 'today'
   return new LazyLoadersContext(values);
 }
 const MADE = Symbol('loaders made');
+
+/**
+ * today(), formatted once per UTC hour instead of on every request (Intl's format was 2 % of a
+ * small request's CPU). Exact: America/Sao_Paulo has only ever been a whole number of hours off
+ * UTC, so its midnight always falls on a UTC hour.
+ */
+let thisHour = { hour: NaN, day: '' as IsoDate };
+function todayThisHour(): IsoDate {
+  const hour = Math.floor(Date.now() / 3_600_000);
+  if (hour !== thisHour.hour) thisHour = { hour, day: today() };
+  return thisHour.day;
+}
 class LazyLoadersContext implements Context {
   actor: Context['actor'];
   requestId: string;
@@ -90,7 +102,7 @@ class LazyLoadersContext implements Context {
     this.requestId = values.requestId;
     this.services = values.services;
     // Taken once: a request crossing midnight in Brazil still reads the law of one day.
-    this.today = values.today ?? today();
+    this.today = values.today ?? todayThisHour();
     this[MADE] = {};
   }
   get loaders(): Loaders {

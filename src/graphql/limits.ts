@@ -210,15 +210,23 @@ export function fanOut(operation: OperationDefinitionNode, root: GraphQLObjectTy
   return walk(operation.selectionSet, root, 1, new Set());
 }
 
+const fanOutOfDocument = new WeakMap<OperationDefinitionNode, number>();
+
 /** Refuse, before execution, an operation whose fan-out exceeds LIMITS.maxFanOut. */
 const fanOutCheck: RequestHooks = {
   didResolveOperation({ operation, schema, document, request }) {
     if (!operation) return;
     const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
     if (!root || operation.operation === 'subscription') return;
-    const fragments: Record<string, FragmentDefinitionNode> = {};
-    for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
-    const n = fanOut(operation, root, fragments, request.variables ?? {});
+    // Without variables the count is the document's own: Apollo keeps the parsed document, so it is walked once.
+    const constant = !operation.variableDefinitions?.length;
+    let n = constant ? fanOutOfDocument.get(operation) : undefined;
+    if (n === undefined) {
+      const fragments: Record<string, FragmentDefinitionNode> = {};
+      for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+      n = fanOut(operation, root, fragments, request.variables ?? {});
+      if (constant) fanOutOfDocument.set(operation, n);
+    }
     if (n > LIMITS.maxFanOut) {
       throw new LocalizedGraphQLError(message('limits.fanOut', { n, max: LIMITS.maxFanOut }), {
         extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },

@@ -212,6 +212,17 @@ describe('Apollo Server answers', () => {
     expect(await api.count('SELECT count(*) FROM seal_grant')).toBe(before);
   });
 
+  test('the fan-out is counted again for each request: a document kept by Apollo, with and without variables', async () => {
+    const literal = '{ producers(first: 100) { edges { node { purchases(first: 100) { edges { node { id purchasedOn consumedOn feedstock quantityKg cost supplierKind purpose } } } } } } }';
+    const byVariable = 'query($n: Int) { producers(first: $n) { edges { node { purchases(first: $n) { edges { node { id purchasedOn consumedOn feedstock quantityKg cost supplierKind purpose } } } } } } }';
+    const codes = [];
+    for (const body of [{ query: literal }, { query: literal }, { query: byVariable, variables: { n: 2 } }, { query: byVariable, variables: { n: 100 } }, { query: byVariable, variables: { n: 2 } }]) {
+      const a = await post(body);
+      codes.push([a.answer.status, a.body.errors?.[0]?.extensions?.code ?? 'ok']);
+    }
+    expect(codes).toEqual([[400, 'QUERY_TOO_COMPLEX'], [400, 'QUERY_TOO_COMPLEX'], [200, 'ok'], [400, 'QUERY_TOO_COMPLEX'], [200, 'ok']]);
+  });
+
   test('every refusal before execution: its status and code', async () => {
     const refusals: Array<[unknown, Record<string, string>, number, string | undefined]> = [
       [{ query: '{ nope }' }, {}, 400, 'GRAPHQL_VALIDATION_FAILED'],
