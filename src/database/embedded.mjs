@@ -286,9 +286,10 @@ function parentOf(pid) {
 }
 
 /** Whether `pid` is a postmaster serving `dir` (`postgres -D dir`, as launch runs it). */
-function isPostmasterOf(pid, dir) {
+export function isPostmasterOf(pid, dir) {
   const argv = commandLine(pid);
-  if (!argv || path.basename(argv[0]) !== 'postgres') return false;
+  // A process that is exiting (or a kernel thread) has an empty command line before it is a zombie.
+  if (!argv || argv.length === 0 || path.basename(argv[0]) !== 'postgres') return false;
   const d = argv.indexOf('-D');
   return d >= 0 && path.resolve(argv[d + 1] ?? '') === dir;
 }

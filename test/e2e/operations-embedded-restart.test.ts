@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { ApiProcess, freePort, killLeftovers, postgresPids as postgresPidsOf, spawnApi, waitForReady } from '../support/api-process';
+import { ApiProcess, freePort, killLeftovers, postgresPids as postgresPidsOf, ROOT, spawnApi, waitForReady } from '../support/api-process';
 
 // `npm start` on the embedded database after the API was killed (SIGKILL, an OOM kill, a closed
 // container): the cluster lives in a process group of its own (so that Ctrl-C drains the requests
@@ -126,3 +127,18 @@ test('a cluster PostgreSQL refuses to start: npm start prints PostgreSQL\'s reas
   }
   expect(postgresPids()).toEqual([]);
 }, 120_000);
+
+// A postmaster being waited for as it stops has, for an instant, an empty command line before it
+// is a zombie (kernel threads always do): the lock check must read that as "not a postmaster",
+// not fail the start. Checked on the processes of this machine whose command line is empty.
+test('a process with an empty command line is not taken for a postmaster (and does not fail the check)', () => {
+  const empty = fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).filter((pid) => {
+    try { return fs.readFileSync(`/proc/${pid}/cmdline`).length === 0 && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')); } catch { return false; }
+  });
+  expect(empty.length).toBeGreaterThan(0);
+  const script = `import { isPostmasterOf } from ${JSON.stringify(path.join(ROOT, 'src/database/embedded.mjs'))};
+    process.stdout.write(JSON.stringify(${JSON.stringify(empty.slice(0, 5))}.map((pid) => isPostmasterOf(Number(pid), '/nowhere'))));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  expect(JSON.parse(run.stdout)).toEqual(empty.slice(0, 5).map(() => false));
+});
