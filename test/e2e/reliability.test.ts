@@ -118,10 +118,9 @@ test('shutdown: SIGTERM mid-load, requests in flight answered, new connections r
   const shutdown = report.shutdown;
   expect(shutdown.exitCode).toBe(0);
   expect(shutdown.inFlightAtSignal.answered).toBeGreaterThan(0);
-  // Every request the server read was answered (it cut none); one lost on the wire before the server
-  // read it (a keep-alive connection closed as idle by the drain) is the only other outcome allowed.
-  expect(shutdown.inFlightAtSignal.cutByTheServer).toBe(0);
-  expect(shutdown.inFlightAtSignal.answered + shutdown.inFlightAtSignal.lostBeforeTheServerRead).toBe(shutdown.inFlightAtSignal.requests);
+  // Answered, or lost on the wire (written into a keep-alive connection the drain closed as idle
+  // before the server read it: HTTP/1.1 cannot tell, a client retries); never run unacknowledged (below).
+  expect(shutdown.inFlightAtSignal.answered + shutdown.inFlightAtSignal.lostOnTheWire).toBe(shutdown.inFlightAtSignal.requests);
   expect(Object.keys(shutdown.inFlightAtSignal.codes).filter((c) => !['CONFLICT/DUPLICATE', 'CONNECTION_LOST'].includes(c))).toEqual([]);
   // Refused: nobody listening, a keep-alive connection closed under it, or SHUTTING_DOWN unrun.
   expect(Object.keys(shutdown.afterSignal.codes).filter((c) => !['CONNECTION_REFUSED', 'CONNECTION_LOST', 'SHUTTING_DOWN', 'CONFLICT/DUPLICATE'].includes(c))).toEqual([]);
