@@ -1,4 +1,5 @@
 import { defaultFieldResolver, getNamedType, GraphQLFieldResolver, GraphQLSchema, isObjectType } from 'graphql';
+import { hasOwnResolver, scaleOf } from '../scalars';
 import { sqlReadOf } from './annotations';
 
 /**
@@ -22,17 +23,18 @@ export function ownResolverOf(field: { resolve?: GraphQLFieldResolver<unknown, u
 }
 
 /**
- * Every field of a non-root object type that leads to objects, and every SQL-computed one, first
- * answers what a compiled statement gave its object under the field's response key; otherwise
- * its own resolver (or the default one) runs as always. Stored scalars are read by graphql-js's
- * default resolver from the object's properties.
+ * Every field of a non-root object type that leads to objects, every SQL-computed one and every
+ * stored Decimal with a scale (written at its scale by the statement) first answers what a
+ * compiled statement gave its object under the field's response key; otherwise its own resolver
+ * (or the default one) runs as always. Other stored scalars are read by graphql-js's default
+ * resolver from the object's properties.
  */
 export function answerCompiledFields(schema: GraphQLSchema): GraphQLSchema {
   const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]);
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || roots.has(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      if (!isObjectType(getNamedType(field.type)) && sqlReadOf(field)?.kind !== 'value') continue;
+      if (!isObjectType(getNamedType(field.type)) && sqlReadOf(field)?.kind !== 'value' && !isScaledProperty(field)) continue;
       if (field.resolve && innerOf.has(field.resolve)) continue;
       const own = field.resolve;
       const inner = own ?? defaultFieldResolver;
@@ -45,4 +47,9 @@ export function answerCompiledFields(schema: GraphQLSchema): GraphQLSchema {
     }
   }
   return schema;
+}
+
+/** A stored Decimal property with a scale (Money, Quantity): its resolver only writes it at the scale. */
+export function isScaledProperty(field: { resolve?: GraphQLFieldResolver<unknown, unknown>; extensions?: Readonly<Record<string, unknown>> | null }): boolean {
+  return scaleOf(field) !== undefined && !hasOwnResolver({ resolve: ownResolverOf(field) });
 }

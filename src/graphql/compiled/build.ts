@@ -6,7 +6,8 @@ import { rowMapperOf } from '../../services/raw-rows';
 import { visibleProducerId } from '../../services/scope';
 import { isIsoDate } from '../../law/dates';
 import { Filters, InForce, OrderKey, SqlRead, sqlReadOf } from './annotations';
-import { setAnswers } from './answers';
+import { decimalSql, ScaledDecimal, scaleOf } from '../scalars';
+import { isScaledProperty, setAnswers } from './answers';
 import type { ReadCompiler } from './compiler';
 import { connectionPart, pageOf } from './connection';
 import { collectSubfields } from './selection';
@@ -121,7 +122,12 @@ export class Build {
       } else if (!read) {
         const column = meta.findColumnWithPropertyName(def.name);
         if (!column || column.relationMetadata) throw new Decline();
-        columns.add(column);
+        if (isScaledProperty(def) && column.type === 'numeric') {
+          // Written at its scale by PostgreSQL, as the scalar writes it: no Decimal parsed and printed per value.
+          slots.push({ key, part: { sql: decimalSql(`${q}.${column.databaseName}`, scaleOf(def)), read: (v) => (v === null ? null : new ScaledDecimal(v as string)) } });
+        } else {
+          columns.add(column);
+        }
       } else {
         const target = getNamedType(def.type);
         if (!isObjectType(target)) throw new Decline();
