@@ -87,6 +87,11 @@ export function scaleDecimals(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
+/** Marks `reader`, a wrapper of `inner`, as a reader of a stored property when `inner` is one. */
+export function wrapsPropertyReader(reader: GraphQLFieldResolver<unknown, unknown>, inner: GraphQLFieldResolver<unknown, unknown> | undefined): void {
+  if (inner && propertyReaders.has(inner)) propertyReaders.add(reader);
+}
+
 /** Whether a field's resolver is its own, not only the reading of a stored property at its scale. */
 export function hasOwnResolver(field: { resolve?: GraphQLFieldResolver<unknown, unknown> }): boolean {
   return field.resolve !== undefined && !propertyReaders.has(field.resolve);

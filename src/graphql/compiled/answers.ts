@@ -1,5 +1,5 @@
 import { defaultFieldResolver, getNamedType, GraphQLFieldResolver, GraphQLSchema, isObjectType } from 'graphql';
-import { hasOwnResolver, scaleOf } from '../scalars';
+import { hasOwnResolver, scaleOf, wrapsPropertyReader } from '../scalars';
 import { sqlReadOf } from './annotations';
 
 /**
@@ -43,6 +43,7 @@ export function answerCompiledFields(schema: GraphQLSchema): GraphQLSchema {
         return answers !== undefined && info.path.key in answers ? answers[info.path.key] : inner(source, args, context, info);
       };
       innerOf.set(answered, own);
+      wrapsPropertyReader(answered, own);
       field.resolve = answered;
     }
   }
