@@ -70,10 +70,8 @@ export interface Coverage {
 }
 
 /**
- * Decreto 5.996/2006 — the PGPAF minimum price of `feedstock` in force on `on` for `origin` as known
- * on `asKnownOn` (the version published last among those known and valid), or null. The tables
- * are published by product, state or region and period. Interpretation (docs/LAW.md): the price
- * of the origin's state governs, else its region's, else a national one.
+ * Decreto 5.996/2006: the PGPAF minimum price in force on `on`, latest published version known.
+ * Interpretation: the origin state's price governs, else its region's, else a national one.
  */
 export function minimumPriceInForce(
   versions: readonly Version<MinimumPriceValue>[],
@@ -134,16 +132,9 @@ export function signedBefore(contract: Pick<ContractFacts, 'signedOn'>, purchase
 }
 
 /**
- * Decreto 10.527/2020, art. 3º §2 II–III — conformity of a contract:
- * - II: signed before the first purchase it covers (`firstCoveredPurchaseOn`: the earliest purchase
- *   recorded under it that it covers, null when none yet) — NO_PRIOR_CONTRACT;
- * - II: price per kg at or above the PGPAF minimum price (Decreto 5.996/2006) in force on the signing
- *   date, as known on `asKnownOn` — PRICE_BELOW_MINIMUM. Where no minimum price is in force for the
- *   feedstock, the price condition does not apply;
- * - III: technical assistance and training assured — NO_TECHNICAL_ASSISTANCE.
- * Interpretation: a contract signed after the first purchase recorded under it that it covers does
- * not conform, so none of its purchases count, including those after the signing (the condition is
- * on the contract: "signed before the first purchase it covers"; docs/LAW.md).
+ * Decreto 10.527/2020 art. 3º §2º II–III: signed before the first purchase it covers, price at or
+ * above the PGPAF minimum on the signing date (where one is in force), assistance assured.
+ * Interpretation: signed late, none of its purchases count (docs/LAW.md).
  */
 export function contractConformity(
   contract: ContractFacts,
@@ -166,16 +157,9 @@ export function contractConformity(
 }
 
 /**
- * Decreto 10.527/2020, art. 3º §2 II — why a purchase does not count under its contract (empty when
- * it does), from facts established elsewhere (e.g. computed by the database for a group of
- * purchases): whether the contract was signed on or before the purchase date, and its coverage.
- *
- * `perAcquisition` — art. 3º §2º II–III as judged from 2024 (Portaria MDA nº 28/2024; docs/LAW.md):
- * a purchase counts under a contract signed on or before its own date, so a contract signed after
- * an earlier purchase excludes only the purchases before its signing (NO_PRIOR_CONTRACT); and
- * technical assistance (III) is the producer's obligation, a finding of the year, not a reason to
- * exclude a purchase. The contract's price below the PGPAF minimum on its signing date still
- * excludes its purchases (the contract must guarantee at least the minimum prices).
+ * Why a purchase does not count under its contract (art. 3º §2º II), from facts the database
+ * established. `perAcquisition` (from 2024, Portaria MDA 28/2024; docs/LAW.md): judged per purchase
+ * date, and assistance (III) is a finding of the year, not an exclusion.
  */
 export function contractFindingsFromFacts(conformity: Conformity, priorToPurchase: boolean, c: Coverage, signedOn: IsoDate, perAcquisition = false): Finding[] {
   const found: Finding[] = [];

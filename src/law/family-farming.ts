@@ -16,11 +16,8 @@ export interface Eligibility {
 }
 
 /**
- * Decreto 10.527/2020, art. 2º IV — a family farmer counts on a date when it holds a DAP or a CAF
- * valid on that date (validFrom and validUntil both inclusive). REGISTRATION_NOT_VALID when none
- * is valid.
- * Interpretation: a DAP whose validity starts after 2022-10-31 is kept and counts by its dates,
- * with the finding DAP_ISSUED_AFTER_CUTOFF for the analyst to check.
+ * Decreto 10.527/2020 art. 2º IV: a DAP or CAF valid on the date (both ends inclusive), else
+ * REGISTRATION_NOT_VALID. Interpretation: a DAP starting after 2022-10-31 counts, flagged.
  */
 export function farmerEligibility(registrations: readonly Registration[], on: IsoDate): Eligibility {
   const valid = registrations.filter((r) => within(on, r.validFrom, r.validUntil));
@@ -78,12 +75,9 @@ export function familyFarmerShare(org: OrganizationFacts): Decimal {
 }
 
 /**
- * Decreto 10.527/2020, art. 4º VI and VII; art. 2º V — an organization is habilitated on a date
- * when it holds a DAP or CAF jurídica valid on that date and, once a minimum is published and in
- * force (`minShare`, a dated parameter: a share equal to it passes), its family-farmer member
- * share is at or above it. Interpretation (docs/LAW.md): while no minimum is published the
- * document alone decides, with MEMBER_MINIMUM_NOT_PUBLISHED as information; the minimum of
- * art. 4º VI applies to associations too, as a criterion of habilitation under art. 4º VII.
+ * Decreto 10.527/2020 art. 4º VI–VII, art. 2º V: a valid DAP/CAF jurídica and, once a minimum is
+ * in force, a member share at or above it. Interpretation (docs/LAW.md): unpublished → the document
+ * alone decides; the minimum applies to associations too.
  */
 export function organizationHabilitation(org: OrganizationFacts, registrations: readonly Registration[], minShare: Decimal | null, on: IsoDate): Habilitation {
   const findings: Finding[] = [];
@@ -117,11 +111,8 @@ export interface FamilyFarmingOrigin {
 }
 
 /**
- * Decreto 10.527/2020, art. 6º §2º; Lei 11.116/2005, art. 5º §3º — raw material "came from family
- * farming" when bought directly from a family farmer eligible on the purchase date or from a
- * cooperative habilitated on that date.
- * Interpretation: purchases from associations count for the Selo (art. 2º V) but not for
- * categories II/III.
+ * Decreto 10.527/2020 art. 6º §2º; Lei 11.116/2005 art. 5º §3º: bought from an eligible farmer or
+ * a habilitated cooperative. Interpretation: associations count for the Selo, not for II/III.
  */
 export function familyFarmingOrigin(supplier: SupplierFacts): FamilyFarmingOrigin {
   switch (supplier.kind) {

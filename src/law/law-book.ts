@@ -87,12 +87,8 @@ export interface LawBook {
   /** Portaria MDA nº 28/2024, art. 58: the citation saying the balance of the year containing `on` carries, undefined where none does. */
   sealBalanceCarries(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
   /**
-   * The days d in [from, to] on which the coefficient rules in force change, i.e. the rules in
-   * force on d (as known on `asKnownOn`) differ from those on d − 1 — a category gets another
-   * version, PIS/Cofins end, a rule of the blend changes, or a single-phase tax on fuels starts
-   * or gets another rate. `from` itself is listed only when the rules change on it
-   * (e.g. April 2026 as known today → ['2026-04-07']). Tax segments start at `from` and at each
-   * of these days.
+   * The days in [from, to] on which the rules in force (as known on `asKnownOn`) differ from the
+   * day before; `from` only when they change on it. Tax segments start at `from` and these days.
    */
   changeDates(from: IsoDate, to: IsoDate, asKnownOn: IsoDate): IsoDate[];
   /** Every version of a parameter (any scope), in recording order: for listings and audits. */
@@ -113,10 +109,8 @@ const BLEND_RULES = Object.values(BlendRule);
 const FUEL_TAXES = Object.values(FuelTax);
 
 /**
- * A LawBook over version records (from table law_parameter_version, or the shipped data files):
- * pure, no I/O. The version in force on D as known on K is the one published last among those
- * with publishedOn ≤ K covering D (`inForce`; docs/LAW.md); same-day publications are ordered
- * by `seq` (recording order), the later winning.
+ * A pure LawBook over version records: in force on D as known on K is the version published last
+ * (then by `seq`) with publishedOn ≤ K covering D (docs/LAW.md).
  */
 export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
   const groups = new Map<string, Version<Record<string, string>>[]>();

@@ -82,11 +82,8 @@ export function isParameterName(name: string): name is ParameterName {
 }
 
 /**
- * What is wrong with a version, as [field, message] pairs (empty when it is well formed): a known
- * parameter and scope, exactly the values the parameter carries, each a decimal within its
- * bounds (fractions 0..1, amounts and factors ≥ 0), real dates in order, a legal basis. A
- * parameter whose value may be open also takes a version with no value at all (the provision
- * is known, its figure not yet published).
+ * What is wrong with a version, as [field, message] pairs: known parameter and scope, its values
+ * within bounds, real dates in order, a legal basis; an open figure may come with no value.
  */
 export function versionProblems(r: LawVersionRecord): Array<[string, Message]> {
   const problems: Array<[string, Message]> = [];

@@ -1,10 +1,5 @@
-/**
- * What the law says, as data: a key of the message catalogue and the values that fill it (dates,
- * amounts, legal bases, other messages). The law never renders words; src/i18n turns a message
- * into English or Portuguese at the edge that answers (the GraphQL layer, the exports), so the law
- * imports nothing but itself and decimal.js. Every key the law uses has its text in both catalogues
- * (test/i18n/catalog.test.ts reads them from this folder).
- */
+// What the law says, as data: a catalogue key and its values. src/i18n renders it at the edge,
+// so the law imports nothing but itself and decimal.js (keys checked by test/i18n/catalog.test.ts).
 
 /** The catalogues the law speaks through: findings, the law book's own checks, words and dates of input. */
 export type LawMessageKey = `${'finding' | 'law' | 'word' | 'input'}.${string}`;

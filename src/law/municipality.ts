@@ -39,10 +39,8 @@ export function isPriorityRegion(place: { region: Region; semiarid: boolean }): 
 }
 
 /**
- * One interval of a municipality's membership of the Semiárido, as an act of the Condel/Sudene
- * delimited it (Res. 115/2017, 150/2021, 176/2024, …): both ends inclusive; `validFrom` null for a
- * membership recorded without a date (the undated flag of earlier records: since before any
- * record), `validUntil` null while open.
+ * One Semiárido membership interval as a Condel/Sudene act delimited it, both ends inclusive;
+ * `validFrom` null when recorded undated (since before any record), `validUntil` null while open.
  */
 export interface SemiaridInterval {
   validFrom: IsoDate | null;

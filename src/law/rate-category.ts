@@ -42,15 +42,8 @@ export function isCastorOrPalm(feedstock: Feedstock): boolean {
 }
 
 /**
- * Decreto 10.527/2020, arts. 5º and 6º — the rate category of a lot, read as the article reads:
- * - caput of art. 5º: the general coefficient, unless a case of art. 6º applies;
- * - art. 6º I: castor bean or palm produced in the North, Northeast or Semiárido;
- * - art. 6º II: raw material bought from family farming;
- * - art. 6º III: raw material produced in the priority region and bought from family farming;
- * - art. 6º §2º: II and III also need the Selo in regular standing (without it the lot falls
- *   back to I when it qualifies, else to the general case);
- * - art. 6º §5º: none of art. 6º applies to imported biodiesel.
- * The better category wins (III, then II, then I, then the general case); `reasons` lists the
+ * A lot's category (Decreto 10.527/2020 arts. 5º–6º): the better of III, II, I, else general;
+ * II and III need the Selo in regular standing (§2º); never for imports (§5º). `reasons` lists the
  * unmet conditions of every better category.
  */
 export function rateCategory(lot: LotFacts): RateDecision {

@@ -17,12 +17,8 @@ export function lastBusinessDayOfNovember(year: number): IsoDate {
 export const FIRST_ELECTION_DAY: IsoDate = '2005-05-18';
 
 /**
- * The dates an election may bear, as known on `today`: from the date of Lei 11.116/2005 (art. 4º
- * creates the option) to 31 December of the next year. An election is made by the last business
- * day of November for the next year (art. 4º §1º), so one dated beyond the end of next year is not
- * an election anyone has made yet (a mistyped year, e.g. 9999-12-31, whose effective year would
- * be 10001). Interpretation: dates up to the end of next year are taken so that an election
- * already prepared may be recorded; earlier years are kept, for the months computed for them.
+ * Dates an election may bear: from Lei 11.116/2005 to 31 December of next year (art. 4º §1º).
+ * Interpretation: up to next year's end so a prepared election can be recorded; later is a typo.
  */
 export function electionDateBounds(today: IsoDate): { from: IsoDate; to: IsoDate } {
   return { from: FIRST_ELECTION_DAY, to: isoDate(yearOf(today) + 1, 12, 31) };
@@ -35,18 +31,9 @@ export interface ElectionOutcome {
 }
 
 /**
- * The first calendar year an election made on `electedOn` governs.
- * - On or before the last business day of November: the whole next calendar year
- *   (Lei 11.116/2005, art. 4º §1º).
- * - A company starting its activity elects for the current year (art. 4º §4º), from the month of
- *   its election to the year's end (`electionStart`), never for earlier months.
- *   Interpretation: the law allows it in the first month of activity; that the election falls in
- *   that month is the producer's own declaration, refused when the producer already sold
- *   biodiesel in the year before the election (RegimeService.elect).
- * - After the deadline: too late for the next year, so it applies from the year after the next
- *   one, with the finding ELECTION_AFTER_DEADLINE.
- *   Interpretation: a late election is not void; it is read as the election for the next year
- *   whose deadline it still meets.
+ * The first year an election governs: by November's last business day → next year (art. 4º §1º);
+ * starting activity → this year from its month (§4º); late → the year after next with
+ * ELECTION_AFTER_DEADLINE. Interpretations in docs/LAW.md.
  */
 export function electionEffectiveYear(electedOn: IsoDate, startingActivity: boolean): ElectionOutcome {
   const year = yearOf(electedOn);
@@ -82,11 +69,8 @@ export interface RegimeInForce {
 }
 
 /**
- * The regime in force in a month: the election that started last on or before the month's first
- * day (`electionStart`) governs, since an election renews automatically until changed (Lei
- * 11.116/2005, art. 4º §5º) and a company starting activity elects from its month on (art. 4º
- * §4º). With no election on record the default ad valorem regime applies (art. 3º), with the
- * finding NO_REGIME_ELECTION.
+ * The election started last by the month's first day governs (renewed, art. 4º §5º; from its month
+ * when starting activity, §4º); none → ad valorem (art. 3º), NO_REGIME_ELECTION.
  */
 export function regimeForMonth(elections: readonly ElectionFacts[], year: number, month: number): RegimeInForce {
   const day = firstDayOfMonth(year, month);

@@ -4,13 +4,9 @@ import { Decimal } from './decimal';
 import { LawBook } from './law-book';
 import { targetDay } from './seal-spending';
 
-/**
- * Balances of the Selo's evaluation (Portaria MDA nº 28/2024, art. 58): the
- * evaluation of a calendar year, once communicated to the producer, leaves a balance in weighted
- * reais — a surplus counts toward the minimum of the year after the communication, a deficit may
- * be made up until the end of that year. Which years' balances carry is law data
- * (`selo-balance-carry`, seeded for 2024). Pure.
- */
+// Balances of the Selo's evaluation (Portaria MDA 28/2024 art. 58): a communicated year's surplus
+// counts toward the next year's minimum, a deficit may be made up by its end. Which years carry is
+// law data (`selo-balance-carry`). Pure.
 
 /** An evaluation of a year, recorded as communicated on a date. */
 export interface SealEvaluation {
@@ -41,10 +37,8 @@ export interface BalanceOut {
 }
 
 /**
- * Art. 58: the year a balance counts toward — the one after the year of the communication.
- * Interpretation: "the year after the communication of the result" read as the calendar year after
- * the one in which the result was communicated (a 2024 evaluation communicated in 2025 counts
- * toward 2026), and the deficit's deadline as the last day of that year.
+ * Art. 58: the calendar year after the one the result was communicated in (a 2024 evaluation
+ * communicated in 2025 counts toward 2026); the deficit's deadline is that year's last day.
  */
 export function balanceTargetYear(communicatedOn: IsoDate): number {
   return yearOf(communicatedOn) + 1;

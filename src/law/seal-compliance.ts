@@ -6,12 +6,9 @@ import { memberMinimumFindings, targetDay } from './seal-spending';
 import { weightedSealCompliance } from './seal-weighting';
 import { flatSealCompliance, SealComplianceFacts, SealComplianceResult } from './seal-year';
 
-/**
- * A producer's Selo year (Decreto 10.527/2020, art. 3º §2º–§3º; Portaria MDA nº 28/2024), read in
- * the Portaria's order: requirement 1 with its factors (seal-weighting.ts; the flat model of the
- * years before, seal-year.ts), requirement 2 on actual values (seal-year.ts), the balances of
- * art. 58 (seal-balance.ts). What counts, and the base, are seal-spending.ts. Pure.
- */
+// A producer's Selo year (Decreto 10.527/2020 art. 3º §§2º–3º; Portaria MDA 28/2024) in the
+// Portaria's order: requirement 1 (seal-weighting.ts; flat model seal-year.ts), requirement 2
+// (seal-year.ts), art. 58 balances (seal-balance.ts); what counts: seal-spending.ts. Pure.
 
 /**
  * The model of a year as known on a date: weighted when Portaria MDA nº 28/2024 is in force for it

@@ -8,13 +8,8 @@ import { FACTOR_ALINEA, LeverRegion, SealComplianceModel, SealWeightingFactor as
 
 export { LeverRegion };
 
-/**
- * What closes a Selo year's shortfall (docs/LAW.md, `sealPlan`): for each lever — an acquisition
- * by region × diversified raw material or not × via an organization with up to 75% family-farmer
- * members or not, and fomento in the Norte, Nordeste and Semiárido — the actual spending that,
- * alone, would close requirement 1 (weighted), requirement 2 (actual, in the priority region) and
- * both. Pure: from a year's result (with any hypothetical items already in it).
- */
+// What closes a Selo year's shortfall (docs/LAW.md, `sealPlan`): per lever (region × diversified ×
+// via an organization, and fomento), the actual spending that alone closes requirement 1, 2 or both.
 
 export interface Lever {
   kind: 'ACQUISITION' | 'FOMENTO';
@@ -60,13 +55,9 @@ export function leverShapes(): Array<Pick<Lever, 'kind' | 'region' | 'diversifie
 }
 
 /**
- * The levers of a year, weighed with the factors in force on `on` as known on the result's
- * `asKnownOn` (the flat model: the factor of the kind, no alínea). For requirement 1 the weighted
- * shortfall W needs W / weight actual reais; for requirement 2 (share S of the actual total T, P
- * in the priority region) x = (S × T − P) / (1 − S) actual reais in the region; an acquisition
- * outside it closes both only when requirement 2 is met and stays met after it, P / (T + y) ≥ S.
- * Interpretation: each lever is read as spending that counts (eligible supplier, conforming prior
- * contract): what the law's conditions on the records would exclude is not money that closes a gap.
+ * Levers at the factors in force on `on`: requirement 1 needs W / weight; requirement 2 needs
+ * x = (S × T − P) / (1 − S) in the region. Interpretation: a lever is spending that counts
+ * (eligible supplier, conforming contract).
  */
 export function planLevers(r: SealComplianceResult, law: LawBook, on: IsoDate): Lever[] {
   const W = r.minimumShare.shortfall;

@@ -11,12 +11,8 @@ import { isPriorityRegion } from './municipality';
 import { Feedstock, PurchasePurpose, Region, SealBaseRule, SealWeightingFactor, SeloWording, SupplierKind } from './types';
 import { message, Message } from './message';
 
-/**
- * The Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III and §3º, by the wording
- * in force for the year): what counts, group by group, and why the rest does not, and the base.
- * Pure: the services bring the year's sums, already aggregated by the database in groups of
- * purchases that share every fact the law looks at. The year itself starts in seal-compliance.ts.
- */
+// The Selo's family-farming spending (Decreto 10.527/2020 art. 3º §§2º–3º, wording of the year):
+// what counts and why the rest does not, and the base; from the database's grouped sums. Pure.
 
 /** Findings of this subject that are not in the shared catalogue (documented in docs/LAW.md). */
 const SEAL_COMPLIANCE_BASIS = {
@@ -69,15 +65,9 @@ export interface Base {
 }
 
 /**
- * Decreto 10.527/2020, art. 3º §3º II–III — the base of the minimum shares, by `rule`:
- * - BIODIESEL_SOLD (§3º II from Decreto 10.708/2021): the value of own biodiesel sold in the year
- *   less the value proportional to the volume exported, salesRevenue × exported / total volume;
- * - RAW_MATERIAL_ACQUISITIONS (original §3º II): the year's raw-material acquisitions less the
- *   same proportion of them (Interpretation: §3º III, unchanged, excludes from "its composition"
- *   the values proportional to the exported volume, whatever the base is made of);
- * - DOMESTIC_SALES (Portaria MDA nº 28/2024): the gross value of own biodiesel sold on the
- *   domestic market, the sum of those sales' values; exportedValue is then the export sales' value.
- * Unrounded. Interpretation: own-production biodiesel only (imported biodiesel is not the producer's).
+ * The base of the minimum shares (art. 3º §3º II–III), by `rule`: own biodiesel sold less the
+ * exported proportion (Decreto 10.708/2021), raw material acquired less it (original wording), or
+ * domestic sales (Portaria MDA 28/2024). Unrounded; own production only (docs/LAW.md).
  */
 export function sealBase(sales: SalesTotals, rule: SealBaseRule = SealBaseRule.BIODIESEL_SOLD): Base {
   if (rule === SealBaseRule.DOMESTIC_SALES) {
@@ -104,10 +94,8 @@ export function targetDay(year: number): IsoDate {
 }
 
 /**
- * The Selo rules of the year as known on `asKnownOn`: the decree's wording in force on 31 December
- * (art. 3º §2º I, §3º II). Interpretation (docs/LAW.md): a year spanning two wordings is read by the
- * one in force on its last day, the day its spending closes (2021 by Decreto 10.708/2021's, 2024 by
- * Decreto 11.902/2024's); the decree governs where a portaria of the year reads otherwise.
+ * The decree's wording in force on 31 December governs the year (docs/LAW.md): 2021 by Decreto
+ * 10.708/2021's, 2024 by Decreto 11.902/2024's; the decree prevails over a portaria.
  */
 export function sealWordingOf(law: LawBook, year: number, asKnownOn: IsoDate): { wording: SeloWording; version: Version<Record<string, string>> } {
   const w = law.sealWording(targetDay(year), asKnownOn);
@@ -146,10 +134,8 @@ function signatureOf(read: () => Version<Decimal | null> | undefined): string {
 }
 
 /**
- * Cut [from, to] into maximal runs of days over which the weighting factors (art. 3º §2 I; from
- * 2024 those of Portaria MDA nº 28/2024) and the organizations' minimum family-farmer share
- * (art. 4º VI) in force, as known on `asKnownOn`, do not change. The database groups the year's items by these segments, so each group is weighed with
- * the figures in force on its dates (docs/LAW.md, section 1).
+ * Runs of days with the same weighting factors (art. 3º §2º I; Portaria MDA 28/2024) and member
+ * minimum (art. 4º VI) in force; the database groups the year's items by them.
  */
 export function parameterSegments(law: LawBook, from: IsoDate, to: IsoDate, asKnownOn: IsoDate): Segment[] {
   const signature = (d: IsoDate) => [
@@ -221,16 +207,9 @@ export interface SupplierDecision {
 }
 
 /**
- * Decreto 10.527/2020, art. 2º IV and V; art. 4º VI–VII — the supplier of a group on its purchase
- * dates, from the facts the database established (the same rule as `farmerEligibility` and
- * `organizationHabilitation` of family-farming.ts, which take the registrations themselves):
- * - a family farmer counts when it holds a DAP or CAF valid on the date;
- * - an organization counts when habilitated: a DAP or CAF jurídica valid on the date and, once a
- *   minimum is published (`minShare`, null until then: the document alone decides), a
- *   family-farmer member share at or above it.
- * Interpretation: for the Selo, associations count like cooperatives (art. 2º V); the exclusion of
- * associations applies only to the rate categories II/III (art. 6º §2º).
- * A DAP starting after 2022-10-31 counts by its dates, with the finding DAP_ISSUED_AFTER_CUTOFF.
+ * The supplier on its purchase dates (art. 2º IV–V, art. 4º VI–VII), from database facts: the same
+ * rules as family-farming.ts. Associations count like cooperatives for the Selo (not for II/III);
+ * a DAP after 2022-10-31 counts, flagged DAP_ISSUED_AFTER_CUTOFF.
  */
 export function supplierDecision(s: SupplierRecord, minShare: () => Decimal | null): SupplierDecision {
   const reasons: Finding[] = [];
@@ -268,18 +247,9 @@ export interface GroupDecision {
 }
 
 /**
- * Decreto 10.527/2020, art. 3º §2 I–II — whether a group of family-farming purchases counts:
- * - (a) BIODIESEL_FEEDSTOCK: bought under a conforming prior contract that covers it (II), from a
- *   supplier eligible on the purchase date;
- * - (b) OTHER_PRODUCT: the same, and the raw material produced in the North, Northeast or Semiárido
- *   (origin municipality).
- * Interpretation: (b) reads "aquisições da agricultura familiar", so its supplier must be eligible
- * too.
- * Interpretation: a counted (a) purchase is part of the priority-region spending (requirement 2)
- * when its origin municipality, where the raw material was produced, is in the priority region.
- * Every reason that applies is listed. `perAcquisition` (the weighted model, from 2024): the
- * contract is judged per acquisition and technical assistance is not a reason to exclude
- * (`contractFindingsFromFacts`).
+ * Whether a group counts (art. 3º §2º I–II): (a) under a conforming prior contract from an eligible
+ * supplier; (b) the same, produced in the North, Northeast or Semiárido. Every reason is listed;
+ * `perAcquisition` judges contracts per acquisition (from 2024). Readings: docs/LAW.md.
  */
 export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: IsoDate, perAcquisition = false): GroupDecision {
   const kind = spendingKindOf(g.purpose);

@@ -38,10 +38,8 @@ function eventsUpTo(grant: GrantFacts, on: IsoDate): SealEventFacts[] {
 }
 
 /**
- * The end of validity in force on `on`: the latest RENEWED event effective on or before `on`
- * moves it (Decreto 10.527/2020, art. 4º I and V: renewal and validity are set by the Ministry).
- * Interpretation: a RENEWED event moves validUntil from its effective date on; a renewal made
- * after a grant lapsed does not cover the gap.
+ * validUntil in force on `on`: the latest RENEWED event effective by then moves it (art. 4º I, V).
+ * Interpretation: a renewal after a lapse does not cover the gap.
  */
 export function validUntilOn(grant: GrantFacts, on: IsoDate): IsoDate {
   let until = grant.validUntil;
@@ -75,12 +73,8 @@ export function standingChangeDays(grants: readonly GrantFacts[]): IsoDate[] {
 const PRIORITY: GrantState[] = ['REGULAR', 'CANCELLED', 'SUSPENDED', 'EXPIRED', 'NOT_YET_GRANTED'];
 
 /**
- * Decreto 10.527/2020, art. 6º §2º ("detentor, em situação regular"); art. 4º I, III and V;
- * docs/LAW.md — the producer's Selo standing on a date: regular when some grant covers the date
- * (`[grantedOn, validUntil]`, RENEWED events moving validUntil from their effective date on), is
- * not suspended (between a SUSPENDED and the next REINSTATED, both effective on their own day)
- * and was not cancelled on or before the date. `reason` says which; when no grant is regular it
- * names the grant that explains why (cancelled, then suspended, then the latest expired).
+ * Standing on a date (Decreto 10.527/2020 art. 6º §2º; art. 4º I, III, V): regular when a grant
+ * covers it, not suspended and not cancelled; else `reason` names the grant that explains why.
  */
 export function sealStanding(grants: readonly GrantFacts[], on: IsoDate): Standing {
   const states = grants.map((g) => ({ grant: g, ...stateOn(g, on) }));

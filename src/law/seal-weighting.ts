@@ -13,12 +13,8 @@ import { BalanceIn } from './seal-balance';
 import { FACTOR_ALINEA, Feedstock, Region, SealBaseRule, SealComplianceModel, SealWeightingFactor as F } from './types';
 import { message } from './message';
 
-/**
- * The Selo's compliance as the ministry computes it from 2024 (Portaria MDA nº 28/2024, DOU
- * 2024-06-28, pp. 39–41; docs/LAW.md): each item of actual spending times the weighting factors
- * that apply, the weighted total against the gross value of biodiesel sold on the domestic market.
- * Pure: the groups come from the database as for the flat model (seal-spending.ts).
- */
+// The Selo's compliance from 2024 (Portaria MDA 28/2024, pp. 39–41; docs/LAW.md): spending times
+// the factors that apply, against domestic biodiesel sales. Pure.
 
 /** Factor b: organizations whose members are up to 75% family farmers (a share of exactly 0,75 is "up to"). */
 export const ORGANIZATION_SHARE_LIMIT = new Decimal('0.75');
@@ -38,19 +34,9 @@ export interface WeighingFacts {
 }
 
 /**
- * Portaria MDA nº 28/2024, p. 40 — the factors that apply to an item, by alínea:
- * - fomento in the Norte, Nordeste or Semiárido: c alone (§2º lists a, b, d, e, f as cumulative,
- *   not c); fomento elsewhere has none (it does not count: decree art. 3º §2º I c);
- * - an acquisition from an organization: b when its family-farmer members are up to 75%, else a
- *   (Interpretation: alínea a, not in our sources, is read as the organizations above 75%);
- * - an acquisition in the Norte, Nordeste or Semiárido: d; in the Centro-Oeste or Sudeste (outside
- *   the Semiárido): e; in the Sul: no regional factor (Interpretation: the table names no factor
- *   for it);
- * - an acquisition of anything but soybeans, soybean oil and live animals: f.
- * Interpretation: an acquisition in the Sul matches neither d nor e (no regional factor); a
- * Semiárido municipality of the Sudeste takes d, not e.
- * Interpretation: factor f applies to every counted acquisition, raw material for biodiesel (a) or
- * other product (b).
+ * The factors of an item (Portaria MDA 28/2024 p. 40): fomento in N/NE/Semiárido c alone; via an
+ * organization b (≤ 75% members) or a; region d (N/NE/Semiárido) or e (CO/SE), none in the Sul;
+ * f for all but soy and live animals. Interpretations: docs/LAW.md.
  */
 export function factorsThatApply(item: WeighingFacts): F[] {
   if (item.source === 'FOMENTO') return isPriorityRegion(item.place) ? [F.FOMENTO_PRIORITY_REGION] : [];
@@ -140,12 +126,8 @@ export function weighGroups(facts: Pick<SealComplianceFacts, 'purchases' | 'fome
 }
 
 /**
- * Requirement 1 of the weighted model (Portaria MDA nº 28/2024, p. 39–40): weighted spending /
- * base ≥ the minimum weighted percentage in force on 31 December of the year. While its value is
- * not published the achieved share is shown with no minimum, `met` null (MINIMUM_NOT_PUBLISHED).
- * The base is the Portaria's: the gross value of own biodiesel sold on the domestic market, the sum
- * of those sales' values (Interpretation: the Portaria's way of excluding exports under the decree's
- * art. 3º §3º III, which leaves the percentages to the ministry; docs/LAW.md).
+ * Requirement 1 (pp. 39–40): weighted spending / domestic sales ≥ the minimum in force on 31
+ * December; unpublished → `met` null, MINIMUM_NOT_PUBLISHED (base reading: docs/LAW.md).
  */
 export function weightedMinimum(
   minimum: Version<Decimal | null>, weighted: Decimal, facts: Pick<SealComplianceFacts, 'sales' | 'balancesIn'>, awaitingFactor: Decimal = ZERO,
@@ -172,13 +154,9 @@ const NO_MINIMUM_VERSION = (year: number): Version<Decimal | null> => ({
 });
 
 /**
- * Annual compliance under the weighted model (Portaria MDA nº 28/2024; Portaria Interministerial
- * MME/MDA nº 2/2023; decree art. 3º §2º III; docs/LAW.md):
- * - requirement 1: weighted spending / base ≥ the minimum weighted percentage (`weightedMinimum`);
- * - requirement 2: the actual priority-region spending / the actual total ≥ the year's minimum;
- * - requirement 3: every contract of the year's purchases assures technical assistance — the
- *   producer's obligation, a finding of the year (NO_TECHNICAL_ASSISTANCE naming the contracts);
- * - compliant when all three hold; null while one is unknown and none fails.
+ * Weighted model (Portaria MDA 28/2024; Portaria MME/MDA 2/2023; art. 3º §2º III): requirement 1,
+ * requirement 2 (actual priority-region share), 3 (technical assistance, a finding); compliant
+ * when all hold, null while one is unknown and none fails.
  */
 export function weightedSealCompliance(facts: SealComplianceFacts, law: LawBook, model: Version<Record<string, string>>): SealComplianceResult {
   const { year, asKnownOn } = facts;

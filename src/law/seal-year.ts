@@ -11,13 +11,8 @@ import {
 import { Feedstock, SealBaseRule, SealComplianceModel, SealWeightingFactor } from './types';
 import { message } from './message';
 
-/**
- * A Selo year's result (Decreto 10.527/2020, art. 3º §2 I and §3º; Portaria Interministerial
- * MME/MDA nº 2/2023): its counted items, the requirements and the flat model (Portaria MAPA
- * 144/2019, secondary) of the years up to 2023 and of 2024 as known before 2024-06-28. Pure; what
- * counts is decided group by group in seal-spending.ts, the weighted model is seal-weighting.ts;
- * the year starts in seal-compliance.ts.
- */
+// A Selo year's result under the flat model (Portaria MAPA 144/2019, secondary): years to 2023 and
+// 2024 as known before 2024-06-28; requirement 2 (Portaria MME/MDA 2/2023) for both models.
 
 export interface ExcludedGroup {
   key: string;
@@ -161,11 +156,8 @@ export function priorityRegionMinimum(law: LawBook, year: number, asKnownOn: Iso
 }
 
 /**
- * Requirement 2 (Portaria Interministerial MME/MDA nº 2/2023; docs/LAW.md, both models): the
- * **actual** (unweighted) spending in the priority region / the actual total ≥ the year's minimum.
- * The shortfall is what, spent in the priority region, reaches it: x with (P + x) / (T + x) = S,
- * x = (S × T − P) / (1 − S). Years before 2024 have no such requirement: met, with no minimum.
- * Interpretation: nothing counted gives a share of 0 and the requirement met (NO_COUNTED_SPENDING).
+ * Requirement 2: actual priority-region spending / actual total ≥ the minimum; shortfall
+ * x = (S × T − P) / (1 − S). None before 2024; nothing counted → met (NO_COUNTED_SPENDING).
  */
 export function priorityRegionRequirement(required: Version<Decimal> | null, priority: Decimal, total: Decimal): PriorityRegionRequirement {
   const share = total.isZero() ? ZERO : priority.div(total);
@@ -206,14 +198,8 @@ export function verdict(...met: Array<boolean | null>): boolean | null {
 }
 
 /**
- * Annual compliance under the flat model (Decreto 10.527/2020, art. 3º §2 I and §3º; Portaria MAPA
- * 144/2019, secondary; Portaria Interministerial MME/MDA nº 2/2023) — years up to 2023, and 2024 as
- * known before 2024-06-28:
- * - requirement 1: countedTotal / base ≥ the minimum share for the plant's region;
- * - requirement 2 (from 2024): the actual priority-region spending / the actual total ≥ the year's
- *   minimum (`priorityRegionRequirement`);
- * - compliant when both hold. Comparisons use the unrounded figures.
- * Interpretation: a zero base gives an achieved share of 0 and requirement 1 met (ZERO_BASE).
+ * Flat model (art. 3º §2º I, §3º): counted / base ≥ the region's minimum, plus requirement 2 from
+ * 2024; unrounded comparisons. A zero base → share 0, requirement 1 met (ZERO_BASE).
  */
 export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
   const { year, asKnownOn } = facts;

@@ -18,10 +18,8 @@ import lei12865Art31 from './parameters/lei-12865-2013/art-31.json';
 import semiaridPortariaMi89 from './parameters/semiarid/portaria-mi-89-2005.json';
 
 /**
- * How sure our sources are of a figure (shared legal sources' marks): `confirmed` read in the
- * act or an official page; `secondary` a reliable secondary source only; `open` not confirmed.
- * Anything but `confirmed` is marked for confirmation in its note; an ADMIN publishes the
- * confirmed value as a new version (publishLawParameter), which then wins from its publication.
+ * How sure the sources are: `confirmed` (the act or an official page), `secondary`, `open`; other
+ * than confirmed is noted, and an ADMIN's published version wins from its publication.
  */
 export type SourceStatus = 'confirmed' | 'secondary' | 'open';
 

@@ -59,10 +59,8 @@ export enum FuelTax { CBS = 'CBS', IBS = 'IBS' }
 /** Whether a single-phase tax's amount is known: its per-m³ rate is published, or not yet (LC 214/2025, art. 174 III). */
 export enum FuelTaxStatus { COMPUTED = 'COMPUTED', RATE_NOT_PUBLISHED = 'RATE_NOT_PUBLISHED' }
 /**
- * How own production used in a month is valued (Decreto 10.527/2020, art. 6º §4º; docs/LAW.md):
- * at the average price per kg of raw material acquired from third parties in the month; with
- * none acquired, of the third-party lots used in the month; with none used either, the weights
- * are kilograms (only own production: the proportions are exact).
+ * Own production's valuation (art. 6º §4º; docs/LAW.md): the month's third-party price per kg,
+ * else the third-party lots used, else kilograms.
  */
 export enum OwnProductionValuation {
   THIRD_PARTY_ACQUISITIONS = 'THIRD_PARTY_ACQUISITIONS',
@@ -85,10 +83,8 @@ export enum BlendRule {
 }
 
 /**
- * How a year's Selo spending is measured (docs/LAW.md): FLAT, counted spending against the flat
- * minimum of the plant's region (Portaria MAPA 144/2019, secondary), up to 2023 and for 2024 as
- * known before 2024-06-28; WEIGHTED, each item times its weighting factors against the minimum
- * weighted percentage (Portaria MDA nº 28/2024, published 2024-06-28).
+ * FLAT: counted spending against the region's minimum (Portaria MAPA 144/2019; to 2023, 2024 as
+ * known before 2024-06-28). WEIGHTED: Portaria MDA 28/2024, published 2024-06-28.
  */
 export enum SealComplianceModel { FLAT = 'FLAT', WEIGHTED = 'WEIGHTED' }
 

@@ -4,13 +4,8 @@ import { CATEGORY_BASIS, rateCategory } from '../rate-category';
 import { OwnProductionValuation, RateCategory } from '../types';
 import { CategoryShareFigures, CATEGORY_ORDER, FeedstockGroup, ThirdPartyAcquisitions, versionKey } from './types';
 
-/**
- * The blend of a period (Decreto 10.527/2020, art. 6º §§3º–4º; Lei 11.116/2005, art. 5º §§4º–5º):
- * - §4º `ownProductionValuation`: own production valued at the average price per kg of the raw
- *   material acquired from third parties in the period, and the weight of each lot;
- * - §3º `costWeightedBlend`: the per-m³ amounts of a segment, the category amounts weighted by the
- *   valued acquisition cost of the raw material used in the period.
- */
+// The blend of a period: Decreto 10.527/2020 art. 6º §4º (valuation) and §3º (cost-weighted
+// amounts); Lei 11.116/2005 art. 5º §§4º–5º.
 
 /** The category rules in force on a day (Decreto 10.527/2020, arts. 5º–6º), as the law book gives them. */
 export type CoefficientRules = ReturnType<LawBook['coefficientRules']>;
@@ -38,11 +33,8 @@ export interface Valuation {
 }
 
 /**
- * Decreto 10.527/2020, art. 6º §4º — the valuation of the raw material used in the period: bought
- * lots always weigh by their own acquisition cost (§3º); own production at the average price per
- * kg of the raw material acquired from third parties in the period; with no third-party
- * acquisition, at the average price per kg of the third-party lots used in the period; with none
- * used either (only own production), the weights are kilograms (docs/LAW.md).
+ * Art. 6º §4º: bought lots weigh by their own cost; own production at the period's average
+ * third-party price per kg, else the third-party lots used, else by kilograms (docs/LAW.md).
  */
 export function ownProductionValuation(feedstock: readonly FeedstockGroup[], thirdParty: ThirdPartyAcquisitions): Valuation {
   const groups = feedstock.filter((g) => g.quantityKg.gt(0));
@@ -91,13 +83,9 @@ export interface SegmentBlend {
 }
 
 /**
- * Decreto 10.527/2020, art. 6º §3º — the per-m³ amounts of a segment: the category amounts in force
- * (`rules`) weighted by the valued acquisition cost of the raw material used in the period (or in
- * the earlier month whose blend a stock-only month takes), each lot's category decided by
- * `rateCategory` with the segment's Selo standing (art. 6º §2º). With no raw material to weigh,
- * own production takes the general amounts (art. 5º §1º; NO_FEEDSTOCK_IN_PERIOD).
- * The numerators and the denominator are kept apart so that the dues divide last
- * (volume × Σ weight × amount / Σ weight).
+ * Art. 6º §3º: category amounts weighted by the valued cost of the raw material used, each lot's
+ * category per art. 6º §2º; none to weigh → GENERAL (art. 5º §1º). Numerators and denominator are
+ * kept apart so the dues divide last.
  */
 export function costWeightedBlend(rules: CoefficientRules, valuation: Valuation, sealRegular: boolean): SegmentBlend {
   const general = rules[RateCategory.GENERAL];

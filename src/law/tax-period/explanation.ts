@@ -43,17 +43,9 @@ export function blendRuleBasis(law: LawBook, rule: BlendRule, on: IsoDate, asKno
 export const periodName = (p: PeriodRef) => `${p.year}-${String(p.month).padStart(2, '0')}`;
 
 /**
- * Which rates a segment applied and why (docs/LAW.md), from the law versions in force on the
- * segment's first day as known on `asKnownOn` — the versions `computeTaxPeriod` used:
- * - PIS/Pasep and Cofins extinct (from 2027): the act that extinguished them (EC 132/2023, ADCT
- *   art. 126, II); the segment's volumes bear the single-phase taxes on fuels instead;
- * - ad valorem: the fractions of Lei 11.116/2005 art. 3º and that version's legal basis;
- * - special regime: the legal basis of the art. 4º amounts (Lei 11.116/2005), then of each category
- *   rule in the mix (Decreto 10.527/2020 art. 5º caput and §1º, art. 6º I–III, the zero window of
- *   art. 5º §§2º–4º while in force, or Decreto 7.768/2012 before 2020-10-23), then the rules of
- *   the blend that applied (art. 6º §§3º–5º, as dated citations: `blendRuleBasis`).
- * Pure and descriptive: it changes no figure, so a closed month's snapshot taken without it can be
- * explained at read time from its own asKnownOn (the day it was closed).
+ * Which rates a segment applied and why, from the law versions in force on its first day: the
+ * extinction (EC 132/2023, ADCT art. 126, II), art. 3º's fractions, or art. 4º's amounts with each
+ * category rule and blend rule used. Descriptive only, so an old snapshot is explained at read time.
  */
 export function explainSegment(
   law: LawBook,
@@ -92,13 +84,8 @@ export function explainSegment(
 }
 
 /**
- * Why a regime governs a month (Lei 11.116/2005, arts. 3º–4º; docs/LAW.md), citing the legal basis
- * of the law version of the regime (art. 3º rates or art. 4º amounts) in force on the month's first day:
- * - no election on record: the default ad valorem regime (art. 3º), NO_REGIME_ELECTION;
- * - an election of a company starting activity: from the month of the election to the year's end
- *   (art. 4º §4º);
- * - otherwise the election made by the November deadline for its effectiveYear (art. 4º §1º),
- *   renewed automatically for every later year until changed (art. 4º §5º).
+ * Why a regime governs a month (Lei 11.116/2005 arts. 3º–4º): no election → ad valorem; a company
+ * starting activity → from its month (§4º); else the November election (§1º), renewed (§5º).
  */
 export function regimeBasis(law: LawBook, regime: RegimeInForce, year: number, month: number, asKnownOn: IsoDate): string {
   const on = firstDayOfMonth(year, month);
@@ -116,13 +103,9 @@ export function regimeBasis(law: LawBook, regime: RegimeInForce, year: number, m
 }
 
 /**
- * A closed month's snapshot taken before the explanations were kept: its segments' rates and
- * legal bases and its regime basis, derived at read time from the law as known on the snapshot's
- * own asKnownOn (the day it was closed) and the facts the snapshot itself records (its regime, mix,
- * imported volume, valuation warnings). Descriptive fields only, never a figure; `regime` is the
- * election record read now (an election is irrevocable, Lei 11.116/2005 art. 4º §1º, and a second
- * one for the same year is refused), used only when it names the regime the snapshot records.
- * Snapshots that already carry them are returned unchanged.
+ * A snapshot taken before explanations were kept, explained from the law as known on the day it
+ * was closed; `regime` is used only when it names the snapshot's regime (an election is
+ * irrevocable, Lei 11.116/2005 art. 4º §1º). Descriptive fields only, never a figure.
  */
 export function explainSnapshot(law: LawBook, figures: TaxPeriodFigures, regime: RegimeInForce): TaxPeriodFigures {
   const blend: BlendFacts = {

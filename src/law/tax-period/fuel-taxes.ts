@@ -5,20 +5,9 @@ import { FuelTax, FuelTaxStatus } from '../types';
 import { FuelTaxFigures, FuelTaxSegmentFigures, ImportFacts, versionKey } from './types';
 
 /**
- * Lei Complementar 214/2025, arts. 172–175 — the single-phase taxes on fuels that replace PIS/Pasep
- * and Cofins from 2027 (the CBS; EC 132/2023, ADCT art. 126), and the IBS after it: levied once
- * (art. 172), on the quantity (art. 173), at a specific rate per m³ set by the federal Executive
- * for the CBS and by the Comitê Gestor for the IBS (art. 174), published as dated law data by an
- * ADMIN. While no rate is published the month shows the volumes, the formula and the status
- * RATE_NOT_PUBLISHED — data, not an error.
- *
- * Interpretation: the base of a month is the volume of own-production biodiesel sold on the
- * domestic market plus the volume of biodiesel imported (cleared) in the month. The tax is levied
- * once on operations "ainda que iniciadas no exterior" (art. 172) and the importer is its
- * taxpayer, so imported biodiesel bears it at its import, and its later domestic sale (sales of
- * origin IMPORTED) is not taxed again; exports bear none.
- * Interpretation (rounding; the sources give no rule): each run of days with the same levy and rate
- * is rounded half-even to the centavo (ABNT NBR 5891), and the month's amount is the sum of its runs'.
+ * The single-phase CBS and IBS on fuels from 2027 (LC 214/2025 arts. 172–175; EC 132/2023, ADCT
+ * art. 126): volume × the rate an ADMIN publishes; RATE_NOT_PUBLISHED until then. Interpretations
+ * (imports bear it at clearance, not again when sold; each run of days rounded): docs/LAW.md.
  */
 export function fuelTaxes(
   law: LawBook,

@@ -6,20 +6,9 @@ import { blendRuleBasis } from './explanation';
 import { ImportContributionsFigures, ImportFacts, ImportLineFigures, versionKey } from './types';
 
 /**
- * Decreto 10.527/2020, art. 5º §1º — the PIS/Pasep-Importação and Cofins-Importação on imported
- * biodiesel: the general amounts per m³ in force on the date of customs clearance (R$ 26,41 and
- * R$ 121,59; R$ 0,00 in the 2026 window, §3º), never the differentiated amounts of art. 6º (§5º).
- * Before 2020-10-23 the same amounts of Decreto 7.768/2012; from 2027 the contributions are
- * extinct (EC 132/2023, ADCT art. 126, II) and the import bears the single-phase taxes on fuels.
- *
- * Interpretation: the amounts are applied per m³ whatever the importer's regime of Lei 11.116/2005
- * (art. 3º or 4º): the decree states the import amounts per m³, and whether an importer outside
- * the special regime pays them per m³ is not in our sources.
- * Interpretation: each import declaration is its own taxable event, due on its clearance: its
- * contributions are rounded half-even to the centavo (ABNT NBR 5891) on their own, and the month's
- * block is the sum of its declarations'.
- *
- * `lawVersions` receives the key of every law version used (part of a closed month's fingerprint).
+ * PIS/Pasep- and Cofins-Importação (Decreto 10.527/2020 art. 5º §§1º, 3º; never art. 6º, §5º):
+ * the general amounts on the clearance date, whatever the importer's regime, each declaration
+ * rounded on its own (interpretations in docs/LAW.md).
  */
 export function importContributions(law: LawBook, imports: readonly ImportFacts[], asKnownOn: IsoDate, lawVersions?: Set<string>): ImportContributionsFigures {
   const lines = [...imports].sort((a, b) => (a.clearedOn === b.clearedOn ? compareIds(a.id, b.id) : a.clearedOn < b.clearedOn ? -1 : 1)).map((i): ImportLineFigures => {

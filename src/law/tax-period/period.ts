@@ -11,55 +11,19 @@ import { importContributions } from './imports';
 import { FeedstockGroup, PeriodRef, SegmentSpan, TaxPeriodInput, TaxPeriodResult, TaxSegmentFigures, versionKey } from './types';
 import { message } from '../message';
 
-/**
- * The monthly PIS/Pasep and Cofins of a biodiesel producer (docs/LAW.md), pure: the service
- * hands over the month's SQL aggregates, this module applies the law to them.
- *
- * - Lei 11.116/2005, art. 3º: ad valorem on the gross revenue of the domestic market (default);
- *   art. 4º: the special regime per m³, elected yearly (§4º: from its month, for a company starting
- *   activity); art. 5º §§4º–5º: the reduced amounts.
- * - Decreto 10.527/2020, art. 5º caput and §1º (general amounts, imports included), §§2º–4º (the
- *   2026 zero window); art. 6º I–III and §1º (differentiated amounts), §2º (family farming needs
- *   the Selo in regular standing), §3º–§4º (the blend, blend.ts), §5º (imported biodiesel never
- *   takes the art. 6º amounts). Before 2020-10-23, the same figures of Decreto 7.768/2012.
- * - EC 132/2023, ADCT art. 126, II: no PIS/Cofins from 2027; LC 214/2025, arts. 172–175: the
- *   single-phase taxes on fuels (fuel-taxes.ts). The imports' contributions: imports.ts.
- */
+// The month's PIS/Pasep and Cofins, pure: the service hands over the SQL aggregates. Lei
+// 11.116/2005 arts. 3º–5º; Decreto 10.527/2020 arts. 5º–6º (Decreto 7.768/2012 before
+// 2020-10-23); from 2027 LC 214/2025 arts. 172–175 (fuel-taxes.ts). Readings: docs/LAW.md.
 
-/**
- * Whether the month needs the raw material of an earlier month: it computes the special regime,
- * PIS/Cofins are in force on some day of it, and no raw material was used in it (stock sold).
- * The service then looks up the latest earlier month with raw material used (docs/LAW.md).
- */
+// The special regime with no raw material used this month (stock sold) takes an earlier
+// month's blend (art. 6º §3º; docs/LAW.md).
 export function needsEarlierFeedstock(regime: RegimeInForce, segments: readonly SegmentSpan[], feedstock: readonly FeedstockGroup[]): boolean {
   return regime.regime === TaxRegime.SPECIAL_PER_M3 && segments.some((s) => s.pisCofins) && !feedstock.some((g) => g.quantityKg.gt(0));
 }
 
-/**
- * The month's PIS/Pasep and Cofins from its aggregates (docs/LAW.md).
- *
- * Special regime (Lei 11.116/2005, art. 4º; art. 5º §§4º–5º): per segment, own-production volume
- * sold domestically × the blended per-m³ amounts + imported volume × the GENERAL amounts
- * (Decreto 10.527/2020, art. 6º §5º). The blended amounts are the category amounts in force in the
- * segment weighted by the valued acquisition cost of the raw material used in the month (art. 6º
- * §3º); each lot's category is decided by `rateCategory` with the segment's Selo standing (art. 6º
- * §2º). Own production is valued per art. 6º §4º (blend.ts, with its fallbacks). A month that used
- * no raw material (stock sold) takes the blend of the latest earlier month with raw material used
- * (`input.earlier`), weighed with this month's amounts and Selo standing; GENERAL when there is none.
- *
- * Ad valorem (Lei 11.116/2005, art. 3º): 6,15% / 28,32% (the rates in force) of the domestic
- * revenue, own and imported alike; the reduction coefficients and the zero window reduce only
- * the per-m³ amounts (art. 5º) and do not touch it.
- *
- * Segments where PIS/Cofins are extinct owe none; their volumes bear the single-phase taxes on
- * fuels (`fuelTaxes`). The month's imports get their own block (`importContributions`).
- *
- * Exports bear no PIS/Cofins (their volume is reported). Rounding (docs/LAW.md, ABNT NBR 5891):
- * each segment's PIS and Cofins due half-even to the centavo; the period's dues are the sums of
- * the segments'; shares and blended amounts shown half-even to 6 decimals, used unrounded.
- * Interpretation: the seeds give no rounding rule; rounding per segment is this system's reading
- * (each segment is a run of days under one set of amounts).
- */
+// Special regime (Lei 11.116/2005 art. 4º): own volume × blended per-m³ amounts (art. 6º §§2º–4º),
+// imports at GENERAL (§5º). Ad valorem (art. 3º): rates on domestic revenue, untouched by art. 5º.
+// Each segment rounded half-even to the centavo, the period their sum (docs/LAW.md "Rounding").
 export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriodResult {
   const { year, month, asKnownOn, regime, segments } = input;
   const first = firstDayOfMonth(year, month);

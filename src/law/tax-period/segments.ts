@@ -5,14 +5,8 @@ import { runIndex, runs, versionBoundaries } from '../timeline';
 import { SegmentSpan, versionKey } from './types';
 
 /**
- * docs/LAW.md — the segments of a calendar month: maximal runs of days over which the rules in
- * force as known on `asKnownOn` do not change — the coefficient rules of Decreto 10.527/2020
- * arts. 5º–6º (or of Decreto 7.768/2012 before 2020-10-23), the end of PIS/Pasep and Cofins
- * (EC 132/2023, ADCT art. 126, II) and the single-phase taxes on fuels (LC 214/2025, arts.
- * 172–175), as `LawBook.changeDates` lists their changes; the ad valorem rates of Lei 11.116/2005
- * art. 3º — nor the producer's Selo standing (art. 6º §2º: regular or not). Each segment says
- * whether PIS/Cofins are in force over it. The runs are the parameter timeline's (`runs` of
- * src/law/timeline.ts), looked at on the days a version or the standing may change.
+ * The month's maximal runs of days with the same rules in force (`LawBook.changeDates`: Decreto
+ * 10.527/2020 arts. 5º–6º, the extinction, the fuel taxes) and the same Selo standing (art. 6º §2º).
  */
 export function taxSegments(law: LawBook, grants: readonly GrantFacts[], year: number, month: number, asKnownOn: IsoDate): SegmentSpan[] {
   const first = firstDayOfMonth(year, month);

@@ -115,12 +115,9 @@ export function snapshotValuation(figures: TaxPeriodFigures): OwnProductionValua
 }
 
 /**
- * A closed month's snapshot taken before the month kept its imports, its single-phase taxes on
- * fuels, how own production was valued and when its election started: completed with what those
- * months necessarily had. An import is refused in a closed month and no tax on fuels was levied
- * before 2027, so the blocks are empty; PIS/Cofins were in force; own production was valued as the
- * snapshot's own warnings and price say; an election governed from 1 January of its effective year.
- * Descriptive completion only, never a figure of the snapshot.
+ * A snapshot taken before imports, fuel taxes, valuation and election start were kept, completed
+ * with what those months necessarily had (no import in a closed month, no fuel tax before 2027).
+ * Descriptive only, never a figure.
  */
 export function completeSnapshot(figures: TaxPeriodFigures): TaxPeriodFigures {
   const e = figures.regimeElection;
