@@ -11,10 +11,8 @@ export interface AuditLogArgs extends PageArgs {
 }
 
 /**
- * The audit log (the access rules, README "Tokens"): entries are written by `mutate()` in each mutation's transaction and
- * never changed. ADMIN and AUDITOR read every entry; a PRODUCER only the entries of its own
- * producer's records (audit_entry.producer_id), so reference data and other producers' changes
- * are absent from its pages and from totalCount alike.
+ * The audit log, written by `mutate()` in each mutation's transaction, never changed. A PRODUCER
+ * reads only its own records' entries (audit_entry.producer_id), in pages and totalCount alike.
  */
 export class AuditService {
   constructor(private readonly ds: DataSource) {}

@@ -13,10 +13,8 @@ export interface ReadStatement {
 }
 
 /**
- * Runs compiled reads on a connection of TypeORM's pool. A PRODUCER's statement runs in a
- * transaction switched to the database role selo_producer with its producer id set (row-level
- * security, src/services/row-security.ts), whatever the statement's own filters say; other callers
- * send the statement alone.
+ * Runs compiled reads on TypeORM's pool; a PRODUCER's runs in a transaction under row-level
+ * security (row-security.ts) whatever the statement's own filters say.
  */
 export class CompiledReadService {
   constructor(private readonly ds: DataSource) {}

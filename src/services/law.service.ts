@@ -18,10 +18,8 @@ import { mutate } from './transaction';
 import { message } from '../i18n';
 
 /**
- * Load the law the project ships (src/law/parameters) into law_parameter_version, idempotently:
- * each version by its stable key, so a restart loads nothing twice and leaves every ADMIN
- * publication as it is (docs/LAW.md). Rows are inserted in file order, so their ids order
- * same-day publications.
+ * Loads the shipped law into law_parameter_version idempotently, by stable key, leaving ADMIN
+ * publications as they are; file order gives same-day publications their order.
  */
 export async function loadShippedLaw(ds: DataSource | EntityManager): Promise<number> {
   const params: unknown[] = [];
@@ -116,10 +114,8 @@ export interface RateAnswer {
 }
 
 /**
- * The law as dated, cited versions (docs/LAW.md): the law book every computation reads, the
- * coefficient rules in force, the rate of a lot, and publication of new versions by an ADMIN.
- * Versions are never updated or deleted: publishing adds one, and where validity overlaps the
- * later publication wins from its publication date on.
+ * The law as dated, cited versions (docs/LAW.md). Never updated or deleted: a publication adds a
+ * version, the later one winning from its publication date where validity overlaps.
  */
 export class LawService {
   private cache: { revision: string; book: LawBook } | null = null;
@@ -127,11 +123,8 @@ export class LawService {
   constructor(private readonly ds: DataSource) {}
 
   /**
-   * Every stored version as a LawBook. The revision of the law (table law_revision, raised in the
-   * transaction of every publication and committed with it) says whether the cached book is
-   * current: one cheap statement, and another replica's publication is seen at once, whatever the
-   * order in which concurrent publications got their ids. The revision is read before the versions,
-   * so a publication committed in between only causes one more reload.
+   * The cached book is current while law_revision (raised with every publication) is unchanged:
+   * one cheap statement, and other replicas' publications are seen at once.
    */
   async lawBook(): Promise<LawBook> {
     const [{ revision }] = (await this.ds.query('SELECT revision::text AS revision FROM law_revision')) as Array<{ revision: string }>;
@@ -149,10 +142,8 @@ export class LawService {
   }
 
   /**
-   * Decreto 10.527/2020, arts. 5º and 6º — the category of a lot and its published amounts per m³
-   * on `on`, as known on `asKnownOn`. The origin municipality must exist: its
-   * region and its Semiárido membership on the acquisition date (`acquiredOn`, default `on`) decide
-   * the priority region.
+   * A lot's category and amounts (Decreto 10.527/2020 arts. 5º–6º); the origin municipality's
+   * region and Semiárido membership on `acquiredOn` decide the priority region.
    */
   async rate(question: RateQuestion): Promise<RateAnswer> {
     // The origin's region, and whether it lies in the Semiárido on the day asked about.

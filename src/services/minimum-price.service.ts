@@ -38,10 +38,8 @@ export function toVersion(row: MinimumPrice): Version<MinimumPriceValue> {
 }
 
 /**
- * PGPAF minimum prices (Decreto 5.996/2006), the floor of a Selo contract's price (Decreto
- * 10.527/2020, art. 3º §2 II): dated, cited versions, readable by everyone, published by an ADMIN.
- * A publication adds a version and never overwrites one; where validity overlaps, the later
- * publication wins from its publication date on.
+ * PGPAF minimum prices (Decreto 5.996/2006), the floor of a Selo contract (Decreto 10.527/2020
+ * art. 3º §2º II): dated versions an ADMIN publishes, never overwritten.
  */
 export class MinimumPriceService {
   constructor(private readonly ds: DataSource) {}

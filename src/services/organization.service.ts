@@ -45,11 +45,8 @@ function checkMembers(members: unknown, familyFarmerMembers: unknown): void {
 }
 
 /**
- * Cooperatives and associations of family farmers with their DAP/CAF jurídica (Decreto
- * 10.527/2020, art. 2º V; art. 4º VI and VII). The member counts are a history of declarations,
- * each with the day it was declared (organization_membership; the first, from the record's
- * creation, undated); the share and the habilitation on a date are computed by the law from the
- * declaration in force that day. The counts on the organization's row are its latest declaration's.
+ * Cooperatives and associations (Decreto 10.527/2020 art. 2º V; art. 4º VI–VII). Member counts are
+ * a dated history (organization_membership); the law judges a date by the declaration then in force.
  */
 export class OrganizationService {
   constructor(private readonly ds: DataSource) {}

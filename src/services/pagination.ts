@@ -83,10 +83,8 @@ export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => 
 }
 
 /**
- * The order of a page and its cursor, for the services' pages and the compiled reads alike
- * (src/graphql/compiled/): the columns the rows are sorted by, the last one the id, and how each
- * is written in the cursor (a number, as the producers' and registers' pages always wrote their
- * ids, or a string). One definition per page, so that a cursor one path gives the other accepts.
+ * A page's order and cursor, one definition shared by the services and the compiled reads, so a
+ * cursor one path gives the other accepts.
  */
 export interface Keyset {
   table: string;

@@ -7,11 +7,8 @@ import { Problems } from './problems';
 export const PERIOD_LOCK_KEY = `hashtextextended('tax_period:' || $1::text || ':' || $2::int || ':' || $3::int, 0)`;
 
 /**
- * Inside a records mutation's transaction: refuse to touch a CLOSED tax period (CONFLICT reason
- * PERIOD_CLOSED, naming the field). For each distinct month it first takes the shared transaction
- * lock of the month, which closeTaxPeriod takes exclusively; so a purchase or sale racing a close
- * is either committed before the close computes its snapshot (and is in it) or sees the month
- * CLOSED and is rejected. Months are locked in order, so batches cannot deadlock each other.
+ * Refuses to touch a CLOSED month (PERIOD_CLOSED). The month's shared lock (closeTaxPeriod takes it
+ * exclusively) puts a racing write either in the snapshot or refused; locks taken in order.
  */
 export async function assertPeriodsOpen(
   em: EntityManager,

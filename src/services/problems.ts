@@ -68,10 +68,8 @@ export class Problems {
 }
 
 /**
- * A batch refused for one or more bad items. Its code, message, `field` and `reason` are those of
- * the first problem (so a batch with one bad item answers as it always has); `extensions.problems`
- * lists every problem (up to MAX_REPORTED_PROBLEMS) with its code, message, field and `path`
- * (`["input", 1, "quantityKg"]`), and `problemCount` counts them all.
+ * A batch refused: code, message, field and reason of the first problem; `extensions.problems`
+ * lists each (up to MAX_REPORTED_PROBLEMS) with its path, `problemCount` counts them all.
  */
 export class BatchError extends AppError {
   readonly code: string;

@@ -7,13 +7,8 @@ import { visibleProducerIds } from './record-batch';
 import { attachPrefetched, rowMapper } from './raw-rows';
 import { message } from '../i18n';
 
-/**
- * Pages of a producer's records (Producer.contracts, .purchases, .sales) for many producers at
- * once, so that a nested query costs the same number of statements for 2 producers as for 200:
- * one statement fetches the first N records of every producer (a LATERAL join over
- * `producer_id = ANY($1)`, served by the (producer_id, date, id) indexes), one grouped statement
- * counts them when totalCount is selected.
- */
+// Many producers' pages of records in one LATERAL statement (and one grouped count), so a nested
+// query costs the same statements for 2 producers as for 200.
 
 export interface DatedPageArgs extends PageArgs {
   /** Inclusive lower bound on the record's date. */

@@ -28,10 +28,8 @@ export interface UpdateProducerInput {
 }
 
 /**
- * The establishments of a producer (ADMIN only): CNPJs other than its own, each of at most one
- * producer and no other producer's own CNPJ, since a producer records the NF-e keys they issue
- * (SaleService). Taken under a transaction lock shared by every change of a producer's CNPJs, so
- * that two concurrent changes cannot give one CNPJ to two producers.
+ * Establishments (ADMIN): CNPJs of at most one producer and no other's own CNPJ, since sales are
+ * matched by issuer; a shared transaction lock keeps concurrent changes from giving one twice.
  */
 async function checkEstablishments(em: EntityManager, actor: Actor, producer: { id: string | null; cnpj: string }, given: string[] | null | undefined): Promise<string[] | undefined> {
   await em.query(`SELECT pg_advisory_xact_lock(hashtext('selo.producer-cnpjs'))`);

@@ -2,11 +2,8 @@ import { types } from 'pg';
 import type { DataSource, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
 
 /**
- * Entities from plain `pg` rows, mapped by hand from the entity's own column metadata: the hot
- * loaders (a page of 20 producers × 50 purchases) hydrate a thousand rows per request, and
- * TypeORM's generic result transformer costs more than the query. Same values as TypeORM gives:
- * ids and dates stay strings (see data-source.ts), numerics go through the column's transformer
- * (Decimal), booleans, integers, jsonb and timestamptz as pg parses them.
+ * Entities mapped from pg rows by their column metadata, for hot loaders where TypeORM's result
+ * transformer costs more than the query; values identical to TypeORM's (numerics as Decimal).
  */
 export interface RowMapper<T> {
   /** `alias.column, …` in entity order, to put after SELECT; with a prefix, each `AS "prefix.column"`. */

@@ -53,16 +53,9 @@ export async function afterWrite(ds: DataSource, actor: Actor): Promise<void> {
 }
 
 /**
- * A streaming hot standby of the primary, for the reads of analysts (AUDITOR). It decides, per
- * request, whether the reads go to the standby or to the primary, and says why in the metrics.
- *
- * The standby's lag is measured against positions of the primary's WAL seen at known times (every
- * check, every write): the lag is the age of the oldest one the standby has not replayed yet.
- * Unlike now() − pg_last_xact_replay_timestamp(), this does not grow while the primary is idle,
- * and does not read 0 when the standby has lost its connection to the primary.
- *
- * A client that has just written is known by its token's subject: the position of its last write
- * is kept in memory until the standby has replayed it (docs/SCALING.md says why the subject).
+ * Routes AUDITOR reads to a hot standby or the primary, per request. Lag is the age of the oldest
+ * primary WAL position seen but not replayed (honest while idle or disconnected); a client's last
+ * write position, by token subject, keeps its reads on the primary until replayed (docs/SCALING.md).
  */
 export class ReadReplica {
   readonly maxLagMs: number;

@@ -69,10 +69,8 @@ export function assertWritable(actor: Actor, wanted: Array<{ field: string; id: 
 }
 
 /**
- * Every id named in the input exists in `table`: one statement for the whole batch
- * (`WHERE id = ANY($1)`). Returns the rows found by id, with the requested columns. With
- * `problems`, every missing one is added there (NOT_FOUND naming its field); without, the first is
- * thrown.
+ * Every id named exists in `table`, in one statement; missing ones go to `problems` (NOT_FOUND),
+ * or the first is thrown.
  */
 export async function requireRecords<R extends { id: string }>(
   em: EntityManager,

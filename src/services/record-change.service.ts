@@ -50,11 +50,8 @@ export type FomentoChanges = Partial<Omit<RecordFomentoInput, 'producerId'>>;
 interface Touch { producerId: string; taxDays: string[]; seloDays: string[] }
 
 /**
- * Records change as their documents do: an NF-e cancelled (its records kept, audited, counted by no
- * computation from then on) or a record corrected. A change that reaches a closed tax month or a
- * Selo year already evaluated is refused with the month to reopen; an ADMIN's is made, and the
- * closed months it reached come back as they read now — their snapshot, with the drift of the
- * recomputation from it (TaxPeriod.differences).
+ * Cancellations and corrections. One reaching a closed month or an evaluated Selo year is refused
+ * with the month to reopen; an ADMIN's is made, the closed snapshot kept with its drift shown.
  */
 export class RecordChangeService {
   constructor(private readonly ds: DataSource, private readonly taxPeriods: TaxPeriodService) {}

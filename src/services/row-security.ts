@@ -3,11 +3,8 @@ import { Role } from '../law/types';
 import { Actor } from './actor';
 
 /**
- * The second wall of producer scoping (the access rules, README "Tokens"): inside a mutation made with a PRODUCER token,
- * switch the transaction to the database role `selo_producer` and set `selo.producer_id`, so
- * that PostgreSQL's row-level security (migration ProducerRowSecurity1765100000000) lets the
- * transaction see and write only that producer's rows, whatever the use case does. Both settings
- * are local to the transaction. ADMIN, AUDITOR and start-up work are not switched.
+ * The second wall: a PRODUCER's transaction runs as role `selo_producer` with `selo.producer_id`
+ * set locally, so row-level security limits it to its rows whatever the use case does.
  */
 export async function enterProducerScope(em: EntityManager, actor: Actor): Promise<void> {
   if (actor.role !== Role.PRODUCER) return;

@@ -3,13 +3,9 @@ import { addDays, IsoDate, today } from '../law/dates';
 import { SemiaridInterval } from '../law/municipality';
 import { semiaridOnSql } from './facts/priority-region.sql';
 
-/**
- * Writing the Semiárido's dated membership (Decreto 10.527/2020, art. 6º I and III; art. 3º §2 I
- * b–c). Every write says what is true over a run of days — a Condel/Sudene edition over its
- * validity, a municipality's flag from a date on — and replaces whatever the stored intervals said
- * about those days: an interval overlapping them keeps its days before and after (its act with
- * them), and the statement's own interval is added. Reading: src/services/facts/priority-region.sql.ts.
- */
+// Writing the Semiárido's dated membership (Decreto 10.527/2020 art. 6º I, III; art. 3º §2º I b–c):
+// each write replaces what stored intervals said about its days, keeping their days before and
+// after. Reading: src/services/facts/priority-region.sql.ts.
 
 /** The act cited by an undated flag (the municipality record's `semiarid`, with no date stated). */
 export const UNDATED_FLAG_ACT = 'Semiárido flag of the municipality record (undated)';
@@ -45,11 +41,8 @@ async function carve(em: EntityManager, cut: string, params: unknown[]): Promise
 }
 
 /**
- * The municipality record's flags, each code at most once. A dated flag says the municipality is
- * (or is not) in the Semiárido from its date on. An undated flag is the timeless flag of earlier
- * records: when it agrees with the membership of today it changes nothing (the dated history
- * stays); otherwise it replaces the municipality's membership by an undated one (true: an open
- * interval with no start; false: none).
+ * A dated flag holds from its date on. An undated flag (older records) agreeing with today's
+ * membership changes nothing; otherwise it replaces the history with an undated one.
  */
 export async function applySemiaridFlags(em: EntityManager, flags: readonly SemiaridFlag[]): Promise<void> {
   if (flags.length === 0) return;
@@ -86,11 +79,8 @@ export interface SemiaridEdition {
 }
 
 /**
- * One edition of the Semiárido (a Condel/Sudene resolution as IBGE publishes its list): over
- * [validFrom, validUntil] the municipalities of `codesSql` (an SQL relation of one column `code`,
- * each once) are in it, citing the act, and no other is — a municipality absent from the edition
- * leaves the Semiárido on its start date. What the stored intervals said about other days stays.
- * Returns how many municipalities are in it, how many entered and how many left on its start date.
+ * An edition (a Condel/Sudene act): over its validity exactly `codesSql`'s municipalities are in,
+ * citing the act; one absent leaves on its start date. Returns members, entered and left.
  */
 export async function applySemiaridEdition(em: EntityManager, edition: SemiaridEdition, codesSql: string): Promise<{ members: number; entered: number; left: number }> {
   const dayBefore = addDays(edition.validFrom, -1);

@@ -43,10 +43,8 @@ export interface WindowFeedstock {
 }
 
 /**
- * For each window (a producer's month), the raw material for biodiesel used (consumedOn) in it,
- * grouped by the facts the law needs, and the raw material acquired (purchasedOn) from third
- * parties in it (art. 6º §§3º–4º): one aggregate statement for all the windows, grouped by window
- * as well; in the order of `windows`.
+ * Per window (a producer's month), the raw material used in it by the facts the law needs and
+ * that acquired from third parties (art. 6º §§3º–4º): one statement for all windows.
  */
 export async function feedstockOfWindows(q: Queryable, windows: readonly FeedstockWindow[], share: Timeline): Promise<WindowFeedstock[]> {
   if (windows.length === 0) return [];
@@ -86,14 +84,9 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
 }
 
 /**
- * The join of each window `w` (producer_id, first, last) to its purchases of raw material for
- * biodiesel by `day` (consumed_on or purchased_on), as `alias`, read through the index on
- * (producer_id, day). For several windows, a subquery per window that `OFFSET 0` keeps from being
- * merged into the join: merged, the planner estimated each window at an even share of the table
- * (its producers are one big and many small) and, for a dashboard's 20 producers, scanned all of
- * it in parallel — 2.6 times one producer's month for the same rows. For one window the plain
- * join, whose estimate is the producer's own: the subquery's generic estimate (a few hundred rows)
- * made the big producer's month 20–50 % slower (docs/PERFORMANCE.md, "The dashboard's windows").
+ * Several windows: one `OFFSET 0` subquery each, so the planner estimates each producer apart
+ * instead of scanning the table; one window: the plain join, whose estimate is the producer's own
+ * (docs/PERFORMANCE.md, "The dashboard's windows").
  */
 function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', windows: number): string {
   // One window: its bounds as the statement's own values, so the planner sees the producer's rows.
@@ -106,10 +99,8 @@ function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', win
 const PURCHASE_READ = ['id', 'producer_id', 'feedstock', 'supplier_kind', 'family_farmer_id', 'organization_id', 'origin_municipality_code', 'purpose'];
 
 /**
- * The active purchases of raw material for biodiesel of `producer` whose `day` lies in
- * [first, last], and each active return of one of them dated in it as a negative lot on its day
- * (docs/LAW.md, "Returns"): two legs, each with its own bounds, so that each is read through its
- * index (a view over both was scanned whole).
+ * Active purchases in [first, last] plus returns dated in it as negative lots (docs/LAW.md,
+ * "Returns"): two legs with their own bounds so each uses its index.
  */
 function countedPurchasesSql(producer: string, day: 'consumed_on' | 'purchased_on', first: string, last: string): string {
   const counted = (a: string) => `${a}.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql(a)}`;

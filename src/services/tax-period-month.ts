@@ -12,17 +12,9 @@ import { minimumShareTimeline, runIndexSql } from './facts/parameter-timeline';
 import { earlierFeedstock, earlierWindow, feedstockOfWindows, latestEarlierUseSql, WindowFeedstock } from './tax-period-feedstock';
 import { activeSql } from './record-state';
 
-/**
- * The monthly PIS/Pasep and Cofins of a SET of producers for one month (Lei 11.116/2005, arts.
- * 3º–5º; Decreto 10.527/2020, arts. 5º–6º; docs/LAW.md), one producer being a set of one: a
- * fixed number of statements whatever the number of producers, each over `producer_id = ANY(…)`
- * and grouped by producer, then the law's pure functions per producer in memory.
- *
- * The statements: the producers' elections, Selo grants, imports cleared in the month and latest
- * earlier month with raw material used (one); the raw material used and acquired in the month (one
- * aggregate); the sales by segment (one aggregate); and, when a special-regime month of some
- * producer used no raw material, that earlier month's raw material (one; docs/LAW.md).
- */
+// The monthly PIS/Pasep and Cofins of a set of producers (one is a set of one) in a fixed number
+// of statements, each over `producer_id = ANY(…)` and grouped by producer; then the law's pure
+// functions per producer (Lei 11.116/2005 arts. 3º–5º; Decreto 10.527/2020 arts. 5º–6º).
 
 type Queryable = DataSource | EntityManager;
 

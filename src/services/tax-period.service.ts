@@ -43,11 +43,8 @@ export interface MonthAsked {
 }
 
 /**
- * The monthly PIS/Pasep and Cofins of a producer (Lei 11.116/2005, arts. 3º–5º; Decreto
- * 10.527/2020, arts. 5º–6º; docs/LAW.md). The month's sums are SQL aggregates grouped by the
- * facts the law needs (src/law/tax-period/ decides), for a set of producers at once
- * (tax-period-month.ts: one producer is a set of one); a closed month keeps a snapshot of every
- * figure and the fingerprint of its inputs, and refuses new records (period-lock.ts).
+ * A producer's monthly PIS/Pasep and Cofins (docs/LAW.md); a closed month keeps a snapshot and its
+ * inputs' fingerprint and refuses new records (period-lock.ts).
  */
 export class TaxPeriodService {
   /** Work done in a close's transaction once the month is saved (the credits keep their own snapshot, credit.service.ts). */
@@ -70,10 +67,8 @@ export class TaxPeriodService {
   }
 
   /**
-   * Producer.taxPeriod for the rows of a page at once (the producers already within the caller's
-   * scope): the months asked grouped by (year, month, asKnownOn), each group computed in the same
-   * few statements as one producer's month (tax-period-month.ts). An invalid month or date is the
-   * error of every producer asking it; a month the law refuses, the error of its producer only.
+   * Producer.taxPeriod for a page's rows, grouped by (year, month, asKnownOn), each group in one
+   * month's statements. A bad date fails every producer; a month the law refuses, its producer.
    */
   async ofPage(asked: readonly MonthAsked[]): Promise<Array<TaxPeriodView | Error>> {
     const groups = new Map<string, number[]>();

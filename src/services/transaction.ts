@@ -39,10 +39,8 @@ async function insertAudit(em: EntityManager, actor: Actor, records: AuditRecord
 }
 
 /**
- * Run one mutation as one transaction: the work and its audit entries are written together or
- * not at all (a batch with one bad item writes nothing). Constraint violations become API errors.
- * Always on the primary, whichever DataSource the service reads from (src/services/read-replica.ts),
- * and the position of the committed write is remembered for the writer's next reads.
+ * One mutation, one transaction with its audit entries, on the primary; constraint violations
+ * become API errors; the commit's position is kept for the writer's next reads.
  */
 export async function mutate<T>(
   ds: DataSource,

@@ -9,10 +9,8 @@ import { Problems } from './problems';
 /** Input checks shared by the use cases; each names the offending field (docs/API.md "Errors"). */
 
 /**
- * The longest text a field takes, in characters (UTF-16 code units), for the GraphQL input and the
- * imports alike (docs/API.md, "Text lengths"): names 500, legal bases, notes and reasons 2000,
- * every other text (ids, codes, keys, numbers of documents) 255. Under PostgreSQL's limit for a
- * btree index entry (about 2.7 KB) even in four-byte characters, for the indexed ones.
+ * Longest texts in UTF-16 units (docs/API.md, "Text lengths"): names 500, long texts 2000, others
+ * 255 — under a btree entry's limit even in four-byte characters.
  */
 export const TEXT_MAX = { id: 255, name: 500, long: 2000 } as const;
 const NAME_FIELDS = new Set(['name', 'legalName', 'supplierName']);

@@ -1,11 +1,7 @@
 import { activeSql } from '../record-state';
 
-/**
- * A contract covering a purchase, and the first purchase a contract covers, in SQL (Decreto
- * 10.527/2020, art. 3º §2 II): the one home of the facts for the Selo's year, Purchase.selo and
- * Contract.conformity. Pure twins: `coverage`, `signedBefore` and `firstCoveredPurchaseOn` of
- * src/law/contract-conformity.ts; test/e2e/facts-parity.test.ts checks that they agree.
- */
+// Contract coverage in SQL (Decreto 10.527/2020 art. 3º §2º II), the one home for the Selo year,
+// Purchase.selo and Contract.conformity; pure twins in src/law/contract-conformity.ts (parity test).
 
 /** Whether contract `c` covers purchase `p` (SQL aliases), and whether it was signed on or before the purchase. */
 export function coverageSql(c: string, p: string): { prior: string; date: string; feedstock: string; counterparty: string; all: string } {
@@ -17,11 +13,8 @@ export function coverageSql(c: string, p: string): { prior: string; date: string
 }
 
 /**
- * The day of the first purchase recorded under contract `c` that it covers (NULL: none), among
- * those bought on or after `from` and on or before `until` (SQL expressions; either may be omitted).
- * Written as the first row in date order, not `min`, so that the index `purchase_contract`
- * (contract_id, purchased_on) finds it in one probe per contract: the contract's dates bound the
- * scan and it stops at the first purchase covered (docs/PERFORMANCE.md).
+ * The first purchase `c` covers within [from, until] (NULL: none), as the first row in date order
+ * so the (contract_id, purchased_on) index stops at it (docs/PERFORMANCE.md).
  */
 export function firstCoveredSql(c: string, window: { from?: string; until?: string } = {}): string {
   const bounds = [window.from && `p.purchased_on >= ${window.from}`, window.until && `p.purchased_on <= ${window.until}`].filter(Boolean);

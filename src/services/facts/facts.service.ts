@@ -28,10 +28,8 @@ export interface SupplierOnDay {
 }
 
 /**
- * The facts the law judges on a date, for the computed fields of the read schema (FamilyFarmer's
- * eligibility, an organization's habilitation, a purchase's family-farming origin, a producer's
- * Selo standing and regime): the database's side from the builders of this folder, the decision
- * from src/law/.
+ * The facts the law judges on a date for the read schema's computed fields: the database's side
+ * from this folder's builders, the decision from src/law/.
  */
 export class FactsService {
   constructor(private readonly ds: DataSource) {}
@@ -77,10 +75,8 @@ export class FactsService {
   }
 
   /**
-   * Decreto 10.527/2020, art. 6º §2º; Lei 11.116/2005, art. 5º §3º — whether a purchase came from
-   * family farming: a family farmer eligible on purchasedOn, or a cooperative habilitated then
-   * (the minimum share as known on `asKnownOn` in `law`; none in force: NO_RULE_IN_FORCE).
-   * Associations count for the Selo, not for the rates.
+   * Family-farming origin (art. 6º §2º; Lei 11.116/2005 art. 5º §3º): an eligible farmer or a
+   * habilitated cooperative on purchasedOn; associations count for the Selo, not for the rates.
    */
   purchaseOrigin(law: LawBook, purchase: Purchase, facts: SupplierOnDay | null, asKnownOn: IsoDate): FamilyFarmingOrigin {
     const on = purchase.purchasedOn;

@@ -1,10 +1,6 @@
 /**
- * The version of a dated figure in force on a date, as known on a date, in SQL: the one home of
- * the choice for every statement that asks it (the compiled `minimumPrices(on:)`). Its pure twin
- * is `inForce` of src/law/dated.ts: among the versions published by `asKnownOn` whose validity
- * (`validFrom` ≤ on ≤ `validUntil`, both inclusive, an open end null) covers `on`, the one
- * published last, equal publication days the one recorded last (the highest id).
- * test/e2e/facts-parity.test.ts checks that they agree.
+ * The version in force on a date as known on a date, in SQL: published last by `asKnownOn` among
+ * those covering `on`, ties by highest id. Pure twin: `inForce` (src/law/dated.ts), parity-tested.
  */
 export interface InForceQuery {
   table: string;

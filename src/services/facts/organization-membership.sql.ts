@@ -1,11 +1,6 @@
-/**
- * An organization's members and family-farmer members in force on a date, in SQL (Decreto
- * 10.527/2020, art. 4º VI): the declaration declared latest on or before that day (an undated one
- * before any dated one; among the same day, the later recorded). Its pure twin is `membershipOn`
- * of src/law/family-farming.ts. Two forms of the same rule: a probe (`membershipOnSql`) for one
- * row at a time, and a join (`membershipDays`) for a year of purchases, each declaration with the
- * run of days it is in force.
- */
+// An organization's member declaration in force on a date (art. 4º VI): the latest declared by then
+// (undated first; same day, later recorded). A probe per row and a join for a year; pure twin
+// `membershipOn` (src/law/family-farming.ts).
 
 /** The declaration in force on `day` for the organization `organization` (SQL expressions): a sub-select of one row (id, members, family_farmer_members). */
 export function membershipOnSql(organization: string, day: string): string {

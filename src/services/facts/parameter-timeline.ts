@@ -2,14 +2,8 @@ import { IsoDate } from '../../law/dates';
 import { LawBook } from '../../law/law-book';
 import { runs, versionBoundaries } from '../../law/timeline';
 
-/**
- * A parameter's timeline in SQL (docs/LAW.md): the runs of days over which the figures a
- * statement reads do not change, as an array of their first days, and the run of a day as
- * PostgreSQL's `width_bucket` over it — the one home of the lookup for the tax month, the Selo's
- * year and Purchase.selo. Pure twins: `runs` and `runIndex` of src/law/timeline.ts;
- * test/e2e/facts-parity.test.ts checks that they agree, and that a value read through the
- * timeline is the law book's on every day.
- */
+// A parameter's timeline in SQL: the runs' first days as an array, a day's run by `width_bucket`.
+// Pure twins `runs` and `runIndex` (src/law/timeline.ts), parity-tested against the law book.
 
 /** The run of `day` among the runs starting on the days of the date array `starts` (SQL expressions): 1 for the first, 0 before it. */
 export function runIndexSql(day: string, starts: string): string {

@@ -1,16 +1,6 @@
-/**
- * The priority region on a date, in SQL (Decreto 10.527/2020, art. 6º I and III; art. 3º §2 I b–c):
- * the one home of the fact for every statement that asks it (the tax period, the Selo's compliance,
- * Purchase.selo, the rate of a lot, Municipality's fields). Its pure twin is
- * `semiaridOn`/`priorityRegionOn` of src/law/municipality.ts; test/e2e/facts-parity.test.ts checks
- * that they agree.
- *
- * `code` and `on` are SQL expressions: the municipality's IBGE code and the day asked about (the
- * purchase's acquisition date, the fomento's date, …). Two forms of the same test: a lookup
- * (`semiaridOnSql`, a probe of the municipality's intervals) for a few rows, and for a year of
- * purchases a join (`semiaridDays`) of each municipality's days as one multirange, hash-joined once
- * instead of probed per row.
- */
+// The priority region on a date in SQL (Decreto 10.527/2020 art. 6º I, III; art. 3º §2º I b–c), the
+// one home for every statement; pure twin in src/law/municipality.ts (parity-tested). A probe for
+// few rows; for a year, one multirange per municipality, hash-joined once.
 
 import { NORTH_NORTHEAST_UF_CODES } from '../../law/municipality';
 

@@ -1,16 +1,9 @@
 import { SupplierKind } from '../../law/types';
 import { membershipDays } from './organization-membership.sql';
 
-/**
- * Whether a purchase's supplier was eligible on a date, in SQL (Decreto 10.527/2020, art. 2º IV–V;
- * art. 4º VI–VII; art. 6º §2º; Lei 11.116/2005, art. 5º §3º): the one home of the fact for the tax
- * month, the Selo's year, Purchase.selo and Purchase.familyFarmingOrigin. Its pure twins are
- * `farmerEligibility`, `organizationHabilitation`, `membershipOn` and `familyFarmingOrigin` of
- * src/law/family-farming.ts; test/e2e/facts-parity.test.ts checks that they agree.
- *
- * Joined once per statement: each supplier's registrations as date multiranges (hash-joined, no
- * probe per purchase) and the organization's member declaration in force that day.
- */
+// A supplier's eligibility on a date in SQL (Decreto 10.527/2020 arts. 2º IV–V, 4º VI–VII, 6º §2º;
+// Lei 11.116/2005 art. 5º §3º); pure twins in src/law/family-farming.ts (parity-tested). Registrations
+// are date multiranges, hash-joined once per statement.
 
 /** One row per supplier: the days its registrations cover, and those of DAPs issued after `lastDapDay`. */
 function registrationDays(table: string, column: string, lastDapDay: string): string {
@@ -27,12 +20,8 @@ export interface SupplierOn {
   /** The id of the organization's member declaration in force that day (art. 4º VI); 0 for a family farmer. */
   membershipId: string;
   /**
-   * Came from family farming (art. 6º §2º; Lei 11.116/2005, art. 5º §3º): a family farmer with a
-   * DAP/CAF valid that day, or a cooperative with a DAP/CAF jurídica valid that day whose declared
-   * family-farmer members are at least `minShare` (an SQL expression; NULL while none is published:
-   * the document alone decides, art. 4º VI read in docs/LAW.md) of its members. Never an association (art. 6º §2º
-   * names the cooperative). Interpretation: purchases from associations count for the Selo
-   * (art. 2º V) but not for categories II/III (docs/LAW.md; docs/LAW.md).
+   * A farmer with a valid DAP/CAF, or a cooperative with a valid DAP/CAF jurídica and members at
+   * least `minShare` (NULL while unpublished: the document decides). Never an association (§2º).
    */
   familyFarmingOrigin(minShare: string): string;
 }

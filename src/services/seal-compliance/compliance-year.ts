@@ -19,13 +19,8 @@ import {
 } from './purchase-facts.sql';
 import { activeSql, COUNTED_SALE } from '../record-state';
 
-/**
- * The Selo's year (Decreto 10.527/2020, art. 3º §2 I–III, §3º) of a SET of producers, one producer
- * being a set of one: the year's sums are SQL aggregates over `producer_id = ANY(…)` grouped by
- * producer and by the facts the law needs (purchase-facts.sql.ts), a fixed number of statements
- * whatever the number of producers; src/law/ decides per producer in memory. Only the rows of the
- * groups that do not count are then read, for the `excluded` lists (one statement for all).
- */
+// The Selo year of a set of producers in a fixed number of grouped statements (purchase-facts.sql.ts);
+// src/law/ decides per producer, then one statement reads the excluded rows.
 
 /** One item that does not count, with every reason (docs/LAW.md). */
 export interface ExcludedItem {

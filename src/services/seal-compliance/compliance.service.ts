@@ -46,10 +46,8 @@ export interface YearAskedOf {
 }
 
 /**
- * The Selo's annual family-farming targets (Decreto 10.527/2020, art. 3º §2 I–III, §3º). The year's
- * sums are SQL aggregates grouped by the facts the law needs (purchase-facts.sql.ts);
- * src/law/seal-spending.ts decides what counts, group by group. Only the rows of the groups that
- * do not count are then read, for the `excluded` list.
+ * The Selo's annual targets (Decreto 10.527/2020 art. 3º §§2º–3º): grouped SQL sums, decided by
+ * src/law/seal-spending.ts; only excluded groups' rows are read back.
  */
 export class SealComplianceService {
   private readonly years: ComplianceYears;
@@ -79,10 +77,8 @@ export class SealComplianceService {
   }
 
   /**
-   * Producer.sealCompliance for the rows of a page at once (the producers already within the
-   * caller's scope): the years asked grouped by (year, asKnownOn), each group computed in the
-   * statements of one producer's year (compliance-year.ts), in one snapshot. A bad year or date is
-   * the error of the producers asking it; a year the law refuses, the error of its producer only.
+   * Producer.sealCompliance for a page, grouped by (year, asKnownOn), one snapshot; a bad date
+   * fails its askers, a year the law refuses its producer only.
    */
   async ofPage(asked: readonly YearAskedOf[]): Promise<Array<SealComplianceReport | Error>> {
     const shown: Array<SealComplianceReport | Error> = new Array(asked.length);

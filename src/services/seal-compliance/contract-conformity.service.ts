@@ -24,10 +24,8 @@ export class ContractConformityService {
   constructor(private readonly ds: DataSource, private readonly minimumPrices: MinimumPriceService) {}
 
   /**
-   * Conformity of contracts by id, as known on `asKnownOn`: one statement for the contracts and the
-   * first purchase each covers (the contract-coverage builder), one for the minimum prices. With
-   * `until`, the first purchase covered on or before that day (the Selo's year and Purchase.selo:
-   * up to the year's end).
+   * Conformity of contracts by id: one statement for contracts and first covered purchase (up to
+   * `until` when given), one for minimum prices.
    */
   async conformities(ids: readonly string[], asKnownOn: IsoDate, until?: IsoDate, em: EntityManager = this.ds.manager): Promise<Conformities> {
     const map: Conformities = new Map();

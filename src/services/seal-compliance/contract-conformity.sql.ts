@@ -3,10 +3,8 @@ import { IsoDate } from '../../law/dates';
 import { firstCoveredSql } from '../facts/contract-coverage.sql';
 
 /**
- * The contracts by id ($1) with the first purchase each covers (Decreto 10.527/2020, art. 3º §2 II):
- * by the contract's producer, on a date within its validity, of its feedstock, from its
- * counterparty (the builder of src/services/facts/contract-coverage.sql.ts). With `until` ($2), only
- * the purchases on or before that day are looked at (a Selo year: the first covered up to its end).
+ * Contracts by id ($1) with the first purchase each covers (art. 3º §2º II); with `until` ($2)
+ * only purchases up to that day.
  */
 export function contractsSql(until: boolean): string {
   const first = firstCoveredSql('c', until ? { until: '$2::date' } : {});

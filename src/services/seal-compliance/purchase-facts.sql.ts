@@ -21,19 +21,9 @@ const SUPPLIERS = `('${SupplierKind.FAMILY_FARMER}','${SupplierKind.COOPERATIVE}
 export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FARMER, SupplierKind.COOPERATIVE, SupplierKind.ASSOCIATION]);
 
 /**
- * The facts of each family-farming purchase of the year that the law looks at, computed by the
- * database (no decision is taken here): whether the contract was signed on or before the purchase
- * date and whether its dates, feedstock and counterparty match the purchase's (false without a
- * contract, whose id is then 0), the origin municipality's region and whether it lies in the
- * Semiárido on the purchase date, the parameter segment of the purchase date, and the supplier's
- * registrations on that date (`registration`: 0 none valid, 1 a DAP/CAF valid, 2 valid and a DAP
- * starting after the end of DAP issuance among them), an organization's member declaration in force
- * on that date (`membership_id`, 0 for a farmer), the product, and whether its price per kg
- * is below the PGPAF minimum in force on its date (the runs of `minimumPriceRuns`, empty under
- * the flat model). Every column is non-null, so that groups can be matched as tuples.
- * Parameters: $1 the producers (an array: one, or a page's), $2 first day, $3 last day, $4 segment start days, $5 last DAP issue day,
- * $6–$10 the minimum price runs (feedstocks, first days, last days, prices per kg, scopes): the price of the
- * origin's state, else its region's, else the national one (Decreto 5.996/2006 tables by state or region).
+ * Each family-farming purchase's facts the law looks at, non-null so groups match as tuples; no
+ * decision here. $1 producers, $2–$3 the days, $4 segment starts, $5 last DAP issue day, $6–$10
+ * minimum price runs (state, else region, else national: Decreto 5.996/2006).
  */
 export function purchaseFacts(extraWhere = ''): string {
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');

@@ -52,13 +52,8 @@ export class PurchaseSeloService {
   ) {}
 
   /**
-   * Purchase.selo for a page of purchases already in the caller's scope: whether each counts for the
-   * Selo targets of its purchase year as known on asKnownOn, with the first covered
-   * purchase of each contract as the year's computation finds it. Statements per (year, asKnownOn)
-   * of the page — for all its producers at once — not per purchase nor per producer: the purchases'
-   * facts, the first purchase each of their contracts covers in the year, the contracts and minimum
-   * prices, the organizations. Third-party and own-production purchases are not family-farming
-   * spending (docs/LAW.md): null.
+   * Purchase.selo for a page: statements per (year, asKnownOn) for all its producers, not per
+   * purchase. Third-party and own-production purchases are not family-farming spending: null.
    */
   async seloOf(keys: ReadonlyArray<{ purchase: Purchase; asKnownOn: IsoDate }>): Promise<Array<PurchaseSeloView | null>> {
     const answers = new Map<string, PurchaseSeloView>();
