@@ -18,12 +18,8 @@ const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '0800
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Connection ended|the database system is (starting up|shutting down)/i;
 
-/**
- * TypeORM releases a transaction's connection the moment the driver reports it broken (the
- * server went away mid-transaction); the transaction's next statement, or its COMMIT, then fails
- * with one of these. Every transaction of the API runs inside `mutate`, which ends it only after
- * its work settles, so here they always mean a lost connection, never a query after commit.
- */
+// TypeORM releases a transaction's connection when the driver reports it broken; since `mutate`
+// ends transactions only after their work settles, these always mean a lost connection.
 const RELEASED_BY_DRIVER = new Set(['QueryRunnerProviderAlreadyReleasedError', 'QueryRunnerAlreadyReleasedError']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -36,12 +32,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-/**
- * The database is working but could not finish this statement now: cancelled (57014, the
- * statement_timeout that bounds a request), a lock not had in time (55P03, lock_timeout), a
- * deadlock or serialization failure (40P01, 40001). Nothing was written (the transaction rolled
- * back); the same request sent again shortly may pass: DATABASE_BUSY, HTTP 503 with Retry-After.
- */
+// Statement timeout, lock timeout, deadlock, serialization failure: rolled back, may pass if sent
+// again shortly — DATABASE_BUSY, 503 with Retry-After.
 const BUSY_SQLSTATES = new Set(['57014', '55P03', '40P01', '40001']);
 
 export function isDatabaseBusy(error: unknown): boolean {
@@ -59,15 +51,10 @@ export interface ErrorLog {
   error(details: Record<string, unknown>, message: string): void;
 }
 
-/**
- * One place that maps errors to GraphQL errors with `extensions.code`. Errors of the use cases
- * and of the law keep their code and message; unexpected ones become INTERNAL_SERVER_ERROR with
- * the request id, and their details go only to the log.
- */
-/**
- * A message without graphql-js's suggestions (` Did you mean "producer"?`, ` Did you mean the enum
- * value "SOYBEAN"?`): a caller must not map the schema by guessing names.
- */
+// One place maps errors to GraphQL errors with a code; unexpected ones become INTERNAL_SERVER_ERROR
+// with the request id, their details only in the log.
+
+/** Without graphql-js's "Did you mean …" suggestions: the schema is not mapped by guessing. */
 export function withoutSuggestions(text: string): string {
   return text.replace(/\s*Did you mean [\s\S]*\?$/, '');
 }
@@ -191,12 +178,9 @@ function badTextIn(value: unknown, at: string, depth = 0): { field: string; text
 }
 
 /**
- * Request hooks: every string of the input — literal or variable, at any depth — is checked before
- * anything runs (docs/API.md "Errors": bad input is the caller's error, with its field): a NUL character
- * (U+0000), which PostgreSQL text cannot hold, another control character or a direction override
- * (a line break in a name would forge lines of the EFD draft), and a text longer than its field takes
- * (`textLimit`: 255 characters for ids, codes and keys, 500 for names, 2000 for legal bases and
- * notes; an indexed column of a few KB would otherwise fail deep in a query as an internal error).
+ * Every input string, literal or variable, at any depth, is checked before anything runs: no
+ * control character or direction override (they forge EFD lines; PostgreSQL refuses NUL) and
+ * within its field's length (`textLimit`), so it fails as the caller's error, not deep in a query.
  */
 const inputTextCheck: RequestHooks = {
   didResolveOperation({ request, document }) {

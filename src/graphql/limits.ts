@@ -12,10 +12,8 @@ import { LocalizedGraphQLError } from './localized-error';
 import type { PerRequest, RequestHooks } from './request-hooks';
 
 /**
- * Limits on what one request may ask (docs/API.md "Errors": QUERY_TOO_COMPLEX). The figures are chosen so
- * that the heaviest legitimate pages (20 producers × 50 purchases with farmer and municipality
- * names, a month's segments and mix) pass with room to spare, and abuse is refused before
- * anything is executed.
+ * Limits on one request (QUERY_TOO_COMPLEX): the heaviest legitimate pages (20 producers × 50
+ * purchases with names, a month's segments) pass with room; abuse is refused before execution.
  */
 export const LIMITS = {
   /**
@@ -60,10 +58,8 @@ function reject(ctx: ValidationContext | null, error: GraphQLError): void {
 const callbacks = { propagateOnRejection: false, onReject: [reject] };
 
 /**
- * graphql-armor's validation rules for depth, aliases, directives and cost (field suggestions,
- * "Did you mean …", are removed from every message by the error formatter, so the schema cannot
- * be mapped by guessing). The token limit is graphql-js's own parser limit (`parseOptions`), which refuses the
- * document before it is parsed in full.
+ * graphql-armor's depth, alias, directive and cost rules; the token limit is graphql-js's parser
+ * limit (`parseOptions`), which stops before parsing in full.
  */
 export function armor() {
   const protection = new ApolloArmor({
@@ -143,11 +139,9 @@ const INTROSPECTS_ONLY = new WeakMap<OperationDefinitionNode, boolean>();
 const INTROSPECTION_CACHE_MAX = 100;
 
 /**
- * Request hooks: an operation that only introspects (GraphiQL's, codegen's) is answered from a
- * cache per schema, keyed by its document, operation name and variables, once it has been
- * executed without error: the schema does not change while the server runs, and building the
- * whole answer again (half a megabyte) for every client was the cost of an introspection storm.
- * `onHit` is told of every answer served from the cache.
+ * Introspection-only operations answered from a per-schema cache keyed by document, name and
+ * variables once executed without error: the schema is fixed, and rebuilding half a megabyte per
+ * client made introspection storms costly.
  */
 export function introspectionCache(onHit: () => void = () => undefined): PerRequest {
   const answers = new WeakMap<GraphQLSchema, Map<string, FormattedExecutionResult>>();
@@ -175,11 +169,9 @@ export function introspectionCache(onHit: () => void = () => undefined): PerRequ
   };
 }
 
-/** graphql-js's message for its token limit ("more that" is its spelling). */
 /**
- * Estimated field resolutions of an operation, with the real page sizes: each field counts once
- * per parent object, and a `…Connection` field multiplies its subtree by its page size. Unlike the
- * static cost rule, this sees `first` passed in variables and the default page size.
+ * Estimated field resolutions with the real page sizes (a connection multiplies its subtree),
+ * seeing `first` in variables and the default page size, which the static cost rule does not.
  */
 export function fanOut(operation: OperationDefinitionNode, root: GraphQLObjectType, fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>): number {
   const walk = (set: SelectionSetNode, type: GraphQLObjectType, times: number, seen: Set<string>): number => {

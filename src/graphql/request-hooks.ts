@@ -36,11 +36,8 @@ export interface RequestHooks<C extends BaseContext = BaseContext> {
 export type PerRequest<C extends BaseContext = BaseContext> = () => RequestHooks<C>;
 
 /**
- * The API's request hooks as one Apollo Server plugin, run in the order given: each plugin of its
- * own cost a promise per stage and one more to start, on every request. At each stage they run
- * as Apollo runs separate plugins' — the first refusal of `didResolveOperation` (in that order)
- * is the request's, the first answer of `responseForOperation` is given — except that a check
- * after a refusal is not run (checks only refuse).
+ * The request hooks as one Apollo plugin (a plugin each costs promises per stage), with Apollo's
+ * semantics for separate plugins: first refusal wins, first answer is given.
  */
 export function requestHooksPlugin<C extends BaseContext>(parts: ReadonlyArray<PerRequest<C>>): ApolloServerPlugin<C> {
   return {

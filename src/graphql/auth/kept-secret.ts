@@ -3,11 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The signing secret of `npm start` on the embedded database when JWT_SECRET is not set: made once
- * (32 random bytes, hex) and kept in `file` (mode 0600, readable by this user alone) beside the
- * data, so that the tokens it printed still verify after a restart. Created under a temporary
- * name and linked into place, so a file there always holds a whole secret and two starts agree
- * on one. A kept file others could read is made private again.
+ * The embedded start's signing secret when JWT_SECRET is unset: made once, kept private (0600)
+ * beside the data so printed tokens survive restarts; written atomically so two starts agree.
  */
 export function keptSecret(file: string): string {
   const existing = read(file);

@@ -8,10 +8,8 @@ import { message } from '../../i18n';
 const PROTECTED = Symbol('selo.protected');
 
 /**
- * Check a root operation against its rule before its resolver runs (so a refused mutation
- * touches nothing). Throws FORBIDDEN for a role the rule does not allow (or an operation with no
- * rule), NOT_FOUND when a PRODUCER names another producer — the same error a missing producer
- * gives, so nothing tells the two apart.
+ * Checks a root operation's rule before its resolver runs: FORBIDDEN for a role (or no rule);
+ * NOT_FOUND when a PRODUCER names another producer, as for a missing one.
  */
 export function authorize(rootType: 'Query' | 'Mutation', field: string, actor: Actor | undefined, args: Record<string, unknown>): Rule {
   if (!actor) throw new UnauthenticatedError();

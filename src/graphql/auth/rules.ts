@@ -1,16 +1,9 @@
 import { Role } from '../../law/types';
 
 /**
- * The authorization rule of every root operation (the access rules, README "Tokens"), in one table. Every query and
- * mutation of the schema must have a rule here: an operation without one is refused for every
- * role (see protect.ts), and the access matrix test fails, so a new operation cannot be served
- * by accident.
- *
- * - ADMIN: everything, including the law, Selo grants and events, and reference data.
- * - AUDITOR: reads everything, writes nothing (FORBIDDEN).
- * - PRODUCER: reads and writes only its own producer's records; farmers, organizations,
- *   municipalities and the law are readable by all. Another producer's record is NOT_FOUND,
- *   exactly as a missing one.
+ * Every root operation's rule in one table; one without a rule is refused for all roles (and the
+ * access matrix test fails). ADMIN: all; AUDITOR: reads; PRODUCER: its own records, plus the
+ * shared registers and the law; another producer's record is NOT_FOUND.
  */
 export interface Rule {
   /** Read (no change) or write (a mutation: never AUDITOR). */

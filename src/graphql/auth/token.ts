@@ -13,10 +13,8 @@ export const TOKEN_HOURS = 12;
 export const SUBJECT_MAX = 255;
 
 /**
- * The claims a token may carry, checked as a whole (no other claim; the role one of Role's own
- * values, never a name read through the prototype such as `constructor`): `sub` is text of 1 to
- * SUBJECT_MAX characters without control characters (a NUL cannot be stored), `producerId` an id
- * of 1 to 18 digits. Whether producerId goes with the role is checked after.
+ * The only claims a token may carry: a role of Role's own values, `sub` without control
+ * characters, `producerId` 1–18 digits; whether it fits the role is checked after.
  */
 const CLAIMS = z.strictObject({
   sub: z.string().min(1).max(SUBJECT_MAX).regex(/^[^\p{Cc}]+$/u),
@@ -78,10 +76,8 @@ export function verifierFromEnvironment(env: NodeJS.ProcessEnv, secret: string):
 interface Verified { sub: string; role: Role; producerId: string | null; nbf: number | null; exp: number | null; until: number }
 
 /**
- * Tokens already verified, by token text, per verifier: the signature check (WebCrypto, about half
- * a millisecond) ran on every request of the same client. A hit is honoured only within the
- * token's own nbf/exp, as jwtVerify would, and for at most VERIFIED_TTL_MS; at most
- * VERIFIED_MAX tokens are kept (the oldest go first).
+ * Verified tokens by text, so a client's signature check (~0.5 ms) runs once: honoured within
+ * nbf/exp and VERIFIED_TTL_MS, at most VERIFIED_MAX kept.
  */
 const verifiedTokens = new WeakMap<TokenVerifier, Map<string, Verified>>();
 const VERIFIED_MAX = 1_000;

@@ -14,13 +14,9 @@ export type OrderKey = string | { property: string; nulls: 'first' };
 export type Filters = Readonly<Record<string, string>>;
 
 /**
- * How a field of the read schema is read from the database, written on the field itself (the
- * query, or the field resolver that reads it otherwise): the table and column metadata come from
- * TypeORM's entity metadata (src/domain/), these annotations only say which entity a field leads
- * to and through which key. A field of an object type that has no annotation and no resolver of
- * its own is the entity's property of the same name. src/graphql/compiled/compiler.ts turns a
- * root field's selection into one SQL statement from these; a field it cannot read from them (a
- * computed one) is answered by the field's resolvers as always.
+ * How a read-schema field is read: which entity it leads to and through which key; tables and
+ * columns come from TypeORM's metadata. Unannotated fields are the entity's property; computed
+ * ones keep their resolvers.
  */
 export type SqlRead =
   /** A to-one relation: the row of `entity` whose primary key is the parent's property `fk`. */

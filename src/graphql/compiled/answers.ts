@@ -23,11 +23,8 @@ export function ownResolverOf(field: { resolve?: GraphQLFieldResolver<unknown, u
 }
 
 /**
- * Every field of a non-root object type that leads to objects, every SQL-computed one and every
- * stored Decimal with a scale (written at its scale by the statement) first answers what a
- * compiled statement gave its object under the field's response key; otherwise its own resolver
- * (or the default one) runs as always. Other stored scalars are read by graphql-js's default
- * resolver from the object's properties.
+ * Object-valued, SQL-computed and scaled Decimal fields first answer what the compiled statement
+ * gave under their response key; else their own (or the default) resolver runs.
  */
 export function answerCompiledFields(schema: GraphQLSchema): GraphQLSchema {
   const roots = new Set([schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]);

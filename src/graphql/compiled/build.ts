@@ -98,10 +98,8 @@ export class Build {
   }
 
   /**
-   * An object of `type` from rows of `meta` aliased `q`: a JSON array of the texts of the columns
-   * its stored fields read (every column when a computed field is asked: its resolver gets the
-   * whole entity), then the values of its fields that lead to objects; read back as the entity,
-   * its columns parsed as its loaders parse them. To-one relations are LEFT JOINs added to `joins`.
+   * An object as a JSON array of its stored fields' columns (all of them when a computed field
+   * needs the entity), then its object-valued fields; to-one relations join into `joins`.
    */
   object(type: GraphQLObjectType, meta: EntityMetadata, fields: Map<string, readonly FieldNode[]>, q: string, joins: string[]): Part {
     if (fields.size > MAX_KEYS) throw new Decline();

@@ -7,24 +7,10 @@ import { columnOf, CompiledStatement, Decline, orderProperty, ownerOf, RootField
 
 export type { CompiledStatement, RootField } from './statement';
 
-/**
- * Reads compiled to SQL: the database does the set work. A root field of the read schema
- * annotated with how it is read (annotations.ts) is translated here, from its selection, into one
- * SQL statement of nested subqueries that gives the field's rows as JSON — the scoping, ordering,
- * cursors and limits of the services, every value a bound parameter — read back into the objects
- * graphql-js then resolves as always: stored fields by its default resolver, the fields that lead
- * to other objects from what the statement gave (answers.ts), computed fields by their resolvers
- * and the request's DataLoaders, one statement per loader for the whole page. Tables and columns
- * come from TypeORM's entity metadata; a connection's order and cursor from the keyset its service
- * pages with (src/services/keysets.ts).
- *
- * What it cannot translate — an argument the resolvers would refuse, a selection too wide — makes
- * `compile` return null, and the field's resolver answers it as always, errors included
- * (test/e2e/compiled-reads.test.ts compares the two paths byte for byte).
- *
- * The parts: build.ts walks the selection (objects, columns, relations), connection.ts writes a
- * connection's page, statement.ts holds the shared types and pieces of SQL text.
- */
+// A root field's selection compiled into one SQL statement (bound parameters, the services'
+// keysets) whose rows graphql-js resolves as objects; computed fields keep their loaders. What it
+// cannot translate falls back to the resolver (docs/ARCHITECTURE.md; compared byte for byte by
+// test/e2e/compiled-reads.test.ts). build.ts walks the selection, connection.ts pages.
 
 export class ReadCompiler {
   /** Statements made, by the root field's first node, then by cacheKey. */
@@ -38,12 +24,7 @@ export class ReadCompiler {
     return read !== undefined && ROOT_KINDS.has(read.kind);
   }
 
-  /**
-   * Every annotation of the schema checked against TypeORM's metadata once, at start-up: an
-   * entity, a property (`fk`, `order`, an `arg` of the field) or a records list's owner that does
-   * not exist throws here, instead of making every request that reaches the field fall back to
-   * its resolver.
-   */
+  /** Annotations checked against TypeORM's metadata at start-up, not found wrong per request. */
   static checkAnnotations(schema: GraphQLSchema, dataSource: DataSource): void {
     for (const type of Object.values(schema.getTypeMap())) {
       if (!isObjectType(type) || type.name.startsWith('__')) continue;
@@ -78,10 +59,8 @@ export class ReadCompiler {
   }
 
   /**
-   * The statement answering a root field, or null when its resolver must. The same field node of
-   * the same parsed document (Apollo Server keeps parsed documents) with the same variables, for
-   * the same producer scope and on the same day (the `value` annotations ask today), gives the
-   * same statement: it is kept and given again.
+   * The statement for a root field, or null for its resolver; kept per parsed field node,
+   * variables, producer scope and day.
    */
   compile(root: RootField): CompiledStatement | null {
     const key = cacheKey(root);

@@ -33,10 +33,8 @@ export function pageOf(args: Readonly<Record<string, unknown>>, keyset: Keyset, 
 }
 
 /**
- * A connection (src/services/pagination.ts toConnection): the first limit + 1 rows after the
- * cursor, numbered; edges are the first `limit`, hasNextPage whether there was one more,
- * hasPreviousPage whether a cursor was given, totalCount the rows of the filters (not the cursor).
- * Read back as plain objects of the connection's fields (edges and pageInfo by response key).
+ * A connection page: limit + 1 rows after the cursor (the extra one gives hasNextPage);
+ * totalCount counts the filters' rows, not the cursor's.
  */
 export function connectionPart(
   build: Build,

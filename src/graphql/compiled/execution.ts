@@ -8,12 +8,8 @@ import { ReadCompiler } from './compiler';
 import { CompiledStatement } from './statement';
 
 /**
- * The schema Apollo Server executes when reads are compiled: the same types, with a Query type
- * whose compiled root fields (an annotated list, lookup or records field, annotations.ts) first
- * try their statement — compiled from the field's selection, run by the services
- * (src/services/compiled-read.service.ts) — and resolve to the objects it gives. A field the
- * compiler declines, a refusal, or a statement that finds nothing (a lookup's null, an unknown
- * producer's NOT_FOUND) is answered by the field's own resolver, in the same execution.
+ * The executed schema: compiled root fields try their statement first; a declined field, a
+ * refusal or nothing found is answered by the field's own resolver in the same execution.
  */
 export function compiledReadsSchema(schema: GraphQLSchema, dataSource: DataSource, logger: Logger): GraphQLSchema {
   // The annotations are checked once here: a wrong one fails the start, not each request.

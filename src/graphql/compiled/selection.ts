@@ -15,10 +15,8 @@ import {
 } from 'graphql';
 
 /**
- * The fields a selection asks of an object of `type`, by response key in the order graphql-js
- * executes them (GraphQL spec, CollectFields): fragments and inline fragments whose type
- * condition the type meets are expanded, `@skip`/`@include` applied, and the nodes of one
- * response key merged. Written over graphql-js's public functions only.
+ * A selection's fields by response key in execution order (GraphQL spec, CollectFields), over
+ * graphql-js's public functions only.
  */
 export function collectFields(
   schema: GraphQLSchema,

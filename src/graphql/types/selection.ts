@@ -1,10 +1,8 @@
 import { FieldNode, GraphQLResolveInfo, Kind, SelectionSetNode } from 'graphql';
 
 /**
- * Whether the field being resolved selects the path `names` under it (through fragments and
- * inline fragments too), e.g. ['totalCount'] or ['edges', 'node', 'familyFarmer']. Lets a
- * connection skip work nobody asked for (counting a million purchases for a totalCount the query
- * does not select) or do in one statement what the query will ask for (a LEFT JOIN).
+ * Whether the field selects `names` below it (through fragments), so a connection skips work
+ * nobody asked for (a totalCount) or joins what will be asked.
  */
 export function selectsPath(info: GraphQLResolveInfo, names: string[]): boolean {
   const find = (set: SelectionSetNode | undefined, depth: number, seen: Set<string>): boolean => {
