@@ -97,10 +97,9 @@ export interface Attempt {
 }
 
 /**
- * What to do so the browser is there: nothing; try the installs this machine allows, in order —
- * Playwright's installer where its download host answers (no root needed), then Debian's
- * `chromium` as root or through a `sudo` that asks nothing; or stop with one line saying what to
- * install. A CHROMIUM_PATH that names a missing file is never "fixed" by an install elsewhere.
+ * How to get a browser: nothing, Playwright's installer where its host answers, Debian's package
+ * as root or via a password-less sudo, or one line saying what to install. A missing
+ * CHROMIUM_PATH is never "fixed" elsewhere.
  */
 export type ChromiumSetup =
   | { readonly action: 'ready'; readonly path: string }

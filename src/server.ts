@@ -67,13 +67,9 @@ export interface RunningApp {
 }
 
 /**
- * A request's context whose loaders are made when a resolver first asks for them: a request
- * answered without one (`{ __typename }`, a cached introspection, a compiled read) never builds
- * the two dozen. The getter sits on the class's prototype, because Apollo copies the context's own
- * properties (Object.assign onto an object of the same prototype), which would call it; the
- * loaders, once made, are kept in an object both copies share (under a symbol: not a key of the
- * context). One class for every request: a prototype made per request cost V8 more than the rest
- * of the context.
+ * Loaders are made on first use, so requests needing none skip building two dozen. The getter is
+ * on one shared prototype (Apollo copies own properties, which would call it; a per-request
+ * prototype cost more) and the loaders live in an object both copies share.
  */
 export function contextWithLazyLoaders(values: Omit<Context, 'loaders' | 'today'> & { today?: IsoDate }): Context {
   return new LazyLoadersContext(values);

@@ -10,23 +10,10 @@ import { addDays, checkDigit, cnpjFrom, cpfFrom, insertRows, iso, monthDays, prn
 
 export { addDays, cpfFrom, prng } from './demo-data.generators';
 
-/**
- * The demo dataset: a realistic, deterministic picture of the Selo (Decreto 10.527/2020) for
- * analysts and partners to try the API on. Six biodiesel producers with plants in the South
- * (RS, PR), the Centre-West (MT, GO) and the Northeast (BA, CE, in the Semiárido); the
- * municipalities they and their suppliers are in (real IBGE codes and names, Semiárido flags as
- * in the SUDENE delimitation); some 420 family farmers with DAP/CAF (some expired, a few DAPs
- * dated after the 2022-10-31 cutoff); cooperatives and associations (one cooperative below the
- * 60% family-farmer share); contracts (mostly conforming; some signed late, some without
- * technical assistance, some below the minimum price); purchases from 2025-07 to 2026-12, sales
- * (domestic, some exported, a few imported), fomento, Selo grants (one suspended and reinstated),
- * regime elections (one ad valorem), two imports of biodiesel, and illustrative minimum prices.
- *
- * Every value comes from a seeded PRNG, so every load is the same. The rows are written with one
- * INSERT … SELECT FROM json_to_recordset per table, in one transaction.
- * The names of people and companies are invented; CPFs and CNPJs carry valid check digits but
- * belong to no one on purpose (generated from a fixed series).
- */
+// The demo dataset (Decreto 10.527/2020): six producers (RS, PR, MT, GO, BA, CE), ~420 farmers,
+// organizations, contracts (some non-conforming), purchases 2025-07 to 2026-12, sales, fomento,
+// grants, elections, imports, minimum prices. Seeded PRNG: every load is the same; one INSERT …
+// json_to_recordset per table. Names are invented; CPFs/CNPJs are valid but belong to no one.
 
 /** The CNPJ of the first demo producer: its presence means the dataset is loaded. */
 export const DEMO_MARKER_CNPJ = cnpjFrom(41_200_001);

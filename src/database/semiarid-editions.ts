@@ -1,10 +1,8 @@
 import { EntityManager } from 'typeorm';
 
 /**
- * The editions of the Semiárido's delimitation that the demo dataset and the benchmark record for
- * their municipalities (their own choice of municipalities is a member of each): Res. Condel/Sudene
- * 115/2017 (in force 2017-12-05), 150/2021 (DOU 2021-12-30) and 176/2024 (DOU 2024-01-03), each
- * until the day before the next. The official lists are loaded by `npm run import -- semiarid`.
+ * The Semiárido editions the demo and the benchmark record (Res. Condel/Sudene 115/2017, 150/2021,
+ * 176/2024, each until the next); the official lists load with `npm run import -- semiarid`.
  */
 export const SEMIARID_EDITIONS: ReadonlyArray<{ act: string; validFrom: string; validUntil: string | null }> = [
   { act: 'Resolução Condel/Sudene nº 115/2017', validFrom: '2017-12-05', validUntil: '2021-12-29' },

@@ -14,11 +14,8 @@ export const CORS_EXPOSED_HEADERS = ['x-request-id', 'retry-after'];
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /**
- * Cross-origin requests from the origins of `CORS_ORIGINS` only (`https://app.example.gov.br`):
- * their preflights are answered 204 with the methods and headers above; a request from any other
- * origin gets no CORS header at all, so its browser refuses it; every answer varies by Origin.
- * Apollo's CSRF prevention stays on behind this: a simple request (a GET without
- * `apollo-require-preflight`, a `text/plain` POST) is still refused, whatever its origin.
+ * CORS for `CORS_ORIGINS` only: others get no header, so browsers refuse them. Apollo's CSRF
+ * prevention still refuses simple requests from any origin.
  */
 export function corsForOrigins(origins: readonly string[]): RequestHandler {
   const allowed = new Set(origins);

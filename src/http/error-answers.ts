@@ -31,12 +31,9 @@ export const notFound: RequestHandler = (_req, _res, next) => {
 };
 
 /**
- * Express's final error handler, in place of its default one, which answers an HTML page with the
- * stack and the files' paths and prints the stack on stderr. A refusal of Express or its body
- * parser (an unsupported charset or Content-Encoding, a body that does not inflate, a path that
- * does not percent-decode) keeps its 4xx status, gets a code and a message of ours (theirs may quote
- * the input); anything else is 500 with the request id. The log gets one JSON line either way,
- * the stack only for the 500s.
+ * Express's final error handler without its HTML stack page: Express and body-parser refusals keep
+ * their 4xx with our code and message (theirs may quote input); else 500 with the request id.
+ * One JSON log line, the stack only for 500s.
  */
 export function errorAnswers(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {

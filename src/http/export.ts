@@ -42,11 +42,8 @@ function disposition(filename: string): string {
 }
 
 /**
- * `GET /export/tax-period`, `/export/seal-compliance`, `/export/purchases` (CSV, XLSX or PDF) and
- * `/export/efd` (the month's EFD-Contribuições file, or its annotated draft): the API's figures as files, with a bearer
- * token and scoped like the API (the access rules, README "Tokens": a PRODUCER exports its own records; another producer
- * is NOT_FOUND). Errors answer `{ error: { code, message, field, requestId } }` with the status of
- * their code. Every format, the PDF too, is written in this process: no browser, no other program.
+ * `GET /export/…`: the API's figures as CSV, XLSX, PDF or the EFD file, bearer token and scope as in
+ * the API; errors as `{ error: { code, message, field, requestId } }`. All written in-process.
  */
 export function mountExport(app: express.Express, { exporter, verifier, logger }: { exporter: Exporter; verifier: TokenVerifier; logger: Logger }): void {
   const route = (path: string, run: (actor: Actor, req: express.Request) => Promise<ExportFile>) => {

@@ -1,10 +1,6 @@
 /**
- * The saved example operations GraphiQL opens with, one tab each: the questions analysts and
- * producers' tax teams ask most. Their variables point at the demo dataset as `npm start` loads
- * it into a fresh database (src/database/demo-data.ts: producer 1, Biodiesel Planalto Gaúcho,
- * with imports cleared in May and September 2026; purchase 5, from a farmer whose DAP had expired,
- * under a contract signed after it).
- * test/e2e/graphiql-examples.test.ts runs them there and on records made through the API.
+ * GraphiQL's saved examples, one tab each; variables point at the demo data (producer 1, purchase
+ * 5), and test/e2e/graphiql-examples.test.ts runs them.
  */
 export interface ExampleOperation {
   /** Tab title (the operation name). */

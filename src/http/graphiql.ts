@@ -2,12 +2,8 @@ import path from 'node:path';
 import express from 'express';
 import { EXAMPLE_OPERATIONS } from './graphiql-examples';
 
-/**
- * GraphiQL at `GET /graphql` from a browser (the README), served entirely from the project's own
- * dependencies: ministry networks are often closed, so nothing may come from a CDN. The page,
- * its script and the UMD bundles of graphiql 3, react 18 and react-dom 18 are routes of ours,
- * and a Content-Security-Policy keeps the page to this origin.
- */
+// GraphiQL at `GET /graphql`, served from our own dependencies (ministry networks are often
+// closed: no CDN), with a Content-Security-Policy keeping the page to this origin.
 
 const ASSET_PREFIX = '/graphiql-assets';
 
@@ -69,13 +65,8 @@ function page(): string {
 }
 
 /**
- * The page script. A token may come in the URL fragment (`/graphql#token=…`, never sent to the
- * server nor logged): it fills the header editor, then leaves the address bar. Headers are kept
- * in the browser's localStorage between visits (shouldPersistHeaders), so an analyst pastes a
- * token once per token lifetime. GraphiQL 3 keeps headers per tab (its `headers` prop only seeds
- * the editor until a tab is clicked), so the token goes into every saved example, every tab kept
- * from an earlier visit, and the default of any tab opened later. A link whose token differs from
- * the one kept replaces it only once the person confirms.
+ * A token in the URL fragment (never sent or logged) fills every tab's headers (GraphiQL 3 keeps
+ * headers per tab) and is kept in localStorage; a different one replaces it only once confirmed.
  */
 const PAGE_SCRIPT = `'use strict';
 (function () {

@@ -1,10 +1,8 @@
 import { message, Message, translate } from '../i18n';
 
 /**
- * How many imports may run at once, per caller and in all. An import holds a spool while its file
- * arrives and one pooled connection while it is written: the total bounds both, so that imports can
- * never take the connections the GraphQL requests need, and the per-caller bound keeps one token
- * from taking every slot.
+ * Concurrent imports, per caller and in all: the total keeps imports from taking GraphQL's
+ * connections, the per-caller bound one token from taking every slot.
  */
 export interface ImportConcurrency {
   perCaller: number;

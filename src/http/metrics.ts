@@ -42,23 +42,8 @@ function routeOf(path: string): string {
 }
 
 /**
- * Prometheus metrics of one running API (the README, `GET /metrics`). A registry of its own, not
- * prom-client's global one, so that several apps in one process (the tests) do not collide.
- *
- *   selo_graphql_requests_total{operation,type}        operations executed
- *   selo_graphql_request_duration_seconds{operation}  latency, from request to response
- *   selo_graphql_errors_total{operation,code}          errors by extensions.code (docs/API.md "Errors")
- *   selo_db_pool_connections{state}                    total / idle connections in the pool
- *   selo_db_pool_waiting_requests                      queries waiting for a connection
- *   selo_http_requests_total{route,method,status}      every HTTP response, those refused before
- *                                                      an operation runs (401, 413) included
- *   selo_introspection_cache_hits_total                introspections answered from the cache
- * and with a read replica (READ_DATABASE_URL, docs/SCALING.md):
- *   selo_db_read_requests_total{target}               requests whose reads ran on the primary or replica
- *   selo_db_replica_fallbacks_total{reason}            analysts' reads sent to the primary, by reason
- *   selo_db_replica_lag_seconds                        the standby's lag at its last check
- *   selo_db_replica_up                                 1 while the standby is used, 0 while not
- * plus the Node.js process metrics of prom-client (prefixed `selo_`).
+ * Prometheus metrics (`GET /metrics`; listed in docs/API.md), in a registry of their own so apps in
+ * one process do not collide.
  */
 export function createMetrics(dataSource: DataSource, replica?: ReadReplica): Metrics {
   const registry = new Registry();

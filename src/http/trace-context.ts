@@ -1,9 +1,6 @@
 /**
- * W3C Trace Context (`traceparent: 00-<trace-id>-<parent-id>-<flags>`, W3C Recommendation
- * 2021-11-23, §3.2): the caller's trace id is kept with the request, so that every log line of the
- * request carries it and an operator finds the request by the trace of the client or gateway that
- * sent it. The server makes no spans of its own: OpenTelemetry's SDK (and its exporters, and the
- * Node 22 its current line requires) would add a collector to run for what one id in the logs gives.
+ * W3C Trace Context (§3.2): the caller's trace id goes into every log line of the request. No
+ * spans of our own: an OpenTelemetry collector for one id in the logs is not worth running.
  */
 export interface TraceParent {
   traceId: string;

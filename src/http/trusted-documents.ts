@@ -8,12 +8,9 @@ import type { Context } from '../graphql/context';
 import type { PerRequest } from '../graphql/request-hooks';
 
 /**
- * Trusted documents (an operation allow-list, `TRUSTED_DOCUMENTS=<file>`): a partner's PRODUCER
- * tokens may run only the operations of the file, sent whole or by their SHA-256 alone; ADMIN and
- * AUDITOR tokens (the ministry's analysts, in GraphiQL) keep free queries. The file is the JSON
- * manifest a build writes — graphql-codegen's client preset (`persistedDocuments`:
- * `{ "<sha256>": "<document>" }`) or Apollo's persisted query manifest
- * (`{ "format": "apollo-persisted-query-manifest", "operations": [{ "id", "body" }] }`).
+ * Trusted documents (`TRUSTED_DOCUMENTS=<file>`): PRODUCER tokens run only the manifest's
+ * operations (whole or by SHA-256); ADMIN and AUDITOR keep free queries. Reads graphql-codegen's
+ * and Apollo's persisted-query manifests.
  */
 export interface TrustedDocuments {
   /** Documents by the SHA-256 (hex) of their text. */

@@ -68,10 +68,8 @@ class FileBody implements SpooledBody {
 }
 
 /**
- * Read a request's whole body under `limits` (size cap, minimum rate), spooled to memory and,
- * beyond `memoryBytes`, to a temporary file that `dispose()` removes. Rejects with UploadError
- * (413 too large, 408 too slow, 400 the client went away before the end); nothing is left on disk
- * then.
+ * A whole body under `limits`, spooled to memory then a temp file; UploadError 413/408/400 leaves
+ * nothing on disk.
  */
 export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_LIMITS): Promise<SpooledBody> {
   return new Promise<SpooledBody>((resolve, reject) => {
