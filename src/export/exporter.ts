@@ -72,10 +72,8 @@ export function requireInt(value: unknown, field: string): number {
 }
 
 /**
- * The exports of the API's figures as files: a month's PIS/Cofins, a Selo compliance year, a page
- * of purchases (CSV, XLSX, PDF), and the EFD-Contribuições file of a closed month. Each goes
- * through the same service method as the GraphQL field it mirrors, with the caller's actor: the
- * same scope (another producer is NOT_FOUND), the same figures.
+ * The API's figures as files, each through the service method of the GraphQL field it mirrors,
+ * with the caller's scope and the same figures.
  */
 export class Exporter {
   constructor(private readonly services: Services) {}

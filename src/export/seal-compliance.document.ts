@@ -43,10 +43,8 @@ function fallbackType(value: unknown): CellType {
 }
 
 /**
- * A producer's Selo compliance for a year (the `sealCompliance` of the API, same service, same
- * figures) as tables: the year's figures, every excluded purchase and fomento expense with its
- * findings, and the year's findings. Figures the report has beyond those named here are listed
- * too, after them, so nothing the API shows is left out.
+ * `sealCompliance` as tables: the year, every exclusion with its findings, the findings; figures
+ * not named here are listed after, so nothing the API shows is left out.
  */
 export function sealComplianceDocument(report: SealComplianceReport, locale: Locale): ExportDocument {
   const r = report as unknown as Record<string, unknown>;

@@ -10,10 +10,8 @@ const col = (key: string, en: string, pt: string, type: Column['type']): Column 
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * A month's PIS/Pasep and Cofins (the `taxPeriod` of the API, same service, same figures) as
- * tables: the month's figures, its segments, each segment's mix of rate categories, the findings,
- * and for a closed month its closing record and what recomputing it now would change; with the
- * credits, the month's net (debits, credits deducted, payable), its credits and the balances.
+ * `taxPeriod` as tables: figures, segments and mixes, findings, a closed month's record and drift,
+ * and with credits the net and balances.
  */
 export function taxPeriodDocument(view: TaxPeriodView, locale: Locale, credits: MonthCreditsView | null = null): ExportDocument {
   const period = `${view.year}-${pad(view.month)}`;

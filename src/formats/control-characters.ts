@@ -1,10 +1,5 @@
-/**
- * The characters no text of the API takes: the C0 controls (line breaks and tabs among them), DEL
- * and the C1 controls, the line and paragraph separators, and the bidirectional embeddings,
- * overrides and isolates (U+202A–U+202E, U+2066–U+2069). A line break in a name would start a
- * record of its own in a line-based file (the EFD draft, a CSV, a terminal); an override shows a
- * person text in another order than the one stored.
- */
+// No text takes C0/C1 controls, DEL, line/paragraph separators or bidi embeddings, overrides and
+// isolates: a line break forges a record in line-based files, an override reorders what is shown.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const CONTROLS = new RegExp(CONTROL.source, 'g');

@@ -1,9 +1,6 @@
 /**
- * The NF-e access key (Ajuste SINIEF 07/2005, cláusula terceira; Manual de Orientação do
- * Contribuinte, "Chave de Acesso"): 44 positions — UF (2), year and month of issue (4), the
- * issuer's CNPJ (14), model (2), series (3), number (9), form of issue (1), numeric code (8),
- * check digit (1). Since NT Conjunta 2025.001 the CNPJ part may be alphanumeric (IN RFB
- * 2.229/2024: 12 characters 0–9/A–Z and 2 numeric check digits); every other position is a digit.
+ * NF-e access key (Ajuste SINIEF 07/2005, cl. 3ª): UF, AAMM, issuer CNPJ (alphanumeric since NT
+ * 2025.001, IN RFB 2.229/2024), model, series, number, form, code, check digit — 44 positions.
  */
 export const NFE_KEY = /^\d{6}[0-9A-Z]{12}\d{2}\d{24}$/;
 

@@ -1,10 +1,8 @@
 import { enFindings } from './en.findings';
 
 /**
- * The API's messages in English, the default language: one key per message, `{{name}}` for what
- * varies. Codes (`extensions.code`, finding codes) are never translated; only the text a person
- * reads. Every key has its Portuguese twin in `pt-BR.ts` (the compiler checks it is there, a test
- * that its placeholders match).
+ * English messages (the default), `{{name}}` for what varies; codes are never translated. Each key
+ * has its pt-BR twin (compiler-checked; a test matches placeholders).
  */
 export const en = {
   // --- Words used inside other messages.

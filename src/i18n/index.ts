@@ -3,12 +3,8 @@ import { en, MessageKey } from './en';
 import { ptBR } from './pt-BR';
 import type { Message, MessageParam, MessageParams } from '../law/message';
 
-/**
- * The API's messages in English (the default) and Brazilian Portuguese, looked up by key and
- * locale with i18next. It imports nothing of the project but the shape of a `Message` (the law's):
- * every layer — the law's findings and errors included — says what it says as a key and its values,
- * and the edge that answers renders it in the caller's language (`Accept-Language`, docs/API.md).
- */
+// Messages in English and Brazilian Portuguese via i18next: every layer says a key and values, and
+// the answering edge renders them in the caller's language (`Accept-Language`).
 
 export type { MessageKey } from './en';
 

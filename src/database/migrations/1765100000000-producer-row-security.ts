@@ -2,12 +2,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 import { PRODUCER_TABLES } from '../../services/producer-tables';
 
 /**
- * Row-level security keyed on the producer (the access rules, README "Tokens"), a second wall behind the API's own
- * scoping: a mutation made with a PRODUCER token runs as the role `selo_producer` with
- * `selo.producer_id` set for its transaction only (src/services/row-security.ts), and PostgreSQL
- * then shows and accepts only that producer's rows in these tables — even if a use case forgot a
- * check. Other callers (ADMIN, AUDITOR, start-up work) keep the connection's own role, which the
- * policies do not restrict. Audit entries of shared records (producer_id null) stay writable.
+ * Row-level security by producer, a second wall behind the API's scoping: a PRODUCER's
+ * transaction runs as `selo_producer` with `selo.producer_id` set (src/services/row-security.ts);
+ * other roles are unrestricted. Shared records' audit entries stay writable.
  */
 export class ProducerRowSecurity1765100000000 implements MigrationInterface {
   name = 'ProducerRowSecurity1765100000000';

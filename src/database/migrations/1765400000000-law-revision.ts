@@ -1,12 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The revision of the law: one row whose counter goes up by one in the very transaction that adds
- * versions to law_parameter_version (a trigger, so every way of adding one counts: an ADMIN's
- * publication, the shipped law loaded at start-up, a statement by hand). Concurrent publications
- * queue on that row, so the counter follows the order in which they commit; a replica whose cached
- * law book was read at revision N knows it is current exactly while the counter is still N. The
- * greatest id told less: a version whose lower id commits after a higher one was never seen.
+ * A counter raised by trigger in every transaction adding law versions: publications queue on the
+ * row, so a replica's book read at revision N is current exactly while it stays N (ids could not
+ * tell: a lower id may commit later).
  */
 export class LawRevision1765400000000 implements MigrationInterface {
   name = 'LawRevision1765400000000';

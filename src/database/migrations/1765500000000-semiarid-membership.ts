@@ -4,12 +4,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 export const MIGRATED_FLAG_ACT = 'Undated Semiárido flag of the municipality record (before dated membership)';
 
 /**
- * The Semiárido as dated membership (Decreto 10.527/2020, art. 6º I and III; art. 3º §2 I b–c): the
- * delimitation changes by Condel/Sudene resolution (Res. 115/2017, 150/2021, 176/2024), so a
- * municipality's membership is a set of intervals, each citing the act that set it. Today's flags
- * become open intervals with no start date (`valid_from` null: since before any record), so every
- * answer given before stays the same. The stored `priority_region` goes: it is derived (North and
- * Northeast from the IBGE code, or the Semiárido on the day asked about) and can no longer drift.
+ * The Semiárido as dated intervals citing their Condel/Sudene act (Decreto 10.527/2020 art. 6º I,
+ * III); today's flags become undated open intervals so past answers stand. The stored
+ * `priority_region` goes: derived, it can no longer drift.
  */
 export class SemiaridMembership1765500000000 implements MigrationInterface {
   name = 'SemiaridMembership1765500000000';

@@ -1,12 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * NF-e keys name their issuer: a 44-digit access key carries the issuing establishment's CNPJ in
- * positions 7 to 20 (Ajuste SINIEF 07/2005, cláusula terceira). A producer records the keys of its
- * own CNPJ and of the establishments an ADMIN records on it (`producer.establishments`, each CNPJ of
- * at most one producer: checked by the service under a lock). A key is then unique per producer
- * (which is per issuer): the global uniqueness answered CONFLICT for another producer's key, telling
- * it that someone held it, and let a key bearing another's CNPJ be recorded first.
+ * A key carries its issuer's CNPJ (Ajuste SINIEF 07/2005, cl. 3ª): a producer records keys of its
+ * own CNPJ and its establishments, so keys are unique per producer, and another producer's key is
+ * no longer a CONFLICT that reveals it.
  */
 export class ProducerEstablishments1765600000000 implements MigrationInterface {
   name = 'ProducerEstablishments1765600000000';

@@ -1,10 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The evaluations of a producer's Selo year as communicated by the ministry (Portaria MDA nº
- * 28/2024, art. 58): one per producer and year, with the date the result was communicated, from
- * which the year's balance counts toward the year after. Under the producer's row-level security
- * like every other record of a producer.
+ * The ministry's communicated evaluation of a Selo year (Portaria MDA 28/2024 art. 58), one per
+ * producer and year, under row-level security.
  */
 export class SealEvaluation1765800000000 implements MigrationInterface {
   name = 'SealEvaluation1765800000000';

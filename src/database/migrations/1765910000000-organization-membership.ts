@@ -1,13 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * An organization's members and family-farmer members as declared over time (Decreto 10.527/2020,
- * art. 4º VI): a history of declarations, each with the day it was declared, instead of counts
- * overwritten; habilitation on a date reads the declaration in force then (the latest declared on
- * or before it). The counts recorded so far become declarations with no date (`declared_on` null:
- * in force since before any record), so every answer given before stays the same; an organization
- * inserted later gets its first declaration the same way, from its row (a trigger). The counts on
- * the organization's row are those of its latest declaration.
+ * Member counts as dated declarations (Decreto 10.527/2020 art. 4º VI); existing counts become
+ * undated ones so past answers stand, and a trigger gives new organizations theirs.
  */
 export class OrganizationMembership1765910000000 implements MigrationInterface {
   name = 'OrganizationMembership1765910000000';

@@ -3,11 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const OWN = `producer_id = nullif(current_setting('selo.producer_id', true), '')::bigint`;
 
 /**
- * Row-level security of the audit log for a PRODUCER (the access rules, README "Tokens"): it reads its own entries only,
- * and writes its own and those of the shared records it changes (producer_id null, a family farmer
- * recorded with its purchase). One policy for every command let it read the shared entries too —
- * every producer's changes to shared records — wherever a statement forgot the service's filter.
- * Audit entries are never updated or deleted, by a producer least of all: no policy allows it.
+ * A PRODUCER reads only its own audit entries and writes its own and those of shared records it
+ * changes; the single policy before let it read others' changes to shared records. No updates.
  */
 export class AuditEntryProducerRead1765930000000 implements MigrationInterface {
   name = 'AuditEntryProducerRead1765930000000';

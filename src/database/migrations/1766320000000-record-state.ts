@@ -4,11 +4,8 @@ const TABLES = ['purchase', 'sale', 'biodiesel_import', 'fomento_expense'];
 const KEY = `'^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$'`;
 
 /**
- * Records as their fiscal documents say: each purchase, sale, import and fomento expense has a
- * state (a cancelled NF-e's records are kept, audited, and out of every computation) and a version
- * (a correction names the version it read). Purchases, imports and fomento carry the key of the
- * NF-e that documents them, as sales already did, so that a cancellation finds every record of
- * its note.
+ * Each purchase, sale, import and fomento gets a state (cancelled: kept, out of every computation),
+ * a version for corrections, and the NF-e key, so a cancellation finds every record of its note.
  */
 export class RecordState1766320000000 implements MigrationInterface {
   name = 'RecordState1766320000000';

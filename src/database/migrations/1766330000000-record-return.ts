@@ -4,10 +4,8 @@ const KEY = `'^[0-9]{6}[0-9A-Z]{12}[0-9]{26}$'`;
 const OWN = `producer_id = nullif(current_setting('selo.producer_id', true), '')::bigint`;
 
 /**
- * Goods that come back (a return note, finNFe 4, referencing the original NF-e): each return
- * reduces the quantity and value of one purchase or sale in the month OF THE RETURN (docs/LAW.md,
- * "Returns"): the computations add each active return as a negative record dated on its day, with
- * the original's other attributes (the view counted_sale for the Selo year's sales).
+ * Returns (finNFe 4) reduce a purchase or sale in the month of the return (docs/LAW.md,
+ * "Returns"), read as negative records on their day.
  */
 export class RecordReturn1766330000000 implements MigrationInterface {
   name = 'RecordReturn1766330000000';

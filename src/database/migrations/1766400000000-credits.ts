@@ -8,11 +8,9 @@ const RLS = (table: string) => `
     WITH CHECK (producer_id = nullif(current_setting('selo.producer_id', true), '')::bigint);`;
 
 /**
- * The facts of a purchase the non-cumulative credit needs (Lei 10.637/2002 and Lei 10.833/2003,
- * art. 3º; Lei 10.865/2004, art. 15), all nullable: a credit whose fact is missing is awaited.
- * The supplier's CST may also come from an NF-e item, hence IF NOT EXISTS. Beside them, the
- * yearly election of the apportionment method (art. 3º §§ 8º–9º) and the refund or offset
- * claims filed against the balances (Lei 11.116/2005, art. 16); a closed month keeps its credits.
+ * A purchase's credit facts (Lei 10.637/2002 and 10.833/2003 art. 3º; Lei 10.865/2004 art. 15),
+ * nullable (missing → awaited); the yearly apportionment election (art. 3º §§8º–9º) and refund
+ * claims (Lei 11.116/2005 art. 16).
  */
 export class Credits1766400000000 implements MigrationInterface {
   name = 'Credits1766400000000';
