@@ -1,9 +1,4 @@
-/**
- * `npm test`'s set-up step (`pretest`): makes sure the browser the GraphiQL and CORS tests drive is
- * there (src/chromium.ts says how it is found). Missing, it tries Playwright's own installer where
- * its download host answers, then Debian's `chromium` package when this user may (as root, or
- * through a `sudo` that asks no password); otherwise it stops with one line saying what to install.
- */
+// `pretest`: makes sure the browser the GraphiQL and CORS tests drive is there (src/chromium.ts).
 import { spawnSync } from 'node:child_process';
 import { prepareChromium, thisMachine } from '../src/chromium';
 

@@ -1,10 +1,6 @@
-/**
- * `npm run import -- <kind> FILE.csv|FILE.xlsx [--producer ID] [--delimiter ;] [--locale pt-BR]`:
- * load a CSV file or the first sheet of a workbook, all or nothing. Kinds: municipalities (ibgeCode, name, semiarid, optional
- * semiaridFrom and semiaridAct), semiarid (one edition of the Semiárido's official list: ibgeCode, name; with `--act "…"
- * --valid-from D [--valid-until D]`), farmers, purchases, sales (the fields of the GraphQL inputs). Runs as the operator (ADMIN) on
- * DATABASE_URL or, without it, on the embedded database of `npm start`.
- */
+// `npm run import -- <kind> FILE.csv|FILE.xlsx [--producer ID] [--delimiter ;] [--locale pt-BR]`,
+// all or nothing, as ADMIN on DATABASE_URL or the embedded database. Kinds: municipalities,
+// semiarid (`--act`, `--valid-from`, `--valid-until`), farmers, purchases, sales, nfe (README).
 import 'reflect-metadata';
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -49,10 +49,8 @@ function workbookDate(d: Date): string {
 }
 
 /**
- * Reads the cells of one file into the notation of the API, in the file's locale: the one asked
- * for, else the one its header tells (Portuguese column names: pt-BR), else the first cell that
- * only one locale can read (`30.120,50` or `03/11/2026`: pt-BR; `30120.5`: en). A cell that reads
- * differently in each (`12.500`) before the locale is known refuses the file: nothing is guessed.
+ * Cells read in the file's locale: asked, else told by the header, else by the first cell only one
+ * locale reads; an ambiguous cell (`12.500`) before that refuses the file — nothing is guessed.
  */
 export class CellReader {
   private names: string[] = [];

@@ -94,11 +94,8 @@ export function atLine(error: unknown, line: number, fallbackColumn: string | nu
 }
 
 /**
- * An import refused for one or more bad lines (all or nothing: nothing of the file is written), as
- * a GraphQL batch is refused for its bad items (src/services/problems.ts). Its code, message,
- * `line`, `column` and `reason` are those of the first problem, so a file with one bad line
- * answers as it always has; `problems` lists every problem by line (up to MAX_REPORTED_PROBLEMS)
- * with its code, message, line and column, and `problemCount` counts them all.
+ * A file refused whole for bad lines, like a GraphQL batch: first problem's code and place, then
+ * `problems` by line (up to MAX_REPORTED_PROBLEMS) and `problemCount`.
  */
 export class ImportProblemsError extends AppError {
   readonly code: ImportLineError['code'];

@@ -7,10 +7,8 @@ import { MAX_REPORTED_PROBLEMS } from '../services/problems';
 import { SemiaridEdition } from '../services/semiarid-membership';
 
 /**
- * One column of an import file: its name in the header (case, accents and punctuation ignored),
- * other English names, its Portuguese names, and what its cells hold — read in the file's locale
- * before the row's checks (a decimal becomes `30120.50`, a date `2026-11-03`, an enumeration its
- * schema name).
+ * One column: header names (case, accents, punctuation ignored; English and Portuguese) and what
+ * its cells hold, read in the file's locale before the row's checks.
  */
 export interface ColumnSpec {
   name: string;

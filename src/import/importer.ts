@@ -268,13 +268,9 @@ async function readFile(kind: ImportKind, producerId: string | null, options: Im
 }
 
 /**
- * Import one file, all or nothing: CSV or an .xlsx workbook, each row's cells read in
- * the file's locale (src/import/cells.ts) and checked as the GraphQL mutation checks one item —
- * the whole file read before any connection is taken (readFile), the accepted rows kept as COPY
- * text (in memory, then a temporary file) — then COPYed into a temporary staging table, checked
- * against stored data in SQL (one statement per rule, the first offending line reported), and
- * written with INSERT … SELECT and one audit entry, in one transaction. Memory stays flat whatever
- * the file's size. Errors name the line (1 = header; a sheet's row number) and the column.
+ * One file, all or nothing: rows read and checked as the mutation checks an item before any
+ * connection, kept as COPY text, then COPYed to staging, checked in SQL and inserted with one audit
+ * entry in one transaction; memory stays flat. Errors name line and column.
  */
 export async function importFile(ds: DataSource, actor: Actor, options: ImportOptions): Promise<ImportSummary> {
   const started = performance.now();

@@ -70,11 +70,8 @@ function completeUtf8(buf: Buffer): number {
 const ENCODING_NAMES = { utf8: 'UTF-8', cp1252: 'Windows-1252' } as const;
 
 /**
- * The file's bytes as UTF-8, counted, told line by line: UTF-8 (with or without a byte-order mark)
- * passes unchanged; a file that is not valid UTF-8 is read as Windows-1252, what a Portuguese
- * Excel writes for "CSV (separado por vírgulas)". The first line that is not ASCII decides; a
- * later line in the other encoding refuses the file, naming both lines (read either way, one of
- * them would be stored garbled). A line longer than `lineBytes` refuses it too.
+ * UTF-8 passes; otherwise Windows-1252 (Portuguese Excel's CSV). The first non-ASCII line decides;
+ * a later line in the other encoding, or one over `lineBytes`, refuses the file.
  */
 function textDecoder(onBytes: (n: number) => void, lineBytes: number): Transform {
   let mode: 'ascii' | 'utf8' | 'cp1252' = 'ascii';
@@ -241,11 +238,8 @@ const OTHER_FORMATS = [
 ];
 
 /**
- * Open an import file from its bytes: an .xlsx workbook (a zip) or CSV text; an .xls workbook and
- * other binary files are refused from their first bytes. CSV is parsed as it arrives (csv-parse),
- * its separator the one given or detected from the header line. A workbook is kept whole and its
- * parts inflated once, counted against `limits`, before exceljs's streaming reader reads its first
- * worksheet.
+ * CSV (parsed as it arrives) or .xlsx (kept whole, parts inflated once under `limits` before
+ * exceljs reads the first sheet); .xls and other binaries refused from their first bytes.
  */
 export async function openSource(input: Readable, options: OpenOptions): Promise<Source> {
   const limits = options.limits ?? READ_LIMITS;

@@ -72,12 +72,8 @@ export async function checkPeriodsOpen(em: EntityManager, producerId: string, da
 }
 
 /**
- * Run the bulk INSERT … SELECT of an import. Every reference it writes has been looked up and
- * locked FOR KEY SHARE beforehand, so the per-row foreign-key triggers would only repeat
- * those checks a million times: where the table has no trigger of its own and the database lets
- * this role set `session_replication_role` (a superuser, or GRANT SET ON PARAMETER on
- * PostgreSQL 15+), they are skipped for this statement only. CHECK and UNIQUE constraints still
- * apply. Otherwise the statement runs with the triggers, only slower.
+ * References were looked up and locked beforehand, so where allowed (`session_replication_role`)
+ * the per-row FK triggers are skipped for this statement; CHECK and UNIQUE still apply.
  */
 export async function bulkInsert<T>(em: EntityManager, table: string, insert: () => Promise<T>): Promise<T> {
   const [{ triggers }] = await em.query(`SELECT count(*)::int AS triggers FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal`, [table]);

@@ -11,10 +11,8 @@ import { failures, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { message } from '../../i18n';
 
 /**
- * Family farmers with their DAP/CAF (Lei 11.326/2006; Decreto 10.527/2020 art. 2º IV), the fields
- * of CreateFamilyFarmerInput with one registration a line: a farmer with several registrations
- * takes several lines with the same CPF, name and municipality; the registration columns may be
- * blank for a farmer without one. A CPF already on record is a CONFLICT, as in createFamilyFarmer.
+ * Family farmers (Lei 11.326/2006; Decreto 10.527/2020 art. 2º IV), one registration a line (same
+ * CPF repeated, or blank); a CPF on record is a CONFLICT.
  */
 export const farmersImport: ImportKind = {
   name: 'farmers',

@@ -8,12 +8,8 @@ import { booleanCell } from './common';
 import { message } from '../../i18n';
 
 /**
- * Municipalities with their Semiárido flag (the priority region of Decreto 10.527/2020 art. 6º
- * follows). Upsert by IBGE code with the rules of upsertMunicipalities; ADMIN only. The flag holds
- * from the date of the optional column `semiaridFrom` (pt `semiaridoDesde`), citing the optional
- * `semiaridAct` (pt `semiaridoAto`); without a date it is the undated flag of earlier files, which
- * changes nothing when it agrees with the membership of today (src/services/semiarid-membership.ts).
- * An edition of the official list is loaded by the `semiarid` import (semiarid.ts).
+ * Municipalities upserted by IBGE code (ADMIN), the Semiárido flag from `semiaridFrom` citing
+ * `semiaridAct`, or undated (src/services/semiarid-membership.ts); editions: semiarid.ts.
  */
 export const municipalitiesImport: ImportKind = {
   name: 'municipalities',

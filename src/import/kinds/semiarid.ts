@@ -7,12 +7,8 @@ import { failures, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { message } from '../../i18n';
 
 /**
- * One edition of the Semiárido's official list (a Condel/Sudene resolution — Res. 115/2017,
- * 150/2021, 176/2024, … — as IBGE publishes it: IBGE code and name per municipality), with its act
- * and validity given by the caller (`--act`, `--valid-from`, `--valid-until`): over those days the
- * listed municipalities are in the Semiárido citing the act, and a municipality absent from the
- * edition leaves it on the edition's start date (src/services/semiarid-membership.ts). A listed
- * municipality not yet recorded is added with the file's name; recorded names stay. ADMIN only.
+ * One edition of the official Semiárido list with its act and validity (`--act`, `--valid-from`,
+ * `--valid-until`); unlisted municipalities leave on its start; new ones are added (ADMIN).
  */
 export const semiaridImport: ImportKind = {
   name: 'semiarid',
