@@ -55,10 +55,9 @@ export interface NationalData {
 }
 
 /**
- * Builds the program. Producer index pi (0–59) has its plant in municipality pi % 24; farmer index
- * fi contracts each year with producer fi % 60; organization oi with every producer. Purchase g of
- * a producer's year: supplier by g % 20 (0–11 farmer, 12–13 cooperative, 14 association, 15–18
- * third party, 19 own production), other product when g % 50 = 7, origin municipality g % 24.
+ * Producer pi's plant is municipality pi % 24; farmer fi contracts with producer fi % 60. Purchase g:
+ * supplier by g % 20 (0–11 farmer, 12–13 cooperative, 14 association, 15–18 third party, 19 own),
+ * other product when g % 50 = 7, origin g % 24.
  */
 export async function buildNationalData(ds: DataSource, s: NationalScale, progress: (line: string) => void = () => {}): Promise<NationalData> {
   const q = (sql: string, params: unknown[] = []) => ds.query(sql, params);

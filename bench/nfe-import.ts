@@ -1,9 +1,5 @@
-/**
- * `node -r @swc-node/register bench/nfe-import.ts [NOTES]` (DATABASE_URL: a server where a scratch
- * database may be created): the NF-e import's speed — a ZIP of NOTES entry notes of two items each
- * (test/fixtures/nfe/entry-note-two-items.xml under keys of their own), imported in one upload
- * as POST /import/nfe does — in notes per second, with the process's peak RSS.
- */
+// `node -r @swc-node/register bench/nfe-import.ts [NOTES]` (DATABASE_URL: a server for a scratch
+// database): NF-e import speed, a ZIP of NOTES two-item notes in one upload, notes/s and peak RSS.
 import 'reflect-metadata';
 import fs from 'node:fs';
 import path from 'node:path';

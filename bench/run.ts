@@ -1,11 +1,7 @@
-// `npm run bench [-- --quick]`: builds deterministic data, runs each case several times beside the
-// equivalent hand-written SQL or server in the same run (the machine is shared and noisy, so only
-// side-by-side ratios mean anything), prints a table and writes bench/results.json.
-// `--quick` is the small version the test suite runs for correctness (no timing verdicts there).
-// `--national [--national-scale 0.05]`: the national program of ten years instead (bench/national.ts).
-// `--only typename,shapes` runs only the cases named (of CASES below; the data is built all the
-// same) and prints its table and JSON without writing bench/results.json. `--seconds 5` loads each
-// throughput case for that long (in a quick run too, which otherwise sends 64 requests and times nothing).
+// `npm run bench [-- --quick] [--only a,b] [--seconds N] [--national [--national-scale F]]`: each
+// case beside its hand-written SQL or server in the same run (only side-by-side ratios mean
+// anything on a shared machine); writes bench/results.json unless `--only`. `--quick` is the
+// suite's correctness run.
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -148,15 +144,9 @@ export const TAX_MONTH_SQL = [
 ];
 
 /**
- * The hand-written aggregates of a Selo year (Decreto 10.527/2020, art. 3º §2 I–III, §3º): own
- * sales with their exported volume; the year's family-farming purchases grouped by every fact the
- * law looks at (purpose, supplier and organization, contract, origin region and Semiárido, a valid
- * DAP/CAF on the date and a DAP issued after the cutoff, contract signed before, covering the
- * date, the feedstock and the counterparty); fomento by region; the producer's contracts and the
- * suppliers' organizations (conformity and habilitation facts); and the purchases that do not
- * count, listed one by one with their amounts (`excluded`). Registrations are aggregated per
- * supplier into date multiranges and hash-joined, as a careful hand would write it.
- * $1 producer, $2 first day, $3 last day.
+ * The hand-written aggregates of a Selo year as a careful hand would write them: own sales, the
+ * family-farming purchases grouped by every fact the law looks at, fomento, contracts,
+ * organizations and the excluded purchases. $1 producer, $2 first day, $3 last day.
  */
 const REGISTRATIONS_CTE = `
   WITH fv AS (SELECT family_farmer_id AS id, range_agg(daterange(valid_from, valid_until, '[]')) AS valid,
@@ -299,11 +289,8 @@ type Load = Awaited<ReturnType<typeof cannon>>;
 const ROUND_SECONDS = 2;
 
 /**
- * The API and its hand-written equivalent under the same load, in alternate rounds of
- * ROUND_SECONDS (the seconds of the case, or --seconds, in all for each side): a machine whose
- * speed drifts during the case (another tenant of the host) slows both sides alike, where one
- * long run each would give the drift to one side. Requests per second over all the rounds; p50
- * the median of the rounds', p99 the highest.
+ * Both sides in alternate rounds, so a drifting machine slows both alike; requests/s over all
+ * rounds, p50 the rounds' median, p99 the highest.
  */
 async function alternately(api: { url: string; headers: Record<string, string> }, hand: { url: string; headers: Record<string, string> }, body: string, seconds: number): Promise<{ api: Load; hand: Load }> {
   const total = LOAD_SECONDS ?? seconds;

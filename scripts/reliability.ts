@@ -1,9 +1,6 @@
 // `npm run reliability [-- --short] [--json FILE] [--log FILE] [--only load,fault,freeze,law,upload,files,shutdown]`:
-// load, database-fault, frozen-database, two-replica law publication, slow-upload, hostile-file and shutdown runs
-// against the real API process (two of them for the law race) and an embedded PostgreSQL of its
-// own, on loopback only. Every loop is bounded in count and time and the run stops by itself. It
-// prints its figures and exits 1 when any verdict fails. `--short` is the version the test suite
-// runs (test/e2e/reliability.test.ts); docs/RELIABILITY.md records both.
+// fault and load scenarios against the real API process on its own embedded PostgreSQL, bounded in
+// count and time; exits 1 when a verdict fails. `--short` runs in the suite; docs/RELIABILITY.md.
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -241,10 +238,8 @@ const PURCHASES = `mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input
 const SALES = `mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`;
 
 /**
- * One writer: batches of three purchases (two in three requests) and single sales until `stop()`;
- * what the API acknowledged goes to the ledger. Months are spread over 2026 (open periods, the
- * zero-rate window included). Every REPLAY_EVERY-th purchase request re-sends the last
- * acknowledged batch, which must be refused as a duplicate and add nothing.
+ * One writer of purchase batches and sales over 2026's open months into the ledger; every
+ * REPLAY_EVERY-th request re-sends the last batch, which must be refused as a duplicate.
  */
 async function writer(port: number, token: string, producerId: string, farmers: string[], stop: () => boolean, ledger: Ledger, tag: string): Promise<void> {
   let lastBatch: unknown[] | undefined;
@@ -492,10 +487,8 @@ function clusterPids(dataDir: string): number[] {
 }
 
 /**
- * 3. Frozen database: every PostgreSQL process of the run's own cluster stopped with SIGSTOP (it
- * accepts TCP connections but answers nothing, like a hung server), then SIGCONT. Requests already
- * on a connection wait for it; requests needing a new one get DATABASE_UNAVAILABLE once the pool's
- * connect timeout (5 s) passes; none hangs past the API's request timeout; all recover.
+ * 3. Frozen database (SIGSTOP, then SIGCONT): new connections get DATABASE_UNAVAILABLE after the
+ * 5 s connect timeout, none hangs past the request timeout, all recover.
  */
 async function freezeScenario(pg: Embedded, api: Api, fx: Fixture) {
   if (!fs.existsSync('/proc/self/stat')) return { skipped: 'finding the cluster\'s processes needs /proc (Linux)', pass: true };
@@ -586,12 +579,8 @@ const RULES = `query { coefficientRules(on: "2026-03-01", asKnownOn: "2099-12-31
 const PUBLISH_RULE = `mutation($i: PublishCoefficientRuleInput!) { publishCoefficientRule(input: $i) { id } }`;
 
 /**
- * 5. Two replicas, one law: a second API process on the same database; each round, an ADMIN
- * publishes a coefficient rule through each replica at the same moment (two transactions racing
- * for their ids and their commits), while readers on both replicas keep their cached law books
- * warm. Once both publications are acknowledged, each replica must answer both (docs/SCALING.md:
- * the revision of the law, not the newest id, says whether a cached book is current). The versions
- * are published in 2090, so they change nothing as known today.
+ * 5. Two replicas publish racing law versions (in 2090: no effect today) while readers keep cached
+ * books warm; each must then answer both (the law revision, docs/SCALING.md).
  */
 async function lawRaceScenario(pg: Embedded, api: Api, fx: Fixture) {
   const replica = await startApi(pg.url);
@@ -685,10 +674,8 @@ function slowUpload(port: number, token: string, producerId: string, tag: string
 }
 
 /**
- * 6. Slow uploads: many imports sent a line a second (every producer's token, reconnecting as soon
- * as they are cut off) while writers, readers and a prober go on. The uploads must be cut off or
- * refused (408, 429, 503 — never 500) without holding a database connection, nothing of them
- * written, and the other clients served as before.
+ * 6. Slow uploads, a line a second from every token: cut off or refused (never 500), no connection
+ * held, nothing written, other clients served as before.
  */
 async function slowUploadScenario(pg: Embedded, api: Api, fx: Fixture) {
   const ledger = newLedger();
@@ -740,12 +727,8 @@ function rssOf(pid: number): { rss: number; peak: number } {
 const FILES_SEED = 2812;
 
 /**
- * 6. Hostile files: the file fuzzer of the suite (test/support/file-fuzz.ts) against the API
- * process with its own read limits (bombs past 128 MB inflated and 1,048,576 rows): every case is
- * answered (2xx, or 4xx with a code) within the client's limit, the process lives, no
- * transaction, COPY or lock is left in PostgreSQL, nothing is written when refused, and no
- * import slot leaks (one caller sends every case: a leaked slot would answer 429 after; at the
- * end six callers import at once).
+ * 7. The suite's file fuzzer against the process: every case answered, no transaction, COPY or lock
+ * left, nothing written when refused, no import slot leaked (six callers import at the end).
  */
 async function filesScenario(pg: Embedded, api: Api, fx: Fixture) {
   const runs = SHORT ? 60 : 1_000;
