@@ -2,14 +2,8 @@ import { IsoDate } from './dates';
 import { Decimal, sum, toCentavos, ZERO } from './decimal';
 import { RateCategory } from './types';
 
-/**
- * How a month under the special regime (Lei 11.116/2005, art. 4º) is written in the
- * EFD-Contribuições (IN RFB 1.252/2012; the RFB's Guia Prático — our copy is secondary, see
- * docs/LAW.md): the Bloco M records M210 (PIS/Pasep) and M610 (Cofins) with contribution code 03
- * (per unit of product, non-cumulative), a quantity base in m³ with 3 decimals, a per-unit rate in
- * R$ with 4 decimals, and the contribution = quantity × rate; one record per distinct rate. Pure:
- * the figures come from the month as computed (src/law/tax-period.ts), nothing is recomputed.
- */
+// A special-regime month (Lei 11.116/2005 art. 4º) as EFD-Contribuições records (IN RFB 1.252/2012;
+// Guia Prático v1.35; docs/LAW.md "EFD-Contribuições"), from the computed month: nothing recomputed.
 
 /** Contribution code of table 4.3.5: per unit of product, non-cumulative regime. */
 export const COD_CONT_PER_UNIT = '03';
@@ -66,18 +60,9 @@ export function allocate(total: Decimal, weights: Decimal[], places: number): De
 }
 
 /**
- * The M210 (contribution 'pis') or M610 ('cofins') lines of a month: each segment's own-production
- * volume split among the categories of its blend in proportion to their weights — the acquisition
- * cost of the raw material used (Decreto 10.527/2020, art. 6º §3º) — each part at its category's
- * per-m³ amount; imported biodiesel at the GENERAL amount (art. 6º §5º). Parts at the same rate,
- * from any segment, make one line.
- *
- * Interpretation: the Guia Prático keys the records by rate and leaves open how a blended (§3º)
- * rate is reported; the blend is written as the volume split by the category shares, so that every
- * line carries a published amount. Quantities are rounded to 3 decimals by largest remainder within
- * each segment (they add up to the segment's volume), revenues likewise to the centavo, and each
- * line's contribution is its quantity × rate half-even to the centavo: the sum of the lines may
- * differ from the month's dues by the rounding, which the draft shows.
+ * The draft's M210/M610 lines: each segment's own volume split by its blend's weights (art. 6º
+ * §3º), each part at its category's amount, imports at GENERAL (§5º); one line per rate.
+ * Interpretation (docs/LAW.md): the split keeps every line at a published amount.
  */
 export function rateLines(segments: readonly EfdSegment[], contribution: 'pis' | 'cofins'): EfdRateLine[] {
   const lines = new Map<string, EfdRateLine>();
@@ -118,10 +103,8 @@ export interface EfdItem {
 }
 
 /**
- * A sale as a C170 item (its fields QUANT_BC and ALIQ_QUANT of PIS/Pasep and Cofins): its volume
- * with 3 decimals and the per-m³ rate of its segment — the blended amount (art. 6º §3º) for own
- * production, GENERAL for imported biodiesel (§5º) — with 4 decimals. Interpretation: the rate of
- * an item is the blended amount of its segment, rounded to the field's 4 decimals.
+ * A sale as C170 quantity fields: volume to 3 decimals, its segment's blended rate (GENERAL for
+ * imports) rounded to the field's 4 — an interpretation (docs/LAW.md).
  */
 export function item(volumeM3: Decimal, rate: Decimal): EfdItem {
   const quantityM3 = volumeM3.toDecimalPlaces(QUANTITY_PLACES, Decimal.ROUND_HALF_EVEN);
@@ -129,12 +112,8 @@ export function item(volumeM3: Decimal, rate: Decimal): EfdItem {
   return { quantityM3, rate: r, contribution: toCentavos(quantityM3.times(r)) };
 }
 
-/**
- * The codes the whole file uses (Guia Prático da EFD-Contribuições v1.35; the sources and the open
- * ones in docs/LAW.md, "EFD-Contribuições: table codes"). CST, tables 4.3.3/4.3.4: 03 per unit of
- * product, 06 zero rate, 08 no incidence. COD_CONT, table 4.3.5 (M210 field 02, the Guia's
- * combination table): 03 non-cumulative and 53 cumulative, per unit of product with a rate above zero.
- */
+// Codes of the Guia v1.35 (sources and open ones: docs/LAW.md): CST 03 per unit, 06 zero rate,
+// 08 no incidence (tables 4.3.3/4.3.4); COD_CONT 03/53 non-cumulative/cumulative (4.3.5).
 export const CST_PER_UNIT = '03';
 export const CST_ZERO_RATE = '06';
 export const CST_NO_INCIDENCE = '08';
@@ -195,14 +174,9 @@ function cfopOf(s: EfdSaleFacts): string {
 }
 
 /**
- * The C181 (contribution 'pis') or C185 ('cofins') lines of a month, per establishment: each
- * establishment's own-production domestic volume in a segment split among the categories of the
- * segment's blend by their weights (Decreto 10.527/2020, art. 6º §3º; allocate, 3 decimals, and the
- * revenue likewise to the centavo), each part at its category's per-m³ amount; imported biodiesel
- * at GENERAL (art. 6º §5º); an amount above zero is CST 03, zero is CST 06 (the 2026 window when
- * GENERAL itself is zero, art. 5º §§2º–4º; art. 6º III otherwise); exports CST 08. Parts of one
- * establishment and segment with the same CST, CFOP and rate make one line, as the Guia keys
- * C181/C185 (per CST, CFOP and rate) under a C180 per period of one tax treatment (C180 note 4).
+ * C181/C185 per establishment: own domestic volume split by the blend (art. 6º §3º) at category
+ * amounts, imports at GENERAL (§5º); CST 03 above zero, 06 at zero, 08 exports; one line per
+ * establishment, segment, CST, CFOP and rate under a C180 (Guia, C180 note 4).
  */
 export function consolidatedLines(segments: readonly EfdSegment[], sales: readonly EfdSaleFacts[], contribution: 'pis' | 'cofins'): EfdConsolidatedLine[] {
   const amountOf = (m: { pisPerM3: Decimal; cofinsPerM3: Decimal }) => (contribution === 'pis' ? m.pisPerM3 : m.cofinsPerM3);
@@ -266,14 +240,9 @@ export interface EfdZeroRevenue {
 }
 
 /**
- * The Bloco M of one contribution from its C-level lines: one M210/M610 per rate of CST 03 lines,
- * its quantity the sum of theirs (the Guia: the PVA rebuilds M210 from the C-level records of the
- * same CST and rate) and its contribution quantity × rate to the centavo; the revenue of CST 06 and
- * 08 by revenue nature (M400/M410). The month's due (the closed period's figure) is the file's
- * total: the difference between it and Σ quantity × rate — the rounding of the split quantities and
- * of the blended amount (art. 6º §3º), a few centavos — is one adjustment on the line of the
- * largest quantity (M220/M620), so that M200/M600 equal the dues to the centavo (Interpretation in
- * docs/LAW.md).
+ * Bloco M from the C-level lines: one M210/M610 per CST 03 rate (the PVA rebuilds it from them),
+ * CST 06/08 revenue in M400/M410; the rounding left against the month's dues is one M220/M620
+ * adjustment on the largest line (interpretation: docs/LAW.md).
  */
 export function contributionLines(lines: readonly EfdConsolidatedLine[], due: Decimal): { perUnit: EfdContributionLine[]; zero: EfdZeroRevenue[] } {
   const byRate = new Map<string, EfdContributionLine>();
