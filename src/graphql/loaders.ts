@@ -80,6 +80,8 @@ export function createLoaders(services: Services, actor: Actor) {
     /** Regime elections by producer id (scoped), by effectiveYear. */
     regimeElectionsByProducer: new DataLoader<string, RegimeElection[]>(async (ids) =>
       groupByKey(ids, await services.regimes.electionsOf(actor, ids), (e) => e.producerId)),
+    purchase: new DataLoader<string, Purchase | null>(async (ids) =>
+      byKey(ids, await services.purchases.findByIds(actor, ids), (p) => p.id)),
     contract: new DataLoader<string, Contract | null>(async (ids) =>
       byKey(ids, await services.contracts.findByIds(actor, ids), (c) => c.id)),
     contractsByProducer: new DataLoader<ProducerPageKey, Connection<Contract>, string>(

@@ -21,7 +21,7 @@ import { ProducerResolver } from './producer/producer.resolver';
 import { PurchaseResolver } from './purchase/purchase.resolver';
 import { ProducerRegimeElectionsResolver, RegimeElectionResolver } from './regime/regime.resolver';
 import { ProducerTaxPeriodResolver, TaxPeriodResolver } from './tax-period/tax-period.resolver';
-import { CreditResolver, TaxPeriodCreditsResolver } from './credits/credit.resolver';
+import { CreditResolver, PurchaseCreditResolver, TaxPeriodCreditsResolver } from './credits/credit.resolver';
 import { SaleResolver } from './sale/sale.resolver';
 import { RecordChangeResolver } from './record-change/record-change.resolver';
 import { PurchaseDocumentsResolver, SaleDocumentsResolver } from './record-change/record-documents.resolver';
@@ -41,7 +41,7 @@ export const resolvers: NonEmptyArray<Function> = [
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
   ProgramOverviewResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
-  RecordChangeResolver, PurchaseDocumentsResolver, SaleDocumentsResolver, TaxPeriodResolver, ProducerTaxPeriodResolver, TaxPeriodCreditsResolver, CreditResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
+  RecordChangeResolver, PurchaseDocumentsResolver, SaleDocumentsResolver, TaxPeriodResolver, ProducerTaxPeriodResolver, TaxPeriodCreditsResolver, PurchaseCreditResolver, CreditResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
 ];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

@@ -7,8 +7,8 @@ import { BadInputError, NotFoundError } from './errors';
 import { Connection } from './pagination';
 import { CONTRACT_KEYSET } from './keysets';
 import { pagesByProducer, ProducerPageKey } from './producer-pages';
-import { assertWritable, isId, requireDate, requirePositiveDecimal, requireRecords, requireWritableProducers } from './record-batch';
-import { assertVisible, visibleProducerId } from './scope';
+import { assertWritable, findVisibleByIds, isId, requireDate, requirePositiveDecimal, requireRecords, requireWritableProducers } from './record-batch';
+import { assertVisible } from './scope';
 import { mutate } from './transaction';
 import { requireOrder } from './validation';
 import { message } from '../i18n';
@@ -43,13 +43,8 @@ export class ContractService {
   }
 
   /** Contracts by id for loaders; out-of-scope ids are left out (the loader answers null). */
-  async findByIds(actor: Actor, ids: readonly string[]): Promise<Contract[]> {
-    const wanted = [...new Set(ids.filter(isId))];
-    if (wanted.length === 0) return [];
-    const only = visibleProducerId(actor);
-    const qb = this.ds.getRepository(Contract).createQueryBuilder('c').where('c.id = ANY(CAST(:wanted AS bigint[]))', { wanted });
-    if (only !== null) qb.andWhere('c.producer_id = :only', { only });
-    return qb.getMany();
+  findByIds(actor: Actor, ids: readonly string[]): Promise<Contract[]> {
+    return findVisibleByIds(this.ds, actor, Contract, ids);
   }
 
   /** Producer.contracts for many producers at once, by id. */

@@ -9,7 +9,7 @@ import { Connection } from './pagination';
 import { PURCHASE_KEYSET } from './keysets';
 import { PageJoin, pagesByProducer, ProducerPageKey } from './producer-pages';
 import {
-  assertWritable, insertInChunks, isId, optionalText, requireDate, requireOpenPeriods, requirePositiveDecimal, requireRecords, requireWritableProducers,
+  assertWritable, findVisibleByIds, insertInChunks, isId, optionalText, requireDate, requireOpenPeriods, requirePositiveDecimal, requireRecords, requireWritableProducers,
 } from './record-batch';
 import { assertVisible } from './scope';
 import { AuditRecord, mutate } from './transaction';
@@ -78,6 +78,11 @@ export class PurchaseService {
     if (!purchase) throw new NotFoundError('Purchase', id);
     assertVisible(actor, 'Purchase', id, purchase.producerId);
     return purchase;
+  }
+
+  /** Purchases by id for loaders; out-of-scope ids are left out (the loader answers null). */
+  findByIds(actor: Actor, ids: readonly string[]): Promise<Purchase[]> {
+    return findVisibleByIds(this.ds, actor, Purchase, ids);
   }
 
   /** Producer.purchases for many producers at once, ordered by consumedOn then id; from/to bound consumedOn. */

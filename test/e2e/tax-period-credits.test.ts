@@ -216,3 +216,32 @@ test('a cancelled NF-e gives no credit; a return reverses its share on its day',
   expect(apr.balances.filter((x: any) => x.tax === 'PIS').map((x: any) => [x.originMonth, x.deducted, x.remaining])).toEqual([[3, '165.00', '1485.00']]);
   expect([apr.net.pisDue, apr.net.pisEarlierDeducted]).toEqual(['0.00', '165.00']);
 });
+
+test('each credit reads its purchase and the facts it was decided on, in one statement for the month', async () => {
+  const id = await producer();
+  const tallow = {
+    ...base(id, '2026-07-01'), feedstock: 'BEEF_TALLOW', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Frigorífico SA',
+    creditSupplier: 'COMPANY', creditProduct: 'ANIMAL_FAT', pisCofinsCst: '01', icmsValue: '12000', creditRevenueGroup: 'TAXED_DOMESTIC',
+  };
+  await record([methanol(id, '2026-07-02'), tallow, { ...base(id, '2026-07-03'), feedstock: 'CASTOR_BEAN', cost: '50000', supplierKind: 'FAMILY_FARMER', familyFarmerId: farmer }], []);
+  const FACTS = 'id supplierKind creditSupplier creditProduct pisCofinsCst icmsValue importPisPaid importCofinsPaid creditRevenueGroup';
+  const q = `query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 7) { credits { purchases { purchaseId status base purchase { ${FACTS} } } } } }`;
+  api.statements.reset();
+  const credits = (await api.ok(q, { p: id })).taxPeriod.credits.purchases;
+  const purchaseReads = api.statements.statements.filter((s) => /FROM "purchase" "r"/.test(s));
+  expect(purchaseReads).toHaveLength(1); // the three purchases through one loader statement
+  expect(credits.map((c: any) => c.purchase.id)).toEqual(credits.map((c: any) => c.purchaseId));
+  const of = (kind: string, product: string | null) => credits.find((c: any) => c.purchase.supplierKind === kind && c.purchase.creditProduct === product);
+  const [meth, fat, farm] = [of('THIRD_PARTY', 'INPUT'), of('THIRD_PARTY', 'ANIMAL_FAT'), of('FAMILY_FARMER', null)];
+  expect(meth.purchase).toMatchObject({ creditSupplier: 'COMPANY', creditProduct: 'INPUT', pisCofinsCst: '01', icmsValue: '0.00', creditRevenueGroup: null });
+  // The tallow's base is its cost net of the ICMS it records (art. 3º § 2º III): 100.000,00 − 12.000,00.
+  expect([fat.base, fat.purchase.icmsValue, fat.purchase.creditProduct, fat.purchase.creditRevenueGroup]).toEqual(['88000.00', '12000.00', 'ANIMAL_FAT', 'TAXED_DOMESTIC']);
+  // A family farmer's lot records no credit facts: they are read from its supplierKind.
+  expect(farm.purchase).toMatchObject({ supplierKind: 'FAMILY_FARMER', creditSupplier: null, icmsValue: null, importPisPaid: null });
+  expect(farm.status).toBe('NO_CREDIT');
+
+  // The same facts on Purchase itself, and a PRODUCER reads its own.
+  const own = (await api.ok(`query($p: ID!) { producer(id: $p) { purchases(first: 5) { edges { node { ${FACTS} } } } } }`, { p: id }, { role: 'PRODUCER', producerId: id }))
+    .producer.purchases.edges.map((e: any) => e.node);
+  expect(own.find((n: any) => n.id === fat.purchase.id)).toEqual(fat.purchase);
+});

@@ -1,11 +1,14 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { MonthCreditsView } from '../../services/credit.service';
+import type { PurchaseCredit } from '../../law/credits/types';
+import { NotFoundError } from '../../services/errors';
+import { PurchaseType } from '../purchase/purchase.type';
 import { TaxPeriodView } from '../../services/tax-period.service';
 import { Context, knownOn } from '../context';
 import { DateScalar } from '../scalars';
 import { TaxPeriodType } from '../tax-period/tax-period.type';
 import {
-  CreditApportionmentElectionType, CreditBalanceType, CreditClaimType, ElectCreditApportionmentInput, RecordCreditClaimInput, TaxPeriodCreditsType, TaxPeriodNetType,
+  CreditApportionmentElectionType, CreditBalanceType, CreditClaimType, ElectCreditApportionmentInput, PurchaseCreditType, RecordCreditClaimInput, TaxPeriodCreditsType, TaxPeriodNetType,
 } from './credit.type';
 
 // credits, net and balances of one month share one computation.
@@ -34,6 +37,16 @@ export class TaxPeriodCreditsResolver {
   @FieldResolver(() => [CreditBalanceType], { description: 'The balances after the month, by origin month, group and COD_CRED (registers 1100/1500).' })
   async balances(@Root() t: TaxPeriodView, @Ctx() ctx: Context) {
     return (await monthCredits(t, ctx)).balances;
+  }
+}
+
+@Resolver(() => PurchaseCreditType)
+export class PurchaseCreditResolver {
+  @FieldResolver(() => PurchaseType, { description: 'The purchase, with the facts its credit was decided on (batched: one statement per request).' })
+  async purchase(@Root() c: PurchaseCredit, @Ctx() ctx: Context) {
+    const p = await ctx.loaders.purchase.load(c.purchaseId);
+    if (!p) throw new NotFoundError('Purchase', c.purchaseId);
+    return p;
   }
 }
 

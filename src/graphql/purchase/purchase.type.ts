@@ -1,7 +1,9 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { Feedstock, PurchasePurpose, SupplierKind, RecordState } from '../../law/types';
+import { CreditProduct, CreditSupplier, RevenueGroup } from '../../services/credit.service';
 import { connectionOf } from '../types/connection';
+import '../credits/credit.enums';
 import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
 
 @ObjectType('Purchase', { simpleResolvers: true, description: 'A lot of raw material acquired or produced by a producer (Decreto 10.527/2020, art. 3º §2 I; art. 6º §§3º–4º).' })
@@ -19,6 +21,12 @@ export class PurchaseType {
   @Field(() => String, { nullable: true, description: 'The NF-e access key of the document that records it, if given: cancelDocument with this key cancels it.' }) invoiceKey: string | null;
   @Field(() => Int, { nullable: true, description: 'The item\'s number in its NF-e (nItem), for a purchase imported from the note.' }) invoiceItem: number | null;
   @Field(() => String, { nullable: true, description: 'The NF-e item\'s PIS/Cofins CST (tax situation code), for a purchase imported from the note.' }) pisCofinsCst: string | null;
+  @Field(() => CreditSupplier, { nullable: true, description: 'Who sold, for the credit, as recorded (Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 3º I); null: taken from supplierKind where it says, else the credit awaits it.' }) creditSupplier: CreditSupplier | null;
+  @Field(() => CreditProduct, { nullable: true, description: 'What was bought, for the credit, as recorded; null: taken from the feedstock where it says.' }) creditProduct: CreditProduct | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'ICMS included in the cost, excluded from the credit\'s base (art. 3º § 2º III); null: not recorded.' }) icmsValue: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Imports: PIS/Pasep-Importação actually paid (Lei 10.865/2004, art. 15 § 1º).' }) importPisPaid: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Imports: Cofins-Importação actually paid (Lei 10.865/2004, art. 15 § 1º).' }) importCofinsPaid: Decimal | null;
+  @Field(() => RevenueGroup, { nullable: true, description: 'Under direct allocation, the revenue the input served (art. 3º § 8º I), as recorded.' }) creditRevenueGroup: RevenueGroup | null;
   @Field(() => RecordState, { description: 'ACTIVE, or CANCELLED with its NF-e (cancelDocument): a cancelled record is kept but counted by no computation.' }) state: RecordState;
   @Field(() => Int, { description: 'Raised by each correction; a correction names it as expectedVersion (else CONFLICT VERSION_MISMATCH).' }) version: number;
 }
