@@ -30,9 +30,10 @@ export function requireEfdFormat(value: unknown): EfdFormat {
   throw new BadInputError('format', message('export.format', { field: 'format', formats: 'sped, draft' }));
 }
 
-/** `incidence` of the EFD export (0110 COD_INC_TRIB 1 or 2): non-cumulative (default) or cumulative. */
-export function requireIncidence(value: unknown): Incidence {
-  if (value === null || value === undefined || value === 'non-cumulative') return 'NON_CUMULATIVE';
+/** `incidence` of the EFD export (0110 COD_INC_TRIB 1 or 2); absent: the regime recorded for the year. */
+export function requireIncidence(value: unknown): Incidence | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (value === 'non-cumulative') return 'NON_CUMULATIVE';
   if (value === 'cumulative') return 'CUMULATIVE';
   throw new BadInputError('incidence', message('export.format', { field: 'incidence', formats: 'non-cumulative, cumulative' }));
 }
@@ -123,9 +124,9 @@ export class Exporter {
   /**
    * The EFD-Contribuições of a CLOSED month under the special regime (its snapshot's figures): the
    * month's whole file (ISO-8859-1, for the PVA), or with `format: 'draft'` the annotated reading
-   * copy of Bloco M and the C170 quantity fields (UTF-8, `#` notes). `incidence` is the producer's
-   * regime of incidence (0110 COD_INC_TRIB), which the API does not record. An open month or the
-   * ad valorem regime: BAD_USER_INPUT.
+   * copy of Bloco M and the C170 quantity fields (UTF-8, `#` notes). The regime of incidence (0110)
+   * is the year's election (electIncidenceRegime), non-cumulative when none; an `incidence` asked
+   * that disagrees with it, an open month or the ad valorem regime: BAD_USER_INPUT.
    */
   async efd(actor: Actor, p: { producerId: string; year: number; month: number; format?: EfdFormat; incidence?: Incidence }): Promise<ExportFile> {
     const services = await this.on(actor);
@@ -147,7 +148,11 @@ export class Exporter {
       const draft = efdDraft({ view, sales, general });
       return { body: Buffer.from(draft.text, 'utf8'), contentType: 'text/plain; charset=utf-8', filename: `efd-contribuicoes-rascunho-${period}-producer-${view.producer.id}.txt` };
     }
-    const incidence = p.incidence ?? 'NON_CUMULATIVE';
+    const recorded = await services.credits.incidenceOf(view.producer.id, view.year);
+    if (p.incidence && recorded && p.incidence !== recorded) {
+      throw new BadInputError('incidence', message('export.efdIncidence', { year: view.year, regime: recorded }));
+    }
+    const incidence: Incidence = recorded ?? p.incidence ?? 'NON_CUMULATIVE';
     const credits = incidence === 'NON_CUMULATIVE' ? await services.credits.efdCredits(view.producer, view.year, view.month, view.asKnownOn) : null;
     const file = efdFile({ view, sales, general, incidence, credits });
     return { body: Buffer.from(file.text, 'latin1'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-${period}-producer-${view.producer.id}.txt` };

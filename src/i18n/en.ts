@@ -245,6 +245,7 @@ export const en = {
   'export.failed': 'The export failed unexpectedly (request {{requestId}})',
   'export.efdOpenMonth': 'The EFD-Contribuições file is made from a closed month: {{period}} is open (close it with closeTaxPeriod first)',
   'export.efdNotSpecial': 'The EFD-Contribuições file covers the special regime per m³ (Lei 11.116/2005, art. 4º): {{period}} is under the {{regime}} regime',
+  'export.efdIncidence': 'The regime of incidence of {{year}} is recorded as {{regime}} (electIncidenceRegime): the file follows it',
 
   // --- graphql-js's and Apollo Server's own messages, recognised by these English templates and
   // shown in the caller's language (`{{detail}}` is itself recognised and translated).

@@ -9,7 +9,7 @@ import { Decimal, ZERO } from '../law/decimal';
 import { LawBook } from '../law/law-book';
 import { FuelTax, FuelTaxStatus, Market } from '../law/types';
 import { Actor } from './actor';
-import { BadInputError, ConflictError, NotFoundError } from './errors';
+import { BadInputError, ConflictError, ConflictReason, NotFoundError } from './errors';
 import { requireDate, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { requireVisibleProducer } from './seal.service';
 import { TaxPeriodService, TaxPeriodView } from './tax-period.service';
@@ -22,6 +22,8 @@ export interface MonthCreditsView extends MonthCredits {
   year: number;
   month: number;
   method: ApportionmentMethod | null;
+  /** The regime of incidence recorded for the year; null: none recorded (read as non-cumulative). */
+  incidence: IncidenceRegime | null;
   purchases: PurchaseCredit[];
   net: MonthNet;
   balances: Balance[];
@@ -39,6 +41,16 @@ export interface RecordCreditClaimInput {
   filedOn: string;
   amount: Decimal;
   documentNumber?: string | null;
+}
+
+/** The regime of incidence of PIS/Pasep and Cofins (0110 COD_INC_TRIB 1 or 2). */
+export enum IncidenceRegime { NON_CUMULATIVE = 'NON_CUMULATIVE', CUMULATIVE = 'CUMULATIVE' }
+
+export interface ElectIncidenceInput {
+  producerId: string;
+  year: number;
+  regime: IncidenceRegime;
+  electedOn: string;
 }
 
 export interface ElectApportionmentInput {
@@ -71,11 +83,11 @@ export class CreditService {
     checkMonth(year, month);
     const law = await this.lawBook();
     const first = await this.firstMonth(producer.id, year, month);
-    const [claims, elections] = await Promise.all([this.claims(producer.id), this.elections(producer.id)]);
+    const [claims, elections, incidences] = await Promise.all([this.claims(producer.id), this.elections(producer.id), this.incidences(producer.id)]);
     const months = monthsBetween(first, { year, month });
     const inputs = [];
     const warnings: string[] = [];
-    let last: { credits: MonthCredits; purchases: PurchaseCredit[]; method: ApportionmentMethod | null } | null = null;
+    let last: { credits: MonthCredits; purchases: PurchaseCredit[]; method: ApportionmentMethod | null; incidence: IncidenceRegime | null } | null = null;
     const closed = await this.closedSnapshots(producer.id);
     for (const m of months) {
       const [view, purchases, sales] = await Promise.all([
@@ -88,19 +100,21 @@ export class CreditService {
       const kept = closed.get(`${m.year}-${m.month}`);
       const method = kept ? kept.method : elections.get(m.year) ?? null;
       // A closed month keeps the credits it closed with; an open one is computed as known on asKnownOn.
-      const credits = kept ?? monthCredits({ purchases, revenue: view instanceof Error ? [] : revenueParts(view, sales), method, law, asKnownOn });
+      // The cumulative regime has no credits and deducts none (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10; docs/LAW.md).
+      const cumulative = incidences.get(m.year) === IncidenceRegime.CUMULATIVE;
+      const credits = kept ?? monthCredits({ purchases: cumulative ? [] : purchases, revenue: cumulative || view instanceof Error ? [] : revenueParts(view, sales), method, law, asKnownOn });
       const extinct = firstDayOfMonth(m.year, m.month) > '2026-12-31';
       const cbs = view instanceof Error ? undefined : view.fuelTaxes?.find((t) => t.tax === FuelTax.CBS);
       inputs.push({
         year: m.year, month: m.month,
         pisDebit: view instanceof Error || extinct ? null : view.pisDue, cofinsDebit: view instanceof Error || extinct ? null : view.cofinsDue,
         lines: credits.lines, cbsLevied: extinct, cbsDue: cbs && cbs.status === FuelTaxStatus.COMPUTED ? cbs.due : extinct && !cbs ? ZERO : null,
-        claims: claims.filter((c) => toYm(c.filedOn).year === m.year && toYm(c.filedOn).month === m.month),
+        claims: claims.filter((c) => toYm(c.filedOn).year === m.year && toYm(c.filedOn).month === m.month), deducts: !cumulative,
       });
-      last = { credits, purchases: kept ? kept.purchases : purchases, method };
+      last = { credits, purchases: kept ? kept.purchases : cumulative ? [] : purchases, method, incidence: incidences.get(m.year) ?? null };
     }
     const { nets, balances } = foldNet(inputs);
-    return { year, month, ...last!.credits, method: last!.method, purchases: last!.purchases, net: nets[nets.length - 1], balances, warnings };
+    return { year, month, ...last!.credits, method: last!.method, incidence: last!.incidence, purchases: last!.purchases, net: nets[nets.length - 1], balances, warnings };
   }
 
   /** The month's credits and the balances before and after it, for the EFD-Contribuições (M100/M500, 1100/1500). */
@@ -176,20 +190,40 @@ export class CreditService {
   }
 
   /** electCreditApportionment: the method for a calendar year, once (Lei 10.637/2002, art. 3º §§ 8º–9º). */
-  async elect(actor: Actor, input: ElectApportionmentInput): Promise<ElectApportionmentInput & { id: string }> {
-    const electedOn = requireDate(input.electedOn, 'input.electedOn');
+  elect(actor: Actor, input: ElectApportionmentInput): Promise<ElectApportionmentInput & { id: string }> {
     if (!Object.values(ApportionmentMethod).includes(input.method)) throw new BadInputError('input.method', `Unknown method ${String(input.method)}`);
+    return this.electForYear(actor, input, { table: 'credit_apportionment_election', column: 'method', value: input.method, operation: 'electCreditApportionment',
+      entity: 'CreditApportionmentElection', conflict: 'APPORTIONMENT_ALREADY_ELECTED', what: 'apportionment method' });
+  }
+
+  /** electIncidenceRegime: the regime of incidence for a calendar year, irrevocable (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10). */
+  electIncidence(actor: Actor, input: ElectIncidenceInput): Promise<ElectIncidenceInput & { id: string }> {
+    if (!Object.values(IncidenceRegime).includes(input.regime)) throw new BadInputError('input.regime', `Unknown regime ${String(input.regime)}`);
+    return this.electForYear(actor, input, { table: 'incidence_election', column: 'regime', value: input.regime, operation: 'electIncidenceRegime',
+      entity: 'IncidenceElection', conflict: 'INCIDENCE_ALREADY_ELECTED', what: 'incidence regime' });
+  }
+
+  /** The incidence regime recorded for a year, or null (the non-cumulative regime is then read). */
+  async incidenceOf(producerId: string, year: number): Promise<IncidenceRegime | null> {
+    return (await this.incidences(producerId)).get(year) ?? null;
+  }
+
+  /** A yearly election, once per producer and year (a second one: CONFLICT). */
+  private async electForYear<I extends { producerId: string; year: number; electedOn: string }>(
+    actor: Actor, input: I, e: { table: string; column: string; value: string; operation: string; entity: string; conflict: ConflictReason; what: string },
+  ): Promise<I & { id: string }> {
+    const electedOn = requireDate(input.electedOn, 'input.electedOn');
     if (!Number.isInteger(input.year) || input.year < 2002 || input.year > 2026) throw new BadInputError('input.year', 'year is a calendar year of the non-cumulative regime, 2002 to 2026');
     return mutate(this.ds, actor, async (em) => {
       await requireWritableProducers(em, actor, [{ field: 'input.producerId', id: input.producerId }]);
       const rows: Array<{ id: string }> = await em.query(
-        `INSERT INTO credit_apportionment_election (producer_id, year, method, elected_on) VALUES ($1, $2, $3, $4)
+        `INSERT INTO ${e.table} (producer_id, year, ${e.column}, elected_on) VALUES ($1, $2, $3, $4)
          ON CONFLICT (producer_id, year) DO NOTHING RETURNING id::text AS id`,
-        [input.producerId, input.year, input.method, electedOn],
+        [input.producerId, input.year, e.value, electedOn],
       );
-      if (rows.length === 0) throw new ConflictError('APPORTIONMENT_ALREADY_ELECTED', `The apportionment method of ${input.year} is already elected`, 'input.year');
+      if (rows.length === 0) throw new ConflictError(e.conflict, `The ${e.what} of ${input.year} is already elected`, 'input.year');
       const saved = { ...input, electedOn, id: rows[0].id };
-      return { result: saved, audit: [{ operation: 'electCreditApportionment', entity: 'CreditApportionmentElection', entityId: rows[0].id, producerId: input.producerId, after: saved }] };
+      return { result: saved, audit: [{ operation: e.operation, entity: e.entity, entityId: rows[0].id, producerId: input.producerId, after: saved }] };
     });
   }
 
@@ -246,6 +280,11 @@ export class CreditService {
       [producerId],
     );
     return rows.map((r) => ({ id: r.id, tax: r.tax, originYear: r.origin_year, originMonth: r.origin_month, codCred: r.cod_cred, kind: r.kind, filedOn: r.filed_on, amount: new Decimal(r.amount) }));
+  }
+
+  private async incidences(producerId: string): Promise<Map<number, IncidenceRegime>> {
+    const rows: Array<{ year: number; regime: IncidenceRegime }> = await this.ds.query('SELECT year, regime FROM incidence_election WHERE producer_id = $1', [producerId]);
+    return new Map(rows.map((r) => [r.year, r.regime]));
   }
 
   private async elections(producerId: string): Promise<Map<number, ApportionmentMethod>> {

@@ -5,7 +5,7 @@ import { Locale, Localized, message, Message, recognise, translate } from '../i1
  * into an error with `extensions.code`; anything else is masked as INTERNAL_SERVER_ERROR. Their
  * text is a Message (src/i18n), shown in the caller's language; `message` is the English text.
  */
-export type ConflictReason = 'PERIOD_CLOSED' | 'VERSION_MISMATCH' | 'DUPLICATE' | 'REGIME_ALREADY_ELECTED' | 'ALREADY_SOLD_IN_YEAR' | 'CANCELLED' | 'APPORTIONMENT_ALREADY_ELECTED' | 'CREDIT_CLAIM';
+export type ConflictReason = 'PERIOD_CLOSED' | 'VERSION_MISMATCH' | 'DUPLICATE' | 'REGIME_ALREADY_ELECTED' | 'ALREADY_SOLD_IN_YEAR' | 'CANCELLED' | 'APPORTIONMENT_ALREADY_ELECTED' | 'INCIDENCE_ALREADY_ELECTED' | 'CREDIT_CLAIM';
 
 /** The records a NOT_FOUND names (each has its message, `notFound.<Record>`). */
 export type RecordName = 'Producer' | 'Contract' | 'FamilyFarmer' | 'FamilyFarmingOrganization' | 'SealGrant' | 'Purchase' | 'Sale' | 'Document' | 'BiodieselImport' | 'FomentoExpense';

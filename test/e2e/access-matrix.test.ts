@@ -71,7 +71,7 @@ const EXPECTED_ACCESS: Record<string, 'shared' | 'own' | 'write-own' | 'write-sh
   'Mutation.recordImports': 'write-own', 'Mutation.closeTaxPeriod': 'write-own', 'Mutation.reopenTaxPeriod': 'write-own',
   'Mutation.cancelDocument': 'write-own', 'Mutation.recordReturns': 'write-own', 'Mutation.correctPurchase': 'write-own', 'Mutation.correctSale': 'write-own',
   'Mutation.correctImport': 'write-own', 'Mutation.correctFomento': 'write-own',
-  'Mutation.recordCreditClaim': 'write-own', 'Mutation.electCreditApportionment': 'write-own',
+  'Mutation.recordCreditClaim': 'write-own', 'Mutation.electCreditApportionment': 'write-own', 'Mutation.electIncidenceRegime': 'write-own',
 };
 
 test('each operation\'s rule is what the access rules, README "Tokens" says for it', () => {

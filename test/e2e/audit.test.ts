@@ -225,6 +225,12 @@ const CASES: Array<[string, Case]> = [
     idsOf: () => [],
     check: ([row]) => expect(row.producer_id).toBe(ids.producer),
   }],
+  ['electIncidenceRegime', {
+    as: () => PRODUCER, entries: 1, entity: 'IncidenceElection',
+    query: () => `mutation { electIncidenceRegime(input: { producerId: "${ids.producer}", year: 2026, regime: NON_CUMULATIVE, electedOn: "2026-01-02" }) { year } }`,
+    idsOf: () => [],
+    check: ([row]) => { expect([row.producer_id, row.after!.regime, row.after!.year]).toEqual([ids.producer, 'NON_CUMULATIVE', 2026]); },
+  }],
   ['recordCreditClaim', {
     as: () => PRODUCER, entries: 1, entity: 'CreditClaim',
     query: async () => {

@@ -245,3 +245,54 @@ test('each credit reads its purchase and the facts it was decided on, in one sta
     .producer.purchases.edges.map((e: any) => e.node);
   expect(own.find((n: any) => n.id === fat.purchase.id)).toEqual(fat.purchase);
 });
+
+test('the regime of incidence is recorded for the year: under CUMULATIVE no credit, the whole debit due, and the EFD follows it', async () => {
+  const id = await producer();
+  // The December case above: a tallow credit of 1.650,00 / 7.600,00 would cover the debit of 264,10 / 1.215,90; and
+  // methanol of November 2025 (non-cumulative) leaves a balance of 1.650,00 / 7.600,00 carried into 2026.
+  await record([methanol(id, '2025-11-05'), {
+    ...base(id, '2026-12-01'), feedstock: 'BEEF_TALLOW', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Frigorífico SA',
+    creditSupplier: 'COMPANY', pisCofinsCst: '01', icmsValue: '0',
+  }], [{ producerId: id, soldOn: '2026-12-10', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  const INCIDENCE = `query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 12) { incidence pisDue cofinsDue credits { lines { codCred } purchases { purchaseId } }
+    net { pisDebit pisDue cofinsDue } balances { codCred } } }`;
+  const before = (await api.ok(INCIDENCE, { p: id })).taxPeriod;
+  expect([before.incidence, before.net.pisDue, before.net.cofinsDue, before.credits.lines.length]).toEqual([null, '0.00', '0.00', 1]);
+
+  const ELECT = `mutation($i: ElectIncidenceRegimeInput!) { electIncidenceRegime(input: $i) { year regime electedOn } }`;
+  const i = { producerId: id, year: 2026, regime: 'CUMULATIVE', electedOn: '2026-01-10' };
+  const auditor = await api.gql(ELECT, { i }, { role: 'AUDITOR' });
+  expect(auditor.errors![0].extensions!.code).toBe('FORBIDDEN');
+  expect((await api.ok(ELECT, { i }, { role: 'PRODUCER', producerId: id })).electIncidenceRegime).toEqual({ year: 2026, regime: 'CUMULATIVE', electedOn: '2026-01-10' });
+  const again = await api.gql(ELECT, { i: { ...i, regime: 'NON_CUMULATIVE' } });
+  expect(again.errors![0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'INCIDENCE_ALREADY_ELECTED' });
+  expect(await api.count('SELECT count(*) FROM incidence_election WHERE producer_id = $1', [id])).toBe(1);
+
+  // Lei 10.833/2003 art. 10: no credit of art. 3º; the debit 10 × 26,41 / 121,59 is due whole.
+  const after = (await api.ok(INCIDENCE, { p: id })).taxPeriod;
+  // Nor is the 2025 balance deducted: it is carried whole (an interpretation, docs/LAW.md).
+  expect(after).toMatchObject({ incidence: 'CUMULATIVE', pisDue: '264.10', cofinsDue: '1215.90', credits: { lines: [], purchases: [] } });
+  expect(after.net).toEqual({ pisDebit: '264.10', pisDue: '264.10', cofinsDue: '1215.90' });
+  const carried = (await api.ok(`query($p: ID!) { creditBalances(producerId: $p, on: "2026-12-31") { tax originYear deducted remaining } }`, { p: id })).creditBalances;
+  expect(carried).toEqual([
+    { tax: 'PIS', originYear: 2025, deducted: '0.00', remaining: '1650.00' }, { tax: 'COFINS', originYear: 2025, deducted: '0.00', remaining: '7600.00' },
+  ]);
+
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 12) { status } }`, { p: id });
+  const efd = async (q = '') => fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=12${q}`), {
+    headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` },
+  });
+  const res = await efd();
+  expect(res.status).toBe(200);
+  const body = Buffer.from(await res.arrayBuffer());
+  expect(efdProblems(body)).toEqual([]);
+  const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  expect(only('0110')).toEqual(['|0110|2||2|9|']);
+  expect(only('M100', 'M500')).toEqual([]);
+  expect(only('M210').map((l) => l.split('|')[2])).toEqual(['53']);
+  expect(only('M200')).toEqual(['|M200|0,00|0,00|0,00|0,00|0,00|0,00|0,00|264,10|0,00|0,00|264,10|264,10|']);
+  const contrary = await efd('&incidence=non-cumulative');
+  expect(contrary.status).toBe(400);
+  expect(((await contrary.json()) as { error: unknown }).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'incidence' });
+  expect((await efd('&incidence=cumulative')).status).toBe(200);
+});

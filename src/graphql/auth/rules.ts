@@ -107,6 +107,7 @@ export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
   closeTaxPeriod: ownWrite('A producer closes its own month.', 'producerId'),
   recordCreditClaim: ownWrite('A producer files claims against its own balances (Lei 11.116/2005, art. 16).', 'input.producerId'),
   electCreditApportionment: ownWrite('A producer elects its own apportionment method (Lei 10.637/2002, art. 3º § 9º).', 'input.producerId'),
+  electIncidenceRegime: ownWrite('A producer elects its own regime of incidence (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10).', 'input.producerId'),
   recordReturns: ownWrite('A PRODUCER records returns of its own purchases and sales (named by id, scoped in the service).'),
   cancelDocument: ownWrite('A PRODUCER cancels the records of its own notes only (the service scopes the key to its records).'),
   correctPurchase: ownWrite('A PRODUCER corrects its own purchases (named by id, scoped in the service); a closed month is an ADMIN\'s to change.'),

@@ -1,5 +1,5 @@
 import { registerEnumType } from 'type-graphql';
-import { ApportionmentMethod, ClaimKind, Contribution, CreditKind, CreditProduct, CreditStatus, CreditSupplier, RevenueGroup } from '../../services/credit.service';
+import { ApportionmentMethod, ClaimKind, Contribution, CreditKind, CreditProduct, CreditStatus, CreditSupplier, IncidenceRegime, RevenueGroup } from '../../services/credit.service';
 
 registerEnumType(CreditSupplier, {
   name: 'CreditSupplier',
@@ -65,4 +65,12 @@ registerEnumType(ClaimKind, {
   name: 'CreditClaimKind',
   description: 'A PER/DCOMP (Lei 11.116/2005, art. 16 I–II).',
   valuesConfig: { REFUND: { description: 'Cash refund (ressarcimento).' }, OFFSET: { description: 'Offset against other taxes (compensação, DCOMP).' } },
+});
+registerEnumType(IncidenceRegime, {
+  name: 'IncidenceRegime',
+  description: 'The regime of incidence of PIS/Pasep and Cofins for a calendar year (EFD 0110 COD_INC_TRIB), irrevocable for the year.',
+  valuesConfig: {
+    NON_CUMULATIVE: { description: 'Non-cumulative (Lei 10.637/2002; Lei 10.833/2003): credits deducted; EFD COD_CONT 03.' },
+    CUMULATIVE: { description: 'Cumulative (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10): no credits; EFD COD_CONT 53.' },
+  },
 });

@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { MonthCreditsView } from '../../services/credit.service';
+import { IncidenceRegime, MonthCreditsView } from '../../services/credit.service';
 import type { PurchaseCredit } from '../../law/credits/types';
 import { NotFoundError } from '../../services/errors';
 import { PurchaseType } from '../purchase/purchase.type';
@@ -8,7 +8,7 @@ import { Context, knownOn } from '../context';
 import { DateScalar } from '../scalars';
 import { TaxPeriodType } from '../tax-period/tax-period.type';
 import {
-  CreditApportionmentElectionType, CreditBalanceType, CreditClaimType, ElectCreditApportionmentInput, PurchaseCreditType, RecordCreditClaimInput, TaxPeriodCreditsType, TaxPeriodNetType,
+  CreditApportionmentElectionType, CreditBalanceType, CreditClaimType, ElectCreditApportionmentInput, ElectIncidenceRegimeInput, IncidenceElectionType, PurchaseCreditType, RecordCreditClaimInput, TaxPeriodCreditsType, TaxPeriodNetType,
 } from './credit.type';
 
 // credits, net and balances of one month share one computation.
@@ -32,6 +32,11 @@ export class TaxPeriodCreditsResolver {
   @FieldResolver(() => TaxPeriodNetType, { description: 'The month\'s debits less the credits and balances deducted; from 2027, the CBS less the balances offset (LC 214/2025, art. 378).' })
   async net(@Root() t: TaxPeriodView, @Ctx() ctx: Context) {
     return (await monthCredits(t, ctx)).net;
+  }
+
+  @FieldResolver(() => IncidenceRegime, { nullable: true, description: 'The regime of incidence recorded for the year (electIncidenceRegime); null: none recorded, read as NON_CUMULATIVE. Under CUMULATIVE the month has no credits and deducts none.' })
+  async incidence(@Root() t: TaxPeriodView, @Ctx() ctx: Context) {
+    return (await monthCredits(t, ctx)).incidence;
   }
 
   @FieldResolver(() => [CreditBalanceType], { description: 'The balances after the month, by origin month, group and COD_CRED (registers 1100/1500).' })
@@ -70,5 +75,10 @@ export class CreditResolver {
   @Mutation(() => CreditApportionmentElectionType, { description: 'Elect how common credits are apportioned in a calendar year (Lei 10.637/2002, art. 3º §§ 8º–9º); a second election for the year: CONFLICT APPORTIONMENT_ALREADY_ELECTED. ADMIN, or the PRODUCER for itself.' })
   electCreditApportionment(@Arg('input', { description: 'Producer, year and method.' }) input: ElectCreditApportionmentInput, @Ctx() ctx: Context) {
     return ctx.services.credits.elect(ctx.actor, input);
+  }
+
+  @Mutation(() => IncidenceElectionType, { description: 'Elect the regime of incidence of a calendar year, irrevocable for it (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10): the credits and the EFD-Contribuições (0110, COD_CONT) follow it; a second election for the year: CONFLICT INCIDENCE_ALREADY_ELECTED. ADMIN, or the PRODUCER for itself.' })
+  electIncidenceRegime(@Arg('input', { description: 'Producer, year and regime.' }) input: ElectIncidenceRegimeInput, @Ctx() ctx: Context) {
+    return ctx.services.credits.electIncidence(ctx.actor, input);
   }
 }

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { ApportionmentMethod, ClaimKind, Contribution, CreditKind, CreditStatus, RevenueGroup } from '../../services/credit.service';
+import { ApportionmentMethod, ClaimKind, Contribution, CreditKind, CreditStatus, IncidenceRegime, RevenueGroup } from '../../services/credit.service';
 import { Decimal } from '../../law/decimal';
 import { DateScalar, DecimalScalar, Money } from '../scalars';
 import './credit.enums';
@@ -107,6 +107,23 @@ export class CreditApportionmentElectionType {
   @Field(() => ID, { description: 'The producer.' }) producerId: string;
   @Field(() => Int, { description: 'The calendar year it governs.' }) year: number;
   @Field(() => ApportionmentMethod, { description: 'The method.' }) method: ApportionmentMethod;
+  @Field(() => DateScalar, { description: 'Day of the election.' }) electedOn: string;
+}
+
+@ObjectType('IncidenceElection', { description: 'The regime of incidence of a calendar year (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10), irrevocable for the year.' })
+export class IncidenceElectionType {
+  @Field(() => ID, { description: 'Identifier.' }) id: string;
+  @Field(() => ID, { description: 'The producer.' }) producerId: string;
+  @Field(() => Int, { description: 'The calendar year it governs.' }) year: number;
+  @Field(() => IncidenceRegime, { description: 'The regime.' }) regime: IncidenceRegime;
+  @Field(() => DateScalar, { description: 'Day of the election.' }) electedOn: string;
+}
+
+@InputType('ElectIncidenceRegimeInput', { description: 'The regime of incidence for a calendar year, once: ADMIN, or the PRODUCER for itself.' })
+export class ElectIncidenceRegimeInput {
+  @Field(() => ID, { description: 'The producer.' }) producerId: string;
+  @Field(() => Int, { description: 'The calendar year (to 2026).' }) year: number;
+  @Field(() => IncidenceRegime, { description: 'The regime.' }) regime: IncidenceRegime;
   @Field(() => DateScalar, { description: 'Day of the election.' }) electedOn: string;
 }
 

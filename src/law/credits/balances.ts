@@ -17,6 +17,8 @@ export interface NetMonthInput {
   /** True from 2027: the CBS is levied and balances may offset it. */
   cbsLevied: boolean;
   claims: ClaimFacts[];
+  /** False in a month of the cumulative regime: no credit is deducted from its debit. */
+  deducts?: boolean;
 }
 
 /** The month's net (Lei 10.637/2002, art. 3º § 4º; Lei 11.116/2005, art. 16; LC 214/2025, art. 378). */
@@ -104,8 +106,12 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
       return { ownUsed, earlierUsed, due: left };
     };
     const reversed = (tax: Contribution) => sum(m.lines.map((l) => (tax === Contribution.PIS ? l.pis : l.cofins)).filter((a) => a.lt(0))).negated();
-    const pis = deduct(Contribution.PIS, (m.pisDebit ?? ZERO).plus(reversed(Contribution.PIS)));
-    const cofins = deduct(Contribution.COFINS, (m.cofinsDebit ?? ZERO).plus(reversed(Contribution.COFINS)));
+    const owed = (tax: Contribution, debit: Decimal | null) => {
+      const total = (debit ?? ZERO).plus(reversed(tax));
+      return m.deducts === false ? { ownUsed: ZERO, earlierUsed: ZERO, due: total } : deduct(tax, total);
+    };
+    const pis = owed(Contribution.PIS, m.pisDebit);
+    const cofins = owed(Contribution.COFINS, m.cofinsDebit);
 
     let cbsOffset: Decimal | null = null;
     if (m.cbsLevied && m.cbsDue !== null) {
