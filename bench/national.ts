@@ -1,8 +1,8 @@
-// `npm run bench -- --national [--national-scale 0.05] [--quick]`: the national program (bench/
+// `npm run bench -- --national [--national-scale 0.05] [--quick] [--keep-db]`: the national program (bench/
 // national-data.ts) loaded year after year, then the ministry's programOverview of a year and one
 // producer's taxPeriod and sealCompliance, each beside a hand-written SQL of the same answer in the
 // same run, alternately. Prints the figures and the peak RSS of this process (the API's side); a
-// full-scale run writes bench/national-results.json.
+// full-scale run writes bench/national-results.json; `--keep-db` keeps its database (on DATABASE_URL) for EXPLAIN.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,6 +84,7 @@ async function run(client: PoolClient, statements: readonly string[], params: un
 
 export async function nationalMain(argv: readonly string[]): Promise<void> {
   const quick = argv.includes('--quick');
+  const keep = argv.includes('--keep-db');
   const factorText = option(argv, '--national-scale');
   const scale = nationalScale(factorText === undefined ? 1 : Number(factorText));
   const server = await serverUrl();
@@ -161,11 +162,15 @@ export async function nationalMain(argv: readonly string[]): Promise<void> {
     client?.release();
     await pool.end();
     await ds.destroy();
-    const c = new Client({ connectionString: server.url });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-    await server.stop?.();
+    if (keep) {
+      process.stdout.write(`kept database ${name} for EXPLAIN (drop it when done)\n`);
+    } else {
+      const c = new Client({ connectionString: server.url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+      await server.stop?.();
+    }
   }
   // maxRSS is in kilobytes: the benchmark's process, the API and its side of the load.
   results.peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);

@@ -4,8 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * The yearly election of the incidence regime (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10):
  * irrevocable for the calendar year, so one per producer and year, under row-level security.
  */
-export class IncidenceElection1766420000000 implements MigrationInterface {
-  name = 'IncidenceElection1766420000000';
+export class IncidenceElection1766430000000 implements MigrationInterface {
+  name = 'IncidenceElection1766430000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
