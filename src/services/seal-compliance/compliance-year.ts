@@ -17,7 +17,7 @@ import {
   FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
   purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
-import { activeSql, COUNTED_SALE } from '../record-state';
+import { activeSql, COUNTED_PURCHASE, COUNTED_SALE } from '../record-state';
 
 /**
  * The Selo's year (Decreto 10.527/2020, art. 3º §2 I–III, §3º) of a SET of producers, one producer
@@ -114,9 +114,9 @@ export class ComplianceYears {
                                     coalesce(sum(volume_m3) FILTER (WHERE market = 'EXPORT'), 0) AS exported,
                                     coalesce(sum(revenue) FILTER (WHERE market = 'DOMESTIC'), 0) AS domestic
                                FROM ${COUNTED_SALE} WHERE producer_id = k.id AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}) s
-         CROSS JOIN LATERAL (SELECT coalesce(sum(cost), 0) AS acquisitions FROM purchase
+         CROSS JOIN LATERAL (SELECT coalesce(sum(cost), 0) AS acquisitions FROM ${COUNTED_PURCHASE}
                               WHERE $4 AND producer_id = k.id AND purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'
-                                AND purchased_on BETWEEN $2::date AND $3::date AND ${activeSql()}) a`,
+                                AND counted_on BETWEEN $2::date AND $3::date AND ${activeSql()}) a`,
       [ids, from, to, acquisitionsBase],
     );
     // The year's groups are hashed, not sorted: the planner estimates one group per row (the keys are

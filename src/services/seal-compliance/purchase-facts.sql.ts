@@ -8,7 +8,7 @@ import { membershipOnSql } from '../facts/organization-membership.sql';
 import { supplierOn } from '../facts/supplier-eligibility.sql';
 import { coverageSql } from '../facts/contract-coverage.sql';
 import { runIndexSql } from '../facts/parameter-timeline';
-import { activeSql } from '../record-state';
+import { activeSql, COUNTED_PURCHASE } from '../record-state';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -30,7 +30,8 @@ export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FAR
  * starting after the end of DAP issuance among them), an organization's member declaration in force
  * on that date (`membership_id`, 0 for a farmer), the product, and whether its price per kg
  * is below the PGPAF minimum in force on its date (the runs of `minimumPriceRuns`, empty under
- * the flat model). Every column is non-null, so that groups can be matched as tuples.
+ * the flat model). A return of a purchase is a negative row of the year of its day, judged as its
+ * original (counted_purchase; docs/LAW.md, "Returns"). Every column is non-null, so that groups can be matched as tuples.
  * Parameters: $1 the producers (an array: one, or a page's), $2 first day, $3 last day, $4 segment start days, $5 last DAP issue day,
  * $6–$10 the minimum price runs (feedstocks, first days, last days, prices per kg, scopes): the price of the
  * origin's state, else its region's, else the national one (Decreto 5.996/2006 tables by state or region).
@@ -48,11 +49,11 @@ export function purchaseFacts(extraWhere = ''): string {
          coalesce(${covered.feedstock}, false) AS covers_feedstock,
          coalesce(${covered.counterparty}, false) AS covers_counterparty,
          om.region, ${semiarid.on('p.purchased_on')} AS semiarid,
-         ${runIndexSql('p.purchased_on', '$4::date[]')} AS segment,
+         ${runIndexSql('p.counted_on', '$4::date[]')} AS segment,
          ${supplier.registration} AS registration,
-         p.feedstock, coalesce(p.cost < mp.price_per_kg * p.quantity_kg, false) AS below_minimum,
+         p.feedstock, coalesce(p.judged_cost < mp.price_per_kg * p.judged_kg, false) AS below_minimum,
          ${supplier.membershipId} AS membership_id
-    FROM purchase p
+    FROM ${COUNTED_PURCHASE} p
     JOIN municipality om ON om.ibge_code = p.origin_municipality_code
     LEFT JOIN contract c ON c.id = p.contract_id
     LEFT JOIN LATERAL (
@@ -62,7 +63,7 @@ export function purchaseFacts(extraWhere = ''): string {
        ORDER BY CASE WHEN m.scope IS NULL THEN 0 WHEN m.scope = om.region THEN 1 ELSE 2 END DESC LIMIT 1) mp ON true
     ${semiarid.join}
     ${supplier.join}
-   WHERE p.producer_id = ANY($1::bigint[]) AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS} AND ${activeSql('p')}${extraWhere}`;
+   WHERE p.producer_id = ANY($1::bigint[]) AND p.counted_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS} AND ${activeSql('p')}${extraWhere}`;
 }
 
 /** The columns that make a group, with the SQL type of each (to match groups as tuples). */
