@@ -7,7 +7,8 @@ import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { checkedNfeKey } from './nfe-key-input';
 import { Problems } from './problems';
-import { insertInChunks, isId, requireDate, requireOpenPeriods, requirePositiveDecimal } from './record-batch';
+import { insertInChunks, isId, requireDate, requirePositiveDecimal } from './record-batch';
+import { judge, Touch } from './record-change.service';
 import { canSee } from './scope';
 import { AuditRecord, mutate } from './transaction';
 
@@ -82,10 +83,17 @@ export class RecordReturnService {
       if (sum.quantity.gt(quantity)) problems.add(new BadInputError(`${at}.quantity`, message('return.tooMuch', { entity, id: original.id, what: 'quantity', returned: sum.quantity.toFixed(), original: quantity.toFixed() })));
       if (sum.value.gt(value)) problems.add(new BadInputError(`${at}.value`, message('return.tooMuch', { entity, id: original.id, what: 'value', returned: sum.value.toFixed(), original: value.toFixed() })));
     }
-    // The month of the return is the one it changes: it must be open.
-    await requireOpenPeriods(em, rows.map((r) => (r?.producerId ? r : undefined)), (r) => r.returnedOn, (i) => `input[${i}].returnedOn`, problems);
     problems.throwIfAny();
     const written = rows as RecordReturn[];
+    // The month and Selo year of the return are those it changes: closed or evaluated, only an ADMIN's is made.
+    const touches = new Map<string, Touch>();
+    for (const r of written) {
+      const t = touches.get(r.producerId) ?? { producerId: r.producerId, taxDays: [], seloDays: [] };
+      t.taxDays.push(r.returnedOn);
+      t.seloDays.push(r.returnedOn);
+      touches.set(r.producerId, t);
+    }
+    await judge(em, actor, [...touches.values()], (producerId, at) => `input[${written.findIndex((r) => r.producerId === producerId && r.returnedOn.startsWith(at))}].returnedOn`);
     await insertInChunks(em, RecordReturn, written);
     return { result: written, audit: written.map((r) => ({ operation: 'recordReturns', entity: 'RecordReturn', entityId: r.id, producerId: r.producerId, after: r })) };
   }

@@ -29,7 +29,7 @@ export class RecordReturnInput {
   @Field({ description: 'The original NF-e\'s key (refNFe): the record must be recorded with it (else BAD_USER_INPUT).' }) originalKey: string;
   @Field(() => ID, { nullable: true, description: 'The purchase returned in part or whole (one of purchaseId, saleId).' }) purchaseId?: string | null;
   @Field(() => ID, { nullable: true, description: 'The sale returned in part or whole.' }) saleId?: string | null;
-  @Field(() => DateScalar, { description: 'Date of the return, not before the original\'s; its month must be open (CONFLICT PERIOD_CLOSED).' }) returnedOn: string;
+  @Field(() => DateScalar, { description: 'Date of the return, not before the original\'s; its tax month closed or its Selo year evaluated: CONFLICT PERIOD_CLOSED with the month to reopen, unless an ADMIN\'s (closedPeriod shows the drift).' }) returnedOn: string;
   @Field(() => DecimalScalar, { description: 'kg (purchase) or m³ (sale) returned, greater than zero; with earlier returns, at most the original\'s.' }) quantity: Decimal;
   @Field(() => DecimalScalar, { description: 'Value returned in reais, greater than zero; with earlier returns, at most the original\'s cost or revenue.' }) value: Decimal;
   @Field(() => String, { nullable: true, description: 'The return note\'s own key.' }) invoiceKey?: string | null;
