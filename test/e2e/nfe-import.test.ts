@@ -37,11 +37,11 @@ beforeAll(async () => {
 });
 afterAll(async () => { await api.close(); });
 
-async function upload(body: Buffer | Uint8Array, query = '', type = 'application/xml', as: Caller = { role: 'PRODUCER', producerId: own }, producer = own) {
+async function upload(body: Buffer | Uint8Array, query = '', type = 'application/xml', as: Caller = { role: 'PRODUCER', producerId: own }, producer = own, language = 'en') {
   const res = await fetch(`${api.url.replace(/\/graphql$/, '')}/import/nfe?producer=${producer}${query}`, {
-    method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${await api.token(as)}` }, body,
+    method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${await api.token(as)}`, 'accept-language': language }, body,
   });
-  const json = (await res.json()) as { import?: Record<string, unknown>; error?: { code: string; message: string; problems?: Array<{ file: string; key: string | null; item: number | null; reason: string }> } };
+  const json = (await res.json()) as { import?: Record<string, unknown>; error?: { code: string; message: string; problems?: Array<{ file: string; key: string | null; item: number | null; reason: string; messageKey: string }> } };
   return { status: res.status, ...json };
 }
 const purchases = (key: string) => api.db.dataSource.query(
@@ -56,12 +56,31 @@ test('an unmappable item refuses the whole upload by default, naming note, item 
   const xml = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>27101921</NCM>'));
   const refused = await upload(Buffer.from(zipSync({ 'a.xml': xml })), '', 'application/zip');
   expect(refused.status).toBe(400);
-  expect(refused.error?.problems).toEqual([{ file: 'a.xml', key, item: 2, reason: 'NCM 27101921 (Girassol em grao) is neither a feedstock nor biodiesel' }]);
+  expect(refused.error?.problems).toEqual([{ file: 'a.xml', key, item: 2, reason: 'NCM 27101921 (Girassol em grao) is neither a feedstock nor biodiesel', messageKey: 'nfe.notFeedstock' }]);
   expect(await purchases(key)).toEqual([]);
 
   const partial = await upload(Buffer.from(zipSync({ 'a.xml': xml })), '&partial=items', 'application/zip');
   expect([partial.status, partial.import?.purchases, partial.import?.written, (partial.import?.problems as unknown[]).length]).toEqual([200, 1, true, 1]);
   expect((await purchases(key)).map((p: { item: number }) => p.item)).toEqual([1]);
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});
+
+test('the problems answer in pt-BR when asked (Accept-Language), in English otherwise, with the same messageKey', async () => {
+  const key = nfeKey(P, 998);
+  const xml = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>27101921</NCM>'));
+  const me = { role: 'PRODUCER' as const, producerId: own };
+  const pt = await upload(xml, '', 'application/xml', me, own, 'pt-BR');
+  expect(pt.status).toBe(400);
+  expect(pt.error?.message).toBe(`1 item(ns) ou arquivo(s) de NF-e não podem ser importados; nada foi gravado: em upload.xml, NF-e ${key}, item 2: o NCM 27101921 (Girassol em grao) não é matéria-prima nem biodiesel`);
+  expect(pt.error?.problems).toEqual([{ file: 'upload.xml', key, item: 2, reason: 'o NCM 27101921 (Girassol em grao) não é matéria-prima nem biodiesel', messageKey: 'nfe.notFeedstock' }]);
+  const en = await upload(xml, '', 'application/xml', me, own, 'en');
+  expect(en.error?.message).toBe(`1 NF-e item(s) or file(s) cannot be imported; nothing was written: in upload.xml, NF-e ${key}, item 2: NCM 27101921 (Girassol em grao) is neither a feedstock nor biodiesel`);
+  // A file refused unread, and the problems of a partial import's summary: in pt-BR too.
+  expect((await upload(fixture('entity.xml'), '', 'application/xml', me, own, 'pt-BR')).error?.problems).toEqual([
+    { file: 'upload.xml', key: null, item: null, reason: 'o XML declara um DOCTYPE ou uma entidade, o que uma NF-e nunca faz: recusado sem leitura', messageKey: 'nfe.doctype' },
+  ]);
+  const partial = await upload(xml, '&partial=items', 'application/xml', me, own, 'pt-BR');
+  expect(partial.import?.problems).toEqual([{ file: 'upload.xml', key, item: 2, reason: 'o NCM 27101921 (Girassol em grao) não é matéria-prima nem biodiesel', messageKey: 'nfe.notFeedstock' }]);
   await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
 });
 
@@ -103,7 +122,7 @@ test('each hand-written note, and what it becomes', async () => {
 
   // The same note again: the sale's key is taken (CONFLICT DUPLICATE), told with its note and item; nothing written.
   const again = await upload(fixture('sale.xml'));
-  expect([again.status, again.error?.problems]).toEqual([400, [{ file: 'upload.xml', key: KEYS.sale, item: 1, reason: `CONFLICT: A sale with invoiceKey ${KEYS.sale} already exists` }]]);
+  expect([again.status, again.error?.problems]).toEqual([400, [{ file: 'upload.xml', key: KEYS.sale, item: 1, reason: `refused (CONFLICT): A sale with invoiceKey ${KEYS.sale} already exists`, messageKey: 'nfe.rule' }]]);
 });
 
 test('malformed XML, an entity declaration and a ZIP bomb are refused unread, nothing written', async () => {
