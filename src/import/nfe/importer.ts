@@ -177,7 +177,7 @@ export async function importNfe(ds: DataSource, services: Services, actor: Actor
 
 /**
  * The record each planned return reduces, once the upload's own notes are written (a return may
- * follow its original in the same ZIP): the sale of the key, or its first purchase of the feedstock.
+ * follow its original in the same ZIP): the sale of the key, or its purchase of the feedstock (by item number when several).
  * Null when one has none and the upload is all or nothing.
  */
 async function resolveReturns(
@@ -186,11 +186,17 @@ async function resolveReturns(
   const resolved: Planned['returns'] = [];
   for (const row of rows) {
     const [, key, feedstock] = (row.input.saleId ?? row.input.purchaseId ?? '').split(':');
-    const [found] = row.input.saleId
+    const candidates: Array<{ id: string; item: number | null }> = row.input.saleId
       ? await em.query(`SELECT id::text FROM sale WHERE producer_id = $1 AND invoice_key = $2 AND state = 'ACTIVE'`, [producerId, key])
-      : await em.query(`SELECT id::text FROM purchase WHERE producer_id = $1 AND invoice_key = $2 AND feedstock = $3 AND state = 'ACTIVE' ORDER BY invoice_item, id LIMIT 1`, [producerId, key, feedstock]);
-    if (!found) {
+      : await em.query(`SELECT id::text, invoice_item AS item FROM purchase WHERE producer_id = $1 AND invoice_key = $2 AND feedstock = $3 AND state = 'ACTIVE' ORDER BY invoice_item, id`, [producerId, key, feedstock]);
+    if (candidates.length === 0) {
       problems.push({ ...row.at, reason: row.input.saleId ? message('nfe.returnNoSale', { key }) : message('nfe.returnNoPurchase', { key, feedstock }) });
+      continue;
+    }
+    // Several items of the feedstock in the note: the return's item number names the original's (docs/LAW.md, "Returns").
+    const found = candidates.length === 1 ? candidates[0] : candidates.find((c) => c.item === row.at.item);
+    if (!found) {
+      problems.push({ ...row.at, reason: message('nfe.returnWhichItem', { key, feedstock, item: row.at.item ?? '—', items: candidates.map((c) => c.item ?? '—').join(', ') }) });
       continue;
     }
     resolved.push({ ...row, input: { ...row.input, saleId: row.input.saleId ? found.id : null, purchaseId: row.input.purchaseId ? found.id : null } });
@@ -306,7 +312,8 @@ function supplierOf(
 
 /**
  * A return note (finNFe 4): each item reduces the record of the referenced note it matches — the
- * sale of that key, or its purchase of the same feedstock — in the month of the return.
+ * sale of that key, or its purchase of the same feedstock (the item of the same number when the
+ * note has several) — in the month of the return.
  */
 function planReturns(d: NfeNote, at: (item: number | null, reason?: Message) => NfeProblem, planned: Planned, problems: NfeProblem[]): void {
   if (d.referenced.length !== 1) { problems.push(at(null, message('nfe.returnReference'))); return; }
