@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(async () => { await api.close(); });
 
 const YEAR = `query($p: ID!, $y: Int!, $k: Date) { sealCompliance(producerId: $p, year: $y, asKnownOn: $k) {
-  base actualTotal familyFarmingAcquisitions minimumShare { weightedTotal achievedShare } priorityRegion { amount share } } }`;
+  base actualTotal familyFarmingAcquisitions minimumShare { weightedTotal achievedShare } priorityRegion { amount share } spending { count actual region } } }`;
 const RETURNS = `mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`;
 const figures = async (p: string, y: number) => {
   const c = (await api.ok(YEAR, { p, y, k: KNOWN })).sealCompliance;
@@ -51,6 +51,9 @@ test('a Selo year before and after a partial purchase return; a return of the ne
   await api.ok(RETURNS, { i: [{ originalKey: nfeKey(cnpj, 2), purchaseId: recife.id, returnedOn: '2025-06-10', quantity: '400', value: '12000' }] });
   const after = ['100000.00', '68000.00', '68000.00', '122000.00', '1.22', '18000.00', '0.264706'];
   expect(await figures(p, 2025)).toEqual(after);
+  // The return takes from the Recife lot's own group, which still counts one purchase.
+  const spending = (await api.ok(YEAR, { p, y: 2025, k: KNOWN })).sealCompliance.spending;
+  expect(spending.map((g: { count: number; actual: string; region: string }) => [g.region, g.count, g.actual]).sort()).toEqual([['NORTHEAST', 1, '18000.00'], ['SOUTH', 1, '50000.00']]);
 
   // 2026 before: 10.000 from Recife, weighted 40.000, 0,4, all of it priority region.
   expect(await figures(p, 2026)).toEqual(['100000.00', '10000.00', '10000.00', '40000.00', '0.4', '10000.00', '1']);

@@ -126,7 +126,7 @@ export class ComplianceYears {
     // table; no other plan found groups as fast without this setting, which lasts for this statement.
     await em.query(`SET LOCAL enable_sort = off`);
     const purchaseRows: Array<PurchaseGroupRow & { producer_id: string }> = await em.query(
-      `SELECT producer_id::text AS producer_id, ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) AS n
+      `SELECT producer_id::text AS producer_id, ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) FILTER (WHERE return_id IS NULL) AS n
          FROM (${purchaseFacts()}) f GROUP BY producer_id, ${PURCHASE_COLUMNS}`,
       params,
     );

@@ -42,7 +42,7 @@ export function purchaseFacts(extraWhere = ''): string {
   const covered = coverageSql('c', 'p');
   return `
   WITH mp AS (SELECT * FROM unnest($6::text[], $7::date[], $8::date[], $9::numeric[], $10::text[]) AS m(feedstock, valid_from, valid_until, price_per_kg, scope))
-  SELECT p.id, p.producer_id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
+  SELECT p.id, p.return_id, p.producer_id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
          coalesce(p.organization_id, 0) AS organization_id, coalesce(p.contract_id, 0) AS contract_id,
          coalesce(${covered.prior}, false) AS prior,
          coalesce(${covered.date}, false) AS covers_date,
