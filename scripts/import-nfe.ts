@@ -6,6 +6,7 @@ import { importNfe, NfeImportError } from '../src/import/nfe/importer';
 import { createServices } from '../src/services';
 import { SYSTEM_ACTOR } from '../src/services/actor';
 import { AppError } from '../src/services/errors';
+import { translate } from '../src/i18n';
 
 /**
  * `npm run import -- nfe FILE.xml|FILE.zip… --producer ID [--partial]`: the NF-e import of
@@ -21,11 +22,11 @@ export async function runNfeImport(files: string[], producerId: string | undefin
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const { problems, ...counts } = summary;
     process.stdout.write(`${JSON.stringify(counts)} in ${seconds.toFixed(2)} s (${(summary.notes / seconds).toFixed(0)} notes/s)\n`);
-    for (const p of problems) process.stdout.write(`  not written: ${p.file}${p.key ? ` ${p.key}` : ''}${p.item !== null ? ` item ${p.item}` : ''}: ${p.reason}\n`);
+    for (const p of problems) process.stdout.write(`  not written: ${p.file}${p.key ? ` ${p.key}` : ''}${p.item !== null ? ` item ${p.item}` : ''}: ${translate(p.reason)}\n`);
   } catch (e) {
     if (e instanceof NfeImportError) {
       process.stderr.write('Import refused, nothing was written:\n');
-      for (const p of e.problems) process.stderr.write(`  ${p.file}${p.key ? ` ${p.key}` : ''}${p.item !== null ? ` item ${p.item}` : ''}: ${p.reason}\n`);
+      for (const p of e.problems) process.stderr.write(`  ${p.file}${p.key ? ` ${p.key}` : ''}${p.item !== null ? ` item ${p.item}` : ''}: ${translate(p.reason)}\n`);
       process.exitCode = 1;
     } else if (e instanceof AppError) {
       process.stderr.write(`Import refused, nothing was written (${e.code}): ${e.message}\n`);

@@ -19,6 +19,8 @@ import { NfeKeyAlphanumeric1766310000000 } from './migrations/1766310000000-nfe-
 import { RecordState1766320000000 } from './migrations/1766320000000-record-state';
 import { RecordReturn1766330000000 } from './migrations/1766330000000-record-return';
 import { PurchaseNfeItem1766340000000 } from './migrations/1766340000000-purchase-nfe-item';
+import { CountedPurchase1766410000000 } from './migrations/1766410000000-counted-purchase';
+import { ReturnOriginalItem1766420000000 } from './migrations/1766420000000-return-original-item';
 import { IncidenceElection1766430000000 } from './migrations/1766430000000-incidence-election';
 
 // Calendar dates stay 'YYYY-MM-DD' strings: a JS Date at midnight would carry a time zone.
@@ -30,7 +32,7 @@ export const migrations = [InitialSchema1764700000000, LawVersionsAppendOnly1764
   MinimumPriceScope1765940000000,
   NfeKeyAlphanumeric1766310000000, RecordState1766320000000, RecordReturn1766330000000,
   PurchaseNfeItem1766340000000,
-  Credits1766400000000, IncidenceElection1766430000000];
+  Credits1766400000000, CountedPurchase1766410000000, ReturnOriginalItem1766420000000, IncidenceElection1766430000000];
 
 export interface DataSourceOptions {
   url: string;

@@ -19,6 +19,8 @@ export class RecordReturn {
   @Column({ name: 'invoice_key', type: 'char', length: 44, nullable: true }) invoiceKey: string | null;
   /** The key of the note whose goods come back (refNFe). */
   @Column({ name: 'original_key', type: 'char', length: 44 }) originalKey: string;
+  /** The original note's item number (nItem) of the purchase returned, when known. */
+  @Column({ name: 'original_item', type: 'int', nullable: true }) originalItem: number | null;
   @Column({ type: 'text', default: RecordState.ACTIVE }) state: RecordState;
   @Column({ type: 'int', default: 1 }) version: number;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;

@@ -24,7 +24,7 @@ import { ProducerTaxPeriodResolver, TaxPeriodResolver } from './tax-period/tax-p
 import { CreditResolver, PurchaseCreditResolver, TaxPeriodCreditsResolver } from './credits/credit.resolver';
 import { SaleResolver } from './sale/sale.resolver';
 import { RecordChangeResolver } from './record-change/record-change.resolver';
-import { PurchaseDocumentsResolver, SaleDocumentsResolver } from './record-change/record-documents.resolver';
+import { PurchaseDocumentsResolver, RecordReturnReachResolver, SaleDocumentsResolver } from './record-change/record-documents.resolver';
 import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scalars';
 import { protectSchema } from './auth/protect';
@@ -41,7 +41,7 @@ export const resolvers: NonEmptyArray<Function> = [
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
   ProgramOverviewResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
-  RecordChangeResolver, PurchaseDocumentsResolver, SaleDocumentsResolver, TaxPeriodResolver, ProducerTaxPeriodResolver, TaxPeriodCreditsResolver, PurchaseCreditResolver, CreditResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
+  RecordChangeResolver, PurchaseDocumentsResolver, SaleDocumentsResolver, RecordReturnReachResolver, TaxPeriodResolver, ProducerTaxPeriodResolver, TaxPeriodCreditsResolver, PurchaseCreditResolver, CreditResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
 ];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

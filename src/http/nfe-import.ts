@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from '../graphql/auth/token';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../graphql/errors';
 import { NFE_LIMITS, xmlFiles } from '../import/nfe/archive';
-import { importNfe, NfeImportError } from '../import/nfe/importer';
+import { importNfe, shownProblem } from '../import/nfe/importer';
 import { message, translate } from '../i18n';
 import { Role } from '../law/types';
 import { Logger } from '../logger';
@@ -28,7 +28,8 @@ async function bytesOf(stream: NodeJS.ReadableStream): Promise<Buffer> {
  * `POST /import/nfe?producer=ID[&partial=items]`: one NF-e XML (nfeProc or procEventoNFe) or a
  * ZIP of many, as the body or the field `file` of a form, with a bearer token; scoped like the
  * other imports (a PRODUCER for its own producer). Answers `{ import: summary }` or
- * `{ error: { code, message, problems: [{ file, key, item, reason }] } }`. All or nothing by
+ * `{ error: { code, message, problems: [{ file, key, item, reason, messageKey }] } }`, the
+ * messages in the caller's language (Accept-Language). All or nothing by
  * default; `partial=items` writes the items that map and reports the others (src/import/nfe/importer.ts).
  */
 export function mountNfeImport(app: express.Express, options: { dataSource: DataSource; services: Services; verifier: TokenVerifier; logger: Logger }): void {
@@ -47,12 +48,12 @@ export function mountNfeImport(app: express.Express, options: { dataSource: Data
       const unknown = Object.keys(req.query).find((name) => name !== 'producer' && name !== 'partial');
       if (unknown !== undefined) throw new BadInputError(unknown, message('import.unknownParameter', { name: JSON.stringify(unknown) }));
       const partial = req.query.partial;
-      if (partial !== undefined && partial !== 'items') throw new BadInputError('partial', 'partial takes one value: items');
+      if (partial !== undefined && partial !== 'items') throw new BadInputError('partial', message('nfe.partial'));
       const given = typeof req.query.producer === 'string' ? req.query.producer : null;
       const producerId = given ?? (actor.role === Role.PRODUCER ? actor.producerId : null);
-      if (producerId === null) throw new BadInputError('producer', 'producer is required: the producer whose notes these are');
+      if (producerId === null) throw new BadInputError('producer', message('nfe.producerRequired'));
       const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      if (type !== 'multipart/form-data' && !TYPES.has(type)) return fail(415, { code: 'BAD_REQUEST', message: 'Send an NF-e XML or a ZIP of them, as the body or the field file of a form' });
+      if (type !== 'multipart/form-data' && !TYPES.has(type)) return fail(415, { code: 'BAD_REQUEST', message: translate(message('nfe.contentType'), language) });
       release = slots.take(JSON.stringify([actor.role, actor.producerId, actor.sub]));
       const body = await receiveBody(req, { ...UPLOAD_LIMITS, maxBytes: Math.min(UPLOAD_LIMITS.maxBytes, 64 * 1024 * 1024) });
       dispose = () => body.dispose();
@@ -60,7 +61,7 @@ export function mountNfeImport(app: express.Express, options: { dataSource: Data
       const bytes = await bytesOf(form ? form.stream : body.stream());
       const files = xmlFiles(form?.filename || 'upload.xml', bytes, NFE_LIMITS);
       const summary = await importNfe(options.dataSource, options.services, actor, { producerId, files, partial: partial === 'items' });
-      res.json({ import: summary });
+      res.json({ import: { ...summary, problems: summary.problems.map((p) => shownProblem(p, language)) } });
     } catch (e) {
       if (e instanceof UploadError) {
         res.setHeader('connection', 'close');
@@ -70,7 +71,6 @@ export function mountNfeImport(app: express.Express, options: { dataSource: Data
         res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
         return fail(e.status, { code: 'TOO_MANY_REQUESTS', message: translate(e.text, language) });
       }
-      if (e instanceof NfeImportError) return fail(400, { code: e.code, message: e.message, problems: e.problems });
       if (e instanceof AppError) return fail(STATUS[e.code] ?? 400, { code: e.code, message: translate(e.text, language), ...e.extensions(language) });
       if (isDatabaseUnavailable(e)) return fail(503, { code: 'DATABASE_UNAVAILABLE', message: translate(message('import.databaseUnavailable'), language) });
       options.logger.error({ err: e instanceof Error ? e.stack : String(e), requestId }, 'NF-e import failed');

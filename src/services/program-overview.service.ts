@@ -6,7 +6,7 @@ import { Finding } from '../law/findings';
 import { Feedstock, Region, Role } from '../law/types';
 import { message } from '../i18n';
 import { Actor } from './actor';
-import { activeSql } from './record-state';
+import { activeSql, COUNTED_PURCHASE } from './record-state';
 import { BadInputError, ForbiddenError } from './errors';
 import { standingOf } from './law.service';
 import { SealService } from './seal.service';
@@ -180,8 +180,8 @@ async function countedIn(em: EntityManager, rows: readonly ProgramProducerYear[]
   const params = [ids, from, to, [...FAMILY_FARMING_SUPPLIERS], excludedPurchases, excludedFomento];
   // The excluded ids are anti-joined (hashed), not tested row by row against the array.
   const counted = `SELECT p.id, p.cost, p.supplier_kind, p.family_farmer_id, p.organization_id, p.origin_municipality_code
-      FROM purchase p
-     WHERE p.producer_id = ANY($1::bigint[]) AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind = ANY($4::text[]) AND ${activeSql('p')}
+      FROM ${COUNTED_PURCHASE} p
+     WHERE p.producer_id = ANY($1::bigint[]) AND p.counted_on BETWEEN $2::date AND $3::date AND p.supplier_kind = ANY($4::text[]) AND ${activeSql('p')}
        AND NOT EXISTS (SELECT 1 FROM unnest($5::bigint[]) AS e(id) WHERE e.id = p.id)`;
   const byState: Array<{ state: string; region: Region; actual: string; n: string }> = await em.query(
     `SELECT m.state, m.region, sum(x.amount) AS actual, sum(x.n) AS n FROM (

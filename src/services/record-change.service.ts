@@ -1,8 +1,8 @@
 import { DataSource, EntityManager, In } from 'typeorm';
-import { BiodieselImport, FomentoExpense, Producer, Purchase, RecordReturn, Sale } from '../domain';
+import { BiodieselImport, FomentoExpense, Producer, Purchase, RecordReturn, Sale, SealEvaluation, TaxPeriod } from '../domain';
 import { message } from '../i18n';
 import { monthOf, today, yearOf } from '../law/dates';
-import { RecordState, Role } from '../law/types';
+import { RecordState, Role, TaxPeriodStatus } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError, RecordName } from './errors';
 import { Decimal } from '../law/decimal';
@@ -47,7 +47,7 @@ export type ImportChanges = Partial<Omit<RecordImportInput, 'producerId'>>;
 export type FomentoChanges = Partial<Omit<RecordFomentoInput, 'producerId'>>;
 
 /** The days of one producer a change touches: tax months by day, Selo years by day. */
-interface Touch { producerId: string; taxDays: string[]; seloDays: string[] }
+export interface Touch { producerId: string; taxDays: string[]; seloDays: string[] }
 
 /**
  * Cancellations and corrections. One reaching a closed month or an evaluated Selo year is refused
@@ -178,6 +178,19 @@ export class RecordChangeService {
     return { fomentoExpense: row, ...(await this.reachedViews(reached)) };
   }
 
+  /** A return's tax month when CLOSED (an ADMIN's return into it), as it reads now: its snapshot and drift. */
+  async closedMonthOf(r: RecordReturn): Promise<TaxPeriodView | null> {
+    const [year, month] = [yearOf(r.returnedOn), monthOf(r.returnedOn)];
+    if (!(await this.ds.getRepository(TaxPeriod).existsBy({ producerId: r.producerId, year, month, status: TaxPeriodStatus.CLOSED }))) return null;
+    return this.reachedViews({ months: [{ producerId: r.producerId, year, month }], years: [] }).then((v) => v.closedPeriods[0]);
+  }
+
+  /** A return's Selo year when already evaluated, else null. */
+  async evaluatedYearOf(r: RecordReturn): Promise<number | null> {
+    const year = yearOf(r.returnedOn);
+    return (await this.ds.getRepository(SealEvaluation).existsBy({ producerId: r.producerId, year })) ? year : null;
+  }
+
   /** The closed months reached, as they read after the change: the snapshot and its drift. */
   private async reachedViews(reached: ReachedKeys): Promise<Reached> {
     const closedPeriods: TaxPeriodView[] = [];
@@ -189,7 +202,7 @@ export class RecordChangeService {
   }
 }
 
-interface ReachedKeys { months: Array<{ producerId: string; year: number; month: number }>; years: number[] }
+export interface ReachedKeys { months: Array<{ producerId: string; year: number; month: number }>; years: number[] }
 
 /** The record `id` of `entity`, locked, in the actor's scope, active and at `expectedVersion`. */
 async function locked<T extends Purchase | Sale | BiodieselImport | FomentoExpense>(
@@ -226,8 +239,10 @@ function defined<T extends object>(changes: T): Partial<T> {
  * Under the shared lock of each month touched (the one closeTaxPeriod takes exclusively, so a
  * close never misses a change), the closed months and evaluated Selo years the change reaches:
  * CONFLICT PERIOD_CLOSED naming the first for anyone but an ADMIN, whose change is made and told.
+ * `field` names the input refused, or gives it for the producer and month ('YYYY-MM') or year.
  */
-async function judge(em: EntityManager, actor: Actor, touches: Touch[], field: string): Promise<ReachedKeys> {
+export async function judge(em: EntityManager, actor: Actor, touches: Touch[], field: string | ((producerId: string, at: string) => string)): Promise<ReachedKeys> {
+  const fieldOf = (producerId: string, at: string) => (typeof field === 'string' ? field : field(producerId, at));
   const reached: ReachedKeys = { months: [], years: [] };
   for (const t of [...touches].sort((a, b) => Number(BigInt(a.producerId) - BigInt(b.producerId)))) {
     const months = [...new Set(t.taxDays.map((d) => yearOf(d) * 100 + monthOf(d)))].sort((a, b) => a - b);
@@ -244,10 +259,10 @@ async function judge(em: EntityManager, actor: Actor, touches: Touch[], field: s
     if (actor.role !== Role.ADMIN) {
       if (closed.length > 0) {
         const period = `${closed[0].year}-${String(closed[0].month).padStart(2, '0')}`;
-        throw new ConflictError('PERIOD_CLOSED', message('record.closedMonth', { period, producerId: t.producerId }), field, { period });
+        throw new ConflictError('PERIOD_CLOSED', message('record.closedMonth', { period, producerId: t.producerId }), fieldOf(t.producerId, period), { period });
       }
       if (evaluated.length > 0) {
-        throw new ConflictError('PERIOD_CLOSED', message('record.evaluatedYear', { year: evaluated[0].year, producerId: t.producerId, on: evaluated[0].on }), field, { seloYear: evaluated[0].year });
+        throw new ConflictError('PERIOD_CLOSED', message('record.evaluatedYear', { year: evaluated[0].year, producerId: t.producerId, on: evaluated[0].on }), fieldOf(t.producerId, String(evaluated[0].year)), { seloYear: evaluated[0].year });
       }
     }
     reached.months.push(...closed.map((c) => ({ producerId: t.producerId, year: c.year, month: c.month })));

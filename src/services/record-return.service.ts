@@ -2,12 +2,13 @@ import { DataSource, EntityManager, In } from 'typeorm';
 import { Purchase, RecordReturn, Sale } from '../domain';
 import { message } from '../i18n';
 import { Decimal } from '../law/decimal';
-import { RecordState } from '../law/types';
+import { Feedstock, RecordState, Role } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { checkedNfeKey } from './nfe-key-input';
 import { Problems } from './problems';
-import { insertInChunks, isId, requireDate, requireOpenPeriods, requirePositiveDecimal } from './record-batch';
+import { insertInChunks, isId, requireDate, requirePositiveDecimal } from './record-batch';
+import { judge, Touch } from './record-change.service';
 import { canSee } from './scope';
 import { AuditRecord, mutate } from './transaction';
 
@@ -19,6 +20,10 @@ export interface RecordReturnInput {
   quantity: Decimal;
   value: Decimal;
   invoiceKey?: string | null;
+  /** Instead of purchaseId: the purchase of this feedstock recorded with originalKey. */
+  feedstock?: Feedstock | null;
+  /** The original note's item number (nItem): needed when its key has two purchases of the feedstock. */
+  originalItem?: number | null;
 }
 
 /**
@@ -43,7 +48,8 @@ export class RecordReturnService {
   async write(em: EntityManager, actor: Actor, inputs: RecordReturnInput[]): Promise<{ result: RecordReturn[]; audit: AuditRecord[] }> {
     const problems = new Problems();
     const rows = inputs.map((input, i) => problems.check(() => toRow(input, `input[${i}]`)));
-    const items = rows.flatMap((r, i) => (r ? [{ r, i }] : []));
+    await byKey(em, actor, inputs, rows, problems);
+    const items = rows.flatMap((r, i) => (r && (r.purchaseId !== null || r.saleId !== null) ? [{ r, i }] : []));
     const purchaseIds = items.flatMap(({ r }) => (r.purchaseId ? [r.purchaseId] : []));
     const saleIds = items.flatMap(({ r }) => (r.saleId ? [r.saleId] : []));
     // Locked: two batches returning the same record are judged one after the other.
@@ -70,6 +76,11 @@ export class RecordReturnService {
         problems.add(new BadInputError(`${at}.originalKey`, message('return.notItsKey', { entity, id: original.id, key: r.originalKey, recorded: original.invoiceKey ?? '—' })));
         continue;
       }
+      if (original instanceof Purchase && r.originalItem !== null && original.invoiceItem !== null && r.originalItem !== original.invoiceItem) {
+        problems.add(new BadInputError(`${at}.originalItem`, message('return.notItsItem', { id: original.id, item: r.originalItem, recorded: original.invoiceItem })));
+        continue;
+      }
+      if (original instanceof Purchase) r.originalItem = original.invoiceItem ?? r.originalItem;
       const date = original instanceof Purchase ? original.purchasedOn : original.soldOn;
       if (r.returnedOn < date) problems.add(new BadInputError(`${at}.returnedOn`, message('return.beforeOriginal', { returnedOn: r.returnedOn, entity, date })));
       const key = r.purchaseId ? `P${r.purchaseId}` : `S${r.saleId}`;
@@ -82,10 +93,17 @@ export class RecordReturnService {
       if (sum.quantity.gt(quantity)) problems.add(new BadInputError(`${at}.quantity`, message('return.tooMuch', { entity, id: original.id, what: 'quantity', returned: sum.quantity.toFixed(), original: quantity.toFixed() })));
       if (sum.value.gt(value)) problems.add(new BadInputError(`${at}.value`, message('return.tooMuch', { entity, id: original.id, what: 'value', returned: sum.value.toFixed(), original: value.toFixed() })));
     }
-    // The month of the return is the one it changes: it must be open.
-    await requireOpenPeriods(em, rows.map((r) => (r?.producerId ? r : undefined)), (r) => r.returnedOn, (i) => `input[${i}].returnedOn`, problems);
     problems.throwIfAny();
     const written = rows as RecordReturn[];
+    // The month and Selo year of the return are those it changes: closed or evaluated, only an ADMIN's is made.
+    const touches = new Map<string, Touch>();
+    for (const r of written) {
+      const t = touches.get(r.producerId) ?? { producerId: r.producerId, taxDays: [], seloDays: [] };
+      t.taxDays.push(r.returnedOn);
+      t.seloDays.push(r.returnedOn);
+      touches.set(r.producerId, t);
+    }
+    await judge(em, actor, [...touches.values()], (producerId, at) => `input[${written.findIndex((r) => r.producerId === producerId && r.returnedOn.startsWith(at))}].returnedOn`);
     await insertInChunks(em, RecordReturn, written);
     return { result: written, audit: written.map((r) => ({ operation: 'recordReturns', entity: 'RecordReturn', entityId: r.id, producerId: r.producerId, after: r })) };
   }
@@ -94,10 +112,15 @@ export class RecordReturnService {
 function toRow(input: RecordReturnInput, at: string): RecordReturn {
   const purchaseId = input.purchaseId ?? null;
   const saleId = input.saleId ?? null;
-  if ((purchaseId === null) === (saleId === null)) throw new BadInputError(`${at}.purchaseId`, message('return.oneRecord'));
-  const id = purchaseId ?? saleId!;
-  if (!isId(id)) throw new NotFoundError(purchaseId ? 'Purchase' : 'Sale', id, purchaseId ? `${at}.purchaseId` : `${at}.saleId`);
+  const named = (purchaseId === null ? 0 : 1) + (saleId === null ? 0 : 1) + (input.feedstock == null ? 0 : 1);
+  if (named !== 1) throw new BadInputError(`${at}.purchaseId`, message('return.oneRecord'));
+  const originalItem = input.originalItem ?? null;
+  if (originalItem !== null && (!Number.isInteger(originalItem) || originalItem < 1 || originalItem > 990)) throw new BadInputError(`${at}.originalItem`, message('return.itemRange'));
+  if (saleId !== null && originalItem !== null) throw new BadInputError(`${at}.originalItem`, message('return.itemOfPurchase'));
+  const id = purchaseId ?? saleId;
+  if (id !== null && !isId(id)) throw new NotFoundError(purchaseId ? 'Purchase' : 'Sale', id, purchaseId ? `${at}.purchaseId` : `${at}.saleId`);
   return Object.assign(new RecordReturn(), {
+    originalItem,
     producerId: '',
     purchaseId, saleId,
     originalKey: checkedNfeKey(input.originalKey, `${at}.originalKey`),
@@ -106,4 +129,24 @@ function toRow(input: RecordReturnInput, at: string): RecordReturn {
     quantity: requirePositiveDecimal(input.quantity, `${at}.quantity`),
     value: requirePositiveDecimal(input.value, `${at}.value`),
   });
+}
+
+/**
+ * The purchase of each return named by its key and feedstock (no purchaseId): the one of the
+ * caller's scope, told by originalItem (the note's nItem) when the key has several of that feedstock.
+ */
+async function byKey(em: EntityManager, actor: Actor, inputs: RecordReturnInput[], rows: Array<RecordReturn | undefined>, problems: Problems): Promise<void> {
+  for (const [i, r] of rows.entries()) {
+    const feedstock = inputs[i].feedstock;
+    if (!r || r.purchaseId !== null || r.saleId !== null || feedstock == null) continue;
+    const at = `input[${i}]`;
+    const found: Array<{ id: string; item: number | null }> = await em.query(
+      `SELECT id::text, invoice_item AS item FROM purchase WHERE invoice_key = $1 AND feedstock = $2 AND state = 'ACTIVE'
+          AND ($3::bigint IS NULL OR producer_id = $3) AND ($4::int IS NULL OR invoice_item = $4) ORDER BY invoice_item, id`,
+      [r.originalKey, feedstock, actor.role === Role.PRODUCER ? actor.producerId : null, r.originalItem],
+    );
+    if (found.length === 0) problems.add(new NotFoundError('Purchase', `${r.originalKey} ${feedstock}${r.originalItem === null ? '' : ` item ${r.originalItem}`}`, `${at}.originalKey`));
+    else if (found.length > 1) problems.add(new BadInputError(`${at}.originalItem`, message('return.whichItem', { key: r.originalKey, feedstock, items: found.map((f) => f.item ?? '—').join(', ') })));
+    else r.purchaseId = found[0].id;
+  }
 }

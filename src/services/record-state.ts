@@ -14,3 +14,10 @@ export function activeSql(alias?: string): string {
  * which PostgreSQL pushes into both legs; the tax month writes its legs out with their own bounds.
  */
 export const COUNTED_SALE = 'counted_sale';
+
+/**
+ * The Selo year's acquisitions: the active purchases by purchased_on and each active return of one
+ * as a negative lot by counted_on, judged as its original (migration CountedPurchase; docs/LAW.md,
+ * "Returns"). Same reading rules as COUNTED_SALE.
+ */
+export const COUNTED_PURCHASE = 'counted_purchase';

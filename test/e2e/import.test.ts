@@ -234,6 +234,23 @@ describe('purchases', () => {
     expect((await refused('purchases', '', { producerId })).message).toBe('line 1: the file is empty: a header line is required');
   });
 
+  it('carries each lot\'s NF-e key (optional column), checked as recordPurchases checks it, so the lots can be cancelled by it', async () => {
+    const header = `${PURCHASE_HEADER},invoiceKey`;
+    // Two items of one supplier's note share its key; a lot without a key keeps none.
+    const key = nfeKey('60701190000104', 41, '2510');
+    const line = (day: string, ext: string, k: string) => `2025-10-${day},,SOYBEAN,100,300,FAMILY_FARMER,${farmerId},,,2611101,${contractId},,${ext},${k}`;
+    const wrongDigit = `${key.slice(0, 43)}${(Number(key[43]) + 1) % 10}`;
+    const count = await purchaseCount();
+    const bad = await refused('purchases', [header, line('01', 'k-0', key), line('02', 'k-bad', wrongDigit)].join('\n'), { producerId });
+    expect(bad).toMatchObject({ line: 3, column: 'invoiceKey', code: 'BAD_USER_INPUT' });
+    expect(await purchaseCount()).toBe(count);
+    expect((await run('purchases', [header, line('01', 'k-1', key), line('02', 'k-2', key), line('03', 'k-3', '')].join('\n'), { producerId })).counts).toEqual({ purchases: 3 });
+    const keys = await api.db.dataSource.query(`SELECT external_id AS ext, invoice_key AS key FROM purchase WHERE external_id LIKE 'k-%' ORDER BY external_id`);
+    expect(keys).toEqual([{ ext: 'k-1', key }, { ext: 'k-2', key }, { ext: 'k-3', key: null }]);
+    const cancelled = (await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { purchases { state } } }`, { k: key })).cancelDocument.purchases;
+    expect(cancelled).toEqual([{ state: 'CANCELLED' }, { state: 'CANCELLED' }]);
+  });
+
   it('refuses a file without producer, and an unknown producer', async () => {
     expect((await refused('purchases', PURCHASE_HEADER)).column).toBe('producer');
     expect(await refused('purchases', PURCHASE_HEADER, { producerId: '987654' })).toMatchObject({ code: 'NOT_FOUND', column: 'producer' });

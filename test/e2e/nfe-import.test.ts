@@ -37,11 +37,11 @@ beforeAll(async () => {
 });
 afterAll(async () => { await api.close(); });
 
-async function upload(body: Buffer | Uint8Array, query = '', type = 'application/xml', as: Caller = { role: 'PRODUCER', producerId: own }, producer = own) {
+async function upload(body: Buffer | Uint8Array, query = '', type = 'application/xml', as: Caller = { role: 'PRODUCER', producerId: own }, producer = own, language = 'en') {
   const res = await fetch(`${api.url.replace(/\/graphql$/, '')}/import/nfe?producer=${producer}${query}`, {
-    method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${await api.token(as)}` }, body,
+    method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${await api.token(as)}`, 'accept-language': language }, body,
   });
-  const json = (await res.json()) as { import?: Record<string, unknown>; error?: { code: string; message: string; problems?: Array<{ file: string; key: string | null; item: number | null; reason: string }> } };
+  const json = (await res.json()) as { import?: Record<string, unknown>; error?: { code: string; message: string; problems?: Array<{ file: string; key: string | null; item: number | null; reason: string; messageKey: string }> } };
   return { status: res.status, ...json };
 }
 const purchases = (key: string) => api.db.dataSource.query(
@@ -56,12 +56,31 @@ test('an unmappable item refuses the whole upload by default, naming note, item 
   const xml = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>27101921</NCM>'));
   const refused = await upload(Buffer.from(zipSync({ 'a.xml': xml })), '', 'application/zip');
   expect(refused.status).toBe(400);
-  expect(refused.error?.problems).toEqual([{ file: 'a.xml', key, item: 2, reason: 'NCM 27101921 (Girassol em grao) is neither a feedstock nor biodiesel' }]);
+  expect(refused.error?.problems).toEqual([{ file: 'a.xml', key, item: 2, reason: 'NCM 27101921 (Girassol em grao) is neither a feedstock nor biodiesel', messageKey: 'nfe.notFeedstock' }]);
   expect(await purchases(key)).toEqual([]);
 
   const partial = await upload(Buffer.from(zipSync({ 'a.xml': xml })), '&partial=items', 'application/zip');
   expect([partial.status, partial.import?.purchases, partial.import?.written, (partial.import?.problems as unknown[]).length]).toEqual([200, 1, true, 1]);
   expect((await purchases(key)).map((p: { item: number }) => p.item)).toEqual([1]);
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});
+
+test('the problems answer in pt-BR when asked (Accept-Language), in English otherwise, with the same messageKey', async () => {
+  const key = nfeKey(P, 998);
+  const xml = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>27101921</NCM>'));
+  const me = { role: 'PRODUCER' as const, producerId: own };
+  const pt = await upload(xml, '', 'application/xml', me, own, 'pt-BR');
+  expect(pt.status).toBe(400);
+  expect(pt.error?.message).toBe(`1 item(ns) ou arquivo(s) de NF-e não podem ser importados; nada foi gravado: em upload.xml, NF-e ${key}, item 2: o NCM 27101921 (Girassol em grao) não é matéria-prima nem biodiesel`);
+  expect(pt.error?.problems).toEqual([{ file: 'upload.xml', key, item: 2, reason: 'o NCM 27101921 (Girassol em grao) não é matéria-prima nem biodiesel', messageKey: 'nfe.notFeedstock' }]);
+  const en = await upload(xml, '', 'application/xml', me, own, 'en');
+  expect(en.error?.message).toBe(`1 NF-e item(s) or file(s) cannot be imported; nothing was written: in upload.xml, NF-e ${key}, item 2: NCM 27101921 (Girassol em grao) is neither a feedstock nor biodiesel`);
+  // A file refused unread, and the problems of a partial import's summary: in pt-BR too.
+  expect((await upload(fixture('entity.xml'), '', 'application/xml', me, own, 'pt-BR')).error?.problems).toEqual([
+    { file: 'upload.xml', key: null, item: null, reason: 'o XML declara um DOCTYPE ou uma entidade, o que uma NF-e nunca faz: recusado sem leitura', messageKey: 'nfe.doctype' },
+  ]);
+  const partial = await upload(xml, '&partial=items', 'application/xml', me, own, 'pt-BR');
+  expect(partial.import?.problems).toEqual([{ file: 'upload.xml', key, item: 2, reason: 'o NCM 27101921 (Girassol em grao) não é matéria-prima nem biodiesel', messageKey: 'nfe.notFeedstock' }]);
   await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
 });
 
@@ -103,7 +122,44 @@ test('each hand-written note, and what it becomes', async () => {
 
   // The same note again: the sale's key is taken (CONFLICT DUPLICATE), told with its note and item; nothing written.
   const again = await upload(fixture('sale.xml'));
-  expect([again.status, again.error?.problems]).toEqual([400, [{ file: 'upload.xml', key: KEYS.sale, item: 1, reason: `CONFLICT: A sale with invoiceKey ${KEYS.sale} already exists` }]]);
+  expect([again.status, again.error?.problems]).toEqual([400, [{ file: 'upload.xml', key: KEYS.sale, item: 1, reason: `refused (CONFLICT): A sale with invoiceKey ${KEYS.sale} already exists`, messageKey: 'nfe.rule' }]]);
+});
+
+test('a note with two items of one feedstock: its returns are matched by item number (nItem)', async () => {
+  // The entry note with its second item soybean too (10 SC = 600 kg, R$ 1.200), under a key of its own.
+  const key = nfeKey(P, 997);
+  const entry = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>12019000</NCM>'));
+  expect((await upload(entry)).import).toMatchObject({ purchases: 2, written: true });
+  const [first, second] = await api.db.dataSource.query(`SELECT id::text, invoice_item AS item, quantity_kg::text AS kg FROM purchase WHERE invoice_key = $1 ORDER BY invoice_item`, [key]);
+  expect([first.item, first.kg, second.item, second.kg]).toEqual([1, '2000', 2, '600']);
+  // A return note (finNFe 4) of 5 SC (300 kg, R$ 600) as its item 2: it takes back from item 2, not item 1.
+  const note = (returnKey: string, nItem: number) => Buffer.from(fixture('return-note.xml').toString()
+    .replaceAll(KEYS.return, returnKey).replace(`<refNFe>${KEYS.sale}</refNFe>`, `<refNFe>${key}</refNFe>`).replace('<det nItem="1">', `<det nItem="${nItem}">`)
+    .replace(/<prod>.*<\/prod>/, '<prod><cProd>SOJ</cProd><cEAN>SEM GTIN</cEAN><xProd>Soja em grao</xProd><NCM>12019000</NCM><CFOP>5202</CFOP><uCom>SC</uCom><qCom>5.0000</qCom><vProd>600.00</vProd><uTrib>SC</uTrib><qTrib>5.0000</qTrib></prod>'));
+  const back = nfeKey(P, 996, '2604');
+  expect((await upload(note(back, 2))).import).toMatchObject({ returns: 1, written: true });
+  expect(await api.db.dataSource.query(`SELECT purchase_id::text AS purchase, original_item AS item, quantity::text AS kg, value::text FROM record_return WHERE invoice_key = $1`, [back]))
+    .toEqual([{ purchase: second.id, item: 2, kg: '300', value: '600' }]);
+  // An item number that is neither of the note's soybean items: refused, naming both.
+  const stray = await upload(note(nfeKey(P, 995, '2604'), 3));
+  expect(stray.error?.problems).toEqual([{ file: 'upload.xml', key: nfeKey(P, 995, '2604'), item: 3,
+    reason: `the referenced NF-e ${key} has several purchases of SOYBEAN (items 1, 2) and none is item 3, this item's number`, messageKey: 'nfe.returnWhichItem' }]);
+
+  // recordReturns by key and feedstock: the item is required here (two soybean purchases), then matched.
+  const RETURNS = `mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { purchaseId originalItem quantity } }`;
+  const byKey = { originalKey: key, feedstock: 'SOYBEAN', returnedOn: '2026-04-03', quantity: '100', value: '250' };
+  const count = await api.count('SELECT count(*) FROM record_return');
+  expect((await api.gql(RETURNS, { i: [byKey] })).errors?.[0]).toMatchObject({
+    message: `The NF-e ${key} has several purchases of SOYBEAN (items 1, 2): give originalItem`, extensions: { code: 'BAD_USER_INPUT', field: 'input[0].originalItem' },
+  });
+  expect((await api.gql(RETURNS, { i: [{ ...byKey, originalItem: 7 }] })).errors?.[0].extensions).toMatchObject({ code: 'NOT_FOUND', field: 'input[0].originalKey' });
+  // Named by id, the item must be the purchase's own.
+  expect((await api.gql(RETURNS, { i: [{ originalKey: key, purchaseId: first.id, originalItem: 2, returnedOn: '2026-04-03', quantity: '1', value: '1' }] })).errors?.[0].extensions)
+    .toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[0].originalItem' });
+  expect(await api.count('SELECT count(*) FROM record_return')).toBe(count);
+  expect((await api.ok(RETURNS, { i: [{ ...byKey, originalItem: 1 }] })).recordReturns).toEqual([{ purchaseId: first.id, originalItem: 1, quantity: '100.000' }]);
+  // Item 2 already lost 300 of its 600 kg: 301 more is too much for it, though item 1 could hold it.
+  expect((await api.gql(RETURNS, { i: [{ ...byKey, originalItem: 2, quantity: '301' }] })).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[0].quantity' });
 });
 
 test('malformed XML, an entity declaration and a ZIP bomb are refused unread, nothing written', async () => {

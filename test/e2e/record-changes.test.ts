@@ -201,6 +201,39 @@ test('returns reduce the month of the return, not the original month', async () 
   expect((await api.ok(MARCH, { p })).taxPeriod).toMatchObject({ pisDue: '301.20', cofinsDue: '1386.76' });
 });
 
+test('a return into a closed month or an evaluated Selo year: refused for the producer, made by an ADMIN and told', async () => {
+  const { p, cnpj, entry } = await marchOf('Usina Devolve Fechado');
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status } }`, { p });
+  const RETURNS = `mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id returnedOn closedPeriod { year month status pisDue cofinsDue recomputedDiffers differences { field closed recomputed } } evaluatedSeloYear } }`;
+  const lotBack = { originalKey: nfeKey(cnpj, 2), purchaseId: entry.id, returnedOn: '2026-03-25', quantity: '500', value: '2000' };
+  const count = await api.count('SELECT count(*) FROM record_return');
+  const refused = await api.gql(RETURNS, { i: [{ ...lotBack, returnedOn: '2026-04-01', quantity: '1', value: '1' }, lotBack] }, asProducer(p));
+  expect(refused.errors?.[0]).toMatchObject({
+    message: `The change touches the closed tax period 2026-03 of producer ${p}: reopen it (reopenTaxPeriod, with a reason) first, or an ADMIN makes it and the closed month shows its drift from the snapshot`,
+    extensions: { code: 'CONFLICT', reason: 'PERIOD_CLOSED', field: 'input[1].returnedOn', period: '2026-03' },
+  });
+  expect(await api.count('SELECT count(*) FROM record_return')).toBe(count);
+
+  // The ADMIN's: March keeps its snapshot (PIS 376,50, Cofins 1.733,45, as closed) and shows the
+  // drift to the figures with the lot's half returned, worked out in "returns reduce the month of
+  // the return": PIS 372,57, Cofins 1.715,37.
+  const [made] = (await api.ok(RETURNS, { i: [lotBack] })).recordReturns;
+  expect(made.closedPeriod).toMatchObject({ year: 2026, month: 3, status: 'CLOSED', pisDue: '376.50', cofinsDue: '1733.45', recomputedDiffers: true });
+  expect(made.closedPeriod.differences).toEqual(expect.arrayContaining([{ field: 'pisDue', closed: '376.5', recomputed: '372.57' }, { field: 'cofinsDue', closed: '1733.45', recomputed: '1715.37' }]));
+  expect(made.evaluatedSeloYear).toBeNull();
+
+  // A sale of 2025, its Selo year evaluated: its return in 2025 reduces that year's base.
+  const [sold] = (await api.ok(SALES, { i: [{ producerId: p, soldOn: '2025-10-01', volumeM3: '4', revenue: '20000', invoiceKey: nfeKey(cnpj, 20) }] })).recordSales;
+  await api.ok(`mutation($i: RecordSealEvaluationInput!) { recordSealEvaluation(input: $i) { id } }`, { i: { producerId: p, year: 2025, communicatedOn: '2026-04-10' } });
+  const saleBack = { originalKey: nfeKey(cnpj, 20), saleId: sold.id, returnedOn: '2025-11-10', quantity: '1', value: '5000' };
+  expect((await api.gql(RETURNS, { i: [saleBack] }, asProducer(p))).errors?.[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'PERIOD_CLOSED', field: 'input[0].returnedOn', seloYear: 2025 });
+  const [evaluated] = (await api.ok(RETURNS, { i: [saleBack] })).recordReturns;
+  expect([evaluated.closedPeriod, evaluated.evaluatedSeloYear]).toEqual([null, 2025]);
+  // An open month and an unevaluated year: nothing to tell.
+  const [open] = (await api.ok(RETURNS, { i: [{ ...lotBack, returnedOn: '2026-04-01', quantity: '1', value: '1' }] }, asProducer(p))).recordReturns;
+  expect([open.closedPeriod, open.evaluatedSeloYear]).toEqual([null, null]);
+});
+
 test('an import in a closed month and fomento of an evaluated Selo year: refused for the producer, made by an ADMIN and told', async () => {
   const p = await createProducer(api, 'Usina Importa', FEIRA);
   const [imported] = (await api.ok(`mutation($i: [RecordImportInput!]!) { recordImports(input: $i) { id version } }`,

@@ -17,7 +17,7 @@ export class RecordChangeResolver {
   }
 
   @Mutation(() => [RecordReturnType], {
-    description: 'Record returns (a return note, finNFe 4, referencing the original NF-e): each reduces one purchase\'s kg and cost, or one sale\'s m³ and revenue, in the tax month and Selo year of the return — not the original\'s (docs/LAW.md, "Returns"). All or nothing. ADMIN, or the PRODUCER for its own records (another\'s is NOT_FOUND).',
+    description: 'Record returns (a return note, finNFe 4, referencing the original NF-e): each reduces one purchase\'s kg and cost, or one sale\'s m³ and revenue, in the tax month and Selo year of the return — not the original\'s (docs/LAW.md, "Returns"). All or nothing. A return into a closed tax month or an evaluated Selo year is CONFLICT PERIOD_CLOSED (extensions.period or seloYear) unless made by an ADMIN, whose answer shows closedPeriod with its drift. ADMIN, or the PRODUCER for its own records (another\'s is NOT_FOUND).',
   })
   recordReturns(@Arg('input', () => [RecordReturnInput], { description: 'The returns, in any number.' }) input: RecordReturnInput[], @Ctx() ctx: Context) {
     return ctx.services.recordReturns.record(ctx.actor, input);

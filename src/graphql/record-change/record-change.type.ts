@@ -21,18 +21,21 @@ export class RecordReturnType {
   @Money() @Field(() => DecimalScalar, { description: 'Value returned: of the purchase\'s cost or the sale\'s revenue.' }) value: Decimal;
   @Field({ description: 'The key of the note whose goods came back (refNFe).' }) originalKey: string;
   @Field(() => String, { nullable: true, description: 'The return note\'s own key: cancelDocument with it cancels the return.' }) invoiceKey: string | null;
+  @Field(() => Int, { nullable: true, description: 'The original note\'s item number (nItem) of the purchase returned, when known (a purchase imported from its NF-e, or named by it).' }) originalItem: number | null;
   @Field(() => RecordState, { description: 'ACTIVE, or CANCELLED with its note.' }) state: RecordState;
 }
 
 @InputType('RecordReturnInput', { description: 'One return: the record it reduces (purchaseId or saleId), the key it is recorded with, and what came back.' })
 export class RecordReturnInput {
   @Field({ description: 'The original NF-e\'s key (refNFe): the record must be recorded with it (else BAD_USER_INPUT).' }) originalKey: string;
-  @Field(() => ID, { nullable: true, description: 'The purchase returned in part or whole (one of purchaseId, saleId).' }) purchaseId?: string | null;
+  @Field(() => ID, { nullable: true, description: 'The purchase returned in part or whole (exactly one of purchaseId, saleId, feedstock).' }) purchaseId?: string | null;
   @Field(() => ID, { nullable: true, description: 'The sale returned in part or whole.' }) saleId?: string | null;
-  @Field(() => DateScalar, { description: 'Date of the return, not before the original\'s; its month must be open (CONFLICT PERIOD_CLOSED).' }) returnedOn: string;
+  @Field(() => DateScalar, { description: 'Date of the return, not before the original\'s; its tax month closed or its Selo year evaluated: CONFLICT PERIOD_CLOSED with the month to reopen, unless an ADMIN\'s (closedPeriod shows the drift).' }) returnedOn: string;
   @Field(() => DecimalScalar, { description: 'kg (purchase) or m³ (sale) returned, greater than zero; with earlier returns, at most the original\'s.' }) quantity: Decimal;
   @Field(() => DecimalScalar, { description: 'Value returned in reais, greater than zero; with earlier returns, at most the original\'s cost or revenue.' }) value: Decimal;
   @Field(() => String, { nullable: true, description: 'The return note\'s own key.' }) invoiceKey?: string | null;
+  @Field(() => Feedstock, { nullable: true, description: 'Instead of purchaseId: the purchase of this feedstock recorded with originalKey in the caller\'s scope (none: NOT_FOUND).' }) feedstock?: Feedstock | null;
+  @Field(() => Int, { nullable: true, description: 'The original note\'s item number (nItem). Required with feedstock only when the key has two or more purchases of it (else BAD_USER_INPUT on this field); with purchaseId it must be the purchase\'s own item.' }) originalItem?: number | null;
 }
 
 @ObjectType('DocumentCancellation', { description: 'The records of a cancelled NF-e: kept, audited, counted by no computation from then on.' })

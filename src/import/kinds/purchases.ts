@@ -36,11 +36,12 @@ export const purchasesImport: ImportKind = {
     { name: 'contractId', required: false, portuguese: ['contratoId', 'idDoContrato', 'idContrato', 'contrato'] },
     { name: 'purpose', required: false, type: ENUMS.PurchasePurpose, portuguese: ['finalidade', 'destinacao'] },
     { name: 'externalId', required: false, portuguese: ['idExterno', 'codigoExterno', 'identificadorExterno', 'referencia'] },
+    { name: 'invoiceKey', required: false, portuguese: ['chaveNfe', 'chaveDaNfe', 'chaveDeAcesso', 'chaveDaNotaFiscal'] },
   ],
   stagingColumns: [
     ['purchased_on', 'date'], ['consumed_on', 'date'], ['feedstock', 'text'], ['quantity_kg', 'numeric'], ['cost', 'numeric'],
     ['supplier_kind', 'text'], ['family_farmer_id', 'bigint'], ['organization_id', 'bigint'], ['supplier_name', 'text'],
-    ['origin_municipality_code', 'text'], ['contract_id', 'bigint'], ['purpose', 'text'], ['external_id', 'text'],
+    ['origin_municipality_code', 'text'], ['contract_id', 'bigint'], ['purpose', 'text'], ['external_id', 'text'], ['invoice_key', 'text'],
   ],
 
   authorize(actor: Actor, producerId: string | null) {
@@ -65,11 +66,13 @@ export const purchasesImport: ImportKind = {
       contractId: idCell(row, 'contractId', 'Contract'),
       purpose: (row.purpose ?? null) as PurchasePurpose | null,
       externalId: row.externalId ?? null,
+      // Checked as recordPurchases checks it (layout, model, digit), so the lot can be cancelled or returned by key.
+      invoiceKey: row.invoiceKey ?? null,
     };
     const p = PurchaseService.toRow(input, 'row');
     return [
       p.purchasedOn, p.consumedOn, p.feedstock, p.quantityKg.toFixed(), p.cost === null ? null : p.cost.toFixed(), p.supplierKind,
-      p.familyFarmerId, p.organizationId, p.supplierName, p.originMunicipalityCode, p.contractId, p.purpose, p.externalId,
+      p.familyFarmerId, p.organizationId, p.supplierName, p.originMunicipalityCode, p.contractId, p.purpose, p.externalId, p.invoiceKey,
     ];
   },
 
@@ -152,9 +155,9 @@ export const purchasesImport: ImportKind = {
     const [t] = await em.query(`SELECT sum(quantity_kg)::text AS kg, sum(cost)::text AS cost, min(line) AS first, max(line) AS last FROM ${STAGING}`);
     await bulkInsert(em, 'purchase', () => em.query(
       `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-                             supplier_name, origin_municipality_code, contract_id, purpose, external_id)
+                             supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key)
        SELECT $1, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-              supplier_name, origin_municipality_code, contract_id, purpose, external_id FROM ${STAGING}`,
+              supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key FROM ${STAGING}`,
       [producerId],
     ));
     return {

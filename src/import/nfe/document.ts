@@ -1,4 +1,5 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { message, Message, translate } from '../../i18n';
 
 /** One item (det) of an NF-e, as the layout writes it (MOC 4.00). */
 export interface NfeItem {
@@ -37,7 +38,11 @@ export interface NfeCancellation { type: 'cancellation'; key: string; eventType:
 export type NfeDocument = NfeNote | NfeCancellation;
 
 /** Why a file is not an NF-e this import reads. */
-export class NfeFileError extends Error {}
+export class NfeFileError extends Error {
+  constructor(readonly text: Message) {
+    super(translate(text));
+  }
+}
 
 /**
  * fast-xml-parser with entity expansion off: no DOCTYPE is accepted at all (it is refused before
@@ -61,17 +66,17 @@ type XmlNode = ReturnType<XMLParser['parse']>;
 
 export function parseNfe(bytes: Buffer): NfeDocument {
   const text = bytes.toString('utf8');
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new NfeFileError('the XML declares a DOCTYPE or an entity, which an NF-e never does: refused unread');
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new NfeFileError(message('nfe.doctype'));
   const valid = XMLValidator.validate(text);
-  if (valid !== true) throw new NfeFileError(`malformed XML: ${valid.err.msg} (line ${valid.err.line})`);
+  if (valid !== true) throw new NfeFileError(message('nfe.malformed', { detail: valid.err.msg, line: valid.err.line }));
   const root = parser.parse(text) as XmlNode;
   if (root.procEventoNFe) return cancellation(root.procEventoNFe);
   const nfe = root.nfeProc?.NFe ?? root.NFe;
   const inf = nfe?.infNFe;
-  if (!inf) throw new NfeFileError('neither an nfeProc nor a procEventoNFe');
+  if (!inf) throw new NfeFileError(message('nfe.notNfe'));
   const key = String(inf['@Id'] ?? '').replace(/^NFe/, '');
   const protocolKey = root.nfeProc?.protNFe?.infProt?.chNFe;
-  if (protocolKey !== undefined && String(protocolKey) !== key) throw new NfeFileError(`the key of infNFe (${key}) differs from the protocol's (${String(protocolKey)})`);
+  if (protocolKey !== undefined && String(protocolKey) !== key) throw new NfeFileError(message('nfe.protocolKey', { key, protocolKey: String(protocolKey) }));
   const ide = inf.ide ?? {};
   const items: NfeItem[] = (inf.det ?? []).map((det: XmlNode) => {
     const prod = det.prod ?? {};

@@ -1,5 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { nfeKeyIssuer, nfeKeyProblem } from '../../formats/nfe-key';
+import { Locale, message, Message, translate } from '../../i18n';
 import { Decimal } from '../../law/decimal';
 import { Feedstock, Market, SupplierKind } from '../../law/types';
 import { Actor } from '../../services/actor';
@@ -16,7 +17,12 @@ import { NfeDocument, NfeFileError, NfeItem, NfeNote, parseNfe } from './documen
 import { XmlFile } from './archive';
 
 /** What could not be read or mapped: the file, the note's key, the item's number, and why. */
-export interface NfeProblem { file: string; key: string | null; item: number | null; reason: string }
+export interface NfeProblem { file: string; key: string | null; item: number | null; reason: Message }
+
+/** A problem as answered, its reason in `locale` and its key (stable for clients that switch on it). */
+export function shownProblem(p: NfeProblem, locale?: Locale) {
+  return { file: p.file, key: p.key, item: p.item, reason: translate(p.reason, locale), messageKey: p.reason.key };
+}
 
 export interface NfeImportSummary {
   files: number;
@@ -34,15 +40,16 @@ export interface NfeImportSummary {
 /** A refused upload: every problem found, nothing written. */
 export class NfeImportError extends BadInputError {
   constructor(readonly problems: NfeProblem[]) {
-    super('file', `${problems.length} NF-e item(s) or file(s) cannot be imported; nothing was written: ${problems.slice(0, 3).map(describe).join('; ')}`);
+    super('file', message('nfe.refused', { count: problems.length, first: problems.slice(0, 3).map(describe) }));
   }
-  extensions() {
-    return { field: 'file', problems: this.problems };
+  extensions(locale?: Locale) {
+    return { field: 'file', problems: this.problems.map((p) => shownProblem(p, locale)) };
   }
 }
 
-function describe(p: NfeProblem): string {
-  return `${p.file}${p.key ? ` (NF-e ${p.key}` : ''}${p.item !== null ? `, item ${p.item}` : ''}${p.key ? ')' : ''}: ${p.reason}`;
+function describe(p: NfeProblem): Message {
+  if (!p.key) return message('nfe.inFile', { file: p.file, reason: p.reason });
+  return p.item === null ? message('nfe.inNote', { file: p.file, key: p.key, reason: p.reason }) : message('nfe.atItem', { file: p.file, key: p.key, item: p.item, reason: p.reason });
 }
 
 /** Biodiesel (B100), NCM 3826.00.00. */
@@ -127,7 +134,7 @@ export async function importNfe(ds: DataSource, services: Services, actor: Actor
       documents.push({ file: file.name, document: parseNfe(file.bytes) });
     } catch (e) {
       if (!(e instanceof NfeFileError)) throw e;
-      problems.push({ file: file.name, key: null, item: null, reason: e.message });
+      problems.push({ file: file.name, key: null, item: null, reason: e.text });
     }
   }
   const summary: NfeImportSummary = { files: options.files.length, notes: 0, purchases: 0, sales: 0, imports: 0, returns: 0, cancellations: 0, written: false, problems };
@@ -170,7 +177,7 @@ export async function importNfe(ds: DataSource, services: Services, actor: Actor
 
 /**
  * The record each planned return reduces, once the upload's own notes are written (a return may
- * follow its original in the same ZIP): the sale of the key, or its first purchase of the feedstock.
+ * follow its original in the same ZIP): the sale of the key, or its purchase of the feedstock (by item number when several).
  * Null when one has none and the upload is all or nothing.
  */
 async function resolveReturns(
@@ -179,11 +186,17 @@ async function resolveReturns(
   const resolved: Planned['returns'] = [];
   for (const row of rows) {
     const [, key, feedstock] = (row.input.saleId ?? row.input.purchaseId ?? '').split(':');
-    const [found] = row.input.saleId
+    const candidates: Array<{ id: string; item: number | null }> = row.input.saleId
       ? await em.query(`SELECT id::text FROM sale WHERE producer_id = $1 AND invoice_key = $2 AND state = 'ACTIVE'`, [producerId, key])
-      : await em.query(`SELECT id::text FROM purchase WHERE producer_id = $1 AND invoice_key = $2 AND feedstock = $3 AND state = 'ACTIVE' ORDER BY invoice_item, id LIMIT 1`, [producerId, key, feedstock]);
+      : await em.query(`SELECT id::text, invoice_item AS item FROM purchase WHERE producer_id = $1 AND invoice_key = $2 AND feedstock = $3 AND state = 'ACTIVE' ORDER BY invoice_item, id`, [producerId, key, feedstock]);
+    if (candidates.length === 0) {
+      problems.push({ ...row.at, reason: row.input.saleId ? message('nfe.returnNoSale', { key }) : message('nfe.returnNoPurchase', { key, feedstock }) });
+      continue;
+    }
+    // Several items of the feedstock in the note: the return's item number names the original's (docs/LAW.md, "Returns").
+    const found = candidates.length === 1 ? candidates[0] : candidates.find((c) => c.item === row.at.item);
     if (!found) {
-      problems.push({ ...row.at, reason: `the referenced NF-e ${key} has no active ${row.input.saleId ? 'sale' : `purchase of ${feedstock}`} of this producer` });
+      problems.push({ ...row.at, reason: message('nfe.returnWhichItem', { key, feedstock, item: row.at.item ?? '—', items: candidates.map((c) => c.item ?? '—').join(', ') }) });
       continue;
     }
     resolved.push({ ...row, input: { ...row.input, saleId: row.input.saleId ? found.id : null, purchaseId: row.input.purchaseId ? found.id : null } });
@@ -197,7 +210,7 @@ function located(e: unknown, at: NfeProblem[]): unknown {
   const field = (e.extensions() as { field?: string }).field ?? '';
   const index = /^input\[(\d+)\]/.exec(field);
   const where = index ? at[Number(index[1])] : at[0];
-  return new NfeImportError([{ ...where, reason: `${e.code}: ${e.message}` }]);
+  return new NfeImportError([{ ...where, reason: message('nfe.rule', { code: e.code, detail: e.text }) }]);
 }
 
 async function plan(em: EntityManager, producerId: string, own: Set<string>, documents: Array<{ file: string; document: NfeDocument }>, problems: NfeProblem[]): Promise<Planned> {
@@ -218,18 +231,18 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
   )).map((r: { cnpj: string; id: string; kind: string }) => [r.cnpj, { id: r.id, kind: r.kind }]));
 
   for (const { file, document: d } of documents) {
-    const at = (item: number | null, reason = ''): NfeProblem => ({ file, key: d.key || null, item, reason });
+    const at = (item: number | null, reason: Message = message('text.asIs', { text: '' })): NfeProblem => ({ file, key: d.key || null, item, reason });
     const problem = nfeKeyProblem(d.key);
-    if (problem !== null) { problems.push(at(null, `the access key is not a valid NF-e key (${problem === 'shape' ? 'layout' : problem === 'model' ? 'model is not 55' : 'check digit'})`)); continue; }
+    if (problem !== null) { problems.push(at(null, message(problem === 'shape' ? 'nfe.keyLayout' : problem === 'model' ? 'nfe.keyModel' : 'nfe.keyDigit'))); continue; }
     if (d.type === 'cancellation') {
-      if (d.eventType !== '110111') { problems.push(at(null, `event ${d.eventType} is not a cancellation (110111): not read`)); continue; }
+      if (d.eventType !== '110111') { problems.push(at(null, message('nfe.notCancellation', { event: d.eventType }))); continue; }
       planned.cancellations.push({ key: d.key, at: at(null) });
       continue;
     }
     const issued = own.has(nfeKeyIssuer(d.key));
-    if (issued && !own.has(keyDocument(d.issuer.document))) { problems.push(at(null, 'the key names the producer as issuer, but the note\'s issuer (emit) is another')); continue; }
-    if (!issued && keyDocument(d.issuer.document) !== nfeKeyIssuer(d.key)) { problems.push(at(null, `the key's issuer ${nfeKeyIssuer(d.key)} is not the note's issuer (emit) ${d.issuer.document ?? '—'}`)); continue; }
-    if (!issued && !own.has(keyDocument(d.recipient.document))) { problems.push(at(null, 'the note names neither the producer\'s CNPJ nor one of its establishments as issuer or recipient')); continue; }
+    if (issued && !own.has(keyDocument(d.issuer.document))) { problems.push(at(null, message('nfe.issuerNotProducer'))); continue; }
+    if (!issued && keyDocument(d.issuer.document) !== nfeKeyIssuer(d.key)) { problems.push(at(null, message('nfe.issuerNotKey', { keyIssuer: nfeKeyIssuer(d.key), issuer: d.issuer.document ?? '—' }))); continue; }
+    if (!issued && !own.has(keyDocument(d.recipient.document))) { problems.push(at(null, message('nfe.notProducers'))); continue; }
     // The other party: the recipient of an exit note, the sender in an entry note the producer issued.
     const other = issued ? d.recipient : d.issuer;
     if (d.purpose === '4') { planReturns(d, at, planned, problems); continue; }
@@ -238,22 +251,22 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       if (item.ncm === BIODIESEL_NCM) {
         if (issued && d.direction === '0' && item.cfop.startsWith('3')) {
           const volume = cubicMetres(item);
-          if (!volume) { problems.push(at(item.number, `unit ${item.unit} is neither m³ nor litres`)); continue; }
-          if (!item.declaration?.number || !item.declaration.clearedOn) { problems.push(at(item.number, 'a foreign entry of biodiesel without its import declaration (prod/DI: nDI, dDesemb)')); continue; }
+          if (!volume) { problems.push(at(item.number, message('nfe.unitNotVolume', { unit: item.unit }))); continue; }
+          if (!item.declaration?.number || !item.declaration.clearedOn) { problems.push(at(item.number, message('nfe.noDeclaration'))); continue; }
           planned.imports.push({ input: { producerId, clearedOn: item.declaration.clearedOn, volumeM3: volume, declarationNumber: item.declaration.number, invoiceKey: d.key }, at: at(item.number) });
         } else if (!issued || d.direction !== '1') {
-          problems.push(at(item.number, 'biodiesel received is neither a sale of the producer nor an import (CFOP 3xxx)'));
+          problems.push(at(item.number, message('nfe.biodieselNotSale')));
         }
         continue;
       }
       const feedstock = feedstockOf(item);
-      if (feedstock === null) { problems.push(at(item.number, `NCM ${item.ncm} (${item.description}) is neither a feedstock nor biodiesel`)); continue; }
-      if (issued && d.direction === '1') { problems.push(at(item.number, 'raw material leaving the producer is not a purchase')); continue; }
+      if (feedstock === null) { problems.push(at(item.number, message('nfe.notFeedstock', { ncm: item.ncm, description: item.description }))); continue; }
+      if (issued && d.direction === '1') { problems.push(at(item.number, message('nfe.rawMaterialOut'))); continue; }
       const kg = kilograms(item);
-      if (!kg) { problems.push(at(item.number, `unit ${item.unit} is not a weight (KG, T, SC of 60 kg)`)); continue; }
-      if (!other.municipalityCode) { problems.push(at(item.number, 'the supplier\'s address has no municipality (cMun)')); continue; }
+      if (!kg) { problems.push(at(item.number, message('nfe.unitNotWeight', { unit: item.unit }))); continue; }
+      if (!other.municipalityCode) { problems.push(at(item.number, message('nfe.noMunicipality'))); continue; }
       const supplier = supplierOf(other.document, other.name, farmers, organizations);
-      if (typeof supplier === 'string') { problems.push(at(item.number, supplier)); continue; }
+      if ('key' in supplier) { problems.push(at(item.number, supplier as Message)); continue; }
       planned.purchases.push({
         input: {
           producerId, purchasedOn: d.issuedOn, feedstock, quantityKg: kg, cost: new Decimal(item.value), ...supplier,
@@ -267,9 +280,9 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
     if (issued && d.direction === '1' && biodiesel.length > 0 && d.purpose !== '4') {
       const volumes = biodiesel.map(cubicMetres);
       const bad = biodiesel.find((_, i) => volumes[i] === null);
-      if (bad) { problems.push(at(bad.number, `unit ${bad.unit} is neither m³ nor litres`)); continue; }
+      if (bad) { problems.push(at(bad.number, message('nfe.unitNotVolume', { unit: bad.unit }))); continue; }
       const exported = biodiesel.map((i) => i.cfop.startsWith('7'));
-      if (new Set(exported).size > 1) { problems.push(at(biodiesel[0].number, 'the note mixes export (CFOP 7xxx) and domestic items')); continue; }
+      if (new Set(exported).size > 1) { problems.push(at(biodiesel[0].number, message('nfe.mixedExport'))); continue; }
       planned.sales.push({
         input: {
           producerId, soldOn: d.issuedOn, volumeM3: volumes.reduce((a, v) => a!.plus(v!), new Decimal(0))!,
@@ -284,36 +297,37 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
 
 function supplierOf(
   document: string | null, name: string, farmers: Map<string, string>, organizations: Map<string, { id: string; kind: string }>,
-): Pick<RecordPurchaseInput, 'supplierKind' | 'familyFarmerId' | 'organizationId' | 'supplierName'> | string {
+): Pick<RecordPurchaseInput, 'supplierKind' | 'familyFarmerId' | 'organizationId' | 'supplierName'> | Message {
   if (document?.length === 11) {
     const id = farmers.get(document);
-    return id ? { supplierKind: SupplierKind.FAMILY_FARMER, familyFarmerId: id } : `CPF ${document} is not a registered family farmer (createFamilyFarmer first)`;
+    return id ? { supplierKind: SupplierKind.FAMILY_FARMER, familyFarmerId: id } : message('nfe.farmerUnknown', { cpf: document });
   }
   if (document?.length === 14) {
     const org = organizations.get(document);
     if (org) return { supplierKind: org.kind as SupplierKind, organizationId: org.id };
     return { supplierKind: SupplierKind.THIRD_PARTY, supplierName: name || document };
   }
-  return 'the supplier has neither CPF nor CNPJ';
+  return message('nfe.noSupplierDocument');
 }
 
 /**
  * A return note (finNFe 4): each item reduces the record of the referenced note it matches — the
- * sale of that key, or its purchase of the same feedstock — in the month of the return.
+ * sale of that key, or its purchase of the same feedstock (the item of the same number when the
+ * note has several) — in the month of the return.
  */
-function planReturns(d: NfeNote, at: (item: number | null, reason?: string) => NfeProblem, planned: Planned, problems: NfeProblem[]): void {
-  if (d.referenced.length !== 1) { problems.push(at(null, 'a return note must reference one NF-e (NFref/refNFe)')); return; }
+function planReturns(d: NfeNote, at: (item: number | null, reason?: Message) => NfeProblem, planned: Planned, problems: NfeProblem[]): void {
+  if (d.referenced.length !== 1) { problems.push(at(null, message('nfe.returnReference'))); return; }
   const originalKey = d.referenced[0];
   for (const item of d.items) {
     if (item.ncm === BIODIESEL_NCM) {
       const volume = cubicMetres(item);
-      if (!volume) { problems.push(at(item.number, `unit ${item.unit} is neither m³ nor litres`)); continue; }
+      if (!volume) { problems.push(at(item.number, message('nfe.unitNotVolume', { unit: item.unit }))); continue; }
       planned.returns.push({ input: { originalKey, saleId: `key:${originalKey}`, returnedOn: d.issuedOn, quantity: volume, value: new Decimal(item.value), invoiceKey: d.key }, at: at(item.number) });
       continue;
     }
     const feedstock = feedstockOf(item);
     const kg = kilograms(item);
-    if (feedstock === null || !kg) { problems.push(at(item.number, `NCM ${item.ncm} in unit ${item.unit} matches no returnable record`)); continue; }
+    if (feedstock === null || !kg) { problems.push(at(item.number, message('nfe.returnNoMatch', { ncm: item.ncm, unit: item.unit }))); continue; }
     planned.returns.push({ input: { originalKey, purchaseId: `key:${originalKey}:${feedstock}`, returnedOn: d.issuedOn, quantity: kg, value: new Decimal(item.value), invoiceKey: d.key }, at: at(item.number) });
   }
 }

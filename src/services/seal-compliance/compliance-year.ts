@@ -17,7 +17,7 @@ import {
   FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
   purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
-import { activeSql, COUNTED_SALE } from '../record-state';
+import { activeSql, COUNTED_PURCHASE, COUNTED_SALE } from '../record-state';
 
 // The Selo year of a set of producers in a fixed number of grouped statements (purchase-facts.sql.ts);
 // src/law/ decides per producer, then one statement reads the excluded rows.
@@ -109,9 +109,9 @@ export class ComplianceYears {
                                     coalesce(sum(volume_m3) FILTER (WHERE market = 'EXPORT'), 0) AS exported,
                                     coalesce(sum(revenue) FILTER (WHERE market = 'DOMESTIC'), 0) AS domestic
                                FROM ${COUNTED_SALE} WHERE producer_id = k.id AND origin = 'OWN_PRODUCTION' AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}) s
-         CROSS JOIN LATERAL (SELECT coalesce(sum(cost), 0) AS acquisitions FROM purchase
+         CROSS JOIN LATERAL (SELECT coalesce(sum(cost), 0) AS acquisitions FROM ${COUNTED_PURCHASE}
                               WHERE $4 AND producer_id = k.id AND purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND supplier_kind <> '${SupplierKind.OWN_PRODUCTION}'
-                                AND purchased_on BETWEEN $2::date AND $3::date AND ${activeSql()}) a`,
+                                AND counted_on BETWEEN $2::date AND $3::date AND ${activeSql()}) a`,
       [ids, from, to, acquisitionsBase],
     );
     // The year's groups are hashed, not sorted: the planner estimates one group per row (the keys are
@@ -121,7 +121,7 @@ export class ComplianceYears {
     // table; no other plan found groups as fast without this setting, which lasts for this statement.
     await em.query(`SET LOCAL enable_sort = off`);
     const purchaseRows: Array<PurchaseGroupRow & { producer_id: string }> = await em.query(
-      `SELECT producer_id::text AS producer_id, ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) AS n
+      `SELECT producer_id::text AS producer_id, ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) FILTER (WHERE return_id IS NULL) AS n
          FROM (${purchaseFacts()}) f GROUP BY producer_id, ${PURCHASE_COLUMNS}`,
       params,
     );

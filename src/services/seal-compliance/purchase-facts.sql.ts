@@ -8,7 +8,7 @@ import { membershipOnSql } from '../facts/organization-membership.sql';
 import { supplierOn } from '../facts/supplier-eligibility.sql';
 import { coverageSql } from '../facts/contract-coverage.sql';
 import { runIndexSql } from '../facts/parameter-timeline';
-import { activeSql } from '../record-state';
+import { activeSql, COUNTED_PURCHASE } from '../record-state';
 
 /**
  * The SQL of the Selo's family-farming spending (Decreto 10.527/2020, art. 3º §2 I–III), shared by
@@ -22,8 +22,9 @@ export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FAR
 
 /**
  * Each family-farming purchase's facts the law looks at, non-null so groups match as tuples; no
- * decision here. $1 producers, $2–$3 the days, $4 segment starts, $5 last DAP issue day, $6–$10
- * minimum price runs (state, else region, else national: Decreto 5.996/2006).
+ * decision here. A return is a negative row of its day's year, judged as its original
+ * (counted_purchase; docs/LAW.md, "Returns"). $1 producers, $2–$3 the days, $4 segment starts,
+ * $5 last DAP issue day, $6–$10 minimum price runs (state, else region, else national).
  */
 export function purchaseFacts(extraWhere = ''): string {
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
@@ -31,18 +32,18 @@ export function purchaseFacts(extraWhere = ''): string {
   const covered = coverageSql('c', 'p');
   return `
   WITH mp AS (SELECT * FROM unnest($6::text[], $7::date[], $8::date[], $9::numeric[], $10::text[]) AS m(feedstock, valid_from, valid_until, price_per_kg, scope))
-  SELECT p.id, p.producer_id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
+  SELECT p.id, p.return_id, p.producer_id, p.cost, p.purchased_on, p.purpose, p.supplier_kind,
          coalesce(p.organization_id, 0) AS organization_id, coalesce(p.contract_id, 0) AS contract_id,
          coalesce(${covered.prior}, false) AS prior,
          coalesce(${covered.date}, false) AS covers_date,
          coalesce(${covered.feedstock}, false) AS covers_feedstock,
          coalesce(${covered.counterparty}, false) AS covers_counterparty,
          om.region, ${semiarid.on('p.purchased_on')} AS semiarid,
-         ${runIndexSql('p.purchased_on', '$4::date[]')} AS segment,
+         ${runIndexSql('p.counted_on', '$4::date[]')} AS segment,
          ${supplier.registration} AS registration,
-         p.feedstock, coalesce(p.cost < mp.price_per_kg * p.quantity_kg, false) AS below_minimum,
+         p.feedstock, coalesce(p.judged_cost < mp.price_per_kg * p.judged_kg, false) AS below_minimum,
          ${supplier.membershipId} AS membership_id
-    FROM purchase p
+    FROM ${COUNTED_PURCHASE} p
     JOIN municipality om ON om.ibge_code = p.origin_municipality_code
     LEFT JOIN contract c ON c.id = p.contract_id
     LEFT JOIN LATERAL (
@@ -52,7 +53,7 @@ export function purchaseFacts(extraWhere = ''): string {
        ORDER BY CASE WHEN m.scope IS NULL THEN 0 WHEN m.scope = om.region THEN 1 ELSE 2 END DESC LIMIT 1) mp ON true
     ${semiarid.join}
     ${supplier.join}
-   WHERE p.producer_id = ANY($1::bigint[]) AND p.purchased_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS} AND ${activeSql('p')}${extraWhere}`;
+   WHERE p.producer_id = ANY($1::bigint[]) AND p.counted_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS} AND ${activeSql('p')}${extraWhere}`;
 }
 
 /** The columns that make a group, with the SQL type of each (to match groups as tuples). */
