@@ -112,7 +112,8 @@ export interface FamilyFarmingOrigin {
 
 /**
  * Decreto 10.527/2020 art. 6º §2º; Lei 11.116/2005 art. 5º §3º: bought from an eligible farmer or
- * a habilitated cooperative. Interpretation: associations count for the Selo, not for II/III.
+ * a habilitated cooperative.
+ * Interpretation: purchases from associations count for the Selo (art. 2º V) but not for categories II/III.
  */
 export function familyFarmingOrigin(supplier: SupplierFacts): FamilyFarmingOrigin {
   switch (supplier.kind) {

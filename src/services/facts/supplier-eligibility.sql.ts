@@ -22,6 +22,7 @@ export interface SupplierOn {
   /**
    * A farmer with a valid DAP/CAF, or a cooperative with a valid DAP/CAF jurídica and members at
    * least `minShare` (NULL while unpublished: the document decides). Never an association (§2º).
+   * Interpretation: purchases from associations count for the Selo (art. 2º V), not for II/III.
    */
   familyFarmingOrigin(minShare: string): string;
 }
