@@ -1,6 +1,7 @@
 import { ApportionmentMethod, Balance, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditLine, GROUP_ORDER, MonthNet, RevenueGroup } from '../law/credits';
 import { Decimal, sum, ZERO } from '../law/decimal';
-import { spedNumber } from './efd-text';
+import { lastDayOfMonth } from '../law/dates';
+import { spedDate, spedNumber } from './efd-text';
 
 /** The month's credits as the EFD-Contribuições writes them (M100/M105, M500/M505, M200/M600 fields 03–04, 1100/1500). */
 export interface EfdCredits {
@@ -41,24 +42,35 @@ const natureOf = (kind: CreditKind) => (kind === CreditKind.PRESUMED ? '13' : '0
 
 /**
  * M100/M105 (PIS/Pasep) or M500/M505 (Cofins): one M100 per COD_CRED and rate, its M105 with the
- * base; the part deducted in the month (field 14) and the balance (field 15) from the fold.
+ * base; the part deducted in the month (field 14) and the balance (field 15) from the fold. A
+ * reversed credit (a return of purchases) taken from the month's credit is its reduction (field
+ * 10) with an M110/M510 of COD_AJ 06, "Estorno" (Guia, M110; table 4.3.8).
  */
 export function creditRecords(put: Put, tax: Contribution, c: EfdCredits): void {
-  const [reg, detail] = tax === Contribution.PIS ? ['M100', 'M105'] : ['M500', 'M505'];
+  const [reg, detail, adjust] = tax === Contribution.PIS ? ['M100', 'M105', 'M110'] : ['M500', 'M505', 'M510'];
   const own = (b: Balance) => b.tax === tax && b.originYear === c.year && b.originMonth === c.month;
-  // What each COD_CRED of the month had deducted, handed out to its lines in order.
+  // What each COD_CRED of the month had deducted and reversed, handed out to its lines in order.
   const deductedLeft = new Map(c.after.filter(own).map((b) => [b.codCred, b.deducted]));
+  const reversedLeft = new Map(c.after.filter(own).map((b) => [b.codCred, b.reversed]));
+  const take = (left: Map<string, Decimal>, code: string, most: Decimal) => {
+    const used = Decimal.min(most, left.get(code) ?? ZERO);
+    left.set(code, (left.get(code) ?? ZERO).minus(used));
+    return used;
+  };
+  const end = spedDate(lastDayOfMonth(c.year, c.month));
   for (const l of c.lines) {
     const credit = tax === Contribution.PIS ? l.pis : l.cofins;
-    // A reversed credit (a return) would be an M110/M510 adjustment, not written (docs/LAW.md).
+    // A reversal line is no credit of its own: it reduces the month's credit (below) or a balance (1100/1500 field 17).
     if (credit.lte(0)) continue;
     const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
-    const used = Decimal.min(credit, deductedLeft.get(l.codCred) ?? ZERO);
-    deductedLeft.set(l.codCred, (deductedLeft.get(l.codCred) ?? ZERO).minus(used));
-    put(reg, l.codCred, '0', n(l.base, 2), rate ? n(rate.times(100), 4) : null, null, null, n(credit, 2), n(ZERO, 2), n(ZERO, 2), n(ZERO, 2), n(credit, 2),
-      used.eq(credit) ? '0' : '1', n(used, 2), n(credit.minus(used), 2));
+    const reduced = take(reversedLeft, l.codCred, credit);
+    const available = credit.minus(reduced);
+    const used = take(deductedLeft, l.codCred, available);
+    put(reg, l.codCred, '0', n(l.base, 2), rate ? n(rate.times(100), 4) : null, null, null, n(credit, 2), n(ZERO, 2), n(reduced, 2), n(ZERO, 2), n(available, 2),
+      used.eq(available) ? '0' : '1', n(used, 2), n(available.minus(used), 2));
     const cst = CST[l.group][l.kind === CreditKind.PRESUMED ? 1 : 0];
     put(detail, natureOf(l.kind), cst, n(l.base, 2), null, n(l.base, 2), n(l.base, 2), null, null, null);
+    if (reduced.gt(0)) put(adjust, '0', n(reduced, 2), '06', null, 'Estorno: devolucao de compras com credito (Lei 10.637/2002 e Lei 10.833/2003, art. 3)', end);
   }
 }
 
@@ -88,14 +100,18 @@ export function balanceRecords(put: Put, tax: Contribution, c: EfdCredits): numb
     const earlier = before.get(key(b));
     const isOwn = b.originYear === c.year && b.originMonth === c.month;
     if (isOwn ? b.remaining.isZero() : !earlier || earlier.remaining.isZero()) continue;
-    const deductedBefore = earlier?.deducted ?? ZERO;
+    // Reversals of earlier months are credit used before (field 09); this month's, of an earlier balance, field 17 (VL_CRED_OUT).
+    const deductedBefore = (earlier?.deducted ?? ZERO).plus(earlier?.reversed ?? ZERO);
+    const reversedNow = isOwn ? ZERO : b.reversed.minus(earlier?.reversed ?? ZERO);
     const [perBefore, dcompBefore] = [claimed(b, ClaimKind.REFUND, false), claimed(b, ClaimKind.OFFSET, false)];
-    const available = b.original.minus(deductedBefore).minus(perBefore).minus(dcompBefore);
+    const available = (isOwn ? b.original.minus(b.reversed) : b.original).minus(deductedBefore).minus(perBefore).minus(dcompBefore);
     const [per, dcomp] = [claimed(b, ClaimKind.REFUND, true), claimed(b, ClaimKind.OFFSET, true)];
-    const deducted = b.deducted.minus(deductedBefore);
-    put(reg, `${String(b.originMonth).padStart(2, '0')}${b.originYear}`, '01', null, b.codCred, n(b.original, 2), null, n(b.original, 2), n(deductedBefore, 2),
-      n(perBefore, 2), n(dcompBefore, 2), n(available, 2), n(deducted, 2), n(per, 2), n(dcomp, 2), n(ZERO, 2), n(ZERO, 2),
-      n(available.minus(deducted).minus(per).minus(dcomp), 2));
+    const deducted = b.deducted.minus(earlier?.deducted ?? ZERO);
+    // The month's own credit enters net of what its M100 reduced (field 06 = VL_CRED_DISP).
+    const credited = isOwn ? b.original.minus(b.reversed) : b.original;
+    put(reg, `${String(b.originMonth).padStart(2, '0')}${b.originYear}`, '01', null, b.codCred, n(credited, 2), null, n(credited, 2), n(deductedBefore, 2),
+      n(perBefore, 2), n(dcompBefore, 2), n(available, 2), n(deducted, 2), n(per, 2), n(dcomp, 2), n(ZERO, 2), n(reversedNow, 2),
+      n(available.minus(deducted).minus(per).minus(dcomp).minus(reversedNow), 2));
     written++;
   }
   return written;

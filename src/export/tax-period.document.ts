@@ -143,9 +143,10 @@ function creditSections(c: MonthCreditsView): Section[] {
       kind: 'table', key: 'balances', title: label('Balances after the month (registers 1100/1500)', 'Saldos após o mês (registros 1100/1500)'),
       columns: [col('tax', 'Tax', 'Tributo', 'text'), col('origin', 'Month of origin', 'Mês de origem', 'text'), col('codCred', 'COD_CRED', 'COD_CRED', 'text'),
         col('original', 'Credit (R$)', 'Crédito (R$)', 'money'), col('deducted', 'Deducted (R$)', 'Descontado (R$)', 'money'), col('claimed', 'Claimed (R$)', 'Pedido (R$)', 'money'),
-        col('offsetAgainstCbs', 'Offset against the CBS (R$)', 'Compensado com a CBS (R$)', 'money'), col('remaining', 'Balance (R$)', 'Saldo (R$)', 'money'),
+        col('offsetAgainstCbs', 'Offset against the CBS (R$)', 'Compensado com a CBS (R$)', 'money'), col('reversed', 'Reversed (R$)', 'Estornado (R$)', 'money'),
+        col('remaining', 'Balance (R$)', 'Saldo (R$)', 'money'),
         col('refundableFrom', 'Refundable from', 'Ressarcível a partir de', 'date')],
-      rows: c.balances.map((b) => [b.tax, `${b.originYear}-${pad(b.originMonth)}`, b.codCred, b.original, b.deducted, b.claimed, b.offsetAgainstCbs, b.remaining, b.refundableFrom]),
+      rows: c.balances.map((b) => [b.tax, `${b.originYear}-${pad(b.originMonth)}`, b.codCred, b.original, b.deducted, b.claimed, b.offsetAgainstCbs, b.reversed, b.remaining, b.refundableFrom]),
     },
   ];
 }

@@ -46,6 +46,7 @@ test('an annotation naming a property the entity lacks, or an argument the field
 const COMPUTED_OBJECTS = new Set([
   'Producer.taxPeriod', 'Producer.sealCompliance', 'Producer.sealStanding', 'Purchase.selo', 'Purchase.familyFarmingFindings',
   'Contract.conformity', 'FamilyFarmer.eligibility', 'FamilyFarmingOrganization.habilitation', 'RegimeElection.findings', 'LawParameterVersion.values',
+  'RecordReturn.closedPeriod',
 ]);
 
 test('every stored property and relation of the types the compiled reads reach is written by SQL, not left to a resolver', async () => {

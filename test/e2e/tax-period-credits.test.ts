@@ -41,7 +41,7 @@ const MONTH = `query($p: ID!, $y: Int!, $m: Int!, $k: Date) { taxPeriod(producer
   pisDue cofinsDue
   credits { lines { group codCred base pisRate cofinsRate pis cofins legalBasis } purchases { purchaseId status reason pis cofins legalBasis } presumed { status } awaiting awaitingElection }
   net { pisDebit cofinsDebit pisEarlierDeducted pisDue cofinsDue cbsDue cbsOffset cbsNetDue pisRefundable cofinsRefundable }
-  balances { tax originYear originMonth group codCred original deducted claimed offsetAgainstCbs remaining refundableFrom }
+  balances { tax originYear originMonth group codCred original deducted claimed offsetAgainstCbs reversed remaining refundableFrom }
 } }`;
 const month = async (p: string, y: number, m: number, k?: string) => (await api.ok(MONTH, { p, y, m, k: k ?? null })).taxPeriod;
 const CLAIM = `mutation($i: RecordCreditClaimInput!) { recordCreditClaim(input: $i) { id codCred amount } }`;
@@ -191,8 +191,8 @@ test('the EFD-Contribuições carries the credits: M100/M105, M200 with the bala
   ]));
   expect(section('Credits of the month by COD_CRED').slice(2).map((r) => r.split(',').slice(0, 7))).toEqual([['101', 'TAXED_DOMESTIC', '100000.00', '0.0165', '0.076', '1650.00', '7600.00']]);
   expect(section('Balances after the month').slice(2)).toEqual([
-    'PIS,2026-11,101,1650.00,264.10,0.00,0.00,1385.90,', 'COFINS,2026-11,101,7600.00,1215.90,0.00,0.00,6384.10,',
-    'PIS,2026-12,101,1650.00,0.00,0.00,0.00,1650.00,', 'COFINS,2026-12,101,7600.00,0.00,0.00,0.00,7600.00,',
+    'PIS,2026-11,101,1650.00,264.10,0.00,0.00,0.00,1385.90,', 'COFINS,2026-11,101,7600.00,1215.90,0.00,0.00,0.00,6384.10,',
+    'PIS,2026-12,101,1650.00,0.00,0.00,0.00,0.00,1650.00,', 'COFINS,2026-12,101,7600.00,0.00,0.00,0.00,0.00,7600.00,',
   ]);
 });
 
@@ -212,9 +212,52 @@ test('a cancelled NF-e gives no credit; a return reverses its share on its day',
   await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: k2, purchaseId: b, returnedOn: '2026-04-10', quantity: '100', value: '10000' }] });
   const apr = await month(id, 2026, 4);
   expect(apr.credits.lines.map((l: any) => [l.codCred, l.pis, l.cofins])).toEqual([['301', '-165.00', '-760.00']]);
-  // No balance of its own: the reversal is paid from March's balance (1.650,00 − 165,00), nothing payable.
-  expect(apr.balances.filter((x: any) => x.tax === 'PIS').map((x: any) => [x.originMonth, x.deducted, x.remaining])).toEqual([[3, '165.00', '1485.00']]);
-  expect([apr.net.pisDue, apr.net.pisEarlierDeducted]).toEqual(['0.00', '165.00']);
+  // No balance of its own: the reversal takes March's balance (1.650,00 − 165,00) as reversed, not deducted; nothing payable.
+  expect(apr.balances.filter((x: any) => x.tax === 'PIS').map((x: any) => [x.originMonth, x.deducted, x.reversed, x.remaining])).toEqual([[3, '0.00', '165.00', '1485.00']]);
+  expect([apr.net.pisDue, apr.net.pisEarlierDeducted]).toEqual(['0.00', '0.00']);
+
+  // The EFD of April: March's balance used "by other forms" (1100/1500 field 17), and M200/M600 add up.
+  for (const m of [3, 4]) await api.ok(`mutation($p: ID!, $m: Int!) { closeTaxPeriod(producerId: $p, year: 2026, month: $m) { status } }`, { p: id, m });
+  const efd = async (m: number) => Buffer.from(await (await fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=${m}`), {
+    headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` },
+  })).arrayBuffer());
+  const april = await efd(4);
+  expect(efdProblems(april)).toEqual([]);
+  const only = (body: Buffer, ...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  expect(only(april, 'M100', 'M200', '1100', '1500')).toEqual([
+    '|M200|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|',
+    '|1100|032026|01||301|1650,00||1650,00|0,00|0,00|0,00|1650,00|0,00|0,00|0,00|0,00|165,00|1485,00|',
+    '|1500|032026|01||301|7600,00||7600,00|0,00|0,00|0,00|7600,00|0,00|0,00|0,00|0,00|760,00|6840,00|',
+  ]);
+});
+
+test('a return of an earlier month\'s lot in a month with a credit of the same group nets that credit\'s base', async () => {
+  const id = await producer();
+  const key = nfeKey('11222333000181', 903);
+  // October: methanol for an export (COD_CRED 301). December: methanol for a taxed domestic sale (101), and 10% of October's lot
+  // comes back: its R$ 10.000,00 is served by December's revenue (group 100), so December's base is 100.000,00 − 10.000,00.
+  await record([{ ...methanol(id, '2026-10-05'), invoiceKey: key }, methanol(id, '2026-12-02')], [
+    { producerId: id, soldOn: '2026-10-20', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'EXPORT' },
+    { producerId: id, soldOn: '2026-12-10', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' },
+  ]);
+  const purchaseId = (await month(id, 2026, 10)).credits.purchases[0].purchaseId;
+  await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: key, purchaseId, returnedOn: '2026-12-15', quantity: '100', value: '10000' }] });
+  const dec = await month(id, 2026, 12);
+  expect(dec.credits.lines.map((l: any) => [l.codCred, l.base, l.pis, l.cofins])).toEqual([['101', '90000.00', '1485.00', '6840.00']]);
+  // The debit 10 × 26,41 = 264,10 (10 × 121,59 = 1.215,90) is deducted from it; October's 301 stays whole.
+  expect(dec.balances.map((b: any) => [b.tax, b.originMonth, b.codCred, b.deducted, b.reversed, b.remaining])).toEqual([
+    ['PIS', 10, '301', '0.00', '0.00', '1650.00'], ['COFINS', 10, '301', '0.00', '0.00', '7600.00'],
+    ['PIS', 12, '101', '264.10', '0.00', '1220.90'], ['COFINS', 12, '101', '1215.90', '0.00', '5624.10'],
+  ]);
+  for (const m of [10, 11, 12]) await api.ok(`mutation($p: ID!, $m: Int!) { closeTaxPeriod(producerId: $p, year: 2026, month: $m) { status } }`, { p: id, m });
+  const res = await fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=12`), { headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` } });
+  const body = Buffer.from(await res.arrayBuffer());
+  expect(efdProblems(body)).toEqual([]);
+  const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  expect(only('M100', 'M110', 'M200')).toEqual([
+    '|M100|101|0|90000,00|1,6500|||1485,00|0,00|0,00|0,00|1485,00|1|264,10|1220,90|',
+    '|M200|264,10|264,10|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|',
+  ]);
 });
 
 test('each credit reads its purchase and the facts it was decided on, in one statement for the month', async () => {

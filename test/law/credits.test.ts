@@ -198,7 +198,15 @@ describe('the fold of balances (property, fixed seed)', () => {
       { year: 2026, month: 1, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line('100.00')] },
       { year: 2026, month: 2, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line('-30.00')] },
     ]);
-    expect([covered.nets[1].pisDue.toFixed(2), covered.balances.map((b) => b.remaining.toFixed(2))]).toEqual(['0.00', ['70.00']]);
+    // February's reversal takes January's balance: consumed as reversed, not deducted from a debit.
+    expect([covered.nets[1].pisDue.toFixed(2), covered.nets[1].pisEarlierDeducted.toFixed(2), covered.balances.map((b) => [b.reversed.toFixed(2), b.deducted.toFixed(2), b.remaining.toFixed(2)])])
+      .toEqual(['0.00', '0.00', [['30.00', '0.00', '70.00']]]);
+    // In the month of a credit of the same COD_CRED the reversal takes that credit first (Guia, M110), before older balances.
+    const same = foldNet([
+      { year: 2026, month: 1, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line('100.00')] },
+      { year: 2026, month: 2, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line('50.00'), line('-30.00')] },
+    ]);
+    expect(same.balances.map((b) => [b.originMonth, b.reversed.toFixed(2), b.remaining.toFixed(2)])).toEqual([[1, '0.00', '100.00'], [2, '30.00', '20.00']]);
     const uncovered = foldNet([{ year: 2026, month: 2, pisDebit: d('10.00'), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line('-30.00')] }]);
     expect([uncovered.nets[0].pisDue.toFixed(2), uncovered.balances.length]).toEqual(['40.00', 0]);
   });
@@ -209,7 +217,7 @@ describe('the fold of balances (property, fixed seed)', () => {
         year: 2026, month: i + 1, pisDebit: m.debit, cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [],
         lines: m.credits.map((c) => ({ group: c.group, kind: 'BASIC' as never, codCred: `${digit[c.group]}01`, base: d(0), pisRate: null, cofinsRate: null, pis: c.pis, cofins: d(0), legalBasis: '' })),
       })));
-      for (const b of balances) expect(b.deducted.plus(b.claimed).plus(b.offsetAgainstCbs).plus(b.remaining).eq(b.original)).toBe(true);
+      for (const b of balances) expect(b.deducted.plus(b.claimed).plus(b.offsetAgainstCbs).plus(b.reversed).plus(b.remaining).eq(b.original)).toBe(true);
       for (const b of balances) expect(b.remaining.gte(0)).toBe(true);
       nets.forEach((n, i) => expect(n.pisDue.plus(n.pisCreditsOfMonthDeducted).plus(n.pisEarlierDeducted).eq(months[i].debit)).toBe(true));
       // Nothing is payable while a balance is left.

@@ -54,6 +54,7 @@ export const LAYOUT: Array<[string, Register]> = [
     'VL_CRED_DESC N - 2 N', 'SLD_CRED N - 2 S'] }],
   ['M105', { level: 3, parent: 'M100', fields: ['REG C 4* - S', 'NAT_BC_CRED C 2* - S', 'CST_PIS N 2* - S', 'VL_BC_PIS_TOT N - 2 N', 'VL_BC_PIS_CUM N - 2 N',
     'VL_BC_PIS_NC N - 2 N', 'VL_BC_PIS N - 2 N', 'QUANT_BC_PIS_TOT N - 3 N', 'QUANT_BC_PIS N - 3 N', 'DESC_CRED C 60 - N'] }],
+  ['M110', { level: 3, parent: 'M100', fields: ['REG C 4* - S', 'IND_AJ C 1* - S', 'VL_AJ N - 2 S', 'COD_AJ C 2* - S', 'NUM_DOC C - - N', 'DESCR_AJ C - - N', 'DT_REF D 8* - N'] }],
   ['M200', { level: 2, parent: 'M001', once: true, fields: ['REG C 4* - S', ...['VL_TOT_CONT_NC_PER', 'VL_TOT_CRED_DESC', 'VL_TOT_CRED_DESC_ANT', 'VL_TOT_CONT_NC_DEV', 'VL_RET_NC', 'VL_OUT_DED_NC',
     'VL_CONT_NC_REC', 'VL_TOT_CONT_CUM_PER', 'VL_RET_CUM', 'VL_OUT_DED_CUM', 'VL_CONT_CUM_REC', 'VL_TOT_CONT_REC'].map((f) => `${f} N - 2 S`)] }],
   ['M205', { level: 3, parent: 'M200', fields: ['REG C 4* - S', 'NUM_CAMPO C 2* - S', 'COD_REC C 6* - S', 'VL_DEBITO N - 2 S'] }],
@@ -68,6 +69,7 @@ export const LAYOUT: Array<[string, Register]> = [
     'VL_CRED_DESC N - 2 N', 'SLD_CRED N - 2 S'] }],
   ['M505', { level: 3, parent: 'M500', fields: ['REG C 4* - S', 'NAT_BC_CRED C 2* - S', 'CST_COFINS N 2* - S', 'VL_BC_COFINS_TOT N - 2 N', 'VL_BC_COFINS_CUM N - 2 N',
     'VL_BC_COFINS_NC N - 2 N', 'VL_BC_COFINS N - 2 N', 'QUANT_BC_COFINS_TOT N - 3 N', 'QUANT_BC_COFINS N - 3 N', 'DESC_CRED C 60 - N'] }],
+  ['M510', { level: 3, parent: 'M500', fields: ['REG C 4* - S', 'IND_AJ C 1* - S', 'VL_AJ N - 2 S', 'COD_AJ C 2* - S', 'NUM_DOC C - - N', 'DESCR_AJ C - - N', 'DT_REF D 8* - N'] }],
   ['M600', { level: 2, parent: 'M001', once: true, fields: ['REG C 4* - S', ...['VL_TOT_CONT_NC_PER', 'VL_TOT_CRED_DESC', 'VL_TOT_CRED_DESC_ANT', 'VL_TOT_CONT_NC_DEV', 'VL_RET_NC', 'VL_OUT_DED_NC',
     'VL_CONT_NC_REC', 'VL_TOT_CONT_CUM_PER', 'VL_RET_CUM', 'VL_OUT_DED_CUM', 'VL_CONT_CUM_REC', 'VL_TOT_CONT_REC'].map((f) => `${f} N - 2 S`)] }],
   ['M605', { level: 3, parent: 'M600', fields: ['REG C 4* - S', 'NUM_CAMPO C 2* - S', 'COD_REC C 6* - S', 'VL_DEBITO N - 2 S'] }],
@@ -253,10 +255,14 @@ export function efdProblems(body: Buffer): string[] {
     for (const cst of new Set(cLines.map((x) => x.f[1]).filter((x) => x !== '03'))) if (!by(zero).some((z) => z.f[1] === cst)) problems.push(`${zero}: no record for CST ${cst}`);
   }
   // Credits: M100/M500 fields add up, M105/M505 carry their base, M200/M600 field 03 is the M100/M500 field 14 sum; 1100/1500 fields add up and field 13 of earlier months is M200/M600 field 04.
-  for (const [credit, detail, total, control] of [['M100', 'M105', 'M200', '1100'], ['M500', 'M505', 'M600', '1500']]) {
+  for (const [credit, detail, total, control, adjust] of [['M100', 'M105', 'M200', '1100', 'M110'], ['M500', 'M505', 'M600', '1500', 'M510']]) {
     for (const l of by(credit)) {
       const [, , bc, , , , cred, up, down, dif, disp, ind, desc, sld] = l.f.slice(1);
       const at = `line ${l.line} (${credit})`;
+      // Fields 09 and 10 are the sums of its M110/M510 of IND_AJ 1 and 0.
+      const adjusts = records.filter((x) => x.reg === adjust && x.parent === l);
+      const sumAdj = (i: string) => adjusts.filter((x) => x.f[1] === i).reduce((t, x) => t.plus(num(x.f[2])), new Decimal(0));
+      if (!sumAdj('1').eq(num(up)) || !sumAdj('0').eq(num(down))) problems.push(`${at}: VL_AJUS_ACRES/VL_AJUS_REDUC are not its ${adjust} records`);
       if (!num(disp).eq(num(cred).plus(num(up)).minus(num(down)).minus(num(dif)))) problems.push(`${at}: VL_CRED_DISP is not 08 + 09 − 10 − 11`);
       if (!num(sld).eq(num(disp).minus(num(desc || '0')))) problems.push(`${at}: SLD_CRED is not 12 − 14`);
       if ((ind === '0') !== num(desc || '0').eq(num(disp))) problems.push(`${at}: IND_DESC_CRED ${ind} with ${desc} of ${disp}`);

@@ -85,6 +85,7 @@ export class CreditBalanceType {
   @Money() @Field(() => DecimalScalar, { description: 'Deducted from debits so far.' }) deducted: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Consumed by recorded claims.' }) claimed: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Offset against the CBS from 2027 (LC 214/2025, art. 378 III).' }) offsetAgainstCbs: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Consumed by reversed credits (returns of purchases: EFD M110/M510, or 1100/1500 field 17 in a later month).' }) reversed: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'What is left.' }) remaining: Decimal;
   @Field(() => DateScalar, { nullable: true, description: 'The first day it may be refunded or offset (after its quarter); null when it may only be deducted (group 100, and codes the Guia does not list).' }) refundableFrom: string | null;
 }

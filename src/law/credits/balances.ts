@@ -85,7 +85,7 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
         } else {
           balances.push({
             tax, originYear: m.year, originMonth: m.month, group: line.group, codCred: line.codCred, original: amount, deducted: ZERO, claimed: ZERO,
-            offsetAgainstCbs: ZERO, remaining: amount, refundableFrom: refundableFrom(m.year, m.month, line.codCred),
+            offsetAgainstCbs: ZERO, reversed: ZERO, remaining: amount, refundableFrom: refundableFrom(m.year, m.month, line.codCred),
           });
         }
       }
@@ -105,9 +105,25 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
       }
       return { ownUsed, earlierUsed, due: left };
     };
-    const reversed = (tax: Contribution) => sum(m.lines.map((l) => (tax === Contribution.PIS ? l.pis : l.cofins)).filter((a) => a.lt(0))).negated();
+    // A reversed credit (Guia, M110: a return of purchases) takes the month's credit of its COD_CRED first, then the
+    // balances in use order; what no balance covers is added to the debit.
+    const reverse = (tax: Contribution) => {
+      const lines = m.lines.filter((l) => (tax === Contribution.PIS ? l.pis : l.cofins).lt(0));
+      let left = sum(lines.map((l) => (tax === Contribution.PIS ? l.pis : l.cofins))).negated();
+      const codes = new Set(lines.map((l) => l.codCred));
+      const first = (b: Balance) => (own(b) && codes.has(b.codCred) ? 0 : 1);
+      for (const b of balances.filter((x) => x.tax === tax && x.remaining.gt(0)).sort((a, b) => first(a) - first(b) || byUseOrder(a, b))) {
+        if (left.lte(0)) break;
+        const used = Decimal.min(left, b.remaining);
+        b.reversed = b.reversed.plus(used);
+        b.remaining = b.remaining.minus(used);
+        left = left.minus(used);
+      }
+      return left;
+    };
+    const unreversed = { [Contribution.PIS]: reverse(Contribution.PIS), [Contribution.COFINS]: reverse(Contribution.COFINS) };
     const owed = (tax: Contribution, debit: Decimal | null) => {
-      const total = (debit ?? ZERO).plus(reversed(tax));
+      const total = (debit ?? ZERO).plus(unreversed[tax]);
       return m.deducts === false ? { ownUsed: ZERO, earlierUsed: ZERO, due: total } : deduct(tax, total);
     };
     const pis = owed(Contribution.PIS, m.pisDebit);

@@ -135,6 +135,8 @@ export interface Balance {
   claimed: Decimal;
   /** Offset against the CBS from 2027 (LC 214/2025, art. 378 III). */
   offsetAgainstCbs: Decimal;
+  /** Consumed by reversed credits (returns of purchases): EFD M110/M510 in its own month, 1100/1500 field 17 later. */
+  reversed: Decimal;
   remaining: Decimal;
   /** The first day a refund or offset may be asked (after the origin quarter, Lei 11.116/2005, art. 16), null when it may only be deducted. */
   refundableFrom: IsoDate | null;
