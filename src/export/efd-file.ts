@@ -36,6 +36,8 @@ export interface EfdFileInput {
   /** The GENERAL per-m³ amounts in force on each segment's first day (art. 6º §5º; the 2026 window). */
   general: Array<{ pisPerM3: Decimal; cofinsPerM3: Decimal }>;
   incidence: Incidence;
+  /** The month's returns of sales (finNFe 4), each with the sale it reduces. */
+  returns?: ReadonlyArray<{ returnedOn: IsoDate; volumeM3: Decimal; revenue: Decimal; sale: Sale }>;
   /** The month's credits and balances (non-cumulative only); none written when absent. */
   credits?: EfdCredits | null;
 }
@@ -55,7 +57,7 @@ function establishmentOf(sale: Sale, cnpjs: ReadonlySet<string>, head: string): 
   return issuer && cnpjs.has(issuer) ? issuer : head;
 }
 
-export function efdFile({ view, sales, general, incidence, credits: creditsInput }: EfdFileInput): EfdFile {
+export function efdFile({ view, sales, general, incidence, returns = [], credits: creditsInput }: EfdFileInput): EfdFile {
   const credits = incidence === 'NON_CUMULATIVE' ? creditsInput ?? null : null;
   const producer = view.producer;
   const from = firstDayOfMonth(view.year, view.month);
@@ -69,6 +71,23 @@ export function efdFile({ view, sales, general, incidence, credits: creditsInput
     origin: s.origin === BiodieselOrigin.IMPORTED ? 'IMPORTED' : 'OWN_PRODUCTION', market: s.market === Market.EXPORT ? 'EXPORT' : 'DOMESTIC',
     volumeM3: s.volumeM3, revenue: s.revenue,
   }));
+  // A return of a sale leaves the base of the C181/C185 of its establishment and segment (Guia, C190 "I – Devolução de
+  // vendas": not in the base of C181/C185), where that group's sales cover it; what they do not cover stays in the
+  // M220/M620 adjustment to the month's dues (docs/LAW.md).
+  const groupOf = (f: Pick<EfdSaleFacts, 'establishment' | 'segment' | 'origin' | 'market'>) => [f.establishment, f.segment, f.origin, f.market].join('|');
+  const room = new Map<string, Decimal>();
+  for (const f of facts) room.set(groupOf(f), (room.get(groupOf(f)) ?? ZERO).plus(f.volumeM3));
+  for (const r of returns) {
+    const f: EfdSaleFacts = {
+      establishment: establishmentOf(r.sale, cnpjs, head), segment: segmentIndex(r.returnedOn),
+      origin: r.sale.origin === BiodieselOrigin.IMPORTED ? 'IMPORTED' : 'OWN_PRODUCTION', market: r.sale.market === Market.EXPORT ? 'EXPORT' : 'DOMESTIC',
+      volumeM3: r.volumeM3.negated(), revenue: r.revenue.negated(),
+    };
+    const left = room.get(groupOf(f)) ?? ZERO;
+    if (f.segment < 0 || left.lt(r.volumeM3)) continue;
+    room.set(groupOf(f), left.minus(r.volumeM3));
+    facts.push(f);
+  }
   const segments: EfdSegment[] = view.segments.map((s, i) => {
     const costs = sum(s.mix.map((m) => m.cost));
     return {
@@ -125,7 +144,8 @@ export function efdFile({ view, sales, general, incidence, credits: creditsInput
     view.segments.forEach((_, index) => {
       const mine = sales.filter((s) => establishmentOf(s, cnpjs, head) === cnpj && segmentIndex(s.soldOn) === index);
       if (!mine.length) return;
-      put('C180', '55', spedDate(mine[0].soldOn), spedDate(mine[mine.length - 1].soldOn), ITEM.code, ITEM.ncm, null, n(sum(mine.map((s) => s.revenue)), 2));
+      const total = sum(facts.filter((f) => f.establishment === cnpj && f.segment === index).map((f) => f.revenue));
+      put('C180', '55', spedDate(mine[0].soldOn), spedDate(mine[mine.length - 1].soldOn), ITEM.code, ITEM.ncm, null, n(total, 2));
       for (const [reg, list] of [['C181', pisC], ['C185', cofinsC]] as const) {
         for (const l of list.filter((x) => x.establishment === cnpj && x.segment === index).sort(byCst)) consolidated(put, reg, l);
       }

@@ -154,7 +154,9 @@ export class Exporter {
     }
     const incidence: Incidence = recorded ?? p.incidence ?? 'NON_CUMULATIVE';
     const credits = incidence === 'NON_CUMULATIVE' ? await services.credits.efdCredits(view.producer, view.year, view.month, view.asKnownOn) : null;
-    const file = efdFile({ view, sales, general, incidence, credits });
+    const returns = (await services.recordReturns.saleReturnsIn(view.producer.id, view.segments[0].from, view.segments[view.segments.length - 1].to))
+      .map(({ returned, sale }) => ({ returnedOn: returned.returnedOn, volumeM3: returned.quantity, revenue: returned.value, sale }));
+    const file = efdFile({ view, sales, general, incidence, returns, credits });
     return { body: Buffer.from(file.text, 'latin1'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-${period}-producer-${view.producer.id}.txt` };
   }
 

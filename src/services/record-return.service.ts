@@ -1,4 +1,4 @@
-import { DataSource, EntityManager, In } from 'typeorm';
+import { Between, DataSource, EntityManager, In, IsNull, Not } from 'typeorm';
 import { Purchase, RecordReturn, Sale } from '../domain';
 import { message } from '../i18n';
 import { Decimal } from '../law/decimal';
@@ -37,6 +37,16 @@ export class RecordReturnService {
   /** The returns of purchases or sales (already in the caller's scope), by date then id. */
   ofRecords(kind: 'purchase' | 'sale', ids: readonly string[]): Promise<RecordReturn[]> {
     return this.ds.getRepository(RecordReturn).find({ where: { [kind === 'purchase' ? 'purchaseId' : 'saleId']: In([...ids]) }, order: { returnedOn: 'ASC', id: 'ASC' } });
+  }
+
+  /** A producer's active returns of active sales dated in [from, to], each with its sale (the producer already in scope). */
+  async saleReturnsIn(producerId: string, from: string, to: string): Promise<Array<{ returned: RecordReturn; sale: Sale }>> {
+    const rows = await this.ds.getRepository(RecordReturn).find({
+      where: { producerId, state: RecordState.ACTIVE, saleId: Not(IsNull()), returnedOn: Between(from, to) }, order: { returnedOn: 'ASC', id: 'ASC' },
+    });
+    const sales = rows.length ? await this.ds.getRepository(Sale).findBy({ id: In(rows.map((r) => r.saleId!)), state: RecordState.ACTIVE }) : [];
+    const byId = new Map(sales.map((x) => [x.id, x]));
+    return rows.filter((r) => byId.has(r.saleId!)).map((r) => ({ returned: r, sale: byId.get(r.saleId!)! }));
   }
 
   async record(actor: Actor, inputs: RecordReturnInput[]): Promise<RecordReturn[]> {

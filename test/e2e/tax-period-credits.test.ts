@@ -260,6 +260,31 @@ test('a return of an earlier month\'s lot in a month with a credit of the same g
   ]);
 });
 
+test('a return of a sale leaves the base of its C181/C185: the file reconciles with no adjustment', async () => {
+  const id = await producer();
+  const cnpj = (await api.ok(`query($p: ID!) { producer(id: $p) { cnpj } }`, { p: id })).producer.cnpj;
+  const key = nfeKey(cnpj, 950, '2512');
+  await record([{ ...base(id, '2026-12-01'), feedstock: 'BEEF_TALLOW', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Frigorífico SA', creditSupplier: 'COMPANY', pisCofinsCst: '01', icmsValue: '0' }],
+    [{ producerId: id, soldOn: '2026-12-10', volumeM3: '100', revenue: '600000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC', invoiceKey: key }]);
+  const saleId = (await api.ok(`query($p: ID!) { producer(id: $p) { sales(first: 5) { edges { node { id } } } } }`, { p: id })).producer.sales.edges[0].node.id;
+  // 10 m³ (R$ 60.000,00) come back on the 20th: the month owes 90 × 26,41 = 2.376,90 and 90 × 121,59 = 10.943,10.
+  await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: key, saleId, returnedOn: '2026-12-20', quantity: '10', value: '60000' }] });
+  const dec = await month(id, 2026, 12);
+  expect([dec.pisDue, dec.cofinsDue]).toEqual(['2376.90', '10943.10']);
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 12) { status } }`, { p: id });
+  const res = await fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=12`), { headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` } });
+  const body = Buffer.from(await res.arrayBuffer());
+  expect(efdProblems(body)).toEqual([]);
+  const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  expect(only('C180', 'C181', 'M210', 'M220')).toEqual([
+    '|C180|55|10122026|10122026|BIODIESEL-B100|38260000||540000,00|',
+    '|C181|03|5101|540000,00|0,00|||90,000|26,4100|2376,90||',
+    '|M210|03|540000,00|0,00|0,00|0,00|0,00||90,000|26,4100|2376,90|0,00|0,00|0,00|0,00|2376,90|',
+  ]);
+  // The tallow's credit of 1.650,00 is deducted: 726,90 payable.
+  expect(only('M200')).toEqual(['|M200|2376,90|1650,00|0,00|726,90|0,00|0,00|726,90|0,00|0,00|0,00|0,00|726,90|']);
+});
+
 test('each credit reads its purchase and the facts it was decided on, in one statement for the month', async () => {
   const id = await producer();
   const tallow = {
