@@ -52,7 +52,7 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
   // other family-farming products (art. 3º §2 I b) count for the Selo, not for the rate. The
   // priority region (art. 6º I and III) is judged on the acquisition date, like the family-farming origin.
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
-  const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`);
+  const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`, true);
   const shareOn = valueOnSql('p.purchased_on', '$4::date[]', '$5::numeric[]');
   const rows: FeedstockRow[] = await q.query(
     `SELECT 'USED' AS kind, w.n, p.feedstock, m.region, ${semiarid.on('p.purchased_on')} AS semiarid,

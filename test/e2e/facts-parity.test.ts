@@ -153,12 +153,17 @@ describe('the supplier eligible on a date (supplier-eligibility.sql.ts ~ farmerE
             await q(`INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id, origin_municipality_code, purpose)
                      VALUES ($1, $2, $2, 'SOYBEAN', 1, 1, $3, $4, $5, '2910800', 'BIODIESEL_FEEDSTOCK')`, [producer, a.day, a.kind, a.farmer, a.org]);
           }
-          const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`);
-          const rows: Array<{ registration: number; membership: string; origin: boolean; vf: Array<{ number: string }>; vo: Array<{ number: string }> }> = await q(
-            `SELECT ${supplier.registration} AS registration, ${supplier.membershipId}::text AS membership, ${supplier.familyFarmingOrigin(`'${SHARE}'::numeric`)} AS origin,
-                    ${validRegistrationsSql('family_farmer_registration', 'family_farmer_id', 'p.family_farmer_id', 'p.purchased_on')} AS vf,
-                    ${validRegistrationsSql('organization_registration', 'organization_id', 'p.organization_id', 'p.purchased_on')} AS vo
-               FROM purchase p ${supplier.join} ORDER BY p.id`);
+          const read = (probe: boolean) => {
+            const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`, probe);
+            return q(
+              `SELECT ${supplier.registration} AS registration, ${supplier.membershipId}::text AS membership, ${supplier.familyFarmingOrigin(`'${SHARE}'::numeric`)} AS origin,
+                      ${validRegistrationsSql('family_farmer_registration', 'family_farmer_id', 'p.family_farmer_id', 'p.purchased_on')} AS vf,
+                      ${validRegistrationsSql('organization_registration', 'organization_id', 'p.organization_id', 'p.purchased_on')} AS vo
+                 FROM purchase p ${supplier.join} ORDER BY p.id`);
+          };
+          const rows: Array<{ registration: number; membership: string; origin: boolean; vf: Array<{ number: string }>; vo: Array<{ number: string }> }> = await read(false);
+          // The probe form (a month's purchases) reads the same facts as the joined one (a year's).
+          expect(await read(true)).toEqual(rows);
           asked.forEach((a, i) => {
             const mine = stored.filter((r) => r.owner === a.owner).map((r) => ({ kind: r.kind, number: r.number, validFrom: r.validFrom, validUntil: r.validUntil }));
             const eligibility = farmerEligibility(mine, a.day);

@@ -27,11 +27,26 @@ export interface SupplierOn {
   familyFarmingOrigin(minShare: string): string;
 }
 
-/** The supplier of the purchase `p` on `day` (SQL expressions); `lastDapDay` the last day DAPs were issued. */
-export function supplierOn(p: string, day: string, lastDapDay: string): SupplierOn {
+/** The same days for one supplier, `owner` (an SQL expression): no row of it gives NULL, as the join's no match. */
+function registrationDaysOf(table: string, column: string, owner: string, lastDapDay: string): string {
+  return `SELECT range_agg(daterange(valid_from, valid_until, '[]')) AS valid,
+                 range_agg(daterange(valid_from, valid_until, '[]')) FILTER (WHERE kind = 'DAP' AND valid_from > ${lastDapDay}) AS late
+            FROM ${table} WHERE ${column} = ${owner}`;
+}
+
+/**
+ * The supplier of the purchase `p` on `day` (SQL expressions); `lastDapDay` the last day DAPs were issued.
+ * `probe`: each purchase's supplier read by its index (a month's few hundred purchases), instead of every
+ * supplier's days hash-joined once (a year's thousands).
+ */
+export function supplierOn(p: string, day: string, lastDapDay: string, probe = false): SupplierOn {
+  const registrations = probe
+    ? `LEFT JOIN LATERAL (${registrationDaysOf('family_farmer_registration', 'family_farmer_id', `${p}.family_farmer_id`, lastDapDay)}) ef ON true
+    LEFT JOIN LATERAL (${registrationDaysOf('organization_registration', 'organization_id', `${p}.organization_id`, lastDapDay)}) eo ON true`
+    : `LEFT JOIN (${registrationDays('family_farmer_registration', 'family_farmer_id', lastDapDay)}) ef ON ef.id = ${p}.family_farmer_id
+    LEFT JOIN (${registrationDays('organization_registration', 'organization_id', lastDapDay)}) eo ON eo.id = ${p}.organization_id`;
   return {
-    join: `LEFT JOIN (${registrationDays('family_farmer_registration', 'family_farmer_id', lastDapDay)}) ef ON ef.id = ${p}.family_farmer_id
-    LEFT JOIN (${registrationDays('organization_registration', 'organization_id', lastDapDay)}) eo ON eo.id = ${p}.organization_id
+    join: `${registrations}
     ${membershipDays('em', `${p}.organization_id`, day)}`,
     registration: `CASE WHEN coalesce(ef.late, eo.late) @> ${day} THEN 2 WHEN coalesce(ef.valid, eo.valid) @> ${day} THEN 1 ELSE 0 END`,
     membershipId: `coalesce(em.id, 0)`,
