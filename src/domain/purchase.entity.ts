@@ -20,6 +20,8 @@ export class Purchase {
   @Column({ name: 'family_farmer_id', type: 'bigint', nullable: true }) familyFarmerId: string | null;
   @Column({ name: 'organization_id', type: 'bigint', nullable: true }) organizationId: string | null;
   @Column({ name: 'supplier_name', type: 'text', nullable: true }) supplierName: string | null;
+  /** The supplier's CNPJ or CPF, digits only (EFD-Contribuições C191/C195 field 02). */
+  @Column({ name: 'supplier_document', type: 'text', nullable: true }) supplierDocument: string | null;
   /** Who sold, as the credit tells suppliers apart (art. 3º § 3º I); null: from supplierKind where it says. */
   @Column({ name: 'credit_supplier', type: 'text', nullable: true }) creditSupplier: CreditSupplier | null;
   /** What was bought, as the credit tells goods apart; null: from the feedstock where it says. */

@@ -1,4 +1,5 @@
-import { ApportionmentMethod, Balance, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditLine, GROUP_ORDER, MonthNet, RevenueGroup } from '../law/credits';
+import { ApportionmentMethod, Balance, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditLine, EfdAcquisition, GROUP_ORDER, MonthNet, RevenueGroup } from '../law/credits';
+import { ACQUISITION_CST, lineKey, Uncovered } from './efd-acquisitions';
 import { Decimal, sum, ZERO } from '../law/decimal';
 import { lastDayOfMonth } from '../law/dates';
 import { spedDate, spedNumber } from './efd-text';
@@ -19,6 +20,8 @@ export interface EfdCredits {
   method: ApportionmentMethod | null;
   /** The month's gross revenue by group (0111). */
   revenue: Record<RevenueGroup, Decimal>;
+  /** The purchases behind the credits (C190/C191/C195). */
+  acquisitions?: EfdAcquisition[];
 }
 
 /** 0110 IND_APRO_CRED: `2` under the revenue ratio, with the month's revenues in 0111 (Lei 10.637/2002, art. 3º § 8º II); `1` otherwise. */
@@ -34,9 +37,7 @@ type Put = (...fields: Field[]) => void;
 const n = spedNumber;
 
 /** CST of the credit (table 4.3.3): 50–52 basic and import credits, 60–62 presumed, by the group served; a ratio split is written per group, not as CST 53–56 (Interpretation, docs/LAW.md). */
-const CST: Record<RevenueGroup, [string, string]> = {
-  [RevenueGroup.TAXED_DOMESTIC]: ['50', '60'], [RevenueGroup.UNTAXED_DOMESTIC]: ['51', '61'], [RevenueGroup.EXPORT]: ['52', '62'],
-};
+const cstOf = (l: CreditLine) => (l.kind === CreditKind.PRESUMED ? String(Number(ACQUISITION_CST[l.group]) + 10) : ACQUISITION_CST[l.group]);
 /** NAT_BC_CRED (table 4.3.7): 02 inputs; 13 other operations with a right to credit, for the art. 31 credit (Interpretation, docs/LAW.md). */
 const natureOf = (kind: CreditKind) => (kind === CreditKind.PRESUMED ? '13' : '02');
 
@@ -46,7 +47,7 @@ const natureOf = (kind: CreditKind) => (kind === CreditKind.PRESUMED ? '13' : '0
  * reversed credit (a return of purchases) taken from the month's credit is its reduction (field
  * 10) with an M110/M510 of COD_AJ 06, "Estorno" (Guia, M110; table 4.3.8).
  */
-export function creditRecords(put: Put, tax: Contribution, c: EfdCredits): void {
+export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncovered: ReadonlyMap<string, Uncovered> = new Map()): void {
   const [reg, detail, adjust] = tax === Contribution.PIS ? ['M100', 'M105', 'M110'] : ['M500', 'M505', 'M510'];
   const own = (b: Balance) => b.tax === tax && b.originYear === c.year && b.originMonth === c.month;
   // What each COD_CRED of the month had deducted and reversed, handed out to its lines in order.
@@ -59,18 +60,23 @@ export function creditRecords(put: Put, tax: Contribution, c: EfdCredits): void 
   };
   const end = spedDate(lastDayOfMonth(c.year, c.month));
   for (const l of c.lines) {
-    const credit = tax === Contribution.PIS ? l.pis : l.cofins;
-    // A reversal line is no credit of its own: it reduces the month's credit (below) or a balance (1100/1500 field 17).
+    const net = tax === Contribution.PIS ? l.pis : l.cofins;
+    // Returns the C level could not net: the line's base and credit are its acquisitions', the returns a reduction (Guia, C190 "II").
+    const u = uncovered.get(lineKey(l.codCred, l.pisRate, l.cofinsRate)) ?? { base: ZERO, pis: ZERO, cofins: ZERO };
+    const returned = tax === Contribution.PIS ? u.pis : u.cofins;
+    const credit = net.plus(returned);
+    // A line with nothing acquired is no credit of its own: its reversal reduces another line (below) or a balance (1100/1500 field 17).
     if (credit.lte(0)) continue;
     const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
-    const reduced = take(reversedLeft, l.codCred, credit);
-    const available = credit.minus(reduced);
+    const reduced = net.gt(0) ? take(reversedLeft, l.codCred, net) : ZERO;
+    const cut = Decimal.min(credit, returned).plus(reduced);
+    const available = credit.minus(cut);
     const used = take(deductedLeft, l.codCred, available);
-    put(reg, l.codCred, '0', n(l.base, 2), rate ? n(rate.times(100), 4) : null, null, null, n(credit, 2), n(ZERO, 2), n(reduced, 2), n(ZERO, 2), n(available, 2),
+    const base = l.base.plus(u.base);
+    put(reg, l.codCred, '0', n(base, 2), rate ? n(rate.times(100), 4) : null, null, null, n(credit, 2), n(ZERO, 2), n(cut, 2), n(ZERO, 2), n(available, 2),
       used.eq(available) ? '0' : '1', n(used, 2), n(available.minus(used), 2));
-    const cst = CST[l.group][l.kind === CreditKind.PRESUMED ? 1 : 0];
-    put(detail, natureOf(l.kind), cst, n(l.base, 2), null, n(l.base, 2), n(l.base, 2), null, null, null);
-    if (reduced.gt(0)) put(adjust, '0', n(reduced, 2), '06', null, 'Estorno: devolucao de compras com credito (Lei 10.637/2002 e Lei 10.833/2003, art. 3)', end);
+    put(detail, natureOf(l.kind), cstOf(l), n(base, 2), null, n(base, 2), n(base, 2), null, null, null);
+    if (cut.gt(0)) put(adjust, '0', n(cut, 2), '06', null, 'Estorno: devolucao de compras com credito (Lei 10.637/2002 e Lei 10.833/2003, art. 3)', end);
   }
 }
 

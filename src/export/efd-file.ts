@@ -10,6 +10,7 @@ import { BiodieselOrigin, Market } from '../law/types';
 import type { TaxPeriodView } from '../services/tax-period.service';
 import { sped, spedDate, spedName, spedNumber } from './efd-text';
 import { apportionment, balanceRecords, creditRecords, deductions, EfdCredits } from './efd-credits';
+import { acquisitionRecords, acquisitionRows } from './efd-acquisitions';
 import { ApportionmentMethod } from '../law/credits';
 import { Contribution } from '../law/credits';
 
@@ -19,8 +20,7 @@ import { Contribution } from '../law/credits';
  * A, C, D, F, I, M, 1 and 9 in the Guia's order, ISO-8859-1 text, `|`-delimited records on CRLF
  * lines. The sales are consolidated per establishment in C180/C181/C185 (NF-e model 55, C010
  * IND_ESCRI 1), split by the rates of the month's blend; Bloco M is rebuilt from them; the
- * credits in M100/M500 and their balances in 1100/1500 (their acquisitions, C190/C191/C195, are
- * not written: docs/LAW.md).
+ * credits in M100/M500 with their acquisitions in C190/C191/C195, their balances in 1100/1500.
  */
 
 /** Layout version code of 0000 field 02 for periods from 2020 (table 3.1.1 of ADE Cofis 34/2010). */
@@ -102,6 +102,9 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
   const pisM = contributionLines(pisC, view.pisDue);
   const cofinsM = contributionLines(cofinsC, view.cofinsDue);
   const perUnit = pisM.perUnit.length > 0 || cofinsM.perUnit.length > 0;
+  // The acquisitions behind the credits, consolidated at the head office (C190; Interpretation, docs/LAW.md).
+  const acquired = acquisitionRows(credits?.acquisitions ?? [], producer.plantMunicipalityCode);
+  const items = [...new Map(acquired.rows.map((r) => [r.item.code, r.item])).values()].sort((a, b) => a.code.localeCompare(b.code));
 
   const lines: string[] = [];
   const put = (...fields: Field[]) => lines.push(`|${fields.map((f) => (f === null ? '' : sped(String(f)))).join('|')}|`);
@@ -122,14 +125,17 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
   put('0110', incidence === 'NON_CUMULATIVE' ? '1' : '2', incidence === 'NON_CUMULATIVE' ? indApro : null, perUnit ? '2' : null, incidence === 'CUMULATIVE' ? '9' : null);
   apportionment(put, credits);
   const withSales = new Set(facts.map((f) => f.establishment));
+  const withRecords = new Set([...withSales, ...(acquired.rows.length ? [head] : [])]);
   const establishments = [head, ...producer.establishments.filter((e) => e !== head)];
   for (const cnpj of establishments) {
     // Interpretation: the API records one municipality per producer (its plant's); another establishment is written with it until recorded.
     put('0140', cnpj, name, cnpj, place?.state ?? null, null, producer.plantMunicipalityCode, null, null);
-    if (withSales.has(cnpj)) {
-      put('0190', ITEM.unit, ITEM.unitDescription);
-      put('0200', ITEM.code, ITEM.description, null, null, ITEM.unit, ITEM.kind, ITEM.ncm, null, ITEM.genre, null, null);
-    }
+    const sells = withSales.has(cnpj);
+    const buys = cnpj === head && items.length > 0;
+    if (buys && items.some((i) => i.kind !== '00')) put('0190', 'KG', 'Quilograma');
+    if (sells || (buys && items.some((i) => i.kind === '00'))) put('0190', ITEM.unit, ITEM.unitDescription);
+    if (sells) put('0200', ITEM.code, ITEM.description, null, null, ITEM.unit, ITEM.kind, ITEM.ncm, null, ITEM.genre, null, null);
+    if (buys) for (const i of items) put('0200', i.code, i.description, null, null, i.kind === '00' ? ITEM.unit : 'KG', i.kind, i.ncm, null, i.ncm?.slice(0, 2) ?? null, null, null);
   }
   close('0990', start);
 
@@ -137,8 +143,8 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
   put('A001', '1');
   put('A990', 2);
   start = blockStart();
-  put('C001', facts.length ? '0' : '1');
-  for (const cnpj of establishments.filter((e) => withSales.has(e))) {
+  put('C001', withRecords.size ? '0' : '1');
+  for (const cnpj of establishments.filter((e) => withRecords.has(e))) {
     put('C010', cnpj, '1');
     // One C180 per segment with sales: a change of rate within the month is a new period of one tax treatment (the Guia, C180 note 4).
     view.segments.forEach((_, index) => {
@@ -150,6 +156,7 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
         for (const l of list.filter((x) => x.establishment === cnpj && x.segment === index).sort(byCst)) consolidated(put, reg, l);
       }
     });
+    if (cnpj === head) acquisitionRecords(put, acquired.rows);
   }
   close('C990', start);
   for (const b of ['D', 'F', 'I']) {
@@ -168,7 +175,7 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
     const nc = incidence === 'NON_CUMULATIVE' ? due : ZERO;
     const cum = incidence === 'CUMULATIVE' ? due : ZERO;
     const tax = which === 'pis' ? Contribution.PIS : Contribution.COFINS;
-    if (credits) creditRecords(put, tax, credits);
+    if (credits) creditRecords(put, tax, credits, acquired.uncovered);
     // M200/M600: the credits of the month (03) and of earlier months (04) deducted, no retention or other deduction; fields 02–08 non-cumulative, 09–12 cumulative, 13 the total.
     const d = credits ? deductions(tax, credits) : { ofMonth: ZERO, earlier: ZERO };
     const ncDue = Decimal.max(ZERO, nc.minus(d.ofMonth).minus(d.earlier));

@@ -154,6 +154,9 @@ export class Exporter {
     }
     const incidence: Incidence = recorded ?? p.incidence ?? 'NON_CUMULATIVE';
     const credits = incidence === 'NON_CUMULATIVE' ? await services.credits.efdCredits(view.producer, view.year, view.month, view.asKnownOn) : null;
+    // C191/C195 field 02 is required but for a participant abroad: the file waits for the supplier's CNPJ/CPF, never guesses it.
+    const unknown = [...new Set((credits?.acquisitions ?? []).filter((a) => a.document === null && !a.abroad).map((a) => a.part.purchaseId))];
+    if (unknown.length) throw new BadInputError('month', message('export.efdSupplierDocument', { period, purchases: unknown.slice(0, 20).join(', ') }));
     const returns = (await services.recordReturns.saleReturnsIn(view.producer.id, view.segments[0].from, view.segments[view.segments.length - 1].to))
       .map(({ returned, sale }) => ({ returnedOn: returned.returnedOn, volumeM3: returned.quantity, revenue: returned.value, sale }));
     const file = efdFile({ view, sales, general, incidence, returns, credits });

@@ -1,3 +1,4 @@
+import { cnpj as cnpjLib, cpf as cpfLib } from 'cpf-cnpj-validator';
 import type { Locale } from '../i18n';
 import { Decimal } from '../law/decimal';
 import { isIsoDate } from '../law/dates';
@@ -21,6 +22,13 @@ export function parseLocale(value: string | null | undefined): Locale | null | u
   if (v === 'pt' || v === 'pt-br') return 'pt-BR';
   if (v === 'en' || v.startsWith('en-')) return 'en';
   return undefined;
+}
+
+/** A CPF (11 digits) or CNPJ (14, the alphanumeric form of IN RFB 2.229/2024 included) without punctuation, or null when its check digits fail. */
+export function taxpayerDocument(value: string): string | null {
+  const bare = value.trim().replace(/[./\-\s]/g, '').toUpperCase();
+  if (/^\d{11}$/.test(bare)) return cpfLib.isValid(bare) ? bare : null;
+  return /^[0-9A-Z]{12}[0-9]{2}$/.test(bare) && cnpjLib.isValid(bare) ? bare : null;
 }
 
 // ---------------------------------------------------------------------------------------------

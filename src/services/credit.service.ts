@@ -1,7 +1,8 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Producer } from '../domain';
 import {
-  applyClaim, ApportionmentMethod, Balance, ClaimError, ClaimFacts, ClaimKind, Contribution, CreditProduct, CreditSupplier, foldNet, monthCredits, MonthCredits,
+  applyClaim, ApportionmentMethod, Balance, ClaimError, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditPart, CreditProduct, CreditSupplier, EfdAcquisition, foldNet,
+  monthCredits, MonthCredits,
   GROUP_ORDER, MonthNet, monthsBetween, productOfFeedstock, PurchaseCredit, purchaseCredit, RevenueGroup, RevenuePart, supplierOfKind,
 } from '../law/credits';
 import { firstDayOfMonth, IsoDate, lastDayOfMonth, monthOf, today, yearOf } from '../law/dates';
@@ -125,16 +126,45 @@ export class CreditService {
     const before = first.year < year || (first.year === year && first.month < month) ? (await this.ofMonth(producer, py, pm, asKnownOn)).balances : [];
     const end = lastDayOfMonth(year, month);
     const revenue = Object.fromEntries(GROUP_ORDER.map((g) => [g, now.presumed.filter((p) => p.group === g).reduce((t, p) => t.plus(p.revenue), ZERO)])) as Record<RevenueGroup, Decimal>;
+    // A month closed before its parts were kept: the same allocation again, from what it kept.
+    const parts = now.parts ?? monthCredits({ purchases: now.purchases, revenue: now.presumed, method: now.method, law: await this.lawBook(), asKnownOn }).parts!;
     return {
       year, month, lines: now.lines, net: now.net, before, after: now.balances, claims: (await this.claims(producer.id)).filter((c) => c.filedOn <= end),
-      method: now.method, revenue,
+      method: now.method, revenue, acquisitions: await this.acquisitions(producer, parts),
     };
+  }
+
+  /** The purchases behind the month's credit parts, with what C190/C191 write of them (item, participant, CFOP). */
+  private async acquisitions(producer: Producer, parts: CreditPart[]): Promise<EfdAcquisition[]> {
+    const own = new Set([producer.cnpj, ...producer.establishments]);
+    const ids = [...new Set(parts.filter((p) => p.kind !== CreditKind.PRESUMED).map((p) => p.purchaseId))];
+    if (!ids.length) return [];
+    const rows: Array<{ id: string; purchased_on: string; feedstock: string; credit_product: CreditProduct | null; credit_supplier: CreditSupplier | null; supplier_kind: string;
+      supplier_document: string | null; organization_cnpj: string | null; invoice_key: string | null; origin_municipality_code: string; cost: string }> = await this.ds.query(
+      `SELECT p.id::text AS id, to_char(p.purchased_on, 'YYYY-MM-DD') AS purchased_on, p.feedstock, p.credit_product, p.credit_supplier, p.supplier_kind, p.supplier_document,
+              o.cnpj AS organization_cnpj, p.invoice_key, p.origin_municipality_code, p.cost::text AS cost
+         FROM purchase p LEFT JOIN family_farming_organization o ON o.id = p.organization_id
+        WHERE p.producer_id = $1 AND p.id = ANY($2::bigint[])`,
+      [producer.id, ids],
+    );
+    // The participant: as recorded, else the organization's CNPJ, else the issuer of the note when it is not the producer's own entry note.
+    const issuer = (key: string | null) => (key && !own.has(key.slice(6, 20)) ? key.slice(6, 20) : null);
+    const facts = new Map(rows.map((r) => [r.id, r]));
+    return parts.filter((p) => p.kind !== CreditKind.PRESUMED).map((part) => {
+      const r = facts.get(part.purchaseId)!;
+      return {
+        part, purchasedOn: r.purchased_on, feedstock: r.feedstock, product: r.credit_product ?? productOfFeedstock(r.feedstock),
+        abroad: (r.credit_supplier ?? supplierOfKind(r.supplier_kind)) === CreditSupplier.ABROAD,
+        document: r.supplier_document ?? r.organization_cnpj ?? issuer(r.invoice_key),
+        originMunicipalityCode: r.origin_municipality_code, cost: new Decimal(r.cost),
+      };
+    });
   }
 
   /** A closing month's credits, kept beside its snapshot (TaxPeriodService.close, in its transaction). */
   async snapshot(em: EntityManager, producer: Producer, year: number, month: number): Promise<void> {
     const v = await this.ofMonth(producer, year, month, today());
-    const kept = { lines: v.lines, purchases: v.purchases, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
+    const kept = { lines: v.lines, parts: v.parts, purchases: v.purchases, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
     await em.query('UPDATE tax_period SET credits_snapshot = $4 WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month, JSON.stringify(kept)]);
   }
 

@@ -17,6 +17,7 @@ import { requireMunicipalities } from './validation';
 import { message } from '../i18n';
 import { Problems } from './problems';
 import { checkedNfeKey } from './nfe-key-input';
+import { taxpayerDocument } from '../formats/brazilian';
 
 export interface RecordPurchaseInput {
   producerId: string;
@@ -29,6 +30,8 @@ export interface RecordPurchaseInput {
   familyFarmerId?: string | null;
   organizationId?: string | null;
   supplierName?: string | null;
+  /** The supplier's CNPJ or CPF (EFD-Contribuições C191/C195 field 02). */
+  supplierDocument?: string | null;
   originMunicipalityCode: string;
   contractId?: string | null;
   purpose?: PurchasePurpose | null;
@@ -169,6 +172,12 @@ export class PurchaseService {
       if (externalId === null) throw new BadInputError(`${at}.externalId`, message('input.blank', { field: 'externalId' }));
     }
     const invoiceKey = input.invoiceKey == null ? null : checkedNfeKey(input.invoiceKey, `${at}.invoiceKey`);
+    let supplierDocument: string | null = null;
+    if (input.supplierDocument != null) {
+      if (kind === SupplierKind.OWN_PRODUCTION) throw supplierTakesNo(at, kind, 'supplierDocument');
+      supplierDocument = taxpayerDocument(input.supplierDocument);
+      if (supplierDocument === null) throw new BadInputError(`${at}.supplierDocument`, message('purchase.supplierDocument', { value: input.supplierDocument }));
+    }
     return Object.assign(new Purchase(), {
       ...PurchaseService.creditFacts(input, at, cost),
       producerId: input.producerId,
@@ -181,6 +190,7 @@ export class PurchaseService {
       familyFarmerId: farmerId,
       organizationId,
       supplierName,
+      supplierDocument,
       originMunicipalityCode: input.originMunicipalityCode,
       contractId: input.contractId ?? null,
       purpose,

@@ -251,6 +251,18 @@ describe('purchases', () => {
     expect(cancelled).toEqual([{ state: 'CANCELLED' }, { state: 'CANCELLED' }]);
   });
 
+  it('carries the supplier\'s CNPJ or CPF (optional column, punctuation allowed), checked by its digits', async () => {
+    const header = `${PURCHASE_HEADER},cnpjDoFornecedor`;
+    const line = (ext: string, doc: string) => `2025-10-06,,SOYBEAN,100,300,FAMILY_FARMER,${farmerId},,,2611101,${contractId},,${ext},${doc}`;
+    const count = await purchaseCount();
+    const bad = await refused('purchases', [header, line('d-0', '60.746.948/0001-12'), line('d-bad', '60.746.948/0001-13')].join('\n'), { producerId });
+    expect(bad).toMatchObject({ line: 3, column: 'supplierDocument', code: 'BAD_USER_INPUT' });
+    expect(await purchaseCount()).toBe(count);
+    await run('purchases', [header, line('d-1', '60.746.948/0001-12'), line('d-2', '529.982.247-25'), line('d-3', '')].join('\n'), { producerId });
+    const docs = await api.db.dataSource.query(`SELECT external_id AS ext, supplier_document AS doc FROM purchase WHERE external_id LIKE 'd-%' ORDER BY external_id`);
+    expect(docs).toEqual([{ ext: 'd-1', doc: '60746948000112' }, { ext: 'd-2', doc: '52998224725' }, { ext: 'd-3', doc: null }]);
+  });
+
   it('refuses a file without producer, and an unknown producer', async () => {
     expect((await refused('purchases', PURCHASE_HEADER)).column).toBe('producer');
     expect(await refused('purchases', PURCHASE_HEADER, { producerId: '987654' })).toMatchObject({ code: 'NOT_FOUND', column: 'producer' });

@@ -99,6 +99,9 @@ test('each hand-written note, and what it becomes', async () => {
   // A cooperative's note: its CNPJ is a registered organization.
   await upload(fixture('cooperative-note.xml'));
   expect(await purchases(KEYS.coop)).toMatchObject([{ feedstock: 'SOYBEAN', kg: '3000', cost: '7500', supplier_kind: 'COOPERATIVE', org: coop, origin: RECIFE }]);
+  // Each lot keeps its supplier's CPF or CNPJ (the issuer of the note, as its key names it), for the EFD's C191/C195.
+  expect(await api.db.dataSource.query(`SELECT invoice_key AS key, supplier_document AS doc FROM purchase WHERE invoice_key = ANY($1) ORDER BY invoice_key`, [[KEYS.farmer, KEYS.coop]]))
+    .toEqual([{ key: KEYS.farmer, doc: KEYS.farmer.slice(9, 20) }, { key: KEYS.coop, doc: KEYS.coop.slice(6, 20) }].sort((a, b) => a.key.localeCompare(b.key)));
 
   // A sale of 10 m³ of B100 (NCM 3826.00.00); an export of 5.000 L (CFOP 7651) = 5 m³.
   await upload(fixture('sale.xml'));

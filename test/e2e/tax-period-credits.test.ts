@@ -31,7 +31,7 @@ const base = (producerId: string, on: string) => ({ producerId, purchasedOn: on,
 /** Methanol from a company, CST 01, no ICMS: not raw material of the blend, hence purpose OTHER_PRODUCT. */
 const methanol = (producerId: string, on: string) => ({
   ...base(producerId, on), feedstock: 'OTHER', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Metanol SA', purpose: 'OTHER_PRODUCT',
-  creditSupplier: 'COMPANY', creditProduct: 'INPUT', pisCofinsCst: '01', icmsValue: '0',
+  creditSupplier: 'COMPANY', creditProduct: 'INPUT', pisCofinsCst: '01', icmsValue: '0', supplierDocument: '11.222.333/0001-81',
 });
 async function record(purchases: object[], sales: object[]) {
   if (purchases.length) await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: purchases });
@@ -152,15 +152,42 @@ test('the EFD-Contribuições carries the credits: M100/M105, M200 with the bala
   await api.ok(`mutation($i: ElectCreditApportionmentInput!) { electCreditApportionment(input: $i) { year } }`,
     { i: { producerId: id, year: 2026, method: 'REVENUE_RATIO', electedOn: '2026-01-02' } });
   await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 12) { status } }`, { p: id });
-  const res = await fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=12`), {
-    headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` },
-  });
+  const efd = async () => fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=12`), { headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` } });
+  // The tallow's supplier has no CNPJ on record: C191/C195 field 02 is required, so the file waits for it and names the purchase.
+  const tallowId = (await month(id, 2026, 12)).credits.purchases[0].purchaseId;
+  const refused = await efd();
+  expect(refused.status).toBe(400);
+  const problem = JSON.parse(await refused.text()).error;
+  expect([problem.field, problem.message]).toEqual(['month', expect.stringContaining(`record none: ${tallowId}.`)]);
+  const bad = await api.gql(`mutation($id: ID!) { correctPurchase(id: $id, expectedVersion: 1, input: { supplierDocument: "11.222.333/0001-82" }) { purchase { id } } }`, { id: tallowId });
+  expect(bad.errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.supplierDocument' });
+  await api.ok(`mutation($p: ID!) { reopenTaxPeriod(producerId: $p, year: 2026, month: 12, reason: "supplier's CNPJ") { status } }`, { p: id });
+  const fixed = await api.ok(`mutation($id: ID!) { correctPurchase(id: $id, expectedVersion: 1, input: { supplierDocument: "60.746.948/0001-12" }) { purchase { supplierDocument } } }`, { id: tallowId });
+  expect(fixed.correctPurchase.purchase.supplierDocument).toBe('60746948000112');
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 12) { status } }`, { p: id });
+  const res = await efd();
   expect(res.status).toBe(200);
   const body = Buffer.from(await res.arrayBuffer());
   expect(efdProblems(body)).toEqual([]);
   const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
   // The revenue ratio elected: 0110 IND_APRO_CRED 2 and the month's revenue by group in 0111.
   expect(only('0110', '0111')).toEqual(['|0110|1|2|2||', '|0111|60000,00|0,00|0,00|0,00|60000,00|']);
+  // The tallow bought in December, at the head office: its item in 0200 (kg), C190 with its NCM, and C191/C195 with the supplier,
+  // CST 50 (group 100), CFOP 1101 (Recife to Recife, for industrialization), 100.000,00 × 1,65% and × 7,6%; it sums to M105/M505.
+  expect(only('0190', '0200', 'C010', 'C190', 'C191', 'C195')).toEqual([
+    '|0190|KG|Quilograma|', '|0190|M3|Metro cubico|',
+    '|0200|BIODIESEL-B100|Biodiesel B100|||M3|04|38260000||38|||', '|0200|MP-BEEF_TALLOW|Materia-prima BEEF_TALLOW|||KG|01|15021019||15|||',
+    expect.stringMatching(/^\|C010\|\d{14}\|1\|$/),
+    '|C190|55|01122026|01122026|MP-BEEF_TALLOW|15021019||100000,00|',
+    '|C191|60746948000112|50|1101|100000,00|0,00|100000,00|1,6500|||1650,00||',
+    '|C195|60746948000112|50|1101|100000,00|0,00|100000,00|7,6000|||7600,00||',
+  ]);
+  // The layout check rebuilds M105 from the C191 bases, and wants the participant of a domestic entry.
+  const broken = (from: string, to: string) => efdProblems(Buffer.from(body.toString('latin1').replace(from, to), 'latin1'));
+  expect(broken('|C191|60746948000112|50|1101|100000,00|0,00|100000,00|', '|C191|60746948000112|50|1101|100000,00|1000,00|99000,00|')).toEqual([
+    expect.stringMatching(/^line \d+ \(C191\): VL is not VL_BC × ALIQ \/ 100$/), 'M105 of NAT_BC_CRED 02, CST and rate 50|1.6500: 100000.00, the C191 bases sum 99000.00 (under M100)',
+  ]);
+  expect(broken('|C191|60746948000112|', '|C191||')).toEqual([expect.stringMatching(/\(C191\): CNPJ_CPF_PART "" with CFOP 1101$/)]);
   // The debit, 10 × 26,41 = 264,10, takes November's balance first (the oldest): December's credit is all carried.
   expect(only('M100', 'M105', 'M200', 'M205')).toEqual([
     '|M100|101|0|100000,00|1,6500|||1650,00|0,00|0,00|0,00|1650,00|1|0,00|1650,00|',
@@ -254,6 +281,11 @@ test('a return of an earlier month\'s lot in a month with a credit of the same g
   const body = Buffer.from(await res.arrayBuffer());
   expect(efdProblems(body)).toEqual([]);
   const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  // October's lot and December's are of one supplier, item, CST and CFOP: the return is netted in December's C191 (VL_DESC).
+  expect(only('C190', 'C191')).toEqual([
+    '|C190|55|02122026|15122026|INSUMO-OTHER|||100000,00|',
+    '|C191|11222333000181|50|1101|100000,00|10000,00|90000,00|1,6500|||1485,00||',
+  ]);
   expect(only('M100', 'M110', 'M200')).toEqual([
     '|M100|101|0|90000,00|1,6500|||1485,00|0,00|0,00|0,00|1485,00|1|264,10|1220,90|',
     '|M200|264,10|264,10|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|',
@@ -264,7 +296,7 @@ test('a return of a sale leaves the base of its C181/C185: the file reconciles w
   const id = await producer();
   const cnpj = (await api.ok(`query($p: ID!) { producer(id: $p) { cnpj } }`, { p: id })).producer.cnpj;
   const key = nfeKey(cnpj, 950, '2512');
-  await record([{ ...base(id, '2026-12-01'), feedstock: 'BEEF_TALLOW', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Frigorífico SA', creditSupplier: 'COMPANY', pisCofinsCst: '01', icmsValue: '0' }],
+  await record([{ ...base(id, '2026-12-01'), feedstock: 'BEEF_TALLOW', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Frigorífico SA', creditSupplier: 'COMPANY', pisCofinsCst: '01', icmsValue: '0', supplierDocument: '60746948000112' }],
     [{ producerId: id, soldOn: '2026-12-10', volumeM3: '100', revenue: '600000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC', invoiceKey: key }]);
   const saleId = (await api.ok(`query($p: ID!) { producer(id: $p) { sales(first: 5) { edges { node { id } } } } }`, { p: id })).producer.sales.edges[0].node.id;
   // 10 m³ (R$ 60.000,00) come back on the 20th: the month owes 90 × 26,41 = 2.376,90 and 90 × 121,59 = 10.943,10.

@@ -41,6 +41,11 @@ export const LAYOUT: Array<[string, Register]> = [
     'QUANT_BC_PIS N - 3 N', 'ALIQ_PIS_QUANT N - 4 N', 'VL_PIS N - 2 N', 'COD_CTA C 255 - N'] }],
   ['C185', { level: 4, parent: 'C180', fields: ['REG C 4* - S', 'CST_COFINS N 2* - S', 'CFOP N 4* - S', 'VL_ITEM N - 2 S', 'VL_DESC N - 2 N', 'VL_BC_COFINS N - 2 N', 'ALIQ_COFINS N 8 4 N',
     'QUANT_BC_COFINS N - 3 N', 'ALIQ_COFINS_QUANT N - 4 N', 'VL_COFINS N - 2 N', 'COD_CTA C 255 - N'] }],
+  ['C190', { level: 3, parent: 'C010', fields: ['REG C 4* - S', 'COD_MOD C 2* - S', 'DT_REF_INI D 8* - S', 'DT_REF_FIN D 8* - S', 'COD_ITEM C 60 - S', 'COD_NCM C 8* - N', 'EX_IPI C 3 - N', 'VL_TOT_ITEM N - 2 S'] }],
+  ['C191', { level: 4, parent: 'C190', fields: ['REG C 4* - S', 'CNPJ_CPF_PART C 14 - N', 'CST_PIS N 2* - S', 'CFOP N 4* - S', 'VL_ITEM N - 2 S', 'VL_DESC N - 2 N', 'VL_BC_PIS N - 2 N', 'ALIQ_PIS N 8 4 N',
+    'QUANT_BC_PIS N - 3 N', 'ALIQ_PIS_QUANT N - 4 N', 'VL_PIS N - 2 N', 'COD_CTA C 255 - N'] }],
+  ['C195', { level: 4, parent: 'C190', fields: ['REG C 4* - S', 'CNPJ_CPF_PART C 14 - N', 'CST_COFINS N 2* - S', 'CFOP N 4* - S', 'VL_ITEM N - 2 S', 'VL_DESC N - 2 N', 'VL_BC_COFINS N - 2 N', 'ALIQ_COFINS N 8 4 N',
+    'QUANT_BC_COFINS N - 3 N', 'ALIQ_COFINS_QUANT N - 4 N', 'VL_COFINS N - 2 N', 'COD_CTA C 255 - N'] }],
   ['C990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
   ['D001', { level: 1, parent: '0000', once: true, fields: OPEN('D001') }],
   ['D990', { level: 1, parent: '0000', once: true, fields: CLOSE }],
@@ -283,6 +288,38 @@ export function efdProblems(body: Buffer): string[] {
       if (l.f[1] !== period) earlier = earlier.plus(v[11]);
     }
     if (t && !t[2].eq(earlier)) problems.push(`${total}: VL_TOT_CRED_DESC_ANT ${t[2].toFixed(2)}, the ${control} records of earlier months deduct ${earlier.toFixed(2)}`);
+  }
+  // Acquisitions (C190–C195): each C191/C195 names its participant (blank only from abroad, CFOP 3xxx), a CST of credit and an entry CFOP
+  // generating credit, VL_BC = VL_ITEM − VL_DESC and VL = VL_BC × ALIQ; C190 sums its items; every COD_ITEM is in 0200; and M105/M505 of
+  // NAT_BC_CRED 02 is the sum of the C191/C195 bases of its CST and rate (the PVA rebuilds it from them: Guia, C191 field 07).
+  const items = new Set(by('0200').map((r) => r.f[1]));
+  for (const c of by('C190')) if (!items.has(c.f[4])) problems.push(`line ${c.line} (C190): COD_ITEM ${c.f[4]} is not in 0200`);
+  for (const [c, m, credit] of [['C191', 'M105', 'M100'], ['C195', 'M505', 'M500']]) {
+    const sums = new Map<string, Decimal>();
+    for (const l of by(c)) {
+      const [part, cst, cfop, item, desc, bc, aliq, , , vl] = l.f.slice(1);
+      const at = `line ${l.line} (${c})`;
+      if (cfop.startsWith('3') ? part !== '' : !/^(\d{11}|[0-9A-Z]{12}\d{2})$/.test(part)) problems.push(`${at}: CNPJ_CPF_PART "${part}" with CFOP ${cfop}`);
+      if (!/^5[0-6]$/.test(cst)) problems.push(`${at}: CST ${cst} is no acquisition with credit (50–56)`);
+      if (!['1101', '1102', '2101', '2102', '3101', '3102'].includes(cfop)) problems.push(`${at}: CFOP ${cfop} is no entry generating credit`);
+      if (!num(bc).eq(num(item).minus(num(desc || '0')))) problems.push(`${at}: VL_BC is not VL_ITEM − VL_DESC`);
+      if (aliq && !num(vl).eq(num(bc).times(num(aliq)).div(100).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) problems.push(`${at}: VL is not VL_BC × ALIQ / 100`);
+      const key = `${cst}|${aliq ? num(aliq).toFixed(4) : ''}`;
+      sums.set(key, (sums.get(key) ?? new Decimal(0)).plus(num(bc)));
+    }
+    for (const head of by('C190')) {
+      const kids = records.filter((x) => x.reg === c && x.parent === head);
+      if (!kids.reduce((t, x) => t.plus(num(x.f[4])), new Decimal(0)).eq(num(head.f[7]))) problems.push(`line ${head.line} (C190): VL_TOT_ITEM is not the sum of its ${c}`);
+    }
+    const told = new Map<string, Decimal>();
+    for (const d of by(m).filter((x) => x.f[1] === '02')) {
+      const key = `${d.f[2]}|${d.parent?.f[4] ? num(d.parent.f[4]).toFixed(4) : ''}`;
+      told.set(key, (told.get(key) ?? new Decimal(0)).plus(num(d.f[3])));
+    }
+    for (const key of new Set([...sums.keys(), ...told.keys()])) {
+      const [a, b] = [sums.get(key) ?? new Decimal(0), told.get(key) ?? new Decimal(0)];
+      if (!a.eq(b)) problems.push(`${m} of NAT_BC_CRED 02, CST and rate ${key}: ${b.toFixed(2)}, the ${c} bases sum ${a.toFixed(2)} (under ${credit})`);
+    }
   }
   // 0110 IND_APRO_CRED 2 (the revenue ratio) asks its 0111, whose total adds up; 1 asks none.
   const r0111 = by('0111');

@@ -19,6 +19,7 @@ export class RecordPurchaseInput {
   @Field(() => ID, { nullable: true, description: 'The family farmer, for FAMILY_FARMER.' }) familyFarmerId?: string | null;
   @Field(() => ID, { nullable: true, description: 'The cooperative or association, for COOPERATIVE or ASSOCIATION.' }) organizationId?: string | null;
   @Field(() => String, { nullable: true, description: 'Name of the supplier, for THIRD_PARTY. At most 500 characters.' }) supplierName?: string | null;
+  @Field(() => String, { nullable: true, description: 'The supplier\'s CNPJ (the alphanumeric form included) or CPF, punctuation allowed; checked by its digits. Written as the participant of the EFD-Contribuições C191/C195 (field 02) of a credited acquisition; an NF-e import takes the issuer\'s.' }) supplierDocument?: string | null;
   @Field({ description: 'IBGE code of the municipality where the raw material was produced (decides the priority region, art. 6º I and III).' }) originMunicipalityCode: string;
   @Field(() => ID, { nullable: true, description: 'Contract of the same producer the lot was bought under (art. 3º §2 II).' }) contractId?: string | null;
   @Field(() => PurchasePurpose, { nullable: true, defaultValue: PurchasePurpose.BIODIESEL_FEEDSTOCK, description: 'Raw material for biodiesel (art. 3º §2 I a) or another product (I b).' })

@@ -16,6 +16,7 @@ export class PurchaseType {
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Acquisition cost in reais; null for OWN_PRODUCTION (valued per art. 6º §4).' }) cost: Decimal | null;
   @Field(() => SupplierKind, { description: 'Who supplied the lot.' }) supplierKind: SupplierKind;
   @Field(() => String, { nullable: true, description: 'Name of the supplier, required for THIRD_PARTY.' }) supplierName: string | null;
+  @Field(() => String, { nullable: true, description: 'The supplier\'s CNPJ or CPF, digits only, as recorded (EFD-Contribuições C191/C195 field 02); null: not recorded.' }) supplierDocument: string | null;
   @Field(() => PurchasePurpose, { description: 'Raw material for biodiesel (art. 3º §2 I a) or another product (I b).' }) purpose: PurchasePurpose;
   @Field(() => String, { nullable: true, description: 'Caller-chosen key; a second record with the same key for the same producer is a CONFLICT.' }) externalId: string | null;
   @Field(() => String, { nullable: true, description: 'The NF-e access key of the document that records it, if given: cancelDocument with this key cancels it.' }) invoiceKey: string | null;

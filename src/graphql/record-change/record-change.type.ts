@@ -75,6 +75,7 @@ export class CorrectPurchaseInput {
   @Field(() => ID, { nullable: true, description: 'The family farmer, for FAMILY_FARMER.' }) familyFarmerId?: string | null;
   @Field(() => ID, { nullable: true, description: 'The cooperative or association, for COOPERATIVE or ASSOCIATION.' }) organizationId?: string | null;
   @Field(() => String, { nullable: true, description: 'Name of the supplier, for THIRD_PARTY.' }) supplierName?: string | null;
+  @Field(() => String, { nullable: true, description: 'The supplier\'s CNPJ or CPF, as in recordPurchases.' }) supplierDocument?: string | null;
   @Field({ nullable: true, description: 'IBGE code of the municipality where the raw material was produced.' }) originMunicipalityCode?: string;
   @Field(() => ID, { nullable: true, description: 'Contract of the same producer the lot was bought under.' }) contractId?: string | null;
   @Field(() => PurchasePurpose, { nullable: true, description: 'Raw material for biodiesel or another product.' }) purpose?: PurchasePurpose;

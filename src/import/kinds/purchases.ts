@@ -37,11 +37,13 @@ export const purchasesImport: ImportKind = {
     { name: 'purpose', required: false, type: ENUMS.PurchasePurpose, portuguese: ['finalidade', 'destinacao'] },
     { name: 'externalId', required: false, portuguese: ['idExterno', 'codigoExterno', 'identificadorExterno', 'referencia'] },
     { name: 'invoiceKey', required: false, portuguese: ['chaveNfe', 'chaveDaNfe', 'chaveDeAcesso', 'chaveDaNotaFiscal'] },
+    { name: 'supplierDocument', required: false, portuguese: ['cnpjCpfDoFornecedor', 'cpfCnpjDoFornecedor', 'cnpjDoFornecedor', 'cpfDoFornecedor', 'documentoDoFornecedor'] },
   ],
   stagingColumns: [
     ['purchased_on', 'date'], ['consumed_on', 'date'], ['feedstock', 'text'], ['quantity_kg', 'numeric'], ['cost', 'numeric'],
     ['supplier_kind', 'text'], ['family_farmer_id', 'bigint'], ['organization_id', 'bigint'], ['supplier_name', 'text'],
     ['origin_municipality_code', 'text'], ['contract_id', 'bigint'], ['purpose', 'text'], ['external_id', 'text'], ['invoice_key', 'text'],
+    ['supplier_document', 'text'],
   ],
 
   authorize(actor: Actor, producerId: string | null) {
@@ -68,11 +70,13 @@ export const purchasesImport: ImportKind = {
       externalId: row.externalId ?? null,
       // Checked as recordPurchases checks it (layout, model, digit), so the lot can be cancelled or returned by key.
       invoiceKey: row.invoiceKey ?? null,
+      supplierDocument: row.supplierDocument ?? null,
     };
     const p = PurchaseService.toRow(input, 'row');
     return [
       p.purchasedOn, p.consumedOn, p.feedstock, p.quantityKg.toFixed(), p.cost === null ? null : p.cost.toFixed(), p.supplierKind,
       p.familyFarmerId, p.organizationId, p.supplierName, p.originMunicipalityCode, p.contractId, p.purpose, p.externalId, p.invoiceKey,
+      p.supplierDocument,
     ];
   },
 
@@ -155,9 +159,9 @@ export const purchasesImport: ImportKind = {
     const [t] = await em.query(`SELECT sum(quantity_kg)::text AS kg, sum(cost)::text AS cost, min(line) AS first, max(line) AS last FROM ${STAGING}`);
     await bulkInsert(em, 'purchase', () => em.query(
       `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-                             supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key)
+                             supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key, supplier_document)
        SELECT $1, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-              supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key FROM ${STAGING}`,
+              supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key, supplier_document FROM ${STAGING}`,
       [producerId],
     ));
     return {

@@ -270,7 +270,7 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       planned.purchases.push({
         input: {
           producerId, purchasedOn: d.issuedOn, feedstock, quantityKg: kg, cost: new Decimal(item.value), ...supplier,
-          originMunicipalityCode: other.municipalityCode, invoiceKey: d.key, invoiceItem: item.number,
+          originMunicipalityCode: other.municipalityCode, invoiceKey: d.key, invoiceItem: item.number, supplierDocument: other.document,
           pisCofinsCst: item.pisCofinsCst && /^\d{2}$/.test(item.pisCofinsCst) ? item.pisCofinsCst : null,
         },
         at: at(item.number),

@@ -2,7 +2,7 @@ import { IsoDate } from '../dates';
 import { Decimal, sum, toCentavos, ZERO } from '../decimal';
 import { LawBook } from '../law-book';
 import {
-  ApportionmentMethod, CreditKind, CreditLine, CreditStatus, GROUP_DIGIT, GROUP_ORDER, KIND_DIGITS, PurchaseCredit, RevenueGroup,
+  ApportionmentMethod, CreditKind, CreditLine, CreditPart, CreditStatus, GROUP_DIGIT, GROUP_ORDER, KIND_DIGITS, PurchaseCredit, RevenueGroup,
 } from './types';
 
 /** Biodiesel revenue of a run of days in one group: the base of the art. 31 credit and of the revenue ratio. */
@@ -36,6 +36,8 @@ export interface MonthCreditsInput {
 
 export interface MonthCredits {
   lines: CreditLine[];
+  /** The purchases' credits by group, as the lines add them up (absent in months closed before it was kept). */
+  parts?: CreditPart[];
   presumed: PresumedCreditPart[];
   /** Credits not in `lines`: the amounts awaiting a fact, a parameter or the election (why, in `awaiting`). */
   awaiting: string[];
@@ -77,11 +79,14 @@ export function monthCredits(input: MonthCreditsInput): MonthCredits {
   // Interpretation (docs/LAW.md): with no revenue the credits stay in group 100, deducted only.
   const single = groupsWithRevenue.length === 0 ? RevenueGroup.TAXED_DOMESTIC : groupsWithRevenue.length === 1 ? groupsWithRevenue[0] : null;
   const lines = new Map<string, CreditLine>();
-  const add = (group: RevenueGroup, kind: CreditKind, base: Decimal, pis: Decimal, cofins: Decimal, pisRate: Decimal | null, cofinsRate: Decimal | null, legalBasis: string) => {
+  const parts: CreditPart[] = [];
+  const add = (group: RevenueGroup, kind: CreditKind, base: Decimal, pis: Decimal, cofins: Decimal, pisRate: Decimal | null, cofinsRate: Decimal | null, legalBasis: string,
+    from?: PurchaseCredit) => {
     const codCred = `${GROUP_DIGIT[group]}${KIND_DIGITS[kind]}`;
     const key = `${codCred}|${pisRate?.toFixed() ?? ''}|${cofinsRate?.toFixed() ?? ''}`;
     const line = lines.get(key) ?? { group, kind, codCred, base: ZERO, pisRate, cofinsRate, pis: ZERO, cofins: ZERO, legalBasis };
     lines.set(key, { ...line, base: line.base.plus(base), pis: line.pis.plus(pis), cofins: line.cofins.plus(cofins) });
+    if (from) parts.push({ purchaseId: from.purchaseId, on: from.on ?? null, group, kind, codCred, base, pisRate, cofinsRate, pis, cofins });
   };
 
   let awaitingElection = false;
@@ -90,9 +95,9 @@ export function monthCredits(input: MonthCreditsInput): MonthCredits {
     if (p.status !== CreditStatus.CREDIT) continue;
     const [base, pis, cofins] = [p.base ?? ZERO, p.pis!, p.cofins!];
     if (single) {
-      add(single, p.kind!, base, pis, cofins, p.pisRate, p.cofinsRate, p.legalBasis);
+      add(single, p.kind!, base, pis, cofins, p.pisRate, p.cofinsRate, p.legalBasis, p);
     } else if (input.method === ApportionmentMethod.DIRECT_ALLOCATION) {
-      if (p.allocatedTo) add(p.allocatedTo, p.kind!, base, pis, cofins, p.pisRate, p.cofinsRate, `${p.legalBasis}; Lei 10.637/2002, art. 3º § 8º I`);
+      if (p.allocatedTo) add(p.allocatedTo, p.kind!, base, pis, cofins, p.pisRate, p.cofinsRate, `${p.legalBasis}; Lei 10.637/2002, art. 3º § 8º I`, p);
       else awaiting.push(`purchase ${p.purchaseId}: allocatedRevenue`);
     } else if (input.method === ApportionmentMethod.REVENUE_RATIO) {
       // Split by the ratio; the last group with revenue takes the centavos left, so the parts add up to the credit.
@@ -100,9 +105,10 @@ export function monthCredits(input: MonthCreditsInput): MonthCredits {
       groupsWithRevenue.forEach((g, i) => {
         const last = i === groupsWithRevenue.length - 1;
         const ratio = revenueByGroup.get(g)!.div(total);
-        const part = last ? [baseLeft, pisLeft, cofinsLeft] : [base.times(ratio), toCentavos(pis.times(ratio)), toCentavos(cofins.times(ratio))];
+        // The base to the centavo too, so that each group's C191/C195 add up to its M105/M505.
+        const part = last ? [baseLeft, pisLeft, cofinsLeft] : [toCentavos(base.times(ratio)), toCentavos(pis.times(ratio)), toCentavos(cofins.times(ratio))];
         [baseLeft, pisLeft, cofinsLeft] = [baseLeft.minus(part[0]), pisLeft.minus(part[1]), cofinsLeft.minus(part[2])];
-        add(g, p.kind!, part[0], part[1], part[2], p.pisRate, p.cofinsRate, `${p.legalBasis}; Lei 10.637/2002, art. 3º § 8º II`);
+        add(g, p.kind!, part[0], part[1], part[2], p.pisRate, p.cofinsRate, `${p.legalBasis}; Lei 10.637/2002, art. 3º § 8º II`, p);
       });
     } else {
       awaitingElection = true;
@@ -118,5 +124,5 @@ export function monthCredits(input: MonthCreditsInput): MonthCredits {
     add(p.group, CreditKind.PRESUMED, p.revenue, p.pis!, p.cofins!, p.share!.times(rates.pis), p.share!.times(rates.cofins), p.legalBasis);
   }
   const ordered = [...lines.values()].sort((a, b) => a.codCred.localeCompare(b.codCred));
-  return { lines: ordered, presumed, awaiting: [...new Set(awaiting)], awaitingElection };
+  return { lines: ordered, parts, presumed, awaiting: [...new Set(awaiting)], awaitingElection };
 }

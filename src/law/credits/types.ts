@@ -87,6 +87,8 @@ export interface PurchaseCreditFacts {
 /** The credit one purchase gives (or why none). */
 export interface PurchaseCredit {
   purchaseId: string;
+  /** The day of the acquisition, or of the return that reverses its share (absent in months closed before it was kept). */
+  on?: IsoDate;
   status: CreditStatus;
   kind: CreditKind | null;
   /** Why the purchase gives no credit, or what it awaits: a code (docs/LAW.md, "Credits"). */
@@ -103,6 +105,34 @@ export interface PurchaseCredit {
   natBcCred: string | null;
   allocatedTo: RevenueGroup | null;
   legalBasis: string;
+}
+
+/** One purchase's credit (or a return's reversal, negative) in the group it was allocated to: the C191/C195 of the EFD. */
+export interface CreditPart {
+  purchaseId: string;
+  on: IsoDate | null;
+  group: RevenueGroup;
+  kind: CreditKind;
+  codCred: string;
+  base: Decimal;
+  pisRate: Decimal | null;
+  cofinsRate: Decimal | null;
+  pis: Decimal;
+  cofins: Decimal;
+}
+
+/** A credit part with the facts of its purchase that the EFD's C190/C191/C195 write. */
+export interface EfdAcquisition {
+  part: CreditPart;
+  purchasedOn: IsoDate;
+  feedstock: string;
+  product: CreditProduct | null;
+  abroad: boolean;
+  /** The supplier's CNPJ or CPF; null when not known. */
+  document: string | null;
+  originMunicipalityCode: string;
+  /** The purchase's recorded cost (VL_ITEM). */
+  cost: Decimal;
 }
 
 /** A credit of the month in one group: what M100/M500 report (COD_CRED = group digit + kind digits). */

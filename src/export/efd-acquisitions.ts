@@ -1,0 +1,126 @@
+import { CreditProduct, EfdAcquisition, RevenueGroup } from '../law/credits';
+import { IsoDate } from '../law/dates';
+import { Decimal, toCentavos, ZERO } from '../law/decimal';
+import { spedDate, spedNumber } from './efd-text';
+
+/** An item of 0200 (Guia, 0200 fields 02, 03, 07, 08). */
+export interface EfdItem { code: string; description: string; kind: string; ncm: string | null }
+
+/** One C191 and its C195: an item's acquisitions from one participant under one CST, CFOP and rate. */
+export interface AcquisitionRow {
+  item: EfdItem;
+  participant: string | null;
+  cst: string;
+  cfop: string;
+  pisRate: Decimal | null;
+  cofinsRate: Decimal | null;
+  value: Decimal;
+  /** ICMS excluded and purchase returns of the month netted here (field 06). */
+  discount: Decimal;
+  base: Decimal;
+  pis: Decimal;
+  cofins: Decimal;
+  /** The credit line (M100/M500) the row adds to: COD_CRED and rates. */
+  line: string;
+  from: IsoDate;
+  to: IsoDate;
+}
+
+/** What the C level cannot net: returns of purchases with no acquisition of their row this month, by credit line (M110/M510, Guia C190 "II"). */
+export interface Uncovered { base: Decimal; pis: Decimal; cofins: Decimal }
+
+/** CST of an acquisition with a right to credit (table 4.3.3), by the group it serves: as M105/M505 write it. */
+export const ACQUISITION_CST: Record<RevenueGroup, string> = { [RevenueGroup.TAXED_DOMESTIC]: '50', [RevenueGroup.UNTAXED_DOMESTIC]: '51', [RevenueGroup.EXPORT]: '52' };
+
+/** The key of a credit line, as `monthCredits` adds purchases up. */
+export const lineKey = (codCred: string, pisRate: Decimal | null, cofinsRate: Decimal | null) => `${codCred}|${pisRate?.toFixed() ?? ''}|${cofinsRate?.toFixed() ?? ''}`;
+
+/**
+ * NCM of a raw material (TIPI), where a source was found; null otherwise (C190 field 06 left empty: docs/LAW.md, "Table
+ * codes"). Grains and seeds other than for sowing; crude soybean oil; other bovine tallow.
+ */
+const FEEDSTOCK_NCM: Record<string, string> = {
+  SOYBEAN: '12019000', SOYBEAN_OIL: '15071000', CASTOR_BEAN: '12073090', COTTONSEED: '12072900', SUNFLOWER: '12060090', CANOLA: '12051090', BEEF_TALLOW: '15021019',
+};
+
+/** The 0200 item of an acquisition: biodiesel for resale (TIPO_ITEM 00), other inputs (10), else the raw material (01). */
+export function acquisitionItem(a: Pick<EfdAcquisition, 'feedstock' | 'product'>): EfdItem {
+  if (a.product === CreditProduct.B100_FOR_RESALE) return { code: 'BIODIESEL-B100-REVENDA', description: 'Biodiesel B100 para revenda', kind: '00', ncm: '38260000' };
+  if (a.product === CreditProduct.INPUT || a.product === CreditProduct.FUEL_INPUT) return { code: `INSUMO-${a.feedstock}`, description: `Insumo ${a.feedstock}`, kind: '10', ncm: null };
+  return { code: `MP-${a.feedstock}`, description: `Materia-prima ${a.feedstock}`, kind: '01', ncm: FEEDSTOCK_NCM[a.feedstock] ?? null };
+}
+
+/**
+ * CFOP of an entry (Ajuste SINIEF 07/2001): x101 bought for industrialization, x102 for resale; 1 within the plant's
+ * State, 2 from another (the lot's municipality of origin), 3 from abroad. Interpretation (docs/LAW.md).
+ */
+export function acquisitionCfop(a: Pick<EfdAcquisition, 'abroad' | 'product' | 'originMunicipalityCode'>, plantMunicipalityCode: string): string {
+  const scope = a.abroad ? '3' : a.originMunicipalityCode.slice(0, 2) === plantMunicipalityCode.slice(0, 2) ? '1' : '2';
+  return `${scope}10${a.product === CreditProduct.B100_FOR_RESALE ? '2' : '1'}`;
+}
+
+/**
+ * The month's acquisitions with credit as C191/C195 rows (Guia, C190–C195: one per item, participant, CST, CFOP and rate),
+ * each purchase's part in the group it was allocated to. A return of purchases dated in the month is netted in its
+ * row (field 06, the Guia's preferred base adjustment); one whose row has no acquisition to cover it is left to the
+ * credit line's M110/M510 reduction. VL_PIS/VL_COFINS are the base × rate (C191 field 11's validation), the amount
+ * paid for imports.
+ */
+export function acquisitionRows(acquisitions: EfdAcquisition[], plantMunicipalityCode: string): { rows: AcquisitionRow[]; uncovered: Map<string, Uncovered> } {
+  const rows = new Map<string, AcquisitionRow>();
+  const uncovered = new Map<string, Uncovered>();
+  const byPurchase = new Map<string, Decimal>();
+  for (const a of acquisitions) if (a.part.base.gt(0)) byPurchase.set(a.part.purchaseId, (byPurchase.get(a.part.purchaseId) ?? ZERO).plus(a.part.base));
+  const ordered = [...acquisitions].sort((x, y) => Number(x.part.base.lt(0)) - Number(y.part.base.lt(0)));
+  for (const a of ordered) {
+    const p = a.part;
+    const item = acquisitionItem(a);
+    const participant = a.abroad ? null : a.document;
+    const cst = ACQUISITION_CST[p.group];
+    const cfop = acquisitionCfop(a, plantMunicipalityCode);
+    const key = [item.code, participant ?? '', cst, cfop, p.pisRate?.toFixed() ?? '', p.cofinsRate?.toFixed() ?? ''].join('|');
+    const line = lineKey(p.codCred, p.pisRate, p.cofinsRate);
+    const row = rows.get(key);
+    const on = p.on ?? a.purchasedOn;
+    if (p.base.lt(0)) {
+      if (!row || row.base.lt(p.base.negated())) {
+        const u = uncovered.get(line) ?? { base: ZERO, pis: ZERO, cofins: ZERO };
+        uncovered.set(line, { base: u.base.minus(p.base), pis: u.pis.minus(p.pis), cofins: u.cofins.minus(p.cofins) });
+        continue;
+      }
+      Object.assign(row, { discount: row.discount.minus(p.base), base: row.base.plus(p.base), pis: row.pis.plus(p.pis), cofins: row.cofins.plus(p.cofins), to: on > row.to ? on : row.to });
+      continue;
+    }
+    // The item's value: the purchase's cost, in the proportion of its credit base this group took.
+    const value = toCentavos(a.cost.times(p.base).div(byPurchase.get(p.purchaseId)!));
+    const next = row ?? { item, participant, cst, cfop, pisRate: p.pisRate, cofinsRate: p.cofinsRate, value: ZERO, discount: ZERO, base: ZERO, pis: ZERO, cofins: ZERO, line, from: on, to: on };
+    rows.set(key, Object.assign(next, {
+      value: next.value.plus(value), discount: next.discount.plus(value.minus(p.base)), base: next.base.plus(p.base), pis: next.pis.plus(p.pis), cofins: next.cofins.plus(p.cofins),
+      from: on < next.from ? on : next.from, to: on > next.to ? on : next.to,
+    }));
+  }
+  return { rows: [...rows.values()], uncovered };
+}
+
+type Put = (...fields: Array<string | number | null>) => void;
+
+/** C190 per item, its C191 (PIS/Pasep) and C195 (Cofins) per participant, CST, CFOP and rate. */
+export function acquisitionRecords(put: Put, rows: AcquisitionRow[]): void {
+  const n = spedNumber;
+  const items = [...new Map(rows.map((r) => [r.item.code, r.item])).values()].sort((a, b) => a.code.localeCompare(b.code));
+  for (const item of items) {
+    const mine = rows.filter((r) => r.item.code === item.code)
+      .sort((a, b) => (a.participant ?? '').localeCompare(b.participant ?? '') || a.cst.localeCompare(b.cst) || a.cfop.localeCompare(b.cfop));
+    const from = mine.reduce((d, r) => (r.from < d ? r.from : d), mine[0].from);
+    const to = mine.reduce((d, r) => (r.to > d ? r.to : d), mine[0].to);
+    put('C190', '55', spedDate(from), spedDate(to), item.code, item.ncm, null, n(mine.reduce((t, r) => t.plus(r.value), ZERO), 2));
+    for (const [reg, rate, credit] of [['C191', 'pisRate', 'pis'], ['C195', 'cofinsRate', 'cofins']] as const) {
+      for (const r of mine) {
+        const percent = r[rate];
+        // The basic credit is the base × rate (C191 field 11's validation); an import's, the contribution paid (Lei 10.865/2004, art. 15).
+        const amount = percent ? toCentavos(r.base.times(percent)) : r[credit];
+        put(reg, r.participant, r.cst, r.cfop, n(r.value, 2), n(r.discount, 2), n(r.base, 2), percent ? n(percent.times(100), 4) : null, null, null, n(amount, 2), null);
+      }
+    }
+  }
+}
