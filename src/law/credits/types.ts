@@ -108,17 +108,9 @@ export interface PurchaseCredit {
 }
 
 /** One purchase's credit (or a return's reversal, negative) in the group it was allocated to: the C191/C195 of the EFD. */
-export interface CreditPart {
+export interface CreditPart extends Omit<CreditLine, 'legalBasis'> {
   purchaseId: string;
   on: IsoDate | null;
-  group: RevenueGroup;
-  kind: CreditKind;
-  codCred: string;
-  base: Decimal;
-  pisRate: Decimal | null;
-  cofinsRate: Decimal | null;
-  pis: Decimal;
-  cofins: Decimal;
 }
 
 /** A credit part with the facts of its purchase that the EFD's C190/C191/C195 write. */
