@@ -1,7 +1,5 @@
 // `npm run bench [-- --quick] [--only a,b] [--seconds N] [--national [--national-scale F]]`: each
-// case beside its hand-written SQL or server in the same run (only side-by-side ratios mean
-// anything on a shared machine); writes bench/results.json unless `--only`. `--quick` is the
-// suite's correctness run.
+// case beside hand-written SQL in the same run, as only ratios mean anything on a shared machine.
 import 'reflect-metadata';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,11 +27,9 @@ const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
 const SCALE: BenchScale = QUICK ? SCALES.quick : SCALES.full;
 const RUNS = QUICK ? 2 : 7;
-/** The cases of a run, in the order they run; `--only` picks some of them. */
 export const CASES = ['taxPeriod', 'sealCompliance', 'nestedPage', 'shapes', 'typename', 'dashboard', 'import', 'coldStart'] as const;
 type Case = (typeof CASES)[number];
 
-/** The cases `--only a,b` (or `--only=a,b`) names, case-insensitively; every case without it. */
 export function casesToRun(argv: readonly string[]): ReadonlySet<Case> {
   const i = argv.findIndex((a) => a === '--only' || a.startsWith('--only='));
   if (i < 0) return new Set(CASES);
@@ -68,7 +64,7 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-/** Runs `a` and `b` alternately (one warm-up each), so that noise hits both alike. */
+/** Alternately, so that noise hits both alike. */
 export async function sideBySide(a: () => Promise<unknown>, b: () => Promise<unknown>) {
   await a();
   await b();
@@ -115,11 +111,10 @@ export function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-// The Semiárido on each purchase's and fomento's date, as each municipality's days hash-joined (as the API reads it).
 const MONTH_SEMIARID = semiaridDays('sa', 'p.origin_municipality_code');
 const FOMENTO_SEMIARID = semiaridDays('sa', 'f.municipality_code');
 
-/** The hand-written aggregates of a tax month: the groups the law needs, straight through pg ($1 producer, $2–$3 the month, $4 the cooperative minimum share). */
+/** $1 producer, $2–$3 the month, $4 the cooperative minimum share. */
 export const TAX_MONTH_SQL = [
   `SELECT p.feedstock IN ('CASTOR_BEAN', 'PALM') AS castor_palm, ${MONTH_SEMIARID.priority('p.purchased_on')} AS priority_region, p.supplier_kind = 'OWN_PRODUCTION' AS own,
           CASE p.supplier_kind
@@ -135,19 +130,13 @@ export const TAX_MONTH_SQL = [
     WHERE producer_id = $1 AND purchased_on BETWEEN $2 AND $3 AND supplier_kind <> 'OWN_PRODUCTION' AND purpose = 'BIODIESEL_FEEDSTOCK' AND $4::numeric IS NOT NULL`,
   `SELECT sold_on, origin, market, sum(volume_m3) AS volume, sum(revenue) AS revenue FROM sale
     WHERE producer_id = $1 AND sold_on BETWEEN $2 AND $3 AND $4::numeric IS NOT NULL GROUP BY 1, 2, 3`,
-  // The Selo's standing through the month (segments) and the regime in force: the API reads both too.
   `SELECT g.id, g.granted_on, g.valid_until, e.kind, e.effective_on, e.valid_until AS event_until FROM seal_grant g LEFT JOIN seal_event e ON e.grant_id = g.id WHERE g.producer_id = $1`,
   `SELECT regime, elected_on, effective_year, starting_activity FROM regime_election WHERE producer_id = $1`,
-  // The imports cleared in the month (their contributions, art. 5º §1º): the API reads them too.
   `SELECT id, declaration_number, cleared_on, volume_m3 FROM biodiesel_import
     WHERE producer_id = $1 AND cleared_on BETWEEN $2 AND $3 AND $4::numeric IS NOT NULL ORDER BY cleared_on, id`,
 ];
 
-/**
- * The hand-written aggregates of a Selo year as a careful hand would write them: own sales, the
- * family-farming purchases grouped by every fact the law looks at, fomento, contracts,
- * organizations and the excluded purchases. $1 producer, $2 first day, $3 last day.
- */
+/** A Selo year as a careful hand would write it; $1 producer, $2–$3 the year. */
 const REGISTRATIONS_CTE = `
   WITH fv AS (SELECT family_farmer_id AS id, range_agg(daterange(valid_from, valid_until, '[]')) AS valid,
                      range_agg(daterange(valid_from, valid_until, '[]')) FILTER (WHERE kind = 'DAP' AND valid_from > DATE '2022-10-31') AS late
@@ -210,12 +199,11 @@ const NESTED_PAGE_SQL = `
     LEFT JOIN municipality m ON m.ibge_code = x.origin_municipality_code
    ORDER BY pp.id, x.consumed_on, x.id`;
 
-/** A numeric as the API writes it at a scale (kg "1000.000", R$ "2675.20"), so that both servers send the same JSON. */
+/** So that both servers send the same JSON. */
 function scaled(numeric: string | null, scale: number): string | null {
   return numeric === null ? null : decimalText(new Decimal(numeric), scale);
 }
 
-/** The limit of the nested page: node:http + pg, one SQL statement, the JSON assembled by hand. */
 function minimalServer(pool: Pool): http.Server {
   return http.createServer((req, res) => {
     req.resume();
@@ -237,11 +225,7 @@ function minimalServer(pool: Pool): http.Server {
   });
 }
 
-/**
- * The API over the bench's database, an ADMIN's GraphQL client to it, and the law the bench judges
- * by: its cooperatives against a member minimum of 0,6, published as an ADMIN would (none is shipped:
- * art. 4º VI leaves it to the ministry); the hand-written SQL uses 0,6 too.
- */
+/** A member minimum of 0,6 is published, as none is shipped (art. 4º VI). */
 export async function startBenchApi(ds: DataSource) {
   const app = await createApp({ dataSource: ds, verifier: hs256(SECRET), logger: pino({ level: 'silent' }) });
   const port = await listen(app.httpServer);
@@ -259,7 +243,6 @@ export async function startBenchApi(ds: DataSource) {
   return { app, port, gql };
 }
 
-/** The bytes of an answer as they come over the wire (compressed when the server compressed them), and their encoding. */
 function wireBytes(port: number, method: 'GET' | 'POST', path: string, headers: Record<string, string>, body?: string): Promise<{ bytes: number; encoding: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
@@ -278,20 +261,15 @@ export function listen(server: http.Server): Promise<number> {
 }
 
 async function cannon(url: string, headers: Record<string, string>, body: string, seconds: number) {
-  // The quick run sends a fixed number of requests: on a busy machine a one-second run may
-  // finish none, and it measures nothing anyway.
+  // On a busy machine a one-second run may finish none.
   const result = await autocannon({ url, method: 'POST', headers, body, connections: 32, ...(QUICK && !LOAD_SECONDS ? { amount: 64 } : { duration: seconds }) });
   return { requests: result.requests.total, seconds: result.duration, requestsPerSecond: result.requests.average, p50ms: result.latency.p50, p99ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors, bytesPerRequest: Math.round(result.throughput.average / Math.max(1, result.requests.average)) };
 }
 type Load = Awaited<ReturnType<typeof cannon>>;
 
-/** Seconds of one round of `alternately`. */
 const ROUND_SECONDS = 2;
 
-/**
- * Both sides in alternate rounds, so a drifting machine slows both alike; requests/s over all
- * rounds, p50 the rounds' median, p99 the highest.
- */
+/** Alternate rounds, so a drifting machine slows both alike. */
 async function alternately(api: { url: string; headers: Record<string, string> }, hand: { url: string; headers: Record<string, string> }, body: string, seconds: number): Promise<{ api: Load; hand: Load }> {
   const total = LOAD_SECONDS ?? seconds;
   const rounds = QUICK && !LOAD_SECONDS ? 1 : Math.max(1, Math.floor(total / ROUND_SECONDS));
@@ -315,7 +293,6 @@ function merged(rounds: Load[]): Load {
   };
 }
 
-/** A minimal hand-written server: node:http + pg, one statement, the JSON it nests sent back. */
 function shapeServer(pool: Pool, shape: Shape, params: unknown[]): http.Server {
   return http.createServer((req, res) => {
     req.resume();
@@ -328,7 +305,7 @@ function shapeServer(pool: Pool, shape: Shape, params: unknown[]): http.Server {
   });
 }
 
-/** Waits until no statement has been sent for half a second (the load before may still be finishing), at most 20 s. */
+/** The load before may still be finishing. */
 async function settle(counter: Counter): Promise<void> {
   const deadline = Date.now() + 20_000;
   let seen = -1;
@@ -342,11 +319,9 @@ async function post(url: string, headers: Record<string, string>, body: string):
   return (await fetch(url, { method: 'POST', headers, body })).text();
 }
 
-/** One read shape: its statements, the same bytes as its minimal server, the two under load alternately. */
 async function shapeCase(shape: Shape, port: number, headers: Record<string, string>, pool: Pool, counter: Counter, data: BenchData, seconds: number) {
   const body = JSON.stringify({ query: shape.query, variables: shape.variables(data) });
   const apiUrl = `http://127.0.0.1:${port}/graphql`;
-  // The requests of the load before may still be finishing: let them, then count this one's.
   await settle(counter);
   counter.reset();
   const apiBody = (await post(apiUrl, headers, body)).trimEnd();
@@ -366,7 +341,7 @@ async function shapeCase(shape: Shape, port: number, headers: Record<string, str
   };
 }
 
-/** `{ __typename }` with a token beside node:http answering the same bytes: the API's fixed cost per request. */
+/** The API's fixed cost per request. */
 async function typenameCase(port: number, headers: Record<string, string>, counter: Counter, seconds: number) {
   const body = JSON.stringify({ query: '{ __typename }' });
   const apiUrl = `http://127.0.0.1:${port}/graphql`;
@@ -389,13 +364,11 @@ async function typenameCase(port: number, headers: Record<string, string>, count
   return { body: apiBody, statements, statementTexts, api, minimal: hand, ratio, msPerRequestApi: 1000 / api.requestsPerSecond * 32, target: 'statements = 0 (the ratio reported, not a target)', pass: statements === 0 };
 }
 
-/** Cold `npm start` to /readyz on an embedded database initialised by a first start. */
 export async function coldStart(): Promise<{ seconds: number | null; firstStartSeconds: number | null; errors?: string[] }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-bench-start-'));
   fs.chmodSync(dataDir, 0o755);
   const errors: string[] = [];
   const start = async () => {
-    // A port nobody listens on (a random one may be taken on a busy machine).
     const probe = http.createServer();
     const port = await listen(probe);
     await new Promise((r) => probe.close(r));
@@ -426,7 +399,7 @@ export async function coldStart(): Promise<{ seconds: number | null; firstStartS
   }
 }
 
-/** The import case runs in a process of its own, so that its peak RSS is its own. */
+/** Its own process, so that its peak RSS is its own. */
 async function importCase(databaseUrl: string, rows: number): Promise<Record<string, unknown> | null> {
   const script = path.join(ROOT, 'bench/import.ts');
   if (!fs.existsSync(script)) return null;
@@ -454,10 +427,9 @@ async function main() {
   const counter = new Counter();
   const ds = await openDatabase({ url, poolSize: 20, logger: counter });
   const results: Record<string, any> = { date: new Date().toISOString(), quick: QUICK, ...(PARTIAL ? { only: [...ONLY] } : {}), machine: `${os.cpus()[0]?.model ?? 'cpu'} × ${os.cpus().length}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}`, scale: SCALE };
-  // The hand-written side runs on the same database settings as the API (data-source.ts: jit off).
+  // The API's database settings (jit off).
   const pool = new Pool({ connectionString: url, max: 20, options: '-c jit=off' });
-  // An idle client the server drops (a restart, a connection killed at the end) is only reported:
-  // without a listener pg's pool would throw it and end the run.
+  // Without a listener pg's pool would throw a dropped idle client and end the run.
   pool.on('error', (e) => process.stderr.write(`bench: idle database client failed: ${e.message}\n`));
   let releaseSql: (() => void) | undefined;
   try {
@@ -474,7 +446,6 @@ async function main() {
     releaseSql = () => sqlClient.release();
     const runSql = async (statements: string[], params: unknown[]) => {
       const answers: Array<Array<Record<string, unknown>>> = [];
-      // Each statement gets the parameters it names ($1…$n), as a hand would pass them.
       for (const s of statements) answers.push((await sqlClient.query(s, params.slice(0, Math.max(0, ...[...s.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])))))).rows);
       return answers;
     };
@@ -529,7 +500,7 @@ async function main() {
       const seconds = QUICK ? 1 : 20;
       const { api: apiLoad, hand: minimalLoad } = await alternately({ url: `http://127.0.0.1:${port}/graphql`, headers }, { url: `http://127.0.0.1:${minimalPort}/`, headers: { 'content-type': 'application/json' } }, body, seconds);
       minimal.close();
-      // 3b. The same page compressed (Accept-Encoding), its bytes on the wire and its throughput, and GraphiQL's script.
+      // 3b. Compressed, and GraphiQL's script.
       const wire = (encoding: string) => wireBytes(port, 'POST', '/graphql', { ...headers, 'accept-encoding': encoding }, body);
       const script = (encoding: string) => wireBytes(port, 'GET', '/graphiql-assets/graphiql.min.js', { 'accept-encoding': encoding });
       results.compression = {
@@ -548,8 +519,7 @@ async function main() {
       };
     }
 
-    // 4. The other read shapes, each beside its minimal hand-written server; then `{ __typename }`
-    // beside a node:http server answering the same bytes (the fixed cost of a request).
+    // 4. The other read shapes; then the fixed cost of a request.
     const shapeSeconds = QUICK ? 1 : 10;
     if (ONLY.has('shapes')) {
       results.shapes = [];
@@ -591,14 +561,14 @@ async function main() {
     await server.stop?.();
   }
   printTable(results);
-  // A partial run prints its JSON too, and leaves the full run's results.json as it was.
+  // A partial run leaves results.json as it was.
   if (!QUICK && !PARTIAL) fs.writeFileSync(path.join(ROOT, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`);
   else process.stdout.write(`${JSON.stringify(results)}\n`);
 }
 
 function printTable(r: Record<string, any>) {
   const ms = (x: number) => `${x.toFixed(1)} ms`;
-  // The quick run is for correctness: its small data says nothing about the targets.
+  // Small data says nothing about the targets.
   const verdict = (ok: boolean) => (r.quick ? 'n/a (quick)' : ok ? 'yes' : 'NO');
   const lines = [
     `Selo API benchmark ${r.date} on ${r.machine}${r.quick ? ' (quick)' : ''}`,

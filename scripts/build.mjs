@@ -1,10 +1,6 @@
-// `npm run build`: src/ compiled to dist/ for `node dist/main.js` (`npm run start:prod`, the image),
-// and the command-line tools the image offers (`npm run seed|token|import|export`, scripts/run.cjs)
-// to dist/scripts/, their `../src/` imports pointing into dist/.
-// swc compiles each file as the development register hook and the tests do (decorators and their
-// metadata on, CommonJS); `npm run typecheck` (tsc) type-checks. Every other file under src/ — the
-// embedded PostgreSQL module (.mjs), the law's parameter files (.json) — is copied beside the code,
-// so the paths the code reads relative to itself hold in dist/ too.
+// `npm run build`: src/ and the image's command-line tools to dist/, compiled by swc as the
+// tests do. Other files under src/ (.mjs, .json) are copied beside the code, so the paths it reads
+// relative to itself hold in dist/ too.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,6 +1,5 @@
-// `npm run reliability [-- --short] [--json FILE] [--log FILE] [--only load,fault,freeze,law,upload,files,shutdown]`:
-// fault and load scenarios against the real API process on its own embedded PostgreSQL, bounded in
-// count and time; exits 1 when a verdict fails. `--short` runs in the suite; docs/RELIABILITY.md.
+// `npm run reliability [-- --short] [--json FILE] [--log FILE] [--only …]`: docs/RELIABILITY.md.
+// Exits 1 when a verdict fails; `--short` runs in the suite.
 import 'reflect-metadata';
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -30,9 +29,8 @@ const args = process.argv.slice(2);
 const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const SHORT = args.includes('--short');
 const JSON_OUT = option('--json');
-/** `--log FILE`: the API process's own output (JSON log lines), to diagnose a failed verdict. */
 const LOG_OUT = option('--log');
-/** `--only load,fault,freeze,law,upload,files,shutdown`: a subset of the scenarios (all by default; `--short` leaves out files, which the suite fuzzes itself). */
+/** `--short` leaves out files, which the suite fuzzes itself. */
 const ONLY = new Set((option('--only') ?? (SHORT ? 'load,fault,freeze,law,upload,shutdown' : 'load,fault,freeze,law,upload,files,shutdown')).split(','));
 const SECRET = 'reliability-secret-with-enough-length-0123456789';
 const ROOT = path.resolve(__dirname, '..');
@@ -40,16 +38,11 @@ const ROOT = path.resolve(__dirname, '..');
 const PLAN = SHORT
   ? { writers: 8, readers: 4, loadSeconds: 8, faultBeforeSeconds: 3, faultDownSeconds: 3, faultAfterSeconds: 6, freezeSeconds: 8, lawRounds: 10, slowUploaders: 12, slowUploadSeconds: 10, shutdownAfterSeconds: 3 }
   : { writers: 48, readers: 16, loadSeconds: 60, faultBeforeSeconds: 8, faultDownSeconds: 8, faultAfterSeconds: 12, freezeSeconds: 10, lawRounds: 40, slowUploaders: 30, slowUploadSeconds: 30, shutdownAfterSeconds: 15 };
-/**
- * Per request: no client waits longer than this, so a hang shows as a failure, not a stuck run.
- * Longer than the API's own 30 s request timeout, so that it is the API that must answer.
- */
+/** A hang shows as a failure; longer than the API's 30 s, so the API must answer first. */
 const REQUEST_TIMEOUT_MS = 40_000;
-/** While the database is down, an answer must come within this (the pool's connect timeout is 5 s). */
+/** The pool's connect timeout is 5 s. */
 const DOWN_ANSWER_LIMIT_MS = 7_000;
-/** After PostgreSQL is back, the API must serve again within this, by itself. */
 const RECOVERY_LIMIT_MS = 10_000;
-/** Every Nth purchase request re-sends the writer's last acknowledged batch: it must be CONFLICT/DUPLICATE. */
 const REPLAY_EVERY = 10;
 
 function freePort(): Promise<number> {
@@ -75,7 +68,6 @@ interface Api {
   port: number;
   child: ChildProcess;
   exited: Promise<number | null>;
-  /** The requests the server said it cut off unanswered at shutdown (its `requestsCut` log line; none: 0). */
   requestsCut(): number;
 }
 
@@ -116,9 +108,7 @@ async function startApi(databaseUrl: string): Promise<Api> {
 
 interface Result {
   ok: boolean;
-  /** HTTP status; 0 when no HTTP answer came. */
   status: number;
-  /** extensions.code of the first error, or what went wrong on the wire (CONNECTION_REFUSED, CONNECTION_LOST, CLIENT_TIMEOUT). */
   code?: string;
   reason?: string;
   startedAt: number;
@@ -158,7 +148,6 @@ function wireFailure(e: unknown): string {
   return cause?.code === 'ECONNREFUSED' ? 'CONNECTION_REFUSED' : 'CONNECTION_LOST';
 }
 
-/** One request on a new TCP connection (no keep-alive socket reused): is anybody accepting? */
 function freshConnectionProbe(port: number): Promise<string> {
   return new Promise((resolve) => {
     const req = http.get({ host: '127.0.0.1', port, path: '/healthz', agent: false, timeout: 5_000 }, (res) => {
@@ -204,15 +193,11 @@ async function seed(port: number): Promise<Fixture> {
   return { producers, farmers, admin };
 }
 
-/** What the clients of one scenario sent and were told. */
 interface Ledger {
-  /** Acknowledged purchases per producer: the externalIds and the sum of their costs (whole reais). */
   purchases: Map<string, { cost: bigint; externalIds: string[] }>;
-  /** Acknowledged sales per producer: invoice keys and revenue in cents. */
   sales: Map<string, { revenueCents: bigint; invoiceKeys: string[] }>;
-  /** Writes answered with an error (or not at all): were they stored anyway? (a commit cut off) */
+  /** Were they stored anyway? (a commit cut off) */
   unacknowledged: { externalIds: string[]; invoiceKeys: string[] };
-  /** Re-sent batches: answered CONFLICT/DUPLICATE as they must be, or not. */
   replays: { sent: number; duplicate: number; other: Record<string, number> };
   results: Array<Result & { kind: 'write' | 'read' | 'replay' }>;
 }
@@ -232,15 +217,11 @@ function tally(results: Result[]): Record<string, number> {
 let sequence = 0;
 const nextSeq = () => ++sequence;
 
-/** Each producer's CNPJ, the issuer its sales' NF-e keys name. */
 const CNPJ_OF = new Map<string, string>();
 const PURCHASES = `mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`;
 const SALES = `mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`;
 
-/**
- * One writer of purchase batches and sales over 2026's open months into the ledger; every
- * REPLAY_EVERY-th request re-sends the last batch, which must be refused as a duplicate.
- */
+/** Every REPLAY_EVERY-th request re-sends the last batch: a duplicate. */
 async function writer(port: number, token: string, producerId: string, farmers: string[], stop: () => boolean, ledger: Ledger, tag: string): Promise<void> {
   let lastBatch: unknown[] | undefined;
   let purchaseRequests = 0;
@@ -289,7 +270,6 @@ async function writer(port: number, token: string, producerId: string, farmers: 
   }
 }
 
-/** One reader: the month's PIS/Cofins and the year's Selo compliance, alternately. */
 async function reader(port: number, token: string, producerId: string, stop: () => boolean, ledger: Ledger): Promise<void> {
   let n = 0;
   while (!stop()) {
@@ -305,12 +285,11 @@ async function reader(port: number, token: string, producerId: string, stop: () 
 interface Verdict {
   acknowledgedPurchases: number;
   acknowledgedSales: number;
-  /** Writes answered with an error whose rows are stored all the same (a commit cut off by the fault): reported, not lost. */
+  /** A commit cut off by the fault: reported, not lost. */
   storedThoughNotAcknowledged: number;
   problems: string[];
 }
 
-/** Everything the API acknowledged is in the database: per producer, the same ids and sums; nothing doubled. */
 async function verifyLedger(databaseUrl: string, ledger: Ledger, tag: string): Promise<Verdict> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
@@ -353,7 +332,6 @@ async function verifyLedger(databaseUrl: string, ledger: Ledger, tag: string): P
   return { acknowledgedPurchases, acknowledgedSales, storedThoughNotAcknowledged, problems };
 }
 
-/** When the API first answers a read again, polling every 100 ms for 30 s from `since`; 0 if it never does. */
 async function firstAnswerAfter(port: number, token: string, since: number): Promise<number> {
   while (Date.now() - since < 30_000) {
     const r = await gql(port, token, `{ producers(first: 1) { totalCount } }`);
@@ -374,7 +352,6 @@ async function runClients(port: number, fx: Fixture, seconds: number, ledger: Le
   await Promise.all(clients);
 }
 
-/** Throughput and latency of a set of results. */
 function figures(results: Array<Result & { kind: string }>, seconds: number) {
   const of = (kind: string) => results.filter((r) => r.kind === kind);
   const latency = (rs: Result[]) => ({ requests: rs.length, p50ms: percentile(rs.map((r) => r.ms), 50), p95ms: percentile(rs.map((r) => r.ms), 95), p99ms: percentile(rs.map((r) => r.ms), 99), maxMs: percentile(rs.map((r) => r.ms), 100) });
@@ -457,7 +434,7 @@ async function faultScenario(pg: Embedded, api: Api, fx: Fixture) {
     errorsAfterRecovery: tally(afterRecovery),
     ...verdict,
   };
-  // `correct`: outcomes and counts (what the suite asserts); `withinTime`: the time bounds, judged here only.
+  // The suite asserts `correct` only; time is judged here.
   const correct = verdict.problems.length === 0 && result.apiStayedUp
     && Object.keys(result.errors).every((c) => allowed.has(c))
     && unavailable.length > 0 && result.databaseUnavailableHttpStatus.every((s) => s === 503)
@@ -471,7 +448,6 @@ async function faultScenario(pg: Embedded, api: Api, fx: Fixture) {
   return { ...result, correct, withinTime, pass: correct && withinTime };
 }
 
-/** The embedded cluster's processes: the postmaster (postmaster.pid) and its children. */
 function clusterPids(dataDir: string): number[] {
   const postmaster = Number(fs.readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   const children = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((d) => {
@@ -486,10 +462,7 @@ function clusterPids(dataDir: string): number[] {
   return [postmaster, ...children];
 }
 
-/**
- * 3. Frozen database (SIGSTOP, then SIGCONT): new connections get DATABASE_UNAVAILABLE after the
- * 5 s connect timeout, none hangs past the request timeout, all recover.
- */
+/** 3. Frozen database (SIGSTOP, then SIGCONT): none hangs past the request timeout. */
 async function freezeScenario(pg: Embedded, api: Api, fx: Fixture) {
   if (!fs.existsSync('/proc/self/stat')) return { skipped: 'finding the cluster\'s processes needs /proc (Linux)', pass: true };
   const ledger = newLedger();
@@ -509,8 +482,7 @@ async function freezeScenario(pg: Embedded, api: Api, fx: Fixture) {
     process.once('exit', thaw);
     for (const pid of pids) process.kill(pid, 'SIGSTOP');
     try {
-      // Besides the clients (stuck on their connections, or waiting for one), waves of more
-      // requests than the pool has connections: they need new ones, which the frozen server never gives.
+      // More requests than the pool has connections: the frozen server never gives new ones.
       const waves = (async () => {
         for (let w = 0; w < PLAN.freezeSeconds - 6 && Date.now() < frozenAt + (PLAN.freezeSeconds - 6) * 1000; w++) {
           for (let i = 0; i < 24; i++) probes.push(gql(api.port, fx.admin, `{ producers(first: 1) { totalCount } }`));
@@ -561,10 +533,9 @@ async function freezeScenario(pg: Embedded, api: Api, fx: Fixture) {
   return { ...result, correct, withinTime, pass: correct && withinTime };
 }
 
-/** The simple query whose latency each attack is judged by. */
 const SIMPLE = `{ producers(first: 1) { totalCount } }`;
 
-/** Asks SIMPLE every 50 ms until `stop()`: what any other client of the API sees during an attack. */
+/** What any other client sees during an attack. */
 async function prober(port: number, token: string, stop: () => boolean, into: Result[]): Promise<void> {
   while (!stop()) {
     into.push(await gql(port, token, SIMPLE));
@@ -578,10 +549,7 @@ const CATEGORIES = ['GENERAL', 'CASTOR_PALM_PRIORITY_REGION', 'FAMILY_FARMING', 
 const RULES = `query { coefficientRules(on: "2026-03-01", asKnownOn: "2099-12-31") { category coefficient } }`;
 const PUBLISH_RULE = `mutation($i: PublishCoefficientRuleInput!) { publishCoefficientRule(input: $i) { id } }`;
 
-/**
- * 5. Two replicas publish racing law versions (in 2090: no effect today) while readers keep cached
- * books warm; each must then answer both (the law revision, docs/SCALING.md).
- */
+/** 5. Racing law versions from two replicas (in 2090); docs/SCALING.md. */
 async function lawRaceScenario(pg: Embedded, api: Api, fx: Fixture) {
   const replica = await startApi(pg.url);
   const ports = [api.port, replica.port];
@@ -641,7 +609,6 @@ async function lawRaceScenario(pg: Embedded, api: Api, fx: Fixture) {
   return { ...result, pass };
 }
 
-/** One upload sent a line a second (a slow client): the server's answer, or what happened on the wire. */
 function slowUpload(port: number, token: string, producerId: string, tag: string, stop: () => boolean): Promise<{ status: number; code: string }> {
   return new Promise((resolve) => {
     let settled = false;
@@ -673,10 +640,7 @@ function slowUpload(port: number, token: string, producerId: string, tag: string
   });
 }
 
-/**
- * 6. Slow uploads, a line a second from every token: cut off or refused (never 500), no connection
- * held, nothing written, other clients served as before.
- */
+/** 6. Slow uploads: cut off or refused (never 500), other clients served as before. */
 async function slowUploadScenario(pg: Embedded, api: Api, fx: Fixture) {
   const ledger = newLedger();
   const probes: Result[] = [];
@@ -716,20 +680,15 @@ async function slowUploadScenario(pg: Embedded, api: Api, fx: Fixture) {
   return { ...result, pass };
 }
 
-/** Resident set of a process now and at its peak, MB (Linux). */
 function rssOf(pid: number): { rss: number; peak: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
   return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
 }
 
-/** Seeded: the cases of a run are the same each time. */
 const FILES_SEED = 2812;
 
-/**
- * 7. The suite's file fuzzer against the process: every case answered, no transaction, COPY or lock
- * left, nothing written when refused, no import slot leaked (six callers import at the end).
- */
+/** 7. The suite's file fuzzer against the process: nothing left behind, no slot leaked. */
 async function filesScenario(pg: Embedded, api: Api, fx: Fixture) {
   const runs = SHORT ? 60 : 1_000;
   const target: FuzzTarget = { producerId: fx.producers[0], bombBytes: 140 << 20, bombRows: 1_100_000, lineBytes: 1 << 20 };
@@ -802,11 +761,7 @@ async function filesScenario(pg: Embedded, api: Api, fx: Fixture) {
   }
 }
 
-/**
- * How a request is refused once SIGTERM arrived: no listener any more (ECONNREFUSED), a connection
- * the kernel had queued and the closing server reset (ECONNRESET), a keep-alive connection closed
- * under it (CONNECTION_LOST), or the server's own answer SHUTTING_DOWN (HTTP 503), sent unrun.
- */
+/** The ways a request is refused once SIGTERM arrived. */
 const REFUSED = new Set(['CONNECTION_REFUSED', 'CONNECTION_LOST', 'SHUTTING_DOWN', 'ECONNREFUSED', 'ECONNRESET', 'HTTP_503']);
 
 /** 4. Shutdown: SIGTERM mid-load; requests in flight are answered, new connections refused, exit 0. */
@@ -833,10 +788,8 @@ async function shutdownScenario(pg: Embedded, api: Api, fx: Fixture) {
   const inFlight = ledger.results.filter((r) => r.startedAt <= signalledAt - 10 && r.endedAt >= signalledAt);
   const before = ledger.results.filter((r) => r.startedAt < signalledAt - 10);
   const after = ledger.results.filter((r) => r.startedAt >= signalledAt);
-  // A request written into a keep-alive connection the server had not read from yet is lost on the
-  // wire when the drain closes that connection as idle (HTTP/1.1 cannot tell; a client retries it).
-  // What the server read and cut is its own count (requestsCut, the whole drain's); that nothing was
-  // run unacknowledged is checked against the database (storedThoughNotAcknowledged).
+  // A request unread when the drain closes an idle keep-alive connection is lost on the wire
+  // (HTTP/1.1 cannot tell); the server counts what it read and cut.
   const requestsCut = api.requestsCut();
   const neverRead = (r: Result) => r.code === 'CONNECTION_LOST';
   const result = {

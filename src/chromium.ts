@@ -2,19 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 
-/**
- * The one place that says which Chromium the browser tests drive (GraphiQL, CORS) and how
- * `npm test`'s set-up step (scripts/chromium.ts) gets one on a fresh machine. The server itself
- * never needs a browser: PDFs are written in-process (src/export/pdf.ts).
- */
+/** For the browser tests only: the server writes PDFs in-process. */
 
-/** Where Debian's `chromium` package installs the browser. */
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
-/** Names a Chromium goes by on PATH (distributions' packages, Google's builds). */
 const NAMES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'];
 
-/** Whether `file` is there and may be run. */
 export function isExecutable(file: string): boolean {
   try {
     fs.accessSync(file, fs.constants.X_OK);
@@ -24,37 +17,29 @@ export function isExecutable(file: string): boolean {
   }
 }
 
-/** What the machine offers for finding or installing the browser. */
 export interface Machine {
-  /** Whether a file is there and may be run. */
   executable(file: string): boolean;
-  /** The folders of PATH. */
   pathDirs: readonly string[];
-  /** Where Playwright's installer puts its Chromium (playwright-core's `chromium.executablePath()`). */
   playwrightChromium: string;
-  /** Whether Playwright's download host answers (checked only when no browser is found). */
+  /** Checked only when no browser is found. */
   internet(): Promise<boolean>;
-  /** Whether this process runs as root. */
   root: boolean;
-  /** Whether `sudo` runs without asking for a password (`sudo -n true`). */
   sudo: boolean;
-  /** Whether Debian's package tool is there. */
   aptGet: boolean;
 }
 
-/** The browser already on the machine: CHROMIUM_PATH when set (and only it), else Debian's, one on PATH, or Playwright's. */
+/** CHROMIUM_PATH when set, and only it. */
 export function findChromium(env: NodeJS.ProcessEnv, machine: Pick<Machine, 'executable' | 'pathDirs' | 'playwrightChromium'>): string | null {
   if (env.CHROMIUM_PATH) return machine.executable(env.CHROMIUM_PATH) ? env.CHROMIUM_PATH : null;
   const candidates = [DEFAULT_CHROMIUM, ...machine.pathDirs.flatMap((dir) => NAMES.map((n) => path.join(dir, n))), machine.playwrightChromium];
   return candidates.find((file) => machine.executable(file)) ?? null;
 }
 
-/** playwright-core's command line, whose `install chromium` is Playwright's own installer (no root needed). */
+/** Its `install chromium` needs no root. */
 function playwrightCli(): string {
   return path.join(path.dirname(require.resolve('playwright-core/package.json')), 'cli.js');
 }
 
-/** The machine this process runs on. */
 export function thisMachine(env: NodeJS.ProcessEnv = process.env, probe: { root?: boolean; sudo?: boolean; aptGet?: boolean } = {}): Machine {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { chromium } = require('playwright-core') as typeof import('playwright-core');
@@ -71,7 +56,7 @@ export function thisMachine(env: NodeJS.ProcessEnv = process.env, probe: { root?
   };
 }
 
-/** The browser to drive: the one found, else where CHROMIUM_PATH or Debian would put it (the launch then says it is missing). */
+/** Else where it would be, so the launch says it is missing. */
 export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
   return findChromium(env, thisMachine(env)) ?? (env.CHROMIUM_PATH || DEFAULT_CHROMIUM);
 }
@@ -79,28 +64,22 @@ export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string {
 /** Headless, and nothing that reaches out on its own (updates, sync, telemetry). */
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'];
 
-/** Start the browser (playwright-core is loaded only here, at the first launch). */
+/** playwright-core is loaded only here. */
 export function launchChromium(executablePath: string = chromiumPath()): Promise<Browser> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { chromium } = require('playwright-core') as typeof import('playwright-core');
   return chromium.launch({ executablePath, args: ARGS });
 }
 
-/** One command to run, as its program and arguments. */
 export type Command = readonly string[];
 
-/** One way of installing the browser: its commands, and where the browser is once they succeed. */
 export interface Attempt {
   readonly by: 'playwright' | 'apt';
   readonly commands: readonly Command[];
   readonly path: string;
 }
 
-/**
- * How to get a browser: nothing, Playwright's installer where its host answers, Debian's package
- * as root or via a password-less sudo, or one line saying what to install. A missing
- * CHROMIUM_PATH is never "fixed" elsewhere.
- */
+/** A missing CHROMIUM_PATH is never "fixed" elsewhere. */
 export type ChromiumSetup =
   | { readonly action: 'ready'; readonly path: string }
   | { readonly action: 'install'; readonly attempts: readonly Attempt[] }
@@ -127,14 +106,9 @@ export async function chromiumSetup(env: NodeJS.ProcessEnv, machine: Machine): P
   return attempts.length ? { action: 'install', attempts } : { action: 'stop', line: MISSING };
 }
 
-/** The line that says what to install (or where to point CHROMIUM_PATH). */
 export const MISSING = 'The browser tests need Chromium, and none was found or could be installed here: run `npx playwright-core install chromium` where the internet is reachable, or install Debian\'s chromium package (sudo apt-get install chromium), or set CHROMIUM_PATH to a Chromium binary.';
 
-/**
- * Carry the set-up out: each install in turn until the browser is there (a failing one, such as
- * a download the network refuses, falls through to the next). `run` runs one command and says
- * whether it succeeded; `say` writes one line for the person at the terminal. Returns the exit code.
- */
+/** A failing install (a refused download) falls through to the next. */
 export async function prepareChromium(env: NodeJS.ProcessEnv, machine: Machine, run: (command: Command) => boolean, say: (line: string) => void): Promise<number> {
   const setup = await chromiumSetup(env, machine);
   if (setup.action === 'ready') return 0;

@@ -20,14 +20,10 @@ interface EmbeddedModule {
   startEmbeddedPostgres(o: { dataDir: string; persistent?: boolean; port?: number; log?: (m: string) => void; ownSignals?: boolean }): Promise<{ url: string; dataDir: string; stop(): Promise<void> }>;
 }
 
-/** Longest a graceful shutdown may take (docker compose's grace period is longer). */
+/** Docker compose's grace period is longer. */
 const SHUTDOWN_DEADLINE_MS = 25_000;
 
-/**
- * `npm start`: with no DATABASE_URL an embedded PostgreSQL under .data/ (the README); migrations;
- * the shipped law; then serve GraphQL on PORT.
- */
-/** TRUSTED_DOCUMENTS read at start: a file that cannot be read or is malformed stops the start, said in one line. */
+/** A bad file stops the start, said in one line. */
 function trustedDocumentsOf(file: string): TrustedDocuments {
   try {
     return loadTrustedDocuments(file);
@@ -36,7 +32,6 @@ function trustedDocumentsOf(file: string): TrustedDocuments {
   }
 }
 
-/** The host of the printed URL: the listening address, 127.0.0.1 for every interface. */
 function linkHost(host: string | undefined): string {
   if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
@@ -55,7 +50,6 @@ async function main(): Promise<void> {
     // ownSignals: the shutdown below drains the requests in flight, then stops the cluster.
     const pg = await embedded.startEmbeddedPostgres({ dataDir: path.resolve(config.dataDir), log: (m) => logger.warn(m), ownSignals: true })
       .catch((error: unknown) => {
-        // Every way the embedded database can fail to start is said in one line (cause, what to do).
         throw error instanceof embedded.EmbeddedPostgresError ? new ConfigurationError(error.message) : error;
       });
     databaseUrl = pg.url;
@@ -66,7 +60,7 @@ async function main(): Promise<void> {
   const dataSource = await openDatabase({ url: databaseUrl, poolSize: 20, statementTimeoutMs: LIMITS.requestTimeoutMs });
   await prepareDatabase(dataSource);
   if (!config.databaseUrl) {
-    // the README: the embedded default starts with the demo dataset, loaded once (no producer yet).
+    // The embedded default starts with the demo dataset (README).
     const [{ n }] = (await dataSource.query('SELECT count(*)::int AS n FROM producer')) as Array<{ n: number }>;
     if (n === 0) {
       const counts = await loadDemoData(dataSource);
@@ -78,7 +72,7 @@ async function main(): Promise<void> {
   const secretFile = !config.jwtSecret && embeddedDataDir ? path.join(embeddedDataDir, 'selo-api.jwt-secret') : undefined;
   const secret = config.jwtSecret ?? (secretFile ? keptSecret(secretFile) : undefined);
   if (!secret) throw new ConfigurationError('JWT_SECRET is required');
-  // The standby is connected on its first use: one that is down at start-up only sends the reads to the primary.
+  // A standby down at start-up only sends the reads to the primary.
   const replica = config.readDatabaseUrl ? new ReadReplica(dataSource,
     createDataSource({ url: config.readDatabaseUrl, poolSize: 20, statementTimeoutMs: LIMITS.requestTimeoutMs, applicationName: 'selo-api-reader' }),
     { maxLagMs: config.readReplicaMaxLagMs, ownWriteWaitMs: config.readReplicaWaitMs,
@@ -87,7 +81,6 @@ async function main(): Promise<void> {
     trustedDocuments: config.trustedDocumentsFile ? trustedDocumentsOf(config.trustedDocumentsFile) : undefined });
   // Signals are handled before the first connection can come: a SIGTERM right after /readyz answers drains too.
   let stopping = false;
-  // The requests not yet answered: once the server is closed, those left were cut off by the drain.
   const unanswered = new Set<http.ServerResponse>();
   running.httpServer.on('request', (_req, res: http.ServerResponse) => {
     unanswered.add(res);

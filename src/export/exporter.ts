@@ -122,11 +122,8 @@ export class Exporter {
   }
 
   /**
-   * The EFD-Contribuições of a CLOSED month under the special regime (its snapshot's figures): the
-   * month's whole file (ISO-8859-1, for the PVA), or with `format: 'draft'` the annotated reading
-   * copy of Bloco M and the C170 quantity fields (UTF-8, `#` notes). The regime of incidence (0110)
-   * is the year's election (electIncidenceRegime), non-cumulative when none; an `incidence` asked
-   * that disagrees with it, an open month or the ad valorem regime: BAD_USER_INPUT.
+   * A CLOSED month's snapshot, special regime only. 0110 follows the year's election
+   * (non-cumulative when none); an `incidence` asked that disagrees is BAD_USER_INPUT.
    */
   async efd(actor: Actor, p: { producerId: string; year: number; month: number; format?: EfdFormat; incidence?: Incidence }): Promise<ExportFile> {
     const services = await this.on(actor);

@@ -6,16 +6,12 @@ import {
   BiodieselOrigin, Feedstock, FomentoKind, Market, PurchasePurpose, RateCategory, RegistrationKind, SupplierKind, TaxPeriodStatus, TaxRegime,
 } from '../law/types';
 
-/**
- * How Brazilian spreadsheets write numbers, dates and the names of the schema's enumerations:
- * read by the imports (`locale pt-BR`) and written by the exports. No legal figure is decided
- * here; these are notations only.
- */
+/** Notations only: no legal figure is decided here. */
 
-/** The notations a file may use: the API's own (`en`: 30120.50, 2026-11-03) or Brazil's (30.120,50, 03/11/2026) — the languages of the messages. */
+/** Also the languages of the messages. */
 export type { Locale } from '../i18n';
 
-/** `pt-BR`, `pt_br`, `pt`, `en`, `en-US`… → a locale; `auto` or blank → null (detect); anything else → undefined. */
+/** `auto` or blank → null (detect); unknown → undefined. */
 export function parseLocale(value: string | null | undefined): Locale | null | undefined {
   const v = (value ?? '').trim().toLowerCase().replace('_', '-');
   if (v === '' || v === 'auto') return null;
@@ -34,19 +30,15 @@ export function taxpayerDocument(value: string): string | null {
 // ---------------------------------------------------------------------------------------------
 // Numbers
 
-/** The API's decimal text (the Decimal scalar's rule): a dot for decimals, no thousands separator. */
 export const EN_DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
-/** Brazil's: a comma for decimals, dots between groups of three digits (or none at all). */
 const PT_DECIMAL = /^[+-]?(\d{1,3}(\.\d{3})+|\d+)(,\d+)?$/;
-/** Readable both ways with different values: one dot followed by exactly three digits (12.500). */
+/** Readable both ways with different values (12.500). */
 const AMBIGUOUS = /^[+-]?\d{1,3}\.\d{3}$/;
 
-/** A money cell as spreadsheets display it: `R$ 30.120,50` (a space or a no-break space after the sign). */
 function stripCurrency(text: string): string {
   return text.replace(/^R\$[\s\u00a0]*/i, '').replace(/[\s\u00a0]/g, '');
 }
 
-/** Which notations a number cell can be read in. */
 export type NumberNotation = 'both' | 'en' | 'pt-BR' | 'ambiguous' | 'neither';
 
 export function numberNotation(text: string): NumberNotation {
@@ -59,7 +51,6 @@ export function numberNotation(text: string): NumberNotation {
   return pt ? 'pt-BR' : 'neither';
 }
 
-/** A number cell read in `locale` as the API's decimal text, or null when it is not written that way. */
 export function readNumber(text: string, locale: Locale): string | null {
   if (locale === 'en') return EN_DECIMAL.test(text) ? text : null;
   const t = stripCurrency(text);
@@ -67,7 +58,6 @@ export function readNumber(text: string, locale: Locale): string | null {
   return t.replace(/\./g, '').replace(',', '.');
 }
 
-/** A Decimal written the Brazilian way, with `places` decimals (half-even) and no thousands separator: 30120,50. */
 export function brazilianNumber(value: Decimal, places: number): string {
   return value.toFixed(places, Decimal.ROUND_HALF_EVEN).replace('.', ',');
 }
@@ -85,7 +75,6 @@ export function dateNotation(text: string): DateNotation {
   return PT_DATE.test(text) ? 'pt-BR' : 'neither';
 }
 
-/** A date cell as `YYYY-MM-DD`: ISO in every locale, `dd/mm/aaaa` in pt-BR; null when not a real date written so. */
 export function readDate(text: string, locale: Locale): string | null {
   if (ISO_DATE.test(text)) return isIsoDate(text) ? text : null;
   if (locale !== 'pt-BR') return null;
@@ -95,7 +84,6 @@ export function readDate(text: string, locale: Locale): string | null {
   return isIsoDate(iso) ? iso : null;
 }
 
-/** `2026-11-03` → `03/11/2026`. */
 export function brazilianDate(iso: string): string {
   return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
 }
@@ -103,10 +91,7 @@ export function brazilianDate(iso: string): string {
 // ---------------------------------------------------------------------------------------------
 // Names of the enumerations
 
-/**
- * The Portuguese names of the schema's enumeration values, as tax teams write them (the first is
- * the one shown); read with accents, case, spaces and hyphens ignored.
- */
+/** As tax teams write them; the first is the one shown. */
 export const PORTUGUESE_NAMES: Record<string, Record<string, string[]>> = {
   Feedstock: {
     [Feedstock.SOYBEAN]: ['SOJA', 'GRAO_DE_SOJA'],
@@ -159,19 +144,14 @@ export const PORTUGUESE_NAMES: Record<string, Record<string, string[]>> = {
   },
 };
 
-/** An enumeration name compared with accents, case, spaces, hyphens and underscores ignored. */
 export function nameKey(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toUpperCase().replace(/[^A-Z0-9]/g, '');
 }
 
-/** An enumeration of the schema as a file may write it: its values, their Portuguese names, and a reader. */
 export interface EnumNames {
-  /** The enumeration's name in the schema (Feedstock, SupplierKind…). */
   name: string;
   values: string[];
-  /** The value a cell names (schema or Portuguese name, any case or accent), or undefined. */
   read(text: string): string | undefined;
-  /** The Portuguese name shown for a value. */
   portuguese(value: string): string;
 }
 
@@ -180,7 +160,7 @@ export function enumNames(name: keyof typeof PORTUGUESE_NAMES, values: Record<st
   const byKey = new Map<string, string>();
   for (const v of Object.values(values)) byKey.set(nameKey(v), v);
   for (const [v, names] of Object.entries(portuguese)) for (const n of names) if (!byKey.has(nameKey(n))) byKey.set(nameKey(n), v);
-  // The texts already read, as written (a file repeats a handful of them on every line): a bounded memo.
+  // A file repeats a handful of them on every line.
   const seen = new Map<string, string>();
   return {
     name,

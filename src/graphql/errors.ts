@@ -7,13 +7,12 @@ import { DEFAULT_LOCALE, isLocalized, Locale, message, recognise, translate } fr
 import { LocalizedGraphQLError } from './localized-error';
 import type { PerRequest, RequestHooks } from './request-hooks';
 
-/** Codes a client may see (docs/API.md "Errors"); anything else is masked. */
+/** docs/API.md "Errors"; anything else is masked. */
 const PUBLIC_CODES = new Set([
   'BAD_USER_INPUT', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT', 'NO_RULE_IN_FORCE', 'QUERY_TOO_COMPLEX',
   'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE', 'OPERATION_NOT_TRUSTED',
 ]);
 
-/** Connection-level failures: the database is down, restarting or unreachable. */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 const UNAVAILABLE_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Connection ended|the database system is (starting up|shutting down)/i;
@@ -32,8 +31,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-// Statement timeout, lock timeout, deadlock, serialization failure: rolled back, may pass if sent
-// again shortly — DATABASE_BUSY, 503 with Retry-After.
+// Rolled back, and may pass if sent again shortly.
 const BUSY_SQLSTATES = new Set(['57014', '55P03', '40P01', '40001']);
 
 export function isDatabaseBusy(error: unknown): boolean {
@@ -44,22 +42,19 @@ export function isDatabaseBusy(error: unknown): boolean {
   return false;
 }
 
-/** The codes of a temporary failure of the server, answered 503 with Retry-After. */
 export const RETRYABLE_CODES = new Set(['DATABASE_UNAVAILABLE', 'DATABASE_BUSY']);
 
 export interface ErrorLog {
   error(details: Record<string, unknown>, message: string): void;
 }
 
-// One place maps errors to GraphQL errors with a code; unexpected ones become INTERNAL_SERVER_ERROR
-// with the request id, their details only in the log.
+// Unexpected errors keep their details in the log only.
 
-/** Without graphql-js's "Did you mean …" suggestions: the schema is not mapped by guessing. */
+/** The schema is not mapped by guessing. */
 export function withoutSuggestions(text: string): string {
   return text.replace(/\s*Did you mean [\s\S]*\?$/, '');
 }
 
-/** Whether Apollo gave the error a 4xx HTTP status (`extensions.http.status`). */
 function clientStatus(error: GraphQLError): boolean {
   const status = (error.extensions.http as { status?: unknown } | undefined)?.status;
   return typeof status === 'number' && status >= 400 && status < 500;
@@ -82,16 +77,14 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
       void _drop;
       return { ...formatted, message: localizedMessage(formatted.message, error, locale), extensions };
     }
-    // A GraphQL error of Apollo's with no code but one of the callers' mistakes it knows (a persisted
-    // query hash that is not its document's, an unsupported persisted query version), or that it
-    // answers with a 4xx status, is the caller's, not ours.
+    // Apollo's known caller mistakes (a wrong persisted query hash, a 4xx) are the caller's.
     if (original instanceof GraphQLError && original.extensions.code === undefined && (recognise(formatted.message) !== null || clientStatus(original))) {
       return { message: localizedMessage(formatted.message, error, locale), locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
     }
     const requestId = requestIdOf();
     const retryable = isDatabaseUnavailable(original) ? 'unavailable' : isDatabaseBusy(original) ? 'busy' : null;
     if (retryable) {
-      // Not the caller's fault and not a bug: say so, so clients retry (HTTP 503 via the server).
+      // Neither the caller's fault nor a bug: clients retry.
       log.error({ err: original instanceof Error ? original.message : original, requestId }, `database ${retryable}`);
       return {
         message: translate(message(retryable === 'busy' ? 'http.databaseBusy' : 'http.databaseUnavailable', { requestId: requestId ?? 'unknown' }), locale),
@@ -110,11 +103,7 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
   };
 }
 
-/**
- * Request hooks: a response carrying DATABASE_UNAVAILABLE or DATABASE_BUSY is HTTP 503 with `Retry-After`, so that
- * clients, proxies and load balancers see a temporary failure of the server (not of the request)
- * and retry (the README: the API stays up and recovers when the database comes back).
- */
+/** So that clients, proxies and load balancers see a temporary failure of the server and retry. */
 const retryableStatus: RequestHooks = {
   willSendResponse({ response }) {
     const body = response.body;
@@ -126,11 +115,7 @@ const retryableStatus: RequestHooks = {
 };
 export const databaseUnavailableStatus: PerRequest = () => retryableStatus;
 
-/**
- * Request hooks: the errors in the order of the root fields they belong to (an error of no field
- * first), each field's own in the order recorded. graphql-js records them as its resolvers end, so
- * two root fields that fail at once would otherwise be answered in either order.
- */
+/** In root-field order: graphql-js records errors as resolvers end, in either order. */
 const fieldOrder: RequestHooks = {
   willSendResponse({ response, operation, document }) {
     const body = response.body;
@@ -142,7 +127,6 @@ const fieldOrder: RequestHooks = {
 };
 export const errorsInFieldOrder: PerRequest = () => fieldOrder;
 
-/** The response keys of an operation's root fields, in the order of the document (fragments expanded). */
 function rootKeys(operation: OperationDefinitionNode, document: DocumentNode): string[] {
   const keys = new Set<string>();
   const seen = new Set<string>();
@@ -159,7 +143,6 @@ function rootKeys(operation: OperationDefinitionNode, document: DocumentNode): s
   return [...keys];
 }
 
-/** The first string of a variable's value that is refused (a NUL character, or longer than its field takes), with its path (`input[0].supplierName`). */
 function badTextIn(value: unknown, at: string, depth = 0): { field: string; text: string } | null {
   if (typeof value === 'string') return textProblem(value, at) ? { field: at, text: value } : null;
   if (depth > 20 || value === null || typeof value !== 'object') return null;
@@ -177,11 +160,7 @@ function badTextIn(value: unknown, at: string, depth = 0): { field: string; text
   return null;
 }
 
-/**
- * Every input string, literal or variable, at any depth, is checked before anything runs: no
- * control character or direction override (they forge EFD lines; PostgreSQL refuses NUL) and
- * within its field's length (`textLimit`), so it fails as the caller's error, not deep in a query.
- */
+/** Control characters forge EFD lines and PostgreSQL refuses NUL: fail as the caller's error, early. */
 const inputTextCheck: RequestHooks = {
   didResolveOperation({ request, document }) {
     const { pathOf, literal } = textsOf(document);
@@ -204,13 +183,11 @@ const inputTextCheck: RequestHooks = {
 export const checkInputText: PerRequest = () => inputTextCheck;
 
 interface DocumentTexts {
-  /** The argument path (`input[0].supplierName`) each variable is passed to. */
   pathOf: ReadonlyMap<string, string>;
-  /** The first literal string of the document that is refused, with its path. */
   literal: { field: string; text: string } | null;
 }
 
-/** What a document says of its texts, worked out once per parsed document (Apollo keeps the parsed documents it has seen). */
+/** Once per parsed document: Apollo keeps them. */
 const TEXTS_OF_DOCUMENT = new WeakMap<DocumentNode, DocumentTexts>();
 
 function textsOf(document: DocumentNode): DocumentTexts {
@@ -232,11 +209,7 @@ function textsOf(document: DocumentNode): DocumentTexts {
   return texts;
 }
 
-/**
- * A message of graphql-js or Apollo in the caller's language: where it carries the text of one of
- * our errors (a scalar's, wrapped by graphql-js as `Variable "$x" got invalid value …; <text>`),
- * that part is translated.
- */
+/** Translates our scalar's text inside graphql-js's wrapping. */
 export function localizedMessage(text: string, error: unknown, locale: Locale): string {
   if (locale === DEFAULT_LOCALE) return text;
   for (let e = error as { originalError?: unknown } | undefined, depth = 0; e && depth < 4; depth++) {
@@ -251,7 +224,6 @@ export function localizedMessage(text: string, error: unknown, locale: Locale): 
   return known ? translate(known, locale) : text;
 }
 
-/** What a client should wait before retrying while the database is unavailable. */
 export const RETRY_AFTER_SECONDS = 2;
 
 export function isGraphQLError(e: unknown): e is GraphQLError {

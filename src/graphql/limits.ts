@@ -11,40 +11,22 @@ import { currentLocale } from '../request-context';
 import { LocalizedGraphQLError } from './localized-error';
 import type { PerRequest, RequestHooks } from './request-hooks';
 
-/**
- * Limits on one request (QUERY_TOO_COMPLEX): the heaviest legitimate pages (20 producers × 50
- * purchases with names, a month's segments) pass with room; abuse is refused before execution.
- */
+/** The heaviest legitimate pages pass with room; abuse is refused before execution. */
 export const LIMITS = {
-  /**
-   * Levels of nested fields (producers.edges.node.purchases.edges.node.familyFarmer.name is 8).
-   * Fragments, named or inline, add no level: a client's colocated fragments cost what the same
-   * fields written out cost.
-   */
+  /** Fragments add no level, so colocated fragments cost what the fields written out cost. */
   maxDepth: 12,
-  /** Aliased fields in one operation. */
   maxAliases: 30,
-  /** Directives in one operation. */
   maxDirectives: 20,
-  /** Lexical tokens of the document (variables are not counted). */
   maxTokens: 10_000,
-  /**
-   * Estimated field resolutions: each field costs 1, a connection's subtree is multiplied by its
-   * literal `first`. The page of 20 producers × 50 purchases above costs about 10,000.
-   */
+  /** 20 producers × 50 purchases costs about 10,000. */
   maxCost: 50_000,
-  /**
-   * Field resolutions a request may fan out to, counting each connection at the page size it will
-   * really have (`first` as a literal or a variable, 20 when absent).
-   */
+  /** As maxCost, with `first` from variables too. */
   maxFanOut: 100_000,
-  /** Largest request body accepted. */
   bodyLimit: '1mb',
-  /** A request still unanswered after this long is answered 503 (DATABASE statement time is bounded separately). */
+  /** Statement time is bounded separately. */
   requestTimeoutMs: 30_000,
 } as const;
 
-/** A query refused by a limit: the public code QUERY_TOO_COMPLEX (docs/API.md "Errors"). */
 export class QueryTooComplexError extends GraphQLError {
   constructor(message: string) {
     super(message.replace(/^Syntax Error: /, ''), { extensions: { code: 'QUERY_TOO_COMPLEX' } });
@@ -57,21 +39,16 @@ function reject(ctx: ValidationContext | null, error: GraphQLError): void {
 
 const callbacks = { propagateOnRejection: false, onReject: [reject] };
 
-/**
- * graphql-armor's depth, alias, directive and cost rules; the token limit is graphql-js's parser
- * limit (`parseOptions`), which stops before parsing in full.
- */
+/** The token limit is the parser's, which stops before parsing in full. */
 export function armor() {
   const protection = new ApolloArmor({
     maxDepth: { n: LIMITS.maxDepth, flattenFragments: true, ignoreIntrospection: true, ...callbacks },
     maxAliases: { n: LIMITS.maxAliases, ...callbacks },
     maxDirectives: { n: LIMITS.maxDirectives, ...callbacks },
-    // Introspection is counted like any field (its depth is not: GraphiQL's own query nests type
-    // references deeper than a data query may); aliases count it already.
+    // GraphiQL's own introspection nests deeper than a data query may.
     costLimit: { maxCost: LIMITS.maxCost, objectCost: 1, scalarCost: 1, depthCostFactor: 1, ignoreIntrospection: false, ...callbacks },
     maxTokens: { enabled: false },
-    // Suggestions are removed by the error formatter (errors.ts, withoutSuggestions), whole: armor's
-    // mask left a stray " ?" after the message and kept the enum values' suggestions.
+    // errors.ts removes suggestions whole; armor's mask left a stray " ?".
     blockFieldSuggestion: { enabled: false },
   }).protect();
   return {
@@ -81,11 +58,7 @@ export function armor() {
   };
 }
 
-/**
- * At most one `__schema` per operation (fragments included, counted where they are spread): the
- * whole schema once is what any client needs, and thirty aliased copies in one small request were
- * megabytes of answer (QUERY_TOO_COMPLEX).
- */
+/** One `__schema` per operation: thirty aliased copies were megabytes of answer. */
 export function oneSchemaPerOperation(ctx: ValidationContext): ASTVisitor {
   const count = (set: SelectionSetNode, seen: Set<string>): number => {
     let n = 0;
@@ -110,7 +83,6 @@ export function oneSchemaPerOperation(ctx: ValidationContext): ASTVisitor {
   };
 }
 
-/** Whether every root field of the operation is introspection (`__schema`, `__type`, `__typename`), fragments included. */
 function introspectionOnly(set: SelectionSetNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, seen = new Set<string>()): boolean {
   return set.selections.every((selection) => {
     if (selection.kind === Kind.FIELD) return selection.name.value.startsWith('__');
@@ -120,10 +92,7 @@ function introspectionOnly(set: SelectionSetNode, fragments: ReadonlyMap<string,
   });
 }
 
-/**
- * Whether an operation is a query of introspection only, worked out once per parsed operation
- * (Apollo keeps the documents it has parsed, so a request asks of the same node as the one before).
- */
+/** Once per parsed operation: Apollo keeps the documents it has parsed. */
 function introspectsOnly(operation: OperationDefinitionNode, document: DocumentNode): boolean {
   let known = INTROSPECTS_ONLY.get(operation);
   if (known === undefined) {
@@ -135,14 +104,9 @@ function introspectsOnly(operation: OperationDefinitionNode, document: DocumentN
 }
 const INTROSPECTS_ONLY = new WeakMap<OperationDefinitionNode, boolean>();
 
-/** Introspection answers kept per schema, by document, operation name and variables. */
 const INTROSPECTION_CACHE_MAX = 100;
 
-/**
- * Introspection-only operations answered from a per-schema cache keyed by document, name and
- * variables once executed without error: the schema is fixed, and rebuilding half a megabyte per
- * client made introspection storms costly.
- */
+/** The schema is fixed; rebuilding half a megabyte per client made introspection storms costly. */
 export function introspectionCache(onHit: () => void = () => undefined): PerRequest {
   const answers = new WeakMap<GraphQLSchema, Map<string, FormattedExecutionResult>>();
   return () => {
@@ -169,10 +133,7 @@ export function introspectionCache(onHit: () => void = () => undefined): PerRequ
   };
 }
 
-/**
- * Estimated field resolutions with the real page sizes (a connection multiplies its subtree),
- * seeing `first` in variables and the default page size, which the static cost rule does not.
- */
+/** Sees `first` in variables and the default page size, which the static cost rule does not. */
 export function fanOut(operation: OperationDefinitionNode, root: GraphQLObjectType, fragments: Record<string, FragmentDefinitionNode>, variables: Record<string, unknown>): number {
   const walk = (set: SelectionSetNode, type: GraphQLObjectType, times: number, seen: Set<string>): number => {
     let total = 0;
@@ -204,7 +165,6 @@ export function fanOut(operation: OperationDefinitionNode, root: GraphQLObjectTy
 
 const fanOutOfDocument = new WeakMap<OperationDefinitionNode, number>();
 
-/** Refuse, before execution, an operation whose fan-out exceeds LIMITS.maxFanOut. */
 const fanOutCheck: RequestHooks = {
   didResolveOperation({ operation, schema, document, request }) {
     if (!operation) return;
@@ -230,7 +190,6 @@ export const fanOutLimit: PerRequest = () => fanOutCheck;
 
 const TOKEN_LIMIT = /Document contains more tha[nt] \d+ tokens/;
 
-/** Give refused queries their public code: armor's rules and the parser's token limit. */
 export function markQueryTooComplex(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : undefined;
   const tooComplex = original instanceof QueryTooComplexError || TOKEN_LIMIT.test(formatted.message);
@@ -239,22 +198,19 @@ export function markQueryTooComplex(formatted: GraphQLFormattedError, error: unk
   return { message: text, locations: formatted.locations, extensions: { code: 'QUERY_TOO_COMPLEX' } };
 }
 
-/** The answer (JSON body) to a body over LIMITS.bodyLimit: HTTP 413. */
 export function bodyTooLargeAnswer() {
   return { errors: [{ message: translate(message('http.bodyTooLarge', { limit: LIMITS.bodyLimit }), currentLocale()), extensions: { code: 'PAYLOAD_TOO_LARGE', limit: LIMITS.bodyLimit } }] };
 }
 
-/** The answer (JSON body) to a body that is not JSON: HTTP 400. */
 export function bodyNotJsonAnswer() {
   return { errors: [{ message: translate(message('http.bodyNotJson'), currentLocale()), extensions: { code: 'BAD_REQUEST' } }] };
 }
 
-/** The answer (JSON body) to a request not answered within `ms`: HTTP 503. */
 export function timeoutAnswer(ms: number) {
   return { errors: [{ message: translate(message('http.timeout', { ms }), currentLocale()), extensions: { code: 'REQUEST_TIMEOUT' } }] };
 }
 
-/** A body over the limit or not JSON: a clear JSON error instead of express's HTML page. */
+/** JSON instead of express's HTML page. */
 export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
   const e = err as { type?: string; status?: number; limit?: number };
   if (e?.type === 'entity.too.large') {
@@ -268,7 +224,6 @@ export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
   next(err);
 };
 
-/** Answer 503 with a JSON error if the request has not been answered in time. */
 export function requestTimeout(ms: number = LIMITS.requestTimeoutMs): RequestHandler {
   return (_req, res, next) => {
     const timer = setTimeout(() => {

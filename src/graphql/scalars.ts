@@ -13,62 +13,41 @@ interface FieldWithExtensions {
   readonly extensions?: Readonly<Record<string, unknown>> | null;
 }
 
-/**
- * The scale of a Decimal field: the decimals it is always written with, at the least. R$ keep 2
- * (`"30120.50"`, not `"30120.5"`), m³ and kg 3 (`"12.000"`), whatever scale the value was typed,
- * stored or computed with. Never a rounding: a value with more decimals keeps them all.
- */
+/** The least decimals written; never a rounding. */
 export const DECIMAL_SCALE = 'decimalScale';
 export const MONEY_SCALE = 2;
 export const QUANTITY_SCALE = 3;
 
-/** An amount in reais (or reais per kg or per m³): at least 2 decimals. */
 export const Money = (): MethodDecorator & PropertyDecorator => Extensions({ [DECIMAL_SCALE]: MONEY_SCALE }) as MethodDecorator & PropertyDecorator;
-/** A quantity in m³ or kg: at least 3 decimals. */
 export const Quantity = (): MethodDecorator & PropertyDecorator => Extensions({ [DECIMAL_SCALE]: QUANTITY_SCALE }) as MethodDecorator & PropertyDecorator;
 
-/** The scale a field declares (Money, Quantity), if any. */
 export function scaleOf(field: FieldWithExtensions): number | undefined {
   return field.extensions?.[DECIMAL_SCALE] as number | undefined;
 }
 
-/** `value` with at least `scale` decimals: 30120.5 at 2 is "30120.50"; 1.2345 at 3 stays "1.2345". */
 export function decimalText(value: Decimal, scale: number): string {
   return value.toFixed(Math.max(scale, value.decimalPlaces()));
 }
 
-/**
- * The SQL text of a numeric `ref` as the API writes it (the benchmark's hand-written servers):
- * without trailing zeros, or at least `scale` decimals. round() to a scale no smaller than the
- * value's own (min_scale: its decimals without trailing zeros) only writes the zeros.
- */
+/** For the benchmark's servers; round() to at least min_scale only writes zeros. */
 export function decimalSql(ref: string, scale?: number): string {
   return scale === undefined ? `trim_scale(${ref})::text` : `round(${ref}, greatest(min_scale(${ref}), ${scale}))::text`;
 }
 
-/** A Decimal already written at its field's scale, which `serialize` passes on as it is. */
 export class ScaledDecimal {
   constructor(readonly text: string) {}
 }
 
-/**
- * The value a field's resolver gave, at the field's scale: Decimals (and decimal strings, as pg
- * gives `numeric`) become ScaledDecimal; anything else (null, an error) is left to the scalar.
- */
+/** pg gives `numeric` as a string. */
 function toScale(value: unknown, scale: number): unknown {
   if (value instanceof Decimal) return new ScaledDecimal(decimalText(value, scale));
   if (typeof value === 'string' && DECIMAL_TEXT.test(value)) return new ScaledDecimal(decimalText(new Decimal(value), scale));
   return value;
 }
 
-/** The resolvers scaleDecimals gave to stored properties (fields that had none of their own). */
 const propertyReaders = new WeakSet<GraphQLFieldResolver<unknown, unknown>>();
 
-/**
- * Decimal fields with a scale (Money, Quantity) answer their value at that scale: their resolver's
- * Decimal becomes the text the scalar writes (`"30120.50"`). Only those fields are wrapped; the
- * compiled reads' objects are read by the same wrapped resolvers.
- */
+/** Only scaled fields are wrapped; compiled reads use the same wrapped resolvers. */
 export function scaleDecimals(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type)) continue;
@@ -87,12 +66,10 @@ export function scaleDecimals(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
-/** Marks `reader`, a wrapper of `inner`, as a reader of a stored property when `inner` is one. */
 export function wrapsPropertyReader(reader: GraphQLFieldResolver<unknown, unknown>, inner: GraphQLFieldResolver<unknown, unknown> | undefined): void {
   if (inner && propertyReaders.has(inner)) propertyReaders.add(reader);
 }
 
-/** Whether a field's resolver is its own, not only the reading of a stored property at its scale. */
 export function hasOwnResolver(field: { resolve?: GraphQLFieldResolver<unknown, unknown> }): boolean {
   return field.resolve !== undefined && !propertyReaders.has(field.resolve);
 }
@@ -188,6 +165,6 @@ export const CnpjScalar = stringScalar(
 
 export const CpfScalar = stringScalar('CPF', 'CPF. Input masked or bare, check digits verified, repeated-digit numbers rejected; output 11 digits.', normaliseCpf);
 
-/** graphql-scalars' DateTime (a Date serialises as itself; JSON.stringify writes toISOString(): UTC, milliseconds, Z). */
+/** JSON.stringify writes toISOString(). */
 export const DateTimeScalar = GraphQLDateTime;
 export const JsonScalar = GraphQLJSON;

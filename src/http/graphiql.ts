@@ -2,8 +2,7 @@ import path from 'node:path';
 import express from 'express';
 import { EXAMPLE_OPERATIONS } from './graphiql-examples';
 
-// GraphiQL at `GET /graphql`, served from our own dependencies (ministry networks are often
-// closed: no CDN), with a Content-Security-Policy keeping the page to this origin.
+// Served from our own dependencies: ministry networks are often closed to CDNs.
 
 const ASSET_PREFIX = '/graphiql-assets';
 
@@ -11,7 +10,7 @@ function packageDir(name: string): string {
   return path.dirname(require.resolve(`${name}/package.json`));
 }
 
-/** The files the page loads, by the name it asks for. A fixed list: nothing else is served. */
+/** A fixed list: nothing else is served. */
 const ASSETS: Record<string, { file: string; type: string }> = {
   'react.production.min.js': { file: path.join(packageDir('react'), 'umd/react.production.min.js'), type: 'text/javascript' },
   'react-dom.production.min.js': { file: path.join(packageDir('react-dom'), 'umd/react-dom.production.min.js'), type: 'text/javascript' },
@@ -19,7 +18,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'graphiql.min.css': { file: path.join(packageDir('graphiql'), 'graphiql.min.css'), type: 'text/css' },
 };
 
-/** What the page script needs, in a JSON block (not executed, so the CSP allows no inline script). */
+/** Not executed, so the CSP allows no inline script. */
 interface PageConfig {
   endpoint: string;
   defaultHeaders: string;
@@ -37,7 +36,6 @@ function pageConfig(): PageConfig {
   };
 }
 
-/** JSON inside <script>: escape what could close the element or open a comment. */
 function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
 }
@@ -168,15 +166,10 @@ const CSP = [
   "form-action 'none'",
 ].join('; ');
 
-/** True for a browser navigation: HTML preferred over the GraphQL media types. */
 function wantsHtml(req: express.Request): boolean {
   return req.accepts(['application/graphql-response+json', 'application/json', 'text/html']) === 'text/html';
 }
 
-/**
- * Mount GraphiQL: `GET /graphql` with `Accept: text/html` gets the page (every other request
- * goes on to the GraphQL endpoint), and its assets live under /graphiql-assets/.
- */
 export function mountGraphiql(app: express.Express): void {
   const html = page();
   app.get('/graphql', (req, res, next) => {

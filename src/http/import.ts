@@ -22,19 +22,14 @@ const STATUS: Record<string, number> = { BAD_USER_INPUT: 400, UNAUTHENTICATED: 4
 const DELIMITERS = new Set([',', ';', '\t']);
 const PARAMETERS = new Set(['producer', 'delimiter', 'locale', 'act', 'validFrom', 'validUntil']);
 
-/**
- * The body types a file may come with: CSV as partners and browsers label it (Windows browsers send
- * `application/vnd.ms-excel` for a .csv, others `text/plain` or `application/octet-stream`), an
- * .xlsx workbook, or a form (`multipart/form-data`, the file in the field `file`). What the file is
- * (CSV text or a workbook) is told from its bytes, not from its label.
- */
+/** Windows browsers label a .csv `application/vnd.ms-excel`; the bytes, not the label, tell. */
 const FILE_TYPES = new Set([
   'text/csv', 'application/csv', 'text/comma-separated-values', 'text/x-csv', 'application/x-csv', 'text/plain', 'text/tab-separated-values',
   'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/octet-stream',
 ]);
 const FORM = 'multipart/form-data';
 
-/** A query parameter given at most once, as text (`?producer=1&producer=2` is refused, not half-read). */
+/** Refused, not half-read, when given twice. */
 function queryParameter(req: express.Request, name: string): string | null {
   const value = req.query[name];
   if (value === undefined) return null;
@@ -42,7 +37,6 @@ function queryParameter(req: express.Request, name: string): string | null {
   return value;
 }
 
-/** Whose imports count together against IMPORT_CONCURRENCY.perCaller: one token's subject, role and producer. */
 function callerKey(actor: Actor): string {
   return JSON.stringify([actor.role, actor.producerId, actor.sub]);
 }
@@ -53,31 +47,16 @@ export interface ImportRouteOptions {
   logger: Logger;
   upload?: UploadLimits;
   concurrency?: ImportConcurrency;
-  /** What reading one file may cost (READ_LIMITS by default). */
   limits?: ReadLimits;
-  /** How long reading a received file may take before it is refused (IMPORT_READ_TIMEOUT_MS). */
   readTimeoutMs?: number;
 }
 
-/**
- * A received file is read whole, with no connection held, within this: the request's own 30 s
- * are for the upload to arrive, and a file that cannot be read in as long again is refused.
- */
+/** The request's own 30 s are for the upload to arrive. */
 export const IMPORT_READ_TIMEOUT_MS = 30_000;
 
 /**
- * `POST /import/<kind>?producer=ID` (an edition of the Semiárido: `/import/semiarid?act=…&validFrom=D&validUntil=D`) with the file as the body (CSV or .xlsx), or as the field `file`
- * of a `multipart/form-data` form, and a bearer token: the imports of `npm run import` for partners
- * and browsers, through the same code (all or nothing, errors with the line and
- * column), scoped like the API (the access rules, README "Tokens"): a PRODUCER imports only for its own producer (its
- * token's producer when `producer` is omitted), an AUDITOR imports nothing, the municipalities only
- * an ADMIN. Answers `{ import: summary }` or `{ error: { code, message, line, column, reason, problems, problemCount } }`
- * (`problems`: every bad line, up to 100, each with its code, message, line and column).
- *
- * In three steps: what needs neither file nor database (token, kind, producer, role) is checked
- * first; then the whole file is received (`receiveBody`: size cap, minimum rate, spooled), holding
- * no database connection; only then is it parsed and written in one transaction. Imports are
- * bounded per caller and in all (ImportSlots).
+ * `POST /import/<kind>?producer=ID`: `npm run import` over HTTP, scoped like the API (docs/API.md).
+ * The file is received whole before any connection is held, then written in one transaction.
  */
 export function mountImport(app: express.Express, options: ImportRouteOptions): ImportSlots {
   const { dataSource, verifier, logger } = options;
@@ -105,7 +84,7 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       // Detected from the header line when not given (and the error a wrong one causes says which was used).
       const delimiter = queryParameter(req, 'delimiter');
       if (delimiter !== null && !DELIMITERS.has(delimiter)) throw new BadInputError('delimiter', message('import.delimiter', { field: 'delimiter' }));
-      // How the file writes numbers and dates; null: as the file tells. The messages' language is Accept-Language's, or this one.
+      // The messages' language is Accept-Language's, or this one.
       const localeParameter = queryParameter(req, 'locale');
       const locale = parseLocale(localeParameter);
       if (locale === undefined) throw new BadInputError('locale', message('import.locale', { field: 'locale', value: quoted(localeParameter ?? '') }));
@@ -113,7 +92,6 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       if (!Object.hasOwn(IMPORT_KINDS, kindName)) return fail(404, { code: 'NOT_FOUND', message: say(message('import.unknownKind', { kind: quoted(kindName), kinds: Object.keys(IMPORT_KINDS).join(', ') })) });
       if (type !== FORM && !FILE_TYPES.has(type)) return fail(415, { code: 'BAD_REQUEST', message: say(message('import.contentType')) });
       const producerId = given ?? (actor.role === Role.PRODUCER && importKind(kindName).producerScoped ? actor.producerId : null);
-      // An edition of an official list (the semiarid import): its act and the days it is for.
       const edition = { act: queryParameter(req, 'act'), validFrom: queryParameter(req, 'validFrom'), validUntil: queryParameter(req, 'validUntil') };
       const target = importTarget(actor, kindName, producerId, edition);
       release = slots.take(callerKey(actor));

@@ -24,14 +24,7 @@ async function bytesOf(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/**
- * `POST /import/nfe?producer=ID[&partial=items]`: one NF-e XML (nfeProc or procEventoNFe) or a
- * ZIP of many, as the body or the field `file` of a form, with a bearer token; scoped like the
- * other imports (a PRODUCER for its own producer). Answers `{ import: summary }` or
- * `{ error: { code, message, problems: [{ file, key, item, reason, messageKey }] } }`, the
- * messages in the caller's language (Accept-Language). All or nothing by
- * default; `partial=items` writes the items that map and reports the others (src/import/nfe/importer.ts).
- */
+/** `POST /import/nfe?producer=ID[&partial=items]`, scoped like the other imports (docs/API.md). */
 export function mountNfeImport(app: express.Express, options: { dataSource: DataSource; services: Services; verifier: TokenVerifier; logger: Logger }): void {
   const slots = new ImportSlots(IMPORT_CONCURRENCY);
   app.post('/import/nfe', async (req, res) => {

@@ -7,19 +7,14 @@ import { ImportLineError } from './import-error';
 import { textLimit, textRefusal, textRefused } from '../services/validation';
 import { ColumnSpec, CsvRow, ImportKind } from './import-kind';
 
-/** A cell as a source gives it: text (CSV, or a text cell of a workbook) or a workbook's typed value. */
 export type RawCell = string | number | boolean | Date | { error: string } | null | undefined;
 
-/** Header cell → canonical form: case, spaces, accents and punctuation ignored (m³ reads m3). */
+/** m³ reads m3. */
 export function headerKey(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
-/**
- * The same without a unit in parentheses: `Quantidade (kg)` → quantidade, `Custo (R$)` → custo.
- * Scanned once, left to right: the regular expression `\([^)]*\)` took a time quadratic in a
- * cell of many `(` and no `)`.
- */
+/** Scanned once: a regular expression was quadratic in a cell of many `(` and no `)`. */
 export function headerKeyWithoutUnit(text: string): string {
   let kept = '';
   let from = 0;
@@ -32,30 +27,26 @@ export function headerKeyWithoutUnit(text: string): string {
   }
 }
 
-/** Longest header cell: a column's name with its unit is some 40 characters. */
+/** A column's name with its unit is some 40 characters. */
 export const MAX_HEADER_CHARS = 200;
 
 const EXAMPLE_NUMBER: Record<Locale, string> = { en: '30120.50', 'pt-BR': '30.120,50' };
 const EXAMPLE_DATE: Record<Locale, string> = { en: '2026-11-03', 'pt-BR': '03/11/2026' };
 
-/** A number of a workbook as the API's decimal text: at Excel's 15 significant digits (0.1 + 0.2 is 0.3), plain notation. */
+/** Excel's 15 significant digits: 0.1 + 0.2 is 0.3. */
 export function workbookNumber(n: number): string {
   return Number.isSafeInteger(n) ? String(n) : new Decimal(n.toPrecision(15)).toFixed();
 }
 
-/** A workbook's date (exceljs gives the calendar day at 00:00 UTC) as `YYYY-MM-DD`. */
+/** exceljs gives the calendar day at 00:00 UTC. */
 function workbookDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
-/**
- * Cells read in the file's locale: asked, else told by the header, else by the first cell only one
- * locale reads; an ambiguous cell (`12.500`) before that refuses the file — nothing is guessed.
- */
+/** Nothing is guessed: an ambiguous cell (`12.500`) before the locale is known refuses the file. */
 export class CellReader {
   private names: string[] = [];
   private specs: ColumnSpec[] = [];
-  /** Each column's longest text (textLimit), found once for the file. */
   private limits: number[] = [];
   private headers: string[] = [];
   private why: Message | null;
@@ -64,12 +55,10 @@ export class CellReader {
     this.why = locale ? message('import.localeGiven') : null;
   }
 
-  /** The locale the file is read in, once known. */
   get fileLocale(): Locale | null {
     return this.locale;
   }
 
-  /** The header row (line 1 of a CSV file, the first row with cells of a sheet): the columns, and maybe the locale. */
   header(cells: RawCell[], line: number): string[] {
     const kind = this.kind;
     const byKey = new Map<string, { spec: ColumnSpec; portuguese: boolean }>();
@@ -104,13 +93,11 @@ export class CellReader {
     return names;
   }
 
-  /** An error at a column, with the column's name as the file writes it. */
   at(error: ImportLineError, header?: string): ImportLineError {
     if (!error.column) return error;
     return error.withHeader(header ?? this.headers[this.names.indexOf(error.column)] ?? null);
   }
 
-  /** One data row: each cell read into the API's notation; blank cells absent. */
   row(cells: RawCell[], line: number): CsvRow {
     const row: CsvRow = {};
     const names = this.names;
@@ -130,7 +117,7 @@ export class CellReader {
     return row;
   }
 
-  /** A cell no field takes (the same checks as the GraphQL input's, src/services/validation.ts): a control character, or too long. */
+  /** The GraphQL input's checks (src/services/validation.ts). */
   private textRefusal(text: string, line: number, column: string): ImportLineError {
     const refusal = textRefusal(text);
     const why = 'nul' in refusal ? message('import.nulCharacter')

@@ -2,18 +2,16 @@ import { Locale, message, Message, MessageParam, translate } from '../i18n';
 import { AppError, BadInputError, ConflictError, ConflictReason, NotFoundError } from '../services/errors';
 import { MAX_REPORTED_PROBLEMS } from '../services/problems';
 
-/** Most characters of the file an error quotes: a cell of megabytes is not sent back. */
+/** A cell of megabytes is not sent back. */
 export const MAX_QUOTED_CHARS = 80;
 
-/** `text` as an error quotes it: its first MAX_QUOTED_CHARS characters, then an ellipsis. */
 export function quoted(text: string): string {
   return text.length > MAX_QUOTED_CHARS ? `${text.slice(0, MAX_QUOTED_CHARS)}…` : text;
 }
 
-/** Values of a message that list what is accepted, not what the file holds: never shortened. */
+/** They list what is accepted, not what the file holds. */
 const LISTS = new Set(['columns', 'accepted', 'kinds', 'example']);
 
-/** A message whose values quote at most MAX_QUOTED_CHARS of the input each (nested messages too). */
 export function quotedMessage(m: Message): Message {
   if (!m.params) return m;
   const params: Record<string, MessageParam> = {};
@@ -25,7 +23,6 @@ export function quotedMessage(m: Message): Message {
   return { ...m, params };
 }
 
-/** The text of an import error: the line and column at fault (as the file names it, when it names it otherwise), then what is wrong there. */
 function atLineText(line: number | null, column: string | null, header: string | null, detail: Message): Message {
   const named = column && header && header !== column ? message('import.columnAsWritten', { column, header }) : column;
   if (line !== null && named) return message('import.lineColumn', { line, column: named, detail });
@@ -34,11 +31,7 @@ function atLineText(line: number | null, column: string | null, header: string |
   return detail;
 }
 
-/**
- * An import refused: the file's line (1 = the header; a sheet's row number) and column at fault,
- * with the code the GraphQL mutations would give for the same mistake (docs/API.md "Errors"). Nothing of the
- * file is written. `header` is the column's name as the file writes it (`Quantidade (kg)`).
- */
+/** The code the GraphQL mutations would give for the same mistake (docs/API.md "Errors"). */
 export class ImportLineError extends AppError {
   readonly column: string | null;
   readonly detail: Message;
@@ -51,19 +44,18 @@ export class ImportLineError extends AppError {
     readonly reason?: ConflictReason,
     header: string | null = null,
   ) {
-    // What the file holds (a column's name as written, a cell) is quoted shortened, here and in `column`.
+    // What the file holds is quoted shortened.
     super(atLineText(line, column === null ? null : quoted(column), header === null ? null : quoted(header), quotedMessage(detail)));
     this.column = column === null ? null : quoted(column);
     this.detail = quotedMessage(detail);
     this.header = header === null ? null : quoted(header);
   }
 
-  /** The same error, the column named as the file writes it. */
   withHeader(header: string | null): ImportLineError {
     return header === null || this.header !== null || !this.column ? this : new ImportLineError(this.code, this.line, this.column, this.detail, this.reason, header);
   }
 
-  /** The key of what is wrong (`import.otherNotation`…), stable for clients that switch on it. */
+  /** Stable for clients that switch on it. */
   get messageKey(): string {
     return this.detail.key;
   }
@@ -73,11 +65,7 @@ export class ImportLineError extends AppError {
   }
 }
 
-/**
- * The same error at a line, from one the services raise for a field `.<column>`: a validation of
- * the mutations reused unchanged, so the rule and its wording are theirs (the field, named as the
- * column, is not repeated at the start of the message).
- */
+/** The mutations' validation reused unchanged, so the rule and its wording are theirs. */
 export function atLine(error: unknown, line: number, fallbackColumn: string | null = null): ImportLineError {
   if (error instanceof ImportLineError) return error;
   if (error instanceof BadInputError || error instanceof ConflictError) {
@@ -93,10 +81,7 @@ export function atLine(error: unknown, line: number, fallbackColumn: string | nu
   throw error;
 }
 
-/**
- * A file refused whole for bad lines, like a GraphQL batch: first problem's code and place, then
- * `problems` by line (up to MAX_REPORTED_PROBLEMS) and `problemCount`.
- */
+/** Refused whole, like a GraphQL batch. */
 export class ImportProblemsError extends AppError {
   readonly code: ImportLineError['code'];
   readonly first: ImportLineError;
@@ -111,7 +96,6 @@ export class ImportProblemsError extends AppError {
     return this.code === this.first.code ? this.first.reason : undefined;
   }
 
-  /** The first problem's line (1 = the header), column and what is wrong there. */
   get line(): number | null {
     return this.first.line;
   }
@@ -139,7 +123,6 @@ export class ImportProblemsError extends AppError {
   }
 }
 
-/** The problems of a file in the order of its lines (those of no line first), the first of each line and column once. */
 export function byLine(problems: readonly ImportLineError[]): ImportLineError[] {
   const seen = new Set<string>();
   return problems

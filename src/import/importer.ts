@@ -33,29 +33,19 @@ export interface ImportProgress {
 
 export interface ImportOptions {
   kind: ImportKindName | string;
-  /** The producer the file belongs to (purchases, sales; optional for farmers). */
   producerId?: string | null;
-  /** For an edition of an official list (the Semiárido's): its act and the days it is for. */
   edition?: EditionOptions | null;
-  /** The file: CSV text or an .xlsx workbook, told apart by its first bytes. */
   input: Readable;
-  /** CSV field separator; detected from the header line when not given (',' ';' or tab). */
   delimiter?: string | null;
-  /**
-   * How numbers and dates are written: `en` (30120.50, 2026-11-03) or `pt-BR` (30.120,50,
-   * 03/11/2026); null detects it from the file where that is unambiguous.
-   */
+  /** Null detects it from the file where unambiguous. */
   locale?: Locale | null;
   onProgress?: (p: ImportProgress) => void;
-  /** Minimum interval between progress calls while reading, ms. */
   progressEveryMs?: number;
-  /** What reading the file may cost (READ_LIMITS by default). */
   limits?: ReadLimits;
-  /** How long reading the file may take, ms (none: no limit); counted before any connection is taken. */
+  /** Counted before any connection is taken. */
   readTimeoutMs?: number | null;
 }
 
-/** What an import did: the figures the CLI and the HTTP endpoint print. */
 export interface ImportSummary {
   kind: string;
   producerId: string | null;
@@ -63,25 +53,19 @@ export interface ImportSummary {
   counts: Record<string, number>;
   seconds: number;
   rowsPerSecond: number;
-  /** `csv` or `xlsx`. */
   format: string;
-  /** CSV: the separator used. */
   delimiter: string | null;
-  /** The notation the file was read in (null: nothing in it told, and nothing needed to). */
   locale: Locale | null;
 }
 
-/** The kind named `name`, looked up among IMPORT_KINDS' own keys only (a name from outside such as `constructor` is no kind). */
+/** Own keys only: `constructor` is no kind. */
 export function importKind(name: string): ImportKind {
   const kind = Object.hasOwn(IMPORT_KINDS, name) ? (IMPORT_KINDS as Record<string, ImportKind>)[name] : undefined;
   if (!kind) throw new ImportLineError('BAD_USER_INPUT', null, null, message('import.unknownKind', { kind: name, kinds: Object.keys(IMPORT_KINDS).join(', ') }));
   return kind;
 }
 
-/**
- * The errors a wrong separator causes say which one was used: a line of another length than the
- * header, or a header read as one single column that is not one.
- */
+/** The errors a wrong separator causes say which one was used. */
 function withSeparator(error: unknown, source: Source, headerWidth: number): unknown {
   if (!(error instanceof ImportLineError) || !source.delimiter) return error;
   const key = error.detail.key;
@@ -94,17 +78,13 @@ function withSeparator(error: unknown, source: Source, headerWidth: number): unk
   }), error.reason, error.header);
 }
 
-/** A value in PostgreSQL's COPY text format. */
 function copyValue(v: string | number | boolean | null): string {
   if (v === null) return '\\N';
   const s = String(v);
   return /[\\\t\n\r]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r') : s;
 }
 
-/**
- * The checks of an import that need neither the file nor the database: the kind, the producer the
- * file belongs to, and whether the actor may import it. Run before a file is received.
- */
+/** Run before a file is received. */
 export function importTarget(
   actor: Actor, kindName: string, producer: string | null | undefined, editionOptions?: EditionOptions | null,
 ): { kind: ImportKind; producerId: string | null; edition: SemiaridEdition | null } {
@@ -120,18 +100,16 @@ export function importTarget(
   return { kind, producerId, edition: kind.edition ? editionOf(editionOptions ?? {}) : null };
 }
 
-/** What the caller says of an edition (command-line options, query parameters), unchecked. */
 export interface EditionOptions {
   act?: string | null;
   validFrom?: string | null;
   validUntil?: string | null;
 }
 
-/** An edition's act (not empty) and its days: validFrom a date, validUntil none or a date not before it. */
 function editionOf(options: EditionOptions): SemiaridEdition {
   const act = options.act?.trim();
   if (!act) throw new ImportLineError('BAD_USER_INPUT', null, 'act', message('import.editionAct'));
-  // The act is a legal basis, written into answers and files: the same text rules as every input's.
+  // A legal basis, written into answers and files.
   if (textProblem(act, 'legalBasis')) {
     const why = textRefusal(act);
     throw new ImportLineError('BAD_USER_INPUT', null, 'act', 'control' in why
@@ -146,7 +124,6 @@ function editionOf(options: EditionOptions): SemiaridEdition {
   return { act, validFrom: options.validFrom, validUntil };
 }
 
-/** A file read whole and checked line by line, its accepted rows kept as COPY text: no database touched yet. */
 interface ReadFile {
   source: Source;
   cells: CellReader;
@@ -156,7 +133,7 @@ interface ReadFile {
   badLines: number;
 }
 
-/** `rows`, stopped with the late error once `deadline` passes, even while the reader waits or works. */
+/** Stops even while the reader waits or works. */
 async function* untilDeadline<T>(rows: AsyncIterable<T>, deadline: Deadline): AsyncIterable<T> {
   const it = rows[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
@@ -176,11 +153,7 @@ async function* untilDeadline<T>(rows: AsyncIterable<T>, deadline: Deadline): As
   }
 }
 
-/**
- * The first step of an import, with no database connection: the whole file is read, its format
- * told from its bytes, each row checked, under the read limits and the deadline. A file refused
- * here has cost the database nothing.
- */
+/** No database connection: a file refused here has cost the database nothing. */
 async function readFile(kind: ImportKind, producerId: string | null, options: ImportOptions, report: (phase: ImportProgress['phase'], rows: number) => void, onBytes: (n: number) => void): Promise<ReadFile> {
   const timeout = options.readTimeoutMs ?? null;
   const deadline: Deadline | null = timeout ? { at: Date.now() + timeout, seconds: Math.round(timeout / 1000) } : null;
@@ -229,8 +202,7 @@ async function readFile(kind: ImportKind, producerId: string | null, options: Im
         try {
           values = kind.toStaging(cells.row(record, line), producerId);
         } catch (e) {
-          // A bad line is noted and the reading goes on, so that the answer lists every bad line
-          // (the first MAX_REPORTED_PROBLEMS kept, all counted).
+          // Go on so that the answer lists every bad line.
           const problem = cells.at(atLine(e, line));
           if (++badLines <= MAX_REPORTED_PROBLEMS) problems.push(withSeparator(problem, source, headerWidth) as ImportLineError);
           continue;
@@ -267,11 +239,7 @@ async function readFile(kind: ImportKind, producerId: string | null, options: Im
   }
 }
 
-/**
- * One file, all or nothing: rows read and checked as the mutation checks an item before any
- * connection, kept as COPY text, then COPYed to staging, checked in SQL and inserted with one audit
- * entry in one transaction; memory stays flat. Errors name line and column.
- */
+/** All or nothing, in one transaction via COPY to staging; memory stays flat. */
 export async function importFile(ds: DataSource, actor: Actor, options: ImportOptions): Promise<ImportSummary> {
   const started = performance.now();
   const { kind, producerId, edition } = importTarget(actor, options.kind, options.producerId, options.edition);
@@ -296,7 +264,7 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
       if (!found) throw new ImportLineError('NOT_FOUND', null, 'producer', message('notFound.Producer', { id: producerId }));
     }
     await qr.query(`CREATE TEMP TABLE ${STAGING} (line int NOT NULL, ${kind.stagingColumns.map(([n, t]) => `${n} ${t}`).join(', ')}) ON COMMIT DROP`);
-    // pipeline destroys the COPY on any failure (a CopyFail to the server), so that ROLLBACK never waits behind it.
+    // So that ROLLBACK never waits behind the COPY.
     await pipeline(read.copyText.stream(), client.query(copyFrom(`COPY ${STAGING} (line, ${kind.stagingColumns.map(([n]) => n).join(', ')}) FROM STDIN`)));
     report('checking');
 
@@ -328,5 +296,5 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
   };
 }
 
-/** The same as importFile: the name the CSV-only importer had. */
+/** The CSV-only importer's name. */
 export const importCsv = importFile;

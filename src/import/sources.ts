@@ -9,41 +9,30 @@ import { RawCell } from './cells';
 import { ImportLineError } from './import-error';
 import { Spool } from './spool';
 
-/** One row of a file: the line it ends on (CSV) or its row number (a sheet), and its cells. */
 export type SourceRow = [line: number, cells: RawCell[]];
 
-/** What the file turned out to be, and how it is read. */
 export interface Source {
   format: 'csv' | 'xlsx';
-  /** CSV: the separator, and whether it was detected from the header line (not given). */
   delimiter: { char: string; detected: boolean } | null;
   rows: AsyncIterable<SourceRow>;
-  /** Stop reading (the import failed). */
   destroy(error: Error): void;
-  /** Remove what was kept of the file (once read). */
   dispose(): Promise<void>;
 }
 
-/** Bytes handed to the CSV parser at a time. */
 const SLICE = 1 << 16;
-/** How much of the file is looked at before deciding what it is (its header line, at most this). */
 const HEAD = 1 << 16;
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-/** An OLE2 compound file: an .xls workbook of Excel 97–2003. */
+/** OLE2: an .xls of Excel 97–2003. */
 const OLE2_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0]);
 
-/**
- * csv-parse's stream, each record paired with the line it ends on (read from the parser's live
- * counter as the record is pushed: the `info` option would copy the counters into every record,
- * which costs more than the parsing itself).
- */
+/** The line from the parser's live counter: `info` copies counters per record, costing more than parsing. */
 class LineParser extends Parser {
   push(chunk: unknown, encoding?: BufferEncoding): boolean {
     return super.push(chunk === null ? null : [(this as unknown as { info: { lines: number } }).info.lines, chunk], encoding);
   }
 }
 
-/** The field separator of a file from its header line: the most frequent of tab, ';' and ',' (',' when none). */
+/** The most frequent of tab, ';' and ',' in the header line. */
 export function detectDelimiter(head: string): ',' | ';' | '\t' {
   const first = head.split(/\r?\n/, 1)[0] ?? '';
   const count = (c: string) => first.split(c).length - 1;
@@ -51,12 +40,10 @@ export function detectDelimiter(head: string): ',' | ';' | '\t' {
   return count(';') > count(',') ? ';' : ',';
 }
 
-/** How a separator is named in messages. */
 export function separatorName(char: string): string {
   return char === '\t' ? 'tab' : `"${char}"`;
 }
 
-/** The length of `buf` without an incomplete UTF-8 sequence at its end. */
 function completeUtf8(buf: Buffer): number {
   for (let back = 1; back <= Math.min(3, buf.length); back++) {
     const b = buf[buf.length - back];
@@ -69,10 +56,7 @@ function completeUtf8(buf: Buffer): number {
 
 const ENCODING_NAMES = { utf8: 'UTF-8', cp1252: 'Windows-1252' } as const;
 
-/**
- * UTF-8 passes; otherwise Windows-1252 (Portuguese Excel's CSV). The first non-ASCII line decides;
- * a later line in the other encoding, or one over `lineBytes`, refuses the file.
- */
+/** Else Windows-1252 (Portuguese Excel's CSV); the first non-ASCII line decides. */
 function textDecoder(onBytes: (n: number) => void, lineBytes: number): Transform {
   let mode: 'ascii' | 'utf8' | 'cp1252' = 'ascii';
   let decidedAt = 0;
@@ -80,7 +64,6 @@ function textDecoder(onBytes: (n: number) => void, lineBytes: number): Transform
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   const tooLong = () => new ImportLineError('BAD_USER_INPUT', line, null, message('import.lineTooLong', { max: lineBytes }));
-  /** One whole line (its newline included) in UTF-8, or the error that refuses the file. */
   const decode = (bytes: Buffer): Buffer | ImportLineError => {
     if (bytes.length > lineBytes) return tooLong();
     if (isAscii(bytes)) return bytes;
@@ -128,7 +111,6 @@ function textDecoder(onBytes: (n: number) => void, lineBytes: number): Transform
   });
 }
 
-/** Reads the start of `input` (its first line, or HEAD bytes) and gives it back with the whole stream, unread. */
 async function peek(input: Readable): Promise<{ head: Buffer; stream: Readable }> {
   const it = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const chunks: Buffer[] = [];
@@ -157,34 +139,20 @@ async function peek(input: Readable): Promise<{ head: Buffer; stream: Readable }
   return { head: Buffer.concat(chunks), stream };
 }
 
-/**
- * What reading one file may cost, checked while it is read and before any database connection is
- * taken: a workbook is a zip, and a few hundred kilobytes of it can inflate to gigabytes of
- * markup or millions of empty rows.
- */
+/** Checked before any connection: a few hundred KB of zip can inflate to gigabytes. */
 export interface ReadLimits {
-  /** Longest CSV line (and record), bytes. */
   lineBytes: number;
-  /** Bytes a workbook's parts inflate to, all together. */
   inflatedBytes: number;
-  /** Bytes its shared strings inflate to (they are held in memory while the sheet is read). */
+  /** Held in memory while the sheet is read. */
   sharedStringsBytes: number;
-  /** Parts (zip entries) of a workbook. */
   entries: number;
-  /** Longest text between two tags of a part: bounds the longest cell. */
   textRunBytes: number;
-  /** Rows of the sheet read, blank ones included. */
   rows: number;
-  /** Cells of one row (a row's last column). */
   cellsPerRow: number;
-  /** Cells read in all. */
   cells: number;
 }
 
-/**
- * 1 MB is some ten thousand times a real line; 128 MB of markup is some 300,000 rows of a
- * purchases sheet (a larger one is imported as CSV); Excel's own sheet holds 1,048,576 rows.
- */
+/** 128 MB of markup is some 300,000 purchase rows; larger goes as CSV. */
 export const READ_LIMITS: ReadLimits = {
   lineBytes: 1 << 20,
   inflatedBytes: 128 << 20,
@@ -200,22 +168,18 @@ export interface OpenOptions {
   delimiter?: string | null;
   onBytes: (n: number) => void;
   limits?: ReadLimits;
-  /** When reading must be over (epoch ms), and how long that was; none: no deadline. */
   deadline?: Deadline | null;
 }
 
-/** When reading a file must be over (epoch ms), and the seconds it was given. */
 export interface Deadline {
   at: number;
   seconds: number;
 }
 
-/** The file could not be read by its deadline. */
 export function lateError(deadline: Deadline): ImportLineError {
   return new ImportLineError('BAD_USER_INPUT', null, null, message('import.readDeadline', { seconds: deadline.seconds }));
 }
 
-/** `promise`, or the late error once `deadline` has passed. */
 export async function beforeDeadline<T>(promise: Promise<T>, deadline: Deadline | null): Promise<T> {
   if (!deadline) return promise;
   let timer: NodeJS.Timeout | undefined;
@@ -229,7 +193,6 @@ export async function beforeDeadline<T>(promise: Promise<T>, deadline: Deadline 
   }
 }
 
-/** Signatures of files that are not text and not a workbook this reads. */
 const OTHER_FORMATS = [
   Buffer.from([0x1f, 0x8b]), // gzip
   Buffer.from('%PDF'),
@@ -237,10 +200,7 @@ const OTHER_FORMATS = [
   Buffer.from('Rar!'),
 ];
 
-/**
- * CSV (parsed as it arrives) or .xlsx (kept whole, parts inflated once under `limits` before
- * exceljs reads the first sheet); .xls and other binaries refused from their first bytes.
- */
+/** .xlsx is kept whole and inflated under `limits` before exceljs reads it. */
 export async function openSource(input: Readable, options: OpenOptions): Promise<Source> {
   const limits = options.limits ?? READ_LIMITS;
   const deadline = options.deadline ?? null;
@@ -250,7 +210,7 @@ export async function openSource(input: Readable, options: OpenOptions): Promise
     stream.destroy();
     throw new ImportLineError('BAD_USER_INPUT', null, null, message('import.xlsWorkbook'));
   }
-  // A NUL in the header line: UTF-16 or binary (a NUL in a later cell is refused at its line and column).
+  // UTF-16 or binary.
   const firstLine = head.indexOf(10) === -1 ? head : head.subarray(0, head.indexOf(10));
   if (OTHER_FORMATS.some((magic) => head.subarray(0, magic.length).equals(magic)) || firstLine.includes(0)) {
     stream.destroy();
@@ -260,8 +220,7 @@ export async function openSource(input: Readable, options: OpenOptions): Promise
   const given = options.delimiter ?? null;
   const char = given ?? detectDelimiter(isUtf8(text) ? text.toString('utf8') : iconv.decode(head, 'win1252'));
   const decoder = textDecoder(options.onBytes, limits.lineBytes);
-  // Big chunks are cut into 64 KB slices: the parser emits every record of a chunk at once, and
-  // fewer records in flight keep the heap (and the RSS) small.
+  // The parser emits a chunk's records at once; fewer in flight keep the heap small.
   const slicer = new Transform({
     transform(chunk: Buffer, _enc, done) {
       for (let i = 0; i < chunk.length; i += SLICE) this.push(chunk.subarray(i, i + SLICE));
@@ -300,7 +259,6 @@ async function* csvRows(parser: LineParser): AsyncIterable<SourceRow> {
   }
 }
 
-/** A cell of exceljs as a plain value: a formula's result, rich text's text, a hyperlink's text, an error. */
 function plainCell(v: unknown): RawCell {
   if (v === null || v === undefined) return null;
   if (typeof v !== 'object' || v instanceof Date) return v as RawCell;
@@ -313,19 +271,14 @@ function plainCell(v: unknown): RawCell {
   return String(v);
 }
 
-/**
- * Inflates every part of a kept workbook once, without parsing it, and refuses it when it passes
- * a limit: what exceljs then reads is bounded. unzipper is the zip reader exceljs itself uses,
- * so both see the same parts.
- */
+/** Bounds what exceljs reads; unzipper is exceljs's own zip reader, so both see the same parts. */
 async function checkWorkbook(spool: Spool, limits: ReadLimits, deadline: Deadline | null): Promise<void> {
   const refuse = (text: Message) => new ImportLineError('BAD_USER_INPUT', null, null, text);
   const tooBig = () => refuse(message('import.workbookTooBig', { mb: Math.round(limits.inflatedBytes / (1 << 20)) }));
   const { Parse } = await import('unzipper');
   const input = spool.stream();
   const zip = Parse({ forceStream: true });
-  // unzipper emits the errors of a part (a file that ends inside it, a corrupt deflate stream) on
-  // the parser, not on the part being read, which would then wait for ever: the part is failed here.
+  // unzipper emits a part's errors on the parser; the part would wait for ever.
   let current: unzipper.Entry | null = null;
   let failed: Error | null = null;
   zip.on('error', (e: Error) => {
@@ -351,7 +304,7 @@ async function checkWorkbook(spool: Spool, limits: ReadLimits, deadline: Deadlin
         part += chunk.length;
         if (total > limits.inflatedBytes) throw tooBig();
         if (shared && part > limits.sharedStringsBytes) throw refuse(message('import.workbookStrings', { mb: Math.round(limits.sharedStringsBytes / (1 << 20)) }));
-        // Markup cannot hold a literal '<' in text or attributes: the bytes between two bound a cell's text.
+        // No literal '<' in text: the bytes between two bound a cell.
         let from = 0;
         for (let at = chunk.indexOf(0x3c); at !== -1; at = chunk.indexOf(0x3c, at + 1)) {
           if (run + at - from > limits.textRunBytes) break;
@@ -388,7 +341,7 @@ async function workbookSource(stream: Readable, onBytes: (n: number) => void, li
     throw e;
   }
   const input = spool.stream();
-  // exceljs is loaded with the first workbook: a server that reads none starts without it.
+  // A server that reads no workbook starts without exceljs.
   const { stream: excelStream } = await import('exceljs');
   const reader = new excelStream.xlsx.WorkbookReader(input, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'ignore' });
   return {

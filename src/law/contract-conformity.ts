@@ -5,12 +5,9 @@ import { Finding, finding } from './findings';
 import { Feedstock, Region } from './types';
 import { message } from './message';
 
-/**
- * Prior purchase contracts with family farming (Decreto 10.527/2020, art. 3º §2 II–III;
- * PGPAF minimum prices of Decreto 5.996/2006). Pure: the facts come from the records.
- */
+/** Decreto 10.527/2020, art. 3º §2 II–III; Decreto 5.996/2006 (PGPAF). */
 
-/** The terms of a contract that the law looks at. Exactly one counterparty is set. */
+/** Exactly one counterparty is set. */
 export interface ContractFacts {
   signedOn: IsoDate;
   validFrom: IsoDate;
@@ -20,11 +17,10 @@ export interface ContractFacts {
   technicalAssistance: boolean;
   familyFarmerId: string | null;
   organizationId: string | null;
-  /** The counterparty's municipality: the place whose PGPAF price the contract must guarantee. */
+  /** Whose PGPAF price the contract must guarantee. */
   counterpartyPlace?: PriceOrigin | null;
 }
 
-/** The facts of a purchase that decide whether a contract covers it. */
 export interface CoveredPurchaseFacts {
   purchasedOn: IsoDate;
   feedstock: Feedstock;
@@ -32,15 +28,14 @@ export interface CoveredPurchaseFacts {
   organizationId: string | null;
 }
 
-/** A PGPAF minimum price, per kg (Decreto 5.996/2006). */
+/** Decreto 5.996/2006. */
 export interface MinimumPriceValue {
   feedstock: Feedstock;
   pricePerKg: Decimal;
-  /** Where the price applies: null nationwide, a state (its 2-digit IBGE code) or a region (Region). */
+  /** Null nationwide, a state's IBGE code or a Region. */
   scope?: string | null;
 }
 
-/** Where a price is asked for: the municipality of origin (its IBGE code) and its region. */
 export interface PriceOrigin {
   municipalityCode: string;
   region: Region;
@@ -56,23 +51,18 @@ export function scopeRank(scope: string | null | undefined, origin: PriceOrigin 
 
 export interface Conformity {
   conforming: boolean;
-  /** Every condition that fails, in the order of art. 3º §2 II then III. */
   findings: Finding[];
-  /** The PGPAF minimum price in force on the signing date; null where none is in force. */
   minimumPrice: Version<MinimumPriceValue> | null;
 }
 
-/** The ways a contract can fail to cover a purchase (art. 3º §2 II: the contract governs that supply). */
+/** Art. 3º §2 II. */
 export interface Coverage {
   date: boolean;
   feedstock: boolean;
   counterparty: boolean;
 }
 
-/**
- * Decreto 5.996/2006: the PGPAF minimum price in force on `on`, latest published version known.
- * Interpretation: the origin state's price governs, else its region's, else a national one.
- */
+/** Interpretation (Decreto 5.996/2006): the state's price governs, else its region's, else a national one. */
 export function minimumPriceInForce(
   versions: readonly Version<MinimumPriceValue>[],
   feedstock: Feedstock,
@@ -88,11 +78,7 @@ export function minimumPriceInForce(
   return null;
 }
 
-/**
- * Decreto 10.527/2020, art. 3º §2 II — whether a contract covers a purchase: the purchase date
- * within the contract's validity, the same feedstock, the same counterparty (family farmer or
- * organization).
- */
+/** Decreto 10.527/2020, art. 3º §2 II. */
 export function coverage(contract: ContractFacts, purchase: CoveredPurchaseFacts): Coverage {
   return {
     date: within(purchase.purchasedOn, contract.validFrom, contract.validUntil),
@@ -105,37 +91,25 @@ export function covers(c: Coverage): boolean {
   return c.date && c.feedstock && c.counterparty;
 }
 
-/** The CONTRACT_NOT_COVERING finding naming what is not covered; null when all is. */
 export function coverageFinding(c: Coverage): Finding | null {
   if (covers(c)) return null;
   const missing = ([!c.date && 'word.date', !c.feedstock && 'word.feedstock', !c.counterparty && 'word.counterparty'] as const).filter((w) => w !== false).map((w) => message(w));
   return finding('CONTRACT_NOT_COVERING', message('finding.CONTRACT_NOT_COVERING.missing', { missing }));
 }
 
-/**
- * Decreto 10.527/2020, art. 3º §2 II — the first purchase recorded under a contract that it covers
- * (`purchases`: those recorded under it), by purchase date; null when none.
- */
+/** Decreto 10.527/2020, art. 3º §2 II. */
 export function firstCoveredPurchaseOn(contract: ContractFacts, purchases: readonly CoveredPurchaseFacts[]): IsoDate | null {
   let first: IsoDate | null = null;
   for (const p of purchases) if (covers(coverage(contract, p)) && (first === null || p.purchasedOn < first)) first = p.purchasedOn;
   return first;
 }
 
-/**
- * Decreto 10.527/2020, art. 3º §2 II — the contract is signed before the purchase ("firmar
- * previamente"). Interpretation: signed on the purchase date counts as prior (a contract and
- * its first delivery may be dated the same day).
- */
+/** Art. 3º §2 II "firmar previamente": the same day counts as prior (docs/LAW.md). */
 export function signedBefore(contract: Pick<ContractFacts, 'signedOn'>, purchasedOn: IsoDate): boolean {
   return contract.signedOn <= purchasedOn;
 }
 
-/**
- * Decreto 10.527/2020 art. 3º §2º II–III: signed before the first purchase it covers, price at or
- * above the PGPAF minimum on the signing date (where one is in force), assistance assured.
- * Interpretation: signed late, none of its purchases count (docs/LAW.md).
- */
+/** Art. 3º §2º II–III; signed late, none of its purchases count (docs/LAW.md). */
 export function contractConformity(
   contract: ContractFacts,
   minimumPrices: readonly Version<MinimumPriceValue>[],
@@ -156,11 +130,7 @@ export function contractConformity(
   return { conforming: findings.length === 0, findings, minimumPrice };
 }
 
-/**
- * Why a purchase does not count under its contract (art. 3º §2º II), from facts the database
- * established. `perAcquisition` (from 2024, Portaria MDA 28/2024; docs/LAW.md): judged per purchase
- * date, and assistance (III) is a finding of the year, not an exclusion.
- */
+/** Art. 3º §2º II; `perAcquisition`: from 2024 (Portaria MDA 28/2024; docs/LAW.md). */
 export function contractFindingsFromFacts(conformity: Conformity, priorToPurchase: boolean, c: Coverage, signedOn: IsoDate, perAcquisition = false): Finding[] {
   const found: Finding[] = [];
   if (!priorToPurchase) found.push(finding('NO_PRIOR_CONTRACT', message('finding.NO_PRIOR_CONTRACT.signedOn', { signedOn })));
@@ -174,21 +144,16 @@ export function contractFindingsFromFacts(conformity: Conformity, priorToPurchas
   return found;
 }
 
-/** A run of days over which one PGPAF minimum price of a feedstock, for one scope, is in force. */
 export interface MinimumPriceRun {
   feedstock: Feedstock;
-  /** Null nationwide, a state's IBGE code or a region: the SQL takes the most specific run matching a purchase's origin. */
+  /** The SQL takes the most specific run matching the origin. */
   scope: string | null;
   from: IsoDate;
   to: IsoDate;
   pricePerKg: Decimal;
 }
 
-/**
- * Decreto 5.996/2006 — the PGPAF minimum prices in force on each day of [from, to] as known on
- * `asKnownOn`, as maximal runs of days per feedstock (days with none in force are left out): the
- * version in force changes only where a known version starts or ends.
- */
+/** Decreto 5.996/2006, as maximal runs of days per feedstock. */
 export function minimumPriceRuns(versions: readonly Version<MinimumPriceValue>[], from: IsoDate, to: IsoDate, asKnownOn: IsoDate): MinimumPriceRun[] {
   const runs: MinimumPriceRun[] = [];
   const keys = [...new Set(versions.map((v) => `${v.value.feedstock}|${v.value.scope ?? ''}`))].sort();

@@ -4,10 +4,7 @@ import { Finding, finding } from './findings';
 import { OrganizationKind, Registration, RegistrationKind, SupplierKind } from './types';
 import { message } from './message';
 
-/**
- * Portaria MAPA 174/2022 — DAPs were issued only until 2022-10-31; from 2022-11-01 only the CAF
- * is issued, and DAPs already issued stay valid until they expire (related law, "Family farmers").
- */
+/** Portaria MAPA 174/2022: issued DAPs stay valid until they expire. */
 export const LAST_DAP_ISSUE_DAY: IsoDate = '2022-10-31';
 
 export interface Eligibility {
@@ -15,10 +12,7 @@ export interface Eligibility {
   findings: Finding[];
 }
 
-/**
- * Decreto 10.527/2020 art. 2º IV: a DAP or CAF valid on the date (both ends inclusive), else
- * REGISTRATION_NOT_VALID. Interpretation: a DAP starting after 2022-10-31 counts, flagged.
- */
+/** Art. 2º IV, both ends inclusive. Interpretation: a DAP starting after 2022-10-31 counts, flagged. */
 export function farmerEligibility(registrations: readonly Registration[], on: IsoDate): Eligibility {
   const valid = registrations.filter((r) => within(on, r.validFrom, r.validUntil));
   const findings: Finding[] = [];
@@ -39,20 +33,16 @@ export interface OrganizationFacts {
   familyFarmerMembers: number;
 }
 
-/** One declaration of an organization's members (art. 4º VI): `declaredOn` null for counts recorded without a date. */
+/** Art. 4º VI. */
 export interface MembershipDeclaration {
   declaredOn: IsoDate | null;
   members: number;
   familyFarmerMembers: number;
-  /** Order of recording: among declarations of the same day, the later recorded wins. */
+  /** Among the same day, the later recorded wins. */
   seq: number;
 }
 
-/**
- * Decreto 10.527/2020, art. 4º VI — the member counts in force on `on`: the declaration declared
- * latest on or before that day (an undated one counts as declared before any dated one; among the
- * same day, the later recorded). Null when every declaration is later than `on`.
- */
+/** Art. 4º VI; an undated declaration precedes any dated one (docs/LAW.md). */
 export function membershipOn(declarations: readonly MembershipDeclaration[], on: IsoDate): MembershipDeclaration | null {
   let best: MembershipDeclaration | null = null;
   for (const d of declarations) {
@@ -68,7 +58,7 @@ export interface Habilitation {
   findings: Finding[];
 }
 
-/** Decreto 10.527/2020, art. 4º VI — the share of family farmers among the members (0 with no members). */
+/** Art. 4º VI; 0 with no members. */
 export function familyFarmerShare(org: OrganizationFacts): Decimal {
   if (org.members <= 0) return ZERO;
   return new Decimal(org.familyFarmerMembers).div(org.members);
@@ -95,18 +85,14 @@ export function organizationHabilitation(org: OrganizationFacts, registrations: 
   return { on, habilitated: valid.length > 0 && !belowMinimum, findings };
 }
 
-/** What is known about the supplier of a lot on its purchase date. */
 export interface SupplierFacts {
   kind: SupplierKind;
-  /** For FAMILY_FARMER: the farmer's eligibility on the purchase date. */
   farmer?: Eligibility | null;
-  /** For COOPERATIVE or ASSOCIATION: the organization's habilitation on the purchase date. */
   organization?: Habilitation | null;
 }
 
 export interface FamilyFarmingOrigin {
   familyFarming: boolean;
-  /** Why the lot did not come from family farming (empty when it did). */
   findings: Finding[];
 }
 

@@ -9,7 +9,7 @@ import { LawVersionRecord, ParameterName, SEMIARID_SCOPE, versionProblems } from
 export { isParameterName, PARAMETERS, SEMIARID_SCOPE, versionProblems } from './law-parameters';
 export type { LawVersionRecord, ParameterName } from './law-parameters';
 
-/** A coefficient and the per-m³ amounts published with it (Decreto 10.527/2020, arts. 5º, 6º). */
+/** Decreto 10.527/2020, arts. 5º, 6º. */
 export interface CoefficientRuleValue {
   category: RateCategory;
   coefficient: Decimal;
@@ -21,97 +21,72 @@ export interface CoefficientRuleValue {
 export interface AdValoremRates { pis: Decimal; cofins: Decimal }
 export interface PerM3Amounts { pisPerM3: Decimal; cofinsPerM3: Decimal }
 
-/** A single-phase tax on fuels levied on a day, and its per-m³ rate when one is published (LC 214/2025, arts. 172–175). */
+/** LC 214/2025, arts. 172–175. */
 export interface FuelTaxInForce {
   tax: FuelTax;
-  /** The version saying the tax is levied on biodiesel from its validFrom (its legal basis is the tax's). */
   levy: Version<Record<string, string>>;
-  /** The rate per m³ in force, undefined while none is published (RATE_NOT_PUBLISHED). */
+  /** Undefined while none is published. */
   rate: Version<Decimal> | undefined;
 }
 
-/** Kinds of counted Selo spending (Decreto 10.527/2020, art. 3º §2 I a, b, c). */
+/** Decreto 10.527/2020, art. 3º §2 I a, b, c. */
 export type SpendingKind = 'FAMILY_FARMING_ACQUISITION' | 'OTHER_PRODUCT' | 'FOMENTO';
 
-/** Where a plant stands, for the regional minimum shares (art. 3º §3º I). */
+/** Art. 3º §3º I. */
 export interface PlantLocation { region: Region; semiarid: boolean }
 
-/**
- * Every dated legal figure the engine needs, answered for a date as known on another
- * (docs/LAW.md). Implementations are pure: built from version lists loaded by a service.
- * Each accessor throws NoRuleInForceError when nothing is in force.
- */
+/** Dated law, for a date as known on another (docs/LAW.md); throws NoRuleInForceError when none. */
 export interface LawBook {
-  /** Exactly the four category rules in force on `on` as known on `asKnownOn`. */
   coefficientRules(on: IsoDate, asKnownOn: IsoDate): Record<RateCategory, Version<CoefficientRuleValue>>;
   /** Lei 11.116/2005, art. 3º. */
   adValoremRates(on: IsoDate, asKnownOn: IsoDate): Version<AdValoremRates>;
-  /** Lei 11.116/2005, art. 4º: the per-m³ amounts before the reduction coefficients. */
+  /** Lei 11.116/2005, art. 4º, before the coefficients. */
   specialRegimeBase(on: IsoDate, asKnownOn: IsoDate): Version<PerM3Amounts>;
   /** Throws NoRuleInForceError from 2027-01-01 (EC 132/2023, ADCT art. 126, II). */
   assertPisCofinsInForce(on: IsoDate, asKnownOn: IsoDate): void;
-  /** The version saying PIS/Pasep and Cofins are extinct on `on` (EC 132/2023, ADCT art. 126, II), undefined while they are in force. */
+  /** EC 132/2023, ADCT art. 126, II. */
   pisCofinsExtinction(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
-  /** The citation of a rule of the blend in force on `on` (Decreto 10.527/2020, art. 6º §§2º–5º, or the act before it), undefined where none is recorded. */
+  /** Decreto 10.527/2020, art. 6º §§2º–5º, or the act before it. */
   blendRule(rule: BlendRule, on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
-  /** The single-phase taxes on fuels levied on `on`, in FuelTax order, each with its rate when published (LC 214/2025, arts. 172–175). */
+  /** LC 214/2025, arts. 172–175, in FuelTax order. */
   fuelTaxes(on: IsoDate, asKnownOn: IsoDate): FuelTaxInForce[];
-  /** Decreto 10.527/2020, art. 4º VI: undefined while no minimum is published (none is shipped). */
+  /** Decreto 10.527/2020, art. 4º VI; none is shipped. */
   cooperativeMinFamilyFarmerShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal> | undefined;
-  /** Decreto 10.527/2020, art. 3º §3º I–II: minimum counted spending / base for the plant's region. */
+  /** Decreto 10.527/2020, art. 3º §3º I–II. */
   minimumSpendingShare(plant: PlantLocation, on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
-  /** Portaria Interministerial MME/MDA nº 2/2023: minimum part of counted spending in the priority region. */
+  /** Portaria Interministerial MME/MDA nº 2/2023. */
   priorityRegionMinShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
-  /** Weighting factor of a kind of counted spending (default 1). */
   weightingFactor(kind: SpendingKind, on: IsoDate, asKnownOn: IsoDate): Version<Decimal>;
-  /**
-   * Portaria MDA nº 28/2024: the citation saying the Selo's spending of the year containing `on` is
-   * weighted (docs/LAW.md), undefined where the flat model applies (up to 2023; 2024 as known
-   * before 2024-06-28).
-   */
+  /** Portaria MDA nº 28/2024; undefined under the flat model (docs/LAW.md). */
   sealWeightedModel(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
-  /**
-   * Portaria MDA nº 28/2024, p. 40: a weighting factor in force on `on`, undefined where none is;
-   * its value null while the factor is known to exist but no figure is published (alínea a).
-   */
+  /** Portaria MDA nº 28/2024, p. 40; value null while unpublished (alínea a). */
   sealWeightingFactor(factor: SealWeightingFactor, on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
-  /** Portaria MDA nº 28/2024, p. 39: the minimum weighted percentage, its value null while not published (open). */
+  /** Portaria MDA nº 28/2024, p. 39. */
   minimumWeightedShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
-  /**
-   * Decreto 10.527/2020, art. 3º §2º I and §3º II: the wording in force on `on` (among the versions
-   * covering it, the one published last), undefined before 2020-10-23.
-   */
+  /** Decreto 10.527/2020, art. 3º §2º I and §3º II. */
   sealWording(on: IsoDate, asKnownOn: IsoDate): { wording: SeloWording; version: Version<Record<string, string>> } | undefined;
-  /** The citation saying the Semiárido's delimitation in force on `on` is not in our sources (before Res. Condel/Sudene 115/2017), undefined where it is. */
+  /** Before Res. Condel/Sudene 115/2017 the delimitation is not in our sources. */
   semiaridDelimitationOpen(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
-  /** Portaria MDA nº 28/2024, art. 58: the citation saying the balance of the year containing `on` carries, undefined where none does. */
+  /** Portaria MDA nº 28/2024, art. 58. */
   sealBalanceCarries(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
-  /**
-   * The days in [from, to] on which the rules in force (as known on `asKnownOn`) differ from the
-   * day before; `from` only when they change on it. Tax segments start at `from` and these days.
-   */
+  /** Days the rules differ from the day before: where tax segments start. */
   changeDates(from: IsoDate, to: IsoDate, asKnownOn: IsoDate): IsoDate[];
-  /** Every version of a parameter (any scope), in recording order: for listings and audits. */
   versions(parameter: ParameterName): Version<Record<string, string>>[];
-  /** Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º: the basic credit rates on `on`, undefined outside the non-cumulative regime's years. */
+  /** Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º. */
   creditBasicRates(on: IsoDate, asKnownOn: IsoDate): Version<AdValoremRates> | undefined;
-  /** Lei 12.865/2013, art. 31 § 2º: the biodiesel share in force on `on`; its value null while not published. */
+  /** Lei 12.865/2013, art. 31 § 2º. */
   presumedCreditShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
-  /** An open choice of the credit in force on `on`: its value (1 credit, 0 none) null while not published. */
+  /** 1 credit, 0 none. */
   creditChoice(choice: CreditChoice, on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
 }
 
-/** The open choices of the credit an ADMIN publishes (parameter credit-choice). */
 export type CreditChoice = 'IMPORTED_B100_FOR_RESALE' | 'B100_FOR_RESALE';
 
 const CATEGORIES = Object.values(RateCategory);
 const BLEND_RULES = Object.values(BlendRule);
 const FUEL_TAXES = Object.values(FuelTax);
 
-/**
- * A pure LawBook over version records: in force on D as known on K is the version published last
- * (then by `seq`) with publishedOn ≤ K covering D (docs/LAW.md).
- */
+/** In force on D as known on K: the last published covering D (docs/LAW.md). */
 export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
   const groups = new Map<string, Version<Record<string, string>>[]>();
   const byParameter = new Map<string, Version<Record<string, string>>[]>();
@@ -159,10 +134,6 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     }
     return rules;
   }
-  /**
-   * What decides the rules on a day: each category's version (or none), whether PIS/Cofins ended,
-   * the rules of the blend, and each single-phase tax's levy and rate.
-   */
   function signature(on: IsoDate, asKnownOn: IsoDate): unknown[] {
     return [
       extinction(on, asKnownOn), ...CATEGORIES.map((c) => inForce(of('coefficient-rule', c), on, asKnownOn)),
@@ -170,7 +141,6 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
       ...FUEL_TAXES.flatMap((t) => [inForce(of('fuel-tax-levy', t), on, asKnownOn), inForce(of('fuel-tax-rate', t), on, asKnownOn)]),
     ];
   }
-  /** The parameters whose versions may change the rules within a month (changeDates). */
   const TIMELINE: ParameterName[] = ['coefficient-rule', 'pis-cofins-extinction', 'blend-rule', 'fuel-tax-levy', 'fuel-tax-rate'];
 
   return {

@@ -4,74 +4,57 @@ import { Version } from './dated';
 import { message, Message } from './message';
 import { BlendRule, FuelTax, RateCategory, Region, SealWeightingFactor, SeloWording } from './types';
 
-/**
- * docs/LAW.md — the catalogue of the law's dated parameters (what each may be scoped by and which
- * decimal values a version carries) and the check of one version against it, for publishing and
- * for the law book (law-book.ts) that reads the versions.
- */
+/** The catalogue of the law's dated parameters (docs/LAW.md) and the check of a version. */
 
-/** One row of table law_parameter_version (docs/LAW.md): a version of a parameter, in a scope; the decimals as strings. */
+/** One row of law_parameter_version. */
 export interface LawVersionRecord extends Version<Record<string, string>> {
   parameter: string;
   scope: string | null;
 }
 
-/** Scopes of the minimum spending share: the plant's region, or the Semiárido (art. 3º §3º I). */
+/** Art. 3º §3º I. */
 export const SEMIARID_SCOPE = 'SEMIARID';
 
-/**
- * The catalogue of dated parameters: for each, the scopes it may have (null = none) and the
- * decimal values each version carries, with their bounds. Publishing checks a version against it.
- */
 export const PARAMETERS = {
-  /** Decreto 10.527/2020, arts. 5º and 6º: coefficient and published amounts per category. */
+  /** Decreto 10.527/2020, arts. 5º and 6º. */
   'coefficient-rule': { scopes: Object.values(RateCategory) as string[], values: { coefficient: 'fraction', pisPerM3: 'amount', cofinsPerM3: 'amount' } },
-  /** Lei 11.116/2005, art. 3º: rates on gross revenue, as fractions (6,15% = 0.0615). */
+  /** Lei 11.116/2005, art. 3º. */
   'ad-valorem-rates': { scopes: null, values: { pis: 'fraction', cofins: 'fraction' } },
-  /** Lei 11.116/2005, art. 4º: fixed amounts per m³ of the special regime. */
+  /** Lei 11.116/2005, art. 4º. */
   'special-regime-base': { scopes: null, values: { pisPerM3: 'amount', cofinsPerM3: 'amount' } },
-  /** EC 132/2023, ADCT art. 126, II: from its validFrom on, PIS/Pasep and Cofins are extinct. */
+  /** EC 132/2023, ADCT art. 126, II. */
   'pis-cofins-extinction': { scopes: null, values: {} },
-  /** Decreto 10.527/2020, art. 4º VI: minimum share of family farmers among a cooperative's members. */
+  /** Decreto 10.527/2020, art. 4º VI. */
   'cooperative-min-family-farmer-share': { scopes: null, values: { share: 'fraction' } },
-  /** Decreto 10.527/2020, art. 3º §3º I–II: minimum counted spending / base, by plant region. */
+  /** Decreto 10.527/2020, art. 3º §3º I–II. */
   'minimum-spending-share': { scopes: [...Object.values(Region), SEMIARID_SCOPE] as string[], values: { share: 'fraction' } },
-  /** Portaria Interministerial MME/MDA nº 2/2023: minimum part of counted spending in the priority region. */
+  /** Portaria Interministerial MME/MDA nº 2/2023. */
   'priority-region-min-share': { scopes: null, values: { share: 'fraction' } },
-  /** Weighting factor of each kind of counted spending (art. 3º §2º I a, b, c). */
+  /** Art. 3º §2º I a, b, c. */
   'weighting-factor': { scopes: ['FAMILY_FARMING_ACQUISITION', 'OTHER_PRODUCT', 'FOMENTO'] as string[], values: { factor: 'factor' } },
-  /**
-   * Decreto 10.527/2020, art. 3º §2º I and §3º II: the wording in force (scope), cited; the one
-   * published last among those covering a day governs it.
-   */
+  /** Decreto 10.527/2020, art. 3º §2º I and §3º II. */
   'selo-wording': { scopes: Object.values(SeloWording) as string[], values: {} },
-  /**
-   * The days whose Semiárido delimitation (scope: its act) is not in our sources: the priority
-   * region is then judged by the membership imported for them, and the answers say so.
-   */
+  /** Days whose Semiárido delimitation is not in our sources (docs/LAW.md). */
   'semiarid-delimitation-open': { scopes: ['PORTARIA_MI_89_2005'] as string[], values: {} },
-  /** Portaria MDA nº 28/2024: from its validFrom on, the Selo's spending is weighted (the flat model before it). */
+  /** Portaria MDA nº 28/2024. */
   'selo-weighted-model': { scopes: null, values: {} },
-  /**
-   * Portaria MDA nº 28/2024, p. 40: the weighting factor of each alínea. A version may carry no
-   * value: the factor is known, its figure not yet published (alínea a).
-   */
+  /** Portaria MDA nº 28/2024, p. 40; alínea a has no figure yet. */
   'selo-weighting-factor': { scopes: Object.values(SealWeightingFactor) as string[], values: { factor: 'factor' }, valueMayBeOpen: true },
-  /** Portaria MDA nº 28/2024, p. 39: the minimum weighted spending / base. A version may carry no value (open). */
+  /** Portaria MDA nº 28/2024, p. 39; open. */
   'minimum-weighted-share': { scopes: null, values: { share: 'fraction' }, valueMayBeOpen: true },
-  /** Portaria MDA nº 28/2024, art. 58: the years whose evaluation's balance carries to the year after its communication. */
+  /** Portaria MDA nº 28/2024, art. 58. */
   'selo-balance-carry': { scopes: null, values: {} },
-  /** Decreto 10.527/2020, art. 6º §§2º–5º (before it, Lei 11.116/2005, art. 5º §§3º–5º): the citation of each rule of the blend. */
+  /** Decreto 10.527/2020, art. 6º §§2º–5º (before it, Lei 11.116/2005, art. 5º §§3º–5º). */
   'blend-rule': { scopes: Object.values(BlendRule) as string[], values: {} },
-  /** LC 214/2025, arts. 172–175: from its validFrom on, the tax is levied once on biodiesel, per m³. */
+  /** LC 214/2025, arts. 172–175. */
   'fuel-tax-levy': { scopes: Object.values(FuelTax) as string[], values: {} },
-  /** LC 214/2025, art. 174: the specific rate of the tax on biodiesel (B100), R$ per m³, published by the federal Executive (CBS) or the Comitê Gestor (IBS). */
+  /** LC 214/2025, art. 174. */
   'fuel-tax-rate': { scopes: Object.values(FuelTax) as string[], values: { perM3: 'amount' } },
-  /** Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º: the rates of the basic non-cumulative credit, as fractions (1,65% = 0.0165). */
+  /** Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º. */
   'credit-basic-rates': { scopes: null, values: { pis: 'fraction', cofins: 'fraction' } },
-  /** Lei 12.865/2013, art. 31 § 2º: the share of the art. 2º rates that is the presumed credit on biodiesel revenue; open until published. */
+  /** Lei 12.865/2013, art. 31 § 2º; open until published. */
   'presumed-credit-biodiesel': { scopes: null, values: { share: 'fraction' }, valueMayBeOpen: true },
-  /** Open choices of the credit (1 = a credit, 0 = none): B100 bought for resale, imported (Lei 10.865/2004, art. 17) or not (Lei 10.637/2002, art. 3º I b). */
+  /** Lei 10.865/2004, art. 17; Lei 10.637/2002, art. 3º I b. */
   'credit-choice': { scopes: ['IMPORTED_B100_FOR_RESALE', 'B100_FOR_RESALE'] as string[], values: { credit: 'fraction' }, valueMayBeOpen: true },
 } as const satisfies Record<string, { scopes: string[] | null; values: Record<string, 'fraction' | 'amount' | 'factor'>; valueMayBeOpen?: true }>;
 
@@ -81,10 +64,7 @@ export function isParameterName(name: string): name is ParameterName {
   return Object.prototype.hasOwnProperty.call(PARAMETERS, name);
 }
 
-/**
- * What is wrong with a version, as [field, message] pairs: known parameter and scope, its values
- * within bounds, real dates in order, a legal basis; an open figure may come with no value.
- */
+/** [field, message] pairs; an open figure may come with no value. */
 export function versionProblems(r: LawVersionRecord): Array<[string, Message]> {
   const problems: Array<[string, Message]> = [];
   if (!isParameterName(r.parameter)) return [['parameter', message('law.unknownParameter', { parameter: String(r.parameter), known: Object.keys(PARAMETERS).join(', ') })]];

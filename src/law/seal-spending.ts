@@ -11,10 +11,9 @@ import { isPriorityRegion } from './municipality';
 import { Feedstock, PurchasePurpose, Region, SealBaseRule, SealWeightingFactor, SeloWording, SupplierKind } from './types';
 import { message, Message } from './message';
 
-// The Selo's family-farming spending (Decreto 10.527/2020 art. 3º §§2º–3º, wording of the year):
-// what counts and why the rest does not, and the base; from the database's grouped sums. Pure.
+// Decreto 10.527/2020 art. 3º §§2º–3º, in the wording of the year; pure, over grouped SQL sums.
 
-/** Findings of this subject that are not in the shared catalogue (documented in docs/LAW.md). */
+/** Not in the shared catalogue; documented in docs/LAW.md. */
 const SEAL_COMPLIANCE_BASIS = {
   ZERO_BASE: 'Decreto 10.527/2020, art. 3º §3º II–III',
   NO_COUNTED_SPENDING: 'Portaria Interministerial MME/MDA nº 2/2023',
@@ -31,7 +30,6 @@ const SEAL_COMPLIANCE_BASIS = {
 
 export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_BASIS;
 
-/** Each code's general description (in English, src/i18n `finding.<CODE>`) and legal basis. */
 export const SEAL_COMPLIANCE_FINDINGS = Object.fromEntries(
   (Object.keys(SEAL_COMPLIANCE_BASIS) as SealComplianceFindingCode[]).map((code) => [code, { text: message(`finding.${code}`), legalBasis: SEAL_COMPLIANCE_BASIS[code] }]),
 ) as Record<SealComplianceFindingCode, { text: Message; legalBasis: string }>;
@@ -40,35 +38,27 @@ export function sealFinding(code: SealComplianceFindingCode, detail?: Message): 
   return described(code, SEAL_COMPLIANCE_BASIS[code], detail ?? message(`finding.${code}`));
 }
 
-/** Own-production biodiesel sold in the year, and the year's raw-material acquisitions (art. 3º §3º II–III). */
+/** Own production, every market (art. 3º §3º II–III). */
 export interface SalesTotals {
-  /** Revenue of own-production biodiesel sold in the year, every market. */
   ownRevenue: Decimal;
-  /** Volume (m³) of own-production biodiesel sold in the year, every market. */
   ownVolume: Decimal;
-  /** Volume (m³) of own-production biodiesel exported in the year. */
   exportedVolume: Decimal;
-  /** Revenue of own-production biodiesel sold on the domestic market (the base from Portaria MDA nº 28/2024). */
+  /** The base from Portaria MDA nº 28/2024. */
   domesticRevenue?: Decimal;
-  /** Cost of the raw material for biodiesel acquired in the year, from anyone but own production (the original §3º II). */
+  /** Not from own production (the original §3º II). */
   rawMaterialAcquisitions?: Decimal;
 }
 
 export interface Base {
   salesRevenue: Decimal;
-  /** What the base is made of, and the value it starts from (sales, or acquisitions under the original wording). */
   rule: SealBaseRule;
   gross: Decimal;
-  /** The part of `gross` excluded for exports (§3º III). */
+  /** §3º III. */
   exportedValue: Decimal;
   base: Decimal;
 }
 
-/**
- * The base of the minimum shares (art. 3º §3º II–III), by `rule`: own biodiesel sold less the
- * exported proportion (Decreto 10.708/2021), raw material acquired less it (original wording), or
- * domestic sales (Portaria MDA 28/2024). Unrounded; own production only (docs/LAW.md).
- */
+/** Art. 3º §3º II–III by wording; unrounded, own production only (docs/LAW.md). */
 export function sealBase(sales: SalesTotals, rule: SealBaseRule = SealBaseRule.BIODIESEL_SOLD): Base {
   if (rule === SealBaseRule.DOMESTIC_SALES) {
     const domestic = required(sales.domesticRevenue, 'the domestic sales of the year');
@@ -84,37 +74,29 @@ function required(value: Decimal | undefined, what: string): Decimal {
   return value;
 }
 
-/**
- * Decreto 10.527/2020, art. 3º §3º I — the day on which the year's minimum shares are read.
- * Interpretation: the targets of year Y are those in force on 31 December of Y (as known on
- * `asKnownOn`), the day the year's spending closes; a year in progress is measured against them too.
- */
+/** Art. 3º §3º I: the targets in force on 31 December; reading in docs/LAW.md. */
 export function targetDay(year: number): IsoDate {
   return `${year}-12-31`;
 }
 
-/**
- * The decree's wording in force on 31 December governs the year (docs/LAW.md): 2021 by Decreto
- * 10.708/2021's, 2024 by Decreto 11.902/2024's; the decree prevails over a portaria.
- */
+/** The wording in force on 31 December governs the year (docs/LAW.md). */
 export function sealWordingOf(law: LawBook, year: number, asKnownOn: IsoDate): { wording: SeloWording; version: Version<Record<string, string>> } {
   const w = law.sealWording(targetDay(year), asKnownOn);
   if (!w) throw new NoRuleInForceError(message('law.noVersionInForce', { what: 'the wording of Decreto 10.527/2020, art. 3º §2º I and §3º II', on: targetDay(year), asKnownOn }));
   return w;
 }
 
-/** Under the wordings before Decreto 11.902/2024 only family-farming raw material counts (§2º I original). */
+/** §2º I before Decreto 11.902/2024. */
 export function onlyRawMaterialCounts(wording: SeloWording): boolean {
   return wording !== SeloWording.DECRETO_11902_2024;
 }
 
-/** The base rule of a wording, unless the weighted model (Portaria MDA nº 28/2024) sets the domestic sales. */
 export function baseRuleOf(wording: SeloWording, weighted: boolean): SealBaseRule {
   if (weighted) return SealBaseRule.DOMESTIC_SALES;
   return wording === SeloWording.ORIGINAL ? SealBaseRule.RAW_MATERIAL_ACQUISITIONS : SealBaseRule.BIODIESEL_SOLD;
 }
 
-/** A run of days over which every dated parameter used per item (weights, member minimum) is the same. */
+/** Days with the same dated parameters per item. */
 export interface Segment {
   from: IsoDate;
   to: IsoDate;
@@ -133,10 +115,7 @@ function signatureOf(read: () => Version<Decimal | null> | undefined): string {
   }
 }
 
-/**
- * Runs of days with the same weighting factors (art. 3º §2º I; Portaria MDA 28/2024) and member
- * minimum (art. 4º VI) in force; the database groups the year's items by them.
- */
+/** The database groups the year's items by these runs. */
 export function parameterSegments(law: LawBook, from: IsoDate, to: IsoDate, asKnownOn: IsoDate): Segment[] {
   const signature = (d: IsoDate) => [
     ...KINDS.map((k) => signatureOf(() => law.weightingFactor(k, d, asKnownOn))),
@@ -147,35 +126,33 @@ export function parameterSegments(law: LawBook, from: IsoDate, to: IsoDate, asKn
   return runs(from, to, candidates, signature);
 }
 
-/** Where the raw material was produced, or the fomento spent (municipality facts). */
 export interface Place {
   region: Region;
   semiarid: boolean;
 }
 
-/** What the database established about the supplier of a group of purchases, on each purchase date. */
+/** On each purchase date. */
 export interface SupplierRecord {
   kind: SupplierKind;
-  /** Holds a DAP or CAF (jurídica, for an organization) valid on the purchase date (art. 2º IV and V). */
+  /** Art. 2º IV and V. */
   registrationValid: boolean;
-  /** Among those valid on the date, a DAP whose validity starts after the end of DAP issuance (Portaria MAPA 174/2022). */
+  /** Portaria MAPA 174/2022. */
   lateDap: boolean;
-  /** For COOPERATIVE and ASSOCIATION: members and family-farmer members (art. 4º VI). */
+  /** Art. 4º VI. */
   organization: OrganizationFacts | null;
 }
 
-/** The contract a group of purchases was recorded under, with what the database established. */
 export interface GroupContract {
-  /** The contract's id, where the group comes from the records (requirement 3 names it). */
+  /** Requirement 3 names it. */
   id?: string;
   signedOn: IsoDate;
   conformity: Conformity;
-  /** Signed on or before the purchase date (art. 3º §2 II). */
+  /** Art. 3º §2 II. */
   priorToPurchase: boolean;
   coverage: Coverage;
 }
 
-/** Purchases from family farming that share every fact the law looks at (one SQL group). */
+/** One SQL group: the facts the law looks at. */
 export interface PurchaseGroup {
   key: string;
   purpose: PurchasePurpose;
@@ -183,16 +160,14 @@ export interface PurchaseGroup {
   contract: GroupContract | null;
   origin: Place;
   segment: Segment;
-  /** Sum of the acquisition cost (reais). */
   amount: Decimal;
   count: number;
-  /** The product bought: needed from 2024, for factor f (diversified raw material). */
+  /** From 2024, for factor f. */
   product?: Feedstock;
-  /** From 2024: the purchases were priced below the PGPAF minimum in force on their own date. */
+  /** From 2024: PGPAF minimum on each purchase's date. */
   belowMinimumPrice?: boolean;
 }
 
-/** Fomento expenses that share every fact the law looks at (one SQL group). */
 export interface FomentoGroup {
   key: string;
   place: Place;
@@ -206,11 +181,7 @@ export interface SupplierDecision {
   findings: Finding[];
 }
 
-/**
- * The supplier on its purchase dates (art. 2º IV–V, art. 4º VI–VII), from database facts: the same
- * rules as family-farming.ts. Associations count like cooperatives for the Selo (not for II/III);
- * a DAP after 2022-10-31 counts, flagged DAP_ISSUED_AFTER_CUTOFF.
- */
+/** Art. 2º IV–V, art. 4º VI–VII: the rules of family-farming.ts on database facts. */
 export function supplierDecision(s: SupplierRecord, minShare: () => Decimal | null): SupplierDecision {
   const reasons: Finding[] = [];
   if (!s.registrationValid) reasons.push(finding('REGISTRATION_NOT_VALID'));
@@ -230,7 +201,7 @@ export function supplierDecision(s: SupplierRecord, minShare: () => Decimal | nu
   return { eligible, findings };
 }
 
-/** The kind of counted spending of a purchase (art. 3º §2 I a or b). */
+/** Art. 3º §2 I a or b. */
 export function spendingKindOf(purpose: PurchasePurpose): SpendingKind {
   return purpose === PurchasePurpose.OTHER_PRODUCT ? 'OTHER_PRODUCT' : 'FAMILY_FARMING_ACQUISITION';
 }
@@ -238,19 +209,13 @@ export function spendingKindOf(purpose: PurchasePurpose): SpendingKind {
 export interface GroupDecision {
   counts: boolean;
   kind: SpendingKind;
-  /** Counts toward the priority-region part (requirement 2). */
+  /** Requirement 2. */
   priorityRegion: boolean;
-  /** amount × weighting factor when it counts, else 0. */
   weighted: Decimal;
-  /** Empty when it counts. */
   findings: Finding[];
 }
 
-/**
- * Whether a group counts (art. 3º §2º I–II): (a) under a conforming prior contract from an eligible
- * supplier; (b) the same, produced in the North, Northeast or Semiárido. Every reason is listed;
- * `perAcquisition` judges contracts per acquisition (from 2024). Readings: docs/LAW.md.
- */
+/** Art. 3º §2º I–II, every reason listed; readings in docs/LAW.md. */
 export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: IsoDate, perAcquisition = false): GroupDecision {
   const kind = spendingKindOf(g.purpose);
   const inPriority = isPriorityRegion(g.origin);
@@ -266,17 +231,14 @@ export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: I
   return { counts, kind, priorityRegion: inPriority, weighted: g.amount.times(factor), findings: [] };
 }
 
-/**
- * Other products (b) and fomento (c) count only under the wording that names them (Decreto
- * 11.902/2024), read for the item's year; SPENDING_NOT_IN_WORDING cites the wording that does not.
- */
+/** (b) and (c) count only from Decreto 11.902/2024's wording. */
 function notInWording(on: IsoDate, law: LawBook, asKnownOn: IsoDate): Finding[] {
   const w = law.sealWording(targetDay(Number(on.slice(0, 4))), asKnownOn);
   if (!w || !onlyRawMaterialCounts(w.wording)) return [];
   return [sealFinding('SPENDING_NOT_IN_WORDING', message('finding.SPENDING_NOT_IN_WORDING.wording', { legalBasis: w.version.legalBasis }))];
 }
 
-/** Decreto 10.527/2020, art. 3º §2 I c — fomento counts when spent in the North, Northeast or Semiárido (from Decreto 11.902/2024). */
+/** Art. 3º §2 I c (from Decreto 11.902/2024). */
 export function decideFomentoGroup(g: FomentoGroup, law: LawBook, asKnownOn: IsoDate): GroupDecision {
   const inPriority = isPriorityRegion(g.place);
   const findings = [...(inPriority ? [] : [finding('OUTSIDE_PRIORITY_REGION')]), ...notInWording(g.segment.from, law, asKnownOn)];
@@ -285,10 +247,7 @@ export function decideFomentoGroup(g: FomentoGroup, law: LawBook, asKnownOn: Iso
   return { counts: true, kind: 'FOMENTO', priorityRegion: true, weighted: g.amount.times(factor), findings: [] };
 }
 
-/**
- * Art. 4º VI: the year's information that purchases from organizations were judged by their
- * DAP/CAF jurídica alone, on days when no member minimum was published (docs/LAW.md).
- */
+/** Art. 4º VI with no member minimum published (docs/LAW.md). */
 export function memberMinimumFindings(purchases: readonly PurchaseGroup[], law: LawBook, asKnownOn: IsoDate): Finding[] {
   const open = purchases.some((g) => g.supplier.organization && !law.cooperativeMinFamilyFarmerShare(g.segment.from, asKnownOn));
   return open ? [sealFinding('MEMBER_MINIMUM_NOT_PUBLISHED')] : [];

@@ -11,8 +11,7 @@ import {
 import { Feedstock, SealBaseRule, SealComplianceModel, SealWeightingFactor } from './types';
 import { message } from './message';
 
-// A Selo year's result under the flat model (Portaria MAPA 144/2019, secondary): years to 2023 and
-// 2024 as known before 2024-06-28; requirement 2 (Portaria MME/MDA 2/2023) for both models.
+// Flat model (Portaria MAPA 144/2019); requirement 2 (Portaria MME/MDA 2/2023) for both models.
 
 export interface ExcludedGroup {
   key: string;
@@ -27,73 +26,62 @@ export interface SealComplianceFacts {
   sales: SalesTotals;
   purchases: PurchaseGroup[];
   fomento: FomentoGroup[];
-  /** Art. 58 (weighted model): the balances of earlier evaluations that count toward this year. */
+  /** Art. 58 (weighted model). */
   balancesIn?: BalanceIn[];
-  /** Art. 58: this year's evaluation, when recorded as communicated (and known on asKnownOn). */
+  /** Art. 58: when recorded as communicated. */
   evaluation?: SealEvaluation | null;
 }
 
 /** One factor applied to an item (Portaria MDA nº 28/2024, p. 40). */
 export interface AppliedFactor {
   factor: SealWeightingFactor;
-  /** The alínea: a … f. */
   alinea: string;
-  /** Null while the factor is known to apply but its figure is not published (alínea a): the item is weighed without it. */
+  /** Null while unpublished (alínea a). */
   value: Decimal | null;
   legalBasis: string;
 }
 
-/** A counted group of spending as weighed: its actual value, each factor applied and its weighted value. */
 export interface CountedItem {
   key: string;
   source: 'PURCHASE' | 'FOMENTO';
   kind: SpendingKind;
   count: number;
-  /** Where the spending was (origin municipality of an acquisition, municipality of fomento), on its date. */
   place: Place;
   product: Feedstock | null;
-  /** Of an acquisition from an organization: its family-farmer members / members. */
   organizationShare: Decimal | null;
-  /** First day of the run of days whose factors apply. */
   on: IsoDate;
   actual: Decimal;
-  /** The weighted model's factors (empty in the flat model, whose single factor is `weight`). */
+  /** Empty in the flat model. */
   factors: AppliedFactor[];
-  /** Product of the factors (1 when none applies); null while one has no published figure (alínea a). */
+  /** Null while a factor is unpublished (alínea a). */
   weight: Decimal | null;
-  /** actual × weight; null while the weight is. */
   weighted: Decimal | null;
   priorityRegion: boolean;
-  /** Findings that do not exclude it (PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED). */
+  /** Findings that do not exclude it. */
   findings: Finding[];
 }
 
-/** Requirement 1: weighted (or counted) spending / base ≥ the minimum share. */
+/** Requirement 1. */
 export interface MinimumShareRequirement {
-  /** The minimum in force on 31 December of the year; its value null while not published (weighted model). */
   requiredShare: Version<Decimal | null>;
   achievedShare: Decimal;
-  /** requiredShare × base in (weighted) reais; null while the minimum is not published. */
   requiredAmount: Decimal | null;
-  /** Art. 58: the balances brought in, summed (a surplus counts toward the minimum, a deficit adds to it); null while one is unknown. */
+  /** Art. 58: a surplus counts toward the minimum, a deficit adds to it. */
   balanceIn: Decimal | null;
-  /** requiredAmount − counted spending − balanceIn, at least 0; null while the minimum (or a balance) is not known. */
   shortfall: Decimal | null;
-  /** Null while the minimum is not published (MINIMUM_NOT_PUBLISHED). */
   met: boolean | null;
 }
 
-/** Requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): actual spending in the priority region / actual total. */
+/** Requirement 2 (Portaria Interministerial MME/MDA nº 2/2023), on actual spending. */
 export interface PriorityRegionRequirement {
-  /** The year's minimum; null before 2024 (no such requirement). */
+  /** Null before 2024. */
   requiredShare: Version<Decimal> | null;
   share: Decimal;
-  /** Actual reais still to spend in the priority region to reach it (with nothing else spent); 0 when met. */
   shortfall: Decimal;
   met: boolean;
 }
 
-/** Requirement 3 (art. 3º §2º III), from 2024 the producer's obligation: the contracts of the year without technical assistance. */
+/** Requirement 3 (art. 3º §2º III), the producer's from 2024. */
 export interface TechnicalAssistanceRequirement {
   contractIds: string[];
   met: boolean;
@@ -104,40 +92,32 @@ export interface SealComplianceResult extends Base {
   year: number;
   asKnownOn: IsoDate;
   model: SealComplianceModel;
-  /** The act the model rests on. */
   modelLegalBasis: string;
   /** Counted (a), (b), (c). Interpretation: shown before weighting (what was spent). */
   familyFarmingAcquisitions: Decimal;
   otherProductAcquisitions: Decimal;
   fomento: Decimal;
-  /** (a) + (b) + (c) as spent (actual, unweighted). */
   actualTotal: Decimal;
-  /** (a) + (b) + (c), each times its weighting factors; items whose weight awaits a factor are not in it. */
+  /** Without items whose weight awaits a factor. */
   countedTotal: Decimal;
-  /** Actual value of the counted items whose weight awaits a factor not published (alínea a): countedTotal is incomplete by them. */
+  /** What countedTotal lacks (alínea a). */
   awaitingFactor: Decimal;
-  /** The actual spending in the North, Northeast and Semiárido (requirement 2). */
   priorityRegionAmount: Decimal;
   achievedShare: Decimal;
   minimumShare: MinimumShareRequirement;
   priorityRegion: PriorityRegionRequirement;
-  /** Null in the flat model (the contract's technical assistance then decides whether its purchases count). */
+  /** Null in the flat model, where it decides whether purchases count. */
   technicalAssistance: TechnicalAssistanceRequirement | null;
-  /** Every requirement met: true; one not met: false; otherwise null (a minimum not published). */
   compliant: boolean | null;
   items: CountedItem[];
   excluded: ExcludedGroup[];
   findings: Finding[];
-  /** Art. 58 (weighted model): the balances brought in and the year's own balance leaving it (undefined where the year's does not carry). */
+  /** Art. 58 (weighted model). */
   balance: { broughtIn: BalanceIn[]; carriedOut: BalanceOut | undefined };
 }
 
 
-/**
- * docs/LAW.md (computed unrounded): the spending a share of the base requires divides last,
- * share × revenue × (volume − exported) / volume, never share × a 34-digit base; a threshold that
- * is a round sum (15% of 160.520 × 1/3 = 8.026,00) is then met by spending exactly that sum.
- */
+/** Divides last, so a round threshold is met by spending exactly it (docs/LAW.md). */
 export function requiredSpending(share: Decimal, sales: SalesTotals, base: Base): Decimal {
   if (base.base.lte(0)) return ZERO;
   const { ownVolume, exportedVolume } = sales;
@@ -145,7 +125,7 @@ export function requiredSpending(share: Decimal, sales: SalesTotals, base: Base)
   return share.times(base.gross).times(ownVolume.minus(exportedVolume)).div(ownVolume);
 }
 
-/** Portaria Interministerial MME/MDA nº 2/2023: the year's minimum priority-region part, null before 2024 (none in force). */
+/** Portaria Interministerial MME/MDA nº 2/2023; null before 2024. */
 export function priorityRegionMinimum(law: LawBook, year: number, asKnownOn: IsoDate): Version<Decimal> | null {
   try {
     return law.priorityRegionMinShare(targetDay(year), asKnownOn);
@@ -155,10 +135,7 @@ export function priorityRegionMinimum(law: LawBook, year: number, asKnownOn: Iso
   }
 }
 
-/**
- * Requirement 2: actual priority-region spending / actual total ≥ the minimum; shortfall
- * x = (S × T − P) / (1 − S). None before 2024; nothing counted → met (NO_COUNTED_SPENDING).
- */
+/** Shortfall x = (S × T − P) / (1 − S); nothing counted → met (NO_COUNTED_SPENDING). */
 export function priorityRegionRequirement(required: Version<Decimal> | null, priority: Decimal, total: Decimal): PriorityRegionRequirement {
   const share = total.isZero() ? ZERO : priority.div(total);
   if (!required || total.isZero()) return { requiredShare: required, share, shortfall: ZERO, met: true };
@@ -168,7 +145,6 @@ export function priorityRegionRequirement(required: Version<Decimal> | null, pri
   return { requiredShare: required, share, shortfall: met ? ZERO : shortfall, met };
 }
 
-/** The year-level findings of requirements 1 and 2 (both models). */
 export function requirementFindings(
   year: number, r: Pick<SealComplianceResult, 'achievedShare' | 'minimumShare' | 'priorityRegion' | 'model'>, zeroBase: boolean, nothingCounted: boolean,
 ): Finding[] {
@@ -191,16 +167,13 @@ export function requirementFindings(
   return findings;
 }
 
-/** Every requirement met: true; one not met: false; none failing but one unknown: null. */
+/** Null when none fails but one is unknown. */
 export function verdict(...met: Array<boolean | null>): boolean | null {
   if (met.some((m) => m === false)) return false;
   return met.some((m) => m === null) ? null : true;
 }
 
-/**
- * Flat model (art. 3º §2º I, §3º): counted / base ≥ the region's minimum, plus requirement 2 from
- * 2024; unrounded comparisons. A zero base → share 0, requirement 1 met (ZERO_BASE).
- */
+/** Art. 3º §2º I, §3º, unrounded; a zero base meets requirement 1 (ZERO_BASE). */
 export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): SealComplianceResult {
   const { year, asKnownOn } = facts;
   const wording = sealWordingOf(law, year, asKnownOn);

@@ -5,7 +5,6 @@ export enum Region { NORTH = 'NORTH', NORTHEAST = 'NORTHEAST', CENTER_WEST = 'CE
 export enum Feedstock {
   SOYBEAN = 'SOYBEAN',
   CASTOR_BEAN = 'CASTOR_BEAN',
-  /** Fruit, stone or kernel of palm (Decreto 10.527/2020, art. 6º, I). */
   PALM = 'PALM',
   COTTONSEED = 'COTTONSEED',
   SUNFLOWER = 'SUNFLOWER',
@@ -14,9 +13,8 @@ export enum Feedstock {
   MACAUBA = 'MACAUBA',
   BEEF_TALLOW = 'BEEF_TALLOW',
   USED_COOKING_OIL = 'USED_COOKING_OIL',
-  /** Soybean oil (óleo de soja): not diversified raw material (Portaria MDA nº 28/2024, factor f). */
+  /** With LIVE_ANIMALS, not diversified (Portaria MDA nº 28/2024, factor f). */
   SOYBEAN_OIL = 'SOYBEAN_OIL',
-  /** Live animals (animais vivos): not diversified raw material (Portaria MDA nº 28/2024, factor f). */
   LIVE_ANIMALS = 'LIVE_ANIMALS',
   OTHER = 'OTHER',
 }
@@ -50,84 +48,61 @@ export enum TaxPeriodStatus { OPEN = 'OPEN', CLOSED = 'CLOSED' }
 /** Lei 11.116/2005: art. 3º ad valorem (default) or art. 4º special regime per m³. */
 export enum TaxRegime { AD_VALOREM = 'AD_VALOREM', SPECIAL_PER_M3 = 'SPECIAL_PER_M3' }
 export enum Role { ADMIN = 'ADMIN', AUDITOR = 'AUDITOR', PRODUCER = 'PRODUCER' }
-/**
- * The single-phase taxes on fuels, biodiesel (B100) included, levied once per unit of quantity
- * (Lei Complementar 214/2025, arts. 172–175): the CBS replaces PIS/Pasep and Cofins from 2027
- * (EC 132/2023, ADCT art. 126); the IBS follows.
- */
+/** LC 214/2025, arts. 172–175; the CBS replaces PIS/Cofins from 2027 (EC 132/2023, ADCT art. 126). */
 export enum FuelTax { CBS = 'CBS', IBS = 'IBS' }
-/** Whether a single-phase tax's amount is known: its per-m³ rate is published, or not yet (LC 214/2025, art. 174 III). */
+/** LC 214/2025, art. 174 III. */
 export enum FuelTaxStatus { COMPUTED = 'COMPUTED', RATE_NOT_PUBLISHED = 'RATE_NOT_PUBLISHED' }
-/**
- * Own production's valuation (art. 6º §4º; docs/LAW.md): the month's third-party price per kg,
- * else the third-party lots used, else kilograms.
- */
+/** Art. 6º §4º and its fallbacks, in order; reading in docs/LAW.md. */
 export enum OwnProductionValuation {
   THIRD_PARTY_ACQUISITIONS = 'THIRD_PARTY_ACQUISITIONS',
   THIRD_PARTY_LOTS_USED = 'THIRD_PARTY_LOTS_USED',
   QUANTITY = 'QUANTITY',
 }
-/**
- * The rules of the blend a tax segment applies and cites (Decreto 10.527/2020, art. 6º §§2º–5º;
- * before it, Lei 11.116/2005, art. 5º §§3º–5º under Decreto 7.768/2012): dated citations, no figure.
- */
+/** Decreto 10.527/2020, art. 6º §§2º–5º (before it, Decreto 7.768/2012): citations, no figure. */
 export enum BlendRule {
-  /** §3º: the average weighted by the acquisition cost of the raw material used. */
+  /** §3º */
   COST_WEIGHTED = 'COST_WEIGHTED',
-  /** §4º: own production valued at the average third-party price. */
+  /** §4º */
   OWN_PRODUCTION_VALUATION = 'OWN_PRODUCTION_VALUATION',
-  /** §5º: imported biodiesel at the general amounts. */
+  /** §5º */
   IMPORTED_AT_GENERAL = 'IMPORTED_AT_GENERAL',
-  /** §2º: the family-farming categories need the Selo in regular standing. */
+  /** §2º */
   SEAL_CONDITION = 'SEAL_CONDITION',
 }
 
-/**
- * FLAT: counted spending against the region's minimum (Portaria MAPA 144/2019; to 2023, 2024 as
- * known before 2024-06-28). WEIGHTED: Portaria MDA 28/2024, published 2024-06-28.
- */
+/** FLAT: Portaria MAPA 144/2019; WEIGHTED: Portaria MDA 28/2024 (published 2024-06-28). */
 export enum SealComplianceModel { FLAT = 'FLAT', WEIGHTED = 'WEIGHTED' }
 
-/** The wordings of Decreto 10.527/2020, art. 3º §2º I and §3º II, in the order they came into force. */
+/** Decreto 10.527/2020, art. 3º §2º I and §3º II, in force order. */
 export enum SeloWording {
-  /** Original (DOU 23/10/2020): share of the year's raw-material acquisitions; raw material only. */
+  /** DOU 23/10/2020 */
   ORIGINAL = 'ORIGINAL',
-  /** §3º II as amended by Decreto 10.708/2021: share of the value of biodiesel sold; raw material only. */
   DECRETO_10708_2021 = 'DECRETO_10708_2021',
-  /** §2º I a–c as given by Decreto 11.902/2024: other products (b) and fomento (c) in the priority region count too. */
+  /** Adds other products (b) and fomento (c) in the priority region. */
   DECRETO_11902_2024 = 'DECRETO_11902_2024',
 }
 
-/** What the base of the minimum share is made of. */
 export enum SealBaseRule {
-  /** Original §3º II: the year's raw-material acquisitions, less the part proportional to the exported volume (§3º III). */
+  /** Original §3º II, less exports (§3º III). */
   RAW_MATERIAL_ACQUISITIONS = 'RAW_MATERIAL_ACQUISITIONS',
-  /** §3º II from Decreto 10.708/2021: the value of own biodiesel sold, less the part proportional to the exported volume (§3º III). */
+  /** §3º II from Decreto 10.708/2021, less exports (§3º III). */
   BIODIESEL_SOLD = 'BIODIESEL_SOLD',
-  /** Portaria MDA nº 28/2024 (weighted model): the gross value of own biodiesel sold on the domestic market. */
+  /** Portaria MDA nº 28/2024. */
   DOMESTIC_SALES = 'DOMESTIC_SALES',
 }
 
-/**
- * The weighting factors of Selo spending (Portaria MDA nº 28/2024, p. 40), one per alínea; each is
- * a dated parameter (`selo-weighting-factor`, scoped by these names).
- */
+/** Portaria MDA nº 28/2024, p. 40, one per alínea (FACTOR_ALINEA). */
 export enum SealWeightingFactor {
-  /** a) open: not in our sources (presumed: organizations with more than 75% family-farmer members). */
+  /** Presumed: not in our sources. */
   ORGANIZATION_ABOVE_75 = 'ORGANIZATION_ABOVE_75',
-  /** b) organizations whose members are up to 75% family farmers with a valid CAF or DAP, any region. */
   ORGANIZATION_UP_TO_75 = 'ORGANIZATION_UP_TO_75',
-  /** c) fomento in the Norte, Nordeste and Semiárido; does not combine with the others. */
+  /** Does not combine with the others. */
   FOMENTO_PRIORITY_REGION = 'FOMENTO_PRIORITY_REGION',
-  /** d) acquisitions in the Norte, Nordeste and Semiárido. */
   ACQUISITION_PRIORITY_REGION = 'ACQUISITION_PRIORITY_REGION',
-  /** e) acquisitions in the Centro-Oeste or Sudeste. */
   ACQUISITION_CENTER_WEST_SOUTHEAST = 'ACQUISITION_CENTER_WEST_SOUTHEAST',
-  /** f) diversified raw material: anything but soybeans, soybean oil and live animals. */
   DIVERSIFIED_RAW_MATERIAL = 'DIVERSIFIED_RAW_MATERIAL',
 }
 
-/** The alínea of Portaria MDA nº 28/2024 (p. 40) each weighting factor is. */
 export const FACTOR_ALINEA: Record<SealWeightingFactor, string> = {
   [SealWeightingFactor.ORGANIZATION_ABOVE_75]: 'a',
   [SealWeightingFactor.ORGANIZATION_UP_TO_75]: 'b',
@@ -145,12 +120,11 @@ export interface Registration {
   validUntil: string;
 }
 
-/** Where a lever spends: the regional factor it gets (Portaria MDA nº 28/2024, p. 40, d and e; the Sul none). */
+/** Portaria MDA nº 28/2024, p. 40, d and e; the Sul gets none. */
 export enum LeverRegion {
-  /** Norte, Nordeste or Semiárido: factor d (fomento: c), part of requirement 2. */
+  /** Factor d (fomento: c). */
   PRIORITY_REGION = 'PRIORITY_REGION',
-  /** Centro-Oeste or Sudeste outside the Semiárido: factor e. */
+  /** Outside the Semiárido. */
   CENTER_WEST_SOUTHEAST = 'CENTER_WEST_SOUTHEAST',
-  /** Sul: no regional factor. */
   SOUTH = 'SOUTH',
 }

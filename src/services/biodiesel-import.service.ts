@@ -23,55 +23,44 @@ export interface RecordImportInput {
   clearedOn: string;
   volumeM3: Decimal;
   declarationNumber: string;
-  /** The NF-e that documents the import (an entry note of foreign origin), if any. */
   invoiceKey?: string | null;
 }
 
-/** An import declaration's number as recorded: a DI (e.g. 26/1234567-8) or a DUIMP (e.g. 26BR00000012345-6); letters, digits, '/', '-', '.'. */
+/** A DI (26/1234567-8) or a DUIMP (26BR00000012345-6). */
 const DECLARATION = /^[0-9A-Z][0-9A-Z./-]{4,39}$/;
 
-/**
- * The imports of producer `producer` cleared in [first, last] (SQL expressions) as the law needs
- * them, by clearance date then id: a JSON array, for a statement of one or of many producers.
- */
+/** A JSON array, for a statement of one or of many producers. */
 export function importsOfMonthSql(producer: string, first: string, last: string): string {
   return `(SELECT coalesce(json_agg(json_build_object('id', i.id::text, 'declarationNumber', i.declaration_number, 'clearedOn', i.cleared_on,
               'volumeM3', i.volume_m3::text) ORDER BY i.cleared_on, i.id), '[]'::json)
       FROM biodiesel_import i WHERE i.producer_id = ${producer} AND i.cleared_on BETWEEN ${first} AND ${last} AND ${activeSql('i')})`;
 }
 
-/** The JSON of importsOfMonthSql as ImportFacts. */
 export function importFacts(json: Array<{ id: string; declarationNumber: string; clearedOn: string; volumeM3: string }>): ImportFacts[] {
   return json.map((r) => ({ id: r.id, declarationNumber: r.declarationNumber, clearedOn: r.clearedOn, volumeM3: new Decimal(r.volumeM3) }));
 }
 
-/** The imports of a month as the law needs them: one statement, by clearance date then id. */
 export async function importsOfMonth(q: DataSource | EntityManager, producerId: string, year: number, month: number): Promise<ImportFacts[]> {
   const [row] = await q.query(`SELECT ${importsOfMonthSql('$1', '$2::date', '$3::date')} AS imports`, [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)]);
   return importFacts(row.imports);
 }
 
-/**
- * Imports of biodiesel (Decreto 10.527/2020, art. 5º §1º): recorded in batches, all or nothing,
- * each with its date of customs clearance, volume and declaration number (unique per producer);
- * their PIS/Pasep-Importação and Cofins-Importação per m³ (src/law/tax-period/imports.ts).
- */
+/** Decreto 10.527/2020, art. 5º §1º; the figures in src/law/tax-period/imports.ts. */
 export class BiodieselImportService {
   constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>) {}
 
-  /** Producer.imports for many producers at once, ordered by clearedOn then id; from/to bound clearedOn. */
   pagesByProducer(actor: Actor, keys: readonly ProducerPageKey[]): Promise<Array<Connection<BiodieselImport> | Error>> {
     return pagesByProducer(this.ds, actor, { entity: BiodieselImport, keyset: IMPORT_KEYSET }, keys);
   }
 
-  /** Record a batch: every item is validated, then all are inserted; one bad item writes nothing, and every bad item is reported. */
+  /** One bad item writes nothing, and every bad item is reported. */
   async record(actor: Actor, inputs: RecordImportInput[]): Promise<BiodieselImport[]> {
     assertWritable(actor, inputs.map((s, i) => ({ field: `input[${i}].producerId`, id: s.producerId })));
     if (inputs.length === 0) return [];
     return mutate(this.ds, actor, (em) => this.write(em, actor, inputs));
   }
 
-  /** record's work in a transaction the caller holds (the NF-e import writes several kinds in one). */
+  /** The NF-e import writes several kinds in one transaction. */
   async write(em: EntityManager, actor: Actor, inputs: RecordImportInput[]): Promise<{ result: BiodieselImport[]; audit: AuditRecord[] }> {
     assertWritable(actor, inputs.map((s, i) => ({ field: `input[${i}].producerId`, id: s.producerId })));
     const problems = new Problems();
@@ -105,7 +94,6 @@ export class BiodieselImportService {
     };
   }
 
-  /** The checks one item needs no database for (docs/API.md "Errors"), naming the offending field. */
   static toRow(input: RecordImportInput, at: string): BiodieselImport {
     const clearedOn = requireDate(input.clearedOn, `${at}.clearedOn`);
     const volumeM3 = requirePositiveDecimal(input.volumeM3, `${at}.volumeM3`);
@@ -117,11 +105,7 @@ export class BiodieselImportService {
     return Object.assign(new BiodieselImport(), { producerId: input.producerId, clearedOn, volumeM3, declarationNumber, invoiceKey });
   }
 
-  /**
-   * importContributions(producerId, year, month, asKnownOn): the month's imports and their
-   * PIS/Pasep-Importação and Cofins-Importação on their own; ADMIN and AUDITOR any producer, a
-   * PRODUCER its own (another is NOT_FOUND).
-   */
+  /** A PRODUCER its own; another is NOT_FOUND. */
   async contributions(actor: Actor, producerId: string, year: number, month: number, asKnownOn: IsoDate): Promise<ImportContributionsFigures> {
     checkMonth(year, month);
     await requireVisibleProducer(this.ds, actor, producerId);

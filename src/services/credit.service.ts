@@ -18,17 +18,16 @@ import { activeSql } from './record-state';
 import { mutate } from './transaction';
 import { checkMonth } from './validation';
 
-/** The month's credits, net and balances as the API shows them. */
 export interface MonthCreditsView extends MonthCredits {
   year: number;
   month: number;
   method: ApportionmentMethod | null;
-  /** The regime of incidence recorded for the year; null: none recorded (read as non-cumulative). */
+  /** Null: none recorded, read as non-cumulative. */
   incidence: IncidenceRegime | null;
   purchases: PurchaseCredit[];
   net: MonthNet;
   balances: Balance[];
-  /** Months of the fold whose debit could not be computed (their credits were carried whole). */
+  /** Their credits were carried whole. */
   warnings: string[];
 }
 
@@ -44,7 +43,7 @@ export interface RecordCreditClaimInput {
   documentNumber?: string | null;
 }
 
-/** The regime of incidence of PIS/Pasep and Cofins (0110 COD_INC_TRIB 1 or 2). */
+/** 0110 COD_INC_TRIB 1 or 2. */
 export enum IncidenceRegime { NON_CUMULATIVE = 'NON_CUMULATIVE', CUMULATIVE = 'CUMULATIVE' }
 
 export interface ElectIncidenceInput {
@@ -70,16 +69,11 @@ interface PurchaseRow {
 const dec = (v: string | null) => (v === null ? null : new Decimal(v));
 const toYm = (d: IsoDate) => ({ year: yearOf(d), month: monthOf(d) });
 
-/**
- * The non-cumulative credits of a producer (Lei 10.637/2002 and Lei 10.833/2003, art. 3º): each
- * month's credits from its purchases and biodiesel revenue (src/law/credits decides), and the
- * balances folded month by month from the producer's first record, against the debits of the
- * tax period (TaxPeriodService) and the claims recorded; from 2027 against the CBS.
- */
+/** Lei 10.637/2002 and Lei 10.833/2003, art. 3º: balances folded month by month; from 2027 against the CBS. */
 export class CreditService {
   constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>, private readonly taxPeriods: TaxPeriodService) {}
 
-  /** TaxPeriod.credits / net / balances: the producer is already within the caller's scope. */
+  /** The producer is already within the caller's scope. */
   async ofMonth(producer: Producer, year: number, month: number, asKnownOn: IsoDate): Promise<MonthCreditsView> {
     checkMonth(year, month);
     const law = await this.lawBook();
@@ -118,7 +112,6 @@ export class CreditService {
     return { year, month, ...last!.credits, method: last!.method, incidence: last!.incidence, purchases: last!.purchases, net: nets[nets.length - 1], balances, warnings };
   }
 
-  /** The month's credits and the balances before and after it, for the EFD-Contribuições (M100/M500, 1100/1500). */
   async efdCredits(producer: Producer, year: number, month: number, asKnownOn: IsoDate) {
     const now = await this.ofMonth(producer, year, month, asKnownOn);
     const [py, pm] = month === 1 ? [year - 1, 12] : [year, month - 1];
@@ -161,7 +154,7 @@ export class CreditService {
     });
   }
 
-  /** A closing month's credits, kept beside its snapshot (TaxPeriodService.close, in its transaction). */
+  /** In TaxPeriodService.close's transaction. */
   async snapshot(em: EntityManager, producer: Producer, year: number, month: number): Promise<void> {
     const v = await this.ofMonth(producer, year, month, today());
     const kept = { lines: v.lines, parts: v.parts, purchases: v.purchases, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
@@ -174,7 +167,6 @@ export class CreditService {
     return new Map(rows.map((r) => [`${r.year}-${r.month}`, revive(r.credits_snapshot) as MonthCredits & { purchases: PurchaseCredit[]; method: ApportionmentMethod | null }]));
   }
 
-  /** creditBalances(producerId, on): the balances after the month of `on`. */
   async balancesOn(actor: Actor, producerId: string, on: IsoDate, asKnownOn: IsoDate): Promise<Balance[]> {
     await requireVisibleProducer(this.ds, actor, producerId);
     const producer = await this.ds.getRepository(Producer).findOneByOrFail({ id: producerId });
@@ -182,11 +174,7 @@ export class CreditService {
     return (await this.ofMonth(producer, year, month, asKnownOn)).balances;
   }
 
-  /**
-   * recordCreditClaim: a PER/DCOMP against one balance (Lei 11.116/2005, art. 16; Lei 10.637/2002,
-   * art. 5º § 2º; from 2027 LC 214/2025, art. 378 IV): refused (CONFLICT CREDIT_CLAIM) unless the
-   * balance is of a refundable code, its quarter has ended by filedOn and it covers the amount.
-   */
+  /** Lei 11.116/2005, art. 16; Lei 10.637/2002, art. 5º § 2º; from 2027 LC 214/2025, art. 378 IV. */
   async recordClaim(actor: Actor, input: RecordCreditClaimInput): Promise<ClaimFacts> {
     const filedOn = requireDate(input.filedOn, 'input.filedOn');
     const amount = requirePositiveDecimal(input.amount, 'input.amount');
@@ -219,26 +207,24 @@ export class CreditService {
     });
   }
 
-  /** electCreditApportionment: the method for a calendar year, once (Lei 10.637/2002, art. 3º §§ 8º–9º). */
+  /** Lei 10.637/2002, art. 3º §§ 8º–9º. */
   elect(actor: Actor, input: ElectApportionmentInput): Promise<ElectApportionmentInput & { id: string }> {
     if (!Object.values(ApportionmentMethod).includes(input.method)) throw new BadInputError('input.method', `Unknown method ${String(input.method)}`);
     return this.electForYear(actor, input, { table: 'credit_apportionment_election', column: 'method', value: input.method, operation: 'electCreditApportionment',
       entity: 'CreditApportionmentElection', conflict: 'APPORTIONMENT_ALREADY_ELECTED', what: 'apportionment method' });
   }
 
-  /** electIncidenceRegime: the regime of incidence for a calendar year, irrevocable (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10). */
+  /** Irrevocable (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10). */
   electIncidence(actor: Actor, input: ElectIncidenceInput): Promise<ElectIncidenceInput & { id: string }> {
     if (!Object.values(IncidenceRegime).includes(input.regime)) throw new BadInputError('input.regime', `Unknown regime ${String(input.regime)}`);
     return this.electForYear(actor, input, { table: 'incidence_election', column: 'regime', value: input.regime, operation: 'electIncidenceRegime',
       entity: 'IncidenceElection', conflict: 'INCIDENCE_ALREADY_ELECTED', what: 'incidence regime' });
   }
 
-  /** The incidence regime recorded for a year, or null (the non-cumulative regime is then read). */
   async incidenceOf(producerId: string, year: number): Promise<IncidenceRegime | null> {
     return (await this.incidences(producerId)).get(year) ?? null;
   }
 
-  /** A yearly election, once per producer and year (a second one: CONFLICT). */
   private async electForYear<I extends { producerId: string; year: number; electedOn: string }>(
     actor: Actor, input: I, e: { table: string; column: string; value: string; operation: string; entity: string; conflict: ConflictReason; what: string },
   ): Promise<I & { id: string }> {
@@ -288,7 +274,7 @@ export class CreditService {
     }, law, asKnownOn));
   }
 
-  /** The month's sales by day and market. Interpretation (docs/LAW.md): the art. 31 base is every biodiesel sale's revenue, own production and resale. */
+  /** Interpretation (docs/LAW.md): the art. 31 base is every biodiesel sale's revenue. */
   private async salesByDay(producerId: string, year: number, month: number): Promise<Array<{ on: IsoDate; market: Market; revenue: Decimal }>> {
     const rows: Array<{ on: string; market: Market; revenue: string }> = await this.ds.query(
       `SELECT to_char(s.sold_on, 'YYYY-MM-DD') AS on, s.market, sum(s.revenue)::text AS revenue
@@ -325,18 +311,13 @@ export class CreditService {
 }
 
 const DECIMAL_KEYS = new Set(['base', 'pisRate', 'cofinsRate', 'pis', 'cofins', 'revenue', 'share']);
-/** A kept snapshot read back: its amounts as Decimals again. */
 function revive(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(revive);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, DECIMAL_KEYS.has(k) && typeof v === 'string' ? new Decimal(v) : revive(v)]));
 }
 
-/**
- * The month's biodiesel revenue by day and group: exports are group 300; a domestic day is group
- * 100 when its segment's amount or rate is above zero, 200 when it is R$ 0,00 (category III, the
- * 2026 window) — Interpretation in docs/LAW.md (Lei 11.033/2004, art. 17).
- */
+/** Group 200 where the amount is R$ 0,00 (Lei 11.033/2004, art. 17); reading in docs/LAW.md. */
 function revenueParts(view: TaxPeriodView, sales: Array<{ on: IsoDate; market: Market; revenue: Decimal }>): RevenuePart[] {
   return sales.map((s) => {
     if (s.market === Market.EXPORT) return { on: s.on, group: RevenueGroup.EXPORT, revenue: s.revenue };
@@ -347,5 +328,4 @@ function revenueParts(view: TaxPeriodView, sales: Array<{ on: IsoDate; market: M
   });
 }
 
-/** The credit's vocabulary, for the GraphQL layer. */
 export { ApportionmentMethod, ClaimKind, Contribution, CreditKind, CreditProduct, CreditStatus, CreditSupplier, RevenueGroup } from '../law/credits/types';

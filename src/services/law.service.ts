@@ -17,10 +17,7 @@ import { assertAdmin } from './scope';
 import { mutate } from './transaction';
 import { message } from '../i18n';
 
-/**
- * Loads the shipped law into law_parameter_version idempotently, by stable key, leaving ADMIN
- * publications as they are; file order gives same-day publications their order.
- */
+/** Idempotent by stable key; ADMIN publications are left as they are. */
 export async function loadShippedLaw(ds: DataSource | EntityManager): Promise<number> {
   const params: unknown[] = [];
   const rows = SHIPPED_LAW.map((v) => {
@@ -70,7 +67,7 @@ export interface RateQuestion {
   on: IsoDate;
   feedstock: Feedstock;
   originMunicipalityCode: string;
-  /** Acquisition date of the raw material: the priority region is judged on it (default `on`). */
+  /** The priority region is judged on it. */
   acquiredOn?: IsoDate | null;
   familyFarming: boolean;
   sealRegular: boolean;
@@ -78,7 +75,6 @@ export interface RateQuestion {
   asKnownOn: IsoDate;
 }
 
-/** One version of one category's rule, flat (the GraphQL CoefficientRule). */
 export interface CoefficientRuleView extends CoefficientRuleValue {
   id: string;
   validFrom: IsoDate;
@@ -109,23 +105,16 @@ export interface RateAnswer {
   cofinsPerM3: Decimal;
   legalBasis: string;
   reasons: Finding[];
-  /** The version the amounts come from. */
   rule: CoefficientRuleView;
 }
 
-/**
- * The law as dated, cited versions (docs/LAW.md). Never updated or deleted: a publication adds a
- * version, the later one winning from its publication date where validity overlaps.
- */
+/** Versions are never updated or deleted (docs/LAW.md). */
 export class LawService {
   private cache: { revision: string; book: LawBook } | null = null;
 
   constructor(private readonly ds: DataSource) {}
 
-  /**
-   * The cached book is current while law_revision (raised with every publication) is unchanged:
-   * one cheap statement, and other replicas' publications are seen at once.
-   */
+  /** One cheap statement, and other replicas' publications are seen at once. */
   async lawBook(): Promise<LawBook> {
     const [{ revision }] = (await this.ds.query('SELECT revision::text AS revision FROM law_revision')) as Array<{ revision: string }>;
     if (this.cache && this.cache.revision === revision) return this.cache.book;
@@ -135,18 +124,13 @@ export class LawService {
     return book;
   }
 
-  /** The four coefficient rules in force on `on` as known on `asKnownOn`, in category order. */
   async coefficientRules(on: IsoDate, asKnownOn: IsoDate): Promise<CoefficientRuleView[]> {
     const rules = (await this.lawBook()).coefficientRules(on, asKnownOn);
     return Object.values(RateCategory).map((c) => ruleView(rules[c]));
   }
 
-  /**
-   * A lot's category and amounts (Decreto 10.527/2020 arts. 5º–6º); the origin municipality's
-   * region and Semiárido membership on `acquiredOn` decide the priority region.
-   */
+  /** Decreto 10.527/2020 arts. 5º–6º. */
   async rate(question: RateQuestion): Promise<RateAnswer> {
-    // The origin's region, and whether it lies in the Semiárido on the day asked about.
     const [municipality]: Array<{ region: Region; semiarid: boolean }> = await this.ds.query(
       `SELECT region, ${semiaridOnSql('ibge_code', '$2::date')} AS semiarid FROM municipality WHERE ibge_code = $1`,
       [question.originMunicipalityCode, question.acquiredOn ?? question.on],
@@ -165,7 +149,7 @@ export class LawService {
     const rule = book.coefficientRules(question.on, question.asKnownOn)[decision.category];
     // The category's provision, and the version's own where it differs (e.g. the 2026 zero window).
     const legalBasis = rule.legalBasis === CATEGORY_BASIS[decision.category] ? decision.legalBasis : `${decision.legalBasis}; amounts: ${rule.legalBasis}`;
-    // The priority region of a day whose Semiárido delimitation is not in our sources (before 2017-12-05): said.
+    // Before 2017-12-05 the delimitation is not in our sources: said.
     const day = question.acquiredOn ?? question.on;
     const open = book.semiaridDelimitationOpen(day, question.asKnownOn);
     const reasons = open
@@ -194,13 +178,10 @@ export class LawService {
     return rowRuleView(await this.insert(actor, record, 'publishCoefficientRule'));
   }
 
-  /**
-   * Any dated parameter of the catalogue (PARAMETERS): Selo shares and factors, ad valorem rates,
-   * per-m³ bases, the end of PIS/Cofins (ADMIN). The way to publish a value confirmed later.
-   */
+  /** The way to publish a value confirmed later. */
   async publishLawParameter(actor: Actor, input: PublishLawParameterInput): Promise<LawParameterVersion> {
     assertAdmin(actor);
-    // Own keys only: a value named `constructor` or `__proto__` is a name like any other (refused by versionProblems as unknown).
+    // Own keys only: `__proto__` is refused as unknown.
     const value: Record<string, string> = Object.create(null) as Record<string, string>;
     input.values.forEach((v, i) => {
       if (Object.hasOwn(value, v.name)) throw new BadInputError(`input.values[${i}].name`, message('input.givenTwice', { name: v.name }));
@@ -224,14 +205,12 @@ export class LawService {
     return this.insert(actor, record, 'publishLawParameter');
   }
 
-  /** Every version of a parameter (all parameters when null), in recording order. */
   versions(parameter?: string | null): Promise<LawParameterVersion[]> {
     const qb = this.ds.getRepository(LawParameterVersion).createQueryBuilder('v').orderBy('v.id', 'ASC');
     if (parameter) qb.where('v.parameter = :parameter', { parameter });
     return qb.getMany();
   }
 
-  /** The catalogue of parameters that may be published, with their scopes and values. */
   catalogue(): Array<{ name: ParameterName; scopes: string[]; values: string[] }> {
     return (Object.keys(PARAMETERS) as ParameterName[]).map((name) => ({
       name,
@@ -256,7 +235,6 @@ export class LawService {
   }
 }
 
-/** A decimal as a plain string (no exponent), as stored in `value`. */
 function plain(d: Decimal): string {
   return d.toFixed();
 }
@@ -270,10 +248,7 @@ function inputField(field: string, input: PublishLawParameterInput): string {
   return known.includes(name) ? `input.values[${index}].value` : `input.values[${index}].name`;
 }
 
-/**
- * Decreto 10.527/2020, art. 6º §2º; docs/LAW.md — a producer's Selo standing on a date, from its
- * grants and each grant's events (events in recording order).
- */
+/** Decreto 10.527/2020, art. 6º §2º; docs/LAW.md. */
 export function standingOf(grants: readonly SealGrant[], eventsByGrant: ReadonlyArray<readonly SealEvent[]>, on: IsoDate): Standing & { grant: SealGrant | null } {
   const facts: GrantFacts[] = grants.map((g, i) => ({
     id: g.id,

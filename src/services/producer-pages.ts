@@ -11,50 +11,38 @@ import { message } from '../i18n';
 // query costs the same statements for 2 producers as for 200.
 
 export interface DatedPageArgs extends PageArgs {
-  /** Inclusive lower bound on the record's date. */
   from?: string | null;
-  /** Inclusive upper bound on the record's date. */
   to?: string | null;
 }
 
 export interface ProducerPageKey {
   producerId: string;
   args: DatedPageArgs;
-  /** Whether the connection's totalCount is selected (default true); when false it is not counted and reads 0. */
+  /** When false, totalCount is not counted and reads 0. */
   withTotal?: boolean;
-  /** Relations of spec.joins to fetch with the rows (the query selects them under edges.node). */
   include?: string[];
 }
 
-/** DataLoader cache key: the producer and the page arguments. */
 export function producerPageKey(key: ProducerPageKey): string {
   const { first = null, after = null, from = null, to = null } = key.args;
   return JSON.stringify([key.producerId, first, after, from, to, key.withTotal !== false, key.include ?? []]);
 }
 
-/** A to-one relation that a page may fetch in its own statement (LEFT JOIN), when the query selects it. */
 export interface PageJoin {
-  /** Name of the relation (the GraphQL field), e.g. 'familyFarmer'. */
   relation: string;
   entity: EntityTarget<ObjectLiteral>;
   table: string;
-  /** Column of the page's table that points at it, and the column it points at. */
   from: string;
   to: string;
 }
 
 export interface PageSpec<T> {
   entity: EntityTarget<T>;
-  /** Relations the page can fetch along (see ProducerPageKey.include). */
   joins?: PageJoin[];
-  /**
-   * The order and cursor of the page (shared with the compiled reads); a first column of kind
-   * 'date' is also the one `from` and `to` bound.
-   */
+  /** A first column of kind 'date' is the one `from` and `to` bound. */
   keyset: Keyset;
 }
 
-/** The date column a dated page is ordered and bounded by, or null. */
 export function datedColumn(keyset: Keyset): string | null {
   return keyset.columns[0].kind === 'date' ? keyset.columns[0].column : null;
 }
@@ -66,11 +54,7 @@ interface Group {
   indexes: number[];
 }
 
-/**
- * One connection per key, in key order (DataLoader's contract). Keys with the same arguments are
- * answered together; a key with bad arguments gets its error, the others their pages. Producers
- * outside the actor's scope get an empty connection (the access rules, README "Tokens": nothing leaks).
- */
+/** Producers outside the actor's scope get an empty connection: nothing leaks. */
 export async function pagesByProducer<T extends ObjectLiteral & { id: string; producerId: string }>(
   ds: DataSource,
   actor: Actor,
@@ -119,8 +103,7 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
   const rowsByProducer = new Map<string, T[]>();
   const totals = new Map<string, number>();
   if (ids.length > 0) {
-    // One statement for the first N rows of every producer (LATERAL over the
-    // (producer_id, date, id) index), the rows mapped by hand (raw-rows.ts).
+    // LATERAL over the (producer_id, date, id) index.
     const mapper = rowMapper(ds, spec.entity);
     const params: unknown[] = [ids];
     const filters: string[] = [];
@@ -141,7 +124,7 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
     for (const raw of rows) {
       const row = mapper.map(raw);
       for (const j of joins) {
-        // One entity per related row for the whole page (a thousand purchases share a dozen municipalities).
+        // A thousand purchases share a dozen municipalities.
         const key = raw[`${j.alias}.${j.to}`];
         let value = key == null ? null : j.seen.get(key);
         if (value === undefined) {
@@ -155,8 +138,7 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
       else rowsByProducer.set(String(row.producerId), [row]);
     }
 
-    // totalCount respects the date filters, not the cursor; counted only when the query selects
-    // it (a big producer has a million purchases: counting them is most of the page's cost).
+    // A big producer has a million purchases: counting them is most of the page's cost.
     if (withTotal) {
       const countParams: unknown[] = [ids];
       const countFilters: string[] = [];

@@ -3,9 +3,7 @@ import { DataSource } from 'typeorm';
 import { Role } from '../law/types';
 import { Actor } from './actor';
 
-/** Where a request's reads ran. */
 export type ReadTarget = 'primary' | 'replica';
-/** Why a request that would read from the standby read from the primary instead. */
 export type FallbackReason = 'unavailable' | 'lag' | 'own_write' | 'not_standby';
 
 export interface ReplicaObserver {
@@ -14,48 +12,38 @@ export interface ReplicaObserver {
 }
 
 export interface ReadReplicaOptions {
-  /** Reads go to the primary while the standby is further behind than this (READ_REPLICA_MAX_LAG_MS). */
   maxLagMs?: number;
-  /** Longest a reader who has just written waits for the standby to replay its write (READ_REPLICA_WAIT_MS). */
   ownWriteWaitMs?: number;
-  /** The standby's state is measured again after this long; 0 measures it for every request. */
   checkIntervalMs?: number;
-  /** A standby that does not answer its check within this is taken as down. */
   checkTimeoutMs?: number;
-  /** Told when the standby becomes usable or unusable (the log). */
   onChange?: (usable: boolean, why: string) => void;
 }
 
-/** A WAL position as a number ('16/B374D848' → 0x16B374D848). */
 export function lsnValue(lsn: string): bigint {
   const [high, low] = lsn.split('/');
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
-/** The subjects whose writes are awaited at most: beyond, the oldest are forgotten (the lag bound still holds). */
+/** Beyond, the oldest are forgotten; the lag bound still holds. */
 const MAX_WRITERS = 10_000;
-/** Primary positions kept for measuring the lag: beyond, new ones wait until the oldest are replayed. */
 const MAX_SAMPLES = 1_000;
-/** A write whose position could not be read: its writer reads from the primary until the lag bound has passed. */
 const UNKNOWN = 2n ** 64n;
 
 const readDataSources = new WeakMap<DataSource, DataSource>();
 const replicas = new WeakMap<DataSource, ReadReplica>();
 
-/** The DataSource a write must use: the primary behind a standby's DataSource, else the one given. Writes never go to a standby. */
+/** Writes never go to a standby. */
 export function writerOf(ds: DataSource): DataSource {
   return readDataSources.get(ds) ?? ds;
 }
 
-/** After a committed write through `ds`: its replica (if any) remembers the position the writer must see. */
 export async function afterWrite(ds: DataSource, actor: Actor): Promise<void> {
   await replicas.get(writerOf(ds))?.wrote(actor);
 }
 
 /**
- * Routes AUDITOR reads to a hot standby or the primary, per request. Lag is the age of the oldest
- * primary WAL position seen but not replayed (honest while idle or disconnected); a client's last
- * write position, by token subject, keeps its reads on the primary until replayed (docs/SCALING.md).
+ * Lag is the age of the oldest primary position seen but not replayed: honest while idle or
+ * disconnected. A writer reads from the primary until its write is replayed (docs/SCALING.md).
  */
 export class ReadReplica {
   readonly maxLagMs: number;
@@ -82,26 +70,19 @@ export class ReadReplica {
     this.observers.push(observer);
   }
 
-  /** The last measured lag in seconds; null while the standby is down or not measured yet. */
   lagSeconds(): number | null {
     return this.state?.lagMs == null ? null : this.state.lagMs / 1000;
   }
 
-  /** Whether the standby was usable at its last check. */
   usable(): boolean {
     return this.state?.usable ?? false;
   }
 
-  /**
-   * Whether this actor's reads are the standby's to serve: an AUDITOR's always; an ADMIN's
-   * reading the whole program when the caller says so. A PRODUCER's never (its reads are few and
-   * its own writes are the ones it reads).
-   */
+  /** Never a PRODUCER's: its reads are few and its own writes are the ones it reads. */
   serves(actor: Actor, wholeProgram = false): boolean {
     return actor.role === Role.AUDITOR || (wholeProgram && actor.role === Role.ADMIN);
   }
 
-  /** Where this actor's reads go now; `wholeProgram`: an ADMIN reading the program's view too. */
   async targetFor(actor: Actor, wholeProgram = false): Promise<ReadTarget> {
     const target = this.serves(actor, wholeProgram) ? await this.choose(actor) : 'primary';
     for (const o of this.observers) o.read(target);
@@ -126,7 +107,6 @@ export class ReadReplica {
     return 'primary';
   }
 
-  /** Whether the standby replays `lsn` within the wait bound (asked every 10 ms). */
   private async replays(lsn: bigint): Promise<boolean> {
     const deadline = Date.now() + this.ownWriteWaitMs;
     for (;;) {
@@ -141,17 +121,15 @@ export class ReadReplica {
     }
   }
 
-  /** After a committed write: the primary's position now, which the writer's next reads must see. */
   async wrote(actor: Actor): Promise<void> {
     let sample: { lsn: bigint; at: number };
     try {
-      // The insert position, not pg_current_wal_lsn(): with synchronous_commit off the commit record
-      // may not be written yet, and the written position would then lie before it.
+      // With synchronous_commit off the written position may lie before the commit record.
       const [row] = (await this.primary.query('SELECT pg_current_wal_insert_lsn()::text AS lsn')) as Array<{ lsn: string }>;
       sample = { lsn: lsnValue(row.lsn), at: Date.now() };
       this.addSample(sample);
     } catch {
-      // The write is committed and its answer must not fail: its writer reads from the primary for a while instead.
+      // The write is committed and its answer must not fail.
       sample = { lsn: UNKNOWN, at: Date.now() };
     }
     this.writers.delete(actor.sub);
@@ -165,7 +143,6 @@ export class ReadReplica {
     if (this.samples.length < MAX_SAMPLES) this.samples.push(sample);
   }
 
-  /** Measure the standby again when the last measure is older than the check interval (one check at a time). */
   private async refresh(): Promise<void> {
     if (this.state && Date.now() - this.state.at < this.checkIntervalMs) return;
     this.checking ??= this.check().finally(() => { this.checking = undefined; });

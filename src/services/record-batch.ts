@@ -8,18 +8,12 @@ import { assertCanWriteFor, canSee, visibleProducerId } from './scope';
 import { message } from '../i18n';
 import { Problems } from './problems';
 
-/**
- * Shared steps of the producers' record batches (purchases, sales, fomento, contracts): checks
- * that need no database, id look-ups with one statement per kind of record, and multi-row
- * inserts. A batch is validated whole before anything is written (docs/API.md "Errors").
- */
+/** A batch is validated whole before anything is written (docs/API.md "Errors"). */
 
-/** A bigint identity as the API writes it; anything else cannot name a record. */
 export function isId(id: string | null | undefined): id is string {
   return typeof id === 'string' && /^\d{1,18}$/.test(id);
 }
 
-/** The distinct well-formed ids among `producerIds` whose records the actor may see (the access rules, README "Tokens"). */
 export function visibleProducerIds(actor: Actor, producerIds: readonly string[]): string[] {
   return [...new Set(producerIds.filter((id) => isId(id) && canSee(actor, id)))];
 }
@@ -29,7 +23,6 @@ export function requireDate(value: string, field: string): string {
   return value;
 }
 
-/** A positive decimal (quantities, costs, volumes, revenues, amounts, prices: docs/API.md "Errors"). */
 export function requirePositiveDecimal(value: Decimal | string | null | undefined, field: string): Decimal {
   const d = toDecimal(value);
   if (d === null || !d.isFinite() || d.lte(0)) throw new BadInputError(field, message('input.notPositive', { field }));
@@ -46,16 +39,12 @@ function toDecimal(value: Decimal | string | null | undefined): Decimal | null {
   }
 }
 
-/** Optional free text: trimmed, blank = absent. */
 export function optionalText(value: string | null | undefined): string | null {
   const text = value?.trim();
   return text ? text : null;
 }
 
-/**
- * The caller may write records of every producer named in the batch (AUDITOR: FORBIDDEN;
- * PRODUCER: another producer is NOT_FOUND), and each of them exists (NOT_FOUND).
- */
+/** Another producer is NOT_FOUND to a PRODUCER: nothing leaks. */
 export async function requireWritableProducers<R extends { id: string } = { id: string }>(
   em: EntityManager, actor: Actor, wanted: Array<{ field: string; id: string }>, problems?: Problems, columns: string[] = ['id'],
 ): Promise<Map<string, R>> {
@@ -63,12 +52,10 @@ export async function requireWritableProducers<R extends { id: string } = { id: 
   return requireRecords<R>(em, 'producer', 'Producer', wanted, columns, problems);
 }
 
-/** Only the authorization part of requireWritableProducers, for checks before the transaction. */
 export function assertWritable(actor: Actor, wanted: Array<{ field: string; id: string }>): void {
   for (const w of wanted) assertCanWriteFor(actor, 'Producer', w.id);
 }
 
-/** A producer's records by id for loaders, in one statement; out-of-scope ids are left out (the loader answers null). */
 export async function findVisibleByIds<T extends ObjectLiteral>(ds: DataSource, actor: Actor, entity: EntityTarget<T>, ids: readonly string[]): Promise<T[]> {
   const wanted = [...new Set(ids.filter(isId))];
   if (wanted.length === 0) return [];
@@ -78,10 +65,6 @@ export async function findVisibleByIds<T extends ObjectLiteral>(ds: DataSource, 
   return qb.getMany();
 }
 
-/**
- * Every id named exists in `table`, in one statement; missing ones go to `problems` (NOT_FOUND),
- * or the first is thrown.
- */
 export async function requireRecords<R extends { id: string }>(
   em: EntityManager,
   table: string,
@@ -105,11 +88,7 @@ export async function requireRecords<R extends { id: string }>(
   return found;
 }
 
-/**
- * The tax periods the batch writes into must be open (CONFLICT PERIOD_CLOSED naming the item's
- * date field): a closed month's dues are final until reopened with a reason. Producers are taken
- * in id order, and each producer's months in date order, so two batches cannot deadlock.
- */
+/** A closed month's dues are final; locks in id and date order, so two batches cannot deadlock. */
 export async function requireOpenPeriods<T extends { producerId: string }>(
   em: EntityManager, rows: Array<T | undefined>, dateOf: (row: T) => string, field: (i: number) => string, problems?: Problems,
 ): Promise<void> {
@@ -125,13 +104,9 @@ export async function requireOpenPeriods<T extends { producerId: string }>(
   for (const producerId of producers) await assertPeriodsOpen(em, producerId, byProducer.get(producerId)!, problems);
 }
 
-/** Rows a multi-row INSERT may carry: at most 14 parameters a row, well under PostgreSQL's 65,535. */
+/** At most 14 parameters a row, well under PostgreSQL's 65,535. */
 export const INSERT_CHUNK = 1000;
 
-/**
- * Insert entities in multi-row INSERT statements of INSERT_CHUNK rows; the generated ids and
- * timestamps come back (RETURNING) into the entities, which are returned in input order.
- */
 export async function insertInChunks<T extends ObjectLiteral>(em: EntityManager, target: EntityTarget<T>, rows: T[]): Promise<T[]> {
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await em.createQueryBuilder().insert().into(target).values(rows.slice(i, i + INSERT_CHUNK)).execute();

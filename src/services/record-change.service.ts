@@ -230,16 +230,13 @@ async function keepsItsReturns(em: EntityManager, entity: 'Purchase' | 'Sale', i
   }
 }
 
-/** The fields a correction gives (undefined = not given; null clears a nullable one). */
 function defined<T extends object>(changes: T): Partial<T> {
   return Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /**
- * Under the shared lock of each month touched (the one closeTaxPeriod takes exclusively, so a
- * close never misses a change), the closed months and evaluated Selo years the change reaches:
- * CONFLICT PERIOD_CLOSED naming the first for anyone but an ADMIN, whose change is made and told.
- * `field` names the input refused, or gives it for the producer and month ('YYYY-MM') or year.
+ * Under the shared lock closeTaxPeriod takes exclusively, so a close never misses a change.
+ * CONFLICT PERIOD_CLOSED for anyone but an ADMIN, whose change is made and told.
  */
 export async function judge(em: EntityManager, actor: Actor, touches: Touch[], field: string | ((producerId: string, at: string) => string)): Promise<ReachedKeys> {
   const fieldOf = (producerId: string, at: string) => (typeof field === 'string' ? field : field(producerId, at));

@@ -9,16 +9,12 @@ import { semiaridDays } from './facts/priority-region.sql';
 import { supplierOn } from './facts/supplier-eligibility.sql';
 import { activeSql } from './record-state';
 
-/**
- * The raw material of a tax month in SQL (Lei 11.116/2005, art. 5º; Decreto 10.527/2020, art. 6º
- * §§2º–4º): the groups the law needs, every fact from its builder in src/services/facts/.
- */
+/** Lei 11.116/2005, art. 5º; Decreto 10.527/2020, art. 6º §§2º–4º. */
 
 type Queryable = DataSource | EntityManager;
 
 interface FeedstockRow {
   kind: 'USED' | 'ACQUIRED';
-  /** The window's place in the list asked (1-based). */
   n: string;
   feedstock: Feedstock | null;
   region: Region | null;
@@ -29,28 +25,22 @@ interface FeedstockRow {
   kg: string;
 }
 
-/** A producer's days whose raw material is read: a month, [first, last]. */
 export interface FeedstockWindow {
   producerId: string;
   first: IsoDate;
   last: IsoDate;
 }
 
-/** A window's raw material. */
 export interface WindowFeedstock {
   feedstock: FeedstockGroup[];
   thirdParty: ThirdPartyAcquisitions;
 }
 
-/**
- * Per window (a producer's month), the raw material used in it by the facts the law needs and
- * that acquired from third parties (art. 6º §§3º–4º): one statement for all windows.
- */
+/** Art. 6º §§3º–4º; one statement for all windows. */
 export async function feedstockOfWindows(q: Queryable, windows: readonly FeedstockWindow[], share: Timeline): Promise<WindowFeedstock[]> {
   if (windows.length === 0) return [];
-  // Interpretation: only raw material for biodiesel (purpose BIODIESEL_FEEDSTOCK) is weighed;
-  // other family-farming products (art. 3º §2 I b) count for the Selo, not for the rate. The
-  // priority region (art. 6º I and III) is judged on the acquisition date, like the family-farming origin.
+  // Interpretation: only raw material for biodiesel is weighed (art. 3º §2 I b counts for the Selo
+  // only); the priority region (art. 6º I and III) is judged on the acquisition date.
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
   const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`, true);
   const shareOn = valueOnSql('p.purchased_on', '$4::date[]', '$5::numeric[]');
@@ -83,11 +73,7 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
   });
 }
 
-/**
- * Several windows: one `OFFSET 0` subquery each, so the planner estimates each producer apart
- * instead of scanning the table; one window: the plain join, whose estimate is the producer's own
- * (docs/PERFORMANCE.md, "The dashboard's windows").
- */
+/** `OFFSET 0` per window so the planner estimates each producer apart (docs/PERFORMANCE.md). */
 function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', windows: number): string {
   // One window: its bounds as the statement's own values, so the planner sees the producer's rows.
   const [producer, first, last] = windows === 1 ? ['($1::bigint[])[1]', '($2::date[])[1]', '($3::date[])[1]'] : ['w.producer_id', 'w.first', 'w.last'];
@@ -95,13 +81,9 @@ function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', win
   return windows === 1 ? `CROSS JOIN (${rows}) ${alias}` : `CROSS JOIN LATERAL (${rows} OFFSET 0) ${alias}`;
 }
 
-/** The columns of a purchase the month's raw material reads. */
 const PURCHASE_READ = ['id', 'producer_id', 'feedstock', 'supplier_kind', 'family_farmer_id', 'organization_id', 'origin_municipality_code', 'purpose'];
 
-/**
- * Active purchases in [first, last] plus returns dated in it as negative lots (docs/LAW.md,
- * "Returns"): two legs with their own bounds so each uses its index.
- */
+/** Returns as negative lots (docs/LAW.md, "Returns"); two legs so each uses its index. */
 function countedPurchasesSql(producer: string, day: 'consumed_on' | 'purchased_on', first: string, last: string): string {
   const counted = (a: string) => `${a}.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql(a)}`;
   return `SELECT ${PURCHASE_READ.map((c) => `o.${c}`).join(', ')}, o.purchased_on, o.consumed_on, o.quantity_kg, o.cost
@@ -112,24 +94,18 @@ function countedPurchasesSql(producer: string, day: 'consumed_on' | 'purchased_o
      WHERE r.producer_id = ${producer} AND r.returned_on BETWEEN ${first} AND ${last} AND ${activeSql('r')}`;
 }
 
-/**
- * docs/LAW.md — for a month that used no raw material (stock sold): the latest earlier month with
- * raw material for biodiesel used, before `before` (an SQL expression), of producer `producer`:
- * its last day of use ('YYYY-MM-DD'), NULL when there is none.
- */
+/** For a month that sold from stock (docs/LAW.md); NULL when there is none. */
 export function latestEarlierUseSql(producer: string, before: string): string {
   return `(SELECT to_char(max(e.consumed_on), 'YYYY-MM-DD') FROM purchase e
       WHERE e.producer_id = ${producer} AND e.consumed_on < ${before} AND e.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql('e')})`;
 }
 
-/** The month of a day of latestEarlierUseSql, as the window whose raw material is read. */
 export function earlierWindow(producerId: string, lastUse: IsoDate): FeedstockWindow & { year: number; month: number } {
   const year = Number(lastUse.slice(0, 4));
   const month = Number(lastUse.slice(5, 7));
   return { producerId, year, month, first: firstDayOfMonth(year, month), last: lastDayOfMonth(year, month) };
 }
 
-/** The earlier month's raw material as the law takes it. */
 export function earlierFeedstock(window: { year: number; month: number }, read: WindowFeedstock): EarlierFeedstock {
   return { year: window.year, month: window.month, feedstock: read.feedstock, thirdParty: read.thirdParty };
 }

@@ -17,24 +17,20 @@ import { assertCanWriteFor, assertVisible } from './scope';
 import { checkMonth } from './validation';
 import { mutate } from './transaction';
 
-/** A month as the API shows it: the figures (live or the closed snapshot) and the closing facts. */
 export type TaxPeriodView = TaxPeriodFigures & {
   producer: Producer;
   status: TaxPeriodStatus;
-  /** sha256 of the inputs of the figures shown (aggregates, segments, regime, law versions used). */
   fingerprint: string;
   closedAt: Date | null;
   closedBy: string | null;
   reopenReason: string | null;
   history: TaxPeriodEvent[];
-  /** For a CLOSED month: recomputing now (as known on asKnownOn, default today) would differ. */
   recomputedDiffers: boolean;
   differences: FigureDifference[];
-  /** The recomputation a closed month was compared with (asKnownOn used). */
   recomputedAsKnownOn: IsoDate | null;
 };
 
-/** A producer's month asked for (Producer.taxPeriod): the producer is already within the caller's scope. */
+/** The producer is already within the caller's scope. */
 export interface MonthAsked {
   producer: Producer;
   year: number;
@@ -42,34 +38,25 @@ export interface MonthAsked {
   asKnownOn: IsoDate;
 }
 
-/**
- * A producer's monthly PIS/Pasep and Cofins (docs/LAW.md); a closed month keeps a snapshot and its
- * inputs' fingerprint and refuses new records (period-lock.ts).
- */
+/** A closed month keeps a snapshot and refuses new records (period-lock.ts). */
 export class TaxPeriodService {
-  /** Work done in a close's transaction once the month is saved (the credits keep their own snapshot, credit.service.ts). */
   onClose: ((em: EntityManager, producer: Producer, year: number, month: number) => Promise<void>) | null = null;
 
   constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>) {}
 
-  /** taxPeriod(producerId, year, month, asKnownOn): ADMIN and AUDITOR any producer, a PRODUCER its own. */
   async forProducer(actor: Actor, producerId: string, year: number, month: number, asKnownOn: IsoDate): Promise<TaxPeriodView> {
     const producer = await this.producer(producerId);
     assertVisible(actor, 'Producer', producerId, producer.id);
     return this.ofProducer(producer, year, month, asKnownOn);
   }
 
-  /** Producer.taxPeriod: the producer is already within the caller's scope. */
   async ofProducer(producer: Producer, year: number, month: number, asKnownOn: IsoDate): Promise<TaxPeriodView> {
     const [shown] = await this.ofProducers([producer], year, month, asKnownOn);
     if (shown instanceof Error) throw shown;
     return shown;
   }
 
-  /**
-   * Producer.taxPeriod for a page's rows, grouped by (year, month, asKnownOn), each group in one
-   * month's statements. A bad date fails every producer; a month the law refuses, its producer.
-   */
+  /** A bad date fails every producer; a month the law refuses, its producer. */
   async ofPage(asked: readonly MonthAsked[]): Promise<Array<TaxPeriodView | Error>> {
     const groups = new Map<string, number[]>();
     asked.forEach((a, i) => {
@@ -91,7 +78,6 @@ export class TaxPeriodService {
     return shown;
   }
 
-  /** The month of each producer (in scope): its view, or the error the law gave for it. */
   private async ofProducers(producers: readonly Producer[], year: number, month: number, asKnownOn: IsoDate): Promise<Array<TaxPeriodView | Error>> {
     checkMonth(year, month);
     if (producers.length === 0) return [];
@@ -111,11 +97,7 @@ export class TaxPeriodService {
     });
   }
 
-  /**
-   * closeTaxPeriod: under the month's exclusive lock (the one every purchase and sale write takes
-   * shared, period-lock.ts), compute the month as known today, store the snapshot and the
-   * fingerprint, mark it CLOSED. A closed month → CONFLICT PERIOD_CLOSED.
-   */
+  /** Under the exclusive lock every purchase and sale write takes shared (period-lock.ts). */
   async close(actor: Actor, producerId: string, year: number, month: number): Promise<TaxPeriodView> {
     assertCanWriteFor(actor, 'Producer', producerId);
     checkMonth(year, month);
@@ -152,7 +134,6 @@ export class TaxPeriodService {
     });
   }
 
-  /** reopenTaxPeriod: a non-empty reason (BAD_USER_INPUT otherwise); audited; the month is OPEN again and computed live. */
   async reopen(actor: Actor, producerId: string, year: number, month: number, reasonInput: string): Promise<TaxPeriodView> {
     assertCanWriteFor(actor, 'Producer', producerId);
     checkMonth(year, month);
@@ -194,11 +175,7 @@ function pad(month: number): string {
   return String(month).padStart(2, '0');
 }
 
-/**
- * The month shown: live when open; when closed, the snapshot (one taken before segments kept their
- * rates and legal bases and the month its regime basis is explained from the law as known on its
- * close day, explainSnapshot) compared with the live recomputation.
- */
+/** Old snapshots are explained from the law as known on their close day (explainSnapshot). */
 function shownMonth(law: LawBook, producer: Producer, row: TaxPeriod | null, outcome: MonthOutcome, asKnownOn: IsoDate): TaxPeriodView {
   const live = outcome.result;
   if (row?.status !== TaxPeriodStatus.CLOSED) {

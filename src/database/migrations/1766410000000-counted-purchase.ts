@@ -1,11 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The Selo year's acquisitions as made (Portaria MDA nº 28/2024; docs/LAW.md, "Returns"): the
- * active purchases and, counted on its day, each active return of one as a negative lot judged as
- * its original (purchased_on, judged_cost and judged_kg are the original's; counted_on the day
- * that places the row in a year). return_id tells a return's rows apart. A return's producer_id is
- * its own (the original's), so that both legs are read through their (producer, day) index.
+ * Portaria MDA nº 28/2024; docs/LAW.md, "Returns": a return is a negative lot judged as its
+ * original, counted on its own day; both legs read through the (producer, day) index.
  */
 export class CountedPurchase1766410000000 implements MigrationInterface {
   name = 'CountedPurchase1766410000000';

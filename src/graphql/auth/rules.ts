@@ -1,27 +1,12 @@
 import { Role } from '../../law/types';
 
-/**
- * Every root operation's rule in one table; one without a rule is refused for all roles (and the
- * access matrix test fails). ADMIN: all; AUDITOR: reads; PRODUCER: its own records, plus the
- * shared registers and the law; another producer's record is NOT_FOUND.
- */
+/** An operation without a rule is refused for all roles; another producer's record is NOT_FOUND. */
 export interface Rule {
-  /** Read (no change) or write (a mutation: never AUDITOR). */
   kind: 'read' | 'write';
-  /** The roles that may call the operation at all; others get FORBIDDEN. */
   roles: readonly Role[];
-  /**
-   * What a PRODUCER gets: 'all' = shared data (reference data, the law); 'own' = a producer's
-   * records, scoped to its own producer here (producerArgs) and in the services
-   * (src/services/scope.ts) for records named by their own ids.
-   */
+  /** 'own' is scoped here (producerArgs) and in src/services/scope.ts for records named by id. */
   producerSees: 'all' | 'own';
-  /**
-   * Argument paths that name a producer (`producerId`, `input.producerId`,
-   * `input[].producerId`): a PRODUCER may name only its own, anything else is NOT_FOUND.
-   */
   producerArgs: readonly string[];
-  /** Why, in one line (documentation of the rule). */
   note: string;
 }
 
@@ -117,16 +102,11 @@ export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
   reopenTaxPeriod: ownWrite('Reopening a producer\'s month, with a reason.', 'producerId'),
 };
 
-/** The rule of a root field, or undefined when it has none (refused). */
 export function ruleFor(rootType: 'Query' | 'Mutation', field: string): Rule | undefined {
   const table = rootType === 'Query' ? QUERY_RULES : MUTATION_RULES;
   return Object.prototype.hasOwnProperty.call(table, field) ? table[field] : undefined;
 }
 
-/**
- * The values at an argument path: `producerId` → [args.producerId];
- * `input[].producerId` → every item's producerId. Absent values are skipped.
- */
 export function valuesAt(args: Record<string, unknown>, path: string): unknown[] {
   let current: unknown[] = [args];
   for (const part of path.split('.')) {

@@ -13,7 +13,6 @@ import { connectionPart, pageOf } from './connection';
 import { collectSubfields } from './selection';
 import { arraySql, columnOf, CompiledStatement, Decline, isCanonicalId, isComputed, joinSql, MAX_KEYS, orderSql, ownerOf, Part, producerColumnOf, RootField } from './statement';
 
-/** One compilation of a root field (compiler.ts): the aliases it made, the values it binds. */
 export class Build {
   private aliases = 0;
   private readonly only: string | null;
@@ -22,8 +21,7 @@ export class Build {
 
   constructor(private readonly compiler: ReadCompiler, private readonly input: RootField) {
     this.only = visibleProducerId(input.actor);
-    // The services compare ids as text ("01" is not "1"); the database would not: such an id is
-    // left to them.
+    // The services compare ids as text ("01" is not "1"); the database would not.
     if (this.only !== null && !isCanonicalId(this.only)) throw new Decline();
   }
 
@@ -75,18 +73,17 @@ export class Build {
     return `t${this.aliases++}`;
   }
 
-  /** A bound parameter, of an SQL type or (none) of the type PostgreSQL infers from where it stands: its placeholder. */
+  /** Without a type, PostgreSQL infers it from where it stands. */
   param(value: unknown, type?: string): string {
     const placeholder = `$${this.params.push(value)}`;
     return type ? `${placeholder}::${type}` : placeholder;
   }
 
-  /** The request's day, one parameter however often it is asked. */
   today(): string {
     return (this.todayParam ??= this.param(this.input.today, 'date'));
   }
 
-  /** The SQL filters that confine a PRODUCER to its own records, row-level security being the second wall. */
+  /** Row-level security is the second wall. */
   scope(meta: EntityMetadata, q: string): string[] {
     const column = producerColumnOf(meta);
     if (this.only === null || column === undefined) return [];
@@ -97,10 +94,7 @@ export class Build {
     return collectSubfields(this.compiler.schemaOf(), this.input.fragments, this.input.variables, type, nodes);
   }
 
-  /**
-   * An object as a JSON array of its stored fields' columns (all of them when a computed field
-   * needs the entity), then its object-valued fields; to-one relations join into `joins`.
-   */
+  /** All columns when a computed field needs the entity. */
   object(type: GraphQLObjectType, meta: EntityMetadata, fields: Map<string, readonly FieldNode[]>, q: string, joins: string[]): Part {
     if (fields.size > MAX_KEYS) throw new Decline();
     const columns = new Set<ColumnMetadata>();
@@ -121,7 +115,7 @@ export class Build {
         const column = meta.findColumnWithPropertyName(def.name);
         if (!column || column.relationMetadata) throw new Decline();
         if (isScaledProperty(def) && column.type === 'numeric') {
-          // Written at its scale by PostgreSQL, as the scalar writes it: no Decimal parsed and printed per value.
+          // No Decimal parsed and printed per value.
           slots.push({ key, part: { sql: decimalSql(`${q}.${column.databaseName}`, scaleOf(def)), read: (v) => (v === null ? null : new ScaledDecimal(v as string)) } });
         } else {
           columns.add(column);
@@ -136,7 +130,6 @@ export class Build {
     return { sql: arraySql([...read.columns.map((c) => `${q}.${c.databaseName}::text`), ...slots.map((s) => s.part.sql)]), read: read.read };
   }
 
-  /** How an object's array becomes the entity: its columns' texts parsed, its other values set as answers. */
   private entityReader(meta: EntityMetadata, columns: readonly ColumnMetadata[], slots: ReadonlyArray<{ key: string; part: Part }>): { columns: readonly ColumnMetadata[]; read: (json: unknown) => object } {
     let readers: Array<[string, (text: string) => unknown]>;
     try {
@@ -167,15 +160,13 @@ export class Build {
     };
   }
 
-  /** A primary key's value as a parameter: a bigint id only if well formed; text keys as the column compares them. */
   private keyParam(column: ColumnMetadata, value: unknown): string {
     if (typeof value !== 'string') throw new Decline();
     if (column.type === 'bigint') {
       if (!isCanonicalId(value)) throw new Decline();
       return this.param(value, 'bigint');
     }
-    // char(n) compares without trailing blanks, the services' maps by key do not: such a value is
-    // left to them.
+    // char(n) ignores trailing blanks; the services' maps do not.
     if (value !== value.trimEnd()) throw new Decline();
     // Untyped: PostgreSQL reads it as the column's own type (and uses its index).
     return this.param(value);
@@ -196,8 +187,7 @@ export class Build {
       const targetMeta = this.compiler.metadata(read.entity);
       const targetKey = targetMeta.primaryColumns[0].databaseName;
       const fk = columnOf(meta, read.fk);
-      // Joined after a page's LIMIT, one row per row (the key is the target's primary key): a
-      // correlated sub-select per row would cost the database twice as much for a page.
+      // After the LIMIT: a correlated sub-select per row cost twice as much.
       const t = this.alias();
       joins.push(`LEFT JOIN ${targetMeta.tableName} ${t} ON ${[`${t}.${targetKey} = ${q}.${fk.databaseName}`, ...this.scope(targetMeta, t)].join(' AND ')}`);
       const object = this.object(target, targetMeta, this.subfields(target, nodes), t, joins);
@@ -218,7 +208,6 @@ export class Build {
     throw new Decline();
   }
 
-  /** A JSON array of the rows of `meta` that meet `where`, in `order`. */
   private list(type: GraphQLObjectType, meta: EntityMetadata, order: readonly OrderKey[], nodes: readonly FieldNode[], where: (c: string) => string[]): Part {
     const c = this.alias();
     const joins: string[] = [];
@@ -230,11 +219,7 @@ export class Build {
     };
   }
 
-  /**
-   * The conditions of a `rows` list of dated versions (annotations.ts InForce), its two arguments
-   * taken from `rest`: without `on`, every version (`where`); with it, the one in force per `per`
-   * (src/services/facts/in-force.sql.ts).
-   */
+  /** Without `on`, every version (src/services/facts/in-force.sql.ts). */
   private inForce(meta: EntityMetadata, spec: InForce, rest: Record<string, unknown>, where: (c: string) => string[]): (c: string) => string[] {
     const on = rest[spec.on];
     const asKnownOn = rest[spec.asKnownOn] ?? this.input.today;
@@ -253,10 +238,7 @@ export class Build {
     return (c) => [...where(c), `${c}.${key} IN (${chosen})`];
   }
 
-  /**
-   * A root field's arguments that are `filters`, as conditions on rows aliased `c`, and the other
-   * arguments. An empty string is left to the resolver (the services differ on whether it narrows).
-   */
+  /** An empty string is left to the resolver: the services differ on whether it narrows. */
   private filters(meta: EntityMetadata, filters: Filters | undefined, args: Readonly<Record<string, unknown>>): { rest: Record<string, unknown>; where: (c: string) => string[] } {
     const rest: Record<string, unknown> = { ...args };
     const terms: string[][] = [];

@@ -16,10 +16,9 @@ import { Services } from '../../services';
 import { NfeDocument, NfeFileError, NfeItem, NfeNote, parseNfe } from './document';
 import { XmlFile } from './archive';
 
-/** What could not be read or mapped: the file, the note's key, the item's number, and why. */
 export interface NfeProblem { file: string; key: string | null; item: number | null; reason: Message }
 
-/** A problem as answered, its reason in `locale` and its key (stable for clients that switch on it). */
+/** The key is stable for clients that switch on it. */
 export function shownProblem(p: NfeProblem, locale?: Locale) {
   return { file: p.file, key: p.key, item: p.item, reason: translate(p.reason, locale), messageKey: p.reason.key };
 }
@@ -32,12 +31,10 @@ export interface NfeImportSummary {
   imports: number;
   returns: number;
   cancellations: number;
-  /** Whether anything was written: false when a problem refused the upload (the default). */
   written: boolean;
   problems: NfeProblem[];
 }
 
-/** A refused upload: every problem found, nothing written. */
 export class NfeImportError extends BadInputError {
   constructor(readonly problems: NfeProblem[]) {
     super('file', message('nfe.refused', { count: problems.length, first: problems.slice(0, 3).map(describe) }));
@@ -55,10 +52,7 @@ function describe(p: NfeProblem): Message {
 /** Biodiesel (B100), NCM 3826.00.00. */
 const BIODIESEL_NCM = '38260000';
 
-/**
- * The feedstock of an item by its NCM (TIPI), the longest prefix first; an NCM of "other seeds"
- * (1207.99) is told by its description. A NCM in none of these is not raw material for biodiesel.
- */
+/** By NCM (TIPI), longest prefix first; "other seeds" (1207.99) by description. */
 const NCM_FEEDSTOCK: Array<[string, Feedstock]> = [
   ['120730', Feedstock.CASTOR_BEAN], ['120710', Feedstock.PALM], ['12072', Feedstock.COTTONSEED], ['1201', Feedstock.SOYBEAN],
   ['1202', Feedstock.PEANUT], ['1205', Feedstock.CANOLA], ['1206', Feedstock.SUNFLOWER], ['1502', Feedstock.BEEF_TALLOW],
@@ -75,7 +69,7 @@ export function feedstockOf(item: NfeItem): Feedstock | null {
   return null;
 }
 
-/** kg from an item's commercial unit (uCom): KG, T/TON (1.000 kg), SC (the 60 kg sack); else null. */
+/** SC is the 60 kg sack. */
 function kilograms(item: NfeItem): Decimal | null {
   const q = new Decimal(item.quantity || '0');
   if (/^(KG|KGS|KILO|QUILO)$/.test(item.unit)) return q;
@@ -84,7 +78,6 @@ function kilograms(item: NfeItem): Decimal | null {
   return null;
 }
 
-/** m³ from an item's unit: M3, or litres (L, LT, LTS, LITRO: ÷ 1.000); else null. */
 function cubicMetres(item: NfeItem): Decimal | null {
   const q = new Decimal(item.quantity || '0');
   if (/^(M3|M³)$/.test(item.unit)) return q;
@@ -92,7 +85,7 @@ function cubicMetres(item: NfeItem): Decimal | null {
   return null;
 }
 
-/** The 14 positions a key gives its issuer: a CNPJ, or a CPF behind three zeros. */
+/** A CPF sits behind three zeros. */
 function keyDocument(document: string | null): string {
   return document === null ? '' : document.padStart(14, '0');
 }
@@ -113,12 +106,8 @@ export interface NfeImportOptions {
 }
 
 /**
- * The records an upload of NF-e XML documents: purchases per item bought, a sale per note of
- * biodiesel sold, an import per entry note of foreign biodiesel, returns per return note, and
- * the cancellations of the events. By default all or nothing: one item that cannot be mapped (or
- * one record the API would refuse) writes nothing, since a month with some of its notes would be
- * computed wrong without a word; with `partial`, the items that map are written and the others
- * reported (the records still pass every rule of the mutations, all or nothing among themselves).
+ * All or nothing by default: a month with some of its notes would be computed wrong without a
+ * word. `partial` writes what maps and reports the rest.
  */
 export async function importNfe(ds: DataSource, services: Services, actor: Actor, options: NfeImportOptions): Promise<NfeImportSummary> {
   assertCanWriteFor(actor, 'Producer', options.producerId);
@@ -175,11 +164,7 @@ export async function importNfe(ds: DataSource, services: Services, actor: Actor
   return summary;
 }
 
-/**
- * The record each planned return reduces, once the upload's own notes are written (a return may
- * follow its original in the same ZIP): the sale of the key, or its purchase of the feedstock (by item number when several).
- * Null when one has none and the upload is all or nothing.
- */
+/** After the upload's own notes are written: a return may follow its original in the same ZIP. */
 async function resolveReturns(
   em: EntityManager, producerId: string, rows: Planned['returns'], problems: NfeProblem[], partial: boolean,
 ): Promise<Planned['returns'] | null> {
@@ -204,7 +189,6 @@ async function resolveReturns(
   return resolved.length < rows.length && !partial ? null : resolved;
 }
 
-/** A refusal of the mutations' rules, told with the note and item it came from (`input[i]` → row i). */
 function located(e: unknown, at: NfeProblem[]): unknown {
   if (!(e instanceof AppError)) return e;
   const field = (e.extensions() as { field?: string }).field ?? '';
@@ -310,11 +294,7 @@ function supplierOf(
   return message('nfe.noSupplierDocument');
 }
 
-/**
- * A return note (finNFe 4): each item reduces the record of the referenced note it matches — the
- * sale of that key, or its purchase of the same feedstock (the item of the same number when the
- * note has several) — in the month of the return.
- */
+/** finNFe 4, in the month of the return (docs/LAW.md, "Returns"). */
 function planReturns(d: NfeNote, at: (item: number | null, reason?: Message) => NfeProblem, planned: Planned, problems: NfeProblem[]): void {
   if (d.referenced.length !== 1) { problems.push(at(null, message('nfe.returnReference'))); return; }
   const originalKey = d.referenced[0];

@@ -2,56 +2,53 @@ import { addDays, IsoDate, lastDayOfMonth } from '../dates';
 import { Decimal, sum, ZERO } from '../decimal';
 import { Balance, ClaimFacts, Contribution, CreditLine, GROUP_ORDER } from './types';
 
-/** COD_CRED whose balance may be refunded in cash or offset through PER/DCOMP (Guia Prático, register 1100, fields 10 and 14). */
+/** Guia Prático, register 1100, fields 10 and 14. */
 export const REFUNDABLE_CODES = new Set(['201', '202', '203', '204', '208', '301', '302', '303', '304', '307', '308']);
 
-/** One month of the fold: its debits (null once PIS/Cofins are extinct), its credits, the CBS due (from 2027) and the claims filed in it. */
 export interface NetMonthInput {
   year: number;
   month: number;
   pisDebit: Decimal | null;
   cofinsDebit: Decimal | null;
   lines: CreditLine[];
-  /** The CBS due of the month before offsets; null while its rate is not published (or before 2027). */
   cbsDue: Decimal | null;
-  /** True from 2027: the CBS is levied and balances may offset it. */
   cbsLevied: boolean;
   claims: ClaimFacts[];
-  /** False in a month of the cumulative regime: no credit is deducted from its debit. */
+  /** False under the cumulative regime. */
   deducts?: boolean;
 }
 
-/** The month's net (Lei 10.637/2002, art. 3º § 4º; Lei 11.116/2005, art. 16; LC 214/2025, art. 378). */
+/** Lei 10.637/2002, art. 3º § 4º; Lei 11.116/2005, art. 16; LC 214/2025, art. 378. */
 export interface MonthNet {
   year: number;
   month: number;
   pisDebit: Decimal;
   cofinsDebit: Decimal;
-  /** Credits of the month deducted (M200/M600 VL_TOT_CRED_DESC). */
+  /** M200/M600 VL_TOT_CRED_DESC. */
   pisCreditsOfMonthDeducted: Decimal;
   cofinsCreditsOfMonthDeducted: Decimal;
-  /** Balances of earlier months deducted (VL_TOT_CRED_DESC_ANT). */
+  /** VL_TOT_CRED_DESC_ANT. */
   pisEarlierDeducted: Decimal;
   cofinsEarlierDeducted: Decimal;
   pisDue: Decimal;
   cofinsDue: Decimal;
-  /** From 2027: the CBS before offsets, the balances offset against it and what stays due; null while the rate is not published. */
+  /** From 2027; null while the rate is not published. */
   cbsDue: Decimal | null;
   cbsOffset: Decimal | null;
   cbsNetDue: Decimal | null;
-  /** Balances of groups 200/300 that may be refunded or offset after this month (PER/DCOMP, rule of Lei 11.116/2005, art. 16). */
+  /** Lei 11.116/2005, art. 16. */
   pisRefundable: Decimal;
   cofinsRefundable: Decimal;
 }
 
-/** The first day a balance of `year`/`month` may be refunded or offset: the day after its quarter (Lei 11.116/2005, art. 16; Lei 10.637/2002, art. 5º § 2º). */
+/** The day after its quarter (Lei 11.116/2005, art. 16; Lei 10.637/2002, art. 5º § 2º). */
 export function refundableFrom(year: number, month: number, codCred: string): IsoDate | null {
   if (!REFUNDABLE_CODES.has(codCred)) return null;
   const quarterEnd = Math.ceil(month / 3) * 3;
   return addDays(lastDayOfMonth(year, quarterEnd), 1);
 }
 
-/** Deduction order: group 100 first (it can only be deducted), then 200 and 300; in each, the oldest first (Interpretation, docs/LAW.md). */
+/** Group 100 first, as it can only be deducted; oldest first (Interpretation, docs/LAW.md). */
 function byUseOrder(a: Balance, b: Balance): number {
   return GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group) || a.originYear - b.originYear || a.originMonth - b.originMonth || a.codCred.localeCompare(b.codCred);
 }
@@ -62,12 +59,7 @@ export class ClaimError extends Error {
   }
 }
 
-/**
- * The months in order, folded: each month's credits become balances by origin month, group and
- * COD_CRED (Lei 10.637/2002, art. 3º § 4º, no time limit); the debit takes them in use order; the
- * claims filed consume the balance they name; from 2027 the balances offset the CBS (LC 214/2025,
- * art. 378 III). Returns each month's net and the balances after the last month.
- */
+/** Lei 10.637/2002, art. 3º § 4º (no time limit); from 2027 LC 214/2025, art. 378 III. */
 export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: Balance[] } {
   const balances: Balance[] = [];
   const nets: MonthNet[] = [];
@@ -105,8 +97,7 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
       }
       return { ownUsed, earlierUsed, due: left };
     };
-    // A reversed credit (Guia, M110: a return of purchases) takes the month's credit of its COD_CRED first, then the
-    // balances in use order; what no balance covers is added to the debit.
+    // Guia, M110: the month's credit first, then the balances; the rest adds to the debit.
     const reverse = (tax: Contribution) => {
       const lines = m.lines.filter((l) => (tax === Contribution.PIS ? l.pis : l.cofins).lt(0));
       let left = sum(lines.map((l) => (tax === Contribution.PIS ? l.pis : l.cofins))).negated();
@@ -162,7 +153,7 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
   return { nets, balances };
 }
 
-/** A claim consumes the balance it names, once its quarter has ended and only for a refundable code (Lei 11.116/2005, art. 16; LC 214/2025, art. 378 IV). */
+/** Lei 11.116/2005, art. 16; LC 214/2025, art. 378 IV. */
 export function applyClaim(balances: Balance[], c: ClaimFacts): void {
   const b = balances.find((x) => x.tax === c.tax && x.originYear === c.originYear && x.originMonth === c.originMonth && x.codCred === c.codCred);
   if (!b) throw new ClaimError(c, 'NO_BALANCE', ZERO);
@@ -173,7 +164,6 @@ export function applyClaim(balances: Balance[], c: ClaimFacts): void {
   b.remaining = b.remaining.minus(c.amount);
 }
 
-/** The months from (year, month) to (toYear, toMonth), inclusive. */
 export function monthsBetween(from: { year: number; month: number }, to: { year: number; month: number }): Array<{ year: number; month: number }> {
   const out: Array<{ year: number; month: number }> = [];
   for (let y = from.year, m = from.month; y < to.year || (y === to.year && m <= to.month); m === 12 ? (y++, (m = 1)) : m++) out.push({ year: y, month: m });

@@ -1,10 +1,6 @@
 /**
- * The non-cumulative credits of PIS/Pasep and Cofins of a biodiesel producer, to 31/12/2026, and
- * the balances they leave (Lei 10.637/2002 and Lei 10.833/2003, art. 3º; Lei 10.865/2004, art. 15;
- * Lei 12.865/2013, art. 31; Lei 11.116/2005, art. 16; LC 214/2025, art. 378), pure:
- * - `purchase-credit.ts`: the credit of one purchase, or why none, or what it awaits;
- * - `month-credits.ts`: the month's credits by revenue group and COD_CRED, the art. 31 credit;
- * - `balances.ts`: the month's net, the balances by origin, the claims and the CBS offset.
+ * Lei 10.637/2002 and Lei 10.833/2003, art. 3º; Lei 10.865/2004, art. 15; Lei 12.865/2013, art. 31;
+ * Lei 11.116/2005, art. 16; LC 214/2025, art. 378. Pure.
  */
 export * from './types';
 export { productOfFeedstock, purchaseCredit, supplierOfKind } from './purchase-credit';

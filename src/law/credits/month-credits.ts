@@ -66,10 +66,8 @@ export function presumedCredit(part: RevenuePart, law: LawBook, asKnownOn: IsoDa
 }
 
 /**
- * The month's credits by group and COD_CRED (table 4.3.6): each purchase's credit allocated to the
- * revenue it served — directly, or by the month's gross-revenue ratio (Lei 10.637/2002, art. 3º
- * § 8º I–II), the method fixed for the year (§ 9º) — and the art. 31 credit in the group of its
- * revenue. A month whose revenue is all in one group needs no election.
+ * Lei 10.637/2002, art. 3º § 8º I–II and § 9º (table 4.3.6). A month whose revenue is all in one
+ * group needs no election.
  */
 export function monthCredits(input: MonthCreditsInput): MonthCredits {
   const awaiting: string[] = [];

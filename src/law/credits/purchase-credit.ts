@@ -12,10 +12,8 @@ const BASIC_BASIS = 'Lei 10.637/2002, art. 3º II, § 1º I, § 2º III; Lei 10.
 const PIS_COFINS_END: IsoDate = '2026-12-31';
 
 /**
- * The credit of one purchase to 31/12/2026 (Lei 10.637/2002 and Lei 10.833/2003, art. 3º; Lei
- * 10.865/2004, art. 15), pure, as known on `asKnownOn`. The rules are applied in order: the
- * regime's end, the supplier, the product's suspensions, the supplier's CST, the value net of
- * ICMS. An unknown fact or unpublished choice is awaited, never assumed.
+ * Lei 10.637/2002 and Lei 10.833/2003, art. 3º; Lei 10.865/2004, art. 15. An unknown fact or
+ * unpublished choice is awaited, never assumed.
  */
 export function purchaseCredit(f: PurchaseCreditFacts, law: LawBook, asKnownOn: IsoDate): PurchaseCredit {
   const none = (status: CreditStatus, reason: string, legalBasis: string, awaiting: string | null = null): PurchaseCredit => ({

@@ -7,22 +7,15 @@ import { BlendRule, OwnProductionValuation, RateCategory, TaxRegime } from '../t
 import { snapshotValuation } from './snapshot';
 import { CATEGORY_ORDER, PeriodRef, TaxPeriodFigures } from './types';
 
-/**
- * Why a month's figures are what they are (docs/LAW.md): the provisions a segment applied and
- * the regime's basis. Descriptive only: nothing here changes a figure.
- */
+/** Descriptive only: nothing here changes a figure. */
 
-/** What the valuation of the month's raw material did, for the rules of the blend a segment cites. */
 export interface BlendFacts {
-  /** How own production was valued (null: none used). */
   valuedBy: OwnProductionValuation | null;
-  /** Nothing to weigh: own production at the general amounts (NO_FEEDSTOCK_IN_PERIOD). */
   noFeedstock: boolean;
-  /** The earlier month whose blend a stock-only month takes (BLEND_OF_EARLIER_PERIOD), else null. */
   earlier: PeriodRef | null;
 }
 
-/** The statute's own words for a rule of the blend, cited where no dated citation is recorded (Lei 11.116/2005, art. 5º §§3º–5º). */
+/** Lei 11.116/2005, art. 5º §§3º–5º, where no dated citation is recorded. */
 const STATUTE_BASIS: Record<BlendRule, string> = {
   [BlendRule.COST_WEIGHTED]: 'Lei 11.116/2005, art. 5º §4º (average weighted by the acquisition cost of the raw material used)',
   [BlendRule.OWN_PRODUCTION_VALUATION]: 'Lei 11.116/2005, art. 5º §5º (own production valued at the average price of raw material acquired from third parties)',
@@ -30,23 +23,14 @@ const STATUTE_BASIS: Record<BlendRule, string> = {
   [BlendRule.SEAL_CONDITION]: 'Lei 11.116/2005, art. 5º §3º',
 };
 
-/**
- * The citation of a rule of the blend on `on` as known on `asKnownOn`: the dated citation in force
- * (Decreto 10.527/2020, art. 6º §§2º–5º from 2020-10-23; before, the statute under Decreto
- * 7.768/2012), else the statute's.
- */
+/** Decreto 10.527/2020, art. 6º §§2º–5º from 2020-10-23; before, Decreto 7.768/2012. */
 export function blendRuleBasis(law: LawBook, rule: BlendRule, on: IsoDate, asKnownOn: IsoDate): string {
   return law.blendRule(rule, on, asKnownOn)?.legalBasis ?? STATUTE_BASIS[rule];
 }
 
-/** A year and month as a period is named: 2026-03. */
 export const periodName = (p: PeriodRef) => `${p.year}-${String(p.month).padStart(2, '0')}`;
 
-/**
- * Which rates a segment applied and why, from the law versions in force on its first day: the
- * extinction (EC 132/2023, ADCT art. 126, II), art. 3º's fractions, or art. 4º's amounts with each
- * category rule and blend rule used. Descriptive only, so an old snapshot is explained at read time.
- */
+/** Descriptive only, so an old snapshot is explained at read time. */
 export function explainSegment(
   law: LawBook,
   regime: TaxRegime,
@@ -83,10 +67,7 @@ export function explainSegment(
   return { pisRate: null, cofinsRate: null, legalBasis: [...new Set(parts)].join('; ') };
 }
 
-/**
- * Why a regime governs a month (Lei 11.116/2005 arts. 3º–4º): no election → ad valorem; a company
- * starting activity → from its month (§4º); else the November election (§1º), renewed (§5º).
- */
+/** Lei 11.116/2005 arts. 3º–4º (§§1º, 4º, 5º). */
 export function regimeBasis(law: LawBook, regime: RegimeInForce, year: number, month: number, asKnownOn: IsoDate): string {
   const on = firstDayOfMonth(year, month);
   const adValorem = law.adValoremRates(on, asKnownOn).legalBasis;
@@ -102,11 +83,7 @@ export function regimeBasis(law: LawBook, regime: RegimeInForce, year: number, m
   return `Election of the ${applies} made on ${e.electedOn}, effective from ${start}: ${how}${renewal}`;
 }
 
-/**
- * A snapshot taken before explanations were kept, explained from the law as known on the day it
- * was closed; `regime` is used only when it names the snapshot's regime (an election is
- * irrevocable, Lei 11.116/2005 art. 4º §1º). Descriptive fields only, never a figure.
- */
+/** Law as known on the close day; an election is irrevocable (Lei 11.116/2005 art. 4º §1º). */
 export function explainSnapshot(law: LawBook, figures: TaxPeriodFigures, regime: RegimeInForce): TaxPeriodFigures {
   const blend: BlendFacts = {
     valuedBy: snapshotValuation(figures),
