@@ -145,13 +145,16 @@ export class ComplianceYears {
     const groupsByKey = new Map(purchaseRows.map((r) => [groupKey(r as unknown as Row, purchaseKeys), r]));
     const fomentoByKey = new Map(fomentoRows.map((r) => [groupKey(r as unknown as Row, FOMENTO_COLUMNS), r]));
 
+    // Each producer's groups picked in one pass: a filter per producer read every group of the program.
+    const purchasesOf = byProducer(purchaseRows);
+    const fomentoOf = byProducer(fomentoRows);
     const outcomes: Array<{ result: SealComplianceResult } | Error> = [];
     for (const producer of producers) {
       try {
         const plant = plants.find((r) => r.producer_id === producer.id)!;
         const sold = sales.find((r) => r.producer_id === producer.id)!;
-        const purchases: PurchaseGroup[] = purchaseRows.filter((r) => r.producer_id === producer.id).map((r) => purchaseGroupOf(r, conformities, organizations, segmentOf));
-        const fomento: FomentoGroup[] = fomentoRows.filter((r) => r.producer_id === producer.id).map((r) => ({
+        const purchases: PurchaseGroup[] = (purchasesOf.get(producer.id) ?? []).map((r) => purchaseGroupOf(r, conformities, organizations, segmentOf));
+        const fomento: FomentoGroup[] = (fomentoOf.get(producer.id) ?? []).map((r) => ({
           key: keyOf(r as unknown as Row, FOMENTO_COLUMNS),
           place: { region: r.region, semiarid: r.semiarid }, segment: segmentOf(r.segment), amount: new Decimal(r.amount), count: Number(r.n),
         }));
@@ -315,4 +318,14 @@ export async function countedRows(
 
 function withinPage(k: number, offset: number, first: number): boolean {
   return k > offset && k <= offset + first;
+}
+
+function byProducer<T extends { producer_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const r of rows) {
+    const list = map.get(r.producer_id);
+    if (list) list.push(r);
+    else map.set(r.producer_id, [r]);
+  }
+  return map;
 }
