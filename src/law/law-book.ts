@@ -109,7 +109,22 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     return v;
   }
   const withValue = <T>(v: Version<Record<string, string>>, value: T): Version<T> => ({ ...v, value });
-  const decimalOf = (v: Version<Record<string, string>>, key: string) => withValue(v, new Decimal(v.value[key]));
+  // Each version's figure is parsed once: a program's year asks for the same few versions thousands of times.
+  const figures = new WeakMap<Version<Record<string, string>>, Map<string, Version<Decimal | null>>>();
+  function figureOf(v: Version<Record<string, string>>, key: string, nullable: true): Version<Decimal | null>;
+  function figureOf(v: Version<Record<string, string>>, key: string, nullable: false): Version<Decimal>;
+  function figureOf(v: Version<Record<string, string>>, key: string, nullable: boolean): Version<Decimal | null> {
+    let byKey = figures.get(v);
+    if (!byKey) figures.set(v, (byKey = new Map()));
+    let figure = byKey.get(key);
+    if (!figure) {
+      // Not nullable: an absent figure throws, as the Decimal of nothing does.
+      figure = withValue(v, v.value[key] === undefined && nullable ? null : new Decimal(v.value[key]));
+      byKey.set(key, figure);
+    }
+    return figure;
+  }
+  const decimalOf = (v: Version<Record<string, string>>, key: string) => figureOf(v, key, false);
 
   function extinction(on: IsoDate, asKnownOn: IsoDate) {
     return inForce(of('pis-cofins-extinction'), on, asKnownOn);
@@ -188,11 +203,11 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     },
     sealWeightingFactor(factor, on, asKnownOn) {
       const v = inForce(of('selo-weighting-factor', factor), on, asKnownOn);
-      return v && withValue(v, v.value.factor === undefined ? null : new Decimal(v.value.factor));
+      return v && figureOf(v, 'factor', true);
     },
     minimumWeightedShare(on, asKnownOn) {
       const v = inForce(of('minimum-weighted-share'), on, asKnownOn);
-      return v && withValue(v, v.value.share === undefined ? null : new Decimal(v.value.share));
+      return v && figureOf(v, 'share', true);
     },
     sealWording(on, asKnownOn) {
       let found: { wording: SeloWording; version: Version<Record<string, string>> } | undefined;
@@ -234,11 +249,11 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     },
     presumedCreditShare(on, asKnownOn) {
       const v = inForce(of('presumed-credit-biodiesel'), on, asKnownOn);
-      return v && withValue(v, v.value.share === undefined ? null : new Decimal(v.value.share));
+      return v && figureOf(v, 'share', true);
     },
     creditChoice(choice, on, asKnownOn) {
       const v = inForce(of('credit-choice', choice), on, asKnownOn);
-      return v && withValue(v, v.value.credit === undefined ? null : new Decimal(v.value.credit));
+      return v && figureOf(v, 'credit', true);
     },
   };
 }

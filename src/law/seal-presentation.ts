@@ -23,9 +23,10 @@ export function shortfallShown(value: Decimal): Decimal {
 export function itemsShown(items: readonly CountedItem[]) {
   const merged = new Map<string, CountedItem>();
   for (const i of items) {
+    // The factors are not in the key: they follow from the source, place, product, organization
+    // share and day (seal-weighting.ts, appliedFactors), which are.
     const key = [
-      i.source, i.kind, i.place.region, i.place.semiarid, i.product, i.organizationShare?.toFixed(), i.on, i.weight?.toFixed(),
-      i.factors.map((f) => `${f.factor}:${f.value?.toFixed()}`).join(','), i.findings.map((f) => f.code).join(','),
+      i.source, i.kind, i.place.region, i.place.semiarid, i.product, i.organizationShare?.toFixed(), i.on, i.weight?.toFixed(), i.findings.map((f) => f.code).join(','),
     ].join('|');
     const m = merged.get(key);
     merged.set(key, m ? { ...m, count: m.count + i.count, actual: m.actual.plus(i.actual), weighted: m.weighted && i.weighted && m.weighted.plus(i.weighted) } : i);

@@ -127,98 +127,99 @@ export class ProgramOverviewService {
     return years;
   }
 
-  private async yearOf(actor: Actor, year: number, asKnownOn: IsoDate): Promise<ProgramYear> {
-    const on = `${year}-12-31`;
-    const before = `${year - 1}-12-31`;
-    const producers = await this.ds.getRepository(Producer).find({ order: { id: 'ASC' } });
-    const grants = await this.seals.grantsOf(actor, producers.map((p) => p.id));
-    const events = await this.seals.eventsOf(grants.map((g) => g.id));
-    const grantsBy = groupBy(grants, (g) => g.producerId);
-    const eventsBy = groupBy(events, (e) => e.grantId);
-    const standing = (p: Producer, day: IsoDate) => {
-      const mine: SealGrant[] = grantsBy.get(p.id) ?? [];
-      const s = standingOf(mine, mine.map((g) => eventsBy.get(g.id) ?? [] as SealEvent[]), day);
-      return { standing: STANDING_OF_CODE[s.reason.code] ?? 'NONE', reason: s.reason };
-    };
-
-    const rows: ProgramProducerYear[] = [];
-    for (let i = 0; i < producers.length; i += BATCH) {
-      const batch = producers.slice(i, i + BATCH);
-      const reports = await this.compliance.ofPage(batch.map((producer) => ({ producer, year, asKnownOn })));
-      reports.forEach((r, n) => {
-        if (r instanceof Error) throw r;
-        const now = standing(batch[n], on);
-        rows.push({
-          producer: batch[n], standing: now.standing, standingReason: now.reason, previousStanding: standing(batch[n], before).standing,
-          compliance: r.status === 'COMPLIANT' ? 'COMPLIANT' : r.status === 'NOT_COMPLIANT' ? 'SHORT' : 'NOT_DETERMINABLE',
-          report: r,
-        });
-      });
-    }
-    return { year, asKnownOn, on, producers: rows, ...summed(rows), ...(await this.counted(rows, year)) };
-  }
-
   /**
-   * What the results do not carry, by grouped SQL over the items they count: the year's purchases
-   * from family farming and fomento of these producers, less each one's excluded items.
+   * One year in one read-only snapshot: the standings, every producer's Selo year and the items
+   * they count are read as of the same moment, so the totals agree even while records are written.
    */
-  private async counted(rows: readonly ProgramProducerYear[], year: number): Promise<Pick<ProgramYear, 'byState' | 'families'>> {
-    // The three statements read one snapshot, so the states and the families agree with each other.
+  private async yearOf(actor: Actor, year: number, asKnownOn: IsoDate): Promise<ProgramYear> {
     return this.ds.transaction('REPEATABLE READ', async (em) => {
       await em.query('SET TRANSACTION READ ONLY');
-      return countedIn(em, rows, year);
+      const on = `${year}-12-31`;
+      const before = `${year - 1}-12-31`;
+      const producers = await em.getRepository(Producer).find({ order: { id: 'ASC' } });
+      const grants = await this.seals.grantsOf(actor, producers.map((p) => p.id), em);
+      const events = await this.seals.eventsOf(grants.map((g) => g.id), em);
+      const grantsBy = groupBy(grants, (g) => g.producerId);
+      const eventsBy = groupBy(events, (e) => e.grantId);
+      const standing = (p: Producer, day: IsoDate) => {
+        const mine: SealGrant[] = grantsBy.get(p.id) ?? [];
+        const s = standingOf(mine, mine.map((g) => eventsBy.get(g.id) ?? [] as SealEvent[]), day);
+        return { standing: STANDING_OF_CODE[s.reason.code] ?? 'NONE', reason: s.reason };
+      };
+
+      const rows: ProgramProducerYear[] = [];
+      for (let i = 0; i < producers.length; i += BATCH) {
+        const batch = producers.slice(i, i + BATCH);
+        const reports = await this.compliance.ofPage(batch.map((producer) => ({ producer, year, asKnownOn })), em);
+        reports.forEach((r, n) => {
+          if (r instanceof Error) throw r;
+          const now = standing(batch[n], on);
+          rows.push({
+            producer: batch[n], standing: now.standing, standingReason: now.reason, previousStanding: standing(batch[n], before).standing,
+            compliance: r.status === 'COMPLIANT' ? 'COMPLIANT' : r.status === 'NOT_COMPLIANT' ? 'SHORT' : 'NOT_DETERMINABLE',
+            report: r,
+          });
+        });
+      }
+      return { year, asKnownOn, on, producers: rows, ...summed(rows), ...(await countedIn(em, rows, year)) };
     });
   }
 }
 
+/**
+ * What the results do not carry, by grouped SQL over the items they count: the year's purchases
+ * from family farming and fomento of these producers, less each one's excluded items. One
+ * statement reads them once for the states, the farmers and the organizations.
+ */
 async function countedIn(em: EntityManager, rows: readonly ProgramProducerYear[], year: number): Promise<Pick<ProgramYear, 'byState' | 'families'>> {
   const ids = rows.map((r) => r.producer.id);
   const excludedPurchases = rows.flatMap((r) => r.report.excluded.filter((e) => e.source === 'PURCHASE').map((e) => e.id));
   const excludedFomento = rows.flatMap((r) => r.report.excluded.filter((e) => e.source === 'FOMENTO_EXPENSE').map((e) => e.id));
-  const from = `${year}-01-01`;
-  const to = `${year}-12-31`;
-  const params = [ids, from, to, [...FAMILY_FARMING_SUPPLIERS], excludedPurchases, excludedFomento];
   // The excluded ids are anti-joined (hashed), not tested row by row against the array.
-  const counted = `SELECT p.id, p.cost, p.supplier_kind, p.family_farmer_id, p.organization_id, p.origin_municipality_code
-      FROM ${COUNTED_PURCHASE} p
-     WHERE p.producer_id = ANY($1::bigint[]) AND p.counted_on BETWEEN $2::date AND $3::date AND p.supplier_kind = ANY($4::text[]) AND ${activeSql('p')}
-       AND NOT EXISTS (SELECT 1 FROM unnest($5::bigint[]) AS e(id) WHERE e.id = p.id)`;
-  const byState: Array<{ state: string; region: Region; actual: string; n: string }> = await em.query(
-    `SELECT m.state, m.region, sum(x.amount) AS actual, sum(x.n) AS n FROM (
-       SELECT c.origin_municipality_code AS code, sum(c.cost) AS amount, count(*) AS n FROM (${counted}) c GROUP BY 1
-       UNION ALL
-       SELECT f.municipality_code, sum(f.amount), count(*) FROM fomento_expense f
-        WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date AND ${activeSql('f')} AND NOT EXISTS (SELECT 1 FROM unnest($6::bigint[]) AS e(id) WHERE e.id = f.id) GROUP BY 1
-     ) x JOIN municipality m ON m.ibge_code = x.code GROUP BY m.state, m.region ORDER BY m.state`,
-    params,
+  const parts: Array<{ part: 'STATE' | 'FARMERS' | 'ORGANIZATIONS'; state: string | null; region: Region | null; ibge_code: string | null; name: string | null; amount: string | null; n: string }> = await em.query(
+    `WITH counted AS MATERIALIZED (
+       SELECT p.cost, p.family_farmer_id, p.organization_id, p.origin_municipality_code FROM ${COUNTED_PURCHASE} p
+        WHERE p.producer_id = ANY($1::bigint[]) AND p.counted_on BETWEEN $2::date AND $3::date AND p.supplier_kind = ANY($4::text[]) AND ${activeSql('p')}
+          AND NOT EXISTS (SELECT 1 FROM unnest($5::bigint[]) AS e(id) WHERE e.id = p.id)),
+     by_state AS (
+       SELECT m.state, m.region, sum(x.amount) AS amount, sum(x.n) AS n FROM (
+         SELECT c.origin_municipality_code AS code, sum(c.cost) AS amount, count(*) AS n FROM counted c GROUP BY 1
+         UNION ALL
+         SELECT f.municipality_code, sum(f.amount), count(*) FROM fomento_expense f
+          WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date AND ${activeSql('f')} AND NOT EXISTS (SELECT 1 FROM unnest($6::bigint[]) AS e(id) WHERE e.id = f.id) GROUP BY 1
+       ) x JOIN municipality m ON m.ibge_code = x.code GROUP BY m.state, m.region),
+     -- A farmer lives in one municipality: the distinct farmers of the states add up to the program's.
+     farmers AS (
+       SELECT m.ibge_code, m.name, m.state, count(DISTINCT c.family_farmer_id) AS n FROM counted c
+         JOIN family_farmer ff ON ff.id = c.family_farmer_id JOIN municipality m ON m.ibge_code = ff.municipality_code
+        GROUP BY m.ibge_code, m.name, m.state),
+     organizations AS (
+       SELECT count(*) AS n, sum(coalesce(d.family_farmer_members, o.family_farmer_members)) AS members
+         FROM (SELECT DISTINCT c.organization_id FROM counted c WHERE c.organization_id IS NOT NULL) k
+         JOIN family_farming_organization o ON o.id = k.organization_id
+         LEFT JOIN LATERAL ${membershipOnSql('o.id', '$3::date')} d ON true)
+     SELECT 'STATE' AS part, state, region, NULL AS ibge_code, NULL AS name, amount, n FROM by_state
+     UNION ALL SELECT 'FARMERS', state, NULL, ibge_code, name, NULL, n FROM farmers
+     UNION ALL SELECT 'ORGANIZATIONS', NULL, NULL, NULL, NULL, members, n FROM organizations
+     ORDER BY 1, 2, 4`,
+    [ids, `${year}-01-01`, `${year}-12-31`, [...FAMILY_FARMING_SUPPLIERS], excludedPurchases, excludedFomento],
   );
-  // A farmer lives in one municipality: the distinct farmers of the states add up to the program's.
-  const farmers: Array<{ ibge_code: string; name: string; state: string; n: string }> = await em.query(
-    `SELECT m.ibge_code, m.name, m.state, count(DISTINCT c.family_farmer_id) AS n FROM (${counted}) c
-       JOIN family_farmer ff ON ff.id = c.family_farmer_id JOIN municipality m ON m.ibge_code = ff.municipality_code
-      GROUP BY m.ibge_code, m.name, m.state ORDER BY m.state, m.ibge_code`,
-    params.slice(0, 5),
-  );
+  const byState = parts.filter((p) => p.part === 'STATE');
+  const farmers = parts.filter((p) => p.part === 'FARMERS');
   // Interpretation (docs/LAW.md): members are declared as counts (art. 4º VI), not named, so the
   // families reached through organizations are the family-farmer members each declared in force
   // on 31 December; they may be farmers also sold to directly, and are not added to them.
-  const [orgs]: Array<{ organizations: string; members: string | null }> = await em.query(
-    `SELECT count(*) AS organizations, sum(coalesce(d.family_farmer_members, o.family_farmer_members)) AS members
-       FROM (SELECT DISTINCT c.organization_id FROM (${counted}) c WHERE c.organization_id IS NOT NULL) k
-       JOIN family_farming_organization o ON o.id = k.organization_id
-       LEFT JOIN LATERAL ${membershipOnSql('o.id', '$3::date')} d ON true`,
-    params.slice(0, 5),
-  );
+  const orgs = parts.find((p) => p.part === 'ORGANIZATIONS')!;
   const states = new Map<string, number>();
-  for (const f of farmers) states.set(f.state, (states.get(f.state) ?? 0) + Number(f.n));
+  for (const f of farmers) states.set(f.state!, (states.get(f.state!) ?? 0) + Number(f.n));
   return {
-    byState: byState.map((s) => ({ state: s.state, region: s.region, actual: new Decimal(s.actual ?? 0), count: Number(s.n) })),
+    byState: byState.map((s) => ({ state: s.state!, region: s.region!, actual: new Decimal(s.amount ?? 0), count: Number(s.n) })),
     families: {
       familyFarmers: farmers.reduce((n, f) => n + Number(f.n), 0),
-      organizations: Number(orgs.organizations),
-      organizationFamilyFarmerMembers: Number(orgs.members ?? 0),
+      organizations: Number(orgs.n),
+      organizationFamilyFarmerMembers: Number(orgs.amount ?? 0),
       byState: [...states.entries()].map(([state, n]) => ({ state, familyFarmers: n })),
-      byMunicipality: farmers.map((f) => ({ ibgeCode: f.ibge_code, name: f.name, state: f.state, familyFarmers: Number(f.n) })),
+      byMunicipality: farmers.map((f) => ({ ibgeCode: f.ibge_code!, name: f.name!, state: f.state!, familyFarmers: Number(f.n) })),
     },
   };
 }

@@ -1,4 +1,4 @@
-import { DataSource, In } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { Producer, SealEvent, SealGrant } from '../domain';
 import { SealEventKind } from '../law/types';
 import { Actor } from './actor';
@@ -53,17 +53,17 @@ export class SealService {
   }
 
   /** The grants of many producers at once (scoped), by grantedOn then id. */
-  async grantsOf(actor: Actor, producerIds: readonly string[]): Promise<SealGrant[]> {
+  async grantsOf(actor: Actor, producerIds: readonly string[], em: EntityManager = this.ds.manager): Promise<SealGrant[]> {
     const wanted = visibleProducerIds(actor, producerIds);
     if (wanted.length === 0) return [];
-    return this.ds.getRepository(SealGrant).find({ where: { producerId: In(wanted) }, order: { grantedOn: 'ASC', id: 'ASC' } });
+    return em.getRepository(SealGrant).find({ where: { producerId: In(wanted) }, order: { grantedOn: 'ASC', id: 'ASC' } });
   }
 
   /** The events of many grants at once, in the order they were recorded (the law relies on it). */
-  async eventsOf(grantIds: readonly string[]): Promise<SealEvent[]> {
+  async eventsOf(grantIds: readonly string[], em: EntityManager = this.ds.manager): Promise<SealEvent[]> {
     const wanted = [...new Set(grantIds.filter(isId))];
     if (wanted.length === 0) return [];
-    return this.ds.getRepository(SealEvent).find({ where: { grantId: In(wanted) }, order: { id: 'ASC' } });
+    return em.getRepository(SealEvent).find({ where: { grantId: In(wanted) }, order: { id: 'ASC' } });
   }
 
   async grant(actor: Actor, input: GrantSealInput): Promise<SealGrant> {

@@ -14,7 +14,7 @@ import { semiaridOnSql } from '../facts/priority-region.sql';
 import { ContractConformityService } from './contract-conformity.service';
 import { SealEvaluationService } from './seal-evaluation.service';
 import {
-  FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
+  contractsAndOrganizations, FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, ofContractsAndOrganizations, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
   purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
 import { activeSql, COUNTED_PURCHASE, COUNTED_SALE } from '../record-state';
@@ -115,17 +115,17 @@ export class ComplianceYears {
       [ids, from, to, acquisitionsBase],
     );
     // The year's groups are hashed, not sorted: the planner estimates one group per row (the keys are
-    // expressions over the purchase's date and supplier) where there are a few thousand, and would
-    // sort the year's rows on a dozen keys to group them. Measured on the benchmark's year
-    // (docs/PERFORMANCE.md, "sealCompliance: the year's groups"): the default work_mem holds the hash
-    // table; no other plan found groups as fast without this setting, which lasts for this statement.
-    await em.query(`SET LOCAL enable_sort = off`);
+    // expressions over the purchase's date and supplier) where there are a few per contract, and
+    // would sort the year's rows on a dozen keys to group them. Hash tables of this statement may take
+    // 8 × work_mem (32 MB by default) instead of 2 ×, so it hashes them in memory; measured in
+    // docs/PERFORMANCE.md ("sealCompliance: the year's groups").
+    await em.query('SET LOCAL hash_mem_multiplier = 8');
     const purchaseRows: Array<PurchaseGroupRow & { producer_id: string }> = await em.query(
       `SELECT producer_id::text AS producer_id, ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) FILTER (WHERE return_id IS NULL) AS n
          FROM (${purchaseFacts()}) f GROUP BY producer_id, ${PURCHASE_COLUMNS}`,
       params,
     );
-    await em.query(`SET LOCAL enable_sort = DEFAULT`);
+    await em.query('SET LOCAL hash_mem_multiplier = DEFAULT');
     const fomentoRows: Array<FomentoGroupRow & { producer_id: string }> = await em.query(
       `SELECT producer_id::text AS producer_id, region, semiarid, segment, sum(amount) AS amount, count(*) AS n
          FROM (${FOMENTO_FACTS}) f GROUP BY producer_id, region, semiarid, segment`,
@@ -141,13 +141,14 @@ export class ComplianceYears {
     const evaluations = weighted ? await this.evaluations.forYears(em, ids, year, asKnownOn) : new Map();
     const segmentOf = (i: number): Segment => segments[i - 1];
     const purchaseKeys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
-    const groupKey = (r: Row, keys: string[]) => `${String(r.producer_id)}|${keyOf(r, keys)}`;
-    const groupsByKey = new Map(purchaseRows.map((r) => [groupKey(r as unknown as Row, purchaseKeys), r]));
-    const fomentoByKey = new Map(fomentoRows.map((r) => [groupKey(r as unknown as Row, FOMENTO_COLUMNS), r]));
-
-    // Each producer's groups picked in one pass: a filter per producer read every group of the program.
+    // Each group's key is made once, kept on its row for the law's group too.
+    for (const r of purchaseRows) r.key = keyOf(r as unknown as Row, purchaseKeys);
+    // Each producer's groups picked in one pass (a filter per producer read every group of the
+    // program), then found by their key within the producer.
     const purchasesOf = byProducer(purchaseRows);
     const fomentoOf = byProducer(fomentoRows);
+    const purchaseRowOf = keyedWithin(purchasesOf, (r) => r.key!);
+    const fomentoRowOf = keyedWithin(fomentoOf, (r) => keyOf(r as unknown as Row, FOMENTO_COLUMNS));
     const outcomes: Array<{ result: SealComplianceResult } | Error> = [];
     for (const producer of producers) {
       try {
@@ -174,15 +175,15 @@ export class ComplianceYears {
         outcomes.push(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    const excluded = asked.listExcluded ? await excludedItems(em, producers, outcomes, params, groupsByKey, fomentoByKey) : new Map<string, ExcludedItem[]>();
+    const excluded = asked.listExcluded ? await excludedItems(em, producers, outcomes, params, purchaseRowOf, fomentoRowOf) : new Map<string, ExcludedItem[]>();
     return outcomes.map((o, i) => {
       if (o instanceof Error) return o;
       const id = producers[i].id;
       const mine = o.result.items.filter((it) => !it.key.startsWith(HYPOTHETICAL));
       const counted: CountedSource = {
         producerId: id, params,
-        purchases: mine.filter((it) => it.source === 'PURCHASE').map((item) => ({ row: groupsByKey.get(`${id}|${item.key}`)!, item })),
-        fomento: mine.filter((it) => it.source === 'FOMENTO').map((item) => ({ row: fomentoByKey.get(`${id}|${item.key}`)!, item })),
+        purchases: mine.filter((it) => it.source === 'PURCHASE').map((item) => ({ row: purchaseRowOf(id, item.key), item })),
+        fomento: mine.filter((it) => it.source === 'FOMENTO').map((item) => ({ row: fomentoRowOf(id, item.key), item })),
       };
       return { result: o.result, excluded: excluded.get(id) ?? [], counted };
     });
@@ -216,8 +217,8 @@ async function excludedItems(
   producers: readonly Producer[],
   outcomes: ReadonlyArray<{ result: SealComplianceResult } | Error>,
   params: unknown[],
-  purchaseGroups: Map<string, PurchaseGroupRow & { producer_id: string }>,
-  fomentoGroups: Map<string, FomentoGroupRow & { producer_id: string }>,
+  purchaseGroup: GroupOf<PurchaseGroupRow & { producer_id: string }>,
+  fomentoGroup: GroupOf<FomentoGroupRow & { producer_id: string }>,
 ): Promise<Map<string, ExcludedItem[]>> {
   const items = new Map<string, ExcludedItem[]>();
   const add = (producerId: string, item: ExcludedItem) => {
@@ -228,32 +229,37 @@ async function excludedItems(
   };
   const purchaseFindings = new Map<string, Finding[]>();
   const fomentoFindings = new Map<string, Finding[]>();
+  const purchaseGroups: Array<PurchaseGroupRow & { producer_id: string }> = [];
+  const fomentoGroups: Array<FomentoGroupRow & { producer_id: string }> = [];
   outcomes.forEach((o, i) => {
     if (o instanceof Error) return;
+    const id = producers[i].id;
     for (const e of o.result.excluded.filter((x) => !x.key.startsWith(HYPOTHETICAL))) {
-      (e.source === 'PURCHASE' ? purchaseFindings : fomentoFindings).set(`${producers[i].id}|${e.key}`, e.findings);
+      (e.source === 'PURCHASE' ? purchaseFindings : fomentoFindings).set(`${id}|${e.key}`, e.findings);
+      if (e.source === 'PURCHASE') purchaseGroups.push(purchaseGroup(id, e.key));
+      else fomentoGroups.push(fomentoGroup(id, e.key));
     }
   });
   if (purchaseFindings.size) {
-    const groups = [...purchaseFindings.keys()].map((k) => purchaseGroups.get(k)!);
-    const pairs = [...new Set(groups.map((g) => `${g.contract_id}|${g.organization_id}`))].map((p) => p.split('|'));
+    const groups = purchaseGroups;
+
     const n = params.length;
     const arrays = PURCHASE_GROUP_COLUMNS.map(([name]) => groups.map((g) => (g as unknown as Row)[name]));
     const tuple = PURCHASE_GROUP_COLUMNS.map(([, type], i) => `$${n + 4 + i}::${type}[]`).join(', ');
     const keys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
     const rows: Row[] = await em.query(
       `SELECT id, producer_id::text AS producer_id, cost, ${PURCHASE_COLUMNS}
-         FROM (${purchaseFacts(` AND (coalesce(p.contract_id, 0), coalesce(p.organization_id, 0)) IN (SELECT * FROM unnest($${n + 1}::bigint[], $${n + 2}::bigint[]))`)}) f
+         FROM (${purchaseFacts(ofContractsAndOrganizations(n + 1, n + 2))}) f
         WHERE (producer_id, ${PURCHASE_COLUMNS}) IN (SELECT * FROM unnest($${n + 3}::bigint[], ${tuple}))
         ORDER BY id`,
-      [...params, pairs.map((p) => p[0]), pairs.map((p) => p[1]), groups.map((g) => g.producer_id), ...arrays],
+      [...params, ...contractsAndOrganizations(groups), groups.map((g) => g.producer_id), ...arrays],
     );
     for (const r of rows) {
       add(String(r.producer_id), { id: String(r.id), source: 'PURCHASE', amount: new Decimal(r.cost as string), findings: purchaseFindings.get(`${String(r.producer_id)}|${keyOf(r, keys)}`) ?? [] });
     }
   }
   if (fomentoFindings.size) {
-    const groups = [...fomentoFindings.keys()].map((k) => fomentoGroups.get(k)!);
+    const groups = fomentoGroups;
     const rows: Row[] = await em.query(
       `SELECT id, producer_id::text AS producer_id, amount, region, semiarid, segment FROM (${FOMENTO_FACTS}) f
         WHERE (producer_id, region, semiarid, segment) IN (SELECT * FROM unnest($5::bigint[], $6::text[], $7::boolean[], $8::integer[])) ORDER BY id`,
@@ -281,14 +287,13 @@ export async function countedRows(
   const fomento = sources.flatMap((s, si) => s.fomento.map((g, gi) => ({ producerId: s.producerId, row: g.row, ref: `${si}.${gi}` })));
   const cols = PURCHASE_GROUP_COLUMNS.map(([name, type], i) => ({ name, cast: `$${n + 2 + i}::${type}[]` }));
   const at = n + 2 + cols.length;
-  const pairs = [...new Set(purchases.map((g) => `${g.row.contract_id}|${g.row.organization_id}`))].map((p) => p.split('|'));
   // The first row of each year comes too, for its total when the page is past the end.
   const rows: Array<{ id: string; producer_id: string; source: 'PURCHASE' | 'FOMENTO_EXPENSE'; amount: string; ref: string; total: string; k: string }> = await em.query(
     `WITH pg AS (SELECT * FROM unnest($${n + 1}::bigint[], ${cols.map((c) => c.cast).join(', ')}, $${at}::text[]) AS g(producer_id, ${cols.map((c) => c.name).join(', ')}, ref)),
           fg AS (SELECT * FROM unnest($${at + 1}::bigint[], $${at + 2}::text[], $${at + 3}::boolean[], $${at + 4}::integer[], $${at + 5}::text[]) AS g(producer_id, region, semiarid, segment, ref)),
           counted AS (
             SELECT f.id, f.producer_id, 'PURCHASE' AS source, f.cost AS amount, pg.ref
-              FROM (${purchaseFacts(` AND (coalesce(p.contract_id, 0), coalesce(p.organization_id, 0)) IN (SELECT * FROM unnest($${at + 6}::bigint[], $${at + 7}::bigint[]))`)}) f
+              FROM (${purchaseFacts(ofContractsAndOrganizations(at + 6, at + 7))}) f
               JOIN pg ON pg.producer_id = f.producer_id AND ${cols.map((c) => `pg.${c.name} = f.${c.name}`).join(' AND ')}
             UNION ALL
             SELECT f.id, f.producer_id, 'FOMENTO_EXPENSE', f.amount, fg.ref
@@ -300,7 +305,7 @@ export async function countedRows(
     [
       ...params, purchases.map((g) => g.producerId), ...cols.map((c) => purchases.map((g) => (g.row as unknown as Row)[c.name])), purchases.map((g) => g.ref),
       fomento.map((g) => g.producerId), fomento.map((g) => g.row.region), fomento.map((g) => g.row.semiarid), fomento.map((g) => g.row.segment), fomento.map((g) => g.ref),
-      pairs.map((p) => p[0]), pairs.map((p) => p[1]), offset, first,
+      ...contractsAndOrganizations(purchases.map((g) => g.row)), offset, first,
     ],
   );
   return sources.map((s, si) => {
@@ -318,6 +323,19 @@ export async function countedRows(
 
 function withinPage(k: number, offset: number, first: number): boolean {
   return k > offset && k <= offset + first;
+}
+
+/** A producer's group row by its key. */
+type GroupOf<T> = (producerId: string, key: string) => T;
+
+/** The rows of each producer by their key, as a lookup that every key asked for exists in. */
+function keyedWithin<T>(rows: Map<string, T[]>, key: (r: T) => string): GroupOf<T> {
+  const maps = new Map([...rows].map(([producerId, list]) => [producerId, new Map(list.map((r) => [key(r), r]))]));
+  return (producerId, k) => {
+    const row = maps.get(producerId)?.get(k);
+    if (!row) throw new Error(`No group ${k} of producer ${producerId}`);
+    return row;
+  };
 }
 
 function byProducer<T extends { producer_id: string }>(rows: readonly T[]): Map<string, T[]> {

@@ -77,10 +77,10 @@ export class SealComplianceService {
   }
 
   /**
-   * Producer.sealCompliance for a page, grouped by (year, asKnownOn), one snapshot; a bad date
-   * fails its askers, a year the law refuses its producer only.
+   * Producer.sealCompliance for a page, grouped by (year, asKnownOn), one snapshot (`em`'s when
+   * given); a bad date fails its askers, a year the law refuses its producer only.
    */
-  async ofPage(asked: readonly YearAskedOf[]): Promise<Array<SealComplianceReport | Error>> {
+  async ofPage(asked: readonly YearAskedOf[], em?: EntityManager): Promise<Array<SealComplianceReport | Error>> {
     const shown: Array<SealComplianceReport | Error> = new Array(asked.length);
     const groups = new Map<string, { year: number; asKnownOn: IsoDate; indexes: number[] }>();
     asked.forEach((a, i) => {
@@ -98,17 +98,18 @@ export class SealComplianceService {
     const law = await this.lawBook();
     // One snapshot for every statement of the page's years, so the excluded rows match the sums even
     // while records are written.
-    await this.ds.transaction('REPEATABLE READ', async (em) => {
+    const evaluate = async (tx: EntityManager) => {
       for (const { year, asKnownOn, indexes } of groups.values()) {
         const producers = [...new Map(indexes.map((i) => [asked[i].producer.id, asked[i].producer])).values()];
-        const outcomes = await this.years.evaluate(em, producers, { law, year, asKnownOn, listExcluded: true });
+        const outcomes = await this.years.evaluate(tx, producers, { law, year, asKnownOn, listExcluded: true });
         const byId = new Map(producers.map((p, n) => [p.id, outcomes[n]]));
         for (const i of indexes) {
           const outcome = byId.get(asked[i].producer.id)!;
           shown[i] = outcome instanceof Error ? outcome : report(asked[i].producer, outcome);
         }
       }
-    });
+    };
+    await (em ? evaluate(em) : this.ds.transaction('REPEATABLE READ', evaluate));
     return shown;
   }
 

@@ -56,6 +56,21 @@ export function purchaseFacts(extraWhere = ''): string {
    WHERE p.producer_id = ANY($1::bigint[]) AND p.counted_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS} AND ${activeSql('p')}${extraWhere}`;
 }
 
+/**
+ * A first, cheap filter of `purchaseFacts` to the rows of some groups: their contracts and their
+ * organizations (0: none), as parameters $a and $b. Plain conditions on the row, so they apply in
+ * the scan, before the joins (a semi-join on the (contract, organization) pairs ran after them); a
+ * superset of the groups' rows, which the caller then matches to its groups exactly.
+ */
+export function ofContractsAndOrganizations(a: number, b: number): string {
+  return ` AND coalesce(p.contract_id, 0) = ANY($${a}::bigint[]) AND coalesce(p.organization_id, 0) = ANY($${b}::bigint[])`;
+}
+
+/** The parameters of `ofContractsAndOrganizations` for some groups. */
+export function contractsAndOrganizations(groups: ReadonlyArray<Pick<PurchaseGroupRow, 'contract_id' | 'organization_id'>>): [string[], string[]] {
+  return [[...new Set(groups.map((g) => g.contract_id))], [...new Set(groups.map((g) => g.organization_id))]];
+}
+
 /** The columns that make a group, with the SQL type of each (to match groups as tuples). */
 export const PURCHASE_GROUP_COLUMNS: Array<[name: string, type: string]> = [
   ['purpose', 'text'], ['supplier_kind', 'text'], ['organization_id', 'bigint'], ['contract_id', 'bigint'], ['prior', 'boolean'],
@@ -89,6 +104,8 @@ export interface PurchaseGroupRow {
   prior: boolean; covers_date: boolean; covers_feedstock: boolean; covers_counterparty: boolean;
   region: Region; semiarid: boolean; segment: number; registration: number; feedstock: Feedstock; below_minimum: boolean; membership_id: string;
   amount: string; n: string;
+  /** Its columns' key (`keyOf`), once made. */
+  key?: string;
 }
 
 /** A row of FOMENTO_FACTS grouped. */
@@ -103,7 +120,7 @@ export type OrganizationMap = Map<string, { kind: OrganizationKind; members: num
 export function purchaseGroupOf(r: PurchaseGroupRow, conformities: Conformities, organizations: OrganizationMap, segmentOf: (i: number) => Segment): PurchaseGroup {
   const c = r.contract_id !== '0' ? conformities.get(r.contract_id) : undefined;
   return {
-    key: keyOf(r as unknown as Record<string, unknown>, PURCHASE_KEYS),
+    key: r.key ?? keyOf(r as unknown as Record<string, unknown>, PURCHASE_KEYS),
     purpose: r.purpose,
     supplier: {
       kind: r.supplier_kind,
