@@ -60,11 +60,9 @@ export function acquisitionCfop(a: Pick<EfdAcquisition, 'abroad' | 'product' | '
 }
 
 /**
- * The month's acquisitions with credit as C191/C195 rows (Guia, C190–C195: one per item, participant, CST, CFOP and rate),
- * each purchase's part in the group it was allocated to. A return of purchases dated in the month is netted in its
- * row (field 06, the Guia's preferred base adjustment); one whose row has no acquisition to cover it is left to the
- * credit line's M110/M510 reduction. VL_PIS/VL_COFINS are the base × rate (C191 field 11's validation), the amount
- * paid for imports.
+ * The month's credited acquisitions as C191/C195 rows, one per item, participant, CST, CFOP and rate
+ * (Guia, C190–C195). A purchase return of the month is netted in its row (field 06); one with no
+ * acquisition to cover it is left to M110/M510. VL_PIS/VL_COFINS: base × rate, for imports the amount paid.
  */
 export function acquisitionRows(acquisitions: EfdAcquisition[], plantMunicipalityCode: string): { rows: AcquisitionRow[]; uncovered: Map<string, Uncovered> } {
   const rows = new Map<string, AcquisitionRow>();

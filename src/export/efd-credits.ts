@@ -42,10 +42,9 @@ const cstOf = (l: CreditLine) => (l.kind === CreditKind.PRESUMED ? String(Number
 const natureOf = (kind: CreditKind) => (kind === CreditKind.PRESUMED ? '13' : '02');
 
 /**
- * M100/M105 (PIS/Pasep) or M500/M505 (Cofins): one M100 per COD_CRED and rate, its M105 with the
- * base; the part deducted in the month (field 14) and the balance (field 15) from the fold. A
- * reversed credit (a return of purchases) taken from the month's credit is its reduction (field
- * 10) with an M110/M510 of COD_AJ 06, "Estorno" (Guia, M110; table 4.3.8).
+ * M100/M105 or M500/M505: one M100 per COD_CRED and rate with its M105 base, the month's deduction
+ * (field 14) and balance (field 15); a purchase return not netted at C level is the reduction of
+ * field 10 with an M110/M510 of COD_AJ 06 (Guia, M110; table 4.3.8).
  */
 export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncovered: ReadonlyMap<string, Uncovered> = new Map()): void {
   const [reg, detail, adjust] = tax === Contribution.PIS ? ['M100', 'M105', 'M110'] : ['M500', 'M505', 'M510'];

@@ -15,12 +15,9 @@ import { ApportionmentMethod } from '../law/credits';
 import { Contribution } from '../law/credits';
 
 /**
- * The month's whole EFD-Contribuições file of one producer (IN RFB 1.252/2012; the layout of the
- * Guia Prático da EFD-Contribuições v1.35, docs/LAW.md): one company, every establishment; blocks 0,
- * A, C, D, F, I, M, 1 and 9 in the Guia's order, ISO-8859-1 text, `|`-delimited records on CRLF
- * lines. The sales are consolidated per establishment in C180/C181/C185 (NF-e model 55, C010
- * IND_ESCRI 1), split by the rates of the month's blend; Bloco M is rebuilt from them; the
- * credits in M100/M500 with their acquisitions in C190/C191/C195, their balances in 1100/1500.
+ * A producer's whole EFD-Contribuições file of a month (IN RFB 1.252/2012; Guia Prático v1.35):
+ * blocks 0 to 9 in the Guia's order; sales in C180/C181/C185 per establishment, Bloco M rebuilt
+ * from them, credits in M100/M500 with their acquisitions in C190–C195, balances in 1100/1500.
  */
 
 /** Layout version code of 0000 field 02 for periods from 2020 (table 3.1.1 of ADE Cofis 34/2010). */

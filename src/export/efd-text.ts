@@ -1,12 +1,9 @@
 import { Decimal } from '../law/decimal';
 
 /**
- * The text rules of a SPED field (Guia Prático da EFD-Contribuições v1.35, 2.1 a and e–g, and
- * register 0000 field 08): the file is ISO-8859-1, a record is `|`-delimited on one CRLF line, so
- * no field holds a `|`, a line break or any other control character. Whatever the records hold
- * (names, descriptions), C0 and C1 controls, line and paragraph separators, bidirectional
- * overrides and `|` become one space, and characters outside ISO-8859-1 lose their accents or
- * become `?`: a name can never forge a record.
+ * A SPED field's text (Guia Prático da EFD-Contribuições v1.35, 2.1 a and e–g; 0000 field 08):
+ * controls, line separators, bidirectional overrides and `|` become one space, characters outside
+ * ISO-8859-1 lose their accents or become `?`, so a name can never forge a record.
  */
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f|\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]+/g;

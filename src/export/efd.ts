@@ -49,13 +49,9 @@ export interface EfdDraft {
 }
 
 /**
- * A DRAFT of the EFD-Contribuições records of a closed month under the special regime (Lei
- * 11.116/2005, art. 4º): the Bloco M records M200/M210 (PIS/Pasep) and M600/M610 (Cofins), and the
- * per-item C170 quantity fields of the month's sales, as pipe-delimited SPED text. Lines that
- * begin with `#` are notes for the tax team and are no SPED records: they mark the text as a draft
- * to be validated in the RFB's validator program (PVA), say where each figure comes from, and show
- * the difference between Σ quantity × rate and the month's dues. The layout facts are from a
- * secondary source (docs/LAW.md).
+ * A DRAFT of a closed special-regime month's records (Lei 11.116/2005, art. 4º): M200/M210,
+ * M600/M610 and the sales' C170 quantities as SPED text. Lines starting with `#` are notes for the
+ * tax team (a draft for the PVA, each figure's source, Σ quantity × rate against the dues).
  */
 export function efdDraft({ view, sales, general }: EfdInput): EfdDraft {
   const period = `${String(view.month).padStart(2, '0')}/${view.year}`;

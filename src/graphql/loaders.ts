@@ -90,6 +90,9 @@ export function createLoaders(services: Services, actor: Actor) {
     /** A page's years in the statements of one. */
     sealCompliance: new DataLoader<YearAskedOf, SealComplianceReport, string>(
       (asked) => services.sealCompliance.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.asKnownOn}` }),
+    /** A page of returns' closed tax months (computed together) and evaluated Selo years: one statement each. */
+    returnClosedMonth: new DataLoader<RecordReturn, TaxPeriodView | null, string>((rs) => services.recordChanges.closedMonthsOf(rs), { cacheKeyFn: (r) => r.id }),
+    returnEvaluatedYear: new DataLoader<RecordReturn, number | null, string>((rs) => services.recordChanges.evaluatedYearsOf(rs), { cacheKeyFn: (r) => r.id }),
     /** One statement per (year, asKnownOn) and page. */
     sealCountedItems: new DataLoader<CountedPageAsked, CountedPage, CountedPageAsked>((asked) => services.sealCompliance.countedPages(asked)),
   };

@@ -100,12 +100,9 @@ function add<K>(map: Map<string, SpendingSplit<K>>, key: K, actual: Decimal, wei
 const sorted = <T extends { key: unknown }>(m: Map<string, T>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
 
 /**
- * The Selo program as a whole for a year (Decreto 10.527/2020, arts. 2º–4º; Portaria MDA nº
- * 28/2024): every producer's standing on 31 December and its year of targets, summed. Each
- * producer's figures are those of `sealCompliance` — the same service, its per-producer results —
- * so the program's totals are the sums of the producers' and cannot disagree with them. What the
- * results do not carry (the state of origin, the farmers served) is read by grouped SQL over the
- * items those results count (every family-farming item of the year but the excluded ones).
+ * The Selo program's year (Decreto 10.527/2020, arts. 2º–4º; Portaria MDA nº 28/2024): each
+ * producer's standing on 31 December and its `sealCompliance`, summed, so the totals cannot
+ * disagree with the producers'; origins and farmers by SQL over the items those results count.
  */
 export class ProgramOverviewService {
   constructor(private readonly ds: DataSource, private readonly compliance: SealComplianceService, private readonly seals: SealService) {}

@@ -178,17 +178,38 @@ export class RecordChangeService {
     return { fomentoExpense: row, ...(await this.reachedViews(reached)) };
   }
 
-  /** A return's tax month when CLOSED (an ADMIN's return into it), as it reads now: its snapshot and drift. */
-  async closedMonthOf(r: RecordReturn): Promise<TaxPeriodView | null> {
-    const [year, month] = [yearOf(r.returnedOn), monthOf(r.returnedOn)];
-    if (!(await this.ds.getRepository(TaxPeriod).existsBy({ producerId: r.producerId, year, month, status: TaxPeriodStatus.CLOSED }))) return null;
-    return this.reachedViews({ months: [{ producerId: r.producerId, year, month }], years: [] }).then((v) => v.closedPeriods[0]);
+  /**
+   * Each return's tax month when CLOSED (an ADMIN's return into it), as it reads now: its snapshot
+   * and drift; else null. A page of returns: one statement for the months, those closed computed together.
+   */
+  async closedMonthsOf(returns: readonly RecordReturn[]): Promise<Array<TaxPeriodView | Error | null>> {
+    const keyOf = (producerId: string, year: number, month: number) => `${producerId}|${year}|${month}`;
+    const monthKey = (r: RecordReturn) => keyOf(r.producerId, yearOf(r.returnedOn), monthOf(r.returnedOn));
+    if (returns.length === 0) return [];
+    // The producers' closed months of those years: a superset, matched to each return's month below.
+    const closed = await this.ds.getRepository(TaxPeriod).find({
+      select: { producerId: true, year: true, month: true },
+      where: { producerId: In([...new Set(returns.map((r) => r.producerId))]), year: In([...new Set(returns.map((r) => yearOf(r.returnedOn)))]), status: TaxPeriodStatus.CLOSED },
+    });
+    const closedKeys = new Set(closed.map((t) => keyOf(t.producerId, t.year, t.month)));
+    const reached = returns.filter((r) => closedKeys.has(monthKey(r)));
+    if (reached.length === 0) return returns.map(() => null);
+    const producers = new Map((await this.ds.getRepository(Producer).findBy({ id: In([...new Set(reached.map((r) => r.producerId))]) })).map((p) => [p.id, p]));
+    const asKnownOn = today();
+    const views = await this.taxPeriods.ofPage(reached.map((r) => ({ producer: producers.get(r.producerId)!, year: yearOf(r.returnedOn), month: monthOf(r.returnedOn), asKnownOn })));
+    const byMonth = new Map(reached.map((r, i) => [monthKey(r), views[i]]));
+    return returns.map((r) => byMonth.get(monthKey(r)) ?? null);
   }
 
-  /** A return's Selo year when already evaluated, else null. */
-  async evaluatedYearOf(r: RecordReturn): Promise<number | null> {
-    const year = yearOf(r.returnedOn);
-    return (await this.ds.getRepository(SealEvaluation).existsBy({ producerId: r.producerId, year })) ? year : null;
+  /** Each return's Selo year when already evaluated, else null: one statement for a page of returns. */
+  async evaluatedYearsOf(returns: readonly RecordReturn[]): Promise<Array<number | null>> {
+    if (returns.length === 0) return [];
+    const evaluated = await this.ds.getRepository(SealEvaluation).find({
+      select: { producerId: true, year: true },
+      where: { producerId: In([...new Set(returns.map((r) => r.producerId))]), year: In([...new Set(returns.map((r) => yearOf(r.returnedOn)))]) },
+    });
+    const years = new Set(evaluated.map((e) => `${e.producerId}|${e.year}`));
+    return returns.map((r) => (years.has(`${r.producerId}|${yearOf(r.returnedOn)}`) ? yearOf(r.returnedOn) : null));
   }
 
   /** The closed months reached, as they read after the change: the snapshot and its drift. */

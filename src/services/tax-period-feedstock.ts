@@ -42,15 +42,20 @@ export async function feedstockOfWindows(q: Queryable, windows: readonly Feedsto
   // Interpretation: only raw material for biodiesel is weighed (art. 3º §2 I b counts for the Selo
   // only); the priority region (art. 6º I and III) is judged on the acquisition date.
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
-  const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`, true);
+  // The registrations of the windows' suppliers only, aggregated once (supplierOn).
+  const supplier = supplierOn('p', 'p.purchased_on', `'${LAST_DAP_ISSUE_DAY}'::date`, {
+    farmers: 'SELECT family_farmer_id FROM used', organizations: 'SELECT organization_id FROM used',
+  });
   const shareOn = valueOnSql('p.purchased_on', '$4::date[]', '$5::numeric[]');
   const rows: FeedstockRow[] = await q.query(
-    `SELECT 'USED' AS kind, w.n, p.feedstock, m.region, ${semiarid.on('p.purchased_on')} AS semiarid,
+    `WITH used AS MATERIALIZED (
+       SELECT w.n, p.* FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS w(producer_id, first, last, n)
+       ${windowPurchases('p', 'consumed_on', windows.length)})
+     SELECT 'USED' AS kind, p.n, p.feedstock, m.region, ${semiarid.on('p.purchased_on')} AS semiarid,
             ${supplier.familyFarmingOrigin(shareOn)} AS family_farming,
             p.supplier_kind = '${SupplierKind.OWN_PRODUCTION}' AS own,
             coalesce(sum(p.cost), 0) AS cost, sum(p.quantity_kg) AS kg
-       FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS w(producer_id, first, last, n)
-       ${windowPurchases('p', 'consumed_on', windows.length)}
+       FROM used p
        JOIN municipality m ON m.ibge_code = p.origin_municipality_code ${semiarid.join}
        ${supplier.join}
       GROUP BY 2, 3, 4, 5, 6, 7

@@ -31,11 +31,11 @@ export class SaleDocumentsResolver {
 export class RecordReturnReachResolver {
   @FieldResolver(() => TaxPeriodType, { nullable: true, description: 'The tax month of the return when CLOSED (only an ADMIN records a return into one): as it reads now, its snapshot kept, recomputedDiffers and differences giving the drift. Null when open.' })
   closedPeriod(@Root() r: RecordReturn, @Ctx() ctx: Context) {
-    return ctx.services.recordChanges.closedMonthOf(r);
+    return ctx.loaders.returnClosedMonth.load(r);
   }
 
   @FieldResolver(() => Int, { nullable: true, description: 'The Selo year of the return when already evaluated (sealEvaluation; only an ADMIN records a return into one), else null.' })
   evaluatedSeloYear(@Root() r: RecordReturn, @Ctx() ctx: Context) {
-    return ctx.services.recordChanges.evaluatedYearOf(r);
+    return ctx.loaders.returnEvaluatedYear.load(r);
   }
 }

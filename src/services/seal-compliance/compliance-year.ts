@@ -114,12 +114,11 @@ export class ComplianceYears {
                                 AND counted_on BETWEEN $2::date AND $3::date AND ${activeSql()}) a`,
       [ids, from, to, acquisitionsBase],
     );
-    // The year's groups are hashed, not sorted: the planner estimates one group per row (the keys are
-    // expressions over the purchase's date and supplier) where there are a few per contract, and
-    // would sort the year's rows on a dozen keys to group them. Hash tables of this statement may take
-    // 8 × work_mem (32 MB by default) instead of 2 ×, so it hashes them in memory; measured in
-    // docs/PERFORMANCE.md ("sealCompliance: the year's groups").
-    await em.query('SET LOCAL hash_mem_multiplier = 8');
+    // The year's groups are hashed, not sorted: the planner estimates about one group per row (the
+    // keys are expressions) where there are a few per contract, and would sort the year's rows on a
+    // dozen keys, spilling to disk. A hash table of this statement may take 64 × work_mem (256 MB at
+    // the default 4 MB); it takes what the real groups need (docs/PERFORMANCE.md, "the year's groups").
+    await em.query('SET LOCAL hash_mem_multiplier = 64');
     const purchaseRows: Array<PurchaseGroupRow & { producer_id: string }> = await em.query(
       `SELECT producer_id::text AS producer_id, ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) FILTER (WHERE return_id IS NULL) AS n
          FROM (${purchaseFacts()}) f GROUP BY producer_id, ${PURCHASE_COLUMNS}`,

@@ -21,10 +21,9 @@ const SUPPLIERS = `('${SupplierKind.FAMILY_FARMER}','${SupplierKind.COOPERATIVE}
 export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FARMER, SupplierKind.COOPERATIVE, SupplierKind.ASSOCIATION]);
 
 /**
- * Each family-farming purchase's facts the law looks at, non-null so groups match as tuples; no
- * decision here. A return is a negative row of its day's year, judged as its original
- * (counted_purchase; docs/LAW.md, "Returns"). $1 producers, $2–$3 the days, $4 segment starts,
- * $5 last DAP issue day, $6–$10 minimum price runs (state, else region, else national).
+ * Each family-farming purchase's facts the law looks at, non-null so groups match as tuples; a
+ * return is a negative row judged as its original (docs/LAW.md, "Returns"). $1 producers, $2–$3
+ * the days, $4 segment starts, $5 last DAP issue day, $6–$10 minimum price runs.
  */
 export function purchaseFacts(extraWhere = ''): string {
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
@@ -57,10 +56,9 @@ export function purchaseFacts(extraWhere = ''): string {
 }
 
 /**
- * A first, cheap filter of `purchaseFacts` to the rows of some groups: their contracts and their
- * organizations (0: none), as parameters $a and $b. Plain conditions on the row, so they apply in
- * the scan, before the joins (a semi-join on the (contract, organization) pairs ran after them); a
- * superset of the groups' rows, which the caller then matches to its groups exactly.
+ * A cheap first filter of `purchaseFacts` to some groups' contracts and organizations (0: none),
+ * $a and $b: plain conditions apply in the scan, before the joins (a semi-join on the pairs ran
+ * after them). A superset of the groups' rows: the caller matches them to its groups exactly.
  */
 export function ofContractsAndOrganizations(a: number, b: number): string {
   return ` AND coalesce(p.contract_id, 0) = ANY($${a}::bigint[]) AND coalesce(p.organization_id, 0) = ANY($${b}::bigint[])`;
