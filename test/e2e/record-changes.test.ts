@@ -255,3 +255,46 @@ test('an import in a closed month and fomento of an evaluated Selo year: refused
   expect((await api.ok(IMPORT, { id: imported.id, v: 1 })).correctImport).toEqual({ biodieselImport: { volumeM3: '12.000', version: 2 }, closedPeriods: [{ month: 3, recomputedDiffers: true }] });
   expect((await api.ok(FOMENTO, { id: fomento.id, v: 1 })).correctFomento).toEqual({ fomentoExpense: { amount: '1500.00', version: 2 }, closedPeriods: [], evaluatedSeloYears: [2025] });
 });
+
+test("a page of returns reads their months and Selo years together, each as it reads alone", async () => {
+  const RETURNS = `mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`;
+  const RETURNED = `{ producers(first: 100) { edges { node { id purchases(first: 10) { edges { node { id
+    returns { id returnedOn evaluatedSeloYear closedPeriod { month status pisDue recomputedDiffers } } } } } } } } }`;
+  const counted = async () => {
+    await api.ok(RETURNED);
+    api.statements.reset();
+    const data = await api.ok(RETURNED);
+    return { data, statements: api.statements.count };
+  };
+  // Each producer's March and April lots go back in part, March closed for the first and the last;
+  // an ADMIN's return into a closed March follows, so that March drifts.
+  const month = async (name: string, close: boolean) => {
+    const m = await marchOf(name);
+    await api.ok(RETURNS, { i: [
+      { originalKey: nfeKey(m.cnpj, 1), purchaseId: m.bought.id, returnedOn: '2026-03-10', quantity: '100', value: '200' },
+      { originalKey: nfeKey(m.cnpj, 2), purchaseId: m.entry.id, returnedOn: '2026-04-10', quantity: '100', value: '400' },
+    ] });
+    if (close) {
+      await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status } }`, { p: m.p });
+      await api.ok(RETURNS, { i: [{ originalKey: nfeKey(m.cnpj, 2), purchaseId: m.entry.id, returnedOn: '2026-03-28', quantity: '50', value: '200' }] });
+    }
+    return m;
+  };
+  const marches = [await month('Usina Página A', true)];
+  const before = await counted();
+  marches.push(await month('Usina Página B', false), await month('Usina Página C', true));
+  const after = await counted();
+  // Six more returns, two more closed months: not one statement more.
+  expect(after.statements).toBe(before.statements);
+  const returnsOf = (p: string) => after.data.producers.edges.find((e: any) => e.node.id === p).node.purchases.edges.flatMap((n: any) => n.node.returns);
+  const march = async (p: string) => (await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 3) { month status pisDue recomputedDiffers } }`, { p })).taxPeriod;
+  for (const [i, m] of marches.entries()) {
+    const mine = returnsOf(m.p);
+    expect(mine).toHaveLength(i === 1 ? 2 : 3);
+    // A closed March reads as its taxPeriod does alone, drifted; April and an open March read null.
+    for (const r of mine) {
+      expect(r.closedPeriod).toEqual(i !== 1 && r.returnedOn.startsWith('2026-03') ? { ...(await march(m.p)), recomputedDiffers: true } : null);
+      expect(r.evaluatedSeloYear).toBeNull();
+    }
+  }
+});
