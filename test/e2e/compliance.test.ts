@@ -1,7 +1,7 @@
 import { Decimal } from '../../src/law/decimal';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, FEIRA, PORTO_ALEGRE, RECIFE } from '../support/fixtures';
-import { contract, nordesteYear, purchases, setUpSeloYear } from '../support/selo-year';
+import { contract, farmer, nordesteYear, purchases, setUpSeloYear } from '../support/selo-year';
 
 /**
  * Selo compliance over real PostgreSQL (Decreto 10.527/2020, art. 3º §2 I–III and §3º; Portaria
@@ -323,5 +323,40 @@ describe('a contract over two years (art. 3º §2 II): its first covered purchas
     ]);
     const c = await compliance(p);
     expect([c.familyFarmingAcquisitions, c.countedTotal, c.excluded]).toEqual(['3000.00', '12000.00', []]); // 3.000 × 4 (d)
+  });
+});
+
+describe('many conforming contracts signed the same day (art. 3º §2 II): each purchase counted or excluded as under its own contract', () => {
+  test('four farmers, four contracts of 2025-01-10: the eligible ones count in full, the expired ones are each excluded with their reason', async () => {
+    const p = await createProducer(api, 'Usina Muitos Contratos S.A.', RECIFE);
+    await baseOf100k(p);
+    const expired = await farmer(api, [['CAF', '2023-01-01', '2024-12-31']]);
+    const expiredToo = await farmer(api, [['CAF', '2022-01-01', '2024-06-30']]);
+    const eligibleToo = await farmer(api, [['CAF', '2024-01-01', '2027-12-31']]);
+    const ks: string[] = [];
+    for (const f of [eligibleFarmer, eligibleToo, expired, expiredToo]) ks.push(await contract(api, p, { farmer: f }));
+    const ids = await purchases(api, p, [
+      { on: '2025-03-01', cost: '1000', farmer: eligibleFarmer, contract: ks[0] },
+      { on: '2025-03-01', cost: '2000', farmer: eligibleToo, contract: ks[1] },
+      { on: '2025-04-01', cost: '4000', farmer: eligibleToo, contract: ks[1] },
+      { on: '2025-03-01', cost: '300', farmer: expired, contract: ks[2] },
+      { on: '2025-03-01', cost: '500', farmer: expiredToo, contract: ks[3] },
+    ]);
+    const c = await compliance(p);
+    // The eligible farmers' 7.000 of soy from Recife count, × 4 (d) = 28.000 weighted; the expired CAFs' 800 do not.
+    expect([c.familyFarmingAcquisitions, c.actualTotal, c.countedTotal]).toEqual(['7000.00', '7000.00', '28000.00']);
+    const shown = c.spending as Array<{ count: number; actual: string; weighted: string }>;
+    expect([shown.reduce((n, s) => n + s.count, 0), Decimal.sum(...shown.map((s) => s.actual)).toFixed(2), Decimal.sum(...shown.map((s) => s.weighted)).toFixed(2)]).toEqual([3, '7000.00', '28000.00']);
+    const reason = [{ code: 'SUPPLIER_NOT_ELIGIBLE' }, { code: 'REGISTRATION_NOT_VALID' }];
+    expect(c.excluded).toEqual([
+      { id: ids[3], source: 'PURCHASE', amount: '300.00', findings: reason },
+      { id: ids[4], source: 'PURCHASE', amount: '500.00', findings: reason },
+    ]);
+    // Every counted purchase is listed, each with its own value.
+    const items = (await api.ok(`query($p: ID!) { sealCompliance(producerId: $p, year: 2025, asKnownOn: "${KNOWN}") { countedItems(first: 10) { totalCount items { id actual weighted } } } }`, { p }))
+      .sealCompliance.countedItems;
+    expect(items).toEqual({ totalCount: 3, items: [
+      { id: ids[0], actual: '1000.00', weighted: '4000.00' }, { id: ids[1], actual: '2000.00', weighted: '8000.00' }, { id: ids[2], actual: '4000.00', weighted: '16000.00' },
+    ] });
   });
 });

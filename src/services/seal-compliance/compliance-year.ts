@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { Producer } from '../../domain';
 import { balanceCarries, BalanceIn, balanceIn } from '../../law/seal-balance';
 import { IsoDate } from '../../law/dates';
-import { Decimal } from '../../law/decimal';
+import { Decimal, sum } from '../../law/decimal';
 import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
 import { Finding } from '../../law/findings';
 import { LawBook } from '../../law/law-book';
@@ -139,11 +139,18 @@ export class ComplianceYears {
     // Art. 58 (weighted model): this year's evaluation, and the balances of earlier ones that count toward it.
     const evaluations = weighted ? await this.evaluations.forYears(em, ids, year, asKnownOn) : new Map();
     const segmentOf = (i: number): Segment => segments[i - 1];
-    const purchaseKeys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
-    // Each group's key is made once, kept on its row for the law's group too.
-    for (const r of purchaseRows) r.key = keyOf(r as unknown as Row, purchaseKeys);
+    // A group's key, with a conforming contract (no finding) named by its signing day only: groups
+    // that differ in such contracts alone are one group for the law, which judges them alike (the
+    // signing day, which a finding may name, stays). A year of a contract per farmer has a few
+    // thousand groups for the law instead of one per contract.
+    const pooled = (contractId: string) => {
+      const c = contractId === '0' ? undefined : conformities.get(contractId);
+      return c && c.conformity.findings.length === 0 ? `signed ${c.facts.signedOn}` : contractId;
+    };
+    const purchaseKey = (r: Row) => PURCHASE_GROUP_COLUMNS.map(([name]) => (name === 'contract_id' ? pooled(String(r.contract_id)) : String(r[name]))).join('|');
+    for (const r of purchaseRows) r.key = purchaseKey(r as unknown as Row);
     // Each producer's groups picked in one pass (a filter per producer read every group of the
-    // program), then found by their key within the producer.
+    // program), then found by their key within the producer: the SQL groups of each key.
     const purchasesOf = byProducer(purchaseRows);
     const fomentoOf = byProducer(fomentoRows);
     const purchaseRowOf = keyedWithin(purchasesOf, (r) => r.key!);
@@ -153,7 +160,11 @@ export class ComplianceYears {
       try {
         const plant = plants.find((r) => r.producer_id === producer.id)!;
         const sold = sales.find((r) => r.producer_id === producer.id)!;
-        const purchases: PurchaseGroup[] = (purchasesOf.get(producer.id) ?? []).map((r) => purchaseGroupOf(r, conformities, organizations, segmentOf));
+        const purchases: PurchaseGroup[] = [...keysOf(purchasesOf.get(producer.id))].map((key) => {
+          const rows = purchaseRowOf(producer.id, key);
+          return purchaseGroupOf(rows.length === 1 ? rows[0] : { ...rows[0], amount: sum(rows.map((r) => new Decimal(r.amount))).toFixed(), n: String(rows.reduce((n, r) => n + Number(r.n), 0)) },
+            conformities, organizations, segmentOf);
+        });
         const fomento: FomentoGroup[] = (fomentoOf.get(producer.id) ?? []).map((r) => ({
           key: keyOf(r as unknown as Row, FOMENTO_COLUMNS),
           place: { region: r.region, semiarid: r.semiarid }, segment: segmentOf(r.segment), amount: new Decimal(r.amount), count: Number(r.n),
@@ -174,15 +185,15 @@ export class ComplianceYears {
         outcomes.push(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    const excluded = asked.listExcluded ? await excludedItems(em, producers, outcomes, params, purchaseRowOf, fomentoRowOf) : new Map<string, ExcludedItem[]>();
+    const excluded = asked.listExcluded ? await excludedItems(em, producers, outcomes, params, { rowsOf: purchaseRowOf, keyOf: purchaseKey }, fomentoRowOf) : new Map<string, ExcludedItem[]>();
     return outcomes.map((o, i) => {
       if (o instanceof Error) return o;
       const id = producers[i].id;
       const mine = o.result.items.filter((it) => !it.key.startsWith(HYPOTHETICAL));
       const counted: CountedSource = {
         producerId: id, params,
-        purchases: mine.filter((it) => it.source === 'PURCHASE').map((item) => ({ row: purchaseRowOf(id, item.key), item })),
-        fomento: mine.filter((it) => it.source === 'FOMENTO').map((item) => ({ row: fomentoRowOf(id, item.key), item })),
+        purchases: mine.filter((it) => it.source === 'PURCHASE').flatMap((item) => purchaseRowOf(id, item.key).map((row) => ({ row, item }))),
+        fomento: mine.filter((it) => it.source === 'FOMENTO').flatMap((item) => fomentoRowOf(id, item.key).map((row) => ({ row, item }))),
       };
       return { result: o.result, excluded: excluded.get(id) ?? [], counted };
     });
@@ -216,8 +227,8 @@ async function excludedItems(
   producers: readonly Producer[],
   outcomes: ReadonlyArray<{ result: SealComplianceResult } | Error>,
   params: unknown[],
-  purchaseGroup: GroupOf<PurchaseGroupRow & { producer_id: string }>,
-  fomentoGroup: GroupOf<FomentoGroupRow & { producer_id: string }>,
+  purchaseGroup: { rowsOf: RowsOf<PurchaseGroupRow & { producer_id: string }>; keyOf: (r: Row) => string },
+  fomentoGroup: RowsOf<FomentoGroupRow & { producer_id: string }>,
 ): Promise<Map<string, ExcludedItem[]>> {
   const items = new Map<string, ExcludedItem[]>();
   const add = (producerId: string, item: ExcludedItem) => {
@@ -235,8 +246,8 @@ async function excludedItems(
     const id = producers[i].id;
     for (const e of o.result.excluded.filter((x) => !x.key.startsWith(HYPOTHETICAL))) {
       (e.source === 'PURCHASE' ? purchaseFindings : fomentoFindings).set(`${id}|${e.key}`, e.findings);
-      if (e.source === 'PURCHASE') purchaseGroups.push(purchaseGroup(id, e.key));
-      else fomentoGroups.push(fomentoGroup(id, e.key));
+      if (e.source === 'PURCHASE') purchaseGroups.push(...purchaseGroup.rowsOf(id, e.key));
+      else fomentoGroups.push(...fomentoGroup(id, e.key));
     }
   });
   if (purchaseFindings.size) {
@@ -245,7 +256,6 @@ async function excludedItems(
     const n = params.length;
     const arrays = PURCHASE_GROUP_COLUMNS.map(([name]) => groups.map((g) => (g as unknown as Row)[name]));
     const tuple = PURCHASE_GROUP_COLUMNS.map(([, type], i) => `$${n + 4 + i}::${type}[]`).join(', ');
-    const keys = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
     const rows: Row[] = await em.query(
       `SELECT id, producer_id::text AS producer_id, cost, ${PURCHASE_COLUMNS}
          FROM (${purchaseFacts(ofContractsAndOrganizations(n + 1, n + 2))}) f
@@ -254,7 +264,7 @@ async function excludedItems(
       [...params, ...contractsAndOrganizations(groups), groups.map((g) => g.producer_id), ...arrays],
     );
     for (const r of rows) {
-      add(String(r.producer_id), { id: String(r.id), source: 'PURCHASE', amount: new Decimal(r.cost as string), findings: purchaseFindings.get(`${String(r.producer_id)}|${keyOf(r, keys)}`) ?? [] });
+      add(String(r.producer_id), { id: String(r.id), source: 'PURCHASE', amount: new Decimal(r.cost as string), findings: purchaseFindings.get(`${String(r.producer_id)}|${purchaseGroup.keyOf(r)}`) ?? [] });
     }
   }
   if (fomentoFindings.size) {
@@ -324,25 +334,35 @@ function withinPage(k: number, offset: number, first: number): boolean {
   return k > offset && k <= offset + first;
 }
 
-/** A producer's group row by its key. */
-type GroupOf<T> = (producerId: string, key: string) => T;
+/** A producer's SQL group rows of a key. */
+type RowsOf<T> = (producerId: string, key: string) => T[];
 
 /** The rows of each producer by their key, as a lookup that every key asked for exists in. */
-function keyedWithin<T>(rows: Map<string, T[]>, key: (r: T) => string): GroupOf<T> {
-  const maps = new Map([...rows].map(([producerId, list]) => [producerId, new Map(list.map((r) => [key(r), r]))]));
+function keyedWithin<T>(rows: Map<string, T[]>, key: (r: T) => string): RowsOf<T> {
+  const maps = new Map([...rows].map(([producerId, list]) => [producerId, byKey(list, key)]));
   return (producerId, k) => {
-    const row = maps.get(producerId)?.get(k);
-    if (!row) throw new Error(`No group ${k} of producer ${producerId}`);
-    return row;
+    const found = maps.get(producerId)?.get(k);
+    if (!found) throw new Error(`No group ${k} of producer ${producerId}`);
+    return found;
   };
 }
 
-function byProducer<T extends { producer_id: string }>(rows: readonly T[]): Map<string, T[]> {
+/** The distinct keys of some rows, in the order first met. */
+function keysOf(rows: ReadonlyArray<{ key?: string }> | undefined): Set<string> {
+  return new Set((rows ?? []).map((r) => r.key!));
+}
+
+function byKey<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();
   for (const r of rows) {
-    const list = map.get(r.producer_id);
+    const k = key(r);
+    const list = map.get(k);
     if (list) list.push(r);
-    else map.set(r.producer_id, [r]);
+    else map.set(k, [r]);
   }
   return map;
+}
+
+function byProducer<T extends { producer_id: string }>(rows: readonly T[]): Map<string, T[]> {
+  return byKey(rows, (r) => r.producer_id);
 }
