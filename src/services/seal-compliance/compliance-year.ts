@@ -121,7 +121,7 @@ export class ComplianceYears {
     await em.query('SET LOCAL hash_mem_multiplier = 64');
     const purchaseRows: Array<PurchaseGroupRow & { producer_id: string }> = await em.query(
       `SELECT producer_id::text AS producer_id, ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) FILTER (WHERE return_id IS NULL) AS n
-         FROM (${purchaseFacts()}) f GROUP BY producer_id, ${PURCHASE_COLUMNS}`,
+         FROM (${purchaseFacts('', producers.length === 1)}) f GROUP BY producer_id, ${PURCHASE_COLUMNS}`,
       params,
     );
     await em.query('SET LOCAL hash_mem_multiplier = DEFAULT');
@@ -258,7 +258,7 @@ async function excludedItems(
     const tuple = PURCHASE_GROUP_COLUMNS.map(([, type], i) => `$${n + 4 + i}::${type}[]`).join(', ');
     const rows: Row[] = await em.query(
       `SELECT id, producer_id::text AS producer_id, cost, ${PURCHASE_COLUMNS}
-         FROM (${purchaseFacts(ofContractsAndOrganizations(n + 1, n + 2))}) f
+         FROM (${purchaseFacts(ofContractsAndOrganizations(n + 1, n + 2), producers.length === 1)}) f
         WHERE (producer_id, ${PURCHASE_COLUMNS}) IN (SELECT * FROM unnest($${n + 3}::bigint[], ${tuple}))
         ORDER BY id`,
       [...params, ...contractsAndOrganizations(groups), groups.map((g) => g.producer_id), ...arrays],
@@ -302,7 +302,7 @@ export async function countedRows(
           fg AS (SELECT * FROM unnest($${at + 1}::bigint[], $${at + 2}::text[], $${at + 3}::boolean[], $${at + 4}::integer[], $${at + 5}::text[]) AS g(producer_id, region, semiarid, segment, ref)),
           counted AS (
             SELECT f.id, f.producer_id, 'PURCHASE' AS source, f.cost AS amount, pg.ref
-              FROM (${purchaseFacts(ofContractsAndOrganizations(at + 6, at + 7))}) f
+              FROM (${purchaseFacts(ofContractsAndOrganizations(at + 6, at + 7), sources.length === 1)}) f
               JOIN pg ON pg.producer_id = f.producer_id AND ${cols.map((c) => `pg.${c.name} = f.${c.name}`).join(' AND ')}
             UNION ALL
             SELECT f.id, f.producer_id, 'FOMENTO_EXPENSE', f.amount, fg.ref

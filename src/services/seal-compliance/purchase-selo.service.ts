@@ -82,7 +82,7 @@ export class PurchaseSeloService {
       const params = [[...b.producerIds], from, to, segments.map((s) => s.from), LAST_DAP_ISSUE_DAY, ...minimumPriceParams(priceRuns)];
       const rows: Array<PurchaseGroupRow & { id: string }> = await em.query(
         `SELECT id, ${PURCHASE_COLUMNS}, cost AS amount, 1 AS n
-           FROM (${purchaseFacts(` AND p.id = ANY($${params.length + 1}::bigint[]) AND p.return_id IS NULL`)}) f`,
+           FROM (${purchaseFacts(` AND p.id = ANY($${params.length + 1}::bigint[]) AND p.return_id IS NULL`, true)}) f`,
         [...params, b.ids],
       );
       const contractIds = [...new Set(rows.map((r) => r.contract_id).filter((id) => id !== '0'))];
