@@ -14,7 +14,7 @@ import { Role } from '../law/types';
 import { Logger } from '../logger';
 import { IMPORT_CONCURRENCY, ImportConcurrency, ImportSlots, NoImportSlot } from './import-slots';
 import { formFile } from './multipart';
-import { receiveBody, SpooledBody, UPLOAD_LIMITS, UploadError, UploadLimits } from './upload';
+import { lingerOn, receiveBody, SpooledBody, UPLOAD_LIMITS, UploadError, UploadLimits } from './upload';
 import { message, Message, translate } from '../i18n';
 
 const STATUS: Record<string, number> = { BAD_USER_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409 };
@@ -101,7 +101,7 @@ export function mountImport(app: express.Express, options: ImportRouteOptions): 
       res.json({ import: summary });
     } catch (e) {
       if (e instanceof UploadError) {
-        res.setHeader('connection', 'close');
+        lingerOn(req);
         return fail(e.status, { code: e.code, message: say(e.text) });
       }
       if (e instanceof NoImportSlot) return fail(e.status, { code: 'TOO_MANY_REQUESTS', message: say(e.text) }, true);

@@ -13,7 +13,7 @@ import { AppError, BadInputError } from '../services/errors';
 import { Services } from '../services';
 import { IMPORT_CONCURRENCY, ImportSlots, NoImportSlot } from './import-slots';
 import { formFile } from './multipart';
-import { receiveBody, UPLOAD_LIMITS, UploadError } from './upload';
+import { lingerOn, receiveBody, UPLOAD_LIMITS, UploadError } from './upload';
 
 const STATUS: Record<string, number> = { BAD_USER_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409 };
 const TYPES = new Set(['application/xml', 'text/xml', 'application/zip', 'application/x-zip-compressed', 'application/octet-stream']);
@@ -57,7 +57,7 @@ export function mountNfeImport(app: express.Express, options: { dataSource: Data
       res.json({ import: { ...summary, problems: summary.problems.map((p) => shownProblem(p, language)) } });
     } catch (e) {
       if (e instanceof UploadError) {
-        res.setHeader('connection', 'close');
+        lingerOn(req);
         return fail(e.status, { code: e.code, message: translate(e.text, language) });
       }
       if (e instanceof NoImportSlot) {

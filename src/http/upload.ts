@@ -30,6 +30,24 @@ export interface UploadLimits {
  */
 export const UPLOAD_LIMITS: UploadLimits = { maxBytes: 64 * 1024 * 1024, memoryBytes: 1024 * 1024, minBytesPerSecond: 8 * 1024, windowMs: 5_000 };
 
+/** How long a refused upload's body is still read after the answer (a lingering close). */
+export const LINGER_MS = 2_000;
+
+/**
+ * Before answering a refused upload: the rest of its body is read and dropped for at most
+ * LINGER_MS, then the connection ends. Closing it with the answer, as `Connection: close` does,
+ * resets it while the client is still sending, and the client can lose the answer it had not read.
+ */
+export function lingerOn(req: express.Request): void {
+  if (req.readableEnded) return;
+  req.resume();
+  const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+  timer.unref();
+  const stop = () => clearTimeout(timer);
+  req.once('end', stop);
+  req.once('close', stop);
+}
+
 /** An upload refused while it was being received: its HTTP status and public code. */
 export class UploadError extends Error {
   constructor(readonly status: 400 | 408 | 413, readonly code: 'BAD_REQUEST' | 'REQUEST_TIMEOUT' | 'PAYLOAD_TOO_LARGE', readonly text: Message) {
