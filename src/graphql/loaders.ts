@@ -12,6 +12,7 @@ import { PurchaseSeloView } from '../services/seal-compliance/purchase-selo.serv
 import { MonthAsked, TaxPeriodView } from '../services/tax-period.service';
 import { CountedPage, CountedPageAsked, SealComplianceReport, YearAskedOf } from '../services/seal-compliance/compliance.service';
 import { Connection } from '../services/pagination';
+import { groupBy } from '../services/group-by';
 import { ProducerPageKey, producerPageKey } from '../services/producer-pages';
 
 /** Group rows by a key, in the order of `keys` (DataLoader's contract). */
@@ -22,13 +23,7 @@ export function byKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K)
 }
 
 export function groupByKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) => K): V[][] {
-  const map = new Map<K, V[]>();
-  for (const row of rows) {
-    const k = keyOf(row);
-    const list = map.get(k);
-    if (list) list.push(row);
-    else map.set(k, [row]);
-  }
+  const map = groupBy(rows, keyOf);
   return keys.map((k) => map.get(k) ?? []);
 }
 

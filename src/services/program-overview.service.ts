@@ -13,6 +13,7 @@ import { SealService } from './seal.service';
 import { SealComplianceReport, SealComplianceService } from './seal-compliance/compliance.service';
 import { FAMILY_FARMING_SUPPLIERS } from './seal-compliance/purchase-facts.sql';
 import { membershipOnSql } from './facts/organization-membership.sql';
+import { groupBy } from './group-by';
 
 /** A producer's Selo standing on a day, in the five words the ministry counts by. */
 export type ProgramStanding = 'REGULAR' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED' | 'NONE';
@@ -219,17 +220,6 @@ async function countedIn(em: EntityManager, rows: readonly ProgramProducerYear[]
       byMunicipality: farmers.map((f) => ({ ibgeCode: f.ibge_code!, name: f.name!, state: f.state!, familyFarmers: Number(f.n) })),
     },
   };
-}
-
-function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const i of items) {
-    const k = key(i);
-    const list = map.get(k);
-    if (list) list.push(i);
-    else map.set(k, [i]);
-  }
-  return map;
 }
 
 /** The producers' results summed as shown: each total is the sum of the producers' figures of sealCompliance. */

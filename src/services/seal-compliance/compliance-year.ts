@@ -18,6 +18,7 @@ import {
   purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
 import { activeSql, COUNTED_PURCHASE, COUNTED_SALE } from '../record-state';
+import { groupBy } from '../group-by';
 
 // The Selo year of a set of producers in a fixed number of grouped statements (purchase-facts.sql.ts);
 // src/law/ decides per producer, then one statement reads the excluded rows.
@@ -339,7 +340,7 @@ type RowsOf<T> = (producerId: string, key: string) => T[];
 
 /** The rows of each producer by their key, as a lookup that every key asked for exists in. */
 function keyedWithin<T>(rows: Map<string, T[]>, key: (r: T) => string): RowsOf<T> {
-  const maps = new Map([...rows].map(([producerId, list]) => [producerId, byKey(list, key)]));
+  const maps = new Map([...rows].map(([producerId, list]) => [producerId, groupBy(list, key)]));
   return (producerId, k) => {
     const found = maps.get(producerId)?.get(k);
     if (!found) throw new Error(`No group ${k} of producer ${producerId}`);
@@ -352,17 +353,6 @@ function keysOf(rows: ReadonlyArray<{ key?: string }> | undefined): Set<string> 
   return new Set((rows ?? []).map((r) => r.key!));
 }
 
-function byKey<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const list = map.get(k);
-    if (list) list.push(r);
-    else map.set(k, [r]);
-  }
-  return map;
-}
-
 function byProducer<T extends { producer_id: string }>(rows: readonly T[]): Map<string, T[]> {
-  return byKey(rows, (r) => r.producer_id);
+  return groupBy(rows, (r) => r.producer_id);
 }
