@@ -29,7 +29,7 @@ import { RecordReturnService } from './record-return.service';
 
 import { ProgramOverviewService } from './program-overview.service';
 /** The use cases over one DataSource. */
-function build(ds: DataSource) {
+function build(ds: DataSource, writer: DataSource) {
   const law = new LawService(ds);
   const minimumPrices = new MinimumPriceService(ds);
   const contractConformity = new ContractConformityService(ds, minimumPrices);
@@ -60,7 +60,7 @@ function build(ds: DataSource) {
     sealCompliance,
     sealEvaluations,
     sealPlan: new SealPlanService(ds, sealCompliance),
-    programOverview: new ProgramOverviewService(ds, sealCompliance, seals),
+    programOverview: new ProgramOverviewService(ds, writer, sealCompliance, seals),
     purchaseSelo: new PurchaseSeloService(ds, () => law.lawBook(), contractConformity),
     taxPeriods,
     recordChanges: new RecordChangeService(ds, taxPeriods),
@@ -86,11 +86,11 @@ export type Services = ReturnType<typeof build> & {
  * once more over the standby's; `forReads` picks one set for a request.
  */
 export function createServices(ds: DataSource, replica?: ReadReplica): Services {
-  const primary: Services = Object.assign(build(ds), {
+  const primary: Services = Object.assign(build(ds, ds), {
     replica,
     forReads: async (actor: Actor, wholeProgram = false): Promise<Services> =>
       (replica && (await replica.targetFor(actor, wholeProgram)) === 'replica' ? onStandby! : primary),
   });
-  const onStandby: Services | undefined = replica ? Object.assign(build(replica.dataSource), { replica, forReads: primary.forReads }) : undefined;
+  const onStandby: Services | undefined = replica ? Object.assign(build(replica.dataSource, ds), { replica, forReads: primary.forReads }) : undefined;
   return primary;
 }

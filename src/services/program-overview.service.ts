@@ -75,6 +75,21 @@ export interface ProgramYear {
 const BATCH = 200;
 /** A series is at most this many years (each year is a full overview). */
 export const MAX_SERIES_YEARS = 20;
+/** The kept producers' years hold at most about this many grouped rows (a national year at scale 1: 290,000). */
+export const KEPT_ROWS = 600_000;
+/** The marks are summed up once there are more rows than this. */
+const MARKS_KEPT = 1_000;
+
+/** What one producer's year adds to the program's: its report, and its counted items by state, farmer and organization. */
+interface ProducerPart {
+  /** The producer's and the shared records' marks it was computed under. */
+  mark: string;
+  report: SealComplianceReport;
+  states: Array<{ state: string; region: Region; amount: Decimal; count: number }>;
+  farmers: Array<{ ibgeCode: string; name: string; state: string; ids: string[] }>;
+  organizations: string[];
+  rows: number;
+}
 
 // Interpretation (docs/LAW.md): a producer without a grant yet on the day stands as NONE.
 const STANDING_OF_CODE: Record<string, ProgramStanding> = {
@@ -106,7 +121,13 @@ const sorted = <T extends { key: unknown }>(m: Map<string, T>) => [...m.entries(
  * disagree with the producers'; origins and farmers by SQL over the items those results count.
  */
 export class ProgramOverviewService {
-  constructor(private readonly ds: DataSource, private readonly compliance: SealComplianceService, private readonly seals: SealService) {}
+  /** Producers' years by `<producer>|<year>|<asKnownOn>`, oldest use first; each reused while its marks stay the same. */
+  private readonly kept = new Map<string, ProducerPart>();
+  private keptRows = 0;
+
+  /** `writer`: the primary, where the marks are summed up (the overview may read a standby). */
+  constructor(private readonly ds: DataSource, private readonly writer: DataSource, private readonly compliance: SealComplianceService, private readonly seals: SealService,
+    private readonly maxKeptRows = KEPT_ROWS) {}
 
   async overview(actor: Actor, year: number, asKnownOn: IsoDate): Promise<ProgramYear> {
     assertMinistry(actor, 'programOverview');
@@ -128,12 +149,17 @@ export class ProgramOverviewService {
   /**
    * One year in one read-only snapshot: the standings, every producer's Selo year and the items
    * they count are read as of the same moment, so the totals agree even while records are written.
+   * A producer's year computed earlier is reused while its marks and the shared records' are the
+   * same in this snapshot (migration RecordMark1766450000000): then no record it reads has changed.
    */
   private async yearOf(actor: Actor, year: number, asKnownOn: IsoDate): Promise<ProgramYear> {
+    await this.sumMarks();
     return this.ds.transaction('REPEATABLE READ', async (em) => {
       await em.query('SET TRANSACTION READ ONLY');
       const on = `${year}-12-31`;
       const before = `${year - 1}-12-31`;
+      const marks = new Map<string, string>((await em.query('SELECT producer_id::text AS id, sum(weight)::text AS mark FROM record_mark GROUP BY 1') as Array<{ id: string; mark: string }>)
+        .map((m) => [m.id, m.mark]));
       const producers = await em.getRepository(Producer).find({ order: { id: 'ASC' } });
       const grants = await this.seals.grantsOf(actor, producers.map((p) => p.id), em);
       const events = await this.seals.eventsOf(grants.map((g) => g.id), em);
@@ -145,79 +171,152 @@ export class ProgramOverviewService {
         return { standing: STANDING_OF_CODE[s.reason.code] ?? 'NONE', reason: s.reason };
       };
 
-      const rows: ProgramProducerYear[] = [];
-      for (let i = 0; i < producers.length; i += BATCH) {
-        const batch = producers.slice(i, i + BATCH);
+      const markOf = (p: Producer) => `${marks.get(p.id) ?? 0}|${marks.get('0') ?? 0}`;
+      const keyOf = (p: Producer) => `${p.id}|${year}|${asKnownOn}`;
+      const parts = new Map<string, ProducerPart>();
+      for (const p of producers) {
+        const part = this.kept.get(keyOf(p));
+        if (part?.mark === markOf(p)) parts.set(p.id, part);
+      }
+      const stale = producers.filter((p) => !parts.has(p.id));
+      for (let i = 0; i < stale.length; i += BATCH) {
+        const batch = stale.slice(i, i + BATCH);
         const reports = await this.compliance.ofPage(batch.map((producer) => ({ producer, year, asKnownOn })), em);
-        reports.forEach((r, n) => {
-          if (r instanceof Error) throw r;
-          const now = standing(batch[n], on);
-          rows.push({
-            producer: batch[n], standing: now.standing, standingReason: now.reason, previousStanding: standing(batch[n], before).standing,
-            compliance: r.status === 'COMPLIANT' ? 'COMPLIANT' : r.status === 'NOT_COMPLIANT' ? 'SHORT' : 'NOT_DETERMINABLE',
-            report: r,
-          });
+        const ok = reports.map((r) => { if (r instanceof Error) throw r; return r; });
+        const counted = await countedParts(em, ok, year);
+        ok.forEach((report, n) => {
+          const p = batch[n];
+          const part: ProducerPart = { mark: markOf(p), report, ...counted.get(p.id)!, rows: 1 + report.excluded.length + (report.countedSource?.purchases.length ?? 0) };
+          parts.set(p.id, part);
+          this.keep(keyOf(p), part);
         });
       }
-      return { year, asKnownOn, on, producers: rows, ...summed(rows), ...(await countedIn(em, rows, year)) };
+
+      const rows: ProgramProducerYear[] = producers.map((producer) => {
+        const { report } = parts.get(producer.id)!;
+        const now = standing(producer, on);
+        return {
+          producer, standing: now.standing, standingReason: now.reason, previousStanding: standing(producer, before).standing,
+          compliance: report.status === 'COMPLIANT' ? 'COMPLIANT' : report.status === 'NOT_COMPLIANT' ? 'SHORT' : 'NOT_DETERMINABLE',
+          report,
+        };
+      });
+      return { year, asKnownOn, on, producers: rows, ...summed(rows), ...(await countedIn(em, producers.map((p) => parts.get(p.id)!), year)) };
     });
+  }
+
+  /** Keeps a producer's year, forgetting the least recently kept beyond the bound. */
+  private keep(key: string, part: ProducerPart): void {
+    const old = this.kept.get(key);
+    if (old) this.keptRows -= old.rows;
+    this.kept.delete(key);
+    this.kept.set(key, part);
+    this.keptRows += part.rows;
+    for (const [k, v] of this.kept) {
+      if (this.keptRows <= this.maxKeptRows) break;
+      this.kept.delete(k);
+      this.keptRows -= v.rows;
+    }
+  }
+
+  /**
+   * The marks summed up on the primary, in one statement, once they are many: a reader sees the
+   * rows before or after it, with the same sums. Housekeeping only: when the primary cannot be
+   * reached, the marks stay as they are and the overview goes on.
+   */
+  private async sumMarks(): Promise<void> {
+    try {
+      await this.writer.query(
+        `WITH gone AS (DELETE FROM record_mark WHERE (SELECT count(*) FROM record_mark) > $1 RETURNING producer_id, weight)
+         INSERT INTO record_mark (producer_id, weight) SELECT producer_id, sum(weight) FROM gone GROUP BY 1`, [MARKS_KEPT]);
+    } catch {
+      // Left for the next overview.
+    }
   }
 }
 
 /**
  * What the results do not carry, by grouped SQL over the items they count: the year's purchases
- * from family farming and fomento of these producers, less each one's excluded items. One
- * statement reads them once for the states, the farmers and the organizations.
+ * from family farming and fomento of these producers, less each one's excluded items, by
+ * producer. One statement reads them once for the states, the farmers and the organizations.
  */
-async function countedIn(em: EntityManager, rows: readonly ProgramProducerYear[], year: number): Promise<Pick<ProgramYear, 'byState' | 'families'>> {
-  const ids = rows.map((r) => r.producer.id);
-  const excludedPurchases = rows.flatMap((r) => r.report.excluded.filter((e) => e.source === 'PURCHASE').map((e) => e.id));
-  const excludedFomento = rows.flatMap((r) => r.report.excluded.filter((e) => e.source === 'FOMENTO_EXPENSE').map((e) => e.id));
+async function countedParts(em: EntityManager, reports: readonly SealComplianceReport[], year: number): Promise<Map<string, Pick<ProducerPart, 'states' | 'farmers' | 'organizations'>>> {
+  const ids = reports.map((r) => r.producer.id);
+  const excludedPurchases = reports.flatMap((r) => r.excluded.filter((e) => e.source === 'PURCHASE').map((e) => e.id));
+  const excludedFomento = reports.flatMap((r) => r.excluded.filter((e) => e.source === 'FOMENTO_EXPENSE').map((e) => e.id));
   // The excluded ids are anti-joined (hashed), not tested row by row against the array.
-  const parts: Array<{ part: 'STATE' | 'FARMERS' | 'ORGANIZATIONS'; state: string | null; region: Region | null; ibge_code: string | null; name: string | null; amount: string | null; n: string }> = await em.query(
+  const rows: Array<{ part: 'STATE' | 'FARMERS' | 'ORGANIZATIONS'; producer_id: string; state: string | null; region: Region | null; ibge_code: string | null; name: string | null; amount: string | null; n: string | null; ids: string | null }> = await em.query(
     `WITH counted AS MATERIALIZED (
-       SELECT p.cost, p.family_farmer_id, p.organization_id, p.origin_municipality_code FROM ${COUNTED_PURCHASE} p
+       SELECT p.producer_id, p.cost, p.family_farmer_id, p.organization_id, p.origin_municipality_code FROM ${COUNTED_PURCHASE} p
         WHERE p.producer_id = ANY($1::bigint[]) AND p.counted_on BETWEEN $2::date AND $3::date AND p.supplier_kind = ANY($4::text[]) AND ${activeSql('p')}
           AND NOT EXISTS (SELECT 1 FROM unnest($5::bigint[]) AS e(id) WHERE e.id = p.id)),
      by_state AS (
-       SELECT m.state, m.region, sum(x.amount) AS amount, sum(x.n) AS n FROM (
-         SELECT c.origin_municipality_code AS code, sum(c.cost) AS amount, count(*) AS n FROM counted c GROUP BY 1
+       SELECT x.producer_id, m.state, m.region, sum(x.amount) AS amount, sum(x.n) AS n FROM (
+         SELECT c.producer_id, c.origin_municipality_code AS code, sum(c.cost) AS amount, count(*) AS n FROM counted c GROUP BY 1, 2
          UNION ALL
-         SELECT f.municipality_code, sum(f.amount), count(*) FROM fomento_expense f
-          WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date AND ${activeSql('f')} AND NOT EXISTS (SELECT 1 FROM unnest($6::bigint[]) AS e(id) WHERE e.id = f.id) GROUP BY 1
-       ) x JOIN municipality m ON m.ibge_code = x.code GROUP BY m.state, m.region),
-     -- A farmer lives in one municipality: the distinct farmers of the states add up to the program's.
+         SELECT f.producer_id, f.municipality_code, sum(f.amount), count(*) FROM fomento_expense f
+          WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date AND ${activeSql('f')} AND NOT EXISTS (SELECT 1 FROM unnest($6::bigint[]) AS e(id) WHERE e.id = f.id) GROUP BY 1, 2
+       ) x JOIN municipality m ON m.ibge_code = x.code GROUP BY 1, 2, 3),
      farmers AS (
-       SELECT m.ibge_code, m.name, m.state, count(DISTINCT c.family_farmer_id) AS n FROM counted c
+       SELECT c.producer_id, m.ibge_code, m.name, m.state, string_agg(DISTINCT c.family_farmer_id::text, ',') AS ids FROM counted c
          JOIN family_farmer ff ON ff.id = c.family_farmer_id JOIN municipality m ON m.ibge_code = ff.municipality_code
-        GROUP BY m.ibge_code, m.name, m.state),
+        GROUP BY 1, 2, 3, 4),
      organizations AS (
-       SELECT count(*) AS n, sum(coalesce(d.family_farmer_members, o.family_farmer_members)) AS members
-         FROM (SELECT DISTINCT c.organization_id FROM counted c WHERE c.organization_id IS NOT NULL) k
-         JOIN family_farming_organization o ON o.id = k.organization_id
-         LEFT JOIN LATERAL ${membershipOnSql('o.id', '$3::date')} d ON true)
-     SELECT 'STATE' AS part, state, region, NULL AS ibge_code, NULL AS name, amount, n FROM by_state
-     UNION ALL SELECT 'FARMERS', state, NULL, ibge_code, name, NULL, n FROM farmers
-     UNION ALL SELECT 'ORGANIZATIONS', NULL, NULL, NULL, NULL, members, n FROM organizations
-     ORDER BY 1, 2, 4`,
+       SELECT c.producer_id, string_agg(DISTINCT c.organization_id::text, ',') AS ids FROM counted c WHERE c.organization_id IS NOT NULL GROUP BY 1)
+     SELECT 'STATE' AS part, producer_id::text, state, region, NULL AS ibge_code, NULL AS name, amount, n, NULL AS ids FROM by_state
+     UNION ALL SELECT 'FARMERS', producer_id::text, state, NULL, ibge_code, name, NULL, NULL, ids FROM farmers
+     UNION ALL SELECT 'ORGANIZATIONS', producer_id::text, NULL, NULL, NULL, NULL, NULL, NULL, ids FROM organizations`,
     [ids, `${year}-01-01`, `${year}-12-31`, [...FAMILY_FARMING_SUPPLIERS], excludedPurchases, excludedFomento],
   );
-  const byState = parts.filter((p) => p.part === 'STATE');
-  const farmers = parts.filter((p) => p.part === 'FARMERS');
+  const parts = new Map(ids.map((id) => [id, { states: [], farmers: [], organizations: [] } as Pick<ProducerPart, 'states' | 'farmers' | 'organizations'>]));
+  for (const r of rows) {
+    const part = parts.get(r.producer_id)!;
+    if (r.part === 'STATE') part.states.push({ state: r.state!, region: r.region!, amount: new Decimal(r.amount ?? 0), count: Number(r.n) });
+    else if (r.part === 'FARMERS') part.farmers.push({ ibgeCode: r.ibge_code!, name: r.name!, state: r.state!, ids: r.ids!.split(',') });
+    else part.organizations = r.ids!.split(',');
+  }
+  return parts;
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The producers' counted items put together: amounts summed by state, farmers and organizations counted once across producers. */
+async function countedIn(em: EntityManager, parts: readonly ProducerPart[], year: number): Promise<Pick<ProgramYear, 'byState' | 'families'>> {
+  const states = new Map<string, { state: string; region: Region; actual: Decimal; count: number }>();
+  const municipalities = new Map<string, { ibgeCode: string; name: string; state: string; ids: Set<string> }>();
+  const organizations = new Set<string>();
+  for (const part of parts) {
+    for (const s of part.states) {
+      const t = states.get(s.state) ?? { state: s.state, region: s.region, actual: ZERO, count: 0 };
+      states.set(s.state, { ...t, actual: t.actual.plus(s.amount), count: t.count + s.count });
+    }
+    for (const f of part.farmers) {
+      const m = municipalities.get(f.ibgeCode) ?? { ibgeCode: f.ibgeCode, name: f.name, state: f.state, ids: new Set<string>() };
+      for (const id of f.ids) m.ids.add(id);
+      municipalities.set(f.ibgeCode, m);
+    }
+    for (const o of part.organizations) organizations.add(o);
+  }
   // Interpretation (docs/LAW.md): members are declared as counts (art. 4º VI), not named, so the
   // families reached through organizations are the family-farmer members each declared in force
   // on 31 December; they may be farmers also sold to directly, and are not added to them.
-  const orgs = parts.find((p) => p.part === 'ORGANIZATIONS')!;
-  const states = new Map<string, number>();
-  for (const f of farmers) states.set(f.state!, (states.get(f.state!) ?? 0) + Number(f.n));
+  const [orgs]: Array<{ n: string; members: string | null }> = await em.query(
+    `SELECT count(*) AS n, sum(coalesce(d.family_farmer_members, o.family_farmer_members)) AS members
+       FROM family_farming_organization o LEFT JOIN LATERAL ${membershipOnSql('o.id', '$2::date')} d ON true
+      WHERE o.id = ANY($1::bigint[])`, [[...organizations], `${year}-12-31`]);
+  // A farmer lives in one municipality: the distinct farmers of the states add up to the program's.
+  const byMunicipality = [...municipalities.values()].sort((a, b) => byText(a.state, b.state) || byText(a.ibgeCode, b.ibgeCode))
+    .map((m) => ({ ibgeCode: m.ibgeCode, name: m.name, state: m.state, familyFarmers: m.ids.size }));
+  const farmersByState = new Map<string, number>();
+  for (const m of byMunicipality) farmersByState.set(m.state, (farmersByState.get(m.state) ?? 0) + m.familyFarmers);
   return {
-    byState: byState.map((s) => ({ state: s.state!, region: s.region!, actual: new Decimal(s.amount ?? 0), count: Number(s.n) })),
+    byState: [...states.values()].sort((a, b) => byText(a.state, b.state)),
     families: {
-      familyFarmers: farmers.reduce((n, f) => n + Number(f.n), 0),
+      familyFarmers: byMunicipality.reduce((n, m) => n + m.familyFarmers, 0),
       organizations: Number(orgs.n),
-      organizationFamilyFarmerMembers: Number(orgs.amount ?? 0),
-      byState: [...states.entries()].map(([state, n]) => ({ state, familyFarmers: n })),
-      byMunicipality: farmers.map((f) => ({ ibgeCode: f.ibge_code!, name: f.name!, state: f.state!, familyFarmers: Number(f.n) })),
+      organizationFamilyFarmerMembers: Number(orgs.members ?? 0),
+      byState: [...farmersByState.entries()].map(([state, n]) => ({ state, familyFarmers: n })),
+      byMunicipality,
     },
   };
 }

@@ -1,0 +1,133 @@
+import { MARKED_BY_PRODUCER, MARKED_SHARED, NOT_MARKED } from '../../src/database/migrations/1766450000000-record-mark';
+import { Role } from '../../src/law/types';
+import { createServices } from '../../src/services';
+import { Actor } from '../../src/services/actor';
+import { ProgramOverviewService, ProgramYear } from '../../src/services/program-overview.service';
+import { startTestApi, TestApi } from '../support/api';
+import { createProducer, grantSeal, nfeKey, producerCnpj, RECIFE, upsertMunicipalities } from '../support/fixtures';
+import { contract, setUpSeloYear } from '../support/selo-year';
+
+/**
+ * A producer's year the overview computed is reused while no record it reads has changed: the
+ * marks the triggers add in the writing transaction tell. Each answer is compared with one
+ * computed afresh by services that keep nothing.
+ */
+let api: TestApi;
+beforeAll(async () => { api = await startTestApi(); });
+afterAll(async () => { await api.close(); });
+
+const AUDITOR: Actor = { sub: 'test-auditor', role: Role.AUDITOR, producerId: null, requestId: null };
+const KNOWN_ON = '2026-11-30';
+const OVERVIEW = `query { programOverview(year: 2025, asKnownOn: "${KNOWN_ON}") {
+  spending { familyFarmingAcquisitions actualTotal } byState { state actual count } families { familyFarmers byState { state familyFarmers } }
+  producers { producer { id } sealCompliance { actualTotal excluded { id } } } } }`;
+
+const marks = async () => new Map<string, number>((await api.db.dataSource.query('SELECT producer_id::text AS id, sum(weight)::int AS mark FROM record_mark GROUP BY 1') as Array<{ id: string; mark: number }>)
+  .map((m) => [m.id, m.mark]));
+
+/** The figures of a year as the tests compare them. */
+function figures(y: ProgramYear) {
+  return {
+    totals: y.totals.actualTotal.toFixed(2), acquisitions: y.totals.familyFarmingAcquisitions.toFixed(2),
+    byState: y.byState.map((s) => [s.state, s.actual.toFixed(2), s.count]), families: y.families,
+    producers: y.producers.map((p) => [p.producer.id, p.report.actualTotal.toFixed(2), p.report.excluded.map((e) => e.id).sort()]),
+  };
+}
+
+/** The year by services that keep nothing (a new process's). */
+async function afresh(): Promise<ProgramYear> {
+  return createServices(api.db.dataSource).programOverview.overview(AUDITOR, 2025, KNOWN_ON);
+}
+
+test('every table is marked by producer, marked as shared, or named as read by no figure', async () => {
+  const tables: string[] = (await api.db.dataSource.query(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`)).map((t: { tablename: string }) => t.tablename);
+  const listed = [...MARKED_BY_PRODUCER.map(([t]) => t), ...MARKED_SHARED, ...NOT_MARKED];
+  expect(tables.filter((t) => !listed.includes(t))).toEqual([]);
+  const triggers: Array<{ table: string; n: number }> = await api.db.dataSource.query(
+    `SELECT c.relname AS table, count(*)::int AS n FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc f ON f.oid = t.tgfoid
+      WHERE f.proname = 'record_mark_add' GROUP BY 1`);
+  const marked = new Map(triggers.map((t) => [t.table, t.n]));
+  for (const t of [...MARKED_BY_PRODUCER.map(([name]) => name), ...MARKED_SHARED]) expect([t, marked.get(t)]).toEqual([t, 4]);
+  for (const t of NOT_MARKED) expect(marked.get(t)).toBeUndefined();
+});
+
+test('a write marks the producers it names, a shared record every producer, a statement that changes nothing no one', async () => {
+  await upsertMunicipalities(api, [RECIFE]);
+  const a = await createProducer(api, 'Usina Marca A', RECIFE);
+  const b = await createProducer(api, 'Usina Marca B', RECIFE);
+  const before = await marks();
+  await api.db.dataSource.query(`UPDATE producer SET legal_name = legal_name || ' Ltda' WHERE id = $1`, [a]);
+  let after = await marks();
+  expect(after.get(a)).toBe((before.get(a) ?? 0) + 1);
+  expect(after.get(b)).toBe(before.get(b));
+  expect(after.get('0')).toBe(before.get('0'));
+
+  await api.db.dataSource.query(`UPDATE producer SET legal_name = 'none' WHERE id = -1`);
+  await api.db.dataSource.query(`UPDATE family_farmer SET name = name WHERE id = -1`);
+  expect(await marks()).toEqual(after);
+
+  await api.db.dataSource.query(`UPDATE municipality SET name = name WHERE ibge_code = $1`, [RECIFE]);
+  after = await marks();
+  expect(after.get('0')).toBe((before.get('0') ?? 0) + 1);
+  expect(after.get(b)).toBe(before.get(b));
+});
+
+test('many marks are summed up into one row per producer, with the same sums', async () => {
+  const a = await createProducer(api, 'Usina Muitas Marcas', RECIFE);
+  await api.db.dataSource.query('INSERT INTO record_mark (producer_id) SELECT $1 FROM generate_series(1, 1200)', [a]);
+  const before = await marks();
+  await afresh();
+  expect(await marks()).toEqual(before);
+  expect(await api.count('SELECT count(*) FROM record_mark')).toBe(before.size);
+  expect(await api.count('SELECT count(*) FROM record_mark WHERE producer_id = $1', [a])).toBe(1);
+});
+
+test('the overview reuses a producer\'s year until its records, or the shared ones, change, and always agrees with one computed afresh', async () => {
+  const f = await setUpSeloYear(api);
+  const a = await createProducer(api, 'Usina Guardada A', RECIFE);
+  const b = await createProducer(api, 'Usina Guardada B', RECIFE);
+  await grantSeal(api, a);
+  await grantSeal(api, b);
+  const purchase = async (p: string, cost: string, n: number, as?: { role: 'PRODUCER'; producerId: string }) => {
+    const cnpj = await producerCnpj(api, p);
+    const lot = { producerId: p, purchasedOn: '2025-03-10', feedstock: 'SOYBEAN', quantityKg: '1000', cost, supplierKind: 'FAMILY_FARMER',
+      familyFarmerId: f, originMunicipalityCode: RECIFE, contractId: await contract(api, p, { farmer: f }), invoiceKey: nfeKey(cnpj, n, '2503') };
+    await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [lot] }, as);
+  };
+  await purchase(a, '30000', 1);
+  await purchase(b, '20000', 1);
+  const overview = async () => (await api.ok(OVERVIEW, {}, { role: 'AUDITOR' })).programOverview;
+  const totalOf = (o: { producers: Array<{ producer: { id: string }; sealCompliance: { actualTotal: string } }> }, p: string) =>
+    o.producers.find((x) => x.producer.id === p)!.sealCompliance.actualTotal;
+
+  // Services kept across the steps, as a running process keeps them (the API's own answer above them).
+  const kept = createServices(api.db.dataSource).programOverview;
+  expect(figures(await kept.overview(AUDITOR, 2025, KNOWN_ON))).toEqual(figures(await afresh()));
+  const first = await overview();
+  expect([totalOf(first, a), totalOf(first, b)]).toEqual(['30000.00', '20000.00']);
+  expect(first.byState).toEqual([{ state: 'PE', actual: '50000.00', count: 2 }]);
+  expect((await overview())).toEqual(first);
+
+  // The producer's own write, under its role: its year is computed again, the other's reused.
+  await purchase(a, '10000', 2, { role: 'PRODUCER', producerId: a });
+  const second = await overview();
+  expect([totalOf(second, a), totalOf(second, b)]).toEqual(['40000.00', '20000.00']);
+  expect(second.byState).toEqual([{ state: 'PE', actual: '60000.00', count: 3 }]);
+  expect(second.spending.actualTotal).toBe('60000.00');
+  expect(second.families.familyFarmers).toBe(1);
+  expect(figures(await kept.overview(AUDITOR, 2025, KNOWN_ON))).toEqual(figures(await afresh()));
+
+  // A shared record, written by plain SQL: the farmer's CAF ends before 2025, so nothing counts.
+  await api.db.dataSource.query(`UPDATE family_farmer_registration SET valid_until = '2024-12-31' WHERE family_farmer_id = $1`, [f]);
+  const third = await overview();
+  expect([totalOf(third, a), totalOf(third, b)]).toEqual(['0.00', '0.00']);
+  expect(third.byState).toEqual([]);
+  expect(third.families.familyFarmers).toBe(0);
+  expect(figures(await kept.overview(AUDITOR, 2025, KNOWN_ON))).toEqual(figures(await afresh()));
+
+  // With room for no year at all, each is computed again, with the same figures.
+  const services = createServices(api.db.dataSource);
+  const small = new ProgramOverviewService(api.db.dataSource, api.db.dataSource, services.sealCompliance, services.seals, 1);
+  expect(figures(await small.overview(AUDITOR, 2025, KNOWN_ON))).toEqual(figures(await afresh()));
+  expect(figures(await small.overview(AUDITOR, 2025, KNOWN_ON))).toEqual(figures(await afresh()));
+});
