@@ -360,3 +360,33 @@ describe('many conforming contracts signed the same day (art. 3º §2 II): each 
     ] });
   });
 });
+
+test('a year of fewer purchases than the registrations reads its own suppliers\' registrations only, with the same answer', async () => {
+  const q = await createProducer(api, 'Biodiesel Poucas Compras S.A.', RECIFE);
+  await nordesteYear(api, q, eligibleFarmer);
+  const restricted = /family_farmer_id IN \(SELECT p\.family_farmer_id/;
+  const statementsOf = async () => {
+    api.statements.reset();
+    const answer = await compliance(q);
+    return { answer, restricted: api.statements.statements.some((s) => restricted.test(s)) };
+  };
+  // Never analyzed, the registrations count as none: every supplier's are aggregated.
+  await api.db.dataSource.query('ANALYZE family_farmer_registration');
+  const before = await statementsOf();
+  const rows = await api.count(`SELECT count(*) FROM purchase WHERE producer_id = $1 AND purchased_on BETWEEN '2025-01-01' AND '2025-12-31'`, [q]);
+  const registrations = await api.count('SELECT count(*) FROM family_farmer_registration');
+  expect(before.restricted).toBe(rows < registrations);
+  // More registrations than the year's purchases: its suppliers are found first.
+  for (let i = registrations; i <= rows; i++) await farmer(api, [['CAF', '2023-01-01', '2027-12-31']]);
+  await api.db.dataSource.query('ANALYZE family_farmer_registration');
+  const after = await statementsOf();
+  expect(after.restricted).toBe(true);
+  expect(after.answer).toEqual(before.answer);
+  // A page of producers reads every supplier's registrations: the same figures and exclusions.
+  const FIELDS = 'base countedTotal achievedShare compliant excluded { id source amount findings { code } } spending { kind actual weighted count }';
+  const page = await api.ok(`query($k: Date) { producers(first: 100) { edges { node { id sealCompliance(year: 2025, asKnownOn: $k) { ${FIELDS} } } } } }`, { k: KNOWN });
+  const fromPage = page.producers.edges.find((e: { node: { id: string } }) => e.node.id === q).node.sealCompliance;
+  const { base, countedTotal, achievedShare, compliant, excluded, spending } = after.answer;
+  expect(fromPage).toEqual({ base, countedTotal, achievedShare, compliant, excluded, spending: spending.map((x: Record<string, unknown>) => ({ kind: x.kind, actual: x.actual, weighted: x.weighted, count: x.count })) });
+  expect(excluded.length).toBeGreaterThan(5);
+});

@@ -49,6 +49,8 @@ export interface YearOutcome {
 export interface CountedSource {
   producerId: string;
   params: unknown[];
+  /** Its statements read only its own suppliers' registrations (`fewerRowsThanRegistrations`). */
+  ownSuppliers: boolean;
   purchases: Array<{ row: PurchaseGroupRow; item: CountedItem }>;
   fomento: Array<{ row: FomentoGroupRow; item: CountedItem }>;
 }
@@ -119,10 +121,11 @@ export class ComplianceYears {
     // keys are expressions) where there are a few per contract, and would sort the year's rows on a
     // dozen keys, spilling to disk. A hash table of this statement may take 64 × work_mem (256 MB at
     // the default 4 MB); it takes what the real groups need (docs/PERFORMANCE.md, "the year's groups").
+    const ownSuppliers = producers.length === 1 && await fewerRowsThanRegistrations(em, ids[0], from, to);
     await em.query('SET LOCAL hash_mem_multiplier = 64');
     const purchaseRows: Array<PurchaseGroupRow & { producer_id: string }> = await em.query(
       `SELECT producer_id::text AS producer_id, ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) FILTER (WHERE return_id IS NULL) AS n
-         FROM (${purchaseFacts('', producers.length === 1)}) f GROUP BY producer_id, ${PURCHASE_COLUMNS}`,
+         FROM (${purchaseFacts('', ownSuppliers)}) f GROUP BY producer_id, ${PURCHASE_COLUMNS}`,
       params,
     );
     await em.query('SET LOCAL hash_mem_multiplier = DEFAULT');
@@ -186,13 +189,13 @@ export class ComplianceYears {
         outcomes.push(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    const excluded = asked.listExcluded ? await excludedItems(em, producers, outcomes, params, { rowsOf: purchaseRowOf, keyOf: purchaseKey }, fomentoRowOf) : new Map<string, ExcludedItem[]>();
+    const excluded = asked.listExcluded ? await excludedItems(em, producers, outcomes, params, ownSuppliers, { rowsOf: purchaseRowOf, keyOf: purchaseKey }, fomentoRowOf) : new Map<string, ExcludedItem[]>();
     return outcomes.map((o, i) => {
       if (o instanceof Error) return o;
       const id = producers[i].id;
       const mine = o.result.items.filter((it) => !it.key.startsWith(HYPOTHETICAL));
       const counted: CountedSource = {
-        producerId: id, params,
+        producerId: id, params, ownSuppliers,
         purchases: mine.filter((it) => it.source === 'PURCHASE').flatMap((item) => purchaseRowOf(id, item.key).map((row) => ({ row, item }))),
         fomento: mine.filter((it) => it.source === 'FOMENTO').flatMap((item) => fomentoRowOf(id, item.key).map((row) => ({ row, item }))),
       };
@@ -228,6 +231,7 @@ async function excludedItems(
   producers: readonly Producer[],
   outcomes: ReadonlyArray<{ result: SealComplianceResult } | Error>,
   params: unknown[],
+  ownSuppliers: boolean,
   purchaseGroup: { rowsOf: RowsOf<PurchaseGroupRow & { producer_id: string }>; keyOf: (r: Row) => string },
   fomentoGroup: RowsOf<FomentoGroupRow & { producer_id: string }>,
 ): Promise<Map<string, ExcludedItem[]>> {
@@ -259,7 +263,7 @@ async function excludedItems(
     const tuple = PURCHASE_GROUP_COLUMNS.map(([, type], i) => `$${n + 4 + i}::${type}[]`).join(', ');
     const rows: Row[] = await em.query(
       `SELECT id, producer_id::text AS producer_id, cost, ${PURCHASE_COLUMNS}
-         FROM (${purchaseFacts(ofContractsAndOrganizations(n + 1, n + 2), producers.length === 1)}) f
+         FROM (${purchaseFacts(ofContractsAndOrganizations(n + 1, n + 2), ownSuppliers)}) f
         WHERE (producer_id, ${PURCHASE_COLUMNS}) IN (SELECT * FROM unnest($${n + 3}::bigint[], ${tuple}))
         ORDER BY id`,
       [...params, ...contractsAndOrganizations(groups), groups.map((g) => g.producer_id), ...arrays],
@@ -287,6 +291,21 @@ async function excludedItems(
  * counted groups, purchases first, by id, each with its group's factors; the years of one
  * (year, asKnownOn) in one statement. `offset` rows are skipped, `first` returned, with the total.
  */
+/**
+ * Whether one producer's year has fewer purchases than the family farmers' registrations: then its
+ * statements find its suppliers first and aggregate only their registrations (a national producer:
+ * 15,000 rows against 100,000 registrations, 425 → 300 ms); a larger year aggregates them all
+ * rather than reading its rows twice more for the suppliers (the 1M year: 750,000 against 2,000,
+ * 4.6 → 2.6 s). Counted up to the registrations' estimate, so a large year stops early.
+ */
+async function fewerRowsThanRegistrations(em: EntityManager, producerId: string, from: IsoDate, to: IsoDate): Promise<boolean> {
+  const [{ few }] = await em.query(
+    `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${COUNTED_PURCHASE} p WHERE p.producer_id = $1 AND p.counted_on BETWEEN $2::date AND $3::date LIMIT r.n) x) < r.n AS few
+       FROM (SELECT greatest(reltuples, 0)::bigint AS n FROM pg_class WHERE oid = 'family_farmer_registration'::regclass) r`,
+    [producerId, from, to]);
+  return few === true;
+}
+
 export async function countedRows(
   em: EntityManager, sources: readonly CountedSource[], first: number, offset: number,
 ): Promise<Array<{ total: number; rows: CountedRow[] }>> {
@@ -303,7 +322,7 @@ export async function countedRows(
           fg AS (SELECT * FROM unnest($${at + 1}::bigint[], $${at + 2}::text[], $${at + 3}::boolean[], $${at + 4}::integer[], $${at + 5}::text[]) AS g(producer_id, region, semiarid, segment, ref)),
           counted AS (
             SELECT f.id, f.producer_id, 'PURCHASE' AS source, f.cost AS amount, pg.ref
-              FROM (${purchaseFacts(ofContractsAndOrganizations(at + 6, at + 7), sources.length === 1)}) f
+              FROM (${purchaseFacts(ofContractsAndOrganizations(at + 6, at + 7), sources.length === 1 && sources[0].ownSuppliers)}) f
               JOIN pg ON pg.producer_id = f.producer_id AND ${cols.map((c) => `pg.${c.name} = f.${c.name}`).join(' AND ')}
             UNION ALL
             SELECT f.id, f.producer_id, 'FOMENTO_EXPENSE', f.amount, fg.ref

@@ -28,9 +28,9 @@ export const FAMILY_FARMING_SUPPLIERS = new Set<string>([SupplierKind.FAMILY_FAR
 export function purchaseFacts(extraWhere = '', ownSuppliers = false): string {
   const semiarid = semiaridDays('sa', 'p.origin_municipality_code');
   const where = `p.producer_id = ANY($1::bigint[]) AND p.counted_on BETWEEN $2::date AND $3::date AND p.supplier_kind IN ${SUPPLIERS} AND ${activeSql('p')}${extraWhere}`;
-  // `ownSuppliers`: the registrations of these rows' suppliers only. One producer's year reads a
-  // tenth of the program's farmers (national benchmark: 425 → 320 ms); the program's year reads
-  // nearly all, and finding them cost it more than aggregating them all (1.5 s at scale 1).
+  // `ownSuppliers`: the registrations of these rows' suppliers only, when the rows are fewer than
+  // the registrations (compliance-year.ts, fewerRowsThanRegistrations); the program's year reads
+  // nearly every supplier, and finding them cost it more than aggregating them all (1.5 s at scale 1).
   const of = (column: string) => `SELECT p.${column} FROM ${COUNTED_PURCHASE} p WHERE ${where}`;
   const supplier = supplierOn('p', 'p.purchased_on', '$5::date', ownSuppliers ? { farmers: of('family_farmer_id'), organizations: of('organization_id') } : undefined);
   const covered = coverageSql('c', 'p');
