@@ -152,8 +152,9 @@ export async function nationalMain(argv: readonly string[]): Promise<void> {
     const farmersByHand = hand[8].reduce((n, r) => n + Number(r.n), 0);
     results.programOverview = {
       ...overviewCase, year: YEAR, producers: overview.producerCount,
-      firstInFull: { ms: Number(coldMs.toFixed(1)), ratioToHand: Number((coldMs / overviewCase.sql.median).toFixed(2)) },
-      afterOneProducerWrote: { ms: written.map((x) => Number(x.toFixed(1))) },
+      // Computed in full, the same target: no kept year may stand in for it.
+      firstInFull: { ms: Number(coldMs.toFixed(1)), ratioToHand: Number((coldMs / overviewCase.sql.median).toFixed(2)), pass: coldMs / overviewCase.sql.median <= 1.5 && coldMs < 3000 },
+      afterOneProducerWrote: { ms: written.map((x) => Number(x.toFixed(1))), pass: written.every((x) => x < 3000) },
       answer: { byStanding: overview.byStanding, byCompliance: overview.byCompliance, spending: overview.spending, families: { familyFarmers: overview.families.familyFarmers, organizations: overview.families.organizations } },
       agree: {
         familyFarmers: { api: overview.families.familyFarmers, sql: farmersByHand, same: overview.families.familyFarmers === farmersByHand },
@@ -212,12 +213,12 @@ function printNational(r: Record<string, any>) {
   ];
   for (const key of ['programOverview', 'taxPeriod', 'sealCompliance']) {
     const c = r[key];
-    if (c) lines.push(`| ${key} | ${ms(c.api.median)} (${ms(c.api.min)}–${ms(c.api.max)}) | ${ms(c.sql.median)} (${ms(c.sql.min)}–${ms(c.sql.max)}) | ${c.ratio.toFixed(2)}× | ${c.target} | ${verdict(c.pass)} |`);
+    if (c) lines.push(`| ${key}${key === 'programOverview' ? ' asked again' : ''} | ${ms(c.api.median)} (${ms(c.api.min)}–${ms(c.api.max)}) | ${ms(c.sql.median)} (${ms(c.sql.min)}–${ms(c.sql.max)}) | ${c.ratio < 0.01 ? c.ratio.toFixed(4) : c.ratio.toFixed(2)}× | ${c.target} | ${verdict(c.pass)} |`);
   }
   const o = r.programOverview;
   if (o?.firstInFull) {
-    lines.push(`| programOverview computed in full (first asked, or after a shared record changed) | ${ms(o.firstInFull.ms)} | ${ms(o.sql.median)} | ${o.firstInFull.ratioToHand.toFixed(2)}× | reported | — |`);
-    lines.push(`| programOverview after one producer's records changed | ${o.afterOneProducerWrote.ms.map(ms).join(', ')} | | | reported | — |`);
+    lines.push(`| programOverview computed in full (first asked, or after a shared record changed) | ${ms(o.firstInFull.ms)} | ${ms(o.sql.median)} | ${o.firstInFull.ratioToHand.toFixed(2)}× | ratio <= 1.5 and < 3 s | ${verdict(o.firstInFull.pass)} |`);
+    lines.push(`| programOverview after one producer's records changed | ${o.afterOneProducerWrote.ms.map(ms).join(', ')} | | | < 3 s | ${verdict(o.afterOneProducerWrote.pass)} |`);
   }
   const l = r.load;
   if (l) lines.push(`| load ${NATIONAL_YEARS.first}–${NATIONAL_YEARS.last} | ${l.rows} rows in ${l.seconds} s: ${l.rowsPerSecond} rows/s | | | ${l.target} | ${verdict(l.rowsPerSecond >= 50_000)} |`);
