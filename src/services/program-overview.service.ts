@@ -113,7 +113,8 @@ function add<K>(map: Map<string, SpendingSplit<K>>, key: K, actual: Decimal, wei
   map.set(k, { key, actual: s.actual.plus(actual), weighted: weighted ? s.weighted.plus(weighted) : s.weighted, count: s.count + count });
 }
 
-const sorted = <T extends { key: unknown }>(m: Map<string, T>) => [...m.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const sorted = <T extends { key: unknown }>(m: Map<string, T>) => [...m.entries()].sort(([a], [b]) => byText(a, b)).map(([, v]) => v);
 
 /**
  * The Selo program's year (Decreto 10.527/2020, arts. 2º–4º; Portaria MDA nº 28/2024): each
@@ -277,8 +278,6 @@ async function countedParts(em: EntityManager, reports: readonly SealComplianceR
   }
   return parts;
 }
-
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The producers' counted items put together: amounts summed by state, farmers and organizations counted once across producers. */
 async function countedIn(em: EntityManager, parts: readonly ProducerPart[], year: number): Promise<Pick<ProgramYear, 'byState' | 'families'>> {
