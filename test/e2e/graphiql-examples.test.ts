@@ -3,6 +3,7 @@ import { loadDemoData } from '../../src/database/demo-data';
 import { Decimal } from '../../src/law/decimal';
 import { EXAMPLE_OPERATIONS } from '../../src/http/graphiql-examples';
 import { startTestApi, TestApi } from '../support/api';
+import { idsAsInProduction } from '../support/database';
 
 // The saved operations GraphiQL opens with answer, without errors, the questions they are for,
 // on records made through the API: a producer in Recife (Nordeste) with a CAF farmer in the
@@ -204,6 +205,8 @@ describe('on the demo dataset, with the variables GraphiQL opens with', () => {
   let demo: TestApi;
   beforeAll(async () => {
     demo = await startTestApi();
+    // The saved operations name the demo's records by the ids a new database gives them.
+    await idsAsInProduction(demo.db.dataSource);
     await loadDemoData(demo.db.dataSource);
   }, 120_000);
   afterAll(async () => { await demo.close(); });

@@ -16,6 +16,22 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
+/**
+ * Organizations number from 500,001 in test databases, so an id of one kind taken for the other
+ * (an organization's registrations looked up by the farmer column, say) finds nothing rather than
+ * a record that happens to share the number.
+ */
+const SEPARATED_SEQUENCES: Record<string, number> = { family_farming_organization_id_seq: 500_001 };
+
+async function separateIds(ds: DataSource): Promise<void> {
+  for (const [sequence, start] of Object.entries(SEPARATED_SEQUENCES)) await ds.query(`ALTER SEQUENCE ${sequence} RESTART WITH ${start}`);
+}
+
+/** Sequences back at 1, as in a new production database (for the demo data's documented ids). */
+export async function idsAsInProduction(ds: DataSource): Promise<void> {
+  for (const sequence of Object.keys(SEPARATED_SEQUENCES)) await ds.query(`ALTER SEQUENCE ${sequence} RESTART WITH 1`);
+}
+
 export interface TestDatabase {
   url: string;
   dataSource: DataSource;
@@ -36,6 +52,7 @@ export async function createTestDatabase(poolSize = 5, logger?: Logger): Promise
   }
   const url = withDatabase(serverUrl(), name);
   const dataSource = await openDatabase({ url, poolSize, logger });
+  await separateIds(dataSource);
   return {
     url,
     dataSource,
