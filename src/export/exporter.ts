@@ -8,17 +8,15 @@ import { BadInputError } from '../services/errors';
 import { requireDate } from '../services/record-batch';
 import type { Services } from '../services';
 import { Connection } from '../services/pagination';
-import { toCsv } from './csv';
+import { closeDrawing, drawFile } from './drawing';
 import { ExportDocument } from './document';
 import { efdDraft } from './efd';
 import { efdFile } from './efd-file';
 import { Incidence } from '../law/efd-contribuicoes';
-import { toPdf } from './pdf';
 import { programDocument } from './program.document';
 import { purchasesDocument } from './purchases.document';
 import { sealComplianceDocument } from './seal-compliance.document';
 import { taxPeriodDocument } from './tax-period.document';
-import { toXlsx } from './xlsx';
 
 export type ExportFormat = 'csv' | 'xlsx' | 'pdf';
 /** The EFD's two forms: the whole file for the PVA (`sped`), or the annotated reading copy (`draft`). */
@@ -85,7 +83,7 @@ export class Exporter {
   }
 
   private async file(doc: ExportDocument, format: ExportFormat, locale: Locale): Promise<ExportFile> {
-    const body = format === 'csv' ? toCsv(doc, locale) : format === 'xlsx' ? await toXlsx(doc, locale) : await toPdf(doc, locale);
+    const body = await drawFile(format, doc, locale);
     return { body, contentType: CONTENT_TYPES[format], filename: `${doc.name}.${format}` };
   }
 
@@ -175,8 +173,8 @@ export class Exporter {
     }
   }
 
-  /** Nothing to release: every format, the PDF too, is written in this process. */
+  /** Ends the files' worker once the files it was given are written. */
   close(): Promise<void> {
-    return Promise.resolve();
+    return closeDrawing();
   }
 }

@@ -11,7 +11,7 @@ import { Actor } from '../services/actor';
 import { AppError, BadInputError } from '../services/errors';
 
 const STATUS: Record<string, number> = {
-  BAD_USER_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, NO_RULE_IN_FORCE: 422,
+  BAD_USER_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, NOT_FOUND: 404, CONFLICT: 409, NO_RULE_IN_FORCE: 422, TOO_MANY_REQUESTS: 429,
 };
 
 /** A query parameter given once (a repeated one is refused, never half-read). */
@@ -63,6 +63,7 @@ export function mountExport(app: express.Express, { exporter, verifier, logger }
       } catch (e) {
         if (e instanceof AppError || e instanceof NoRuleInForceError) {
           const extra = e instanceof AppError ? e.extensions() : { legalBasis: e.legalBasis };
+          if (e.code === 'TOO_MANY_REQUESTS') res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
           res.status(STATUS[e.code] ?? 400).json({ error: { code: e.code, message: translate(e.text, currentLocale()), ...extra, requestId } });
           return;
         }

@@ -281,6 +281,8 @@ export const en = {
   'export.format': '{{field}} must be one of {{formats}}',
   'export.wholeNumber': '{{field}} must be a whole number',
   'export.required': '{{field}} is required',
+  'export.tooLong': 'A {{format}} file holds at most {{max}} rows and this one has {{rows}}: ask for format=csv, or a narrower period',
+  'export.busy': '{{queued}} files are already waiting to be written: try again in a few seconds',
   'export.failed': 'The export failed unexpectedly (request {{requestId}})',
   'export.efdSupplierDocument': 'The EFD-Contribuições of {{period}} writes each credited acquisition with its supplier\'s CNPJ or CPF (C191/C195 field 02), and these purchases record none: {{purchases}}. Record supplierDocument (correctPurchase) and export again.',
   'export.efdOpenMonth': 'The EFD-Contribuições file is made from a closed month: {{period}} is open (close it with closeTaxPeriod first)',

@@ -273,6 +273,8 @@ export const ptBR: Record<MessageKey, string> = {
   'export.format': '{{field}} deve ser um de {{formats}}',
   'export.wholeNumber': '{{field}} deve ser um número inteiro',
   'export.required': '{{field}} é obrigatório',
+  'export.tooLong': 'Um arquivo {{format}} tem no máximo {{max}} linhas e este tem {{rows}}: peça format=csv, ou um período menor',
+  'export.busy': '{{queued}} arquivos já aguardam para serem gerados: tente de novo em alguns segundos',
   'export.failed': 'A exportação falhou inesperadamente (requisição {{requestId}})',
   'export.efdSupplierDocument': 'A EFD-Contribuições de {{period}} informa cada aquisição com crédito com o CNPJ ou CPF do fornecedor (C191/C195, campo 02), e estas compras não o registram: {{purchases}}. Registre supplierDocument (correctPurchase) e exporte de novo.',
   'export.efdOpenMonth': 'A EFD-Contribuições é feita de um mês fechado: {{period}} está aberto (feche-o antes com closeTaxPeriod)',

@@ -76,6 +76,11 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** Work of a kind the process does a few at a time is already queued to its bound: retry later. */
+export class TooManyRequestsError extends AppError {
+  readonly code = 'TOO_MANY_REQUESTS';
+}
+
 export class UnauthenticatedError extends AppError {
   readonly code = 'UNAUTHENTICATED';
   constructor(text: ErrorText = message('auth.tokenRequired')) {
