@@ -356,6 +356,9 @@ async function start({ dataDir, persistent = true, port, log = () => {}, ownSign
   const user = runAsUser();
   const bin = usableBinaries(user, log);
   let dir = path.resolve(dataDir);
+  // The folders above the data folder are made before they are judged, open to other users: made
+  // by initialise's `recursive` mkdir they would take the cluster's 0700 and close it to postgres.
+  if (user.uid !== undefined) fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o755 });
   if (user.uid !== undefined && !reachableByOthers(path.dirname(dir))) {
     const fallback = fallbackDataDir(dir);
     log(`embedded PostgreSQL: ${dir} is not reachable by the postgres user; using ${fallback}`);

@@ -118,6 +118,21 @@ rootOnly(whenRoot('a clone in a folder only root can enter: npm start serves /re
   expect(leftovers(tmp)).toEqual([]);
 }, 300_000);
 
+rootOnly(whenRoot('a data folder whose parent folders do not exist yet: they are made open to the postgres user, and the cluster lives there'), async () => {
+  const tmp = tempFolder(0o755);
+  const dataDir = path.join(tmp, 'fresh', 'data', 'pg');
+  const port = await freePort();
+  const api = spawnApi({ ...environment(tmp, port), SELO_DATA_DIR: dataDir }, { cwd: app });
+  children.push(api);
+  expect(await waitForReady(api, port, 150_000)).toBe(true);
+  // Not the fallback under the temp folder: the folder asked for.
+  expect(api.out).not.toContain('is not reachable by the postgres user');
+  expect(fs.statSync(path.join(dataDir, 'PG_VERSION')).isFile()).toBe(true);
+  expect([path.join(tmp, 'fresh'), path.join(tmp, 'fresh', 'data'), dataDir].map((d) => fs.statSync(d).mode & 0o777)).toEqual([0o755, 0o755, 0o700]);
+  api.child.kill('SIGTERM');
+  expect(await api.exited).toBe(0);
+}, 300_000);
+
 rootOnly(whenRoot('a clone in a folder only root can enter, with a temporary folder the postgres user cannot enter either: one line, exit 1, nothing left behind'), async () => {
   const tmp = tempFolder(0o700);
   const api = startIn(tmp, await freePort());
