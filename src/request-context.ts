@@ -11,6 +11,8 @@ export interface RequestContext {
   parentId?: string;
   /** The GraphQL operation being served, once resolved (for the request's log line). */
   operationName?: string;
+  /** Aborted once the response is done or its connection gone (a timeout's answer included). */
+  ended?: AbortSignal;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
@@ -22,4 +24,12 @@ export function currentRequestId(): string | undefined {
 /** The caller's language; English outside a request. */
 export function currentLocale(): Locale {
   return requestContext.getStore()?.locale ?? DEFAULT_LOCALE;
+}
+
+/**
+ * Throws once the request has been answered or its caller has gone (the request timeout answers
+ * 503 and leaves the work running): a computation of many steps stops at the next one.
+ */
+export function stopIfAnswered(): void {
+  requestContext.getStore()?.ended?.throwIfAborted();
 }

@@ -28,12 +28,15 @@ const LOCALE_HEADERS_KEPT = 500;
 
 /**
  * What every request is served with: its id (the caller's `x-request-id`, at most 64 characters,
- * or a new UUID), answered in `x-request-id`; the caller's W3C trace; the language of its messages.
+ * or a new UUID), answered in `x-request-id`; the caller's W3C trace; the language of its messages;
+ * a signal aborted when the response is done or the connection closes.
  */
 export function startRequest(req: http.IncomingMessage, res: http.ServerResponse): RequestContext {
   const given = req.headers['x-request-id'];
   const requestId = (typeof given === 'string' ? given : '').slice(0, 64) || randomUUID();
   res.setHeader('x-request-id', requestId);
   const trace = parseTraceParent(req.headers.traceparent);
-  return { requestId, locale: localeOfRequest(req), ...(trace ? { traceId: trace.traceId, parentId: trace.parentId } : {}) };
+  const ended = new AbortController();
+  res.once('close', () => ended.abort(new Error(`request ${requestId} was answered or its connection closed`)));
+  return { requestId, locale: localeOfRequest(req), ended: ended.signal, ...(trace ? { traceId: trace.traceId, parentId: trace.parentId } : {}) };
 }

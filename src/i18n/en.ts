@@ -49,6 +49,7 @@ export const en = {
   'input.notAfter': '{{field}} must not exceed {{other}}',
   'input.date': '{{field}} must be a date YYYY-MM-DD from 0001-01-01 to 9999-12-31',
   'input.calendarDate': '{{field}} must be a real calendar date YYYY-MM-DD from 0001-01-01 to 9999-12-31',
+  'credits.horizon': 'Credits and balances are folded month by month up to December {{last}} at the latest (the year after today); {{field}} asks for {{asked}}',
   'input.year': '{{field}} must be a calendar year such as {{example}}',
   'input.month': '{{field}} must be between 1 and 12',
   'input.controlCharacter': '{{field}} contains a control character ({{character}}): line breaks, tabs, other control characters and direction overrides are refused',

@@ -11,12 +11,14 @@ import { LawBook } from '../law/law-book';
 import { FuelTax, FuelTaxStatus, Market } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, ConflictReason, NotFoundError } from './errors';
+import { message } from '../i18n';
 import { requireDate, requirePositiveDecimal, requireWritableProducers } from './record-batch';
 import { requireVisibleProducer } from './seal.service';
 import { TaxPeriodService, TaxPeriodView } from './tax-period.service';
 import { activeSql } from './record-state';
 import { mutate } from './transaction';
 import { checkMonth } from './validation';
+import { stopIfAnswered } from '../request-context';
 
 export interface MonthCreditsView extends MonthCredits {
   year: number;
@@ -69,6 +71,16 @@ interface PurchaseRow {
 const dec = (v: string | null) => (v === null ? null : new Decimal(v));
 const toYm = (d: IsoDate) => ({ year: yearOf(d), month: monthOf(d) });
 
+/**
+ * Credits are folded month by month from the producer's first record (at the earliest 02/2004), so
+ * a far month costs a fold per month between: asked no later than December of next year (today in
+ * Brazil), where a planned month can still fall.
+ */
+function withinHorizon(year: number, month: number, field: string): void {
+  const last = yearOf(today()) + 1;
+  if (year > last) throw new BadInputError(field, message('credits.horizon', { field, asked: `${year}-${String(month).padStart(2, '0')}`, last }));
+}
+
 /** Lei 10.637/2002 and Lei 10.833/2003, art. 3º: balances folded month by month; from 2027 against the CBS. */
 export class CreditService {
   constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>, private readonly taxPeriods: TaxPeriodService) {}
@@ -76,6 +88,7 @@ export class CreditService {
   /** The producer is already within the caller's scope. */
   async ofMonth(producer: Producer, year: number, month: number, asKnownOn: IsoDate): Promise<MonthCreditsView> {
     checkMonth(year, month);
+    withinHorizon(year, month, 'month');
     const law = await this.lawBook();
     const first = await this.firstMonth(producer.id, year, month);
     const [claims, elections, incidences] = await Promise.all([this.claims(producer.id), this.elections(producer.id), this.incidences(producer.id)]);
@@ -85,6 +98,8 @@ export class CreditService {
     let last: { credits: MonthCredits; purchases: PurchaseCredit[]; method: ApportionmentMethod | null; incidence: IncidenceRegime | null } | null = null;
     const closed = await this.closedSnapshots(producer.id);
     for (const m of months) {
+      // Months are many when the first record is old: a request already answered stops here.
+      stopIfAnswered();
       const [view, purchases, sales] = await Promise.all([
         this.taxPeriods.ofProducer(producer, m.year, m.month, asKnownOn).catch((error: Error) => error),
         this.purchaseCredits(producer.id, m.year, m.month, law, asKnownOn),
@@ -171,6 +186,7 @@ export class CreditService {
     await requireVisibleProducer(this.ds, actor, producerId);
     const producer = await this.ds.getRepository(Producer).findOneByOrFail({ id: producerId });
     const { year, month } = toYm(requireDate(on, 'on'));
+    withinHorizon(year, month, 'on');
     return (await this.ofMonth(producer, year, month, asKnownOn)).balances;
   }
 
@@ -182,6 +198,7 @@ export class CreditService {
     if (!Object.values(ClaimKind).includes(input.kind)) throw new BadInputError('input.kind', `Unknown claim kind ${String(input.kind)}`);
     if (!/^[123]0[1-9]$/.test(input.codCred ?? '')) throw new BadInputError('input.codCred', 'codCred is a COD_CRED of table 4.3.6 (three digits, e.g. 301)');
     checkMonth(input.originYear, input.originMonth);
+    withinHorizon(yearOf(filedOn), monthOf(filedOn), 'input.filedOn');
     return mutate(this.ds, actor, async (em) => {
       const producers = await requireWritableProducers<Producer>(em, actor, [{ field: 'input.producerId', id: input.producerId }]);
       if (!producers.has(input.producerId)) throw new NotFoundError('Producer', input.producerId);

@@ -1,0 +1,81 @@
+import { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
+import { hs256 } from '../../src/graphql/auth/token';
+import { today, yearOf } from '../../src/law/dates';
+import { createApp } from '../../src/server';
+import { startTestApi, TEST_SECRET, TestApi } from '../support/api';
+import { createProducer, RECIFE, upsertMunicipalities } from '../support/fixtures';
+
+/**
+ * Credits and balances are folded month by month from the producer's first record (Lei 10.637/2002
+ * and Lei 10.833/2003, art. 3º § 4º): a far month costs a fold per month between. A month later than
+ * December of next year is refused, and a fold whose request has been answered (its timeout) stops.
+ */
+
+const NEXT = yearOf(today()) + 1;
+let api: TestApi;
+let producer: string;
+
+const oldPurchase = (producerId: string) => ({
+  producerId, purchasedOn: '2004-02-10', feedstock: 'SOYBEAN', quantityKg: '1000', cost: '1000', supplierKind: 'THIRD_PARTY', supplierName: 'Cerealista Antiga', originMunicipalityCode: RECIFE,
+});
+const PURCHASES = `mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  await upsertMunicipalities(api, [RECIFE]);
+  producer = await createProducer(api, 'Usina Antiga', RECIFE);
+});
+afterAll(async () => { await api.close(); });
+
+test(`balances on a day of December ${NEXT} are folded; in January ${NEXT + 1} they are refused on \`on\`, as PRODUCER too`, async () => {
+  const last = await api.gql(`query($p: ID!, $on: Date!) { creditBalances(producerId: $p, on: $on) { tax } }`, { p: producer, on: `${NEXT}-12-31` });
+  expect(last.errors).toBeUndefined();
+  for (const as of [undefined, { role: 'PRODUCER', producerId: producer }] as const) {
+    const far = await api.gql(`query($p: ID!, $on: Date!) { creditBalances(producerId: $p, on: $on) { tax } }`, { p: producer, on: `${NEXT + 1}-01-01` }, as);
+    expect(far.errors?.map((e) => [e.extensions?.code, e.extensions?.field])).toEqual([['BAD_USER_INPUT', 'on']]);
+    expect(far.errors?.[0].message).toBe(`Credits and balances are folded month by month up to December ${NEXT} at the latest (the year after today); on asks for ${NEXT + 1}-01`);
+  }
+  const pt = await api.gql(`query($p: ID!) { creditBalances(producerId: $p, on: "9999-12-01") { tax } }`, { p: producer }, undefined, { 'accept-language': 'pt-BR' });
+  expect(pt.errors?.[0].message).toBe(`Créditos e saldos são apurados mês a mês até dezembro de ${NEXT} no máximo (o ano seguinte ao atual); on pede 9999-12`);
+});
+
+test('the credits of a tax month past the horizon are refused, on `month`', async () => {
+  const res = await api.gql(`query($p: ID!) { taxPeriod(producerId: $p, year: 9999, month: 12) { year month credits { awaiting } } }`, { p: producer });
+  expect(res.errors?.map((e) => [e.path?.join('.'), e.extensions?.code, e.extensions?.field])).toEqual([['taxPeriod.credits', 'BAD_USER_INPUT', 'month']]);
+  expect(res.errors?.[0].message).toMatch(/month asks for 9999-12$/);
+});
+
+test('a claim filed past the horizon is refused and writes nothing', async () => {
+  const before = await api.count('SELECT count(*) FROM credit_claim');
+  const res = await api.gql(`mutation($i: RecordCreditClaimInput!) { recordCreditClaim(input: $i) { id } }`, {
+    i: { producerId: producer, tax: 'PIS', originYear: 2026, originMonth: 1, codCred: '301', kind: 'REFUND', filedOn: `${NEXT + 1}-01-02`, amount: '1' },
+  });
+  expect(res.errors?.map((e) => [e.extensions?.code, e.extensions?.field])).toEqual([['BAD_USER_INPUT', 'input.filedOn']]);
+  expect(await api.count('SELECT count(*) FROM credit_claim')).toBe(before);
+});
+
+test('a fold cut short by the request timeout stops: no statement runs once the answer has gone', async () => {
+  const id = await createProducer(api, 'Usina Mais Antiga', RECIFE);
+  // The first record in February 2004: the fold to December of next year is about 290 months.
+  await api.ok(PURCHASES, { i: [oldPurchase(id)] });
+  // A second server on the same database, answering a timeout after 150 ms (its statements are counted with the first's).
+  const short = await createApp({ dataSource: api.db.dataSource, verifier: hs256(TEST_SECRET), logger: pino({ level: 'silent' }), requestTimeoutMs: 150 });
+  try {
+    await new Promise<void>((resolve) => short.httpServer.listen(0, '127.0.0.1', resolve));
+    const { port } = short.httpServer.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await api.token()}` },
+      body: JSON.stringify({ query: 'query($p: ID!, $on: Date!) { creditBalances(producerId: $p, on: $on) { tax } }', variables: { p: id, on: `${NEXT}-12-01` } }),
+    });
+    expect([res.status, ((await res.json()) as { errors: Array<{ extensions: { code: string } }> }).errors.map((e) => e.extensions.code)]).toEqual([503, ['REQUEST_TIMEOUT']]);
+    // The month under way finishes; then nothing more.
+    await sleep(500);
+    const settled = api.statements.count;
+    await sleep(1500);
+    expect(api.statements.count).toBe(settled);
+  } finally {
+    await short.stop();
+  }
+}, 60_000);
