@@ -73,6 +73,17 @@ export interface ProgramYear {
 
 /** How many producers' years are computed in one batch (bounds the memory of one statement's groups). */
 const BATCH = 200;
+/** Connections computing producers' years at once, each given at least MIN_LANE producers. */
+const PARALLEL = 2;
+const MIN_LANE = 4;
+
+/** This transaction's snapshot, for another to read the same (its id is PostgreSQL's own text, checked). */
+async function exportedSnapshot(em: EntityManager): Promise<string> {
+  const [{ id }]: Array<{ id: string }> = await em.query('SELECT pg_export_snapshot() AS id');
+  // SET TRANSACTION SNAPSHOT takes no parameter: the id is written into the statement.
+  if (!/^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i.test(id)) throw new Error(`unexpected snapshot id ${id}`);
+  return id;
+}
 /** A series is at most this many years (each year is a full overview). */
 export const MAX_SERIES_YEARS = 20;
 /** The kept producers' years hold at most about this many grouped rows (a national year at scale 1: 290,000). */
@@ -180,18 +191,34 @@ export class ProgramOverviewService {
         if (part?.mark === markOf(p)) parts.set(p.id, part);
       }
       const stale = producers.filter((p) => !parts.has(p.id));
-      for (let i = 0; i < stale.length; i += BATCH) {
-        const batch = stale.slice(i, i + BATCH);
-        const reports = await this.compliance.ofPage(batch.map((producer) => ({ producer, year, asKnownOn })), em);
+      const compute = async (tx: EntityManager, batch: Producer[]) => {
+        const reports = await this.compliance.ofPage(batch.map((producer) => ({ producer, year, asKnownOn })), tx);
         const ok = reports.map((r) => { if (r instanceof Error) throw r; return r; });
-        const counted = await countedParts(em, ok, year);
+        const counted = await countedParts(tx, ok, year);
         ok.forEach((report, n) => {
           const p = batch[n];
           const part: ProducerPart = { mark: markOf(p), report, ...counted.get(p.id)!, rows: 1 + report.excluded.length + (report.countedSource?.purchases.length ?? 0) };
           parts.set(p.id, part);
           this.keep(keyOf(p), part);
         });
-      }
+      };
+      // The producers to compute, dealt out in turn to PARALLEL connections that share this
+      // transaction's snapshot (pg_export_snapshot): their statements run on as many cores, and
+      // read exactly what this one reads.
+      const lanes = Math.min(PARALLEL, Math.ceil(stale.length / MIN_LANE));
+      const dealt = Array.from({ length: lanes }, (_, n) => stale.filter((_p, i) => i % lanes === n));
+      const snapshot = lanes > 1 ? await exportedSnapshot(em) : null;
+      await Promise.all(dealt.map(async (mine, n) => {
+        const lane = async (tx: EntityManager) => {
+          for (let i = 0; i < mine.length; i += BATCH) await compute(tx, mine.slice(i, i + BATCH));
+        };
+        if (n === 0) return lane(em);
+        return this.ds.transaction('REPEATABLE READ', async (tx) => {
+          await tx.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+          await tx.query('SET TRANSACTION READ ONLY');
+          await lane(tx);
+        });
+      }));
 
       const rows: ProgramProducerYear[] = producers.map((producer) => {
         const { report } = parts.get(producer.id)!;
