@@ -8,9 +8,11 @@ import { startTestApi, TEST_SECRET, TestApi } from '../support/api';
 import { createProducer, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
- * Credits and balances are folded month by month from the producer's first record (Lei 10.637/2002
- * and Lei 10.833/2003, art. 3º § 4º): a far month costs a fold per month between. A month later than
- * December of next year is refused, and a fold whose request has been answered (its timeout) stops.
+ * Work of many steps, bounded and stopped once answered. Credits and balances are folded month by
+ * month from the producer's first record (Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 4º): a far
+ * month costs a fold per month between, and a month later than December of next year is refused. A
+ * credit fold, or a program series of twenty years, whose request has been answered (its timeout)
+ * stops at its next step.
  */
 
 const NEXT = yearOf(today()) + 1;
@@ -56,26 +58,49 @@ test('a claim filed past the horizon is refused and writes nothing', async () =>
   expect(await api.count('SELECT count(*) FROM credit_claim')).toBe(before);
 });
 
-test('a fold cut short by the request timeout stops: no statement runs once the answer has gone', async () => {
-  const id = await createProducer(api, 'Usina Mais Antiga', RECIFE);
-  // The first record in February 2004: the fold to December of next year is about 290 months.
-  await api.ok(PURCHASES, { i: [oldPurchase(id)] });
-  // A second server on the same database, answering a timeout after 150 ms (its statements are counted with the first's).
-  const short = await createApp({ dataSource: api.db.dataSource, verifier: hs256(TEST_SECRET), logger: pino({ level: 'silent' }), requestTimeoutMs: 150 });
+/** The statements a request runs on the test server, answered in full. */
+async function statementsOf(query: string, variables: Record<string, unknown>): Promise<number> {
+  const before = api.statements.count;
+  await api.ok(query, variables);
+  return api.statements.count - before;
+}
+
+/**
+ * The same request on a second server over the same database (its statements are counted with
+ * the first's) answering a timeout after `ms`: the statements run after the answer arrived, once
+ * the database has gone quiet.
+ */
+async function statementsAfterTimeout(ms: number, query: string, variables: Record<string, unknown>): Promise<number> {
+  const short = await createApp({ dataSource: api.db.dataSource, verifier: hs256(TEST_SECRET), logger: pino({ level: 'silent' }), requestTimeoutMs: ms });
   try {
     await new Promise<void>((resolve) => short.httpServer.listen(0, '127.0.0.1', resolve));
     const { port } = short.httpServer.address() as AddressInfo;
     const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await api.token()}` },
-      body: JSON.stringify({ query: 'query($p: ID!, $on: Date!) { creditBalances(producerId: $p, on: $on) { tax } }', variables: { p: id, on: `${NEXT}-12-01` } }),
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await api.token()}` }, body: JSON.stringify({ query, variables }),
     });
+    const answered = api.statements.count;
     expect([res.status, ((await res.json()) as { errors: Array<{ extensions: { code: string } }> }).errors.map((e) => e.extensions.code)]).toEqual([503, ['REQUEST_TIMEOUT']]);
-    // The month under way finishes; then nothing more.
-    await sleep(500);
-    const settled = api.statements.count;
-    await sleep(1500);
-    expect(api.statements.count).toBe(settled);
+    await sleep(2000);
+    return api.statements.count - answered;
   } finally {
     await short.stop();
   }
+}
+
+test('a fold cut short by the request timeout stops at its next month', async () => {
+  const id = await createProducer(api, 'Usina Mais Antiga', RECIFE);
+  // The first record in February 2004: the fold to December of next year is about 290 months.
+  await api.ok(PURCHASES, { i: [oldPurchase(id)] });
+  const query = 'query($p: ID!, $on: Date!) { creditBalances(producerId: $p, on: $on) { tax } }';
+  const whole = await statementsOf(query, { p: id, on: `${NEXT}-12-01` });
+  expect(whole).toBeGreaterThan(290 * 3);
+  // The month under way finishes: a few statements, not the rest of the fold.
+  expect(await statementsAfterTimeout(150, query, { p: id, on: `${NEXT}-12-01` })).toBeLessThan(whole / 10);
+}, 60_000);
+
+test('a program series cut short by the request timeout stops at its next year', async () => {
+  const query = 'query { programOverview(year: 2040) { years(from: 2021) { year producerCount } } }';
+  const whole = await statementsOf(query, {});
+  expect(whole).toBeGreaterThan(20 * 5);
+  expect(await statementsAfterTimeout(5, query, {})).toBeLessThan(whole / 4);
 }, 60_000);
