@@ -38,12 +38,12 @@ const portable = (v: CellValue): CellValue => (v instanceof Decimal ? v.toFixed(
 export async function drawFile(format: DrawTask['format'], doc: ExportDocument, locale: Locale, generatedAt = new Date()): Promise<Buffer> {
   const rows = doc.sections.reduce((n, s) => n + (s.kind === 'table' ? s.rows.length : s.fields.length), 0);
   if (rows > MAX_ROWS[format]) throw new BadInputError('format', message('export.tooLong', { format, rows, max: MAX_ROWS[format] }));
-  const pool = workers();
-  if (pool.queueSize >= DRAW_QUEUE) throw new TooManyRequestsError(message('export.busy', { queued: DRAW_QUEUE }));
+  const worker = workers();
+  if (worker.queueSize >= DRAW_QUEUE) throw new TooManyRequestsError(message('export.busy', { queued: DRAW_QUEUE }));
   const sections = doc.sections.map((s) => (s.kind === 'table'
     ? { ...s, rows: s.rows.map((r) => r.map(portable)) }
     : { ...s, fields: s.fields.map((f) => ({ ...f, value: portable(f.value) })) }));
-  const file = await pool.run({ format, doc: { ...doc, sections }, locale, generatedAt });
+  const file = await worker.run({ format, doc: { ...doc, sections }, locale, generatedAt });
   return Buffer.from(file.buffer, file.byteOffset, file.byteLength);
 }
 

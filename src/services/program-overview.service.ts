@@ -78,6 +78,13 @@ const BATCH = 200;
 const PARALLEL = 2;
 const MIN_LANE = 4;
 
+/** A series is at most this many years (each year is a full overview). */
+export const MAX_SERIES_YEARS = 20;
+/** The kept producers' years hold at most about this many grouped rows (a national year at scale 1: 290,000). */
+export const KEPT_ROWS = 600_000;
+/** The marks are summed up once there are more rows than this. */
+const MARKS_KEPT = 1_000;
+
 /** This transaction's snapshot, for another to read the same (its id is PostgreSQL's own text, checked). */
 async function exportedSnapshot(em: EntityManager): Promise<string> {
   const [{ id }]: Array<{ id: string }> = await em.query('SELECT pg_export_snapshot() AS id');
@@ -85,12 +92,6 @@ async function exportedSnapshot(em: EntityManager): Promise<string> {
   if (!/^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i.test(id)) throw new Error(`unexpected snapshot id ${id}`);
   return id;
 }
-/** A series is at most this many years (each year is a full overview). */
-export const MAX_SERIES_YEARS = 20;
-/** The kept producers' years hold at most about this many grouped rows (a national year at scale 1: 290,000). */
-export const KEPT_ROWS = 600_000;
-/** The marks are summed up once there are more rows than this. */
-const MARKS_KEPT = 1_000;
 
 /** What one producer's year adds to the program's: its report, and its counted items by state, farmer and organization. */
 interface ProducerPart {
