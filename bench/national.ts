@@ -167,8 +167,13 @@ export async function nationalMain(argv: readonly string[]): Promise<void> {
     // 2. One producer's tax month and Selo year, beside the hand-written SQL of the 1M benchmark.
     const producer = data.producerIds[0];
     const taxQuery = `query($p: ID!, $y: Int!, $m: Int!) { taxPeriod(producerId: $p, year: $y, month: $m) { totalDue pisDue cofinsDue domesticVolumeM3 segments { from to pisDue cofinsDue mix { category share } } imports { pisDue cofinsDue } } }`;
-    const taxCase = await sideBySide(() => gql(taxQuery, { p: producer, y: YEAR, m: 3 }), () => run(c, TAX_MONTH_SQL, [producer, `${YEAR}-03-01`, `${YEAR}-03-31`, '0.6']));
-    results.taxPeriod = { ...taxCase, producer, month: `${YEAR}-03`, target: 'ratio as at the 1M data (0.69×) or better', pass: taxCase.ratio <= 1.5 };
+    // A month of ~1,200 purchases answers in milliseconds: measured as a running server answers it,
+    // its path compiled by V8 (after one run only, its median was about twice as long).
+    const taxRun = () => gql(taxQuery, { p: producer, y: YEAR, m: 3 });
+    const taxByHand = () => run(c, TAX_MONTH_SQL, [producer, `${YEAR}-03-01`, `${YEAR}-03-31`, '0.6']);
+    const taxFirst = await sideBySide(taxRun, taxByHand);
+    const taxCase = await sideBySide(taxRun, taxByHand, 100);
+    results.taxPeriod = { ...taxCase, afterOneRun: { api: taxFirst.api.median, sql: taxFirst.sql.median, ratio: taxFirst.ratio }, producer, month: `${YEAR}-03`, target: 'ratio as at the 1M data (1.14×) or better', pass: taxCase.ratio <= 1.14 };
     const sealQuery = `query($p: ID!, $y: Int!) { sealCompliance(producerId: $p, year: $y) { base countedTotal achievedShare compliant excluded { id source amount } } }`;
     const sealCase = await sideBySide(() => gql(sealQuery, { p: producer, y: YEAR }), () => run(c, SEAL_YEAR_SQL, [producer, from, to]));
     const seal = (await gql(sealQuery, { p: producer, y: YEAR })).sealCompliance;
@@ -177,7 +182,7 @@ export async function nationalMain(argv: readonly string[]): Promise<void> {
     results.sealCompliance = {
       ...sealCase, producer, year: YEAR,
       excludedPurchases: { api: apiExcluded.length, sql: sqlExcluded.length, same: apiExcluded.join() === sqlExcluded.join() },
-      target: 'ratio as at the 1M data (1.14×) or better', pass: sealCase.ratio <= 1.5,
+      target: 'ratio as at the 1M data (1.14×) or better', pass: sealCase.ratio <= 1.14,
     };
     await app.stop();
   } finally {
@@ -215,6 +220,8 @@ function printNational(r: Record<string, any>) {
     const c = r[key];
     if (c) lines.push(`| ${key}${key === 'programOverview' ? ' asked again' : ''} | ${ms(c.api.median)} (${ms(c.api.min)}–${ms(c.api.max)}) | ${ms(c.sql.median)} (${ms(c.sql.min)}–${ms(c.sql.max)}) | ${c.ratio < 0.01 ? c.ratio.toFixed(4) : c.ratio.toFixed(2)}× | ${c.target} | ${verdict(c.pass)} |`);
   }
+  const t = r.taxPeriod?.afterOneRun;
+  if (t) lines.push(`| taxPeriod after one run (the path not yet compiled) | ${ms(t.api)} | ${ms(t.sql)} | ${t.ratio.toFixed(2)}× | | |`);
   const o = r.programOverview;
   if (o?.firstInFull) {
     lines.push(`| programOverview computed in full (first asked, or after a shared record changed) | ${ms(o.firstInFull.ms)} | ${ms(o.sql.median)} | ${o.firstInFull.ratioToHand.toFixed(2)}× | ratio <= 1.5 and < 3 s | ${verdict(o.firstInFull.pass)} |`);

@@ -65,9 +65,12 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
 }
 
 /** Alternately, so that noise hits both alike. */
-export async function sideBySide(a: () => Promise<unknown>, b: () => Promise<unknown>) {
-  await a();
-  await b();
+/** `warmups`: runs of each side before the timed ones, for a case short enough that a cold path's compilation would weigh. */
+export async function sideBySide(a: () => Promise<unknown>, b: () => Promise<unknown>, warmups = 1) {
+  for (let i = 0; i < (QUICK ? 1 : warmups); i++) {
+    await a();
+    await b();
+  }
   const ra: number[] = [];
   const rb: number[] = [];
   for (let i = 0; i < RUNS; i++) {

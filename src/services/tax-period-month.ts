@@ -69,45 +69,53 @@ function each(months: Month[], step: (m: Month) => void): void {
 }
 
 /** The months of `producerIds`, in their order. */
-export async function computeMonths(q: Queryable, law: LawBook, producerIds: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<MonthOutcome[]> {
+export async function computeMonths(q: Queryable, law: LawBook | Promise<LawBook>, producerIds: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<MonthOutcome[]> {
   const distinct = [...new Set(producerIds)];
-  const outcomes = new Map((await computeDistinct(q, law, distinct, year, month, asKnownOn)).map((o) => [o.producerId, o]));
+  const outcomes = new Map((await computeDistinct(q, Promise.resolve(law), distinct, year, month, asKnownOn)).map((o) => [o.producerId, o]));
   return producerIds.map((id) => outcomes.get(id)!);
 }
 
-async function computeDistinct(q: Queryable, law: LawBook, producerIds: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<MonthOutcome[]> {
+/**
+ * The statements that need nothing but the month and the law book start at once: the producers'
+ * context (elections, grants, imports) beside their raw material; the sales, split by the
+ * segments the context gives, last.
+ */
+async function computeDistinct(q: Queryable, lawRead: Promise<LawBook>, producerIds: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<MonthOutcome[]> {
   if (producerIds.length === 0) return [];
   const first = firstDayOfMonth(year, month);
   const last = lastDayOfMonth(year, month);
-  const contexts: ContextRow[] = await q.query(
-    `SELECT k.id::text AS "producerId",
-       (SELECT coalesce(json_agg(json_build_object('regime', regime, 'electedOn', elected_on, 'effectiveYear', effective_year, 'startingActivity', starting_activity) ORDER BY id), '[]'::json)
-          FROM regime_election WHERE producer_id = k.id) AS elections,
-       (SELECT coalesce(json_agg(json_build_object('id', g.id::text, 'grantedOn', g.granted_on, 'validUntil', g.valid_until, 'events',
-                 (SELECT coalesce(json_agg(json_build_object('kind', e.kind, 'effectiveOn', e.effective_on, 'validUntil', e.valid_until, 'reason', e.reason) ORDER BY e.id), '[]'::json)
-                    FROM seal_event e WHERE e.grant_id = g.id)) ORDER BY g.id), '[]'::json)
-          FROM seal_grant g WHERE g.producer_id = k.id) AS grants,
-       ${importsOfMonthSql('k.id', '$2::date', '$3::date')} AS imports,
-       ${latestEarlierUseSql('k.id', '$2::date')} AS earlier
-       FROM unnest($1::bigint[]) WITH ORDINALITY AS k(id, n) ORDER BY k.n`,
-    [producerIds, first, last],
-  );
-  const months: Month[] = contexts.map((c) => ({
-    producerId: c.producerId, elections: c.elections, grants: c.grants, imports: importFacts(c.imports), earlierUse: c.earlier,
-  }));
-  each(months, (m) => {
-    m.regime = regimeForMonth(m.elections, year, month);
-    m.segments = taxSegments(law, m.grants, year, month, asKnownOn);
-  });
   // The cooperative minimum share (art. 4º VI) of each purchase date; none published: the document decides.
-  const share = minimumShareTimeline(law, asKnownOn);
+  const shareRead = lawRead.then((law) => minimumShareTimeline(law, asKnownOn));
+  const feedstockRead = shareRead.then((share) => feedstockOfWindows(q, producerIds.map((producerId) => ({ producerId, first, last })), share));
+  const contextsRead = async () => {
+    const [law, contexts]: [LawBook, ContextRow[]] = await Promise.all([lawRead, q.query(
+      `SELECT k.id::text AS "producerId",
+         (SELECT coalesce(json_agg(json_build_object('regime', regime, 'electedOn', elected_on, 'effectiveYear', effective_year, 'startingActivity', starting_activity) ORDER BY id), '[]'::json)
+            FROM regime_election WHERE producer_id = k.id) AS elections,
+         (SELECT coalesce(json_agg(json_build_object('id', g.id::text, 'grantedOn', g.granted_on, 'validUntil', g.valid_until, 'events',
+                   (SELECT coalesce(json_agg(json_build_object('kind', e.kind, 'effectiveOn', e.effective_on, 'validUntil', e.valid_until, 'reason', e.reason) ORDER BY e.id), '[]'::json)
+                      FROM seal_event e WHERE e.grant_id = g.id)) ORDER BY g.id), '[]'::json)
+            FROM seal_grant g WHERE g.producer_id = k.id) AS grants,
+         ${importsOfMonthSql('k.id', '$2::date', '$3::date')} AS imports,
+         ${latestEarlierUseSql('k.id', '$2::date')} AS earlier
+         FROM unnest($1::bigint[]) WITH ORDINALITY AS k(id, n) ORDER BY k.n`,
+      [producerIds, first, last],
+    )]);
+    const months: Month[] = contexts.map((c) => ({
+      producerId: c.producerId, elections: c.elections, grants: c.grants, imports: importFacts(c.imports), earlierUse: c.earlier,
+    }));
+    each(months, (m) => {
+      m.regime = regimeForMonth(m.elections, year, month);
+      m.segments = taxSegments(law, m.grants, year, month, asKnownOn);
+    });
+    return { law, months, saleRows: await salesOf(q, months.filter((m) => !m.error), first, last) };
+  };
+  // Promise.all holds both from the start: neither's failure goes unhandled while the other runs.
+  const [read, { law, months, saleRows }, share] = await Promise.all([feedstockRead, contextsRead(), shareRead]);
 
   const computing = () => months.filter((m) => !m.error);
-  const [read, saleRows] = await Promise.all([
-    feedstockOfWindows(q, computing().map((m) => ({ producerId: m.producerId, first, last })), share),
-    salesOf(q, computing(), first, last),
-  ]);
-  computing().forEach((m, i) => { m.read = read[i]; });
+  // The contexts come in the order of producerIds, as the raw material does.
+  months.forEach((m, i) => { m.read = read[i]; });
   each(months, (m) => {
     m.sales = saleRows.filter((r) => r.producer_id === m.producerId).map((r) => ({
       segment: Number(r.segment) - 1, origin: r.origin, market: r.market, volumeM3: new Decimal(r.volume), revenue: new Decimal(r.revenue),

@@ -13,7 +13,7 @@ import { translate } from '../i18n';
 import { lockPeriodExclusively } from './period-lock';
 import { Computation, computeMonths, MonthOutcome } from './tax-period-month';
 import { isId } from './record-batch';
-import { assertCanWriteFor, assertVisible } from './scope';
+import { assertCanWriteFor, assertVisible, canSee } from './scope';
 import { checkMonth } from './validation';
 import { mutate } from './transaction';
 
@@ -30,6 +30,11 @@ export type TaxPeriodView = TaxPeriodFigures & {
   recomputedAsKnownOn: IsoDate | null;
 };
 
+/** An id as PostgreSQL writes a bigint: the months computed are keyed by it. */
+const CANONICAL_ID = /^[1-9]\d{0,17}$/;
+
+interface ComputedMonths { law: LawBook | null; rows: TaxPeriod[]; outcomes: MonthOutcome[] }
+
 /** The producer is already within the caller's scope. */
 export interface MonthAsked {
   producer: Producer;
@@ -45,13 +50,19 @@ export class TaxPeriodService {
   constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>) {}
 
   async forProducer(actor: Actor, producerId: string, year: number, month: number, asKnownOn: IsoDate): Promise<TaxPeriodView> {
+    // An id the caller may see, written as the database writes it, is computed while the producer
+    // is looked up: the month reads by id alone. Its error waits for the lookup's, which comes first.
+    const early = CANONICAL_ID.test(producerId) && canSee(actor, producerId) ? this.monthsOf([producerId], year, month, asKnownOn) : null;
+    early?.catch(() => undefined);
     const producer = await this.producer(producerId);
     assertVisible(actor, 'Producer', producerId, producer.id);
-    return this.ofProducer(producer, year, month, asKnownOn);
+    const [shown] = this.shown([producer], await (early ?? this.monthsOf([producer.id], year, month, asKnownOn)), asKnownOn);
+    if (shown instanceof Error) throw shown;
+    return shown;
   }
 
   async ofProducer(producer: Producer, year: number, month: number, asKnownOn: IsoDate): Promise<TaxPeriodView> {
-    const [shown] = await this.ofProducers([producer], year, month, asKnownOn);
+    const [shown] = this.shown([producer], await this.monthsOf([producer.id], year, month, asKnownOn), asKnownOn);
     if (shown instanceof Error) throw shown;
     return shown;
   }
@@ -69,7 +80,8 @@ export class TaxPeriodService {
     await Promise.all([...groups.values()].map(async (indexes) => {
       const { year, month, asKnownOn } = asked[indexes[0]];
       try {
-        const views = await this.ofProducers(indexes.map((i) => asked[i].producer), year, month, asKnownOn);
+        const producers = indexes.map((i) => asked[i].producer);
+        const views = this.shown(producers, await this.monthsOf(producers.map((p) => p.id), year, month, asKnownOn), asKnownOn);
         indexes.forEach((i, n) => { shown[i] = views[n]; });
       } catch (error) {
         indexes.forEach((i) => { shown[i] = error as Error; });
@@ -78,19 +90,23 @@ export class TaxPeriodService {
     return shown;
   }
 
-  private async ofProducers(producers: readonly Producer[], year: number, month: number, asKnownOn: IsoDate): Promise<Array<TaxPeriodView | Error>> {
+  /** The months of `ids` and their stored rows; the law book is read beside them (computeMonths). */
+  private async monthsOf(ids: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<ComputedMonths> {
     checkMonth(year, month);
-    if (producers.length === 0) return [];
-    const law = await this.lawBook();
-    const ids = producers.map((p) => p.id);
+    if (ids.length === 0) return { law: null, rows: [], outcomes: [] };
+    const law = this.lawBook();
     const [rows, outcomes] = await Promise.all([
       this.ds.getRepository(TaxPeriod).findBy({ producerId: In([...new Set(ids)]), year, month }),
       computeMonths(this.ds, law, ids, year, month, asKnownOn),
     ]);
+    return { law: await law, rows, outcomes };
+  }
+
+  private shown(producers: readonly Producer[], { law, rows, outcomes }: ComputedMonths, asKnownOn: IsoDate): Array<TaxPeriodView | Error> {
     const stored = new Map(rows.map((r) => [r.producerId, r]));
     return producers.map((producer, i) => {
       try {
-        return shownMonth(law, producer, stored.get(producer.id) ?? null, outcomes[i], asKnownOn);
+        return shownMonth(law!, producer, stored.get(producer.id) ?? null, outcomes[i], asKnownOn);
       } catch (error) {
         return error as Error;
       }

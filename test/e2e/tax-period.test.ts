@@ -360,6 +360,17 @@ test('bad input and access: month out of range, another producer NOT_FOUND, AUDI
   expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'month' });
   const foreign = await api.gql(QUERY, { p: other.id, y: 2026, m: 2 }, { role: 'PRODUCER', producerId: id });
   expect(foreign.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+  // The month is computed while the producer is looked up; an unknown producer is still NOT_FOUND
+  // first, whatever the month's own error (a bad month, or no rule in force in May 2012).
+  for (const [y, m] of [[2026, 13], [2012, 5], [2026, 2]]) {
+    const unknown = await api.gql(QUERY, { p: '999999999', y, m });
+    expect(unknown.errors?.map((e) => e.extensions?.code)).toEqual(['NOT_FOUND']);
+    const foreignBad = await api.gql(QUERY, { p: other.id, y, m }, { role: 'PRODUCER', producerId: id });
+    expect(foreignBad.errors?.map((e) => e.extensions?.code)).toEqual(['NOT_FOUND']);
+  }
+  // An id written with a leading zero is the same producer, the same month.
+  const padded = await api.ok(QUERY, { p: `0${id}`, y: 2026, m: 2 });
+  expect(padded.taxPeriod).toEqual((await api.ok(QUERY, { p: id, y: 2026, m: 2 })).taxPeriod);
   const own = await api.gql(QUERY, { p: id, y: 2026, m: 2 }, { role: 'PRODUCER', producerId: id });
   expect(own.errors).toBeUndefined();
   const audit = await api.gql(QUERY, { p: id, y: 2026, m: 2 }, { role: 'AUDITOR' });
