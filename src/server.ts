@@ -49,6 +49,8 @@ export interface ServerOptions {
   corsOrigins?: readonly string[];
   trustedDocuments?: TrustedDocuments;
   requestTimeoutMs?: number;
+  /** Items of the long lists one response may hold (default LIMITS.maxListed). */
+  maxListed?: number;
 }
 
 export interface RunningApp {
@@ -82,11 +84,13 @@ class LazyLoadersContext implements Context {
   requestId: string;
   services: Context['services'];
   today: IsoDate;
+  listed?: { left: number; max: number };
   [MADE]: { loaders?: Loaders };
   constructor(values: Omit<Context, 'loaders' | 'today'> & { today?: IsoDate }) {
     this.actor = values.actor;
     this.requestId = values.requestId;
     this.services = values.services;
+    if (values.listed) this.listed = values.listed;
     // Taken once: a request crossing midnight in Brazil still reads the law of one day.
     this.today = values.today ?? todayThisHour();
     this[MADE] = {};
@@ -96,7 +100,7 @@ class LazyLoadersContext implements Context {
   }
 }
 
-export async function createApp({ dataSource, replica, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs }: ServerOptions): Promise<RunningApp> {
+export async function createApp({ dataSource, replica, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs, maxListed = LIMITS.maxListed }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource, replica);
   const app = express();
   app.disable('x-powered-by');
@@ -147,7 +151,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
     const requestId = currentRequestId() ?? randomUUID();
     try {
       const actor = await actorFromAuthorization(authorization, verifier, requestId);
-      return contextWithLazyLoaders({ actor, requestId, services: await services.forReads(actor) });
+      return contextWithLazyLoaders({ actor, requestId, services: await services.forReads(actor), listed: { left: maxListed, max: maxListed } });
     } catch (e) {
       if (e instanceof AppError) throw new LocalizedGraphQLError(e.text, { extensions: { code: e.code, http: { status: 401 } } });
       throw e;

@@ -11,6 +11,8 @@ export interface Context {
   loaders: Loaders;
   /** Today in Brazil (America/Sao_Paulo) when the request came: every field of it defaults to the law of one day. */
   today: IsoDate;
+  /** What the response may still list of the long lists (listed.ts); LIMITS.maxListed when absent. */
+  listed?: { left: number; max: number };
 }
 
 /**

@@ -22,6 +22,13 @@ export const LIMITS = {
   maxCost: 50_000,
   /** As maxCost, with `first` from variables too. */
   maxFanOut: 100_000,
+  /**
+   * Items of the long lists of computed answers (a year's excluded items, a month's purchase
+   * credits) in one response: about 3 KB of memory each while the answer is written.
+   */
+  maxListed: 100_000,
+  /** A page of such a list (`first`). */
+  maxListPage: 1000,
   bodyLimit: '1mb',
   /** Statement time is bounded separately. */
   requestTimeoutMs: 30_000,

@@ -207,6 +207,7 @@ export const en = {
   'http.bodyEncoding': 'The request body\'s charset or Content-Encoding is not supported: send UTF-8, uncompressed or as gzip, deflate or br',
   'http.bodyTooLargeAny': 'The request body is larger than this path accepts',
   'limits.schemaOnce': '__schema may be asked once per operation, found {{n}}',
+  'limits.listed': '{{field}} would list {{n}} items; one response lists at most {{max}} of the long lists (excluded items, purchase credits): ask pages of it ({{field}}(first:, offset:), at most {{page}} a page), or export it as CSV',
   'limits.fanOut': 'Query fans out to about {{n}} fields, over the limit of {{max}}: ask for smaller pages',
   'graphql.tokenLimit': 'Token limit of {{max}} exceeded.',
 

@@ -200,6 +200,7 @@ export const ptBR: Record<MessageKey, string> = {
   'http.bodyEncoding': 'O charset ou o Content-Encoding do corpo da requisição não é aceito: envie UTF-8, sem compressão ou como gzip, deflate ou br',
   'http.bodyTooLargeAny': 'O corpo da requisição é maior do que este caminho aceita',
   'limits.schemaOnce': '__schema pode ser pedido uma vez por operação; encontrados {{n}}',
+  'limits.listed': '{{field}} listaria {{n}} itens; uma resposta lista no máximo {{max}} das listas longas (itens não computados, créditos das compras): peça páginas ({{field}}(first:, offset:), até {{page}} por página) ou exporte-a em CSV',
   'limits.fanOut': 'A consulta se desdobra em cerca de {{n}} campos, acima do limite de {{max}}: peça páginas menores',
   'graphql.tokenLimit': 'Limite de {{max}} tokens excedido.',
 

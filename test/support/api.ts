@@ -61,11 +61,12 @@ export interface TestApi {
  * The real application over HTTP, on a database of its own (one per test file), prepared as at
  * start-up (migrations and shipped law).
  */
-export async function startTestApi(options: { compiledReads?: boolean; corsOrigins?: string[]; trustedDocuments?: TrustedDocuments; logger?: Logger } = {}): Promise<TestApi> {
+export async function startTestApi(options: { compiledReads?: boolean; corsOrigins?: string[]; trustedDocuments?: TrustedDocuments; logger?: Logger; maxListed?: number } = {}): Promise<TestApi> {
   const statements = new StatementCounter();
   const db = await createTestDatabase(5, statements);
   await prepareDatabase(db.dataSource);
   const app = await createApp({ dataSource: db.dataSource, verifier: hs256(TEST_SECRET), logger: options.logger ?? pino({ level: 'silent' }), compiledReads: options.compiledReads, corsOrigins: options.corsOrigins, trustedDocuments: options.trustedDocuments,
+    maxListed: options.maxListed,
   });
   await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
   const { port } = app.httpServer.address() as AddressInfo;

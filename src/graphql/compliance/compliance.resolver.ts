@@ -1,11 +1,12 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Contract, Producer } from '../../domain';
 import { SealComplianceReport } from '../../services/seal-compliance/compliance.service';
 import { Context, knownOn } from '../context';
 import { ContractType } from '../contract/contract.type';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
-import { ContractConformityType, SealComplianceType, SealCountedItemPageType } from './compliance.type';
+import { listed, ListPageArgs } from '../listed';
+import { ContractConformityType, ExcludedItemType, SealComplianceType, SealCountedItemPageType } from './compliance.type';
 import { RecordSealEvaluationInput, SealEvaluationType } from './seal-evaluation.type';
 import { HypotheticalSpendingInput, SealPlanType } from './seal-plan.type';
 
@@ -39,6 +40,22 @@ export class SealComplianceResolver {
   @FieldResolver(() => ProducerType, { description: 'The producer.' })
   producer(@Root() r: SealComplianceReport) {
     return r.producer;
+  }
+
+  @FieldResolver(() => [ExcludedItemType], {
+    description: 'Every purchase from a family farmer or organization, and every fomento expense, of the year that does not count, with all its findings; purchases first, by id. All of them, or a page with `first`; one response lists at most 100,000 items of such lists (QUERY_TOO_COMPLEX beyond: page them, or export the year as CSV).',
+  })
+  excluded(
+    @Root() r: SealComplianceReport,
+    @Args(() => ListPageArgs) page: ListPageArgs,
+    @Ctx() ctx: Context,
+  ) {
+    return listed(ctx, r.excluded, 'excluded', page);
+  }
+
+  @FieldResolver(() => Int, { description: 'How many items `excluded` lists in all.' })
+  excludedCount(@Root() r: SealComplianceReport) {
+    return r.excluded.length;
   }
 
   @FieldResolver(() => SealCountedItemPageType, {

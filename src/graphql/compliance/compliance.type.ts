@@ -180,6 +180,7 @@ export class SealComplianceType {
   @Field(() => SealTechnicalAssistanceType, { nullable: true, description: 'Requirement 3 (weighted model); null under the flat model, where a contract without technical assistance excludes its purchases.' }) technicalAssistance: SealTechnicalAssistanceType | null;
   @Field(() => SealBalanceType, { nullable: true, description: 'Balances brought in and carried out (weighted model, Portaria MDA nº 28/2024, art. 58); null under the flat model.' }) balance: SealBalanceType | null;
   @Field(() => [SealSpendingItemType], { description: 'Every counted item: its actual value, each factor applied and its weighted value; purchases first.' }) spending: SealSpendingItemType[];
-  @Field(() => [ExcludedItemType], { description: 'Every purchase from a family farmer or organization, and every fomento expense, of the year that does not count, with all its findings; purchases first, by id.' }) excluded: ExcludedItemType[];
+  /** SealComplianceResolver.excluded: a page of them, or all. */
+  excluded: ExcludedItemType[];
   @Field(() => [FindingType], { description: 'Findings about the year: ZERO_BASE, NO_COUNTED_SPENDING, MINIMUM_SHARE_NOT_REACHED, PRIORITY_REGION_SHARE_NOT_REACHED, MINIMUM_NOT_PUBLISHED, WEIGHTING_FACTOR_NOT_PUBLISHED, PURCHASE_BELOW_MINIMUM_PRICE, NO_TECHNICAL_ASSISTANCE (weighted model: the producer\'s obligation).' }) findings: FindingType[];
 }

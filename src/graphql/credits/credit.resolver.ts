@@ -1,10 +1,11 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { IncidenceRegime, MonthCreditsView } from '../../services/credit.service';
 import type { PurchaseCredit } from '../../law/credits/types';
 import { NotFoundError } from '../../services/errors';
 import { PurchaseType } from '../purchase/purchase.type';
 import { TaxPeriodView } from '../../services/tax-period.service';
 import { Context, knownOn } from '../context';
+import { listed, ListPageArgs } from '../listed';
 import { DateScalar } from '../scalars';
 import { TaxPeriodType } from '../tax-period/tax-period.type';
 import {
@@ -42,6 +43,25 @@ export class TaxPeriodCreditsResolver {
   @FieldResolver(() => [CreditBalanceType], { description: 'The balances after the month, by origin month, group and COD_CRED (registers 1100/1500).' })
   async balances(@Root() t: TaxPeriodView, @Ctx() ctx: Context) {
     return (await monthCredits(t, ctx)).balances;
+  }
+}
+
+@Resolver(() => TaxPeriodCreditsType)
+export class MonthCreditsResolver {
+  @FieldResolver(() => [PurchaseCreditType], {
+    description: 'Each purchase of the month (by purchasedOn) and its credit. All of them, or a page with `first`; one response lists at most 100,000 items of such lists (QUERY_TOO_COMPLEX beyond: page them).',
+  })
+  purchases(
+    @Root() c: MonthCreditsView,
+    @Args(() => ListPageArgs) page: ListPageArgs,
+    @Ctx() ctx: Context,
+  ) {
+    return listed(ctx, c.purchases, 'purchases', page);
+  }
+
+  @FieldResolver(() => Int, { description: 'How many purchases `purchases` lists in all.' })
+  purchaseCount(@Root() c: MonthCreditsView) {
+    return c.purchases.length;
   }
 }
 

@@ -1,0 +1,36 @@
+import { ArgsType, Field, Int } from 'type-graphql';
+import { message } from '../i18n';
+import { BadInputError } from '../services/errors';
+import { Context } from './context';
+import { LIMITS } from './limits';
+import { LocalizedGraphQLError } from './localized-error';
+
+/** The page of a long list: `first` absent gives all of it. */
+@ArgsType()
+export class ListPageArgs {
+  @Field(() => Int, { nullable: true, description: 'Items in the page (1 to 1000); absent: all of them.' }) first?: number | null;
+  @Field(() => Int, { defaultValue: 0, description: 'Items skipped (0 or more).' }) offset: number;
+}
+
+/**
+ * A page of one of the long lists of computed answers (`SealCompliance.excluded`,
+ * `TaxPeriodCredits.purchases`): all of it when `first` is absent, as the contract always gave. What
+ * one response lists of them is bounded (LIMITS.maxListed): a year of hundreds of thousands of
+ * excluded purchases, asked several times at once, held gigabytes while written. Past the bound the
+ * field is refused with QUERY_TOO_COMPLEX, naming the pages and the CSV export that give it all.
+ */
+export function listed<T>(ctx: Context, items: readonly T[], field: string, { first, offset }: ListPageArgs): T[] {
+  if (first != null && (!Number.isInteger(first) || first < 1 || first > LIMITS.maxListPage)) {
+    throw new BadInputError('first', message('input.pageSize', { field: 'first', max: LIMITS.maxListPage }));
+  }
+  if (!Number.isInteger(offset) || offset < 0) throw new BadInputError('offset', message('input.negative', { field: 'offset' }));
+  const page = items.slice(offset, first == null ? undefined : offset + first);
+  const budget = (ctx.listed ??= { left: LIMITS.maxListed, max: LIMITS.maxListed });
+  if (page.length > budget.left) {
+    throw new LocalizedGraphQLError(message('limits.listed', { field, n: page.length, max: budget.max, page: LIMITS.maxListPage }), {
+      extensions: { code: 'QUERY_TOO_COMPLEX' },
+    });
+  }
+  budget.left -= page.length;
+  return page;
+}
