@@ -25,10 +25,12 @@ test('no token: UNAUTHENTICATED, and nothing is written', async () => {
 test('the context\'s loaders are made on first use, once per request, and survive Apollo\'s copy of the context', async () => {
   const services = createServices(api.db.dataSource);
   const actor: Actor = { sub: 'lazy', role: Role.ADMIN, producerId: null, requestId: null };
-  const context = contextWithLazyLoaders({ actor, requestId: 'r1', services, today: '2026-05-20' });
+  const context = contextWithLazyLoaders({ actor, requestId: 'r1', services, today: '2026-05-20', listed: { left: 5, max: 5 } });
   // Apollo copies the context's own properties onto an object of the same prototype.
   const copy = Object.assign(Object.create(Object.getPrototypeOf(context)), context) as typeof context;
-  expect(Object.keys(copy).sort()).toEqual(['actor', 'requestId', 'services', 'today']);
+  expect(Object.keys(copy).sort()).toEqual(['actor', 'listed', 'requestId', 'services', 'today']);
+  // What the response may still list is one count, whichever copy a resolver is given.
+  expect(copy.listed).toBe(context.listed);
   expect(copy.today).toBe('2026-05-20');
   expect(copy.loaders.producer).toBeInstanceOf(DataLoader);
   expect(copy.loaders).toBe(context.loaders);
