@@ -281,7 +281,7 @@ export const en = {
   'import.tooManyCellsInAll': 'the sheet has more than {{max}} cells',
   'import.headerTooLong': 'a header cell is longer than {{max}} characters',
   'export.format': '{{field}} must be one of {{formats}}',
-  'export.wholeNumber': '{{field}} must be a whole number',
+  'export.wholeNumber': '{{field}} must be a whole number of up to 4 digits',
   'export.required': '{{field}} is required',
   'export.tooLong': 'A {{format}} file holds at most {{max}} rows and this one has {{rows}}: ask for format=csv, or a narrower period',
   'export.busy': '{{queued}} files are already waiting to be written: try again in a few seconds',

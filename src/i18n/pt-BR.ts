@@ -273,7 +273,7 @@ export const ptBR: Record<MessageKey, string> = {
   'import.tooManyCellsInAll': 'a planilha tem mais de {{max}} células',
   'import.headerTooLong': 'uma célula do cabeçalho tem mais de {{max}} caracteres',
   'export.format': '{{field}} deve ser um de {{formats}}',
-  'export.wholeNumber': '{{field}} deve ser um número inteiro',
+  'export.wholeNumber': '{{field}} deve ser um número inteiro de até 4 dígitos',
   'export.required': '{{field}} é obrigatório',
   'export.tooLong': 'Um arquivo {{format}} tem no máximo {{max}} linhas e este tem {{rows}}: peça format=csv, ou um período menor',
   'export.busy': '{{queued}} arquivos já aguardam para serem gerados: tente de novo em alguns segundos',

@@ -182,6 +182,8 @@ describe('a month of PIS/Cofins', () => {
     expect(JSON.parse(twice.body.toString()).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'producer' });
     const format = await get(`/export/tax-period?producer=${producer}&year=2026&month=4&format=docx`);
     expect(JSON.parse(format.body.toString()).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'format' });
+    const long = await get(`/export/tax-period?producer=${producer}&year=20260&month=4`);
+    expect(JSON.parse(long.body.toString()).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'year', message: 'year must be a whole number of up to 4 digits' });
   });
 });
 
