@@ -64,8 +64,10 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
   return performance.now() - t;
 }
 
-/** Alternately, so that noise hits both alike. */
-/** `warmups`: runs of each side before the timed ones, for a case short enough that a cold path's compilation would weigh. */
+/**
+ * Alternately, so that noise hits both alike; `warmups` runs of each side first, for a case short
+ * enough that a cold path's compilation would weigh.
+ */
 export async function sideBySide(a: () => Promise<unknown>, b: () => Promise<unknown>, warmups = 1) {
   for (let i = 0; i < (QUICK ? 1 : warmups); i++) {
     await a();

@@ -8,9 +8,12 @@ import { LocalizedGraphQLError } from './localized-error';
 /** The page of a long list: `first` absent gives all of it. */
 @ArgsType()
 export class ListPageArgs {
-  @Field(() => Int, { nullable: true, description: 'Items in the page (1 to 1000); absent: all of them.' }) first?: number | null;
+  @Field(() => Int, { nullable: true, description: `Items in the page (1 to ${LIMITS.maxListPage}); absent: all of them.` }) first?: number | null;
   @Field(() => Int, { defaultValue: 0, description: 'Items skipped (0 or more).' }) offset: number;
 }
+
+/** The bound, as the descriptions of the long lists state it. */
+export const LISTED_BOUND = `one response lists at most ${LIMITS.maxListed.toLocaleString('en-US')} items of such lists`;
 
 /**
  * A page of one of the long lists of computed answers (`SealCompliance.excluded`,

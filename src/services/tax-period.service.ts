@@ -56,13 +56,12 @@ export class TaxPeriodService {
     early?.catch(() => undefined);
     const producer = await this.producer(producerId);
     assertVisible(actor, 'Producer', producerId, producer.id);
-    const [shown] = this.shown([producer], await (early ?? this.monthsOf([producer.id], year, month, asKnownOn)), asKnownOn);
-    if (shown instanceof Error) throw shown;
-    return shown;
+    return this.ofProducer(producer, year, month, asKnownOn, early ?? undefined);
   }
 
-  async ofProducer(producer: Producer, year: number, month: number, asKnownOn: IsoDate): Promise<TaxPeriodView> {
-    const [shown] = this.shown([producer], await this.monthsOf([producer.id], year, month, asKnownOn), asKnownOn);
+  /** `computed`: its month, when already under way. */
+  async ofProducer(producer: Producer, year: number, month: number, asKnownOn: IsoDate, computed = this.monthsOf([producer.id], year, month, asKnownOn)): Promise<TaxPeriodView> {
+    const [shown] = this.shown([producer], await computed, asKnownOn);
     if (shown instanceof Error) throw shown;
     return shown;
   }

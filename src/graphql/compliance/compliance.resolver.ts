@@ -5,7 +5,7 @@ import { Context, knownOn } from '../context';
 import { ContractType } from '../contract/contract.type';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
-import { listed, ListPageArgs } from '../listed';
+import { listed, LISTED_BOUND, ListPageArgs } from '../listed';
 import { ContractConformityType, ExcludedItemType, SealComplianceType, SealCountedItemPageType } from './compliance.type';
 import { RecordSealEvaluationInput, SealEvaluationType } from './seal-evaluation.type';
 import { HypotheticalSpendingInput, SealPlanType } from './seal-plan.type';
@@ -43,7 +43,7 @@ export class SealComplianceResolver {
   }
 
   @FieldResolver(() => [ExcludedItemType], {
-    description: 'Every purchase from a family farmer or organization, and every fomento expense, of the year that does not count, with all its findings; purchases first, by id. All of them, or a page with `first`; one response lists at most 100,000 items of such lists (QUERY_TOO_COMPLEX beyond: page them, or export the year as CSV).',
+    description: `Every purchase from a family farmer or organization, and every fomento expense, of the year that does not count, with all its findings; purchases first, by id. All of them, or a page with \`first\`; ${LISTED_BOUND} (QUERY_TOO_COMPLEX beyond: page them, or export the year as CSV).`,
   })
   excluded(
     @Root() r: SealComplianceReport,

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../services/errors';
 import { PurchaseType } from '../purchase/purchase.type';
 import { TaxPeriodView } from '../../services/tax-period.service';
 import { Context, knownOn } from '../context';
-import { listed, ListPageArgs } from '../listed';
+import { listed, LISTED_BOUND, ListPageArgs } from '../listed';
 import { DateScalar } from '../scalars';
 import { TaxPeriodType } from '../tax-period/tax-period.type';
 import {
@@ -49,7 +49,7 @@ export class TaxPeriodCreditsResolver {
 @Resolver(() => TaxPeriodCreditsType)
 export class MonthCreditsResolver {
   @FieldResolver(() => [PurchaseCreditType], {
-    description: 'Each purchase of the month (by purchasedOn) and its credit. All of them, or a page with `first`; one response lists at most 100,000 items of such lists (QUERY_TOO_COMPLEX beyond: page them).',
+    description: `Each purchase of the month (by purchasedOn) and its credit. All of them, or a page with \`first\`; ${LISTED_BOUND} (QUERY_TOO_COMPLEX beyond: page them).`,
   })
   purchases(
     @Root() c: MonthCreditsView,

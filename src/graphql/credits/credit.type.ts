@@ -49,7 +49,7 @@ export class PresumedCreditPartType {
 @ObjectType('TaxPeriodCredits', { description: 'The month\'s non-cumulative credits (Lei 10.637/2002 and Lei 10.833/2003, art. 3º), to 31/12/2026.' })
 export class TaxPeriodCreditsType {
   @Field(() => [CreditLineType], { description: 'By group and COD_CRED: what the net deducts.' }) lines: CreditLineType[];
-  /** TaxPeriodCreditsResolver.purchases: a page of them, or all. */
+  /** MonthCreditsResolver.purchases: a page of them, or all. */
   purchases: PurchaseCreditType[];
   @Field(() => [PresumedCreditPartType], { description: 'The art. 31 presumed credit by day of revenue.' }) presumed: PresumedCreditPartType[];
   @Field(() => ApportionmentMethod, { nullable: true, description: 'The method elected for the year; null when none is on record.' }) method: ApportionmentMethod | null;
