@@ -3,6 +3,7 @@ import { ReadCompiler } from '../../src/graphql/compiled/compiler';
 import { collectFields } from '../../src/graphql/compiled/selection';
 import { getSchema } from '../../src/graphql/schema';
 import { Actor } from '../../src/services/actor';
+import { CompiledReadService } from '../../src/services/compiled-read.service';
 import { today } from '../../src/law/dates';
 import { Role } from '../../src/law/types';
 import { startTestApi, StatementCounter, TestApi } from '../support/api';
@@ -12,7 +13,8 @@ import { newCpf, RECIFE } from '../support/fixtures';
 /**
  * A compiled statement carries no value in its text: every value (ids, pages, cursors, dates, the
  * producer of a PRODUCER's scope) is a bound parameter, so a read asked again with other values is
- * the same text. Statements are not prepared by name: PostgreSQL plans each one as it comes.
+ * the same text. The first texts a process runs are prepared by name through pg's `name` option,
+ * a bounded number of them; the others are planned as they come.
  */
 
 let api: TestApi;
@@ -118,4 +120,40 @@ test('a root field compiled again from the same parsed document and variables is
   const first = compile(farmer, {})!;
   expect(compile(farmer, {})).toBe(first);
   expect(first.sql).toContain('municipality_code::text');
+});
+
+test('the first texts are prepared once per connection under their own names, up to the bound; the rest are not', async () => {
+  // `single` has one connection: what it prepared is what pg_prepared_statements shows.
+  const reads = new CompiledReadService(single.dataSource, 2);
+  const admin: Actor = { sub: 'a', role: Role.ADMIN, producerId: null, requestId: 'named' };
+  const farmers = await statementFor('{ familyFarmers(first: 2) { edges { node { name } } } }');
+  const counted = await statementFor('{ familyFarmers { totalCount } }');
+  const named = await statementFor('{ municipality(ibgeCode: "2611606") { name } }');
+  const unnamed = await statementFor('{ familyFarmers(first: 1) { totalCount edges { node { cpf } } } }');
+  const prepared = async () => (await single.dataSource.query(`SELECT name, statement FROM pg_prepared_statements WHERE name LIKE 'selo_read_%' ORDER BY name`)) as Array<{ name: string; statement: string }>;
+  const before = await prepared();
+  counter.reset();
+  for (const s of [farmers, farmers, counted, named, unnamed, farmers, unnamed]) {
+    expect(await reads.run(admin, s)).toEqual((await single.dataSource.query(s.sql, [...s.params]))[0].data);
+  }
+  // Each run is one statement the logger sees, named or not (beside the comparison's own).
+  expect(counter.count).toBe(14);
+  const after = await prepared();
+  expect(after.filter((a) => !before.some((b) => b.name === a.name))).toEqual([
+    { name: 'selo_read_1', statement: farmers.sql },
+    { name: 'selo_read_2', statement: counted.sql },
+  ]);
+  const names = after.map((a) => a.statement);
+  expect(names).not.toContain(named.sql);
+  expect(names).not.toContain(unnamed.sql);
+});
+
+test('a named statement that fails is the same TypeORM error as an unnamed one, and the connection goes on', async () => {
+  // The pool's two names given above stand: this service names the third text.
+  const reads = new CompiledReadService(single.dataSource, 3);
+  const admin: Actor = { sub: 'a', role: Role.ADMIN, producerId: null, requestId: 'named-error' };
+  const failing = { sql: 'SELECT json_build_array(1 / $1::integer) AS data', params: [0] };
+  await expect(reads.run(admin, failing)).rejects.toMatchObject({ name: 'QueryFailedError', driverError: { code: '22012' } });
+  await expect(reads.run(admin, { ...failing, params: [1] })).resolves.toEqual([1]);
+  expect(await single.dataSource.query(`SELECT statement FROM pg_prepared_statements WHERE name = 'selo_read_3'`)).toEqual([{ statement: failing.sql }]);
 });

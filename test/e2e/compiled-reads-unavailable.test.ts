@@ -117,6 +117,9 @@ async function post(s: Side, requestId: string): Promise<{ status: number; retry
 async function bothIn(mode: Mode, requestId: string) {
   sides.compiled.relay.switch(mode);
   sides.executed.relay.switch(mode);
+  // The pools see their idle connections cut before the requests come (else one may be handed a
+  // cut connection and open none: the count below would depend on that race).
+  await new Promise((resolve) => setTimeout(resolve, 50));
   const before = { compiled: sides.compiled.relay.accepted, executed: sides.executed.relay.accepted };
   const [compiled, executed] = await Promise.all([post(sides.compiled, requestId), post(sides.executed, requestId)]);
   return {
