@@ -157,3 +157,15 @@ test('a named statement that fails is the same TypeORM error as an unnamed one, 
   await expect(reads.run(admin, { ...failing, params: [1] })).resolves.toEqual([1]);
   expect(await single.dataSource.query(`SELECT statement FROM pg_prepared_statements WHERE name = 'selo_read_3'`)).toEqual([{ statement: failing.sql }]);
 });
+
+test('a value the text never names is never bound: connections asked for no rows and no count run as one statement', async () => {
+  for (const query of [
+    '{ producers(first: 1) { edges { node { id purchases(first: 2, from: "2025-01-01", to: "2025-12-31") { __typename pageInfo { hasPreviousPage } } } } } }',
+    '{ auditLog(first: 2, entity: "Purchase") { __typename pageInfo { hasPreviousPage } } }',
+    '{ producers(first: 1) { edges { node { purchases(first: 2, from: "2025-01-01") { totalCount pageInfo { hasNextPage } } } } } }',
+  ]) {
+    const statement = await statementFor(query);
+    statement.params.forEach((_, i) => expect(statement.sql).toMatch(new RegExp(`\\$${i + 1}(?!\\d)`)));
+    await expect(single.dataSource.query(statement.sql, [...statement.params])).resolves.toHaveLength(1);
+  }
+});

@@ -47,13 +47,14 @@ export function connectionPart(
 ): Part {
   const q = build.alias();
   const dateColumn = keyset.columns[0].kind === 'date' ? keyset.columns[0].column : null;
-  const from = page.from !== null ? build.param(page.from, 'date') : null;
-  const to = page.to !== null ? build.param(page.to, 'date') : null;
+  // Bound where the text first uses them, as the filters' values (build.ts).
+  let from: string | undefined;
+  let to: string | undefined;
   const filters = (c: string) => [
     ...parent(c),
     ...build.scope(meta, c),
-    ...(from !== null ? [`${c}.${dateColumn} >= ${from}`] : []),
-    ...(to !== null ? [`${c}.${dateColumn} <= ${to}`] : []),
+    ...(page.from !== null ? [`${c}.${dateColumn} >= ${(from ??= build.param(page.from, 'date'))}`] : []),
+    ...(page.to !== null ? [`${c}.${dateColumn} <= ${(to ??= build.param(page.to, 'date'))}`] : []),
   ];
   const joins: string[] = [];
   const fields = build.subfields(type, nodes);
