@@ -79,6 +79,15 @@ export class Build {
     return type ? `${placeholder}::${type}` : placeholder;
   }
 
+  /**
+   * A value bound where the text first names it: a part the selection leaves out names none, and
+   * PostgreSQL refuses a value the text never names.
+   */
+  paramOnUse(value: unknown, type?: string): () => string {
+    let placeholder: string | undefined;
+    return () => (placeholder ??= this.param(value, type));
+  }
+
   today(): string {
     return (this.todayParam ??= this.param(this.input.today, 'date'));
   }
@@ -245,11 +254,7 @@ export class Build {
     return (c) => [...where(c), `${c}.${key} IN (${chosen})`];
   }
 
-  /**
-   * An empty string is left to the resolver: the services differ on whether it narrows. Each value
-   * is checked now and bound where the text first uses it (a connection asked only for its
-   * `__typename` uses none, and PostgreSQL cannot type a parameter the text never names).
-   */
+  /** An empty string is left to the resolver: the services differ on whether it narrows. Checked now, bound on use. */
   private filters(meta: EntityMetadata, filters: Filters | undefined, args: Readonly<Record<string, unknown>>): { rest: Record<string, unknown>; where: (c: string) => string[] } {
     const rest: Record<string, unknown> = { ...args };
     const terms: Array<[name: string, placeholder: () => string]> = [];
@@ -260,8 +265,7 @@ export class Build {
       if (typeof value !== 'string' || value === '') throw new Decline();
       const column = columnOf(meta, property);
       const checked = this.keyValue(column, value);
-      let placeholder: string | undefined;
-      terms.push([column.databaseName, () => (placeholder ??= this.param(checked.value, checked.type))]);
+      terms.push([column.databaseName, this.paramOnUse(checked.value, checked.type)]);
     }
     return { rest, where: (c) => terms.map(([name, placeholder]) => `${c}.${name} = ${placeholder()}`) };
   }

@@ -47,14 +47,13 @@ export function connectionPart(
 ): Part {
   const q = build.alias();
   const dateColumn = keyset.columns[0].kind === 'date' ? keyset.columns[0].column : null;
-  // Bound where the text first uses them, as the filters' values (build.ts).
-  let from: string | undefined;
-  let to: string | undefined;
+  const from = page.from !== null ? build.paramOnUse(page.from, 'date') : null;
+  const to = page.to !== null ? build.paramOnUse(page.to, 'date') : null;
   const filters = (c: string) => [
     ...parent(c),
     ...build.scope(meta, c),
-    ...(page.from !== null ? [`${c}.${dateColumn} >= ${(from ??= build.param(page.from, 'date'))}`] : []),
-    ...(page.to !== null ? [`${c}.${dateColumn} <= ${(to ??= build.param(page.to, 'date'))}`] : []),
+    ...(from !== null ? [`${c}.${dateColumn} >= ${from()}`] : []),
+    ...(to !== null ? [`${c}.${dateColumn} <= ${to()}`] : []),
   ];
   const joins: string[] = [];
   const fields = build.subfields(type, nodes);
@@ -97,7 +96,7 @@ export function connectionPart(
   // window and aggregated, with the joins after the LIMIT, cost PostgreSQL 1.2 to 2 times as much.
   let rowsAt: number | null = null;
   if (rowParts.length > 0 || rowsCounted) {
-    // Parameters only for the text written: PostgreSQL cannot type one the statement never uses.
+    // Here, not before: the cursor's values are bound only for the text that names them.
     const conditions = [...filters(q), ...(page.after ? [keysetAfterSql(keyset, page.after, q, (v, t) => build.param(v, t))] : [])];
     rowsAt = parts.push(`array_to_json(ARRAY(SELECT ${arraySql(rowParts)} FROM ${meta.tableName} ${q}${joinSql(joins)}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}
                       ORDER BY ${keysetOrderSql(keyset, q)} LIMIT ${build.param(page.limit, 'integer')} + 1))`) - 1;
