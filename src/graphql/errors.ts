@@ -78,8 +78,11 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
       return { ...formatted, message: localizedMessage(formatted.message, error, locale), extensions };
     }
     // Apollo's known caller mistakes (a wrong persisted query hash, a 4xx) are the caller's.
-    if (original instanceof GraphQLError && original.extensions.code === undefined && (recognise(formatted.message) !== null || clientStatus(original))) {
-      return { message: localizedMessage(formatted.message, error, locale), locations: formatted.locations, path: formatted.path, extensions: { code: 'BAD_REQUEST' } };
+    const known = original instanceof GraphQLError && original.extensions.code === undefined ? recognise(formatted.message) : null;
+    if (known !== null || (original instanceof GraphQLError && original.extensions.code === undefined && clientStatus(original))) {
+      // graphql-js stops coercing variables after 50 errors with one more, which names no variable.
+      const code = known?.key === 'graphql.variableErrorLimit' ? 'BAD_USER_INPUT' : 'BAD_REQUEST';
+      return { message: localizedMessage(formatted.message, error, locale), locations: formatted.locations, path: formatted.path, extensions: { code } };
     }
     const requestId = requestIdOf();
     const retryable = isDatabaseUnavailable(original) ? 'unavailable' : isDatabaseBusy(original) ? 'busy' : null;

@@ -321,6 +321,7 @@ export const en = {
   'graphql.variableNotNull': 'Variable "{{variable}}" of non-null type "{{type}}" must not be null.',
   'graphql.variableInvalid': 'Variable "{{variable}}" got invalid value {{value}}; {{detail}}',
   'graphql.variableInvalidAt': 'Variable "{{variable}}" got invalid value {{value}} at "{{path}}"; {{detail}}',
+  'graphql.variableErrorLimit': 'Too many errors processing variables, error limit reached. Execution aborted.',
   'graphql.fieldRequired': 'Field "{{field}}" of required type "{{type}}" was not provided.',
   'graphql.fieldNotDefined': 'Field "{{field}}" is not defined by type "{{type}}".',
   'graphql.expectedType': 'Expected type "{{type}}". {{detail}}',

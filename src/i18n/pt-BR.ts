@@ -311,6 +311,7 @@ export const ptBR: Record<MessageKey, string> = {
   'graphql.variableNotNull': 'A variável "{{variable}}", do tipo não nulo "{{type}}", não pode ser nula.',
   'graphql.variableInvalid': 'A variável "{{variable}}" recebeu o valor inválido {{value}}; {{detail}}',
   'graphql.variableInvalidAt': 'A variável "{{variable}}" recebeu o valor inválido {{value}} em "{{path}}"; {{detail}}',
+  'graphql.variableErrorLimit': 'Erros demais nas variáveis: o limite foi atingido e a execução, interrompida.',
   'graphql.fieldRequired': 'O campo "{{field}}", do tipo obrigatório "{{type}}", não foi informado.',
   'graphql.fieldNotDefined': 'O campo "{{field}}" não é definido pelo tipo "{{type}}".',
   'graphql.expectedType': 'Esperado o tipo "{{type}}". {{detail}}',

@@ -246,4 +246,14 @@ describe('Apollo Server answers', () => {
       expect({ body, status: a.answer.status, code: a.body.errors?.[0]?.extensions?.code }).toEqual({ body, status, code });
     }
   });
+
+  test('a variable with more than 50 bad values: every error BAD_USER_INPUT, the limit graphql-js adds too, in the language asked', async () => {
+    const establishments = Array.from({ length: 60 }, () => '11111111111111');
+    const a = await post({ query: 'mutation($i: UpdateProducerInput!) { updateProducer(id: "1", expectedVersion: 1, input: $i) { id } }', variables: { i: { establishments } } }, { 'accept-language': 'pt-BR' });
+    expect(a.answer.status).toBe(400);
+    const errors = a.body.errors ?? [];
+    expect(errors).toHaveLength(51);
+    expect(new Set(errors.map((e) => e.extensions?.code))).toEqual(new Set(['BAD_USER_INPUT']));
+    expect(errors[50].message).toBe('Erros demais nas variáveis: o limite foi atingido e a execução, interrompida.');
+  });
 });
