@@ -207,4 +207,11 @@ describe('changeDates: the days the coefficient rules change (segments of a tax 
     expect(book.coefficientRules('2025-03-15', TODAY).GENERAL.value.pisPerM3.toString()).toBe('24.03');
     expect(book.coefficientRules('2025-03-15', TODAY).FAMILY_FARMING.value.pisPerM3.toString()).toBe('10.39');
   });
+  test('a version of one day: the rules change on it and again the day after', () => {
+    const book = createLawBook([
+      ...SHIPPED_LAW,
+      { parameter: 'coefficient-rule', scope: 'GENERAL', value: { coefficient: '0.8', pisPerM3: '24.03', cofinsPerM3: '110.64' }, validFrom: '2025-03-10', validUntil: '2025-03-10', publishedOn: '2025-03-01', legalBasis: 'Decreto hipotético, art. 1º' },
+    ]);
+    expect(book.changeDates('2025-03-01', '2025-03-31', TODAY)).toEqual(['2025-03-10', '2025-03-11']);
+  });
 });

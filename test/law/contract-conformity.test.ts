@@ -139,4 +139,22 @@ describe('PGPAF prices by state or region (Decreto 5.996/2006: tables by product
   test('runs per feedstock and scope', () => {
     expect(minimumPriceRuns(versions, '2025-01-01', '2025-12-31', '2026-01-01').map((r) => [r.scope, r.pricePerKg.toFixed(2)])).toEqual([[null, '2.40'], ['29', '2.80'], ['NORTHEAST', '2.60']]);
   });
+
+  test('runs cut on the first and the day after the last day of each table; equal neighbours joined; no run where no table is in force', () => {
+    const table = (feedstock: Feedstock, pricePerKg: string, validFrom: string, validUntil: string | null, publishedOn = '2024-12-20') => ({
+      value: { feedstock, pricePerKg: new Decimal(pricePerKg), scope: null }, validFrom, validUntil, publishedOn, legalBasis: 'test',
+    });
+    // The table of 2,50 has no end; the one of 2,70, published later, takes over on the window's last day.
+    const tables = [
+      table(Feedstock.SOYBEAN, '2.40', '2025-01-01', '2025-03-31'), table(Feedstock.SOYBEAN, '2.40', '2025-04-01', '2025-06-30'),
+      table(Feedstock.SOYBEAN, '2.50', '2025-07-01', null), table(Feedstock.SOYBEAN, '2.70', '2025-12-31', null, '2025-01-15'),
+      table(Feedstock.CASTOR_BEAN, '3.00', '2025-02-01', '2025-02-28'),
+    ];
+    expect(minimumPriceRuns(tables, '2025-01-01', '2025-12-31', '2026-01-01').map((r) => [r.feedstock, r.from, r.to, r.pricePerKg.toFixed(2)])).toEqual([
+      [Feedstock.CASTOR_BEAN, '2025-02-01', '2025-02-28', '3.00'],
+      [Feedstock.SOYBEAN, '2025-01-01', '2025-06-30', '2.40'],
+      [Feedstock.SOYBEAN, '2025-07-01', '2025-12-30', '2.50'],
+      [Feedstock.SOYBEAN, '2025-12-31', '2025-12-31', '2.70'],
+    ]);
+  });
 });

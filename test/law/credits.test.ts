@@ -90,6 +90,16 @@ describe('the credit of one purchase', () => {
     expect(b100).toMatchObject({ status: CreditStatus.AWAITING_PARAMETER, awaiting: 'credit-choice/IMPORTED_B100_FOR_RESALE' });
   });
 
+  test('an import with either contribution not recorded awaits it, naming which; never a credit of one of them', () => {
+    const imported = (pis: string | null, cofins: string | null) => purchaseCredit(purchase({
+      supplier: CreditSupplier.ABROAD, product: CreditProduct.INPUT, cst: null, importPisPaid: pis === null ? null : d(pis), importCofinsPaid: cofins === null ? null : d(cofins),
+    }), shipped, asKnownOn);
+    const shown = (c: ReturnType<typeof imported>) => [c.status, c.reason, c.awaiting, c.pis?.toFixed(2) ?? null];
+    expect(shown(imported(null, '9650'))).toEqual([CreditStatus.AWAITING_FACT, 'IMPORT_CONTRIBUTIONS_NOT_RECORDED', 'importPisPaid', null]);
+    expect(shown(imported('2100', null))).toEqual([CreditStatus.AWAITING_FACT, 'IMPORT_CONTRIBUTIONS_NOT_RECORDED', 'importCofinsPaid', null]);
+    expect(shown(imported(null, null))).toEqual([CreditStatus.AWAITING_FACT, 'IMPORT_CONTRIBUTIONS_NOT_RECORDED', 'importPisPaid', null]);
+  });
+
   test('no PIS/Cofins credit arises from 2027', () => {
     expect(purchaseCredit(purchase({ purchasedOn: '2027-01-02' }), shipped, '2027-02-01').reason).toBe('PIS_COFINS_EXTINCT');
   });

@@ -94,6 +94,21 @@ describe('the factors, by alínea (Portaria MDA nº 28/2024, p. 40)', () => {
     expect(x.item.actual.toFixed()).toBe('100000');
   });
 
+  test('groups with the same shown facts are one line: counts, actual and weighted summed, then rounded once', () => {
+    // Castor from the Nordeste (d 4 × f 2 = 8) under two contracts: R$ 1.000,005 + R$ 2.000,005 = R$ 3.000,01
+    // (each rounded first: 1.000,00 + 2.000,00); weighted 8 × 3.000,01 = R$ 24.000,08. Soy from the Sul stays apart.
+    const castor = { origin: NORTHEAST, product: Feedstock.CASTOR_BEAN };
+    const contract = bought('0').contract!;
+    const r = run({ purchases: [
+      bought('1000.005', { ...castor, contract: { ...contract, id: '7' } }),
+      bought('2000.005', { ...castor, contract: { ...contract, id: '8' } }),
+      bought('500', { origin: SOUTH }),
+    ] });
+    expect(r.items).toHaveLength(3);
+    const shown = present(r).spending.map((i) => [i.product, i.count, i.weight?.toFixed(), i.actual.toFixed(2), i.weighted?.toFixed(2)]);
+    expect(shown).toEqual([[Feedstock.CASTOR_BEAN, 2, '8', '3000.01', '24000.08'], [Feedstock.SOYBEAN, 1, '1', '500.00', '500.00']]);
+  });
+
   test.each([
     ['Nordeste', NORTHEAST, 'd', '4', '400000'], //                     R$ 100.000 × 4
     ['Sudeste in the Semiárido', SOUTHEAST_SEMIARID, 'd', '4', '400000'], // the Semiárido is d, not e
@@ -359,6 +374,9 @@ describe('balances (Portaria MDA nº 28/2024, art. 58): the evaluation of 2024 c
     const r = run({ year: 2026, balancesIn: [unknown], purchases: [bought('900000', { segment: y2026 })] }, law);
     expect([r.minimumShare.balanceIn, r.minimumShare.shortfall, r.minimumShare.met]).toEqual([null, null, null]);
     expect(codes(r.findings)).toContain('BALANCE_NOT_ESTABLISHED');
+    // Shown as unknown, never as 0: the year's required amount stays known.
+    const shown = present(r).minimumShare;
+    expect([shown.balanceIn, shown.shortfall, shown.compliant, shown.requiredAmount?.toFixed(2)]).toEqual([null, null, null, '500000.00']);
   });
 
   test('art. 58 as law data: 2024 carries, 2025 does not; an ADMIN may publish another year', () => {

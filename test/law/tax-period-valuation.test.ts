@@ -118,6 +118,8 @@ describe('a stock-only month (docs/LAW.md: the blend of the latest earlier month
     expect(f.blendPeriod).toBeNull();
     expect(f.pisDue.toFixed()).toBe('132.05');
     expect(f.warnings.map((w) => w.code)).toEqual(['NO_FEEDSTOCK_IN_PERIOD']);
+    // The mix shown: GENERAL alone, the whole of it, with no raw material behind it.
+    expect(f.segments.map((s) => s.mix.map((m) => [m.category, m.share.toFixed(), m.cost.toFixed(), m.quantityKg.toFixed()]))).toEqual([[['GENERAL', '1', '0', '0']]]);
   });
 
   test('the earlier month is looked for only when the special regime computes a month with no raw material used', () => {
