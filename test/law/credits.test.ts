@@ -46,6 +46,15 @@ describe('worked example: soy oil from a cooperative (X) and a company (Y)', () 
     expect(credits.awaiting).toContain('presumed credit from 2026-03-31: presumed-credit-biodiesel');
   });
 
+  test('purchases awaiting a fact or a parameter are named in the month, the others not; only credits make lines', () => {
+    const noCst = purchaseCredit(purchase({ purchaseId: 'A', cst: null }), shipped, asKnownOn);
+    const b100 = purchaseCredit(purchase({ purchaseId: 'B', supplier: CreditSupplier.ABROAD, product: CreditProduct.B100_FOR_RESALE, importPisPaid: d(1), importCofinsPaid: d(1) }), shipped, asKnownOn);
+    const taxed = purchaseCredit(purchase({ purchaseId: 'C', cost: d('1000') }), shipped, asKnownOn);
+    const credits = monthCredits({ purchases: [noCst, b100, taxed], revenue, method: null, law: shipped, asKnownOn });
+    expect(credits.awaiting.filter((a) => a.startsWith('purchase'))).toEqual(['purchase A: pisCofinsCst', 'purchase B: credit-choice/IMPORTED_B100_FOR_RESALE']);
+    expect(credits.lines.map((l) => [l.codCred, l.pis.toFixed(2)])).toEqual([['101', '16.50']]);
+  });
+
   test('case B, cooperative zero-rated (CST 06): no credit on X, 33.000,00 / 152.000,00 on Y, 10.520,00 / 48.490,00 carried', () => {
     const { x, credits, balances } = month('06');
     expect([x.status, x.reason]).toEqual([CreditStatus.NO_CREDIT, 'SUPPLIER_ZERO_RATE']);
@@ -155,6 +164,9 @@ describe('apportionment and balances', () => {
     ]);
     expect(() => foldNet([{ year: 2026, month: 9, ...zero, lines: sep.lines, claims: [{ ...claim, filedOn: '2026-09-30' }] }])).toThrow(ClaimError);
     expect(() => foldNet([{ year: 2026, month: 9, ...zero, lines: sep.lines, claims: [{ ...claim, amount: d('7600.01') }] }])).toThrow(/EXCEEDS_BALANCE/);
+    // The whole balance may be claimed: nothing left of it.
+    const whole = foldNet([{ year: 2026, month: 9, ...zero, lines: sep.lines, claims: [{ ...claim, amount: d('7600') }] }]);
+    expect(whole.balances.filter((b) => b.codCred === '301').map((b) => [b.tax, b.claimed.toFixed(2), b.remaining.toFixed(2)])).toEqual([[Contribution.PIS, '0.00', '1650.00'], [Contribution.COFINS, '7600.00', '0.00']]);
   });
 
   test('the debit takes group 100 first, then the oldest: the refundable balances are kept longest', () => {
@@ -219,6 +231,14 @@ describe('the fold of balances (property, fixed seed)', () => {
     expect(same.balances.map((b) => [b.originMonth, b.reversed.toFixed(2), b.remaining.toFixed(2)])).toEqual([[1, '0.00', '100.00'], [2, '30.00', '20.00']]);
     const uncovered = foldNet([{ year: 2026, month: 2, pisDebit: d('10.00'), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line('-30.00')] }]);
     expect([uncovered.nets[0].pisDue.toFixed(2), uncovered.balances.length]).toEqual(['40.00', 0]);
+     // A PIS/Pasep reversal takes PIS/Pasep balances only, never the Cofins beside them: what they lack is payable.
+    const both = (pis: string, cofins: string) => ({ ...line(pis), cofins: d(cofins) });
+    const apart = foldNet([
+      { year: 2026, month: 1, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [both('20.00', '500.00')] },
+      { year: 2026, month: 2, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [both('-30.00', '0')] },
+    ]);
+    expect([apart.nets[1].pisDue.toFixed(2), apart.balances.map((b) => [b.tax, b.reversed.toFixed(2), b.remaining.toFixed(2)])])
+      .toEqual(['10.00', [[Contribution.PIS, '20.00', '0.00'], [Contribution.COFINS, '0.00', '500.00']]]);
   });
 
   test('every balance adds up (credit = deducted + claimed + CBS offset + left) and each month pays its debit less what it deducted', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { checkProperty } from '../support/property';
 import { Decimal } from '../../src/law/decimal';
-import { allocate, contributionLines, item, rateLines, ZeroKind } from '../../src/law/efd-contribuicoes';
+import { allocate, consolidatedLines, contributionLines, item, rateLines, ZeroKind } from '../../src/law/efd-contribuicoes';
 import { RateCategory } from '../../src/law/types';
 import type { Sale } from '../../src/domain';
 import { efdDraft } from '../../src/export/efd';
@@ -54,6 +54,17 @@ describe('rateLines: one M210/M610 per distinct per-m³ rate (Decreto 10.527/202
     expect(lines.map((l) => [l.rate.toFixed(4), l.quantityM3.toFixed(3), l.contribution.toFixed(2), l.categories])).toEqual([
       ['0.0000', '50.000', '0.00', [RateCategory.GENERAL, RateCategory.CASTOR_PALM_PRIORITY_REGION]],
     ]);
+  });
+});
+
+describe('consolidatedLines: C181/C185 by CST, CFOP and rate (Ajuste SINIEF 07/2001, CFOP table)', () => {
+  it('own production sold in Brazil 5101, imported biodiesel resold 5102, each exported 7101 and 7102 with CST 08', () => {
+    const general = { pisPerM3: d('26.41'), cofinsPerM3: d('121.59') };
+    const segment = { from: '2026-03-01', to: '2026-03-31', ownVolumeM3: d(2), ownRevenue: d(10000), importedVolumeM3: d(1), importedRevenue: d(5000),
+      mix: [{ category: RateCategory.GENERAL, weight: d(1), ...general }], general };
+    const sale = (origin: 'OWN_PRODUCTION' | 'IMPORTED', market: 'DOMESTIC' | 'EXPORT', revenue: number) => ({ establishment: '11222333000181', segment: 0, origin, market, volumeM3: d(1), revenue: d(revenue) });
+    const lines = consolidatedLines([segment], [sale('OWN_PRODUCTION', 'DOMESTIC', 5000), sale('IMPORTED', 'DOMESTIC', 5000), sale('OWN_PRODUCTION', 'EXPORT', 7000), sale('IMPORTED', 'EXPORT', 8000)], 'pis');
+    expect(lines.map((l) => [l.cst, l.cfop, l.revenue.toFixed(2)])).toEqual([['03', '5101', '5000.00'], ['03', '5102', '5000.00'], ['08', '7101', '7000.00'], ['08', '7102', '8000.00']]);
   });
 });
 

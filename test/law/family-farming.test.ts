@@ -84,15 +84,17 @@ describe('family-farming origin of a lot (Decreto 10.527/2020, art. 6º §2º; L
   });
   test('a cooperative below the member minimum: SUPPLIER_NOT_ELIGIBLE with the reason', () => {
     const h = organizationHabilitation({ kind: OrganizationKind.COOPERATIVE, members: 100, familyFarmerMembers: 59 }, [caf('2024-01-01', '2026-01-01')], new Decimal('0.6'), '2025-01-01');
-    expect(familyFarmingOrigin({ kind: SupplierKind.COOPERATIVE, organization: h }).findings.map((f) => f.code)).toEqual(['SUPPLIER_NOT_ELIGIBLE', 'MEMBER_SHARE_BELOW_MINIMUM']);
+    const o = familyFarmingOrigin({ kind: SupplierKind.COOPERATIVE, organization: h });
+    expect([o.familyFarming, o.findings.map((f) => f.code)]).toEqual([false, ['SUPPLIER_NOT_ELIGIBLE', 'MEMBER_SHARE_BELOW_MINIMUM']]);
   });
   test('an eligible farmer: family farming; an ineligible one: SUPPLIER_NOT_ELIGIBLE and why', () => {
     expect(familyFarmingOrigin({ kind: SupplierKind.FAMILY_FARMER, farmer: farmerEligibility([caf('2024-01-01', '2025-12-31')], '2025-01-01') }).familyFarming).toBe(true);
     const no = familyFarmingOrigin({ kind: SupplierKind.FAMILY_FARMER, farmer: farmerEligibility([caf('2024-01-01', '2024-12-31')], '2025-01-01') });
-    expect(no.findings.map((f) => f.code)).toEqual(['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']);
+    expect([no.familyFarming, no.findings.map((f) => f.code)]).toEqual([false, ['SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']]);
   });
   test('third parties and own production: NOT_FROM_FAMILY_FARMING', () => {
-    expect(familyFarmingOrigin({ kind: SupplierKind.THIRD_PARTY }).findings.map((f) => f.code)).toEqual(['NOT_FROM_FAMILY_FARMING']);
+    const third = familyFarmingOrigin({ kind: SupplierKind.THIRD_PARTY });
+    expect([third.familyFarming, third.findings.map((f) => f.code)]).toEqual([false, ['NOT_FROM_FAMILY_FARMING']]);
     expect(familyFarmingOrigin({ kind: SupplierKind.OWN_PRODUCTION }).familyFarming).toBe(false);
   });
 });

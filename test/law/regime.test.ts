@@ -90,6 +90,7 @@ describe('a company starting activity (Lei 11.116/2005, art. 4º §4º): from th
 
   test('the first day it governs is the first of its month; an ordinary election, 1 January of its effective year', () => {
     expect(electionStart(june)).toBe('2026-06-01');
+    expect(electionStart({ ...june, electedOn: '2026-10-20' })).toBe('2026-10-01');
     expect(electionStart({ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-28', effectiveYear: 2026 })).toBe('2026-01-01');
   });
 

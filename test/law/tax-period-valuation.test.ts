@@ -122,6 +122,13 @@ describe('a stock-only month (docs/LAW.md: the blend of the latest earlier month
     expect(f.segments.map((s) => s.mix.map((m) => [m.category, m.share.toFixed(), m.cost.toFixed(), m.quantityKg.toFixed()]))).toEqual([[['GENERAL', '1', '0', '0']]]);
   });
 
+  test('imported biodiesel sold in both segments of a month (April 2026, cut on the 7th): each finding of the month once', () => {
+    const imported = { origin: BiodieselOrigin.IMPORTED };
+    const f = run(4, { earlier: null, sales: [sale('2', imported), sale('3', { ...imported, segment: 1 })] });
+    expect(f.segments).toHaveLength(2);
+    expect(f.warnings.map((w) => w.code)).toEqual(['NO_FEEDSTOCK_IN_PERIOD', 'IMPORTED_BIODIESEL']);
+  });
+
   test('the earlier month is looked for only when the special regime computes a month with no raw material used', () => {
     const october = taxSegments(law, [GRANT], 2026, 10, TODAY);
     expect(needsEarlierFeedstock(SPECIAL, october, [])).toBe(true);
