@@ -165,13 +165,16 @@ test('a note with two items of one feedstock: its returns are matched by item nu
   expect((await api.gql(RETURNS, { i: [{ ...byKey, originalItem: 2, quantity: '301' }] })).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[0].quantity' });
 });
 
-test('malformed XML, an entity declaration and a ZIP bomb are refused unread, nothing written', async () => {
+test('malformed XML, an entity declaration, nesting deeper than an NF-e and a ZIP bomb are refused, nothing written', async () => {
   const count = () => api.count('SELECT (SELECT count(*) FROM purchase) + (SELECT count(*) FROM sale)');
   const before = await count();
   const malformed = await upload(fixture('malformed.xml'));
   expect([malformed.status, malformed.error?.problems?.[0].reason]).toEqual([400, expect.stringMatching(/^malformed XML: /)]);
   const entity = await upload(fixture('entity.xml'));
   expect([entity.status, entity.error?.problems?.[0].reason]).toEqual([400, 'the XML declares a DOCTYPE or an entity, which an NF-e never does: refused unread']);
+  // Well formed, but nested deeper than any NF-e: the parser's own bound, answered as the file's fault.
+  const deep = await upload(Buffer.from(`${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}`));
+  expect([deep.status, deep.error?.code, deep.error?.problems?.[0].reason]).toEqual([400, 'BAD_USER_INPUT', 'elements nested more than 32 deep, which an NF-e never is: refused']);
   // 64 MiB of zeros behind a header that declares 1 KiB: inflation stops at the 2 MiB cap.
   const bomb = await upload(fixture('zip-bomb.zip'), '', 'application/zip');
   expect([bomb.status, bomb.error?.code, bomb.error?.message]).toEqual([400, 'BAD_USER_INPUT', 'bomb.xml is larger than 2097152 bytes, more than any NF-e: refused']);

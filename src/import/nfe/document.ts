@@ -49,6 +49,7 @@ export class NfeFileError extends Error {
  * parsing), entities are left as text, and nesting is bounded. The XML signature is not verified;
  * the access key is (src/formats/nfe-key.ts).
  */
+const MAX_NESTED_TAGS = 32;
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
@@ -57,19 +58,29 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   processEntities: false,
   htmlEntities: false,
-  maxNestedTags: 32,
+  maxNestedTags: MAX_NESTED_TAGS,
   isArray: (name) => name === 'det' || name === 'NFref',
 });
 
 /** The parser's tree, untyped: read only through the accessors below. */
 type XmlNode = ReturnType<XMLParser['parse']>;
 
+/** The tree; a nesting deeper than any NF-e's is the file's fault (the validator above does not bound it). */
+function parseTree(text: string): XmlNode {
+  try {
+    return parser.parse(text) as XmlNode;
+  } catch (e) {
+    if (e instanceof Error && /nested tags/i.test(e.message)) throw new NfeFileError(message('nfe.tooDeep', { max: MAX_NESTED_TAGS }));
+    throw e;
+  }
+}
+
 export function parseNfe(bytes: Buffer): NfeDocument {
   const text = bytes.toString('utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new NfeFileError(message('nfe.doctype'));
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new NfeFileError(message('nfe.malformed', { detail: valid.err.msg, line: valid.err.line }));
-  const root = parser.parse(text) as XmlNode;
+  const root = parseTree(text);
   if (root.procEventoNFe) return cancellation(root.procEventoNFe);
   const nfe = root.nfeProc?.NFe ?? root.NFe;
   const inf = nfe?.infNFe;
