@@ -88,6 +88,7 @@ export const en = {
   'nfe.doctype': 'the XML declares a DOCTYPE or an entity, which an NF-e never does: refused unread',
   'nfe.malformed': 'malformed XML: {{detail}} (line {{line}})',
   'nfe.notNfe': 'neither an nfeProc nor a procEventoNFe',
+  'nfe.badNumber': 'item {{item}}: {{field}} "{{value}}" is not a number as an NF-e writes it (digits, a point before the decimals)',
   'nfe.tooDeep': 'elements nested more than {{max}} deep, which an NF-e never is: refused',
   'nfe.protocolKey': 'the key of infNFe ({{key}}) differs from the protocol\'s ({{protocolKey}})',
   'nfe.keyLayout': 'the access key is not a valid NF-e key (layout)',

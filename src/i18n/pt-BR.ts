@@ -84,6 +84,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.doctype': 'o XML declara um DOCTYPE ou uma entidade, o que uma NF-e nunca faz: recusado sem leitura',
   'nfe.malformed': 'XML malformado: {{detail}} (linha {{line}})',
   'nfe.notNfe': 'não é um nfeProc nem um procEventoNFe',
+  'nfe.badNumber': 'item {{item}}: {{field}} "{{value}}" não é um número como a NF-e o escreve (algarismos, ponto antes das casas decimais)',
   'nfe.tooDeep': 'elementos aninhados a mais de {{max}} níveis, o que uma NF-e nunca tem: recusado',
   'nfe.protocolKey': 'a chave do infNFe ({{key}}) difere da do protocolo ({{protocolKey}})',
   'nfe.keyLayout': 'a chave de acesso não é uma chave de NF-e válida (leiaute)',

@@ -165,13 +165,19 @@ test('a note with two items of one feedstock: its returns are matched by item nu
   expect((await api.gql(RETURNS, { i: [{ ...byKey, originalItem: 2, quantity: '301' }] })).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[0].quantity' });
 });
 
-test('malformed XML, an entity declaration, nesting deeper than an NF-e and a ZIP bomb are refused, nothing written', async () => {
+test('malformed XML, an entity declaration, numbers no NF-e writes, nesting deeper than an NF-e and a ZIP bomb are refused, nothing written', async () => {
   const count = () => api.count('SELECT (SELECT count(*) FROM purchase) + (SELECT count(*) FROM sale)');
   const before = await count();
   const malformed = await upload(fixture('malformed.xml'));
   expect([malformed.status, malformed.error?.problems?.[0].reason]).toEqual([400, expect.stringMatching(/^malformed XML: /)]);
   const entity = await upload(fixture('entity.xml'));
   expect([entity.status, entity.error?.problems?.[0].reason]).toEqual([400, 'the XML declares a DOCTYPE or an entity, which an NF-e never does: refused unread']);
+  // A quantity or a value an NF-e never writes (a comma, letters, an exponent, nothing): the file's fault, named.
+  const sale = fixture('sale.xml').toString('utf8');
+  for (const [tag, value] of [['qCom', '10,5'], ['qCom', 'abc'], ['vProd', ''], ['vProd', '1e3'], ['vProd', '-60000.00']]) {
+    const bad = await upload(Buffer.from(sale.replace(new RegExp(`<${tag}>[^<]*</${tag}>`), `<${tag}>${value}</${tag}>`)));
+    expect([bad.status, bad.error?.code, bad.error?.problems?.[0].reason]).toEqual([400, 'BAD_USER_INPUT', `item 1: ${tag} "${value}" is not a number as an NF-e writes it (digits, a point before the decimals)`]);
+  }
   // Well formed, but nested deeper than any NF-e: the parser's own bound, answered as the file's fault.
   const deep = await upload(Buffer.from(`${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}`));
   expect([deep.status, deep.error?.code, deep.error?.problems?.[0].reason]).toEqual([400, 'BAD_USER_INPUT', 'elements nested more than 32 deep, which an NF-e never is: refused']);

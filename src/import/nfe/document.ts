@@ -93,10 +93,11 @@ export function parseNfe(bytes: Buffer): NfeDocument {
     const prod = det.prod ?? {};
     const pis = det.imposto?.PIS ? Object.values(det.imposto.PIS)[0] as Record<string, unknown> : undefined;
     const di = Array.isArray(prod.DI) ? prod.DI[0] : prod.DI;
+    const number = Number(det['@nItem']);
     return {
-      number: Number(det['@nItem']),
+      number,
       code: text0(prod.cProd), description: text0(prod.xProd), ncm: text0(prod.NCM), cfop: text0(prod.CFOP),
-      unit: text0(prod.uCom).toUpperCase(), quantity: text0(prod.qCom), value: text0(prod.vProd),
+      unit: text0(prod.uCom).toUpperCase(), quantity: decimalText(prod.qCom, 'qCom', number), value: decimalText(prod.vProd, 'vProd', number),
       pisCofinsCst: pis?.CST === undefined ? null : String(pis.CST),
       declaration: di ? { number: text0(di.nDI), clearedOn: di.dDesemb ? text0(di.dDesemb).slice(0, 10) : null } : null,
     };
@@ -126,6 +127,13 @@ function party(node: XmlNode, address: XmlNode): NfeParty {
     name: text0(node?.xNome),
     municipalityCode: address?.cMun === undefined ? null : text0(address.cMun),
   };
+}
+
+/** The layout's decimals (TDec_1104v, TDec_1302): digits, a point before the decimals; else the file is not an NF-e. */
+function decimalText(value: unknown, field: string, item: number): string {
+  const text = text0(value);
+  if (!/^\d+(\.\d+)?$/.test(text)) throw new NfeFileError(message('nfe.badNumber', { item, field, value: text.slice(0, 40) }));
+  return text;
 }
 
 function text0(value: unknown): string {

@@ -71,7 +71,7 @@ export function feedstockOf(item: NfeItem): Feedstock | null {
 
 /** SC is the 60 kg sack. */
 function kilograms(item: NfeItem): Decimal | null {
-  const q = new Decimal(item.quantity || '0');
+  const q = new Decimal(item.quantity);
   if (/^(KG|KGS|KILO|QUILO)$/.test(item.unit)) return q;
   if (/^(T|TON|TONELADA)$/.test(item.unit)) return q.times(1000);
   if (/^(SC|SC60|SACA)$/.test(item.unit)) return q.times(60);
@@ -79,7 +79,7 @@ function kilograms(item: NfeItem): Decimal | null {
 }
 
 function cubicMetres(item: NfeItem): Decimal | null {
-  const q = new Decimal(item.quantity || '0');
+  const q = new Decimal(item.quantity);
   if (/^(M3|M³)$/.test(item.unit)) return q;
   if (/^(L|LT|LTS|LITRO|LITROS)$/.test(item.unit)) return q.div(1000);
   return null;
