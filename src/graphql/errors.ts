@@ -78,8 +78,9 @@ export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | 
       return { ...formatted, message: localizedMessage(formatted.message, error, locale), extensions };
     }
     // Apollo's known caller mistakes (a wrong persisted query hash, a 4xx) are the caller's.
-    const known = original instanceof GraphQLError && original.extensions.code === undefined ? recognise(formatted.message) : null;
-    if (known !== null || (original instanceof GraphQLError && original.extensions.code === undefined && clientStatus(original))) {
+    const uncoded = original instanceof GraphQLError && original.extensions.code === undefined;
+    const known = uncoded ? recognise(formatted.message) : null;
+    if (uncoded && (known !== null || clientStatus(original))) {
       // graphql-js stops coercing variables after 50 errors with one more, which names no variable.
       const code = known?.key === 'graphql.variableErrorLimit' ? 'BAD_USER_INPUT' : 'BAD_REQUEST';
       return { message: localizedMessage(formatted.message, error, locale), locations: formatted.locations, path: formatted.path, extensions: { code } };

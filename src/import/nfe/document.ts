@@ -44,12 +44,13 @@ export class NfeFileError extends Error {
   }
 }
 
+const MAX_NESTED_TAGS = 32;
+
 /**
  * fast-xml-parser with entity expansion off: no DOCTYPE is accepted at all (it is refused before
  * parsing), entities are left as text, and nesting is bounded. The XML signature is not verified;
  * the access key is (src/formats/nfe-key.ts).
  */
-const MAX_NESTED_TAGS = 32;
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
