@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { message, Message, translate } from '../i18n';
 import { Logger } from '../logger';
 import { currentLocale, currentRequestId } from '../request-context';
+import { localeOfRequest } from './request-start';
 
 /** The code of each 4xx status Express and its body parser refuse a request with; any other 4xx is BAD_REQUEST. */
 const CODES: Record<number, string> = { 404: 'NOT_FOUND', 405: 'METHOD_NOT_ALLOWED', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' };
@@ -59,5 +63,20 @@ export function errorAnswers(logger: Logger): ErrorRequestHandler {
       return;
     }
     res.status(500).json(answer(req.path, 500, 'INTERNAL_SERVER_ERROR', message('http.internal', { requestId: requestId ?? 'unknown' })));
+  };
+}
+
+/**
+ * CONNECT, a proxy's method, never reaches Express: without this Node drops the connection
+ * unanswered. It gets the 405 of any method nothing here serves (RFC 9110 §15.5.6 asks for Allow).
+ */
+export function refuseConnect(logger: Logger): (req: http.IncomingMessage, socket: Duplex) => void {
+  return (req, socket) => {
+    const requestId = randomUUID();
+    const body = JSON.stringify({ error: { code: 'METHOD_NOT_ALLOWED', message: translate(message('http.connectRefused'), localeOfRequest(req)), requestId } });
+    logger.warn({ status: 405, code: 'METHOD_NOT_ALLOWED', requestId, method: req.method, path: String(req.url ?? '').slice(0, 200) }, 'request refused');
+    socket.on('error', () => socket.destroy());
+    socket.end(['HTTP/1.1 405 Method Not Allowed', 'Allow: GET, HEAD, POST, OPTIONS', 'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`, `x-request-id: ${requestId}`, 'Connection: close', '', body].join('\r\n'));
   };
 }

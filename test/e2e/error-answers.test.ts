@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express from 'express';
@@ -21,6 +22,22 @@ beforeAll(async () => {
 afterAll(async () => { await api.close(); });
 
 const BODY = '{"query":"{ __typename }"}';
+
+/** A CONNECT (fetch refuses the method): Node hands its answer over as a tunnel, read to its end. */
+function connect(target: string, headers: Record<string, string> = {}): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: Number(new URL(base).port), method: 'CONNECT', path: target, headers });
+    req.on('connect', (res: http.IncomingMessage, socket, head: Buffer) => {
+      const chunks = [head];
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      socket.on('close', () => resolve(new Response(Buffer.concat(chunks), {
+        status: res.statusCode, headers: Object.entries(res.headers).map(([k, v]) => [k, String(v)] as [string, string]),
+      })));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
 /** [what, request, status, code, shape]: `graphql` answers as GraphQL errors, `error` as the import and export routes do. */
 const CASES: Array<[string, () => Promise<Response>, number, string, 'graphql' | 'error']> = [
   ['a JSON body in latin1', () => fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json; charset=latin1' }, body: BODY }), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
@@ -29,6 +46,7 @@ const CASES: Array<[string, () => Promise<Response>, number, string, 'graphql' |
   ['a malformed percent-encoding in an import path', () => fetch(`${base}/import/%E0%A4%A`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: 'a;b\n' }), 400, 'BAD_REQUEST', 'error'],
   ['a malformed percent-encoding in an asset path', () => fetch(`${base}/graphiql-assets/%E0`), 400, 'BAD_REQUEST', 'error'],
   ['a path nothing serves', () => fetch(`${base}/nothing-here`), 404, 'NOT_FOUND', 'error'],
+  ['CONNECT, a proxy\'s method', () => connect('example.com:443'), 405, 'METHOD_NOT_ALLOWED', 'error'],
 ];
 
 test.each(CASES)('%s: JSON with a 4xx status and a code, no stack nor path; one JSON log line', async (_what, send, status, code, shape) => {
@@ -58,6 +76,9 @@ test.each(CASES)('%s: JSON with a 4xx status and a code, no stack nor path; one 
 test('the messages are in the caller\'s language', async () => {
   const res = await fetch(`${base}/graphiql-assets/%E0`, { headers: { 'accept-language': 'pt-BR' } });
   expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^A requisição não pôde ser lida/);
+  const tunnel = await connect('/graphql', { 'accept-language': 'pt-BR' });
+  expect(((await tunnel.json()) as { error: { message: string } }).error.message).toMatch(/^CONNECT não é atendido/);
+  expect(tunnel.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
 });
 
 test('anything else that reaches the handler is 500 INTERNAL_SERVER_ERROR: the stack goes to the log, in one JSON line, never into the answer', async () => {
