@@ -2,12 +2,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
 import { Locale } from '../formats/brazilian';
 import { message } from '../i18n';
 import { Actor } from '../services/actor';
 import { AppError } from '../services/errors';
 import { MAX_REPORTED_PROBLEMS } from '../services/problems';
+import { isUniqueViolation } from '../services/pg-errors';
 import { afterWrite } from '../services/read-replica';
 import { enterProducerScope } from '../services/row-security';
 import { TEXT_MAX, textProblem, textRefusal } from '../services/validation';
@@ -274,7 +275,7 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
     for (const failure of found) problems.push(cells.at(failure));
     if (problems.length) throw new ImportProblemsError(byLine(problems).slice(0, MAX_REPORTED_PROBLEMS), read.badLines + found.length);
     report('writing');
-    const written = rows === 0 ? { counts: {}, audit: [] } : await kind.write(qr.manager, producerId, rows, edition);
+    const written = rows === 0 ? { counts: {}, audit: [] } : await writeOrRecheck(qr, kind, producerId, rows, edition, cells);
     counts = written.counts;
     await writeAudit(qr.manager, actor, written.audit);
     await qr.commitTransaction();
@@ -294,6 +295,24 @@ export async function importFile(ds: DataSource, actor: Actor, options: ImportOp
     kind: kind.name, producerId, rows, counts: counts ?? {}, seconds, rowsPerSecond: seconds > 0 ? rows / seconds : rows,
     format: source.format, delimiter: source.delimiter?.char ?? null, locale: cells.fileLocale,
   };
+}
+
+/**
+ * Another import or mutation may commit the same keys (an external id, a CPF) between this one's
+ * checks and its INSERT, which then waits for it and fails on the unique key. The checks then run
+ * again, now seeing the other's rows, and name the lines, as if it had committed first.
+ */
+async function writeOrRecheck(qr: QueryRunner, kind: ImportKind, producerId: string | null, rows: number, edition: SemiaridEdition | null, cells: CellReader) {
+  await qr.query('SAVEPOINT import_write');
+  try {
+    return await kind.write(qr.manager, producerId, rows, edition);
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    await qr.query('ROLLBACK TO SAVEPOINT import_write');
+    const found = await kind.check(qr.manager, producerId);
+    if (found.length) throw new ImportProblemsError(byLine(found.map((f) => cells.at(f))).slice(0, MAX_REPORTED_PROBLEMS), found.length);
+    throw e;
+  }
 }
 
 /** The CSV-only importer's name. */

@@ -13,6 +13,11 @@ const UNIQUE_FIELDS: Record<string, string> = {
   seal_evaluation_producer_year: 'year',
 };
 
+/** A unique key refused the row (SQLSTATE 23505): another request wrote it first. */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
+}
+
 /**
  * Translate a constraint violation that slipped past validation (a race between two requests)
  * into the error the caller would have got from validation. Others are rethrown untouched.
@@ -20,7 +25,7 @@ const UNIQUE_FIELDS: Record<string, string> = {
 export function translateDbError(error: unknown, fieldPrefix = 'input'): never {
   if (error instanceof QueryFailedError) {
     const d = error.driverError as { code?: string; constraint?: string; detail?: string };
-    if (d.code === '23505') {
+    if (isUniqueViolation(error)) {
       const field = (d.constraint && Object.hasOwn(UNIQUE_FIELDS, d.constraint) ? UNIQUE_FIELDS[d.constraint] : undefined) ?? 'input';
       if (d.constraint === 'regime_election_producer_id_effective_year_key') {
         throw new ConflictError('REGIME_ALREADY_ELECTED', message('regime.alreadyElectedThatYear'), `${fieldPrefix}.${field}`);

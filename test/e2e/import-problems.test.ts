@@ -100,3 +100,31 @@ test('one bad line answers as before, with its one problem listed', async () => 
   expect(body.error!.message).toMatch(/^line 3, column quantityKg: /);
   expect(body.error!.problems).toEqual([expect.objectContaining({ code: 'BAD_USER_INPUT', line: 3, column: 'quantityKg', message: body.error!.message })]);
 });
+
+test('an external id another transaction commits while the import writes: its line is named as taken, nothing of the file written', async () => {
+  // The other transaction's row is not yet visible to the import's checks; its INSERT then waits on
+  // the unique key until the other commits, and fails there.
+  const holder = api.db.dataSource.createQueryRunner();
+  await holder.connect();
+  try {
+    await holder.startTransaction();
+    await holder.query(
+      `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, supplier_name, origin_municipality_code, external_id)
+       VALUES ($1, '2026-03-02', '2026-03-02', 'SOYBEAN', 10, 20, 'THIRD_PARTY', 'Outra', $2, 'race-2')`, [producerId, PORTO_ALEGRE]);
+    const before = await purchases();
+    const csv = [HEADER, ...[1, 2, 3].map((n) => good(n).replace(`ext-${n}`, `race-${n}`))].join('\n');
+    const answered = post(csv);
+    const waiting = () => api.count(`SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO purchase%'`, []);
+    for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await waiting()).toBe(1);
+    await holder.commitTransaction();
+    const { status, body } = await answered;
+    expect(status).toBe(409);
+    expect(body.error).toMatchObject({ code: 'CONFLICT', reason: 'DUPLICATE', line: 3, column: 'externalId', problemCount: 1 });
+    expect(body.error!.message).toMatch(/race-2/);
+    expect(await purchases()).toBe(before + 1);
+  } finally {
+    if (holder.isTransactionActive) await holder.rollbackTransaction();
+    await holder.release();
+  }
+});

@@ -89,9 +89,8 @@ export async function bulkInsert<T>(em: EntityManager, table: string, insert: ()
       await em.query('ROLLBACK TO SAVEPOINT import_bulk');
     }
   }
-  try {
-    return await insert();
-  } finally {
-    if (skipped) await em.query('SET LOCAL session_replication_role = origin');
-  }
+  // On failure the transaction is aborted: its caller's rollback (to a savepoint) undoes the setting.
+  const result = await insert();
+  if (skipped) await em.query('SET LOCAL session_replication_role = origin');
+  return result;
 }
