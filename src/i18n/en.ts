@@ -102,6 +102,8 @@ export const en = {
   'nfe.noDeclaration': 'a foreign entry of biodiesel without its import declaration (prod/DI: nDI, dDesemb)',
   'nfe.biodieselNotSale': 'biodiesel received is neither a sale of the producer nor an import (CFOP 3xxx)',
   'nfe.notFeedstock': 'NCM {{ncm}} ({{description}}) is neither a feedstock nor biodiesel',
+  'nfe.itemRecorded': 'this item of the note is already recorded, as purchase {{id}}',
+  'nfe.itemTwice': 'this item of the note is in the upload twice: it is one purchase',
   'nfe.rawMaterialOut': 'raw material leaving the producer is not a purchase',
   'nfe.unitNotWeight': 'unit {{unit}} is not a weight (KG, T, SC of 60 kg)',
   'nfe.noMunicipality': 'the supplier\'s address has no municipality (cMun)',

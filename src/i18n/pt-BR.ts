@@ -98,6 +98,8 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.noDeclaration': 'entrada de biodiesel do exterior sem a declaração de importação (prod/DI: nDI, dDesemb)',
   'nfe.biodieselNotSale': 'biodiesel recebido não é venda do produtor nem importação (CFOP 3xxx)',
   'nfe.notFeedstock': 'o NCM {{ncm}} ({{description}}) não é matéria-prima nem biodiesel',
+  'nfe.itemRecorded': 'este item da nota já está registrado, como a compra {{id}}',
+  'nfe.itemTwice': 'este item da nota está duas vezes no envio: é uma só compra',
   'nfe.rawMaterialOut': 'matéria-prima que sai do produtor não é compra',
   'nfe.unitNotWeight': 'a unidade {{unit}} não é de peso (KG, T, SC de 60 kg)',
   'nfe.noMunicipality': 'o endereço do fornecedor não tem município (cMun)',

@@ -8,6 +8,7 @@ const UNIQUE_FIELDS: Record<string, string> = {
   family_farmer_cpf_key: 'cpf',
   family_farming_organization_cnpj_key: 'cnpj',
   purchase_producer_id_external_id_key: 'externalId',
+  purchase_invoice_item: 'invoiceKey',
   sale_producer_invoice_key: 'invoiceKey',
   regime_election_producer_id_effective_year_key: 'electedOn',
   seal_evaluation_producer_year: 'year',

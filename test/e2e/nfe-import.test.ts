@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
+import { PurchaseInvoiceItem1766460000000 } from '../../src/database/migrations/1766460000000-purchase-invoice-item';
 import { Caller, startTestApi, TestApi } from '../support/api';
 import { FEIRA, nfeKey, ownAndOtherProducers, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
@@ -194,4 +195,76 @@ test('who may import: an AUDITOR never, a PRODUCER for itself only, an unknown p
   expect([theirs.status, theirs.error?.code]).toEqual([404, 'NOT_FOUND']);
   const unknown = await upload(sale, '', 'application/xml', { role: 'ADMIN' }, 'x1');
   expect([unknown.status, unknown.error?.code]).toEqual([404, 'NOT_FOUND']);
+});
+
+test('an NF-e item is one purchase: the same note again, or twice in a ZIP, is refused naming each item; partial=items writes the new ones', async () => {
+  const note = (n: number) => { const key = nfeKey(P, n); return { key, xml: Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key)) }; };
+  const a = note(990);
+  const b = note(989);
+  expect((await upload(a.xml)).import).toMatchObject({ purchases: 2, written: true });
+  const ids = (await api.db.dataSource.query('SELECT id::text AS id FROM purchase WHERE invoice_key = $1 ORDER BY invoice_item', [a.key])).map((r: { id: string }) => r.id);
+
+  const again = await upload(a.xml);
+  expect(again.status).toBe(400);
+  expect(again.error?.problems).toEqual([1, 2].map((item, i) => ({ file: 'upload.xml', key: a.key, item, reason: `this item of the note is already recorded, as purchase ${ids[i]}`, messageKey: 'nfe.itemRecorded' })));
+  expect(await purchases(a.key)).toHaveLength(2);
+
+  const twice = await upload(Buffer.from(zipSync({ 'one.xml': b.xml, 'two.xml': b.xml })), '', 'application/zip');
+  expect(twice.error?.problems).toEqual([1, 2].map((item) => ({ file: 'two.xml', key: b.key, item, reason: 'this item of the note is in the upload twice: it is one purchase', messageKey: 'nfe.itemTwice' })));
+  expect(await purchases(b.key)).toEqual([]);
+
+  const partial = await upload(Buffer.from(zipSync({ 'a.xml': a.xml, 'b.xml': b.xml })), '&partial=items', 'application/zip');
+  expect([partial.status, partial.import?.purchases, (partial.import?.problems as Array<{ messageKey: string }>).map((p) => p.messageKey)]).toEqual([200, 2, ['nfe.itemRecorded', 'nfe.itemRecorded']]);
+  expect(await purchases(b.key)).toHaveLength(2);
+
+  // A cancelled note counts nowhere: it may be recorded again.
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: a.key });
+  expect((await upload(a.xml)).import).toMatchObject({ purchases: 2, written: true });
+  expect((await purchases(a.key)).map((p: { state: string }) => p.state).sort()).toEqual(['ACTIVE', 'ACTIVE', 'CANCELLED', 'CANCELLED']);
+  for (const key of [a.key, b.key]) await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});
+
+test('one new note uploaded by two at once: the second waits for the first and is CONFLICT DUPLICATE, nothing of it written', async () => {
+  const key = nfeKey(P, 988);
+  const xml = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key));
+  // The first upload's item 1, not yet committed when the second reads what is recorded.
+  const first = api.db.dataSource.createQueryRunner();
+  await first.connect();
+  try {
+    await first.startTransaction();
+    await first.query(
+      `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, supplier_name, origin_municipality_code, invoice_key, invoice_item)
+       VALUES ($1, '2026-03-06', '2026-03-06', 'SOYBEAN', 2000, 5000, 'THIRD_PARTY', 'Primeiro envio', $2, $3, 1)`, [own, PORTO_ALEGRE, key]);
+    const second = upload(xml);
+    const waiting = async () => Number((await api.db.dataSource.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'INSERT INTO "purchase"%'`))[0].n);
+    for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await waiting()).toBe(1);
+    await first.commitTransaction();
+    const answer = await second;
+    expect([answer.status, answer.error?.code]).toEqual([409, 'CONFLICT']);
+    expect((await purchases(key)).map((p: { item: number }) => p.item)).toEqual([1]);
+  } finally {
+    if (first.isTransactionActive) await first.rollbackTransaction();
+    await first.release();
+  }
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});
+
+test('the migration that makes an NF-e item one purchase names the items already recorded twice, and chooses none', async () => {
+  const key = nfeKey(P, 987);
+  const q = api.db.dataSource.createQueryRunner();
+  await q.connect();
+  try {
+    await q.startTransaction();
+    await q.query('DROP INDEX purchase_invoice_item');
+    const [{ ids }] = await q.query(
+      `WITH added AS (INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, supplier_name, origin_municipality_code, invoice_key, invoice_item)
+         SELECT $1, '2026-03-06', '2026-03-06', 'SOYBEAN', 10, 20, 'THIRD_PARTY', 'Duas vezes', $2, $3, 1 FROM generate_series(1, 2) RETURNING id)
+       SELECT string_agg(id::text, ', ' ORDER BY id) AS ids FROM added`, [own, PORTO_ALEGRE, key]);
+    await expect(new PurchaseInvoiceItem1766460000000().up(q)).rejects.toThrow(`(producer, key, item: purchases): ${own}, ${key}, 1: ${ids}. Cancel each such note`);
+  } finally {
+    await q.rollbackTransaction();
+    await q.release();
+  }
+  expect(await purchases(key)).toEqual([]);
 });

@@ -276,7 +276,33 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       });
     }
   }
+  planned.purchases = await unrecordedItems(em, producerId, planned.purchases, problems);
   return planned;
+}
+
+/**
+ * An NF-e item is one purchase (migration PurchaseInvoiceItem): an item already recorded, or given
+ * twice in the upload (the same note in a ZIP twice), is a problem of the upload, not a second lot.
+ */
+async function unrecordedItems(em: EntityManager, producerId: string, purchases: Planned['purchases'], problems: NfeProblem[]): Promise<Planned['purchases']> {
+  if (purchases.length === 0) return purchases;
+  const recorded = new Map<string, string>((await em.query(
+    `SELECT p.invoice_key || '|' || p.invoice_item AS item, p.id::text AS id FROM purchase p
+       JOIN unnest($2::text[], $3::int[]) AS k(key, item) ON p.invoice_key = k.key AND p.invoice_item = k.item
+      WHERE p.producer_id = $1 AND p.state = 'ACTIVE'`,
+    [producerId, purchases.map((p) => p.input.invoiceKey), purchases.map((p) => p.input.invoiceItem)],
+  )).map((r: { item: string; id: string }) => [r.item, r.id]));
+  const kept: Planned['purchases'] = [];
+  const seen = new Set<string>();
+  for (const p of purchases) {
+    const item = `${p.input.invoiceKey}|${p.input.invoiceItem}`;
+    const id = recorded.get(item);
+    if (id !== undefined) problems.push({ ...p.at, reason: message('nfe.itemRecorded', { id }) });
+    else if (seen.has(item)) problems.push({ ...p.at, reason: message('nfe.itemTwice') });
+    else kept.push(p);
+    seen.add(item);
+  }
+  return kept;
 }
 
 function supplierOf(
