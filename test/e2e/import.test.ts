@@ -287,7 +287,7 @@ describe('sales', () => {
     expect(await refused('sales', [header, `2025-09-04,1,1,,,${key(3)}`, `2025-09-05,1,1,,,${key(1)}`].join('\n'), { producerId }))
       .toMatchObject({ line: 3, column: 'invoiceKey', code: 'CONFLICT', reason: 'DUPLICATE' });
     expect((await refused('sales', [header, `2025-09-04,1,0,,,`].join('\n'), { producerId })).message).toBe('line 2, column revenue: must be greater than zero');
-    expect((await refused('sales', [header, `2025-09-04,1,1,,,123`].join('\n'), { producerId })).message).toBe('line 2, column invoiceKey: invoiceKey must be an NF-e access key: 44 digits, the issuer\'s CNPJ (positions 7 to 18) may hold letters A to Z');
+    expect((await refused('sales', [header, `2025-09-04,1,1,,,123`].join('\n'), { producerId })).message).toBe('line 2, column invoiceKey: must be an NF-e access key: 44 digits, the issuer\'s CNPJ (positions 7 to 18) may hold letters A to Z');
     expect(await api.count('SELECT count(*) FROM sale')).toBe(3);
   });
 });

@@ -130,9 +130,21 @@ test('a key is 44 positions anchored at both ends, model 55, its digit right; ea
     const answer = await api.gql(RECORD, { i: [sale(own, key)] }, asOwn());
     expect(answer.errors?.[0]).toMatchObject({ message, extensions: { code: 'BAD_USER_INPUT', field: 'input[0].invoiceKey' } });
     const imported = await upload(own, [key]);
-    expect([imported.status, imported.body.error?.code, imported.body.error?.message]).toEqual([400, 'BAD_USER_INPUT', `line 2, column invoiceKey: ${message}`]);
+    // The file names the column apart: a message that starts with it leaves it out.
+    expect([imported.status, imported.body.error?.code, imported.body.error?.message]).toEqual([400, 'BAD_USER_INPUT', `line 2, column invoiceKey: ${message.replace(/^invoiceKey /, '')}`]);
   }
   expect(await api.count('SELECT count(*) FROM sale WHERE producer_id = $1 AND invoice_key LIKE $2', [own, `${good.slice(0, 43)}%`])).toBe(0);
+});
+
+test('a refused key is named as the argument that held it: originalKey of a return, key of a cancellation', async () => {
+  const good = nfeKey(OWN_CNPJ, 32);
+  const bad = `${good.slice(0, 43)}${(Number(good[43]) + 1) % 10}`;
+  const digit = (name: string) => `${name}'s check digit is ${bad[43]}, but its first 43 positions give ${good[43]} (modulo 11)`;
+  const returned = await api.gql('mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }',
+    { i: [{ originalKey: bad, saleId: '1', quantity: '1', value: '1', returnedOn: '2026-03-10' }] });
+  expect(returned.errors?.[0]).toMatchObject({ message: digit('originalKey'), extensions: { code: 'BAD_USER_INPUT', field: 'input[0].originalKey' } });
+  const cancelled = await api.gql('mutation($k: String!) { cancelDocument(key: $k) { key } }', { k: `${good}1` });
+  expect(cancelled.errors?.[0]).toMatchObject({ message: 'key must be an NF-e access key: 44 digits, the issuer\'s CNPJ (positions 7 to 18) may hold letters A to Z', extensions: { code: 'BAD_USER_INPUT', field: 'key' } });
 });
 
 test('a producer whose CNPJ is alphanumeric records its NF-e keys (NT Conjunta 2025.001)', async () => {
