@@ -144,6 +144,14 @@ test('a note with two items of one feedstock: its returns are matched by item nu
   expect((await upload(note(back, 2))).import).toMatchObject({ returns: 1, written: true });
   expect(await api.db.dataSource.query(`SELECT purchase_id::text AS purchase, original_item AS item, quantity::text AS kg, value::text FROM record_return WHERE invoice_key = $1`, [back]))
     .toEqual([{ purchase: second.id, item: 2, kg: '300', value: '600' }]);
+  // The same return note again would take the 300 kg back twice: refused, naming the return.
+  const [{ id: returned }] = await api.db.dataSource.query('SELECT id::text FROM record_return WHERE invoice_key = $1', [back]);
+  expect((await upload(note(back, 2))).error?.problems).toEqual([{ file: 'upload.xml', key: back, item: 2, reason: `this return note is already recorded (return ${returned})`, messageKey: 'nfe.returnRecorded' }]);
+  expect(await api.count('SELECT count(*) FROM record_return WHERE invoice_key = $1', [back])).toBe(1);
+  const back2 = nfeKey(P, 994, '2604');
+  expect((await upload(Buffer.from(zipSync({ 'one.xml': note(back2, 2), 'two.xml': note(back2, 2) })), '', 'application/zip')).error?.problems)
+    .toEqual([{ file: 'two.xml', key: back2, item: 2, reason: 'this item of the note is in the upload twice: it is recorded once', messageKey: 'nfe.itemTwice' }]);
+  expect(await api.count('SELECT count(*) FROM record_return WHERE invoice_key = $1', [back2])).toBe(0);
   // An item number that is neither of the note's soybean items: refused, naming both.
   const stray = await upload(note(nfeKey(P, 995, '2604'), 3));
   expect(stray.error?.problems).toEqual([{ file: 'upload.xml', key: nfeKey(P, 995, '2604'), item: 3,
@@ -210,7 +218,7 @@ test('an NF-e item is one purchase: the same note again, or twice in a ZIP, is r
   expect(await purchases(a.key)).toHaveLength(2);
 
   const twice = await upload(Buffer.from(zipSync({ 'one.xml': b.xml, 'two.xml': b.xml })), '', 'application/zip');
-  expect(twice.error?.problems).toEqual([1, 2].map((item) => ({ file: 'two.xml', key: b.key, item, reason: 'this item of the note is in the upload twice: it is one purchase', messageKey: 'nfe.itemTwice' })));
+  expect(twice.error?.problems).toEqual([1, 2].map((item) => ({ file: 'two.xml', key: b.key, item, reason: 'this item of the note is in the upload twice: it is recorded once', messageKey: 'nfe.itemTwice' })));
   expect(await purchases(b.key)).toEqual([]);
 
   const partial = await upload(Buffer.from(zipSync({ 'a.xml': a.xml, 'b.xml': b.xml })), '&partial=items', 'application/zip');

@@ -277,7 +277,28 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
     }
   }
   planned.purchases = await unrecordedItems(em, producerId, planned.purchases, problems);
+  planned.returns = await unrecordedReturns(em, producerId, planned.returns, problems);
   return planned;
+}
+
+/** A return note already recorded, or an item of one given twice in the upload, would take the goods back twice. */
+async function unrecordedReturns(em: EntityManager, producerId: string, returns: Planned['returns'], problems: NfeProblem[]): Promise<Planned['returns']> {
+  if (returns.length === 0) return returns;
+  const recorded = new Map<string, string>((await em.query(
+    `SELECT invoice_key AS key, min(id)::text AS id FROM record_return WHERE producer_id = $1 AND state = 'ACTIVE' AND invoice_key = ANY($2::text[]) GROUP BY 1`,
+    [producerId, [...new Set(returns.map((r) => r.input.invoiceKey))]],
+  )).map((r: { key: string; id: string }) => [r.key, r.id]));
+  const kept: Planned['returns'] = [];
+  const seen = new Set<string>();
+  for (const r of returns) {
+    const item = `${r.input.invoiceKey}|${r.at.item}`;
+    const id = recorded.get(r.input.invoiceKey!);
+    if (id !== undefined) problems.push({ ...r.at, reason: message('nfe.returnRecorded', { id }) });
+    else if (seen.has(item)) problems.push({ ...r.at, reason: message('nfe.itemTwice') });
+    else kept.push(r);
+    seen.add(item);
+  }
+  return kept;
 }
 
 /**
