@@ -288,17 +288,7 @@ async function unrecordedReturns(em: EntityManager, producerId: string, returns:
     `SELECT invoice_key AS key, min(id)::text AS id FROM record_return WHERE producer_id = $1 AND state = 'ACTIVE' AND invoice_key = ANY($2::text[]) GROUP BY 1`,
     [producerId, [...new Set(returns.map((r) => r.input.invoiceKey))]],
   )).map((r: { key: string; id: string }) => [r.key, r.id]));
-  const kept: Planned['returns'] = [];
-  const seen = new Set<string>();
-  for (const r of returns) {
-    const item = `${r.input.invoiceKey}|${r.at.item}`;
-    const id = recorded.get(r.input.invoiceKey!);
-    if (id !== undefined) problems.push({ ...r.at, reason: message('nfe.returnRecorded', { id }) });
-    else if (seen.has(item)) problems.push({ ...r.at, reason: message('nfe.itemTwice') });
-    else kept.push(r);
-    seen.add(item);
-  }
-  return kept;
+  return keptOnce(returns, (r) => `${r.input.invoiceKey}|${r.at.item}`, (r) => recorded.get(r.input.invoiceKey!), 'nfe.returnRecorded', problems);
 }
 
 /**
@@ -313,14 +303,19 @@ async function unrecordedItems(em: EntityManager, producerId: string, purchases:
       WHERE p.producer_id = $1 AND p.state = 'ACTIVE'`,
     [producerId, purchases.map((p) => p.input.invoiceKey), purchases.map((p) => p.input.invoiceItem)],
   )).map((r: { item: string; id: string }) => [r.item, r.id]));
-  const kept: Planned['purchases'] = [];
+  return keptOnce(purchases, (p) => `${p.input.invoiceKey}|${p.input.invoiceItem}`, (p) => recorded.get(`${p.input.invoiceKey}|${p.input.invoiceItem}`), 'nfe.itemRecorded', problems);
+}
+
+/** The rows not recorded (`recordedAs` the id of the record they already are) and not given before in the upload. */
+function keptOnce<T extends { at: NfeProblem }>(rows: T[], itemOf: (r: T) => string, recordedAs: (r: T) => string | undefined, recordedKey: 'nfe.itemRecorded' | 'nfe.returnRecorded', problems: NfeProblem[]): T[] {
+  const kept: T[] = [];
   const seen = new Set<string>();
-  for (const p of purchases) {
-    const item = `${p.input.invoiceKey}|${p.input.invoiceItem}`;
-    const id = recorded.get(item);
-    if (id !== undefined) problems.push({ ...p.at, reason: message('nfe.itemRecorded', { id }) });
-    else if (seen.has(item)) problems.push({ ...p.at, reason: message('nfe.itemTwice') });
-    else kept.push(p);
+  for (const r of rows) {
+    const item = itemOf(r);
+    const id = recordedAs(r);
+    if (id !== undefined) problems.push({ ...r.at, reason: message(recordedKey, { id }) });
+    else if (seen.has(item)) problems.push({ ...r.at, reason: message('nfe.itemTwice') });
+    else kept.push(r);
     seen.add(item);
   }
   return kept;
