@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { PurchaseInvoiceItem1766460000000 } from '../../src/database/migrations/1766460000000-purchase-invoice-item';
+import { RETURN_NOTE_LOCK_KEY } from '../../src/import/nfe/importer';
 import { Caller, startTestApi, TestApi } from '../support/api';
 import { FEIRA, nfeKey, ownAndOtherProducers, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
@@ -152,6 +153,26 @@ test('a note with two items of one feedstock: its returns are matched by item nu
   expect((await upload(Buffer.from(zipSync({ 'one.xml': note(back2, 2), 'two.xml': note(back2, 2) })), '', 'application/zip')).error?.problems)
     .toEqual([{ file: 'two.xml', key: back2, item: 2, reason: 'this item of the note is in the upload twice: it is recorded once', messageKey: 'nfe.itemTwice' }]);
   expect(await api.count('SELECT count(*) FROM record_return WHERE invoice_key = $1', [back2])).toBe(0);
+  // Two uploads of one new return note at once: the second waits for the first, then sees its return.
+  const back3 = nfeKey(P, 993, '2604');
+  const first3 = api.db.dataSource.createQueryRunner();
+  await first3.connect();
+  try {
+    await first3.startTransaction();
+    await first3.query(`SELECT pg_advisory_xact_lock(${RETURN_NOTE_LOCK_KEY}) FROM (SELECT $1::text AS key) AS k`, [back3]);
+    await first3.query(`INSERT INTO record_return (producer_id, purchase_id, returned_on, quantity, value, invoice_key, original_key, original_item)
+                        VALUES ($1, $2, '2026-04-02', 1, 1, $3, $4, 2)`, [own, second.id, back3, key]);
+    const racing = upload(note(back3, 2));
+    const waiting = async () => Number((await api.db.dataSource.query(`SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event = 'advisory'`))[0].n);
+    for (let i = 0; i < 200 && (await waiting()) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await waiting()).toBe(1);
+    await first3.commitTransaction();
+    expect((await racing).error?.problems?.map((p) => p.messageKey)).toEqual(['nfe.returnRecorded']);
+    expect(await api.count('SELECT count(*) FROM record_return WHERE invoice_key = $1', [back3])).toBe(1);
+  } finally {
+    if (first3.isTransactionActive) await first3.rollbackTransaction();
+    await first3.release();
+  }
   // An item number that is neither of the note's soybean items: refused, naming both.
   const stray = await upload(note(nfeKey(P, 995, '2604'), 3));
   expect(stray.error?.problems).toEqual([{ file: 'upload.xml', key: nfeKey(P, 995, '2604'), item: 3,

@@ -281,12 +281,19 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
   return planned;
 }
 
+/** The advisory-lock key of a return note's key (`k.key` in the statement that takes it). */
+export const RETURN_NOTE_LOCK_KEY = `hashtextextended('nfe_return:' || k.key, 0)`;
+
 /** A return note already recorded, or an item of one given twice in the upload, would take the goods back twice. */
 async function unrecordedReturns(em: EntityManager, producerId: string, returns: Planned['returns'], problems: NfeProblem[]): Promise<Planned['returns']> {
   if (returns.length === 0) return returns;
+  const keys = [...new Set(returns.map((r) => r.input.invoiceKey!))].sort();
+  // No key of a return is unique (its note's items are not kept): two uploads of one note queue
+  // here, in key order, and the second reads the first's returns once it has committed.
+  await em.query(`SELECT pg_advisory_xact_lock(${RETURN_NOTE_LOCK_KEY}) FROM unnest($1::text[]) AS k(key)`, [keys]);
   const recorded = new Map<string, string>((await em.query(
     `SELECT invoice_key AS key, min(id)::text AS id FROM record_return WHERE producer_id = $1 AND state = 'ACTIVE' AND invoice_key = ANY($2::text[]) GROUP BY 1`,
-    [producerId, [...new Set(returns.map((r) => r.input.invoiceKey))]],
+    [producerId, keys],
   )).map((r: { key: string; id: string }) => [r.key, r.id]));
   return keptOnce(returns, (r) => `${r.input.invoiceKey}|${r.at.item}`, (r) => recorded.get(r.input.invoiceKey!), 'nfe.returnRecorded', problems);
 }
