@@ -310,7 +310,8 @@ async function unrecordedItems(em: EntityManager, producerId: string, purchases:
       WHERE p.producer_id = $1 AND p.state = 'ACTIVE'`,
     [producerId, purchases.map((p) => p.input.invoiceKey), purchases.map((p) => p.input.invoiceItem)],
   )).map((r: { item: string; id: string }) => [r.item, r.id]));
-  return keptOnce(purchases, (p) => `${p.input.invoiceKey}|${p.input.invoiceItem}`, (p) => recorded.get(`${p.input.invoiceKey}|${p.input.invoiceItem}`), 'nfe.itemRecorded', problems);
+  const itemOf = (p: Planned['purchases'][number]) => `${p.input.invoiceKey}|${p.input.invoiceItem}`;
+  return keptOnce(purchases, itemOf, (p) => recorded.get(itemOf(p)), 'nfe.itemRecorded', problems);
 }
 
 /** The rows not recorded (`recordedAs` the id of the record they already are) and not given before in the upload. */
