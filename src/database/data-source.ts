@@ -25,6 +25,7 @@ import { IncidenceElection1766430000000 } from './migrations/1766430000000-incid
 import { SupplierDocument1766440000000 } from './migrations/1766440000000-supplier-document';
 import { RecordMark1766450000000 } from './migrations/1766450000000-record-mark';
 import { PurchaseInvoiceItem1766460000000 } from './migrations/1766460000000-purchase-invoice-item';
+import { PurchaseCbs1766470000000 } from './migrations/1766470000000-purchase-cbs';
 
 // Calendar dates stay 'YYYY-MM-DD' strings: a JS Date at midnight would carry a time zone.
 types.setTypeParser(types.builtins.DATE, (value) => value);
@@ -36,7 +37,7 @@ export const migrations = [InitialSchema1764700000000, LawVersionsAppendOnly1764
   NfeKeyAlphanumeric1766310000000, RecordState1766320000000, RecordReturn1766330000000,
   PurchaseNfeItem1766340000000,
   Credits1766400000000, CountedPurchase1766410000000, ReturnOriginalItem1766420000000, IncidenceElection1766430000000, SupplierDocument1766440000000,
-  RecordMark1766450000000, PurchaseInvoiceItem1766460000000];
+  RecordMark1766450000000, PurchaseInvoiceItem1766460000000, PurchaseCbs1766470000000];
 
 export interface DataSourceOptions {
   url: string;

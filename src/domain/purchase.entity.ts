@@ -31,6 +31,8 @@ export class Purchase {
   /** Imports: the contributions actually paid (Lei 10.865/2004, art. 15 §§ 1º, 1º-A). */
   @Column({ name: 'import_pis_paid', ...NUMERIC, nullable: true }) importPisPaid: Decimal | null;
   @Column({ name: 'import_cofins_paid', ...NUMERIC, nullable: true }) importCofinsPaid: Decimal | null;
+  /** The CBS its invoice states (vCBS), the credit of an acquisition from 2027 (LC 214/2025, art. 47). */
+  @Column({ name: 'cbs_value', ...NUMERIC, nullable: true }) cbsValue: Decimal | null;
   /** Under direct allocation: the revenue the input served (art. 3º § 8º I). */
   @Column({ name: 'credit_revenue_group', type: 'text', nullable: true }) creditRevenueGroup: RevenueGroup | null;
   @Column({ name: 'origin_municipality_code', type: 'char', length: 7 }) originMunicipalityCode: string;

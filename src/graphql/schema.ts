@@ -21,7 +21,7 @@ import { ProducerResolver } from './producer/producer.resolver';
 import { PurchaseResolver } from './purchase/purchase.resolver';
 import { ProducerRegimeElectionsResolver, RegimeElectionResolver } from './regime/regime.resolver';
 import { ProducerTaxPeriodResolver, TaxPeriodResolver } from './tax-period/tax-period.resolver';
-import { CreditResolver, MonthCreditsResolver, PurchaseCreditResolver, TaxPeriodCreditsResolver } from './credits/credit.resolver';
+import { CbsPurchaseCreditResolver, CreditResolver, MonthCreditsResolver, PurchaseCreditResolver, TaxPeriodCreditsResolver } from './credits/credit.resolver';
 import { SaleResolver } from './sale/sale.resolver';
 import { RecordChangeResolver } from './record-change/record-change.resolver';
 import { PurchaseDocumentsResolver, RecordReturnReachResolver, SaleDocumentsResolver } from './record-change/record-documents.resolver';
@@ -41,7 +41,7 @@ export const resolvers: NonEmptyArray<Function> = [
   FamilyFarmerResolver, OrganizationResolver, SealGrantResolver, ProducerSealGrantsResolver, RegimeElectionResolver, ProducerRegimeElectionsResolver,
   ProgramOverviewResolver,
   MinimumPriceResolver, SealComplianceResolver, ProducerSealComplianceResolver, ContractConformityResolver, PurchaseSeloResolver,
-  RecordChangeResolver, PurchaseDocumentsResolver, SaleDocumentsResolver, RecordReturnReachResolver, TaxPeriodResolver, ProducerTaxPeriodResolver, TaxPeriodCreditsResolver, MonthCreditsResolver, PurchaseCreditResolver, CreditResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
+  RecordChangeResolver, PurchaseDocumentsResolver, SaleDocumentsResolver, RecordReturnReachResolver, TaxPeriodResolver, ProducerTaxPeriodResolver, TaxPeriodCreditsResolver, MonthCreditsResolver, PurchaseCreditResolver, CbsPurchaseCreditResolver, CreditResolver, FindingResolver, BiodieselImportResolver, ProducerImportsResolver,
 ];
 
 export const SCHEMA_FILE = path.resolve(__dirname, '../../schema.graphql');

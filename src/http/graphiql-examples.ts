@@ -100,6 +100,8 @@ query ImportsOfMonth($producerId: ID!, $year: Int!, $month: Int!) {
 # market + imports) × the rate per m³ the federal Executive publishes. Until an ADMIN publishes
 # that rate (publishLawParameter, parameter fuel-tax-rate, scope CBS) the month shows the
 # volumes, the formula and status RATE_NOT_PUBLISHED with its legal basis: data, not an error.
+# Each purchase from 2027 has its CBS credit (the CBS its invoice states, LC 214/2025, art. 47;
+# or the presumed credit of art. 168), deducted from the CBS before the PIS/Cofins balances.
 query MonthsAcross2027($producerId: ID!) {
   producer(id: $producerId) {
     legalName
@@ -120,6 +122,8 @@ query MonthsAcross2027($producerId: ID!) {
         legalBasis
         segments { from to status volumeM3 ratePerM3 due }
       }
+      credits { cbsPurchases { purchaseId status kind reason awaiting amount } awaiting }
+      net { cbsDue cbsCredits cbsCreditsDeducted cbsOffset cbsNetDue cbsCreditBalance }
       warnings { ${finding} }
     }
   }

@@ -78,6 +78,8 @@ export interface LawBook {
   presumedCreditShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
   /** 1 credit, 0 none. */
   creditChoice(choice: CreditChoice, on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
+  /** LC 214/2025, art. 168: the CBS presumed credit's percentage; open until published. */
+  cbsPresumedCreditShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
 }
 
 export type CreditChoice = 'IMPORTED_B100_FOR_RESALE' | 'B100_FOR_RESALE';
@@ -254,6 +256,10 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     creditChoice(choice, on, asKnownOn) {
       const v = inForce(of('credit-choice', choice), on, asKnownOn);
       return v && figureOf(v, 'credit', true);
+    },
+    cbsPresumedCreditShare(on, asKnownOn) {
+      const v = inForce(of('cbs-presumed-credit'), on, asKnownOn);
+      return v && figureOf(v, 'share', true);
     },
   };
 }

@@ -56,6 +56,8 @@ export const PARAMETERS = {
   'presumed-credit-biodiesel': { scopes: null, values: { share: 'fraction' }, valueMayBeOpen: true },
   /** Lei 10.865/2004, art. 17; Lei 10.637/2002, art. 3º I b. */
   'credit-choice': { scopes: ['IMPORTED_B100_FOR_RESALE', 'B100_FOR_RESALE'] as string[], values: { credit: 'fraction' }, valueMayBeOpen: true },
+  /** LC 214/2025, art. 168; open until published. */
+  'cbs-presumed-credit': { scopes: null, values: { share: 'fraction' }, valueMayBeOpen: true },
 } as const satisfies Record<string, { scopes: string[] | null; values: Record<string, 'fraction' | 'amount' | 'factor'>; valueMayBeOpen?: true }>;
 
 export type ParameterName = keyof typeof PARAMETERS;

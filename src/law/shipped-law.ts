@@ -8,6 +8,7 @@ import ec132Adct126 from './parameters/ec-132-2023/adct-art-126.json';
 import lei11116Art3 from './parameters/lei-11116-2005/art-3.json';
 import lei11116Art4 from './parameters/lei-11116-2005/art-4.json';
 import lc214FuelTaxes from './parameters/lc-214-2025/fuel-taxes.json';
+import lc214CbsCredits from './parameters/lc-214-2025/cbs-credits.json';
 import seloMinimumShares from './parameters/selo/minimum-spending-shares.json';
 import seloPriorityShares from './parameters/selo/priority-region-shares.json';
 import seloWeightingFactors from './parameters/selo/weighting-factors.json';
@@ -51,6 +52,7 @@ export const PARAMETER_FILES: Record<string, ParameterFile> = {
   'lei-11116-2005/art-4.json': lei11116Art4 as ParameterFile,
   'ec-132-2023/adct-art-126.json': ec132Adct126 as ParameterFile,
   'lc-214-2025/fuel-taxes.json': lc214FuelTaxes as ParameterFile,
+  'lc-214-2025/cbs-credits.json': lc214CbsCredits as ParameterFile,
   'selo/minimum-spending-shares.json': seloMinimumShares as ParameterFile,
   'selo/priority-region-shares.json': seloPriorityShares as ParameterFile,
   'selo/weighting-factors.json': seloWeightingFactors as ParameterFile,

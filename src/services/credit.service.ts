@@ -1,8 +1,8 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Producer } from '../domain';
 import {
-  applyClaim, ApportionmentMethod, Balance, ClaimError, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditPart, CreditProduct, CreditSupplier, EfdAcquisition, foldNet,
-  monthCredits, MonthCredits,
+  applyClaim, ApportionmentMethod, Balance, CBS_FROM, CbsCredit, cbsCredit, ClaimError, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditPart, CreditProduct, CreditSupplier, EfdAcquisition, foldNet,
+  monthCbsCredits, monthCredits, MonthCredits,
   GROUP_ORDER, MonthNet, monthsBetween, productOfFeedstock, PurchaseCredit, purchaseCredit, RevenueGroup, RevenuePart, supplierOfKind,
 } from '../law/credits';
 import { firstDayOfMonth, IsoDate, lastDayOfMonth, monthOf, today, yearOf } from '../law/dates';
@@ -27,6 +27,8 @@ export interface MonthCreditsView extends MonthCredits {
   /** Null: none recorded, read as non-cumulative. */
   incidence: IncidenceRegime | null;
   purchases: PurchaseCredit[];
+  /** From 2027: each purchase's CBS credit (LC 214/2025, arts. 47, 168 and 180). */
+  cbs: CbsCredit[];
   net: MonthNet;
   balances: Balance[];
   /** Their credits were carried whole. */
@@ -65,7 +67,7 @@ export interface ElectApportionmentInput {
 interface PurchaseRow {
   id: string; purchased_on: string; feedstock: string; supplier_kind: string; cost: string | null; pis_cofins_cst: string | null;
   credit_supplier: CreditSupplier | null; credit_product: CreditProduct | null; icms_value: string | null; import_pis_paid: string | null;
-  import_cofins_paid: string | null; credit_revenue_group: RevenueGroup | null;
+  import_cofins_paid: string | null; cbs_value: string | null; credit_revenue_group: RevenueGroup | null;
 }
 
 const dec = (v: string | null) => (v === null ? null : new Decimal(v));
@@ -95,12 +97,12 @@ export class CreditService {
     const months = monthsBetween(first, { year, month });
     const inputs = [];
     const warnings: string[] = [];
-    let last: { credits: MonthCredits; purchases: PurchaseCredit[]; method: ApportionmentMethod | null; incidence: IncidenceRegime | null } | null = null;
+    let last: { credits: MonthCredits; purchases: PurchaseCredit[]; cbs: CbsCredit[]; method: ApportionmentMethod | null; incidence: IncidenceRegime | null } | null = null;
     const closed = await this.closedSnapshots(producer.id);
     for (const m of months) {
       // Months are many when the first record is old: a request already answered stops here.
       stopIfAnswered();
-      const [view, purchases, sales] = await Promise.all([
+      const [view, { purchases, cbs: cbsOfMonth }, sales] = await Promise.all([
         this.taxPeriods.ofProducer(producer, m.year, m.month, asKnownOn).catch((error: Error) => error),
         this.purchaseCredits(producer.id, m.year, m.month, law, asKnownOn),
         this.salesByDay(producer.id, m.year, m.month),
@@ -113,18 +115,24 @@ export class CreditService {
       // The cumulative regime has no credits and deducts none (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10; docs/LAW.md).
       const cumulative = incidences.get(m.year) === IncidenceRegime.CUMULATIVE;
       const credits = kept ?? monthCredits({ purchases: cumulative ? [] : purchases, revenue: cumulative || view instanceof Error ? [] : revenueParts(view, sales), method, law, asKnownOn });
-      const extinct = firstDayOfMonth(m.year, m.month) > '2026-12-31';
+      const extinct = firstDayOfMonth(m.year, m.month) >= CBS_FROM;
       const cbs = view instanceof Error ? undefined : view.fuelTaxes?.find((t) => t.tax === FuelTax.CBS);
+      const cbsCredits = kept ? kept.cbs ?? [] : cbsOfMonth;
       inputs.push({
         year: m.year, month: m.month,
         pisDebit: view instanceof Error || extinct ? null : view.pisDue, cofinsDebit: view instanceof Error || extinct ? null : view.cofinsDue,
         lines: credits.lines, cbsLevied: extinct, cbsDue: cbs && cbs.status === FuelTaxStatus.COMPUTED ? cbs.due : extinct && !cbs ? ZERO : null,
+        cbsCredits: monthCbsCredits(cbsCredits).total,
         claims: claims.filter((c) => toYm(c.filedOn).year === m.year && toYm(c.filedOn).month === m.month), deducts: !cumulative,
       });
-      last = { credits, purchases: kept ? kept.purchases : cumulative ? [] : purchases, method, incidence: incidences.get(m.year) ?? null };
+      last = { credits, purchases: kept ? kept.purchases : cumulative ? [] : purchases, cbs: cbsCredits, method, incidence: incidences.get(m.year) ?? null };
     }
     const { nets, balances } = foldNet(inputs);
-    return { year, month, ...last!.credits, method: last!.method, incidence: last!.incidence, purchases: last!.purchases, net: nets[nets.length - 1], balances, warnings };
+    const { credits, cbs } = last!;
+    return {
+      year, month, ...credits, awaiting: [...new Set([...credits.awaiting, ...monthCbsCredits(cbs).awaiting])], method: last!.method, incidence: last!.incidence, purchases: last!.purchases, cbs,
+      net: nets[nets.length - 1], balances, warnings,
+    };
   }
 
   async efdCredits(producer: Producer, year: number, month: number, asKnownOn: IsoDate) {
@@ -172,14 +180,14 @@ export class CreditService {
   /** In TaxPeriodService.close's transaction. */
   async snapshot(em: EntityManager, producer: Producer, year: number, month: number): Promise<void> {
     const v = await this.ofMonth(producer, year, month, today());
-    const kept = { lines: v.lines, parts: v.parts, purchases: v.purchases, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
+    const kept = { lines: v.lines, parts: v.parts, purchases: v.purchases, cbs: v.cbs, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
     await em.query('UPDATE tax_period SET credits_snapshot = $4 WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month, JSON.stringify(kept)]);
   }
 
-  private async closedSnapshots(producerId: string): Promise<Map<string, MonthCredits & { purchases: PurchaseCredit[]; method: ApportionmentMethod | null }>> {
+  private async closedSnapshots(producerId: string): Promise<Map<string, MonthCredits & { purchases: PurchaseCredit[]; cbs?: CbsCredit[]; method: ApportionmentMethod | null }>> {
     const rows: Array<{ year: number; month: number; credits_snapshot: Record<string, unknown> }> = await this.ds.query(
       `SELECT year, month, credits_snapshot FROM tax_period WHERE producer_id = $1 AND status = 'CLOSED' AND credits_snapshot IS NOT NULL`, [producerId]);
-    return new Map(rows.map((r) => [`${r.year}-${r.month}`, revive(r.credits_snapshot) as MonthCredits & { purchases: PurchaseCredit[]; method: ApportionmentMethod | null }]));
+    return new Map(rows.map((r) => [`${r.year}-${r.month}`, revive(r.credits_snapshot) as MonthCredits & { purchases: PurchaseCredit[]; cbs?: CbsCredit[]; method: ApportionmentMethod | null }]));
   }
 
   async balancesOn(actor: Actor, producerId: string, on: IsoDate, asKnownOn: IsoDate): Promise<Balance[]> {
@@ -269,26 +277,33 @@ export class CreditService {
     return toYm(row.first! < '2004-02-01' ? '2004-02-01' : row.first!);
   }
 
-  private async purchaseCredits(producerId: string, year: number, month: number, law: LawBook, asKnownOn: IsoDate): Promise<PurchaseCredit[]> {
+  /** Each purchase's PIS/Cofins credit, and from 2027 its CBS credit, from one read. */
+  private async purchaseCredits(producerId: string, year: number, month: number, law: LawBook, asKnownOn: IsoDate): Promise<{ purchases: PurchaseCredit[]; cbs: CbsCredit[] }> {
     // Interpretation (docs/LAW.md): the credit is the month's of acquisition (Lei 10.637/2002, art. 3º § 1º I), not of use.
     const rows: PurchaseRow[] = await this.ds.query(
       `SELECT o.id::text AS id, to_char(o.purchased_on, 'YYYY-MM-DD') AS purchased_on, o.feedstock, o.supplier_kind, o.cost::text AS cost, o.pis_cofins_cst, o.credit_supplier,
-              o.credit_product, o.icms_value::text AS icms_value, o.import_pis_paid::text AS import_pis_paid, o.import_cofins_paid::text AS import_cofins_paid, o.credit_revenue_group
+              o.credit_product, o.icms_value::text AS icms_value, o.import_pis_paid::text AS import_pis_paid, o.import_cofins_paid::text AS import_cofins_paid,
+              o.cbs_value::text AS cbs_value, o.credit_revenue_group
          FROM purchase o WHERE o.producer_id = $1 AND o.purchased_on BETWEEN $2::date AND $3::date AND o.supplier_kind <> 'OWN_PRODUCTION' AND ${activeSql('o')}
        UNION ALL
        -- An active return of an active purchase reverses its share of the credit on its day (docs/LAW.md, "Returns").
        SELECT o.id::text, to_char(r.returned_on, 'YYYY-MM-DD'), o.feedstock, o.supplier_kind, (-r.value)::text, o.pis_cofins_cst, o.credit_supplier, o.credit_product,
-              (-o.icms_value * r.value / o.cost)::text, (-o.import_pis_paid * r.value / o.cost)::text, (-o.import_cofins_paid * r.value / o.cost)::text, o.credit_revenue_group
+              (-o.icms_value * r.value / o.cost)::text, (-o.import_pis_paid * r.value / o.cost)::text, (-o.import_cofins_paid * r.value / o.cost)::text,
+              (-o.cbs_value * r.value / o.cost)::text, o.credit_revenue_group
          FROM record_return r JOIN purchase o ON o.id = r.purchase_id AND ${activeSql('o')} AND o.cost > 0 AND o.supplier_kind <> 'OWN_PRODUCTION'
         WHERE r.producer_id = $1 AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}
         ORDER BY 2, 1`,
       [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)],
     );
-    return rows.map((r) => purchaseCredit({
-      purchaseId: r.id, purchasedOn: r.purchased_on, supplier: r.credit_supplier ?? supplierOfKind(r.supplier_kind), product: r.credit_product ?? productOfFeedstock(r.feedstock),
-      cst: r.pis_cofins_cst, cost: dec(r.cost), icms: dec(r.icms_value), importPisPaid: dec(r.import_pis_paid), importCofinsPaid: dec(r.import_cofins_paid),
-      allocatedTo: r.credit_revenue_group,
-    }, law, asKnownOn));
+    const facts = rows.map((r) => ({ r, supplier: r.credit_supplier ?? supplierOfKind(r.supplier_kind), product: r.credit_product ?? productOfFeedstock(r.feedstock) }));
+    return {
+      purchases: facts.map(({ r, supplier, product }) => purchaseCredit({
+        purchaseId: r.id, purchasedOn: r.purchased_on, supplier, product, cst: r.pis_cofins_cst, cost: dec(r.cost), icms: dec(r.icms_value),
+        importPisPaid: dec(r.import_pis_paid), importCofinsPaid: dec(r.import_cofins_paid), allocatedTo: r.credit_revenue_group,
+      }, law, asKnownOn)),
+      cbs: facts.filter(({ r }) => r.purchased_on >= CBS_FROM)
+        .map(({ r, supplier, product }) => cbsCredit({ purchaseId: r.id, on: r.purchased_on, supplier, product, cost: dec(r.cost), cbsValue: dec(r.cbs_value) }, law, asKnownOn)),
+    };
   }
 
   /** Interpretation (docs/LAW.md): the art. 31 base is every biodiesel sale's revenue. */
@@ -327,7 +342,7 @@ export class CreditService {
   }
 }
 
-const DECIMAL_KEYS = new Set(['base', 'pisRate', 'cofinsRate', 'pis', 'cofins', 'revenue', 'share']);
+const DECIMAL_KEYS = new Set(['base', 'pisRate', 'cofinsRate', 'pis', 'cofins', 'revenue', 'share', 'rate', 'amount']);
 function revive(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(revive);
   if (value === null || typeof value !== 'object') return value;
@@ -345,4 +360,4 @@ function revenueParts(view: TaxPeriodView, sales: Array<{ on: IsoDate; market: M
   });
 }
 
-export { ApportionmentMethod, ClaimKind, Contribution, CreditKind, CreditProduct, CreditStatus, CreditSupplier, RevenueGroup } from '../law/credits/types';
+export { ApportionmentMethod, CbsCreditKind, ClaimKind, Contribution, CreditKind, CreditProduct, CreditStatus, CreditSupplier, RevenueGroup } from '../law/credits/types';

@@ -45,6 +45,8 @@ export interface RecordPurchaseInput {
   icmsValue?: Decimal | null;
   importPisPaid?: Decimal | null;
   importCofinsPaid?: Decimal | null;
+  /** The CBS the invoice states (vCBS; LC 214/2025, art. 47). */
+  cbsValue?: Decimal | null;
   creditRevenueGroup?: RevenueGroup | null;
 }
 
@@ -217,7 +219,7 @@ export class PurchaseService {
     return {
       creditSupplier: input.creditSupplier ?? null, creditProduct: input.creditProduct ?? null, icmsValue,
       importPisPaid: amount(input.importPisPaid, 'importPisPaid'), importCofinsPaid: amount(input.importCofinsPaid, 'importCofinsPaid'),
-      creditRevenueGroup: input.creditRevenueGroup ?? null,
+      cbsValue: amount(input.cbsValue, 'cbsValue'), creditRevenueGroup: input.creditRevenueGroup ?? null,
     };
   }
 

@@ -101,8 +101,8 @@ const UNSCALED = [
   'SealPriorityRegionRequirement.requiredShare', 'SealPriorityRegionRequirement.share', 'SealSpendingItem.organizationShare', 'SealSpendingItem.weight', 'SealCountedItem.weight', 'ProgramSpending.priorityRegionShare',
   // Shown half-even to 6 decimals (docs/LAW.md), and the ad valorem fractions of revenue.
   'TaxSegment.blendedCofinsPerM3', 'TaxSegment.blendedPisPerM3', 'TaxSegment.cofinsRate', 'TaxSegment.pisRate',
-  // The credit rates as fractions (1,65% = 0.0165) and the art. 31 share, unrounded.
-  'CreditLine.cofinsRate', 'CreditLine.pisRate', 'PresumedCreditPart.share', 'PurchaseCredit.cofinsRate', 'PurchaseCredit.pisRate',
+  // The credit rates as fractions (1,65% = 0.0165), the art. 31 share and the CBS presumed credit's rate, unrounded.
+  'CreditLine.cofinsRate', 'CreditLine.pisRate', 'PresumedCreditPart.share', 'PurchaseCredit.cofinsRate', 'PurchaseCredit.pisRate', 'CbsPurchaseCredit.rate',
 ];
 
 test('every Decimal field of reais, m³ or kg has its scale; the others are the listed ratios', async () => {

@@ -143,6 +143,10 @@ test('MonthsAcross2027: December 2026 with PIS/Cofins, January 2027 with the CBS
   // 40 m³ of own production sold on 2027-01-08; no import: the base is 40 m³, the amount unknown.
   expect(producer.january.fuelTaxes).toEqual([expect.objectContaining({ tax: 'CBS', status: 'RATE_NOT_PUBLISHED', volumeM3: '40.000', ratePerM3: null, due: null })]);
   expect(producer.january.warnings.map((w: any) => w.code)).toEqual(['RATE_NOT_PUBLISHED']);
+  // No purchase in January: no CBS credit; with the rate unknown nothing is deducted or payable.
+  expect([producer.january.credits.cbsPurchases, producer.january.net]).toEqual([[], {
+    cbsDue: null, cbsCredits: '0.00', cbsCreditsDeducted: null, cbsOffset: null, cbsNetDue: null, cbsCreditBalance: '0.00',
+  }]);
 });
 
 test('SealPlan: R$ 400.000 of castor from Feira de Santana (Semiárido) weighs 400.000 × 4 × 2 = 3.200.000; thirteen levers; nothing written', async () => {

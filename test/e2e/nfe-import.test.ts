@@ -195,6 +195,22 @@ test('a note with two items of one feedstock: its returns are matched by item nu
   expect((await api.gql(RETURNS, { i: [{ ...byKey, originalItem: 2, quantity: '301' }] })).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[0].quantity' });
 });
 
+test('a note of 2027 with the IBS/CBS group (NT 2025.002): the item\'s vCBS is recorded and is the purchase\'s CBS credit (LC 214/2025, art. 47)', async () => {
+  const key = nfeKey('60701190000104', 3012, '2701');
+  const IBSCBS = '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>7500.00</vBC><gIBSUF><pIBSUF>0.1000</pIBSUF><vIBSUF>7.50</vIBSUF></gIBSUF>'
+    + '<gIBSMun><pIBSMun>0.0000</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>7.50</vIBS><gCBS><pCBS>8.8000</pCBS><vCBS>660.00</vCBS></gCBS></gIBSCBS></IBSCBS>';
+  const note = (cbs: string) => Buffer.from(fixture('cooperative-note.xml').toString().replaceAll(KEYS.coop, key).replaceAll('2026-03-07', '2027-01-12')
+    .replace('</COFINS></imposto>', `</COFINS>${cbs}</imposto>`));
+  // A vCBS no NF-e writes is the file's fault, named; nothing written.
+  const bad = await upload(note(IBSCBS.replace('660.00', '660,00')));
+  expect([bad.status, bad.error?.problems?.[0].reason]).toEqual([400, 'item 1: vCBS "660,00" is not a number as an NF-e writes it (digits, a point before the decimals)']);
+  expect((await upload(note(IBSCBS))).import).toMatchObject({ purchases: 1, written: true });
+  const [row] = await api.db.dataSource.query(`SELECT id::text, cbs_value::text AS cbs FROM purchase WHERE invoice_key = $1`, [key]);
+  expect(row.cbs).toBe('660');
+  const month = await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2027, month: 1, asKnownOn: "2027-01-31") { credits { cbsPurchases { purchaseId status kind amount } } } }`, { p: own });
+  expect(month.taxPeriod.credits.cbsPurchases).toEqual([{ purchaseId: row.id, status: 'CREDIT', kind: 'ACQUISITION', amount: '660.00' }]);
+});
+
 test('malformed XML, an entity declaration, numbers no NF-e writes, nesting deeper than an NF-e and a ZIP bomb are refused, nothing written', async () => {
   const count = () => api.count('SELECT (SELECT count(*) FROM purchase) + (SELECT count(*) FROM sale)');
   const before = await count();

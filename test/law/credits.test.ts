@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { checkProperty } from '../support/property';
 import {
-  ApportionmentMethod, ClaimError, ClaimKind, Contribution, CreditProduct, CreditStatus, CreditSupplier, foldNet, monthCredits, purchaseCredit,
-  PurchaseCreditFacts, RevenueGroup,
+  ApportionmentMethod, CbsCreditFacts, cbsCredit, CbsCreditKind, ClaimError, ClaimKind, Contribution, CreditProduct, CreditStatus, CreditSupplier, foldNet,
+  monthCbsCredits, monthCredits, purchaseCredit, PurchaseCreditFacts, RevenueGroup,
 } from '../../src/law/credits';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
@@ -114,6 +114,60 @@ describe('the credit of one purchase', () => {
   });
 });
 
+describe('the CBS credit of one purchase from 2027 (LC 214/2025)', () => {
+  const fact = (over: Partial<CbsCreditFacts>): CbsCreditFacts => ({
+    purchaseId: '7', on: '2027-01-15', supplier: CreditSupplier.COMPANY, product: CreditProduct.VEGETABLE_OIL, cost: d('100000'), cbsValue: d('8800.00'), ...over,
+  });
+  const share: LawVersionRecord = {
+    parameter: 'cbs-presumed-credit', scope: null, value: { share: '0.035' }, validFrom: '2027-01-01', validUntil: null,
+    publishedOn: '2027-02-10', legalBasis: 'LC 214/2025, art. 168 (test figure)', seq: 10_001,
+  };
+  const law = createLawBook([...SHIPPED_LAW, share]);
+
+  test('the CBS the invoice states is the credit (art. 47); R$ 0,00 gives none; fuel for resale none whatever the invoice (art. 180)', () => {
+    const paid = cbsCredit(fact({}), shipped, asKnownOn);
+    expect([paid.status, paid.kind, paid.amount!.toFixed(2), paid.base!.toFixed(2)]).toEqual([CreditStatus.CREDIT, CbsCreditKind.ACQUISITION, '8800.00', '100000.00']);
+    expect(paid.legalBasis).toBe('LC 214/2025, art. 47');
+    const zero = cbsCredit(fact({ cbsValue: d(0) }), shipped, asKnownOn);
+    expect([zero.status, zero.reason, zero.amount]).toEqual([CreditStatus.NO_CREDIT, 'NO_CBS_ON_ACQUISITION', null]);
+    const resale = cbsCredit(fact({ product: CreditProduct.B100_FOR_RESALE }), shipped, asKnownOn);
+    expect([resale.status, resale.reason, resale.legalBasis]).toEqual([CreditStatus.NO_CREDIT, 'FUEL_FOR_RESALE', 'LC 214/2025, art. 180 caput']);
+    const fuel = cbsCredit(fact({ product: CreditProduct.FUEL_INPUT, cbsValue: d('12.345') }), shipped, asKnownOn);
+    expect([fuel.amount!.toFixed(2), fuel.legalBasis]).toEqual(['12.34', 'LC 214/2025, art. 47; fuel consumed in the operation: art. 180 § 1º']);
+  });
+
+  test('a legal entity or an import with no CBS recorded awaits it, never assumed', () => {
+    for (const supplier of [CreditSupplier.COMPANY, CreditSupplier.COOPERATIVE, CreditSupplier.ABROAD, null]) {
+      const c = cbsCredit(fact({ supplier, cbsValue: null }), law, '2027-12-31');
+      expect([c.status, c.reason, c.awaiting, c.amount]).toEqual([CreditStatus.AWAITING_FACT, 'CBS_NOT_RECORDED', 'cbsValue', null]);
+    }
+  });
+
+  test('a natural person with no CBS on the note: the presumed credit of art. 168 awaits its percentage, then cost × share from its publication', () => {
+    const farmer = fact({ supplier: CreditSupplier.NATURAL_PERSON, cbsValue: null, cost: d('12345.67') });
+    const before = cbsCredit(farmer, law, '2027-02-09');
+    expect([before.status, before.kind, before.awaiting, before.amount]).toEqual([CreditStatus.AWAITING_PARAMETER, CbsCreditKind.PRESUMED, 'cbs-presumed-credit', null]);
+    // 12.345,67 × 3,5% = 432,09845: 432,10.
+    const after = cbsCredit(farmer, law, '2027-02-10');
+    expect([after.status, after.kind, after.rate!.toFixed(), after.amount!.toFixed(2)]).toEqual([CreditStatus.CREDIT, CbsCreditKind.PRESUMED, '0.035', '432.10']);
+    expect(cbsCredit({ ...farmer, cost: null }, law, '2027-02-10').awaiting).toBe('cost');
+    // A farmer who opted to be a contributor (art. 164) states the CBS: that is the credit, not the presumed one.
+    expect(cbsCredit({ ...farmer, cbsValue: d('500') }, law, '2027-02-10').kind).toBe(CbsCreditKind.ACQUISITION);
+    // A return reverses its share, negative.
+    expect(cbsCredit({ ...farmer, cost: d('-1000') }, law, '2027-02-10').amount!.toFixed(2)).toBe('-35.00');
+  });
+
+  test('the month sums what is computed, reversals netted, and names what is awaited', () => {
+    const credits = [
+      cbsCredit(fact({ purchaseId: '1' }), shipped, asKnownOn), cbsCredit(fact({ purchaseId: '2', cbsValue: d('-880') }), shipped, asKnownOn),
+      cbsCredit(fact({ purchaseId: '3', cbsValue: null }), shipped, asKnownOn), cbsCredit(fact({ purchaseId: '4', supplier: CreditSupplier.NATURAL_PERSON, cbsValue: null }), shipped, asKnownOn),
+    ];
+    const month = monthCbsCredits(credits);
+    expect(month.total.toFixed(2)).toBe('7920.00');
+    expect(month.awaiting).toEqual(['CBS of purchase 3: cbsValue', 'CBS of purchase 4: cbs-presumed-credit']);
+  });
+});
+
 describe('the art. 31 presumed credit on biodiesel revenue', () => {
   const published: LawVersionRecord = {
     parameter: 'presumed-credit-biodiesel', scope: null, value: { share: '0.5' }, validFrom: '2026-03-01', validUntil: '2026-12-31',
@@ -197,6 +251,35 @@ describe('apportionment and balances', () => {
     expect(balances.map((b) => [b.tax, b.offsetAgainstCbs.toFixed(2), b.remaining.toFixed(2)])).toEqual([[Contribution.PIS, '1000.00', '0.00'], [Contribution.COFINS, '1000.00', '6000.00']]);
     // February's CBS rate is not published: the offset awaits it.
     expect([nets[2].cbsDue, nets[2].cbsOffset]).toEqual([null, null]);
+  });
+
+  test('from 2027 the CBS credits come off the CBS first, then the PIS/Cofins balances; an excess is carried, a reversal beyond them is payable', () => {
+    const dec = monthCredits({ purchases: [common], revenue: [{ on: '2026-12-31', group: RevenueGroup.TAXED_DOMESTIC, revenue: d('1') }], method: null, law: shipped, asKnownOn });
+    const cbsMonth = (month: number, cbsDue: string | null, cbsCredits: string) => ({
+      year: 2027, month, pisDebit: null, cofinsDebit: null, lines: [], cbsDue: cbsDue === null ? null : d(cbsDue), cbsLevied: true, cbsCredits: d(cbsCredits), claims: [],
+    });
+    const { nets, balances } = foldNet([
+      { year: 2026, month: 12, pisDebit: d('650'), cofinsDebit: d('600'), lines: dec.lines, cbsDue: null, cbsLevied: false, claims: [] },
+      cbsMonth(1, '3000', '1500'),
+      cbsMonth(2, '400', '900'),
+      cbsMonth(3, null, '100'),
+      cbsMonth(4, '700', '0'),
+      cbsMonth(5, '100', '-800'),
+    ]);
+    const row = (n: (typeof nets)[number]) => [n.cbsCredits, n.cbsCreditsDeducted, n.cbsOffset, n.cbsNetDue, n.cbsCreditBalance].map((v) => v?.toFixed(2) ?? null);
+    // December leaves PIS 1.000,00 and Cofins 7.000,00. January: 3.000,00 − 1.500,00 of its credits − 1.500,00 of those balances.
+    expect(row(nets[1])).toEqual(['1500.00', '1500.00', '1500.00', '0.00', '0.00']);
+    // February: 900,00 of credits against 400,00 of CBS; 500,00 carried, no balance touched.
+    expect(row(nets[2])).toEqual(['900.00', '400.00', '0.00', '0.00', '500.00']);
+    // March: no rate published; its credits join the carried ones, nothing is deducted.
+    expect(row(nets[3])).toEqual(['100.00', null, null, null, '600.00']);
+    // April: the 600,00 carried first, then 100,00 of the PIS/Cofins balances.
+    expect(row(nets[4])).toEqual(['0.00', '600.00', '100.00', '0.00', '0.00']);
+    // May: a return reverses 800,00 with no CBS credit left: added to the 100,00 due, which the Cofins balance then offsets.
+    expect(row(nets[5])).toEqual(['-800.00', '-800.00', '900.00', '0.00', '0.00']);
+    expect(balances.map((b) => [b.tax, b.offsetAgainstCbs.toFixed(2), b.remaining.toFixed(2)])).toEqual([[Contribution.PIS, '1000.00', '0.00'], [Contribution.COFINS, '1500.00', '5500.00']]);
+    // Before 2027 the month has no CBS credit figures at all.
+    expect(row(nets[0])).toEqual([null, null, null, null, null]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { registerEnumType } from 'type-graphql';
-import { ApportionmentMethod, ClaimKind, Contribution, CreditKind, CreditProduct, CreditStatus, CreditSupplier, IncidenceRegime, RevenueGroup } from '../../services/credit.service';
+import { ApportionmentMethod, CbsCreditKind, ClaimKind, Contribution, CreditKind, CreditProduct, CreditStatus, CreditSupplier, IncidenceRegime, RevenueGroup } from '../../services/credit.service';
 
 registerEnumType(CreditSupplier, {
   name: 'CreditSupplier',
@@ -72,5 +72,13 @@ registerEnumType(IncidenceRegime, {
   valuesConfig: {
     NON_CUMULATIVE: { description: 'Non-cumulative (Lei 10.637/2002; Lei 10.833/2003): credits deducted; EFD COD_CONT 03.' },
     CUMULATIVE: { description: 'Cumulative (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10): no credits; EFD COD_CONT 53.' },
+  },
+});
+registerEnumType(CbsCreditKind, {
+  name: 'CbsCreditKind',
+  description: 'The kind of a CBS credit from 2027.',
+  valuesConfig: {
+    ACQUISITION: { description: 'The CBS the acquisition\'s invoice states (LC 214/2025, art. 47).' },
+    PRESUMED: { description: 'The presumed credit on a purchase from a rural producer who is not a contributor (LC 214/2025, art. 168 with art. 164).' },
   },
 });

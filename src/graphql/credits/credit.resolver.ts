@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { IncidenceRegime, MonthCreditsView } from '../../services/credit.service';
-import type { PurchaseCredit } from '../../law/credits/types';
+import type { CbsCredit, PurchaseCredit } from '../../law/credits/types';
 import { NotFoundError } from '../../services/errors';
 import { PurchaseType } from '../purchase/purchase.type';
 import { TaxPeriodView } from '../../services/tax-period.service';
@@ -9,7 +9,7 @@ import { listed, LISTED_BOUND, ListPageArgs } from '../listed';
 import { DateScalar } from '../scalars';
 import { TaxPeriodType } from '../tax-period/tax-period.type';
 import {
-  CreditApportionmentElectionType, CreditBalanceType, CreditClaimType, ElectCreditApportionmentInput, ElectIncidenceRegimeInput, IncidenceElectionType, PurchaseCreditType, RecordCreditClaimInput, TaxPeriodCreditsType, TaxPeriodNetType,
+  CbsPurchaseCreditType, CreditApportionmentElectionType, CreditBalanceType, CreditClaimType, ElectCreditApportionmentInput, ElectIncidenceRegimeInput, IncidenceElectionType, PurchaseCreditType, RecordCreditClaimInput, TaxPeriodCreditsType, TaxPeriodNetType,
 } from './credit.type';
 
 // credits, net and balances of one month share one computation.
@@ -63,15 +63,38 @@ export class MonthCreditsResolver {
   purchaseCount(@Root() c: MonthCreditsView) {
     return c.purchases.length;
   }
+
+  @FieldResolver(() => [CbsPurchaseCreditType], {
+    description: `From 2027: each purchase of the month (by purchasedOn) and its CBS credit (LC 214/2025, arts. 47, 168 and 180); empty before 2027. All of them, or a page with \`first\`; ${LISTED_BOUND} (QUERY_TOO_COMPLEX beyond: page them).`,
+  })
+  cbsPurchases(
+    @Root() c: MonthCreditsView,
+    @Args(() => ListPageArgs) page: ListPageArgs,
+    @Ctx() ctx: Context,
+  ) {
+    return listed(ctx, c.cbs, 'cbsPurchases', page);
+  }
+}
+
+async function purchaseOf(c: { purchaseId: string }, ctx: Context) {
+  const p = await ctx.loaders.purchase.load(c.purchaseId);
+  if (!p) throw new NotFoundError('Purchase', c.purchaseId);
+  return p;
 }
 
 @Resolver(() => PurchaseCreditType)
 export class PurchaseCreditResolver {
   @FieldResolver(() => PurchaseType, { description: 'The purchase, with the facts its credit was decided on (batched: one statement per request).' })
-  async purchase(@Root() c: PurchaseCredit, @Ctx() ctx: Context) {
-    const p = await ctx.loaders.purchase.load(c.purchaseId);
-    if (!p) throw new NotFoundError('Purchase', c.purchaseId);
-    return p;
+  purchase(@Root() c: PurchaseCredit, @Ctx() ctx: Context) {
+    return purchaseOf(c, ctx);
+  }
+}
+
+@Resolver(() => CbsPurchaseCreditType)
+export class CbsPurchaseCreditResolver {
+  @FieldResolver(() => PurchaseType, { description: 'The purchase, with the facts its CBS credit was decided on (batched: one statement per request).' })
+  purchase(@Root() c: CbsCredit, @Ctx() ctx: Context) {
+    return purchaseOf(c, ctx);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { ApportionmentMethod, ClaimKind, Contribution, CreditKind, CreditStatus, IncidenceRegime, RevenueGroup } from '../../services/credit.service';
+import { ApportionmentMethod, CbsCreditKind, ClaimKind, Contribution, CreditKind, CreditStatus, IncidenceRegime, RevenueGroup } from '../../services/credit.service';
 import { Decimal } from '../../law/decimal';
 import { DateScalar, DecimalScalar, Money } from '../scalars';
 import './credit.enums';
@@ -18,6 +18,20 @@ export class PurchaseCreditType {
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Cofins credit, half-even to the centavo.' }) cofins: Decimal | null;
   @Field(() => String, { nullable: true, description: 'NAT_BC_CRED (table 4.3.7): 02 inputs.' }) natBcCred: string | null;
   @Field(() => RevenueGroup, { nullable: true, description: 'Under direct allocation, the revenue the purchase served.' }) allocatedTo: RevenueGroup | null;
+  @Field({ description: 'The provisions applied.' }) legalBasis: string;
+}
+
+@ObjectType('CbsPurchaseCredit', { description: 'The CBS credit of one purchase of the month from 2027 (LC 214/2025, arts. 47, 168 and 180), or why none, or what it awaits; a return reverses its share, negative, on its day.' })
+export class CbsPurchaseCreditType {
+  @Field(() => ID, { description: 'The purchase.' }) purchaseId: string;
+  @Field(() => DateScalar, { description: 'The day of the acquisition, or of the return that reverses its share.' }) on: string;
+  @Field(() => CreditStatus, { description: 'Whether the credit is computed.' }) status: CreditStatus;
+  @Field(() => CbsCreditKind, { nullable: true, description: 'ACQUISITION or PRESUMED; null without a credit.' }) kind: CbsCreditKind | null;
+  @Field(() => String, { nullable: true, description: 'Why no credit or what is awaited: FUEL_FOR_RESALE, NO_CBS_ON_ACQUISITION, CBS_NOT_RECORDED, PRESUMED_RATE_NOT_PUBLISHED, COST_NOT_RECORDED (docs/LAW.md, "CBS credits").' }) reason: string | null;
+  @Field(() => String, { nullable: true, description: 'The purchase field (cbsValue, cost) or parameter (cbs-presumed-credit) awaited.' }) awaiting: string | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'The acquisition\'s value.' }) base: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'The presumed credit\'s percentage, a fraction; null for the CBS paid.' }) rate: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'The credit, half-even to the centavo; negative for a return.' }) amount: Decimal | null;
   @Field({ description: 'The provisions applied.' }) legalBasis: string;
 }
 
@@ -69,8 +83,11 @@ export class TaxPeriodNetType {
   @Money() @Field(() => DecimalScalar, { description: 'PIS/Pasep payable.' }) pisDue: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Cofins payable.' }) cofinsDue: Decimal;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'From 2027: the CBS on biodiesel before offsets; null before 2027 or while its rate is not published.' }) cbsDue: Decimal | null;
-  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'PIS/Pasep and Cofins balances offset against the CBS (LC 214/2025, art. 378 III); null while the CBS is not known.' }) cbsOffset: Decimal | null;
-  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'cbsDue − cbsOffset.' }) cbsNetDue: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'From 2027: the month\'s CBS credits (credits.cbsPurchases computed, returns netted; LC 214/2025, arts. 47 and 168); null before 2027.' }) cbsCredits: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'CBS credits, of the month and carried from earlier months, deducted from cbsDue before any offset; null while the CBS is not known.' }) cbsCreditsDeducted: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'CBS credits carried after the month; null before 2027.' }) cbsCreditBalance: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'PIS/Pasep and Cofins balances offset against the CBS left after its credits (LC 214/2025, art. 378 III); null while the CBS is not known.' }) cbsOffset: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'cbsDue − cbsCreditsDeducted − cbsOffset.' }) cbsNetDue: Decimal | null;
   @Money() @Field(() => DecimalScalar, { description: 'PIS/Pasep balances that may be refunded or offset after this month (groups 200/300, quarters ended; Lei 11.116/2005, art. 16).' }) pisRefundable: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Cofins counterpart of pisRefundable.' }) cofinsRefundable: Decimal;
 }

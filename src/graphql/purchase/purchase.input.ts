@@ -32,5 +32,6 @@ export class RecordPurchaseInput {
   @Field(() => DecimalScalar, { nullable: true, description: 'ICMS in the cost, excluded from the credit\'s base (Lei 10.637/2002, art. 3º § 2º III); 0 when none. Absent: the credit is awaited.' }) icmsValue?: Decimal | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'Imports (creditSupplier ABROAD): PIS/Pasep-Importação actually paid (Lei 10.865/2004, art. 15 § 1º).' }) importPisPaid?: Decimal | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'Imports: Cofins-Importação actually paid, without the additional (Lei 10.865/2004, art. 15 § 1º-A).' }) importCofinsPaid?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'From 2027: the CBS on the acquisition as its invoice states it (vCBS; an import, the CBS paid on it), the credit of LC 214/2025, art. 47; 0 when it bore none. Absent: a natural person\'s lot takes the presumed credit of art. 168, any other lot\'s credit is awaited. An NF-e import reads it from the item.' }) cbsValue?: Decimal | null;
   @Field(() => RevenueGroup, { nullable: true, description: 'Under DIRECT_ALLOCATION: the revenue the input served (Lei 10.637/2002, art. 3º § 8º I).' }) creditRevenueGroup?: RevenueGroup | null;
 }

@@ -27,6 +27,7 @@ export class PurchaseType {
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'ICMS included in the cost, excluded from the credit\'s base (art. 3º § 2º III); null: not recorded.' }) icmsValue: Decimal | null;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Imports: PIS/Pasep-Importação actually paid (Lei 10.865/2004, art. 15 § 1º).' }) importPisPaid: Decimal | null;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Imports: Cofins-Importação actually paid (Lei 10.865/2004, art. 15 § 1º).' }) importCofinsPaid: Decimal | null;
+  @Money() @Field(() => DecimalScalar, { nullable: true, description: 'The CBS the invoice states (vCBS), the credit of an acquisition from 2027 (LC 214/2025, art. 47); null: not recorded.' }) cbsValue: Decimal | null;
   @Field(() => RevenueGroup, { nullable: true, description: 'Under direct allocation, the revenue the input served (art. 3º § 8º I), as recorded.' }) creditRevenueGroup: RevenueGroup | null;
   @Field(() => RecordState, { description: 'ACTIVE, or CANCELLED with its NF-e (cancelDocument): a cancelled record is kept but counted by no computation.' }) state: RecordState;
   @Field(() => Int, { description: 'Raised by each correction; a correction names it as expectedVersion (else CONFLICT VERSION_MISMATCH).' }) version: number;

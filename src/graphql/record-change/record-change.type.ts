@@ -80,6 +80,7 @@ export class CorrectPurchaseInput {
   @Field(() => ID, { nullable: true, description: 'Contract of the same producer the lot was bought under.' }) contractId?: string | null;
   @Field(() => PurchasePurpose, { nullable: true, description: 'Raw material for biodiesel or another product.' }) purpose?: PurchasePurpose;
   @Field(() => String, { nullable: true, description: 'The NF-e access key of the note that documents the lot.' }) invoiceKey?: string | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'The CBS the invoice states (vCBS), as in recordPurchases.' }) cbsValue?: Decimal | null;
 }
 
 @InputType('CorrectSaleInput', { description: 'The fields of a sale to correct; an absent field is kept. The result must pass every rule of recordSales.' })

@@ -13,6 +13,8 @@ export interface NfeItem {
   value: string;
   /** The PIS/Cofins CST of the item (imposto/PIS/…/CST), read for the credits it decides. */
   pisCofinsCst: string | null;
+  /** The item's CBS (imposto/IBSCBS/gIBSCBS/gCBS/vCBS, NT 2025.002), read for the credit of LC 214/2025, art. 47. */
+  cbsValue: string | null;
   /** An import's declaration (prod/DI): its number and clearance date. */
   declaration: { number: string; clearedOn: string | null } | null;
 }
@@ -95,11 +97,13 @@ export function parseNfe(bytes: Buffer): NfeDocument {
     const pis = det.imposto?.PIS ? Object.values(det.imposto.PIS)[0] as Record<string, unknown> : undefined;
     const di = Array.isArray(prod.DI) ? prod.DI[0] : prod.DI;
     const number = Number(det['@nItem']);
+    const cbs = det.imposto?.IBSCBS?.gIBSCBS?.gCBS?.vCBS;
     return {
       number,
       code: text0(prod.cProd), description: text0(prod.xProd), ncm: text0(prod.NCM), cfop: text0(prod.CFOP),
       unit: text0(prod.uCom).toUpperCase(), quantity: decimalText(prod.qCom, 'qCom', number), value: decimalText(prod.vProd, 'vProd', number),
       pisCofinsCst: pis?.CST === undefined ? null : String(pis.CST),
+      cbsValue: cbs === undefined ? null : decimalText(cbs, 'vCBS', number),
       declaration: di ? { number: text0(di.nDI), clearedOn: di.dDesemb ? text0(di.dDesemb).slice(0, 10) : null } : null,
     };
   });

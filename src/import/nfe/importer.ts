@@ -256,6 +256,7 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
           producerId, purchasedOn: d.issuedOn, feedstock, quantityKg: kg, cost: new Decimal(item.value), ...supplier,
           originMunicipalityCode: other.municipalityCode, invoiceKey: d.key, invoiceItem: item.number, supplierDocument: other.document,
           pisCofinsCst: item.pisCofinsCst && /^\d{2}$/.test(item.pisCofinsCst) ? item.pisCofinsCst : null,
+          cbsValue: item.cbsValue === null ? null : new Decimal(item.cbsValue),
         },
         at: at(item.number),
       });

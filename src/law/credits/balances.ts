@@ -13,6 +13,8 @@ export interface NetMonthInput {
   lines: CreditLine[];
   cbsDue: Decimal | null;
   cbsLevied: boolean;
+  /** The month's CBS credits (LC 214/2025, arts. 47 and 168), reversals netted; none when absent. */
+  cbsCredits?: Decimal;
   claims: ClaimFacts[];
   /** False under the cumulative regime. */
   deducts?: boolean;
@@ -34,6 +36,10 @@ export interface MonthNet {
   cofinsDue: Decimal;
   /** From 2027; null while the rate is not published. */
   cbsDue: Decimal | null;
+  /** From 2027 (null before): the month's CBS credits, those of earlier months used, and what is carried after the month. */
+  cbsCredits: Decimal | null;
+  cbsCreditsDeducted: Decimal | null;
+  cbsCreditBalance: Decimal | null;
   cbsOffset: Decimal | null;
   cbsNetDue: Decimal | null;
   /** Lei 11.116/2005, art. 16. */
@@ -59,10 +65,11 @@ export class ClaimError extends Error {
   }
 }
 
-/** Lei 10.637/2002, art. 3º § 4º (no time limit); from 2027 LC 214/2025, art. 378 III. */
+/** Lei 10.637/2002, art. 3º § 4º (no time limit); from 2027 LC 214/2025, arts. 47 and 378 III. */
 export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: Balance[] } {
   const balances: Balance[] = [];
   const nets: MonthNet[] = [];
+  let cbsCarried = ZERO;
   for (const m of months) {
     const own = (b: Balance) => b.originYear === m.year && b.originMonth === m.month;
     for (const line of m.lines) {
@@ -121,8 +128,15 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
     const cofins = owed(Contribution.COFINS, m.cofinsDebit);
 
     let cbsOffset: Decimal | null = null;
+    let cbsCreditsDeducted: Decimal | null = null;
+    const cbsAvailable = m.cbsLevied ? cbsCarried.plus(m.cbsCredits ?? ZERO) : ZERO;
+    if (m.cbsLevied) cbsCarried = cbsAvailable;
     if (m.cbsLevied && m.cbsDue !== null) {
-      let left = m.cbsDue;
+      // Interpretation (docs/LAW.md): the CBS credits first (LC 214/2025, art. 47), then the PIS/Cofins
+      // balances (art. 378 III); a reversal beyond the credits adds to the CBS payable.
+      cbsCreditsDeducted = cbsAvailable.gt(0) ? Decimal.min(m.cbsDue, cbsAvailable) : cbsAvailable;
+      cbsCarried = cbsAvailable.minus(cbsCreditsDeducted);
+      let left = m.cbsDue.minus(cbsCreditsDeducted);
       cbsOffset = ZERO;
       // LC 214/2025, art. 378 III: every balance, group 100 included; the oldest first, PIS/Pasep before Cofins (Interpretation).
       const taxOrder = (b: Balance) => (b.tax === Contribution.PIS ? 0 : 1);
@@ -146,7 +160,9 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
       year: m.year, month: m.month, pisDebit: m.pisDebit ?? ZERO, cofinsDebit: m.cofinsDebit ?? ZERO,
       pisCreditsOfMonthDeducted: pis.ownUsed, cofinsCreditsOfMonthDeducted: cofins.ownUsed, pisEarlierDeducted: pis.earlierUsed, cofinsEarlierDeducted: cofins.earlierUsed,
       pisDue: pis.due, cofinsDue: cofins.due,
-      cbsDue: m.cbsLevied ? m.cbsDue : null, cbsOffset, cbsNetDue: cbsOffset === null || m.cbsDue === null ? null : m.cbsDue.minus(cbsOffset),
+      cbsDue: m.cbsLevied ? m.cbsDue : null,
+      cbsCredits: m.cbsLevied ? m.cbsCredits ?? ZERO : null, cbsCreditsDeducted, cbsCreditBalance: m.cbsLevied ? cbsCarried : null,
+      cbsOffset, cbsNetDue: cbsOffset === null || cbsCreditsDeducted === null ? null : m.cbsDue!.minus(cbsCreditsDeducted).minus(cbsOffset),
       pisRefundable: refundable(Contribution.PIS), cofinsRefundable: refundable(Contribution.COFINS),
     });
   }

@@ -161,3 +161,27 @@ export interface ClaimFacts {
   filedOn: IsoDate;
   amount: Decimal;
 }
+
+export enum CbsCreditKind {
+  /** LC 214/2025, art. 47: the CBS on the acquisition. */
+  ACQUISITION = 'ACQUISITION',
+  /** LC 214/2025, art. 168: a purchase from a rural producer who is not a contributor (art. 164). */
+  PRESUMED = 'PRESUMED',
+}
+
+export interface CbsCredit {
+  purchaseId: string;
+  on: IsoDate;
+  status: CreditStatus;
+  kind: CbsCreditKind | null;
+  /** Why no credit, or what is awaited (docs/LAW.md, "CBS credits"). */
+  reason: string | null;
+  /** The purchase field or parameter awaited. */
+  awaiting: string | null;
+  base: Decimal | null;
+  /** The presumed credit's percentage, a fraction; null for a credit of the CBS paid. */
+  rate: Decimal | null;
+  /** Negative for a return: the credit reversed. */
+  amount: Decimal | null;
+  legalBasis: string;
+}
