@@ -4,7 +4,7 @@ import { zipSync } from 'fflate';
 import { PurchaseInvoiceItem1766460000000 } from '../../src/database/migrations/1766460000000-purchase-invoice-item';
 import { RETURN_NOTE_LOCK_KEY } from '../../src/import/nfe/importer';
 import { Caller, startTestApi, TestApi } from '../support/api';
-import { FEIRA, nfeKey, ownAndOtherProducers, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
+import { FEIRA, newCnpj, nfeKey, ownAndOtherProducers, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * NF-e XML in (test/fixtures/nfe, written by hand; each key's digit is right): what each note
@@ -193,6 +193,26 @@ test('a note with two items of one feedstock: its returns are matched by item nu
   expect((await api.ok(RETURNS, { i: [{ ...byKey, originalItem: 1 }] })).recordReturns).toEqual([{ purchaseId: first.id, originalItem: 1, quantity: '100.000' }]);
   // Item 2 already lost 300 of its 600 kg: 301 more is too much for it, though item 1 could hold it.
   expect((await api.gql(RETURNS, { i: [{ ...byKey, originalItem: 2, quantity: '301' }] })).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[0].quantity' });
+});
+
+test('a company\'s note: its CNPJ is a legal entity and its ICMS comes off the credit\'s base; both can be corrected', async () => {
+  const company = newCnpj();
+  const key = nfeKey(company, 3013);
+  const ICMS = '<ICMS><ICMS00><orig>0</orig><CST>00</CST><modBC>3</modBC><vBC>7500.00</vBC><pICMS>12.00</pICMS><vICMS>900.00</vICMS></ICMS00></ICMS>';
+  const xml = fixture('cooperative-note.xml').toString().replaceAll(KEYS.coop, key).replaceAll('60701190000104', company)
+    .replace('<NCM>12019000</NCM>', '<NCM>15071000</NCM>').replace('Soja em grao', 'Oleo de soja bruto').replaceAll('<CST>70</CST>', '<CST>01</CST>').replace('<imposto>', `<imposto>${ICMS}`);
+  expect((await upload(Buffer.from(xml))).import).toMatchObject({ purchases: 1, written: true });
+  const [row] = await api.db.dataSource.query(`SELECT id::text, feedstock, supplier_kind, credit_supplier, icms_value::text AS icms, version FROM purchase WHERE invoice_key = $1`, [key]);
+  expect(row).toMatchObject({ feedstock: 'SOYBEAN_OIL', supplier_kind: 'THIRD_PARTY', credit_supplier: 'COMPANY', icms: '900' });
+  // A note with no ICMS group (the cooperative's) records no ICMS: its credit would await it.
+  expect((await api.db.dataSource.query(`SELECT icms_value FROM purchase WHERE invoice_key = $1`, [KEYS.coop]))[0].icms_value).toBeNull();
+  const credit = async () => (await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 3) { credits { purchases { purchaseId status base pis cofins } } } }`, { p: own }))
+    .taxPeriod.credits.purchases.find((c: { purchaseId: string }) => c.purchaseId === row.id);
+  // (7.500,00 − 900,00) × 1,65% = 108,90; × 7,6% = 501,60.
+  expect(await credit()).toEqual({ purchaseId: row.id, status: 'CREDIT', base: '6600.00', pis: '108.90', cofins: '501.60' });
+  // The ICMS was recovered elsewhere: correctPurchase records none, and the base is the whole value.
+  await api.ok(`mutation($id: ID!, $v: Int!) { correctPurchase(id: $id, expectedVersion: $v, input: { icmsValue: "0", pisCofinsCst: "02" }) { purchase { icmsValue pisCofinsCst } } }`, { id: row.id, v: row.version });
+  expect(await credit()).toEqual({ purchaseId: row.id, status: 'CREDIT', base: '7500.00', pis: '123.75', cofins: '570.00' });
 });
 
 test('a note of 2027 with the IBS/CBS group (NT 2025.002): the item\'s vCBS is recorded and is the purchase\'s CBS credit (LC 214/2025, art. 47)', async () => {

@@ -7,6 +7,8 @@ import { PurchaseType } from '../purchase/purchase.type';
 import { SaleType } from '../sale/sale.type';
 import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
 import { TaxPeriodType } from '../tax-period/tax-period.type';
+import { CreditProduct, CreditSupplier, RevenueGroup } from '../../services/credit.service';
+import '../credits/credit.enums';
 
 const CLOSED_PERIODS = 'The closed tax months the change reached (an ADMIN\'s change only; anyone else\'s is refused with CONFLICT PERIOD_CLOSED): each as it reads now, its snapshot kept, with recomputedDiffers and differences giving the drift of the recomputation from what was closed.';
 const EVALUATED_YEARS = 'The Selo years already evaluated (sealEvaluation) that the change reached: an ADMIN\'s change only.';
@@ -80,6 +82,13 @@ export class CorrectPurchaseInput {
   @Field(() => ID, { nullable: true, description: 'Contract of the same producer the lot was bought under.' }) contractId?: string | null;
   @Field(() => PurchasePurpose, { nullable: true, description: 'Raw material for biodiesel or another product.' }) purpose?: PurchasePurpose;
   @Field(() => String, { nullable: true, description: 'The NF-e access key of the note that documents the lot.' }) invoiceKey?: string | null;
+  @Field(() => String, { nullable: true, description: 'The supplier\'s PIS/Cofins CST on the document, as in recordPurchases.' }) pisCofinsCst?: string | null;
+  @Field(() => CreditSupplier, { nullable: true, description: 'Who sold, for the credit, as in recordPurchases.' }) creditSupplier?: CreditSupplier | null;
+  @Field(() => CreditProduct, { nullable: true, description: 'What was bought, for the credit, as in recordPurchases.' }) creditProduct?: CreditProduct | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'ICMS in the cost, excluded from the credit\'s base, as in recordPurchases.' }) icmsValue?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Imports: PIS/Pasep-Importação actually paid, as in recordPurchases.' }) importPisPaid?: Decimal | null;
+  @Field(() => DecimalScalar, { nullable: true, description: 'Imports: Cofins-Importação actually paid, as in recordPurchases.' }) importCofinsPaid?: Decimal | null;
+  @Field(() => RevenueGroup, { nullable: true, description: 'Under DIRECT_ALLOCATION: the revenue the input served, as in recordPurchases.' }) creditRevenueGroup?: RevenueGroup | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'The CBS the invoice states (vCBS), as in recordPurchases.' }) cbsValue?: Decimal | null;
 }
 

@@ -7,6 +7,7 @@ import { Actor } from '../../services/actor';
 import { AppError, BadInputError, NotFoundError } from '../../services/errors';
 import { isId } from '../../services/record-batch';
 import { RecordImportInput } from '../../services/biodiesel-import.service';
+import { CreditSupplier } from '../../services/credit.service';
 import { RecordPurchaseInput } from '../../services/purchase.service';
 import { RecordReturnInput } from '../../services/record-return.service';
 import { RecordSaleInput } from '../../services/sale.service';
@@ -256,6 +257,7 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
           producerId, purchasedOn: d.issuedOn, feedstock, quantityKg: kg, cost: new Decimal(item.value), ...supplier,
           originMunicipalityCode: other.municipalityCode, invoiceKey: d.key, invoiceItem: item.number, supplierDocument: other.document,
           pisCofinsCst: item.pisCofinsCst && /^\d{2}$/.test(item.pisCofinsCst) ? item.pisCofinsCst : null,
+          icmsValue: item.icmsValue === null ? null : new Decimal(item.icmsValue),
           cbsValue: item.cbsValue === null ? null : new Decimal(item.cbsValue),
         },
         at: at(item.number),
@@ -332,7 +334,7 @@ function keptOnce<T extends { at: NfeProblem }>(rows: T[], itemOf: (r: T) => str
 
 function supplierOf(
   document: string | null, name: string, farmers: Map<string, string>, organizations: Map<string, { id: string; kind: string }>,
-): Pick<RecordPurchaseInput, 'supplierKind' | 'familyFarmerId' | 'organizationId' | 'supplierName'> | Message {
+): Pick<RecordPurchaseInput, 'supplierKind' | 'familyFarmerId' | 'organizationId' | 'supplierName' | 'creditSupplier'> | Message {
   if (document?.length === 11) {
     const id = farmers.get(document);
     return id ? { supplierKind: SupplierKind.FAMILY_FARMER, familyFarmerId: id } : message('nfe.farmerUnknown', { cpf: document });
@@ -340,7 +342,8 @@ function supplierOf(
   if (document?.length === 14) {
     const org = organizations.get(document);
     if (org) return { supplierKind: org.kind as SupplierKind, organizationId: org.id };
-    return { supplierKind: SupplierKind.THIRD_PARTY, supplierName: name || document };
+    // A CNPJ names a legal entity domiciled in Brazil: the supplier the credit needs (Lei 10.637/2002, art. 3º § 3º I).
+    return { supplierKind: SupplierKind.THIRD_PARTY, supplierName: name || document, creditSupplier: CreditSupplier.COMPANY };
   }
   return message('nfe.noSupplierDocument');
 }

@@ -24,7 +24,7 @@ export function purchaseCredit(f: PurchaseCreditFacts, law: LawBook, asKnownOn: 
   if (f.purchasedOn > PIS_COFINS_END) return none(CreditStatus.NO_CREDIT, 'PIS_COFINS_EXTINCT', 'EC 132/2023, ADCT art. 126, II');
   const rates = law.creditBasicRates(f.purchasedOn, asKnownOn);
   if (!rates) return none(CreditStatus.NO_CREDIT, 'OUTSIDE_NON_CUMULATIVE_REGIME', 'Lei 10.833/2003, art. 3º; Lei 10.637/2002, art. 3º');
-  if (f.supplier === null) return none(CreditStatus.AWAITING_FACT, 'SUPPLIER_NOT_RECORDED', BASIC_BASIS, 'supplierTaxKind');
+  if (f.supplier === null) return none(CreditStatus.AWAITING_FACT, 'SUPPLIER_NOT_RECORDED', BASIC_BASIS, 'creditSupplier');
   if (f.product === null) return none(CreditStatus.AWAITING_FACT, 'PRODUCT_NOT_RECORDED', BASIC_BASIS, 'creditProduct');
   // A natural person (a family farmer included) never gives the basic credit.
   if (f.supplier === CreditSupplier.NATURAL_PERSON) {
