@@ -5,6 +5,7 @@ import { isIsoDate } from '../law/dates';
 import {
   BiodieselOrigin, Feedstock, FomentoKind, Market, PurchasePurpose, RateCategory, RegistrationKind, SupplierKind, TaxPeriodStatus, TaxRegime,
 } from '../law/types';
+import { CreditProduct, CreditSupplier, RevenueGroup } from '../law/credits/types';
 
 /** Notations only: no legal figure is decided here. */
 
@@ -142,6 +143,26 @@ export const PORTUGUESE_NAMES: Record<string, Record<string, string[]>> = {
     [FomentoKind.INVESTMENT]: ['INVESTIMENTO'],
     [FomentoKind.OTHER]: ['OUTRO'],
   },
+  CreditSupplier: {
+    [CreditSupplier.NATURAL_PERSON]: ['PESSOA_FÍSICA'],
+    [CreditSupplier.COOPERATIVE]: ['COOPERATIVA'],
+    [CreditSupplier.COMPANY]: ['PESSOA_JURÍDICA', 'EMPRESA'],
+    [CreditSupplier.ABROAD]: ['EXTERIOR', 'DOMICILIADO_NO_EXTERIOR'],
+  },
+  CreditProduct: {
+    [CreditProduct.IN_NATURA]: ['IN_NATURA'],
+    [CreditProduct.SOYBEAN]: ['SOJA_EM_GRÃO', 'SOJA'],
+    [CreditProduct.VEGETABLE_OIL]: ['ÓLEO_VEGETAL'],
+    [CreditProduct.ANIMAL_FAT]: ['GORDURA_ANIMAL'],
+    [CreditProduct.INPUT]: ['INSUMO'],
+    [CreditProduct.FUEL_INPUT]: ['COMBUSTÍVEL_INSUMO', 'COMBUSTÍVEL'],
+    [CreditProduct.B100_FOR_RESALE]: ['B100_PARA_REVENDA'],
+  },
+  RevenueGroup: {
+    [RevenueGroup.TAXED_DOMESTIC]: ['MERCADO_INTERNO_TRIBUTADO'],
+    [RevenueGroup.UNTAXED_DOMESTIC]: ['MERCADO_INTERNO_NÃO_TRIBUTADO'],
+    [RevenueGroup.EXPORT]: ['EXPORTAÇÃO'],
+  },
 };
 
 export function nameKey(text: string): string {
@@ -187,4 +208,7 @@ export const ENUMS = {
   TaxRegime: enumNames('TaxRegime', TaxRegime),
   TaxPeriodStatus: enumNames('TaxPeriodStatus', TaxPeriodStatus),
   FomentoKind: enumNames('FomentoKind', FomentoKind),
+  CreditSupplier: enumNames('CreditSupplier', CreditSupplier),
+  CreditProduct: enumNames('CreditProduct', CreditProduct),
+  RevenueGroup: enumNames('RevenueGroup', RevenueGroup),
 };

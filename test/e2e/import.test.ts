@@ -164,6 +164,31 @@ describe('purchases', () => {
     expect(audit[0]).toMatchObject({ actor: 'system', role: 'ADMIN', entity: 'Purchase', producer_id: producerId, after: { rows: 5, quantityKg: '4600.25', cost: '9200' } });
   });
 
+  it('imports the facts of the credits under English or Portuguese names, each checked as recordPurchases checks it', async () => {
+    const credit = 'purchasedOn,feedstock,quantityKg,cost,supplierKind,supplierName,originMunicipalityCode,pisCofinsCst,creditSupplier,creditProduct,icmsValue,importPisPaid,importCofinsPaid,creditRevenueGroup,cbsValue,externalId';
+    await run('purchases', [credit,
+      '2025-09-10,SOYBEAN_OIL,1000,10000,THIRD_PARTY,Esmagadora,4314100,01,COMPANY,VEGETABLE_OIL,1200,,,TAXED_DOMESTIC,,cf-1',
+      '2025-09-11,OTHER,10,5000,THIRD_PARTY,Trading,4314100,,ABROAD,INPUT,,82.50,380,,,cf-2'].join('\n'), { producerId });
+    await run('purchases', ['dataDaCompra,materiaPrima,quantidadeKg,custo,tipoDeFornecedor,nomeDoFornecedor,municipioDeOrigem,cstPisCofins,fornecedorParaOCredito,produtoParaOCredito,valorDoIcms,valorDaCbs,idExterno',
+      '2027-01-12,ÓLEO_DE_SOJA,1000,10000,TERCEIRO,Esmagadora,4314100,50,PESSOA_JURÍDICA,ÓLEO_VEGETAL,0,880,cf-3'].join('\n'), { producerId });
+    const rows = await api.db.dataSource.query(
+      `SELECT external_id AS id, pis_cofins_cst AS cst, credit_supplier AS supplier, credit_product AS product, icms_value::text AS icms, import_pis_paid::text AS pis,
+              import_cofins_paid::text AS cofins, credit_revenue_group AS "group", cbs_value::text AS cbs
+         FROM purchase WHERE producer_id = $1 AND external_id LIKE 'cf-%' ORDER BY external_id`, [producerId]);
+    expect(rows).toEqual([
+      { id: 'cf-1', cst: '01', supplier: 'COMPANY', product: 'VEGETABLE_OIL', icms: '1200', pis: null, cofins: null, group: 'TAXED_DOMESTIC', cbs: null },
+      { id: 'cf-2', cst: null, supplier: 'ABROAD', product: 'INPUT', icms: null, pis: '82.5', cofins: '380', group: null, cbs: null },
+      { id: 'cf-3', cst: '50', supplier: 'COMPANY', product: 'VEGETABLE_OIL', icms: '0', pis: null, cofins: null, group: null, cbs: '880' },
+    ]);
+    const before = await purchaseCount();
+    const line = (facts: string) => refused('purchases', [credit, `2025-09-12,SOYBEAN_OIL,1000,10000,THIRD_PARTY,Esmagadora,4314100,${facts},`].join('\n'), { producerId });
+    expect(await line('01,COMPANY,VEGETABLE_OIL,10001,,,,')).toMatchObject({ line: 2, column: 'icmsValue', code: 'BAD_USER_INPUT' });
+    expect(await line('1,COMPANY,VEGETABLE_OIL,0,,,,')).toMatchObject({ line: 2, column: 'pisCofinsCst', code: 'BAD_USER_INPUT' });
+    expect(await line('01,SOMEONE,VEGETABLE_OIL,0,,,,')).toMatchObject({ line: 2, column: 'creditSupplier', code: 'BAD_USER_INPUT' });
+    expect(await line('01,COMPANY,VEGETABLE_OIL,0,,,,-1')).toMatchObject({ line: 2, column: 'cbsValue', code: 'BAD_USER_INPUT' });
+    expect(await purchaseCount()).toBe(before);
+  });
+
   const cases: Array<[string, string, number, string, string]> = [
     ['a zero quantity', `2025-08-01,,SOYBEAN,0,10,THIRD_PARTY,,,X,4314100,,,`, 57, 'quantityKg', 'must be greater than zero'],
     ['a negative cost', `2025-08-01,,SOYBEAN,10,-1,THIRD_PARTY,,,X,4314100,,,`, 57, 'cost', 'must be greater than zero'],

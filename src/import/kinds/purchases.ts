@@ -3,9 +3,10 @@ import { Actor } from '../../services/actor';
 import { PurchaseService, RecordPurchaseInput } from '../../services/purchase.service';
 import { assertCanWriteFor } from '../../services/scope';
 import { Feedstock, PurchasePurpose, SupplierKind } from '../../law/types';
+import { CreditProduct, CreditSupplier, RevenueGroup } from '../../law/credits/types';
 import { Decimal } from '../../law/decimal';
 import { ImportLineError } from '../import-error';
-import { failures, ImportKind, sqlCheck, STAGING } from '../import-kind';
+import { CsvRow, failures, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { bulkInsert, checkPeriodsOpen, decimalCell, idCell } from './common';
 import { message } from '../../i18n';
 
@@ -13,6 +14,13 @@ import { message } from '../../i18n';
  * The date whose month must be open besides consumedOn's (Decreto 10.527/2020 art. 6º §4º): a
  * third-party lot of raw material enters the average price per kg of the month it was acquired in.
  */
+const CREDIT_FACTS = 'pis_cofins_cst, credit_supplier, credit_product, icms_value, import_pis_paid, import_cofins_paid, credit_revenue_group, cbs_value';
+const text = (v: Decimal | null) => (v === null ? null : v.toFixed());
+const decimalOrNull = (row: CsvRow, column: string) => {
+  const v = decimalCell(row, column);
+  return v === undefined ? null : new Decimal(v);
+};
+
 const ACQUIRED_MONTH_DATE = `(CASE WHEN supplier_kind <> 'OWN_PRODUCTION' AND purpose = 'BIODIESEL_FEEDSTOCK' THEN purchased_on ELSE consumed_on END)`;
 
 /**
@@ -38,12 +46,22 @@ export const purchasesImport: ImportKind = {
     { name: 'externalId', required: false, portuguese: ['idExterno', 'codigoExterno', 'identificadorExterno', 'referencia'] },
     { name: 'invoiceKey', required: false, portuguese: ['chaveNfe', 'chaveDaNfe', 'chaveDeAcesso', 'chaveDaNotaFiscal'] },
     { name: 'supplierDocument', required: false, portuguese: ['cnpjCpfDoFornecedor', 'cpfCnpjDoFornecedor', 'cnpjDoFornecedor', 'cpfDoFornecedor', 'documentoDoFornecedor'] },
+    // The facts of the credits (Lei 10.637/2002 and Lei 10.833/2003, art. 3º; LC 214/2025, art. 47), all optional.
+    { name: 'pisCofinsCst', required: false, portuguese: ['cstPisCofins', 'cstDoPisCofins', 'cst'] },
+    { name: 'creditSupplier', required: false, type: ENUMS.CreditSupplier, portuguese: ['fornecedorParaOCredito', 'naturezaDoFornecedor'] },
+    { name: 'creditProduct', required: false, type: ENUMS.CreditProduct, portuguese: ['produtoParaOCredito', 'naturezaDoProduto'] },
+    { name: 'icmsValue', required: false, type: 'decimal', portuguese: ['valorDoIcms', 'icms', 'vIcms'] },
+    { name: 'importPisPaid', required: false, type: 'decimal', portuguese: ['pisImportacaoPago', 'pisImportacao'] },
+    { name: 'importCofinsPaid', required: false, type: 'decimal', portuguese: ['cofinsImportacaoPaga', 'cofinsImportacao'] },
+    { name: 'creditRevenueGroup', required: false, type: ENUMS.RevenueGroup, portuguese: ['receitaDoCredito', 'grupoDeReceita'] },
+    { name: 'cbsValue', required: false, type: 'decimal', portuguese: ['valorDaCbs', 'cbs', 'vCbs'] },
   ],
   stagingColumns: [
     ['purchased_on', 'date'], ['consumed_on', 'date'], ['feedstock', 'text'], ['quantity_kg', 'numeric'], ['cost', 'numeric'],
     ['supplier_kind', 'text'], ['family_farmer_id', 'bigint'], ['organization_id', 'bigint'], ['supplier_name', 'text'],
     ['origin_municipality_code', 'text'], ['contract_id', 'bigint'], ['purpose', 'text'], ['external_id', 'text'], ['invoice_key', 'text'],
-    ['supplier_document', 'text'],
+    ['supplier_document', 'text'], ['pis_cofins_cst', 'text'], ['credit_supplier', 'text'], ['credit_product', 'text'], ['icms_value', 'numeric'],
+    ['import_pis_paid', 'numeric'], ['import_cofins_paid', 'numeric'], ['credit_revenue_group', 'text'], ['cbs_value', 'numeric'],
   ],
 
   authorize(actor: Actor, producerId: string | null) {
@@ -52,14 +70,13 @@ export const purchasesImport: ImportKind = {
 
   toStaging(row, producerId) {
     const quantityKg = decimalCell(row, 'quantityKg');
-    const cost = decimalCell(row, 'cost');
     const input: RecordPurchaseInput = {
       producerId: producerId!,
       purchasedOn: row.purchasedOn as string,
       consumedOn: row.consumedOn ?? null,
       feedstock: row.feedstock as Feedstock,
       quantityKg: (quantityKg === undefined ? undefined : new Decimal(quantityKg)) as Decimal,
-      cost: cost === undefined ? null : new Decimal(cost),
+      cost: decimalOrNull(row, 'cost'),
       supplierKind: row.supplierKind as SupplierKind,
       familyFarmerId: idCell(row, 'familyFarmerId', 'FamilyFarmer'),
       organizationId: idCell(row, 'organizationId', 'FamilyFarmingOrganization'),
@@ -71,12 +88,21 @@ export const purchasesImport: ImportKind = {
       // Checked as recordPurchases checks it (layout, model, digit), so the lot can be cancelled or returned by key.
       invoiceKey: row.invoiceKey ?? null,
       supplierDocument: row.supplierDocument ?? null,
+      pisCofinsCst: row.pisCofinsCst ?? null,
+      creditSupplier: (row.creditSupplier ?? null) as CreditSupplier | null,
+      creditProduct: (row.creditProduct ?? null) as CreditProduct | null,
+      icmsValue: decimalOrNull(row, 'icmsValue'),
+      importPisPaid: decimalOrNull(row, 'importPisPaid'),
+      importCofinsPaid: decimalOrNull(row, 'importCofinsPaid'),
+      creditRevenueGroup: (row.creditRevenueGroup ?? null) as RevenueGroup | null,
+      cbsValue: decimalOrNull(row, 'cbsValue'),
     };
     const p = PurchaseService.toRow(input, 'row');
     return [
-      p.purchasedOn, p.consumedOn, p.feedstock, p.quantityKg.toFixed(), p.cost === null ? null : p.cost.toFixed(), p.supplierKind,
+      p.purchasedOn, p.consumedOn, p.feedstock, p.quantityKg.toFixed(), text(p.cost), p.supplierKind,
       p.familyFarmerId, p.organizationId, p.supplierName, p.originMunicipalityCode, p.contractId, p.purpose, p.externalId, p.invoiceKey,
-      p.supplierDocument,
+      p.supplierDocument, p.pisCofinsCst, p.creditSupplier, p.creditProduct, text(p.icmsValue), text(p.importPisPaid), text(p.importCofinsPaid), p.creditRevenueGroup,
+      text(p.cbsValue),
     ];
   },
 
@@ -159,9 +185,9 @@ export const purchasesImport: ImportKind = {
     const [t] = await em.query(`SELECT sum(quantity_kg)::text AS kg, sum(cost)::text AS cost, min(line) AS first, max(line) AS last FROM ${STAGING}`);
     await bulkInsert(em, 'purchase', () => em.query(
       `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-                             supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key, supplier_document)
+                             supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key, supplier_document, ${CREDIT_FACTS})
        SELECT $1, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-              supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key, supplier_document FROM ${STAGING}`,
+              supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key, supplier_document, ${CREDIT_FACTS} FROM ${STAGING}`,
       [producerId],
     ));
     return {
