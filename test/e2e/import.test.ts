@@ -170,7 +170,7 @@ describe('purchases', () => {
       '2025-09-10,SOYBEAN_OIL,1000,10000,THIRD_PARTY,Esmagadora,4314100,01,COMPANY,VEGETABLE_OIL,1200,,,TAXED_DOMESTIC,,cf-1',
       '2025-09-11,OTHER,10,5000,THIRD_PARTY,Trading,4314100,,ABROAD,INPUT,,82.50,380,,,cf-2'].join('\n'), { producerId });
     await run('purchases', ['dataDaCompra,materiaPrima,quantidadeKg,custo,tipoDeFornecedor,nomeDoFornecedor,municipioDeOrigem,cstPisCofins,fornecedorParaOCredito,produtoParaOCredito,valorDoIcms,valorDaCbs,idExterno',
-      '2027-01-12,ÓLEO_DE_SOJA,1000,10000,TERCEIRO,Esmagadora,4314100,50,PESSOA_JURÍDICA,ÓLEO_VEGETAL,0,880,cf-3'].join('\n'), { producerId });
+      '2025-12-15,ÓLEO_DE_SOJA,1000,10000,TERCEIRO,Esmagadora,4314100,50,PESSOA_JURÍDICA,ÓLEO_VEGETAL,0,880,cf-3'].join('\n'), { producerId });
     const rows = await api.db.dataSource.query(
       `SELECT external_id AS id, pis_cofins_cst AS cst, credit_supplier AS supplier, credit_product AS product, icms_value::text AS icms, import_pis_paid::text AS pis,
               import_cofins_paid::text AS cofins, credit_revenue_group AS "group", cbs_value::text AS cbs
