@@ -1,9 +1,8 @@
 import { Decimal } from '../law/decimal';
 
 /**
- * A SPED field's text (Guia Prático da EFD-Contribuições v1.35, 2.1 a and e–g; 0000 field 08):
- * controls, line separators, bidirectional overrides and `|` become one space, characters outside
- * ISO-8859-1 lose their accents or become `?`, so a name can never forge a record.
+ * A SPED field's text (Guia Prático v1.35, 2.1 a and e–g): controls, line separators, bidirectional
+ * overrides and `|` become a space, characters outside ISO-8859-1 lose their accents or become `?`.
  */
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f|\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]+/g;

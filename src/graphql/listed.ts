@@ -16,11 +16,9 @@ export class ListPageArgs {
 export const LISTED_BOUND = `one response lists at most ${LIMITS.maxListed.toLocaleString('en-US')} items of such lists`;
 
 /**
- * A page of one of the long lists of computed answers (`SealCompliance.excluded`,
- * `TaxPeriodCredits.purchases`): all of it when `first` is absent, as the contract always gave. What
- * one response lists of them is bounded (LIMITS.maxListed): a year of hundreds of thousands of
- * excluded purchases, asked several times at once, held gigabytes while written. Past the bound the
- * field is refused with QUERY_TOO_COMPLEX, naming the pages and the CSV export that give it all.
+ * A page of a long computed list (`SealCompliance.excluded`, `TaxPeriodCredits.purchases`), all of
+ * it without `first`. One response lists at most LIMITS.maxListed of them (hundreds of thousands of
+ * excluded purchases asked at once held gigabytes); past it, QUERY_TOO_COMPLEX names the pages.
  */
 export function listed<T>(ctx: Context, items: readonly T[], field: string, { first, offset }: ListPageArgs): T[] {
   if (first != null && (!Number.isInteger(first) || first < 1 || first > LIMITS.maxListPage)) {

@@ -165,10 +165,9 @@ export class ProgramOverviewService {
   }
 
   /**
-   * One year in one read-only snapshot: the standings, every producer's Selo year and the items
-   * they count are read as of the same moment, so the totals agree even while records are written.
-   * A producer's year computed earlier is reused while its marks and the shared records' are the
-   * same in this snapshot (migration RecordMark1766450000000): then no record it reads has changed.
+   * One year in one read-only snapshot, so the totals agree while records are written. A producer's
+   * year computed earlier is reused while its marks and the shared records' are the same in this
+   * snapshot (migration RecordMark1766450000000): then no record it reads has changed.
    */
   private async yearOf(actor: Actor, year: number, asKnownOn: IsoDate): Promise<ProgramYear> {
     await this.sumMarks();

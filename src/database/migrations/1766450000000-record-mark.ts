@@ -16,13 +16,9 @@ export const MARKED_SHARED: readonly string[] = [
 export const NOT_MARKED: readonly string[] = ['audit_entry', 'law_revision', 'record_mark', 'migrations'];
 
 /**
- * Marks of change, added by trigger in the transaction that writes the records: a producer's sum of
- * weights grows with each commit that wrote its records, so a figure computed in a snapshot may be
- * reused while the sums read in a later snapshot are the same (program-overview.service.ts). Rows
- * are only added, never updated, so writers never queue on them; a later statement sums them up.
- * One mark per producer and transaction: a row trigger runs for the first row of each producer
- * only (its WHEN reads a transaction-local setting the first run sets). A statement trigger with
- * transition tables doubled the time of a 1,000,000-line import's INSERT.
+ * Marks of change, one per producer and writing transaction (the trigger's WHEN reads a local
+ * setting): a figure is reused while a later snapshot sums the same weights (program-overview).
+ * Rows are only added, so writers never queue; statement triggers doubled a 1M-line INSERT.
  */
 export class RecordMark1766450000000 implements MigrationInterface {
   name = 'RecordMark1766450000000';

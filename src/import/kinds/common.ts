@@ -72,10 +72,8 @@ export async function checkPeriodsOpen(em: EntityManager, producerId: string, da
 }
 
 /**
- * References were looked up and locked beforehand, so where allowed (`session_replication_role`)
- * the per-row FK triggers are skipped for this statement; CHECK and UNIQUE still apply. Not when
- * the table has a trigger of its own that replica mode would skip too; those enabled ALWAYS (the
- * marks of change) still run.
+ * References were locked beforehand, so where allowed (`session_replication_role`) the per-row FK
+ * triggers are skipped; CHECK, UNIQUE and the triggers enabled ALWAYS (marks of change) still run.
  */
 export async function bulkInsert<T>(em: EntityManager, table: string, insert: () => Promise<T>): Promise<T> {
   const [{ triggers }] = await em.query(`SELECT count(*)::int AS triggers FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal AND tgenabled <> 'A'`, [table]);

@@ -21,10 +21,9 @@ const ACQUISITION_BASIS = 'LC 214/2025, art. 47';
 const PRESUMED_BASIS = 'LC 214/2025, art. 168 (with art. 164)';
 
 /**
- * The CBS credit of one purchase from 2027 (LC 214/2025): the CBS its invoice states (art. 47),
- * none on fuel bought for resale (art. 180), or the presumed credit on a purchase from a natural
- * person, a rural producer who is not a contributor (art. 168), at a percentage an ADMIN publishes
- * (`cbs-presumed-credit`). A fact not recorded is awaited, never assumed (docs/LAW.md).
+ * The CBS credit of one purchase from 2027 (LC 214/2025): the CBS its invoice states (art. 47), none
+ * on fuel for resale (art. 180), or art. 168's presumed credit on a natural person's lot at the
+ * published `cbs-presumed-credit`. A fact not recorded is awaited, never assumed (docs/LAW.md).
  */
 export function cbsCredit(f: CbsCreditFacts, law: LawBook, asKnownOn: IsoDate): CbsCredit {
   const result = (status: CreditStatus, over: Partial<CbsCredit> & { legalBasis: string }): CbsCredit => ({

@@ -37,10 +37,9 @@ export interface SuppliersAmong {
 }
 
 /**
- * The supplier of the purchase `p` on `day` (SQL expressions); `lastDapDay` the last day DAPs were
- * issued. Every supplier's days are aggregated once and hash-joined; `among`: only those of the
- * statement's suppliers (a month's few hundred of 100,000 farmers; a probe per purchase instead
- * cost a large month 0.4 s).
+ * The supplier of the purchase `p` on `day` (SQL); `lastDapDay` the last day DAPs were issued. Each
+ * supplier's days are aggregated once and hash-joined; `among`: only the statement's suppliers (a
+ * month's few hundred of 100,000; a probe per purchase cost a large month 0.4 s).
  */
 export function supplierOn(p: string, day: string, lastDapDay: string, among?: SuppliersAmong): SupplierOn {
   const registrations = `LEFT JOIN (${registrationDays('family_farmer_registration', 'family_farmer_id', lastDapDay, among?.farmers)}) ef ON ef.id = ${p}.family_farmer_id

@@ -287,16 +287,9 @@ async function excludedItems(
 }
 
 /**
- * A page of each year's counted rows (art. 3º §2º I a–c): every purchase and fomento expense of its
- * counted groups, purchases first, by id, each with its group's factors; the years of one
- * (year, asKnownOn) in one statement. `offset` rows are skipped, `first` returned, with the total.
- */
-/**
- * Whether one producer's year has fewer purchases than the family farmers' registrations: then its
- * statements find its suppliers first and aggregate only their registrations (a national producer:
- * 15,000 rows against 100,000 registrations, 425 → 300 ms); a larger year aggregates them all
- * rather than reading its rows twice more for the suppliers (the 1M year: 750,000 against 2,000,
- * 4.6 → 2.6 s). Counted up to the registrations' estimate, so a large year stops early.
+ * Whether a producer's year has fewer purchases than the farmers' registrations: then its statements
+ * aggregate only its suppliers' registrations (a national producer: 425 → 300 ms); a larger year
+ * aggregates all of them (the 1M year: 4.6 → 2.6 s). Counted up to the estimate, so it stops early.
  */
 async function fewerRowsThanRegistrations(em: EntityManager, producerId: string, from: IsoDate, to: IsoDate): Promise<boolean> {
   const [{ few }] = await em.query(
@@ -306,6 +299,11 @@ async function fewerRowsThanRegistrations(em: EntityManager, producerId: string,
   return few === true;
 }
 
+/**
+ * A page of each year's counted rows (art. 3º §2º I a–c): every purchase and fomento expense of its
+ * counted groups, purchases first, by id, each with its group's factors; the years of one
+ * (year, asKnownOn) in one statement. `offset` rows are skipped, `first` returned, with the total.
+ */
 export async function countedRows(
   em: EntityManager, sources: readonly CountedSource[], first: number, offset: number,
 ): Promise<Array<{ total: number; rows: CountedRow[] }>> {
