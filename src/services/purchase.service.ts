@@ -174,6 +174,11 @@ export class PurchaseService {
       if (externalId === null) throw new BadInputError(`${at}.externalId`, message('input.blank', { field: 'externalId' }));
     }
     const invoiceKey = input.invoiceKey == null ? null : checkedNfeKey(input.invoiceKey, `${at}.invoiceKey`);
+    const invoiceItem = input.invoiceItem ?? null;
+    // MOC 4.00, det/@nItem: 1 to 990; an item number names an item of the note the key names.
+    if (invoiceItem !== null && (!Number.isInteger(invoiceItem) || invoiceItem < 1 || invoiceItem > 990 || invoiceKey === null)) {
+      throw new BadInputError(`${at}.invoiceItem`, message('purchase.invoiceItem', { value: String(invoiceItem) }));
+    }
     let supplierDocument: string | null = null;
     if (input.supplierDocument != null) {
       if (kind === SupplierKind.OWN_PRODUCTION) throw supplierTakesNo(at, kind, 'supplierDocument');
@@ -199,7 +204,7 @@ export class PurchaseService {
       purpose,
       externalId,
       invoiceKey,
-      invoiceItem: input.invoiceItem ?? null,
+      invoiceItem,
       pisCofinsCst: input.pisCofinsCst ?? null,
     });
     return Object.assign(row, PurchaseService.creditFacts(input, at, cost));
@@ -221,6 +226,30 @@ export class PurchaseService {
       importPisPaid: amount(input.importPisPaid, 'importPisPaid'), importCofinsPaid: amount(input.importCofinsPaid, 'importCofinsPaid'),
       cbsValue: amount(input.cbsValue, 'cbsValue'), creditRevenueGroup: input.creditRevenueGroup ?? null,
     };
+  }
+
+  /**
+   * An NF-e item is one active purchase (migration PurchaseInvoiceItem): one given twice in the batch,
+   * or already recorded (typed, or imported from the note), is CONFLICT DUPLICATE naming the purchase.
+   */
+  private static async rejectRecordedItems(em: EntityManager, items: Array<{ r: Purchase; i: number }>, at: (i: number, field: string) => string, problems: Problems, except: string | null) {
+    const itemised = items.filter(({ r }) => r.invoiceItem !== null);
+    if (itemised.length === 0) return;
+    const keyOf = (r: Purchase) => `${r.producerId}|${r.invoiceKey}|${r.invoiceItem}`;
+    const recorded = new Map<string, string>((await em.query(
+      `SELECT p.producer_id || '|' || p.invoice_key || '|' || p.invoice_item AS item, p.id::text AS id FROM purchase p
+         JOIN unnest($1::bigint[], $2::text[], $3::int[]) AS k(producer_id, key, item) ON p.producer_id = k.producer_id AND p.invoice_key = k.key AND p.invoice_item = k.item
+        WHERE p.state = 'ACTIVE' AND p.id IS DISTINCT FROM $4::bigint`,
+      [itemised.map(({ r }) => r.producerId), itemised.map(({ r }) => r.invoiceKey), itemised.map(({ r }) => r.invoiceItem), except],
+    )).map((x: { item: string; id: string }) => [x.item, x.id]));
+    const seen = new Set<string>();
+    for (const { r, i } of itemised) {
+      const key = keyOf(r);
+      const id = recorded.get(key);
+      if (id !== undefined) problems.add(new ConflictError('DUPLICATE', message('purchase.invoiceItemRecorded', { item: String(r.invoiceItem), key: r.invoiceKey!, id }), at(i, 'invoiceItem')));
+      else if (seen.has(key)) problems.add(new ConflictError('DUPLICATE', message('purchase.invoiceItemTwice', { item: String(r.invoiceItem), key: r.invoiceKey! }), at(i, 'invoiceItem')));
+      seen.add(key);
+    }
   }
 
   /** externalId is unique per producer: a repetition inside the batch is a CONFLICT too (each one, with `problems`). */
@@ -285,6 +314,8 @@ export class PurchaseService {
         problems.add(new ConflictError('DUPLICATE', message('purchase.externalIdTaken', { producerId: clash.producerId, externalId: clash.externalId }), at(clash.i, 'externalId')));
       }
     }
+
+    await PurchaseService.rejectRecordedItems(em, items, at, problems, correcting?.id ?? null);
 
     // A correction judges the closed months of the lot before and after it itself (an ADMIN may change them).
     if (correcting) return;

@@ -195,6 +195,26 @@ test('a note with two items of one feedstock: its returns are matched by item nu
   expect((await api.gql(RETURNS, { i: [{ ...byKey, originalItem: 2, quantity: '301' }] })).errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[0].quantity' });
 });
 
+test('a lot typed with its NF-e item is that item: one already imported, or given twice in a batch, is CONFLICT DUPLICATE naming it', async () => {
+  const [recorded] = await api.db.dataSource.query(`SELECT id::text FROM purchase WHERE invoice_key = $1 AND invoice_item = 1 AND state = 'ACTIVE'`, [KEYS.farmer]);
+  const lot = (over: object) => ({ producerId: own, purchasedOn: '2026-03-05', feedstock: 'CASTOR_BEAN', quantityKg: '1500', cost: '4500', supplierKind: 'FAMILY_FARMER', familyFarmerId: farmer, originMunicipalityCode: FEIRA, ...over });
+  const record = (i: object[]) => api.gql(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id invoiceItem } }`, { i }, { role: 'PRODUCER', producerId: own });
+  const before = await api.count('SELECT count(*) FROM purchase');
+  const again = await record([lot({ invoiceKey: KEYS.farmer, invoiceItem: 1 })]);
+  expect(again.errors![0]).toMatchObject({ message: `item 1 of the NF-e ${KEYS.farmer} is already recorded, as purchase ${recorded.id}`, extensions: { code: 'CONFLICT', reason: 'DUPLICATE', field: 'input[0].invoiceItem' } });
+  const key = nfeKey(P, 4402);
+  const twice = await record([lot({ invoiceKey: key, invoiceItem: 2 }), lot({ invoiceKey: key, invoiceItem: 2 })]);
+  expect(twice.errors![0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'DUPLICATE', field: 'input[1].invoiceItem' });
+  for (const [over, field] of [[{ invoiceItem: 1 }, 'input[0].invoiceItem'], [{ invoiceKey: key, invoiceItem: 991 }, 'input[0].invoiceItem'], [{ invoiceKey: key, invoiceItem: 0 }, 'input[0].invoiceItem']] as const) {
+    expect((await record([lot(over)])).errors![0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });
+  }
+  expect(await api.count('SELECT count(*) FROM purchase')).toBe(before);
+  // Another item of the note, and the same item once the recorded lot is cancelled, are new lots.
+  expect((await record([lot({ invoiceKey: key, invoiceItem: 2 }), lot({ invoiceKey: key, invoiceItem: 3 })])).data!.recordPurchases.map((p: { invoiceItem: number }) => p.invoiceItem)).toEqual([2, 3]);
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { purchases { id } } }`, { k: key });
+  expect((await record([lot({ invoiceKey: key, invoiceItem: 2 })])).errors).toBeUndefined();
+});
+
 test('a company\'s note: its CNPJ is a legal entity and its ICMS comes off the credit\'s base; both can be corrected', async () => {
   const company = newCnpj();
   const key = nfeKey(company, 3013);

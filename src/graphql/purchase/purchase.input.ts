@@ -1,4 +1,4 @@
-import { Field, ID, InputType } from 'type-graphql';
+import { Field, ID, InputType, Int } from 'type-graphql';
 import { Decimal } from '../../law/decimal';
 import { Feedstock, PurchasePurpose, SupplierKind } from '../../law/types';
 import { DateScalar, DecimalScalar } from '../scalars';
@@ -26,6 +26,7 @@ export class RecordPurchaseInput {
   purpose?: PurchasePurpose | null;
   @Field(() => String, { nullable: true, description: 'Caller-chosen key, unique per producer (retries of a batch are refused with CONFLICT). At most 255 characters.' }) externalId?: string | null;
   @Field(() => String, { nullable: true, description: 'The NF-e access key of the note that documents the lot (the producer\'s entry note, the farmer\'s producer note or the cooperative\'s note): layout, model 55 and check digit verified (else BAD_USER_INPUT). A note of several items keys several lots; cancelDocument with the key cancels them all.' }) invoiceKey?: string | null;
+  @Field(() => Int, { nullable: true, description: 'With invoiceKey: the item\'s number in that NF-e (nItem, 1–990). An item is one active purchase: one already recorded (typed, or imported from the note\'s XML) or given twice in the batch is CONFLICT DUPLICATE naming it.' }) invoiceItem?: number | null;
   @Field(() => String, { nullable: true, description: 'The supplier\'s PIS/Cofins CST on the document (tables 4.3.3/4.3.4), two digits: 01, 02, 03, 05 give the credit; 06–09 none (Lei 10.637/2002, art. 3º § 2º II). Absent: a credit that needs it is awaited.' }) pisCofinsCst?: string | null;
   @Field(() => CreditSupplier, { nullable: true, description: 'Who sold, for the credit (Lei 10.637/2002, art. 3º § 3º I). Absent: NATURAL_PERSON for FAMILY_FARMER, COOPERATIVE for COOPERATIVE, COMPANY for ASSOCIATION; THIRD_PARTY awaits it.' }) creditSupplier?: CreditSupplier | null;
   @Field(() => CreditProduct, { nullable: true, description: 'What was bought, for the credit. Absent: from the feedstock (grains and fruit IN_NATURA, SOYBEAN, oils VEGETABLE_OIL, tallow ANIMAL_FAT); OTHER awaits it.' }) creditProduct?: CreditProduct | null;
