@@ -71,6 +71,8 @@ interface PurchaseRow {
 }
 
 const dec = (v: string | null) => (v === null ? null : new Decimal(v));
+/** What a closed month kept of its credits (`tax_period.credits_snapshot`); `cbs` absent in months closed before it was kept. */
+type KeptCredits = MonthCredits & { purchases: PurchaseCredit[]; cbs?: CbsCredit[]; method: ApportionmentMethod | null };
 const toYm = (d: IsoDate) => ({ year: yearOf(d), month: monthOf(d) });
 
 /**
@@ -184,10 +186,10 @@ export class CreditService {
     await em.query('UPDATE tax_period SET credits_snapshot = $4 WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month, JSON.stringify(kept)]);
   }
 
-  private async closedSnapshots(producerId: string): Promise<Map<string, MonthCredits & { purchases: PurchaseCredit[]; cbs?: CbsCredit[]; method: ApportionmentMethod | null }>> {
+  private async closedSnapshots(producerId: string): Promise<Map<string, KeptCredits>> {
     const rows: Array<{ year: number; month: number; credits_snapshot: Record<string, unknown> }> = await this.ds.query(
       `SELECT year, month, credits_snapshot FROM tax_period WHERE producer_id = $1 AND status = 'CLOSED' AND credits_snapshot IS NOT NULL`, [producerId]);
-    return new Map(rows.map((r) => [`${r.year}-${r.month}`, revive(r.credits_snapshot) as MonthCredits & { purchases: PurchaseCredit[]; cbs?: CbsCredit[]; method: ApportionmentMethod | null }]));
+    return new Map(rows.map((r) => [`${r.year}-${r.month}`, revive(r.credits_snapshot) as KeptCredits]));
   }
 
   async balancesOn(actor: Actor, producerId: string, on: IsoDate, asKnownOn: IsoDate): Promise<Balance[]> {

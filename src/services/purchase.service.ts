@@ -57,6 +57,22 @@ const PAGE_JOINS: PageJoin[] = [
 ];
 export const PURCHASE_PAGE_JOINS = PAGE_JOINS.map((j) => j.relation);
 
+type NfeItemRef = { producerId: string; invoiceKey?: string | null; invoiceItem?: number | null };
+/** A lot's NF-e item as `recordedItems` names it. */
+export const itemKeyOf = (r: NfeItemRef) => `${r.producerId}|${r.invoiceKey}|${r.invoiceItem}`;
+
+/** The active purchases recording these NF-e items, by `itemKeyOf`, other than `except` (migration PurchaseInvoiceItem). */
+export async function recordedItems(em: EntityManager, refs: readonly NfeItemRef[], except: string | null = null): Promise<Map<string, string>> {
+  if (refs.length === 0) return new Map();
+  const rows: Array<{ item: string; id: string }> = await em.query(
+    `SELECT p.producer_id || '|' || p.invoice_key || '|' || p.invoice_item AS item, p.id::text AS id FROM purchase p
+       JOIN unnest($1::bigint[], $2::text[], $3::int[]) AS k(producer_id, key, item) ON p.producer_id = k.producer_id AND p.invoice_key = k.key AND p.invoice_item = k.item
+      WHERE p.state = 'ACTIVE' AND p.id IS DISTINCT FROM $4::bigint`,
+    [refs.map((r) => r.producerId), refs.map((r) => r.invoiceKey), refs.map((r) => r.invoiceItem), except],
+  );
+  return new Map(rows.map((x) => [x.item, x.id]));
+}
+
 const FEEDSTOCKS: ReadonlySet<string> = new Set(Object.values(Feedstock));
 const PURPOSES: ReadonlySet<string> = new Set(Object.values(PurchasePurpose));
 
@@ -234,17 +250,10 @@ export class PurchaseService {
    */
   private static async rejectRecordedItems(em: EntityManager, items: Array<{ r: Purchase; i: number }>, at: (i: number, field: string) => string, problems: Problems, except: string | null) {
     const itemised = items.filter(({ r }) => r.invoiceItem !== null);
-    if (itemised.length === 0) return;
-    const keyOf = (r: Purchase) => `${r.producerId}|${r.invoiceKey}|${r.invoiceItem}`;
-    const recorded = new Map<string, string>((await em.query(
-      `SELECT p.producer_id || '|' || p.invoice_key || '|' || p.invoice_item AS item, p.id::text AS id FROM purchase p
-         JOIN unnest($1::bigint[], $2::text[], $3::int[]) AS k(producer_id, key, item) ON p.producer_id = k.producer_id AND p.invoice_key = k.key AND p.invoice_item = k.item
-        WHERE p.state = 'ACTIVE' AND p.id IS DISTINCT FROM $4::bigint`,
-      [itemised.map(({ r }) => r.producerId), itemised.map(({ r }) => r.invoiceKey), itemised.map(({ r }) => r.invoiceItem), except],
-    )).map((x: { item: string; id: string }) => [x.item, x.id]));
+    const recorded = await recordedItems(em, itemised.map(({ r }) => r), except);
     const seen = new Set<string>();
     for (const { r, i } of itemised) {
-      const key = keyOf(r);
+      const key = itemKeyOf(r);
       const id = recorded.get(key);
       if (id !== undefined) problems.add(new ConflictError('DUPLICATE', message('purchase.invoiceItemRecorded', { item: String(r.invoiceItem), key: r.invoiceKey!, id }), at(i, 'invoiceItem')));
       else if (seen.has(key)) problems.add(new ConflictError('DUPLICATE', message('purchase.invoiceItemTwice', { item: String(r.invoiceItem), key: r.invoiceKey! }), at(i, 'invoiceItem')));

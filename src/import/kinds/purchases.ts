@@ -10,10 +10,6 @@ import { CsvRow, failures, ImportKind, sqlCheck, STAGING } from '../import-kind'
 import { bulkInsert, checkPeriodsOpen, decimalCell, idCell } from './common';
 import { message } from '../../i18n';
 
-/**
- * The date whose month must be open besides consumedOn's (Decreto 10.527/2020 art. 6º §4º): a
- * third-party lot of raw material enters the average price per kg of the month it was acquired in.
- */
 const CREDIT_FACTS = 'pis_cofins_cst, credit_supplier, credit_product, icms_value, import_pis_paid, import_cofins_paid, credit_revenue_group, cbs_value';
 const text = (v: Decimal | null) => (v === null ? null : v.toFixed());
 const decimalOrNull = (row: CsvRow, column: string) => {
@@ -21,6 +17,10 @@ const decimalOrNull = (row: CsvRow, column: string) => {
   return v === undefined ? null : new Decimal(v);
 };
 
+/**
+ * The date whose month must be open besides consumedOn's (Decreto 10.527/2020 art. 6º §4º): a
+ * third-party lot of raw material enters the average price per kg of the month it was acquired in.
+ */
 const ACQUIRED_MONTH_DATE = `(CASE WHEN supplier_kind <> 'OWN_PRODUCTION' AND purpose = 'BIODIESEL_FEEDSTOCK' THEN purchased_on ELSE consumed_on END)`;
 
 /**

@@ -8,7 +8,7 @@ import { AppError, BadInputError, NotFoundError } from '../../services/errors';
 import { isId } from '../../services/record-batch';
 import { RecordImportInput } from '../../services/biodiesel-import.service';
 import { CreditSupplier } from '../../services/credit.service';
-import { RecordPurchaseInput } from '../../services/purchase.service';
+import { itemKeyOf, RecordPurchaseInput, recordedItems } from '../../services/purchase.service';
 import { RecordReturnInput } from '../../services/record-return.service';
 import { RecordSaleInput } from '../../services/sale.service';
 import { assertCanWriteFor } from '../../services/scope';
@@ -279,7 +279,7 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       });
     }
   }
-  planned.purchases = await unrecordedItems(em, producerId, planned.purchases, problems);
+  planned.purchases = await unrecordedItems(em, planned.purchases, problems);
   planned.returns = await unrecordedReturns(em, producerId, planned.returns, problems);
   return planned;
 }
@@ -305,15 +305,9 @@ async function unrecordedReturns(em: EntityManager, producerId: string, returns:
  * An NF-e item is one purchase (migration PurchaseInvoiceItem): an item already recorded, or given
  * twice in the upload (the same note in a ZIP twice), is a problem of the upload, not a second lot.
  */
-async function unrecordedItems(em: EntityManager, producerId: string, purchases: Planned['purchases'], problems: NfeProblem[]): Promise<Planned['purchases']> {
-  if (purchases.length === 0) return purchases;
-  const recorded = new Map<string, string>((await em.query(
-    `SELECT p.invoice_key || '|' || p.invoice_item AS item, p.id::text AS id FROM purchase p
-       JOIN unnest($2::text[], $3::int[]) AS k(key, item) ON p.invoice_key = k.key AND p.invoice_item = k.item
-      WHERE p.producer_id = $1 AND p.state = 'ACTIVE'`,
-    [producerId, purchases.map((p) => p.input.invoiceKey), purchases.map((p) => p.input.invoiceItem)],
-  )).map((r: { item: string; id: string }) => [r.item, r.id]));
-  const itemOf = (p: Planned['purchases'][number]) => `${p.input.invoiceKey}|${p.input.invoiceItem}`;
+async function unrecordedItems(em: EntityManager, purchases: Planned['purchases'], problems: NfeProblem[]): Promise<Planned['purchases']> {
+  const recorded = await recordedItems(em, purchases.map((p) => p.input));
+  const itemOf = (p: Planned['purchases'][number]) => itemKeyOf(p.input);
   return keptOnce(purchases, itemOf, (p) => recorded.get(itemOf(p)), 'nfe.itemRecorded', problems);
 }
 
