@@ -33,6 +33,8 @@ export interface Column {
   key: string;
   label: Labels;
   type: CellType;
+  /** In the CSV and XLSX files only: a page of A4 holds no more columns legibly. */
+  filesOnly?: boolean;
 }
 
 /** A table of rows, or (`fields`) a list of label/value pairs each with its own type. */

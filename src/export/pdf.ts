@@ -56,15 +56,16 @@ function sectionContent(section: ExportDocument['sections'][number], locale: Loc
     }];
   }
   if (section.rows.length === 0) return [title, { text: locale === 'pt-BR' ? 'Nenhum.' : 'None.', italics: true }];
+  const printed = section.columns.map((c, i) => ({ c, i })).filter(({ c }) => !c.filesOnly);
   return [title, {
     table: {
       // The header row is repeated at the top of every page the table runs onto.
       headerRows: 1,
       dontBreakRows: true,
-      widths: section.columns.map((c) => (WIDE.has(c.key) ? '*' : 'auto')),
+      widths: printed.map(({ c }) => (WIDE.has(c.key) ? '*' : 'auto')),
       body: [
-        section.columns.map((c) => ({ text: c.label[locale], bold: true, fillColor: '#eeeeee' })),
-        ...section.rows.map((row) => section.columns.map((c, i) => cell(c.type, row[i], locale))),
+        printed.map(({ c }) => ({ text: c.label[locale], bold: true, fillColor: '#eeeeee' })),
+        ...section.rows.map((row) => printed.map(({ c, i }) => cell(c.type, row[i], locale))),
       ],
     },
     layout: LAYOUT,

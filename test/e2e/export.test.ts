@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { message, translate } from '../../src/i18n';
@@ -9,7 +10,9 @@ import { Decimal } from '../../src/law/decimal';
 import { neutralised, toCsv } from '../../src/export/csv';
 import type { ExportDocument } from '../../src/export/document';
 import { startTestApi, TestApi } from '../support/api';
-import { createProducer, electSpecialRegime, FEIRA, newCpf, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
+import { createProducer, electSpecialRegime, FEIRA, newCpf, nfeKey, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
+import { importFile } from '../../src/import/importer';
+import { SYSTEM_ACTOR } from '../../src/services/actor';
 import { pdfText } from '../support/pdf-text';
 import { efdProblems } from '../support/efd-layout';
 
@@ -57,6 +60,9 @@ function csvSections(body: Buffer): Map<string, string[][]> {
 }
 
 /** Brazilian number text → the API's decimal text. */
+/** The columns of a page of purchases after externalId: the note and the facts of the credits. */
+const NOTE_AND_CREDIT = ['Chave da NF-e', 'Item da NF-e', 'CNPJ/CPF do fornecedor', 'CST PIS/Cofins', 'Fornecedor para o crédito', 'Produto para o crédito', 'Valor do ICMS',
+  'PIS importação pago', 'Cofins importação paga', 'Receita do crédito', 'Valor da CBS'];
 const br = (text: string) => new Decimal(text.replace(',', '.'));
 const fields = (table: string[][]) => new Map(table.slice(1).map(([k, v]) => [k, v]));
 
@@ -196,11 +202,51 @@ describe('a page of purchases', () => {
     expect(res.headers.get('x-page-end-cursor')).toBe(api1.pageInfo.endCursor);
     const rows = csvSections(res.body).get('Compras')!;
     expect(rows[0]).toEqual(['Id', 'Data da compra', 'Data de consumo', 'Matéria-prima', 'Quantidade (kg)', 'Custo (R$)', 'Tipo de fornecedor', 'Id do agricultor',
-      'Id da organização', 'Nome do fornecedor', 'Município de origem', 'Id do contrato', 'Finalidade', 'Id externo']);
-    expect(rows[1]).toEqual([api1.edges[0].node.id, '01/04/2026', '01/04/2026', 'CASTOR_BEAN', '1000,000', '1000,00', 'THIRD_PARTY', '', '', '\'=HYPERLINK("http://x")', FEIRA, '', 'BIODIESEL_FEEDSTOCK', '']);
+      'Id da organização', 'Nome do fornecedor', 'Município de origem', 'Id do contrato', 'Finalidade', 'Id externo', ...NOTE_AND_CREDIT]);
+    expect(rows[1]).toEqual([api1.edges[0].node.id, '01/04/2026', '01/04/2026', 'CASTOR_BEAN', '1000,000', '1000,00', 'THIRD_PARTY', '', '', '\'=HYPERLINK("http://x")', FEIRA, '', 'BIODIESEL_FEEDSTOCK', '',
+      ...NOTE_AND_CREDIT.map(() => '')]);
     const next = await get(`/export/purchases?producer=${producer}&first=1&after=${encodeURIComponent(api1.pageInfo.endCursor)}&format=csv`);
     expect(csvSections(next.body).get('Compras')![1][9]).toBe('Cerealista Sul');
     expect(next.headers.get('x-page-has-next-page')).toBe('false');
+  });
+
+  it('carries the note and the facts of the credits in the files, not on the printed page, and its table imports back as the same purchase', async () => {
+    const lot = {
+      producerId: other, purchasedOn: '2026-05-04', feedstock: 'SOYBEAN_OIL', quantityKg: '1000.5', cost: '10000.5', supplierKind: 'THIRD_PARTY', supplierName: 'Esmagadora Sul',
+      originMunicipalityCode: PORTO_ALEGRE, externalId: 'nf-77-3', invoiceKey: nfeKey('11444777000161', 77, '2605'), invoiceItem: 3, supplierDocument: '11444777000161',
+      pisCofinsCst: '50', creditSupplier: 'COMPANY', creditProduct: 'VEGETABLE_OIL', icmsValue: '1200', creditRevenueGroup: 'TAXED_DOMESTIC', cbsValue: '90.04',
+    };
+    await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [lot] });
+    const as = { role: 'PRODUCER' as const, producerId: other };
+    const table = csvSections((await get(`/export/purchases?producer=${other}&format=csv`, as)).body).get('Compras')!;
+    expect(table).toHaveLength(2);
+    const cell = (name: string) => table[1][table[0].indexOf(name)];
+    expect(NOTE_AND_CREDIT.map(cell)).toEqual([lot.invoiceKey, '3', '11444777000161', '50', 'COMPANY', 'VEGETABLE_OIL', '1200,00', '', '', 'TAXED_DOMESTIC', '90,04']);
+
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await get(`/export/purchases?producer=${other}&format=xlsx&locale=en`, as)).body as unknown as ArrayBuffer);
+    const sheet = wb.worksheets.find((w) => w.getColumn(1).values.includes('id'))!;
+    const header = (sheet.getRow(sheet.getColumn(1).values.indexOf('id')).values as unknown[]).slice(1);
+    expect(header.slice(-11)).toEqual(['invoiceKey', 'invoiceItem', 'supplierDocument', 'pisCofinsCst', 'creditSupplier', 'creditProduct', 'icmsValue', 'importPisPaid',
+      'importCofinsPaid', 'creditRevenueGroup', 'cbsValue']);
+    const pdf = (await pdfText((await get(`/export/purchases?producer=${other}&format=pdf`, as)).body)).replace(/\s+/g, ' ');
+    expect(pdf).toContain('Esmagadora Sul');
+    expect(pdf).not.toContain('Chave da NF-e');
+
+    // The table without its id column, as a purchases file of another producer: every fact read back.
+    const mirror = await createProducer(api, 'Usina Espelho', FEIRA);
+    const file = table.map((row) => row.slice(1).join(';')).join('\r\n');
+    await importFile(api.db.dataSource, SYSTEM_ACTOR, { kind: 'purchases', producerId: mirror, input: Readable.from([Buffer.from(file)]) });
+    const stored = (p: string) => api.db.dataSource.query(
+      `SELECT purchased_on::text, consumed_on::text, feedstock, quantity_kg::text, cost::text, supplier_kind, supplier_name, origin_municipality_code, purpose, external_id, invoice_key,
+              invoice_item, supplier_document, pis_cofins_cst, credit_supplier, credit_product, icms_value::text, import_pis_paid::text, import_cofins_paid::text,
+              credit_revenue_group, cbs_value::text FROM purchase WHERE producer_id = $1`, [p]);
+    const [original] = await stored(other);
+    const [imported] = await stored(mirror);
+    // Money is written with its 2 decimals: the figures are equal, their text keeps the file's scale.
+    for (const k of ['cost', 'icms_value', 'cbs_value']) expect(new Decimal(imported[k]).eq(original[k])).toBe(true);
+    expect({ ...imported, cost: 0, icms_value: 0, cbs_value: 0, quantity_kg: new Decimal(imported.quantity_kg).toFixed() })
+      .toEqual({ ...original, cost: 0, icms_value: 0, cbs_value: 0, quantity_kg: new Decimal(original.quantity_kg).toFixed() });
   });
 });
 

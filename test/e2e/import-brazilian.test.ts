@@ -69,7 +69,7 @@ describe('a purchases sheet saved by a Portuguese Excel as CSV', () => {
     expect(translate(e.text, 'pt-BR')).toBe('linha 2: a linha tem 2 campos e o cabeçalho 1 (lido com o separador ",", como pedido; informe delimiter para escolher outro)');
     const header = await refused('purchases', 'purchasedOn;feedstock;quantityKg\n', { delimiter: ',' });
     expect(header.message).toBe('line 1, column purchasedOn;feedstock;quantityKg: unknown column; the columns of a purchases file are purchasedOn, consumedOn, feedstock, quantityKg, '
-      + 'cost, supplierKind, familyFarmerId, organizationId, supplierName, originMunicipalityCode, contractId, purpose, externalId, invoiceKey, supplierDocument, '
+      + 'cost, supplierKind, familyFarmerId, organizationId, supplierName, originMunicipalityCode, contractId, purpose, externalId, invoiceKey, invoiceItem, supplierDocument, '
       + 'pisCofinsCst, creditSupplier, creditProduct, icmsValue, importPisPaid, importCofinsPaid, creditRevenueGroup, cbsValue (read with the separator ",", as asked; give delimiter to choose another)');
   });
 

@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { translate } from '../../src/i18n';
 import { ImportLineError, ImportProblemsError } from '../../src/import/import-error';
 import { importCsv, ImportSummary } from '../../src/import/importer';
 import { SYSTEM_ACTOR } from '../../src/services/actor';
@@ -187,6 +188,29 @@ describe('purchases', () => {
     expect(await line('01,SOMEONE,VEGETABLE_OIL,0,,,,')).toMatchObject({ line: 2, column: 'creditSupplier', code: 'BAD_USER_INPUT' });
     expect(await line('01,COMPANY,VEGETABLE_OIL,0,,,,-1')).toMatchObject({ line: 2, column: 'cbsValue', code: 'BAD_USER_INPUT' });
     expect(await purchaseCount()).toBe(before);
+  });
+
+  it('takes the NF-e item of a lot: one item, one purchase, whether typed or imported before or twice in the file', async () => {
+    const header = 'purchasedOn,feedstock,quantityKg,cost,supplierKind,supplierName,originMunicipalityCode,invoiceKey,invoiceItem,externalId';
+    const key = nfeKey('11444777000161', 9101, '2509');
+    const lot = (item: string, id: string, k = key) => `2025-09-20,SOYBEAN,100,300,THIRD_PARTY,Cerealista,4314100,${k},${item},${id}`;
+    await run('purchases', [header, lot('1', 'it-1'), lot('002', 'it-2')].join('\n'), { producerId });
+    expect(await api.db.dataSource.query(`SELECT external_id AS id, invoice_key AS key, invoice_item AS item FROM purchase WHERE external_id LIKE 'it-%' ORDER BY 1`))
+      .toEqual([{ id: 'it-1', key, item: 1 }, { id: 'it-2', key, item: 2 }]);
+    const [{ id: first }] = await api.db.dataSource.query(`SELECT id::text FROM purchase WHERE external_id = 'it-1'`);
+    const before = await purchaseCount();
+    const again = await refused('purchases', [header, lot('3', 'it-3'), lot('1', 'it-4')].join('\n'), { producerId });
+    expect(again).toMatchObject({ line: 3, column: 'invoiceItem', code: 'CONFLICT', reason: 'DUPLICATE' });
+    expect(translate(again.detail)).toContain(`as purchase ${first}`);
+    expect(await refused('purchases', [header, lot('5', 'it-5'), lot('5', 'it-6')].join('\n'), { producerId }))
+      .toMatchObject({ line: 3, column: 'invoiceItem', code: 'CONFLICT', reason: 'DUPLICATE' });
+    // The same item of another note, or of the same note for another producer, is another purchase.
+    await run('purchases', [header, lot('1', 'it-7', nfeKey('11444777000161', 9102, '2509'))].join('\n'), { producerId });
+    await run('purchases', [header, lot('1', 'it-8')].join('\n'), { producerId: otherProducerId });
+    for (const [item, k] of [['991', key], ['0', key], ['1.0', key], ['abc', key], ['1', '']]) {
+      expect(await refused('purchases', [header, lot(item, 'it-bad', k)].join('\n'), { producerId })).toMatchObject({ line: 2, column: 'invoiceItem', code: 'BAD_USER_INPUT' });
+    }
+    expect(await purchaseCount()).toBe(before + 2);
   });
 
   const cases: Array<[string, string, number, string, string]> = [

@@ -9,9 +9,12 @@ import { ImportLineError } from '../import-error';
 import { CsvRow, failures, ImportKind, sqlCheck, STAGING } from '../import-kind';
 import { bulkInsert, checkPeriodsOpen, decimalCell, idCell } from './common';
 import { message } from '../../i18n';
+import { activeSql } from '../../services/record-state';
 
 const CREDIT_FACTS = 'pis_cofins_cst, credit_supplier, credit_product, icms_value, import_pis_paid, import_cofins_paid, credit_revenue_group, cbs_value';
 const text = (v: Decimal | null) => (v === null ? null : v.toFixed());
+/** An item number as written (`12`); anything else goes on as it is, for toRow to refuse with the field named. */
+const itemCell = (v: string | undefined) => (v === undefined ? null : /^[0-9]{1,4}$/.test(v) ? Number(v) : (v as unknown as number));
 const decimalOrNull = (row: CsvRow, column: string) => {
   const v = decimalCell(row, column);
   return v === undefined ? null : new Decimal(v);
@@ -45,6 +48,7 @@ export const purchasesImport: ImportKind = {
     { name: 'purpose', required: false, type: ENUMS.PurchasePurpose, portuguese: ['finalidade', 'destinacao'] },
     { name: 'externalId', required: false, portuguese: ['idExterno', 'codigoExterno', 'identificadorExterno', 'referencia'] },
     { name: 'invoiceKey', required: false, portuguese: ['chaveNfe', 'chaveDaNfe', 'chaveDeAcesso', 'chaveDaNotaFiscal'] },
+    { name: 'invoiceItem', required: false, portuguese: ['itemDaNfe', 'numeroDoItem', 'nItem'] },
     { name: 'supplierDocument', required: false, portuguese: ['cnpjCpfDoFornecedor', 'cpfCnpjDoFornecedor', 'cnpjDoFornecedor', 'cpfDoFornecedor', 'documentoDoFornecedor'] },
     // The facts of the credits (Lei 10.637/2002 and Lei 10.833/2003, art. 3º; LC 214/2025, art. 47), all optional.
     { name: 'pisCofinsCst', required: false, portuguese: ['cstPisCofins', 'cstDoPisCofins', 'cst'] },
@@ -60,7 +64,7 @@ export const purchasesImport: ImportKind = {
     ['purchased_on', 'date'], ['consumed_on', 'date'], ['feedstock', 'text'], ['quantity_kg', 'numeric'], ['cost', 'numeric'],
     ['supplier_kind', 'text'], ['family_farmer_id', 'bigint'], ['organization_id', 'bigint'], ['supplier_name', 'text'],
     ['origin_municipality_code', 'text'], ['contract_id', 'bigint'], ['purpose', 'text'], ['external_id', 'text'], ['invoice_key', 'text'],
-    ['supplier_document', 'text'], ['pis_cofins_cst', 'text'], ['credit_supplier', 'text'], ['credit_product', 'text'], ['icms_value', 'numeric'],
+    ['invoice_item', 'int'], ['supplier_document', 'text'], ['pis_cofins_cst', 'text'], ['credit_supplier', 'text'], ['credit_product', 'text'], ['icms_value', 'numeric'],
     ['import_pis_paid', 'numeric'], ['import_cofins_paid', 'numeric'], ['credit_revenue_group', 'text'], ['cbs_value', 'numeric'],
   ],
 
@@ -87,6 +91,7 @@ export const purchasesImport: ImportKind = {
       externalId: row.externalId ?? null,
       // Checked as recordPurchases checks it (layout, model, digit), so the lot can be cancelled or returned by key.
       invoiceKey: row.invoiceKey ?? null,
+      invoiceItem: itemCell(row.invoiceItem),
       supplierDocument: row.supplierDocument ?? null,
       pisCofinsCst: row.pisCofinsCst ?? null,
       creditSupplier: (row.creditSupplier ?? null) as CreditSupplier | null,
@@ -101,7 +106,7 @@ export const purchasesImport: ImportKind = {
     return [
       p.purchasedOn, p.consumedOn, p.feedstock, p.quantityKg.toFixed(), text(p.cost), p.supplierKind,
       p.familyFarmerId, p.organizationId, p.supplierName, p.originMunicipalityCode, p.contractId, p.purpose, p.externalId, p.invoiceKey,
-      p.supplierDocument, p.pisCofinsCst, p.creditSupplier, p.creditProduct, text(p.icmsValue), text(p.importPisPaid), text(p.importCofinsPaid), p.creditRevenueGroup,
+      p.invoiceItem, p.supplierDocument, p.pisCofinsCst, p.creditSupplier, p.creditProduct, text(p.icmsValue), text(p.importPisPaid), text(p.importCofinsPaid), p.creditRevenueGroup,
       text(p.cbsValue),
     ];
   },
@@ -172,6 +177,14 @@ export const purchasesImport: ImportKind = {
         (r) => new ImportLineError('CONFLICT', r.line, 'externalId', message('import.externalIdTwice', { externalId: String(r.external_id), producerId: String(producerId) }), 'DUPLICATE')),
       sqlCheck(em, `SELECT s.line, s.external_id FROM ${s} s JOIN purchase p ON p.producer_id = $1 AND p.external_id = s.external_id`, [producerId],
         (r) => new ImportLineError('CONFLICT', r.line, 'externalId', message('purchase.externalIdTaken', { producerId: String(producerId), externalId: String(r.external_id) }), 'DUPLICATE')),
+      // An NF-e item is one active purchase (migration PurchaseInvoiceItem), as recordPurchases checks it.
+      sqlCheck(em, `SELECT line, invoice_key, invoice_item FROM (SELECT line, invoice_key, invoice_item,
+                             row_number() OVER (PARTITION BY invoice_key COLLATE "C", invoice_item ORDER BY line) AS n
+                      FROM ${s} WHERE invoice_item IS NOT NULL) d WHERE n > 1`, [],
+        (r) => new ImportLineError('CONFLICT', r.line, 'invoiceItem', message('purchase.invoiceItemTwice', { item: String(r.invoice_item), key: String(r.invoice_key) }), 'DUPLICATE')),
+      sqlCheck(em, `SELECT s.line, s.invoice_key, s.invoice_item, p.id::text AS id FROM ${s} s
+                      JOIN purchase p ON p.producer_id = $1 AND p.invoice_key = s.invoice_key AND p.invoice_item = s.invoice_item AND ${activeSql('p')}`, [producerId],
+        (r) => new ImportLineError('CONFLICT', r.line, 'invoiceItem', message('purchase.invoiceItemRecorded', { item: String(r.invoice_item), key: String(r.invoice_key), id: String(r.id) }), 'DUPLICATE')),
       // Decreto 10.527/2020 art. 6º §3º: the purchase weighs in the month it is used (consumedOn).
       () => checkPeriodsOpen(em, producerId!, 'consumed_on', 'consumedOn', (refs.months ?? []) as number[]),
       // art. 6º §4º: a third-party lot of raw material also enters the average price per kg of the
@@ -185,9 +198,9 @@ export const purchasesImport: ImportKind = {
     const [t] = await em.query(`SELECT sum(quantity_kg)::text AS kg, sum(cost)::text AS cost, min(line) AS first, max(line) AS last FROM ${STAGING}`);
     await bulkInsert(em, 'purchase', () => em.query(
       `INSERT INTO purchase (producer_id, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-                             supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key, supplier_document, ${CREDIT_FACTS})
+                             supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key, invoice_item, supplier_document, ${CREDIT_FACTS})
        SELECT $1, purchased_on, consumed_on, feedstock, quantity_kg, cost, supplier_kind, family_farmer_id, organization_id,
-              supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key, supplier_document, ${CREDIT_FACTS} FROM ${STAGING}`,
+              supplier_name, origin_municipality_code, contract_id, purpose, external_id, invoice_key, invoice_item, supplier_document, ${CREDIT_FACTS} FROM ${STAGING}`,
       [producerId],
     ));
     return {
