@@ -75,6 +75,8 @@ export const en = {
   'return.notItsItem': 'Purchase {{id}} is item {{recorded}} of its NF-e, not item {{item}}',
   'return.itemRange': 'originalItem must be an NF-e item number, 1 to 990',
   'return.itemOfPurchase': 'originalItem names an item of a purchase; a sale is named by saleId',
+  'return.noteRecorded': '{{entity}} {{id}} is already returned under the return note {{key}} (return {{returnId}}): record the note\'s items of one record as one return',
+  'return.noteTwice': '{{entity}} {{id}} is returned twice under the return note {{key}} in the batch: record the note\'s items of one record as one return',
   'return.whichItem': 'The NF-e {{key}} has several purchases of {{feedstock}} (items {{items}}): give originalItem',
   'nfe.zipTooMany': 'The ZIP holds more than {{max}} XML files: send it in parts',
   'nfe.zipInvalid': 'The ZIP cannot be read: {{detail}}',

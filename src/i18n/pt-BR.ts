@@ -71,6 +71,8 @@ export const ptBR: Record<MessageKey, string> = {
   'return.notItsItem': 'A compra {{id}} é o item {{recorded}} da sua NF-e, não o item {{item}}',
   'return.itemRange': 'originalItem deve ser um número de item de NF-e, de 1 a 990',
   'return.itemOfPurchase': 'originalItem indica um item de compra; uma venda se indica por saleId',
+  'return.noteRecorded': '{{entity}} {{id}} já foi devolvido pela nota de devolução {{key}} (devolução {{returnId}}): registre os itens da nota de um mesmo registro como uma devolução',
+  'return.noteTwice': '{{entity}} {{id}} é devolvido duas vezes pela nota de devolução {{key}} no lote: registre os itens da nota de um mesmo registro como uma devolução',
   'return.whichItem': 'A NF-e {{key}} tem várias compras de {{feedstock}} (itens {{items}}): informe originalItem',
   'nfe.zipTooMany': 'O ZIP contém mais de {{max}} arquivos XML: envie-o em partes',
   'nfe.zipInvalid': 'O ZIP não pode ser lido: {{detail}}',

@@ -51,11 +51,15 @@ export class RecordReturnService {
 
   async record(actor: Actor, inputs: RecordReturnInput[]): Promise<RecordReturn[]> {
     if (inputs.length === 0) return [];
-    return mutate(this.ds, actor, (em) => this.write(em, actor, inputs));
+    return mutate(this.ds, actor, (em) => this.write(em, actor, inputs, true));
   }
 
-  /** record's work in a transaction the caller holds (the NF-e import writes several kinds in one). */
-  async write(em: EntityManager, actor: Actor, inputs: RecordReturnInput[]): Promise<{ result: RecordReturn[]; audit: AuditRecord[] }> {
+  /**
+   * record's work in a transaction the caller holds (the NF-e import writes several kinds in one).
+   * `typed`: the rows name no item of their return note, so a record returned again under the same
+   * note is a batch sent twice (the NF-e import refuses a note already recorded, item by item).
+   */
+  async write(em: EntityManager, actor: Actor, inputs: RecordReturnInput[], typed = false): Promise<{ result: RecordReturn[]; audit: AuditRecord[] }> {
     const problems = new Problems();
     const rows = inputs.map((input, i) => problems.check(() => toRow(input, `input[${i}]`)));
     await byKey(em, actor, inputs, rows, problems);
@@ -71,6 +75,8 @@ export class RecordReturnService {
       [purchaseIds, saleIds],
     );
     const returned = new Map(earlier.map((e) => [e.purchase_id ? `P${e.purchase_id}` : `S${e.sale_id}`, { quantity: new Decimal(e.quantity), value: new Decimal(e.value) }]));
+    const noted = typed ? await returnsByNote(em, items.map(({ r }) => r)) : new Map<string, string>();
+    const seen = new Set<string>();
     for (const { r, i } of items) {
       const at = `input[${i}]`;
       const entity = r.purchaseId ? 'Purchase' : 'Sale';
@@ -91,6 +97,15 @@ export class RecordReturnService {
         continue;
       }
       if (original instanceof Purchase) r.originalItem = original.invoiceItem ?? r.originalItem;
+      if (typed && r.invoiceKey !== null) {
+        const note = noteKeyOf(r);
+        const id = noted.get(note);
+        if (id !== undefined || seen.has(note)) {
+          problems.add(new ConflictError('DUPLICATE', message(id !== undefined ? 'return.noteRecorded' : 'return.noteTwice', { entity, id: original.id, key: r.invoiceKey, returnId: id ?? '' }), `${at}.invoiceKey`));
+          continue;
+        }
+        seen.add(note);
+      }
       const date = original instanceof Purchase ? original.purchasedOn : original.soldOn;
       if (r.returnedOn < date) problems.add(new BadInputError(`${at}.returnedOn`, message('return.beforeOriginal', { returnedOn: r.returnedOn, entity, date })));
       const key = r.purchaseId ? `P${r.purchaseId}` : `S${r.saleId}`;
@@ -117,6 +132,18 @@ export class RecordReturnService {
     await insertInChunks(em, RecordReturn, written);
     return { result: written, audit: written.map((r) => ({ operation: 'recordReturns', entity: 'RecordReturn', entityId: r.id, producerId: r.producerId, after: r })) };
   }
+}
+
+const noteKeyOf = (r: Pick<RecordReturn, 'invoiceKey' | 'purchaseId' | 'saleId'>) => `${r.invoiceKey}|${r.purchaseId ? `P${r.purchaseId}` : `S${r.saleId}`}`;
+
+/** The active returns recorded under the rows' return notes, by note and record returned. */
+async function returnsByNote(em: EntityManager, rows: readonly RecordReturn[]): Promise<Map<string, string>> {
+  const keys = [...new Set(rows.flatMap((r) => (r.invoiceKey === null ? [] : [r.invoiceKey])))];
+  if (keys.length === 0) return new Map();
+  const recorded: Array<{ invoice_key: string; purchase_id: string | null; sale_id: string | null; id: string }> = await em.query(
+    `SELECT invoice_key, purchase_id::text, sale_id::text, min(id)::text AS id FROM record_return
+      WHERE state = 'ACTIVE' AND invoice_key = ANY($1::text[]) GROUP BY 1, 2, 3`, [keys]);
+  return new Map(recorded.map((x) => [noteKeyOf({ invoiceKey: x.invoice_key, purchaseId: x.purchase_id, saleId: x.sale_id }), x.id]));
 }
 
 function toRow(input: RecordReturnInput, at: string): RecordReturn {

@@ -201,6 +201,31 @@ test('returns reduce the month of the return, not the original month', async () 
   expect((await api.ok(MARCH, { p })).taxPeriod).toMatchObject({ pisDue: '301.20', cofinsDue: '1386.76' });
 });
 
+test('a record returned again under the same return note is a batch sent twice: CONFLICT DUPLICATE, nothing written', async () => {
+  const { p, cnpj, bought, entry, sale2 } = await marchOf('Usina Devolução Dupla');
+  const RETURNS = `mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`;
+  const back = (over: object) => ({ originalKey: nfeKey(cnpj, 2), purchaseId: entry.id, returnedOn: '2026-03-25', quantity: '100', value: '400', invoiceKey: nfeKey(cnpj, 20), ...over });
+  const [first] = (await api.ok(RETURNS, { i: [back({})] }, asProducer(p))).recordReturns;
+  const count = await api.count('SELECT count(*) FROM record_return');
+  const again = await api.gql(RETURNS, { i: [back({ quantity: '50', value: '200' })] }, asProducer(p));
+  expect(again.errors?.[0]).toMatchObject({
+    message: `Purchase ${entry.id} is already returned under the return note ${nfeKey(cnpj, 20)} (return ${first.id}): record the note's items of one record as one return`,
+    extensions: { code: 'CONFLICT', reason: 'DUPLICATE', field: 'input[0].invoiceKey' },
+  });
+  const twice = await api.gql(RETURNS, { i: [back({ invoiceKey: nfeKey(cnpj, 21) }), back({ invoiceKey: nfeKey(cnpj, 21) })] });
+  expect(twice.errors?.map((e) => [e.extensions?.code, e.extensions?.field])).toEqual([['CONFLICT', 'input[1].invoiceKey']]);
+  expect(await api.count('SELECT count(*) FROM record_return')).toBe(count);
+  // Another record under the same note, the same record under another note or with none, a sale: each is a return of its own.
+  const made = (await api.ok(RETURNS, { i: [
+    back({ originalKey: nfeKey(cnpj, 1), purchaseId: bought.id }), back({ invoiceKey: nfeKey(cnpj, 22) }), back({ invoiceKey: null }), back({ invoiceKey: null }),
+    { originalKey: nfeKey(cnpj, 3), saleId: sale2.id, returnedOn: '2026-03-25', quantity: '1', value: '5000', invoiceKey: nfeKey(cnpj, 20) },
+  ] })).recordReturns;
+  expect(made).toHaveLength(5);
+  // A cancelled return leaves its note free for the record again.
+  await api.db.dataSource.query(`UPDATE record_return SET state = 'CANCELLED' WHERE id = $1`, [first.id]);
+  expect((await api.ok(RETURNS, { i: [back({})] }, asProducer(p))).recordReturns).toHaveLength(1);
+});
+
 test('a return into a closed month or an evaluated Selo year: refused for the producer, made by an ADMIN and told', async () => {
   const { p, cnpj, entry } = await marchOf('Usina Devolve Fechado');
   await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status } }`, { p });
