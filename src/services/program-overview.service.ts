@@ -15,6 +15,7 @@ import { FAMILY_FARMING_SUPPLIERS } from './seal-compliance/purchase-facts.sql';
 import { membershipOnSql } from './facts/organization-membership.sql';
 import { groupBy } from './group-by';
 import { stopIfAnswered } from '../request-context';
+import { codeFingerprint, partOf, partText, storedParts, storeParts } from './program-parts';
 
 /** A producer's Selo standing on a day, in the five words the ministry counts by. */
 export type ProgramStanding = 'REGULAR' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED' | 'NONE';
@@ -139,9 +140,12 @@ export class ProgramOverviewService {
   private readonly kept = new Map<string, ProducerPart>();
   private keptRows = 0;
 
-  /** `writer`: the primary, where the marks are summed up (the overview may read a standby). */
+  /**
+   * `writer`: the primary, where the marks are summed up and the parts stored (the overview may read
+   * a standby); `code`: the fingerprint of the code computing the parts (program-parts.ts).
+   */
   constructor(private readonly ds: DataSource, private readonly writer: DataSource, private readonly compliance: SealComplianceService, private readonly seals: SealService,
-    private readonly maxKeptRows = KEPT_ROWS) {}
+    private readonly maxKeptRows = KEPT_ROWS, private readonly code = codeFingerprint()) {}
 
   async overview(actor: Actor, year: number, asKnownOn: IsoDate): Promise<ProgramYear> {
     assertMinistry(actor, 'programOverview');
@@ -166,12 +170,14 @@ export class ProgramOverviewService {
 
   /**
    * One year in one read-only snapshot, so the totals agree while records are written. A producer's
-   * year computed earlier is reused while its marks and the shared records' are the same in this
-   * snapshot (migration RecordMark1766450000000): then no record it reads has changed.
+   * year computed earlier, here or stored by any process, is reused while its marks and the shared
+   * records' are the same in this snapshot (migration RecordMark1766450000000): then no record it reads
+   * has changed. The years computed are stored afterwards on the primary.
    */
   private async yearOf(actor: Actor, year: number, asKnownOn: IsoDate): Promise<ProgramYear> {
     await this.sumMarks();
-    return this.ds.transaction('REPEATABLE READ', async (em) => {
+    const computed: Array<{ producerId: string; mark: string; text: string }> = [];
+    const answer = await this.ds.transaction('REPEATABLE READ', async (em) => {
       await em.query('SET TRANSACTION READ ONLY');
       const on = `${year}-12-31`;
       const before = `${year - 1}-12-31`;
@@ -195,6 +201,14 @@ export class ProgramOverviewService {
         const part = this.kept.get(keyOf(p));
         if (part?.mark === markOf(p)) parts.set(p.id, part);
       }
+      const stored = await storedParts(em, year, asKnownOn, this.code, producers.filter((p) => !parts.has(p.id)).map((p) => p.id));
+      for (const p of producers) {
+        const s = stored.get(p.id);
+        if (s?.mark !== markOf(p)) continue;
+        const part = revived(s.text, s.mark, p);
+        parts.set(p.id, part);
+        this.keep(keyOf(p), part);
+      }
       const stale = producers.filter((p) => !parts.has(p.id));
       const compute = async (tx: EntityManager, batch: Producer[]) => {
         const reports = await this.compliance.ofPage(batch.map((producer) => ({ producer, year, asKnownOn })), tx);
@@ -205,6 +219,7 @@ export class ProgramOverviewService {
           const part: ProducerPart = { mark: markOf(p), report, ...counted.get(p.id)!, rows: 1 + report.excluded.length + (report.countedSource?.purchases.length ?? 0) };
           parts.set(p.id, part);
           this.keep(keyOf(p), part);
+          computed.push({ producerId: p.id, mark: part.mark, text: storedText(part) });
         });
       };
       // The producers to compute, dealt out in turn to PARALLEL connections that share this
@@ -239,6 +254,12 @@ export class ProgramOverviewService {
       });
       return { year, asKnownOn, on, producers: rows, ...summed(rows), ...(await countedIn(em, producers.map((p) => parts.get(p.id)!), year)) };
     });
+    try {
+      await storeParts(this.writer, year, asKnownOn, this.code, computed);
+    } catch {
+      // Housekeeping, as sumMarks: the answer stands, and the years are computed again when next asked.
+    }
+    return answer;
   }
 
   /** Keeps a producer's year, forgetting the least recently kept beyond the bound. */
@@ -269,6 +290,22 @@ export class ProgramOverviewService {
       // Left for the next overview.
     }
   }
+}
+
+/**
+ * A part as stored: the producer is the record's current row (its marks tell it unchanged), and the
+ * counted groups behind `countedItems` (95 % of a national year's text) are not kept: computed again
+ * for the producers whose counted items are asked (`countedLater`).
+ */
+function storedText(part: ProducerPart): string {
+  const { producer: _producer, countedSource: _source, ...report } = part.report;
+  return partText({ report, states: part.states, farmers: part.farmers, organizations: part.organizations });
+}
+
+function revived(text: string, mark: string, producer: Producer): ProducerPart {
+  const stored = partOf<Omit<ProducerPart, 'mark' | 'rows'>>(text);
+  const report: SealComplianceReport = { ...stored.report, producer, countedLater: true };
+  return { ...stored, report, mark, rows: 1 + report.excluded.length };
 }
 
 /**

@@ -3,6 +3,8 @@ import { Role } from '../../src/law/types';
 import { createServices } from '../../src/services';
 import { Actor } from '../../src/services/actor';
 import { ProgramOverviewService, ProgramYear } from '../../src/services/program-overview.service';
+import { partText } from '../../src/services/program-parts';
+import { SealComplianceService } from '../../src/services/seal-compliance/compliance.service';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, grantSeal, nfeKey, producerCnpj, RECIFE, upsertMunicipalities } from '../support/fixtures';
 import { contract, setUpSeloYear } from '../support/selo-year';
@@ -130,4 +132,80 @@ test('the overview reuses a producer\'s year until its records, or the shared on
   const small = new ProgramOverviewService(api.db.dataSource, api.db.dataSource, services.sealCompliance, services.seals, 1);
   expect(figures(await small.overview(AUDITOR, 2025, KNOWN_ON))).toEqual(figures(await afresh()));
   expect(figures(await small.overview(AUDITOR, 2025, KNOWN_ON))).toEqual(figures(await afresh()));
+});
+
+/** A year as the tests compare it whole: every field, each Decimal tagged with its exact digits, the counted groups apart. */
+function whole(y: ProgramYear): unknown {
+  return JSON.parse(partText({ ...y, producers: y.producers.map((p) => ({ ...p, report: { ...p.report, countedSource: undefined, countedLater: undefined } })) }));
+}
+
+/** Overview services of a new process whose sealCompliance tells which producers' years it computes. */
+function newProcess(code?: string) {
+  const services = createServices(api.db.dataSource);
+  const computed: string[][] = [];
+  const compliance = Object.create(services.sealCompliance) as SealComplianceService;
+  compliance.ofPage = (asked, em) => {
+    computed.push(asked.map((a) => a.producer.id));
+    return services.sealCompliance.ofPage(asked, em);
+  };
+  const overview = new ProgramOverviewService(api.db.dataSource, api.db.dataSource, compliance, services.seals, undefined, code);
+  return { overview, computed: () => computed.flat().sort() };
+}
+
+test('a year stored by one process is read by another, whole and unchanged, until its records, the code or the day asked differ', async () => {
+  const DAY = '2026-11-29';
+  const f = await setUpSeloYear(api);
+  const a = await createProducer(api, 'Usina Guardada no Banco A', RECIFE);
+  const b = await createProducer(api, 'Usina Guardada no Banco B', RECIFE);
+  await grantSeal(api, a);
+  for (const [p, n] of [[a, 1], [b, 1], [a, 2]] as const) {
+    const lot = { producerId: p, purchasedOn: '2025-05-10', feedstock: 'SOYBEAN', quantityKg: '1000', cost: `${n}5000`, supplierKind: 'FAMILY_FARMER',
+      familyFarmerId: f, originMunicipalityCode: RECIFE, contractId: await contract(api, p, { farmer: f }), invoiceKey: nfeKey(await producerCnpj(api, p), 100 + n, '2505') };
+    await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [lot] });
+  }
+  const producers = await api.count('SELECT count(*) FROM producer');
+
+  const first = newProcess();
+  const computed = await first.overview.overview(AUDITOR, 2025, DAY);
+  expect(first.computed()).toHaveLength(producers);
+  expect(await api.count('SELECT count(*) FROM program_year_part WHERE year = 2025 AND as_known_on = $1', [DAY])).toBe(producers);
+
+  // Another process computes nothing, and answers the same, to the last digit of every figure.
+  const second = newProcess();
+  const read = await second.overview.overview(AUDITOR, 2025, DAY);
+  expect(second.computed()).toEqual([]);
+  expect(whole(read)).toEqual(whole(computed));
+  expect(read.producers.find((p) => p.producer.id === a)!.report.actualTotal.toFixed(2)).toBe('40000.00');
+
+  // Through the API (which has not asked this day): the counted items of a year read back are those of the year computed.
+  const COUNTED = `query($p: ID!) {
+    programOverview(year: 2025, asKnownOn: "${DAY}") { producers { producer { id } sealCompliance { countedItems(first: 5) { totalCount items { id actual weighted } } } } }
+    sealCompliance(producerId: $p, year: 2025, asKnownOn: "${DAY}") { countedItems(first: 5) { totalCount items { id actual weighted } } } }`;
+  const answer = (await api.ok(COUNTED, { p: a }, { role: 'AUDITOR' }));
+  const fromOverview = answer.programOverview.producers.find((p: { producer: { id: string } }) => p.producer.id === a).sealCompliance.countedItems;
+  expect(fromOverview.totalCount).toBe(2);
+  expect(fromOverview).toEqual(answer.sealCompliance.countedItems);
+
+  // A producer's write: only its year is computed again.
+  await api.db.dataSource.query(`UPDATE purchase SET cost = cost + 1 WHERE producer_id = $1 AND cost = 25000`, [a]);
+  const third = newProcess();
+  const after = await third.overview.overview(AUDITOR, 2025, DAY);
+  expect(third.computed()).toEqual([a]);
+  expect(after.producers.find((p) => p.producer.id === a)!.report.actualTotal.toFixed(2)).toBe('40001.00');
+  expect(whole(after)).toEqual(whole(await createServices(api.db.dataSource).programOverview.overview(AUDITOR, 2025, DAY)));
+
+  // Another day asked, or other code: every year computed again; the other code's parts replace these.
+  const otherDay = newProcess();
+  await otherDay.overview.overview(AUDITOR, 2025, '2026-11-28');
+  expect(otherDay.computed()).toHaveLength(producers);
+  const otherCode = newProcess('another-release');
+  expect(whole(await otherCode.overview.overview(AUDITOR, 2025, DAY))).toEqual(whole(after));
+  expect(otherCode.computed()).toHaveLength(producers);
+  expect(await api.db.dataSource.query('SELECT DISTINCT code FROM program_year_part')).toEqual([{ code: 'another-release' }]);
+
+  // The ministry's data: a PRODUCER's database role can neither read nor write it.
+  await expect(api.db.dataSource.transaction(async (em) => {
+    await em.query('SET LOCAL ROLE selo_producer');
+    await em.query('SELECT count(*) FROM program_year_part');
+  })).rejects.toThrow(/permission denied/);
 });

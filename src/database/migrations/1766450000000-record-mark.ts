@@ -12,8 +12,11 @@ export const MARKED_SHARED: readonly string[] = [
   'municipality', 'semiarid_membership', 'family_farmer', 'family_farmer_registration', 'family_farming_organization',
   'organization_registration', 'organization_membership', 'minimum_price', 'law_parameter_version', 'seal_event',
 ];
-/** Not records a figure is computed from: the log of changes, the law book's counter (law_parameter_version marks), the marks, the migrations. */
-export const NOT_MARKED: readonly string[] = ['audit_entry', 'law_revision', 'record_mark', 'migrations'];
+/**
+ * Not records a figure is computed from: the log of changes, the law book's counter
+ * (law_parameter_version marks), the marks, the program's computed parts (read by their marks), the migrations.
+ */
+export const NOT_MARKED: readonly string[] = ['audit_entry', 'law_revision', 'record_mark', 'program_year_part', 'migrations'];
 
 /**
  * Marks of change, one per producer and writing transaction (the trigger's WHEN reads a local

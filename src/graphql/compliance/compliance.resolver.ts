@@ -61,14 +61,15 @@ export class SealComplianceResolver {
   @FieldResolver(() => SealCountedItemPageType, {
     description: 'Every purchase, other product and fomento expense that counts (art. 3º §2º I a–c), one by one with its id, actual value, factors by alínea and weighted value: a page of them (purchases first, by id); the years of a request asked with the same page are read in one statement.',
   })
-  countedItems(
+  async countedItems(
     @Root() r: SealComplianceReport,
     @Arg('first', () => Int, { defaultValue: 100, description: 'Rows in the page (1 to 1000).' }) first: number,
     @Arg('offset', () => Int, { defaultValue: 0, description: 'Rows skipped (0 or more).' }) offset: number,
     @Ctx() ctx: Context,
   ) {
-    if (!r.countedSource) return { totalCount: 0, offset, items: [] };
-    return ctx.loaders.sealCountedItems.load({ source: r.countedSource, first, offset });
+    const source = r.countedSource ?? (r.countedLater ? (await ctx.loaders.sealCompliance.load({ producer: r.producer, year: r.year, asKnownOn: r.asKnownOn })).countedSource : undefined);
+    if (!source) return { totalCount: 0, offset, items: [] };
+    return ctx.loaders.sealCountedItems.load({ source, first, offset });
   }
 
   @Mutation(() => SealEvaluationType, {

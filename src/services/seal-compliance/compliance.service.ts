@@ -19,7 +19,11 @@ export { HYPOTHETICAL } from './compliance-year';
 export type { ExcludedItem, ExtraGroups } from './compliance-year';
 
 /** The year's figures as shown (money to the centavo, shares to 6 decimals), with the excluded items. */
-export type SealComplianceReport = ReturnType<typeof present> & { producer: Producer; excluded: ExcludedItem[]; countedSource?: CountedSource };
+export type SealComplianceReport = ReturnType<typeof present> & {
+  producer: Producer; excluded: ExcludedItem[]; countedSource?: CountedSource;
+  /** Read back from the program's stored years without its counted groups: `countedItems` computes the year again. */
+  countedLater?: boolean;
+};
 
 /** A page of a year's counted rows asked for (SealCompliance.countedItems). */
 export interface CountedPageAsked {

@@ -1,0 +1,72 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { DataSource, EntityManager } from 'typeorm';
+import { Decimal } from '../law/decimal';
+import { IsoDate } from '../law/dates';
+
+/** The days asked (asKnownOn) whose parts are kept for a year; the parts of older days are dropped. */
+export const KEPT_DAYS = 7;
+
+let fingerprint: string | undefined;
+
+/**
+ * The code that computes a part: every file of the running tree (src/, or dist/ when built). A part
+ * computed by other code, an earlier release say, is never read back, so no rule changed since can
+ * hide behind an old figure.
+ */
+export function codeFingerprint(): string {
+  if (fingerprint === undefined) {
+    const root = path.resolve(__dirname, '..');
+    const files = fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name)).sort();
+    const hash = crypto.createHash('sha256');
+    for (const file of files) hash.update(path.relative(root, file)).update('\0').update(fs.readFileSync(file)).update('\0');
+    fingerprint = hash.digest('hex').slice(0, 32);
+  }
+  return fingerprint;
+}
+
+const DECIMAL = '$decimal';
+
+/** A part as text: JSON, each Decimal tagged with its exact digits. */
+export function partText(part: unknown): string {
+  return JSON.stringify(part, function (this: Record<string, unknown>, key, value) {
+    const raw = this[key];
+    return raw instanceof Decimal ? { [DECIMAL]: raw.toString() } : value;
+  });
+}
+
+export function partOf<T>(text: string): T {
+  return JSON.parse(text, (_key, value) => (value !== null && typeof value === 'object' && DECIMAL in value ? new Decimal(value[DECIMAL]) : value)) as T;
+}
+
+/** The stored parts of these producers' year as known on a day, by producer: the marks each was computed under, and its text. */
+export async function storedParts(em: EntityManager, year: number, asKnownOn: IsoDate, code: string, producerIds: readonly string[]): Promise<Map<string, { mark: string; text: string }>> {
+  if (producerIds.length === 0) return new Map();
+  const rows: Array<{ id: string; mark: string; part: string }> = await em.query(
+    `SELECT producer_id::text AS id, mark, part FROM program_year_part WHERE year = $1 AND as_known_on = $2 AND code = $3 AND producer_id = ANY($4::bigint[])`,
+    [year, asKnownOn, code, producerIds],
+  );
+  return new Map(rows.map((r) => [r.id, { mark: r.mark, text: r.part }]));
+}
+
+/**
+ * Stores the parts computed, replacing those of the same producer-year-day, and drops the parts of
+ * code other than this one's and of days beyond the KEPT_DAYS last stored for the year.
+ */
+export async function storeParts(writer: DataSource, year: number, asKnownOn: IsoDate, code: string, parts: ReadonlyArray<{ producerId: string; mark: string; text: string }>): Promise<void> {
+  if (parts.length === 0) return;
+  await writer.transaction(async (em) => {
+    await em.query(
+      `INSERT INTO program_year_part (year, as_known_on, producer_id, mark, code, part)
+       SELECT $1, $2, p.id, p.mark, $3, p.part FROM unnest($4::bigint[], $5::text[], $6::text[]) AS p(id, mark, part)
+       ON CONFLICT (year, as_known_on, producer_id) DO UPDATE SET mark = EXCLUDED.mark, code = EXCLUDED.code, part = EXCLUDED.part, computed_at = now()`,
+      [year, asKnownOn, code, parts.map((p) => p.producerId), parts.map((p) => p.mark), parts.map((p) => p.text)],
+    );
+    await em.query(
+      `DELETE FROM program_year_part WHERE code <> $2 OR (year = $1 AND as_known_on NOT IN (
+         SELECT as_known_on FROM program_year_part WHERE year = $1 GROUP BY 1 ORDER BY max(computed_at) DESC LIMIT $3))`,
+      [year, code, KEPT_DAYS],
+    );
+  });
+}
