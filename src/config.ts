@@ -18,6 +18,8 @@ export interface Config {
   corsOrigins: string[];
   /** A manifest of the operations PRODUCER tokens may run (an allow-list); unset: any. */
   trustedDocumentsFile: string | undefined;
+  /** How often the program's view looks for changed records to compute in the background (docs/SCALING.md); 0: never. */
+  programRefreshMs: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -33,6 +35,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.SELO_DATA_DIR || '.data/pg',
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     trustedDocumentsFile: env.TRUSTED_DOCUMENTS || undefined,
+    programRefreshMs: milliseconds('PROGRAM_REFRESH_MS', env.PROGRAM_REFRESH_MS, 60_000),
   };
 }
 

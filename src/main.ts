@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     { maxLagMs: config.readReplicaMaxLagMs, ownWriteWaitMs: config.readReplicaWaitMs,
       onChange: (usable, why) => (usable ? logger.info({ why }, 'read replica in use') : logger.warn({ why }, 'read replica not used: reads on the primary')) }) : undefined;
   const running = await createApp({ dataSource, replica, verifier: verifierFromEnvironment(process.env, secret), logger, corsOrigins: config.corsOrigins,
-    trustedDocuments: config.trustedDocumentsFile ? trustedDocumentsOf(config.trustedDocumentsFile) : undefined });
+    trustedDocuments: config.trustedDocumentsFile ? trustedDocumentsOf(config.trustedDocumentsFile) : undefined, programRefreshMs: config.programRefreshMs });
   // Signals are handled before the first connection can come: a SIGTERM right after /readyz answers drains too.
   let stopping = false;
   const unanswered = new Set<http.ServerResponse>();

@@ -35,6 +35,7 @@ import { message, translate } from './i18n';
 import { LocalizedGraphQLError } from './graphql/localized-error';
 import { corsForOrigins } from './http/cors';
 import compression from 'compression';
+import { ProgramRefresh } from './services/program-refresh';
 import { localeOfRequest, startRequest } from './http/request-start';
 import { TrustedDocuments, trustedDocumentBodies, trustedDocumentsOnly } from './http/trusted-documents';
 
@@ -52,6 +53,8 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** Items of the long lists one response may hold (default LIMITS.maxListed). */
   maxListed?: number;
+  /** The program's view computed in the background every so often (ProgramRefresh); 0, the default: never. */
+  programRefreshMs?: number;
 }
 
 export interface RunningApp {
@@ -101,8 +104,13 @@ class LazyLoadersContext implements Context {
   }
 }
 
-export async function createApp({ dataSource, replica, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs, maxListed = LIMITS.maxListed }: ServerOptions): Promise<RunningApp> {
+export async function createApp({ dataSource, replica, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs, maxListed = LIMITS.maxListed,
+  programRefreshMs = 0 }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource, replica);
+  // Its years land in this process's kept years too: the overview of the day is answered from memory.
+  const refresh = new ProgramRefresh(services.programOverview, dataSource, {
+    everyMs: programRefreshMs, onError: (error) => { if (!stopping) logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'program view not refreshed'); },
+  });
   const app = express();
   app.disable('x-powered-by');
   // POSTs are never revalidated, and hashing a 170 KB page was measurable.
@@ -202,6 +210,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   httpServer.on('request', app);
   httpServer.on('connect', refuseConnect(logger));
   httpServer.requestTimeout = LIMITS.requestTimeoutMs;
+  refresh.start();
 
   return {
     app,
@@ -209,6 +218,8 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
     apollo,
     async stop() {
       stopping = true;
+      // Not awaited: a year being computed ends with the pool, and is computed again after a restart.
+      void refresh.stop();
       await apollo.stop();
       await exporter.close();
       if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));

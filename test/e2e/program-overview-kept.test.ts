@@ -3,7 +3,13 @@ import { Role } from '../../src/law/types';
 import { createServices } from '../../src/services';
 import { Actor } from '../../src/services/actor';
 import { ProgramOverviewService, ProgramYear } from '../../src/services/program-overview.service';
+import pino from 'pino';
+import { ConfigurationError, loadConfig } from '../../src/config';
+import { hs256 } from '../../src/graphql/auth/token';
+import { today } from '../../src/law/dates';
+import { createApp } from '../../src/server';
 import { partText } from '../../src/services/program-parts';
+import { ProgramRefresh } from '../../src/services/program-refresh';
 import { SealComplianceService } from '../../src/services/seal-compliance/compliance.service';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, grantSeal, nfeKey, producerCnpj, RECIFE, upsertMunicipalities } from '../support/fixtures';
@@ -139,6 +145,16 @@ function whole(y: ProgramYear): unknown {
   return JSON.parse(partText({ ...y, producers: y.producers.map((p) => ({ ...p, report: { ...p.report, countedSource: undefined, countedLater: undefined } })) }));
 }
 
+/** A producer with a lot of 2025 from a family farmer. */
+async function producerWithLot(name: string): Promise<string> {
+  await upsertMunicipalities(api, [RECIFE]);
+  const f = await setUpSeloYear(api);
+  const p = await createProducer(api, name, RECIFE);
+  await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [{ producerId: p, purchasedOn: '2025-06-10', feedstock: 'SOYBEAN', quantityKg: '500',
+    cost: '7000', supplierKind: 'FAMILY_FARMER', familyFarmerId: f, originMunicipalityCode: RECIFE, contractId: await contract(api, p, { farmer: f }) }] });
+  return p;
+}
+
 /** Overview services of a new process whose sealCompliance tells which producers' years it computes. */
 function newProcess(code?: string) {
   const services = createServices(api.db.dataSource);
@@ -208,4 +224,60 @@ test('a year stored by one process is read by another, whole and unchanged, unti
     await em.query('SET LOCAL ROLE selo_producer');
     await em.query('SELECT count(*) FROM program_year_part');
   })).rejects.toThrow(/permission denied/);
+});
+
+test('in the background: this year and the year before, as known today, computed when records change or the day turns, by one process at a time', async () => {
+  let day = '2026-11-26';
+  const p = await producerWithLot('Usina Atualizada ao Fundo');
+  const services = createServices(api.db.dataSource);
+  const refresh = new ProgramRefresh(services.programOverview, api.db.dataSource, { everyMs: 0, today: () => day });
+  const stored = (year: number, on: string) => api.count('SELECT count(*) FROM program_year_part WHERE year = $1 AND as_known_on = $2', [year, on]);
+  const producers = await api.count('SELECT count(*) FROM producer');
+
+  expect(await refresh.tick()).toBe(true);
+  expect([await stored(2026, day), await stored(2025, day)]).toEqual([producers, producers]);
+  expect(await refresh.tick()).toBe(false);
+  const reader = newProcess();
+  await reader.overview.overview(AUDITOR, 2025, day);
+  expect(reader.computed()).toEqual([]);
+
+  // A producer's write: computed by the next look, so a new process reads the new figure.
+  await api.db.dataSource.query(`UPDATE purchase SET cost = cost + 2 WHERE producer_id = $1`, [p]);
+  expect(await refresh.tick()).toBe(true);
+  const after = newProcess();
+  const year = await after.overview.overview(AUDITOR, 2025, day);
+  expect(after.computed()).toEqual([]);
+  expect(whole(year)).toEqual(whole(await createServices(api.db.dataSource).programOverview.overview(AUDITOR, 2025, day)));
+
+  // Another process holds the refresh: this one computes nothing, until it is let go.
+  const holder = api.db.dataSource.createQueryRunner();
+  await holder.connect();
+  await holder.query(`SELECT pg_advisory_lock(hashtextextended('selo:program-refresh', 0))`);
+  day = '2027-01-02';
+  expect(await refresh.tick()).toBe(false);
+  expect(await stored(2027, day)).toBe(0);
+  await holder.query(`SELECT pg_advisory_unlock(hashtextextended('selo:program-refresh', 0))`);
+  await holder.release();
+  expect(await refresh.tick()).toBe(true);
+  expect([await stored(2027, day), await stored(2026, day)]).toEqual([producers, producers]);
+});
+
+test('a server started with PROGRAM_REFRESH_MS computes the years of today by itself', async () => {
+  const on = today();
+  await producerWithLot('Usina do Servidor');
+  const app = await createApp({ dataSource: api.db.dataSource, verifier: hs256('refresh-test-secret-of-32-bytes!'), logger: pino({ level: 'silent' }), programRefreshMs: 50 });
+  try {
+    const producers = await api.count('SELECT count(*) FROM producer');
+    const stored = () => api.count('SELECT count(*) FROM program_year_part WHERE as_known_on = $1 AND year = ANY($2::int[])', [on, [Number(on.slice(0, 4)), Number(on.slice(0, 4)) - 1]]);
+    for (let waited = 0; (await stored()) < 2 * producers && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(await stored()).toBe(2 * producers);
+  } finally {
+    await app.stop();
+  }
+});
+
+test('PROGRAM_REFRESH_MS: a minute by default, 0 for never, a wrong value said in one line', () => {
+  expect(loadConfig({}).programRefreshMs).toBe(60_000);
+  expect(loadConfig({ PROGRAM_REFRESH_MS: '0' }).programRefreshMs).toBe(0);
+  expect(() => loadConfig({ PROGRAM_REFRESH_MS: '1m' })).toThrow(new ConfigurationError('PROGRAM_REFRESH_MS: "1m" is not a number of milliseconds such as 60000'));
 });

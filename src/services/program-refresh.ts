@@ -1,0 +1,74 @@
+import { DataSource } from 'typeorm';
+import { IsoDate, today as brazilToday } from '../law/dates';
+import { SYSTEM_ACTOR } from './actor';
+import { ProgramOverviewService } from './program-overview.service';
+
+/** One process of many refreshes at a time (pg_try_advisory_lock): the others find the parts stored. */
+const LOCK = 'hashtextextended(\'selo:program-refresh\', 0)';
+
+export interface ProgramRefreshOptions {
+  /** Between two looks at the marks; 0: never by itself (`tick` only). */
+  everyMs: number;
+  today?: () => IsoDate;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The program's view kept ready in the background: when records change or the day turns in Brazil,
+ * this year and the year before, as known today (the overview's default), are computed again. Only
+ * the producers whose marks changed are, and the parts are stored, so the ministry's overview of the
+ * day reads them instead of computing the program on request (program-overview.service).
+ */
+export class ProgramRefresh {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<boolean>;
+  /** The day and the marks' total last refreshed under. */
+  private done = '';
+
+  constructor(private readonly overview: ProgramOverviewService, private readonly writer: DataSource, private readonly options: ProgramRefreshOptions) {}
+
+  start(): void {
+    if (this.options.everyMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => void this.tick(), this.options.everyMs);
+    this.timer.unref();
+    void this.tick();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Refreshes the two years if anything changed since the last time; true when it computed. */
+  tick(): Promise<boolean> {
+    this.running ??= this.refresh().catch((error: unknown) => {
+      this.options.onError?.(error);
+      return false;
+    }).finally(() => { this.running = undefined; });
+    return this.running;
+  }
+
+  private async refresh(): Promise<boolean> {
+    const day = (this.options.today ?? brazilToday)();
+    const [{ total }]: Array<{ total: string }> = await this.writer.query('SELECT coalesce(sum(weight), 0)::text AS total FROM record_mark');
+    const state = `${day}|${total}`;
+    if (state === this.done) return false;
+    const runner = this.writer.createQueryRunner();
+    try {
+      await runner.connect();
+      const [{ locked }]: Array<{ locked: boolean }> = await runner.query(`SELECT pg_try_advisory_lock(${LOCK}) AS locked`);
+      if (!locked) return false;
+      try {
+        const year = Number(day.slice(0, 4));
+        for (const y of [year, year - 1]) await this.overview.overview(SYSTEM_ACTOR, y, day);
+        this.done = state;
+        return true;
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock(${LOCK})`);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+}
