@@ -107,16 +107,17 @@ class LazyLoadersContext implements Context {
 export async function createApp({ dataSource, replica, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs, maxListed = LIMITS.maxListed,
   programRefreshMs = 0 }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource, replica);
-  // Its years land in this process's kept years too: the overview of the day is answered from memory.
-  const refresh = new ProgramRefresh(services.programOverview, dataSource, {
-    everyMs: programRefreshMs, onError: (error) => { if (!stopping) logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'program view not refreshed'); },
-  });
   const app = express();
   app.disable('x-powered-by');
   // POSTs are never revalidated, and hashing a 170 KB page was measurable.
   app.set('etag', false);
   const httpServer = http.createServer();
   const metrics = createMetrics(dataSource, replica);
+  // Its years land in this process's kept years too: the overview of the day is answered from memory.
+  const refresh = new ProgramRefresh(services.programOverview, dataSource, {
+    everyMs: programRefreshMs, observe: (outcome, seconds) => metrics.programRefreshed(outcome, seconds),
+    onError: (error) => { if (!stopping) logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'program view not refreshed'); },
+  });
 
   const limits = armor();
   const formatAppError = createErrorFormatter(logger, currentRequestId, currentLocale);

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { requestContext } from '../request-context';
 import type { PerRequest } from '../graphql/request-hooks';
 import type { ReadReplica } from '../services/read-replica';
+import type { RefreshOutcome } from '../services/program-refresh';
 
 /** The pg pool behind TypeORM's Postgres driver: the figures Prometheus should see. */
 interface PoolFigures {
@@ -30,6 +31,8 @@ export interface Metrics {
   countResponse(route: string, method: string, status: number): void;
   /** Counts an introspection answered from its cache (src/graphql/limits.ts). */
   introspectionCacheHit: () => void;
+  /** A look of the program's background refresh (src/services/program-refresh.ts). */
+  programRefreshed: (outcome: RefreshOutcome, seconds: number) => void;
 }
 
 /** Route labels: a fixed set, so that scanners probing random paths add no series. */
@@ -162,7 +165,23 @@ export function createMetrics(dataSource: DataSource, replica?: ReadReplica): Me
     }
   };
 
-  return { registry, requestHooks, handler, httpMiddleware, countResponse, introspectionCacheHit: () => introspectionHits.inc() };
+  return { registry, requestHooks, handler, httpMiddleware, countResponse, introspectionCacheHit: () => introspectionHits.inc(), programRefreshed: programRefreshMetrics(registry) };
+}
+
+/** The program's background refresh: each look by outcome, and how long the last computing one took. */
+function programRefreshMetrics(registry: Registry): Metrics['programRefreshed'] {
+  const looks = new Counter({
+    name: 'selo_program_refreshes_total',
+    help: 'Looks of the program view\'s background refresh: years computed, nothing changed, left to another process, or failed',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  for (const outcome of ['computed', 'unchanged', 'elsewhere', 'failed'] as const) looks.labels(outcome).inc(0);
+  const last = new Gauge({ name: 'selo_program_refresh_seconds', help: 'How long the last refresh that computed the years took', registers: [registry] });
+  return (outcome, seconds) => {
+    looks.labels(outcome).inc();
+    if (outcome === 'computed') last.set(seconds);
+  };
 }
 
 /** The read replica's metrics: where reads went, why they fell back to the primary, the lag. */

@@ -6,11 +6,16 @@ import { ProgramOverviewService } from './program-overview.service';
 /** One process of many refreshes at a time (pg_try_advisory_lock): the others find the parts stored. */
 const LOCK = 'hashtextextended(\'selo:program-refresh\', 0)';
 
+/** What a look at the marks did: computed the years, found nothing changed, left them to the process refreshing, or failed. */
+export type RefreshOutcome = 'computed' | 'unchanged' | 'elsewhere' | 'failed';
+
 export interface ProgramRefreshOptions {
   /** Between two looks at the marks; 0: never by itself (`tick` only). */
   everyMs: number;
   today?: () => IsoDate;
   onError?: (error: unknown) => void;
+  /** Each look's outcome and how long it took (the metrics). */
+  observe?: (outcome: RefreshOutcome, seconds: number) => void;
 }
 
 /**
@@ -42,28 +47,33 @@ export class ProgramRefresh {
 
   /** Refreshes the two years if anything changed since the last time; true when it computed. */
   tick(): Promise<boolean> {
-    this.running ??= this.refresh().catch((error: unknown) => {
+    const started = performance.now();
+    const seen = (outcome: RefreshOutcome) => {
+      this.options.observe?.(outcome, (performance.now() - started) / 1000);
+      return outcome === 'computed';
+    };
+    this.running ??= this.refresh().then(seen, (error: unknown) => {
       this.options.onError?.(error);
-      return false;
+      return seen('failed');
     }).finally(() => { this.running = undefined; });
     return this.running;
   }
 
-  private async refresh(): Promise<boolean> {
+  private async refresh(): Promise<RefreshOutcome> {
     const day = (this.options.today ?? brazilToday)();
     const [{ total }]: Array<{ total: string }> = await this.writer.query('SELECT coalesce(sum(weight), 0)::text AS total FROM record_mark');
     const state = `${day}|${total}`;
-    if (state === this.done) return false;
+    if (state === this.done) return 'unchanged';
     const runner = this.writer.createQueryRunner();
     try {
       await runner.connect();
       const [{ locked }]: Array<{ locked: boolean }> = await runner.query(`SELECT pg_try_advisory_lock(${LOCK}) AS locked`);
-      if (!locked) return false;
+      if (!locked) return 'elsewhere';
       try {
         const year = Number(day.slice(0, 4));
         for (const y of [year, year - 1]) await this.overview.overview(SYSTEM_ACTOR, y, day);
         this.done = state;
-        return true;
+        return 'computed';
       } finally {
         await runner.query(`SELECT pg_advisory_unlock(${LOCK})`);
       }

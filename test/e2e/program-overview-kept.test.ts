@@ -3,6 +3,7 @@ import { Role } from '../../src/law/types';
 import { createServices } from '../../src/services';
 import { Actor } from '../../src/services/actor';
 import { ProgramOverviewService, ProgramYear } from '../../src/services/program-overview.service';
+import { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { ConfigurationError, loadConfig } from '../../src/config';
 import { hs256 } from '../../src/graphql/auth/token';
@@ -269,8 +270,18 @@ test('a server started with PROGRAM_REFRESH_MS computes the years of today by it
   try {
     const producers = await api.count('SELECT count(*) FROM producer');
     const stored = () => api.count('SELECT count(*) FROM program_year_part WHERE as_known_on = $1 AND year = ANY($2::int[])', [on, [Number(on.slice(0, 4)), Number(on.slice(0, 4)) - 1]]);
-    for (let waited = 0; (await stored()) < 2 * producers && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    await new Promise<void>((resolve) => app.httpServer.listen(0, '127.0.0.1', resolve));
+    const read = async () => (await fetch(`http://127.0.0.1:${(app.httpServer.address() as AddressInfo).port}/metrics`)).text();
+    let metrics = await read();
+    // The first look computes both years; the metrics count it once it has ended.
+    for (let waited = 0; !/^selo_program_refreshes_total\{outcome="(computed|failed)"\} 1$/m.test(metrics) && waited < 20_000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+      metrics = await read();
+    }
     expect(await stored()).toBe(2 * producers);
+    expect(metrics).toMatch(/^selo_program_refreshes_total\{outcome="computed"\} 1$/m);
+    expect(metrics).toMatch(/^selo_program_refreshes_total\{outcome="failed"\} 0$/m);
+    expect(Number(/^selo_program_refresh_seconds (\S+)$/m.exec(metrics)?.[1])).toBeGreaterThan(0);
   } finally {
     await app.stop();
   }
