@@ -18,7 +18,7 @@ export interface Config {
   corsOrigins: string[];
   /** A manifest of the operations PRODUCER tokens may run (an allow-list); unset: any. */
   trustedDocumentsFile: string | undefined;
-  /** How often the program's view looks for changed records to compute in the background (docs/SCALING.md); 0: never. */
+  /** How often the program's view looks for changed records to compute ahead in the background (docs/SCALING.md); 0: never. */
   programRefreshMs: number;
 }
 

@@ -35,7 +35,7 @@ import { message, translate } from './i18n';
 import { LocalizedGraphQLError } from './graphql/localized-error';
 import { corsForOrigins } from './http/cors';
 import compression from 'compression';
-import { ProgramRefresh } from './services/program-refresh';
+import { programRefreshOf } from './services/program-refresh';
 import { localeOfRequest, startRequest } from './http/request-start';
 import { TrustedDocuments, trustedDocumentBodies, trustedDocumentsOnly } from './http/trusted-documents';
 
@@ -114,7 +114,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   const httpServer = http.createServer();
   const metrics = createMetrics(dataSource, replica);
   // Its years land in this process's kept years too: the overview of the day is answered from memory.
-  const refresh = new ProgramRefresh(services.programOverview, dataSource, {
+  const refresh = programRefreshOf(services, dataSource, {
     everyMs: programRefreshMs, observe: (outcome, seconds) => metrics.programRefreshed(outcome, seconds),
     onError: (error) => { if (!stopping) logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'program view not refreshed'); },
   });

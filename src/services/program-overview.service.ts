@@ -15,7 +15,9 @@ import { FAMILY_FARMING_SUPPLIERS } from './seal-compliance/purchase-facts.sql';
 import { membershipOnSql } from './facts/organization-membership.sql';
 import { groupBy } from './group-by';
 import { stopIfAnswered } from '../request-context';
-import { codeFingerprint, partOf, partText, storedParts, storeParts } from './program-parts';
+import { codeFingerprint, noteAsked, partOf, partText, storedParts, storeParts } from './program-parts';
+import { today } from '../law/dates';
+import { SYSTEM_ACTOR } from './actor';
 
 /** A producer's Selo standing on a day, in the five words the ministry counts by. */
 export type ProgramStanding = 'REGULAR' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED' | 'NONE';
@@ -150,7 +152,9 @@ export class ProgramOverviewService {
   async overview(actor: Actor, year: number, asKnownOn: IsoDate): Promise<ProgramYear> {
     assertMinistry(actor, 'programOverview');
     requireYear(year, 'year');
-    return this.yearOf(actor, year, asKnownOn);
+    const answer = await this.yearOf(actor, year, asKnownOn);
+    await this.asked(actor, [year], asKnownOn);
+    return answer;
   }
 
   /** The years from `from` to `to`, each as its overview; `known`: years already computed (as known on `asKnownOn`), reused. */
@@ -165,6 +169,7 @@ export class ProgramOverviewService {
       stopIfAnswered();
       years.push(known.find((k) => k.year === y && k.asKnownOn === asKnownOn) ?? await this.yearOf(actor, y, asKnownOn));
     }
+    await this.asked(actor, years.map((y) => y.year), asKnownOn);
     return years;
   }
 
@@ -260,6 +265,16 @@ export class ProgramOverviewService {
       // Housekeeping, as sumMarks: the answer stands, and the years are computed again when next asked.
     }
     return answer;
+  }
+
+  /** The years a request asked as known today, for the refresh to keep ready (program-refresh.ts); housekeeping, as sumMarks. */
+  private async asked(actor: Actor, years: number[], asKnownOn: IsoDate): Promise<void> {
+    if (actor.sub === SYSTEM_ACTOR.sub || asKnownOn !== today()) return;
+    try {
+      await noteAsked(this.writer, years, asKnownOn);
+    } catch {
+      // The years are then computed on request, as before the refresh knew them.
+    }
   }
 
   /** Keeps a producer's year, forgetting the least recently kept beyond the bound. */

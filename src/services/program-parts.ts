@@ -7,6 +7,8 @@ import { IsoDate } from '../law/dates';
 
 /** The days asked (asKnownOn) whose parts are kept for a year; the parts of older days are dropped. */
 export const KEPT_DAYS = 7;
+/** A year asked as known today within this many days is kept ready by the background refresh. */
+export const ASKED_DAYS = 7;
 
 let fingerprint: string | undefined;
 
@@ -38,6 +40,24 @@ export function partText(part: unknown): string {
 
 export function partOf<T>(text: string): T {
   return JSON.parse(text, (_key, value) => (value !== null && typeof value === 'object' && DECIMAL in value ? new Decimal(value[DECIMAL]) : value)) as T;
+}
+
+/**
+ * Notes that these years were asked as known on `day`, today (a request's, not the refresh's own):
+ * the refresh computes them ahead for the days after. Written only when the day is newer.
+ */
+export async function noteAsked(writer: DataSource, years: readonly number[], day: IsoDate): Promise<void> {
+  await writer.query(
+    `INSERT INTO program_year_asked (year, asked_on) SELECT y, $2 FROM unnest($1::int[]) AS y
+     ON CONFLICT (year) DO UPDATE SET asked_on = EXCLUDED.asked_on WHERE program_year_asked.asked_on < EXCLUDED.asked_on`,
+    [years, day],
+  );
+}
+
+/** The years asked as known today within ASKED_DAYS of `day`. */
+export async function yearsAsked(writer: DataSource, day: IsoDate): Promise<number[]> {
+  const rows: Array<{ year: number }> = await writer.query(`SELECT year FROM program_year_asked WHERE asked_on > $1::date - $2::int ORDER BY year`, [day, ASKED_DAYS]);
+  return rows.map((r) => r.year);
 }
 
 /** The stored parts of these producers' year as known on a day, by producer: the marks each was computed under, and its text. */

@@ -1,7 +1,9 @@
 import { DataSource } from 'typeorm';
 import { IsoDate, today as brazilToday } from '../law/dates';
 import { SYSTEM_ACTOR } from './actor';
+import type { Services } from '.';
 import { ProgramOverviewService } from './program-overview.service';
+import { yearsAsked } from './program-parts';
 
 /** One process of many refreshes at a time (pg_try_advisory_lock): the others find the parts stored. */
 const LOCK = 'hashtextextended(\'selo:program-refresh\', 0)';
@@ -19,10 +21,19 @@ export interface ProgramRefreshOptions {
 }
 
 /**
+ * The refresh of a process's services: it computes on the standby while the standby serves the
+ * reads of the whole program (its years then land in the kept years the analysts' overview reads),
+ * and stores on the primary, `writer`.
+ */
+export function programRefreshOf(services: Services, writer: DataSource, options: ProgramRefreshOptions): ProgramRefresh {
+  return new ProgramRefresh(async () => (await services.forReads(SYSTEM_ACTOR, true)).programOverview, writer, options);
+}
+
+/**
  * The program's view kept ready in the background: when records change or the day turns in Brazil,
- * this year and the year before, as known today (the overview's default), are computed again. Only
- * the producers whose marks changed are, and the parts are stored, so the ministry's overview of the
- * day reads them instead of computing the program on request (program-overview.service).
+ * this year, the year before and the years asked in the last days, as known today (the overview's
+ * default), are computed again. Only the producers whose marks changed are, and the parts are stored,
+ * so the ministry's overview of the day reads them instead of computing the program on request.
  */
 export class ProgramRefresh {
   private timer?: NodeJS.Timeout;
@@ -30,7 +41,8 @@ export class ProgramRefresh {
   /** The day and the marks' total last refreshed under. */
   private done = '';
 
-  constructor(private readonly overview: ProgramOverviewService, private readonly writer: DataSource, private readonly options: ProgramRefreshOptions) {}
+  /** `overview`: the service of the reads of the whole program (the standby's while it serves them). */
+  constructor(private readonly overview: () => Promise<ProgramOverviewService>, private readonly writer: DataSource, private readonly options: ProgramRefreshOptions) {}
 
   start(): void {
     if (this.options.everyMs <= 0 || this.timer) return;
@@ -71,7 +83,11 @@ export class ProgramRefresh {
       if (!locked) return 'elsewhere';
       try {
         const year = Number(day.slice(0, 4));
-        for (const y of [year, year - 1]) await this.overview.overview(SYSTEM_ACTOR, y, day);
+        const years = [...new Set([year, year - 1, ...(await yearsAsked(this.writer, day))])].sort((a, b) => b - a);
+        // A year that fails (its law unpublished, say) leaves the others computed, and is tried again.
+        const failed: unknown[] = [];
+        for (const y of years) await (await this.overview()).overview(SYSTEM_ACTOR, y, day).catch((error: unknown) => failed.push(error));
+        if (failed.length > 0) throw failed[0];
         this.done = state;
         return 'computed';
       } finally {

@@ -7,7 +7,7 @@ import { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { ConfigurationError, loadConfig } from '../../src/config';
 import { hs256 } from '../../src/graphql/auth/token';
-import { today } from '../../src/law/dates';
+import { addDays, today } from '../../src/law/dates';
 import { createApp } from '../../src/server';
 import { partText } from '../../src/services/program-parts';
 import { ProgramRefresh } from '../../src/services/program-refresh';
@@ -231,7 +231,7 @@ test('in the background: this year and the year before, as known today, computed
   let day = '2026-11-26';
   const p = await producerWithLot('Usina Atualizada ao Fundo');
   const services = createServices(api.db.dataSource);
-  const refresh = new ProgramRefresh(services.programOverview, api.db.dataSource, { everyMs: 0, today: () => day });
+  const refresh = new ProgramRefresh(async () => services.programOverview, api.db.dataSource, { everyMs: 0, today: () => day });
   const stored = (year: number, on: string) => api.count('SELECT count(*) FROM program_year_part WHERE year = $1 AND as_known_on = $2', [year, on]);
   const producers = await api.count('SELECT count(*) FROM producer');
 
@@ -261,6 +261,45 @@ test('in the background: this year and the year before, as known today, computed
   await holder.release();
   expect(await refresh.tick()).toBe(true);
   expect([await stored(2027, day), await stored(2026, day)]).toEqual([producers, producers]);
+});
+
+test('the years asked as known today are kept ready too, until seven days pass without an ask', async () => {
+  const on = today();
+  const year = Number(on.slice(0, 4));
+  await producerWithLot('Usina Pedida');
+  const ds = api.db.dataSource;
+  await ds.query('DELETE FROM program_year_asked');
+  await createServices(ds).programOverview.series(AUDITOR, 2021, 2022, on);
+  // Another day than today, or a year that cannot be computed (no wording of the decree in force), is no ask to keep.
+  await createServices(ds).programOverview.overview(AUDITOR, 2020, '2026-01-01');
+  await expect(createServices(ds).programOverview.overview(AUDITOR, 2019, on)).rejects.toThrow(/noVersionInForce/);
+  const asked = [{ year: 2021, asked_on: on }, { year: 2022, asked_on: on }];
+  expect(await ds.query('SELECT year, asked_on::text FROM program_year_asked ORDER BY year')).toEqual(asked);
+
+  const kept = async (day: string) => {
+    await ds.query('DELETE FROM program_year_part');
+    const refresh = new ProgramRefresh(async () => createServices(ds).programOverview, ds, { everyMs: 0, today: () => day });
+    expect(await refresh.tick()).toBe(true);
+    return (await ds.query('SELECT DISTINCT year FROM program_year_part WHERE as_known_on = $1 ORDER BY 1', [day])).map((r: { year: number }) => r.year);
+  };
+  expect(await kept(on)).toEqual([2021, 2022, year - 1, year]);
+  // The refresh's own overviews are no ask.
+  expect(await ds.query('SELECT year, asked_on::text FROM program_year_asked ORDER BY year')).toEqual(asked);
+  expect(await kept(addDays(on, 6))).toEqual([2021, 2022, year - 1, year]);
+  expect(await kept(addDays(on, 7))).toEqual([year - 1, year]);
+
+  // A year that fails (here the year before, its reads refused) leaves the others computed; the
+  // look is a failure, tried again at the next.
+  await ds.query('DELETE FROM program_year_part');
+  const errors: unknown[] = [];
+  const failing = Object.create(createServices(ds).programOverview) as ProgramOverviewService;
+  const real = failing.overview.bind(failing);
+  failing.overview = (actor, y, day) => (y === year - 1 ? Promise.reject(new Error(`year ${y} refused`)) : real(actor, y, day));
+  const refresh = new ProgramRefresh(async () => failing, ds, { everyMs: 0, today: () => on, onError: (e) => errors.push(e) });
+  expect(await refresh.tick()).toBe(false);
+  expect((await ds.query('SELECT DISTINCT year FROM program_year_part WHERE as_known_on = $1 ORDER BY 1', [on])).map((r: { year: number }) => r.year)).toEqual([2021, 2022, year]);
+  expect(await refresh.tick()).toBe(false);
+  expect(errors.map((e) => String(e))).toEqual([`Error: year ${year - 1} refused`, `Error: year ${year - 1} refused`]);
 });
 
 test('a server started with PROGRAM_REFRESH_MS computes the years of today by itself', async () => {

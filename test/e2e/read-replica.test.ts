@@ -14,6 +14,7 @@ import { createServices } from '../../src/services';
 import { Actor } from '../../src/services/actor';
 import { importFile } from '../../src/import/importer';
 import { FallbackReason, lsnValue, ReadReplica, ReadTarget } from '../../src/services/read-replica';
+import { programRefreshOf } from '../../src/services/program-refresh';
 import { TEST_SECRET } from '../support/api';
 import { newCnpj, RECIFE } from '../support/fixtures';
 
@@ -158,6 +159,20 @@ test('an AUDITOR\'s export and an ADMIN\'s program view read from the standby, t
   expect(program.errors).toBeUndefined();
   expect(program.data.programOverview.producerCount).toBeGreaterThanOrEqual(8);
   expect(await metric('selo_db_read_requests_total{target="replica"}')).toBe(replicaReads + 2);
+});
+
+test('the program view\'s background refresh computes on the standby and stores on the primary', async () => {
+  await createProducer('Usina Renovada na Réplica');
+  await caughtUp();
+  const day = '2026-11-25';
+  const refresh = programRefreshOf(createServices(primary, replica), primary, { everyMs: 0, today: () => day });
+  const replicaReads = await metric('selo_db_read_requests_total{target="replica"}');
+  expect(await refresh.tick()).toBe(true);
+  // One read of the whole program per year computed, each on the standby.
+  const years = [...new Set([2026, 2025, ...(await primary.query('SELECT year FROM program_year_asked')).map((r: { year: number }) => r.year)])];
+  expect(await metric('selo_db_read_requests_total{target="replica"}')).toBe(replicaReads + years.length);
+  const [{ n }] = await primary.query('SELECT count(*)::int AS n FROM program_year_part WHERE year = 2026 AND as_known_on = $1', [day]);
+  expect(n).toBe((await primary.query('SELECT count(*)::int AS n FROM producer'))[0].n);
 });
 
 test('writes go to the primary even through the services built over the standby', async () => {

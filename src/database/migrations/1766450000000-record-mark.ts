@@ -14,9 +14,10 @@ export const MARKED_SHARED: readonly string[] = [
 ];
 /**
  * Not records a figure is computed from: the log of changes, the law book's counter
- * (law_parameter_version marks), the marks, the program's computed parts (read by their marks), the migrations.
+ * (law_parameter_version marks), the marks, the program's computed parts (read by their marks) and
+ * the years asked of it, the migrations.
  */
-export const NOT_MARKED: readonly string[] = ['audit_entry', 'law_revision', 'record_mark', 'program_year_part', 'migrations'];
+export const NOT_MARKED: readonly string[] = ['audit_entry', 'law_revision', 'record_mark', 'program_year_part', 'program_year_asked', 'migrations'];
 
 /**
  * Marks of change, one per producer and writing transaction (the trigger's WHEN reads a local
