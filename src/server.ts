@@ -219,8 +219,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
     apollo,
     async stop() {
       stopping = true;
-      // Not awaited: a year being computed ends with the pool, and is computed again after a restart.
-      void refresh.stop();
+      await refresh.stop();
       await apollo.stop();
       await exporter.close();
       if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));

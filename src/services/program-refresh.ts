@@ -3,6 +3,7 @@ import { IsoDate, today as brazilToday } from '../law/dates';
 import { SYSTEM_ACTOR } from './actor';
 import type { Services } from '.';
 import { ProgramOverviewService } from './program-overview.service';
+import { requestContext } from '../request-context';
 import { yearsAsked } from './program-parts';
 
 /** One process of many refreshes at a time (pg_try_advisory_lock): the others find the parts stored. */
@@ -38,6 +39,8 @@ export function programRefreshOf(services: Services, writer: DataSource, options
 export class ProgramRefresh {
   private timer?: NodeJS.Timeout;
   private running?: Promise<boolean>;
+  /** Aborted by stop: the years computing stop at their next step (stopIfAnswered), the rest are not begun. */
+  private readonly stopping = new AbortController();
   /** The day and the marks' total last refreshed under. */
   private done = '';
 
@@ -51,14 +54,17 @@ export class ProgramRefresh {
     void this.tick();
   }
 
+  /** Stops, and waits for a refresh under way to end: none holds a connection once the pool closes. */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
+    this.stopping.abort();
     await this.running;
   }
 
-  /** Refreshes the two years if anything changed since the last time; true when it computed. */
+  /** Refreshes the years if anything changed since the last time; true when it computed. */
   tick(): Promise<boolean> {
+    if (this.stopping.signal.aborted) return Promise.resolve(false);
     const started = performance.now();
     const seen = (outcome: RefreshOutcome) => {
       this.options.observe?.(outcome, (performance.now() - started) / 1000);
@@ -86,7 +92,12 @@ export class ProgramRefresh {
         const years = [...new Set([year, year - 1, ...(await yearsAsked(this.writer, day))])].sort((a, b) => b - a);
         // A year that fails (its law unpublished, say) leaves the others computed, and is tried again.
         const failed: unknown[] = [];
-        for (const y of years) await (await this.overview()).overview(SYSTEM_ACTOR, y, day).catch((error: unknown) => failed.push(error));
+        await requestContext.run({ requestId: 'program-refresh', ended: this.stopping.signal }, async () => {
+          for (const y of years) {
+            this.stopping.signal.throwIfAborted();
+            await (await this.overview()).overview(SYSTEM_ACTOR, y, day).catch((error: unknown) => failed.push(error));
+          }
+        });
         if (failed.length > 0) throw failed[0];
         this.done = state;
         return 'computed';

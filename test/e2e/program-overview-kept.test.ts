@@ -11,6 +11,7 @@ import { addDays, today } from '../../src/law/dates';
 import { createApp } from '../../src/server';
 import { partText } from '../../src/services/program-parts';
 import { ProgramRefresh } from '../../src/services/program-refresh';
+import { stopIfAnswered } from '../../src/request-context';
 import { SealComplianceService } from '../../src/services/seal-compliance/compliance.service';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, grantSeal, nfeKey, producerCnpj, RECIFE, upsertMunicipalities } from '../support/fixtures';
@@ -300,6 +301,34 @@ test('the years asked as known today are kept ready too, until seven days pass w
   expect((await ds.query('SELECT DISTINCT year FROM program_year_part WHERE as_known_on = $1 ORDER BY 1', [on])).map((r: { year: number }) => r.year)).toEqual([2021, 2022, year]);
   expect(await refresh.tick()).toBe(false);
   expect(errors.map((e) => String(e))).toEqual([`Error: year ${year - 1} refused`, `Error: year ${year - 1} refused`]);
+});
+
+test('stopped, the refresh ends the year under way at its next step and begins no other, before the pool closes', async () => {
+  const ds = api.db.dataSource;
+  const services = createServices(ds);
+  const begun: number[] = [];
+  let letGo!: () => void;
+  const gate = new Promise<void>((resolve) => { letGo = resolve; });
+  const slow = Object.create(services.programOverview) as ProgramOverviewService;
+  slow.overview = async (actor, y, day) => {
+    begun.push(y);
+    await gate;
+    stopIfAnswered();
+    return services.programOverview.overview(actor, y, day);
+  };
+  const refresh = new ProgramRefresh(async () => slow, ds, { everyMs: 0, today: () => '2026-11-24' });
+  const ticking = refresh.tick();
+  while (begun.length === 0) await new Promise((r) => setTimeout(r, 10));
+  let stopped = false;
+  const stopping = refresh.stop().then(() => { stopped = true; });
+  await new Promise((r) => setTimeout(r, 50));
+  expect(stopped).toBe(false);
+  letGo();
+  await stopping;
+  expect(await ticking).toBe(false);
+  expect(begun).toEqual([2026]);
+  expect(await api.count(`SELECT count(*) FROM program_year_part WHERE as_known_on = '2026-11-24'`)).toBe(0);
+  expect(await refresh.tick()).toBe(false);
 });
 
 test('a server started with PROGRAM_REFRESH_MS computes the years of today by itself', async () => {
