@@ -115,7 +115,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   const metrics = createMetrics(dataSource, replica);
   // Its years land in this process's kept years too: the overview of the day is answered from memory.
   const refresh = programRefreshOf(services, dataSource, {
-    everyMs: programRefreshMs, observe: (outcome, seconds) => metrics.programRefreshed(outcome, seconds),
+    everyMs: programRefreshMs, observe: metrics.programRefreshed,
     onError: (error) => { if (!stopping) logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'program view not refreshed'); },
   });
 

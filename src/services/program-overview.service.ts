@@ -221,7 +221,7 @@ export class ProgramOverviewService {
         const counted = await countedParts(tx, ok, year);
         ok.forEach((report, n) => {
           const p = batch[n];
-          const part: ProducerPart = { mark: markOf(p), report, ...counted.get(p.id)!, rows: 1 + report.excluded.length + (report.countedSource?.purchases.length ?? 0) };
+          const part: ProducerPart = { mark: markOf(p), report, ...counted.get(p.id)!, rows: rowsOf(report) };
           parts.set(p.id, part);
           this.keep(keyOf(p), part);
           computed.push({ producerId: p.id, mark: part.mark, text: storedText(part) });
@@ -320,7 +320,12 @@ function storedText(part: ProducerPart): string {
 function revived(text: string, mark: string, producer: Producer): ProducerPart {
   const stored = partOf<Omit<ProducerPart, 'mark' | 'rows'>>(text);
   const report: SealComplianceReport = { ...stored.report, producer, countedLater: true };
-  return { ...stored, report, mark, rows: 1 + report.excluded.length };
+  return { ...stored, report, mark, rows: rowsOf(report) };
+}
+
+/** The grouped rows a kept year holds, which bound the kept years (KEPT_ROWS). */
+function rowsOf(report: SealComplianceReport): number {
+  return 1 + report.excluded.length + (report.countedSource?.purchases.length ?? 0);
 }
 
 /**

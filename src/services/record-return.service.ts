@@ -74,7 +74,7 @@ export class RecordReturnService {
         WHERE state = 'ACTIVE' AND (purchase_id = ANY($1::bigint[]) OR sale_id = ANY($2::bigint[])) GROUP BY 1, 2`,
       [purchaseIds, saleIds],
     );
-    const returned = new Map(earlier.map((e) => [e.purchase_id ? `P${e.purchase_id}` : `S${e.sale_id}`, { quantity: new Decimal(e.quantity), value: new Decimal(e.value) }]));
+    const returned = new Map(earlier.map((e) => [recordKeyOf({ purchaseId: e.purchase_id, saleId: e.sale_id }), { quantity: new Decimal(e.quantity), value: new Decimal(e.value) }]));
     const noted = typed ? await returnsByNote(em, items.map(({ r }) => r)) : new Map<string, string>();
     const seen = new Set<string>();
     for (const { r, i } of items) {
@@ -108,7 +108,7 @@ export class RecordReturnService {
       }
       const date = original instanceof Purchase ? original.purchasedOn : original.soldOn;
       if (r.returnedOn < date) problems.add(new BadInputError(`${at}.returnedOn`, message('return.beforeOriginal', { returnedOn: r.returnedOn, entity, date })));
-      const key = r.purchaseId ? `P${r.purchaseId}` : `S${r.saleId}`;
+      const key = recordKeyOf(r);
       const sum = returned.get(key) ?? { quantity: new Decimal(0), value: new Decimal(0) };
       sum.quantity = sum.quantity.plus(r.quantity);
       sum.value = sum.value.plus(r.value);
@@ -134,7 +134,9 @@ export class RecordReturnService {
   }
 }
 
-const noteKeyOf = (r: Pick<RecordReturn, 'invoiceKey' | 'purchaseId' | 'saleId'>) => `${r.invoiceKey}|${r.purchaseId ? `P${r.purchaseId}` : `S${r.saleId}`}`;
+/** The record a return takes back: `P<purchase id>` or `S<sale id>`. */
+const recordKeyOf = (r: Pick<RecordReturn, 'purchaseId' | 'saleId'>) => (r.purchaseId ? `P${r.purchaseId}` : `S${r.saleId}`);
+const noteKeyOf = (r: Pick<RecordReturn, 'invoiceKey' | 'purchaseId' | 'saleId'>) => `${r.invoiceKey}|${recordKeyOf(r)}`;
 
 /** The active returns recorded under the rows' return notes, by note and record returned. */
 async function returnsByNote(em: EntityManager, rows: readonly RecordReturn[]): Promise<Map<string, string>> {
