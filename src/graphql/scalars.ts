@@ -2,7 +2,7 @@ import { cnpj as cnpjLib, cpf as cpfLib } from 'cpf-cnpj-validator';
 import { defaultFieldResolver, GraphQLError, GraphQLFieldResolver, GraphQLScalarType, GraphQLSchema, isObjectType, Kind, ValueNode } from 'graphql';
 import { GraphQLDateTime, GraphQLJSON } from 'graphql-scalars';
 import { Extensions } from 'type-graphql';
-import { Decimal } from '../law/decimal';
+import { Decimal, outOfInputBounds, shownNumber } from '../law/decimal';
 import { isIsoDate } from '../law/dates';
 import { message, Message } from '../i18n';
 import { LocalizedGraphQLError } from './localized-error';
@@ -81,18 +81,23 @@ function invalid(text: Message): GraphQLError {
 function parseDecimal(value: unknown): Decimal {
   if (typeof value === 'string') {
     const text = value.trim();
-    if (!DECIMAL_TEXT.test(text)) throw invalid(message('scalar.decimalText', { value }));
-    return new Decimal(text);
+    if (!DECIMAL_TEXT.test(text)) throw invalid(message('scalar.decimalText', { value: shownNumber(text) }));
+    return bounded(text);
   }
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return new Decimal(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return bounded(String(value));
   if (typeof value === 'number') throw invalid(message('scalar.decimalFloat'));
   throw invalid(message('scalar.decimalNotString'));
+}
+
+function bounded(text: string): Decimal {
+  if (outOfInputBounds(text)) throw invalid(message('scalar.decimalBounds', { value: shownNumber(text) }));
+  return new Decimal(text);
 }
 
 /** Exact decimal number on the wire as a string; strings and integers in, strings out. */
 export const DecimalScalar = new GraphQLScalarType<Decimal, string>({
   name: 'Decimal',
-  description: 'Exact decimal number on the wire as a string, e.g. "26.41". Amounts in reais keep at least 2 decimals ("30120.50"), m³ and kg at least 3 ("12.000"); other figures are written without trailing zeros. Never a Float: integers and strings are accepted as input, a float literal is rejected.',
+  description: 'Exact decimal number on the wire as a string, e.g. "26.41". Amounts in reais keep at least 2 decimals ("30120.50"), m³ and kg at least 3 ("12.000"); other figures are written without trailing zeros. Never a Float: integers and strings are accepted as input, a float literal is rejected. An input is below 1000000000000000 (15 digits) with at most 10 decimals (the widest an NF-e writes); a wider one is BAD_USER_INPUT, as every computation stays exact within it.',
   serialize(value) {
     if (value instanceof ScaledDecimal) return value.text;
     if (value instanceof Decimal) return value.toFixed();
@@ -103,7 +108,7 @@ export const DecimalScalar = new GraphQLScalarType<Decimal, string>({
   parseValue: parseDecimal,
   parseLiteral(ast: ValueNode) {
     if (ast.kind === Kind.STRING) return parseDecimal(ast.value);
-    if (ast.kind === Kind.INT) return new Decimal(ast.value);
+    if (ast.kind === Kind.INT) return bounded(ast.value);
     if (ast.kind === Kind.FLOAT) throw invalid(message('scalar.decimalFloatLiteral'));
     throw invalid(message('scalar.decimalNotString'));
   },

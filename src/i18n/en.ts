@@ -90,7 +90,7 @@ export const en = {
   'nfe.doctype': 'the XML declares a DOCTYPE or an entity, which an NF-e never does: refused unread',
   'nfe.malformed': 'malformed XML: {{detail}} (line {{line}})',
   'nfe.notNfe': 'neither an nfeProc nor a procEventoNFe',
-  'nfe.badNumber': 'item {{item}}: {{field}} "{{value}}" is not a number as an NF-e writes it (digits, a point before the decimals)',
+  'nfe.badNumber': 'item {{item}}: {{field}} "{{value}}" is not a number as an NF-e writes it (digits, a point before the decimals; at most 15 digits before it and 10 after)',
   'nfe.tooDeep': 'elements nested more than {{max}} deep, which an NF-e never is: refused',
   'nfe.protocolKey': 'the key of infNFe ({{key}}) differs from the protocol\'s ({{protocolKey}})',
   'nfe.keyLayout': 'the access key is not a valid NF-e key (layout)',
@@ -194,6 +194,7 @@ export const en = {
 
   // --- Scalars.
   'scalar.decimalText': 'Decimal must be a plain decimal string such as "26.41", got "{{value}}"',
+  'scalar.decimalBounds': 'Decimal must be below 1000000000000000 (15 digits) with at most 10 decimals, got "{{value}}"',
   'scalar.decimalFloat': 'Decimal must be a string (or an integer): a binary float cannot carry reais exactly',
   'scalar.decimalFloatLiteral': 'Decimal must be a string such as "26.41": a float literal cannot carry reais exactly',
   'scalar.decimalNotString': 'Decimal must be a string',
@@ -265,6 +266,7 @@ export const en = {
   'import.separatorGiven': 'as asked',
   'import.notText': 'the file is not text in UTF-8 or Windows-1252 (Latin-1), nor an .xlsx workbook',
   'import.notANumber': 'must be a number written as {{example}}, got "{{value}}"',
+  'import.numberBounds': 'must be below 1000000000000000 (15 digits) with at most 10 decimals, got "{{value}}"',
   'import.ambiguousNumber': '"{{value}}" reads {{pt}} in Brazilian notation (pt-BR) and {{en}} in the API\'s (en): give the file\'s locale (locale pt-BR or en)',
   'import.otherNotation': '"{{value}}" is written in {{other}} notation, but the file is read as {{locale}} ({{why}})',
   'import.localeGiven': 'as asked',

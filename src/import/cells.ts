@@ -1,7 +1,7 @@
 import {
   dateNotation, EnumNames, Locale, numberNotation, readDate, readNumber,
 } from '../formats/brazilian';
-import { Decimal } from '../law/decimal';
+import { Decimal, outOfInputBounds, shownNumber } from '../law/decimal';
 import { message, Message } from '../i18n';
 import { ImportLineError } from './import-error';
 import { textLimit, textRefusal, textRefused } from '../services/validation';
@@ -130,9 +130,10 @@ export class CellReader {
     if (typeof raw === 'object' && !(raw instanceof Date)) throw this.fail(line, column, message('import.cellError', { error: raw.error }));
     if (typeof raw === 'boolean') return String(raw);
     if (type === 'decimal') {
-      if (typeof raw === 'number') return workbookNumber(raw);
       if (raw instanceof Date) throw this.fail(line, column, message('import.notANumber', { example: EXAMPLE_NUMBER[this.locale ?? 'en'], value: workbookDate(raw) }));
-      return this.decimal(raw.trim(), line, column);
+      const number = typeof raw === 'number' ? workbookNumber(raw) : this.decimal(raw.trim(), line, column);
+      if (outOfInputBounds(number)) throw this.fail(line, column, message('import.numberBounds', { value: shownNumber(typeof raw === 'number' ? number : raw.trim()) }));
+      return number;
     }
     if (type === 'date') {
       if (raw instanceof Date) return workbookDate(raw);

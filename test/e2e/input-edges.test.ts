@@ -137,6 +137,51 @@ describe('text lengths and NUL characters', () => {
   });
 });
 
+describe('numbers wider than a computation keeps exact', () => {
+  // Below 10^15 with at most 10 decimals (src/law/decimal.ts, INPUT_BOUNDS): within it the year's sums stay
+  // inside decimal.js's 34 digits; a wider number was stored whole and then computed rounded.
+  const quantity = async (value: unknown) => api.gql(RECORD, { i: [lot(), lot({ quantityKg: value })] });
+
+  test('a Decimal with 16 integer digits or 11 decimals is BAD_USER_INPUT, as a variable or a literal; nothing written', async () => {
+    const before = await purchaseCount();
+    for (const wide of ['1000000000000000', '-1000000000000000', '0.00000000001', '1.00000000001', 1_000_000_000_000_000, '9'.repeat(200)]) {
+      const res = await quantity(wide);
+      expect([String(wide).slice(0, 20), res.errors?.[0].extensions?.code]).toEqual([String(wide).slice(0, 20), 'BAD_USER_INPUT']);
+      expect(res.errors?.[0].message).toContain('must be below 1000000000000000 (15 digits) with at most 10 decimals');
+    }
+    // The refused number is repeated shortened by its own message (a text over 255 characters is refused as too long before).
+    const long = await quantity('9'.repeat(200));
+    expect(long.errors?.[0].message).toContain(`"${'9'.repeat(40)}… (200 characters)"`);
+    const literal = await api.gql(`mutation { recordPurchases(input: [{ producerId: "${producerId}", purchasedOn: "2026-02-01", feedstock: SOYBEAN, quantityKg: 1000000000000000, cost: "2500", supplierKind: THIRD_PARTY, supplierName: "C", originMunicipalityCode: "${RECIFE}" }]) { id } }`);
+    expect(literal.errors?.[0].message).toContain('must be below 1000000000000000 (15 digits)');
+    expect(await purchaseCount()).toBe(before);
+  });
+
+  test('at the bounds, and with zeros that add no digit, a number is taken and kept to its last digit', async () => {
+    const taken = await api.ok('mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { quantityKg cost } }', {
+      i: [lot({ quantityKg: '999999999999999.9999999999', cost: '000000000000001234.5000000000000' }), lot({ quantityKg: 999_999_999_999_999, cost: '0.0000000001' })],
+    });
+    expect(taken.recordPurchases).toEqual([
+      { quantityKg: '999999999999999.9999999999', cost: '1234.50' },
+      { quantityKg: '999999999999999.000', cost: '0.0000000001' },
+    ]);
+  });
+
+  test('in an import, a wider number is refused at its line and column, in either notation; nothing written', async () => {
+    const before = await purchaseCount();
+    const header = 'purchasedOn,feedstock,quantityKg,cost,supplierKind,supplierName,originMunicipalityCode';
+    const wide = await upload(`/import/purchases?producer=${producerId}`, `${header}\n2026-03-01,SOYBEAN,10,25,THIRD_PARTY,X,2611606\n2026-03-02,SOYBEAN,10,1000000000000000.00,THIRD_PARTY,X,2611606\n`);
+    expect([wide.status, wide.body.error?.code, wide.body.error?.line, wide.body.error?.column]).toEqual([400, 'BAD_USER_INPUT', 3, 'cost']);
+    expect(wide.body.error?.message).toContain('must be below 1000000000000000 (15 digits) with at most 10 decimals, got "1000000000000000.00"');
+    const brazilian = await upload(`/import/purchases?producer=${producerId}&locale=pt-BR`, `${header.replaceAll(',', ';')}\n2026-03-01;SOYBEAN;10;0,00000000001;THIRD_PARTY;X;2611606\n`);
+    expect([brazilian.status, brazilian.body.error?.line, brazilian.body.error?.column]).toEqual([400, 2, 'cost']);
+    expect(await purchaseCount()).toBe(before);
+    const atBounds = await upload(`/import/purchases?producer=${producerId}`, `${header}\n2026-03-03,SOYBEAN,999999999999999.9999999999,0.0000000001,THIRD_PARTY,X,2611606\n`);
+    expect(atBounds.status).toBe(200);
+    expect(await api.count(`SELECT count(*) FROM purchase WHERE quantity_kg = 999999999999999.9999999999 AND cost = 0.0000000001`)).toBe(1);
+  });
+});
+
 describe('control characters and direction overrides', () => {
   // A line break in a name would put records of its own in the EFD draft; an override reverses what a person reads.
   const FORGED = 'Planalto\r\n|M200|0|0|0|0|0|0|0|0|0|0|0|0|';

@@ -243,7 +243,7 @@ test('a note of 2027 with the IBS/CBS group (NT 2025.002): the item\'s vCBS is r
     .replace('</COFINS></imposto>', `</COFINS>${cbs}</imposto>`));
   // A vCBS no NF-e writes is the file's fault, named; nothing written.
   const bad = await upload(note(IBSCBS.replace('660.00', '660,00')));
-  expect([bad.status, bad.error?.problems?.[0].reason]).toEqual([400, 'item 1: vCBS "660,00" is not a number as an NF-e writes it (digits, a point before the decimals)']);
+  expect([bad.status, bad.error?.problems?.[0].reason]).toEqual([400, 'item 1: vCBS "660,00" is not a number as an NF-e writes it (digits, a point before the decimals; at most 15 digits before it and 10 after)']);
   expect((await upload(note(IBSCBS))).import).toMatchObject({ purchases: 1, written: true });
   const [row] = await api.db.dataSource.query(`SELECT id::text, cbs_value::text AS cbs FROM purchase WHERE invoice_key = $1`, [key]);
   expect(row.cbs).toBe('660');
@@ -260,9 +260,9 @@ test('malformed XML, an entity declaration, numbers no NF-e writes, nesting deep
   expect([entity.status, entity.error?.problems?.[0].reason]).toEqual([400, 'the XML declares a DOCTYPE or an entity, which an NF-e never does: refused unread']);
   // A quantity or a value an NF-e never writes (a comma, letters, an exponent, nothing): the file's fault, named.
   const sale = fixture('sale.xml').toString('utf8');
-  for (const [tag, value] of [['qCom', '10,5'], ['qCom', 'abc'], ['vProd', ''], ['vProd', '1e3'], ['vProd', '-60000.00']]) {
+  for (const [tag, value] of [['qCom', '10,5'], ['qCom', 'abc'], ['vProd', ''], ['vProd', '1e3'], ['vProd', '-60000.00'], ['vProd', '1000000000000000.00'], ['qCom', '1.00000000001']]) {
     const bad = await upload(Buffer.from(sale.replace(new RegExp(`<${tag}>[^<]*</${tag}>`), `<${tag}>${value}</${tag}>`)));
-    expect([bad.status, bad.error?.code, bad.error?.problems?.[0].reason]).toEqual([400, 'BAD_USER_INPUT', `item 1: ${tag} "${value}" is not a number as an NF-e writes it (digits, a point before the decimals)`]);
+    expect([bad.status, bad.error?.code, bad.error?.problems?.[0].reason]).toEqual([400, 'BAD_USER_INPUT', `item 1: ${tag} "${value}" is not a number as an NF-e writes it (digits, a point before the decimals; at most 15 digits before it and 10 after)`]);
   }
   // Well formed, but nested deeper than any NF-e: the parser's own bound, answered as the file's fault.
   const deep = await upload(Buffer.from(`${'<a>'.repeat(10_000)}${'</a>'.repeat(10_000)}`));

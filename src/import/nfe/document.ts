@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { message, Message, translate } from '../../i18n';
+import { outOfInputBounds } from '../../law/decimal';
 
 /** One item (det) of an NF-e, as the layout writes it (MOC 4.00). */
 export interface NfeItem {
@@ -141,7 +142,7 @@ function party(node: XmlNode, address: XmlNode): NfeParty {
 /** The layout's decimals (TDec_1104v, TDec_1302): digits, a point before the decimals; else the file is not an NF-e. */
 function decimalText(value: unknown, field: string, item: number): string {
   const text = text0(value);
-  if (!/^\d+(\.\d+)?$/.test(text)) throw new NfeFileError(message('nfe.badNumber', { item, field, value: text.slice(0, 40) }));
+  if (!/^\d+(\.\d+)?$/.test(text) || outOfInputBounds(text)) throw new NfeFileError(message('nfe.badNumber', { item, field, value: text.slice(0, 40) }));
   return text;
 }
 
