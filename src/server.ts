@@ -221,6 +221,8 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
       stopping = true;
       await refresh.stop();
       await apollo.stop();
+      // The years the last answers computed are stored before the pool closes.
+      await services.settled();
       await exporter.close();
       if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },

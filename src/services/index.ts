@@ -79,6 +79,8 @@ export type Services = ReturnType<typeof build> & {
    * over the primary. Their writes always go to the primary (`mutate`).
    */
   forReads(actor: Actor, wholeProgram?: boolean): Promise<Services>;
+  /** Once the work left after the answers (the program's years being stored) is done, on the primary's services and the standby's. */
+  settled(): Promise<void>;
 };
 
 /**
@@ -86,11 +88,13 @@ export type Services = ReturnType<typeof build> & {
  * once more over the standby's; `forReads` picks one set for a request.
  */
 export function createServices(ds: DataSource, replica?: ReadReplica): Services {
+  const settled = async () => { await Promise.all([primary.programOverview.settled(), onStandby?.programOverview.settled()]); };
   const primary: Services = Object.assign(build(ds, ds), {
     replica,
     forReads: async (actor: Actor, wholeProgram = false): Promise<Services> =>
       (replica && (await replica.targetFor(actor, wholeProgram)) === 'replica' ? onStandby! : primary),
+    settled,
   });
-  const onStandby: Services | undefined = replica ? Object.assign(build(replica.dataSource, ds), { replica, forReads: primary.forReads }) : undefined;
+  const onStandby: Services | undefined = replica ? Object.assign(build(replica.dataSource, ds), { replica, forReads: primary.forReads, settled }) : undefined;
   return primary;
 }

@@ -141,6 +141,10 @@ export class ProgramOverviewService {
   /** Producers' years by `<producer>|<year>|<asKnownOn>`, oldest use first; each reused while its marks stay the same. */
   private readonly kept = new Map<string, ProducerPart>();
   private keptRows = 0;
+  /** The years being computed, by `<year>|<asKnownOn>`: the total of the marks in the snapshot each reads, and its answer. */
+  private readonly underWay = new Map<string, { marks: Promise<bigint>; answer: Promise<ProgramYear> }>();
+  /** The years computed being stored, one after the other, after their answers. */
+  private storing: Promise<void> = Promise.resolve();
 
   /**
    * `writer`: the primary, where the marks are summed up and the parts stored (the overview may read
@@ -177,17 +181,45 @@ export class ProgramOverviewService {
    * One year in one read-only snapshot, so the totals agree while records are written. A producer's
    * year computed earlier, here or stored by any process, is reused while its marks and the shared
    * records' are the same in this snapshot (migration RecordMark1766450000000): then no record it reads
-   * has changed. The years computed are stored afterwards on the primary.
+   * has changed. The years computed are stored on the primary after the answer (`store`).
    */
   private async yearOf(actor: Actor, year: number, asKnownOn: IsoDate): Promise<ProgramYear> {
+    const key = `${year}|${asKnownOn}`;
+    const other = this.underWay.get(key);
+    if (other) {
+      // The same year under way (the refresh's, another analyst's): its answer is this one's when no
+      // record was written since its snapshot, as the marks' total only grows with every write.
+      const [now, then] = await Promise.all([totalMarks(this.ds), other.marks]).catch(() => [0n, -1n]);
+      if (now === then) {
+        try {
+          return await other.answer;
+        } catch {
+          // Its request ended before it, or it failed: computed here.
+        }
+      }
+    }
+    let marksRead!: (total: bigint) => void;
+    const marks = new Promise<bigint>((resolve) => { marksRead = resolve; });
+    const answer = this.computeYear(actor, year, asKnownOn, marksRead);
+    const mine = { marks: Promise.race([marks, answer.then(() => -1n, () => -1n)]), answer };
+    this.underWay.set(key, mine);
+    try {
+      return await answer;
+    } finally {
+      if (this.underWay.get(key) === mine) this.underWay.delete(key);
+    }
+  }
+
+  private async computeYear(actor: Actor, year: number, asKnownOn: IsoDate, marksRead: (total: bigint) => void): Promise<ProgramYear> {
     await this.sumMarks();
-    const computed: Array<{ producerId: string; mark: string; text: string }> = [];
+    const computed: Array<{ producerId: string; part: ProducerPart }> = [];
     const answer = await this.ds.transaction('REPEATABLE READ', async (em) => {
       await em.query('SET TRANSACTION READ ONLY');
       const on = `${year}-12-31`;
       const before = `${year - 1}-12-31`;
       const marks = new Map<string, string>((await em.query('SELECT producer_id::text AS id, sum(weight)::text AS mark FROM record_mark GROUP BY 1') as Array<{ id: string; mark: string }>)
         .map((m) => [m.id, m.mark]));
+      marksRead([...marks.values()].reduce((total, m) => total + BigInt(m), 0n));
       const producers = await em.getRepository(Producer).find({ order: { id: 'ASC' } });
       const grants = await this.seals.grantsOf(actor, producers.map((p) => p.id), em);
       const events = await this.seals.eventsOf(grants.map((g) => g.id), em);
@@ -224,7 +256,7 @@ export class ProgramOverviewService {
           const part: ProducerPart = { mark: markOf(p), report, ...counted.get(p.id)!, rows: rowsOf(report) };
           parts.set(p.id, part);
           this.keep(keyOf(p), part);
-          computed.push({ producerId: p.id, mark: part.mark, text: storedText(part) });
+          computed.push({ producerId: p.id, part });
         });
       };
       // The producers to compute, dealt out in turn to PARALLEL connections that share this
@@ -259,12 +291,31 @@ export class ProgramOverviewService {
       });
       return { year, asKnownOn, on, producers: rows, ...summed(rows), ...(await countedIn(em, producers.map((p) => parts.get(p.id)!), year)) };
     });
-    try {
-      await storeParts(this.writer, year, asKnownOn, this.code, computed);
-    } catch {
-      // Housekeeping, as sumMarks: the answer stands, and the years are computed again when next asked.
-    }
+    this.store(year, asKnownOn, computed);
     return answer;
+  }
+
+  /** Resolves once every year computed so far is stored, or failed to be: awaited before the pool closes, and by the refresh. */
+  settled(): Promise<void> {
+    return this.storing;
+  }
+
+  /**
+   * Stores the parts computed after the answer has gone: at national scale their text and its
+   * writing take some 2 s, no part of the analyst's wait. Housekeeping, as sumMarks: when it fails,
+   * the years are computed again when next asked.
+   */
+  private store(year: number, asKnownOn: IsoDate, computed: ReadonlyArray<{ producerId: string; part: ProducerPart }>): void {
+    if (computed.length === 0) return;
+    this.storing = this.storing.then(async () => {
+      const parts: Array<{ producerId: string; mark: string; text: string }> = [];
+      for (const { producerId, part } of computed) {
+        // A part at a time, letting other requests' work in between.
+        await new Promise((resolve) => setImmediate(resolve));
+        parts.push({ producerId, mark: part.mark, text: storedText(part) });
+      }
+      await storeParts(this.writer, year, asKnownOn, this.code, parts);
+    }).catch(() => undefined);
   }
 
   /** The years a request asked as known today, for the refresh to keep ready (program-refresh.ts); housekeeping, as sumMarks. */
@@ -305,6 +356,12 @@ export class ProgramOverviewService {
       // Left for the next overview.
     }
   }
+}
+
+/** Every mark of change summed: it grows with each transaction that writes a record a figure reads (weights are positive). */
+async function totalMarks(ds: DataSource): Promise<bigint> {
+  const [{ total }]: Array<{ total: string }> = await ds.query('SELECT coalesce(sum(weight), 0)::text AS total FROM record_mark');
+  return BigInt(total);
 }
 
 /**

@@ -95,7 +95,10 @@ export class ProgramRefresh {
         await requestContext.run({ requestId: 'program-refresh', ended: this.stopping.signal }, async () => {
           for (const y of years) {
             this.stopping.signal.throwIfAborted();
-            await (await this.overview()).overview(SYSTEM_ACTOR, y, day).catch((error: unknown) => failed.push(error));
+            const service = await this.overview();
+            await service.overview(SYSTEM_ACTOR, y, day).catch((error: unknown) => failed.push(error));
+            // Stored before the lock is let go: then the other processes read the year.
+            await service.settled();
           }
         });
         if (failed.length > 0) throw failed[0];

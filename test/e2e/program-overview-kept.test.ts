@@ -11,7 +11,7 @@ import { addDays, today } from '../../src/law/dates';
 import { createApp } from '../../src/server';
 import { partText } from '../../src/services/program-parts';
 import { ProgramRefresh } from '../../src/services/program-refresh';
-import { stopIfAnswered } from '../../src/request-context';
+import { requestContext, stopIfAnswered } from '../../src/request-context';
 import { SealComplianceService } from '../../src/services/seal-compliance/compliance.service';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, grantSeal, nfeKey, producerCnpj, RECIFE, upsertMunicipalities } from '../support/fixtures';
@@ -46,7 +46,11 @@ function figures(y: ProgramYear) {
 
 /** The year by services that keep nothing (a new process's). */
 async function afresh(): Promise<ProgramYear> {
-  return createServices(api.db.dataSource).programOverview.overview(AUDITOR, 2025, KNOWN_ON);
+  return afreshOn(KNOWN_ON);
+}
+
+async function afreshOn(day: string): Promise<ProgramYear> {
+  return createServices(api.db.dataSource).programOverview.overview(AUDITOR, 2025, day);
 }
 
 test('every table is marked by producer, marked as shared, or named as read by no figure', async () => {
@@ -186,6 +190,8 @@ test('a year stored by one process is read by another, whole and unchanged, unti
   const first = newProcess();
   const computed = await first.overview.overview(AUDITOR, 2025, DAY);
   expect(first.computed()).toHaveLength(producers);
+  // Stored after the answer.
+  await first.overview.settled();
   expect(await api.count('SELECT count(*) FROM program_year_part WHERE year = 2025 AND as_known_on = $1', [DAY])).toBe(producers);
 
   // Another process computes nothing, and answers the same, to the last digit of every figure.
@@ -209,6 +215,7 @@ test('a year stored by one process is read by another, whole and unchanged, unti
   const third = newProcess();
   const after = await third.overview.overview(AUDITOR, 2025, DAY);
   expect(third.computed()).toEqual([a]);
+  await third.overview.settled();
   expect(after.producers.find((p) => p.producer.id === a)!.report.actualTotal.toFixed(2)).toBe('40001.00');
   expect(whole(after)).toEqual(whole(await createServices(api.db.dataSource).programOverview.overview(AUDITOR, 2025, DAY)));
 
@@ -216,9 +223,11 @@ test('a year stored by one process is read by another, whole and unchanged, unti
   const otherDay = newProcess();
   await otherDay.overview.overview(AUDITOR, 2025, '2026-11-28');
   expect(otherDay.computed()).toHaveLength(producers);
+  await otherDay.overview.settled();
   const otherCode = newProcess('another-release');
   expect(whole(await otherCode.overview.overview(AUDITOR, 2025, DAY))).toEqual(whole(after));
   expect(otherCode.computed()).toHaveLength(producers);
+  await otherCode.overview.settled();
   expect(await api.db.dataSource.query('SELECT DISTINCT code FROM program_year_part')).toEqual([{ code: 'another-release' }]);
 
   // The ministry's data: a PRODUCER's database role can neither read nor write it.
@@ -226,6 +235,89 @@ test('a year stored by one process is read by another, whole and unchanged, unti
     await em.query('SET LOCAL ROLE selo_producer');
     await em.query('SELECT count(*) FROM program_year_part');
   })).rejects.toThrow(/permission denied/);
+});
+
+test('the years computed are stored after the answer, and settled() waits until they are', async () => {
+  const DAY = '2026-11-21';
+  await producerWithLot('Usina Guardada Depois');
+  const producers = await api.count('SELECT count(*) FROM producer');
+  const stored = () => api.count('SELECT count(*) FROM program_year_part WHERE as_known_on = $1', [DAY]);
+  // The table held by another transaction: reads go on, a store waits.
+  const holder = api.db.dataSource.createQueryRunner();
+  await holder.connect();
+  await holder.startTransaction();
+  await holder.query('LOCK TABLE program_year_part IN EXCLUSIVE MODE');
+  const process = newProcess();
+  try {
+    const answered = await Promise.race([process.overview.overview(AUDITOR, 2025, DAY), new Promise((r) => setTimeout(() => r('kept waiting'), 10_000))]);
+    expect((answered as ProgramYear).producers).toHaveLength(producers);
+    let settled = false;
+    const settling = process.overview.settled().then(() => { settled = true; });
+    await new Promise((r) => setTimeout(r, 100));
+    expect([settled, await stored()]).toEqual([false, 0]);
+    await holder.rollbackTransaction();
+    await settling;
+    expect(await stored()).toBe(producers);
+  } finally {
+    if (holder.isTransactionActive) await holder.rollbackTransaction();
+    await holder.release();
+  }
+});
+
+test('a year asked while the same year is under way waits for it, unless a record was written since its snapshot or it ends unanswered', async () => {
+  const DAY = '2026-11-22';
+  const p = await producerWithLot('Usina Pedida Duas Vezes');
+  const producers = await api.count('SELECT count(*) FROM producer');
+  const gated = () => {
+    const process = newProcess();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => { open = resolve; });
+    const compliance = (process.overview as unknown as { compliance: SealComplianceService }).compliance;
+    const ofPage = compliance.ofPage.bind(compliance);
+    compliance.ofPage = async (asked, em) => { const reports = await ofPage(asked, em); await gate; stopIfAnswered(); return reports; };
+    return { ...process, open };
+  };
+  const begun = async (process: ReturnType<typeof newProcess>) => { while (process.computed().length === 0) await new Promise((r) => setTimeout(r, 5)); };
+  const costOf = (y: ProgramYear) => y.producers.find((r) => r.producer.id === p)!.report.actualTotal.toFixed(2);
+
+  // Three analysts at once: one computation, one answer.
+  const together = gated();
+  const first = together.overview.overview(AUDITOR, 2025, DAY);
+  await begun(together);
+  const others = [together.overview.overview(AUDITOR, 2025, DAY), together.overview.overview({ ...AUDITOR, role: Role.ADMIN }, 2025, DAY)];
+  together.open();
+  const answers = await Promise.all([first, ...others]);
+  expect(together.computed()).toHaveLength(producers);
+  expect(answers.map(whole)).toEqual([whole(answers[0]), whole(answers[0]), whole(answers[0])]);
+
+  // A write after the first one's snapshot: the second computes its own, with the write.
+  await together.overview.settled();
+  await api.db.dataSource.query('DELETE FROM program_year_part');
+  const written = gated();
+  const before = written.overview.overview(AUDITOR, 2025, DAY);
+  await begun(written);
+  await api.db.dataSource.query(`UPDATE purchase SET cost = cost + 3 WHERE producer_id = $1`, [p]);
+  const after = written.overview.overview(AUDITOR, 2025, DAY);
+  written.open();
+  const [old, now] = await Promise.all([before, after]);
+  expect(written.computed()).toHaveLength(2 * producers);
+  expect(Number(costOf(now)) - Number(costOf(old))).toBe(3);
+  expect(whole(now)).toEqual(whole(await afreshOn(DAY)));
+
+  // The first one's request ends before its answer: the one waiting for it computes its own.
+  await written.overview.settled();
+  await api.db.dataSource.query('DELETE FROM program_year_part');
+  const ended = gated();
+  const controller = new AbortController();
+  const abandoned = requestContext.run({ requestId: 'gone', ended: controller.signal }, () => ended.overview.overview(AUDITOR, 2025, DAY));
+  await begun(ended);
+  const waiting = ended.overview.overview(AUDITOR, 2025, DAY);
+  await new Promise((r) => setTimeout(r, 20));
+  controller.abort();
+  ended.open();
+  await expect(abandoned).rejects.toThrow();
+  expect(whole(await waiting)).toEqual(whole(now));
+  expect(ended.computed()).toHaveLength(2 * producers);
 });
 
 test('in the background: this year and the year before, as known today, computed when records change or the day turns, by one process at a time', async () => {
