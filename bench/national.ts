@@ -139,6 +139,8 @@ export async function nationalMain(argv: readonly string[]): Promise<void> {
     // Nothing stored by an earlier run on a database reused: computed in full, every producer.
     await c.query('TRUNCATE program_year_part');
     const coldMs = await timed(() => gql(OVERVIEW_QUERY, { y: YEAR }));
+    // Stored after the answer: the new process below starts once they are.
+    await app.settled();
     // A new process (a restart, another instance) reads the producers' years the first stored.
     const other = await startBenchApi(ds, { publish: false });
     const readBackMs = await timed(() => other.gql(OVERVIEW_QUERY, { y: YEAR }));

@@ -61,6 +61,8 @@ export interface RunningApp {
   app: express.Express;
   httpServer: http.Server;
   apollo: ApolloServer<Context>;
+  /** Once the work left after the answers so far (the program's years being stored) is done. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -217,6 +219,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
     app,
     httpServer,
     apollo,
+    settled: () => services.settled(),
     async stop() {
       stopping = true;
       await refresh.stop();

@@ -28,6 +28,7 @@ import { PurchaseInvoiceItem1766460000000 } from './migrations/1766460000000-pur
 import { PurchaseCbs1766470000000 } from './migrations/1766470000000-purchase-cbs';
 import { ProgramYearPart1766480000000 } from './migrations/1766480000000-program-year-part';
 import { ProgramYearAsked1766490000000 } from './migrations/1766490000000-program-year-asked';
+import { ProgramYearPartByCode1766500000000 } from './migrations/1766500000000-program-year-part-by-code';
 
 // Calendar dates stay 'YYYY-MM-DD' strings: a JS Date at midnight would carry a time zone.
 types.setTypeParser(types.builtins.DATE, (value) => value);
@@ -40,7 +41,7 @@ export const migrations = [InitialSchema1764700000000, LawVersionsAppendOnly1764
   PurchaseNfeItem1766340000000,
   Credits1766400000000, CountedPurchase1766410000000, ReturnOriginalItem1766420000000, IncidenceElection1766430000000, SupplierDocument1766440000000,
   RecordMark1766450000000, PurchaseInvoiceItem1766460000000, PurchaseCbs1766470000000,
-  ProgramYearPart1766480000000, ProgramYearAsked1766490000000];
+  ProgramYearPart1766480000000, ProgramYearAsked1766490000000, ProgramYearPartByCode1766500000000];
 
 export interface DataSourceOptions {
   url: string;

@@ -9,6 +9,8 @@ import { IsoDate } from '../law/dates';
 export const KEPT_DAYS = 7;
 /** A year asked as known today within this many days is kept ready by the background refresh. */
 export const ASKED_DAYS = 7;
+/** How long the parts of other code (another release's) stay stored: a rolling deploy's overlap, and more. */
+export const OTHER_CODE_KEPT = '1 day';
 
 let fingerprint: string | undefined;
 
@@ -72,7 +74,8 @@ export async function storedParts(em: EntityManager, year: number, asKnownOn: Is
 
 /**
  * Stores the parts computed, replacing those of the same producer-year-day, and drops the parts of
- * code other than this one's and of days beyond the KEPT_DAYS last stored for the year.
+ * days beyond the KEPT_DAYS last stored for the year, and of other code stored over OTHER_CODE_KEPT
+ * ago: during a rolling deploy both releases store, and neither drops the other's.
  */
 export async function storeParts(writer: DataSource, year: number, asKnownOn: IsoDate, code: string, parts: ReadonlyArray<{ producerId: string; mark: string; text: string }>): Promise<void> {
   if (parts.length === 0) return;
@@ -80,13 +83,13 @@ export async function storeParts(writer: DataSource, year: number, asKnownOn: Is
     await em.query(
       `INSERT INTO program_year_part (year, as_known_on, producer_id, mark, code, part)
        SELECT $1, $2, p.id, p.mark, $3, p.part FROM unnest($4::bigint[], $5::text[], $6::text[]) AS p(id, mark, part)
-       ON CONFLICT (year, as_known_on, producer_id) DO UPDATE SET mark = EXCLUDED.mark, code = EXCLUDED.code, part = EXCLUDED.part, computed_at = now()`,
+       ON CONFLICT (year, as_known_on, code, producer_id) DO UPDATE SET mark = EXCLUDED.mark, part = EXCLUDED.part, computed_at = now()`,
       [year, asKnownOn, code, parts.map((p) => p.producerId), parts.map((p) => p.mark), parts.map((p) => p.text)],
     );
     await em.query(
-      `DELETE FROM program_year_part WHERE code <> $2 OR (year = $1 AND as_known_on NOT IN (
+      `DELETE FROM program_year_part WHERE (code <> $2 AND computed_at < now() - $4::interval) OR (year = $1 AND as_known_on NOT IN (
          SELECT as_known_on FROM program_year_part WHERE year = $1 GROUP BY 1 ORDER BY max(computed_at) DESC LIMIT $3))`,
-      [year, code, KEPT_DAYS],
+      [year, code, KEPT_DAYS, OTHER_CODE_KEPT],
     );
   });
 }

@@ -9,7 +9,7 @@ import { ConfigurationError, loadConfig } from '../../src/config';
 import { hs256 } from '../../src/graphql/auth/token';
 import { addDays, today } from '../../src/law/dates';
 import { createApp } from '../../src/server';
-import { partText } from '../../src/services/program-parts';
+import { codeFingerprint, partText } from '../../src/services/program-parts';
 import { ProgramRefresh } from '../../src/services/program-refresh';
 import { requestContext, stopIfAnswered } from '../../src/request-context';
 import { SealComplianceService } from '../../src/services/seal-compliance/compliance.service';
@@ -49,8 +49,21 @@ async function afresh(): Promise<ProgramYear> {
   return afreshOn(KNOWN_ON);
 }
 
+let afreshCode = 0;
+/** Computed in full: code of its own, so that no year stored by another reads back; its own stores awaited. */
 async function afreshOn(day: string): Promise<ProgramYear> {
-  return createServices(api.db.dataSource).programOverview.overview(AUDITOR, 2025, day);
+  const services = createServices(api.db.dataSource);
+  const overview = new ProgramOverviewService(api.db.dataSource, api.db.dataSource, services.sealCompliance, services.seals, undefined, `afresh-${++afreshCode}`);
+  return once(overview, (o) => o.overview(AUDITOR, 2025, day));
+}
+
+/** A process's overview, its stores awaited: a later DELETE of the stored years is not overtaken by them. */
+async function once<T>(overview: ProgramOverviewService, ask: (o: ProgramOverviewService) => Promise<T>): Promise<T> {
+  try {
+    return await ask(overview);
+  } finally {
+    await overview.settled();
+  }
 }
 
 test('every table is marked by producer, marked as shared, or named as read by no figure', async () => {
@@ -217,9 +230,9 @@ test('a year stored by one process is read by another, whole and unchanged, unti
   expect(third.computed()).toEqual([a]);
   await third.overview.settled();
   expect(after.producers.find((p) => p.producer.id === a)!.report.actualTotal.toFixed(2)).toBe('40001.00');
-  expect(whole(after)).toEqual(whole(await createServices(api.db.dataSource).programOverview.overview(AUDITOR, 2025, DAY)));
+  expect(whole(after)).toEqual(whole(await afreshOn(DAY)));
 
-  // Another day asked, or other code: every year computed again; the other code's parts replace these.
+  // Another day asked, or other code: every year computed again.
   const otherDay = newProcess();
   await otherDay.overview.overview(AUDITOR, 2025, '2026-11-28');
   expect(otherDay.computed()).toHaveLength(producers);
@@ -228,7 +241,18 @@ test('a year stored by one process is read by another, whole and unchanged, unti
   expect(whole(await otherCode.overview.overview(AUDITOR, 2025, DAY))).toEqual(whole(after));
   expect(otherCode.computed()).toHaveLength(producers);
   await otherCode.overview.settled();
-  expect(await api.db.dataSource.query('SELECT DISTINCT code FROM program_year_part')).toEqual([{ code: 'another-release' }]);
+  // Two releases side by side (a rolling deploy): neither drops the other's parts, each reads its own.
+  const codes = async () => (await api.db.dataSource.query('SELECT DISTINCT code FROM program_year_part WHERE code IN ($1, $2) ORDER BY 1', ['another-release', codeFingerprint()]))
+    .map((r: { code: string }) => r.code);
+  expect(await codes()).toEqual(['another-release', codeFingerprint()].sort());
+  const sameRelease = newProcess();
+  await sameRelease.overview.overview(AUDITOR, 2025, DAY);
+  expect(sameRelease.computed()).toEqual([]);
+  // A day after the other code last stored, its parts go with the next store.
+  await api.db.dataSource.query(`UPDATE program_year_part SET computed_at = now() - interval '25 hours' WHERE code <> 'another-release'`);
+  await otherCode.overview.overview(AUDITOR, 2025, '2026-11-27');
+  await otherCode.overview.settled();
+  expect(await codes()).toEqual(['another-release']);
 
   // The ministry's data: a PRODUCER's database role can neither read nor write it.
   await expect(api.db.dataSource.transaction(async (em) => {
@@ -300,7 +324,8 @@ test('a year asked while the same year is under way waits for it, unless a recor
   const after = written.overview.overview(AUDITOR, 2025, DAY);
   written.open();
   const [old, now] = await Promise.all([before, after]);
-  expect(written.computed()).toHaveLength(2 * producers);
+  // The producer written is computed twice; the others' years, unchanged, may be the first one's once it kept them.
+  expect(written.computed().filter((id) => id === p)).toEqual([p, p]);
   expect(Number(costOf(now)) - Number(costOf(old))).toBe(3);
   expect(whole(now)).toEqual(whole(await afreshOn(DAY)));
 
@@ -318,6 +343,7 @@ test('a year asked while the same year is under way waits for it, unless a recor
   await expect(abandoned).rejects.toThrow();
   expect(whole(await waiting)).toEqual(whole(now));
   expect(ended.computed()).toHaveLength(2 * producers);
+  await ended.overview.settled();
 });
 
 test('in the background: this year and the year before, as known today, computed when records change or the day turns, by one process at a time', async () => {
@@ -341,7 +367,7 @@ test('in the background: this year and the year before, as known today, computed
   const after = newProcess();
   const year = await after.overview.overview(AUDITOR, 2025, day);
   expect(after.computed()).toEqual([]);
-  expect(whole(year)).toEqual(whole(await createServices(api.db.dataSource).programOverview.overview(AUDITOR, 2025, day)));
+  expect(whole(year)).toEqual(whole(await afreshOn(day)));
 
   // Another process holds the refresh: this one computes nothing, until it is let go.
   const holder = api.db.dataSource.createQueryRunner();
@@ -362,10 +388,10 @@ test('the years asked as known today are kept ready too, until seven days pass w
   await producerWithLot('Usina Pedida');
   const ds = api.db.dataSource;
   await ds.query('DELETE FROM program_year_asked');
-  await createServices(ds).programOverview.series(AUDITOR, 2021, 2022, on);
+  await once(createServices(ds).programOverview, (o) => o.series(AUDITOR, 2021, 2022, on));
   // Another day than today, or a year that cannot be computed (no wording of the decree in force), is no ask to keep.
-  await createServices(ds).programOverview.overview(AUDITOR, 2020, '2026-01-01');
-  await expect(createServices(ds).programOverview.overview(AUDITOR, 2019, on)).rejects.toThrow(/noVersionInForce/);
+  await once(createServices(ds).programOverview, (o) => o.overview(AUDITOR, 2020, '2026-01-01'));
+  await expect(once(createServices(ds).programOverview, (o) => o.overview(AUDITOR, 2019, on))).rejects.toThrow(/noVersionInForce/);
   const asked = [{ year: 2021, asked_on: on }, { year: 2022, asked_on: on }];
   expect(await ds.query('SELECT year, asked_on::text FROM program_year_asked ORDER BY year')).toEqual(asked);
 
