@@ -2,6 +2,7 @@ import { cpf as cpfLib } from 'cpf-cnpj-validator';
 import { TestApi } from '../support/api';
 import { addDays, cpfFrom, prng } from '../../src/database/demo-data';
 import { newCnpj } from '../support/fixtures';
+import { Decimal, INPUT_BOUNDS, outOfInputBounds } from '../../src/law/decimal';
 
 /**
  * One data set, planned once and written identically into several databases (the two servers of
@@ -101,6 +102,9 @@ const BELEM = '1501402';
 const RIO_VERDE = '5218805';
 
 /** Numerics as they may be stored: trailing zeros, integers with zeros, many decimals, tiny and huge. */
+/** The widest number the API takes. */
+const WIDEST_TAKEN = new Decimal('999999999999999.9999999999');
+
 export const NUMERICS = ['250.50', '0.001', '1000', '12345678.123', '1000.000', '100.0', '0.10', '1.10', '42', '3.14159265358979323846', '99999999999999999999.99999999', '0.0000001', '120.000', '7'];
 
 /** consumedOn dates of the big producer: few, so that many purchases share one (ordered by id then). */
@@ -140,7 +144,10 @@ export function buildPlan(): Plan {
   ];
   const feedstocks = ['SOYBEAN', 'CASTOR_BEAN', 'PALM', 'MACAUBA', 'COTTONSEED', 'BEEF_TALLOW', 'USED_COOKING_OIL', 'SUNFLOWER', 'PEANUT', 'CANOLA', 'OTHER'];
   const kinds: PlannedPurchase['supplierKind'][] = ['FAMILY_FARMER', 'COOPERATIVE', 'ASSOCIATION', 'THIRD_PARTY', 'OWN_PRODUCTION'];
-  const purchase = (producer: number, i: number, kind: PlannedPurchase['supplierKind'], consumedOn: string, extra: Partial<PlannedPurchase> = {}): PlannedPurchase => ({
+  // A purchase recorded through the API holds numbers it takes (INPUT_BOUNDS): the wider ones are cut
+  // to it there, and stay whole in the rows written by SQL, as rows stored before the bound may be.
+  const taken = (v: string | null) => (v === null || !outOfInputBounds(v) ? v : Decimal.min(WIDEST_TAKEN, new Decimal(v).toDecimalPlaces(INPUT_BOUNDS.decimals, Decimal.ROUND_DOWN)).toFixed());
+  const purchase = (producer: number, i: number, kind: PlannedPurchase['supplierKind'], consumedOn: string, extra: Partial<PlannedPurchase> = {}): PlannedPurchase => withTaken({
     producer,
     purchasedOn: addDays(consumedOn, -Math.floor(next() * 12)),
     consumedOn,
@@ -156,6 +163,7 @@ export function buildPlan(): Plan {
     externalId: next() < 0.5 ? null : `NF-${producer}-${i}-ç`,
     ...extra,
   });
+  const withTaken = (p: PlannedPurchase): PlannedPurchase => (p.viaApi ? { ...p, quantityKg: taken(p.quantityKg)!, cost: taken(p.cost) } : p);
 
   const purchases: PlannedPurchase[] = [];
   // The big producer: dates drawn from a few, so that ids do not follow the order by consumedOn.
