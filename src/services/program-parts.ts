@@ -9,6 +9,10 @@ import { IsoDate } from '../law/dates';
 export const KEPT_DAYS = 7;
 /** A year asked as known today within this many days is kept ready by the background refresh. */
 export const ASKED_DAYS = 7;
+/** At most this many of those years (a series' worth), the last asked first: a script asking every year does not make the refresh compute them all. */
+export const ASKED_YEARS = 20;
+/** At most this many (year, day) stored in all, the last computed kept: at national scale about 1.1 MB each. */
+export const KEPT_YEAR_DAYS = 140;
 /** How long the parts of other code (another release's) stay stored: a rolling deploy's overlap, and more. */
 export const OTHER_CODE_KEPT = '1 day';
 
@@ -56,9 +60,12 @@ export async function noteAsked(writer: DataSource, years: readonly number[], da
   );
 }
 
-/** The years asked as known today within ASKED_DAYS of `day`. */
+/** The years asked as known today within ASKED_DAYS of `day`, the ASKED_YEARS last asked (the later year first among those asked the same day). */
 export async function yearsAsked(writer: DataSource, day: IsoDate): Promise<number[]> {
-  const rows: Array<{ year: number }> = await writer.query(`SELECT year FROM program_year_asked WHERE asked_on > $1::date - $2::int ORDER BY year`, [day, ASKED_DAYS]);
+  const rows: Array<{ year: number }> = await writer.query(
+    `SELECT year FROM (SELECT year FROM program_year_asked WHERE asked_on > $1::date - $2::int ORDER BY asked_on DESC, year DESC LIMIT $3) a ORDER BY year`,
+    [day, ASKED_DAYS, ASKED_YEARS],
+  );
   return rows.map((r) => r.year);
 }
 
@@ -74,8 +81,9 @@ export async function storedParts(em: EntityManager, year: number, asKnownOn: Is
 
 /**
  * Stores the parts computed, replacing those of the same producer-year-day, and drops the parts of
- * days beyond the KEPT_DAYS last stored for the year, and of other code stored over OTHER_CODE_KEPT
- * ago: during a rolling deploy both releases store, and neither drops the other's.
+ * days beyond the KEPT_DAYS last stored for the year, of (year, day) beyond the KEPT_YEAR_DAYS last
+ * stored in all, and of other code stored over OTHER_CODE_KEPT ago: during a rolling deploy both
+ * releases store, and neither drops the other's.
  */
 export async function storeParts(writer: DataSource, year: number, asKnownOn: IsoDate, code: string, parts: ReadonlyArray<{ producerId: string; mark: string; text: string }>): Promise<void> {
   if (parts.length === 0) return;
@@ -88,8 +96,9 @@ export async function storeParts(writer: DataSource, year: number, asKnownOn: Is
     );
     await em.query(
       `DELETE FROM program_year_part WHERE (code <> $2 AND computed_at < now() - $4::interval) OR (year = $1 AND as_known_on NOT IN (
-         SELECT as_known_on FROM program_year_part WHERE year = $1 GROUP BY 1 ORDER BY max(computed_at) DESC LIMIT $3))`,
-      [year, code, KEPT_DAYS, OTHER_CODE_KEPT],
+         SELECT as_known_on FROM program_year_part WHERE year = $1 GROUP BY 1 ORDER BY max(computed_at) DESC LIMIT $3))
+         OR (year, as_known_on) NOT IN (SELECT year, as_known_on FROM program_year_part GROUP BY 1, 2 ORDER BY max(computed_at) DESC LIMIT $5)`,
+      [year, code, KEPT_DAYS, OTHER_CODE_KEPT, KEPT_YEAR_DAYS],
     );
   });
 }

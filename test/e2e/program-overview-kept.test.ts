@@ -9,7 +9,7 @@ import { ConfigurationError, loadConfig } from '../../src/config';
 import { hs256 } from '../../src/graphql/auth/token';
 import { addDays, today } from '../../src/law/dates';
 import { createApp } from '../../src/server';
-import { codeFingerprint, partText } from '../../src/services/program-parts';
+import { codeFingerprint, noteAsked, partText, storeParts, yearsAsked } from '../../src/services/program-parts';
 import { ProgramRefresh } from '../../src/services/program-refresh';
 import { requestContext, stopIfAnswered } from '../../src/request-context';
 import { SealComplianceService } from '../../src/services/seal-compliance/compliance.service';
@@ -419,6 +419,25 @@ test('the years asked as known today are kept ready too, until seven days pass w
   expect((await ds.query('SELECT DISTINCT year FROM program_year_part WHERE as_known_on = $1 ORDER BY 1', [on])).map((r: { year: number }) => r.year)).toEqual([2021, 2022, year]);
   expect(await refresh.tick()).toBe(false);
   expect(errors.map((e) => String(e))).toEqual([`Error: year ${year - 1} refused`, `Error: year ${year - 1} refused`]);
+});
+
+test('a script asking every year does not make the refresh compute them all, nor fill the table', async () => {
+  const ds = api.db.dataSource;
+  const on = '2026-11-20';
+  await ds.query('DELETE FROM program_year_asked');
+  await noteAsked(ds, Array.from({ length: 25 }, (_, i) => 2000 + i), on);
+  // The twenty last asked; among those of one day, the later years.
+  expect(await yearsAsked(ds, on)).toEqual(Array.from({ length: 20 }, (_, i) => 2005 + i));
+  await noteAsked(ds, [2001], addDays(on, 1));
+  expect(await yearsAsked(ds, addDays(on, 1))).toEqual([2001, ...Array.from({ length: 19 }, (_, i) => 2006 + i)]);
+  await ds.query('DELETE FROM program_year_asked');
+
+  // At most 140 (year, day) stored in all, the last computed kept.
+  const p = await producerWithLot('Usina de Muitos Anos');
+  for (let y = 3000; y < 3145; y++) await storeParts(ds, y, on, codeFingerprint(), [{ producerId: p, mark: '0|0', text: '{}' }]);
+  const years = (await ds.query('SELECT DISTINCT year FROM program_year_part ORDER BY 1')).map((r: { year: number }) => r.year);
+  expect(years).toEqual(Array.from({ length: 140 }, (_, i) => 3005 + i));
+  await ds.query('DELETE FROM program_year_part');
 });
 
 test('stopped, the refresh ends the year under way at its next step and begins no other, before the pool closes', async () => {
