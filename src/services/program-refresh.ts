@@ -89,7 +89,9 @@ export class ProgramRefresh {
       if (!locked) return 'elsewhere';
       try {
         const year = Number(day.slice(0, 4));
-        const years = [...new Set([year, year - 1, ...(await yearsAsked(this.writer, day))])].sort((a, b) => b - a);
+        // The last whole year first, the one whose Selo is evaluated and most asked (a process just
+        // started answers an overview of it by waiting for this computation), then this year, then the others asked.
+        const years = [...new Set([year - 1, year, ...(await yearsAsked(this.writer, day)).reverse()])];
         // A year that fails (its law unpublished, say) leaves the others computed, and is tried again.
         const failed: unknown[] = [];
         await requestContext.run({ requestId: 'program-refresh', ended: this.stopping.signal }, async () => {

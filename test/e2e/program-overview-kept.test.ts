@@ -174,17 +174,34 @@ async function producerWithLot(name: string): Promise<string> {
   return p;
 }
 
+/** A new process whose producers' years, once read, wait for `open` (then end if their request has). */
+function gated() {
+  const process = newProcess();
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => { open = resolve; });
+  const compliance = (process.overview as unknown as { compliance: SealComplianceService }).compliance;
+  const ofPage = compliance.ofPage.bind(compliance);
+  compliance.ofPage = async (asked, em) => { const reports = await ofPage(asked, em); await gate; stopIfAnswered(); return reports; };
+  return { ...process, open };
+}
+
+async function begun(process: ReturnType<typeof newProcess>): Promise<void> {
+  while (process.computed().length === 0) await new Promise((r) => setTimeout(r, 5));
+}
+
 /** Overview services of a new process whose sealCompliance tells which producers' years it computes. */
 function newProcess(code?: string) {
   const services = createServices(api.db.dataSource);
   const computed: string[][] = [];
+  const years: number[] = [];
   const compliance = Object.create(services.sealCompliance) as SealComplianceService;
   compliance.ofPage = (asked, em) => {
     computed.push(asked.map((a) => a.producer.id));
+    years.push(...asked.map((a) => a.year));
     return services.sealCompliance.ofPage(asked, em);
   };
   const overview = new ProgramOverviewService(api.db.dataSource, api.db.dataSource, compliance, services.seals, undefined, code);
-  return { overview, computed: () => computed.flat().sort() };
+  return { overview, computed: () => computed.flat().sort(), years: () => years };
 }
 
 test('a year stored by one process is read by another, whole and unchanged, until its records, the code or the day asked differ', async () => {
@@ -292,16 +309,6 @@ test('a year asked while the same year is under way waits for it, unless a recor
   const DAY = '2026-11-22';
   const p = await producerWithLot('Usina Pedida Duas Vezes');
   const producers = await api.count('SELECT count(*) FROM producer');
-  const gated = () => {
-    const process = newProcess();
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => { open = resolve; });
-    const compliance = (process.overview as unknown as { compliance: SealComplianceService }).compliance;
-    const ofPage = compliance.ofPage.bind(compliance);
-    compliance.ofPage = async (asked, em) => { const reports = await ofPage(asked, em); await gate; stopIfAnswered(); return reports; };
-    return { ...process, open };
-  };
-  const begun = async (process: ReturnType<typeof newProcess>) => { while (process.computed().length === 0) await new Promise((r) => setTimeout(r, 5)); };
   const costOf = (y: ProgramYear) => y.producers.find((r) => r.producer.id === p)!.report.actualTotal.toFixed(2);
 
   // Three analysts at once: one computation, one answer.
@@ -380,6 +387,23 @@ test('in the background: this year and the year before, as known today, computed
   await holder.release();
   expect(await refresh.tick()).toBe(true);
   expect([await stored(2027, day), await stored(2026, day)]).toEqual([producers, producers]);
+});
+
+test('a process just started answers the year before by waiting for the refresh computing it', async () => {
+  const DAY = '2026-11-19';
+  await producerWithLot('Usina Recém-Iniciada');
+  const producers = await api.count('SELECT count(*) FROM producer');
+  const process = gated();
+  const refresh = new ProgramRefresh(async () => process.overview, api.db.dataSource, { everyMs: 0, today: () => DAY });
+  await api.db.dataSource.query('DELETE FROM program_year_asked');
+  const ticking = refresh.tick();
+  await begun(process);
+  const asked = process.overview.overview(AUDITOR, 2025, DAY);
+  process.open();
+  expect(await ticking).toBe(true);
+  // 2025 then 2026 by the refresh; the overview asked computed nothing of its own.
+  expect(process.years()).toEqual([...Array(producers).fill(2025), ...Array(producers).fill(2026)]);
+  expect(whole(await asked)).toEqual(whole(await afreshOn(DAY)));
 });
 
 test('the years asked as known today are kept ready too, until seven days pass without an ask', async () => {
@@ -463,7 +487,7 @@ test('stopped, the refresh ends the year under way at its next step and begins n
   letGo();
   await stopping;
   expect(await ticking).toBe(false);
-  expect(begun).toEqual([2026]);
+  expect(begun).toEqual([2025]);
   expect(await api.count(`SELECT count(*) FROM program_year_part WHERE as_known_on = '2026-11-24'`)).toBe(0);
   expect(await refresh.tick()).toBe(false);
 });
