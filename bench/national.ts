@@ -151,6 +151,14 @@ export async function nationalMain(argv: readonly string[]): Promise<void> {
       await c.query(`UPDATE fomento_expense SET amount = amount WHERE id = (SELECT min(id) FROM fomento_expense WHERE producer_id = $1)`, [data.producerIds[i % data.producerIds.length]]);
       written.push(await timed(() => gql(OVERVIEW_QUERY, { y: YEAR })));
     }
+    // A shared record written (a municipality's name, unchanged): every producer's year is stale, and
+    // the process, warm by now, computes the program in full: the steady state of a full computation.
+    const shared: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await c.query(`UPDATE municipality SET name = name WHERE ibge_code = (SELECT min(ibge_code) FROM municipality)`);
+      shared.push(await timed(() => gql(OVERVIEW_QUERY, { y: YEAR })));
+    }
+    const sharedMs = [...shared].sort((a, b) => a - b)[1];
     const overview = (await gql(OVERVIEW_QUERY, { y: YEAR })).programOverview;
     const hand = await programByHand();
     // The items the producers' results exclude, read apart from the timed query (the list is long).
@@ -163,6 +171,10 @@ export async function nationalMain(argv: readonly string[]): Promise<void> {
       // Computed in full, the same target: no kept year may stand in for it.
       firstInFull: { ms: Number(coldMs.toFixed(1)), ratioToHand: Number((coldMs / overviewCase.sql.median).toFixed(2)), pass: coldMs / overviewCase.sql.median <= 1.5 && coldMs < 3000 },
       afterOneProducerWrote: { ms: written.map((x) => Number(x.toFixed(1))), pass: written.every((x) => x < 3000) },
+      afterSharedWrite: {
+        ms: shared.map((x) => Number(x.toFixed(1))), median: Number(sharedMs.toFixed(1)), ratioToHand: Number((sharedMs / overviewCase.sql.median).toFixed(2)),
+        pass: sharedMs / overviewCase.sql.median <= 1.5 && sharedMs < 3000,
+      },
       readBack: { ms: Number(readBackMs.toFixed(1)), pass: readBackMs < 3000 },
       answer: { byStanding: overview.byStanding, byCompliance: overview.byCompliance, spending: overview.spending, families: { familyFarmers: overview.families.familyFarmers, organizations: overview.families.organizations } },
       agree: {
@@ -233,7 +245,9 @@ function printNational(r: Record<string, any>) {
   if (t) lines.push(`| taxPeriod after one run (the path not yet compiled) | ${ms(t.api)} | ${ms(t.sql)} | ${t.ratio.toFixed(2)}× | | |`);
   const o = r.programOverview;
   if (o?.firstInFull) {
-    lines.push(`| programOverview computed in full (first asked, or after a shared record changed) | ${ms(o.firstInFull.ms)} | ${ms(o.sql.median)} | ${o.firstInFull.ratioToHand.toFixed(2)}× | ratio <= 1.5 and < 3 s | ${verdict(o.firstInFull.pass)} |`);
+    lines.push(`| programOverview computed in full, the process's first request | ${ms(o.firstInFull.ms)} | ${ms(o.sql.median)} | ${o.firstInFull.ratioToHand.toFixed(2)}× | ratio <= 1.5 and < 3 s | ${verdict(o.firstInFull.pass)} |`);
+    const s = o.afterSharedWrite;
+    if (s) lines.push(`| programOverview computed in full after a shared record changed (median of ${s.ms.map(ms).join(', ')}) | ${ms(s.median)} | ${ms(o.sql.median)} | ${s.ratioToHand.toFixed(2)}× | ratio <= 1.5 and < 3 s | ${verdict(s.pass)} |`);
     lines.push(`| programOverview after one producer's records changed | ${o.afterOneProducerWrote.ms.map(ms).join(', ')} | | | < 3 s | ${verdict(o.afterOneProducerWrote.pass)} |`);
     if (o.readBack) lines.push(`| programOverview in a new process, the years stored | ${ms(o.readBack.ms)} | | | < 3 s | ${verdict(o.readBack.pass)} |`);
   }
