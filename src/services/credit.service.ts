@@ -87,7 +87,24 @@ function withinHorizon(year: number, month: number, field: string): void {
 
 /** Lei 10.637/2002 and Lei 10.833/2003, art. 3º: balances folded month by month; from 2027 against the CBS. */
 export class CreditService {
-  constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>, private readonly taxPeriods: TaxPeriodService) {}
+  /** Where the month's facts are read: the pool, or a close's own transaction (`within`). */
+  private reader: DataSource | EntityManager;
+
+  constructor(private readonly ds: DataSource, private lawBook: () => Promise<LawBook>, private taxPeriods: TaxPeriodService) {
+    this.reader = ds;
+  }
+
+  /**
+   * This service reading through `em` alone, with the law book `law`: a close holds its month, and
+   * the records waiting for the month may hold every other connection of the pool.
+   */
+  private within(em: EntityManager, law: LawBook): CreditService {
+    const bound = Object.create(this) as CreditService;
+    bound.reader = em;
+    bound.lawBook = async () => law;
+    bound.taxPeriods = this.taxPeriods.within(em, law);
+    return bound;
+  }
 
   /** The producer is already within the caller's scope. */
   async ofMonth(producer: Producer, year: number, month: number, asKnownOn: IsoDate): Promise<MonthCreditsView> {
@@ -180,14 +197,14 @@ export class CreditService {
   }
 
   /** In TaxPeriodService.close's transaction. */
-  async snapshot(em: EntityManager, producer: Producer, year: number, month: number): Promise<void> {
-    const v = await this.ofMonth(producer, year, month, today());
+  async snapshot(em: EntityManager, producer: Producer, year: number, month: number, law: LawBook): Promise<void> {
+    const v = await this.within(em, law).ofMonth(producer, year, month, today());
     const kept = { lines: v.lines, parts: v.parts, purchases: v.purchases, cbs: v.cbs, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
     await em.query('UPDATE tax_period SET credits_snapshot = $4 WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month, JSON.stringify(kept)]);
   }
 
   private async closedSnapshots(producerId: string): Promise<Map<string, KeptCredits>> {
-    const rows: Array<{ year: number; month: number; credits_snapshot: Record<string, unknown> }> = await this.ds.query(
+    const rows: Array<{ year: number; month: number; credits_snapshot: Record<string, unknown> }> = await this.reader.query(
       `SELECT year, month, credits_snapshot FROM tax_period WHERE producer_id = $1 AND status = 'CLOSED' AND credits_snapshot IS NOT NULL`, [producerId]);
     return new Map(rows.map((r) => [`${r.year}-${r.month}`, revive(r.credits_snapshot) as KeptCredits]));
   }
@@ -271,7 +288,7 @@ export class CreditService {
   }
 
   private async firstMonth(producerId: string, year: number, month: number): Promise<{ year: number; month: number }> {
-    const [row]: Array<{ first: string | null }> = await this.ds.query(
+    const [row]: Array<{ first: string | null }> = await this.reader.query(
       `SELECT to_char(least((SELECT min(purchased_on) FROM purchase WHERE producer_id = $1), (SELECT min(sold_on) FROM sale WHERE producer_id = $1), $2::date), 'YYYY-MM-DD') AS first`,
       [producerId, firstDayOfMonth(year, month)],
     );
@@ -282,7 +299,7 @@ export class CreditService {
   /** Each purchase's PIS/Cofins credit, and from 2027 its CBS credit, from one read. */
   private async purchaseCredits(producerId: string, year: number, month: number, law: LawBook, asKnownOn: IsoDate): Promise<{ purchases: PurchaseCredit[]; cbs: CbsCredit[] }> {
     // Interpretation (docs/LAW.md): the credit is the month's of acquisition (Lei 10.637/2002, art. 3º § 1º I), not of use.
-    const rows: PurchaseRow[] = await this.ds.query(
+    const rows: PurchaseRow[] = await this.reader.query(
       `SELECT o.id::text AS id, to_char(o.purchased_on, 'YYYY-MM-DD') AS purchased_on, o.feedstock, o.supplier_kind, o.cost::text AS cost, o.pis_cofins_cst, o.credit_supplier,
               o.credit_product, o.icms_value::text AS icms_value, o.import_pis_paid::text AS import_pis_paid, o.import_cofins_paid::text AS import_cofins_paid,
               o.cbs_value::text AS cbs_value, o.credit_revenue_group
@@ -310,7 +327,7 @@ export class CreditService {
 
   /** Interpretation (docs/LAW.md): the art. 31 base is every biodiesel sale's revenue. */
   private async salesByDay(producerId: string, year: number, month: number): Promise<Array<{ on: IsoDate; market: Market; revenue: Decimal }>> {
-    const rows: Array<{ on: string; market: Market; revenue: string }> = await this.ds.query(
+    const rows: Array<{ on: string; market: Market; revenue: string }> = await this.reader.query(
       `SELECT to_char(s.sold_on, 'YYYY-MM-DD') AS on, s.market, sum(s.revenue)::text AS revenue
          FROM (SELECT sold_on, market, revenue FROM sale WHERE producer_id = $1 AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}
                UNION ALL
@@ -324,7 +341,7 @@ export class CreditService {
   }
 
   private async claims(producerId: string): Promise<ClaimFacts[]> {
-    const rows: Array<{ id: string; tax: Contribution; origin_year: number; origin_month: number; cod_cred: string; kind: ClaimKind; filed_on: string; amount: string }> = await this.ds.query(
+    const rows: Array<{ id: string; tax: Contribution; origin_year: number; origin_month: number; cod_cred: string; kind: ClaimKind; filed_on: string; amount: string }> = await this.reader.query(
       `SELECT id::text AS id, tax, origin_year, origin_month, cod_cred, kind, to_char(filed_on, 'YYYY-MM-DD') AS filed_on, amount::text AS amount
          FROM credit_claim WHERE producer_id = $1 ORDER BY filed_on, id`,
       [producerId],
@@ -333,12 +350,12 @@ export class CreditService {
   }
 
   private async incidences(producerId: string): Promise<Map<number, IncidenceRegime>> {
-    const rows: Array<{ year: number; regime: IncidenceRegime }> = await this.ds.query('SELECT year, regime FROM incidence_election WHERE producer_id = $1', [producerId]);
+    const rows: Array<{ year: number; regime: IncidenceRegime }> = await this.reader.query('SELECT year, regime FROM incidence_election WHERE producer_id = $1', [producerId]);
     return new Map(rows.map((r) => [r.year, r.regime]));
   }
 
   private async elections(producerId: string): Promise<Map<number, ApportionmentMethod>> {
-    const rows: Array<{ year: number; method: ApportionmentMethod }> = await this.ds.query(
+    const rows: Array<{ year: number; method: ApportionmentMethod }> = await this.reader.query(
       'SELECT year, method FROM credit_apportionment_election WHERE producer_id = $1', [producerId]);
     return new Map(rows.map((r) => [r.year, r.method]));
   }

@@ -38,7 +38,7 @@ function build(ds: DataSource, writer: DataSource) {
   const seals = new SealService(ds);
   const taxPeriods = new TaxPeriodService(ds, () => law.lawBook());
   const credits = new CreditService(ds, () => law.lawBook(), taxPeriods);
-  taxPeriods.onClose = (em, producer, year, month) => credits.snapshot(em, producer, year, month);
+  taxPeriods.onClose = (em, producer, year, month, law) => credits.snapshot(em, producer, year, month, law);
   return {
     dataSource: ds,
     audit: new AuditService(ds),

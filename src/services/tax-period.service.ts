@@ -45,9 +45,22 @@ export interface MonthAsked {
 
 /** A closed month keeps a snapshot and refuses new records (period-lock.ts). */
 export class TaxPeriodService {
-  onClose: ((em: EntityManager, producer: Producer, year: number, month: number) => Promise<void>) | null = null;
+  onClose: ((em: EntityManager, producer: Producer, year: number, month: number, law: LawBook) => Promise<void>) | null = null;
 
-  constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>) {}
+  /** Where months are read: the pool, or a transaction's connection (`within`). */
+  private reader: DataSource | EntityManager;
+
+  constructor(private readonly ds: DataSource, private lawBook: () => Promise<LawBook>) {
+    this.reader = ds;
+  }
+
+  /** This service reading months through `em` alone, with the law book `law` (a close's credits, CreditService.within). */
+  within(em: EntityManager, law: LawBook): TaxPeriodService {
+    const bound = Object.create(this) as TaxPeriodService;
+    bound.reader = em;
+    bound.lawBook = async () => law;
+    return bound;
+  }
 
   async forProducer(actor: Actor, producerId: string, year: number, month: number, asKnownOn: IsoDate): Promise<TaxPeriodView> {
     // An id the caller may see, written as the database writes it, is computed while the producer
@@ -95,8 +108,8 @@ export class TaxPeriodService {
     if (ids.length === 0) return { law: null, rows: [], outcomes: [] };
     const law = this.lawBook();
     const [rows, outcomes] = await Promise.all([
-      this.ds.getRepository(TaxPeriod).findBy({ producerId: In([...new Set(ids)]), year, month }),
-      computeMonths(this.ds, law, ids, year, month, asKnownOn),
+      this.reader.getRepository(TaxPeriod).findBy({ producerId: In([...new Set(ids)]), year, month }),
+      computeMonths(this.reader, law, ids, year, month, asKnownOn),
     ]);
     return { law: await law, rows, outcomes };
   }
@@ -117,6 +130,9 @@ export class TaxPeriodService {
     assertCanWriteFor(actor, 'Producer', producerId);
     checkMonth(year, month);
     const producer = await this.producer(producerId);
+    // Read before the month is held: holding it, the close takes no other connection of the pool,
+    // which the records waiting for the month may hold every one of.
+    const law = await this.lawBook();
     return mutate(this.ds, actor, async (em) => {
       await lockPeriodExclusively(em, producer.id, year, month);
       const repo = em.getRepository(TaxPeriod);
@@ -124,7 +140,7 @@ export class TaxPeriodService {
       if (before?.status === TaxPeriodStatus.CLOSED) {
         throw new ConflictError('PERIOD_CLOSED', `The tax period ${year}-${pad(month)} of producer ${producer.id} is already closed`, 'month');
       }
-      const [{ result: computed }] = await computeMonths(em, await this.lawBook(), [producer.id], year, month, today());
+      const [{ result: computed }] = await computeMonths(em, law, [producer.id], year, month, today());
       if (computed instanceof Error) throw computed;
       const now = new Date();
       const history: TaxPeriodEvent[] = [...(before?.history ?? []), { action: 'CLOSED', at: now.toISOString(), by: actor.sub, fingerprint: computed.fingerprint }];
@@ -137,7 +153,7 @@ export class TaxPeriodService {
         history,
       });
       const saved = await repo.save(row);
-      await this.onClose?.(em, producer, year, month);
+      await this.onClose?.(em, producer, year, month, law);
       return {
         result: view(producer, computed, saved, null),
         audit: [{

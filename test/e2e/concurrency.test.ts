@@ -189,6 +189,24 @@ describe('closeTaxPeriod racing records into that month', () => {
     await expectSnapshotIsStored(11, cr.data!.closeTaxPeriod);
   });
 
+  test('a close holding the month while records wait on every other connection of the pool still closes', async () => {
+    // The close needs no connection beyond its own while it holds the month: one more, with the
+    // pool taken by records waiting for the month, waited for a connection none would free.
+    const pool = (api.db.dataSource.options.extra as { max: number }).max;
+    const day = await openMonth(12);
+    const hold = await holdMonth(12);
+    const c = api.gql(CLOSE, { p: producerId, m: 12 });
+    await untilWaiting(1);
+    const records = Array.from({ length: pool - 1 }, (_, k) => api.gql(PURCHASES, { i: [purchase(day, String(10 + k))] }));
+    await untilWaiting(pool);
+    await hold.release();
+    const [cr, ...rr] = await Promise.all([c, ...records]);
+    expect(cr.errors).toBeUndefined();
+    expect(cr.data?.closeTaxPeriod.feedstockCost).toBe('1000.00');
+    expect(rr.map(codes)).toEqual(rr.map(() => ['CONFLICT/PERIOD_CLOSED']));
+    await expectSnapshotIsStored(12, cr.data!.closeTaxPeriod);
+  });
+
   test('two closes of the same month in parallel: one closes it, the other is CONFLICT/PERIOD_CLOSED; one audit entry', async () => {
     await openMonth(9);
     const [a, b] = await Promise.all([api.gql(CLOSE, { p: producerId, m: 9 }), api.gql(CLOSE, { p: producerId, m: 9 })]);
