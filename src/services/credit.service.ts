@@ -226,6 +226,9 @@ export class CreditService {
     if (!/^[123]0[1-9]$/.test(input.codCred ?? '')) throw new BadInputError('input.codCred', 'codCred is a COD_CRED of table 4.3.6 (three digits, e.g. 301)');
     checkMonth(input.originYear, input.originMonth);
     withinHorizon(yearOf(filedOn), monthOf(filedOn), 'input.filedOn');
+    // Read before the producer's claims are held: holding them, a claim takes no other connection of
+    // the pool, which the claims waiting behind it may hold every one of.
+    const law = await this.lawBook();
     return mutate(this.ds, actor, async (em) => {
       const producers = await requireWritableProducers<Producer>(em, actor, [{ field: 'input.producerId', id: input.producerId }]);
       if (!producers.has(input.producerId)) throw new NotFoundError('Producer', input.producerId);
@@ -233,7 +236,7 @@ export class CreditService {
       // Serialise claims of a producer: two at once could each see the same balance.
       await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credit-claim:${producer.id}`]);
       const { year, month } = toYm(filedOn);
-      const before = (await this.ofMonth(producer, year, month, today())).balances;
+      const before = (await this.within(em, law).ofMonth(producer, year, month, today())).balances;
       const claim: ClaimFacts = { id: 'new', tax: input.tax, originYear: input.originYear, originMonth: input.originMonth, codCred: input.codCred, kind: input.kind, filedOn, amount };
       try {
         applyClaim(before.map((b) => ({ ...b })), claim);

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { startTestApi, TestApi } from '../support/api';
 import { efdProblems } from '../support/efd-layout';
 import { createProducer, grantSeal, newCpf, nfeKey, RECIFE, upsertMunicipalities } from '../support/fixtures';
@@ -87,6 +88,33 @@ test('a quarter with a category III month and an export month: the kept credits 
   expect(after.find((b: any) => b.tax === 'COFINS' && b.codCred === '301')).toEqual({ tax: 'COFINS', codCred: '301', claimed: '7000.00', remaining: '600.00' });
   const oct = await month(id, 2026, 10);
   expect([oct.net.pisRefundable, oct.net.cofinsRefundable]).toEqual(['3300.00', '8200.00']);
+});
+
+test('as many claims at once as the pool has connections: each waits its turn, none starves the one holding the balance', async () => {
+  const id = await producer();
+  await record([methanol(id, '2026-09-02')], [{ producerId: id, soldOn: '2026-09-20', volumeM3: '100', revenue: '500000', origin: 'OWN_PRODUCTION', market: 'EXPORT' }]);
+  // The producer's claims held from outside the pool; the claims then wait holding every connection of it.
+  const holder = new Client({ connectionString: api.db.url });
+  await holder.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credit-claim:${id}`]);
+    const pool = (api.db.dataSource.options.extra as { max: number }).max;
+    const claims = Array.from({ length: pool }, (_, k) => api.gql(CLAIM, { i: {
+      producerId: id, tax: 'COFINS', originYear: 2026, originMonth: 9, codCred: '301', kind: 'REFUND', filedOn: '2026-10-15', amount: String(1000 + k),
+    } }));
+    const waiting = async () => Number((await holder.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0].n);
+    for (let i = 0; i < 300 && (await waiting()) < pool; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await waiting()).toBe(pool);
+    await holder.query('COMMIT');
+    const answers = await Promise.all(claims);
+    // 1000 + 1001 + … within the 7.600,00 of Cofins: each recorded, one after the other.
+    expect(answers.map((a) => a.errors?.[0].extensions?.code ?? 'recorded')).toEqual(answers.map(() => 'recorded'));
+    const [{ claimed }] = await api.db.dataSource.query(`SELECT sum(amount)::text AS claimed FROM credit_claim WHERE producer_id = $1`, [id]);
+    expect(Number(claimed)).toBe(Array.from({ length: pool }, (_, k) => 1000 + k).reduce((a, b) => a + b, 0));
+  } finally {
+    await holder.end();
+  }
 });
 
 test('a 2027 month offsets a 2026 balance against the CBS (LC 214/2025, art. 378 III)', async () => {
