@@ -16,7 +16,7 @@ import { requireDate, requirePositiveDecimal, requireWritableProducers } from '.
 import { requireVisibleProducer } from './seal.service';
 import { TaxPeriodService, TaxPeriodView } from './tax-period.service';
 import { activeSql } from './record-state';
-import { mutate } from './transaction';
+import { mutate, readsOn } from './transaction';
 import { checkMonth } from './validation';
 import { stopIfAnswered } from '../request-context';
 
@@ -112,7 +112,7 @@ export class CreditService {
     withinHorizon(year, month, 'month');
     const law = await this.lawBook();
     const first = await this.firstMonth(producer.id, year, month);
-    const [claims, elections, incidences] = await Promise.all([this.claims(producer.id), this.elections(producer.id), this.incidences(producer.id)]);
+    const [claims, elections, incidences] = await readsOn(this.reader, () => this.claims(producer.id), () => this.elections(producer.id), () => this.incidences(producer.id));
     const months = monthsBetween(first, { year, month });
     const inputs = [];
     const warnings: string[] = [];
@@ -121,11 +121,11 @@ export class CreditService {
     for (const m of months) {
       // Months are many when the first record is old: a request already answered stops here.
       stopIfAnswered();
-      const [view, { purchases, cbs: cbsOfMonth }, sales] = await Promise.all([
-        this.taxPeriods.ofProducer(producer, m.year, m.month, asKnownOn).catch((error: Error) => error),
-        this.purchaseCredits(producer.id, m.year, m.month, law, asKnownOn),
-        this.salesByDay(producer.id, m.year, m.month),
-      ]);
+      const [view, { purchases, cbs: cbsOfMonth }, sales] = await readsOn(this.reader,
+        () => this.taxPeriods.ofProducer(producer, m.year, m.month, asKnownOn).catch((error: Error) => error),
+        () => this.purchaseCredits(producer.id, m.year, m.month, law, asKnownOn),
+        () => this.salesByDay(producer.id, m.year, m.month),
+      );
       // Interpretation (docs/LAW.md): a month whose debit cannot be computed deducts nothing; its credits are carried whole.
       if (view instanceof Error) warnings.push(`${m.year}-${String(m.month).padStart(2, '0')}: ${view.message}`);
       const kept = closed.get(`${m.year}-${m.month}`);

@@ -15,7 +15,7 @@ import { Computation, computeMonths, MonthOutcome } from './tax-period-month';
 import { isId } from './record-batch';
 import { assertCanWriteFor, assertVisible, canSee } from './scope';
 import { checkMonth } from './validation';
-import { mutate } from './transaction';
+import { mutate, readsOn } from './transaction';
 
 export type TaxPeriodView = TaxPeriodFigures & {
   producer: Producer;
@@ -107,10 +107,10 @@ export class TaxPeriodService {
     checkMonth(year, month);
     if (ids.length === 0) return { law: null, rows: [], outcomes: [] };
     const law = this.lawBook();
-    const [rows, outcomes] = await Promise.all([
-      this.reader.getRepository(TaxPeriod).findBy({ producerId: In([...new Set(ids)]), year, month }),
-      computeMonths(this.reader, law, ids, year, month, asKnownOn),
-    ]);
+    const [rows, outcomes] = await readsOn(this.reader,
+      () => this.reader.getRepository(TaxPeriod).findBy({ producerId: In([...new Set(ids)]), year, month }),
+      () => computeMonths(this.reader, law, ids, year, month, asKnownOn),
+    );
     return { law: await law, rows, outcomes };
   }
 

@@ -4,6 +4,19 @@ import { translateDbError } from './pg-errors';
 import { afterWrite, writerOf } from './read-replica';
 import { enterProducerScope } from './row-security';
 
+type Reads<T extends readonly unknown[]> = { [K in keyof T]: () => Promise<T[K]> };
+
+/**
+ * Reads at once on the pool (each takes a connection); one after the other through a transaction,
+ * whose one connection runs one statement at a time (pg queues them, deprecated from pg 9).
+ */
+export async function readsOn<T extends readonly unknown[]>(reader: DataSource | EntityManager, ...reads: Reads<T>): Promise<T> {
+  if (reader instanceof DataSource) return Promise.all(reads.map((read) => read())) as unknown as Promise<T>;
+  const done: unknown[] = [];
+  for (const read of reads) done.push(await read());
+  return done as unknown as T;
+}
+
 export interface AuditRecord {
   operation: string;
   entity: string;

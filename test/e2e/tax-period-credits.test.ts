@@ -103,7 +103,8 @@ test('as many claims at once as the pool has connections: each waits its turn, n
     const claims = Array.from({ length: pool }, (_, k) => api.gql(CLAIM, { i: {
       producerId: id, tax: 'COFINS', originYear: 2026, originMonth: 9, codCred: '301', kind: 'REFUND', filedOn: '2026-10-15', amount: String(1000 + k),
     } }));
-    const waiting = async () => Number((await holder.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)).rows[0].n);
+    // This database's waits only: the cluster may hold other test files' databases.
+    const waiting = async () => Number((await holder.query(`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`)).rows[0].n);
     for (let i = 0; i < 300 && (await waiting()) < pool; i++) await new Promise((r) => setTimeout(r, 10));
     expect(await waiting()).toBe(pool);
     await holder.query('COMMIT');
