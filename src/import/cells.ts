@@ -131,8 +131,9 @@ export class CellReader {
     if (typeof raw === 'boolean') return String(raw);
     if (type === 'decimal') {
       if (raw instanceof Date) throw this.fail(line, column, message('import.notANumber', { example: EXAMPLE_NUMBER[this.locale ?? 'en'], value: workbookDate(raw) }));
-      const number = typeof raw === 'number' ? workbookNumber(raw) : this.decimal(raw.trim(), line, column);
-      if (outOfInputBounds(number)) throw this.fail(line, column, message('import.numberBounds', { value: shownNumber(typeof raw === 'number' ? number : raw.trim()) }));
+      const given = typeof raw === 'number' ? workbookNumber(raw) : raw.trim();
+      const number = typeof raw === 'number' ? given : this.decimal(given, line, column);
+      if (outOfInputBounds(number)) throw this.fail(line, column, message('import.numberBounds', { value: shownNumber(given) }));
       return number;
     }
     if (type === 'date') {

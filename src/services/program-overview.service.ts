@@ -15,7 +15,7 @@ import { FAMILY_FARMING_SUPPLIERS } from './seal-compliance/purchase-facts.sql';
 import { membershipOnSql } from './facts/organization-membership.sql';
 import { groupBy } from './group-by';
 import { stopIfAnswered } from '../request-context';
-import { codeFingerprint, noteAsked, partOf, partText, storedParts, storeParts } from './program-parts';
+import { codeFingerprint, noteAsked, partOf, partText, storedParts, storeParts, totalMarks } from './program-parts';
 import { today } from '../law/dates';
 import { SYSTEM_ACTOR } from './actor';
 
@@ -356,12 +356,6 @@ export class ProgramOverviewService {
       // Left for the next overview.
     }
   }
-}
-
-/** Every mark of change summed: it grows with each transaction that writes a record a figure reads (weights are positive). */
-async function totalMarks(ds: DataSource): Promise<bigint> {
-  const [{ total }]: Array<{ total: string }> = await ds.query('SELECT coalesce(sum(weight), 0)::text AS total FROM record_mark');
-  return BigInt(total);
 }
 
 /**

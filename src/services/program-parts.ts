@@ -60,6 +60,12 @@ export async function noteAsked(writer: DataSource, years: readonly number[], da
   );
 }
 
+/** Every mark of change summed: it grows with each transaction that writes a record a figure reads (weights are positive). */
+export async function totalMarks(q: DataSource | EntityManager): Promise<bigint> {
+  const [{ total }]: Array<{ total: string }> = await q.query('SELECT coalesce(sum(weight), 0)::text AS total FROM record_mark');
+  return BigInt(total);
+}
+
 /** The years asked as known today within ASKED_DAYS of `day`, the ASKED_YEARS last asked (the later year first among those asked the same day). */
 export async function yearsAsked(writer: DataSource, day: IsoDate): Promise<number[]> {
   const rows: Array<{ year: number }> = await writer.query(

@@ -4,7 +4,7 @@ import { SYSTEM_ACTOR } from './actor';
 import type { Services } from '.';
 import { ProgramOverviewService } from './program-overview.service';
 import { requestContext } from '../request-context';
-import { yearsAsked } from './program-parts';
+import { totalMarks, yearsAsked } from './program-parts';
 
 /** One process of many refreshes at a time (pg_try_advisory_lock): the others find the parts stored. */
 const LOCK = 'hashtextextended(\'selo:program-refresh\', 0)';
@@ -79,8 +79,7 @@ export class ProgramRefresh {
 
   private async refresh(): Promise<RefreshOutcome> {
     const day = (this.options.today ?? brazilToday)();
-    const [{ total }]: Array<{ total: string }> = await this.writer.query('SELECT coalesce(sum(weight), 0)::text AS total FROM record_mark');
-    const state = `${day}|${total}`;
+    const state = `${day}|${await totalMarks(this.writer)}`;
     if (state === this.done) return 'unchanged';
     const runner = this.writer.createQueryRunner();
     try {
