@@ -68,14 +68,14 @@ async function timeIt(fn: () => Promise<unknown>): Promise<number> {
  * Alternately, so that noise hits both alike; `warmups` runs of each side first, for a case short
  * enough that a cold path's compilation would weigh.
  */
-export async function sideBySide(a: () => Promise<unknown>, b: () => Promise<unknown>, warmups = 1) {
+export async function sideBySide(a: () => Promise<unknown>, b: () => Promise<unknown>, warmups = 1, runs = RUNS) {
   for (let i = 0; i < (QUICK ? 1 : warmups); i++) {
     await a();
     await b();
   }
   const ra: number[] = [];
   const rb: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < (QUICK ? RUNS : runs); i++) {
     ra.push(await timeIt(a));
     rb.push(await timeIt(b));
   }

@@ -76,3 +76,15 @@ test('one producer\'s sealCompliance excludes the purchases the hand-written SQL
   expect(r.taxPeriod.api.runs.length).toBeGreaterThan(0);
   expect(r.peakRssMb).toBeGreaterThan(0);
 });
+
+test('the same producer in a copy of the database holding its records alone: the same month and year, timed as the reference', () => {
+  // Nothing of another producer enters a producer's figures: deleting every other one changes none.
+  expect(r.taxPeriod.inTurn.totalDue).toBe(r.taxPeriod.totalDue);
+  expect(Number(r.taxPeriod.totalDue)).toBeGreaterThan(0);
+  expect(r.taxPeriod.inTurn.sameAnswer).toBe(true);
+  expect(r.sealCompliance.inTurn.countedTotal).toBe(r.sealCompliance.countedTotal);
+  expect(r.sealCompliance.inTurn.sameAnswer).toBe(true);
+  for (const side of [r.taxPeriod.inTurn.withProgram, r.taxPeriod.inTurn.alone, r.sealCompliance.inTurn.alone]) {
+    expect(side.ratio).toBeCloseTo(side.api / side.sql, 1);
+  }
+});
