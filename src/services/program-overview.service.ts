@@ -3,6 +3,7 @@ import { Producer, SealEvent, SealGrant } from '../domain';
 import { IsoDate } from '../law/dates';
 import { Decimal, toShare, ZERO } from '../law/decimal';
 import { Finding } from '../law/findings';
+import { NoRuleInForceError } from '../law/errors';
 import { Feedstock, Region, Role } from '../law/types';
 import { message } from '../i18n';
 import { Actor } from './actor';
@@ -162,18 +163,28 @@ export class ProgramOverviewService {
   }
 
   /** The years from `from` to `to`, each as its overview; `known`: years already computed (as known on `asKnownOn`), reused. */
-  async series(actor: Actor, from: number, to: number, asKnownOn: IsoDate, known: readonly ProgramYear[] = []): Promise<ProgramYear[]> {
+  /**
+   * The years from `from` to `to`, each computed or the error of the law that refused it: a year
+   * before any wording of art. 3º was in force (Decreto 10.527/2020 dates from 2020) is
+   * NO_RULE_IN_FORCE, and the other years stand.
+   */
+  async series(actor: Actor, from: number, to: number, asKnownOn: IsoDate, known: readonly ProgramYear[] = []): Promise<Array<ProgramYear | NoRuleInForceError>> {
     assertMinistry(actor, 'programOverview');
     requireYear(from, 'from');
     if (from > to) throw new BadInputError('from', message('input.notAfter', { field: 'from', other: 'year' }));
     if (to - from + 1 > MAX_SERIES_YEARS) throw new BadInputError('from', message('input.year', { field: 'from', example: to - MAX_SERIES_YEARS + 1 }));
-    const years: ProgramYear[] = [];
+    const years: Array<ProgramYear | NoRuleInForceError> = [];
     for (let y = from; y <= to; y++) {
       // Twenty years computed in full outlast the request timeout: a request answered stops here.
       stopIfAnswered();
-      years.push(known.find((k) => k.year === y && k.asKnownOn === asKnownOn) ?? await this.yearOf(actor, y, asKnownOn));
+      const computed = known.find((k) => k.year === y && k.asKnownOn === asKnownOn);
+      years.push(computed ?? await this.yearOf(actor, y, asKnownOn).catch((error: unknown) => {
+        if (error instanceof NoRuleInForceError) return error;
+        throw error;
+      }));
     }
-    await this.asked(actor, years.map((y) => y.year), asKnownOn);
+    const computed = years.filter((y): y is ProgramYear => !(y instanceof Error));
+    await this.asked(actor, computed.map((y) => y.year), asKnownOn);
     return years;
   }
 

@@ -131,6 +131,20 @@ test('the ministry\'s view: ADMIN and AUDITOR; a PRODUCER is FORBIDDEN and sees 
   expect(res.data?.programOverview ?? null).toBeNull();
 });
 
+test('a series reaching back before Decreto 10.527/2020: those years are null with NO_RULE_IN_FORCE, the others stand', async () => {
+  const res = await api.gql(`query { programOverview(year: 2021, asKnownOn: "${KNOWN}") { year years(from: 2018) { year producerCount } } }`, {}, { role: 'AUDITOR' });
+  // No wording of art. 3º was in force on 31 December 2018 or 2019 (the decree is of October 2020).
+  expect(res.data?.programOverview).toEqual({ year: 2021, years: [null, null, { year: 2020, producerCount: 2 }, { year: 2021, producerCount: 2 }] });
+  expect(res.errors?.map((e) => ({ path: e.path, code: e.extensions?.code }))).toEqual([
+    { path: ['programOverview', 'years', 0], code: 'NO_RULE_IN_FORCE' },
+    { path: ['programOverview', 'years', 1], code: 'NO_RULE_IN_FORCE' },
+  ]);
+  // The year asked itself is still refused whole: there is nothing else to keep.
+  const alone = await api.gql('query { programOverview(year: 2019) { producerCount } }', {}, { role: 'AUDITOR' });
+  expect(alone.errors?.[0]).toMatchObject({ path: ['programOverview'], extensions: { code: 'NO_RULE_IN_FORCE' } });
+  expect(alone.data?.programOverview ?? null).toBeNull();
+});
+
 test('bad input: a year out of range and a series that does not end at the year are BAD_USER_INPUT', async () => {
   const year = await api.gql('query { programOverview(year: 99) { producerCount } }', {}, { role: 'AUDITOR' });
   expect(year.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'year' });

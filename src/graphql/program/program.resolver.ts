@@ -44,7 +44,10 @@ export class ProgramOverviewResolver {
     return programShown(await services.programOverview.overview(ctx.actor, year, knownOn(ctx, asKnownOn)));
   }
 
-  @FieldResolver(() => [ProgramYearType], { description: 'The year against the years before: each year from `from` to this one (at most 20), with its headline figures, as known on the same asKnownOn.' })
+  @FieldResolver(() => [ProgramYearType], {
+    nullable: 'items',
+    description: 'The year against the years before: each year from `from` to this one (at most 20), with its headline figures, as known on the same asKnownOn. A year the law cannot compute (before any wording of Decreto 10.527/2020, art. 3º was in force) is null, with its error in `errors` (its path and code NO_RULE_IN_FORCE), and the other years are kept.',
+  })
   async years(
     @Root() o: ProgramShown,
     @Arg('from', () => Int, { description: 'The first year of the series (not after the overview\'s year).' }) from: number,
@@ -53,6 +56,8 @@ export class ProgramOverviewResolver {
     const services = await ctx.services.forReads(ctx.actor, true);
     const years = await services.programOverview.series(ctx.actor, from, o.year, o.asKnownOn, [o.computed]);
     return years.map((y) => {
+      // graphql-js reports an Error in a list at its index: that year is null, the others stand.
+      if (y instanceof Error) return y;
       const shown = programShown(y);
       return { ...shown, familyFarmers: y.families.familyFarmers, standingChanges: y.standingChanges.length };
     });
