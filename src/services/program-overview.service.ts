@@ -146,6 +146,13 @@ export class ProgramOverviewService {
   private readonly underWay = new Map<string, { marks: Promise<bigint>; answer: Promise<ProgramYear> }>();
   /** The years computed being stored, one after the other, after their answers. */
   private storing: Promise<void> = Promise.resolve();
+  /**
+   * The last year computation begun: one at a time. Each holds a snapshot's connection while its
+   * lanes take more, so years computed at once (aliases of one request, several analysts) took the
+   * whole pool and waited on each other until DATABASE_UNAVAILABLE, for every other request too.
+   * Two cores gain nothing from a second year beside one.
+   */
+  private computing: Promise<unknown> = Promise.resolve();
 
   /**
    * `writer`: the primary, where the marks are summed up and the parts stored (the overview may read
@@ -211,7 +218,7 @@ export class ProgramOverviewService {
     }
     let marksRead!: (total: bigint) => void;
     const marks = new Promise<bigint>((resolve) => { marksRead = resolve; });
-    const answer = this.computeYear(actor, year, asKnownOn, marksRead);
+    const answer = this.inTurn(() => this.computeYear(actor, year, asKnownOn, marksRead));
     const mine = { marks: Promise.race([marks, answer.then(() => -1n, () => -1n)]), answer };
     this.underWay.set(key, mine);
     try {
@@ -219,6 +226,16 @@ export class ProgramOverviewService {
     } finally {
       if (this.underWay.get(key) === mine) this.underWay.delete(key);
     }
+  }
+
+  /** `work` once the year computations begun before it have ended; not begun if its request has been answered meanwhile. */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.computing.then(() => {
+      stopIfAnswered();
+      return work();
+    });
+    this.computing = turn.catch(() => undefined);
+    return turn;
   }
 
   private async computeYear(actor: Actor, year: number, asKnownOn: IsoDate, marksRead: (total: bigint) => void): Promise<ProgramYear> {

@@ -104,3 +104,11 @@ test('a program series cut short by the request timeout stops at its next year',
   expect(whole).toBeGreaterThan(20 * 5);
   expect(await statementsAfterTimeout(5, query, {})).toBeLessThan(whole / 4);
 }, 60_000);
+
+test('years asked at once by aliases, cut short by the request timeout: those still waiting their turn are not begun', async () => {
+  const aliases = Array.from({ length: 20 }, (_, i) => `y${i}: programOverview(year: ${2021 + i}) { producerCount }`).join(' ');
+  const query = `query { ${aliases} }`;
+  const whole = await statementsOf(query, {});
+  expect(whole).toBeGreaterThan(20 * 5);
+  expect(await statementsAfterTimeout(5, query, {})).toBeLessThan(whole / 4);
+}, 60_000);

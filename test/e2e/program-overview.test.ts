@@ -145,6 +145,19 @@ test('a series reaching back before Decreto 10.527/2020: those years are null wi
   expect(alone.data?.programOverview ?? null).toBeNull();
 });
 
+test('many years asked at once (aliases of one request) are computed one after the other: all answered, and the pool left to the other requests', async () => {
+  // Twenty days asked: twenty years computed, none kept before.
+  const days = Array.from({ length: 20 }, (_, i) => `2026-10-${String(i + 1).padStart(2, '0')}`);
+  const many = api.gql(`query { ${days.map((d, i) => `d${i}: programOverview(year: 2025, asKnownOn: "${d}") { asKnownOn producerCount spending { actualTotal } }`).join(' ')} }`, {}, { role: 'AUDITOR' });
+  // Another user's request while they compute: a connection is there for it.
+  const other = api.gql('query { producers(first: 5) { edges { node { id } } } }', {}, { role: 'AUDITOR' });
+  const [res, beside] = await Promise.all([many, other]);
+  expect(beside.errors).toBeUndefined();
+  expect(beside.data?.producers.edges).toHaveLength(2);
+  expect(res.errors).toBeUndefined();
+  expect(days.map((d, i) => res.data?.[`d${i}`])).toEqual(days.map((d) => ({ asKnownOn: d, producerCount: 2, spending: { actualTotal: '86000.00' } })));
+});
+
 test('bad input: a year out of range and a series that does not end at the year are BAD_USER_INPUT', async () => {
   const year = await api.gql('query { programOverview(year: 99) { producerCount } }', {}, { role: 'AUDITOR' });
   expect(year.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'year' });
