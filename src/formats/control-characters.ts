@@ -4,6 +4,16 @@
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const CONTROLS = new RegExp(CONTROL.source, 'g');
 
+// Half a character: a UTF-16 surrogate without its other half (JSON can escape one, "\ud800");
+// PostgreSQL's text and jsonb hold none.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** The first lone surrogate of `text`, as `U+D800`; null when there is none. */
+export function firstLoneSurrogate(text: string): string | null {
+  const found = LONE_SURROGATE.exec(text);
+  return found ? codePoint(found[0]) : null;
+}
+
 /** The first such character of `text`, as `U+000D`; null when there is none. */
 export function firstControlCharacter(text: string): string | null {
   const found = CONTROL.exec(text);

@@ -179,7 +179,8 @@ const inputTextCheck: RequestHooks = {
       const refusal = 'nul' in why
         ? message('http.nulCharacter', { field })
         : 'control' in why ? message('input.controlCharacter', { field, character: why.control })
-          : message('input.tooLong', { field, max: textLimit(field), length: text.length });
+          : 'surrogate' in why ? message('input.loneSurrogate', { field, character: why.surrogate })
+            : message('input.tooLong', { field, max: textLimit(field), length: text.length });
       throw new LocalizedGraphQLError(refusal, { extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } } });
     }
   },

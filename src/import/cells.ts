@@ -122,7 +122,8 @@ export class CellReader {
     const refusal = textRefusal(text);
     const why = 'nul' in refusal ? message('import.nulCharacter')
       : 'control' in refusal ? message('import.controlCharacter', { character: refusal.control })
-        : message('import.tooLong', { max: textLimit(column), length: text.length });
+        : 'surrogate' in refusal ? message('import.loneSurrogate', { character: refusal.surrogate })
+          : message('import.tooLong', { max: textLimit(column), length: text.length });
     return this.at(new ImportLineError('BAD_USER_INPUT', line, column, why));
   }
 

@@ -2,7 +2,7 @@ import { EntityManager, In } from 'typeorm';
 import { Municipality } from '../domain';
 import { Decimal } from '../law/decimal';
 import { BadInputError } from './errors';
-import { firstControlCharacter } from '../formats/control-characters';
+import { firstControlCharacter, firstLoneSurrogate } from '../formats/control-characters';
 import { message, Message } from '../i18n';
 import { Problems } from './problems';
 
@@ -37,14 +37,16 @@ export function textProblem(text: string, path: string): boolean {
 
 /** The same with the field's limit known (an import's column). */
 export function textRefused(text: string, limit: number): boolean {
-  return text.length > limit || firstControlCharacter(text) !== null;
+  return text.length > limit || firstControlCharacter(text) !== null || firstLoneSurrogate(text) !== null;
 }
 
-/** Why a refused text is refused, first reason first: a NUL, another control character (`U+000D`), or its length. */
-export function textRefusal(text: string): { nul: true } | { control: string } | { tooLong: true } {
+/** Why a refused text is refused, first reason first: a NUL, another control character (`U+000D`), half a character (`U+D800`), or its length. */
+export function textRefusal(text: string): { nul: true } | { control: string } | { surrogate: string } | { tooLong: true } {
   if (text.includes('\u0000')) return { nul: true };
   const control = firstControlCharacter(text);
-  return control !== null ? { control } : { tooLong: true };
+  if (control !== null) return { control };
+  const surrogate = firstLoneSurrogate(text);
+  return surrogate !== null ? { surrogate } : { tooLong: true };
 }
 
 export function requireText(value: string | null | undefined, field: string): string {

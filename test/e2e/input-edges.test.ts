@@ -198,6 +198,17 @@ describe('control characters and direction overrides', () => {
     expect(await api.count('SELECT count(*) FROM producer')).toBe(1);
   });
 
+  test.each([
+    ['a high surrogate alone', 'Usina \ud83c Sol', 'U+D83C'],
+    ['a low surrogate alone', 'Usina \udf31 Sol', 'U+DF31'],
+    ['a low surrogate before its high one', 'Usina \udf31\ud83c', 'U+DF31'],
+  ])('GraphQL: half a character (%s) in a variable is BAD_USER_INPUT naming the field, nothing written', async (_what, legalName, character) => {
+    const res = await api.gql('mutation($i: CreateProducerInput!) { createProducer(input: $i) { id } }', { i: { cnpj: '11444777000161', legalName, plantMunicipalityCode: RECIFE } });
+    expect(res.errors?.[0].extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'input.legalName' });
+    expect(res.errors?.[0].message).toBe(`input.legalName contains half a character (${character}, a UTF-16 surrogate without its pair), which no text can hold`);
+    expect(await api.count('SELECT count(*) FROM producer')).toBe(1);
+  });
+
   test('GraphQL: in a literal of the document, and in a batch at its item', async () => {
     const literal = await api.gql(`mutation { createProducer(input: { cnpj: "11444777000161", legalName: "Planalto\\n|M200|", plantMunicipalityCode: "${RECIFE}" }) { id } }`);
     expect(literal.errors?.[0].extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'input.legalName' });
@@ -223,6 +234,7 @@ describe('control characters and direction overrides', () => {
     expect(override.body.error?.message).toContain('U+202E');
     expect(await purchaseCount()).toBe(before);
   });
+
 });
 
 describe('a statement cancelled or a lock not had in time', () => {
