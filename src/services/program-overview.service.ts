@@ -19,6 +19,7 @@ import { stopIfAnswered } from '../request-context';
 import { codeFingerprint, noteAsked, partOf, partText, storedParts, storeParts, totalMarks } from './program-parts';
 import { today } from '../law/dates';
 import { SYSTEM_ACTOR } from './actor';
+import { Turns } from './turns';
 
 /** A producer's Selo standing on a day, in the five words the ministry counts by. */
 export type ProgramStanding = 'REGULAR' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED' | 'NONE';
@@ -147,12 +148,12 @@ export class ProgramOverviewService {
   /** The years computed being stored, one after the other, after their answers. */
   private storing: Promise<void> = Promise.resolve();
   /**
-   * The last year computation begun: one at a time. Each holds a snapshot's connection while its
-   * lanes take more, so years computed at once (aliases of one request, several analysts) took the
-   * whole pool and waited on each other until DATABASE_UNAVAILABLE, for every other request too.
-   * Two cores gain nothing from a second year beside one.
+   * Year computations one at a time. Each holds a snapshot's connection while its lanes take more,
+   * so years computed at once (aliases of one request, several analysts) took the whole pool and
+   * waited on each other until DATABASE_UNAVAILABLE, for every other request too. Two cores gain
+   * nothing from a second year beside one.
    */
-  private computing: Promise<unknown> = Promise.resolve();
+  private readonly turns = new Turns(1);
 
   /**
    * `writer`: the primary, where the marks are summed up and the parts stored (the overview may read
@@ -218,7 +219,7 @@ export class ProgramOverviewService {
     }
     let marksRead!: (total: bigint) => void;
     const marks = new Promise<bigint>((resolve) => { marksRead = resolve; });
-    const answer = this.inTurn(() => this.computeYear(actor, year, asKnownOn, marksRead));
+    const answer = this.turns.run(() => this.computeYear(actor, year, asKnownOn, marksRead));
     const mine = { marks: Promise.race([marks, answer.then(() => -1n, () => -1n)]), answer };
     this.underWay.set(key, mine);
     try {
@@ -226,16 +227,6 @@ export class ProgramOverviewService {
     } finally {
       if (this.underWay.get(key) === mine) this.underWay.delete(key);
     }
-  }
-
-  /** `work` once the year computations begun before it have ended; not begun if its request has been answered meanwhile. */
-  private inTurn<T>(work: () => Promise<T>): Promise<T> {
-    const turn = this.computing.then(() => {
-      stopIfAnswered();
-      return work();
-    });
-    this.computing = turn.catch(() => undefined);
-    return turn;
   }
 
   private async computeYear(actor: Actor, year: number, asKnownOn: IsoDate, marksRead: (total: bigint) => void): Promise<ProgramYear> {

@@ -4,6 +4,9 @@ import { Decimal } from '../../src/law/decimal';
 import { PERIOD_LOCK_KEY } from '../../src/services/period-lock';
 import { GraphQLResponse, startTestApi, TestApi } from '../support/api';
 import { nfeKey } from '../support/fixtures';
+import { Producer } from '../../src/domain';
+import { createServices } from '../../src/services';
+import { YEARS_AT_ONCE } from '../../src/services/seal-compliance/compliance.service';
 
 /**
  * Races that must resolve to exactly one outcome: an acknowledged record is never lost, a batch
@@ -268,5 +271,36 @@ describe('closeTaxPeriod racing records into that month', () => {
     }
     expect(outcomes.accepted + outcomes.rejected).toBe(6 * 8);
     process.stdout.write(`free races: ${outcomes.accepted} records accepted into the snapshot, ${outcomes.rejected} rejected as PERIOD_CLOSED\n`);
+  });
+});
+
+describe('heavy computations asked at once', () => {
+  test('Selo years asked by the aliases of one request: two computed at a time, every one answered', async () => {
+    // Through the API: thirty aliases of the producer's own year, each as known on another day.
+    const days = Array.from({ length: 30 }, (_, i) => `2026-0${1 + Math.floor(i / 28)}-${String((i % 28) + 1).padStart(2, '0')}`);
+    const res = await api.gql(`query($p: ID!) { ${days.map((d, i) => `y${i}: sealCompliance(producerId: $p, year: 2026, asKnownOn: "${d}") { asKnownOn status }`).join(' ')} }`,
+      { p: producerId }, { role: 'PRODUCER', producerId });
+    expect(res.errors).toBeUndefined();
+    expect(days.map((_, i) => res.data?.[`y${i}`].asKnownOn)).toEqual(days);
+
+    // In the services: how many years are being computed at once while ten are asked together.
+    const services = createServices(api.db.dataSource);
+    const years = (services.sealCompliance as unknown as { years: { evaluate: (...a: unknown[]) => Promise<unknown> } }).years;
+    const evaluate = years.evaluate.bind(years);
+    let running = 0;
+    let most = 0;
+    years.evaluate = async (...args: unknown[]) => {
+      most = Math.max(most, ++running);
+      try {
+        await sleep(30);
+        return await evaluate(...args);
+      } finally {
+        running--;
+      }
+    };
+    const producer = await api.db.dataSource.getRepository(Producer).findOneByOrFail({ id: producerId });
+    const reports = await Promise.all(days.slice(0, 10).map((d) => services.sealCompliance.compute(producer, 2026, d)));
+    expect(reports.map((r) => r.asKnownOn)).toEqual(days.slice(0, 10));
+    expect(most).toBe(YEARS_AT_ONCE);
   });
 });

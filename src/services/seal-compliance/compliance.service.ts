@@ -14,6 +14,10 @@ import { CountedItem } from '../../law/seal-year';
 import { Decimal } from '../../law/decimal';
 import { money, present } from '../../law/seal-presentation';
 import { message } from '../../i18n';
+import { Turns } from '../turns';
+
+/** Selo years computed at once in a process, each in its own snapshot: as many as the cores. */
+export const YEARS_AT_ONCE = 2;
 
 export { HYPOTHETICAL } from './compliance-year';
 export type { ExcludedItem, ExtraGroups } from './compliance-year';
@@ -55,6 +59,8 @@ export interface YearAskedOf {
  */
 export class SealComplianceService {
   private readonly years: ComplianceYears;
+  /** Years computed in their own snapshot, two at a time (two cores); a program year passes its own. */
+  private readonly turns = new Turns(YEARS_AT_ONCE);
 
   constructor(
     private readonly ds: DataSource,
@@ -113,7 +119,7 @@ export class SealComplianceService {
         }
       }
     };
-    await (em ? evaluate(em) : this.ds.transaction('REPEATABLE READ', evaluate));
+    await (em ? evaluate(em) : this.turns.run(() => this.ds.transaction('REPEATABLE READ', evaluate)));
     return shown;
   }
 
@@ -125,12 +131,12 @@ export class SealComplianceService {
     producer: Producer, year: number, asKnownOn: IsoDate, extra: ExtraGroups,
   ): Promise<{ law: LawBook; recorded: SealComplianceReport; withExtra: SealComplianceReport & { result: SealComplianceResult } }> {
     const law = await this.lawBook();
-    return this.ds.transaction('REPEATABLE READ', async (em) => {
+    return this.turns.run(() => this.ds.transaction('REPEATABLE READ', async (em) => {
       await em.query('SET TRANSACTION READ ONLY');
       const recorded = await this.one(em, producer, { law, year, asKnownOn, listExcluded: true });
       const planned = await this.one(em, producer, { law, year, asKnownOn, listExcluded: true, extra });
       return { law, recorded: report(producer, recorded), withExtra: { ...report(producer, planned), result: planned.result } };
-    });
+    }));
   }
 
   /**
