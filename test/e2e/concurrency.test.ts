@@ -6,6 +6,7 @@ import { GraphQLResponse, startTestApi, TestApi } from '../support/api';
 import { nfeKey } from '../support/fixtures';
 import { Producer } from '../../src/domain';
 import { createServices } from '../../src/services';
+import { requestContext } from '../../src/request-context';
 import { YEARS_AT_ONCE } from '../../src/services/seal-compliance/compliance.service';
 
 /**
@@ -302,5 +303,23 @@ describe('heavy computations asked at once', () => {
     const reports = await Promise.all(days.slice(0, 10).map((d) => services.sealCompliance.compute(producer, 2026, d)));
     expect(reports.map((r) => r.asKnownOn)).toEqual(days.slice(0, 10));
     expect(most).toBe(YEARS_AT_ONCE);
+  });
+
+  test('a page of many years whose request is answered (its timeout) while the first is computed stops there', async () => {
+    const services = createServices(api.db.dataSource);
+    const years = (services.sealCompliance as unknown as { years: { evaluate: (...a: unknown[]) => Promise<unknown> } }).years;
+    const evaluate = years.evaluate.bind(years);
+    const controller = new AbortController();
+    const begun: number[] = [];
+    years.evaluate = (...args: unknown[]) => {
+      begun.push((args[2] as { year: number }).year);
+      // The request is answered while its first year is computed.
+      controller.abort();
+      return evaluate(...args);
+    };
+    const producer = await api.db.dataSource.getRepository(Producer).findOneByOrFail({ id: producerId });
+    const asked = [2021, 2022, 2023, 2024, 2025, 2026].map((year) => ({ producer, year, asKnownOn: '2026-06-01' }));
+    await expect(requestContext.run({ requestId: 'answered', ended: controller.signal }, () => services.sealCompliance.ofPage(asked))).rejects.toThrow();
+    expect(begun).toEqual([2021]);
   });
 });

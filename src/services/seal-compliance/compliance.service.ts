@@ -15,6 +15,7 @@ import { Decimal } from '../../law/decimal';
 import { money, present } from '../../law/seal-presentation';
 import { message } from '../../i18n';
 import { Turns } from '../turns';
+import { stopIfAnswered } from '../../request-context';
 
 /** Selo years computed at once in a process, each in its own snapshot: as many as the cores. */
 export const YEARS_AT_ONCE = 2;
@@ -110,6 +111,8 @@ export class SealComplianceService {
     // while records are written.
     const evaluate = async (tx: EntityManager) => {
       for (const { year, asKnownOn, indexes } of groups.values()) {
+        // Many years in one page outlast the request timeout: a request answered stops here.
+        stopIfAnswered();
         const producers = [...new Map(indexes.map((i) => [asked[i].producer.id, asked[i].producer])).values()];
         const outcomes = await this.years.evaluate(tx, producers, { law, year, asKnownOn, listExcluded: true });
         const byId = new Map(producers.map((p, n) => [p.id, outcomes[n]]));
