@@ -170,11 +170,11 @@ export class ProgramOverviewService {
     return answer;
   }
 
-  /** The years from `from` to `to`, each as its overview; `known`: years already computed (as known on `asKnownOn`), reused. */
   /**
-   * The years from `from` to `to`, each computed or the error of the law that refused it: a year
-   * before any wording of art. 3º was in force (Decreto 10.527/2020 dates from 2020) is
-   * NO_RULE_IN_FORCE, and the other years stand.
+   * The years from `from` to `to`, each as its overview or the error of the law that refused it: a
+   * year before any wording of art. 3º was in force (Decreto 10.527/2020 dates from 2020) is
+   * NO_RULE_IN_FORCE, and the other years stand. `known`: years already computed (as known on
+   * `asKnownOn`), reused.
    */
   async series(actor: Actor, from: number, to: number, asKnownOn: IsoDate, known: readonly ProgramYear[] = []): Promise<Array<ProgramYear | NoRuleInForceError>> {
     assertMinistry(actor, 'programOverview');
@@ -185,8 +185,8 @@ export class ProgramOverviewService {
     for (let y = from; y <= to; y++) {
       // Twenty years computed in full outlast the request timeout: a request answered stops here.
       stopIfAnswered();
-      const computed = known.find((k) => k.year === y && k.asKnownOn === asKnownOn);
-      years.push(computed ?? await this.yearOf(actor, y, asKnownOn).catch((error: unknown) => {
+      const reused = known.find((k) => k.year === y && k.asKnownOn === asKnownOn);
+      years.push(reused ?? await this.yearOf(actor, y, asKnownOn).catch((error: unknown) => {
         if (error instanceof NoRuleInForceError) return error;
         throw error;
       }));
