@@ -322,4 +322,22 @@ describe('heavy computations asked at once', () => {
     await expect(requestContext.run({ requestId: 'answered', ended: controller.signal }, () => services.sealCompliance.ofPage(asked))).rejects.toThrow();
     expect(begun).toEqual([2021]);
   });
+
+  test('a year whose request is answered while its first statements run stops before its groups', async () => {
+    const services = createServices(api.db.dataSource);
+    const contracts = services.contractConformity;
+    const controller = new AbortController();
+    const minimumPriceRuns = contracts.minimumPriceRuns.bind(contracts);
+    // Read first of the year's statements: the request is answered meanwhile.
+    contracts.minimumPriceRuns = (...args) => {
+      controller.abort();
+      return minimumPriceRuns(...args);
+    };
+    // Read after the year's groups.
+    const conformities = jest.spyOn(contracts, 'conformities');
+    const producer = await api.db.dataSource.getRepository(Producer).findOneByOrFail({ id: producerId });
+    await expect(requestContext.run({ requestId: 'answered', ended: controller.signal }, () => services.sealCompliance.compute(producer, 2025, '2026-06-01'))).rejects.toThrow();
+    expect(controller.signal.aborted).toBe(true);
+    expect(conformities).not.toHaveBeenCalled();
+  });
 });

@@ -19,6 +19,7 @@ import {
 } from './purchase-facts.sql';
 import { activeSql, COUNTED_PURCHASE, COUNTED_SALE } from '../record-state';
 import { groupBy } from '../group-by';
+import { stopIfAnswered } from '../../request-context';
 
 // The Selo year of a set of producers in a fixed number of grouped statements (purchase-facts.sql.ts);
 // src/law/ decides per producer, then one statement reads the excluded rows.
@@ -121,6 +122,9 @@ export class ComplianceYears {
     // keys are expressions) where there are a few per contract, and would sort the year's rows on a
     // dozen keys, spilling to disk. A hash table of this statement may take 64 × work_mem (256 MB at
     // the default 4 MB); it takes what the real groups need (docs/PERFORMANCE.md, "the year's groups").
+    // The year's groups and its excluded rows take most of its time (seconds for many producers):
+    // a year whose request has been answered (its timeout) stops before each.
+    stopIfAnswered();
     const ownSuppliers = producers.length === 1 && await fewerRowsThanRegistrations(em, ids[0], from, to);
     await em.query('SET LOCAL hash_mem_multiplier = 64');
     const purchaseRows: Array<PurchaseGroupRow & { producer_id: string }> = await em.query(
@@ -189,6 +193,7 @@ export class ComplianceYears {
         outcomes.push(error instanceof Error ? error : new Error(String(error)));
       }
     }
+    stopIfAnswered();
     const excluded = asked.listExcluded ? await excludedItems(em, producers, outcomes, params, ownSuppliers, { rowsOf: purchaseRowOf, keyOf: purchaseKey }, fomentoRowOf) : new Map<string, ExcludedItem[]>();
     return outcomes.map((o, i) => {
       if (o instanceof Error) return o;
