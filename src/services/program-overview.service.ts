@@ -147,12 +147,7 @@ export class ProgramOverviewService {
   private readonly underWay = new Map<string, { marks: Promise<bigint>; answer: Promise<ProgramYear> }>();
   /** The years computed being stored, one after the other, after their answers. */
   private storing: Promise<void> = Promise.resolve();
-  /**
-   * Year computations one at a time. Each holds a snapshot's connection while its lanes take more,
-   * so years computed at once (aliases of one request, several analysts) took the whole pool and
-   * waited on each other until DATABASE_UNAVAILABLE, for every other request too. Two cores gain
-   * nothing from a second year beside one.
-   */
+  /** Year computations one at a time: each holds its snapshot's connection while its lanes take more, and takes both cores. */
   private readonly turns = new Turns(1);
 
   /**

@@ -118,13 +118,13 @@ export class ComplianceYears {
                                 AND counted_on BETWEEN $2::date AND $3::date AND ${activeSql()}) a`,
       [ids, from, to, acquisitionsBase],
     );
+    // The year's groups and its excluded rows take most of its time (seconds for many producers):
+    // a year whose request has been answered (its timeout) stops before each.
+    stopIfAnswered();
     // The year's groups are hashed, not sorted: the planner estimates about one group per row (the
     // keys are expressions) where there are a few per contract, and would sort the year's rows on a
     // dozen keys, spilling to disk. A hash table of this statement may take 64 × work_mem (256 MB at
     // the default 4 MB); it takes what the real groups need (docs/PERFORMANCE.md, "the year's groups").
-    // The year's groups and its excluded rows take most of its time (seconds for many producers):
-    // a year whose request has been answered (its timeout) stops before each.
-    stopIfAnswered();
     const ownSuppliers = producers.length === 1 && await fewerRowsThanRegistrations(em, ids[0], from, to);
     await em.query('SET LOCAL hash_mem_multiplier = 64');
     const purchaseRows: Array<PurchaseGroupRow & { producer_id: string }> = await em.query(
