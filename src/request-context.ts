@@ -13,6 +13,8 @@ export interface RequestContext {
   operationName?: string;
   /** Aborted once the response is done or its connection gone (a timeout's answer included). */
   ended?: AbortSignal;
+  /** When the request timeout answers (epoch ms), for statements that must not outlast it. */
+  deadline?: number;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
@@ -32,4 +34,10 @@ export function currentLocale(): Locale {
  */
 export function stopIfAnswered(): void {
   requestContext.getStore()?.ended?.throwIfAborted();
+}
+
+/** What is left of the request's time before its timeout answers, in whole ms (at least 1); none outside a timed request. */
+export function msUntilAnswered(): number | undefined {
+  const deadline = requestContext.getStore()?.deadline;
+  return deadline === undefined ? undefined : Math.max(1, Math.ceil(deadline - Date.now()));
 }

@@ -7,7 +7,7 @@ import {
 } from 'graphql';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
 import { message, translate } from '../i18n';
-import { currentLocale } from '../request-context';
+import { currentLocale, requestContext } from '../request-context';
 import { LocalizedGraphQLError } from './localized-error';
 import type { PerRequest, RequestHooks } from './request-hooks';
 
@@ -233,6 +233,8 @@ export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
 
 export function requestTimeout(ms: number = LIMITS.requestTimeoutMs): RequestHandler {
   return (_req, res, next) => {
+    const context = requestContext.getStore();
+    if (context) context.deadline = Date.now() + ms;
     const timer = setTimeout(() => {
       if (!res.headersSent) res.status(503).json(timeoutAnswer(ms));
     }, ms);

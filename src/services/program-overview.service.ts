@@ -20,6 +20,7 @@ import { codeFingerprint, noteAsked, partOf, partText, storedParts, storeParts, 
 import { today } from '../law/dates';
 import { SYSTEM_ACTOR } from './actor';
 import { Turns } from './turns';
+import { untilAnswered } from './transaction';
 
 /** A producer's Selo standing on a day, in the five words the ministry counts by. */
 export type ProgramStanding = 'REGULAR' | 'SUSPENDED' | 'CANCELLED' | 'EXPIRED' | 'NONE';
@@ -264,6 +265,7 @@ export class ProgramOverviewService {
       const compute = async (tx: EntityManager, batch: Producer[]) => {
         const reports = await this.compliance.ofPage(batch.map((producer) => ({ producer, year, asKnownOn })), tx);
         const ok = reports.map((r) => { if (r instanceof Error) throw r; return r; });
+        await untilAnswered(tx);
         const counted = await countedParts(tx, ok, year);
         ok.forEach((report, n) => {
           const p = batch[n];
@@ -282,7 +284,7 @@ export class ProgramOverviewService {
       await Promise.all(dealt.map(async (mine, n) => {
         const lane = async (tx: EntityManager) => {
           for (let i = 0; i < mine.length; i += BATCH) {
-            stopIfAnswered();
+            await untilAnswered(tx);
             await compute(tx, mine.slice(i, i + BATCH));
           }
         };
@@ -303,6 +305,7 @@ export class ProgramOverviewService {
           report,
         };
       });
+      await untilAnswered(em);
       return { year, asKnownOn, on, producers: rows, ...summed(rows), ...(await countedIn(em, producers.map((p) => parts.get(p.id)!), year)) };
     });
     this.store(year, asKnownOn, computed);

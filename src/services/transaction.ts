@@ -1,8 +1,23 @@
 import { DataSource, EntityManager } from 'typeorm';
+import { msUntilAnswered, stopIfAnswered } from '../request-context';
 import { Actor } from './actor';
 import { translateDbError } from './pg-errors';
 import { afterWrite, writerOf } from './read-replica';
 import { enterProducerScope } from './row-security';
+
+/**
+ * A long computation's step: throws once its request has been answered (stopIfAnswered), and bounds
+ * the transaction's next statements by what is left of the request's time (a local statement_timeout),
+ * so a statement under way when the timeout answers stops with it instead of running on. `settings`:
+ * other transaction-local settings of the next statement, set in the same round trip.
+ */
+export async function untilAnswered(em: EntityManager, settings: Readonly<Record<string, string>> = {}): Promise<void> {
+  stopIfAnswered();
+  const ms = msUntilAnswered();
+  const all = Object.entries({ ...settings, ...(ms === undefined ? {} : { statement_timeout: String(ms) }) });
+  if (all.length === 0) return;
+  await em.query(`SELECT ${all.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, true)`).join(', ')}`, all.flat());
+}
 
 type Reads<T extends readonly unknown[]> = { [K in keyof T]: () => Promise<T[K]> };
 

@@ -112,3 +112,34 @@ test('years asked at once by aliases, cut short by the request timeout: those st
   expect(whole).toBeGreaterThan(20 * 5);
   expect(await statementsAfterTimeout(5, query, {})).toBeLessThan(whole / 4);
 }, 60_000);
+
+test('a Selo year cut short by the request timeout stops its statement under way with the answer', async () => {
+  const id = await createProducer(api, 'Usina Travada', RECIFE);
+  // Another transaction holds the contracts: the year's groups, the first statement to read them, wait as a long one would run.
+  const holder = api.db.dataSource.createQueryRunner();
+  await holder.connect();
+  await holder.startTransaction();
+  await holder.query('LOCK TABLE contract IN ACCESS EXCLUSIVE MODE');
+  const waiting = () => api.count(`SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%contract%' AND pid <> pg_backend_pid()`);
+  const short = await createApp({ dataSource: api.db.dataSource, verifier: hs256(TEST_SECRET), logger: pino({ level: 'silent' }), requestTimeoutMs: 400 });
+  try {
+    await new Promise<void>((resolve) => short.httpServer.listen(0, '127.0.0.1', resolve));
+    const { port } = short.httpServer.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${await api.token()}` },
+      body: JSON.stringify({ query: 'query($p: ID!) { sealCompliance(producerId: $p, year: 2025) { status } }', variables: { p: id } }),
+    });
+    expect(res.status).toBe(503);
+    // Without a bound of its own the statement waits for the lock up to the connection's bound (the request timeout of the server, 30 s).
+    let left = await waiting();
+    for (let i = 0; i < 20 && left > 0; i++) {
+      await sleep(100);
+      left = await waiting();
+    }
+    expect(left).toBe(0);
+  } finally {
+    await holder.rollbackTransaction();
+    await holder.release();
+    await short.stop();
+  }
+}, 60_000);

@@ -19,7 +19,7 @@ import {
 } from './purchase-facts.sql';
 import { activeSql, COUNTED_PURCHASE, COUNTED_SALE } from '../record-state';
 import { groupBy } from '../group-by';
-import { stopIfAnswered } from '../../request-context';
+import { untilAnswered } from '../transaction';
 
 // The Selo year of a set of producers in a fixed number of grouped statements (purchase-facts.sql.ts);
 // src/law/ decides per producer, then one statement reads the excluded rows.
@@ -119,14 +119,13 @@ export class ComplianceYears {
       [ids, from, to, acquisitionsBase],
     );
     // The year's groups and its excluded rows take most of its time (seconds for many producers):
-    // a year whose request has been answered (its timeout) stops before each.
-    stopIfAnswered();
+    // a year whose request has been answered (its timeout) stops before each, and each stops with it.
     // The year's groups are hashed, not sorted: the planner estimates about one group per row (the
     // keys are expressions) where there are a few per contract, and would sort the year's rows on a
     // dozen keys, spilling to disk. A hash table of this statement may take 64 × work_mem (256 MB at
     // the default 4 MB); it takes what the real groups need (docs/PERFORMANCE.md, "the year's groups").
     const ownSuppliers = producers.length === 1 && await fewerRowsThanRegistrations(em, ids[0], from, to);
-    await em.query('SET LOCAL hash_mem_multiplier = 64');
+    await untilAnswered(em, { hash_mem_multiplier: '64' });
     const purchaseRows: Array<PurchaseGroupRow & { producer_id: string }> = await em.query(
       `SELECT producer_id::text AS producer_id, ${PURCHASE_COLUMNS}, sum(cost) AS amount, count(*) FILTER (WHERE return_id IS NULL) AS n
          FROM (${purchaseFacts('', ownSuppliers)}) f GROUP BY producer_id, ${PURCHASE_COLUMNS}`,
@@ -193,7 +192,7 @@ export class ComplianceYears {
         outcomes.push(error instanceof Error ? error : new Error(String(error)));
       }
     }
-    stopIfAnswered();
+    await untilAnswered(em);
     const excluded = asked.listExcluded ? await excludedItems(em, producers, outcomes, params, ownSuppliers, { rowsOf: purchaseRowOf, keyOf: purchaseKey }, fomentoRowOf) : new Map<string, ExcludedItem[]>();
     return outcomes.map((o, i) => {
       if (o instanceof Error) return o;
