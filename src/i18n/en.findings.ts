@@ -51,6 +51,8 @@ export const enFindings = {
   'finding.BLEND_OF_EARLIER_PERIOD.period': 'No raw material was used in the period: own production sold from stock takes the blend of {{period}}, the latest earlier month with raw material used.',
   'finding.RATE_NOT_PUBLISHED': 'No rate per m³ of the single-phase tax on fuels is published yet: the volumes and the formula are shown, the amount follows its publication.',
   'finding.RATE_NOT_PUBLISHED.days': 'No rate per m³ of the {{tax}} on biodiesel is published for {{days}} as known on {{asKnownOn}}: the volumes and the formula are shown, the amount follows its publication.',
+  'finding.RETURN_OF_PIS_COFINS_SALE': 'Biodiesel sold while PIS/Pasep and Cofins were in force came back after their extinction: it bore no CBS, so the CBS base is not reduced by it; how the PIS/Pasep and Cofins it bore are recovered is not in our sources.',
+  'finding.RETURN_OF_PIS_COFINS_SALE.month': '{{volume}} m³ of biodiesel sold on the domestic market in {{period}}, when PIS/Pasep and Cofins were in force, came back in this month: it bore no CBS, so the CBS base is not reduced by it; how the PIS/Pasep and Cofins it bore are recovered after their extinction is not in our sources (LC 214/2025, art. 378 covers credit balances), so no amount is computed for it.',
   'finding.SEAL_NOT_REGULAR.segment': 'From {{from}} to {{to}} the producer does not hold the Selo in regular standing: family-farming raw material is not weighted at the family-farming amounts ({{reason}})',
   'finding.CONTRACT_NOT_COVERING.missing': "The contract does not cover the purchase's {{missing}}.",
   'finding.NO_PRIOR_CONTRACT.firstPurchase': 'The contract was signed on {{signedOn}}, after the first purchase it covers ({{purchasedOn}}).',

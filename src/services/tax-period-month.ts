@@ -5,7 +5,7 @@ import { Decimal } from '../law/decimal';
 import { LawBook } from '../law/law-book';
 import { ElectionFacts, regimeForMonth, RegimeInForce } from '../law/regime';
 import { GrantFacts } from '../law/seal-standing';
-import { computeTaxPeriod, EarlierFeedstock, ImportFacts, needsEarlierFeedstock, SaleGroup, SegmentSpan, TaxPeriodFigures, taxSegments } from '../law/tax-period';
+import { computeTaxPeriod, EarlierFeedstock, ImportFacts, needsEarlierFeedstock, SaleGroup, saleGroups, SegmentSpan, TaxPeriodFigures, taxSegments } from '../law/tax-period';
 import { BiodieselOrigin, Market } from '../law/types';
 import { importFacts, importsOfMonthSql } from './biodiesel-import.service';
 import { minimumShareTimeline, runIndexSql } from './facts/parameter-timeline';
@@ -39,7 +39,7 @@ interface ContextRow {
   earlier: IsoDate | null;
 }
 
-interface SaleRow { producer_id: string; segment: number; origin: BiodieselOrigin; market: Market; volume: string; revenue: string }
+interface SaleRow { producer_id: string; segment: number; origin: BiodieselOrigin; market: Market; sale_on: IsoDate | null; volume: string; revenue: string }
 
 /** One producer's month on its way: its facts so far, or the error that stopped it. */
 interface Month {
@@ -117,9 +117,9 @@ async function computeDistinct(q: Queryable, lawRead: Promise<LawBook>, producer
   // The contexts come in the order of producerIds, as the raw material does.
   months.forEach((m, i) => { m.read = read[i]; });
   each(months, (m) => {
-    m.sales = saleRows.filter((r) => r.producer_id === m.producerId).map((r) => ({
-      segment: Number(r.segment) - 1, origin: r.origin, market: r.market, volumeM3: new Decimal(r.volume), revenue: new Decimal(r.revenue),
-    }));
+    m.sales = saleGroups(law, m.segments!, saleRows.filter((r) => r.producer_id === m.producerId).map((r) => ({
+      segment: Number(r.segment) - 1, origin: r.origin, market: r.market, volumeM3: new Decimal(r.volume), revenue: new Decimal(r.revenue), saleOn: r.sale_on,
+    })), asKnownOn);
   });
 
   // docs/LAW.md: a special-regime month that used no raw material takes the latest earlier month's.
@@ -144,22 +144,22 @@ async function computeDistinct(q: Queryable, lawRead: Promise<LawBook>, producer
   });
 }
 
-/** The sales of the month by producer, segment (the producer's own), origin and market: one aggregate. */
+/** The sales of the month by producer, segment (the producer's own), origin and market, returns by their sale's day: one aggregate. */
 async function salesOf(q: Queryable, months: Month[], first: IsoDate, last: IsoDate): Promise<SaleRow[]> {
   if (months.length === 0) return [];
   return q.query(
     `SELECT s.producer_id::text AS producer_id, ${runIndexSql('s.sold_on', 'k.starts::date[]')} AS segment, s.origin, s.market,
-            sum(s.volume_m3) AS volume, sum(s.revenue) AS revenue
+            to_char(s.sale_on, 'YYYY-MM-DD') AS sale_on, sum(s.volume_m3) AS volume, sum(s.revenue) AS revenue
        FROM unnest($1::bigint[], $4::text[]) AS k(producer_id, starts)
-       JOIN (SELECT producer_id, sold_on, origin, market, volume_m3, revenue FROM sale
+       JOIN (SELECT producer_id, sold_on, origin, market, NULL::date AS sale_on, volume_m3, revenue FROM sale
               WHERE producer_id = ANY($1::bigint[]) AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}
              UNION ALL
              -- Each active return of an active sale, negative, on its day (docs/LAW.md, "Returns").
-             SELECT o.producer_id, r.returned_on, o.origin, o.market, -r.quantity, -r.value
+             SELECT o.producer_id, r.returned_on, o.origin, o.market, o.sold_on, -r.quantity, -r.value
                FROM record_return r JOIN sale o ON o.id = r.sale_id AND ${activeSql('o')}
               WHERE r.producer_id = ANY($1::bigint[]) AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}) s
          ON s.producer_id = k.producer_id
-      GROUP BY 1, 2, 3, 4`,
+      GROUP BY 1, 2, 3, 4, 5`,
     [months.map((m) => m.producerId), first, last, months.map((m) => `{${m.segments!.map((s) => s.from).join(',')}}`)],
   );
 }

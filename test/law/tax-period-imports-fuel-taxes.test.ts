@@ -5,7 +5,8 @@ import { regimeForMonth } from '../../src/law/regime';
 import { GrantFacts } from '../../src/law/seal-standing';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import {
-  completeSnapshot, computeTaxPeriod, FeedstockGroup, figureDifferences, figuresFromJson, ImportFacts, importContributions, SaleGroup, taxSegments, TaxPeriodInput,
+  completeSnapshot, computeTaxPeriod, FeedstockGroup, figureDifferences, figuresFromJson, ImportFacts, importContributions, SaleGroup, saleGroups, SaleRowFacts, taxSegments,
+  TaxPeriodInput,
 } from '../../src/law/tax-period';
 import { BiodieselOrigin, Feedstock, FuelTax, Market, Region, TaxRegime } from '../../src/law/types';
 
@@ -195,5 +196,48 @@ describe('from 2027: the CBS on biodiesel (LC 214/2025, arts. 172–175), data a
       ['CBS', 'COMPUTED', '2', '200'], ['IBS', 'RATE_NOT_PUBLISHED', '2', null],
     ]);
     expect(f.fuelTaxes![1].legalBasis).toContain('art. 174 III a');
+  });
+});
+
+describe('returns across 2027: a sale that bore PIS/Cofins never cuts the CBS base (EC 132/2023, ADCT art. 126; LC 214/2025, arts. 172–173)', () => {
+  const book = createLawBook([...SHIPPED_LAW, {
+    parameter: 'fuel-tax-rate', scope: 'CBS', value: { perM3: '100' }, validFrom: '2027-01-01', validUntil: null,
+    publishedOn: '2026-12-01', legalBasis: 'Decreto hipotético nº 2/2026, art. 1º (CBS per m³ of biodiesel B100)',
+  }]);
+  const row = (volume: string, saleOn: string | null, over: Partial<SaleRowFacts> = {}): SaleRowFacts => ({ ...sale(0, volume, { revenue: D(volume).times(6000) }), saleOn, ...over });
+  function month(year: number, month: number, rows: SaleRowFacts[], imports: ImportFacts[] = []) {
+    const segments = taxSegments(book, [GRANT], year, month, TODAY);
+    const sales = saleGroups(book, segments, rows, TODAY);
+    return { sales, f: computeTaxPeriod(book, { year, month, asKnownOn: TODAY, regime: special(year), segments, feedstock: [], thirdParty: NONE, sales, imports }).figures };
+  }
+
+  test('January 2027: 10 m³ sold, 4 m³ cleared, 4 m³ of a 2026-12-31 sale returned: base 10 + 4 = 14 m³ × R$ 100 = 1.400,00 (not 10 m³, 1.000,00)', () => {
+    const { sales, f } = month(2027, 1, [row('10', null), row('-4', '2026-12-31'), row('-1', '2027-01-05')], [imp('9', '2027-01-20', '4')]);
+    // The 2027 sale's return is merged with the month's sales (10 − 1 = 9); the 2026 one stays apart.
+    expect(sales.map((s) => [s.volumeM3.toFixed(), s.returnOf ?? null])).toEqual([['9', null], ['-4', { year: 2026, month: 12 }]]);
+    const [cbs] = f.fuelTaxes!;
+    // A return of a 2027 sale (a CBS operation) does reduce it: 9 + 4 = 13 m³ × 100 = 1.300,00.
+    expect([cbs.ownProductionVolumeM3.toFixed(), cbs.importedVolumeM3.toFixed(), cbs.volumeM3.toFixed(), cbs.due?.toFixed()]).toEqual(['9', '4', '13', '1300']);
+    // The month's own volumes stay as recorded, net of every return dated in it (docs/LAW.md, "Returns").
+    expect(f.domesticVolumeM3.toFixed()).toBe('5');
+    expect(f.warnings.map((w) => [w.code, findingMessage(w)])).toEqual([['RETURN_OF_PIS_COFINS_SALE', expect.stringMatching(/^4 m³ of biodiesel sold on the domestic market in 2026-12, when PIS\/Pasep and Cofins were in force, came back/)]]);
+    expect(f.warnings[0].legalBasis).toContain('ADCT art. 126');
+    const [plain] = month(2027, 1, [row('10', null), row('-4', '2026-12-31')], [imp('9', '2027-01-20', '4')]).f.fuelTaxes!;
+    expect([plain.volumeM3.toFixed(), plain.due?.toFixed()]).toEqual(['14', '1400']);
+  });
+
+  test('February 2027: 5 m³ of a 2026-12-30 sale returned whole, nothing else: CBS 0,00, never −500,00', () => {
+    const { f } = month(2027, 2, [row('-5', '2026-12-30')]);
+    const [cbs] = f.fuelTaxes!;
+    expect([cbs.status, cbs.volumeM3.toFixed(), cbs.due?.toFixed()]).toEqual(['COMPUTED', '0', '0']);
+    expect(f.warnings.map((w) => findingMessage(w))).toEqual([expect.stringContaining('5 m³ of biodiesel sold on the domestic market in 2026-12')]);
+    // An exported sale bore neither: it is no finding.
+    expect(month(2027, 2, [row('-5', '2026-12-30', { market: Market.EXPORT })]).f.warnings).toEqual([]);
+  });
+
+  test('a return within 2026 is a return of the month, as before: no group apart, no finding', () => {
+    const { sales, f } = month(2026, 12, [row('10', null), row('-4', '2026-11-30')]);
+    expect(sales.map((s) => [s.volumeM3.toFixed(), s.returnOf ?? null])).toEqual([['6', null]]);
+    expect(f.warnings.map((w) => w.code)).not.toContain('RETURN_OF_PIS_COFINS_SALE');
   });
 });

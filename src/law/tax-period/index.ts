@@ -7,6 +7,8 @@ export type { CoefficientRules, SegmentBlend, Valuation } from './blend';
 export { computeTaxPeriod, needsEarlierFeedstock } from './period';
 export { importContributions } from './imports';
 export { fuelTaxes } from './fuel-taxes';
+export { saleGroups } from './sales';
+export type { SaleRowFacts } from './sales';
 export { blendRuleBasis, explainSegment, explainSnapshot, periodName, regimeBasis } from './explanation';
 export type { BlendFacts } from './explanation';
 export { completeSnapshot, figureDifferences, figuresFromJson } from './snapshot';

@@ -127,7 +127,18 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     warnings.push(finding('IMPORTED_BIODIESEL', undefined, cite(BlendRule.IMPORTED_AT_GENERAL)));
   }
   const imports = importContributions(law, input.imports ?? [], asKnownOn, lawVersions);
-  const taxes = fuelTaxes(law, segmentFigures, input.imports ?? [], asKnownOn, lawVersions);
+  // docs/LAW.md, "Returns": a return of a sale that bore PIS/Cofins stays in the volumes of the month
+  // of the return, but never in the CBS base (that sale bore no CBS); the finding names it.
+  const pisCofinsReturns = input.sales.filter((s) => s.returnOf && s.market === Market.DOMESTIC);
+  const cbsSegments = segmentFigures.map((s, i) => ({
+    from: s.from, to: s.to,
+    ownProductionVolumeM3: s.ownProductionVolumeM3.minus(sum(pisCofinsReturns.filter((r) => r.segment === i && r.origin === BiodieselOrigin.OWN_PRODUCTION).map((r) => r.volumeM3))),
+  }));
+  const taxes = fuelTaxes(law, cbsSegments, input.imports ?? [], asKnownOn, lawVersions);
+  for (const period of [...new Set(pisCofinsReturns.map((r) => periodName(r.returnOf!)))].sort()) {
+    const volume = sum(pisCofinsReturns.filter((r) => periodName(r.returnOf!) === period).map((r) => r.volumeM3)).negated();
+    if (!volume.isZero()) warnings.push(finding('RETURN_OF_PIS_COFINS_SALE', message('finding.RETURN_OF_PIS_COFINS_SALE.month', { volume: volume.toFixed(), period })));
+  }
   for (const t of taxes) {
     if (t.status !== FuelTaxStatus.RATE_NOT_PUBLISHED) continue;
     const days = t.segments.filter((s) => s.status === FuelTaxStatus.RATE_NOT_PUBLISHED).map((s) => message('word.days', { from: s.from, to: s.to }));

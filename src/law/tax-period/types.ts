@@ -33,6 +33,11 @@ export interface SaleGroup {
   market: Market;
   volumeM3: Decimal;
   revenue: Decimal;
+  /**
+   * Only on returns dated where PIS/Pasep and Cofins are extinct of sales made while they were in
+   * force: the sales' month. They bore no CBS, so they never reduce its base (`saleGroups`).
+   */
+  returnOf?: PeriodRef;
 }
 
 /** Due on customs clearance (Decreto 10.527/2020, art. 5º §1º). */
