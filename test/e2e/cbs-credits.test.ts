@@ -120,3 +120,24 @@ test('the CBS of an acquisition is never negative; December 2026 gives no CBS cr
   // Nor does it carry into January.
   expect((await month(id, 2027, 1, '2026-12-21')).net).toMatchObject({ cbsCredits: '0.00', cbsCreditBalance: '0.00' });
 });
+
+test('a family farmer\'s lot recorded with cbsValue 0 (a non-contributor\'s note) gives the presumed credit of art. 168, as with none recorded', async () => {
+  const id = await createProducer(api, 'Usina do Agricultor', RECIFE);
+  const [zero, none] = (await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id cbsValue } }`, { i: [
+    // Castor R$ 20.000,00 from a family farmer (natural person) on 2027-01-05, its note stating R$ 0,00 of CBS.
+    lot(id, '2027-01-05', { feedstock: 'CASTOR_BEAN', cost: '20000', supplierKind: 'FAMILY_FARMER', familyFarmerId: farmer, cbsValue: '0' }),
+    lot(id, '2027-01-06', { feedstock: 'CASTOR_BEAN', cost: '20000', supplierKind: 'FAMILY_FARMER', familyFarmerId: farmer }),
+  ] })).recordPurchases;
+  expect([zero.cbsValue, none.cbsValue]).toEqual(['0.00', null]);
+  const row = (c: any) => [c.purchaseId, c.status, c.kind, c.reason, c.awaiting, c.base, c.amount];
+  // Before the percentage is published (LC 214/2025, art. 168 with art. 164): awaited, the same for both.
+  expect((await month(id, 2027, 1, '2027-01-09')).credits.cbsPurchases.map(row)).toEqual([
+    [zero.id, 'AWAITING_PARAMETER', 'PRESUMED', 'PRESUMED_RATE_NOT_PUBLISHED', 'cbs-presumed-credit', '20000.00', null],
+    [none.id, 'AWAITING_PARAMETER', 'PRESUMED', 'PRESUMED_RATE_NOT_PUBLISHED', 'cbs-presumed-credit', '20000.00', null],
+  ]);
+  // From its publication: 20.000,00 × 5% = 1.000,00 each.
+  expect((await month(id, 2027, 1, '2027-01-10')).credits.cbsPurchases.map(row)).toEqual([
+    [zero.id, 'CREDIT', 'PRESUMED', null, null, '20000.00', '1000.00'],
+    [none.id, 'CREDIT', 'PRESUMED', null, null, '20000.00', '1000.00'],
+  ]);
+});

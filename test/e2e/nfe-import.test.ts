@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { PurchaseInvoiceItem1766460000000 } from '../../src/database/migrations/1766460000000-purchase-invoice-item';
+import { nfeKeyDigit } from '../../src/formats/nfe-key';
 import { RETURN_NOTE_LOCK_KEY } from '../../src/import/nfe/importer';
 import { Caller, startTestApi, TestApi } from '../support/api';
 import { FEIRA, newCnpj, nfeKey, ownAndOtherProducers, PORTO_ALEGRE, RECIFE, upsertMunicipalities } from '../support/fixtures';
@@ -249,6 +250,22 @@ test('a note of 2027 with the IBS/CBS group (NT 2025.002): the item\'s vCBS is r
   expect(row.cbs).toBe('660');
   const month = await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2027, month: 1, asKnownOn: "2027-01-31") { credits { cbsPurchases { purchaseId status kind amount } } } }`, { p: own });
   expect(month.taxPeriod.credits.cbsPurchases).toEqual([{ purchaseId: row.id, status: 'CREDIT', kind: 'ACQUISITION', amount: '660.00' }]);
+});
+
+test('a family farmer\'s note of 2027 stating vCBS 0,00 gives the presumed credit of art. 168 (awaiting its percentage), not NO_CBS_ON_ACQUISITION', async () => {
+  // The farmer's producer note (a natural person, CPF 529.982.247-25) of January 2027, with an IBS/CBS group of R$ 0,00.
+  const first43 = `292701${KEYS.farmer.slice(6, 20)}55001000000102100799820`;
+  const key = `${first43}${nfeKeyDigit(first43)}`;
+  const IBSCBS = '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>4500.00</vBC><gIBSUF><pIBSUF>0.0000</pIBSUF><vIBSUF>0.00</vIBSUF></gIBSUF>'
+    + '<gIBSMun><pIBSMun>0.0000</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>0.00</vIBS><gCBS><pCBS>0.0000</pCBS><vCBS>0.00</vCBS></gCBS></gIBSCBS></IBSCBS>';
+  const xml = Buffer.from(fixture('farmer-producer-note.xml').toString().replaceAll(KEYS.farmer, key).replaceAll('2026-03-05', '2027-01-05')
+    .replace('</COFINS></imposto>', `</COFINS>${IBSCBS}</imposto>`));
+  expect((await upload(xml)).import).toMatchObject({ purchases: 1, written: true });
+  const [row] = await api.db.dataSource.query(`SELECT id::text, supplier_kind, cbs_value::text AS cbs FROM purchase WHERE invoice_key = $1`, [key]);
+  expect([row.supplier_kind, row.cbs]).toEqual(['FAMILY_FARMER', '0']);
+  const month = await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2027, month: 1, asKnownOn: "2027-01-31") { credits { cbsPurchases { purchaseId status kind reason base } } } }`, { p: own });
+  expect(month.taxPeriod.credits.cbsPurchases.filter((c: { purchaseId: string }) => c.purchaseId === row.id))
+    .toEqual([{ purchaseId: row.id, status: 'AWAITING_PARAMETER', kind: 'PRESUMED', reason: 'PRESUMED_RATE_NOT_PUBLISHED', base: '4500.00' }]);
 });
 
 test('malformed XML, an entity declaration, numbers no NF-e writes, nesting deeper than an NF-e and a ZIP bomb are refused, nothing written', async () => {

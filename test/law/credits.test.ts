@@ -157,6 +157,21 @@ describe('the CBS credit of one purchase from 2027 (LC 214/2025)', () => {
     expect(cbsCredit({ ...farmer, cost: d('-1000') }, law, '2027-02-10').amount!.toFixed(2)).toBe('-35.00');
   });
 
+  test('a natural person\'s note stating R$ 0,00 of CBS is a non-contributor\'s: art. 168, as with none recorded, never NO_CBS_ON_ACQUISITION', () => {
+    // Castor R$ 20.000,00 from a family farmer (natural person), recorded with cbsValue 0 (art. 168 with art. 164).
+    const farmer = fact({ supplier: CreditSupplier.NATURAL_PERSON, cbsValue: d(0), cost: d('20000') });
+    const before = cbsCredit(farmer, law, '2027-02-09');
+    expect([before.status, before.kind, before.reason, before.awaiting, before.base!.toFixed(2)])
+      .toEqual([CreditStatus.AWAITING_PARAMETER, CbsCreditKind.PRESUMED, 'PRESUMED_RATE_NOT_PUBLISHED', 'cbs-presumed-credit', '20000.00']);
+    // 20.000,00 × 3,5% = 700,00 once published.
+    const after = cbsCredit(farmer, law, '2027-02-10');
+    expect([after.status, after.kind, after.amount!.toFixed(2), after.legalBasis]).toEqual([CreditStatus.CREDIT, CbsCreditKind.PRESUMED, '700.00', cbsCredit({ ...farmer, cbsValue: null }, law, '2027-02-10').legalBasis]);
+    // Its return (R$ 2.000,00 back, CBS 0 × its share): −2.000,00 × 3,5% = −70,00.
+    expect(cbsCredit({ ...farmer, cost: d('-2000'), cbsValue: d('-0') }, law, '2027-02-10').amount!.toFixed(2)).toBe('-70.00');
+    // A legal entity's R$ 0,00 still bore no CBS and gives none.
+    expect(cbsCredit({ ...farmer, supplier: CreditSupplier.COMPANY }, law, '2027-02-10').reason).toBe('NO_CBS_ON_ACQUISITION');
+  });
+
   test('the month sums what is computed, reversals netted, and names what is awaited', () => {
     const credits = [
       cbsCredit(fact({ purchaseId: '1' }), shipped, asKnownOn), cbsCredit(fact({ purchaseId: '2', cbsValue: d('-880') }), shipped, asKnownOn),

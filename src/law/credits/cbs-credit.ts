@@ -31,15 +31,17 @@ export function cbsCredit(f: CbsCreditFacts, law: LawBook, asKnownOn: IsoDate): 
   });
   if (f.product === CreditProduct.B100_FOR_RESALE) return result(CreditStatus.NO_CREDIT, { reason: 'FUEL_FOR_RESALE', legalBasis: 'LC 214/2025, art. 180 caput' });
   const fuel = f.product === CreditProduct.FUEL_INPUT ? '; fuel consumed in the operation: art. 180 § 1º' : '';
-  if (f.cbsValue !== null) {
+  // Interpretation (docs/LAW.md): a natural person whose invoice states no CBS (none recorded, or R$ 0,00 as a
+  // non-contributor's note states it) is the rural producer not a contributor of art. 164: art. 168's
+  // presumed credit, whatever the zero test below would say of an acquisition that bore none.
+  const stated = f.cbsValue !== null && !f.cbsValue.isZero();
+  const presumed = f.supplier === CreditSupplier.NATURAL_PERSON && !stated;
+  if (!presumed && f.cbsValue !== null) {
     // Interpretation (docs/LAW.md): R$ 0,00 on the invoice is an acquisition that bore no CBS (zero rate, reduction of 100%, deferral).
-    if (f.cbsValue.isZero()) return result(CreditStatus.NO_CREDIT, { reason: 'NO_CBS_ON_ACQUISITION', legalBasis: ACQUISITION_BASIS + fuel });
+    if (!stated) return result(CreditStatus.NO_CREDIT, { reason: 'NO_CBS_ON_ACQUISITION', legalBasis: ACQUISITION_BASIS + fuel });
     return result(CreditStatus.CREDIT, { kind: CbsCreditKind.ACQUISITION, base: f.cost, amount: toCentavos(f.cbsValue), legalBasis: ACQUISITION_BASIS + fuel });
   }
-  // Interpretation (docs/LAW.md): a natural person whose invoice states no CBS is the rural producer not a contributor of art. 164.
-  if (f.supplier !== CreditSupplier.NATURAL_PERSON) {
-    return result(CreditStatus.AWAITING_FACT, { reason: 'CBS_NOT_RECORDED', awaiting: 'cbsValue', legalBasis: ACQUISITION_BASIS + fuel });
-  }
+  if (!presumed) return result(CreditStatus.AWAITING_FACT, { reason: 'CBS_NOT_RECORDED', awaiting: 'cbsValue', legalBasis: ACQUISITION_BASIS + fuel });
   const share = law.cbsPresumedCreditShare(f.on, asKnownOn);
   if (!share) return result(CreditStatus.NO_CREDIT, { reason: 'NO_PRESUMED_CREDIT', legalBasis: PRESUMED_BASIS });
   if (share.value === null) {
