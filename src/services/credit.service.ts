@@ -140,7 +140,7 @@ export class CreditService {
       inputs.push({
         year: m.year, month: m.month,
         pisDebit: view instanceof Error || extinct ? null : view.pisDue, cofinsDebit: view instanceof Error || extinct ? null : view.cofinsDue,
-        lines: credits.lines, cbsLevied: extinct, cbsDue: cbs && cbs.status === FuelTaxStatus.COMPUTED ? cbs.due : extinct && !cbs ? ZERO : null,
+        lines: credits.lines, cbsLevied: extinct, cbsDue: cbs && cbs.status === FuelTaxStatus.COMPUTED ? cbs.due : null,
         cbsCredits: monthCbsCredits(cbsCredits).total,
         claims: claims.filter((c) => toYm(c.filedOn).year === m.year && toYm(c.filedOn).month === m.month), deducts: !cumulative,
       });

@@ -71,3 +71,22 @@ test('February 2027: 5 m³ sold on 2026-12-30 returned whole on 2027-02-03, noth
     ['RETURN_OF_PIS_COFINS_SALE', '5 m³ of biodiesel sold on the domestic market in 2026-12, wh'],
   ]);
 });
+
+test('January 2027 as known on 2024-06-01: the CBS is due (EC 132/2023) but not determinable, null with CBS_NOT_REGULATED, never 0,00; as known today unchanged', async () => {
+  const { id } = await producer('Usina de 2024');
+  await api.ok(SALES, { i: [{ producerId: id, soldOn: '2027-01-08', volumeM3: '10', revenue: '60000' }] });
+  const then = await month(id, 2027, 1, '2024-06-01');
+  expect([then.pisDue, then.cofinsDue]).toEqual(['0.00', '0.00']);
+  expect(then.fuelTaxes).toEqual([{ tax: 'CBS', status: 'RATE_NOT_PUBLISHED', ownProductionVolumeM3: '10.000', importedVolumeM3: '0.000', volumeM3: '10.000', ratePerM3: null, due: null }]);
+  expect(then.net).toEqual({ cbsDue: null, cbsNetDue: null });
+  expect(then.warnings).toEqual([{
+    code: 'CBS_NOT_REGULATED', legalBasis: 'EC 132/2023, ADCT art. 126, I–II',
+    message: expect.stringContaining('as known on 2024-06-01 no law setting the CBS on biodiesel, its base and rate, is published: the CBS is due and cannot be determined (it is not zero)'),
+  }]);
+  // As known today (2026-12-06, before the rate's publication on 2026-12-20): LC 214/2025's levy, the rate awaited.
+  const today = await month(id, 2027, 1, '2026-12-06');
+  expect(today.fuelTaxes).toEqual([{ tax: 'CBS', status: 'RATE_NOT_PUBLISHED', ownProductionVolumeM3: '10.000', importedVolumeM3: '0.000', volumeM3: '10.000', ratePerM3: null, due: null }]);
+  expect(today.warnings.map((w: { code: string }) => w.code)).toEqual(['RATE_NOT_PUBLISHED']);
+  // Once published: 10 m³ × R$ 100,00 = 1.000,00.
+  expect((await month(id, 2027, 1, '2026-12-20')).net).toEqual({ cbsDue: '1000.00', cbsNetDue: '1000.00' });
+});

@@ -189,6 +189,22 @@ describe('from 2027: the CBS on biodiesel (LC 214/2025, arts. 172–175), data a
     expect(f.warnings.map((w) => findingMessage(w))).toEqual([expect.stringContaining('2027-03-01 to 2027-03-14')]);
   });
 
+  test('January 2027 as known on 2024-06-01: PIS/Cofins extinct (EC 132/2023, DOU 2023-12-21), the CBS due but not determinable (no LC 214/2025 yet), never 0', () => {
+    const f = run(2027, 1, january, law, '2024-06-01');
+    expect([f.pisDue.toFixed(), f.cofinsDue.toFixed(), f.segments[0].pisCofinsInForce]).toEqual(['0', '0', false]);
+    const [cbs] = f.fuelTaxes!;
+    // The volumes are the month's facts (10 own + 4 cleared); the amount is null, not 0,00.
+    expect([cbs.tax, cbs.status, cbs.volumeM3.toFixed(), cbs.ratePerM3, cbs.due]).toEqual(['CBS', 'RATE_NOT_PUBLISHED', '14', null, null]);
+    expect(cbs.formula).toBe('CBS on biodiesel from 2027-01-01 (EC 132/2023, ADCT art. 126, I): its base and rate are set by complementary law, none published as known on 2024-06-01');
+    expect(cbs.legalBasis).toContain('EC 132/2023, ADCT art. 126, I–II');
+    expect(cbs.legalBasis).not.toContain('214/2025');
+    expect(f.warnings.map((w) => [w.code, w.legalBasis])).toEqual([['CBS_NOT_REGULATED', 'EC 132/2023, ADCT art. 126, I–II']]);
+    expect(findingMessage(f.warnings[0])).toBe('PIS/Pasep and Cofins are extinct for 2027-01-01 to 2027-01-31 and the CBS replaces them (EC 132/2023, ADCT art. 126, I–II), but as known on 2024-06-01 no law setting the CBS on biodiesel, its base and rate, is published: the CBS is due and cannot be determined (it is not zero); the amount follows that law and its rate.');
+    // As known once LC 214/2025 is published (2025-01-16): its levy, its formula, RATE_NOT_PUBLISHED as before.
+    const known = run(2027, 1, january, law, '2025-01-16');
+    expect([known.fuelTaxes![0].formula, known.warnings.map((w) => w.code)]).toEqual([expect.stringContaining('art. 173 §2º'), ['RATE_NOT_PUBLISHED']]);
+  });
+
   test('the IBS in the same shape from 2029 (levy marked for confirmation), each with its own rate', () => {
     const book = createLawBook([...SHIPPED_LAW, { ...CBS_RATE, value: { perM3: '100' } }]);
     const f = run(2029, 2, { sales: [sale(0, '2')] }, book, '2026-12-21');

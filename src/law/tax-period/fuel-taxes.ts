@@ -11,15 +11,25 @@ import { FuelTaxFigures, FuelTaxSegmentFigures, ImportFacts, versionKey } from '
  */
 export function fuelTaxes(
   law: LawBook,
-  segments: ReadonlyArray<{ from: IsoDate; to: IsoDate; ownProductionVolumeM3: Decimal }>,
+  segments: ReadonlyArray<{ from: IsoDate; to: IsoDate; ownProductionVolumeM3: Decimal; pisCofinsInForce?: boolean }>,
   imports: readonly ImportFacts[],
   asKnownOn: IsoDate,
   lawVersions?: Set<string>,
 ): FuelTaxFigures[] {
   type Run = { key: string; from: IsoDate; to: IsoDate; own: Decimal; inForce: FuelTaxInForce };
   const runs = new Map<FuelTax, Run[]>();
+  const unregulated = new Set<FuelTaxInForce>();
   for (const seg of segments) {
-    for (const t of law.fuelTaxes(seg.from, asKnownOn)) {
+    const inForce = law.fuelTaxes(seg.from, asKnownOn);
+    // EC 132/2023, ADCT art. 126, I–II: where PIS/Cofins are extinct the CBS replaces them, even as known
+    // before a law (LC 214/2025) gave it a base and a rate: not determinable, never 0 (docs/LAW.md).
+    const extinct = seg.pisCofinsInForce === false ? law.pisCofinsExtinction(seg.from, asKnownOn) : undefined;
+    if (extinct && !inForce.some((t) => t.tax === FuelTax.CBS)) {
+      const cbs: FuelTaxInForce = { tax: FuelTax.CBS, levy: extinct, rate: undefined };
+      unregulated.add(cbs);
+      inForce.unshift(cbs);
+    }
+    for (const t of inForce) {
       const key = `${versionKey(t.levy)}|${t.rate ? versionKey(t.rate) : ''}`;
       const list = runs.get(t.tax) ?? [];
       const last = list[list.length - 1];
@@ -46,7 +56,7 @@ export function fuelTaxes(
         ownProductionVolumeM3: r.own, importedVolumeM3, volumeM3,
         ratePerM3: rate ? rate.value : null,
         due: rate ? toCentavos(volumeM3.times(rate.value)) : null,
-        legalBasis: rate ? `${levy.legalBasis}; rate: ${rate.legalBasis}` : `${levy.legalBasis}; ${NOT_PUBLISHED_BASIS[tax]}`,
+        legalBasis: rate ? `${levy.legalBasis}; rate: ${rate.legalBasis}` : unregulated.has(r.inForce) ? `${UNREGULATED_BASIS} as known on ${asKnownOn}` : `${levy.legalBasis}; ${NOT_PUBLISHED_BASIS[tax]}`,
       };
     });
     const computed = parts.every((p) => p.due !== null);
@@ -54,7 +64,9 @@ export function fuelTaxes(
     return [{
       tax,
       status: computed ? FuelTaxStatus.COMPUTED : FuelTaxStatus.RATE_NOT_PUBLISHED,
-      formula: `${tax} = (own-production biodiesel sold on the domestic market + biodiesel imported) in m³ × the ${tax} rate per m³ in force (Lei Complementar 214/2025, art. 173 §2º)`,
+      formula: list.every((r) => unregulated.has(r.inForce))
+        ? `${tax} on biodiesel from ${list[0].inForce.levy.validFrom} (EC 132/2023, ADCT art. 126, I): its base and rate are set by complementary law, none published as known on ${asKnownOn}`
+        : `${tax} = (own-production biodiesel sold on the domestic market + biodiesel imported) in m³ × the ${tax} rate per m³ in force (Lei Complementar 214/2025, art. 173 §2º)`,
       ownProductionVolumeM3: sum(parts.map((p) => p.ownProductionVolumeM3)),
       importedVolumeM3: sum(parts.map((p) => p.importedVolumeM3)),
       volumeM3: sum(parts.map((p) => p.volumeM3)),
@@ -71,3 +83,5 @@ const NOT_PUBLISHED_BASIS: Record<FuelTax, string> = {
   [FuelTax.CBS]: 'no rate per m³ published yet (set by the federal Executive, Lei Complementar 214/2025, art. 174 III b): RATE_NOT_PUBLISHED',
   [FuelTax.IBS]: 'no rate per m³ published yet (set by the Comitê Gestor do IBS, Lei Complementar 214/2025, art. 174 III a): RATE_NOT_PUBLISHED',
 };
+
+const UNREGULATED_BASIS = 'EC 132/2023, ADCT art. 126, I–II (PIS/Pasep and Cofins extinct, the CBS due from 2027); no law setting the CBS on biodiesel, its base and rate, published: CBS_NOT_REGULATED';

@@ -3,12 +3,12 @@ import { sum, toCentavos, toShare, ZERO } from '../decimal';
 import { Finding, finding } from '../findings';
 import { LawBook } from '../law-book';
 import { electionStart, RegimeInForce } from '../regime';
-import { BiodieselOrigin, BlendRule, FuelTaxStatus, Market, OwnProductionValuation, RateCategory, TaxRegime } from '../types';
+import { BiodieselOrigin, BlendRule, FuelTax, FuelTaxStatus, Market, OwnProductionValuation, RateCategory, TaxRegime } from '../types';
 import { costWeightedBlend, ownProductionValuation, Valuation } from './blend';
 import { blendRuleBasis, explainSegment, periodName, regimeBasis } from './explanation';
 import { fuelTaxes } from './fuel-taxes';
 import { importContributions } from './imports';
-import { FeedstockGroup, PeriodRef, SegmentSpan, TaxPeriodInput, TaxPeriodResult, TaxSegmentFigures, versionKey } from './types';
+import { FeedstockGroup, FuelTaxSegmentFigures, PeriodRef, SegmentSpan, TaxPeriodInput, TaxPeriodResult, TaxSegmentFigures, versionKey } from './types';
 import { message } from '../message';
 
 // The month's PIS/Pasep and Cofins, pure: the service hands over the SQL aggregates. Lei
@@ -131,7 +131,7 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
   // of the return, but never in the CBS base (that sale bore no CBS); the finding names it.
   const pisCofinsReturns = input.sales.filter((s) => s.returnOf && s.market === Market.DOMESTIC);
   const cbsSegments = segmentFigures.map((s, i) => ({
-    from: s.from, to: s.to,
+    from: s.from, to: s.to, pisCofinsInForce: s.pisCofinsInForce,
     ownProductionVolumeM3: s.ownProductionVolumeM3.minus(sum(pisCofinsReturns.filter((r) => r.segment === i && r.origin === BiodieselOrigin.OWN_PRODUCTION).map((r) => r.volumeM3))),
   }));
   const taxes = fuelTaxes(law, cbsSegments, input.imports ?? [], asKnownOn, lawVersions);
@@ -139,11 +139,17 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     const volume = sum(pisCofinsReturns.filter((r) => periodName(r.returnOf!) === period).map((r) => r.volumeM3)).negated();
     if (!volume.isZero()) warnings.push(finding('RETURN_OF_PIS_COFINS_SALE', message('finding.RETURN_OF_PIS_COFINS_SALE.month', { volume: volume.toFixed(), period })));
   }
+  const days = (list: readonly FuelTaxSegmentFigures[]) => list.map((s) => message('word.days', { from: s.from, to: s.to }));
   for (const t of taxes) {
     if (t.status !== FuelTaxStatus.RATE_NOT_PUBLISHED) continue;
-    const days = t.segments.filter((s) => s.status === FuelTaxStatus.RATE_NOT_PUBLISHED).map((s) => message('word.days', { from: s.from, to: s.to }));
-    warnings.push(finding('RATE_NOT_PUBLISHED', message('finding.RATE_NOT_PUBLISHED.days', { tax: t.tax, days, asKnownOn }),
-      t.segments.find((s) => s.status === FuelTaxStatus.RATE_NOT_PUBLISHED)!.legalBasis));
+    const open = t.segments.filter((s) => s.status === FuelTaxStatus.RATE_NOT_PUBLISHED);
+    // Days no law levying the CBS is known on (PIS/Cofins extinct before it, fuelTaxes): say so, not RATE_NOT_PUBLISHED.
+    const unregulated = open.filter((s) => t.tax === FuelTax.CBS && !law.fuelTaxes(s.from, asKnownOn).some((f) => f.tax === FuelTax.CBS));
+    const unpublished = open.filter((s) => !unregulated.includes(s));
+    if (unregulated.length) warnings.push(finding('CBS_NOT_REGULATED', message('finding.CBS_NOT_REGULATED.days', { days: days(unregulated), asKnownOn })));
+    if (unpublished.length) {
+      warnings.push(finding('RATE_NOT_PUBLISHED', message('finding.RATE_NOT_PUBLISHED.days', { tax: t.tax, days: days(unpublished), asKnownOn }), unpublished[0].legalBasis));
+    }
   }
   const pisDue = sum(segmentFigures.map((s) => s.pisDue));
   const cofinsDue = sum(segmentFigures.map((s) => s.cofinsDue));
