@@ -90,3 +90,13 @@ test('January 2027 as known on 2024-06-01: the CBS is due (EC 132/2023) but not 
   // Once published: 10 m³ × R$ 100,00 = 1.000,00.
   expect((await month(id, 2027, 1, '2026-12-20')).net).toEqual({ cbsDue: '1000.00', cbsNetDue: '1000.00' });
 });
+
+test('a 2027 month with no sales and no imports: 0 m³ × any rate = 0,00, before the rate is published as after', async () => {
+  const { id } = await producer('Usina Parada');
+  for (const known of ['2026-12-06', '2026-12-20']) {
+    const march = await month(id, 2027, 3, known);
+    expect(march.fuelTaxes.map((t: { status: string; volumeM3: string; due: string }) => [t.status, t.volumeM3, t.due])).toEqual([['COMPUTED', '0.000', '0.00']]);
+    expect(march.net).toEqual({ cbsDue: '0.00', cbsNetDue: '0.00' });
+    expect(march.warnings).toEqual([]);
+  }
+});

@@ -25,14 +25,14 @@ test('December 2026 beside May 2012 (no coefficient rule yet): the month with a 
     `query($id: ID!) { producer(id: $id) { legalName
         dec: taxPeriod(year: 2026, month: 12) { year month regime totalDue }
         may: taxPeriod(year: 2012, month: 5) { year month totalDue }
-        jan: taxPeriod(year: 2027, month: 1) { year month totalDue fuelTaxes { status } } } }`,
+        jan: taxPeriod(year: 2027, month: 1) { year month totalDue fuelTaxes { status due } } } }`,
     { id: producers[0] },
   );
   expect(res.status).toBe(200);
-  // January 2027 is data (no PIS/Cofins; the CBS with its rate not yet published), never an error.
+  // January 2027 is data (no PIS/Cofins; nothing sold, so the CBS is 0 m³ × its rate, not yet published = 0,00), never an error.
   expect(res.data!.producer).toEqual({
     legalName: 'Usina Parcial A', dec: { year: 2026, month: 12, regime: 'SPECIAL_PER_M3', totalDue: '0.00' }, may: null,
-    jan: { year: 2027, month: 1, totalDue: '0.00', fuelTaxes: [{ status: 'RATE_NOT_PUBLISHED' }] },
+    jan: { year: 2027, month: 1, totalDue: '0.00', fuelTaxes: [{ status: 'COMPUTED', due: '0.00' }] },
   });
   expect(res.errors).toHaveLength(1);
   expect(res.errors![0]).toMatchObject({ path: ['producer', 'may'], extensions: { code: 'NO_RULE_IN_FORCE' } });

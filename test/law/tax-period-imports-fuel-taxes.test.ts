@@ -205,6 +205,27 @@ describe('from 2027: the CBS on biodiesel (LC 214/2025, arts. 172–175), data a
     expect([known.fuelTaxes![0].formula, known.warnings.map((w) => w.code)]).toEqual([expect.stringContaining('art. 173 §2º'), ['RATE_NOT_PUBLISHED']]);
   });
 
+  test('no rate published and nothing sold nor imported: 0 m³ × any rate = 0,00 (art. 173 §2º), COMPUTED, no finding; a base ≠ 0 stays null', () => {
+    const f = run(2027, 2, {});
+    const [cbs] = f.fuelTaxes!;
+    expect([cbs.status, cbs.volumeM3.toFixed(), cbs.ratePerM3, cbs.due?.toFixed()]).toEqual(['COMPUTED', '0', null, '0']);
+    expect(cbs.legalBasis).toContain('0 m³ × any rate = 0,00');
+    expect(f.warnings).toEqual([]);
+    // Exports only: still no base (they bear none).
+    expect(run(2027, 2, { sales: [sale(0, '2', { market: Market.EXPORT })] }).fuelTaxes![0].due?.toFixed()).toBe('0');
+    // Only a return of a sale of 2027 (−1 m³): a base that is not zero, so not determinable without a rate.
+    const back = run(2027, 2, { sales: [sale(0, '-1')] });
+    expect([back.fuelTaxes![0].status, back.fuelTaxes![0].due]).toEqual(['RATE_NOT_PUBLISHED', null]);
+    // A rate from 2027-03-15 and nothing sold before it: 0,00 for 03-01..03-14, then 2 × 0,125 = 0,25; 0,25 in all.
+    const book = createLawBook([...SHIPPED_LAW, { ...CBS_RATE, value: { perM3: '0.125' }, validFrom: '2027-03-15' }]);
+    const segments = taxSegments(book, [GRANT], 2027, 3, '2026-12-21');
+    const march = computeTaxPeriod(book, {
+      year: 2027, month: 3, asKnownOn: '2026-12-21', regime: special(2027), segments, feedstock: [], thirdParty: NONE, sales: [sale(1, '2')],
+    }).figures.fuelTaxes![0];
+    expect(march.segments.map((p) => [p.status, p.due?.toFixed()])).toEqual([['COMPUTED', '0'], ['COMPUTED', '0.25']]);
+    expect([march.status, march.due?.toFixed()]).toEqual(['COMPUTED', '0.25']);
+  });
+
   test('the IBS in the same shape from 2029 (levy marked for confirmation), each with its own rate', () => {
     const book = createLawBook([...SHIPPED_LAW, { ...CBS_RATE, value: { perM3: '100' } }]);
     const f = run(2029, 2, { sales: [sale(0, '2')] }, book, '2026-12-21');

@@ -49,7 +49,7 @@ export class PeriodRefType {
 export class FuelTaxSegmentType {
   @Field(() => DateScalar, { description: 'First day.' }) from: string;
   @Field(() => DateScalar, { description: 'Last day (inclusive).' }) to: string;
-  @Field(() => FuelTaxStatus, { description: 'COMPUTED, or RATE_NOT_PUBLISHED while no rate per m³ is published for these days.' }) status: FuelTaxStatus;
+  @Field(() => FuelTaxStatus, { description: 'COMPUTED, or RATE_NOT_PUBLISHED while no rate per m³ is published for these days and their base is not 0 m³ (0 m³ × any rate = 0,00).' }) status: FuelTaxStatus;
   @Quantity() @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market in these days (m³).' }) ownProductionVolumeM3: Decimal;
   @Quantity() @Field(() => DecimalScalar, { description: 'Biodiesel imported (cleared) in these days (m³): the tax falls on the import (LC 214/2025, art. 172).' }) importedVolumeM3: Decimal;
   @Quantity() @Field(() => DecimalScalar, { description: 'ownProductionVolumeM3 + importedVolumeM3: the base (art. 173).' }) volumeM3: Decimal;
@@ -61,7 +61,7 @@ export class FuelTaxSegmentType {
 @ObjectType('FuelTaxAssessment', { description: 'A single-phase tax on fuels over the month (Lei Complementar 214/2025, arts. 172–175): the CBS from 2027, the IBS after it. While no rate per m³ is published, the volumes, the formula and RATE_NOT_PUBLISHED with its legal basis are shown and the amount is null: data, never an error.' })
 export class FuelTaxAssessmentType {
   @Field(() => FuelTax, { description: 'Which tax.' }) tax: FuelTax;
-  @Field(() => FuelTaxStatus, { description: 'COMPUTED when every segment\'s rate is published, else RATE_NOT_PUBLISHED.' }) status: FuelTaxStatus;
+  @Field(() => FuelTaxStatus, { description: 'COMPUTED when every segment is (its rate published, or its base 0 m³), else RATE_NOT_PUBLISHED.' }) status: FuelTaxStatus;
   @Field({ description: 'How the amount is computed (art. 173 §2º: quantity × specific rate).' }) formula: string;
   @Quantity() @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market (m³).' }) ownProductionVolumeM3: Decimal;
   @Quantity() @Field(() => DecimalScalar, { description: 'Biodiesel imported (cleared) in the month (m³). Imported biodiesel bears the tax at its import, not again when sold (an Interpretation, docs/LAW.md).' }) importedVolumeM3: Decimal;

@@ -1,5 +1,5 @@
 import { addDays, IsoDate } from '../dates';
-import { Decimal, sum, toCentavos } from '../decimal';
+import { Decimal, sum, toCentavos, ZERO } from '../decimal';
 import { FuelTaxInForce, LawBook } from '../law-book';
 import { FuelTax, FuelTaxStatus } from '../types';
 import { FuelTaxFigures, FuelTaxSegmentFigures, ImportFacts, versionKey } from './types';
@@ -51,12 +51,17 @@ export function fuelTaxes(
       if (rate) lawVersions?.add(versionKey(rate));
       const importedVolumeM3 = sum(imports.filter((i) => i.clearedOn >= r.from && i.clearedOn <= r.to).map((i) => i.volumeM3));
       const volumeM3 = r.own.plus(importedVolumeM3);
+      // Art. 173: tax = quantity × rate, so a base of 0 m³ owes 0,00 whatever the rate; a base the law
+      // has not yet defined (unregulated) stays unknown.
+      const nothing = !rate && volumeM3.isZero() && !unregulated.has(r.inForce);
       return {
-        from: r.from, to: r.to, status: rate ? FuelTaxStatus.COMPUTED : FuelTaxStatus.RATE_NOT_PUBLISHED,
+        from: r.from, to: r.to, status: rate || nothing ? FuelTaxStatus.COMPUTED : FuelTaxStatus.RATE_NOT_PUBLISHED,
         ownProductionVolumeM3: r.own, importedVolumeM3, volumeM3,
         ratePerM3: rate ? rate.value : null,
-        due: rate ? toCentavos(volumeM3.times(rate.value)) : null,
-        legalBasis: rate ? `${levy.legalBasis}; rate: ${rate.legalBasis}` : unregulated.has(r.inForce) ? `${UNREGULATED_BASIS} as known on ${asKnownOn}` : `${levy.legalBasis}; ${NOT_PUBLISHED_BASIS[tax]}`,
+        due: rate ? toCentavos(volumeM3.times(rate.value)) : nothing ? toCentavos(ZERO) : null,
+        legalBasis: rate ? `${levy.legalBasis}; rate: ${rate.legalBasis}`
+          : nothing ? `${levy.legalBasis}; ${ZERO_BASE_BASIS}`
+            : unregulated.has(r.inForce) ? `${UNREGULATED_BASIS} as known on ${asKnownOn}` : `${levy.legalBasis}; ${NOT_PUBLISHED_BASIS[tax]}`,
       };
     });
     const computed = parts.every((p) => p.due !== null);
@@ -85,3 +90,5 @@ const NOT_PUBLISHED_BASIS: Record<FuelTax, string> = {
 };
 
 const UNREGULATED_BASIS = 'EC 132/2023, ADCT art. 126, I–II (PIS/Pasep and Cofins extinct, the CBS due from 2027); no law setting the CBS on biodiesel, its base and rate, published: CBS_NOT_REGULATED';
+
+const ZERO_BASE_BASIS = 'nothing sold on the domestic market nor imported: 0 m³ × any rate = 0,00, though no rate per m³ is published yet (Lei Complementar 214/2025, art. 173 §2º)';
