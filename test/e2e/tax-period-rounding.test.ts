@@ -58,3 +58,33 @@ test('own production valued at R$ 2/3 per kg (art. 6º §4º) weighs exactly: 83
   ]);
   expect(tp.feedstockCost).toBe('2333.33');
 });
+
+describe('one figure per month (Lei 11.116/2005, arts. 3º and 4º): a cut that changes no amount changes no centavo', () => {
+  const sales = (producerId: string, list: Array<[string, string, string]>) =>
+    api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, { i: list.map(([soldOn, volumeM3, revenue]) => ({ producerId, soldOn, volumeM3, revenue, origin: 'OWN_PRODUCTION', market: 'DOMESTIC' })) });
+  const month = (p: string, year: number, m: number) => api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: ${year}, month: ${m}) { regime pisDue cofinsDue totalDue segments { from pisDue cofinsDue } } }`, { p });
+
+  test('ad valorem, April 2026: R$ 30,00 on 04-06 and on 04-07 (the zero window cuts the month) → 60 × 6,15% = 3,69; 60 × 28,32% = 16,992 → 16,99', async () => {
+    const p = await createProducer(api, 'Usina Ad Valorem', PORTO_ALEGRE);
+    await sales(p, [['2026-04-06', '0.01', '30'], ['2026-04-07', '0.01', '30']]);
+    const tp = (await month(p, 2026, 4)).taxPeriod;
+    expect(tp.regime).toBe('AD_VALOREM');
+    // Each segment shown alone: 1,845 → 1,84 and 8,496 → 8,50; the month is not their sum (3,68 / 17,00).
+    expect(tp.segments.filter((s: { pisDue: string }) => s.pisDue !== '0.00').map((s: { pisDue: string; cofinsDue: string }) => [s.pisDue, s.cofinsDue])).toEqual([['1.84', '8.50'], ['1.84', '8.50']]);
+    expect([tp.pisDue, tp.cofinsDue, tp.totalDue]).toEqual(['3.69', '16.99', '20.68']);
+  });
+
+  test('special regime, a trader\'s soy only (GENERAL), the Selo suspended on 09-15: 0,5 m³ on 09-10 and 09-20 → 26,41 and 121,59', async () => {
+    const p = await producer();
+    const grant = (await api.ok(`query($p: ID!) { producer(id: $p) { sealGrants { id } } }`, { p })).producer.sealGrants[0].id;
+    await api.ok(`mutation($g: ID!) { recordSealEvent(input: { grantId: $g, kind: SUSPENDED, effectiveOn: "2026-09-15", reason: "Auditoria" }) { id } }`, { g: grant });
+    await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [
+      { producerId: p, feedstock: 'SOYBEAN', purchasedOn: '2026-09-02', quantityKg: '1000', cost: '5000', supplierKind: 'THIRD_PARTY', supplierName: 'Trading SA', originMunicipalityCode: PORTO_ALEGRE },
+    ] });
+    await sales(p, [['2026-09-10', '0.5', '3000'], ['2026-09-20', '0.5', '3000']]);
+    const tp = (await month(p, 2026, 9)).taxPeriod;
+    // Each half alone: 13,205 → 13,20 and 60,795 → 60,80; the month 1 × 26,41 and 1 × 121,59 (not 26,40 / 121,60).
+    expect(tp.segments.map((s: { pisDue: string; cofinsDue: string }) => [s.pisDue, s.cofinsDue])).toEqual([['13.20', '60.80'], ['13.20', '60.80']]);
+    expect([tp.pisDue, tp.cofinsDue, tp.totalDue]).toEqual(['26.41', '121.59', '148.00']);
+  });
+});

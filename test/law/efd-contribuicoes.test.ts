@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { checkProperty } from '../support/property';
 import { Decimal } from '../../src/law/decimal';
 import { allocate, consolidatedLines, contributionLines, item, rateLines, ZeroKind } from '../../src/law/efd-contribuicoes';
-import { RateCategory } from '../../src/law/types';
+import { createLawBook } from '../../src/law/law-book';
+import { regimeForMonth } from '../../src/law/regime';
+import { SHIPPED_LAW } from '../../src/law/shipped-law';
+import { computeTaxPeriod, taxSegments } from '../../src/law/tax-period';
+import { BiodieselOrigin, Feedstock, Market, RateCategory, Region, SealEventKind, TaxRegime } from '../../src/law/types';
 import type { Sale } from '../../src/domain';
 import { efdDraft } from '../../src/export/efd';
 import { efdFile } from '../../src/export/efd-file';
@@ -162,6 +166,36 @@ describe('the whole file, pure: a small month written by hand, and names that ca
   });
 });
 
+describe('the whole file from the month the law computes: one rate in the month, one rounding, no adjustment (Lei 11.116/2005, art. 4º)', () => {
+  it('September 2026, GENERAL soy, the Selo suspended on 09-15: 0,5 m³ either side → M210 1,000 × 26,41 = 26,41 = M200, M610 121,59 = M600, no M220/M620', () => {
+    const law = createLawBook(SHIPPED_LAW);
+    const grants = [{ id: '1', grantedOn: '2025-01-01', validUntil: '2027-12-31', events: [{ kind: SealEventKind.SUSPENDED, effectiveOn: '2026-09-15', validUntil: null, reason: 'Auditoria' }] }];
+    const segments = taxSegments(law, grants, 2026, 9, '2026-12-03');
+    expect(segments).toHaveLength(2);
+    const sales = [{ id: '1', soldOn: '2026-09-10', volumeM3: d('0.5'), revenue: d(3000), origin: 'OWN_PRODUCTION', market: 'DOMESTIC', invoiceKey: null },
+      { id: '2', soldOn: '2026-09-20', volumeM3: d('0.5'), revenue: d(3000), origin: 'OWN_PRODUCTION', market: 'DOMESTIC', invoiceKey: null }];
+    const { figures } = computeTaxPeriod(law, {
+      year: 2026, month: 9, asKnownOn: '2026-12-03', segments,
+      regime: regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026, 9),
+      feedstock: [{ feedstock: Feedstock.SOYBEAN, region: Region.SOUTH, semiarid: false, familyFarmingOrigin: false, ownProduction: false, cost: d(5000), quantityKg: d(1000) }],
+      thirdParty: { cost: d(5000), quantityKg: d(1000) },
+      sales: sales.map((s, i) => ({ segment: i, origin: BiodieselOrigin.OWN_PRODUCTION, market: Market.DOMESTIC, volumeM3: s.volumeM3, revenue: s.revenue })),
+    });
+    const view = { ...figures, producer: { cnpj: '11222333000181', legalName: 'Usina Setembro', plantMunicipalityCode: '4314902', establishments: [] } } as unknown as TaxPeriodView;
+    const general = { pisPerM3: d('26.41'), cofinsPerM3: d('121.59') };
+    const file = efdFile({ view, sales: sales as unknown as Sale[], general: [general, general], incidence: 'NON_CUMULATIVE' });
+    expect(efdProblems(Buffer.from(file.text, 'latin1'))).toEqual([]);
+    const lines = file.text.split('\r\n');
+    expect(lines.filter((l) => l.startsWith('|M210|') || l.startsWith('|M610|'))).toEqual([
+      '|M210|03|6000,00|0,00|0,00|0,00|0,00||1,000|26,4100|26,41|0,00|0,00|0,00|0,00|26,41|',
+      '|M610|03|6000,00|0,00|0,00|0,00|0,00||1,000|121,5900|121,59|0,00|0,00|0,00|0,00|121,59|',
+    ]);
+    expect(lines.filter((l) => l.startsWith('|M220|') || l.startsWith('|M620|'))).toEqual([]);
+    expect(lines.find((l) => l.startsWith('|M200|'))!.split('|')[13]).toBe('26,41');
+    expect(lines.find((l) => l.startsWith('|M600|'))!.split('|')[13]).toBe('121,59');
+  });
+});
+
 describe('the whole file, property: any names, blends, establishments and sales pass the layout check with M200/M600 = the dues', () => {
   const general = { pisPerM3: d('26.41'), cofinsPerM3: d('121.59') };
   const RATES: Array<[RateCategory, string, string]> = [
@@ -196,11 +230,14 @@ describe('the whole file, property: any names, blends, establishments and sales 
           const imp = mine.filter((s) => s.origin === 'IMPORTED').reduce((a, s) => a.plus(s.volumeM3), d(0));
           const mix = mixOf(i);
           const blend = (k: 'pisPerM3' | 'cofinsPerM3') => mix.reduce((a, m) => a.plus(m.cost.times(m[k])), d(0)).div(mix.reduce((a, m) => a.plus(m.cost), d(0)));
-          // The closed month's dues as the law computes them: each segment's volume × the blend plus imports at GENERAL, half-even to the centavo.
-          pisDue = pisDue.plus(own.times(blend('pisPerM3')).plus(imp.times(zero(i) ? 0 : general.pisPerM3)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN));
-          cofinsDue = cofinsDue.plus(own.times(blend('cofinsPerM3')).plus(imp.times(zero(i) ? 0 : general.cofinsPerM3)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN));
+          // The closed month's dues as the law computes them: each segment's volume × the blend plus imports at GENERAL, summed exactly.
+          pisDue = pisDue.plus(own.times(blend('pisPerM3')).plus(imp.times(zero(i) ? 0 : general.pisPerM3)));
+          cofinsDue = cofinsDue.plus(own.times(blend('cofinsPerM3')).plus(imp.times(zero(i) ? 0 : general.cofinsPerM3)));
           return { from, to, ownProductionVolumeM3: own, importedVolumeM3: imp, mix };
         });
+        // One rounding per tax on the month, half-even to the centavo (docs/LAW.md, "Rounding").
+        pisDue = pisDue.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);
+        cofinsDue = cofinsDue.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);
         const view = { year: 2026, month: 3, pisDue, cofinsDue, segments,
           producer: { cnpj: HEAD, legalName, plantMunicipalityCode: '2910800', establishments: [BRANCH] } } as unknown as TaxPeriodView;
         const file = efdFile({ view, sales: recorded as unknown as Sale[], general: segs.map((_, i) => (zero(i) ? { pisPerM3: d(0), cofinsPerM3: d(0) } : general)), incidence: cumulative ? 'CUMULATIVE' : 'NON_CUMULATIVE' });

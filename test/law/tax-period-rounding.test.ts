@@ -5,7 +5,7 @@ import { regimeForMonth } from '../../src/law/regime';
 import { GrantFacts } from '../../src/law/seal-standing';
 import { SHIPPED_LAW } from '../../src/law/shipped-law';
 import { computeTaxPeriod, FeedstockGroup, SaleGroup, taxSegments, TaxPeriodInput } from '../../src/law/tax-period';
-import { BiodieselOrigin, Feedstock, Market, Region, TaxRegime } from '../../src/law/types';
+import { BiodieselOrigin, Feedstock, Market, Region, SealEventKind, TaxRegime } from '../../src/law/types';
 import { checkProperty } from '../support/property';
 
 /**
@@ -157,5 +157,67 @@ describe('property: every segment due equals the exact rational value rounded ha
         });
       },
     ), { numRuns: 400 });
+  });
+});
+
+describe('one figure per month (Lei 11.116/2005, arts. 3º and 4º): a cut that changes no amount changes no centavo', () => {
+  const AD_VALOREM = regimeForMonth([], 2026, 12);
+  const SUSPENDED: GrantFacts = { ...GRANT, events: [{ kind: SealEventKind.SUSPENDED, effectiveOn: '2026-09-15', validUntil: null, reason: 'Auditoria' }] };
+  const GRANT_2020: GrantFacts = { id: '1', grantedOn: '2019-01-01', validUntil: '2029-12-31', events: [] };
+  /** The month's segments with one sale group on each of the given days. */
+  function month(year: number, month: number, regime: typeof SPECIAL, grants: GrantFacts[], sold: { on: string; volume: string; revenue: string }[], feedstock: FeedstockGroup[] = []) {
+    const segments = taxSegments(law, grants, year, month, TODAY);
+    const sales = sold.map((s) => sale(s.volume, { revenue: D(s.revenue), segment: segments.findIndex((g) => g.from <= s.on && s.on <= g.to) }));
+    return computeTaxPeriod(law, { year, month, asKnownOn: TODAY, regime, segments, feedstock, thirdParty: { cost: D(0), quantityKg: D(0) }, sales }).figures;
+  }
+  const shown = (f: ReturnType<typeof month>) => [f.pisDue.toFixed(2), f.cofinsDue.toFixed(2), f.totalDue.toFixed(2)];
+
+  test('ad valorem, April 2026: R$ 30,00 on 04-06 and on 04-07 (the zero window starts, art. 5º §2º) → 60 × 6,15% = 3,69; 60 × 28,32% = 16,992 → 16,99', () => {
+    const f = month(2026, 4, AD_VALOREM, [GRANT], [{ on: '2026-04-06', volume: '0.01', revenue: '30' }, { on: '2026-04-07', volume: '0.01', revenue: '30' }]);
+    expect(f.segments.length).toBeGreaterThan(1);
+    // Each segment alone: 30 × 6,15% = 1,845 → 1,84; 30 × 28,32% = 8,496 → 8,50 — shown, not summed.
+    expect(f.segments.filter((s) => s.domesticRevenue.gt(0)).map((s) => [s.pisDue.toFixed(2), s.cofinsDue.toFixed(2)])).toEqual([['1.84', '8.50'], ['1.84', '8.50']]);
+    expect(shown(f)).toEqual(['3.69', '16.99', '20.68']);
+  });
+
+  test('ad valorem, October 2020: R$ 30,00 on 10-22 (Decreto 7.768/2012) and on 10-23 (Decreto 10.527/2020) → 3,69 and 16,99', () => {
+    const f = month(2020, 10, AD_VALOREM, [GRANT_2020], [{ on: '2020-10-22', volume: '0.01', revenue: '30' }, { on: '2020-10-23', volume: '0.01', revenue: '30' }]);
+    expect(f.segments.length).toBeGreaterThan(1);
+    expect(shown(f)).toEqual(['3.69', '16.99', '20.68']);
+  });
+
+  test('ad valorem, September 2026, the Selo suspended on 09-15: R$ 30,00 either side → 3,69 and 16,99 (the Selo reaches no ad valorem rate)', () => {
+    const f = month(2026, 9, AD_VALOREM, [SUSPENDED], [{ on: '2026-09-10', volume: '0.01', revenue: '30' }, { on: '2026-09-20', volume: '0.01', revenue: '30' }]);
+    expect(f.segments.map((s) => s.sealRegular)).toEqual([true, false]);
+    expect(shown(f)).toEqual(['3.69', '16.99', '20.68']);
+  });
+
+  test('special regime, GENERAL soy only, the Selo suspended on 09-15: 0,5 m³ on 09-10 and on 09-20 → 1 × 26,41 = 26,41; 1 × 121,59 = 121,59', () => {
+    const september = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026, 9);
+    const f = month(2026, 9, september, [SUSPENDED], [{ on: '2026-09-10', volume: '0.5', revenue: '3000' }, { on: '2026-09-20', volume: '0.5', revenue: '3000' }],
+      [lot({ cost: D(5000) })]);
+    expect(f.segments.map((s) => s.sealRegular)).toEqual([true, false]);
+    // Each half alone: 0,5 × 26,41 = 13,205 → 13,20; 0,5 × 121,59 = 60,795 → 60,80 (summed: 26,40 / 121,60).
+    expect(f.segments.map((s) => [s.pisDue.toFixed(2), s.cofinsDue.toFixed(2)])).toEqual([['13.20', '60.80'], ['13.20', '60.80']]);
+    expect(shown(f)).toEqual(['26.41', '121.59', '148.00']);
+  });
+
+  test('special regime, October 2020: 0,5 m³ on 10-22 and on 10-23, the same amounts under both decrees → 26,41 and 121,59', () => {
+    const october = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2019-11-04', effectiveYear: 2020 }], 2020, 10);
+    const f = month(2020, 10, october, [GRANT_2020], [{ on: '2020-10-22', volume: '0.5', revenue: '3000' }, { on: '2020-10-23', volume: '0.5', revenue: '3000' }],
+      [lot({ cost: D(5000) })]);
+    expect(f.segments.length).toBe(2);
+    expect(shown(f)).toEqual(['26.41', '121.59', '148.00']);
+  });
+
+  test('a real change of amount is rounded once on the month too: family farming, the Selo suspended on 09-15; 0,1 m³ at 10,39 (09-10), 0,6 m³ at 26,41 (09-20)', () => {
+    // art. 6º §2º: from 09-15 the family-farming lot falls back to GENERAL. Exact PIS 0,1 × 10,39 + 0,6 × 26,41 = 1,039 + 15,846
+    // = 16,885 → 16,88 (8 even; per segment 1,04 + 15,85 = 16,89); Cofins 0,1 × 47,85 + 0,6 × 121,59 = 4,785 + 72,954 = 77,739 → 77,74
+    // (per segment 4,78 + 72,95 = 77,73). The EFD's M210/M610 lines, one per rate, carry the centavo as one M220/M620 (docs/LAW.md).
+    const september = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026, 9);
+    const f = month(2026, 9, september, [SUSPENDED], [{ on: '2026-09-10', volume: '0.1', revenue: '600' }, { on: '2026-09-20', volume: '0.6', revenue: '3600' }],
+      [lot({ familyFarmingOrigin: true, cost: D(5000) })]);
+    expect(f.segments.map((s) => [s.blendedPisPerM3?.toFixed(), s.pisDue.toFixed(2), s.cofinsDue.toFixed(2)])).toEqual([['10.39', '1.04', '4.78'], ['26.41', '15.85', '72.95']]);
+    expect(shown(f)).toEqual(['16.88', '77.74', '94.62']);
   });
 });

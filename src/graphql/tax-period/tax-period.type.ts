@@ -32,8 +32,8 @@ export class TaxSegmentType {
   @Quantity() @Field(() => DecimalScalar, { description: 'Imported biodiesel sold on the domestic market in the segment (m³), taxed at GENERAL (art. 6º §5º).' }) importedVolumeM3: Decimal;
   @Quantity() @Field(() => DecimalScalar, { description: 'Biodiesel exported in the segment (m³): no PIS/Cofins.' }) exportedVolumeM3: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Revenue of the segment\'s domestic sales (the ad valorem base).' }) domesticRevenue: Decimal;
-  @Money() @Field(() => DecimalScalar, { description: 'PIS/Pasep due for the segment, half-even to the centavo (ABNT NBR 5891).' }) pisDue: Decimal;
-  @Money() @Field(() => DecimalScalar, { description: 'Cofins due for the segment, half-even to the centavo (ABNT NBR 5891).' }) cofinsDue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'PIS/Pasep of the segment alone, shown half-even to the centavo (ABNT NBR 5891); the month rounds the exact sum once.' }) pisDue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Cofins of the segment alone, shown half-even to the centavo (ABNT NBR 5891); the month rounds the exact sum once.' }) cofinsDue: Decimal;
   @Field(() => DecimalScalar, { nullable: true, description: 'Ad valorem: the PIS/Pasep fraction of the domestic revenue applied (6,15% is 0.0615; Lei 11.116/2005, art. 3º), from the law version in force; null under the special regime.' }) pisRate: Decimal | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'Ad valorem: the Cofins fraction of the domestic revenue applied (28,32% is 0.2832; Lei 11.116/2005, art. 3º); null under the special regime.' }) cofinsRate: Decimal | null;
   @Field({ description: 'The provisions applied in the segment, from the legal bases of the law versions used: ad valorem, Lei 11.116/2005 art. 3º; special regime, art. 4º, then each category rule of the mix (Decreto 10.527/2020 art. 5º caput and §1º, art. 6º I–III, or the zero window of art. 5º §§2º–4º while in force) and the art. 6º §§3º–5º rules of the blend that applied. Separated by "; ".' }) legalBasis: string;
@@ -105,8 +105,8 @@ export class TaxPeriodType {
   @Quantity() @Field(() => DecimalScalar, { description: 'Own-production biodiesel sold on the domestic market.' }) domesticVolumeM3: Decimal;
   @Quantity() @Field(() => DecimalScalar, { description: 'Imported biodiesel sold on the domestic market (taxed at GENERAL, art. 6º §5).' }) importedVolumeM3: Decimal;
   @Quantity() @Field(() => DecimalScalar, { description: 'Biodiesel sold abroad: no PIS/Cofins.' }) exportedVolumeM3: Decimal;
-  @Money() @Field(() => DecimalScalar, { description: 'Sum of the segments\' PIS/Pasep due.' }) pisDue: Decimal;
-  @Money() @Field(() => DecimalScalar, { description: 'Sum of the segments\' Cofins due.' }) cofinsDue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'PIS/Pasep due for the month: the exact sum of the segments, half-even to the centavo once (Lei 11.116/2005, arts. 3º–4º); not the sum of the segments\' rounded figures.' }) pisDue: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Cofins due for the month: the exact sum of the segments, half-even to the centavo once (Lei 11.116/2005, arts. 3º–4º); not the sum of the segments\' rounded figures.' }) cofinsDue: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'pisDue + cofinsDue.' }) totalDue: Decimal;
   @Field(() => [FindingType], { description: 'NO_REGIME_ELECTION, NO_FEEDSTOCK_IN_PERIOD, BLEND_OF_EARLIER_PERIOD, OWN_PRODUCTION_VALUED_BY_LOTS_USED, OWN_PRODUCTION_VALUED_BY_QUANTITY, SEAL_NOT_REGULAR, IMPORTED_BIODIESEL, RATE_NOT_PUBLISHED, CBS_NOT_REGULATED (PIS/Cofins extinct, no law levying the CBS known yet: not determinable), RETURN_OF_PIS_COFINS_SALE (a return from 2027 of a sale that bore PIS/Cofins: not in the CBS base), SEMIARID_DELIMITATION_OPEN (days before 2017-12-05, whose Semiárido delimitation is not in our sources).' }) warnings: FindingType[];
   @Field(() => ImportContributionsType, { description: 'The month\'s imports of biodiesel and their PIS/Pasep-Importação and Cofins-Importação (Decreto 10.527/2020, art. 5º §1º and §3º): apart from the domestic sales above, not in totalDue.' }) imports: ImportContributionsType;
