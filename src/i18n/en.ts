@@ -163,7 +163,7 @@ export const en = {
   'regime.electedOnRange': '{{field}} must be from {{from}} to {{to}}: the election was created by Lei 11.116/2005 (art. 4º), and it is made by November for the next year (art. 4º §1º), so a later date is not an election made yet',
   'regime.alreadyElected': 'A regime is already elected for {{year}}',
   'regime.alreadyElectedThatYear': 'A regime is already elected for that year',
-  'regime.alreadySoldInYear': 'The producer already sold biodiesel on {{firstSaleOn}}, earlier in {{year}}: the election of a company starting activity (Lei 11.116/2005, art. 4º §4º) is made in its first month',
+  'regime.alreadySoldInYear': 'The producer already sold biodiesel on {{firstSaleOn}}, in a month of {{year}} before the election\'s: the election of a company starting activity (Lei 11.116/2005, art. 4º §4º) is made in its first month',
   'seal.notAnEvent': '{{field}} is not a Selo event',
   'seal.beforeGrant': "{{field}} must not be before the grant's grantedOn",
   'seal.renewalNeedsValidUntil': 'RENEWED needs validUntil, the new end of validity',

@@ -159,7 +159,7 @@ export const ptBR: Record<MessageKey, string> = {
   'regime.electedOnRange': '{{field}} deve estar entre {{from}} e {{to}}: a opção foi criada pela Lei 11.116/2005 (art. 4º) e é feita até novembro para o ano seguinte (art. 4º §1º), então uma data posterior não é uma opção já feita',
   'regime.alreadyElected': 'Já há um regime optado para {{year}}',
   'regime.alreadyElectedThatYear': 'Já há um regime optado para esse ano',
-  'regime.alreadySoldInYear': 'O produtor já vendeu biodiesel em {{firstSaleOn}}, antes em {{year}}: a opção da pessoa jurídica que inicia atividades (Lei 11.116/2005, art. 4º §4º) é feita no seu primeiro mês',
+  'regime.alreadySoldInYear': 'O produtor já vendeu biodiesel em {{firstSaleOn}}, num mês de {{year}} anterior ao da opção: a opção da pessoa jurídica que inicia atividades (Lei 11.116/2005, art. 4º §4º) é feita no seu primeiro mês',
   'seal.notAnEvent': '{{field}} não é um evento do Selo',
   'seal.beforeGrant': '{{field}} não pode ser anterior ao grantedOn da concessão',
   'seal.renewalNeedsValidUntil': 'RENEWED exige validUntil, o novo fim da validade',

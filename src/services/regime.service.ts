@@ -21,13 +21,16 @@ export interface ElectRegimeInput {
 
 /**
  * Lei 11.116/2005, art. 4º §4º — a company starting activity elects in its first month: a producer
- * that already sold biodiesel in the year before `electedOn` is not starting it (CONFLICT
- * ALREADY_SOLD_IN_YEAR, with the first such sale's date in `firstSaleOn`).
+ * that already sold biodiesel in an earlier month of the year is not starting it (CONFLICT
+ * ALREADY_SOLD_IN_YEAR, with the first such sale's date in `firstSaleOn`). Sales earlier in the
+ * election's own month do not refuse it: the election governs from that month's first day
+ * (`electionStart`), so they are taxed under it.
  */
-async function refuseWhenAlreadySold(em: EntityManager, producerId: string, electedOn: IsoDate): Promise<void> {
+async function refuseWhenAlreadySold(em: EntityManager, producerId: string, electedOn: IsoDate, effectiveYear: number): Promise<void> {
+  const governsFrom = electionStart({ regime: TaxRegime.SPECIAL_PER_M3, electedOn, startingActivity: true, effectiveYear });
   const [row]: Array<{ first: string | null }> = await em.query(
     `SELECT to_char(min(sold_on), 'YYYY-MM-DD') AS first FROM sale WHERE producer_id = $1 AND sold_on >= $2::date AND sold_on < $3::date AND ${activeSql()}`,
-    [producerId, firstDayOfMonth(yearOf(electedOn), 1), electedOn],
+    [producerId, firstDayOfMonth(yearOf(electedOn), 1), governsFrom],
   );
   if (row?.first) {
     throw new ConflictError('ALREADY_SOLD_IN_YEAR', message('regime.alreadySoldInYear', { firstSaleOn: row.first, year: yearOf(electedOn) }),
@@ -78,7 +81,7 @@ export class RegimeService {
       }
       const startingActivity = input.startingActivity ?? false;
       const { effectiveYear } = electionEffectiveYear(electedOn, startingActivity);
-      if (startingActivity) await refuseWhenAlreadySold(em, input.producerId, electedOn);
+      if (startingActivity) await refuseWhenAlreadySold(em, input.producerId, electedOn, effectiveYear);
       // A concurrent election for the same year is caught by UNIQUE (producer_id, effective_year) (pg-errors.ts).
       if (await em.getRepository(RegimeElection).existsBy({ producerId: input.producerId, effectiveYear })) {
         throw new ConflictError('REGIME_ALREADY_ELECTED', message('regime.alreadyElected', { year: effectiveYear }), 'input.electedOn');

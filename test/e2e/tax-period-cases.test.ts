@@ -198,6 +198,28 @@ describe('a company starting activity (Lei 11.116/2005, art. 4º §4º)', () => 
     expect((await api.ok(ELECT, { i: { producerId: earlier, regime: 'SPECIAL_PER_M3', electedOn: '2026-06-10', startingActivity: true } })).electRegime.effectiveFrom).toBe('2026-06-01');
     expect((await api.ok(ELECT, { i: { producerId: id, regime: 'SPECIAL_PER_M3', electedOn: '2026-06-10' } })).electRegime.effectiveYear).toBe(2027);
   });
+
+  test('a sale earlier in the election\'s own month does not refuse it, and is taxed per m³; one in May still does', async () => {
+    // §4º: the election governs from the first day of its month (2026-06-01), so a sale of 06-05 is in
+    // the company's first month, under the regime it elects.
+    const id = await producer(null);
+    await sales(id, [{ on: '2026-06-05', m3: '1', revenue: '6000' }]);
+    expect((await api.ok(ELECT, { i: { producerId: id, regime: 'SPECIAL_PER_M3', electedOn: '2026-06-10', startingActivity: true } })).electRegime)
+      .toEqual({ effectiveYear: 2026, effectiveFrom: '2026-06-01', startingActivity: true });
+    // As known today June is in the extended zero window (art. 5º §2º): per m³ at R$ 0,00, not 6,15% of R$ 6.000 = 369,00.
+    const june = await month(id, 2026, 6);
+    expect([june.regime, june.pisDue, june.cofinsDue, june.segments.map((s: { pisDue: string }) => s.pisDue)]).toEqual(['SPECIAL_PER_M3', '0.00', '0.00', ['0.00']]);
+    // As known on 2026-05-20, before the extension: 1 m³ × 26,41 and × 121,59 (GENERAL, no raw material: art. 5º §1º),
+    // where ad valorem would give 6.000 × 6,15% = 369,00 and × 28,32% = 1.699,20.
+    const before = (await api.ok(QUERY, { p: id, y: 2026, m: 6, k: '2026-05-20' })).taxPeriod;
+    expect([before.regime, before.pisDue, before.cofinsDue]).toEqual(['SPECIAL_PER_M3', '26.41', '121.59']);
+    // A sale on the last day of the month before refuses it (an earlier month of the year).
+    const may = await producer(null);
+    await sales(may, [{ on: '2026-05-31', m3: '1' }, { on: '2026-06-05', m3: '1' }]);
+    const res = await api.gql(ELECT, { i: { producerId: may, regime: 'SPECIAL_PER_M3', electedOn: '2026-06-10', startingActivity: true } });
+    expect(res.errors?.[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'ALREADY_SOLD_IN_YEAR', field: 'input.startingActivity', firstSaleOn: '2026-05-31' });
+    expect(await api.count(`SELECT count(*) FROM regime_election WHERE producer_id = $1`, [may])).toBe(0);
+  });
 });
 
 test('October 2020: a sale on the 20th under Decreto 7.768/2012, one on the 26th under Decreto 10.527/2020', async () => {
