@@ -1,5 +1,8 @@
 import { ENUMS, Locale } from '../formats/brazilian';
+import { message, translate } from '../i18n';
 import { findingMessage } from '../i18n/finding-message';
+import { lastDayOfMonth } from '../law/dates';
+import type { FuelTaxFigures, ImportContributionsFigures } from '../law/tax-period';
 import type { TaxPeriodView } from '../services/tax-period.service';
 import type { MonthCreditsView } from '../services/credit.service';
 import { CellValue, Column, ExportDocument, label, Labels, Section } from './document';
@@ -10,8 +13,9 @@ const col = (key: string, en: string, pt: string, type: Column['type']): Column 
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * `taxPeriod` as tables: figures, segments and mixes, findings, a closed month's record and drift,
- * and with credits the net and balances.
+ * `taxPeriod` as tables: figures, segments and mixes, the imports' PIS/Cofins-Importação, from 2027
+ * the single-phase taxes on fuels (the CBS), findings, a closed month's record and drift, and with
+ * credits the net and balances — the sections of the GraphQL answer, under the law of the month.
  */
 export function taxPeriodDocument(view: TaxPeriodView, locale: Locale, credits: MonthCreditsView | null = null): ExportDocument {
   const period = `${view.year}-${pad(view.month)}`;
@@ -32,6 +36,7 @@ export function taxPeriodDocument(view: TaxPeriodView, locale: Locale, credits: 
     ['pisDue', label('PIS/Pasep due (R$)', 'PIS/Pasep devido (R$)'), 'money', view.pisDue],
     ['cofinsDue', label('Cofins due (R$)', 'Cofins devida (R$)'), 'money', view.cofinsDue],
     ['totalDue', label('Total due (R$)', 'Total devido (R$)'), 'money', view.totalDue],
+    ...importFields(view.imports),
     ['fingerprint', label('Fingerprint of the inputs (sha256)', 'Impressão digital das entradas (sha256)'), 'text', view.fingerprint],
   ];
   if (view.status === 'CLOSED') {
@@ -77,6 +82,8 @@ export function taxPeriodDocument(view: TaxPeriodView, locale: Locale, credits: 
       kind: 'table', key: 'mix', title: label('Mix of rate categories (Decreto 10.527/2020, art. 6º §3º)', 'Composição por categoria (Decreto 10.527/2020, art. 6º §3º)'), columns: mixColumns,
       rows: view.segments.flatMap((s) => s.mix.map((m) => [s.from, s.to, m.category, ENUMS.RateCategory.portuguese(m.category), m.cost, m.quantityKg, m.share, m.coefficient, m.pisPerM3, m.cofinsPerM3, m.legalBasis])),
     },
+    ...importSections(view.imports),
+    ...fuelTaxSections(view.fuelTaxes ?? [], view.asKnownOn, locale),
     ...(credits ? creditSections(credits) : []),
     findingsSection(view.warnings, locale),
   ];
@@ -94,15 +101,99 @@ export function taxPeriodDocument(view: TaxPeriodView, locale: Locale, credits: 
       rows: view.differences.map((d) => [d.field, d.closed, d.recomputed]),
     });
   }
+  const law = lawOfMonth(view);
   return {
     name: `pis-cofins-${period}-producer-${view.producer.id}`,
-    title: label(`PIS/Pasep and Cofins on biodiesel — ${period}`, `PIS/Pasep e Cofins sobre biodiesel — ${pad(view.month)}/${view.year}`),
+    title: label(`${law.taxes.en} on biodiesel — ${period}`, `${law.taxes.pt} sobre biodiesel — ${pad(view.month)}/${view.year}`),
     subtitle: [producerLine(view.producer), label(
-      `Lei 11.116/2005, arts. 3º–5º; Decreto 10.527/2020, arts. 5º–6º. ${view.status === 'CLOSED' ? 'Closed month: the snapshot taken at the close.' : 'Open month: computed live.'}`,
-      `Lei 11.116/2005, arts. 3º–5º; Decreto 10.527/2020, arts. 5º–6º. ${view.status === 'CLOSED' ? 'Mês fechado: o registro tomado no fechamento.' : 'Mês aberto: calculado agora.'}`,
+      `${law.acts}. ${view.status === 'CLOSED' ? 'Closed month: the snapshot taken at the close.' : 'Open month: computed live.'}`,
+      `${law.acts}. ${view.status === 'CLOSED' ? 'Mês fechado: o registro tomado no fechamento.' : 'Mês aberto: calculado agora.'}`,
     )],
     sections,
   };
+}
+
+/** Decreto 10.527/2020 is in force from its publication (art. 10), revoking Decreto 7.768/2012 (art. 9º III). */
+const DECRETO_10527_FROM = '2020-10-23';
+
+/**
+ * The taxes and acts the month is computed under: PIS/Pasep and Cofins (Lei 11.116/2005 with the
+ * decree of its days) while any of its days has them, and the single-phase taxes on fuels
+ * (LC 214/2025, arts. 172–175) once levied — from 2027, PIS/Cofins extinct (EC 132/2023).
+ */
+function lawOfMonth(view: TaxPeriodView): { taxes: { en: string; pt: string }; acts: string } {
+  const first = `${view.year}-${pad(view.month)}-01`;
+  const last = lastDayOfMonth(view.year, view.month);
+  const pisCofins = view.segments.some((s) => s.pisCofinsInForce !== false);
+  const fuel = (view.fuelTaxes ?? []).map((t) => t.tax);
+  const decrees = last < DECRETO_10527_FROM ? ['Decreto 7.768/2012']
+    : first < DECRETO_10527_FROM ? ['Decreto 7.768/2012 (to 2020-10-22)', 'Decreto 10.527/2020, arts. 5º–6º'] : ['Decreto 10.527/2020, arts. 5º–6º'];
+  const acts = [
+    ...(pisCofins ? ['Lei 11.116/2005, arts. 3º–5º', ...decrees] : ['EC 132/2023, ADCT art. 126 (PIS/Pasep and Cofins extinct)']),
+    ...(fuel.length ? ['Lei Complementar 214/2025, arts. 172–175'] : []),
+  ];
+  const names = [...(pisCofins ? ['PIS/Pasep', 'Cofins'] : []), ...fuel];
+  const join = (and: string) => (names.length > 1 ? `${names.slice(0, -1).join(', ')} ${and} ${names[names.length - 1]}` : names[0] ?? 'PIS/Pasep and Cofins');
+  return { taxes: { en: join('and'), pt: join('e') }, acts: acts.join('; ') };
+}
+
+/** The month's imports (Decreto 10.527/2020, art. 5º §1º): apart from the domestic sales' total due. */
+function importFields(imports: ImportContributionsFigures | undefined): Array<[string, Labels, Column['type'], CellValue]> {
+  if (!imports?.imports.length) return [];
+  return [
+    ['importedClearedVolumeM3', label('Biodiesel imported, cleared in the month (m³)', 'Biodiesel importado, desembaraçado no mês (m³)'), 'quantity', imports.volumeM3],
+    ['importPisDue', label('PIS/Pasep-Importação due (R$)', 'PIS/Pasep-Importação devido (R$)'), 'money', imports.pisDue],
+    ['importCofinsDue', label('Cofins-Importação due (R$)', 'Cofins-Importação devida (R$)'), 'money', imports.cofinsDue],
+    ['importTotalDue', label('Total due on imports (R$)', 'Total devido nas importações (R$)'), 'money', imports.totalDue],
+  ];
+}
+
+/** Each declaration: volume × the general amounts in force on its clearance, rounded on its own. */
+function importSections(imports: ImportContributionsFigures | undefined): Section[] {
+  if (!imports?.imports.length) return [];
+  return [{
+    kind: 'table', key: 'imports',
+    title: label('Imports: PIS/Pasep-Importação and Cofins-Importação (Decreto 10.527/2020, art. 5º §1º)', 'Importações: PIS/Pasep-Importação e Cofins-Importação (Decreto 10.527/2020, art. 5º §1º)'),
+    columns: [
+      col('declarationNumber', 'Declaration (DI/DUIMP)', 'Declaração (DI/DUIMP)', 'text'), col('clearedOn', 'Cleared on', 'Desembaraço', 'date'),
+      col('volumeM3', 'Volume (m³)', 'Volume (m³)', 'quantity'),
+      col('pisPerM3', 'PIS/Pasep-Importação (R$/m³)', 'PIS/Pasep-Importação (R$/m³)', 'figure'), col('cofinsPerM3', 'Cofins-Importação (R$/m³)', 'Cofins-Importação (R$/m³)', 'figure'),
+      col('pisDue', 'PIS/Pasep-Importação due (R$)', 'PIS/Pasep-Importação devido (R$)', 'money'), col('cofinsDue', 'Cofins-Importação due (R$)', 'Cofins-Importação devida (R$)', 'money'),
+      col('legalBasis', 'Legal basis', 'Fundamento legal', 'text'),
+    ],
+    rows: imports.imports.map((i) => [i.declarationNumber, i.clearedOn, i.volumeM3, i.pisPerM3, i.cofinsPerM3, i.pisDue, i.cofinsDue, i.legalBasis]),
+  }];
+}
+
+/**
+ * The single-phase taxes on fuels (LC 214/2025, arts. 172–175): each tax over the month, then its
+ * runs of days with one rate — volumes, rate, amount and legal basis, or why the amount is not
+ * determinable while no rate is published.
+ */
+function fuelTaxSections(taxes: readonly FuelTaxFigures[], asKnownOn: string, locale: Locale): Section[] {
+  if (!taxes.length) return [];
+  const why = (due: unknown) => (due === null ? translate(message('export.fuelTaxNotDeterminable', { asKnownOn }), locale) : null);
+  const amounts = [
+    col('ownProductionVolumeM3', 'Own production sold, domestic market (m³)', 'Produção própria vendida no mercado interno (m³)', 'quantity'),
+    col('importedVolumeM3', 'Imported, cleared (m³)', 'Importado, desembaraçado (m³)', 'quantity'),
+    col('volumeM3', 'Base (m³)', 'Base (m³)', 'quantity'),
+    col('ratePerM3', 'Rate (R$/m³)', 'Alíquota (R$/m³)', 'figure'),
+    col('due', 'Amount (R$)', 'Valor (R$)', 'money'),
+    col('notDeterminable', 'Amount not determinable because', 'Valor não determinável porque', 'text'),
+    col('legalBasis', 'Legal basis', 'Fundamento legal', 'text'),
+  ];
+  return [
+    {
+      kind: 'table', key: 'fuelTaxes', title: label('Single-phase taxes on fuels (Lei Complementar 214/2025, arts. 172–175)', 'Tributos monofásicos sobre combustíveis (Lei Complementar 214/2025, arts. 172–175)'),
+      columns: [col('tax', 'Tax', 'Tributo', 'text'), col('status', 'Status', 'Situação', 'text'), ...amounts, { ...col('formula', 'Formula', 'Fórmula', 'text'), filesOnly: true }],
+      rows: taxes.map((t) => [t.tax, t.status, t.ownProductionVolumeM3, t.importedVolumeM3, t.volumeM3, t.ratePerM3, t.due, why(t.due), t.legalBasis, t.formula]),
+    },
+    {
+      kind: 'table', key: 'fuelTaxRuns', title: label('Single-phase taxes: runs of days with one rate', 'Tributos monofásicos: períodos com uma alíquota'),
+      columns: [col('tax', 'Tax', 'Tributo', 'text'), col('from', 'From', 'De', 'date'), col('to', 'To', 'Até', 'date'), col('status', 'Status', 'Situação', 'text'), ...amounts],
+      rows: taxes.flatMap((t) => t.segments.map((s) => [t.tax, s.from, s.to, s.status, s.ownProductionVolumeM3, s.importedVolumeM3, s.volumeM3, s.ratePerM3, s.due, why(s.due), s.legalBasis])),
+    },
+  ];
 }
 
 /** The month's net, credits by COD_CRED, each purchase's credit and the balances (Lei 10.637/2002 and Lei 10.833/2003, art. 3º). */

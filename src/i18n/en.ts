@@ -305,6 +305,7 @@ export const en = {
   'export.efdOpenMonth': 'The EFD-Contribuições file is made from a closed month: {{period}} is open (close it with closeTaxPeriod first)',
   'export.efdNotSpecial': 'The EFD-Contribuições file covers the special regime per m³ (Lei 11.116/2005, art. 4º): {{period}} is under the {{regime}} regime',
   'export.efdIncidence': 'The regime of incidence of {{year}} is recorded as {{regime}} (electIncidenceRegime): the file follows it',
+  'export.fuelTaxNotDeterminable': 'no rate per m³ is published for these days as known on {{asKnownOn}} (Lei Complementar 214/2025, art. 174 III): the volumes and the formula are shown, the amount follows its publication',
 
   // --- graphql-js's and Apollo Server's own messages, recognised by these English templates and
   // shown in the caller's language (`{{detail}}` is itself recognised and translated).

@@ -297,6 +297,7 @@ export const ptBR: Record<MessageKey, string> = {
   'export.efdOpenMonth': 'A EFD-Contribuições é feita de um mês fechado: {{period}} está aberto (feche-o antes com closeTaxPeriod)',
   'export.efdNotSpecial': 'A EFD-Contribuições cobre o regime especial por m³ (Lei 11.116/2005, art. 4º): {{period}} está no regime {{regime}}',
   'export.efdIncidence': 'O regime de incidência de {{year}} está registrado como {{regime}} (electIncidenceRegime): o arquivo o segue',
+  'export.fuelTaxNotDeterminable': 'nenhuma alíquota por m³ está publicada para estes dias, conforme conhecido em {{asKnownOn}} (Lei Complementar 214/2025, art. 174, III): são mostrados os volumes e a fórmula; o valor segue a sua publicação',
 
   'trusted.notListed': 'Para tokens PRODUCER este servidor executa só as operações dos seus documentos confiáveis: envie uma delas (ou o seu SHA-256 em extensions.persistedQuery)',
   'graphql.shaMismatch': 'o sha informado não corresponde à consulta',

@@ -44,9 +44,9 @@ async function get(path: string, as: { role: 'ADMIN' | 'AUDITOR' | 'PRODUCER'; p
 }
 
 /** The sections of an exported CSV: title line, header, rows, until a blank line. */
-function csvSections(body: Buffer): Map<string, string[][]> {
+function csvSections(body: Buffer, delimiter = ';'): Map<string, string[][]> {
   expect(body.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf])); // UTF-8 byte-order mark
-  const rows: string[][] = parse(body, { bom: true, delimiter: ';', relax_column_count: true, skip_empty_lines: false });
+  const rows: string[][] = parse(body, { bom: true, delimiter, relax_column_count: true, skip_empty_lines: false });
   const sections = new Map<string, string[][]>();
   let i = rows.findIndex((r) => r.length === 1 && r[0] === '') + 1;
   while (i < rows.length) {
@@ -190,6 +190,95 @@ describe('a month of PIS/Cofins', () => {
     expect(JSON.parse(format.body.toString()).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'format' });
     const long = await get(`/export/tax-period?producer=${producer}&year=20260&month=4`);
     expect(JSON.parse(long.body.toString()).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'year', message: 'year must be a whole number of up to 4 digits' });
+  });
+});
+
+describe('a month with imports, and a month of the CBS (the sections of the GraphQL answer)', () => {
+  let importer: string;
+  const TP = `query($p: ID!, $y: Int!, $m: Int!, $k: Date) { taxPeriod(producerId: $p, year: $y, month: $m, asKnownOn: $k) {
+    totalDue imports { volumeM3 pisDue cofinsDue totalDue imports { declarationNumber clearedOn volumeM3 pisPerM3 cofinsPerM3 pisDue cofinsDue legalBasis } }
+    fuelTaxes { tax status ownProductionVolumeM3 importedVolumeM3 volumeM3 ratePerM3 due legalBasis segments { from to status volumeM3 ratePerM3 due legalBasis } } } }`;
+  beforeAll(async () => {
+    importer = await createProducer(api, 'Usina Importadora', PORTO_ALEGRE);
+    await api.ok(`mutation($i: [RecordImportInput!]!) { recordImports(input: $i) { id } }`, { i: [
+      { producerId: importer, clearedOn: '2026-09-10', volumeM3: '33.333', declarationNumber: '26/0912345-6' },
+      { producerId: importer, clearedOn: '2027-01-15', volumeM3: '4', declarationNumber: '27/0000001-1' },
+    ] });
+    await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, { i: [
+      { producerId: importer, soldOn: '2027-01-10', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' },
+    ] });
+  });
+  const exported = (year: number, month: number, format: string, locale: string, asKnownOn = '') =>
+    get(`/export/tax-period?producer=${importer}&year=${year}&month=${month}&format=${format}&locale=${locale}${asKnownOn ? `&asKnownOn=${asKnownOn}` : ''}`, { role: 'ADMIN' });
+
+  it('September 2026: each import with its PIS/Cofins-Importação, 33,333 × 26,41 = 880,32 and × 121,59 = 4.052,96 (Decreto 10.527/2020, art. 5º §1º)', async () => {
+    const month = (await api.ok(TP, { p: importer, y: 2026, m: 9, k: null })).taxPeriod;
+    expect([month.totalDue, month.imports.pisDue, month.imports.cofinsDue, month.imports.totalDue]).toEqual(['0.00', '880.32', '4052.96', '4933.28']);
+    const sections = csvSections((await exported(2026, 9, 'csv', 'pt-BR')).body);
+    const summary = fields(sections.get('O mês')!);
+    expect(summary.get('Total devido (R$)')).toBe('0,00'); // the domestic sales'; the imports apart (docs/LAW.md)
+    expect(summary.get('Biodiesel importado, desembaraçado no mês (m³)')).toBe('33,333');
+    expect(summary.get('PIS/Pasep-Importação devido (R$)')).toBe('880,32');
+    expect(summary.get('Cofins-Importação devida (R$)')).toBe('4052,96');
+    expect(summary.get('Total devido nas importações (R$)')).toBe('4933,28');
+    const imports = sections.get('Importações: PIS/Pasep-Importação e Cofins-Importação (Decreto 10.527/2020, art. 5º §1º)')!;
+    expect(imports[0]).toEqual(['Declaração (DI/DUIMP)', 'Desembaraço', 'Volume (m³)', 'PIS/Pasep-Importação (R$/m³)', 'Cofins-Importação (R$/m³)',
+      'PIS/Pasep-Importação devido (R$)', 'Cofins-Importação devida (R$)', 'Fundamento legal']);
+    const line = month.imports.imports[0];
+    expect(imports.slice(1)).toEqual([['26/0912345-6', '10/09/2026', '33,333', '26,41', '121,59', '880,32', '4052,96', line.legalBasis]]);
+    expect(sections.has('Tributos monofásicos sobre combustíveis (Lei Complementar 214/2025, arts. 172–175)')).toBe(false);
+    // In English, and as a PDF statement whose text holds the same figures.
+    const en = csvSections((await exported(2026, 9, 'csv', 'en')).body, ',');
+    expect(fields(en.get('The month')!).get('PIS/Pasep-Importação due (R$)')).toBe('880.32');
+    const pdf = await exported(2026, 9, 'pdf', 'pt-BR');
+    const text = (await pdfText(pdf.body)).replace(/\s+/g, ' ');
+    expect(text).toContain('PIS/Pasep e Cofins sobre biodiesel — 09/2026');
+    expect(text).toContain('Lei 11.116/2005, arts. 3º–5º; Decreto 10.527/2020, arts. 5º–6º.');
+    expect(text).toContain('PIS/Pasep-Importação devido (R$) 880,32');
+    expect(text).toContain('Cofins-Importação devida (R$) 4052,96');
+    expect(text).toContain('26/0912345-6 10/09/2026 33,333 26,41 121,59 880,32 4052,96');
+    const xlsx = new ExcelJS.Workbook();
+    await xlsx.xlsx.load((await exported(2026, 9, 'xlsx', 'en')).body as unknown as ArrayBuffer);
+    const sheet = xlsx.worksheets.find((w) => w.name.startsWith('Imports'))!;
+    expect(new Decimal(sheet.getRow(2).getCell(6).value as number).toFixed(2)).toBe('880.32');
+  });
+
+  it('January 2027: the CBS (LC 214/2025) with its volumes, "not determinable" while no rate is published, then its rate and amount', async () => {
+    const none = (await api.ok(TP, { p: importer, y: 2027, m: 1, k: '2026-12-19' })).taxPeriod;
+    expect(none.fuelTaxes[0]).toMatchObject({ tax: 'CBS', status: 'RATE_NOT_PUBLISHED', ownProductionVolumeM3: '10.000', importedVolumeM3: '4.000', volumeM3: '14.000', due: null });
+    const sections = csvSections((await exported(2027, 1, 'csv', 'pt-BR', '2026-12-19')).body);
+    const taxes = sections.get('Tributos monofásicos sobre combustíveis (Lei Complementar 214/2025, arts. 172–175)')!;
+    const at = (name: string) => taxes[0].indexOf(name);
+    expect(taxes.slice(1).map((r) => [r[at('Tributo')], r[at('Situação')], r[at('Produção própria vendida no mercado interno (m³)')], r[at('Importado, desembaraçado (m³)')],
+      r[at('Base (m³)')], r[at('Alíquota (R$/m³)')], r[at('Valor (R$)')]])).toEqual([['CBS', 'RATE_NOT_PUBLISHED', '10,000', '4,000', '14,000', '', '']]);
+    expect(taxes[1][at('Valor não determinável porque')]).toContain('nenhuma alíquota por m³ está publicada para estes dias, conforme conhecido em 2026-12-19');
+    expect(taxes[1][at('Fundamento legal')]).toBe(none.fuelTaxes[0].legalBasis);
+    const runs = sections.get('Tributos monofásicos: períodos com uma alíquota')!;
+    expect(runs.slice(1).map((r) => r.slice(0, 4))).toEqual([['CBS', '01/01/2027', '31/01/2027', 'RATE_NOT_PUBLISHED']]);
+    // The imports of 2027 owe no PIS/Cofins-Importação (EC 132/2023): listed with 0,00.
+    expect(fields(sections.get('O mês')!).get('Total devido nas importações (R$)')).toBe('0,00');
+    const pdfNone = (await pdfText((await exported(2027, 1, 'pdf', 'en', '2026-12-19')).body)).replace(/\s+/g, ' ');
+    expect(pdfNone).toContain('CBS on biodiesel — 2027-01');
+    expect(pdfNone).toContain('EC 132/2023, ADCT art. 126 (PIS/Pasep and Cofins extinct); Lei Complementar 214/2025, arts. 172–175.');
+    expect(pdfNone).not.toContain('Decreto 10.527/2020, arts. 5º–6º');
+    expect(pdfNone).toContain('CBS RATE_NOT_PUBLISHED 10.000 4.000 14.000');
+    expect(pdfNone).toContain('no rate per m³ is published for these days as known on 2026-12-19');
+
+    await api.ok(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
+      parameter: 'fuel-tax-rate', scope: 'CBS', values: [{ name: 'perM3', value: '187.4567' }], validFrom: '2027-01-01',
+      publishedOn: '2026-12-20', legalBasis: 'Decreto hipotético nº 1/2026, art. 1º (CBS on biodiesel B100, per m³)',
+    } });
+    // 14 × 187,4567 = 2.624,3938 → 2.624,39.
+    const after = (await api.ok(TP, { p: importer, y: 2027, m: 1, k: '2026-12-20' })).taxPeriod;
+    expect(after.fuelTaxes[0]).toMatchObject({ status: 'COMPUTED', ratePerM3: '187.4567', due: '2624.39' });
+    const computed = csvSections((await exported(2027, 1, 'csv', 'en', '2026-12-20')).body, ',').get('Single-phase taxes on fuels (Lei Complementar 214/2025, arts. 172–175)')!;
+    const col = (name: string) => computed[0].indexOf(name);
+    expect([computed[1][col('Status')], computed[1][col('Base (m³)')], computed[1][col('Rate (R$/m³)')], computed[1][col('Amount (R$)')], computed[1][col('Amount not determinable because')]])
+      .toEqual(['COMPUTED', '14.000', '187.4567', '2624.39', '']);
+    expect(computed[1][col('Legal basis')]).toContain('rate: Decreto hipotético nº 1/2026');
+    const pdfAfter = (await pdfText((await exported(2027, 1, 'pdf', 'pt-BR', '2026-12-20')).body)).replace(/\s+/g, ' ');
+    expect(pdfAfter).toContain('CBS sobre biodiesel — 01/2027');
+    expect(pdfAfter).toContain('CBS COMPUTED 10,000 4,000 14,000 187,4567 2624,39');
   });
 });
 
