@@ -51,11 +51,14 @@ function stateOn(grant: GrantFacts, on: IsoDate): { state: GrantState; event?: S
   const until = validUntilOn(grant, on);
   if (on < grant.grantedOn) return { state: 'NOT_YET_GRANTED', until };
   const events = eventsUpTo(grant, on);
+  // Interpretation (docs/LAW.md, "Selo standing"): a cancellation ends the grant for good, so it
+  // is the reason from its day on, after the validity too; a suspension only withholds a validity
+  // still running (art. 4º V), so once that ends the grant is expired, suspended or not.
   const cancelled = events.find((e) => e.kind === SealEventKind.CANCELLED);
   if (cancelled) return { state: 'CANCELLED', event: cancelled, until };
+  if (on > until) return { state: 'EXPIRED', until };
   const lastSuspension = [...events].reverse().find((e) => e.kind === SealEventKind.SUSPENDED || e.kind === SealEventKind.REINSTATED);
   if (lastSuspension?.kind === SealEventKind.SUSPENDED) return { state: 'SUSPENDED', event: lastSuspension, until };
-  if (on > until) return { state: 'EXPIRED', until };
   return { state: 'REGULAR', until };
 }
 

@@ -114,6 +114,24 @@ describe('Producer.sealStanding (art. 6º §2º; docs/LAW.md)', () => {
       ['2026-03-01', false, 'SEAL_CANCELLED', grant],
     ]);
   });
+
+  /**
+   * Art. 4º V (validity) and I (suspension); docs/LAW.md "Selo standing": a grant from 2025-01-01
+   * to 2025-06-30, suspended from 2025-03-01 and never reinstated. Once the validity ends no grant
+   * covers the day: expired, not suspended — in the standing and in programOverview, which reads
+   * it on 31 December.
+   */
+  test('a suspended grant whose validity ended is SEAL_EXPIRED, and EXPIRED in programOverview', async () => {
+    const other = await createProducer(api, 'Biodiesel Suspensa Ltda');
+    const grant = (await api.ok(`mutation($input: GrantSealInput!) { grantSeal(input: $input) { id } }`, { input: { producerId: other, grantedOn: '2025-01-01', validUntil: '2025-06-30', act: 'Portaria MDA 2/2025' } })).grantSeal.id;
+    await api.ok(`mutation($input: SealEventInput!) { recordSealEvent(input: $input) { id } }`, { input: { grantId: grant, kind: 'SUSPENDED', effectiveOn: '2025-03-01' } });
+    const q = `query($id: ID!) { producer(id: $id) { a: sealStanding(on: "2025-06-30") { reason { code } } b: sealStanding(on: "2025-07-01") { reason { code } } c: sealStanding(on: "2025-12-31") { regular grant { id } reason { code } } } }`;
+    expect((await api.ok(q, { id: other })).producer).toEqual({
+      a: { reason: { code: 'SEAL_SUSPENDED' } }, b: { reason: { code: 'SEAL_EXPIRED' } }, c: { regular: false, grant: { id: grant }, reason: { code: 'SEAL_EXPIRED' } },
+    });
+    const o = (await api.ok(`{ programOverview(year: 2025) { producers { producer { id } standing } } }`, {}, { role: 'AUDITOR' })).programOverview;
+    expect(o.producers.find((r: { producer: { id: string } }) => r.producer.id === other)).toEqual({ producer: { id: other }, standing: 'EXPIRED' });
+  });
 });
 
 describe('Producer.regime (Lei 11.116/2005, art. 4º §§1º, 5º)', () => {

@@ -68,3 +68,46 @@ test('the reason says why, with the event reason', () => {
   expect(findingMessage(sealStanding([grant], '2025-06-15').reason)).toContain('suspended since 2025-06-01 (audit)');
   expect(sealStanding([grant], '2025-06-15').reason.legalBasis).toContain('art. 6º §2º');
 });
+
+/**
+ * Art. 4º V (validity) with art. 4º I (suspension, cancellation); docs/LAW.md "Selo standing": a
+ * grant from 2025-01-01 to 2025-06-30, suspended from 2025-03-01 and never reinstated. The
+ * suspension withholds only the validity still running: from 2025-07-01 no grant covers the date,
+ * so the grant is expired, not suspended.
+ */
+test('a suspended grant whose validity has ended is expired, not suspended (art. 4º V)', () => {
+  const suspended: GrantFacts = {
+    id: '3', grantedOn: '2025-01-01', validUntil: '2025-06-30',
+    events: [{ kind: SealEventKind.SUSPENDED, effectiveOn: '2025-03-01', validUntil: null, reason: null }],
+  };
+  expect(at('2025-02-28', [suspended])).toEqual([true, 'SEAL_REGULAR', '3']);
+  expect(at('2025-03-01', [suspended])).toEqual([false, 'SEAL_SUSPENDED', '3']);
+  expect(at('2025-06-30', [suspended])).toEqual([false, 'SEAL_SUSPENDED', '3']);
+  expect(at('2025-07-01', [suspended])).toEqual([false, 'SEAL_EXPIRED', '3']);
+  expect(at('2025-12-31', [suspended])).toEqual([false, 'SEAL_EXPIRED', '3']);
+});
+
+/**
+ * Art. 4º I (cancellation): a cancellation ends the grant for good. Cancelled on 2025-04-01, within
+ * its validity (to 2025-06-30): cancelled on every later day, after the validity too. Cancelled on
+ * 2025-08-01, after the validity ended: expired until then, cancelled from that day.
+ */
+test('a cancellation stays the reason after the validity ends; before it, an ended validity is expiry', () => {
+  const within: GrantFacts = {
+    id: '4', grantedOn: '2025-01-01', validUntil: '2025-06-30',
+    events: [{ kind: SealEventKind.CANCELLED, effectiveOn: '2025-04-01', validUntil: null, reason: null }],
+  };
+  expect(at('2025-03-31', [within])).toEqual([true, 'SEAL_REGULAR', '4']);
+  expect(at('2025-04-01', [within])).toEqual([false, 'SEAL_CANCELLED', '4']);
+  expect(at('2025-07-01', [within])).toEqual([false, 'SEAL_CANCELLED', '4']);
+  expect(at('2025-12-31', [within])).toEqual([false, 'SEAL_CANCELLED', '4']);
+  const after: GrantFacts = {
+    id: '5', grantedOn: '2025-01-01', validUntil: '2025-06-30',
+    events: [
+      { kind: SealEventKind.SUSPENDED, effectiveOn: '2025-03-01', validUntil: null, reason: null },
+      { kind: SealEventKind.CANCELLED, effectiveOn: '2025-08-01', validUntil: null, reason: null },
+    ],
+  };
+  expect(at('2025-07-31', [after])).toEqual([false, 'SEAL_EXPIRED', '5']);
+  expect(at('2025-08-01', [after])).toEqual([false, 'SEAL_CANCELLED', '5']);
+});
