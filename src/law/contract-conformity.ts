@@ -109,7 +109,7 @@ export function signedBefore(contract: Pick<ContractFacts, 'signedOn'>, purchase
   return contract.signedOn <= purchasedOn;
 }
 
-/** Art. 3º §2º II–III; signed late, none of its purchases count (docs/LAW.md). */
+/** Art. 3º §2º II–III: what the contract fails, as `Contract.conformity` lists it (docs/LAW.md). */
 export function contractConformity(
   contract: ContractFacts,
   minimumPrices: readonly Version<MinimumPriceValue>[],
@@ -130,15 +130,19 @@ export function contractConformity(
   return { conforming: findings.length === 0, findings, minimumPrice };
 }
 
-/** Art. 3º §2º II; `perAcquisition`: from 2024 (Portaria MDA 28/2024; docs/LAW.md). */
-export function contractFindingsFromFacts(conformity: Conformity, priorToPurchase: boolean, c: Coverage, signedOn: IsoDate, perAcquisition = false): Finding[] {
+/**
+ * Art. 3º §2º II as one purchase meets it, in every year: signed on or before that purchase
+ * ("firmar previamente", judged per acquisition: a later purchase under a contract signed after an
+ * earlier one still counts), covering it, at a price guaranteeing the PGPAF minimum. Technical
+ * assistance (III) is the producer's obligation, a finding of the year, never a purchase's.
+ */
+export function contractFindingsFromFacts(conformity: Conformity, priorToPurchase: boolean, c: Coverage, signedOn: IsoDate): Finding[] {
   const found: Finding[] = [];
   if (!priorToPurchase) found.push(finding('NO_PRIOR_CONTRACT', message('finding.NO_PRIOR_CONTRACT.signedOn', { signedOn })));
   const notCovering = coverageFinding(c);
   if (notCovering) found.push(notCovering);
   for (const f of conformity.findings) {
-    if (f.code === 'NO_PRIOR_CONTRACT' && (perAcquisition || !priorToPurchase)) continue; // judged per purchase, or already said for it
-    if (f.code === 'NO_TECHNICAL_ASSISTANCE' && perAcquisition) continue; // the producer's obligation: a finding of the year
+    if (f.code === 'NO_PRIOR_CONTRACT' || f.code === 'NO_TECHNICAL_ASSISTANCE') continue; // judged per purchase above; the year's
     found.push(f);
   }
   return found;

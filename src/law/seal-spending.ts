@@ -216,11 +216,11 @@ export interface GroupDecision {
 }
 
 /** Art. 3º §2º I–II, every reason listed; readings in docs/LAW.md. */
-export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: IsoDate, perAcquisition = false): GroupDecision {
+export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: IsoDate): GroupDecision {
   const kind = spendingKindOf(g.purpose);
   const inPriority = isPriorityRegion(g.origin);
   const findings: Finding[] = g.contract
-    ? contractFindingsFromFacts(g.contract.conformity, g.contract.priorToPurchase, g.contract.coverage, g.contract.signedOn, perAcquisition)
+    ? contractFindingsFromFacts(g.contract.conformity, g.contract.priorToPurchase, g.contract.coverage, g.contract.signedOn)
     : [finding('NO_CONTRACT')];
   if (kind === 'OTHER_PRODUCT' && !inPriority) findings.push(finding('OUTSIDE_PRIORITY_REGION'));
   if (kind === 'OTHER_PRODUCT') findings.push(...notInWording(g.segment.from, law, asKnownOn));
@@ -245,6 +245,25 @@ export function decideFomentoGroup(g: FomentoGroup, law: LawBook, asKnownOn: Iso
   if (findings.length) return { counts: false, kind: 'FOMENTO', priorityRegion: inPriority, weighted: ZERO, findings };
   const factor = law.weightingFactor('FOMENTO', g.segment.from, asKnownOn).value;
   return { counts: true, kind: 'FOMENTO', priorityRegion: true, weighted: g.amount.times(factor), findings: [] };
+}
+
+/**
+ * Art. 3º §2º III: the contracts of the year's purchases that do not assure technical assistance,
+ * by id — the producer's obligation, a finding of the year in both models (docs/LAW.md).
+ */
+export function contractsWithoutTechnicalAssistance(purchases: readonly PurchaseGroup[]): string[] {
+  const ids = new Set<string>();
+  for (const g of purchases) {
+    if (!g.contract?.conformity.findings.some((f) => f.code === 'NO_TECHNICAL_ASSISTANCE')) continue;
+    if (g.contract.id === undefined) throw new Error('The year needs the id of each contract (its technical-assistance finding names them)');
+    ids.add(g.contract.id);
+  }
+  return [...ids].sort((a, b) => Number(a) - Number(b));
+}
+
+/** Art. 3º §2º III on the year, naming the contracts. */
+export function technicalAssistanceFinding(contractIds: readonly string[]): Finding[] {
+  return contractIds.length ? [finding('NO_TECHNICAL_ASSISTANCE', message('finding.NO_TECHNICAL_ASSISTANCE.contracts', { contracts: contractIds.join(', ') }))] : [];
 }
 
 /** Art. 4º VI with no member minimum published (docs/LAW.md). */

@@ -2,10 +2,12 @@ import { Version } from './dated';
 import { IsoDate } from './dates';
 import { Decimal, ONE, sum, ZERO } from './decimal';
 import { familyFarmerShare } from './family-farming';
-import { Finding, finding } from './findings';
+import { Finding } from './findings';
 import { LawBook, SpendingKind } from './law-book';
 import { isPriorityRegion } from './municipality';
-import { decideFomentoGroup, decidePurchaseGroup, FomentoGroup, Place, PurchaseGroup, sealBase, sealFinding, sealWordingOf, targetDay } from './seal-spending';
+import {
+  contractsWithoutTechnicalAssistance, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, Place, PurchaseGroup, sealBase, sealFinding, sealWordingOf, targetDay, technicalAssistanceFinding,
+} from './seal-spending';
 import {
   AppliedFactor, CountedItem, ExcludedGroup, MinimumShareRequirement, priorityRegionMinimum, priorityRegionRequirement, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult, verdict,
 } from './seal-year';
@@ -107,13 +109,8 @@ export function weighGroups(facts: Pick<SealComplianceFacts, 'purchases' | 'fome
   const { asKnownOn } = facts;
   const items: CountedItem[] = [];
   const excluded: ExcludedGroup[] = [];
-  const withoutTa = new Set<string>();
   for (const g of facts.purchases) {
-    if (g.contract?.conformity.findings.some((f) => f.code === 'NO_TECHNICAL_ASSISTANCE')) {
-      if (g.contract.id === undefined) throw new Error('A weighted year needs the id of each contract (requirement 3 names them)');
-      withoutTa.add(g.contract.id);
-    }
-    const d = decidePurchaseGroup(g, law, asKnownOn, true);
+    const d = decidePurchaseGroup(g, law, asKnownOn);
     if (!d.counts) excluded.push({ key: g.key, source: 'PURCHASE', findings: d.findings });
     else items.push(weighItem(g.key, d.kind, g, purchaseWeighing(g), law, asKnownOn, g.belowMinimumPrice ?? false));
   }
@@ -122,7 +119,7 @@ export function weighGroups(facts: Pick<SealComplianceFacts, 'purchases' | 'fome
     if (!d.counts) excluded.push({ key: g.key, source: 'FOMENTO', findings: d.findings });
     else items.push(weighItem(g.key, 'FOMENTO', g, { source: 'FOMENTO', place: g.place, product: null, organizationShare: null }, law, asKnownOn));
   }
-  return { items, excluded, withoutTechnicalAssistance: [...withoutTa].sort((a, b) => Number(a) - Number(b)) };
+  return { items, excluded, withoutTechnicalAssistance: contractsWithoutTechnicalAssistance(facts.purchases) };
 }
 
 /**
@@ -176,9 +173,7 @@ export function weightedSealCompliance(facts: SealComplianceFacts, law: LawBook,
 
   const findings = requirementFindings(year, { achievedShare: minimumShare.achievedShare, minimumShare, priorityRegion, model: SealComplianceModel.WEIGHTED }, base.base.lte(0), actualTotal.isZero());
   if (minimumShare.met === null) findings.push(sealFinding('MINIMUM_NOT_PUBLISHED', message('finding.MINIMUM_NOT_PUBLISHED.asKnownOn', { year, asKnownOn, legalBasis: minimumShare.requiredShare.legalBasis })));
-  if (!technicalAssistance.met) {
-    findings.push(finding('NO_TECHNICAL_ASSISTANCE', message('finding.NO_TECHNICAL_ASSISTANCE.contracts', { contracts: withoutTechnicalAssistance.join(', ') })));
-  }
+  findings.push(...technicalAssistanceFinding(withoutTechnicalAssistance));
   for (const b of facts.balancesIn ?? []) findings.push(balanceFinding(b));
   const unpublished = [...new Set(items.flatMap((i) => i.factors.filter((f) => f.value === null).map((f) => f.alinea)))].sort();
   if (unpublished.length) {

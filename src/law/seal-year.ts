@@ -6,7 +6,8 @@ import { Finding } from './findings';
 import { LawBook, PlantLocation, SpendingKind } from './law-book';
 import type { BalanceIn, BalanceOut, SealEvaluation } from './seal-balance';
 import {
-  Base, baseRuleOf, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, GroupDecision, Place, PurchaseGroup, SalesTotals, sealBase, sealFinding, sealWordingOf, targetDay,
+  Base, baseRuleOf, contractsWithoutTechnicalAssistance, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, GroupDecision, Place, PurchaseGroup, SalesTotals, sealBase, sealFinding,
+  sealWordingOf, targetDay, technicalAssistanceFinding,
 } from './seal-spending';
 import { Feedstock, SealBaseRule, SealComplianceModel, SealWeightingFactor } from './types';
 import { message } from './message';
@@ -106,7 +107,7 @@ export interface SealComplianceResult extends Base {
   achievedShare: Decimal;
   minimumShare: MinimumShareRequirement;
   priorityRegion: PriorityRegionRequirement;
-  /** Null in the flat model, where it decides whether purchases count. */
+  /** Null in the flat model, where a contract without it is a finding of the year only. */
   technicalAssistance: TechnicalAssistanceRequirement | null;
   compliant: boolean | null;
   items: CountedItem[];
@@ -227,7 +228,12 @@ export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): Se
     compliant: verdict(minimumShare.met, priorityRegion.met),
     items,
     excluded,
-    findings: requirementFindings(year, { achievedShare, minimumShare, priorityRegion, model: SealComplianceModel.FLAT }, zeroBase, actualTotal.isZero()),
+    // Art. 3º §2º III: the producer's obligation, a finding of the year; the flat model's verdict is
+    // requirement 1's (and 2's) alone (Interpretation, docs/LAW.md).
+    findings: [
+      ...requirementFindings(year, { achievedShare, minimumShare, priorityRegion, model: SealComplianceModel.FLAT }, zeroBase, actualTotal.isZero()),
+      ...technicalAssistanceFinding(contractsWithoutTechnicalAssistance(facts.purchases)),
+    ],
     balance: { broughtIn: [], carriedOut: undefined },
   };
 }

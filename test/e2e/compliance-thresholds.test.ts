@@ -76,7 +76,7 @@ async function sales(producerId: string, list: Array<{ on: string; m3: string; r
 const Q = `query($p: ID!, $y: Int!, $k: Date) { sealCompliance(producerId: $p, year: $y, asKnownOn: $k) {
   salesRevenue exportedValue base familyFarmingAcquisitions otherProductAcquisitions fomento countedTotal priorityRegionAmount
   achievedShare requiredShare shortfall minimumShareMet priorityRegionShare requiredPriorityRegionShare priorityRegionShareMet compliant
-  excluded { id source amount findings { code } } } }`;
+  excluded { id source amount findings { code } } findings { code message } } }`;
 const compliance = async (p: string, year: number, asKnownOn: string | null = null) => (await api.ok(Q, { p, y: year, k: asKnownOn })).sealCompliance;
 
 test('requirement 1 against the unrounded base (art. 3º §3º II–III; docs/LAW.md): a third of the volume exported', async () => {
@@ -150,7 +150,9 @@ test('excluded: every reason that applies to one purchase is listed (docs/LAW.md
   const c = await compliance(p, 2024, FLAT_2024);
   const codes = (id: string) => c.excluded.find((e: any) => e.id === id)?.findings.map((f: any) => f.code);
   expect(codes(otherFromSouth)).toEqual(['NO_CONTRACT', 'OUTSIDE_PRIORITY_REGION', 'SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']);
-  expect(codes(castorUnderBad)).toEqual(['NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING', 'PRICE_BELOW_MINIMUM', 'NO_TECHNICAL_ASSISTANCE']);
+  // Technical assistance (art. 3º §2º III) is the producer's obligation: a finding of the year naming the contract, not the purchase's.
+  expect(codes(castorUnderBad)).toEqual(['NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING', 'PRICE_BELOW_MINIMUM']);
+  expect(c.findings.filter((f: any) => f.code === 'NO_TECHNICAL_ASSISTANCE')).toEqual([{ code: 'NO_TECHNICAL_ASSISTANCE', message: expect.stringContaining(`Contract(s) ${bad} do not`) }]);
   expect(c.excluded.map((e: any) => [e.source, e.amount])).toEqual([['PURCHASE', '700.00'], ['PURCHASE', '800.00']]);
   expect(c.countedTotal).toBe('0.00');
 });

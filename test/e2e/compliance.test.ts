@@ -256,6 +256,35 @@ describe('requirement 1 of the flat model (art. 3º §3º I; 2023): exactly at, 
   });
 });
 
+/**
+ * Art. 3º §2º II–III in a flat year (docs/LAW.md): contracts judged per purchase, technical assistance
+ * the producer's obligation, a finding of the year. 2023, plant in Recife (minimum 30%), base R$
+ * 100.000: contract A signed 2023-03-01 covers purchases of 02-15 (R$ 1.000) and 04-01 (R$ 20.000);
+ * castor R$ 10.000 under contract B, conforming but without technical assistance. By hand: 20.000 +
+ * 10.000 = 30.000 counted, 30.000 / 100.000 = 0,30 ≥ 0,30: compliant, nothing short; the 02-15
+ * purchase excluded (NO_PRIOR_CONTRACT); NO_TECHNICAL_ASSISTANCE on the year, naming B.
+ */
+test('a flat year (2023): judged per purchase, and technical assistance a finding of the year (art. 3º §2º II–III)', async () => {
+  const p = await createProducer(api, 'Usina Contratos 2023', RECIFE);
+  await baseOf100k(p, 2023);
+  const a = await contract(api, p, { farmer: eligibleFarmer, signedOn: '2023-03-01', validFrom: '2023-01-01', validUntil: '2023-12-31' });
+  const b = await contract(api, p, { farmer: eligibleFarmer, signedOn: '2023-01-02', validFrom: '2023-01-02', validUntil: '2023-12-31', feedstock: 'CASTOR_BEAN', technicalAssistance: false });
+  const [feb, apr, castor] = await purchases(api, p, [
+    { on: '2023-02-15', cost: '1000', farmer: eligibleFarmer, contract: a },
+    { on: '2023-04-01', cost: '20000', farmer: eligibleFarmer, contract: a },
+    { on: '2023-05-01', cost: '10000', farmer: eligibleFarmer, contract: b, feedstock: 'CASTOR_BEAN' },
+  ]);
+  const c = await compliance(p, 2023);
+  expect([c.model, c.base, c.countedTotal, c.achievedShare, c.requiredShare, c.shortfall, c.minimumShareMet, c.compliant, c.status])
+    .toEqual(['FLAT', '100000.00', '30000.00', '0.3', '0.3', '0.00', true, true, 'COMPLIANT']);
+  expect(c.excluded).toEqual([{ id: feb, source: 'PURCHASE', amount: '1000.00', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
+  expect(c.findings).toEqual([{ code: 'NO_TECHNICAL_ASSISTANCE' }]);
+  const selo = await api.ok(`query($a: ID!, $c: ID!) { a: purchase(id: $a) { selo { counts findings { code } } } c: purchase(id: $c) { selo { counts findings { code } } } }`, { a: apr, c: castor });
+  expect([selo.a.selo, selo.c.selo]).toEqual([{ counts: true, findings: [] }, { counts: true, findings: [] }]);
+  const message = (await api.ok(`query($p: ID!) { sealCompliance(producerId: $p, year: 2023) { findings { message } } }`, { p })).sealCompliance.findings[0].message;
+  expect(message).toContain(`Contract(s) ${b} do not assure`);
+});
+
 describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the actual priority-region part, year by year', () => {
   // A Nordeste plant with a base of R$ 1.000, actual counted spending of R$ 100.000: soy from Porto
   // Alegre (outside, × 1) plus fomento in Recife (inside, × 30) of X. Weighted, the fomento alone
@@ -294,11 +323,11 @@ describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the actu
 });
 
 describe('a contract over two years (art. 3º §2 II): its first covered purchase may lie in the year before', () => {
-  test('signed after a covered purchase of 2024: from 2024 judged per acquisition, the 2025 purchase after the signing counts; the flat model excluded both', async () => {
+  test('signed after a covered purchase of 2024: judged per acquisition, the 2025 purchase after the signing counts, in both models', async () => {
     const p = await createProducer(api, 'Usina Bianual S.A.', RECIFE);
     await baseOf100k(p);
     const k = await contract(api, p, { farmer: eligibleFarmer, signedOn: '2024-07-01', validFrom: '2024-06-01', validUntil: '2025-12-31' });
-    const [early, later] = await purchases(api, p, [
+    const [early] = await purchases(api, p, [
       { on: '2024-06-15', cost: '2000', farmer: eligibleFarmer, contract: k },
       { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
     ]);
@@ -307,10 +336,11 @@ describe('a contract over two years (art. 3º §2 II): its first covered purchas
     expect([c2025.actualTotal, c2025.countedTotal, c2025.excluded]).toEqual(['3000.00', '12000.00', []]);
     const c2024 = await compliance(p, 2024);
     expect(c2024.excluded).toEqual([{ id: early, source: 'PURCHASE', amount: '2000.00', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
-    // The flat model (as known before 2024-06-28): the contract was not prior to the first purchase it covers, so neither counts.
+    // The flat model (as known before 2024-06-28) judges per acquisition too (art. 3º §2º II; docs/LAW.md):
+    // 2025-03-01 is after the signing of 2024-07-01, so its 3.000 count at factor 1.
     const flat = await compliance(p, 2025, '2024-06-27');
-    expect([flat.model, flat.countedTotal]).toEqual(['FLAT', '0.00']);
-    expect(flat.excluded).toEqual([{ id: later, source: 'PURCHASE', amount: '3000.00', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
+    expect([flat.model, flat.countedTotal, flat.excluded]).toEqual(['FLAT', '3000.00', []]);
+    expect((await compliance(p, 2024, '2024-06-27')).excluded).toEqual([{ id: early, source: 'PURCHASE', amount: '2000.00', findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
   });
 
   test('signed before its first covered purchase of 2024, the same contract counts its 2025 purchase', async () => {

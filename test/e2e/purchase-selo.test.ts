@@ -87,9 +87,10 @@ describe('Purchase.selo agrees with sealCompliance.excluded, reason by reason', 
     });
     // R$ 1.500 for 1.000 kg of soybeans: R$ 1,50/kg, below the PGPAF R$ 2,40 in force on its date.
     expect(await weighed('noTa')).toEqual({ model: 'WEIGHTED', actual: '1500.00', factors: [{ alinea: 'd', value: '4' }], weight: '4', weighted: '6000.00', warnings: [{ code: 'PURCHASE_BELOW_MINIMUM_PRICE' }] });
-    // The flat model (2025 as known before Portaria MDA nº 28/2024): factor 1, no factors by alínea; the contract without technical assistance excludes.
+    // The flat model (2025 as known before Portaria MDA nº 28/2024): factor 1, no factors by alínea; technical assistance
+    // is the producer's obligation there too (art. 3º §2º III; docs/LAW.md): the purchase counts, the year names the contract.
     const flat = (await api.ok(`query($id: ID!) { purchase(id: $id) { selo(asKnownOn: "2024-06-27") { model counts weight weighted factors { alinea } findings { code } } } }`, { id: ids.noTa })).purchase.selo;
-    expect(flat).toEqual({ model: 'FLAT', counts: false, weight: null, weighted: null, factors: [], findings: [{ code: 'NO_TECHNICAL_ASSISTANCE' }] });
+    expect(flat).toEqual({ model: 'FLAT', counts: true, weight: '1', weighted: '1500.00', factors: [], findings: [] });
     expect((await api.ok(`query($id: ID!) { purchase(id: $id) { selo(asKnownOn: "2024-06-27") { model counts weight weighted } } }`, { id: ids.aRecife })).purchase.selo)
       .toEqual({ model: 'FLAT', counts: true, weight: '1', weighted: '30000.00' });
   });
@@ -118,7 +119,7 @@ describe('Purchase.selo agrees with sealCompliance.excluded, reason by reason', 
 });
 
 describe('a contract over two years (art. 3º §2 II): the first purchase it covers, as the year finds it', () => {
-  test('covered first in 2024 before its signing: the 2025 purchase is NO_PRIOR_CONTRACT in the flat model and counts weighted, in Purchase.selo as in sealCompliance', async () => {
+  test('covered first in 2024 before its signing: the 2025 purchase counts in both models, the 2024 one is NO_PRIOR_CONTRACT, in Purchase.selo as in sealCompliance', async () => {
     const p = await createProducer(api, 'Usina Selo Bianual', RECIFE);
     const k = await contract(api, p, { farmer: eligibleFarmer, signedOn: '2024-07-01', validFrom: '2024-06-01', validUntil: '2025-12-31' });
     const [early, later] = await purchases(api, p, [
@@ -126,11 +127,12 @@ describe('a contract over two years (art. 3º §2 II): the first purchase it cov
       { on: '2025-03-01', cost: '3000', farmer: eligibleFarmer, contract: k },
     ]);
     const codes = (s: { findings: Array<{ code: string }> }) => s.findings.map((f) => f.code);
-    // Flat (2025 as known on 2024-06-27): the contract was signed after the first purchase it covers (2024-06-15).
+    // Flat (2025 as known on 2024-06-27), judged per acquisition too (art. 3º §2º II; docs/LAW.md): 2025-03-01 is after the signing.
     const flat = await selo(later, '2024-06-27');
-    expect([flat.year, flat.counts, codes(flat)]).toEqual([2025, false, ['NO_PRIOR_CONTRACT']]);
+    expect([flat.year, flat.counts, codes(flat)]).toEqual([2025, true, []]);
     const flatYear = (await api.ok(`query($p: ID!) { sealCompliance(producerId: $p, year: 2025, asKnownOn: "2024-06-27") { excluded { id findings { code } } } }`, { p })).sealCompliance;
-    expect(flatYear.excluded).toEqual([{ id: later, findings: [{ code: 'NO_PRIOR_CONTRACT' }] }]);
+    expect(flatYear.excluded).toEqual([]);
+    expect(codes(await selo(early, '2024-06-27'))).toEqual(['NO_PRIOR_CONTRACT']);
     // Weighted (from 2024 judged per acquisition): 2025-03-01 is after the signing and counts; 2024-06-15 does not.
     expect(await selo(later)).toEqual({ year: 2025, asKnownOn: KNOWN, counts: true, kind: 'FAMILY_FARMING_ACQUISITION', priorityRegion: true, findings: [] });
     expect(codes(await selo(early))).toEqual(['NO_PRIOR_CONTRACT']);

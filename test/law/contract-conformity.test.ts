@@ -106,16 +106,24 @@ describe('a purchase under a contract (art. 3º §2 II)', () => {
     expect(contractFindings(conforming, { ...purchase, purchasedOn: '2025-12-31' })).toEqual([]);
   });
 
-  test('a later purchase under a contract signed after its first covered purchase does not count either: the contract does not conform', () => {
+  // Art. 3º §2º II "firmar previamente", judged per acquisition in every year (docs/LAW.md): the
+  // contract lists its late signing (Contract.conformity), but a purchase after the signing counts.
+  test('a later purchase under a contract signed after its first covered purchase counts: judged per acquisition', () => {
     const late = { facts: contract(), conformity: contractConformity(contract(), [], '2025-01-05', KNOWN) };
-    expect(codes(contractFindings(late, purchase))).toEqual(['NO_PRIOR_CONTRACT']);
+    expect(codes(late.conformity.findings)).toEqual(['NO_PRIOR_CONTRACT']);
     expect(findingMessage(late.conformity.findings[0])).toContain('after the first purchase it covers (2025-01-05)');
+    expect(contractFindings(late, purchase)).toEqual([]); // 2025-03-01, after the signing of 2025-01-10
+    expect(codes(contractFindings(late, { ...purchase, purchasedOn: '2025-01-09' }))).toEqual(['NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING']);
   });
 
-  test('the contract\'s own failures come with the purchase\'s', () => {
-    const bad = contract({ technicalAssistance: false });
-    const f = contractFindings({ facts: bad, conformity: contractConformity(bad, [], null, KNOWN) }, { ...purchase, feedstock: Feedstock.PALM });
-    expect(codes(f)).toEqual(['CONTRACT_NOT_COVERING', 'NO_TECHNICAL_ASSISTANCE']);
+  // Art. 3º §2º III: technical assistance is the producer's obligation, a finding of the year
+  // (docs/LAW.md), not a reason a purchase does not count; the price (II) still is.
+  test('the contract\'s own price failure comes with the purchase\'s; its missing technical assistance does not', () => {
+    const bad = contract({ technicalAssistance: false, pricePerKg: new Decimal('2.39') });
+    const conformity = contractConformity(bad, [price('2.40', '2025-01-01', '2025-12-31', '2024-12-20', '1')], null, KNOWN);
+    expect(codes(conformity.findings)).toEqual(['PRICE_BELOW_MINIMUM', 'NO_TECHNICAL_ASSISTANCE']);
+    const f = contractFindings({ facts: bad, conformity }, { ...purchase, feedstock: Feedstock.PALM });
+    expect(codes(f)).toEqual(['CONTRACT_NOT_COVERING', 'PRICE_BELOW_MINIMUM']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { findingMessage } from '../../src/i18n/finding-message';
 import { Conformity } from '../../src/law/contract-conformity';
 import { Decimal } from '../../src/law/decimal';
 import { farmerEligibility, organizationHabilitation } from '../../src/law/family-farming';
@@ -162,17 +163,20 @@ describe('what counts (art. 3º §2 I–III)', () => {
     expect(codes(r.excluded[1].findings)).toEqual(['OUTSIDE_PRIORITY_REGION']);
   });
 
+  // Art. 3º §2º III is the producer's obligation (docs/LAW.md): the contract's missing technical
+  // assistance is a finding of the year naming it, not one of the purchase's reasons.
   test('a supplier without a valid registration and under a non-conforming contract: all the reasons', () => {
-    const bad: Conformity = { conforming: false, findings: [{ code: 'NO_TECHNICAL_ASSISTANCE', legalBasis: null }], minimumPrice: null };
+    const bad: Conformity = { conforming: false, findings: [{ code: 'PRICE_BELOW_MINIMUM', legalBasis: null }, { code: 'NO_TECHNICAL_ASSISTANCE', legalBasis: null }], minimumPrice: null };
     const r = sealCompliance(facts({
       purchases: [group('10', {
         key: 'x',
         supplier: { kind: SupplierKind.FAMILY_FARMER, registrationValid: false, lateDap: false, organization: null },
-        contract: { signedOn: '2025-05-01', conformity: bad, priorToPurchase: false, coverage: { date: false, feedstock: true, counterparty: true } },
+        contract: { id: '12', signedOn: '2025-05-01', conformity: bad, priorToPurchase: false, coverage: { date: false, feedstock: true, counterparty: true } },
       })],
     }), LAW);
-    expect(codes(r.excluded[0].findings)).toEqual(['NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING', 'NO_TECHNICAL_ASSISTANCE', 'SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']);
+    expect(codes(r.excluded[0].findings)).toEqual(['NO_PRIOR_CONTRACT', 'CONTRACT_NOT_COVERING', 'PRICE_BELOW_MINIMUM', 'SUPPLIER_NOT_ELIGIBLE', 'REGISTRATION_NOT_VALID']);
     expect(r.countedTotal.toFixed()).toBe('0');
+    expect(codes(r.findings)).toContain('NO_TECHNICAL_ASSISTANCE');
   });
 });
 
@@ -237,4 +241,39 @@ describe('weighting factors in force on each item\'s date (docs/LAW.md)', () => 
     expect(r.fomento.toFixed()).toBe('200');
     expect(r.countedTotal.toFixed()).toBe('300');
   });
+});
+
+/**
+ * Decreto 10.527/2020 art. 3º §2º II–III in a flat year (docs/LAW.md): contracts are judged per
+ * acquisition and technical assistance is the producer's obligation, a finding of the year. 2023,
+ * plant in Recife (Nordeste, minimum 30 %), base R$ 100.000: contract 1 signed 2023-03-01 covers
+ * purchases of 02-15 (R$ 1.000, before the signing) and 04-01 (R$ 20.000); castor R$ 10.000 under
+ * contract 2, conforming but for technical assistance. By hand: 20.000 + 10.000 = 30.000 counted,
+ * 30.000 / 100.000 = 0,30 ≥ 0,30: compliant; the 02-15 purchase excluded (NO_PRIOR_CONTRACT); the
+ * missing assistance a finding of the year naming contract 2.
+ */
+test('flat year: judged per purchase, technical assistance a finding of the year (art. 3º §2º II–III)', () => {
+  const YEAR_2023 = { from: '2023-01-01', to: '2023-12-31' };
+  const late: Conformity = { conforming: false, findings: [{ code: 'NO_PRIOR_CONTRACT', legalBasis: null }], minimumPrice: null };
+  const noTa: Conformity = { conforming: false, findings: [{ code: 'NO_TECHNICAL_ASSISTANCE', legalBasis: null }], minimumPrice: null };
+  const covering = { date: true, feedstock: true, counterparty: true };
+  const under = (id: string, conformity: Conformity, priorToPurchase: boolean, signedOn = '2023-03-01') => ({ id, signedOn, conformity, priorToPurchase, coverage: covering });
+  const r = sealCompliance(facts({
+    year: 2023, plant: NORTHEAST, sales: { ownRevenue: d('100000'), ownVolume: d('100'), exportedVolume: d('0') },
+    purchases: [
+      group('1000', { key: 'feb', origin: NORTHEAST, segment: YEAR_2023, contract: under('1', late, false) }),
+      group('20000', { key: 'apr', origin: NORTHEAST, segment: YEAR_2023, contract: under('1', late, true) }),
+      group('10000', { key: 'castor', origin: NORTHEAST, segment: YEAR_2023, contract: under('2', noTa, true, '2023-01-02') }),
+    ],
+  }), LAW);
+  expect(r.model).toBe('FLAT');
+  expect(r.minimumShare.requiredShare.value?.toFixed()).toBe('0.3');
+  expect([r.base, r.countedTotal, r.achievedShare, r.minimumShare.shortfall!].map((x) => x.toFixed())).toEqual(['100000', '30000', '0.3', '0']);
+  expect(r.minimumShare.met).toBe(true);
+  expect(r.compliant).toBe(true);
+  expect(r.excluded.map((e) => [e.key, codes(e.findings)])).toEqual([['feb', ['NO_PRIOR_CONTRACT']]]);
+  expect(r.items.map((i) => i.key)).toEqual(['apr', 'castor']);
+  const ta = r.findings.filter((f) => f.code === 'NO_TECHNICAL_ASSISTANCE');
+  expect(ta).toHaveLength(1);
+  expect(findingMessage(ta[0])).toMatch(/^Contract\(s\) 2 do not assure/);
 });

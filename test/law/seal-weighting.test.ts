@@ -293,10 +293,12 @@ describe('contracts and technical assistance from 2024 (decree art. 3º §2º II
     expect(r.excluded.map((e) => codes(e.findings))).toEqual([['NO_PRIOR_CONTRACT']]);
   });
 
-  test('the flat model (2024 as known before 2024-06-28) kept the contract-level reading: neither counts', () => {
+  // Art. 3º §2º II, judged per acquisition in every year (docs/LAW.md): the flat model too.
+  test('the flat model (2024 as known before 2024-06-28) judges per acquisition too: the purchase after the signing counts', () => {
     const r = run({ year: 2024, asKnownOn: '2024-06-01', purchases: purchases.map((p) => ({ ...p, segment: { from: '2024-01-01', to: '2024-12-31' } })) });
-    expect(r.actualTotal.toFixed()).toBe('0');
-    expect(r.excluded).toHaveLength(2);
+    expect(r.model).toBe('FLAT');
+    expect(r.actualTotal.toFixed()).toBe('200');
+    expect(r.excluded.map((e) => codes(e.findings))).toEqual([['NO_PRIOR_CONTRACT']]);
   });
 
   test('requirement 3: a contract without technical assistance leaves its purchases counted and gives a finding of the year naming it', () => {

@@ -177,10 +177,10 @@ export class SealComplianceType {
   @Field(() => SealComplianceStatus, { description: 'COMPLIANT, NOT_COMPLIANT; while none fails and one cannot be judged, INCOMPLETE (items await a factor) or NOT_ESTABLISHED (the minimum weighted percentage is not published).' }) status: SealComplianceStatus;
   @Field(() => SealMinimumShareType, { description: 'Requirement 1, with requiredShare and compliant null while the minimum is not published.' }) minimumShare: SealMinimumShareType;
   @Field(() => SealPriorityRegionRequirementType, { description: 'Requirement 2, on actual values.' }) priorityRegion: SealPriorityRegionRequirementType;
-  @Field(() => SealTechnicalAssistanceType, { nullable: true, description: 'Requirement 3 (weighted model); null under the flat model, where a contract without technical assistance excludes its purchases.' }) technicalAssistance: SealTechnicalAssistanceType | null;
+  @Field(() => SealTechnicalAssistanceType, { nullable: true, description: 'Requirement 3 (weighted model); null under the flat model, where a contract without technical assistance is the finding NO_TECHNICAL_ASSISTANCE of the year alone (its purchases still count).' }) technicalAssistance: SealTechnicalAssistanceType | null;
   @Field(() => SealBalanceType, { nullable: true, description: 'Balances brought in and carried out (weighted model, Portaria MDA nº 28/2024, art. 58); null under the flat model.' }) balance: SealBalanceType | null;
   @Field(() => [SealSpendingItemType], { description: 'Every counted item: its actual value, each factor applied and its weighted value; purchases first.' }) spending: SealSpendingItemType[];
   /** SealComplianceResolver.excluded: a page of them, or all. */
   excluded: ExcludedItemType[];
-  @Field(() => [FindingType], { description: 'Findings about the year: ZERO_BASE, NO_COUNTED_SPENDING, MINIMUM_SHARE_NOT_REACHED, PRIORITY_REGION_SHARE_NOT_REACHED, MINIMUM_NOT_PUBLISHED, WEIGHTING_FACTOR_NOT_PUBLISHED, PURCHASE_BELOW_MINIMUM_PRICE, NO_TECHNICAL_ASSISTANCE (weighted model: the producer\'s obligation).' }) findings: FindingType[];
+  @Field(() => [FindingType], { description: 'Findings about the year: ZERO_BASE, NO_COUNTED_SPENDING, MINIMUM_SHARE_NOT_REACHED, PRIORITY_REGION_SHARE_NOT_REACHED, MINIMUM_NOT_PUBLISHED, WEIGHTING_FACTOR_NOT_PUBLISHED, PURCHASE_BELOW_MINIMUM_PRICE, NO_TECHNICAL_ASSISTANCE (the producer\'s obligation, naming the contracts without it).' }) findings: FindingType[];
 }

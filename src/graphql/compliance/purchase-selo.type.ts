@@ -26,7 +26,7 @@ export class PurchaseSeloStatusType {
   @Field({ description: 'The purchase counts toward the year\'s counted spending (art. 3º §2 I a or b).' }) counts: boolean;
   @Field(() => SeloSpendingKind, { description: 'Kind of spending by the purchase\'s purpose: (a) raw material for biodiesel or (b) another product.' }) kind: SeloSpendingKind;
   @Field({ description: 'Produced in the North, Northeast or Semiárido (origin municipality): a counted purchase is part of the priority-region spending (Portaria Interministerial MME/MDA nº 2/2023).' }) priorityRegion: boolean;
-  @Field(() => [FindingType], { description: 'Every reason it does not count (NO_CONTRACT, NO_PRIOR_CONTRACT, CONTRACT_NOT_COVERING, PRICE_BELOW_MINIMUM, NO_TECHNICAL_ASSISTANCE under the flat model, OUTSIDE_PRIORITY_REGION, SUPPLIER_NOT_ELIGIBLE, REGISTRATION_NOT_VALID, MEMBER_SHARE_BELOW_MINIMUM, DAP_ISSUED_AFTER_CUTOFF); empty when it counts.' }) findings: Finding[];
+  @Field(() => [FindingType], { description: 'Every reason it does not count (NO_CONTRACT, NO_PRIOR_CONTRACT, CONTRACT_NOT_COVERING, PRICE_BELOW_MINIMUM, OUTSIDE_PRIORITY_REGION, SUPPLIER_NOT_ELIGIBLE, REGISTRATION_NOT_VALID, MEMBER_SHARE_BELOW_MINIMUM, DAP_ISSUED_AFTER_CUTOFF); empty when it counts.' }) findings: Finding[];
   @Field(() => SealComplianceModel, { description: 'The model of its year as known on asKnownOn: FLAT or WEIGHTED (Portaria MDA nº 28/2024).' }) model: SealComplianceModel;
   @Money() @Field(() => DecimalScalar, { description: 'Its cost as recorded, in reais.' }) actual: Decimal;
   @Field(() => [SealAppliedFactorType], { description: 'When it counts under the weighted model: each factor applied, by alínea; else empty.' }) factors: SealAppliedFactorType[];

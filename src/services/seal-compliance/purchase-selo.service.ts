@@ -91,7 +91,7 @@ export class PurchaseSeloService {
       const organizations = await organizationFacts(em, [...new Set(rows.map((r) => r.membership_id).filter((id) => id !== '0'))]);
       for (const r of rows) {
         const g = purchaseGroupOf(r, conformities, organizations, (i) => segments[i - 1]);
-        const d = decidePurchaseGroup(g, law, b.asKnownOn, weighted);
+        const d = decidePurchaseGroup(g, law, b.asKnownOn);
         const item = d.counts && weighted ? weighItem(g.key, d.kind, g, purchaseWeighing(g), law, b.asKnownOn, g.belowMinimumPrice) : null;
         const weight = item ? item.weight : d.counts ? d.weighted.div(g.amount) : null;
         answers.set(`${r.id}|${b.asKnownOn}`, {
