@@ -62,6 +62,7 @@ export const enFindings = {
   'finding.PRICE_BELOW_MINIMUM.prices': 'The contract price of R$ {{price}} per kg is below the PGPAF minimum price of R$ {{minimum}} per kg in force on {{signedOn}} ({{legalBasis}}).',
   'finding.REGISTRATION_NOT_VALID.farmer': 'No DAP or CAF valid on {{on}}.',
   'finding.REGISTRATION_NOT_VALID.organization': 'No DAP or CAF jurídica valid on {{on}}.',
+  'finding.DAP_ISSUED_AFTER_CUTOFF.count': '{{count}} counted purchase(s) of the year were bought from a family farmer whose DAP starts after 2022-10-31, when DAP issuance ended (kept and counted by its dates; to be checked).',
   'finding.DAP_ISSUED_AFTER_CUTOFF.dap': 'DAP {{number}} starts on {{validFrom}}, after {{cutoff}}, when DAP issuance ended.',
   'finding.MEMBER_SHARE_BELOW_MINIMUM.share': '{{familyFarmers}} of {{members}} members are family farmers ({{share}}), below the minimum {{minimum}}.',
   'finding.MINIMUM_SHARE_NOT_REACHED.share': 'Counted spending is {{share}} of the base, below the minimum {{minimum}} for the plant region ({{legalBasis}}).',

@@ -60,6 +60,7 @@ export const ptBRFindings: Record<keyof typeof enFindings, string> = {
   'finding.PRICE_BELOW_MINIMUM.prices': 'O preço do contrato, R$ {{price}} por kg, está abaixo do preço mínimo da PGPAF, R$ {{minimum}} por kg, em vigor em {{signedOn}} ({{legalBasis}}).',
   'finding.REGISTRATION_NOT_VALID.farmer': 'Nenhuma DAP ou CAF válida em {{on}}.',
   'finding.REGISTRATION_NOT_VALID.organization': 'Nenhuma DAP ou CAF jurídica válida em {{on}}.',
+  'finding.DAP_ISSUED_AFTER_CUTOFF.count': '{{count}} compra(s) computada(s) do ano foram feitas de agricultor familiar cuja DAP começa depois de 2022-10-31, quando a emissão de DAP terminou (mantida e computada pelas suas datas; a verificar).',
   'finding.DAP_ISSUED_AFTER_CUTOFF.dap': 'A DAP {{number}} começa em {{validFrom}}, depois de {{cutoff}}, quando a emissão de DAP terminou.',
   'finding.MEMBER_SHARE_BELOW_MINIMUM.share': '{{familyFarmers}} de {{members}} associados são agricultores familiares ({{share}}), abaixo do mínimo {{minimum}}.',
   'finding.MINIMUM_SHARE_NOT_REACHED.share': 'Os gastos computados são {{share}} da base, abaixo do mínimo {{minimum}} para a região da usina ({{legalBasis}}).',

@@ -2,7 +2,7 @@ import { Version } from './dated';
 import { IsoDate } from './dates';
 import { LawBook } from './law-book';
 import { balanceOut } from './seal-balance';
-import { memberMinimumFindings, targetDay } from './seal-spending';
+import { lateDapFindings, memberMinimumFindings, targetDay } from './seal-spending';
 import { weightedSealCompliance } from './seal-weighting';
 import { flatSealCompliance, SealComplianceFacts, SealComplianceResult } from './seal-year';
 
@@ -25,10 +25,10 @@ export function sealCompliance(facts: SealComplianceFacts, law: LawBook): SealCo
   const memberMinimum = memberMinimumFindings(facts.purchases, law, facts.asKnownOn);
   if (!model) {
     const flat = flatSealCompliance(facts, law);
-    return { ...flat, findings: [...flat.findings, ...memberMinimum] };
+    return { ...flat, findings: [...flat.findings, ...memberMinimum, ...lateDapFindings(flat.items)] };
   }
   const r = weightedSealCompliance(facts, law, model);
   // Art. 58: the year's own balance, where its balances carry.
   const carriedOut = balanceOut(r, law, facts.evaluation ?? null);
-  return { ...r, findings: [...r.findings, ...memberMinimum], balance: { ...r.balance, carriedOut } };
+  return { ...r, findings: [...r.findings, ...memberMinimum, ...lateDapFindings(r.items)], balance: { ...r.balance, carriedOut } };
 }

@@ -212,7 +212,10 @@ export interface GroupDecision {
   /** Requirement 2. */
   priorityRegion: boolean;
   weighted: Decimal;
+  /** Why it does not count; empty when it counts. */
   findings: Finding[];
+  /** When it counts, what does not exclude it but must be said of it (DAP_ISSUED_AFTER_CUTOFF). */
+  warnings: Finding[];
 }
 
 /** Art. 3º §2º I–II, every reason listed; readings in docs/LAW.md. */
@@ -226,9 +229,11 @@ export function decidePurchaseGroup(g: PurchaseGroup, law: LawBook, asKnownOn: I
   if (kind === 'OTHER_PRODUCT') findings.push(...notInWording(g.segment.from, law, asKnownOn));
   const supplier = supplierDecision(g.supplier, () => law.cooperativeMinFamilyFarmerShare(g.segment.from, asKnownOn)?.value ?? null);
   const counts = findings.length === 0 && supplier.eligible;
-  if (!counts) return { counts, kind, priorityRegion: inPriority, weighted: ZERO, findings: [...findings, ...supplier.findings] };
+  if (!counts) return { counts, kind, priorityRegion: inPriority, weighted: ZERO, findings: [...findings, ...supplier.findings], warnings: [] };
   const factor = law.weightingFactor(kind, g.segment.from, asKnownOn).value;
-  return { counts, kind, priorityRegion: inPriority, weighted: g.amount.times(factor), findings: [] };
+  // Portaria MAPA 174/2022: an eligible supplier's only finding is a DAP issued after the cutoff,
+  // kept and counted by its dates; the counted purchase still says it (docs/LAW.md).
+  return { counts, kind, priorityRegion: inPriority, weighted: g.amount.times(factor), findings: [], warnings: supplier.findings };
 }
 
 /** (b) and (c) count only from Decreto 11.902/2024's wording. */
@@ -242,9 +247,9 @@ function notInWording(on: IsoDate, law: LawBook, asKnownOn: IsoDate): Finding[] 
 export function decideFomentoGroup(g: FomentoGroup, law: LawBook, asKnownOn: IsoDate): GroupDecision {
   const inPriority = isPriorityRegion(g.place);
   const findings = [...(inPriority ? [] : [finding('OUTSIDE_PRIORITY_REGION')]), ...notInWording(g.segment.from, law, asKnownOn)];
-  if (findings.length) return { counts: false, kind: 'FOMENTO', priorityRegion: inPriority, weighted: ZERO, findings };
+  if (findings.length) return { counts: false, kind: 'FOMENTO', priorityRegion: inPriority, weighted: ZERO, findings, warnings: [] };
   const factor = law.weightingFactor('FOMENTO', g.segment.from, asKnownOn).value;
-  return { counts: true, kind: 'FOMENTO', priorityRegion: true, weighted: g.amount.times(factor), findings: [] };
+  return { counts: true, kind: 'FOMENTO', priorityRegion: true, weighted: g.amount.times(factor), findings: [], warnings: [] };
 }
 
 /**
@@ -264,6 +269,15 @@ export function contractsWithoutTechnicalAssistance(purchases: readonly Purchase
 /** Art. 3º §2º III on the year, naming the contracts. */
 export function technicalAssistanceFinding(contractIds: readonly string[]): Finding[] {
   return contractIds.length ? [finding('NO_TECHNICAL_ASSISTANCE', message('finding.NO_TECHNICAL_ASSISTANCE.contracts', { contracts: contractIds.join(', ') }))] : [];
+}
+
+/**
+ * Portaria MAPA 174/2022 on the year: how many counted purchases were bought from a farmer whose
+ * DAP was issued after the cutoff (kept and counted; for the analyst to check).
+ */
+export function lateDapFindings(items: ReadonlyArray<{ count: number; findings: readonly Finding[] }>): Finding[] {
+  const count = items.filter((i) => i.findings.some((f) => f.code === 'DAP_ISSUED_AFTER_CUTOFF')).reduce((n, i) => n + i.count, 0);
+  return count ? [finding('DAP_ISSUED_AFTER_CUTOFF', message('finding.DAP_ISSUED_AFTER_CUTOFF.count', { count }))] : [];
 }
 
 /** Art. 4º VI with no member minimum published (docs/LAW.md). */

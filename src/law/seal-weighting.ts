@@ -63,9 +63,9 @@ export function weightOf(factors: readonly AppliedFactor[]): Decimal | null {
   return factors.reduce<Decimal | null>((w, f) => (w && f.value ? w.times(f.value) : null), ONE);
 }
 
-/** The findings of a counted item that do not exclude it. */
-function itemFindings(factors: readonly AppliedFactor[], belowMinimumPrice: boolean): Finding[] {
-  const findings: Finding[] = [];
+/** The findings of a counted item that do not exclude it: the decision's warnings first. */
+function itemFindings(factors: readonly AppliedFactor[], belowMinimumPrice: boolean, warnings: readonly Finding[]): Finding[] {
+  const findings: Finding[] = [...warnings];
   for (const f of factors) {
     if (f.value === null) findings.push(sealFinding('WEIGHTING_FACTOR_NOT_PUBLISHED', message('finding.WEIGHTING_FACTOR_NOT_PUBLISHED.factor', { alinea: f.alinea, legalBasis: f.legalBasis })));
   }
@@ -82,13 +82,14 @@ export function purchaseWeighing(g: PurchaseGroup): WeighingFacts {
 /** One counted item of the weighted model: its actual value, each factor applied and its weighted value. */
 export function weighItem(
   key: string, kind: SpendingKind, g: PurchaseGroup | FomentoGroup, facts: WeighingFacts, law: LawBook, asKnownOn: IsoDate, belowMinimumPrice = false,
+  warnings: readonly Finding[] = [],
 ): CountedItem {
   const factors = appliedFactors(facts, law, g.segment.from, asKnownOn);
   const weight = weightOf(factors);
   return {
     key, source: facts.source, kind, count: g.count, place: facts.place, product: facts.product, organizationShare: facts.organizationShare,
     on: g.segment.from, actual: g.amount, factors, weight, weighted: weight && g.amount.times(weight), priorityRegion: isPriorityRegion(facts.place),
-    findings: itemFindings(factors, belowMinimumPrice),
+    findings: itemFindings(factors, belowMinimumPrice, warnings),
   };
 }
 
@@ -112,7 +113,7 @@ export function weighGroups(facts: Pick<SealComplianceFacts, 'purchases' | 'fome
   for (const g of facts.purchases) {
     const d = decidePurchaseGroup(g, law, asKnownOn);
     if (!d.counts) excluded.push({ key: g.key, source: 'PURCHASE', findings: d.findings });
-    else items.push(weighItem(g.key, d.kind, g, purchaseWeighing(g), law, asKnownOn, g.belowMinimumPrice ?? false));
+    else items.push(weighItem(g.key, d.kind, g, purchaseWeighing(g), law, asKnownOn, g.belowMinimumPrice ?? false, d.warnings));
   }
   for (const g of facts.fomento) {
     const d = decideFomentoGroup(g, law, asKnownOn);

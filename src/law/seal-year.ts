@@ -192,7 +192,7 @@ export function flatSealCompliance(facts: SealComplianceFacts, law: LawBook): Se
     counted[d.kind].push(g.amount);
     items.push({
       key, source, kind: d.kind, count: g.count, place, product: 'product' in g ? g.product ?? null : null, organizationShare: null, on: g.segment.from,
-      actual: g.amount, factors: [], weight: g.amount.isZero() ? ONE : d.weighted.div(g.amount), weighted: d.weighted, priorityRegion: d.priorityRegion, findings: [],
+      actual: g.amount, factors: [], weight: g.amount.isZero() ? ONE : d.weighted.div(g.amount), weighted: d.weighted, priorityRegion: d.priorityRegion, findings: d.warnings,
     });
   };
   for (const g of facts.purchases) take(g.key, 'PURCHASE', g, g.origin, decidePurchaseGroup(g, law, asKnownOn));

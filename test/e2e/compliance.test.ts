@@ -285,6 +285,37 @@ test('a flat year (2023): judged per purchase, and technical assistance a findin
   expect(message).toContain(`Contract(s) ${b} do not assure`);
 });
 
+/**
+ * Portaria MAPA 174/2022 (docs/LAW.md): a DAP issued after 31/10/2022 is kept and counts by its
+ * dates, with DAP_ISSUED_AFTER_CUTOFF wherever the purchase is shown. A farmer with a DAP valid
+ * 2022-11-01 to 2025-12-31, a conforming contract, a purchase of R$ 1.000 on 2025-03-01 produced in
+ * Recife: counted, 1.000 × d 4 = 4.000; the item (spending and countedItems), Purchase.selo's
+ * warnings and the year (one counted purchase) carry the finding, as FamilyFarmer.eligibility does.
+ */
+test('a DAP issued after the cutoff: the purchase counts × 4 and says DAP_ISSUED_AFTER_CUTOFF on the item, Purchase.selo and the year', async () => {
+  const p = await createProducer(api, 'Usina DAP Tardia', RECIFE);
+  await baseOf100k(p);
+  const late = await farmer(api, [['DAP', '2022-11-01', '2025-12-31']]);
+  const k = await contract(api, p, { farmer: late });
+  // 400 kg for R$ 1.000 (R$ 2,50/kg, above the PGPAF minimum of R$ 2,40: no other finding).
+  const bought = (await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [{
+    producerId: p, purchasedOn: '2025-03-01', feedstock: 'SOYBEAN', quantityKg: '400', cost: '1000', supplierKind: 'FAMILY_FARMER',
+    familyFarmerId: late, contractId: k, originMunicipalityCode: RECIFE, purpose: 'BIODIESEL_FEEDSTOCK',
+  }] })).recordPurchases[0].id;
+  const c = await compliance(p);
+  expect([c.actualTotal, c.countedTotal, c.excluded]).toEqual(['1000.00', '4000.00', []]);
+  expect(c.spending.map((i: any) => [i.actual, i.weighted, i.findings])).toEqual([['1000.00', '4000.00', [{ code: 'DAP_ISSUED_AFTER_CUTOFF' }]]]);
+  expect(c.findings.filter((f: any) => f.code === 'DAP_ISSUED_AFTER_CUTOFF')).toHaveLength(1);
+  const more = await api.ok(`query($p: ID!, $b: ID!, $f: ID!) {
+    sealCompliance(producerId: $p, year: 2025, asKnownOn: "${KNOWN}") { countedItems { items { id findings { code } } } findings { code message } }
+    purchase(id: $b) { selo(asKnownOn: "${KNOWN}") { counts weighted findings { code } warnings { code } } }
+    familyFarmer(id: $f) { eligibility(on: "2025-03-01") { eligible findings { code } } } }`, { p, b: bought, f: late });
+  expect(more.sealCompliance.countedItems.items).toEqual([{ id: bought, findings: [{ code: 'DAP_ISSUED_AFTER_CUTOFF' }] }]);
+  expect(more.sealCompliance.findings.find((f: any) => f.code === 'DAP_ISSUED_AFTER_CUTOFF').message).toMatch(/^1 counted purchase/);
+  expect(more.purchase.selo).toEqual({ counts: true, weighted: '4000.00', findings: [], warnings: [{ code: 'DAP_ISSUED_AFTER_CUTOFF' }] });
+  expect(more.familyFarmer.eligibility).toEqual({ eligible: true, findings: [{ code: 'DAP_ISSUED_AFTER_CUTOFF' }] });
+});
+
 describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the actual priority-region part, year by year', () => {
   // A Nordeste plant with a base of R$ 1.000, actual counted spending of R$ 100.000: soy from Porto
   // Alegre (outside, × 1) plus fomento in Recife (inside, × 30) of X. Weighted, the fomento alone

@@ -391,3 +391,25 @@ describe('balances (Portaria MDA nº 28/2024, art. 58): the evaluation of 2024 c
     expect(more.sealBalanceCarries('2025-12-31', '2026-01-09')).toBeUndefined();
   });
 });
+
+/**
+ * Portaria MAPA 174/2022 (docs/LAW.md): a DAP whose validity starts after 2022-10-31 is kept and
+ * counts by its dates, with DAP_ISSUED_AFTER_CUTOFF. A purchase of R$ 1.000 in the Nordeste in
+ * 2025 from such a farmer, under a conforming contract: counted, 1.000 × d 4 = 4.000; the item and
+ * the year carry the finding (the year: one counted purchase). So does the flat model.
+ */
+test('a farmer whose DAP was issued after the cutoff: the purchase counts and the item and the year say DAP_ISSUED_AFTER_CUTOFF', () => {
+  const late = bought('1000', { origin: NORTHEAST, supplier: { kind: SupplierKind.FAMILY_FARMER, registrationValid: true, lateDap: true, organization: null } });
+  const { weighted, item, r } = only({ purchases: [late] });
+  expect([r.model, weighted, r.excluded]).toEqual(['WEIGHTED', '4000', []]);
+  expect(codes(item.findings)).toEqual(['DAP_ISSUED_AFTER_CUTOFF']);
+  const year = r.findings.filter((f) => f.code === 'DAP_ISSUED_AFTER_CUTOFF');
+  expect(year.map((f) => findingMessage(f))).toEqual([expect.stringMatching(/^1 counted purchase/)]);
+  const flat = run({ year: 2024, asKnownOn: '2024-06-01', purchases: [{ ...late, segment: { from: '2024-01-01', to: '2024-12-31' } }] });
+  expect([flat.model, flat.countedTotal.toFixed(), codes(flat.items[0].findings)]).toEqual(['FLAT', '1000', ['DAP_ISSUED_AFTER_CUTOFF']]);
+  expect(codes(flat.findings)).toContain('DAP_ISSUED_AFTER_CUTOFF');
+  // Not counted for another reason (no contract): excluded with every reason, the cutoff among them; no year finding.
+  const excluded = run({ purchases: [{ ...late, contract: null }] });
+  expect(codes(excluded.excluded[0].findings)).toEqual(['NO_CONTRACT', 'DAP_ISSUED_AFTER_CUTOFF']);
+  expect(codes(excluded.findings)).not.toContain('DAP_ISSUED_AFTER_CUTOFF');
+});

@@ -32,5 +32,5 @@ export class PurchaseSeloStatusType {
   @Field(() => [SealAppliedFactorType], { description: 'When it counts under the weighted model: each factor applied, by alínea; else empty.' }) factors: SealAppliedFactorType[];
   @Field(() => DecimalScalar, { nullable: true, description: 'When it counts: the product of the factors (1 under the flat model\'s shipped factor); null when it does not count, and while one of its factors has no published figure (alínea a), never read as 1.' }) weight: Decimal | null;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'When it counts: actual × weight, to the centavo; null when it does not count.' }) weighted: Decimal | null;
-  @Field(() => [FindingType], { description: 'When it counts, what does not exclude it: PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED.' }) warnings: Finding[];
+  @Field(() => [FindingType], { description: 'When it counts, what does not exclude it: DAP_ISSUED_AFTER_CUTOFF, PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED.' }) warnings: Finding[];
 }

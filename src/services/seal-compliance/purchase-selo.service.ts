@@ -35,7 +35,7 @@ export interface PurchaseSeloView {
   weight: Decimal | null;
   /** When it counts: actual × weight, to the centavo. */
   weighted: Decimal | null;
-  /** When it counts, what does not exclude it: PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED. */
+  /** When it counts, what does not exclude it: DAP_ISSUED_AFTER_CUTOFF, PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED. */
   warnings: Finding[];
 }
 
@@ -92,12 +92,12 @@ export class PurchaseSeloService {
       for (const r of rows) {
         const g = purchaseGroupOf(r, conformities, organizations, (i) => segments[i - 1]);
         const d = decidePurchaseGroup(g, law, b.asKnownOn);
-        const item = d.counts && weighted ? weighItem(g.key, d.kind, g, purchaseWeighing(g), law, b.asKnownOn, g.belowMinimumPrice) : null;
+        const item = d.counts && weighted ? weighItem(g.key, d.kind, g, purchaseWeighing(g), law, b.asKnownOn, g.belowMinimumPrice, d.warnings) : null;
         const weight = item ? item.weight : d.counts ? d.weighted.div(g.amount) : null;
         answers.set(`${r.id}|${b.asKnownOn}`, {
           year: b.year, asKnownOn: b.asKnownOn, counts: d.counts, kind: d.kind, priorityRegion: d.priorityRegion, findings: d.findings,
           model: weighted ? SealComplianceModel.WEIGHTED : SealComplianceModel.FLAT, actual: g.amount, factors: item?.factors ?? [],
-          weight, weighted: weight && money(g.amount.times(weight)), warnings: item?.findings ?? [],
+          weight, weighted: weight && money(g.amount.times(weight)), warnings: item?.findings ?? d.warnings,
         });
       }
     }
