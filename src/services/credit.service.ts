@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Producer } from '../domain';
 import {
-  applyClaim, ApportionmentMethod, Balance, CBS_FROM, CbsCredit, cbsCredit, ClaimError, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditPart, CreditProduct, CreditSupplier, EfdAcquisition, foldNet,
+  ApportionmentMethod, Balance, CBS_FROM, CbsCredit, cbsCredit, ClaimFacts, ClaimIssue, ClaimKind, Contribution, CreditKind, CreditPart, CreditProduct, CreditSupplier, EfdAcquisition, foldNet,
   monthCbsCredits, monthCredits, MonthCredits,
   GROUP_ORDER, MonthNet, monthsBetween, productOfFeedstock, PurchaseCredit, purchaseCredit, RevenueGroup, RevenuePart, supplierOfKind,
 } from '../law/credits';
@@ -31,8 +31,12 @@ export interface MonthCreditsView extends MonthCredits {
   cbs: CbsCredit[];
   net: MonthNet;
   balances: Balance[];
-  /** Their credits were carried whole. */
+  /** Months whose debit could not be computed (their credits carried whole), and recorded claims the balances no longer support. */
   warnings: string[];
+  /** The recorded claims up to the month, each with the amount its balance gave (less than recorded where `claimIssues` says so). */
+  claims: ClaimFacts[];
+  /** Recorded claims the balances no longer support, up to the month (docs/LAW.md, "Credits, balances and refunds"). */
+  claimIssues: ClaimIssue[];
 }
 
 export interface RecordCreditClaimInput {
@@ -106,13 +110,15 @@ export class CreditService {
     return bound;
   }
 
-  /** The producer is already within the caller's scope. */
-  async ofMonth(producer: Producer, year: number, month: number, asKnownOn: IsoDate): Promise<MonthCreditsView> {
+  /** The producer is already within the caller's scope; `extra`: a claim not yet recorded, folded as if it were (recordClaim's check). */
+  async ofMonth(producer: Producer, year: number, month: number, asKnownOn: IsoDate, extra: ClaimFacts[] = []): Promise<MonthCreditsView> {
     checkMonth(year, month);
     withinHorizon(year, month, 'month');
     const law = await this.lawBook();
     const first = await this.firstMonth(producer.id, year, month);
-    const [claims, elections, incidences] = await readsOn(this.reader, () => this.claims(producer.id), () => this.elections(producer.id), () => this.incidences(producer.id));
+    const [recorded, elections, incidences] = await readsOn(this.reader, () => this.claims(producer.id), () => this.elections(producer.id), () => this.incidences(producer.id));
+    // In the order filed (a stable sort: the recorded ones of a day keep their order, a new one comes after them).
+    const claims = [...recorded, ...extra].sort((a, b) => (a.filedOn < b.filedOn ? -1 : a.filedOn > b.filedOn ? 1 : 0));
     const months = monthsBetween(first, { year, month });
     const inputs = [];
     const warnings: string[] = [];
@@ -146,11 +152,13 @@ export class CreditService {
       });
       last = { credits, purchases: kept ? kept.purchases : cumulative ? [] : purchases, cbs: cbsCredits, method, incidence: incidences.get(m.year) ?? null };
     }
-    const { nets, balances } = foldNet(inputs);
+    const { nets, balances, claims: applied, issues } = foldNet(inputs);
+    // A claim the balances no longer support (a record written after it) is said on its month and after, never an error.
+    for (const i of issues) warnings.push(claimWarning(i));
     const { credits, cbs } = last!;
     return {
       year, month, ...credits, awaiting: [...new Set([...credits.awaiting, ...monthCbsCredits(cbs).awaiting])], method: last!.method, incidence: last!.incidence, purchases: last!.purchases, cbs,
-      net: nets[nets.length - 1], balances, warnings,
+      net: nets[nets.length - 1], balances, warnings, claims: applied, claimIssues: issues,
     };
   }
 
@@ -164,7 +172,8 @@ export class CreditService {
     // A month closed before its parts were kept: the same allocation again, from what it kept.
     const parts = now.parts ?? monthCredits({ purchases: now.purchases, revenue: now.presumed, method: now.method, law: await this.lawBook(), asKnownOn }).parts!;
     return {
-      year, month, lines: now.lines, net: now.net, before, after: now.balances, claims: (await this.claims(producer.id)).filter((c) => c.filedOn <= end),
+      // The claims as the balances gave them: a claim beyond its balance is written for what it took (the month's warnings say the rest).
+      year, month, lines: now.lines, net: now.net, before, after: now.balances, claims: now.claims.filter((c) => c.filedOn <= end),
       method: now.method, revenue, acquisitions: await this.acquisitions(producer, parts),
     };
   }
@@ -236,13 +245,11 @@ export class CreditService {
       // Serialise claims of a producer: two at once could each see the same balance.
       await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credit-claim:${producer.id}`]);
       const { year, month } = toYm(filedOn);
-      const before = (await this.within(em, law).ofMonth(producer, year, month, today())).balances;
       const claim: ClaimFacts = { id: 'new', tax: input.tax, originYear: input.originYear, originMonth: input.originMonth, codCred: input.codCred, kind: input.kind, filedOn, amount };
-      try {
-        applyClaim(before.map((b) => ({ ...b })), claim);
-      } catch (error) {
-        if (!(error instanceof ClaimError)) throw error;
-        throw new ConflictError('CREDIT_CLAIM', `The claim cannot be recorded: ${error.reason}`, 'input.amount', { claimReason: error.reason, available: error.available.toFixed() });
+      // Folded as it will be once recorded: against the balance carried into its month, after the claims filed before it.
+      const issue = (await this.within(em, law).ofMonth(producer, year, month, today(), [claim])).claimIssues.find((i) => i.claim === claim);
+      if (issue) {
+        throw new ConflictError('CREDIT_CLAIM', `The claim cannot be recorded: ${issue.reason}`, 'input.amount', { claimReason: issue.reason, available: issue.available.toFixed() });
       }
       const [row]: Array<{ id: string }> = await em.query(
         `INSERT INTO credit_claim (producer_id, tax, origin_year, origin_month, cod_cred, kind, filed_on, amount, document_number)
@@ -369,6 +376,17 @@ function revive(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(revive);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, DECIMAL_KEYS.has(k) && typeof v === 'string' ? new Decimal(v) : revive(v)]));
+}
+
+/** A claim the balances no longer support, in the words of `warnings`. */
+function claimWarning(i: ClaimIssue): string {
+  const c = i.claim;
+  const ym = `${i.year}-${String(i.month).padStart(2, '0')}`;
+  const origin = `${c.tax} ${c.originYear}-${String(c.originMonth).padStart(2, '0')} COD_CRED ${c.codCred}`;
+  const what = i.reason === 'EXCEEDS_BALANCE'
+    ? `exceeds the balance by ${i.excess.toFixed(2)} (${i.available.toFixed(2)} available, taken)`
+    : `${i.reason}: no balance of it is taken (${i.excess.toFixed(2)} unsupported)`;
+  return `${ym}: claim ${c.id} (${c.kind} of ${c.amount.toFixed(2)}, ${origin}, filed ${c.filedOn}) ${what}`;
 }
 
 /** Group 200 where the amount is R$ 0,00 (Lei 11.033/2004, art. 17); reading in docs/LAW.md. */

@@ -141,3 +141,32 @@ test('a family farmer\'s lot recorded with cbsValue 0 (a non-contributor\'s note
     [none.id, 'CREDIT', 'PRESUMED', null, null, '20000.00', '1000.00'],
   ]);
 });
+
+// LC 214/2025, art. 378 III–IV with Lei 10.637/2002, art. 3º § 4º: a claim filed in January 2027 uses the balance carried into
+// January, before January's CBS is offset. November 2026: methanol R$ 100.000,00 (CST 01) and an export → 1.650,00 / 7.600,00
+// under COD_CRED 301, both refunded whole on 05/01/2027; January sells 10 m³: CBS 10 × 100,00 = 1.000,00, nothing left to offset.
+test('a 2026 balance claimed whole in January 2027 is gone before January\'s CBS is offset: 1.000,00 payable, no error', async () => {
+  const id = await createProducer(api, 'Usina do Pedido', RECIFE);
+  await grantSeal(api, id, '2028-12-31');
+  await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [lot(id, '2026-11-05', {
+    feedstock: 'OTHER', purpose: 'OTHER_PRODUCT', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Metanol SA', creditSupplier: 'COMPANY', creditProduct: 'INPUT',
+    pisCofinsCst: '01', icmsValue: '0',
+  })] });
+  await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, { i: [{ producerId: id, soldOn: '2026-11-20', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'EXPORT' }] });
+  const CLAIM = `mutation($i: RecordCreditClaimInput!) { recordCreditClaim(input: $i) { amount } }`;
+  for (const [tax, amount] of [['PIS', '1650.00'], ['COFINS', '7600.00']]) {
+    await api.ok(CLAIM, { i: { producerId: id, tax, originYear: 2026, originMonth: 11, codCred: '301', kind: 'REFUND', filedOn: '2027-01-05', amount } });
+  }
+  await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, { i: [{ producerId: id, soldOn: '2027-01-15', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }] });
+  const jan = await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2027, month: 1, asKnownOn: "2027-01-20") { credits { warnings }
+    net { cbsDue cbsOffset cbsNetDue } balances { tax claimed offsetAgainstCbs remaining } } }`, { p: id });
+  expect(jan.taxPeriod.net).toEqual({ cbsDue: '1000.00', cbsOffset: '0.00', cbsNetDue: '1000.00' });
+  expect(jan.taxPeriod.balances).toEqual([
+    { tax: 'PIS', claimed: '1650.00', offsetAgainstCbs: '0.00', remaining: '0.00' }, { tax: 'COFINS', claimed: '7600.00', offsetAgainstCbs: '0.00', remaining: '0.00' },
+  ]);
+  expect(jan.taxPeriod.credits.warnings).toEqual([]);
+  const feb = await month(id, 2027, 2, '2027-02-10');
+  expect(feb.net.cbsOffset).toBe('0.00');
+  const more = await api.gql(CLAIM, { i: { producerId: id, tax: 'PIS', originYear: 2026, originMonth: 11, codCred: '301', kind: 'REFUND', filedOn: '2027-02-05', amount: '1' } });
+  expect(more.errors![0].extensions).toMatchObject({ code: 'CONFLICT', claimReason: 'EXCEEDS_BALANCE' });
+});

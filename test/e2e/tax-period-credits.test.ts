@@ -425,3 +425,47 @@ test('the regime of incidence is recorded for the year: under CUMULATIVE no cred
   expect(((await contrary.json()) as { error: unknown }).error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'incidence' });
   expect((await efd('&incidence=cumulative')).status).toBe(200);
 });
+
+// Lei 10.637/2002, art. 3º § 4º (the month's debit, then the credits deducted, then the carry) and Lei 11.116/2005, art. 16:
+// a claim filed during a month uses the balance carried into it. August: methanol R$ 100.000,00 (CST 01) and an export →
+// 1.650,00 / 7.600,00 under COD_CRED 301. A refund of the whole PIS/Pasep 1.650,00 filed on 15/10; October sells 10 m³ at the
+// general rate: 10 × 26,41 = 264,10 is payable (the claimed balance is gone), 10 × 121,59 = 1.215,90 comes off the Cofins balance.
+test('a claim filed in October takes the balance carried into October: its debit 264,10 is payable, and nothing fails after it', async () => {
+  const id = await producer();
+  const key = nfeKey('11222333000181', 1001);
+  await record([{ ...methanol(id, '2026-08-04'), invoiceKey: key }], [{ producerId: id, soldOn: '2026-08-20', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'EXPORT' }]);
+  const claim = { producerId: id, tax: 'PIS', originYear: 2026, originMonth: 8, codCred: '301', kind: 'REFUND', filedOn: '2026-10-15', amount: '1650.00' };
+  expect((await api.ok(CLAIM, { i: claim })).recordCreditClaim).toMatchObject({ codCred: '301', amount: '1650.00' });
+  await record([], [{ producerId: id, soldOn: '2026-10-20', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+
+  const WARN = `query($p: ID!, $y: Int!, $m: Int!) { taxPeriod(producerId: $p, year: $y, month: $m) { pisDue credits { warnings }
+    net { pisDebit cofinsDebit pisEarlierDeducted cofinsEarlierDeducted pisDue cofinsDue pisRefundable cofinsRefundable }
+    balances { tax originMonth codCred deducted claimed remaining } } }`;
+  const oct = (await api.ok(WARN, { p: id, y: 2026, m: 10 })).taxPeriod;
+  expect(oct.net).toEqual({ pisDebit: '264.10', cofinsDebit: '1215.90', pisEarlierDeducted: '0.00', cofinsEarlierDeducted: '1215.90', pisDue: '264.10', cofinsDue: '0.00',
+    pisRefundable: '0.00', cofinsRefundable: '6384.10' });
+  expect(oct.balances).toEqual([
+    { tax: 'PIS', originMonth: 8, codCred: '301', deducted: '0.00', claimed: '1650.00', remaining: '0.00' },
+    { tax: 'COFINS', originMonth: 8, codCred: '301', deducted: '1215.90', claimed: '0.00', remaining: '6384.10' },
+  ]);
+  expect(oct.credits.warnings).toEqual([]);
+  expect((await api.ok(WARN, { p: id, y: 2026, m: 11 })).taxPeriod.net.pisDue).toBe('0.00');
+  const balances = (await api.ok(`query($p: ID!) { creditBalances(producerId: $p, on: "2026-11-30") { tax claimed remaining } }`, { p: id })).creditBalances;
+  expect(balances).toEqual([{ tax: 'PIS', claimed: '1650.00', remaining: '0.00' }, { tax: 'COFINS', claimed: '0.00', remaining: '6384.10' }]);
+  // Nothing is left of the PIS/Pasep balance for another claim: a conflict, not an internal error.
+  const again = await api.gql(CLAIM, { i: { ...claim, filedOn: '2026-11-05', amount: '1' } });
+  expect(again.errors![0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'CREDIT_CLAIM', claimReason: 'EXCEEDS_BALANCE', available: '0' });
+
+  // A return of half of August's lot recorded afterwards, dated in September, reverses 825,00 of the balance the claim took:
+  // the claim now exceeds it by 825,00. Every month still answers, with a warning from October on; October closes.
+  const purchaseId = (await month(id, 2026, 8)).credits.purchases[0].purchaseId;
+  await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: key, purchaseId, returnedOn: '2026-09-10', quantity: '500', value: '50000' }] });
+  const after = (await api.ok(WARN, { p: id, y: 2026, m: 10 })).taxPeriod;
+  expect(after.net).toMatchObject({ pisDue: '264.10', cofinsDue: '0.00' });
+  expect(after.credits.warnings).toEqual([expect.stringMatching(/^2026-10: claim \d+ \(REFUND of 1650\.00, PIS 2026-08 COD_CRED 301, filed 2026-10-15\) exceeds the balance by 825\.00/)]);
+  expect(after.balances.find((b: any) => b.tax === 'PIS')).toEqual({ tax: 'PIS', originMonth: 8, codCred: '301', deducted: '0.00', claimed: '825.00', remaining: '0.00' });
+  expect((await api.ok(WARN, { p: id, y: 2026, m: 11 })).taxPeriod.credits.warnings).toHaveLength(1);
+  expect((await api.ok(WARN, { p: id, y: 2026, m: 9 })).taxPeriod.credits.warnings).toEqual([]);
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 10) { status } }`, { p: id });
+  expect((await api.gql(CLAIM, { i: { ...claim, filedOn: '2026-11-05', amount: '1' } })).errors![0].extensions).toMatchObject({ code: 'CONFLICT', claimReason: 'EXCEEDS_BALANCE' });
+});

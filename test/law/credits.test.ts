@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { checkProperty } from '../support/property';
 import {
-  ApportionmentMethod, CbsCreditFacts, cbsCredit, CbsCreditKind, ClaimError, ClaimKind, Contribution, CreditProduct, CreditStatus, CreditSupplier, foldNet,
+  applyClaim, ApportionmentMethod, CbsCreditFacts, cbsCredit, CbsCreditKind, ClaimError, ClaimKind, Contribution, CreditProduct, CreditStatus, CreditSupplier, foldNet,
   monthCbsCredits, monthCredits, purchaseCredit, PurchaseCreditFacts, RevenueGroup,
 } from '../../src/law/credits';
 import { Decimal } from '../../src/law/decimal';
@@ -231,11 +231,56 @@ describe('apportionment and balances', () => {
       [Contribution.PIS, '201', '2026-10-01', '1650.00'], [Contribution.COFINS, '201', '2026-10-01', '7600.00'],
       [Contribution.PIS, '301', '2026-10-01', '1650.00'], [Contribution.COFINS, '301', '2026-10-01', '600.00'],
     ]);
-    expect(() => foldNet([{ year: 2026, month: 9, ...zero, lines: sep.lines, claims: [{ ...claim, filedOn: '2026-09-30' }] }])).toThrow(ClaimError);
-    expect(() => foldNet([{ year: 2026, month: 9, ...zero, lines: sep.lines, claims: [{ ...claim, amount: d('7600.01') }] }])).toThrow(/EXCEEDS_BALANCE/);
+    const inSeptember = foldNet([{ year: 2026, month: 9, ...zero, lines: sep.lines, claims: [{ ...claim, filedOn: '2026-09-30' }] }]);
+    expect(inSeptember.issues.map((i) => [i.reason, i.excess.toFixed(2)])).toEqual([['BEFORE_QUARTER_END', '7000.00']]);
+    const september = { year: 2026, month: 9, ...zero, lines: sep.lines, claims: [] };
+    // The cash refund waits for the quarter's end: a balance of August, claimed in September.
+    const early = foldNet([{ year: 2026, month: 8, ...zero, lines: aug.lines, claims: [] }, { ...september, claims: [{ ...claim, originMonth: 8, codCred: '201', filedOn: '2026-09-30' }] }]);
+    expect(early.issues.map((i) => i.reason)).toEqual(['BEFORE_QUARTER_END']);
+    expect(() => applyClaim(early.balances, { ...claim, originMonth: 8, codCred: '201', filedOn: '2026-09-30' })).toThrow(ClaimError);
+    const october = (c: object) => foldNet([september, { year: 2026, month: 10, ...zero, lines: [], claims: [{ ...claim, ...c }] }]);
+    expect(october({ amount: d('7600.01') }).issues.map((i) => [i.reason, i.available.toFixed(2), i.excess.toFixed(2)])).toEqual([['EXCEEDS_BALANCE', '7600.00', '0.01']]);
     // The whole balance may be claimed: nothing left of it.
-    const whole = foldNet([{ year: 2026, month: 9, ...zero, lines: sep.lines, claims: [{ ...claim, amount: d('7600') }] }]);
+    const whole = october({ amount: d('7600') });
+    expect(whole.issues).toEqual([]);
     expect(whole.balances.filter((b) => b.codCred === '301').map((b) => [b.tax, b.claimed.toFixed(2), b.remaining.toFixed(2)])).toEqual([[Contribution.PIS, '0.00', '1650.00'], [Contribution.COFINS, '7600.00', '0.00']]);
+  });
+
+  // Lei 10.637/2002, art. 3º § 4º (rule 14): the month's debit, then the credits deducted, then the carry; a claim filed
+  // in the month (Lei 11.116/2005, art. 16) uses the balance carried into it. August: 1.650,00 of COD_CRED 301;
+  // October: a refund of all of it filed on 15/10, and a debit of 264,10 → the claim takes the 1.650,00, the debit is payable.
+  test('a claim filed in a month takes the balance carried into it before the month\'s debit: 1.650,00 claimed, 264,10 payable', () => {
+    const exportLine = { group: RevenueGroup.EXPORT, kind: 'BASIC' as never, codCred: '301', base: d('100000'), pisRate: null, cofinsRate: null, pis: d('1650.00'), cofins: d('7600.00'), legalBasis: '' };
+    const refund = { id: 'c', tax: Contribution.PIS, originYear: 2026, originMonth: 8, codCred: '301', kind: ClaimKind.REFUND, filedOn: '2026-10-15', amount: d('1650.00') };
+    const { nets, balances, issues } = foldNet([
+      { year: 2026, month: 8, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, lines: [exportLine], claims: [] },
+      { year: 2026, month: 9, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, lines: [], claims: [] },
+      { year: 2026, month: 10, pisDebit: d('264.10'), cofinsDebit: d('1215.90'), cbsDue: null, cbsLevied: false, lines: [], claims: [refund] },
+    ]);
+    expect(issues).toEqual([]);
+    expect([nets[2].pisEarlierDeducted.toFixed(2), nets[2].pisDue.toFixed(2), nets[2].cofinsEarlierDeducted.toFixed(2), nets[2].cofinsDue.toFixed(2)]).toEqual(['0.00', '264.10', '1215.90', '0.00']);
+    expect(balances.map((b) => [b.tax, b.deducted.toFixed(2), b.claimed.toFixed(2), b.remaining.toFixed(2)])).toEqual([
+      [Contribution.PIS, '0.00', '1650.00', '0.00'], [Contribution.COFINS, '1215.90', '0.00', '6384.10'],
+    ]);
+  });
+
+  test('a recorded claim the balances no longer support is an issue of its month, never an error: it takes what is left, the rest is its excess', () => {
+    const exportLine = { group: RevenueGroup.EXPORT, kind: 'BASIC' as never, codCred: '301', base: d('100000'), pisRate: null, cofinsRate: null, pis: d('1650.00'), cofins: d(0), legalBasis: '' };
+    const refund = { id: 'c', tax: Contribution.PIS, originYear: 2026, originMonth: 8, codCred: '301', kind: ClaimKind.REFUND, filedOn: '2026-10-15', amount: d('1650.00') };
+    // A return recorded later in September reverses 100,00 of August's balance: the claim of 1.650,00 now exceeds it by 100,00.
+    const reversal = { ...exportLine, base: d('-6060.61'), pis: d('-100.00') };
+    const { nets, balances, issues, claims } = foldNet([
+      { year: 2026, month: 8, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, lines: [exportLine], claims: [] },
+      { year: 2026, month: 9, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, lines: [reversal], claims: [] },
+      { year: 2026, month: 10, pisDebit: d('264.10'), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, lines: [], claims: [refund] },
+      { year: 2026, month: 11, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, lines: [], claims: [{ ...refund, id: 'd', originMonth: 7, filedOn: '2026-11-03' }] },
+    ]);
+    expect(issues.map((i) => [i.year, i.month, i.claim.id, i.reason, i.available.toFixed(2), i.applied.toFixed(2), i.excess.toFixed(2)])).toEqual([
+      [2026, 10, 'c', 'EXCEEDS_BALANCE', '1550.00', '1550.00', '100.00'], [2026, 11, 'd', 'NO_BALANCE', '0.00', '0.00', '1650.00'],
+    ]);
+    expect(claims.map((c) => [c.id, c.amount.toFixed(2)])).toEqual([['c', '1550.00'], ['d', '0.00']]);
+    expect(nets[2].pisDue.toFixed(2)).toBe('264.10');
+    expect(balances.map((b) => [b.reversed.toFixed(2), b.claimed.toFixed(2), b.remaining.toFixed(2)])).toEqual([['100.00', '1550.00', '0.00']]);
   });
 
   test('the debit takes group 100 first, then the oldest: the refundable balances are kept longest', () => {
@@ -251,7 +296,11 @@ describe('apportionment and balances', () => {
   test('group 100 balances are deducted first and may not be claimed', () => {
     const mar = monthCredits({ purchases: [common], revenue: [{ on: '2026-03-31', group: RevenueGroup.TAXED_DOMESTIC, revenue: d('1') }], method: null, law: shipped, asKnownOn });
     const claim = { id: 'c', tax: Contribution.PIS, originYear: 2026, originMonth: 3, codCred: '101', kind: ClaimKind.OFFSET, filedOn: '2026-05-01', amount: d(1) };
-    expect(() => foldNet([{ year: 2026, month: 3, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, lines: mar.lines, claims: [claim] }])).toThrow(/NOT_REFUNDABLE/);
+    const { issues } = foldNet([
+      { year: 2026, month: 3, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, lines: mar.lines, claims: [] },
+      { year: 2026, month: 5, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, lines: [], claims: [claim] },
+    ]);
+    expect(issues.map((i) => i.reason)).toEqual(['NOT_REFUNDABLE']);
   });
 
   test('a 2027 month offsets a 2026 balance against the CBS (LC 214/2025, art. 378 III)', () => {

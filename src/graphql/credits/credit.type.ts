@@ -69,7 +69,7 @@ export class TaxPeriodCreditsType {
   @Field(() => ApportionmentMethod, { nullable: true, description: 'The method elected for the year; null when none is on record.' }) method: ApportionmentMethod | null;
   @Field({ description: 'True when the revenue spans groups and no method is elected for the year: the common credits are not in `lines` until one is.' }) awaitingElection: boolean;
   @Field(() => [String], { description: 'The amounts not computed, each with what it awaits (a purchase field, a parameter, the election).' }) awaiting: string[];
-  @Field(() => [String], { description: 'Earlier months whose debit could not be computed (their credits carried whole).' }) warnings: string[];
+  @Field(() => [String], { description: 'Months up to this one whose debit could not be computed (their credits carried whole), and recorded claims the balances no longer support (a record written after the claim): each says by how much, the claim taking what is left of its balance.' }) warnings: string[];
 }
 
 @ObjectType('TaxPeriodNet', { description: 'The month\'s net: the debits less the credits, in the order of docs/LAW.md (Lei 10.637/2002, art. 3º § 4º); from 2027 the CBS less the balances offset (LC 214/2025, art. 378 III).' })

@@ -59,19 +59,45 @@ function byUseOrder(a: Balance, b: Balance): number {
   return GROUP_ORDER.indexOf(a.group) - GROUP_ORDER.indexOf(b.group) || a.originYear - b.originYear || a.originMonth - b.originMonth || a.codCred.localeCompare(b.codCred);
 }
 
+export type ClaimReason = 'NO_BALANCE' | 'NOT_REFUNDABLE' | 'BEFORE_QUARTER_END' | 'EXCEEDS_BALANCE';
+
 export class ClaimError extends Error {
-  constructor(readonly claim: ClaimFacts, readonly reason: 'NO_BALANCE' | 'NOT_REFUNDABLE' | 'BEFORE_QUARTER_END' | 'EXCEEDS_BALANCE', readonly available: Decimal) {
+  constructor(readonly claim: ClaimFacts, readonly reason: ClaimReason, readonly available: Decimal) {
     super(`claim ${claim.id}: ${reason}`);
   }
 }
 
+/**
+ * A recorded claim the balances no longer support (a record written after it took part of its
+ * balance): the fold goes on, the claim taking what is left of its balance (`applied`), and the
+ * month says so. `excess` is what the balance lacks (the whole claim when nothing was taken).
+ */
+export interface ClaimIssue {
+  year: number;
+  month: number;
+  claim: ClaimFacts;
+  reason: ClaimReason;
+  available: Decimal;
+  applied: Decimal;
+  excess: Decimal;
+}
+
 /** Lei 10.637/2002, art. 3º § 4º (no time limit); from 2027 LC 214/2025, arts. 47 and 378 III. */
-export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: Balance[] } {
+export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: Balance[]; claims: ClaimFacts[]; issues: ClaimIssue[] } {
   const balances: Balance[] = [];
   const nets: MonthNet[] = [];
+  const applied: ClaimFacts[] = [];
+  const issues: ClaimIssue[] = [];
   let cbsCarried = ZERO;
   for (const m of months) {
     const own = (b: Balance) => b.originYear === m.year && b.originMonth === m.month;
+    // Rule of the month (Lei 10.637/2002, art. 3º § 4º; docs/LAW.md): a claim filed during the month
+    // uses the balance carried into it, before the month's credits, reversals and debit.
+    for (const c of m.claims) {
+      const issue = tryClaim(balances, c);
+      applied.push({ ...c, amount: issue ? issue.applied : c.amount });
+      if (issue) issues.push({ year: m.year, month: m.month, claim: c, ...issue });
+    }
     for (const line of m.lines) {
       for (const tax of [Contribution.PIS, Contribution.COFINS]) {
         const amount = tax === Contribution.PIS ? line.pis : line.cofins;
@@ -152,8 +178,6 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
       }
     }
 
-    for (const c of m.claims) applyClaim(balances, c);
-
     const nextDay = addDays(lastDayOfMonth(m.year, m.month), 1);
     const refundable = (tax: Contribution) => sum(balances.filter((b) => b.tax === tax && b.refundableFrom !== null && b.refundableFrom <= nextDay).map((b) => b.remaining));
     nets.push({
@@ -166,18 +190,48 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
       pisRefundable: refundable(Contribution.PIS), cofinsRefundable: refundable(Contribution.COFINS),
     });
   }
-  return { nets, balances };
+  return { nets, balances, claims: applied, issues };
 }
 
-/** Lei 11.116/2005, art. 16; LC 214/2025, art. 378 IV. */
-export function applyClaim(balances: Balance[], c: ClaimFacts): void {
+/** Why a claim cannot stand on the balances as they are, or null. Lei 11.116/2005, art. 16; LC 214/2025, art. 378 IV. */
+export function claimProblem(balances: Balance[], c: ClaimFacts): { reason: ClaimReason; available: Decimal } | null {
   const b = balances.find((x) => x.tax === c.tax && x.originYear === c.originYear && x.originMonth === c.originMonth && x.codCred === c.codCred);
-  if (!b) throw new ClaimError(c, 'NO_BALANCE', ZERO);
-  if (!b.refundableFrom) throw new ClaimError(c, 'NOT_REFUNDABLE', b.remaining);
-  if (c.filedOn < b.refundableFrom) throw new ClaimError(c, 'BEFORE_QUARTER_END', b.remaining);
-  if (c.amount.gt(b.remaining)) throw new ClaimError(c, 'EXCEEDS_BALANCE', b.remaining);
-  b.claimed = b.claimed.plus(c.amount);
-  b.remaining = b.remaining.minus(c.amount);
+  const available = b?.remaining ?? ZERO;
+  // What the claim itself says first (its code, its day), then the balance.
+  const from = refundableFrom(c.originYear, c.originMonth, c.codCred);
+  if (!from) return { reason: 'NOT_REFUNDABLE', available };
+  if (c.filedOn < from) return { reason: 'BEFORE_QUARTER_END', available };
+  if (!b) return { reason: 'NO_BALANCE', available };
+  if (c.amount.gt(b.remaining)) return { reason: 'EXCEEDS_BALANCE', available };
+  return null;
+}
+
+/** Lei 11.116/2005, art. 16; LC 214/2025, art. 378 IV: a claim that cannot stand throws (recording one). */
+export function applyClaim(balances: Balance[], c: ClaimFacts): void {
+  const problem = claimProblem(balances, c);
+  if (problem) throw new ClaimError(c, problem.reason, problem.available);
+  consume(balances, c, c.amount);
+}
+
+function consume(balances: Balance[], c: ClaimFacts, amount: Decimal): void {
+  const b = balances.find((x) => x.tax === c.tax && x.originYear === c.originYear && x.originMonth === c.originMonth && x.codCred === c.codCred)!;
+  b.claimed = b.claimed.plus(amount);
+  b.remaining = b.remaining.minus(amount);
+}
+
+/**
+ * A recorded claim in the fold never throws. Interpretation (docs/LAW.md): one that exceeds its
+ * balance takes what is left of it; one the balances do not admit at all takes nothing.
+ */
+function tryClaim(balances: Balance[], c: ClaimFacts): Omit<ClaimIssue, 'year' | 'month' | 'claim'> | null {
+  const problem = claimProblem(balances, c);
+  if (!problem) {
+    consume(balances, c, c.amount);
+    return null;
+  }
+  const applied = problem.reason === 'EXCEEDS_BALANCE' ? problem.available : ZERO;
+  if (applied.gt(0)) consume(balances, c, applied);
+  return { ...problem, applied, excess: c.amount.minus(applied) };
 }
 
 export function monthsBetween(from: { year: number; month: number }, to: { year: number; month: number }): Array<{ year: number; month: number }> {

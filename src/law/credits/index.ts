@@ -8,5 +8,5 @@ export type { CbsCreditFacts } from './cbs-credit';
 export { productOfFeedstock, purchaseCredit, supplierOfKind } from './purchase-credit';
 export { monthCredits, presumedCredit } from './month-credits';
 export type { MonthCredits, MonthCreditsInput, PresumedCreditPart, RevenuePart } from './month-credits';
-export { applyClaim, ClaimError, foldNet, monthsBetween, REFUNDABLE_CODES, refundableFrom } from './balances';
-export type { MonthNet, NetMonthInput } from './balances';
+export { applyClaim, claimProblem, ClaimError, foldNet, monthsBetween, REFUNDABLE_CODES, refundableFrom } from './balances';
+export type { ClaimIssue, ClaimReason, MonthNet, NetMonthInput } from './balances';
