@@ -469,3 +469,16 @@ test('a claim filed in October takes the balance carried into October: its debit
   await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 10) { status } }`, { p: id });
   expect((await api.gql(CLAIM, { i: { ...claim, filedOn: '2026-11-05', amount: '1' } })).errors![0].extensions).toMatchObject({ code: 'CONFLICT', claimReason: 'EXCEEDS_BALANCE' });
 });
+
+// Lei 10.637/2002, art. 5º § 1º II and § 2º; Guia, register 1100: an offset (DCOMP) of COD_CRED 301 within its quarter is
+// allowed, the cash refund waits for the quarter's end. August: 1.650,00 of 301; an offset of 500,00 filed on 10/09/2026.
+test('an offset of an export credit within its quarter is recorded (1.650,00 − 500,00 = 1.150,00); a cash refund that day is refused', async () => {
+  const id = await producer();
+  await record([methanol(id, '2026-08-04')], [{ producerId: id, soldOn: '2026-08-20', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'EXPORT' }]);
+  const offset = { producerId: id, tax: 'PIS', originYear: 2026, originMonth: 8, codCred: '301', kind: 'OFFSET', filedOn: '2026-09-10', amount: '500' };
+  const refund = await api.gql(CLAIM, { i: { ...offset, kind: 'REFUND' } });
+  expect(refund.errors![0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'CREDIT_CLAIM', claimReason: 'BEFORE_QUARTER_END' });
+  expect((await api.ok(CLAIM, { i: offset })).recordCreditClaim).toMatchObject({ codCred: '301', amount: '500.00' });
+  const sep = await month(id, 2026, 9);
+  expect(sep.balances.filter((b: any) => b.tax === 'PIS').map((b: any) => [b.originMonth, b.codCred, b.claimed, b.remaining])).toEqual([[8, '301', '500.00', '1150.00']]);
+});

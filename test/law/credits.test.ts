@@ -264,6 +264,25 @@ describe('apportionment and balances', () => {
     ]);
   });
 
+  // Lei 10.637/2002, art. 5º § 1º II (offset, no wait) vs § 2º (cash refund after the quarter); Guia, register 1100: the
+  // "intermediate" DCOMP is allowed for COD_CRED 301–304 and 308 only. August: 1.650,00 of 301; an offset of 500,00 on 10/09.
+  test('an offset of an export credit within its quarter is allowed (301: 1.650,00 − 500,00 = 1.150,00); its cash refund and a 201 offset wait', () => {
+    const line = (group: RevenueGroup, codCred: string) => ({ group, kind: 'BASIC' as never, codCred, base: d('100000'), pisRate: null, cofinsRate: null, pis: d('1650.00'), cofins: d(0), legalBasis: '' });
+    const offset = { id: 'o', tax: Contribution.PIS, originYear: 2026, originMonth: 8, codCred: '301', kind: ClaimKind.OFFSET, filedOn: '2026-09-10', amount: d('500.00') };
+    const zero = { pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false };
+    const fold = (claims: object[], august = [line(RevenueGroup.EXPORT, '301')]) => foldNet([
+      { year: 2026, month: 8, ...zero, lines: august, claims: [] }, { year: 2026, month: 9, ...zero, lines: [], claims: claims as never },
+    ]);
+    const ok = fold([offset]);
+    expect(ok.issues).toEqual([]);
+    expect(ok.balances.map((b) => [b.codCred, b.claimed.toFixed(2), b.remaining.toFixed(2), b.refundableFrom])).toEqual([['301', '500.00', '1150.00', '2026-10-01']]);
+    expect(fold([{ ...offset, kind: ClaimKind.REFUND }]).issues.map((i) => i.reason)).toEqual(['BEFORE_QUARTER_END']);
+    expect(fold([{ ...offset, codCred: '201' }], [line(RevenueGroup.UNTAXED_DOMESTIC, '201')]).issues.map((i) => i.reason)).toEqual(['BEFORE_QUARTER_END']);
+    // Filed in August, the offset finds no balance carried into August.
+    const inAugust = foldNet([{ year: 2026, month: 8, ...zero, lines: [line(RevenueGroup.EXPORT, '301')], claims: [{ ...offset, filedOn: '2026-08-30' }] }]);
+    expect(inAugust.issues.map((i) => i.reason)).toEqual(['NO_BALANCE']);
+  });
+
   test('a recorded claim the balances no longer support is an issue of its month, never an error: it takes what is left, the rest is its excess', () => {
     const exportLine = { group: RevenueGroup.EXPORT, kind: 'BASIC' as never, codCred: '301', base: d('100000'), pisRate: null, cofinsRate: null, pis: d('1650.00'), cofins: d(0), legalBasis: '' };
     const refund = { id: 'c', tax: Contribution.PIS, originYear: 2026, originMonth: 8, codCred: '301', kind: ClaimKind.REFUND, filedOn: '2026-10-15', amount: d('1650.00') };

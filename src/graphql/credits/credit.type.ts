@@ -105,7 +105,7 @@ export class CreditBalanceType {
   @Money() @Field(() => DecimalScalar, { description: 'Offset against the CBS from 2027 (LC 214/2025, art. 378 III).' }) offsetAgainstCbs: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'Consumed by reversed credits (returns of purchases: EFD M110/M510, or 1100/1500 field 17 in a later month).' }) reversed: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'What is left.' }) remaining: Decimal;
-  @Field(() => DateScalar, { nullable: true, description: 'The first day it may be refunded or offset (after its quarter); null when it may only be deducted (group 100, and codes the Guia does not list).' }) refundableFrom: string | null;
+  @Field(() => DateScalar, { nullable: true, description: 'The first day it may be refunded in cash (after its quarter; an offset, DCOMP, of COD_CRED 301–304 and 308 needs no wait, Lei 10.637/2002, art. 5º § 1º II); null when it may only be deducted (group 100, and codes the Guia does not list).' }) refundableFrom: string | null;
 }
 
 @ObjectType('CreditClaim', { description: 'A PER/DCOMP recorded against a balance (Lei 11.116/2005, art. 16).' })

@@ -1,9 +1,14 @@
 import { addDays, IsoDate, lastDayOfMonth } from '../dates';
 import { Decimal, sum, ZERO } from '../decimal';
-import { Balance, ClaimFacts, Contribution, CreditLine, GROUP_ORDER } from './types';
+import { Balance, ClaimFacts, ClaimKind, Contribution, CreditLine, GROUP_ORDER } from './types';
 
 /** Guia Prático, register 1100, fields 10 and 14. */
 export const REFUNDABLE_CODES = new Set(['201', '202', '203', '204', '208', '301', '302', '303', '304', '307', '308']);
+/**
+ * Export credits an offset (DCOMP) may use within their quarter: Lei 10.637/2002, art. 5º § 1º II
+ * (offset) sets no wait, § 2º only the cash refund's; Guia, register 1100 (the "intermediate" DCOMP).
+ */
+export const OFFSET_IN_QUARTER_CODES = new Set(['301', '302', '303', '304', '308']);
 
 export interface NetMonthInput {
   year: number;
@@ -200,7 +205,8 @@ export function claimProblem(balances: Balance[], c: ClaimFacts): { reason: Clai
   // What the claim itself says first (its code, its day), then the balance.
   const from = refundableFrom(c.originYear, c.originMonth, c.codCred);
   if (!from) return { reason: 'NOT_REFUNDABLE', available };
-  if (c.filedOn < from) return { reason: 'BEFORE_QUARTER_END', available };
+  const waits = c.kind === ClaimKind.REFUND || !OFFSET_IN_QUARTER_CODES.has(c.codCred);
+  if (waits && c.filedOn < from) return { reason: 'BEFORE_QUARTER_END', available };
   if (!b) return { reason: 'NO_BALANCE', available };
   if (c.amount.gt(b.remaining)) return { reason: 'EXCEEDS_BALANCE', available };
   return null;
