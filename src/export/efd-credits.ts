@@ -1,6 +1,6 @@
 import { ApportionmentMethod, Balance, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditLine, EfdAcquisition, GROUP_ORDER, MonthNet, RevenueGroup } from '../law/credits';
 import { ACQUISITION_CST, lineKey, Uncovered } from './efd-acquisitions';
-import { Decimal, sum, ZERO } from '../law/decimal';
+import { Decimal, sum, toCentavos, ZERO } from '../law/decimal';
 import { lastDayOfMonth } from '../law/dates';
 import { spedDate, spedNumber } from './efd-text';
 
@@ -62,16 +62,18 @@ export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncove
     const net = tax === Contribution.PIS ? l.pis : l.cofins;
     // Returns the C level could not net: the line's base and credit are its acquisitions', the returns a reduction (Guia, C190 "II").
     const u = uncovered.get(lineKey(l.codCred, l.pisRate, l.cofinsRate)) ?? { base: ZERO, pis: ZERO, cofins: ZERO };
-    const returned = tax === Contribution.PIS ? u.pis : u.cofins;
-    const credit = net.plus(returned);
+    const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
+    const base = l.base.plus(u.base);
+    // VL_CRED is its base × rate, rounded once (Guia, M100 field 08; the line's own rule, monthCredits); the returns the
+    // C level could not net are what separates it from the line's net credit. Imports: the contributions paid.
+    const credit = rate ? toCentavos(base.times(rate)) : net.plus(tax === Contribution.PIS ? u.pis : u.cofins);
+    const returned = credit.minus(net);
     // A line with nothing acquired is no credit of its own: its reversal reduces another line (below) or a balance (1100/1500 field 17).
     if (credit.lte(0)) continue;
-    const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
     const reduced = net.gt(0) ? take(reversedLeft, l.codCred, net) : ZERO;
     const cut = Decimal.min(credit, returned).plus(reduced);
     const available = credit.minus(cut);
     const used = take(deductedLeft, l.codCred, available);
-    const base = l.base.plus(u.base);
     put(reg, l.codCred, '0', n(base, 2), rate ? n(rate.times(100), 4) : null, null, null, n(credit, 2), n(ZERO, 2), n(cut, 2), n(ZERO, 2), n(available, 2),
       used.eq(available) ? '0' : '1', n(used, 2), n(available.minus(used), 2));
     put(detail, natureOf(l.kind), cstOf(l), n(base, 2), null, n(base, 2), n(base, 2), null, null, null);

@@ -482,3 +482,27 @@ test('an offset of an export credit within its quarter is recorded (1.650,00 −
   const sep = await month(id, 2026, 9);
   expect(sep.balances.filter((b: any) => b.tax === 'PIS').map((b: any) => [b.originMonth, b.codCred, b.claimed, b.remaining])).toEqual([[8, '301', '500.00', '1150.00']]);
 });
+
+// Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º: the rate applies to the month's base. Three purchases of R$ 1.000,30 (CST 01):
+// 3.000,90 × 1,65% = 49,51485 → 49,51 and × 7,6% = 228,0684 → 228,07; the EFD's C191/C195 and M100/M500 say the same.
+test('three purchases of R$ 1.000,30 credit 49,51 / 228,07, and the EFD agrees with itself', async () => {
+  const id = await producer();
+  await record(['2026-03-02', '2026-03-03', '2026-03-04'].map((on) => ({ ...methanol(id, on), cost: '1000.30' })),
+    [{ producerId: id, soldOn: '2026-03-20', volumeM3: '1', revenue: '6000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  const mar = await month(id, 2026, 3);
+  expect(mar.credits.lines.map((l: any) => [l.codCred, l.base, l.pis, l.cofins])).toEqual([['101', '3000.90', '49.51', '228.07']]);
+  // The debit 1 × 26,41 / 121,59 is deducted: 23,10 / 106,48 left.
+  expect(mar.balances.map((b: any) => b.remaining)).toEqual(['23.10', '106.48']);
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status } }`, { p: id });
+  const res = await fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=3`), { headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` } });
+  expect(res.status).toBe(200);
+  const body = Buffer.from(await res.arrayBuffer());
+  expect(efdProblems(body)).toEqual([]);
+  const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  expect(only('C191', 'C195', 'M100', 'M500')).toEqual([
+    '|C191|11222333000181|50|1101|3000,90|0,00|3000,90|1,6500|||49,51||',
+    '|C195|11222333000181|50|1101|3000,90|0,00|3000,90|7,6000|||228,07||',
+    '|M100|101|0|3000,90|1,6500|||49,51|0,00|0,00|0,00|49,51|1|26,41|23,10|',
+    '|M500|101|0|3000,90|7,6000|||228,07|0,00|0,00|0,00|228,07|1|121,59|106,48|',
+  ]);
+});

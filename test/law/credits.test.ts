@@ -203,6 +203,27 @@ describe('the art. 31 presumed credit on biodiesel revenue', () => {
   });
 });
 
+// Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º: the rate applies to the month's base; the credit of a (month, COD_CRED)
+// is rounded once, not per purchase or per day of revenue.
+describe('the month\'s credit is its base × rate, rounded once', () => {
+  test('three purchases of R$ 1.000,30: 3.000,90 × 1,65% = 49,51485 → 49,51 and × 7,6% = 228,0684 → 228,07 (not 3 × 16,50 / 76,02)', () => {
+    const three = ['a', 'b', 'c'].map((id) => purchaseCredit(purchase({ purchaseId: id, cost: d('1000.30') }), shipped, asKnownOn));
+    const month = monthCredits({ purchases: three, revenue: [], method: null, law: shipped, asKnownOn });
+    expect(month.lines.map((l) => [l.codCred, l.base.toFixed(2), l.pis.toFixed(2), l.cofins.toFixed(2)])).toEqual([['101', '3000.90', '49.51', '228.07']]);
+  });
+
+  test('the presumed credit on exports of R$ 1.000,00 on 01/12 and 02/12 at a share of 0,27: 2.000 × 0,27 × 1,65% = 8,91 (not 2 × 4,46)', () => {
+    const law = createLawBook([...SHIPPED_LAW, {
+      parameter: 'presumed-credit-biodiesel', scope: null, value: { share: '0.27' }, validFrom: '2026-01-01', validUntil: '2026-12-31',
+      publishedOn: '2025-12-20', legalBasis: 'Lei 12.865/2013, art. 31 § 2º (test figure)', seq: 10_000,
+    }]);
+    const revenue = ['2026-12-01', '2026-12-02'].map((on) => ({ on, group: RevenueGroup.EXPORT, revenue: d('1000') }));
+    const month = monthCredits({ purchases: [], revenue, method: null, law, asKnownOn });
+    // Cofins: 2.000 × 0,27 × 7,6% = 41,04.
+    expect(month.lines.map((l) => [l.codCred, l.base.toFixed(2), l.pis.toFixed(2), l.cofins.toFixed(2)])).toEqual([['307', '2000.00', '8.91', '41.04']]);
+  });
+});
+
 describe('apportionment and balances', () => {
   const common = purchaseCredit(purchase({ cost: d('100000') }), shipped, asKnownOn); // 1.650,00 / 7.600,00
 

@@ -87,3 +87,28 @@ describe('the acquisitions behind the credits (C190/C191/C195)', () => {
       .toEqual(['1101', '2101', '3101', '1102', '3102']);
   });
 });
+
+// Lei 10.637/2002, art. 3º § 1º; Guia, M100 field 08 (VL_BC × ALIQ) and C191 field 11: three purchases of R$ 1.000,30 from one
+// supplier in March make one C191 of 3.000,90 × 1,65% = 49,51 (C195 228,07), and M100/M500 say the same: the file agrees with itself.
+test('three purchases of R$ 1.000,30: C191/C195 and M100/M500 both 49,51 / 228,07', () => {
+  const law = createLawBook(SHIPPED_LAW);
+  const purchases = ['1', '2', '3'].map((purchaseId, i) => ({
+    purchaseId, on: `2026-03-0${i + 2}`, status: CreditStatus.CREDIT, kind: CreditKind.BASIC, reason: null, awaiting: null, base: d('1000.30'),
+    pisRate: d('0.0165'), cofinsRate: d('0.076'), pis: d('16.50'), cofins: d('76.02'), natBcCred: '02', allocatedTo: null, legalBasis: '',
+  }));
+  const month = monthCredits({ purchases, revenue: [], method: null, law, asKnownOn: '2026-04-01' });
+  const acquisitions: EfdAcquisition[] = month.parts!.map((part) => ({
+    part, purchasedOn: part.on!, feedstock: 'OTHER', product: CreditProduct.INPUT, abroad: false, document: '11222333000181', originMunicipalityCode: '2611606', cost: d('1000.30'),
+  }));
+  const { rows, uncovered } = acquisitionRows(acquisitions, '2611606');
+  const { nets, balances } = foldNet([{ year: 2026, month: 3, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: month.lines }]);
+  const c: EfdCredits = { year: 2026, month: 3, lines: month.lines, net: nets[0], before: [], after: balances, claims: [], method: null,
+    revenue: { TAXED_DOMESTIC: d(0), UNTAXED_DOMESTIC: d(0), EXPORT: d(0) } };
+  // The Guia's field numbers, REG being 01.
+  const field = (l: string, i: number) => l.split('|')[i];
+  const c19x = written(c, (put) => acquisitionRecords(put, rows)).filter((l) => /^\|C19[15]\|/.test(l));
+  expect(c19x.map((l) => [field(l, 1), field(l, 11)])).toEqual([['C191', '49,51'], ['C195', '228,07']]);
+  const m = [...written(c, (put) => creditRecords(put, Contribution.PIS, c, uncovered)), ...written(c, (put) => creditRecords(put, Contribution.COFINS, c, uncovered))]
+    .filter((l) => /^\|M[15]00\|/.test(l));
+  expect(m.map((l) => [field(l, 1), field(l, 4), field(l, 8)])).toEqual([['M100', '3000,90', '49,51'], ['M500', '3000,90', '228,07']]);
+});

@@ -270,6 +270,9 @@ export function efdProblems(body: Buffer): string[] {
       if (!sumAdj('1').eq(num(up)) || !sumAdj('0').eq(num(down))) problems.push(`${at}: VL_AJUS_ACRES/VL_AJUS_REDUC are not its ${adjust} records`);
       if (!num(disp).eq(num(cred).plus(num(up)).minus(num(down)).minus(num(dif)))) problems.push(`${at}: VL_CRED_DISP is not 08 + 09 − 10 − 11`);
       if (!num(sld).eq(num(disp).minus(num(desc || '0')))) problems.push(`${at}: SLD_CRED is not 12 − 14`);
+      // Field 08 is the base × the rate in percent (Guia, M100 field 08), rounded once; an import's (no rate) the contributions paid.
+      const aliq = l.f[4];
+      if (aliq && !num(cred).eq(num(bc).times(num(aliq)).div(100).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) problems.push(`${at}: VL_CRED is not VL_BC × ALIQ / 100`);
       if ((ind === '0') !== num(desc || '0').eq(num(disp))) problems.push(`${at}: IND_DESC_CRED ${ind} with ${desc} of ${disp}`);
       const kids = records.filter((x) => x.reg === detail && x.parent === l);
       if (kids.length === 0) problems.push(`${at}: no ${detail}`);

@@ -121,6 +121,12 @@ export function monthCredits(input: MonthCreditsInput): MonthCredits {
     const rates = input.law.creditBasicRates(p.on, input.asKnownOn)!.value;
     add(p.group, CreditKind.PRESUMED, p.revenue, p.pis!, p.cofins!, p.share!.times(rates.pis), p.share!.times(rates.cofins), p.legalBasis);
   }
-  const ordered = [...lines.values()].sort((a, b) => a.codCred.localeCompare(b.codCred));
+  // Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º: the rate applies to the month's base, so a line with a rate is its
+  // summed base × rate, rounded once (the purchases' and days' own figures, each rounded, are what they show alone). Imports
+  // (no rate) credit the contributions paid, which add up as they are.
+  const onBase = (l: CreditLine): CreditLine => ({
+    ...l, pis: l.pisRate ? toCentavos(l.base.times(l.pisRate)) : l.pis, cofins: l.cofinsRate ? toCentavos(l.base.times(l.cofinsRate)) : l.cofins,
+  });
+  const ordered = [...lines.values()].map(onBase).sort((a, b) => a.codCred.localeCompare(b.codCred));
   return { lines: ordered, parts, presumed, awaiting: [...new Set(awaiting)], awaitingElection };
 }
