@@ -506,3 +506,28 @@ test('three purchases of R$ 1.000,30 credit 49,51 / 228,07, and the EFD agrees w
     '|M500|101|0|3000,90|7,6000|||228,07|0,00|0,00|0,00|228,07|1|121,59|106,48|',
   ]);
 });
+
+// Lei 12.865/2013, art. 31 (the revenue of the sales) and docs/LAW.md "Returns" (a return of a sale reduces the revenue of its month):
+// October exports 500.000, November 1.000.000, and on 20/11 100.000 of the October sale comes back → November's base is 900.000:
+// at a share of 0,27, PIS 900.000 × 0,27 × 1,65% = 4.009,50 and Cofins × 7,6% = 18.468,00.
+test('a sale of October returned in November reduces November\'s presumed-credit base: 900.000 → 4.009,50 / 18.468,00', async () => {
+  const id = await producer();
+  // Published (for this test's queries only) with a day after every other test's knowledge.
+  await api.ok(`mutation($i: PublishLawParameterInput!) { publishLawParameter(input: $i) { id } }`, { i: {
+    parameter: 'presumed-credit-biodiesel', values: [{ name: 'share', value: '0.27' }], validFrom: '2026-01-01', validUntil: '2026-12-31',
+    publishedOn: '2027-11-01', legalBasis: 'Lei 12.865/2013, art. 31 § 2º (test figure)',
+  } });
+  const cnpj = (await api.ok(`query($p: ID!) { producer(id: $p) { cnpj } }`, { p: id })).producer.cnpj;
+  const key = nfeKey(cnpj, 960, '2610');
+  await record([], [
+    { producerId: id, soldOn: '2026-10-10', volumeM3: '100', revenue: '500000', origin: 'OWN_PRODUCTION', market: 'EXPORT', invoiceKey: key },
+    { producerId: id, soldOn: '2026-11-05', volumeM3: '200', revenue: '1000000', origin: 'OWN_PRODUCTION', market: 'EXPORT' },
+  ]);
+  const sales = (await api.ok(`query($p: ID!) { producer(id: $p) { sales(first: 5) { edges { node { id soldOn } } } } }`, { p: id })).producer.sales.edges.map((e: any) => e.node);
+  const october = sales.find((s: any) => s.soldOn === '2026-10-10').id;
+  await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: key, saleId: october, returnedOn: '2026-11-20', quantity: '20', value: '100000' }] });
+  const nov = await month(id, 2026, 11, '2027-11-02');
+  expect(nov.credits.lines.map((l: any) => [l.codCred, l.base, l.pis, l.cofins])).toEqual([['307', '900000.00', '4009.50', '18468.00']]);
+  // October keeps its own: 500.000 × 0,27 × 1,65% = 2.227,50; × 7,6% = 10.260,00.
+  expect((await month(id, 2026, 10, '2027-11-02')).credits.lines.map((l: any) => [l.codCred, l.base, l.pis, l.cofins])).toEqual([['307', '500000.00', '2227.50', '10260.00']]);
+});

@@ -222,6 +222,19 @@ describe('the month\'s credit is its base × rate, rounded once', () => {
     // Cofins: 2.000 × 0,27 × 7,6% = 41,04.
     expect(month.lines.map((l) => [l.codCred, l.base.toFixed(2), l.pis.toFixed(2), l.cofins.toFixed(2)])).toEqual([['307', '2000.00', '8.91', '41.04']]);
   });
+
+  // Lei 12.865/2013, art. 31 (the revenue of the sales) with the return of a sale reducing the revenue of its month (docs/LAW.md,
+  // "Returns"): November exports 1.000.000 and, on 20/11, takes back 100.000 of an October export → base 900.000;
+  // PIS 900.000 × 0,27 × 1,65% = 4.009,50, Cofins × 7,6% = 18.468,00.
+  test('a sale returned on a day of its own reduces the month\'s base: 1.000.000 − 100.000 = 900.000 → 4.009,50 / 18.468,00', () => {
+    const law = createLawBook([...SHIPPED_LAW, {
+      parameter: 'presumed-credit-biodiesel', scope: null, value: { share: '0.27' }, validFrom: '2026-01-01', validUntil: '2026-12-31',
+      publishedOn: '2025-12-20', legalBasis: 'Lei 12.865/2013, art. 31 § 2º (test figure)', seq: 10_000,
+    }]);
+    const revenue = [{ on: '2026-11-05', group: RevenueGroup.EXPORT, revenue: d('1000000') }, { on: '2026-11-20', group: RevenueGroup.EXPORT, revenue: d('-100000') }];
+    const month = monthCredits({ purchases: [], revenue, method: null, law, asKnownOn });
+    expect(month.lines.map((l) => [l.codCred, l.base.toFixed(2), l.pis.toFixed(2), l.cofins.toFixed(2)])).toEqual([['307', '900000.00', '4009.50', '18468.00']]);
+  });
 });
 
 describe('apportionment and balances', () => {

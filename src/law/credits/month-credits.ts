@@ -114,7 +114,9 @@ export function monthCredits(input: MonthCreditsInput): MonthCredits {
   }
   if (awaitingElection) awaiting.push('apportionment election (Lei 10.637/2002, art. 3º §§ 8º–9º)');
 
-  const presumed = input.revenue.filter((r) => r.revenue.gt(0)).map((r) => presumedCredit(r, input.law, input.asKnownOn));
+  // A return of a sale reduces the revenue of its day (docs/LAW.md, "Returns"), also when it falls on a day of its own:
+  // its negative part nets in its group's base (Lei 12.865/2013, art. 31: the revenue of the sales).
+  const presumed = input.revenue.filter((r) => !r.revenue.isZero()).map((r) => presumedCredit(r, input.law, input.asKnownOn));
   for (const p of presumed) {
     if (p.status === CreditStatus.AWAITING_PARAMETER) awaiting.push(`presumed credit from ${p.on}: presumed-credit-biodiesel`);
     if (p.status !== CreditStatus.CREDIT) continue;
