@@ -170,3 +170,31 @@ test('a 2026 balance claimed whole in January 2027 is gone before January\'s CBS
   const more = await api.gql(CLAIM, { i: { producerId: id, tax: 'PIS', originYear: 2026, originMonth: 11, codCred: '301', kind: 'REFUND', filedOn: '2027-02-05', amount: '1' } });
   expect(more.errors![0].extensions).toMatchObject({ code: 'CONFLICT', claimReason: 'EXCEEDS_BALANCE' });
 });
+
+// docs/LAW.md "Returns" (a return reverses the credit its purchase gave, in the month of the return) with Lei 10.637/2002 and
+// Lei 10.833/2003, art. 3º: methanol bought on 10/12/2026 for R$ 100.000,00 (CST 01), no sales → 1.650,00 / 7.600,00 carried;
+// the whole lot returned on 10/01/2027 reverses them under December's rules: 0,00 / 0,00 left, and no CBS is awaited for it.
+test('a 2026 purchase returned in January 2027 reverses its PIS/Cofins credit: the balances fall to 0,00, no CBS awaited', async () => {
+  const id = await createProducer(api, 'Usina da Devolução', RECIFE);
+  await grantSeal(api, id, '2028-12-31');
+  const key = nfeKey('11222333000181', 4501, '2612');
+  const [purchaseId] = (await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [lot(id, '2026-12-10', {
+    feedstock: 'OTHER', purpose: 'OTHER_PRODUCT', cost: '100000', supplierKind: 'THIRD_PARTY', supplierName: 'Metanol SA', creditSupplier: 'COMPANY', creditProduct: 'INPUT',
+    pisCofinsCst: '01', icmsValue: '0', invoiceKey: key,
+  })] })).recordPurchases.map((p: { id: string }) => p.id);
+  await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: key, purchaseId, returnedOn: '2027-01-10', quantity: '1000', value: '100000' }] });
+  const Q = `query($p: ID!, $y: Int!, $m: Int!) { taxPeriod(producerId: $p, year: $y, month: $m, asKnownOn: "2027-01-20") {
+    credits { lines { codCred pis cofins } purchases { purchaseId status reason pis cofins } cbsPurchases { purchaseId } awaiting }
+    net { pisDue cofinsDue cbsNetDue } balances { tax originYear originMonth original reversed remaining } } }`;
+  const dec = (await api.ok(Q, { p: id, y: 2026, m: 12 })).taxPeriod;
+  expect(dec.balances.map((b: any) => [b.tax, b.remaining])).toEqual([['PIS', '1650.00'], ['COFINS', '7600.00']]);
+  const jan = (await api.ok(Q, { p: id, y: 2027, m: 1 })).taxPeriod;
+  expect(jan.credits.purchases).toEqual([{ purchaseId, status: 'CREDIT', reason: null, pis: '-1650.00', cofins: '-7600.00' }]);
+  expect(jan.credits.cbsPurchases).toEqual([]);
+  expect(jan.credits.awaiting).toEqual([]);
+  expect(jan.balances).toEqual([
+    { tax: 'PIS', originYear: 2026, originMonth: 12, original: '1650.00', reversed: '1650.00', remaining: '0.00' },
+    { tax: 'COFINS', originYear: 2026, originMonth: 12, original: '7600.00', reversed: '7600.00', remaining: '0.00' },
+  ]);
+  expect(jan.net).toEqual({ pisDue: '0.00', cofinsDue: '0.00', cbsNetDue: '0.00' });
+});

@@ -111,6 +111,9 @@ describe('the credit of one purchase', () => {
 
   test('no PIS/Cofins credit arises from 2027', () => {
     expect(purchaseCredit(purchase({ purchasedOn: '2027-01-02' }), shipped, '2027-02-01').reason).toBe('PIS_COFINS_EXTINCT');
+    // A 2026 lot of R$ 100.000,00 returned in 2027 reverses the credit it gave, under its own day's rules, on the day of the return.
+    const returned = purchaseCredit(purchase({ purchasedOn: '2026-12-10', on: '2027-01-10', cost: d('-100000') }), shipped, '2027-02-01');
+    expect([returned.status, returned.on, returned.pis!.toFixed(2), returned.cofins!.toFixed(2)]).toEqual([CreditStatus.CREDIT, '2027-01-10', '-1650.00', '-7600.00']);
   });
 });
 

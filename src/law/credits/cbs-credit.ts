@@ -9,7 +9,10 @@ export const CBS_FROM: IsoDate = '2027-01-01';
 /** The facts of one purchase that its CBS credit reads (or of a return, negative, on its day). */
 export interface CbsCreditFacts {
   purchaseId: string;
+  /** The day the credit is taken (a return's, the day of the return). */
   on: IsoDate;
+  /** The day of the acquisition, whose rules apply (a return's reversal included); `on` when absent. */
+  purchasedOn?: IsoDate;
   supplier: CreditSupplier | null;
   product: CreditProduct | null;
   cost: Decimal | null;
@@ -42,7 +45,7 @@ export function cbsCredit(f: CbsCreditFacts, law: LawBook, asKnownOn: IsoDate): 
     return result(CreditStatus.CREDIT, { kind: CbsCreditKind.ACQUISITION, base: f.cost, amount: toCentavos(f.cbsValue), legalBasis: ACQUISITION_BASIS + fuel });
   }
   if (!presumed) return result(CreditStatus.AWAITING_FACT, { reason: 'CBS_NOT_RECORDED', awaiting: 'cbsValue', legalBasis: ACQUISITION_BASIS + fuel });
-  const share = law.cbsPresumedCreditShare(f.on, asKnownOn);
+  const share = law.cbsPresumedCreditShare(f.purchasedOn ?? f.on, asKnownOn);
   if (!share) return result(CreditStatus.NO_CREDIT, { reason: 'NO_PRESUMED_CREDIT', legalBasis: PRESUMED_BASIS });
   if (share.value === null) {
     return result(CreditStatus.AWAITING_PARAMETER, { kind: CbsCreditKind.PRESUMED, reason: 'PRESUMED_RATE_NOT_PUBLISHED', awaiting: 'cbs-presumed-credit', base: f.cost, legalBasis: share.legalBasis });

@@ -59,7 +59,10 @@ export enum CreditStatus {
 
 export interface PurchaseCreditFacts {
   purchaseId: string;
+  /** The day of the acquisition: its rules (rates, the extinction from 2027) are that day's, for a return's reversal too. */
   purchasedOn: IsoDate;
+  /** The day the credit is taken, a return's reversal on the day of the return; the acquisition's when absent. */
+  on?: IsoDate;
   supplier: CreditSupplier | null;
   product: CreditProduct | null;
   /** Tables 4.3.3/4.3.4. */
