@@ -3,7 +3,7 @@ import { Producer } from '../domain';
 import {
   ApportionmentMethod, Balance, CBS_FROM, CbsCredit, cbsCredit, ClaimFacts, ClaimIssue, ClaimKind, Contribution, CreditKind, CreditPart, CreditProduct, CreditSupplier, EfdAcquisition, foldNet,
   monthCbsCredits, monthCredits, MonthCredits,
-  GROUP_ORDER, MonthNet, monthsBetween, productOfFeedstock, PurchaseCredit, purchaseCredit, RevenueGroup, RevenuePart, supplierOfKind,
+  CreditReversal, GROUP_ORDER, mergeReversals, MonthNet, monthsBetween, originReversals, productOfFeedstock, PurchaseCredit, purchaseCredit, RevenueGroup, RevenuePart, supplierOfKind,
 } from '../law/credits';
 import { firstDayOfMonth, IsoDate, lastDayOfMonth, monthOf, today, yearOf } from '../law/dates';
 import { Decimal, ZERO } from '../law/decimal';
@@ -79,6 +79,7 @@ const dec = (v: string | null) => (v === null ? null : new Decimal(v));
 /** What a closed month kept of its credits (`tax_period.credits_snapshot`); `cbs` absent in months closed before it was kept. */
 type KeptCredits = MonthCredits & { purchases: PurchaseCredit[]; cbs?: CbsCredit[]; method: ApportionmentMethod | null };
 const toYm = (d: IsoDate) => ({ year: yearOf(d), month: monthOf(d) });
+const monthKey = (m: { year: number; month: number }) => `${m.year}-${m.month}`;
 
 /**
  * Credits are folded month by month from the producer's first record (at the earliest 02/2004), so
@@ -125,6 +126,8 @@ export class CreditService {
     const warnings: string[] = [];
     let last: { credits: MonthCredits; purchases: PurchaseCredit[]; cbs: CbsCredit[]; method: ApportionmentMethod | null; incidence: IncidenceRegime | null } | null = null;
     const closed = await this.closedSnapshots(producer.id);
+    // Each month's credit parts, where a later return of its purchases finds the balance to reverse.
+    const partsOf = new Map<string, CreditPart[]>();
     for (const m of months) {
       // Months are many when the first record is old: a request already answered stops here.
       stopIfAnswered();
@@ -140,14 +143,28 @@ export class CreditService {
       // A closed month keeps the credits it closed with; an open one is computed as known on asKnownOn.
       // The cumulative regime has no credits and deducts none (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10; docs/LAW.md).
       const cumulative = incidences.get(m.year) === IncidenceRegime.CUMULATIVE;
-      const credits = kept ?? monthCredits({ purchases: cumulative ? [] : purchases, revenue: cumulative || view instanceof Error ? [] : revenueParts(view, sales), method, law, asKnownOn });
+      // A return of an earlier month's purchase reverses the parts that purchase gave there (docs/LAW.md, "Returns");
+      // one whose purchase has no part there (no credit then, or a month closed before its parts were kept) nets here.
+      const own: PurchaseCredit[] = [];
+      const reversals: CreditReversal[] = [];
+      for (const p of cumulative ? [] : purchases) {
+        const origin = p.purchasedOn && monthKey(toYm(p.purchasedOn)) !== monthKey(m) ? toYm(p.purchasedOn) : null;
+        const reversed = origin && originReversals(p, { ...origin, parts: partsOf.get(monthKey(origin)) ?? [] });
+        if (reversed) reversals.push(...reversed);
+        else own.push(p);
+      }
+      const credits: MonthCredits = kept ?? {
+        ...monthCredits({ purchases: own, revenue: cumulative || view instanceof Error ? [] : revenueParts(view, sales), method, law, asKnownOn }),
+        reversals: mergeReversals(reversals),
+      };
+      partsOf.set(monthKey(m), credits.parts ?? []);
       const extinct = firstDayOfMonth(m.year, m.month) >= CBS_FROM;
       const cbs = view instanceof Error ? undefined : view.fuelTaxes?.find((t) => t.tax === FuelTax.CBS);
       const cbsCredits = kept ? kept.cbs ?? [] : cbsOfMonth;
       inputs.push({
         year: m.year, month: m.month,
         pisDebit: view instanceof Error || extinct ? null : view.pisDue, cofinsDebit: view instanceof Error || extinct ? null : view.cofinsDue,
-        lines: credits.lines, cbsLevied: extinct, cbsDue: cbs && cbs.status === FuelTaxStatus.COMPUTED ? cbs.due : null,
+        lines: credits.lines, reversals: credits.reversals ?? [], cbsLevied: extinct, cbsDue: cbs && cbs.status === FuelTaxStatus.COMPUTED ? cbs.due : null,
         cbsCredits: monthCbsCredits(cbsCredits).total,
         claims: claims.filter((c) => toYm(c.filedOn).year === m.year && toYm(c.filedOn).month === m.month), deducts: !cumulative,
       });
@@ -159,7 +176,7 @@ export class CreditService {
     const { credits, cbs } = last!;
     return {
       year, month, ...credits, awaiting: [...new Set([...credits.awaiting, ...monthCbsCredits(cbs).awaiting])], method: last!.method, incidence: last!.incidence, purchases: last!.purchases, cbs,
-      net: nets[nets.length - 1], balances, warnings, claims: applied, claimIssues: issues,
+      reversals: credits.reversals ?? [], net: nets[nets.length - 1], balances, warnings, claims: applied, claimIssues: issues,
     };
   }
 
@@ -209,7 +226,7 @@ export class CreditService {
   /** In TaxPeriodService.close's transaction. */
   async snapshot(em: EntityManager, producer: Producer, year: number, month: number, law: LawBook): Promise<void> {
     const v = await this.within(em, law).ofMonth(producer, year, month, today());
-    const kept = { lines: v.lines, parts: v.parts, purchases: v.purchases, cbs: v.cbs, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
+    const kept = { lines: v.lines, parts: v.parts, reversals: v.reversals, purchases: v.purchases, cbs: v.cbs, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
     await em.query('UPDATE tax_period SET credits_snapshot = $4 WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month, JSON.stringify(kept)]);
   }
 

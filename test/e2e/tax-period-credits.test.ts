@@ -267,8 +267,12 @@ test('a cancelled NF-e gives no credit; a return reverses its share on its day',
   // 10% of the lot comes back in April: R$ 10.000,00 reverses 165,00 and 760,00 of the credit there.
   await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: k2, purchaseId: b, returnedOn: '2026-04-10', quantity: '100', value: '10000' }] });
   const apr = await month(id, 2026, 4);
-  expect(apr.credits.lines.map((l: any) => [l.codCred, l.pis, l.cofins])).toEqual([['301', '-165.00', '-760.00']]);
-  // No balance of its own: the reversal takes March's balance (1.650,00 − 165,00) as reversed, not deducted; nothing payable.
+  // Not a credit line of April: a reversal of March's 301 balance, which holds the lot's credit (the 1100 key).
+  expect(apr.credits.lines).toEqual([]);
+  const reversals = (await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 4) { credits { reversals { purchaseId on originYear originMonth group codCred base pis cofins } } } }`,
+    { p: id })).taxPeriod.credits.reversals;
+  expect(reversals).toEqual([{ purchaseId: b, on: '2026-04-10', originYear: 2026, originMonth: 3, group: 'EXPORT', codCred: '301', base: '-10000.00', pis: '-165.00', cofins: '-760.00' }]);
+  // The reversal takes March's balance (1.650,00 − 165,00) as reversed, not deducted; nothing payable.
   expect(apr.balances.filter((x: any) => x.tax === 'PIS').map((x: any) => [x.originMonth, x.deducted, x.reversed, x.remaining])).toEqual([[3, '0.00', '165.00', '1485.00']]);
   expect([apr.net.pisDue, apr.net.pisEarlierDeducted]).toEqual(['0.00', '0.00']);
 
@@ -287,11 +291,13 @@ test('a cancelled NF-e gives no credit; a return reverses its share on its day',
   ]);
 });
 
-test('a return of an earlier month\'s lot in a month with a credit of the same group nets that credit\'s base', async () => {
+// Lei 10.637/2002, art. 3º § 4º and the 1100/1500 key (rule 17: balances by month of origin and COD_CRED): a return reverses
+// the credit its purchase gave, which October's 301 balance holds; December's own 101 credit is no part of it.
+test('a return of an earlier month\'s lot reverses its own month\'s balance, not the credit of the month of the return', async () => {
   const id = await producer();
   const key = nfeKey('11222333000181', 903);
   // October: methanol for an export (COD_CRED 301). December: methanol for a taxed domestic sale (101), and 10% of October's lot
-  // comes back: its R$ 10.000,00 is served by December's revenue (group 100), so December's base is 100.000,00 − 10.000,00.
+  // comes back: its R$ 10.000,00 reverses 165,00 / 760,00 of October's 301; December's base stays 100.000,00.
   await record([{ ...methanol(id, '2026-10-05'), invoiceKey: key }, methanol(id, '2026-12-02')], [
     { producerId: id, soldOn: '2026-10-20', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'EXPORT' },
     { producerId: id, soldOn: '2026-12-10', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' },
@@ -299,25 +305,27 @@ test('a return of an earlier month\'s lot in a month with a credit of the same g
   const purchaseId = (await month(id, 2026, 10)).credits.purchases[0].purchaseId;
   await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: key, purchaseId, returnedOn: '2026-12-15', quantity: '100', value: '10000' }] });
   const dec = await month(id, 2026, 12);
-  expect(dec.credits.lines.map((l: any) => [l.codCred, l.base, l.pis, l.cofins])).toEqual([['101', '90000.00', '1485.00', '6840.00']]);
-  // The debit 10 × 26,41 = 264,10 (10 × 121,59 = 1.215,90) is deducted from it; October's 301 stays whole.
+  expect(dec.credits.lines.map((l: any) => [l.codCred, l.base, l.pis, l.cofins])).toEqual([['101', '100000.00', '1650.00', '7600.00']]);
+  // October's 301 falls by 165,00 / 760,00; the debit 10 × 26,41 = 264,10 (10 × 121,59 = 1.215,90) comes off December's 101.
   expect(dec.balances.map((b: any) => [b.tax, b.originMonth, b.codCred, b.deducted, b.reversed, b.remaining])).toEqual([
-    ['PIS', 10, '301', '0.00', '0.00', '1650.00'], ['COFINS', 10, '301', '0.00', '0.00', '7600.00'],
-    ['PIS', 12, '101', '264.10', '0.00', '1220.90'], ['COFINS', 12, '101', '1215.90', '0.00', '5624.10'],
+    ['PIS', 10, '301', '0.00', '165.00', '1485.00'], ['COFINS', 10, '301', '0.00', '760.00', '6840.00'],
+    ['PIS', 12, '101', '264.10', '0.00', '1385.90'], ['COFINS', 12, '101', '1215.90', '0.00', '6384.10'],
   ]);
   for (const m of [10, 11, 12]) await api.ok(`mutation($p: ID!, $m: Int!) { closeTaxPeriod(producerId: $p, year: 2026, month: $m) { status } }`, { p: id, m });
   const res = await fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=12`), { headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` } });
   const body = Buffer.from(await res.arrayBuffer());
   expect(efdProblems(body)).toEqual([]);
   const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
-  // October's lot and December's are of one supplier, item, CST and CFOP: the return is netted in December's C191 (VL_DESC).
+  // December's C191 and M100 are its own acquisition; the return is October's 301 used "by other forms" (1100/1500 field 17).
   expect(only('C190', 'C191')).toEqual([
-    '|C190|55|02122026|15122026|INSUMO-OTHER|||100000,00|',
-    '|C191|11222333000181|50|1101|100000,00|10000,00|90000,00|1,6500|||1485,00||',
+    '|C190|55|02122026|02122026|INSUMO-OTHER|||100000,00|',
+    '|C191|11222333000181|50|1101|100000,00|0,00|100000,00|1,6500|||1650,00||',
   ]);
-  expect(only('M100', 'M110', 'M200')).toEqual([
-    '|M100|101|0|90000,00|1,6500|||1485,00|0,00|0,00|0,00|1485,00|1|264,10|1220,90|',
+  expect(only('M100', 'M110', 'M200', '1100')).toEqual([
+    '|M100|101|0|100000,00|1,6500|||1650,00|0,00|0,00|0,00|1650,00|1|264,10|1385,90|',
     '|M200|264,10|264,10|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|0,00|',
+    '|1100|102026|01||301|1650,00||1650,00|0,00|0,00|0,00|1650,00|0,00|0,00|0,00|0,00|165,00|1485,00|',
+    '|1100|122026|01||101|1650,00||1650,00|0,00|0,00|0,00|1650,00|264,10|0,00|0,00|0,00|0,00|1385,90|',
   ]);
 });
 
@@ -530,4 +538,26 @@ test('a sale of October returned in November reduces November\'s presumed-credit
   expect(nov.credits.lines.map((l: any) => [l.codCred, l.base, l.pis, l.cofins])).toEqual([['307', '900000.00', '4009.50', '18468.00']]);
   // October keeps its own: 500.000 × 0,27 × 1,65% = 2.227,50; × 7,6% = 10.260,00.
   expect((await month(id, 2026, 10, '2027-11-02')).credits.lines.map((l: any) => [l.codCred, l.base, l.pis, l.cofins])).toEqual([['307', '500000.00', '2227.50', '10260.00']]);
+});
+
+// Rule 17 (balances by month of origin and COD_CRED, the 1100/1500 key) with Lei 11.116/2005, art. 16 (only groups 200/300 are
+// refundable): August, lot A R$ 100.000,00 against an export (301: 1.650,00 / 7.600,00). October: lot B R$ 100.000,00, a domestic
+// sale (debit 264,10 / 1.215,90) and half of lot A returned → 301 falls to 825,00 / 3.800,00; October's 101 is 1.650,00 − 264,10 =
+// 1.385,90 and 7.600,00 − 1.215,90 = 6.384,10; refundable 825,00 / 3.800,00.
+test('half of an August export lot returned in October reduces August\'s 301 balance: 825,00 / 3.800,00 refundable, 101 untouched', async () => {
+  const id = await producer();
+  const key = nfeKey('11222333000181', 1101);
+  await record([{ ...methanol(id, '2026-08-04'), invoiceKey: key }], [{ producerId: id, soldOn: '2026-08-20', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'EXPORT' }]);
+  await record([methanol(id, '2026-10-02')], [{ producerId: id, soldOn: '2026-10-20', volumeM3: '10', revenue: '60000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  const lotA = (await month(id, 2026, 8)).credits.purchases[0].purchaseId;
+  await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: key, purchaseId: lotA, returnedOn: '2026-10-15', quantity: '500', value: '50000' }] });
+  const oct = await month(id, 2026, 10);
+  expect(oct.balances.map((b: any) => [b.tax, b.originMonth, b.codCred, b.deducted, b.reversed, b.remaining])).toEqual([
+    ['PIS', 8, '301', '0.00', '825.00', '825.00'], ['COFINS', 8, '301', '0.00', '3800.00', '3800.00'],
+    ['PIS', 10, '101', '264.10', '0.00', '1385.90'], ['COFINS', 10, '101', '1215.90', '0.00', '6384.10'],
+  ]);
+  expect(oct.net).toMatchObject({ pisDue: '0.00', cofinsDue: '0.00', pisRefundable: '825.00', cofinsRefundable: '3800.00' });
+  // A refund of more than is left of 301 is refused.
+  const over = await api.gql(CLAIM, { i: { producerId: id, tax: 'PIS', originYear: 2026, originMonth: 8, codCred: '301', kind: 'REFUND', filedOn: '2026-11-05', amount: '825.01' } });
+  expect(over.errors![0].extensions).toMatchObject({ code: 'CONFLICT', claimReason: 'EXCEEDS_BALANCE', available: '825' });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { checkProperty } from '../support/property';
 import {
   applyClaim, ApportionmentMethod, CbsCreditFacts, cbsCredit, CbsCreditKind, ClaimError, ClaimKind, Contribution, CreditProduct, CreditStatus, CreditSupplier, foldNet,
-  monthCbsCredits, monthCredits, purchaseCredit, PurchaseCreditFacts, RevenueGroup,
+  mergeReversals, monthCbsCredits, monthCredits, originReversals, purchaseCredit, PurchaseCreditFacts, RevenueGroup,
 } from '../../src/law/credits';
 import { Decimal } from '../../src/law/decimal';
 import { createLawBook, LawVersionRecord } from '../../src/law/law-book';
@@ -400,6 +400,52 @@ describe('apportionment and balances', () => {
     expect(balances.map((b) => [b.tax, b.offsetAgainstCbs.toFixed(2), b.remaining.toFixed(2)])).toEqual([[Contribution.PIS, '1000.00', '0.00'], [Contribution.COFINS, '1500.00', '5500.00']]);
     // Before 2027 the month has no CBS credit figures at all.
     expect(row(nets[0])).toEqual([null, null, null, null, null]);
+  });
+});
+
+// Rule 17 (balances by month of origin and COD_CRED, the 1100/1500 key): a return reverses the credit its purchase gave, where
+// it gave it; docs/LAW.md, "Returns".
+describe('a return of an earlier month\'s purchase reverses the balance of its origin', () => {
+  const line = (group: RevenueGroup, codCred: string, pis: string) => ({ group, kind: 'BASIC' as never, codCred, base: d(0), pisRate: null, cofinsRate: null, pis: d(pis), cofins: d(0), legalBasis: '' });
+  const reversal = (originMonth: number, codCred: string, pis: string) => ({
+    purchaseId: 'A', on: '2026-10-15', originYear: 2026, originMonth, group: RevenueGroup.EXPORT, kind: 'BASIC' as never, codCred, base: d(0), pisRate: null, cofinsRate: null, pis: d(pis), cofins: d(0),
+  });
+
+  test('August 301 of 1.650,00; October 101 of 1.650,00 with a debit of 264,10 and half of August\'s lot back: 301 825,00, 101 1.385,90', () => {
+    const { nets, balances } = foldNet([
+      { year: 2026, month: 8, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line(RevenueGroup.EXPORT, '301', '1650.00')] },
+      { year: 2026, month: 10, pisDebit: d('264.10'), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line(RevenueGroup.TAXED_DOMESTIC, '101', '1650.00')],
+        reversals: [reversal(8, '301', '-825.00')] },
+    ]);
+    expect(balances.map((b) => [b.originMonth, b.codCred, b.deducted.toFixed(2), b.reversed.toFixed(2), b.remaining.toFixed(2)])).toEqual([
+      [8, '301', '0.00', '825.00', '825.00'], [10, '101', '264.10', '0.00', '1385.90'],
+    ]);
+    expect([nets[1].pisDue.toFixed(2), nets[1].pisRefundable.toFixed(2)]).toEqual(['0.00', '825.00']);
+  });
+
+  test('a reversal its origin balance no longer covers (refunded) takes the other balances, then is payable', () => {
+    const refund = { id: 'c', tax: Contribution.PIS, originYear: 2026, originMonth: 8, codCred: '301', kind: ClaimKind.REFUND, filedOn: '2026-10-05', amount: d('1500.00') };
+    const { nets, balances } = foldNet([
+      { year: 2026, month: 8, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [], lines: [line(RevenueGroup.EXPORT, '301', '1650.00')] },
+      { year: 2026, month: 10, pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false, claims: [refund], lines: [line(RevenueGroup.TAXED_DOMESTIC, '101', '500.00')],
+        reversals: [reversal(8, '301', '-825.00')] },
+    ]);
+    // 150,00 left of 301 is reversed; the other 675,00 takes October's 101 (500,00), and 175,00 is payable.
+    expect(balances.map((b) => [b.codCred, b.reversed.toFixed(2), b.remaining.toFixed(2)])).toEqual([['301', '150.00', '0.00'], ['101', '500.00', '0.00']]);
+    expect(nets[1].pisDue.toFixed(2)).toBe('175.00');
+  });
+
+  test('the reversal follows the origin\'s split: 1/3 in 201 and 2/3 in 301 of a 100.000,00 lot, 30.000,00 returned → −165,00 and −330,00', () => {
+    const origin = monthCredits({ purchases: [purchaseCredit(purchase({ purchaseId: 'A', purchasedOn: '2026-08-04', cost: d('100000') }), shipped, asKnownOn)],
+      revenue: [{ on: '2026-08-20', group: RevenueGroup.UNTAXED_DOMESTIC, revenue: d('1') }, { on: '2026-08-21', group: RevenueGroup.EXPORT, revenue: d('2') }],
+      method: ApportionmentMethod.REVENUE_RATIO, law: shipped, asKnownOn });
+    const back = purchaseCredit(purchase({ purchaseId: 'A', purchasedOn: '2026-08-04', on: '2026-10-15', cost: d('-30000') }), shipped, asKnownOn);
+    const reversed = mergeReversals(originReversals(back, { year: 2026, month: 8, parts: origin.parts! })!);
+    expect(reversed.map((r) => [r.originMonth, r.codCred, r.base.toFixed(2), r.pis.toFixed(2), r.cofins.toFixed(2)])).toEqual([
+      [8, '201', '-10000.00', '-165.00', '-760.00'], [8, '301', '-20000.00', '-330.00', '-1520.00'],
+    ]);
+    // A purchase with no part in its month (no credit there) has nothing to reverse there: null, netted in the month of the return.
+    expect(originReversals(back, { year: 2026, month: 8, parts: [] })).toBeNull();
   });
 });
 

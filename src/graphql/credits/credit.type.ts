@@ -48,6 +48,19 @@ export class CreditLineType {
   @Field({ description: 'The provisions applied.' }) legalBasis: string;
 }
 
+@ObjectType('CreditReversal', { description: 'A return of a purchase of an earlier month: the credit it reverses, taken from the balance that holds it, by month of origin and COD_CRED (registers 1100/1500 field 17; docs/LAW.md, "Returns").' })
+export class CreditReversalType {
+  @Field(() => ID, { description: 'The purchase returned.' }) purchaseId: string;
+  @Field(() => DateScalar, { description: 'The day of the (last) return.' }) on: string;
+  @Field(() => Int, { description: 'Year of the month whose credit is reversed.' }) originYear: number;
+  @Field(() => Int, { description: 'Month whose credit is reversed.' }) originMonth: number;
+  @Field(() => RevenueGroup, { description: 'The group of that credit.' }) group: RevenueGroup;
+  @Field({ description: 'COD_CRED of that credit.' }) codCred: string;
+  @Money() @Field(() => DecimalScalar, { description: 'The base reversed, negative.' }) base: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'PIS/Pasep reversed, negative: the base × the rate, rounded once per balance.' }) pis: Decimal;
+  @Money() @Field(() => DecimalScalar, { description: 'Cofins reversed, negative.' }) cofins: Decimal;
+}
+
 @ObjectType('PresumedCreditPart', { description: 'The Lei 12.865/2013 art. 31 presumed credit of a day\'s biodiesel revenue (domestic or export, even at R$ 0,00, § 1º).' })
 export class PresumedCreditPartType {
   @Field(() => DateScalar, { description: 'The day of the sales.' }) on: string;
@@ -66,6 +79,7 @@ export class TaxPeriodCreditsType {
   /** MonthCreditsResolver.purchases: a page of them, or all. */
   purchases: PurchaseCreditType[];
   @Field(() => [PresumedCreditPartType], { description: 'The art. 31 presumed credit by day of revenue.' }) presumed: PresumedCreditPartType[];
+  @Field(() => [CreditReversalType], { description: 'Returns this month of purchases of earlier months, each reversing the balance of its month of origin and COD_CRED (a return of a purchase of this month nets in `lines`). Empty in months closed before it was kept.' }) reversals: CreditReversalType[];
   @Field(() => ApportionmentMethod, { nullable: true, description: 'The method elected for the year; null when none is on record.' }) method: ApportionmentMethod | null;
   @Field({ description: 'True when the revenue spans groups and no method is elected for the year: the common credits are not in `lines` until one is.' }) awaitingElection: boolean;
   @Field(() => [String], { description: 'The amounts not computed, each with what it awaits (a purchase field, a parameter, the election).' }) awaiting: string[];

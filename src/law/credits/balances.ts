@@ -1,6 +1,6 @@
 import { addDays, IsoDate, lastDayOfMonth } from '../dates';
 import { Decimal, sum, ZERO } from '../decimal';
-import { Balance, ClaimFacts, ClaimKind, Contribution, CreditLine, GROUP_ORDER } from './types';
+import { Balance, ClaimFacts, ClaimKind, Contribution, CreditLine, CreditReversal, GROUP_ORDER } from './types';
 
 /** Guia Prático, register 1100, fields 10 and 14. */
 export const REFUNDABLE_CODES = new Set(['201', '202', '203', '204', '208', '301', '302', '303', '304', '307', '308']);
@@ -21,6 +21,8 @@ export interface NetMonthInput {
   /** The month's CBS credits (LC 214/2025, arts. 47 and 168), reversals netted; none when absent. */
   cbsCredits?: Decimal;
   claims: ClaimFacts[];
+  /** Returns of purchases of earlier months: the credit reversed, by the balance that holds it. */
+  reversals?: CreditReversal[];
   /** False under the cumulative regime. */
   deducts?: boolean;
 }
@@ -135,11 +137,25 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
       }
       return { ownUsed, earlierUsed, due: left };
     };
+    // A return of an earlier month's purchase reduces the balance that holds the credit it gave (rule 17's key:
+    // month of origin and COD_CRED; docs/LAW.md, "Returns"), as far as that balance is left.
+    const fromOrigin = (tax: Contribution) => (m.reversals ?? []).map((r) => {
+      let left = (tax === Contribution.PIS ? r.pis : r.cofins).negated();
+      const b = balances.find((x) => x.tax === tax && x.originYear === r.originYear && x.originMonth === r.originMonth && x.codCred === r.codCred);
+      if (b && left.gt(0)) {
+        const used = Decimal.min(left, b.remaining);
+        b.reversed = b.reversed.plus(used);
+        b.remaining = b.remaining.minus(used);
+        left = left.minus(used);
+      }
+      return { codCred: r.codCred, left };
+    }).filter((r) => r.left.gt(0));
     // Guia, M110: the month's credit first, then the balances; the rest adds to the debit.
     const reverse = (tax: Contribution) => {
       const lines = m.lines.filter((l) => (tax === Contribution.PIS ? l.pis : l.cofins).lt(0));
-      let left = sum(lines.map((l) => (tax === Contribution.PIS ? l.pis : l.cofins))).negated();
-      const codes = new Set(lines.map((l) => l.codCred));
+      const beyond = fromOrigin(tax);
+      let left = sum(lines.map((l) => (tax === Contribution.PIS ? l.pis : l.cofins))).negated().plus(sum(beyond.map((r) => r.left)));
+      const codes = new Set([...lines.map((l) => l.codCred), ...beyond.map((r) => r.codCred)]);
       const first = (b: Balance) => (own(b) && codes.has(b.codCred) ? 0 : 1);
       for (const b of balances.filter((x) => x.tax === tax && x.remaining.gt(0)).sort((a, b) => first(a) - first(b) || byUseOrder(a, b))) {
         if (left.lte(0)) break;

@@ -6,7 +6,7 @@ export * from './types';
 export { CBS_FROM, cbsCredit, monthCbsCredits } from './cbs-credit';
 export type { CbsCreditFacts } from './cbs-credit';
 export { productOfFeedstock, purchaseCredit, supplierOfKind } from './purchase-credit';
-export { monthCredits, presumedCredit } from './month-credits';
+export { mergeReversals, monthCredits, originReversals, presumedCredit } from './month-credits';
 export type { MonthCredits, MonthCreditsInput, PresumedCreditPart, RevenuePart } from './month-credits';
 export { applyClaim, claimProblem, ClaimError, foldNet, monthsBetween, OFFSET_IN_QUARTER_CODES, REFUNDABLE_CODES, refundableFrom } from './balances';
 export type { ClaimIssue, ClaimReason, MonthNet, NetMonthInput } from './balances';

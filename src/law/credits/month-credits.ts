@@ -2,7 +2,7 @@ import { IsoDate } from '../dates';
 import { Decimal, sum, toCentavos, ZERO } from '../decimal';
 import { LawBook } from '../law-book';
 import {
-  ApportionmentMethod, CreditKind, CreditLine, CreditPart, CreditStatus, GROUP_DIGIT, GROUP_ORDER, KIND_DIGITS, PurchaseCredit, RevenueGroup,
+  ApportionmentMethod, CreditKind, CreditLine, CreditPart, CreditReversal, CreditStatus, GROUP_DIGIT, GROUP_ORDER, KIND_DIGITS, PurchaseCredit, RevenueGroup,
 } from './types';
 
 /** Biodiesel revenue of a run of days in one group: the base of the art. 31 credit and of the revenue ratio. */
@@ -38,6 +38,8 @@ export interface MonthCredits {
   lines: CreditLine[];
   /** The purchases' credits by group, as the lines add them up (absent in months closed before it was kept). */
   parts?: CreditPart[];
+  /** Returns of purchases of earlier months, reversing the balances of their origin (absent in months closed before it was kept). */
+  reversals?: CreditReversal[];
   presumed: PresumedCreditPart[];
   /** Credits not in `lines`: the amounts awaiting a fact, a parameter or the election (why, in `awaiting`). */
   awaiting: string[];
@@ -131,4 +133,47 @@ export function monthCredits(input: MonthCreditsInput): MonthCredits {
   });
   const ordered = [...lines.values()].map(onBase).sort((a, b) => a.codCred.localeCompare(b.codCred));
   return { lines: ordered, parts, presumed, awaiting: [...new Set(awaiting)], awaitingElection };
+}
+
+/**
+ * A return of a purchase of an earlier month reverses the credit that purchase gave, where it gave
+ * it: the parts of its month of origin (group and COD_CRED), in the proportion of their bases
+ * (Lei 10.637/2002, art. 3º § 4º: balances kept by month of origin and COD_CRED; docs/LAW.md,
+ * "Returns"). Each part's credit is its reversed base × rate, rounded once (imports: the
+ * contributions in proportion); the last part takes the centavos left. Null when the purchase has
+ * no part in its month (no credit there, or a month closed before its parts were kept).
+ */
+export function originReversals(ret: PurchaseCredit, origin: { year: number; month: number; parts: CreditPart[] }): CreditReversal[] | null {
+  const parts = origin.parts.filter((p) => p.purchaseId === ret.purchaseId && p.kind !== CreditKind.PRESUMED && p.base.gt(0));
+  const total = sum(parts.map((p) => p.base));
+  if (ret.status !== CreditStatus.CREDIT || parts.length === 0 || total.isZero()) return null;
+  const [base, pis, cofins] = [ret.base ?? ZERO, ret.pis!, ret.cofins!];
+  let [baseLeft, pisLeft, cofinsLeft] = [base, pis, cofins];
+  return parts.map((p, i) => {
+    const last = i === parts.length - 1;
+    const partBase = last ? baseLeft : toCentavos(base.times(p.base).div(total));
+    const amount = (rate: Decimal | null, whole: Decimal, left: Decimal) => (last ? left : rate ? toCentavos(partBase.times(rate)) : toCentavos(whole.times(p.base).div(total)));
+    const [partPis, partCofins] = [amount(p.pisRate, pis, pisLeft), amount(p.cofinsRate, cofins, cofinsLeft)];
+    [baseLeft, pisLeft, cofinsLeft] = [baseLeft.minus(partBase), pisLeft.minus(partPis), cofinsLeft.minus(partCofins)];
+    return {
+      purchaseId: ret.purchaseId, on: ret.on ?? ret.purchasedOn ?? '', originYear: origin.year, originMonth: origin.month, group: p.group, kind: p.kind, codCred: p.codCred,
+      base: partBase, pisRate: p.pisRate, cofinsRate: p.cofinsRate, pis: partPis, cofins: partCofins,
+    };
+  });
+}
+
+/**
+ * The month's reversals of one balance (origin month, COD_CRED and rate) as one, its summed base ×
+ * rate rounded once (art. 3º § 1º, as the lines), an import's contributions added as they are.
+ */
+export function mergeReversals(reversals: CreditReversal[]): CreditReversal[] {
+  const merged = new Map<string, CreditReversal>();
+  for (const r of reversals) {
+    const key = `${r.originYear}-${r.originMonth}|${r.codCred}|${r.pisRate?.toFixed() ?? ''}|${r.cofinsRate?.toFixed() ?? ''}`;
+    const m = merged.get(key);
+    merged.set(key, m ? { ...m, base: m.base.plus(r.base), pis: m.pis.plus(r.pis), cofins: m.cofins.plus(r.cofins), on: r.on > m.on ? r.on : m.on } : { ...r });
+  }
+  return [...merged.values()].map((r) => ({
+    ...r, pis: r.pisRate ? toCentavos(r.base.times(r.pisRate)) : r.pis, cofins: r.cofinsRate ? toCentavos(r.base.times(r.cofinsRate)) : r.cofins,
+  }));
 }

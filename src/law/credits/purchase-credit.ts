@@ -17,7 +17,7 @@ const PIS_COFINS_END: IsoDate = '2026-12-31';
  */
 export function purchaseCredit(f: PurchaseCreditFacts, law: LawBook, asKnownOn: IsoDate): PurchaseCredit {
   const none = (status: CreditStatus, reason: string, legalBasis: string, awaiting: string | null = null): PurchaseCredit => ({
-    purchaseId: f.purchaseId, on: f.on ?? f.purchasedOn, status, kind: null, reason, awaiting, base: null, pisRate: null, cofinsRate: null, pis: null, cofins: null,
+    purchaseId: f.purchaseId, on: f.on ?? f.purchasedOn, purchasedOn: f.purchasedOn, status, kind: null, reason, awaiting, base: null, pisRate: null, cofinsRate: null, pis: null, cofins: null,
     natBcCred: null, allocatedTo: f.allocatedTo, legalBasis,
   });
   // EC 132/2023, ADCT art. 126, II: no PIS/Cofins credit arises from 2027 (the CBS credit is LC 214/2025, art. 47).
@@ -51,7 +51,7 @@ export function purchaseCredit(f: PurchaseCreditFacts, law: LawBook, asKnownOn: 
   const base = f.cost.minus(f.icms);
   const legalBasis = monophasicInput ? `${BASIC_BASIS}; single-phase input at the general rates (Lei 10.833/2003, art. 3º I b)` : BASIC_BASIS;
   return {
-    purchaseId: f.purchaseId, on: f.on ?? f.purchasedOn, status: CreditStatus.CREDIT, kind: CreditKind.BASIC, reason: null, awaiting: null, base,
+    purchaseId: f.purchaseId, on: f.on ?? f.purchasedOn, purchasedOn: f.purchasedOn, status: CreditStatus.CREDIT, kind: CreditKind.BASIC, reason: null, awaiting: null, base,
     pisRate: rates.value.pis, cofinsRate: rates.value.cofins, pis: toCentavos(base.times(rates.value.pis)), cofins: toCentavos(base.times(rates.value.cofins)),
     natBcCred: '02', allocatedTo: f.allocatedTo, legalBasis: `${legalBasis}; rates: ${rates.legalBasis}`,
   };
@@ -64,7 +64,7 @@ function importCredit(f: PurchaseCreditFacts, none: (s: CreditStatus, r: string,
     return none(CreditStatus.AWAITING_FACT, 'IMPORT_CONTRIBUTIONS_NOT_RECORDED', basis, f.importPisPaid === null ? 'importPisPaid' : 'importCofinsPaid');
   }
   return {
-    purchaseId: f.purchaseId, on: f.on ?? f.purchasedOn, status: CreditStatus.CREDIT, kind: CreditKind.IMPORT, reason: null, awaiting: null, base: f.cost,
+    purchaseId: f.purchaseId, on: f.on ?? f.purchasedOn, purchasedOn: f.purchasedOn, status: CreditStatus.CREDIT, kind: CreditKind.IMPORT, reason: null, awaiting: null, base: f.cost,
     pisRate: null, cofinsRate: null, pis: f.importPisPaid, cofins: f.importCofinsPaid, natBcCred: '02', allocatedTo: f.allocatedTo, legalBasis: basis,
   };
 }

@@ -80,6 +80,8 @@ export interface PurchaseCredit {
   purchaseId: string;
   /** The day of the acquisition, or of the return that reverses its share (absent in months closed before it was kept). */
   on?: IsoDate;
+  /** The day of the acquisition itself, also for a return's reversal (absent in months closed before it was kept). */
+  purchasedOn?: IsoDate;
   status: CreditStatus;
   kind: CreditKind | null;
   /** A code of docs/LAW.md, "Credits". */
@@ -100,6 +102,28 @@ export interface PurchaseCredit {
 export interface CreditPart extends Omit<CreditLine, 'legalBasis'> {
   purchaseId: string;
   on: IsoDate | null;
+}
+
+/**
+ * A return's reversal of a credit of an earlier month: the balance of that month and COD_CRED it
+ * reduces (Lei 10.637/2002, art. 3º § 4º; the 1100/1500 key; docs/LAW.md, "Returns").
+ */
+export interface CreditReversal {
+  purchaseId: string;
+  /** The day of the return. */
+  on: IsoDate;
+  originYear: number;
+  originMonth: number;
+  group: RevenueGroup;
+  kind: CreditKind;
+  codCred: string;
+  /** Negative: the base and the credit reversed. */
+  base: Decimal;
+  /** The rates of the credit reversed; null for an import's (the contributions paid). */
+  pisRate: Decimal | null;
+  cofinsRate: Decimal | null;
+  pis: Decimal;
+  cofins: Decimal;
 }
 
 /** A credit part with the facts of its purchase that the EFD's C190/C191/C195 write. */
