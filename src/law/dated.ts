@@ -16,6 +16,11 @@ export interface Version<T> {
   legalBasis: string;
   /** Where the publication date is not in our sources, says so and what was used. */
   note?: string | null;
+  /**
+   * The publication date is not in our sources and the one used is not anchored to a dated act:
+   * an answer as known before the real publication could differ (docs/LAW.md, PUBLICATION_DATE_OPEN).
+   */
+  publicationDateOpen?: boolean;
   /** Order of recording, to break ties between versions published the same day (later wins). */
   seq?: number;
 }

@@ -37,6 +37,8 @@ const LEGAL_BASIS = {
   CBS_NOT_REGULATED: 'EC 132/2023, ADCT art. 126, I–II',
   RETURN_OF_PIS_COFINS_SALE: 'EC 132/2023, ADCT art. 126, I and II; Lei Complementar 214/2025, arts. 172–173 and 378',
   SEMIARID_DELIMITATION_OPEN: 'Portaria MI nº 89/2005; Res. Condel/Sudene nº 115/2017',
+  // Each finding names the version's own legal basis; this is the rule it rests on.
+  PUBLICATION_DATE_OPEN: 'The act of the version, in force from its publication (e.g. Decreto 10.527/2020, art. 10)',
 } as const;
 
 export type FindingCode = keyof typeof LEGAL_BASIS;

@@ -69,6 +69,13 @@ export interface LawBook {
   semiaridDelimitationOpen(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
   /** Portaria MDA nº 28/2024, art. 58. */
   sealBalanceCarries(on: IsoDate, asKnownOn: IsoDate): Version<Record<string, string>> | undefined;
+  /**
+   * docs/LAW.md, PUBLICATION_DATE_OPEN: the versions whose publication date is open
+   * (`publicationDateOpen`) among those the answer reads, with the days they govern as known on
+   * asKnownOn (applied), or would govern as known on their date used while not yet known by it
+   * — only the days whose figures they change against the version read without them.
+   */
+  openPublications(reads: readonly LawRead[], asKnownOn: IsoDate): OpenPublication[];
   /** Days the rules differ from the day before: where tax segments start. */
   changeDates(from: IsoDate, to: IsoDate, asKnownOn: IsoDate): IsoDate[];
   versions(parameter: ParameterName): Version<Record<string, string>>[];
@@ -82,11 +89,44 @@ export interface LawBook {
   cbsPresumedCreditShare(on: IsoDate, asKnownOn: IsoDate): Version<Decimal | null> | undefined;
 }
 
+/** What an answer reads of the law: a parameter (one scope, or every scope when left out) over days. */
+export interface LawRead {
+  parameter: ParameterName;
+  scope?: string | null;
+  from: IsoDate;
+  to: IsoDate;
+}
+
+/** A version whose publication date is open, and the days of the reads it decides. */
+export interface OpenPublication {
+  version: Version<Record<string, string>>;
+  /** Published by its date used on or before asKnownOn, so applied; else left out by that date only. */
+  applied: boolean;
+  /** Sorted. */
+  days: IsoDate[];
+}
+
 export type CreditChoice = 'IMPORTED_B100_FOR_RESALE' | 'B100_FOR_RESALE';
 
 const CATEGORIES = Object.values(RateCategory);
 const BLEND_RULES = Object.values(BlendRule);
 const FUEL_TAXES = Object.values(FuelTax);
+
+/** The same values (decimals compared as numbers): a version read instead changes no figure. */
+function sameFigures(a: Version<Record<string, string>> | undefined, b: Version<Record<string, string>>): boolean {
+  if (!a) return false;
+  const keys = new Set([...Object.keys(a.value), ...Object.keys(b.value)]);
+  return [...keys].every((k) => {
+    const x = a.value[k];
+    const y = b.value[k];
+    if (x === undefined || y === undefined) return x === y;
+    try {
+      return new Decimal(x).eq(y);
+    } catch {
+      return x === y;
+    }
+  });
+}
 
 /** In force on D as known on K: the last published covering D (docs/LAW.md). */
 export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
@@ -98,12 +138,41 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
     const v: Version<Record<string, string>> = {
       id: r.id, value: r.value, validFrom: r.validFrom, validUntil: r.validUntil, publishedOn: r.publishedOn,
       legalBasis: r.legalBasis, note: r.note ?? null, seq: r.seq ?? index,
+      ...(r.publicationDateOpen ? { publicationDateOpen: true } : {}),
     };
     const key = `${r.parameter}|${r.scope ?? ''}`;
     groups.set(key, [...(groups.get(key) ?? []), v]);
     byParameter.set(r.parameter, [...(byParameter.get(r.parameter) ?? []), v]);
   });
   const of = (parameter: ParameterName, scope: string | null = null) => groups.get(`${parameter}|${scope ?? ''}`) ?? [];
+  // The groups holding a version whose publication date is open: every other read costs nothing.
+  const withOpenDate = [...groups.entries()].filter(([, list]) => list.some((v) => v.publicationDateOpen));
+
+  function openPublications(reads: readonly LawRead[], asKnownOn: IsoDate): OpenPublication[] {
+    const found = new Map<Version<Record<string, string>>, Set<IsoDate>>();
+    for (const read of reads) {
+      for (const [key, list] of withOpenDate) {
+        const [parameter, scope] = key.split('|');
+        if (parameter !== read.parameter || (read.scope !== undefined && scope !== (read.scope ?? ''))) continue;
+        for (const v of list) {
+          if (!v.publicationDateOpen) continue;
+          const from = v.validFrom > read.from ? v.validFrom : read.from;
+          const to = v.validUntil !== null && v.validUntil < read.to ? v.validUntil : read.to;
+          // Applied: it governs as known on asKnownOn. Not yet known by its date used: it would
+          // govern as known on that date. Either way only days whose figures it changes count:
+          // where the version read without it has the same values, its date changes no figure.
+          const knownOn = v.publishedOn <= asKnownOn ? asKnownOn : v.publishedOn;
+          const others = list.filter((x) => x !== v);
+          for (let d = from; d <= to; d = addDays(d, 1)) {
+            if (inForce(list, d, knownOn) !== v || sameFigures(inForce(others, d, asKnownOn), v)) continue;
+            if (!found.has(v)) found.set(v, new Set());
+            found.get(v)!.add(d);
+          }
+        }
+      }
+    }
+    return [...found].map(([version, days]) => ({ version, applied: version.publishedOn <= asKnownOn, days: [...days].sort() }));
+  }
 
   function find(parameter: ParameterName, scope: string | null, on: IsoDate, asKnownOn: IsoDate, what: string) {
     const v = inForce(of(parameter, scope), on, asKnownOn);
@@ -162,6 +231,7 @@ export function createLawBook(records: readonly LawVersionRecord[]): LawBook {
 
   return {
     coefficientRules,
+    openPublications,
     assertPisCofinsInForce,
     pisCofinsExtinction: extinction,
     blendRule(rule, on, asKnownOn) {

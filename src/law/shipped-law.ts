@@ -30,6 +30,12 @@ export interface ShippedVersion extends LawVersionRecord {
   key: string;
   /** False where the publication date is not in our sources (the note then says which date was used). */
   publishedOnInSources: boolean;
+  /**
+   * Decided on every version whose publication date is not in our sources (docs/LAW.md): true
+   * where the date used stands in for one our sources do not anchor (neither the publication nor
+   * the date of the act that publishes the version), so answers near it say so (PUBLICATION_DATE_OPEN).
+   */
+  publicationDateOpen?: boolean;
   status: SourceStatus;
 }
 

@@ -32,10 +32,15 @@ export async function loadShippedLaw(ds: DataSource | EntityManager): Promise<nu
   return inserted.length;
 }
 
+const SHIPPED_BY_KEY = new Map(SHIPPED_LAW.map((v) => [v.key, v]));
+
 export function toRecord(row: LawParameterVersion): LawVersionRecord {
   return {
     id: row.id, parameter: row.parameter, scope: row.scope, value: row.value, validFrom: row.validFrom, validUntil: row.validUntil,
     publishedOn: row.publishedOn, legalBasis: row.legalBasis, note: row.note,
+    // The mark lives in the data file (docs/LAW.md): a shipped row takes it by its key; an
+    // ADMIN's publication states its own date.
+    ...(row.shipped && SHIPPED_BY_KEY.get(row.key)?.publicationDateOpen ? { publicationDateOpen: true } : {}),
     // Same-day publications: the later recorded wins.
     seq: Number(row.id),
   };

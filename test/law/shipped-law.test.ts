@@ -15,6 +15,23 @@ describe('the shipped law is cited data', () => {
     expect(versionProblems(v)).toEqual([]);
   });
 
+  // docs/LAW.md, PUBLICATION_DATE_OPEN: the mark the law book reads, decided on every version
+  // whose note says its publication date is not in our sources (never from a key).
+  test.each(SHIPPED_LAW.map((v) => [v.key, v] as const))('%s: a publication date not in our sources is marked and decided open or anchored', (_key, v) => {
+    const notInSources = /[Pp]ublication date not in our sources|DOU date not in our sources/.test(v.note ?? '');
+    expect(!v.publishedOnInSources).toBe(notInSources);
+    if (notInSources) expect(typeof v.publicationDateOpen).toBe('boolean');
+    else expect(v.publicationDateOpen).toBeUndefined();
+    // Open: a stand-in for a date our sources do not anchor, so the version itself is not confirmed.
+    if (v.publicationDateOpen) expect(v.status).not.toBe('confirmed');
+  });
+
+  test('the extension of the 2026 window to 31/07/2026 is marked open, Decreto 12.923/2026 (the act\'s date) is not', () => {
+    const window = SHIPPED_LAW.filter((v) => v.parameter === 'coefficient-rule' && v.validFrom === '2026-04-07');
+    expect(window.filter((v) => v.publicationDateOpen).map((v) => [v.validUntil, v.publishedOn])).toEqual(Array(4).fill(['2026-07-31', '2026-05-31']));
+    expect(window.filter((v) => !v.publicationDateOpen).map((v) => v.validUntil)).toEqual(Array(4).fill('2026-05-31'));
+  });
+
   test('keys are unique and stable (they load each version once)', () => {
     const keys = SHIPPED_LAW.map((v) => v.key);
     expect(new Set(keys).size).toBe(keys.length);

@@ -1,7 +1,9 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { RecordState } from '../../law/types';
 import { Decimal } from '../../law/decimal';
+import { Finding } from '../../law/findings';
 import { connectionOf } from '../types/connection';
+import { FindingType } from '../types/common';
 import { DateScalar, DecimalScalar, Money, Quantity } from '../scalars';
 
 @ObjectType('BiodieselImport', { simpleResolvers: true, description: 'An import of biodiesel: PIS/Pasep-Importação and Cofins-Importação per m³ on its customs clearance (Decreto 10.527/2020, art. 5º §1º and §3º; art. 6º §5º).' })
@@ -28,6 +30,7 @@ export class ImportContributionType {
   @Money() @Field(() => DecimalScalar, { description: 'volumeM3 × pisPerM3, half-even to the centavo for this declaration alone (ABNT NBR 5891); 0 where extinct.' }) pisDue: Decimal;
   @Money() @Field(() => DecimalScalar, { description: 'volumeM3 × cofinsPerM3, half-even to the centavo for this declaration alone; 0 where extinct.' }) cofinsDue: Decimal;
   @Field({ description: 'The provisions applied: the general amounts\' version (art. 5º §1º, the window of §§2º–4º, or Decreto 7.768/2012 before 2020-10-23) and art. 6º §5º; or the extinction.' }) legalBasis: string;
+  @Field(() => [FindingType], { description: 'PUBLICATION_DATE_OPEN where the amounts on clearedOn rest on a law version whose publication date is not in our sources: applied by the date used, or left out only because that date is after asKnownOn (e.g. the extension of the 2026 window to 31/07/2026); the message names the day, the version\'s legal basis and the date used. Empty otherwise.' }) warnings: Finding[];
 }
 
 @ObjectType('ImportContributions', { description: 'A month\'s imports of biodiesel and their PIS/Pasep-Importação and Cofins-Importação (Decreto 10.527/2020, art. 5º §1º and §3º): a block of its own, apart from the sales of the domestic market. Computed per m³ whatever the regime of Lei 11.116/2005 (an Interpretation, docs/LAW.md).' })

@@ -1,8 +1,9 @@
 import { IsoDate } from '../dates';
 import { sum, toCentavos, ZERO } from '../decimal';
-import { LawBook } from '../law-book';
+import { LawBook, LawRead } from '../law-book';
 import { BlendRule, RateCategory } from '../types';
 import { blendRuleBasis } from './explanation';
+import { publicationDateFindings } from './publication';
 import { ImportContributionsFigures, ImportFacts, ImportLineFigures, versionKey } from './types';
 
 /**
@@ -16,7 +17,7 @@ export function importContributions(law: LawBook, imports: readonly ImportFacts[
     if (extinct) {
       lawVersions?.add(versionKey(extinct));
       return {
-        ...i, pisPerM3: null, cofinsPerM3: null, pisDue: ZERO, cofinsDue: ZERO,
+        ...i, pisPerM3: null, cofinsPerM3: null, pisDue: ZERO, cofinsDue: ZERO, warnings: publicationDateFindings(law, importReads(i), asKnownOn),
         legalBasis: `${extinct.legalBasis} (PIS/Pasep-Importação and Cofins-Importação extinct from ${extinct.validFrom}: the import bears the single-phase taxes on fuels)`,
       };
     }
@@ -26,12 +27,23 @@ export function importContributions(law: LawBook, imports: readonly ImportFacts[
       ...i, pisPerM3: general.value.pisPerM3, cofinsPerM3: general.value.cofinsPerM3,
       pisDue: toCentavos(i.volumeM3.times(general.value.pisPerM3)),
       cofinsDue: toCentavos(i.volumeM3.times(general.value.cofinsPerM3)),
+      warnings: publicationDateFindings(law, importReads(i), asKnownOn),
       legalBasis: `PIS/Pasep-Importação and Cofins-Importação per m³: ${general.legalBasis}; ${blendRuleBasis(law, BlendRule.IMPORTED_AT_GENERAL, i.clearedOn, asKnownOn)}`,
     };
   });
   const pisDue = sum(lines.map((l) => l.pisDue));
   const cofinsDue = sum(lines.map((l) => l.cofinsDue));
   return { volumeM3: sum(lines.map((l) => l.volumeM3)), pisDue, cofinsDue, totalDue: pisDue.plus(cofinsDue), imports: lines };
+}
+
+/** What a declaration's figures read of the law on its clearance date (PUBLICATION_DATE_OPEN). */
+export function importReads(i: ImportFacts): LawRead[] {
+  const day = { from: i.clearedOn, to: i.clearedOn };
+  return [
+    { parameter: 'pis-cofins-extinction', ...day },
+    { parameter: 'coefficient-rule', scope: RateCategory.GENERAL, ...day },
+    { parameter: 'blend-rule', scope: BlendRule.IMPORTED_AT_GENERAL, ...day },
+  ];
 }
 
 function compareIds(a: string, b: string): number {

@@ -1,13 +1,14 @@
 import { firstDayOfMonth } from '../dates';
 import { Decimal, ONE, sum, toCentavos, toShare, ZERO } from '../decimal';
 import { Finding, finding } from '../findings';
-import { LawBook } from '../law-book';
+import { LawBook, LawRead } from '../law-book';
 import { electionStart, RegimeInForce } from '../regime';
 import { BiodieselOrigin, BlendRule, FuelTax, FuelTaxStatus, Market, OwnProductionValuation, RateCategory, TaxRegime } from '../types';
 import { costWeightedBlend, ownProductionValuation, Valuation } from './blend';
 import { blendRuleBasis, explainSegment, periodName, regimeBasis } from './explanation';
 import { fuelTaxes } from './fuel-taxes';
-import { importContributions } from './imports';
+import { importContributions, importReads } from './imports';
+import { publicationDateFindings } from './publication';
 import { FeedstockGroup, FuelTaxSegmentFigures, PeriodRef, SegmentSpan, TaxPeriodInput, TaxPeriodResult, TaxSegmentFigures, versionKey } from './types';
 import { message } from '../message';
 
@@ -138,6 +139,9 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     warnings.push(finding('IMPORTED_BIODIESEL', undefined, cite(BlendRule.IMPORTED_AT_GENERAL)));
   }
   const imports = importContributions(law, input.imports ?? [], asKnownOn, lawVersions);
+  // Interpretation (docs/LAW.md, PUBLICATION_DATE_OPEN): the days whose answer rests on a version whose publication
+  // date is not in our sources, from what each segment and each import reads of the law.
+  warnings.push(...publicationDateFindings(law, [...segments.flatMap((seg) => segmentReads(seg, special)), ...(input.imports ?? []).flatMap(importReads)], asKnownOn));
   // docs/LAW.md, "Returns": a return of a sale that bore PIS/Cofins stays in the volumes of the month
   // of the return, but never in the CBS base (that sale bore no CBS); the finding names it.
   const pisCofinsReturns = input.sales.filter((s) => s.returnOf && s.market === Market.DOMESTIC);
@@ -189,6 +193,18 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
       fuelTaxes: taxes,
     },
   };
+}
+
+/**
+ * What a segment's figures read of the law: from 2027 the extinction and the single-phase taxes;
+ * the special regime its amounts, every category's rule and the rules of the blend; ad valorem
+ * the rates (a month under one regime does not rest on the other's figures).
+ */
+function segmentReads(seg: SegmentSpan, special: boolean): LawRead[] {
+  const days = { from: seg.from, to: seg.to };
+  if (!seg.pisCofins) return [{ parameter: 'pis-cofins-extinction', ...days }, { parameter: 'fuel-tax-levy', ...days }, { parameter: 'fuel-tax-rate', ...days }];
+  if (!special) return [{ parameter: 'ad-valorem-rates', ...days }];
+  return [{ parameter: 'special-regime-base', ...days }, { parameter: 'coefficient-rule', ...days }, { parameter: 'blend-rule', ...days }];
 }
 
 /** A segment's due as numerator over divisor (the blend's Σ weight; 1 ad valorem). */

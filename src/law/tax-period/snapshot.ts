@@ -94,7 +94,7 @@ export function figuresFromJson(json: unknown): TaxPeriodFigures {
   });
   const imports = raw.imports as Json | undefined;
   if (imports) {
-    period.imports = { ...withDecimals(imports, DECIMAL_IMPORTS), imports: (imports.imports as Json[]).map((l) => withDecimals(l, DECIMAL_IMPORT_LINE)) };
+    period.imports = { ...withDecimals(imports, DECIMAL_IMPORTS), imports: (imports.imports as Json[]).map((l) => ({ warnings: [], ...withDecimals(l, DECIMAL_IMPORT_LINE) })) };
   }
   const taxes = raw.fuelTaxes as Json[] | undefined;
   if (taxes) {

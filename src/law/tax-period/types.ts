@@ -114,6 +114,8 @@ export interface ImportLineFigures {
   pisDue: Decimal;
   cofinsDue: Decimal;
   legalBasis: string;
+  /** PUBLICATION_DATE_OPEN where the amounts rest on a version whose publication date is open. */
+  warnings: Finding[];
 }
 
 export interface ImportContributionsFigures {
