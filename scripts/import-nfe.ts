@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openCliDatabase } from '../src/import/cli-database';
-import { XmlFile, xmlFiles } from '../src/import/nfe/archive';
 import { importNfe, NfeImportError } from '../src/import/nfe/importer';
+import { ReadUpload, readUpload } from '../src/import/nfe/worker';
+import { BadInputError } from '../src/services/errors';
 import { createServices } from '../src/services';
 import { SYSTEM_ACTOR } from '../src/services/actor';
 import { AppError } from '../src/services/errors';
@@ -14,19 +15,30 @@ import { translate } from '../src/i18n';
  */
 export async function runNfeImport(files: string[], producerId: string | undefined, partial: boolean): Promise<void> {
   if (!producerId) throw new Error('NF-e belong to one producer: add --producer ID');
-  const xml: XmlFile[] = files.flatMap((f) => xmlFiles(path.basename(f), fs.readFileSync(f)));
+  // Read here, on the command line's own thread: there is no other request to keep answering.
+  const read: ReadUpload = { files: 0, documents: [], problems: [], problemCount: 0 };
+  for (const f of files) {
+    const one = readUpload({ name: path.basename(f), bytes: fs.readFileSync(f) });
+    if (one.refused) throw new BadInputError(one.refused.field, one.refused.text);
+    read.files += one.files;
+    read.documents.push(...one.documents);
+    read.problems.push(...one.problems);
+    read.problemCount += one.problemCount;
+  }
   const db = await openCliDatabase((m) => process.stderr.write(`${m}\n`));
   try {
     const started = process.hrtime.bigint();
-    const summary = await importNfe(db.ds, createServices(db.ds), SYSTEM_ACTOR, { producerId, files: xml, partial });
+    const summary = await importNfe(db.ds, createServices(db.ds), SYSTEM_ACTOR, { producerId, read, partial });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const { problems, ...counts } = summary;
+    const { problems, problemCount, ...counts } = summary;
     process.stdout.write(`${JSON.stringify(counts)} in ${seconds.toFixed(2)} s (${(summary.notes / seconds).toFixed(0)} notes/s)\n`);
     for (const p of problems) process.stdout.write(`  not written: ${p.file}${p.key ? ` ${p.key}` : ''}${p.item !== null ? ` item ${p.item}` : ''}: ${translate(p.reason)}\n`);
+    if (problemCount > problems.length) process.stdout.write(`  … ${problemCount - problems.length} more not written\n`);
   } catch (e) {
     if (e instanceof NfeImportError) {
       process.stderr.write('Import refused, nothing was written:\n');
       for (const p of e.problems) process.stderr.write(`  ${p.file}${p.key ? ` ${p.key}` : ''}${p.item !== null ? ` item ${p.item}` : ''}: ${translate(p.reason)}\n`);
+      if (e.problemCount > e.problems.length) process.stderr.write(`  … and ${e.problemCount - e.problems.length} more\n`);
       process.exitCode = 1;
     } else if (e instanceof AppError) {
       process.stderr.write(`Import refused, nothing was written (${e.code}): ${e.message}\n`);

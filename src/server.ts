@@ -38,6 +38,7 @@ import compression from 'compression';
 import { programRefreshOf } from './services/program-refresh';
 import { localeOfRequest, startRequest } from './http/request-start';
 import { TrustedDocuments, trustedDocumentBodies, trustedDocumentsOnly } from './http/trusted-documents';
+import { closeNfeReading } from './import/nfe/reading';
 
 const READY_TIMEOUT_MS = 2_000;
 
@@ -227,6 +228,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
       // The years the last answers computed are stored before the pool closes.
       await services.settled();
       await exporter.close();
+      await closeNfeReading();
       if (httpServer.listening) await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },
   };

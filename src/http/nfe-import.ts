@@ -2,8 +2,8 @@ import express from 'express';
 import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from '../graphql/auth/token';
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from '../graphql/errors';
-import { NFE_LIMITS, xmlFiles } from '../import/nfe/archive';
 import { importNfe, shownProblem } from '../import/nfe/importer';
+import { readNfeUpload } from '../import/nfe/reading';
 import { message, translate } from '../i18n';
 import { Role } from '../law/types';
 import { Logger } from '../logger';
@@ -52,8 +52,9 @@ export function mountNfeImport(app: express.Express, options: { dataSource: Data
       dispose = () => body.dispose();
       const form = type === 'multipart/form-data' ? await formFile(body.stream(), req.headers) : null;
       const bytes = await bytesOf(form ? form.stream : body.stream());
-      const files = xmlFiles(form?.filename || 'upload.xml', bytes, NFE_LIMITS);
-      const summary = await importNfe(options.dataSource, options.services, actor, { producerId, files, partial: partial === 'items' });
+      // Inflated and parsed by a worker thread: the event loop goes on answering meanwhile.
+      const read = await readNfeUpload(form?.filename || 'upload.xml', bytes);
+      const summary = await importNfe(options.dataSource, options.services, actor, { producerId, read, partial: partial === 'items' });
       res.json({ import: { ...summary, problems: summary.problems.map((p) => shownProblem(p, language)) } });
     } catch (e) {
       if (e instanceof UploadError) {

@@ -370,3 +370,55 @@ test('the migration that makes an NF-e item one purchase names the items already
   }
   expect(await purchases(key)).toEqual([]);
 });
+
+/** The farmer's note (recipient the producer) with `items` copies of its item, numbered 1…; `ncm` replaces the item's. */
+function noteOfItems(items: number, ncm = '12073000'): Buffer {
+  const xml = fixture('farmer-producer-note.xml').toString('utf8');
+  const det = /<det nItem="1">[\s\S]*?<\/det>/.exec(xml)![0].replace('<NCM>12073000</NCM>', `<NCM>${ncm}</NCM>`);
+  return Buffer.from(xml.replace(/<det nItem="1">[\s\S]*?<\/det>/, Array.from({ length: items }, (_, i) => det.replace('nItem="1"', `nItem="${i + 1}"`)).join('')));
+}
+
+test('a hostile ZIP (many notes of more items than an NF-e has) is refused, its problems capped at 100 and counted, while other requests are answered', async () => {
+  const count = () => api.count('SELECT (SELECT count(*) FROM purchase) + (SELECT count(*) FROM sale)');
+  const before = await count();
+  // Shaped like the attack (128 notes of 20,653 items each), smaller: 24 notes of 1,200 items;
+  // beside them a note of 991 items (one past the layout's nItem 1–990) and one of 990 items that
+  // map to nothing (990 problems of its own).
+  const entries: Record<string, Uint8Array> = {};
+  for (let n = 1; n <= 24; n++) entries[`big-${n}.xml`] = noteOfItems(1_200);
+  entries['n991.xml'] = noteOfItems(991);
+  entries['n990.xml'] = noteOfItems(990, '27101921');
+  const zip = Buffer.from(zipSync(entries));
+  const base = api.url.replace(/\/graphql$/, '');
+
+  let answered = false;
+  const uploading = fetch(`${base}/import/nfe?producer=${own}`, {
+    method: 'POST', headers: { 'content-type': 'application/zip', authorization: `Bearer ${await api.token({ role: 'PRODUCER', producerId: own })}` }, body: zip,
+  }).then(async (res) => ({ status: res.status, text: await res.text() })).finally(() => { answered = true; });
+  // Pings one after the other while the upload is read: the notes were parsed on the event loop,
+  // each /healthz waiting for the whole ZIP (45 s in the attack); now they are answered meanwhile.
+  let pings = 0;
+  while (!answered) {
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    if (!answered) pings++;
+  }
+  const { status, text } = await uploading;
+  // Read on the event loop, a dozen got through (while the upload was received); off it, thousands.
+  expect(pings).toBeGreaterThanOrEqual(100);
+
+  expect(status).toBe(400);
+  expect(text.length).toBeLessThan(64 * 1024);
+  const error = (JSON.parse(text) as { error: { code: string; message: string; problemCount: number; problems: Array<{ file: string; item: number | null; messageKey: string }> } }).error;
+  expect(error.code).toBe('BAD_USER_INPUT');
+  // 25 files of too many items, refused unbuilt, and the 990 items of the last: 1,015, the first 100 shown.
+  expect(error.problemCount).toBe(1_015);
+  expect(error.message).toMatch(/^1015 NF-e item\(s\) or file\(s\) cannot be imported/);
+  expect(error.problems).toHaveLength(100);
+  expect(error.problems.slice(0, 25).map((p) => [p.file, p.item, p.messageKey])).toEqual([...Object.keys(entries).slice(0, 25)].map((f) => [f, null, 'nfe.tooManyItems']));
+  expect(error.problems.slice(25).map((p) => [p.file, p.item, p.messageKey])).toEqual(Array.from({ length: 75 }, (_, i) => ['n990.xml', i + 1, 'nfe.notFeedstock']));
+  expect(await count()).toBe(before);
+
+  // With partial=items the summary's problems are capped the same way.
+  const partial = await upload(Buffer.from(zipSync({ 'n990.xml': noteOfItems(990, '27101921') })), '&partial=items', 'application/zip');
+  expect([partial.status, partial.import?.problemCount, (partial.import?.problems as unknown[]).length, partial.import?.purchases]).toEqual([200, 990, 100, 0]);
+});

@@ -15,20 +15,25 @@ export type NfeLimits = typeof NFE_LIMITS;
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
-/** The XML files of an upload: a ZIP of many (entries not ending in .xml are skipped), or one XML. */
-export function xmlFiles(name: string, bytes: Buffer, limits: NfeLimits = NFE_LIMITS): XmlFile[] {
+/**
+ * Each XML file of an upload handed to `read` as soon as it is inflated, so that it can be read and
+ * let go of: an upload's files are never all held at once (up to 256 MiB inflated). Returns how many.
+ */
+export function eachXmlFile(name: string, bytes: Buffer, read: (file: XmlFile) => void, limits: NfeLimits = NFE_LIMITS): number {
   if (!bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
     if (bytes.length > limits.xmlBytes) throw tooLarge(name, limits.xmlBytes);
-    return [{ name, bytes }];
+    read({ name, bytes });
+    return 1;
   }
-  const files: XmlFile[] = [];
+  let count = 0;
   let total = 0;
-  let failure: Error | null = null;
+  let failure: unknown = null;
   const unzip = new Unzip((file: UnzipFile) => {
     if (failure || !/\.xml$/i.test(file.name)) return;
-    if (files.length >= limits.files) { failure = new BadInputError('file', message('nfe.zipTooMany', { max: limits.files })); return; }
+    if (count >= limits.files) { failure = new BadInputError('file', message('nfe.zipTooMany', { max: limits.files })); return; }
     // The declared size is only a hint (it can lie); the bytes are counted as they are inflated.
     if ((file.originalSize ?? 0) > limits.xmlBytes) { failure = tooLarge(file.name, limits.xmlBytes); return; }
+    count++;
     const chunks: Uint8Array[] = [];
     let size = 0;
     file.ondata = (error, chunk, final) => {
@@ -39,7 +44,13 @@ export function xmlFiles(name: string, bytes: Buffer, limits: NfeLimits = NFE_LI
       if (size > limits.xmlBytes) { failure = tooLarge(file.name, limits.xmlBytes); file.terminate(); return; }
       if (total > limits.totalBytes) { failure = new BadInputError('file', message('nfe.zipTooLarge', { max: limits.totalBytes })); file.terminate(); return; }
       chunks.push(chunk);
-      if (final) files.push({ name: file.name, bytes: Buffer.concat(chunks) });
+      if (!final) return;
+      try {
+        read({ name: file.name, bytes: Buffer.concat(chunks) });
+      } catch (e) {
+        failure = e;
+      }
+      chunks.length = 0;
     };
     file.start();
   });
@@ -51,8 +62,8 @@ export function xmlFiles(name: string, bytes: Buffer, limits: NfeLimits = NFE_LI
     failure ??= new BadInputError('file', message('nfe.zipInvalid', { detail: e instanceof Error ? e.message : String(e) }));
   }
   if (failure) throw failure;
-  if (files.length === 0) throw new BadInputError('file', message('nfe.zipEmpty'));
-  return files;
+  if (count === 0) throw new BadInputError('file', message('nfe.zipEmpty'));
+  return count;
 }
 
 function tooLarge(name: string, max: number): BadInputError {

@@ -51,6 +51,14 @@ export class NfeFileError extends Error {
 
 const MAX_NESTED_TAGS = 32;
 
+/** An NF-e has at most 990 items (det/@nItem 1–990, MOC 4.00). */
+export const MAX_ITEMS = 990;
+
+/** Items closed so far in the parse under way (parsing is synchronous: one at a time). */
+let itemsRead = 0;
+
+class TooManyItems extends Error {}
+
 /**
  * fast-xml-parser with entity expansion off: no DOCTYPE is accepted at all (it is refused before
  * parsing), entities are left as text, and nesting is bounded. The XML signature is not verified;
@@ -66,6 +74,12 @@ const parser = new XMLParser({
   htmlEntities: false,
   maxNestedTags: MAX_NESTED_TAGS,
   isArray: (name) => name === 'det' || name === 'NFref',
+  // Called as each element closes: a file of more items than an NF-e has stops here, its items
+  // past the 990th neither parsed nor built (a 2 MiB file of 20,000 items took 300 ms whole).
+  updateTag: (name) => {
+    if (name === 'det' && ++itemsRead > MAX_ITEMS) throw new TooManyItems();
+    return name;
+  },
 });
 
 /** The parser's tree, untyped: read only through the accessors below. */
@@ -73,9 +87,11 @@ type XmlNode = ReturnType<XMLParser['parse']>;
 
 /** The tree; a nesting deeper than any NF-e's is the file's fault (the validator above does not bound it). */
 function parseTree(text: string): XmlNode {
+  itemsRead = 0;
   try {
     return parser.parse(text) as XmlNode;
   } catch (e) {
+    if (e instanceof TooManyItems) throw new NfeFileError(message('nfe.tooManyItems', { max: MAX_ITEMS }));
     if (e instanceof Error && /nested tags/i.test(e.message)) throw new NfeFileError(message('nfe.tooDeep', { max: MAX_NESTED_TAGS }));
     throw e;
   }

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { nfeKeyIssuer, nfeKeyProblem } from '../../formats/nfe-key';
-import { Locale, message, Message, translate } from '../../i18n';
+import { Locale, message, Message } from '../../i18n';
 import { Decimal } from '../../law/decimal';
 import { Feedstock, Market, SupplierKind } from '../../law/types';
 import { Actor } from '../../services/actor';
@@ -14,15 +14,11 @@ import { RecordSaleInput } from '../../services/sale.service';
 import { assertCanWriteFor } from '../../services/scope';
 import { AuditRecord, mutate } from '../../services/transaction';
 import { Services } from '../../services';
-import { NfeDocument, NfeFileError, NfeItem, NfeNote, parseNfe } from './document';
-import { XmlFile } from './archive';
+import { NfeDocument, NfeItem, NfeNote } from './document';
+import { NfeProblem, NfeProblems, shownProblem } from './problems';
+import type { ReadUpload } from './worker';
 
-export interface NfeProblem { file: string; key: string | null; item: number | null; reason: Message }
-
-/** The key is stable for clients that switch on it. */
-export function shownProblem(p: NfeProblem, locale?: Locale) {
-  return { file: p.file, key: p.key, item: p.item, reason: translate(p.reason, locale), messageKey: p.reason.key };
-}
+export { NfeProblem, shownProblem };
 
 export interface NfeImportSummary {
   files: number;
@@ -33,15 +29,21 @@ export interface NfeImportSummary {
   returns: number;
   cancellations: number;
   written: boolean;
+  /** The first MAX_REPORTED_PROBLEMS; `problemCount` counts them all. */
   problems: NfeProblem[];
+  problemCount: number;
 }
 
 export class NfeImportError extends BadInputError {
-  constructor(readonly problems: NfeProblem[]) {
-    super('file', message('nfe.refused', { count: problems.length, first: problems.slice(0, 3).map(describe) }));
+  readonly problems: NfeProblem[];
+  readonly problemCount: number;
+  constructor(problems: NfeProblems) {
+    super('file', message('nfe.refused', { count: problems.count, first: problems.kept.slice(0, 3).map(describe) }));
+    this.problems = problems.kept;
+    this.problemCount = problems.count;
   }
   extensions(locale?: Locale) {
-    return { field: 'file', problems: this.problems.map((p) => shownProblem(p, locale)) };
+    return { field: 'file', problems: this.problems.map((p) => shownProblem(p, locale)), problemCount: this.problemCount };
   }
 }
 
@@ -101,7 +103,8 @@ interface Planned {
 
 export interface NfeImportOptions {
   producerId: string;
-  files: XmlFile[];
+  /** The upload read (src/import/nfe/worker.ts). */
+  read: ReadUpload;
   /** `?partial=items`: write the items that map, report the rest. */
   partial: boolean;
 }
@@ -117,21 +120,15 @@ export async function importNfe(ds: DataSource, services: Services, actor: Actor
   ))[0] : undefined;
   if (!producer) throw new NotFoundError('Producer', options.producerId, 'producer');
   const own = new Set([producer.cnpj, ...producer.establishments]);
-  const problems: NfeProblem[] = [];
-  const documents: Array<{ file: string; document: NfeDocument }> = [];
-  for (const file of options.files) {
-    try {
-      documents.push({ file: file.name, document: parseNfe(file.bytes) });
-    } catch (e) {
-      if (!(e instanceof NfeFileError)) throw e;
-      problems.push({ file: file.name, key: null, item: null, reason: e.text });
-    }
-  }
-  const summary: NfeImportSummary = { files: options.files.length, notes: 0, purchases: 0, sales: 0, imports: 0, returns: 0, cancellations: 0, written: false, problems };
+  const problems = new NfeProblems(options.read);
+  const { documents } = options.read;
+  const summary: NfeImportSummary = {
+    files: options.read.files, notes: 0, purchases: 0, sales: 0, imports: 0, returns: 0, cancellations: 0, written: false, problems: problems.kept, problemCount: 0,
+  };
   const result = await mutate(ds, actor, async (em) => {
     const planned = await plan(em, options.producerId, own, documents, problems);
     summary.notes = documents.filter((d) => d.document.type === 'note').length;
-    if (problems.length > 0 && !options.partial) throw new NfeImportError(problems);
+    if (problems.count > 0 && !options.partial) throw new NfeImportError(problems);
     const audit: AuditRecord[] = [];
     const write = async <I>(rows: Array<{ input: I; at: NfeProblem }>, run: (inputs: I[]) => Promise<{ result: unknown[]; audit: AuditRecord[] }>) => {
       if (rows.length === 0) return 0;
@@ -162,12 +159,13 @@ export async function importNfe(ds: DataSource, services: Services, actor: Actor
     return { result: true, audit };
   });
   summary.written = result;
+  summary.problemCount = problems.count;
   return summary;
 }
 
 /** After the upload's own notes are written: a return may follow its original in the same ZIP. */
 async function resolveReturns(
-  em: EntityManager, producerId: string, rows: Planned['returns'], problems: NfeProblem[], partial: boolean,
+  em: EntityManager, producerId: string, rows: Planned['returns'], problems: NfeProblems, partial: boolean,
 ): Promise<Planned['returns'] | null> {
   const resolved: Planned['returns'] = [];
   for (const row of rows) {
@@ -195,10 +193,12 @@ function located(e: unknown, at: NfeProblem[]): unknown {
   const field = (e.extensions() as { field?: string }).field ?? '';
   const index = /^input\[(\d+)\]/.exec(field);
   const where = index ? at[Number(index[1])] : at[0];
-  return new NfeImportError([{ ...where, reason: message('nfe.rule', { code: e.code, detail: e.text }) }]);
+  const problems = new NfeProblems();
+  problems.push({ ...where, reason: message('nfe.rule', { code: e.code, detail: e.text }) });
+  return new NfeImportError(problems);
 }
 
-async function plan(em: EntityManager, producerId: string, own: Set<string>, documents: Array<{ file: string; document: NfeDocument }>, problems: NfeProblem[]): Promise<Planned> {
+async function plan(em: EntityManager, producerId: string, own: Set<string>, documents: Array<{ file: string; document: NfeDocument }>, problems: NfeProblems): Promise<Planned> {
   const planned: Planned = { purchases: [], sales: [], imports: [], returns: [], cancellations: [] };
   const cpfs = new Set<string>();
   const cnpjs = new Set<string>();
@@ -288,7 +288,7 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
 export const RETURN_NOTE_LOCK_KEY = `hashtextextended('nfe_return:' || k.key, 0)`;
 
 /** A return note already recorded, or an item of one given twice in the upload, would take the goods back twice. */
-async function unrecordedReturns(em: EntityManager, producerId: string, returns: Planned['returns'], problems: NfeProblem[]): Promise<Planned['returns']> {
+async function unrecordedReturns(em: EntityManager, producerId: string, returns: Planned['returns'], problems: NfeProblems): Promise<Planned['returns']> {
   if (returns.length === 0) return returns;
   const keys = [...new Set(returns.map((r) => r.input.invoiceKey!))].sort();
   // No key of a return is unique (its note's items are not kept): two uploads of one note queue
@@ -305,14 +305,14 @@ async function unrecordedReturns(em: EntityManager, producerId: string, returns:
  * An NF-e item is one purchase (migration PurchaseInvoiceItem): an item already recorded, or given
  * twice in the upload (the same note in a ZIP twice), is a problem of the upload, not a second lot.
  */
-async function unrecordedItems(em: EntityManager, purchases: Planned['purchases'], problems: NfeProblem[]): Promise<Planned['purchases']> {
+async function unrecordedItems(em: EntityManager, purchases: Planned['purchases'], problems: NfeProblems): Promise<Planned['purchases']> {
   const recorded = await recordedItems(em, purchases.map((p) => p.input));
   const itemOf = (p: Planned['purchases'][number]) => itemKeyOf(p.input);
   return keptOnce(purchases, itemOf, (p) => recorded.get(itemOf(p)), 'nfe.itemRecorded', problems);
 }
 
 /** The rows not recorded (`recordedAs` the id of the record they already are) and not given before in the upload. */
-function keptOnce<T extends { at: NfeProblem }>(rows: T[], itemOf: (r: T) => string, recordedAs: (r: T) => string | undefined, recordedKey: 'nfe.itemRecorded' | 'nfe.returnRecorded', problems: NfeProblem[]): T[] {
+function keptOnce<T extends { at: NfeProblem }>(rows: T[], itemOf: (r: T) => string, recordedAs: (r: T) => string | undefined, recordedKey: 'nfe.itemRecorded' | 'nfe.returnRecorded', problems: NfeProblems): T[] {
   const kept: T[] = [];
   const seen = new Set<string>();
   for (const r of rows) {
@@ -343,7 +343,7 @@ function supplierOf(
 }
 
 /** finNFe 4, in the month of the return (docs/LAW.md, "Returns"). */
-function planReturns(d: NfeNote, at: (item: number | null, reason?: Message) => NfeProblem, planned: Planned, problems: NfeProblem[]): void {
+function planReturns(d: NfeNote, at: (item: number | null, reason?: Message) => NfeProblem, planned: Planned, problems: NfeProblems): void {
   if (d.referenced.length !== 1) { problems.push(at(null, message('nfe.returnReference'))); return; }
   const originalKey = d.referenced[0];
   for (const item of d.items) {
