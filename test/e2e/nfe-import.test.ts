@@ -422,3 +422,24 @@ test('a hostile ZIP (many notes of more items than an NF-e has) is refused, its 
   const partial = await upload(Buffer.from(zipSync({ 'n990.xml': noteOfItems(990, '27101921') })), '&partial=items', 'application/zip');
   expect([partial.status, partial.import?.problemCount, (partial.import?.problems as unknown[]).length, partial.import?.purchases]).toEqual([200, 990, 100, 0]);
 });
+
+test('a quantity within the bounds as written but not once converted to kg (T × 1000, SC × 60) is refused, naming file and item', async () => {
+  const key = nfeKey(P, 987);
+  // Item 1 in T (2.0000), item 2 in SC (10.0000) in the fixture.
+  const note = (t: string, sc: string) => Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key)
+    .replace('<qCom>2.0000</qCom>', `<qCom>${t}</qCom>`).replace('<qCom>10.0000</qCom>', `<qCom>${sc}</qCom>`));
+  // 999999999999999 t = 999999999999999000 kg (18 digits); 99999999999999.9999999999 sc × 60 = 5999999999999999.999999994 kg (16 digits):
+  // beyond the 15 digits before the point every input keeps (docs/API.md, "Decimals").
+  const wide = await upload(note('999999999999999', '99999999999999.9999999999'), '', 'application/xml');
+  expect([wide.status, wide.error?.code]).toEqual([400, 'BAD_USER_INPUT']);
+  expect(wide.error?.problems).toEqual([
+    { file: 'upload.xml', key, item: 1, reason: 'qCom 999999999999999 T is 999999999999999000 kg, wider than a number is taken (at most 15 digits before the point and 10 after)', messageKey: 'nfe.quantityOutOfBounds' },
+    { file: 'upload.xml', key, item: 2, reason: 'qCom 99999999999999.9999999999 SC is 5999999999999999.999999994 kg, wider than a number is taken (at most 15 digits before the point and 10 after)', messageKey: 'nfe.quantityOutOfBounds' },
+  ]);
+  expect(await purchases(key)).toEqual([]);
+  // At the bound: 999999999999.999 t = 999999999999999 kg; 16666666666666.6666666666 sc × 60 = 999999999999999.999999996 kg.
+  const edge = await upload(note('999999999999.999', '16666666666666.6666666666'), '', 'application/xml');
+  expect(edge.import).toMatchObject({ purchases: 2, written: true });
+  expect((await purchases(key)).map((p: { kg: string }) => p.kg)).toEqual(['999999999999999', '999999999999999.999999996']);
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});

@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { nfeKeyIssuer, nfeKeyProblem } from '../../formats/nfe-key';
 import { Locale, message, Message } from '../../i18n';
-import { Decimal } from '../../law/decimal';
+import { Decimal, outOfInputBounds, shownNumber } from '../../law/decimal';
 import { Feedstock, Market, SupplierKind } from '../../law/types';
 import { Actor } from '../../services/actor';
 import { AppError, BadInputError, NotFoundError } from '../../services/errors';
@@ -79,6 +79,15 @@ function kilograms(item: NfeItem): Decimal | null {
   if (/^(T|TON|TONELADA)$/.test(item.unit)) return q.times(1000);
   if (/^(SC|SC60|SACA)$/.test(item.unit)) return q.times(60);
   return null;
+}
+
+/**
+ * A quantity converted (T × 1000, SC × 60, L ÷ 1000) past the bounds every input keeps (docs/API.md,
+ * "Decimals"): checked on what is stored, not on qCom, which the conversion widens.
+ */
+function outOfBounds(item: NfeItem, converted: Decimal, to: 'kg' | 'm³'): Message | null {
+  const text = converted.toFixed();
+  return outOfInputBounds(text) ? message('nfe.quantityOutOfBounds', { quantity: item.quantity, unit: item.unit, converted: shownNumber(text), to }) : null;
 }
 
 function cubicMetres(item: NfeItem): Decimal | null {
@@ -237,6 +246,8 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
         if (issued && d.direction === '0' && item.cfop.startsWith('3')) {
           const volume = cubicMetres(item);
           if (!volume) { problems.push(at(item.number, message('nfe.unitNotVolume', { unit: item.unit }))); continue; }
+          const wide = outOfBounds(item, volume, 'm³');
+          if (wide) { problems.push(at(item.number, wide)); continue; }
           if (!item.declaration?.number || !item.declaration.clearedOn) { problems.push(at(item.number, message('nfe.noDeclaration'))); continue; }
           planned.imports.push({ input: { producerId, clearedOn: item.declaration.clearedOn, volumeM3: volume, declarationNumber: item.declaration.number, invoiceKey: d.key }, at: at(item.number) });
         } else if (!issued || d.direction !== '1') {
@@ -249,6 +260,8 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       if (issued && d.direction === '1') { problems.push(at(item.number, message('nfe.rawMaterialOut'))); continue; }
       const kg = kilograms(item);
       if (!kg) { problems.push(at(item.number, message('nfe.unitNotWeight', { unit: item.unit }))); continue; }
+      const wide = outOfBounds(item, kg, 'kg');
+      if (wide) { problems.push(at(item.number, wide)); continue; }
       if (!other.municipalityCode) { problems.push(at(item.number, message('nfe.noMunicipality'))); continue; }
       const supplier = supplierOf(other.document, other.name, farmers, organizations);
       if ('key' in supplier) { problems.push(at(item.number, supplier as Message)); continue; }
@@ -268,6 +281,8 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       const volumes = biodiesel.map(cubicMetres);
       const bad = biodiesel.find((_, i) => volumes[i] === null);
       if (bad) { problems.push(at(bad.number, message('nfe.unitNotVolume', { unit: bad.unit }))); continue; }
+      const wideAt = biodiesel.findIndex((item, i) => outOfBounds(item, volumes[i]!, 'm³') !== null);
+      if (wideAt >= 0) { problems.push(at(biodiesel[wideAt].number, outOfBounds(biodiesel[wideAt], volumes[wideAt]!, 'm³')!)); continue; }
       const exported = biodiesel.map((i) => i.cfop.startsWith('7'));
       if (new Set(exported).size > 1) { problems.push(at(biodiesel[0].number, message('nfe.mixedExport'))); continue; }
       planned.sales.push({
@@ -350,12 +365,16 @@ function planReturns(d: NfeNote, at: (item: number | null, reason?: Message) => 
     if (item.ncm === BIODIESEL_NCM) {
       const volume = cubicMetres(item);
       if (!volume) { problems.push(at(item.number, message('nfe.unitNotVolume', { unit: item.unit }))); continue; }
+      const wide = outOfBounds(item, volume, 'm³');
+      if (wide) { problems.push(at(item.number, wide)); continue; }
       planned.returns.push({ input: { originalKey, saleId: `key:${originalKey}`, returnedOn: d.issuedOn, quantity: volume, value: new Decimal(item.value), invoiceKey: d.key }, at: at(item.number) });
       continue;
     }
     const feedstock = feedstockOf(item);
     const kg = kilograms(item);
     if (feedstock === null || !kg) { problems.push(at(item.number, message('nfe.returnNoMatch', { ncm: item.ncm, unit: item.unit }))); continue; }
+    const wide = outOfBounds(item, kg, 'kg');
+    if (wide) { problems.push(at(item.number, wide)); continue; }
     planned.returns.push({ input: { originalKey, purchaseId: `key:${originalKey}:${feedstock}`, returnedOn: d.issuedOn, quantity: kg, value: new Decimal(item.value), invoiceKey: d.key }, at: at(item.number) });
   }
 }
