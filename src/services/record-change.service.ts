@@ -62,9 +62,13 @@ export class RecordChangeService {
     return { ...records, ...(await this.reachedViews(touched)) };
   }
 
-  /** cancelDocument's work in a transaction the caller holds (the NF-e import's cancellation events). */
-  async cancelWith(em: EntityManager, actor: Actor, key: string) {
-    const own = actor.role === Role.PRODUCER ? actor.producerId : null;
+  /**
+   * cancelDocument's work in a transaction the caller holds (the NF-e import's cancellation events).
+   * `producerId` limits it to that producer's records whatever the role: an import for one producer
+   * cancels nothing of another's, an ADMIN's included.
+   */
+  async cancelWith(em: EntityManager, actor: Actor, key: string, producerId?: string) {
+    const own = producerId ?? (actor.role === Role.PRODUCER ? actor.producerId : null);
     // Locked in one order (table, id), so two cancellations of one note queue rather than deadlock.
     const find = async <T extends { id: string }>(entity: new () => T, table: string): Promise<T[]> => {
       const rows: Array<{ id: string }> = await em.query(

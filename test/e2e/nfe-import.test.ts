@@ -443,3 +443,20 @@ test('a quantity within the bounds as written but not once converted to kg (T ×
   expect((await purchases(key)).map((p: { kg: string }) => p.kg)).toEqual(['999999999999999', '999999999999999.999999996']);
   await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
 });
+
+test('a cancellation event imported for one producer cancels only that producer\'s records, for an ADMIN as for the producer', async () => {
+  // Another producer's sale (its key names its own CNPJ), and the event cancelling it.
+  const theirs = nfeKey('11444777000161', 986);
+  const [{ id }] = (await api.ok('mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }', { i: [{ producerId: other, soldOn: '2026-03-10', volumeM3: '10', revenue: '60000', invoiceKey: theirs }] })).recordSales;
+  const event = Buffer.from(fixture('cancellation-event.xml').toString().replaceAll(KEYS.coop, theirs));
+  const state = async () => (await api.db.dataSource.query('SELECT state FROM sale WHERE id = $1', [id]))[0].state;
+  const asProducer = await upload(event);
+  const asAdmin = await upload(event, '', 'application/xml', { role: 'ADMIN' }, own);
+  for (const refused of [asProducer, asAdmin]) {
+    expect([refused.status, refused.error?.code, refused.error?.problems?.map((p) => [p.key, p.messageKey, p.reason.startsWith('refused (NOT_FOUND)')])]).toEqual([400, 'BAD_USER_INPUT', [[theirs, 'nfe.rule', true]]]);
+  }
+  expect(await state()).toBe('ACTIVE');
+  // Imported for its own producer, the event cancels it.
+  expect((await upload(event, '', 'application/xml', { role: 'ADMIN' }, other)).import).toMatchObject({ cancellations: 1, written: true });
+  expect(await state()).toBe('CANCELLED');
+});

@@ -158,7 +158,7 @@ export async function importNfe(ds: DataSource, services: Services, actor: Actor
     summary.returns = await write(returns, (inputs) => services.recordReturns.write(em, actor, inputs));
     for (const c of planned.cancellations) {
       try {
-        const done = await services.recordChanges.cancelWith(em, actor, c.key);
+        const done = await services.recordChanges.cancelWith(em, actor, c.key, options.producerId);
         audit.push(...done.audit);
         summary.cancellations++;
       } catch (e) {
