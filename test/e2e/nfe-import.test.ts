@@ -460,3 +460,19 @@ test('a cancellation event imported for one producer cancels only that producer\
   expect((await upload(event, '', 'application/xml', { role: 'ADMIN' }, other)).import).toMatchObject({ cancellations: 1, written: true });
   expect(await state()).toBe('CANCELLED');
 });
+
+test('an item whose nItem is no item number (1 to 990) is that item\'s problem, named; with partial=items the other items are written', async () => {
+  const key = nfeKey(P, 985);
+  const note = (nItem: string) => Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<det nItem="2">', `<det nItem="${nItem}">`));
+  for (const nItem of ['abc', '1.5', '3000000000', '991', '0']) {
+    const refused = await upload(note(nItem));
+    expect([refused.status, refused.error?.code, refused.error?.problems]).toEqual([400, 'BAD_USER_INPUT', [
+      { file: 'upload.xml', key, item: null, reason: `item (det) 2: nItem "${nItem}" is not an item number (an integer from 1 to 990)`, messageKey: 'nfe.badItemNumber' },
+    ]]);
+  }
+  expect(await purchases(key)).toEqual([]);
+  const partial = await upload(note('abc'), '&partial=items');
+  expect([partial.status, partial.import?.purchases, (partial.import?.problems as Array<{ messageKey: string }>).map((p) => p.messageKey)]).toEqual([200, 1, ['nfe.badItemNumber']]);
+  expect((await purchases(key)).map((p: { item: number }) => p.item)).toEqual([1]);
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});

@@ -36,6 +36,8 @@ export interface NfeNote {
   recipient: NfeParty;
   referenced: string[];
   items: NfeItem[];
+  /** The items (det) whose nItem is no item number: each that item's problem, the item not read. */
+  badItemNumbers: Array<{ position: number; value: string }>;
 }
 
 export interface NfeCancellation { type: 'cancellation'; key: string; eventType: string }
@@ -111,14 +113,19 @@ export function parseNfe(bytes: Buffer): NfeDocument {
   const protocolKey = root.nfeProc?.protNFe?.infProt?.chNFe;
   if (protocolKey !== undefined && String(protocolKey) !== key) throw new NfeFileError(message('nfe.protocolKey', { key, protocolKey: String(protocolKey) }));
   const ide = inf.ide ?? {};
-  const items: NfeItem[] = (inf.det ?? []).map((det: XmlNode) => {
+  const badItemNumbers: NfeNote['badItemNumbers'] = [];
+  const items: NfeItem[] = (inf.det ?? []).flatMap((det: XmlNode, index: number) => {
+    // nItem is 1 to 990 (MOC 4.00, TnItem): anything else ("abc", "1.5", "3000000000") is that item's
+    // problem, never a number the database is asked about.
+    const nItem = String(det['@nItem'] ?? '').trim();
+    if (!/^[1-9]\d{0,2}$/.test(nItem) || Number(nItem) > MAX_ITEMS) { badItemNumbers.push({ position: index + 1, value: nItem.slice(0, 40) }); return []; }
+    const number = Number(nItem);
     const prod = det.prod ?? {};
     const pis = det.imposto?.PIS ? Object.values(det.imposto.PIS)[0] as Record<string, unknown> : undefined;
     const di = Array.isArray(prod.DI) ? prod.DI[0] : prod.DI;
-    const number = Number(det['@nItem']);
     const cbs = det.imposto?.IBSCBS?.gIBSCBS?.gCBS?.vCBS;
     const icms = det.imposto?.ICMS ? Object.values(det.imposto.ICMS)[0] as Record<string, unknown> | undefined : undefined;
-    return {
+    return [{
       number,
       code: text0(prod.cProd), description: text0(prod.xProd), ncm: text0(prod.NCM), cfop: text0(prod.CFOP),
       unit: text0(prod.uCom).toUpperCase(), quantity: decimalText(prod.qCom, 'qCom', number), value: decimalText(prod.vProd, 'vProd', number),
@@ -126,7 +133,7 @@ export function parseNfe(bytes: Buffer): NfeDocument {
       icmsValue: icms === undefined ? null : icms.vICMS === undefined ? '0' : decimalText(icms.vICMS, 'vICMS', number),
       cbsValue: cbs === undefined ? null : decimalText(cbs, 'vCBS', number),
       declaration: di ? { number: text0(di.nDI), clearedOn: di.dDesemb ? text0(di.dDesemb).slice(0, 10) : null } : null,
-    };
+    }];
   });
   return {
     type: 'note', key,
@@ -137,6 +144,7 @@ export function parseNfe(bytes: Buffer): NfeDocument {
     recipient: party(inf.dest, inf.dest?.enderDest),
     referenced: (ide.NFref ?? []).map((r: XmlNode) => text0(r.refNFe)).filter((k: string) => k !== ''),
     items,
+    badItemNumbers,
   };
 }
 

@@ -239,6 +239,9 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
     if (!issued && !own.has(keyDocument(d.recipient.document))) { problems.push(at(null, message('nfe.notProducers'))); continue; }
     // The other party: the recipient of an exit note, the sender in an entry note the producer issued.
     const other = issued ? d.recipient : d.issuer;
+    for (const bad of d.badItemNumbers) problems.push(at(null, message('nfe.badItemNumber', bad)));
+    // A sale sums its note's items: with one unread it would be short (as with an item of no volume).
+    if (d.badItemNumbers.length > 0 && issued && d.direction === '1') continue;
     if (d.purpose === '4') { planReturns(d, at, planned, problems); continue; }
     const biodiesel = d.items.filter((i) => i.ncm === BIODIESEL_NCM);
     for (const item of d.items) {
