@@ -12,7 +12,7 @@ import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
 import { compiledReadsSchema } from './graphql/compiled/execution';
 import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, checkInputText, errorsInFieldOrder } from './graphql/errors';
-import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout } from './graphql/limits';
+import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout, variablesDepth } from './graphql/limits';
 import { createLoaders, Loaders } from './graphql/loaders';
 import { privateAnswers } from './graphql/cache-control';
 import { IsoDate, today } from './law/dates';
@@ -175,6 +175,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   const graphqlHandlers = [
     requestTimeout(requestTimeoutMs),
     express.json({ limit: LIMITS.bodyLimit }),
+    variablesDepth,
     ...(trustedDocuments ? [trustedDocumentBodies(trustedDocuments)] : []),
     expressMiddleware(apollo, { context: ({ req }) => context(req.headers.authorization) }),
     bodyErrors,

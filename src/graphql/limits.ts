@@ -30,6 +30,12 @@ export const LIMITS = {
   /** A page of such a list (`first`). */
   maxListPage: 1000,
   bodyLimit: '1mb',
+  /**
+   * Levels of arrays and objects in one variable's value. The schema's deepest input is a few
+   * levels (a list of inputs holding a list); a value thousands deep is no input any field takes,
+   * and walking it (JSON.stringify, coercion) overflows the stack.
+   */
+  maxVariableDepth: 64,
   /** Statement time is bounded separately. */
   requestTimeoutMs: 30_000,
 } as const;
@@ -122,7 +128,14 @@ export function introspectionCache(onHit: () => void = () => undefined): PerRequ
       responseForOperation({ schema, source, document, operation, operationName, request, response }) {
         // Apollo asks even when the operation named is not in the document (graphql-js then refuses it).
         if (!operation || !introspectsOnly(operation, document)) return null;
-        key = JSON.stringify([source, operationName ?? null, request.variables ?? {}]);
+        // The variables are bounded in depth before this (variablesDepth), but a key that cannot be
+        // written only means the answer is not kept.
+        try {
+          key = JSON.stringify([source, operationName ?? null, request.variables ?? {}]);
+        } catch {
+          key = null;
+          return null;
+        }
         const hit = answers.get(schema)?.get(key);
         if (!hit) return null;
         onHit();
@@ -229,6 +242,63 @@ export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
     return;
   }
   next(err);
+};
+
+/** Levels of arrays and objects in a parsed JSON value, without recursion; counting stops past `max`. */
+export function jsonDepth(value: unknown, max: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth + 1 > deepest) deepest = depth + 1;
+    if (deepest > max) return deepest;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** As jsonDepth, of JSON text (a GET's `variables`), read once without parsing it. */
+export function jsonTextDepth(text: string, max: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest && (deepest = depth) > max) return deepest;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return deepest;
+}
+
+export function variablesTooDeepAnswer() {
+  return { errors: [{ message: translate(message('http.variablesTooDeep', { max: LIMITS.maxVariableDepth }), currentLocale()), extensions: { code: 'BAD_REQUEST', limit: LIMITS.maxVariableDepth } }] };
+}
+
+/**
+ * Variables nested deeper than any input of the schema are refused before anything reads them:
+ * at some thousands of levels every recursive walk of them (a cache key, coercion) overflows the
+ * stack, which was an internal error.
+ */
+export const variablesDepth: RequestHandler = (req, res, next) => {
+  const max = LIMITS.maxVariableDepth;
+  const fromBody = (req.body as { variables?: unknown } | undefined)?.variables;
+  const fromQuery = req.method === 'GET' ? req.query.variables : undefined;
+  const depth = typeof fromQuery === 'string' ? jsonTextDepth(fromQuery, max + 1) : jsonDepth(fromBody, max + 1);
+  // The variables object itself is a level.
+  if (depth - 1 > max) {
+    res.status(400).json(variablesTooDeepAnswer());
+    return;
+  }
+  next();
 };
 
 export function requestTimeout(ms: number = LIMITS.requestTimeoutMs): RequestHandler {

@@ -221,6 +221,7 @@ export const en = {
   'http.notFound': 'Nothing is served at this path',
   'http.unreadable': 'The request could not be read: its path, headers or body are malformed',
   'http.bodyEncoding': 'The request body\'s charset or Content-Encoding is not supported: send UTF-8, uncompressed or as gzip, deflate or br',
+  'http.variablesTooDeep': 'A variable nests arrays or objects more than {{max}} levels deep, deeper than any input of the schema',
   'http.bodyTooLargeAny': 'The request body is larger than this path accepts',
   'limits.schemaOnce': '__schema may be asked once per operation, found {{n}}',
   'limits.listed': '{{field}} would list {{n}} items; one response lists at most {{max}} of the long lists (excluded items, purchase credits): ask pages of it ({{field}}(first:, offset:), at most {{page}} a page), or export it as CSV',

@@ -214,6 +214,7 @@ export const ptBR: Record<MessageKey, string> = {
   'http.notFound': 'Nada é servido neste caminho',
   'http.unreadable': 'A requisição não pôde ser lida: o caminho, os cabeçalhos ou o corpo estão malformados',
   'http.bodyEncoding': 'O charset ou o Content-Encoding do corpo da requisição não é aceito: envie UTF-8, sem compressão ou como gzip, deflate ou br',
+  'http.variablesTooDeep': 'Uma variável aninha listas ou objetos a mais de {{max}} níveis, mais fundo do que qualquer entrada do esquema',
   'http.bodyTooLargeAny': 'O corpo da requisição é maior do que este caminho aceita',
   'limits.schemaOnce': '__schema pode ser pedido uma vez por operação; encontrados {{n}}',
   'limits.listed': '{{field}} listaria {{n}} itens; uma resposta lista no máximo {{max}} das listas longas (itens não computados, créditos das compras): peça páginas ({{field}}(first:, offset:), até {{page}} por página) ou exporte-a em CSV',

@@ -1,7 +1,9 @@
 import { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { hs256 } from '../../src/graphql/auth/token';
+import { GraphQLInputType, isInputObjectType, isListType, isNonNullType } from 'graphql';
 import { LIMITS } from '../../src/graphql/limits';
+import { getSchema } from '../../src/graphql/schema';
 import { createApp } from '../../src/server';
 import { startTestApi, TEST_SECRET, TestApi } from '../support/api';
 
@@ -139,6 +141,74 @@ test('a body that is not JSON is a 400 with a JSON error', async () => {
   const res = await post('{"query": ');
   expect(res.status).toBe(400);
   expect(res.json.errors[0].extensions.code).toBe('BAD_REQUEST');
+});
+
+/** `[[[…]]]` or `{"a":{"a":…}}` as JSON text, `levels` deep, 0 inside. */
+function deepJson(levels: number, kind: 'array' | 'object'): string {
+  return kind === 'array' ? `${'['.repeat(levels)}0${']'.repeat(levels)}` : `${'{"a":'.repeat(levels)}0${'}'.repeat(levels)}`;
+}
+
+/** Levels of lists and input objects a variable of this type can hold (Infinity for a recursive input). */
+function inputLevels(type: GraphQLInputType, seen: ReadonlySet<string> = new Set()): number {
+  const t = isNonNullType(type) ? type.ofType : type;
+  if (isListType(t)) return 1 + inputLevels(t.ofType, seen);
+  if (!isInputObjectType(t)) return 0;
+  if (seen.has(t.name)) return Infinity;
+  const inner = Object.values(t.getFields()).map((f) => inputLevels(f.type, new Set([...seen, t.name])));
+  return 1 + Math.max(0, ...inner);
+}
+
+test(`the schema's deepest input nests well within the variables' depth limit of ${LIMITS.maxVariableDepth}`, async () => {
+  const schema = await getSchema();
+  const args = [schema.getQueryType()!, schema.getMutationType()!].flatMap((root) => Object.values(root.getFields()).flatMap((f) => f.args));
+  const deepest = Math.max(...args.map((a) => inputLevels(a.type)));
+  expect(deepest).toBeGreaterThanOrEqual(2);
+  expect(deepest).toBeLessThan(LIMITS.maxVariableDepth / 4);
+});
+
+describe('variables 6,000 levels deep (a 12 KB body) are refused 400 BAD_REQUEST before anything runs', () => {
+  const operations = {
+    // As the probe sent it: undeclared variables were still written into the introspection cache's key.
+    'an introspection-only query': '{ __typename }',
+    'an ordinary query': '{ producers { totalCount } }',
+  };
+  for (const [what, query] of Object.entries(operations)) {
+    for (const kind of ['array', 'object'] as const) {
+      test(`${kind}s, ${what}`, async () => {
+        api.statements.reset();
+        const res = await post(`{"query":${JSON.stringify(query)},"variables":{"x":${deepJson(6000, kind)}}}`);
+        expect(res.status).toBe(400);
+        expect(res.json.errors[0]).toEqual({
+          message: `A variable nests arrays or objects more than ${LIMITS.maxVariableDepth} levels deep, deeper than any input of the schema`,
+          extensions: { code: 'BAD_REQUEST', limit: LIMITS.maxVariableDepth },
+        });
+        expect(res.json.data).toBeUndefined();
+        expect(api.statements.count).toBe(0);
+      });
+    }
+  }
+
+  test('in a GET request too (1,000 levels: a URL is bounded by the header size)', async () => {
+    const url = `${api.url}?query=${encodeURIComponent('query ($x: [Int]) { __typename }')}&variables=${encodeURIComponent(`{"x":${deepJson(1000, 'array')}}`)}`;
+    const res = await fetch(url, { headers: { authorization: `Bearer ${await api.token()}`, 'apollo-require-preflight': 'true' } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: Array<{ extensions: unknown }> }).errors[0].extensions).toEqual({ code: 'BAD_REQUEST', limit: LIMITS.maxVariableDepth });
+  });
+
+  test(`at the limit (${LIMITS.maxVariableDepth} levels) a variable reaches GraphQL, which judges its type; a normal nested input still works`, async () => {
+    const atLimit = await post(`{"query":"query ($x: [Int]) { __typename }","variables":{"x":${deepJson(LIMITS.maxVariableDepth, 'array')}}}`);
+    expect(atLimit.status).toBe(400);
+    expect(atLimit.json.errors[0].message).toMatch(/\$x/);
+    expect(atLimit.json.errors[0].extensions.limit).toBeUndefined();
+    const res = await post(JSON.stringify({
+      query: 'mutation ($input: [MunicipalityInput!]!) { upsertMunicipalities(input: $input) { ibgeCode name } }',
+      variables: { input: [{ ibgeCode: '2304400', name: 'Fortaleza', semiarid: false }] },
+    }));
+    expect(res.status).toBe(200);
+    expect(res.json.data.upsertMunicipalities).toEqual([{ ibgeCode: '2304400', name: 'Fortaleza' }]);
+    const introspection = await post(JSON.stringify({ query: 'query ($n: String!) { __type(name: $n) { name } }', variables: { n: 'MunicipalityInput', extra: [[{ a: [1] }]] } }));
+    expect(introspection.json).toEqual({ data: { __type: { name: 'MunicipalityInput' } } });
+  });
 });
 
 test('field suggestions are hidden: a misspelt field does not reveal the schema', async () => {
