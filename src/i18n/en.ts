@@ -162,6 +162,7 @@ export const en = {
   'biodieselImport.declarationNumber': '{{field}} must be the import declaration\'s number (DI or DUIMP): 5 to 40 letters, digits, "/", "-" or "."',
   'biodieselImport.declarationTwice': 'Declaration {{number}} appears twice in the batch',
   'biodieselImport.declarationTaken': 'An import with declaration {{number}} is already recorded for producer {{producerId}}',
+  'biodieselImport.invoiceKeyIssuer': 'invoiceKey names the issuer CNPJ {{issuer}} (positions 7 to 20 of the key), which is neither the producer\'s CNPJ nor one of its establishments: an import\'s entry NF-e is issued by the importer itself (an ADMIN records establishments: updateProducer)',
   'regime.notARegime': '{{field}} is not a regime',
   'regime.electedOnRange': '{{field}} must be from {{from}} to {{to}}: the election was created by Lei 11.116/2005 (art. 4º), and it is made by November for the next year (art. 4º §1º), so a later date is not an election made yet',
   'regime.alreadyElected': 'A regime is already elected for {{year}}',

@@ -158,6 +158,7 @@ export const ptBR: Record<MessageKey, string> = {
   'biodieselImport.declarationNumber': '{{field}} deve ser o número da declaração de importação (DI ou DUIMP): de 5 a 40 letras, dígitos, "/", "-" ou "."',
   'biodieselImport.declarationTwice': 'A declaração {{number}} aparece duas vezes no lote',
   'biodieselImport.declarationTaken': 'Já há uma importação com a declaração {{number}} registrada para o produtor {{producerId}}',
+  'biodieselImport.invoiceKeyIssuer': 'A invoiceKey indica o CNPJ emitente {{issuer}} (posições 7 a 20 da chave), que não é o CNPJ do produtor nem um de seus estabelecimentos: a NF-e de entrada de uma importação é emitida pelo próprio importador (um ADMIN registra os estabelecimentos: updateProducer)',
   'regime.notARegime': '{{field}} não é um regime',
   'regime.electedOnRange': '{{field}} deve estar entre {{from}} e {{to}}: a opção foi criada pela Lei 11.116/2005 (art. 4º) e é feita até novembro para o ano seguinte (art. 4º §1º), então uma data posterior não é uma opção já feita',
   'regime.alreadyElected': 'Já há um regime optado para {{year}}',

@@ -14,6 +14,7 @@ import { assertWritable, insertInChunks, requireDate, requireOpenPeriods, requir
 import { requireVisibleProducer } from './seal.service';
 import { AuditRecord, mutate } from './transaction';
 import { checkedNfeKey } from './nfe-key-input';
+import { nfeKeyIssuer } from '../formats/nfe-key';
 import { message } from '../i18n';
 import { checkMonth } from './validation';
 import { activeSql } from './record-state';
@@ -45,6 +46,22 @@ export async function importsOfMonth(q: DataSource | EntityManager, producerId: 
   return importFacts(row.imports);
 }
 
+export interface ProducerCnpjs { id: string; cnpj: string; establishments: string[] }
+export const PRODUCER_CNPJS = ['id', 'cnpj', 'establishments::text[] AS establishments'];
+
+/**
+ * The entry NF-e of an imported good is issued by the importer itself (Ajuste SINIEF 07/2005; the
+ * key's positions 7 to 20 are the issuer's CNPJ): a key naming another CNPJ than the producer's or
+ * one of its establishments is not this import's document (docs/LAW.md).
+ */
+export function checkIssuer(producer: ProducerCnpjs | undefined, invoiceKey: string | null, field: string, problems: Problems): void {
+  if (!producer || invoiceKey === null) return;
+  const issuer = nfeKeyIssuer(invoiceKey);
+  if (issuer !== producer.cnpj && !producer.establishments.includes(issuer)) {
+    problems.add(new BadInputError(field, message('biodieselImport.invoiceKeyIssuer', { issuer })));
+  }
+}
+
 /** Decreto 10.527/2020, art. 5º §1º; the figures in src/law/tax-period/imports.ts. */
 export class BiodieselImportService {
   constructor(private readonly ds: DataSource, private readonly lawBook: () => Promise<LawBook>) {}
@@ -73,7 +90,10 @@ export class BiodieselImportService {
       seen.add(key);
     });
     const items = checked.flatMap((r, i) => (r ? [{ r, i }] : []));
-    await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: `input[${i}].producerId`, id: r.producerId })), problems);
+    const producers = await requireWritableProducers<ProducerCnpjs>(
+      em, actor, items.map(({ r, i }) => ({ field: `input[${i}].producerId`, id: r.producerId })), problems, PRODUCER_CNPJS,
+    );
+    for (const { r, i } of items) checkIssuer(producers.get(r.producerId), r.invoiceKey, `input[${i}].invoiceKey`, problems);
     const taken: Array<{ producer_id: string; declaration_number: string }> = await em.query(
       `SELECT producer_id::text, declaration_number FROM biodiesel_import
         WHERE (producer_id, declaration_number) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,

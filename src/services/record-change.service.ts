@@ -6,7 +6,7 @@ import { RecordState, Role, TaxPeriodStatus } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError, RecordName } from './errors';
 import { Decimal } from '../law/decimal';
-import { BiodieselImportService, RecordImportInput } from './biodiesel-import.service';
+import { BiodieselImportService, checkIssuer, PRODUCER_CNPJS, RecordImportInput } from './biodiesel-import.service';
 import { FomentoService, RecordFomentoInput } from './fomento.service';
 import { requireRecords } from './record-batch';
 import { requireMunicipalities } from './validation';
@@ -153,6 +153,11 @@ export class RecordChangeService {
       const before = await locked(em, BiodieselImport, 'BiodieselImport', actor, id, expectedVersion);
       const merged: RecordImportInput = { ...before, ...defined(changes), producerId: before.producerId };
       const after = BiodieselImportService.toRow(merged, 'input');
+      // As recordImports: the key is the producer's own entry NF-e.
+      const problems = new Problems();
+      const [producer] = await em.query(`SELECT ${PRODUCER_CNPJS.join(', ')} FROM producer WHERE id = $1`, [after.producerId]);
+      checkIssuer(producer, after.invoiceKey, 'input.invoiceKey', problems);
+      problems.throwIfAny();
       const [taken] = await em.query(`SELECT 1 FROM biodiesel_import WHERE producer_id = $1 AND declaration_number = $2 AND id <> $3`, [after.producerId, after.declarationNumber, id]);
       if (taken) throw new ConflictError('DUPLICATE', message('biodieselImport.declarationTaken', { number: after.declarationNumber, producerId: after.producerId }), 'input.declarationNumber');
       const row = Object.assign(after, { id, state: before.state, version: before.version + 1, createdAt: before.createdAt });

@@ -1,6 +1,9 @@
 import { startTestApi, TestApi } from '../support/api';
 import { efdProblems } from '../support/efd-layout';
-import { createProducer, electSpecialRegime, FEIRA, nfeKey, PORTO_ALEGRE, producerCnpj, upsertMunicipalities } from '../support/fixtures';
+import { Decimal } from '../../src/law/decimal';
+import { Role } from '../../src/law/types';
+import { BiodieselImportService } from '../../src/services/biodiesel-import.service';
+import { createProducer, electSpecialRegime, FEIRA, newCnpj, nfeKey, PORTO_ALEGRE, producerCnpj, upsertMunicipalities } from '../support/fixtures';
 
 /**
  * Records change as their fiscal documents do: a cancelled NF-e's records are kept, audited and
@@ -279,6 +282,35 @@ test('an import in a closed month and fomento of an evaluated Selo year: refused
   // The ADMIN's: 12 m³ instead of 10 moves March's import contributions, which the closed month shows as drift.
   expect((await api.ok(IMPORT, { id: imported.id, v: 1 })).correctImport).toEqual({ biodieselImport: { volumeM3: '12.000', version: 2 }, closedPeriods: [{ month: 3, recomputedDiffers: true }] });
   expect((await api.ok(FOMENTO, { id: fomento.id, v: 1 })).correctFomento).toEqual({ fomentoExpense: { amount: '1500.00', version: 2 }, closedPeriods: [], evaluatedSeloYears: [2025] });
+});
+
+test("an import's NF-e key names the importer (Ajuste SINIEF 07/2005, positions 7 to 20): another producer's CNPJ is refused on correction and on record, nothing written", async () => {
+  const p = await createProducer(api, 'Usina Importa Chave', FEIRA);
+  const other = await createProducer(api, 'Usina Vizinha', FEIRA);
+  const [cnpj, otherCnpj, branch] = [await producerCnpj(api, p), await producerCnpj(api, other), newCnpj()];
+  await api.ok(`mutation($id: ID!, $e: [CNPJ!]) { updateProducer(id: $id, expectedVersion: 1, input: { establishments: $e }) { id } }`, { id: p, e: [branch] });
+  const [imported] = (await api.ok(`mutation($i: [RecordImportInput!]!) { recordImports(input: $i) { id version } }`,
+    { i: [{ producerId: p, clearedOn: '2026-03-05', volumeM3: '10', declarationNumber: '26/0000002-1' }] }, asProducer(p))).recordImports;
+  const KEY = `mutation($id: ID!, $k: String!, $v: Int!) { correctImport(id: $id, input: { invoiceKey: $k }, expectedVersion: $v) { biodieselImport { invoiceKey version } } }`;
+
+  // The other producer's key: BAD_USER_INPUT at the field, the import unchanged.
+  const refused = await api.gql(KEY, { id: imported.id, k: nfeKey(otherCnpj, 7), v: 1 }, asProducer(p));
+  expect(refused.errors?.[0]).toMatchObject({
+    message: expect.stringContaining(`issuer CNPJ ${otherCnpj}`),
+    extensions: { code: 'BAD_USER_INPUT', field: 'input.invoiceKey' },
+  });
+  expect(await api.db.dataSource.query('SELECT invoice_key, version FROM biodiesel_import WHERE id = $1', [imported.id])).toEqual([{ invoice_key: null, version: 1 }]);
+  // The producer's own entry note, then one of its establishment's.
+  expect((await api.ok(KEY, { id: imported.id, k: nfeKey(cnpj, 7), v: 1 }, asProducer(p))).correctImport.biodieselImport).toEqual({ invoiceKey: nfeKey(cnpj, 7), version: 2 });
+  expect((await api.ok(KEY, { id: imported.id, k: nfeKey(branch, 8), v: 2 }, asProducer(p))).correctImport.biodieselImport).toEqual({ invoiceKey: nfeKey(branch, 8), version: 3 });
+
+  // Recording (the NF-e upload's way in: recordImports takes no key) applies the same rule.
+  const service = new BiodieselImportService(api.db.dataSource, async () => { throw new Error('not read'); });
+  const actor = { sub: 'test', role: Role.PRODUCER, producerId: p, requestId: null };
+  const input = (key: string, n: number) => ({ producerId: p, clearedOn: '2026-03-06', volumeM3: new Decimal('5'), declarationNumber: `26/000000${n}-9`, invoiceKey: key });
+  await expect(service.record(actor, [input(nfeKey(cnpj, 9), 3), input(nfeKey(otherCnpj, 10), 4)])).rejects.toThrow(`invoiceKey names the issuer CNPJ ${otherCnpj}`);
+  expect(await api.count(`SELECT count(*) FROM biodiesel_import WHERE producer_id = ${p}`)).toBe(1);
+  expect((await service.record(actor, [input(nfeKey(cnpj, 9), 3)])).map((r) => r.invoiceKey)).toEqual([nfeKey(cnpj, 9)]);
 });
 
 test("a page of returns reads their months and Selo years together, each as it reads alone", async () => {

@@ -8,7 +8,7 @@ export class ProducerType {
   @Field(() => CnpjScalar, { description: 'CNPJ, bare, 14 characters, upper case.' }) cnpj: string;
   @Field({ description: 'Razão social.' }) legalName: string;
   @Field(() => String, { nullable: true, description: 'ANP authorization of the plant.' }) anpAuthorization: string | null;
-  @Field(() => [CnpjScalar], { description: 'CNPJs of its other establishments (recorded by an ADMIN): a sale\'s NF-e key must name the producer\'s CNPJ or one of these as its issuer (positions 7 to 20 of the key).' }) establishments: string[];
+  @Field(() => [CnpjScalar], { description: 'CNPJs of its other establishments (recorded by an ADMIN): a sale\'s or an import\'s NF-e key must name the producer\'s CNPJ or one of these as its issuer (positions 7 to 20 of the key).' }) establishments: string[];
   @Field(() => Int, { description: 'Optimistic-locking version: pass it as expectedVersion to updateProducer.' }) version: number;
 }
 

@@ -122,7 +122,7 @@ export class CorrectImportInput {
   @Field(() => DateScalar, { nullable: true, description: 'Date of customs clearance.' }) clearedOn?: string;
   @Field(() => DecimalScalar, { nullable: true, description: 'Volume imported, in m³, greater than zero.' }) volumeM3?: Decimal;
   @Field({ nullable: true, description: 'The import declaration\'s number (DI or DUIMP), unique per producer.' }) declarationNumber?: string;
-  @Field(() => String, { nullable: true, description: 'The NF-e of the foreign entry.' }) invoiceKey?: string | null;
+  @Field(() => String, { nullable: true, description: 'The NF-e of the foreign entry, which the importer issues itself: its key names the producer\'s CNPJ or one of its establishments (positions 7 to 20), else BAD_USER_INPUT.' }) invoiceKey?: string | null;
 }
 
 @InputType('CorrectFomentoInput', { description: 'The fields of a fomento expense to correct; an absent field is kept. The result must pass every rule of recordFomento.' })
