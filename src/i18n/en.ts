@@ -30,7 +30,7 @@ export const en = {
   'auth.tokenExpired': 'The token has expired',
   'auth.tokenInvalid': 'The token is not valid',
   'auth.unknownClaims': 'Unknown claims in token: {{claims}}',
-  'auth.badSubject': 'The token subject (sub) must be text of 1 to {{max}} characters without control characters',
+  'auth.badSubject': 'The token subject (sub) must be text of 1 to {{max}} characters without control characters, direction overrides or isolates (U+202A to U+202E, U+2066 to U+2069) or lone surrogates',
   'auth.badRole': 'The token role must be ADMIN, AUDITOR or PRODUCER',
   'auth.producerIdRequired': 'A PRODUCER token needs a producerId claim',
   'auth.producerIdOnlyForProducer': 'Only a PRODUCER token carries producerId',

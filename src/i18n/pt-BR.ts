@@ -28,7 +28,7 @@ export const ptBR: Record<MessageKey, string> = {
   'auth.tokenExpired': 'O token expirou',
   'auth.tokenInvalid': 'O token não é válido',
   'auth.unknownClaims': 'Claims desconhecidas no token: {{claims}}',
-  'auth.badSubject': 'O sujeito (sub) do token deve ser um texto de 1 a {{max}} caracteres sem caracteres de controle',
+  'auth.badSubject': 'O sujeito (sub) do token deve ser um texto de 1 a {{max}} caracteres sem caracteres de controle, de direção do texto (U+202A a U+202E, U+2066 a U+2069) ou surrogates isolados',
   'auth.badRole': 'O papel (role) do token deve ser ADMIN, AUDITOR ou PRODUCER',
   'auth.producerIdRequired': 'Um token PRODUCER precisa da claim producerId',
   'auth.producerIdOnlyForProducer': 'Somente um token PRODUCER traz producerId',

@@ -5,6 +5,7 @@ import { Role } from '../../law/types';
 import { Actor } from '../../services/actor';
 import { UnauthenticatedError } from '../../services/errors';
 import { message } from '../../i18n';
+import { firstControlCharacter, firstLoneSurrogate } from '../../formats/control-characters';
 
 /** How long a token made here (`npm start`'s, `npm run token`'s by default) lasts. */
 export const TOKEN_HOURS = 12;
@@ -14,10 +15,12 @@ export const SUBJECT_MAX = 255;
 
 /**
  * The only claims a token may carry: a role of Role's own values, `sub` without control
- * characters, `producerId` 1–18 digits; whether it fits the role is checked after.
+ * characters, direction overrides or lone surrogates, `producerId` 1–18 digits; whether it fits the role is checked after.
  */
 const CLAIMS = z.strictObject({
-  sub: z.string().min(1).max(SUBJECT_MAX).regex(/^[^\p{Cc}]+$/u),
+  // As any text input (src/formats/control-characters.ts): it is written into audit entries and
+  // shown, so no control characters, no bidi overrides that reorder it, no half characters.
+  sub: z.string().min(1).max(SUBJECT_MAX).refine((sub) => firstControlCharacter(sub) === null && firstLoneSurrogate(sub) === null),
   role: z.enum(Role),
   producerId: z.string().regex(/^\d{1,18}$/).optional(),
   iat: z.number().optional(),
