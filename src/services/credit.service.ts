@@ -17,6 +17,7 @@ import { requireVisibleProducer } from './seal.service';
 import { TaxPeriodService, TaxPeriodView } from './tax-period.service';
 import { activeSql } from './record-state';
 import { mutate, readsOn } from './transaction';
+import { Turns } from './turns';
 import { checkMonth } from './validation';
 import { stopIfAnswered } from '../request-context';
 
@@ -91,10 +92,15 @@ function withinHorizon(year: number, month: number, field: string): void {
   if (year > last) throw new BadInputError(field, message('credits.horizon', { field, asked: `${year}-${String(month).padStart(2, '0')}`, last }));
 }
 
+/** How many credit folds a process computes at once (docs/SCALING.md, "Heavy computations per process"). */
+export const FOLDS_AT_ONCE = 2;
+
 /** Lei 10.637/2002 and Lei 10.833/2003, art. 3º: balances folded month by month; from 2027 against the CBS. */
 export class CreditService {
   /** Where the month's facts are read: the pool, or a close's own transaction (`within`). */
   private reader: DataSource | EntityManager;
+  /** Folds computed at once in this process, as Selo years (two cores). */
+  private readonly turns = new Turns(FOLDS_AT_ONCE);
 
   constructor(private readonly ds: DataSource, private lawBook: () => Promise<LawBook>, private taxPeriods: TaxPeriodService) {
     this.reader = ds;
@@ -112,8 +118,18 @@ export class CreditService {
     return bound;
   }
 
-  /** The producer is already within the caller's scope; `extra`: a claim not yet recorded, folded as if it were (recordClaim's check). */
-  async ofMonth(producer: Producer, year: number, month: number, asKnownOn: IsoDate, extra: ClaimFacts[] = []): Promise<MonthCreditsView> {
+  /**
+   * The producer is already within the caller's scope; `extra`: a claim not yet recorded, folded as if
+   * it were (recordClaim's check). A fold reads every month from the first record on (seconds for
+   * thirty aliases), so it takes a turn as Selo years do (docs/SCALING.md); a close's or a claim's
+   * fold (`within`) runs in the transaction it holds and takes none.
+   */
+  ofMonth(producer: Producer, year: number, month: number, asKnownOn: IsoDate, extra: ClaimFacts[] = []): Promise<MonthCreditsView> {
+    if (this.reader !== this.ds) return this.fold(producer, year, month, asKnownOn, extra);
+    return this.turns.run(() => this.fold(producer, year, month, asKnownOn, extra));
+  }
+
+  private async fold(producer: Producer, year: number, month: number, asKnownOn: IsoDate, extra: ClaimFacts[]): Promise<MonthCreditsView> {
     checkMonth(year, month);
     withinHorizon(year, month, 'month');
     const law = await this.lawBook();

@@ -8,6 +8,7 @@ import { Producer } from '../../src/domain';
 import { createServices } from '../../src/services';
 import { requestContext } from '../../src/request-context';
 import { YEARS_AT_ONCE } from '../../src/services/seal-compliance/compliance.service';
+import { FOLDS_AT_ONCE } from '../../src/services/credit.service';
 
 /**
  * Races that must resolve to exactly one outcome: an acknowledged record is never lost, a batch
@@ -321,6 +322,56 @@ describe('heavy computations asked at once', () => {
     const asked = [2021, 2022, 2023, 2024, 2025, 2026].map((year) => ({ producer, year, asKnownOn: '2026-06-01' }));
     await expect(requestContext.run({ requestId: 'answered', ended: controller.signal }, () => services.sealCompliance.ofPage(asked))).rejects.toThrow();
     expect(begun).toEqual([2021]);
+  });
+
+  test('credit folds asked by the aliases of one request: two computed at a time, every one answered', async () => {
+    // Through the API: thirty aliases of the producer's own balances, each as known on another day.
+    const days = Array.from({ length: 30 }, (_, i) => `2026-0${1 + Math.floor(i / 28)}-${String((i % 28) + 1).padStart(2, '0')}`);
+    const res = await api.gql(`query($p: ID!) { ${days.map((d, i) => `b${i}: creditBalances(producerId: $p, on: "2026-03-15", asKnownOn: "${d}") { tax }`).join(' ')} }`,
+      { p: producerId }, { role: 'PRODUCER', producerId });
+    expect(res.errors).toBeUndefined();
+    expect(days.map((_, i) => Array.isArray(res.data?.[`b${i}`]))).toEqual(days.map(() => true));
+
+    // In the services: how many folds run at once while ten are asked together.
+    const services = createServices(api.db.dataSource);
+    const credits = services.credits as unknown as { fold: (...a: unknown[]) => Promise<unknown> };
+    const fold = credits.fold.bind(credits);
+    let running = 0;
+    let most = 0;
+    credits.fold = async (...args: unknown[]) => {
+      most = Math.max(most, ++running);
+      try {
+        await sleep(30);
+        return await fold(...args);
+      } finally {
+        running--;
+      }
+    };
+    const producer = await api.db.dataSource.getRepository(Producer).findOneByOrFail({ id: producerId });
+    const views = await Promise.all(days.slice(0, 10).map((d) => services.credits.ofMonth(producer, 2026, 3, d)));
+    expect(views.map((v) => v.month)).toEqual(days.slice(0, 10).map(() => 3));
+    expect(most).toBe(FOLDS_AT_ONCE);
+  });
+
+  test('credit folds waiting their turn whose request is answered meanwhile are not begun', async () => {
+    const services = createServices(api.db.dataSource);
+    const credits = services.credits as unknown as { fold: (...a: unknown[]) => Promise<unknown> };
+    const fold = credits.fold.bind(credits);
+    const controller = new AbortController();
+    let begun = 0;
+    credits.fold = async (...args: unknown[]) => {
+      begun++;
+      // The request is answered while its first folds are computed.
+      controller.abort();
+      await sleep(30);
+      return fold(...args);
+    };
+    const producer = await api.db.dataSource.getRepository(Producer).findOneByOrFail({ id: producerId });
+    const asked = requestContext.run({ requestId: 'answered', ended: controller.signal },
+      () => Promise.allSettled([1, 2, 3, 4, 5, 6].map((m) => services.credits.ofMonth(producer, 2026, m, '2026-06-01'))));
+    const outcomes = await asked;
+    expect(begun).toBeLessThanOrEqual(FOLDS_AT_ONCE);
+    expect(outcomes.filter((o) => o.status === 'rejected').length).toBeGreaterThanOrEqual(6 - FOLDS_AT_ONCE);
   });
 
   test('a year whose request is answered while its first statements run stops before its groups', async () => {
