@@ -39,6 +39,7 @@ export const en = {
   'auth.adminOnly': 'Only an ADMIN may do this',
   'auth.noRule': '{{field}} has no authorization rule',
   'auth.notForRole': '{{field}} is not allowed for {{role}}',
+  'auth.sharedRecordAdminOnly': '{{field}} is not allowed for {{role}}: a PRODUCER writes only its own producer\'s records, and an organization\'s members decide the figures of every producer that buys from it, so only an ADMIN changes an organization',
 
   // --- Input checks shared by every use case (BAD_USER_INPUT).
   'input.empty': '{{field}} must not be empty',

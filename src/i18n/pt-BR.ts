@@ -37,6 +37,7 @@ export const ptBR: Record<MessageKey, string> = {
   'auth.adminOnly': 'Somente um ADMIN pode fazer isto',
   'auth.noRule': '{{field}} não tem regra de autorização',
   'auth.notForRole': '{{field}} não é permitido para {{role}}',
+  'auth.sharedRecordAdminOnly': '{{field}} não é permitido para {{role}}: um PRODUCER grava apenas os registros do seu próprio produtor, e os membros de uma organização decidem os números de todo produtor que compra dela, então só um ADMIN altera uma organização',
 
   'input.empty': '{{field}} não pode ser vazio',
   'input.blank': '{{field}} não pode estar em branco',

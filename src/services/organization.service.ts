@@ -6,6 +6,7 @@ import { Actor } from './actor';
 import { membershipOnSql } from './facts/organization-membership.sql';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { assertCanWriteShared, checkRegistrations, insertRegistrations, RegistrationInput } from './family-farmer.service';
+import { assertAdmin } from './scope';
 import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
 import { ORGANIZATION_KEYSET, pageAfter } from './keysets';
 import { isId, requireDate } from './record-batch';
@@ -84,7 +85,8 @@ export class OrganizationService {
    * before it (art. 4º VI). The row's counts become those of the latest declaration.
    */
   async update(actor: Actor, id: string, input: UpdateOrganizationInput): Promise<FamilyFarmingOrganization> {
-    assertCanWriteShared(actor);
+    // Other producers' figures read its members: not a PRODUCER's to change (src/graphql/auth/rules.ts).
+    assertAdmin(actor);
     const countsGiven = input.members != null || input.familyFarmerMembers != null;
     if (countsGiven) checkMembers(input.members, input.familyFarmerMembers);
     else if (input.membersDeclaredOn != null) throw new BadInputError('input.membersDeclaredOn', message('organization.declarationWithoutCounts'));

@@ -50,7 +50,8 @@ test('every rule is for an operation the schema has (the table stays exact)', ()
  * the access rules, README "Tokens", written out per operation independently of the rule table: who may call what.
  * shared = every role reads; own = every role reads, a PRODUCER only its own producer's records;
  * write-own = ADMIN, and a PRODUCER for its own producer; write-shared = ADMIN and PRODUCER
- * (records readable by all, e.g. farmers); admin = ADMIN only (the law, the Selo, reference data);
+ * (new records readable by all, e.g. farmers); admin = ADMIN only (the law, the Selo, reference
+ * data, and changing an organization, whose members other producers' figures read);
  * ministry = ADMIN and AUDITOR only (the program as a whole).
  */
 const EXPECTED_ACCESS: Record<string, 'shared' | 'own' | 'write-own' | 'write-shared' | 'admin' | 'ministry'> = {
@@ -65,7 +66,7 @@ const EXPECTED_ACCESS: Record<string, 'shared' | 'own' | 'write-own' | 'write-sh
   'Mutation.upsertMunicipalities': 'admin', 'Mutation.createProducer': 'admin', 'Mutation.grantSeal': 'admin',
   'Mutation.recordSealEvent': 'admin', 'Mutation.publishMinimumPrice': 'admin', 'Mutation.publishCoefficientRule': 'admin',
   'Mutation.publishLawParameter': 'admin', 'Mutation.recordSealEvaluation': 'admin',
-  'Mutation.createFamilyFarmer': 'write-shared', 'Mutation.createOrganization': 'write-shared', 'Mutation.updateOrganization': 'write-shared',
+  'Mutation.createFamilyFarmer': 'write-shared', 'Mutation.createOrganization': 'write-shared', 'Mutation.updateOrganization': 'admin',
   'Mutation.updateProducer': 'write-own', 'Mutation.electRegime': 'write-own', 'Mutation.createContract': 'write-own',
   'Mutation.recordPurchases': 'write-own', 'Mutation.recordSales': 'write-own', 'Mutation.recordFomento': 'write-own',
   'Mutation.recordImports': 'write-own', 'Mutation.closeTaxPeriod': 'write-own', 'Mutation.reopenTaxPeriod': 'write-own',
@@ -118,6 +119,26 @@ test('specific outcomes: AUDITOR writes nothing, PRODUCER cannot touch the law o
   // and its own producer is writable by it
   const renamed = await api.ok(`mutation { updateProducer(id: "${own}", input: { legalName: "Usina Própria S.A." }, expectedVersion: 1) { legalName version } }`, {}, { role: 'PRODUCER', producerId: own });
   expect(renamed.updateProducer).toEqual({ legalName: 'Usina Própria S.A.', version: 2 });
+});
+
+test('a PRODUCER may register an organization but not change one: its members decide other producers\' figures (FORBIDDEN, nothing written)', async () => {
+  const asOwn = { role: 'PRODUCER' as const, producerId: own };
+  const created = await api.ok(`mutation { createOrganization(input: { cnpj: "11444777000161", name: "Coop Comum", kind: COOPERATIVE, municipalityCode: "2611606",
+    registrations: [{ kind: CAF, number: "CAF-J-9", validFrom: "2024-01-01", validUntil: "2027-12-31" }], members: 100, familyFarmerMembers: 80 }) { id } }`, {}, asOwn);
+  const id = created.createOrganization.id;
+  const declarations = () => api.count('SELECT count(*) FROM organization_membership WHERE organization_id = $1', [id]);
+  const before = await declarations();
+  const refused = await api.gql(`mutation($id: ID!) { updateOrganization(id: $id, input: { familyFarmerMembers: 0, members: 260, membersDeclaredOn: "2025-01-01" }) { id } }`, { id }, asOwn);
+  expect(refused.errors?.[0]).toMatchObject({
+    message: 'updateOrganization is not allowed for PRODUCER: a PRODUCER writes only its own producer\'s records, and an organization\'s members decide the figures of every producer that buys from it, so only an ADMIN changes an organization',
+    path: ['updateOrganization'], extensions: { code: 'FORBIDDEN' },
+  });
+  expect(refused.data?.updateOrganization ?? null).toBeNull();
+  expect(await declarations()).toBe(before);
+  expect((await api.ok(`query($id: ID!) { organization(id: $id) { members familyFarmerMembers } }`, { id }, asOwn)).organization).toEqual({ members: 100, familyFarmerMembers: 80 });
+  // The ministry's change is made.
+  const changed = await api.ok(`mutation($id: ID!) { updateOrganization(id: $id, input: { familyFarmerMembers: 70, members: 100, membersDeclaredOn: "2025-01-01" }) { familyFarmerMembers } }`, { id });
+  expect(changed.updateOrganization).toEqual({ familyFarmerMembers: 70 });
 });
 
 // ---- type-correct dummy arguments, generated from the schema ----------------------------------

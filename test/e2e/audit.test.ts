@@ -87,7 +87,8 @@ const CASES: Array<[string, Case]> = [
     after: (d) => { ids.organization = d.createOrganization.id; },
   }],
   ['updateOrganization', {
-    as: () => PRODUCER, entries: 1, entity: 'FamilyFarmingOrganization',
+    // ADMIN only: other producers' figures read an organization's members.
+    as: () => ADMIN, entries: 1, entity: 'FamilyFarmingOrganization',
     query: () => `mutation { updateOrganization(id: "${ids.organization}", input: { members: 10, familyFarmerMembers: 5, membersDeclaredOn: "2025-07-01" }) { id } }`,
     idsOf: (d) => [d.updateOrganization.id],
   }],

@@ -17,7 +17,8 @@ export function authorize(rootType: 'Query' | 'Mutation', field: string, actor: 
   if (!rule) throw new ForbiddenError(message('auth.noRule', { field: `${rootType}.${field}` }));
   if (!rule.roles.includes(actor.role)) {
     throw new ForbiddenError(
-      actor.role === Role.AUDITOR && rule.kind === 'write' ? message('auth.auditorWritesNothing') : message('auth.notForRole', { field, role: actor.role }),
+      actor.role === Role.AUDITOR && rule.kind === 'write' ? message('auth.auditorWritesNothing')
+        : message(rule.refusal ?? 'auth.notForRole', { field, role: actor.role }),
     );
   }
   if (actor.role === Role.PRODUCER) {

@@ -1,3 +1,4 @@
+import type { MessageKey } from '../../i18n';
 import { Role } from '../../law/types';
 
 /** An operation without a rule is refused for all roles; another producer's record is NOT_FOUND. */
@@ -8,6 +9,8 @@ export interface Rule {
   producerSees: 'all' | 'own';
   producerArgs: readonly string[];
   note: string;
+  /** The FORBIDDEN message for a role the rule leaves out, when it says more than the role's name. */
+  refusal?: MessageKey;
 }
 
 const EVERY_ROLE = [Role.ADMIN, Role.AUDITOR, Role.PRODUCER] as const;
@@ -39,8 +42,8 @@ function sharedWrite(note: string): Rule {
 }
 
 /** The law and reference data: ADMIN only (the access rules, README "Tokens"). */
-function adminWrite(note: string): Rule {
-  return { kind: 'write', roles: [Role.ADMIN], producerSees: 'all', producerArgs: [], note };
+function adminWrite(note: string, refusal?: MessageKey): Rule {
+  return { kind: 'write', roles: [Role.ADMIN], producerSees: 'all', producerArgs: [], note, ...(refusal ? { refusal } : {}) };
 }
 
 export const QUERY_RULES: Readonly<Record<string, Rule>> = {
@@ -78,9 +81,12 @@ export const MUTATION_RULES: Readonly<Record<string, Rule>> = {
   grantSeal: adminWrite('Selo grants are the ministry\'s acts: ADMIN only (the access rules, README "Tokens").'),
   recordSealEvent: adminWrite('Selo events are the ministry\'s acts: ADMIN only (the access rules, README "Tokens").'),
   recordSealEvaluation: adminWrite('The evaluation of a Selo year is the ministry\'s act (Portaria MDA nº 28/2024, art. 58): ADMIN only.'),
+  // A new record changes no figure already computed (a CPF or CNPJ already registered is a CONFLICT).
   createFamilyFarmer: sharedWrite('A producer\'s team registers the farmers it buys from; readable by all.'),
   createOrganization: sharedWrite('A producer\'s team registers the organizations it buys from; readable by all.'),
-  updateOrganization: sharedWrite('A producer\'s team keeps the organizations it buys from up to date; readable by all.'),
+  // Every producer buying from an organization reads its members (habilitation, art. 4º VI): a
+  // PRODUCER writes only its own producer's records, so changing one is the ministry's.
+  updateOrganization: adminWrite('An organization is shared: its members decide the figures of every producer that buys from it. ADMIN only.', 'auth.sharedRecordAdminOnly'),
   createContract: ownWrite('A producer\'s own contracts.', 'input.producerId'),
   recordPurchases: ownWrite('A producer\'s own purchases; every item must name it.', 'input[].producerId'),
   recordSales: ownWrite('A producer\'s own sales; every item must name it.', 'input[].producerId'),

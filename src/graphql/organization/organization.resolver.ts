@@ -28,7 +28,7 @@ export class OrganizationResolver {
     return ctx.services.organizations.create(ctx.actor, input);
   }
 
-  @Mutation(() => OrganizationType, { description: 'Change a cooperative or association (ADMIN or PRODUCER): name and seat are overwritten; new member counts are appended as a declaration of membersDeclaredOn (default today), the earlier ones kept (art. 4º VI). Audited.' })
+  @Mutation(() => OrganizationType, { description: 'Change a cooperative or association (ADMIN only: every producer buying from it reads its members; a PRODUCER is FORBIDDEN): name and seat are overwritten; new member counts are appended as a declaration of membersDeclaredOn (default today), the earlier ones kept (art. 4º VI). Audited.' })
   updateOrganization(
     @Arg('id', () => ID, { description: 'Id of the cooperative or association.' }) id: string,
     @Arg('input', { description: 'What changes.' }) input: UpdateOrganizationInput,
