@@ -108,22 +108,12 @@ export interface CreditPart extends Omit<CreditLine, 'legalBasis'> {
  * A return's reversal of a credit of an earlier month: the balance of that month and COD_CRED it
  * reduces (Lei 10.637/2002, art. 3º § 4º; the 1100/1500 key; docs/LAW.md, "Returns").
  */
-export interface CreditReversal {
-  purchaseId: string;
+export interface CreditReversal extends CreditPart {
   /** The day of the return. */
   on: IsoDate;
   originYear: number;
   originMonth: number;
-  group: RevenueGroup;
-  kind: CreditKind;
-  codCred: string;
-  /** Negative: the base and the credit reversed. */
-  base: Decimal;
-  /** The rates of the credit reversed; null for an import's (the contributions paid). */
-  pisRate: Decimal | null;
-  cofinsRate: Decimal | null;
-  pis: Decimal;
-  cofins: Decimal;
+  // base, pis and cofins are negative: what is reversed; the rates are null for an import's (the contributions paid).
 }
 
 /** A credit part with the facts of its purchase that the EFD's C190/C191/C195 write. */
