@@ -116,9 +116,13 @@ export function balanceRecords(put: Put, tax: Contribution, c: EfdCredits): numb
     const deducted = b.deducted.minus(earlier?.deducted ?? ZERO);
     // The month's own credit enters net of what its M100 reduced (field 06 = VL_CRED_DISP).
     const credited = isOwn ? b.original.minus(b.reversed) : b.original;
-    put(reg, `${String(b.originMonth).padStart(2, '0')}${b.originYear}`, '01', null, b.codCred, n(credited, 2), null, n(credited, 2), n(deductedBefore, 2),
-      n(perBefore, 2), n(dcompBefore, 2), n(available, 2), n(deducted, 2), n(per, 2), n(dcomp, 2), n(ZERO, 2), n(reversedNow, 2),
-      n(available.minus(deducted).minus(per).minus(dcomp).minus(reversedNow), 2));
+    // Field 13 (VL_CRED_DESC_EFD) is what M200/M600 field 04 sums: earlier periods' credit deducted now. The own period's
+    // deduction is M200/M600 field 03 (its M100 field 14), so its line carries it in field 09 and leaves 13 at zero (Guia, 1100).
+    const [desc09, desc13] = isOwn ? [deducted, ZERO] : [deductedBefore, deducted];
+    const left = isOwn ? credited.minus(deducted).minus(perBefore).minus(dcompBefore) : available;
+    put(reg, `${String(b.originMonth).padStart(2, '0')}${b.originYear}`, '01', null, b.codCred, n(credited, 2), null, n(credited, 2), n(desc09, 2),
+      n(perBefore, 2), n(dcompBefore, 2), n(left, 2), n(desc13, 2), n(per, 2), n(dcomp, 2), n(ZERO, 2), n(reversedNow, 2),
+      n(left.minus(desc13).minus(per).minus(dcomp).minus(reversedNow), 2));
     written++;
   }
   return written;

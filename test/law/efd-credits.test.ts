@@ -26,8 +26,8 @@ test('a net reversal of one group taken from the month\'s credit of another is t
     '|M105|02|50|0,00||0,00|0,00||||',
     '|M110|0|30,00|06||Estorno: devolucao de compras com credito (Lei 10.637/2002 e Lei 10.833/2003, art. 3)|31122026|',
   ]);
-  // Its 1100 enters the credit net of the reduction: 70,00 available, 20,00 deducted, 50,00 left.
-  expect(written(c, (put) => balanceRecords(put, Contribution.PIS, c))).toEqual(['|1100|122026|01||101|70,00||70,00|0,00|0,00|0,00|70,00|20,00|0,00|0,00|0,00|0,00|50,00|']);
+  // Its 1100 enters the credit net of the reduction: 70,00, 20,00 deducted in the period (field 09: the own period's, M200 field 03), 50,00 left.
+  expect(written(c, (put) => balanceRecords(put, Contribution.PIS, c))).toEqual(['|1100|122026|01||101|70,00||70,00|20,00|0,00|0,00|50,00|0,00|0,00|0,00|0,00|0,00|50,00|']);
 });
 
 describe('the acquisitions behind the credits (C190/C191/C195)', () => {

@@ -259,7 +259,8 @@ export function efdProblems(body: Buffer): string[] {
     }
     for (const cst of new Set(cLines.map((x) => x.f[1]).filter((x) => x !== '03'))) if (!by(zero).some((z) => z.f[1] === cst)) problems.push(`${zero}: no record for CST ${cst}`);
   }
-  // Credits: M100/M500 fields add up, M105/M505 carry their base, M200/M600 field 03 is the M100/M500 field 14 sum; 1100/1500 fields add up and field 13 of earlier months is M200/M600 field 04.
+  // Credits: M100/M500 fields add up, M105/M505 carry their base, M200/M600 field 03 is the M100/M500 field 14 sum; 1100/1500 fields add up, Σ field 13 is M200/M600 field 04
+  // (earlier periods), and the period's own line carries its M100/M500 field 14 in field 09 with field 13 zero.
   for (const [credit, detail, total, control, adjust] of [['M100', 'M105', 'M200', '1100', 'M110'], ['M500', 'M505', 'M600', '1500', 'M510']]) {
     for (const l of by(credit)) {
       const [, , bc, , , , cred, up, down, dif, disp, ind, desc, sld] = l.f.slice(1);
@@ -288,9 +289,15 @@ export function efdProblems(body: Buffer): string[] {
       const at = `line ${l.line} (${control})`;
       // v[i] is field i + 2: 08 = 06 + 07; 12 = 08 − 09 − 10 − 11; 18 = 12 − 13 − 14 − 15 − 16 − 17.
       if (!v[6].eq(v[4].plus(v[5])) || !v[10].eq(v[6].minus(v[7]).minus(v[8]).minus(v[9])) || !v[16].eq(v[10].minus(v[11]).minus(v[12]).minus(v[13]).minus(v[14]).minus(v[15]))) problems.push(`${at}: its fields do not add up`);
-      if (l.f[1] !== period) earlier = earlier.plus(v[11]);
+      earlier = earlier.plus(v[11]);
+      if (l.f[1] !== period) continue;
+      // The period's own credit: its deduction in the period is M200/M600 field 03's share of its COD_CRED (the M100/M500 field 14),
+      // written in field 09; field 13 is the earlier periods' (M200/M600 field 04), so zero here.
+      if (!v[11].isZero()) problems.push(`${at}: VL_CRED_DESC_EFD ${l.f[12]} on the period's own credit (field 13 is M200/M600 field 04, earlier periods)`);
+      const own = by(credit).filter((x) => x.f[1] === l.f[4]).reduce((s, x) => s.plus(num(x.f[13] || '0')), new Decimal(0));
+      if (!v[7].eq(own)) problems.push(`${at}: VL_CRED_DESC_PA_ANT ${l.f[8]} of the period's own credit, its ${credit} records deduct ${own.toFixed(2)}`);
     }
-    if (t && !t[2].eq(earlier)) problems.push(`${total}: VL_TOT_CRED_DESC_ANT ${t[2].toFixed(2)}, the ${control} records of earlier months deduct ${earlier.toFixed(2)}`);
+    if (t && !t[2].eq(earlier)) problems.push(`${total}: VL_TOT_CRED_DESC_ANT ${t[2].toFixed(2)}, the ${control} records deduct ${earlier.toFixed(2)} (field 13)`);
   }
   // Acquisitions (C190–C195): each C191/C195 names its participant (blank only from abroad, CFOP 3xxx), a CST of credit and an entry CFOP
   // generating credit, VL_BC = VL_ITEM − VL_DESC and VL = VL_BC × ALIQ; C190 sums its items; every COD_ITEM is in 0200; and M105/M505 of
