@@ -22,12 +22,14 @@ export interface AcquisitionRow {
   cofins: Decimal;
   /** The credit line (M100/M500) the row adds to: COD_CRED and rates. */
   line: string;
+  /** NAT_BC_CRED of its M105/M505 (table 4.3.7): 01 bought for resale, 02 inputs. */
+  nature: '01' | '02';
   from: IsoDate;
   to: IsoDate;
 }
 
-/** What the C level cannot net: returns of purchases with no acquisition of their row this month, by credit line (M110/M510, Guia C190 "II"). */
-export interface Uncovered { base: Decimal; pis: Decimal; cofins: Decimal }
+/** What the C level cannot net: returns of purchases with no acquisition of their row this month, by credit line (M110/M510, Guia C190 "II"); `resale` the part of the base of goods bought for resale (NAT_BC_CRED 01). */
+export interface Uncovered { base: Decimal; pis: Decimal; cofins: Decimal; resale: Decimal }
 
 /** CST of an acquisition with a right to credit (table 4.3.3), by the group it serves: as M105/M505 write it. */
 export const ACQUISITION_CST: Record<RevenueGroup, string> = { [RevenueGroup.TAXED_DOMESTIC]: '50', [RevenueGroup.UNTAXED_DOMESTIC]: '51', [RevenueGroup.EXPORT]: '52' };
@@ -78,12 +80,13 @@ export function acquisitionRows(acquisitions: EfdAcquisition[], plantMunicipalit
     const cfop = acquisitionCfop(a, plantMunicipalityCode);
     const key = [item.code, participant ?? '', cst, cfop, p.pisRate?.toFixed() ?? '', p.cofinsRate?.toFixed() ?? ''].join('|');
     const line = lineKey(p.codCred, p.pisRate, p.cofinsRate);
+    const nature: AcquisitionRow['nature'] = a.product === CreditProduct.B100_FOR_RESALE ? '01' : '02';
     const row = rows.get(key);
     const on = p.on ?? a.purchasedOn;
     if (p.base.lt(0)) {
       if (!row || row.base.lt(p.base.negated())) {
-        const u = uncovered.get(line) ?? { base: ZERO, pis: ZERO, cofins: ZERO };
-        uncovered.set(line, { base: u.base.minus(p.base), pis: u.pis.minus(p.pis), cofins: u.cofins.minus(p.cofins) });
+        const u = uncovered.get(line) ?? { base: ZERO, pis: ZERO, cofins: ZERO, resale: ZERO };
+        uncovered.set(line, { base: u.base.minus(p.base), pis: u.pis.minus(p.pis), cofins: u.cofins.minus(p.cofins), resale: nature === '01' ? u.resale.minus(p.base) : u.resale });
         continue;
       }
       Object.assign(row, { discount: row.discount.minus(p.base), base: row.base.plus(p.base), pis: row.pis.plus(p.pis), cofins: row.cofins.plus(p.cofins), to: on > row.to ? on : row.to });
@@ -91,7 +94,7 @@ export function acquisitionRows(acquisitions: EfdAcquisition[], plantMunicipalit
     }
     // The item's value: the purchase's cost, in the proportion of its credit base this group took.
     const value = toCentavos(a.cost.times(p.base).div(byPurchase.get(p.purchaseId)!));
-    const next = row ?? { item, participant, cst, cfop, pisRate: p.pisRate, cofinsRate: p.cofinsRate, value: ZERO, discount: ZERO, base: ZERO, pis: ZERO, cofins: ZERO, line, from: on, to: on };
+    const next = row ?? { item, participant, cst, cfop, pisRate: p.pisRate, cofinsRate: p.cofinsRate, value: ZERO, discount: ZERO, base: ZERO, pis: ZERO, cofins: ZERO, line, nature, from: on, to: on };
     rows.set(key, Object.assign(next, {
       value: next.value.plus(value), discount: next.discount.plus(value.minus(p.base)), base: next.base.plus(p.base), pis: next.pis.plus(p.pis), cofins: next.cofins.plus(p.cofins),
       from: on < next.from ? on : next.from, to: on > next.to ? on : next.to,

@@ -1,5 +1,5 @@
 import { ApportionmentMethod, Balance, ClaimFacts, ClaimKind, Contribution, CreditKind, CreditLine, EfdAcquisition, GROUP_ORDER, MonthNet, RevenueGroup } from '../law/credits';
-import { ACQUISITION_CST, lineKey, Uncovered } from './efd-acquisitions';
+import { AcquisitionRow, ACQUISITION_CST, lineKey, Uncovered } from './efd-acquisitions';
 import { Decimal, sum, toCentavos, ZERO } from '../law/decimal';
 import { lastDayOfMonth } from '../law/dates';
 import { spedDate, spedNumber } from './efd-text';
@@ -38,15 +38,15 @@ const n = spedNumber;
 
 /** CST of the credit (table 4.3.3): 50–52 basic and import credits, 60–62 presumed, by the group served; a ratio split is written per group, not as CST 53–56 (Interpretation, docs/LAW.md). */
 const cstOf = (l: CreditLine) => (l.kind === CreditKind.PRESUMED ? String(Number(ACQUISITION_CST[l.group]) + 10) : ACQUISITION_CST[l.group]);
-/** NAT_BC_CRED (table 4.3.7): 02 inputs; 13 other operations with a right to credit, for the art. 31 credit (Interpretation, docs/LAW.md). */
-const natureOf = (kind: CreditKind) => (kind === CreditKind.PRESUMED ? '13' : '02');
+/** NAT_BC_CRED (table 4.3.7) of the art. 31 credit: 13, other operations with a right to credit (Interpretation, docs/LAW.md). */
+const PRESUMED_NATURE = '13';
 
 /**
  * M100/M105 or M500/M505: one M100 per COD_CRED and rate with its M105 base, the month's deduction
  * (field 14) and balance (field 15); a purchase return not netted at C level is the reduction of
  * field 10 with an M110/M510 of COD_AJ 06 (Guia, M110; table 4.3.8).
  */
-export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncovered: ReadonlyMap<string, Uncovered> = new Map()): void {
+export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncovered: ReadonlyMap<string, Uncovered> = new Map(), rows: readonly AcquisitionRow[] = []): void {
   const [reg, detail, adjust] = tax === Contribution.PIS ? ['M100', 'M105', 'M110'] : ['M500', 'M505', 'M510'];
   const own = (b: Balance) => b.tax === tax && b.originYear === c.year && b.originMonth === c.month;
   // What each COD_CRED of the month had deducted and reversed, handed out to its lines in order.
@@ -61,7 +61,8 @@ export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncove
   for (const l of c.lines) {
     const net = tax === Contribution.PIS ? l.pis : l.cofins;
     // Returns the C level could not net: the line's base and credit are its acquisitions', the returns a reduction (Guia, C190 "II").
-    const u = uncovered.get(lineKey(l.codCred, l.pisRate, l.cofinsRate)) ?? { base: ZERO, pis: ZERO, cofins: ZERO };
+    const key = lineKey(l.codCred, l.pisRate, l.cofinsRate);
+    const u = uncovered.get(key) ?? { base: ZERO, pis: ZERO, cofins: ZERO, resale: ZERO };
     const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
     const base = l.base.plus(u.base);
     // VL_CRED is its base × rate, rounded once (Guia, M100 field 08; the line's own rule, monthCredits); the returns the
@@ -76,7 +77,12 @@ export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncove
     const used = take(deductedLeft, l.codCred, available);
     put(reg, l.codCred, '0', n(base, 2), rate ? n(rate.times(100), 4) : null, null, null, n(credit, 2), n(ZERO, 2), n(cut, 2), n(ZERO, 2), n(available, 2),
       used.eq(available) ? '0' : '1', n(used, 2), n(available.minus(used), 2));
-    put(detail, natureOf(l.kind), cstOf(l), n(base, 2), null, n(base, 2), n(base, 2), null, null, null);
+    // One M105/M505 per NAT_BC_CRED (table 4.3.7): 01 goods bought for resale (B100 for resale, CFOP x102), 02 inputs — the
+    // bases of the line's C191/C195 rows of each nature, with the returns the C level could not net.
+    const resale = l.kind === CreditKind.PRESUMED ? ZERO : sum(rows.filter((r) => r.line === key && r.nature === '01').map((r) => r.base)).plus(u.resale);
+    const natures: Array<[string, Decimal]> = l.kind === CreditKind.PRESUMED ? [[PRESUMED_NATURE, base]]
+      : [['01', resale] as [string, Decimal], ['02', base.minus(resale)] as [string, Decimal]].filter(([, b], i) => b.gt(0) || (i === 1 && resale.isZero()));
+    for (const [nature, b] of natures) put(detail, nature, cstOf(l), n(b, 2), null, n(b, 2), n(b, 2), null, null, null);
     if (cut.gt(0)) put(adjust, '0', n(cut, 2), '06', null, 'Estorno: devolucao de compras com credito (Lei 10.637/2002 e Lei 10.833/2003, art. 3)', end);
   }
 }

@@ -172,7 +172,7 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
     const nc = incidence === 'NON_CUMULATIVE' ? due : ZERO;
     const cum = incidence === 'CUMULATIVE' ? due : ZERO;
     const tax = which === 'pis' ? Contribution.PIS : Contribution.COFINS;
-    if (credits) creditRecords(put, tax, credits, acquired.uncovered);
+    if (credits) creditRecords(put, tax, credits, acquired.uncovered, acquired.rows);
     // M200/M600: the credits of the month (03) and of earlier months (04) deducted, no retention or other deduction; fields 02–08 non-cumulative, 09–12 cumulative, 13 the total.
     const d = credits ? deductions(tax, credits) : { ofMonth: ZERO, earlier: ZERO };
     const ncDue = Decimal.max(ZERO, nc.minus(d.ofMonth).minus(d.earlier));

@@ -82,3 +82,26 @@ describe('1100/1500 of the month\'s own credit: its deduction in field 09, field
     ]);
   });
 });
+
+// Table 4.3.7: NAT_BC_CRED 01 "aquisição de bens para revenda", 02 "aquisição de bens utilizados como insumo". B100 bought for
+// resale is 0200 TIPO_ITEM 00 with CFOP 1102; methanol for the plant is an input, CFOP 1101. Both credit at 1,65% / 7,6% (101).
+test('B100 bought for resale is NAT_BC_CRED 01, an input 02: one M100 of 150.000,00 with an M105 of each, as their C191 rows', async () => {
+  const id = await producer();
+  const { body, only } = await file(id, 2026, 9, [lot(id, '2026-09-02', '50000', 'B100_FOR_RESALE'), lot(id, '2026-09-03', '100000', 'INPUT')],
+    [sale(id, '2026-09-10', '60000', 'DOMESTIC')]);
+  expect(efdProblems(body)).toEqual([]);
+  expect(only('C191', 'C195', 'M100', 'M105', 'M500', 'M505').map((l) => l.split('|').slice(1, 9).join('|'))).toEqual([
+    'C191|11222333000181|50|1102|50000,00|0,00|50000,00|1,6500', 'C195|11222333000181|50|1102|50000,00|0,00|50000,00|7,6000',
+    'C191|11222333000181|50|1101|100000,00|0,00|100000,00|1,6500', 'C195|11222333000181|50|1101|100000,00|0,00|100000,00|7,6000',
+    'M100|101|0|150000,00|1,6500|||2475,00', 'M105|01|50|50000,00||50000,00|50000,00|', 'M105|02|50|100000,00||100000,00|100000,00|',
+    'M500|101|0|150000,00|7,6000|||11400,00', 'M505|01|50|50000,00||50000,00|50000,00|', 'M505|02|50|100000,00||100000,00|100000,00|',
+  ]);
+  const purchases = (await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 9) { credits { purchases { natBcCred pis } } } }`, { p: id })).taxPeriod.credits.purchases;
+  expect(purchases.map((x: { natBcCred: string; pis: string }) => [x.natBcCred, x.pis])).toEqual([['01', '825.00'], ['02', '1650.00']]);
+  // The layout check holds M105 of each nature to its C191 rows: the resale base written as an input's is refused.
+  const asInput = body.toString('latin1').replace('|M105|01|50|50000,00|', '|M105|02|50|50000,00|');
+  expect(efdProblems(Buffer.from(asInput, 'latin1'))).toEqual([
+    'M105 of NAT_BC_CRED, CST and rate 01|50|1.6500: 0.00, the C191 bases sum 50000.00 (under M100)',
+    'M105 of NAT_BC_CRED, CST and rate 02|50|1.6500: 150000.00, the C191 bases sum 100000.00 (under M100)',
+  ]);
+});

@@ -301,7 +301,8 @@ export function efdProblems(body: Buffer): string[] {
   }
   // Acquisitions (C190–C195): each C191/C195 names its participant (blank only from abroad, CFOP 3xxx), a CST of credit and an entry CFOP
   // generating credit, VL_BC = VL_ITEM − VL_DESC and VL = VL_BC × ALIQ; C190 sums its items; every COD_ITEM is in 0200; and M105/M505 of
-  // NAT_BC_CRED 02 is the sum of the C191/C195 bases of its CST and rate (the PVA rebuilds it from them: Guia, C191 field 07).
+  // NAT_BC_CRED 01 (resale, CFOP x102) or 02 (inputs, x101) is the sum of the C191/C195 bases of its CFOP, CST and rate (the PVA
+  // rebuilds it from them: Guia, C191 field 07).
   const items = new Set(by('0200').map((r) => r.f[1]));
   for (const c of by('C190')) if (!items.has(c.f[4])) problems.push(`line ${c.line} (C190): COD_ITEM ${c.f[4]} is not in 0200`);
   for (const [c, m, credit] of [['C191', 'M105', 'M100'], ['C195', 'M505', 'M500']]) {
@@ -314,7 +315,8 @@ export function efdProblems(body: Buffer): string[] {
       if (!['1101', '1102', '2101', '2102', '3101', '3102'].includes(cfop)) problems.push(`${at}: CFOP ${cfop} is no entry generating credit`);
       if (!num(bc).eq(num(item).minus(num(desc || '0')))) problems.push(`${at}: VL_BC is not VL_ITEM − VL_DESC`);
       if (aliq && !num(vl).eq(num(bc).times(num(aliq)).div(100).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) problems.push(`${at}: VL is not VL_BC × ALIQ / 100`);
-      const key = `${cst}|${aliq ? num(aliq).toFixed(4) : ''}`;
+      // NAT_BC_CRED by the entry (table 4.3.7): 01 goods bought for resale (CFOP x102), 02 inputs (x101).
+      const key = `${cfop.endsWith('2') ? '01' : '02'}|${cst}|${aliq ? num(aliq).toFixed(4) : ''}`;
       sums.set(key, (sums.get(key) ?? new Decimal(0)).plus(num(bc)));
     }
     for (const head of by('C190')) {
@@ -322,13 +324,13 @@ export function efdProblems(body: Buffer): string[] {
       if (!kids.reduce((t, x) => t.plus(num(x.f[4])), new Decimal(0)).eq(num(head.f[7]))) problems.push(`line ${head.line} (C190): VL_TOT_ITEM is not the sum of its ${c}`);
     }
     const told = new Map<string, Decimal>();
-    for (const d of by(m).filter((x) => x.f[1] === '02')) {
-      const key = `${d.f[2]}|${d.parent?.f[4] ? num(d.parent.f[4]).toFixed(4) : ''}`;
+    for (const d of by(m).filter((x) => x.f[1] === '01' || x.f[1] === '02')) {
+      const key = `${d.f[1]}|${d.f[2]}|${d.parent?.f[4] ? num(d.parent.f[4]).toFixed(4) : ''}`;
       told.set(key, (told.get(key) ?? new Decimal(0)).plus(num(d.f[3])));
     }
     for (const key of new Set([...sums.keys(), ...told.keys()])) {
       const [a, b] = [sums.get(key) ?? new Decimal(0), told.get(key) ?? new Decimal(0)];
-      if (!a.eq(b)) problems.push(`${m} of NAT_BC_CRED 02, CST and rate ${key}: ${b.toFixed(2)}, the ${c} bases sum ${a.toFixed(2)} (under ${credit})`);
+      if (!a.eq(b)) problems.push(`${m} of NAT_BC_CRED, CST and rate ${key}: ${b.toFixed(2)}, the ${c} bases sum ${a.toFixed(2)} (under ${credit})`);
     }
   }
   // 0110 IND_APRO_CRED 2 (the revenue ratio) asks its 0111, whose total adds up; 1 asks none.

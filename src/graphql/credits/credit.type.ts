@@ -16,7 +16,7 @@ export class PurchaseCreditType {
   @Field(() => DecimalScalar, { nullable: true, description: 'Cofins rate as a fraction (7,6% = 0.076).' }) cofinsRate: Decimal | null;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'PIS/Pasep credit, half-even to the centavo.' }) pis: Decimal | null;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'Cofins credit, half-even to the centavo.' }) cofins: Decimal | null;
-  @Field(() => String, { nullable: true, description: 'NAT_BC_CRED (table 4.3.7): 02 inputs.' }) natBcCred: string | null;
+  @Field(() => String, { nullable: true, description: 'NAT_BC_CRED (table 4.3.7): 01 goods bought for resale, 02 inputs.' }) natBcCred: string | null;
   @Field(() => RevenueGroup, { nullable: true, description: 'Under direct allocation, the revenue the purchase served.' }) allocatedTo: RevenueGroup | null;
   @Field({ description: 'The provisions applied.' }) legalBasis: string;
 }

@@ -53,9 +53,12 @@ export function purchaseCredit(f: PurchaseCreditFacts, law: LawBook, asKnownOn: 
   return {
     purchaseId: f.purchaseId, on: f.on ?? f.purchasedOn, purchasedOn: f.purchasedOn, status: CreditStatus.CREDIT, kind: CreditKind.BASIC, reason: null, awaiting: null, base,
     pisRate: rates.value.pis, cofinsRate: rates.value.cofins, pis: toCentavos(base.times(rates.value.pis)), cofins: toCentavos(base.times(rates.value.cofins)),
-    natBcCred: '02', allocatedTo: f.allocatedTo, legalBasis: `${legalBasis}; rates: ${rates.legalBasis}`,
+    natBcCred: natureOf(f.product), allocatedTo: f.allocatedTo, legalBasis: `${legalBasis}; rates: ${rates.legalBasis}`,
   };
 }
+
+/** NAT_BC_CRED (table 4.3.7): 01 goods bought for resale (B100 for resale, CFOP x102), 02 goods used as inputs. */
+const natureOf = (product: CreditProduct | null) => (product === CreditProduct.B100_FOR_RESALE ? '01' : '02');
 
 /** Lei 10.865/2004, art. 15 §§ 1º, 1º-A: the import contributions actually paid, the additional Cofins excluded. */
 function importCredit(f: PurchaseCreditFacts, none: (s: CreditStatus, r: string, b: string, a?: string | null) => PurchaseCredit): PurchaseCredit {
@@ -65,7 +68,7 @@ function importCredit(f: PurchaseCreditFacts, none: (s: CreditStatus, r: string,
   }
   return {
     purchaseId: f.purchaseId, on: f.on ?? f.purchasedOn, purchasedOn: f.purchasedOn, status: CreditStatus.CREDIT, kind: CreditKind.IMPORT, reason: null, awaiting: null, base: f.cost,
-    pisRate: null, cofinsRate: null, pis: f.importPisPaid, cofins: f.importCofinsPaid, natBcCred: '02', allocatedTo: f.allocatedTo, legalBasis: basis,
+    pisRate: null, cofinsRate: null, pis: f.importPisPaid, cofins: f.importCofinsPaid, natBcCred: natureOf(f.product), allocatedTo: f.allocatedTo, legalBasis: basis,
   };
 }
 
