@@ -18,6 +18,8 @@ export interface EfdCredits {
   claims: ClaimFacts[];
   /** The year's method of apportioning common credits (0110 field 03), null when none is elected. */
   method: ApportionmentMethod | null;
+  /** True when the month's revenue spans groups and no method is elected: its common credits are in no line yet (no file is written). */
+  awaitingElection?: boolean;
   /** The month's gross revenue by group (0111). */
   revenue: Record<RevenueGroup, Decimal>;
   /** The purchases behind the credits (C190/C191/C195). */

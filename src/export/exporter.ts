@@ -149,6 +149,10 @@ export class Exporter {
     }
     const incidence: Incidence = recorded ?? p.incidence ?? 'NON_CUMULATIVE';
     const credits = incidence === 'NON_CUMULATIVE' ? await services.credits.efdCredits(view.producer, view.year, view.month, view.asKnownOn) : null;
+    // 0110 IND_APRO_CRED (required under the non-cumulative regime) has only 1 (direct allocation) and 2 (revenue ratio): while the
+    // year's method is not elected the month's common credits are in no line (Lei 10.637/2002, art. 3º §§ 8º–9º), and a file
+    // declaring either method would pay them as if there were none. The file waits for the election, as taxPeriod does.
+    if (credits?.awaitingElection) throw new BadInputError('month', message('export.efdAwaitingElection', { period, year: view.year }));
     // C191/C195 field 02 is required but for a participant abroad: the file waits for the supplier's CNPJ/CPF, never guesses it.
     const unknown = [...new Set((credits?.acquisitions ?? []).filter((a) => a.document === null && !a.abroad).map((a) => a.part.purchaseId))];
     if (unknown.length) throw new BadInputError('month', message('export.efdSupplierDocument', { period, purchases: unknown.slice(0, 20).join(', ') }));

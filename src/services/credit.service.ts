@@ -208,7 +208,7 @@ export class CreditService {
     return {
       // The claims as the balances gave them: a claim beyond its balance is written for what it took (the month's warnings say the rest).
       year, month, lines: now.lines, net: now.net, before, after: now.balances, claims: now.claims.filter((c) => c.filedOn <= end),
-      method: now.method, revenue, acquisitions: await this.acquisitions(producer, parts),
+      method: now.method, awaitingElection: now.awaitingElection, revenue, acquisitions: await this.acquisitions(producer, parts),
     };
   }
 

@@ -105,3 +105,22 @@ test('B100 bought for resale is NAT_BC_CRED 01, an input 02: one M100 of 150.000
     'M105 of NAT_BC_CRED, CST and rate 02|50|1.6500: 150000.00, the C191 bases sum 100000.00 (under M100)',
   ]);
 });
+
+// Lei 10.637/2002, art. 3º §§ 8º–9º: a month whose revenue spans groups apportions its common credits by the year's elected
+// method; with none elected taxPeriod keeps them out of its lines (awaitingElection). 0110 IND_APRO_CRED only says 1 (direct
+// allocation) or 2 (revenue ratio), so the file is refused, naming the election, rather than declaring a method and no credit.
+test('an export month with credits and no apportionment elected: the file is refused, naming the election', async () => {
+  const id = await producer();
+  await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [lot(id, '2026-08-03', '100000', 'INPUT')] });
+  await api.ok(`mutation($i: [RecordSaleInput!]!) { recordSales(input: $i) { id } }`, { i: [sale(id, '2026-08-10', '60000', 'DOMESTIC'), sale(id, '2026-08-12', '40000', 'EXPORT')] });
+  const close = () => api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 8) { status } }`, { p: id });
+  await close();
+  const credits = (await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 8) { credits { lines { codCred } awaitingElection } } }`, { p: id })).taxPeriod.credits;
+  expect(credits).toEqual({ lines: [], awaitingElection: true });
+  const efd = async () => fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=8`), { headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` } });
+  const refused = await efd();
+  expect(refused.status).toBe(400);
+  const { error } = JSON.parse(await refused.text());
+  expect([error.code, error.field]).toEqual(['BAD_USER_INPUT', 'month']);
+  expect(error.message).toMatch(/none is elected for 2026 .*electCreditApportionment/);
+});
