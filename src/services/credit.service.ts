@@ -241,6 +241,9 @@ export class CreditService {
 
   /** In TaxPeriodService.close's transaction. */
   async snapshot(em: EntityManager, producer: Producer, year: number, month: number, law: LawBook): Promise<void> {
+    // A month closed again after a reopening still holds its first close's credits: the fold would
+    // read them as this month's kept credits instead of computing the month as it closes now.
+    await em.query('UPDATE tax_period SET credits_snapshot = NULL WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month]);
     const v = await this.within(em, law).ofMonth(producer, year, month, today());
     const kept = { lines: v.lines, parts: v.parts, reversals: v.reversals, purchases: v.purchases, cbs: v.cbs, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
     await em.query('UPDATE tax_period SET credits_snapshot = $4 WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month, JSON.stringify(kept)]);

@@ -169,6 +169,11 @@ test('a closed month keeps the credits it closed with', async () => {
   expect(feb.credits.purchases).toHaveLength(1);
   await api.ok(`mutation($p: ID!) { reopenTaxPeriod(producerId: $p, year: 2026, month: 2, reason: "correction") { status } }`, { p: id });
   expect((await month(id, 2026, 2)).credits.lines.map((l: any) => l.pis)).toEqual(['3300.00']);
+  // Closed again, it keeps what it closes with now (both lots: 2 × 1.650,00), not the first close's credits.
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 2) { status } }`, { p: id });
+  const again = await month(id, 2026, 2);
+  expect(again.credits.lines.map((l: any) => [l.codCred, l.pis, l.cofins])).toEqual([['301', '3300.00', '15200.00']]);
+  expect(again.credits.purchases).toHaveLength(2);
 });
 
 test('the EFD-Contribuições carries the credits: M100/M105, M200 with the balances deducted, 1100 by month of origin', async () => {
