@@ -26,6 +26,7 @@ const SEAL_COMPLIANCE_BASIS = {
   BALANCE_NOT_ESTABLISHED: 'Portaria MDA nº 28/2024, art. 58',
   MEMBER_MINIMUM_NOT_PUBLISHED: 'Decreto 10.527/2020, art. 4º VI',
   SPENDING_NOT_IN_WORDING: 'Decreto 10.527/2020, art. 3º §2º I (wording before Decreto 11.902/2024)',
+  ATER_COST_AS_DECLARED: 'Portaria MDA nº 28/2024, arts. 15–16',
 } as const;
 
 export type SealComplianceFindingCode = keyof typeof SEAL_COMPLIANCE_BASIS;
@@ -174,6 +175,8 @@ export interface FomentoGroup {
   segment: Segment;
   amount: Decimal;
   count: number;
+  /** Its expenses of kind TECHNICAL_ASSISTANCE (Portaria MDA nº 28/2024, arts. 15–16): how many, and their amount. */
+  technicalAssistance?: { count: number; amount: Decimal };
 }
 
 export interface SupplierDecision {
@@ -278,6 +281,31 @@ export function technicalAssistanceFinding(contractIds: readonly string[]): Find
 export function lateDapFindings(items: ReadonlyArray<{ count: number; findings: readonly Finding[] }>): Finding[] {
   const count = items.filter((i) => i.findings.some((f) => f.code === 'DAP_ISSUED_AFTER_CUTOFF')).reduce((n, i) => n + i.count, 0);
   return count ? [finding('DAP_ISSUED_AFTER_CUTOFF', message('finding.DAP_ISSUED_AFTER_CUTOFF.count', { count }))] : [];
+}
+
+/**
+ * Portaria MDA nº 28/2024, arts. 15–16, on a counted fomento item of the weighted model: its
+ * technical-assistance expenses count at their recorded amount, read as the countable cost the
+ * producer declares — the records cannot tell the technicians' pay from travel, lodging and meals,
+ * and the percentage that caps the latter is not in our sources (Interpretation, docs/LAW.md).
+ */
+export function aterWarnings(g: FomentoGroup): Finding[] {
+  const ater = g.technicalAssistance;
+  if (!ater || ater.count === 0) return [];
+  return [sealFinding('ATER_COST_AS_DECLARED', message('finding.ATER_COST_AS_DECLARED.item', { count: ater.count, expenses: g.count, amount: ater.amount.toFixed(2) }))];
+}
+
+/** The same on one counted fomento expense (countedItems): its own kind says whether it applies. */
+export function fomentoExpenseFindings(groupFindings: readonly Finding[], technicalAssistance: boolean): Finding[] {
+  return groupFindings.flatMap((f) => (f.code !== 'ATER_COST_AS_DECLARED' ? [f] : technicalAssistance ? [sealFinding('ATER_COST_AS_DECLARED')] : []));
+}
+
+/** Arts. 15–16 on the year: how many counted technical-assistance expenses, and their amount. */
+export function aterYearFindings(counted: readonly FomentoGroup[]): Finding[] {
+  const count = counted.reduce((n, g) => n + (g.technicalAssistance?.count ?? 0), 0);
+  if (count === 0) return [];
+  const amount = counted.reduce((a, g) => a.plus(g.technicalAssistance?.amount ?? ZERO), ZERO);
+  return [sealFinding('ATER_COST_AS_DECLARED', message('finding.ATER_COST_AS_DECLARED.year', { count, amount: amount.toFixed(2) }))];
 }
 
 /** Art. 4º VI with no member minimum published (docs/LAW.md). */

@@ -6,7 +6,7 @@ import { Finding } from './findings';
 import { LawBook, SpendingKind } from './law-book';
 import { isPriorityRegion } from './municipality';
 import {
-  contractsWithoutTechnicalAssistance, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, Place, PurchaseGroup, sealBase, sealFinding, sealWordingOf, targetDay, technicalAssistanceFinding,
+  aterWarnings, aterYearFindings, contractsWithoutTechnicalAssistance, decideFomentoGroup, decidePurchaseGroup, FomentoGroup, Place, PurchaseGroup, sealBase, sealFinding, sealWordingOf, targetDay, technicalAssistanceFinding,
 } from './seal-spending';
 import {
   AppliedFactor, CountedItem, ExcludedGroup, MinimumShareRequirement, priorityRegionMinimum, priorityRegionRequirement, requiredSpending, requirementFindings, SealComplianceFacts, SealComplianceResult, verdict,
@@ -99,6 +99,8 @@ export interface WeighedGroups {
   excluded: ExcludedGroup[];
   /** Contracts of the year's purchases without technical assistance (requirement 3), by id. */
   withoutTechnicalAssistance: string[];
+  /** The counted fomento groups (their technical-assistance expenses make a finding of the year). */
+  countedFomento: FomentoGroup[];
 }
 
 /**
@@ -110,6 +112,7 @@ export function weighGroups(facts: Pick<SealComplianceFacts, 'purchases' | 'fome
   const { asKnownOn } = facts;
   const items: CountedItem[] = [];
   const excluded: ExcludedGroup[] = [];
+  const countedFomento: FomentoGroup[] = [];
   for (const g of facts.purchases) {
     const d = decidePurchaseGroup(g, law, asKnownOn);
     if (!d.counts) excluded.push({ key: g.key, source: 'PURCHASE', findings: d.findings });
@@ -118,9 +121,13 @@ export function weighGroups(facts: Pick<SealComplianceFacts, 'purchases' | 'fome
   for (const g of facts.fomento) {
     const d = decideFomentoGroup(g, law, asKnownOn);
     if (!d.counts) excluded.push({ key: g.key, source: 'FOMENTO', findings: d.findings });
-    else items.push(weighItem(g.key, 'FOMENTO', g, { source: 'FOMENTO', place: g.place, product: null, organizationShare: null }, law, asKnownOn));
+    else {
+      countedFomento.push(g);
+      // Arts. 15–16: technical-assistance expenses count as recorded, and the item says so (docs/LAW.md).
+      items.push(weighItem(g.key, 'FOMENTO', g, { source: 'FOMENTO', place: g.place, product: null, organizationShare: null }, law, asKnownOn, false, aterWarnings(g)));
+    }
   }
-  return { items, excluded, withoutTechnicalAssistance: contractsWithoutTechnicalAssistance(facts.purchases) };
+  return { items, excluded, withoutTechnicalAssistance: contractsWithoutTechnicalAssistance(facts.purchases), countedFomento };
 }
 
 /**
@@ -160,7 +167,7 @@ export function weightedSealCompliance(facts: SealComplianceFacts, law: LawBook,
   const { year, asKnownOn } = facts;
   const base = sealBase(facts.sales, SealBaseRule.DOMESTIC_SALES);
   const wording = sealWordingOf(law, year, asKnownOn);
-  const { items, excluded, withoutTechnicalAssistance } = weighGroups(facts, law);
+  const { items, excluded, withoutTechnicalAssistance, countedFomento } = weighGroups(facts, law);
   const of = (kind: SpendingKind) => sum(items.filter((i) => i.kind === kind).map((i) => i.actual));
   // Items whose weight awaits a factor (alínea a) are left out of the weighted total, never weighed ×1.
   const countedTotal = sum(items.flatMap((i) => (i.weighted ? [i.weighted] : [])));
@@ -182,6 +189,7 @@ export function weightedSealCompliance(facts: SealComplianceFacts, law: LawBook,
   }
   const below = items.filter((i) => i.findings.some((f) => f.code === 'PURCHASE_BELOW_MINIMUM_PRICE')).reduce((n, i) => n + i.count, 0);
   if (below) findings.push(sealFinding('PURCHASE_BELOW_MINIMUM_PRICE', message('finding.PURCHASE_BELOW_MINIMUM_PRICE.count', { count: below })));
+  findings.push(...aterYearFindings(countedFomento));
 
   return {
     year,

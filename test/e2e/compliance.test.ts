@@ -108,8 +108,9 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
     expect(c.technicalAssistance.compliant).toBe(false);
     expect(c.technicalAssistance.contractIds).toHaveLength(1);
     expect([c.status, c.compliant]).toEqual(['NOT_COMPLIANT', false]);
-    // The purchase without technical assistance also paid R$ 1,50/kg, below the PGPAF R$ 2,40.
-    expect(c.findings.map((f: { code: string }) => f.code)).toEqual(['MINIMUM_NOT_PUBLISHED', 'NO_TECHNICAL_ASSISTANCE', 'WEIGHTING_FACTOR_NOT_PUBLISHED', 'PURCHASE_BELOW_MINIMUM_PRICE']);
+    // The purchase without technical assistance also paid R$ 1,50/kg, below the PGPAF R$ 2,40; the
+    // fomento in Feira is technical assistance, counted as declared (Portaria MDA nº 28/2024, arts. 15–16).
+    expect(c.findings.map((f: { code: string }) => f.code)).toEqual(['MINIMUM_NOT_PUBLISHED', 'NO_TECHNICAL_ASSISTANCE', 'WEIGHTING_FACTOR_NOT_PUBLISHED', 'PURCHASE_BELOW_MINIMUM_PRICE', 'ATER_COST_AS_DECLARED']);
     expect(c.producer.id).toBe(p);
   });
 
@@ -148,7 +149,8 @@ describe('one year of a Nordeste producer: base, what counts, what is excluded a
       ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '1500.00', 'd×4', '4', '6000.00', 'PURCHASE_BELOW_MINIMUM_PRICE'],
       ['PURCHASE', 'OTHER_PRODUCT', 'NORTHEAST', 'OTHER', 1, '20000.00', 'd×4 f×2', '8', '160000.00', ''],
       ['PURCHASE', 'FAMILY_FARMING_ACQUISITION', 'NORTHEAST', 'SOYBEAN', 1, '5000.00', 'a? d×4', null, null, 'WEIGHTING_FACTOR_NOT_PUBLISHED'],
-      ['FOMENTO_EXPENSE', 'FOMENTO', 'NORTHEAST', null, 1, '10000.00', 'c×30', '30', '300000.00', ''],
+      // Technical assistance (ATER): counted as recorded, and said (arts. 15–16; docs/LAW.md).
+      ['FOMENTO_EXPENSE', 'FOMENTO', 'NORTHEAST', null, 1, '10000.00', 'c×30', '30', '300000.00', 'ATER_COST_AS_DECLARED'],
     ]));
     expect(c.spending).toHaveLength(6);
     expect(c.spending.find((i: any) => i.organizationShare !== null).organizationShare).toBe('0.8');
@@ -314,6 +316,59 @@ test('a DAP issued after the cutoff: the purchase counts × 4 and says DAP_ISSUE
   expect(more.sealCompliance.findings.find((f: any) => f.code === 'DAP_ISSUED_AFTER_CUTOFF').message).toMatch(/^1 counted purchase/);
   expect(more.purchase.selo).toEqual({ counts: true, weighted: '4000.00', findings: [], warnings: [{ code: 'DAP_ISSUED_AFTER_CUTOFF' }] });
   expect(more.familyFarmer.eligibility).toEqual({ eligible: true, findings: [{ code: 'DAP_ISSUED_AFTER_CUTOFF' }] });
+});
+
+/**
+ * Portaria MDA nº 28/2024, arts. 15–16 (docs/LAW.md, Interpretation): the countable cost of
+ * technical assistance is the technicians' pay and travel, lodging and meals at a percentage our
+ * sources do not give; the records cannot split them, so from the Portaria's model the recorded
+ * amount is taken as the cost declared — unchanged, and said. A producer in Feira de Santana
+ * (Nordeste, Semiárido) spends R$ 1.000 of ATER on 2025-06-01: counted 1.000 × c 30 = 30.000 with
+ * ATER_COST_AS_DECLARED on the item, on its countedItems row and on the year (1 expense, R$ 1000.00).
+ * An INVESTMENT of R$ 500 in the same place and run joins its group (1.500 × 30 = 45.000): the item
+ * says 1 of its 2 expenses is ATER, and only the ATER row of countedItems carries the finding.
+ */
+test('technical assistance as fomento (arts. 15–16): counted as recorded, × 30 in Feira de Santana, with ATER_COST_AS_DECLARED on the item, its row and the year', async () => {
+  const p = await createProducer(api, 'Usina ATER Feira', FEIRA);
+  await baseOf100k(p);
+  const [ater] = await fomento(p, [{ on: '2025-06-01', amount: '1000', municipality: FEIRA }]);
+  const YEAR = `query($p: ID!) { sealCompliance(producerId: $p, year: 2025, asKnownOn: "${KNOWN}") {
+    actualTotal countedTotal excluded { id } spending { count actual weighted findings { code message } }
+    countedItems { items { id source actual weighted findings { code } } } findings { code message } } }`;
+  let c = (await api.ok(YEAR, { p })).sealCompliance;
+  expect([c.actualTotal, c.countedTotal, c.excluded]).toEqual(['1000.00', '30000.00', []]);
+  expect(c.spending.map((i: any) => [i.count, i.actual, i.weighted, i.findings.map((f: any) => f.code)])).toEqual([[1, '1000.00', '30000.00', ['ATER_COST_AS_DECLARED']]]);
+  expect(c.countedItems.items).toEqual([{ id: ater, source: 'FOMENTO_EXPENSE', actual: '1000.00', weighted: '30000.00', findings: [{ code: 'ATER_COST_AS_DECLARED' }] }]);
+  const year = c.findings.filter((f: any) => f.code === 'ATER_COST_AS_DECLARED');
+  expect(year).toHaveLength(1);
+  expect(year[0].message).toMatch(/^1 counted technical-assistance \(ATER\) fomento expense\(s\) of the year, R\$ 1000\.00, .*Portaria MDA nº 28\/2024, arts\. 15–16.*percentage for travel, lodging and meals is not in our sources/);
+  const pt = await api.gql(YEAR, { p }, undefined, { 'accept-language': 'pt-BR' });
+  expect(pt.data!.sealCompliance.findings.find((f: any) => f.code === 'ATER_COST_AS_DECLARED').message)
+    .toMatch(/^1 gasto\(s\) de fomento em assistência técnica \(ATER\) computado\(s\) no ano, R\$ 1000\.00, .*arts\. 15–16.*deslocamento, hospedagem e alimentação não consta das nossas fontes/);
+
+  const investment = (await api.ok(`mutation($i: [RecordFomentoInput!]!) { recordFomento(input: $i) { id } }`, {
+    i: [{ producerId: p, spentOn: '2025-06-02', kind: 'INVESTMENT', amount: '500', municipalityCode: FEIRA }],
+  })).recordFomento[0].id;
+  c = (await api.ok(YEAR, { p })).sealCompliance;
+  expect([c.actualTotal, c.countedTotal]).toEqual(['1500.00', '45000.00']);
+  expect(c.spending.map((i: any) => [i.count, i.actual, i.weighted, i.findings.map((f: any) => f.code)])).toEqual([[2, '1500.00', '45000.00', ['ATER_COST_AS_DECLARED']]]);
+  expect(c.spending[0].findings[0].message).toMatch(/^1 of the 2 fomento expense\(s\) of this item, R\$ 1000\.00, are technical assistance \(ATER\)/);
+  // Each row by its own kind: the investment carries no ATER finding.
+  expect(c.countedItems.items.map((i: any) => [i.id, i.weighted, i.findings.map((f: any) => f.code)])).toEqual([
+    [ater, '30000.00', ['ATER_COST_AS_DECLARED']], [investment, '15000.00', []],
+  ]);
+  expect(c.findings.find((f: any) => f.code === 'ATER_COST_AS_DECLARED').message).toMatch(/^1 counted .* R\$ 1000\.00, /);
+
+  // Before the Portaria: 2023 (fomento not yet in the decree's wording: excluded, no ATER finding)
+  // and 2024 as known on 2024-06-01 (the flat model counts it, × 1): no ATER finding either.
+  await fomento(p, [{ on: '2023-06-01', amount: '1000', municipality: FEIRA }, { on: '2024-06-01', amount: '1000', municipality: FEIRA }]);
+  await baseOf100k(p, 2024);
+  const y2023 = await compliance(p, 2023);
+  expect([y2023.model, y2023.excluded.map((e: any) => e.findings.map((f: any) => f.code))]).toEqual(['FLAT', [['SPENDING_NOT_IN_WORDING']]]);
+  expect(y2023.findings.map((f: any) => f.code)).not.toContain('ATER_COST_AS_DECLARED');
+  const flat2024 = await compliance(p, 2024, '2024-06-01');
+  expect([flat2024.model, flat2024.fomento, flat2024.spending.map((i: any) => i.findings)]).toEqual(['FLAT', '1000.00', [[]]]);
+  expect(flat2024.findings.map((f: any) => f.code)).not.toContain('ATER_COST_AS_DECLARED');
 });
 
 describe('requirement 2 (Portaria Interministerial MME/MDA nº 2/2023): the actual priority-region part, year by year', () => {

@@ -413,3 +413,50 @@ test('a farmer whose DAP was issued after the cutoff: the purchase counts and th
   expect(codes(excluded.excluded[0].findings)).toEqual(['NO_CONTRACT', 'DAP_ISSUED_AFTER_CUTOFF']);
   expect(codes(excluded.findings)).not.toContain('DAP_ISSUED_AFTER_CUTOFF');
 });
+
+/**
+ * Portaria MDA nº 28/2024, arts. 15–16 (docs/LAW.md, Interpretation): the countable cost of
+ * technical assistance (ATER) is the technicians' pay and travel, lodging and meals at a fixed
+ * percentage our copy does not give. The records cannot split the two, so from the Portaria's model
+ * the recorded amount is taken as the cost declared: unchanged, with ATER_COST_AS_DECLARED.
+ */
+describe('technical assistance as fomento (Portaria MDA nº 28/2024, arts. 15–16): counted as declared, and said', () => {
+  const SEMIARID_BA = { region: Region.NORTHEAST, semiarid: true }; // Feira de Santana (BA)
+  const ater = (amount: string, aterCount: number, aterAmount: string, count = aterCount): FomentoGroup => ({
+    key: `ater${amount}`, place: SEMIARID_BA, segment: YEAR_2025, amount: d(amount), count, technicalAssistance: { count: aterCount, amount: d(aterAmount) },
+  });
+
+  test('R$ 1.000 of ATER in Feira de Santana in 2025: counted 1.000 × c 30 = 30.000, the item and the year (1 expense, R$ 1000.00) say so', () => {
+    const { weighted, item, r } = only({ fomento: [ater('1000', 1, '1000')] });
+    expect([item.actual.toFixed(), weighted, r.countedTotal.toFixed(), r.excluded]).toEqual(['1000', '30000', '30000', []]);
+    expect(codes(item.findings)).toEqual(['ATER_COST_AS_DECLARED']);
+    expect(item.findings[0].legalBasis).toBe('Portaria MDA nº 28/2024, arts. 15–16');
+    const year = r.findings.filter((f) => f.code === 'ATER_COST_AS_DECLARED');
+    expect(year.map((f) => findingMessage(f))).toEqual([expect.stringMatching(/^1 counted technical-assistance \(ATER\) fomento expense\(s\) of the year, R\$ 1000\.00,.*arts\. 15–16.*percentage for travel, lodging and meals is not in our sources/)]);
+    expect(findingMessage(year[0], 'pt-BR')).toMatch(/^1 gasto\(s\) de fomento em assistência técnica \(ATER\) computado\(s\) no ano, R\$ 1000\.00,.*deslocamento, hospedagem e alimentação não consta das nossas fontes/);
+  });
+
+  test('an INVESTMENT of R$ 500 in the same group: 1.500 × 30 = 45.000; the item says 1 of its 2 expenses, R$ 1000.00, is ATER; none: no finding', () => {
+    const { weighted, item, r } = only({ fomento: [ater('1500', 1, '1000', 2)] });
+    expect(weighted).toBe('45000');
+    expect(findingMessage(item.findings[0])).toMatch(/^1 of the 2 fomento expense\(s\) of this item, R\$ 1000\.00, are technical assistance/);
+    expect(findingMessage(r.findings.find((f) => f.code === 'ATER_COST_AS_DECLARED')!)).toMatch(/^1 counted .* R\$ 1000\.00,/);
+    const investment = only({ fomento: [ater('500', 0, '0', 1)] });
+    expect([investment.weighted, investment.item.findings, codes(investment.r.findings)]).toEqual(['15000', [], expect.not.arrayContaining(['ATER_COST_AS_DECLARED'])]);
+  });
+
+  test('not counted (outside the priority region), or a flat year (2023): no ATER finding', () => {
+    const south = run({ fomento: [{ ...ater('1000', 1, '1000'), place: SOUTH }] });
+    expect([south.items, codes(south.excluded[0].findings)]).toEqual([[], ['OUTSIDE_PRIORITY_REGION']]);
+    expect(codes(south.findings)).not.toContain('ATER_COST_AS_DECLARED');
+    // 2023 (the decree's flat model, fomento counting under Decreto 11.902/2024's wording or not): no such cap in our sources.
+    const flat = run({ year: 2023, asKnownOn: KNOWN, fomento: [{ ...ater('1000', 1, '1000'), segment: { from: '2023-01-01', to: '2023-12-31' } }] });
+    expect(flat.model).toBe('FLAT');
+    expect([...flat.items.flatMap((i) => codes(i.findings)), ...codes(flat.findings)]).not.toContain('ATER_COST_AS_DECLARED');
+    // 2024 as known before the Portaria (2024-06-01): the flat model counts the fomento (Decreto
+    // 11.902/2024's wording), still with no ATER finding — the Portaria was not yet known.
+    const before = run({ year: 2024, asKnownOn: '2024-06-01', fomento: [{ ...ater('1000', 1, '1000'), segment: { from: '2024-01-01', to: '2024-12-31' } }] });
+    expect([before.model, before.actualTotal.toFixed(), before.items.flatMap((i) => codes(i.findings))]).toEqual(['FLAT', '1000', []]);
+    expect(codes(before.findings)).not.toContain('ATER_COST_AS_DECLARED');
+  });
+});

@@ -64,7 +64,7 @@ export class SealSpendingItemType {
   @Field(() => [SealAppliedFactorType], { description: 'Each factor applied, by alínea (weighted model); empty under the flat model.' }) factors: SealAppliedFactorType[];
   @Field(() => DecimalScalar, { nullable: true, description: 'Product of the factors (1 when none applies); null while one of them has no published figure (alínea a), never read as 1.' }) weight: Decimal | null;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'actual × weight, to the centavo; null while weight is.' }) weighted: Decimal | null;
-  @Field(() => [FindingType], { description: 'Findings that do not exclude it: DAP_ISSUED_AFTER_CUTOFF, PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED.' }) findings: FindingType[];
+  @Field(() => [FindingType], { description: 'Findings that do not exclude it: DAP_ISSUED_AFTER_CUTOFF, PURCHASE_BELOW_MINIMUM_PRICE, WEIGHTING_FACTOR_NOT_PUBLISHED; from 2024, ATER_COST_AS_DECLARED on fomento with technical-assistance expenses (how many of its expenses, and their amount).' }) findings: FindingType[];
 }
 
 @ObjectType('SealCountedItem', {
@@ -79,7 +79,7 @@ export class SealCountedItemType {
   @Field(() => DecimalScalar, { nullable: true, description: 'Product of the factors (1 when none applies); null while one has no published figure (alínea a).' }) weight: Decimal | null;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'actual × weight, to the centavo; null while weight is.' }) weighted: Decimal | null;
   @Field({ description: 'Part of the priority-region spending (requirement 2).' }) priorityRegion: boolean;
-  @Field(() => [FindingType], { description: 'Findings that do not exclude it.' }) findings: FindingType[];
+  @Field(() => [FindingType], { description: 'Findings that do not exclude it: those of its item (SealSpendingItem.findings); ATER_COST_AS_DECLARED only on a technical-assistance fomento expense.' }) findings: FindingType[];
 }
 
 @ObjectType('SealCountedItemPage', { description: 'A page of the counted purchases and fomento expenses of a Selo year: purchases first, then fomento, each by id.' })
@@ -182,5 +182,5 @@ export class SealComplianceType {
   @Field(() => [SealSpendingItemType], { description: 'Every counted item: its actual value, each factor applied and its weighted value; purchases first.' }) spending: SealSpendingItemType[];
   /** SealComplianceResolver.excluded: a page of them, or all. */
   excluded: ExcludedItemType[];
-  @Field(() => [FindingType], { description: 'Findings about the year: ZERO_BASE, NO_COUNTED_SPENDING, MINIMUM_SHARE_NOT_REACHED, PRIORITY_REGION_SHARE_NOT_REACHED, MINIMUM_NOT_PUBLISHED, WEIGHTING_FACTOR_NOT_PUBLISHED, PURCHASE_BELOW_MINIMUM_PRICE, DAP_ISSUED_AFTER_CUTOFF (how many counted purchases), NO_TECHNICAL_ASSISTANCE (the producer\'s obligation, naming the contracts without it).' }) findings: FindingType[];
+  @Field(() => [FindingType], { description: 'Findings about the year: ZERO_BASE, NO_COUNTED_SPENDING, MINIMUM_SHARE_NOT_REACHED, PRIORITY_REGION_SHARE_NOT_REACHED, MINIMUM_NOT_PUBLISHED, WEIGHTING_FACTOR_NOT_PUBLISHED, PURCHASE_BELOW_MINIMUM_PRICE, DAP_ISSUED_AFTER_CUTOFF (how many counted purchases), ATER_COST_AS_DECLARED (from 2024: how many counted technical-assistance fomento expenses, and their amount, counted as recorded), NO_TECHNICAL_ASSISTANCE (the producer\'s obligation, naming the contracts without it).' }) findings: FindingType[];
 }

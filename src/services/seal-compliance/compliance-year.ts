@@ -6,15 +6,15 @@ import { Decimal, sum } from '../../law/decimal';
 import { LAST_DAP_ISSUE_DAY } from '../../law/family-farming';
 import { Finding } from '../../law/findings';
 import { LawBook } from '../../law/law-book';
-import { baseRuleOf, FomentoGroup, parameterSegments, PurchaseGroup, Segment, targetDay } from '../../law/seal-spending';
+import { baseRuleOf, FomentoGroup, fomentoExpenseFindings, parameterSegments, PurchaseGroup, Segment, targetDay } from '../../law/seal-spending';
 import { CountedItem, SealComplianceResult } from '../../law/seal-year';
 import { sealCompliance, sealComplianceModel } from '../../law/seal-compliance';
-import { PurchasePurpose, Region, SealBaseRule, SupplierKind } from '../../law/types';
+import { FomentoKind, PurchasePurpose, Region, SealBaseRule, SupplierKind } from '../../law/types';
 import { semiaridOnSql } from '../facts/priority-region.sql';
 import { ContractConformityService } from './contract-conformity.service';
 import { SealEvaluationService } from './seal-evaluation.service';
 import {
-  contractsAndOrganizations, FOMENTO_COLUMNS, FOMENTO_FACTS, FomentoGroupRow, keyOf, ofContractsAndOrganizations, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
+  contractsAndOrganizations, FOMENTO_COLUMNS, FOMENTO_FACTS, FOMENTO_GROUP_SUMS, FomentoGroupRow, keyOf, ofContractsAndOrganizations, minimumPriceParams, organizationFacts, PURCHASE_COLUMNS, PURCHASE_GROUP_COLUMNS,
   purchaseFacts, PurchaseGroupRow, purchaseGroupOf,
 } from './purchase-facts.sql';
 import { activeSql, COUNTED_PURCHASE, COUNTED_SALE } from '../record-state';
@@ -133,7 +133,7 @@ export class ComplianceYears {
     );
     await em.query('SET LOCAL hash_mem_multiplier = DEFAULT');
     const fomentoRows: Array<FomentoGroupRow & { producer_id: string }> = await em.query(
-      `SELECT producer_id::text AS producer_id, region, semiarid, segment, sum(amount) AS amount, count(*) AS n
+      `SELECT producer_id::text AS producer_id, region, semiarid, segment, ${FOMENTO_GROUP_SUMS}
          FROM (${FOMENTO_FACTS}) f GROUP BY producer_id, region, semiarid, segment`,
       params.slice(0, 4),
     );
@@ -175,6 +175,7 @@ export class ComplianceYears {
         const fomento: FomentoGroup[] = (fomentoOf.get(producer.id) ?? []).map((r) => ({
           key: keyOf(r as unknown as Row, FOMENTO_COLUMNS),
           place: { region: r.region, semiarid: r.semiarid }, segment: segmentOf(r.segment), amount: new Decimal(r.amount), count: Number(r.n),
+          technicalAssistance: { count: Number(r.ater_n), amount: new Decimal(r.ater_amount) },
         }));
         const evaluated = evaluations.get(producer.id) ?? { own: null, into: [] };
         const result = sealCompliance({
@@ -319,19 +320,19 @@ export async function countedRows(
   const cols = PURCHASE_GROUP_COLUMNS.map(([name, type], i) => ({ name, cast: `$${n + 2 + i}::${type}[]` }));
   const at = n + 2 + cols.length;
   // The first row of each year comes too, for its total when the page is past the end.
-  const rows: Array<{ id: string; producer_id: string; source: 'PURCHASE' | 'FOMENTO_EXPENSE'; amount: string; ref: string; total: string; k: string }> = await em.query(
+  const rows: Array<{ id: string; producer_id: string; source: 'PURCHASE' | 'FOMENTO_EXPENSE'; amount: string; ref: string; ater: boolean; total: string; k: string }> = await em.query(
     `WITH pg AS (SELECT * FROM unnest($${n + 1}::bigint[], ${cols.map((c) => c.cast).join(', ')}, $${at}::text[]) AS g(producer_id, ${cols.map((c) => c.name).join(', ')}, ref)),
           fg AS (SELECT * FROM unnest($${at + 1}::bigint[], $${at + 2}::text[], $${at + 3}::boolean[], $${at + 4}::integer[], $${at + 5}::text[]) AS g(producer_id, region, semiarid, segment, ref)),
           counted AS (
-            SELECT f.id, f.producer_id, 'PURCHASE' AS source, f.cost AS amount, pg.ref
+            SELECT f.id, f.producer_id, 'PURCHASE' AS source, f.cost AS amount, pg.ref, false AS ater
               FROM (${purchaseFacts(ofContractsAndOrganizations(at + 6, at + 7), sources.length === 1 && sources[0].ownSuppliers)}) f
               JOIN pg ON pg.producer_id = f.producer_id AND ${cols.map((c) => `pg.${c.name} = f.${c.name}`).join(' AND ')}
             UNION ALL
-            SELECT f.id, f.producer_id, 'FOMENTO_EXPENSE', f.amount, fg.ref
+            SELECT f.id, f.producer_id, 'FOMENTO_EXPENSE', f.amount, fg.ref, f.kind = '${FomentoKind.TECHNICAL_ASSISTANCE}'
               FROM (${FOMENTO_FACTS}) f JOIN fg ON fg.producer_id = f.producer_id AND fg.region = f.region AND fg.semiarid = f.semiarid AND fg.segment = f.segment),
           numbered AS (SELECT c.*, row_number() OVER w AS k, count(*) OVER (PARTITION BY c.producer_id) AS total FROM counted c
                         WINDOW w AS (PARTITION BY c.producer_id ORDER BY c.source = 'FOMENTO_EXPENSE', c.id))
-     SELECT id::text, producer_id::text, source, amount, ref, total, k FROM numbered
+     SELECT id::text, producer_id::text, source, amount, ref, ater, total, k FROM numbered
       WHERE (k > $${at + 8} AND k <= $${at + 8} + $${at + 9}) OR k = 1 ORDER BY producer_id, k`,
     [
       ...params, purchases.map((g) => g.producerId), ...cols.map((c) => purchases.map((g) => (g.row as unknown as Row)[c.name])), purchases.map((g) => g.ref),
@@ -345,8 +346,10 @@ export async function countedRows(
       total: mine.length ? Number(mine[0].total) : 0,
       rows: mine.filter((r) => withinPage(Number(r.k), offset, first)).map((r) => {
         const [, gi] = r.ref.split('.').map(Number);
-        const item = r.source === 'PURCHASE' ? s.purchases[gi].item : s.fomento[gi].item;
-        return { id: r.id, source: r.source, actual: new Decimal(r.amount), item };
+        if (r.source === 'PURCHASE') return { id: r.id, source: r.source, actual: new Decimal(r.amount), item: s.purchases[gi].item };
+        // Arts. 15–16: of a fomento group, only its technical-assistance expenses say ATER_COST_AS_DECLARED.
+        const group = s.fomento[gi].item;
+        return { id: r.id, source: r.source, actual: new Decimal(r.amount), item: { ...group, findings: fomentoExpenseFindings(group.findings, r.ater) } };
       }),
     };
   });

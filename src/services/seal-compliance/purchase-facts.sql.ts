@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { Conformity, ContractFacts, MinimumPriceRun } from '../../law/contract-conformity';
 import { Decimal } from '../../law/decimal';
 import { PurchaseGroup, Segment } from '../../law/seal-spending';
-import { Feedstock, OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
+import { Feedstock, FomentoKind, OrganizationKind, PurchasePurpose, Region, SupplierKind } from '../../law/types';
 import { semiaridDays } from '../facts/priority-region.sql';
 import { membershipOnSql } from '../facts/organization-membership.sql';
 import { supplierOn } from '../facts/supplier-eligibility.sql';
@@ -86,15 +86,26 @@ export const PURCHASE_COLUMNS = PURCHASE_GROUP_COLUMNS.map(([name]) => name).joi
 const PURCHASE_KEYS = PURCHASE_GROUP_COLUMNS.map(([name]) => name);
 
 const FOMENTO_SEMIARID = semiaridDays('sa', 'f.municipality_code');
-/** Fomento of the year: the municipality's region, whether it lies in the Semiárido on the day spent, and the parameter segment ($1..$4 as above). */
+/**
+ * Fomento of the year: its kind, the municipality's region, whether it lies in the Semiárido on the
+ * day spent, and the parameter segment ($1..$4 as above). The kind is no group column: a group
+ * counts its technical-assistance rows (`FOMENTO_GROUP_SUMS`).
+ */
 export const FOMENTO_FACTS = `
-  SELECT f.id, f.producer_id, f.amount, m.region, ${FOMENTO_SEMIARID.on('f.spent_on')} AS semiarid, ${runIndexSql('f.spent_on', '$4::date[]')} AS segment
+  SELECT f.id, f.producer_id, f.amount, f.kind, m.region, ${FOMENTO_SEMIARID.on('f.spent_on')} AS semiarid, ${runIndexSql('f.spent_on', '$4::date[]')} AS segment
     FROM fomento_expense f
     JOIN municipality m ON m.ibge_code = f.municipality_code
     ${FOMENTO_SEMIARID.join}
    WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date AND ${activeSql('f')}`;
 /** The columns that make a fomento group. */
 export const FOMENTO_COLUMNS = ['region', 'semiarid', 'segment'];
+/**
+ * A fomento group's sums over FOMENTO_FACTS: its amount and rows, and those of its
+ * technical-assistance expenses (Portaria MDA nº 28/2024, arts. 15–16; docs/LAW.md).
+ */
+export const FOMENTO_GROUP_SUMS = `sum(amount) AS amount, count(*) AS n,
+  count(*) FILTER (WHERE kind = '${FomentoKind.TECHNICAL_ASSISTANCE}') AS ater_n,
+  coalesce(sum(amount) FILTER (WHERE kind = '${FomentoKind.TECHNICAL_ASSISTANCE}'), 0) AS ater_amount`;
 
 /** The key of a group, from its columns as pg returns them. */
 export function keyOf(row: Record<string, unknown>, columns: string[]): string {
@@ -112,7 +123,7 @@ export interface PurchaseGroupRow {
 }
 
 /** A row of FOMENTO_FACTS grouped. */
-export interface FomentoGroupRow { region: Region; semiarid: boolean; segment: number; amount: string; n: string }
+export interface FomentoGroupRow { region: Region; semiarid: boolean; segment: number; amount: string; n: string; ater_n: string; ater_amount: string }
 
 /** Contracts by id with their conformity. */
 export type Conformities = Map<string, { facts: ContractFacts; conformity: Conformity }>;
