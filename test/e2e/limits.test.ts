@@ -168,7 +168,7 @@ test(`the schema's deepest input nests well within the variables' depth limit of
 
 describe('variables 6,000 levels deep (a 12 KB body) are refused 400 BAD_REQUEST before anything runs', () => {
   const operations = {
-    // As the probe sent it: undeclared variables were still written into the introspection cache's key.
+    // Sent as an attacker would: undeclared variables were still written into the introspection cache's key.
     'an introspection-only query': '{ __typename }',
     'an ordinary query': '{ producers { totalCount } }',
   };
