@@ -2,8 +2,8 @@ import { Sale } from '../domain';
 import { firstDayOfMonth, IsoDate, lastDayOfMonth } from '../law/dates';
 import { Decimal, sum, ZERO } from '../law/decimal';
 import {
-  COD_CONT, consolidatedLines, contributionLines, DCTF_REVENUE_CODE, EfdConsolidatedLine, EfdContributionLine, EfdSaleFacts, EfdSegment,
-  EfdZeroRevenue, Incidence, QUANTITY_PLACES, RATE_PLACES,
+  COD_CONT, COD_CONT_AD_VALOREM, consolidatedLines, contributionLines, CST_AD_VALOREM, DCTF_REVENUE_CODE, EfdConsolidatedLine, EfdContributionLine,
+  EfdSaleFacts, EfdSegment, EfdZeroRevenue, Incidence, PERCENT_PLACES, QUANTITY_PLACES, RATE_PLACES,
 } from '../law/efd-contribuicoes';
 import { municipalityFacts } from '../law/municipality';
 import { BiodieselOrigin, Market } from '../law/types';
@@ -30,8 +30,13 @@ export interface EfdFileInput {
   view: TaxPeriodView;
   /** The month's sales, in date order. */
   sales: Sale[];
-  /** The GENERAL per-m³ amounts in force on each segment's first day (art. 6º §5º; the 2026 window). */
+  /** The GENERAL per-m³ amounts in force on each segment's first day (art. 6º §5º; the 2026 window). Special regime only. */
   general: Array<{ pisPerM3: Decimal; cofinsPerM3: Decimal }>;
+  /**
+   * A month under the ad valorem regime (Lei 11.116/2005, art. 3º): each segment's rates as fractions, as the closed
+   * month applied them. Absent: the special regime (art. 4º).
+   */
+  adValorem?: Array<{ pis: Decimal; cofins: Decimal }> | null;
   incidence: Incidence;
   /** The month's returns of sales (finNFe 4), each with the sale it reduces. */
   returns?: ReadonlyArray<{ returnedOn: IsoDate; volumeM3: Decimal; revenue: Decimal; sale: Sale }>;
@@ -54,7 +59,9 @@ function establishmentOf(sale: Sale, cnpjs: ReadonlySet<string>, head: string): 
   return issuer && cnpjs.has(issuer) ? issuer : head;
 }
 
-export function efdFile({ view, sales, general, incidence, returns = [], credits: creditsInput }: EfdFileInput): EfdFile {
+const NO_AMOUNTS = { pisPerM3: ZERO, cofinsPerM3: ZERO };
+
+export function efdFile({ view, sales, general, adValorem = null, incidence, returns = [], credits: creditsInput }: EfdFileInput): EfdFile {
   const credits = incidence === 'NON_CUMULATIVE' ? creditsInput ?? null : null;
   const producer = view.producer;
   const from = firstDayOfMonth(view.year, view.month);
@@ -70,10 +77,11 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
   }));
   // A return of a sale leaves the base of the C181/C185 of its establishment and segment (Guia, C190 "I – Devolução de
   // vendas": not in the base of C181/C185), where that group's sales cover it; what they do not cover stays in the
-  // M220/M620 adjustment to the month's dues (docs/LAW.md).
+  // M220/M620 adjustment to the month's dues (docs/LAW.md). The base is the volume per m³, the revenue ad valorem.
   const groupOf = (f: Pick<EfdSaleFacts, 'establishment' | 'segment' | 'origin' | 'market'>) => [f.establishment, f.segment, f.origin, f.market].join('|');
+  const measure = (f: { volumeM3: Decimal; revenue: Decimal }) => (adValorem ? f.revenue : f.volumeM3);
   const room = new Map<string, Decimal>();
-  for (const f of facts) room.set(groupOf(f), (room.get(groupOf(f)) ?? ZERO).plus(f.volumeM3));
+  for (const f of facts) room.set(groupOf(f), (room.get(groupOf(f)) ?? ZERO).plus(measure(f)));
   for (const r of returns) {
     const f: EfdSaleFacts = {
       establishment: establishmentOf(r.sale, cnpjs, head), segment: segmentIndex(r.returnedOn),
@@ -81,8 +89,8 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
       volumeM3: r.volumeM3.negated(), revenue: r.revenue.negated(),
     };
     const left = room.get(groupOf(f)) ?? ZERO;
-    if (f.segment < 0 || left.lt(r.volumeM3)) continue;
-    room.set(groupOf(f), left.minus(r.volumeM3));
+    if (f.segment < 0 || left.lt(measure(r))) continue;
+    room.set(groupOf(f), left.minus(measure(r)));
     facts.push(f);
   }
   const segments: EfdSegment[] = view.segments.map((s, i) => {
@@ -91,14 +99,16 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
       from: s.from, to: s.to, ownVolumeM3: s.ownProductionVolumeM3, ownRevenue: ZERO, importedVolumeM3: s.importedVolumeM3, importedRevenue: ZERO,
       // The weights of the blend (art. 6º §3º): the valued costs; the shares where no cost weighs (no raw material used).
       mix: s.mix.map((m) => ({ category: m.category, weight: costs.isZero() ? m.share : m.cost, pisPerM3: m.pisPerM3, cofinsPerM3: m.cofinsPerM3 })),
-      general: general[i],
+      general: general[i] ?? NO_AMOUNTS,
+      adValorem: adValorem?.[i] ?? null,
     };
   });
   const pisC = consolidatedLines(segments, facts, 'pis');
   const cofinsC = consolidatedLines(segments, facts, 'cofins');
   const pisM = contributionLines(pisC, view.pisDue);
   const cofinsM = contributionLines(cofinsC, view.cofinsDue);
-  const perUnit = pisM.perUnit.length > 0 || cofinsM.perUnit.length > 0;
+  // 0110 COD_TIPO_CONT 2: specific rates, differentiated percentages (COD_CONT 02/52) or per unit (03/53).
+  const specific = [pisM, cofinsM].some((m) => m.perUnit.length > 0 || m.adValorem.length > 0);
   // The acquisitions behind the credits, consolidated at the head office (C190; Interpretation, docs/LAW.md).
   const acquired = acquisitionRows(credits?.acquisitions ?? [], producer.plantMunicipalityCode);
   const items = [...new Map(acquired.rows.map((r) => [r.item.code, r.item])).values()].sort((a, b) => a.code.localeCompare(b.code));
@@ -117,9 +127,9 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
   put('0000', LAYOUT_VERSION, '0', null, null, spedDate(from), spedDate(to), name, head, place?.state ?? null, producer.plantMunicipalityCode, null, '00', '0');
   put('0001', '0');
   put('0100', ...ACCOUNTANT_PLACEHOLDER, null, null, null, null, null, null, null, null, null, null);
-  // COD_INC_TRIB 1/2; IND_APRO_CR only for the non-cumulative regime; COD_TIPO_CONT 2 when a per-unit M210 exists; IND_REG_CUM 9 (detailed, blocks A/C/D/F).
+  // COD_INC_TRIB 1/2; IND_APRO_CR only for the non-cumulative regime; COD_TIPO_CONT 2 when an M210 of specific rates exists; IND_REG_CUM 9 (detailed, blocks A/C/D/F).
   const indApro = credits?.method === ApportionmentMethod.REVENUE_RATIO ? '2' : '1';
-  put('0110', incidence === 'NON_CUMULATIVE' ? '1' : '2', incidence === 'NON_CUMULATIVE' ? indApro : null, perUnit ? '2' : null, incidence === 'CUMULATIVE' ? '9' : null);
+  put('0110', incidence === 'NON_CUMULATIVE' ? '1' : '2', incidence === 'NON_CUMULATIVE' ? indApro : null, specific ? '2' : null, incidence === 'CUMULATIVE' ? '9' : null);
   apportionment(put, credits);
   const withSales = new Set(facts.map((f) => f.establishment));
   const withRecords = new Set([...withSales, ...(acquired.rows.length ? [head] : [])]);
@@ -167,7 +177,7 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
   const period = spedDate(to);
   const block = (which: 'pis' | 'cofins', m: ReturnType<typeof contributionLines>) => {
     const [total, detail, adjust, zeroReg, zeroDetail] = which === 'pis' ? ['M200', 'M210', 'M220', 'M400', 'M410'] : ['M600', 'M610', 'M620', 'M800', 'M810'];
-    const per = m.perUnit.map((l) => ({ l, value: l.contribution.plus(l.adjustment) }));
+    const per = [...m.perUnit, ...m.adValorem].map((l) => ({ l, value: l.contribution.plus(l.adjustment) }));
     const due = sum(per.map((p) => p.value));
     const nc = incidence === 'NON_CUMULATIVE' ? due : ZERO;
     const cum = incidence === 'CUMULATIVE' ? due : ZERO;
@@ -183,12 +193,20 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
     for (const { l, value } of per) {
       const up = l.adjustment.gt(0) ? l.adjustment : ZERO;
       const down = l.adjustment.lt(0) ? l.adjustment.negated() : ZERO;
-      put(detail, COD_CONT[incidence], n(l.revenue, 2), n(ZERO, 2), n(ZERO, 2), n(ZERO, 2), n(ZERO, 2), null, n(l.quantityM3, QUANTITY_PLACES), n(l.rate, RATE_PLACES),
-        n(l.contribution, 2), n(up, 2), n(down, 2), n(ZERO, 2), n(ZERO, 2), n(value, 2));
+      if (l.base) {
+        // Ad valorem (Lei 11.116/2005, art. 3º): the value base and the percentage rate, no quantity; field 07 = 04 + 05 − 06, field 11 = 07 × 08 / 100.
+        put(detail, COD_CONT_AD_VALOREM[incidence], n(l.revenue, 2), n(l.base, 2), n(ZERO, 2), n(ZERO, 2), n(l.base, 2), n(l.rate, PERCENT_PLACES), null, null,
+          n(l.contribution, 2), n(up, 2), n(down, 2), n(ZERO, 2), n(ZERO, 2), n(value, 2));
+      } else {
+        put(detail, COD_CONT[incidence], n(l.revenue, 2), n(ZERO, 2), n(ZERO, 2), n(ZERO, 2), n(ZERO, 2), null, n(l.quantityM3, QUANTITY_PLACES), n(l.rate, RATE_PLACES),
+          n(l.contribution, 2), n(up, 2), n(down, 2), n(ZERO, 2), n(ZERO, 2), n(value, 2));
+      }
       if (!l.adjustment.isZero()) {
-        // Table 4.3.8 code 03 (tax legislation): the blended amount of art. 6º §3º is no published per-unit rate; the code is secondary (docs/LAW.md).
-        put(adjust, l.adjustment.gt(0) ? '1' : '0', n(l.adjustment.abs(), 2), '03', null,
-          'Arredondamento: quantidades repartidas pela aliquota ponderada (Decreto 10.527/2020, art. 6, par. 3); devido do mes = apuracao fechada. COD_AJ a confirmar (tabela 4.3.8)', period);
+        // Table 4.3.8 code 03 (tax legislation): the blended amount of art. 6º §3º is no published per-unit rate; ad valorem the
+        // difference is a return of a sale the month's sales do not cover (docs/LAW.md). The code is secondary.
+        put(adjust, l.adjustment.gt(0) ? '1' : '0', n(l.adjustment.abs(), 2), '03', null, l.base
+          ? 'Devolucao de venda nao coberta pelas vendas do mes (Lei 11.116/2005, art. 3); devido do mes = apuracao fechada. COD_AJ a confirmar (tabela 4.3.8)'
+          : 'Arredondamento: quantidades repartidas pela aliquota ponderada (Decreto 10.527/2020, art. 6, par. 3); devido do mes = apuracao fechada. COD_AJ a confirmar (tabela 4.3.8)', period);
       }
     }
     zeroBlock(put, zeroReg, zeroDetail, m.zero);
@@ -214,13 +232,20 @@ export function efdFile({ view, sales, general, incidence, returns = [], credits
   put('9990', registers.length + 3);
   put('9999', lines.length + 1);
 
-  return { text: `${lines.join('\r\n')}\r\n`, pis: { total: view.pisDue, lines: pisM.perUnit }, cofins: { total: view.cofinsDue, lines: cofinsM.perUnit } };
+  return { text: `${lines.join('\r\n')}\r\n`, pis: { total: view.pisDue, lines: [...pisM.perUnit, ...pisM.adValorem] }, cofins: { total: view.cofinsDue, lines: [...cofinsM.perUnit, ...cofinsM.adValorem] } };
 }
 
 const byCst = (a: EfdConsolidatedLine, b: EfdConsolidatedLine) => a.cst.localeCompare(b.cst) || a.cfop.localeCompare(b.cfop) || (b.rate?.comparedTo(a.rate ?? 0) ?? 0);
 
-/** C181/C185 (11 fields): CST, CFOP, VL_ITEM, no discount, no value base or % rate; the quantity base, the per-unit rate and the contribution for CST 03 and 06. */
+/**
+ * C181/C185 (11 fields): CST, CFOP, VL_ITEM, no discount; the quantity base, the per-unit rate and the contribution for CST 03
+ * and 06; the value base, the rate in percent and the contribution for CST 02 (ad valorem).
+ */
 function consolidated(put: (...f: Field[]) => void, reg: string, l: EfdConsolidatedLine): void {
+  if (l.cst === CST_AD_VALOREM) {
+    put(reg, l.cst, l.cfop, spedNumber(l.revenue, 2), spedNumber(ZERO, 2), spedNumber(l.base!, 2), spedNumber(l.rate!, PERCENT_PLACES), null, null, spedNumber(l.contribution, 2), null);
+    return;
+  }
   const q = l.quantityM3 ? spedNumber(l.quantityM3, QUANTITY_PLACES) : null;
   const r = l.rate ? spedNumber(l.rate, RATE_PLACES) : null;
   put(reg, l.cst, l.cfop, spedNumber(l.revenue, 2), spedNumber(ZERO, 2), null, null, q, r, spedNumber(l.contribution, 2), null);

@@ -120,8 +120,9 @@ export class Exporter {
   }
 
   /**
-   * A CLOSED month's snapshot, special regime only. 0110 follows the year's election
-   * (non-cumulative when none); an `incidence` asked that disagrees is BAD_USER_INPUT.
+   * A CLOSED month's snapshot, under either regime of Lei 11.116/2005 (art. 3º ad valorem, art. 4º per m³; the draft
+   * reads the per-m³ regime only). 0110 follows the year's election (non-cumulative when none); an `incidence` asked
+   * that disagrees is BAD_USER_INPUT.
    */
   async efd(actor: Actor, p: { producerId: string; year: number; month: number; format?: EfdFormat; incidence?: Incidence }): Promise<ExportFile> {
     const services = await this.on(actor);
@@ -130,14 +131,17 @@ export class Exporter {
     if (view.status !== TaxPeriodStatus.CLOSED) {
       throw new BadInputError('month', message('export.efdOpenMonth', { period }));
     }
-    if (view.regime !== TaxRegime.SPECIAL_PER_M3) {
-      throw new BadInputError('month', message('export.efdNotSpecial', { period, regime: view.regime }));
+    const special = view.regime === TaxRegime.SPECIAL_PER_M3;
+    if (p.format === 'draft' && !special) {
+      throw new BadInputError('format', message('export.efdDraftNotSpecial', { period, regime: view.regime }));
     }
     const law = await services.law.lawBook();
-    const general = view.segments.map((s) => {
+    const general = special ? view.segments.map((s) => {
       const rule = law.coefficientRules(s.from, view.asKnownOn)[RateCategory.GENERAL];
       return { pisPerM3: rule.value.pisPerM3, cofinsPerM3: rule.value.cofinsPerM3 };
-    });
+    }) : [];
+    // Ad valorem (Lei 11.116/2005, art. 3º): the rates the closed month applied to each segment (the law's, for a snapshot without them).
+    const adValorem = special ? null : view.segments.map((s) => (s.pisRate && s.cofinsRate ? { pis: s.pisRate, cofins: s.cofinsRate } : law.adValoremRates(s.from, view.asKnownOn).value));
     const sales = await this.monthSales(actor, view.producer.id, view.segments[0].from, view.segments[view.segments.length - 1].to);
     if (p.format === 'draft') {
       const draft = efdDraft({ view, sales, general });
@@ -158,7 +162,7 @@ export class Exporter {
     if (unknown.length) throw new BadInputError('month', message('export.efdSupplierDocument', { period, purchases: unknown.slice(0, 20).join(', ') }));
     const returns = (await services.recordReturns.saleReturnsIn(view.producer.id, view.segments[0].from, view.segments[view.segments.length - 1].to))
       .map(({ returned, sale }) => ({ returnedOn: returned.returnedOn, volumeM3: returned.quantity, revenue: returned.value, sale }));
-    const file = efdFile({ view, sales, general, incidence, returns, credits });
+    const file = efdFile({ view, sales, general, adValorem, incidence, returns, credits });
     return { body: Buffer.from(file.text, 'latin1'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-${period}-producer-${view.producer.id}.txt` };
   }
 

@@ -310,7 +310,7 @@ export const en = {
   'export.efdSupplierDocument': 'The EFD-Contribuições of {{period}} writes each credited acquisition with its supplier\'s CNPJ or CPF (C191/C195 field 02), and these purchases record none: {{purchases}}. Record supplierDocument (correctPurchase) and export again.',
   'export.efdOpenMonth': 'The EFD-Contribuições file is made from a closed month: {{period}} is open (close it with closeTaxPeriod first)',
   'export.efdAwaitingElection': 'The EFD-Contribuições of {{period}} declares the year\'s method of apportioning common credits (0110 IND_APRO_CRED: direct allocation or revenue ratio, Lei 10.637/2002, art. 3º §§ 8º–9º), and none is elected for {{year}} while the month\'s revenue spans groups: its credits await the election. Elect the method (electCreditApportionment) and export the month closed under it.',
-  'export.efdNotSpecial': 'The EFD-Contribuições file covers the special regime per m³ (Lei 11.116/2005, art. 4º): {{period}} is under the {{regime}} regime',
+  'export.efdDraftNotSpecial': 'The EFD-Contribuições draft (format=draft) reads the special regime per m³ (Lei 11.116/2005, art. 4º): {{period}} is under the {{regime}} regime. Ask the file itself (format=sped).',
   'export.efdIncidence': 'The regime of incidence of {{year}} is recorded as {{regime}} (electIncidenceRegime): the file follows it',
   'export.fuelTaxNotDeterminable': 'no rate per m³ is published for these days as known on {{asKnownOn}} (Lei Complementar 214/2025, art. 174 III): the volumes and the formula are shown, the amount follows its publication',
 

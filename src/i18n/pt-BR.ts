@@ -302,7 +302,7 @@ export const ptBR: Record<MessageKey, string> = {
   'export.efdSupplierDocument': 'A EFD-Contribuições de {{period}} informa cada aquisição com crédito com o CNPJ ou CPF do fornecedor (C191/C195, campo 02), e estas compras não o registram: {{purchases}}. Registre supplierDocument (correctPurchase) e exporte de novo.',
   'export.efdOpenMonth': 'A EFD-Contribuições é feita de um mês fechado: {{period}} está aberto (feche-o antes com closeTaxPeriod)',
   'export.efdAwaitingElection': 'A EFD-Contribuições de {{period}} informa o método de apropriação dos créditos comuns do ano (0110 IND_APRO_CRED: apropriação direta ou rateio proporcional pela receita bruta, Lei 10.637/2002, art. 3º §§ 8º–9º), e nenhum foi eleito para {{year}} enquanto a receita do mês abrange mais de um grupo: seus créditos aguardam a eleição. Eleja o método (electCreditApportionment) e exporte o mês fechado sob ele.',
-  'export.efdNotSpecial': 'A EFD-Contribuições cobre o regime especial por m³ (Lei 11.116/2005, art. 4º): {{period}} está no regime {{regime}}',
+  'export.efdDraftNotSpecial': 'O rascunho da EFD-Contribuições (format=draft) lê o regime especial por m³ (Lei 11.116/2005, art. 4º): {{period}} está no regime {{regime}}. Peça o próprio arquivo (format=sped).',
   'export.efdIncidence': 'O regime de incidência de {{year}} está registrado como {{regime}} (electIncidenceRegime): o arquivo o segue',
   'export.fuelTaxNotDeterminable': 'nenhuma alíquota por m³ está publicada para estes dias, conforme conhecido em {{asKnownOn}} (Lei Complementar 214/2025, art. 174, III): são mostrados os volumes e a fórmula; o valor segue a sua publicação',
 

@@ -2,7 +2,7 @@ import { IsoDate } from './dates';
 import { Decimal, sum, toCentavos, ZERO } from './decimal';
 import { RateCategory } from './types';
 
-// A special-regime month (Lei 11.116/2005 art. 4º) as EFD-Contribuições records (IN RFB 1.252/2012;
+// A special-regime month (Lei 11.116/2005 art. 4º), or an ad valorem one (art. 3º), as EFD-Contribuições records (IN RFB 1.252/2012;
 // Guia Prático v1.35; docs/LAW.md "EFD-Contribuições"), from the computed month: nothing recomputed.
 
 /** Contribution code of table 4.3.5: per unit of product, non-cumulative regime. */
@@ -25,6 +25,11 @@ export interface EfdSegment {
   mix: Array<{ category: RateCategory; weight: Decimal; pisPerM3: Decimal; cofinsPerM3: Decimal }>;
   /** The GENERAL amounts in force in the segment (art. 5º §1º). */
   general: { pisPerM3: Decimal; cofinsPerM3: Decimal };
+  /**
+   * Ad valorem (Lei 11.116/2005, art. 3º): the rates on the domestic revenue as fractions (6,15% is 0.0615), as
+   * the closed month applied them; absent under the special regime (art. 4º).
+   */
+  adValorem?: { pis: Decimal; cofins: Decimal } | null;
 }
 
 /** One M210 (PIS/Pasep) or M610 (Cofins): a distinct per-m³ rate, its quantity base and contribution. */
@@ -112,13 +117,18 @@ export function item(volumeM3: Decimal, rate: Decimal): EfdItem {
   return { quantityM3, rate: r, contribution: toCentavos(quantityM3.times(r)) };
 }
 
-// Codes of the Guia v1.35 (sources and open ones: docs/LAW.md): CST 03 per unit, 06 zero rate,
-// 08 no incidence (tables 4.3.3/4.3.4); COD_CONT 03/53 non-cumulative/cumulative (4.3.5).
+// Codes of the Guia v1.35 (sources and open ones: docs/LAW.md): CST 02 differentiated percentage rates (the
+// ad valorem regime), 03 per unit, 06 zero rate, 08 no incidence (tables 4.3.3/4.3.4); COD_CONT 02/52 and
+// 03/53 non-cumulative/cumulative (4.3.5).
+export const CST_AD_VALOREM = '02';
 export const CST_PER_UNIT = '03';
 export const CST_ZERO_RATE = '06';
 export const CST_NO_INCIDENCE = '08';
 export type Incidence = 'NON_CUMULATIVE' | 'CUMULATIVE';
 export const COD_CONT: Record<Incidence, string> = { NON_CUMULATIVE: '03', CUMULATIVE: '53' };
+export const COD_CONT_AD_VALOREM: Record<Incidence, string> = { NON_CUMULATIVE: '02', CUMULATIVE: '52' };
+/** Decimals of ALIQ_PIS/ALIQ_COFINS (percent, C181/C185 field 07 and M210/M610 field 08). */
+export const PERCENT_PLACES = 4;
 /**
  * DCTF revenue codes of M205/M605 (field 03): the general codes of PIS/Pasep and Cofins per
  * regime (secondary: docs/LAW.md; a code proper to the special regime of Lei 11.116/2005, art. 4º,
@@ -153,12 +163,14 @@ export interface EfdConsolidatedLine {
   segment: number;
   cst: string;
   cfop: string;
-  /** Per-m³ amount with 4 decimals; null for CST 08. */
+  /** Per-m³ amount with 4 decimals (CST 03, 06); the rate in percent with 4 decimals (CST 02); null for CST 08. */
   rate: Decimal | null;
+  /** CST 02: the value base (VL_BC_PIS/VL_BC_COFINS), the revenue net of the month's returns; absent otherwise. */
+  base?: Decimal | null;
   /** m³ with 3 decimals; null for CST 08. */
   quantityM3: Decimal | null;
   revenue: Decimal;
-  /** quantity × rate, half-even to the centavo (zero for CST 06 and 08). */
+  /** quantity × rate (CST 02: base × rate / 100), half-even to the centavo (zero for CST 06 and 08). */
   contribution: Decimal;
   /** For CST 06 and 08: which zero it is (the revenue-nature code of M410/M810 follows from it). */
   zero: ZeroKind | null;
@@ -176,7 +188,8 @@ function cfopOf(s: EfdSaleFacts): string {
 /**
  * C181/C185 per establishment: own domestic volume split by the blend (art. 6º §3º) at category
  * amounts, imports at GENERAL (§5º); CST 03 above zero, 06 at zero, 08 exports; one line per
- * establishment, segment, CST, CFOP and rate under a C180 (Guia, C180 note 4).
+ * establishment, segment, CST, CFOP and rate under a C180 (Guia, C180 note 4). An ad valorem
+ * segment (art. 3º): the domestic revenue, own and imported, CST 02 at the percentage rate.
  */
 export function consolidatedLines(segments: readonly EfdSegment[], sales: readonly EfdSaleFacts[], contribution: 'pis' | 'cofins'): EfdConsolidatedLine[] {
   const amountOf = (m: { pisPerM3: Decimal; cofinsPerM3: Decimal }) => (contribution === 'pis' ? m.pisPerM3 : m.cofinsPerM3);
@@ -188,6 +201,7 @@ export function consolidatedLines(segments: readonly EfdSegment[], sales: readon
     else {
       line.revenue = line.revenue.plus(l.revenue);
       line.quantityM3 = line.quantityM3 && l.quantityM3 ? line.quantityM3.plus(l.quantityM3) : line.quantityM3;
+      line.base = line.base && l.base ? line.base.plus(l.base) : line.base;
     }
   };
   const perUnit = (establishment: string, segment: number, cfop: string, rate: Decimal, quantityM3: Decimal, revenue: Decimal, window: boolean) => {
@@ -196,9 +210,24 @@ export function consolidatedLines(segments: readonly EfdSegment[], sales: readon
   };
   const establishments = [...new Set(sales.map((s) => s.establishment))];
   segments.forEach((seg, index) => {
-    const window = amountOf(seg.general).isZero();
+    // Ad valorem (Lei 11.116/2005, art. 3º): the domestic revenue at the percentage rate, untouched by the blend and by
+    // the zero window of Decreto 10.527/2020, art. 5º (which reduces only the per-m³ amounts; docs/LAW.md).
+    const adValorem = seg.adValorem ? (contribution === 'pis' ? seg.adValorem.pis : seg.adValorem.cofins).times(100).toDecimalPlaces(PERCENT_PLACES, Decimal.ROUND_HALF_EVEN) : null;
+    const window = !adValorem && amountOf(seg.general).isZero();
     for (const establishment of establishments) {
       const mine = sales.filter((s) => s.segment === index && s.establishment === establishment);
+      if (adValorem) {
+        for (const origin of ['OWN_PRODUCTION', 'IMPORTED'] as const) {
+          const part = mine.filter((s) => s.market === 'DOMESTIC' && s.origin === origin);
+          if (!part.length) continue;
+          const revenue = toCentavos(sum(part.map((s) => s.revenue)));
+          add({ establishment, segment: index, cfop: origin === 'IMPORTED' ? '5102' : '5101', rate: adValorem, quantityM3: null, revenue, base: revenue, cst: CST_AD_VALOREM, zero: null });
+        }
+        for (const s of mine.filter((x) => x.market === 'EXPORT')) {
+          add({ establishment, segment: index, cst: CST_NO_INCIDENCE, cfop: cfopOf(s), rate: null, quantityM3: null, revenue: toCentavos(s.revenue), zero: 'EXPORT' });
+        }
+        continue;
+      }
       const own = mine.filter((s) => s.market === 'DOMESTIC' && s.origin === 'OWN_PRODUCTION');
       const volume = sum(own.map((s) => s.volumeM3));
       if (volume.gt(0) && seg.mix.length) {
@@ -217,15 +246,24 @@ export function consolidatedLines(segments: readonly EfdSegment[], sales: readon
       }
     }
   });
-  return [...lines.values()].map((l) => ({ ...l, contribution: l.rate && l.quantityM3 ? toCentavos(l.quantityM3.times(l.rate)) : ZERO }));
+  return [...lines.values()].map((l) => ({ ...l, contribution: l.cst === CST_AD_VALOREM ? percentOf(l.base!, l.rate!) : l.rate && l.quantityM3 ? toCentavos(l.quantityM3.times(l.rate)) : ZERO }));
 }
 
-/** One M210/M610: the per-unit contribution at one rate, rebuilt from the C-level lines as the PVA does. */
+/** A value base × a rate in percent, half-even to the centavo (the Guia: VL = VL_BC × ALIQ / 100). */
+export function percentOf(base: Decimal, percent: Decimal): Decimal {
+  return toCentavos(base.times(percent).div(100));
+}
+
+/** One M210/M610: the contribution at one rate, rebuilt from the C-level lines as the PVA does. */
 export interface EfdContributionLine {
+  /** Per m³ (COD_CONT 03/53), or in percent (ad valorem, COD_CONT 02/52). */
   rate: Decimal;
+  /** Per unit: the quantity base; zero ad valorem. */
   quantityM3: Decimal;
   revenue: Decimal;
-  /** VL_CONT_APUR: quantity × rate, half-even to the centavo (M210 field 08 of the Guia's reading). */
+  /** Ad valorem: the value base (VL_BC_CONT), the C181/C185 VL_BC sum; null per unit. */
+  base: Decimal | null;
+  /** VL_CONT_APUR: quantity × rate (ad valorem base × rate / 100), half-even to the centavo (M210 field 08 of the Guia's reading). */
   contribution: Decimal;
   /** The rounding adjustment carried by this line (M220/M620): positive an increase, negative a reduction. */
   adjustment: Decimal;
@@ -240,32 +278,40 @@ export interface EfdZeroRevenue {
 }
 
 /**
- * Bloco M from the C-level lines: one M210/M610 per CST 03 rate (the PVA rebuilds it from them),
- * CST 06/08 revenue in M400/M410; the rounding left against the month's dues is one M220/M620
- * adjustment on the largest line (interpretation: docs/LAW.md).
+ * Bloco M from the C-level lines: one M210/M610 per CST 03 rate, and one per CST 02 rate ad valorem
+ * (the PVA rebuilds them from the C-level lines), CST 06/08 revenue in M400/M410; the rounding left
+ * against the month's dues is one M220/M620 adjustment on the largest line (interpretation: docs/LAW.md).
  */
-export function contributionLines(lines: readonly EfdConsolidatedLine[], due: Decimal): { perUnit: EfdContributionLine[]; zero: EfdZeroRevenue[] } {
-  const byRate = new Map<string, EfdContributionLine>();
-  for (const l of lines.filter((x) => x.cst === CST_PER_UNIT)) {
-    const key = l.rate!.toFixed(RATE_PLACES);
-    const line = byRate.get(key) ?? { rate: l.rate!, quantityM3: ZERO, revenue: ZERO, contribution: ZERO, adjustment: ZERO };
-    line.quantityM3 = line.quantityM3.plus(l.quantityM3!);
-    line.revenue = line.revenue.plus(l.revenue);
-    byRate.set(key, line);
-  }
-  const perUnit = [...byRate.values()].map((l) => ({ ...l, contribution: toCentavos(l.quantityM3.times(l.rate)) })).sort((a, b) => b.rate.comparedTo(a.rate));
-  const difference = due.minus(sum(perUnit.map((l) => l.contribution)));
+export function contributionLines(lines: readonly EfdConsolidatedLine[], due: Decimal): { perUnit: EfdContributionLine[]; adValorem: EfdContributionLine[]; zero: EfdZeroRevenue[] } {
+  const byRate = (cst: string) => {
+    const out = new Map<string, EfdContributionLine>();
+    for (const l of lines.filter((x) => x.cst === cst)) {
+      const key = l.rate!.toFixed(RATE_PLACES);
+      const line = out.get(key) ?? { rate: l.rate!, quantityM3: ZERO, revenue: ZERO, base: cst === CST_AD_VALOREM ? ZERO : null, contribution: ZERO, adjustment: ZERO };
+      if (l.quantityM3) line.quantityM3 = line.quantityM3.plus(l.quantityM3);
+      if (line.base) line.base = line.base.plus(l.base ?? ZERO);
+      line.revenue = line.revenue.plus(l.revenue);
+      out.set(key, line);
+    }
+    return [...out.values()].sort((a, b) => b.rate.comparedTo(a.rate));
+  };
+  const perUnit = byRate(CST_PER_UNIT).map((l) => ({ ...l, contribution: toCentavos(l.quantityM3.times(l.rate)) }));
+  const adValorem = byRate(CST_AD_VALOREM).map((l) => ({ ...l, contribution: percentOf(l.base!, l.rate) }));
+  const difference = due.minus(sum([...perUnit, ...adValorem].map((l) => l.contribution)));
   if (!difference.isZero()) {
-    if (!perUnit.length) throw new Error(`A due of ${due.toFixed(2)} without a line at a rate above zero`);
-    const largest = perUnit.reduce((a, b) => (b.quantityM3.gt(a.quantityM3) ? b : a));
+    // A month is under one regime (the election is per calendar year): its lines are all per unit or all ad valorem.
+    const size = (l: EfdContributionLine) => l.base ?? l.quantityM3;
+    const all = [...perUnit, ...adValorem];
+    if (!all.length) throw new Error(`A due of ${due.toFixed(2)} without a line at a rate above zero`);
+    const largest = all.reduce((a, b) => (size(b).gt(size(a)) ? b : a));
     largest.adjustment = difference;
   }
   const zero = new Map<string, EfdZeroRevenue>();
-  for (const l of lines.filter((x) => x.cst !== CST_PER_UNIT)) {
+  for (const l of lines.filter((x) => x.cst !== CST_PER_UNIT && x.cst !== CST_AD_VALOREM)) {
     const key = `${l.cst}|${l.zero}`;
     const z = zero.get(key) ?? { cst: l.cst, zero: l.zero!, natureCode: REVENUE_NATURE[l.zero!], revenue: ZERO };
     z.revenue = z.revenue.plus(l.revenue);
     zero.set(key, z);
   }
-  return { perUnit, zero: [...zero.values()].sort((a, b) => a.cst.localeCompare(b.cst) || (a.natureCode ?? '999').localeCompare(b.natureCode ?? '999')) };
+  return { perUnit, adValorem, zero: [...zero.values()].sort((a, b) => a.cst.localeCompare(b.cst) || (a.natureCode ?? '999').localeCompare(b.natureCode ?? '999')) };
 }

@@ -446,15 +446,20 @@ describe('the EFD-Contribuições draft', () => {
     ]);
   });
 
-  it('is refused for an open month and for the ad valorem regime, with the reason', async () => {
+  it('is refused for an open month, and the draft for the ad valorem regime, with the reason (the ad valorem file is written)', async () => {
     const open = await get(`/export/efd?producer=${producer}&year=2026&month=5`);
     expect(open.status).toBe(400);
     expect(JSON.parse(open.body.toString()).error.message).toContain('2026-05 is open');
     const adValorem = await get(`/export/efd?producer=${other}&year=2026&month=4`, { role: 'ADMIN' });
     expect(adValorem.status).toBe(400);
     await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 4) { status } }`, { p: other });
+    const draft = await get(`/export/efd?producer=${other}&year=2026&month=4&format=draft`, { role: 'ADMIN' });
+    expect(draft.status).toBe(400);
+    expect(JSON.parse(draft.body.toString()).error.message).toContain('special regime per m³');
+    // The file itself: a closed ad valorem month (Lei 11.116/2005, art. 3º) is written (test/e2e/efd-ad-valorem.test.ts).
     const closed = await get(`/export/efd?producer=${other}&year=2026&month=4`, { role: 'ADMIN' });
-    expect(JSON.parse(closed.body.toString()).error.message).toContain('special regime per m³');
+    expect(closed.status).toBe(200);
+    expect(efdProblems(closed.body)).toEqual([]);
   });
 });
 

@@ -250,3 +250,138 @@ describe('the whole file, property: any names, blends, establishments and sales 
     ), { seed: 20261204, numRuns: 300 });
   });
 });
+
+/**
+ * An ad valorem month (Lei 11.116/2005, art. 3º: 6,15% PIS/Pasep and 28,32% Cofins on the gross revenue of the domestic
+ * sales) as the law computes it and as the file writes it: CST 02 in C181/C185 with the value base and the rate in percent,
+ * M210/M610 of COD_CONT 02 (52 cumulative) with VL_BC_CONT and ALIQ, the contribution base × rate / 100, M200/M600 = the dues
+ * (Guia Prático v1.35; table 4.3.5; docs/LAW.md, "EFD-Contribuições").
+ */
+describe('the whole file of an ad valorem month (Lei 11.116/2005, art. 3º): CST 02, COD_CONT 02/52, base × 6,15% / 28,32%', () => {
+  const law = createLawBook(SHIPPED_LAW);
+  const grants = [{ id: '1', grantedOn: '2025-01-01', validUntil: '2027-12-31', events: [] }];
+  type Recorded = { id: string; soldOn: string; volumeM3: Decimal; revenue: Decimal; origin: string; market: string; invoiceKey: null };
+  const recorded = (id: string, soldOn: string, volume: string, revenue: string, market = 'DOMESTIC', origin = 'OWN_PRODUCTION'): Recorded =>
+    ({ id, soldOn, volumeM3: d(volume), revenue: d(revenue), origin, market, invoiceKey: null });
+  /** The month computed by the law (no election: ad valorem) and written, with the month's returns of `returns`. */
+  const month = (year: number, m: number, sales: Recorded[], returns: Array<{ returnedOn: string; volume: string; value: string; sale: Recorded }> = [], cumulative = false) => {
+    const asKnownOn = '2026-12-03';
+    const segments = taxSegments(law, grants, year, m, asKnownOn);
+    const seg = (date: string) => segments.findIndex((s) => s.from <= date && date <= s.to);
+    const groups = [
+      ...sales.map((s) => ({ segment: seg(s.soldOn), origin: s.origin as BiodieselOrigin, market: s.market as Market, volumeM3: s.volumeM3, revenue: s.revenue })),
+      // A return reduces the revenue of the month of the return, in the segment of its day (docs/LAW.md, "Returns").
+      ...returns.map((r) => ({ segment: seg(r.returnedOn), origin: r.sale.origin as BiodieselOrigin, market: r.sale.market as Market, volumeM3: d(r.volume).negated(), revenue: d(r.value).negated() })),
+    ];
+    const { figures } = computeTaxPeriod(law, { year, month: m, asKnownOn, segments, regime: regimeForMonth([], year, m), feedstock: [], thirdParty: { cost: d(0), quantityKg: d(0) }, sales: groups });
+    expect(figures.regime).toBe(TaxRegime.AD_VALOREM);
+    const view = { ...figures, producer: { cnpj: '11222333000181', legalName: 'Usina Ad Valorem', plantMunicipalityCode: '4314902', establishments: [] } } as unknown as TaxPeriodView;
+    const file = efdFile({
+      view, sales: sales as unknown as Sale[], general: [], incidence: cumulative ? 'CUMULATIVE' : 'NON_CUMULATIVE',
+      adValorem: figures.segments.map((s) => ({ pis: s.pisRate!, cofins: s.cofinsRate! })),
+      returns: returns.map((r) => ({ returnedOn: r.returnedOn, volumeM3: d(r.volume), revenue: d(r.value), sale: r.sale as unknown as Sale })),
+    });
+    expect(efdProblems(Buffer.from(file.text, 'latin1'))).toEqual([]);
+    const lines = file.text.split('\r\n');
+    const only = (...regs: string[]) => lines.filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+    // M200/M600 field 13 (VL_TOT_CONT_REC) is the month's due as the law computed it.
+    expect(only('M200')[0].split('|')[13]).toBe(figures.pisDue.toFixed(2).replace('.', ','));
+    expect(only('M600')[0].split('|')[13]).toBe(figures.cofinsDue.toFixed(2).replace('.', ','));
+    return { figures, text: file.text, only };
+  };
+
+  it('R$ 100.000,00 sold in Brazil in September 2025: 100.000 × 6,15% = 6.150,00 and × 28,32% = 28.320,00', () => {
+    const { figures, only } = month(2025, 9, [recorded('1', '2025-09-10', '20', '100000')]);
+    expect([figures.pisDue.toFixed(2), figures.cofinsDue.toFixed(2)]).toEqual(['6150.00', '28320.00']);
+    // 0110 COD_TIPO_CONT 2: contribution at specific rates (differentiated percentages).
+    expect(only('0110', 'C180', 'C181', 'C185')).toEqual([
+      '|0110|1|1|2||',
+      '|C180|55|10092025|10092025|BIODIESEL-B100|38260000||100000,00|',
+      '|C181|02|5101|100000,00|0,00|100000,00|6,1500|||6150,00||',
+      '|C185|02|5101|100000,00|0,00|100000,00|28,3200|||28320,00||',
+    ]);
+    expect(only('M200', 'M205', 'M210', 'M220', 'M400', 'M600', 'M605', 'M610', 'M620', 'M800')).toEqual([
+      '|M200|6150,00|0,00|0,00|6150,00|0,00|0,00|6150,00|0,00|0,00|0,00|0,00|6150,00|',
+      '|M205|08|691201|6150,00|',
+      '|M210|02|100000,00|100000,00|0,00|0,00|100000,00|6,1500|||6150,00|0,00|0,00|0,00|0,00|6150,00|',
+      '|M600|28320,00|0,00|0,00|28320,00|0,00|0,00|28320,00|0,00|0,00|0,00|0,00|28320,00|',
+      '|M605|08|585601|28320,00|',
+      '|M610|02|100000,00|100000,00|0,00|0,00|100000,00|28,3200|||28320,00|0,00|0,00|0,00|0,00|28320,00|',
+    ]);
+  });
+
+  it('with a return of R$ 10.000,00 in the month: base 90.000,00 → 5.535,00 and 25.488,00, netted at C level (no adjustment)', () => {
+    const sale = recorded('1', '2025-09-10', '20', '100000');
+    const { figures, only } = month(2025, 9, [sale], [{ returnedOn: '2025-09-20', volume: '2', value: '10000', sale }]);
+    expect([figures.pisDue.toFixed(2), figures.cofinsDue.toFixed(2)]).toEqual(['5535.00', '25488.00']);
+    expect(only('C181', 'C185', 'M210', 'M610', 'M220', 'M620')).toEqual([
+      '|C181|02|5101|90000,00|0,00|90000,00|6,1500|||5535,00||',
+      '|C185|02|5101|90000,00|0,00|90000,00|28,3200|||25488,00||',
+      '|M210|02|90000,00|90000,00|0,00|0,00|90000,00|6,1500|||5535,00|0,00|0,00|0,00|0,00|5535,00|',
+      '|M610|02|90000,00|90000,00|0,00|0,00|90000,00|28,3200|||25488,00|0,00|0,00|0,00|0,00|25488,00|',
+    ]);
+  });
+
+  it('a return of an earlier month no sale of the month covers: the M220/M620 reduction makes M200/M600 the dues', () => {
+    // August's imported sale of R$ 10.000,00 returned in September, no imported sale in September: 100.000 − 10.000 = 90.000 of base in
+    // the dues (5.535,00 / 25.488,00); C181 keeps the own sales' 100.000 (6.150,00 / 28.320,00): reductions of 615,00 and 2.832,00.
+    const august = recorded('0', '2025-08-20', '2', '10000', 'DOMESTIC', 'IMPORTED');
+    const { only } = month(2025, 9, [recorded('1', '2025-09-10', '20', '100000')], [{ returnedOn: '2025-09-20', volume: '2', value: '10000', sale: august }]);
+    expect(only('M210', 'M610').map((l) => l.split('|').slice(11, 17))).toEqual([
+      ['6150,00', '0,00', '615,00', '0,00', '0,00', '5535,00'],
+      ['28320,00', '0,00', '2832,00', '0,00', '0,00', '25488,00'],
+    ]);
+    expect(only('M220', 'M620').map((l) => l.split('|').slice(2, 5))).toEqual([['0', '615,00', '03'], ['0', '2832,00', '03']]);
+  });
+
+  it('with an export: the export CST 08 in M400/M410 and M800/M810, out of the base; R$ 100.000,00 in Brazil still 6.150,00 / 28.320,00', () => {
+    const { figures, only } = month(2025, 9, [recorded('1', '2025-09-10', '20', '100000'), recorded('2', '2025-09-15', '5', '30000', 'EXPORT')]);
+    expect([figures.pisDue.toFixed(2), figures.cofinsDue.toFixed(2)]).toEqual(['6150.00', '28320.00']);
+    expect(only('C181', 'M210', 'M400', 'M410', 'M800', 'M810')).toEqual([
+      '|C181|02|5101|100000,00|0,00|100000,00|6,1500|||6150,00||',
+      '|C181|08|7101|30000,00|0,00|||||0,00||',
+      '|M210|02|100000,00|100000,00|0,00|0,00|100000,00|6,1500|||6150,00|0,00|0,00|0,00|0,00|6150,00|',
+      '|M400|08|30000,00|||',
+      expect.stringMatching(/^\|M410\|\|30000,00\|\|NAT_REC EM ABERTO: .*exportacao/),
+      '|M800|08|30000,00|||',
+      expect.stringMatching(/^\|M810\|\|30000,00\|\|NAT_REC EM ABERTO: .*exportacao/),
+    ]);
+  });
+
+  it('April 2026, cut by the zero window on 04-07: the window reaches only the per-m³ amounts, both segments at 6,15% / 28,32%', () => {
+    // R$ 40.000,00 on 04-02 and R$ 60.000,00 on 04-20 (in the window): 100.000 × 6,15% = 6.150,00; × 28,32% = 28.320,00.
+    const { figures, only } = month(2026, 4, [recorded('1', '2026-04-02', '8', '40000'), recorded('2', '2026-04-20', '12', '60000')]);
+    expect(figures.segments.map((s) => s.from)).toEqual(['2026-04-01', '2026-04-07']);
+    expect([figures.pisDue.toFixed(2), figures.cofinsDue.toFixed(2)]).toEqual(['6150.00', '28320.00']);
+    expect(only('C180', 'C181', 'M210', 'M400')).toEqual([
+      '|C180|55|02042026|02042026|BIODIESEL-B100|38260000||40000,00|',
+      '|C181|02|5101|40000,00|0,00|40000,00|6,1500|||2460,00||',
+      '|C180|55|20042026|20042026|BIODIESEL-B100|38260000||60000,00|',
+      '|C181|02|5101|60000,00|0,00|60000,00|6,1500|||3690,00||', // not CST 06: the window is no ad valorem rate
+      '|M210|02|100000,00|100000,00|0,00|0,00|100000,00|6,1500|||6150,00|0,00|0,00|0,00|0,00|6150,00|',
+    ]);
+  });
+
+  it('cumulative incidence: COD_CONT 52, the dues in M200/M600 fields 09–12', () => {
+    const { only } = month(2025, 9, [recorded('1', '2025-09-10', '20', '100000')], [], true);
+    expect(only('0110', 'M200', 'M210', 'M610')).toEqual([
+      '|0110|2||2|9|',
+      '|M200|0,00|0,00|0,00|0,00|0,00|0,00|0,00|6150,00|0,00|0,00|6150,00|6150,00|',
+      '|M210|52|100000,00|100000,00|0,00|0,00|100000,00|6,1500|||6150,00|0,00|0,00|0,00|0,00|6150,00|',
+      '|M610|52|100000,00|100000,00|0,00|0,00|100000,00|28,3200|||28320,00|0,00|0,00|0,00|0,00|28320,00|',
+    ]);
+  });
+
+  it('the layout check refuses a wrong rate, a wrong CST or COD_CONT, and a contribution that is not base × rate', () => {
+    const { text } = month(2025, 9, [recorded('1', '2025-09-10', '20', '100000')]);
+    const check = (t: string) => efdProblems(Buffer.from(t, 'latin1'));
+    expect(check(text.replace('|M210|02|100000,00|100000,00|0,00|0,00|100000,00|6,1500|||6150,00|', '|M210|02|100000,00|100000,00|0,00|0,00|100000,00|6,1500|||6150,01|')))
+      .toEqual(expect.arrayContaining([expect.stringMatching(/\(M210\): VL_CONT_APUR is not VL_BC_CONT_AJUS × ALIQ \/ 100/)]));
+    expect(check(text.replace('|C181|02|5101|100000,00|0,00|100000,00|6,1500|||6150,00||', '|C181|02|5101|100000,00|0,00|100000,00|6,1600|||6150,00||')))
+      .toEqual(expect.arrayContaining([expect.stringMatching(/\(C181\): VL_PIS is not VL_BC × ALIQ \/ 100/), expect.stringMatching(/M210: no record for the C181 rate 6.1600 %/)]));
+    expect(check(text.replace('|M210|02|', '|M210|03|'))).toEqual(expect.arrayContaining([expect.stringMatching(/COD_CONT 03 with a percentage rate, the 0110 regime asks 02/)]));
+    expect(check(text.replace('|C185|02|', '|C185|01|'))).toEqual(expect.arrayContaining([expect.stringMatching(/CST 01 is not one of this file's/)]));
+    expect(check(text.replace('|M210|02|100000,00|100000,00|', '|M210|02|100000,00|90000,00|')))
+      .toEqual(expect.arrayContaining([expect.stringMatching(/\(M210\): VL_BC_CONT 90000,00, the C181 records of CST 02 at 6,1500 sum 100000.00/)]));
+  });
+});

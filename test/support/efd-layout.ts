@@ -5,7 +5,8 @@ import { Decimal } from '../../src/law/decimal';
  * v1.35 (18/06/2021), written from the Guia's register tables and independent of the writer: the
  * registers this system may write, each with its level, parent, occurrence and fields (type C or N,
  * size — `*` exact —, decimals, required), then the file's cross-checks (CST and COD_CONT against
- * the rates, M210 from the C-level records, M200 from the M210s, the block and file counts).
+ * the rates, M210 from the C-level records — quantity × rate per m³, base × rate / 100 ad valorem —,
+ * M200 from the M210s, the block and file counts).
  * `efdProblems` returns every problem found; an empty list is a file that passes.
  */
 
@@ -202,19 +203,31 @@ export function efdProblems(body: Buffer): string[] {
   }
 
   // Contributions: CST and COD_CONT against the rates, M210 rebuilt from the C-level records, M200 from the M210s.
+  // Table 4.3.5: 03/53 per unit of product, 02/52 differentiated percentage rates (the ad valorem regime, CST 02).
   const incidence = by('0110')[0].f[1];
   const codCont = incidence === '2' ? '53' : '03';
+  const codContAdValorem = incidence === '2' ? '52' : '02';
+  const pct = (base: string, rate: string) => num(base).times(num(rate)).div(100).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);
   for (const [c, m, total, adj, zero, zeroDetail, rev] of [['C181', 'M210', 'M200', 'M220', 'M400', 'M410', 'PIS'], ['C185', 'M610', 'M600', 'M620', 'M800', 'M810', 'COFINS']]) {
     const cLines = by(c);
     for (const l of cLines) {
-      const [cst, , , , , , q, rate, value] = l.f.slice(1);
+      const [cst, , item, desc, bc, aliq, q, rate, value] = l.f.slice(1);
       const at = `line ${l.line} (${c})`;
       if (cst === '03' && !(q && rate && num(rate).gt(0))) problems.push(`${at}: CST 03 without a quantity and a rate above zero`);
+      if (cst === '03' && (bc !== '' || aliq !== '')) problems.push(`${at}: CST 03 with a value base or a percentage rate`);
       if (cst === '06' && !(rate === '' || num(rate).isZero())) problems.push(`${at}: CST 06 with a rate above zero`);
-      if (cst === '08' && (q !== '' || rate !== '' || !num(value || '0').isZero())) problems.push(`${at}: CST 08 with a quantity, rate or contribution`);
-      if (!['03', '06', '08'].includes(cst)) problems.push(`${at}: CST ${cst} is not one of this file's (03, 06, 08)`);
+      if (cst === '08' && (q !== '' || rate !== '' || bc !== '' || aliq !== '' || !num(value || '0').isZero())) problems.push(`${at}: CST 08 with a base, rate or contribution`);
+      if (!['02', '03', '06', '08'].includes(cst)) problems.push(`${at}: CST ${cst} is not one of this file's (02, 03, 06, 08)`);
       if (cst === '03' && !num(value).eq(num(q).times(num(rate)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) problems.push(`${at}: VL_${rev} is not quantity × rate`);
+      if (cst === '02') {
+        // Differentiated percentage rates: a value base and a rate in percent, no quantity; VL = VL_BC × ALIQ / 100.
+        if (!(bc && aliq && num(aliq).gt(0)) || q !== '' || rate !== '') problems.push(`${at}: CST 02 without a value base and a percentage rate above zero, or with a quantity`);
+        else if (!num(value).eq(pct(bc, aliq))) problems.push(`${at}: VL_${rev} is not VL_BC × ALIQ / 100`);
+        if (bc && !num(bc).eq(num(item).minus(num(desc || '0')))) problems.push(`${at}: VL_BC_${rev} is not VL_ITEM − VL_DESC`);
+      }
     }
+    // One regime per month (Lei 11.116/2005, art. 4º §1º: the election governs the calendar year): never CST 02 beside CST 03.
+    if (cLines.some((x) => x.f[1] === '02') && cLines.some((x) => x.f[1] === '03')) problems.push(`${c}: CST 02 (ad valorem) and CST 03 (per m³) in one month`);
     // C181/C185: one record per CST, CFOP and rate under its C180 (the Guia: "detalhamento por CST, CFOP e Alíquotas").
     const keys = new Set<string>();
     for (const l of cLines) {
@@ -225,22 +238,37 @@ export function efdProblems(body: Buffer): string[] {
     const mLines = by(m);
     for (const l of mLines) {
       const at = `line ${l.line} (${m})`;
-      const [cod, revenue, , , , , , q, rate, apur, up, down, difer, diferAnt, per] = l.f.slice(1);
-      if (cod !== codCont) problems.push(`${at}: COD_CONT ${cod}, the 0110 regime asks ${codCont}`);
-      if (!(rate && num(rate).gt(0))) problems.push(`${at}: COD_CONT ${cod} needs a per-unit rate above zero`);
-      const same = cLines.filter((x) => x.f[1] === '03' && x.f[8] && num(x.f[8]).eq(num(rate)));
-      const sumQ = same.reduce((s, x) => s.plus(num(x.f[7])), new Decimal(0));
-      if (!sumQ.eq(num(q))) problems.push(`${at}: quantity ${q}, the ${c} records of CST 03 at ${rate} sum ${sumQ.toFixed(3)}`);
-      const sumRev = same.reduce((s, x) => s.plus(num(x.f[3])), new Decimal(0));
-      if (!sumRev.eq(num(revenue))) problems.push(`${at}: VL_REC_BRT ${revenue}, the ${c} records sum ${sumRev.toFixed(2)}`);
-      if (!num(apur).eq(num(q).times(num(rate)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) problems.push(`${at}: VL_CONT_APUR is not quantity × rate`);
+      const [cod, revenue, bc, bcUp, bcDown, bcAdj, aliq, q, rate, apur, up, down, difer, diferAnt, per] = l.f.slice(1);
+      if (aliq !== '') {
+        // Ad valorem (COD_CONT 02/52): VL_BC_CONT and VL_REC_BRT the C-level sums of CST 02 at its rate; 07 = 04 + 05 − 06; 11 = 07 × 08 / 100.
+        if (cod !== codContAdValorem) problems.push(`${at}: COD_CONT ${cod} with a percentage rate, the 0110 regime asks ${codContAdValorem}`);
+        if (!num(aliq).gt(0) || q !== '' || rate !== '') problems.push(`${at}: COD_CONT ${cod} needs a percentage rate above zero and no quantity`);
+        const same = cLines.filter((x) => x.f[1] === '02' && x.f[6] && num(x.f[6]).eq(num(aliq)));
+        const sumBc = same.reduce((s, x) => s.plus(num(x.f[5])), new Decimal(0));
+        if (!sumBc.eq(num(bc))) problems.push(`${at}: VL_BC_CONT ${bc}, the ${c} records of CST 02 at ${aliq} sum ${sumBc.toFixed(2)}`);
+        const sumRev = same.reduce((s, x) => s.plus(num(x.f[3])), new Decimal(0));
+        if (!sumRev.eq(num(revenue))) problems.push(`${at}: VL_REC_BRT ${revenue}, the ${c} records sum ${sumRev.toFixed(2)}`);
+        if (!num(bcAdj).eq(num(bc).plus(num(bcUp)).minus(num(bcDown)))) problems.push(`${at}: VL_BC_CONT_AJUS is not 04 + 05 − 06`);
+        if (!num(apur).eq(pct(bcAdj, aliq))) problems.push(`${at}: VL_CONT_APUR is not VL_BC_CONT_AJUS × ALIQ / 100`);
+      } else {
+        if (cod !== codCont) problems.push(`${at}: COD_CONT ${cod}, the 0110 regime asks ${codCont}`);
+        if (!(rate && num(rate).gt(0))) problems.push(`${at}: COD_CONT ${cod} needs a per-unit rate above zero`);
+        const same = cLines.filter((x) => x.f[1] === '03' && x.f[8] && num(x.f[8]).eq(num(rate)));
+        const sumQ = same.reduce((s, x) => s.plus(num(x.f[7])), new Decimal(0));
+        if (!sumQ.eq(num(q))) problems.push(`${at}: quantity ${q}, the ${c} records of CST 03 at ${rate} sum ${sumQ.toFixed(3)}`);
+        const sumRev = same.reduce((s, x) => s.plus(num(x.f[3])), new Decimal(0));
+        if (!sumRev.eq(num(revenue))) problems.push(`${at}: VL_REC_BRT ${revenue}, the ${c} records sum ${sumRev.toFixed(2)}`);
+        if (!num(apur).eq(num(q).times(num(rate)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) problems.push(`${at}: VL_CONT_APUR is not quantity × rate`);
+      }
       if (!num(per).eq(num(apur).plus(num(up)).minus(num(down)).minus(num(difer || '0')).plus(num(diferAnt || '0')))) problems.push(`${at}: VL_CONT_PER is not 11 + 12 − 13 − 14 + 15`);
       const adjusts = records.filter((x) => x.reg === adj && x.parent === l);
       const sumAdj = (ind: string) => adjusts.filter((x) => x.f[1] === ind).reduce((s, x) => s.plus(num(x.f[2])), new Decimal(0));
       if (!sumAdj('1').eq(num(up)) || !sumAdj('0').eq(num(down))) problems.push(`${at}: the adjustments are not its ${adj} records`);
     }
     const rates = cLines.filter((x) => x.f[1] === '03').map((x) => num(x.f[8]).toFixed(4));
-    for (const r of new Set(rates)) if (!mLines.some((l) => num(l.f[9]).toFixed(4) === r)) problems.push(`${m}: no record for the ${c} rate ${r}`);
+    for (const r of new Set(rates)) if (!mLines.some((l) => l.f[9] !== '' && num(l.f[9]).toFixed(4) === r)) problems.push(`${m}: no record for the ${c} rate ${r}`);
+    const percents = cLines.filter((x) => x.f[1] === '02' && x.f[6]).map((x) => num(x.f[6]).toFixed(4));
+    for (const r of new Set(percents)) if (!mLines.some((l) => l.f[7] !== '' && num(l.f[7]).toFixed(4) === r)) problems.push(`${m}: no record for the ${c} rate ${r} %`);
     const t = by(total)[0].f.slice(1).map(num);
     const sumM = mLines.reduce((s, l) => s.plus(num(l.f[15])), new Decimal(0));
     const [nc, , , ncDev, , , ncRec, cum, , , cumRec, all] = t;
@@ -257,7 +285,7 @@ export function efdProblems(body: Buffer): string[] {
       const kids = records.filter((x) => x.reg === zeroDetail && x.parent === z);
       if (!kids.reduce((s, x) => s.plus(num(x.f[2])), new Decimal(0)).eq(num(z.f[2]))) problems.push(`line ${z.line} (${zero}): its ${zeroDetail} records do not sum its revenue`);
     }
-    for (const cst of new Set(cLines.map((x) => x.f[1]).filter((x) => x !== '03'))) if (!by(zero).some((z) => z.f[1] === cst)) problems.push(`${zero}: no record for CST ${cst}`);
+    for (const cst of new Set(cLines.map((x) => x.f[1]).filter((x) => x !== '03' && x !== '02'))) if (!by(zero).some((z) => z.f[1] === cst)) problems.push(`${zero}: no record for CST ${cst}`);
   }
   // Credits: M100/M500 fields add up, M105/M505 carry their base, M200/M600 field 03 is the M100/M500 field 14 sum; 1100/1500 fields add up, Σ field 13 is M200/M600 field 04
   // (earlier periods), and the period's own line carries its M100/M500 field 14 in field 09 with field 13 zero.
