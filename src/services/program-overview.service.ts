@@ -400,6 +400,8 @@ function rowsOf(report: SealComplianceReport): number {
  * What the results do not carry, by grouped SQL over the items they count: the year's purchases
  * from family farming and fomento of these producers, less each one's excluded items, by
  * producer. One statement reads them once for the states, the farmers and the organizations.
+ * A return (a negative lot on its own day) lowers its state's amount, but is no purchase: it is
+ * not counted, and serves no family or organization in the year it is filed.
  */
 async function countedParts(em: EntityManager, reports: readonly SealComplianceReport[], year: number): Promise<Map<string, Pick<ProducerPart, 'states' | 'farmers' | 'organizations'>>> {
   const ids = reports.map((r) => r.producer.id);
@@ -408,12 +410,12 @@ async function countedParts(em: EntityManager, reports: readonly SealComplianceR
   // The excluded ids are anti-joined (hashed), not tested row by row against the array.
   const rows: Array<{ part: 'STATE' | 'FARMERS' | 'ORGANIZATIONS'; producer_id: string; state: string | null; region: Region | null; ibge_code: string | null; name: string | null; amount: string | null; n: string | null; ids: string | null }> = await em.query(
     `WITH counted AS MATERIALIZED (
-       SELECT p.producer_id, p.cost, p.family_farmer_id, p.organization_id, p.origin_municipality_code FROM ${COUNTED_PURCHASE} p
+       SELECT p.producer_id, p.cost, p.family_farmer_id, p.organization_id, p.origin_municipality_code, p.return_id FROM ${COUNTED_PURCHASE} p
         WHERE p.producer_id = ANY($1::bigint[]) AND p.counted_on BETWEEN $2::date AND $3::date AND p.supplier_kind = ANY($4::text[]) AND ${activeSql('p')}
           AND NOT EXISTS (SELECT 1 FROM unnest($5::bigint[]) AS e(id) WHERE e.id = p.id)),
      by_state AS (
        SELECT x.producer_id, m.state, m.region, sum(x.amount) AS amount, sum(x.n) AS n FROM (
-         SELECT c.producer_id, c.origin_municipality_code AS code, sum(c.cost) AS amount, count(*) AS n FROM counted c GROUP BY 1, 2
+         SELECT c.producer_id, c.origin_municipality_code AS code, sum(c.cost) AS amount, count(*) FILTER (WHERE c.return_id IS NULL) AS n FROM counted c GROUP BY 1, 2
          UNION ALL
          SELECT f.producer_id, f.municipality_code, sum(f.amount), count(*) FROM fomento_expense f
           WHERE f.producer_id = ANY($1::bigint[]) AND f.spent_on BETWEEN $2::date AND $3::date AND ${activeSql('f')} AND NOT EXISTS (SELECT 1 FROM unnest($6::bigint[]) AS e(id) WHERE e.id = f.id) GROUP BY 1, 2
@@ -421,9 +423,9 @@ async function countedParts(em: EntityManager, reports: readonly SealComplianceR
      farmers AS (
        SELECT c.producer_id, m.ibge_code, m.name, m.state, string_agg(DISTINCT c.family_farmer_id::text, ',') AS ids FROM counted c
          JOIN family_farmer ff ON ff.id = c.family_farmer_id JOIN municipality m ON m.ibge_code = ff.municipality_code
-        GROUP BY 1, 2, 3, 4),
+        WHERE c.return_id IS NULL GROUP BY 1, 2, 3, 4),
      organizations AS (
-       SELECT c.producer_id, string_agg(DISTINCT c.organization_id::text, ',') AS ids FROM counted c WHERE c.organization_id IS NOT NULL GROUP BY 1)
+       SELECT c.producer_id, string_agg(DISTINCT c.organization_id::text, ',') AS ids FROM counted c WHERE c.organization_id IS NOT NULL AND c.return_id IS NULL GROUP BY 1)
      SELECT 'STATE' AS part, producer_id::text, state, region, NULL AS ibge_code, NULL AS name, amount, n, NULL AS ids FROM by_state
      UNION ALL SELECT 'FARMERS', producer_id::text, state, NULL, ibge_code, name, NULL, NULL, ids FROM farmers
      UNION ALL SELECT 'ORGANIZATIONS', producer_id::text, NULL, NULL, NULL, NULL, NULL, NULL, ids FROM organizations`,

@@ -1,5 +1,5 @@
 import { startTestApi, TestApi } from '../support/api';
-import { createProducer, nfeKey, PORTO_ALEGRE, producerCnpj, RECIFE } from '../support/fixtures';
+import { createProducer, FEIRA, newCpf, nfeKey, PORTO_ALEGRE, producerCnpj, RECIFE } from '../support/fixtures';
 import { contract, setUpSeloYear } from '../support/selo-year';
 
 /**
@@ -64,4 +64,28 @@ test('a Selo year before and after a partial purchase return; a return of the ne
   expect(await figures(p, 2026)).toEqual(['100000.00', '5000.00', '5000.00', '35000.00', '0.35', '10000.00', '2']);
   // Purchase.selo still speaks of the purchase itself, not of its returns.
   expect((await api.ok(`query($id: ID!) { purchase(id: $id) { selo(asKnownOn: "${KNOWN}") { counts } } }`, { id: recife.id })).purchase.selo.counts).toBe(true);
+});
+
+test('the program\'s year: a return filed in it serves no family and is no purchase of it', async () => {
+  const p = await createProducer(api, 'Usina Devolve ao Sertão', RECIFE);
+  const cnpj = await producerCnpj(api, p);
+  const cpf = newCpf();
+  const sertanejo = (await api.ok(`mutation($i: CreateFamilyFarmerInput!) { createFamilyFarmer(input: $i) { id } }`, {
+    i: { cpf, name: 'Agricultor de Feira', municipalityCode: FEIRA, registrations: [{ kind: 'CAF', number: `CAF-${cpf}`, validFrom: '2023-01-01', validUntil: '2027-12-31' }] },
+  })).createFamilyFarmer.id;
+  const k = await contract(api, p, { farmer: sertanejo });
+  const [lot] = (await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [{
+    producerId: p, purchasedOn: '2025-04-01', feedstock: 'SOYBEAN', quantityKg: '1000', cost: '4000', supplierKind: 'FAMILY_FARMER', familyFarmerId: sertanejo,
+    originMunicipalityCode: FEIRA, contractId: k, purpose: 'BIODIESEL_FEEDSTOCK', invoiceKey: nfeKey(cnpj, 1),
+  }] })).recordPurchases;
+  await api.ok(RETURNS, { i: [{ originalKey: nfeKey(cnpj, 1), purchaseId: lot.id, returnedOn: '2026-03-01', quantity: '1000', value: '4000' }] });
+  const o = (await api.ok(`query { programOverview(year: 2026, asKnownOn: "${KNOWN}") {
+    byState { state actual count } families { familyFarmers byState { state familyFarmers } byMunicipality { name familyFarmers } } } }`)).programOverview;
+  // 2026 holds one purchase (the first test's 10.000 from Recife) and two returns of 2025 lots: the
+  // Porto Alegre one (−5.000) and this one from Feira (−4.000). Each state keeps its amount; only
+  // the purchase counts, and only its farmer (of Recife) is served.
+  expect(o.byState).toEqual([
+    { state: 'BA', actual: '-4000.00', count: 0 }, { state: 'PE', actual: '10000.00', count: 1 }, { state: 'RS', actual: '-5000.00', count: 0 },
+  ]);
+  expect(o.families).toEqual({ familyFarmers: 1, byState: [{ state: 'PE', familyFarmers: 1 }], byMunicipality: [{ name: 'Recife', familyFarmers: 1 }] });
 });

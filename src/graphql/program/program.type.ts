@@ -27,7 +27,7 @@ registerEnumType(ProgramCompliance, {
   valuesConfig: {
     COMPLIANT: { description: 'Every requirement met (status COMPLIANT).' },
     SHORT: { description: 'A requirement not met (status NOT_COMPLIANT).' },
-    NOT_DETERMINABLE: { description: 'Not yet determinable: the minimum weighted percentage is not published (Portaria MDA nº 28/2024, p. 39) and no requirement fails (status NOT_ESTABLISHED).' },
+    NOT_DETERMINABLE: { description: 'Not yet determinable: no requirement fails, and one is not established — the minimum weighted percentage is not published (Portaria MDA nº 28/2024, p. 39; status NOT_ESTABLISHED), or items await a weighting factor not published (status INCOMPLETE).' },
   },
 });
 
