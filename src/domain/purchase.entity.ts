@@ -45,6 +45,8 @@ export class Purchase {
   @Column({ name: 'invoice_item', type: 'int', nullable: true }) invoiceItem: number | null;
   /** The NF-e item's PIS/Cofins CST, for the credits it decides. */
   @Column({ name: 'pis_cofins_cst', type: 'char', length: 2, nullable: true }) pisCofinsCst: string | null;
+  /** The Cofins CST where it differs from pisCofinsCst (null: the same), each contribution's credit following its own. */
+  @Column({ name: 'cofins_cst', type: 'char', length: 2, nullable: true }) cofinsCst: string | null;
   /** ACTIVE, or CANCELLED with its NF-e: a cancelled record is kept but counted by no computation. */
   @Column({ type: 'text', default: RecordState.ACTIVE }) state: RecordState;
   /** Raised by each correction; a correction names the version it read. */

@@ -71,7 +71,7 @@ export interface ElectApportionmentInput {
 
 interface PurchaseRow {
   /** credit_on: the day the credit is taken (a return's, the day of the return); purchased_on: the acquisition's, whose rules apply. */
-  id: string; credit_on: string; purchased_on: string; feedstock: string; supplier_kind: string; cost: string | null; pis_cofins_cst: string | null;
+  id: string; credit_on: string; purchased_on: string; feedstock: string; supplier_kind: string; cost: string | null; pis_cofins_cst: string | null; cofins_cst: string | null;
   credit_supplier: CreditSupplier | null; credit_product: CreditProduct | null; icms_value: string | null; import_pis_paid: string | null;
   import_cofins_paid: string | null; cbs_value: string | null; credit_revenue_group: RevenueGroup | null;
 }
@@ -347,14 +347,14 @@ export class CreditService {
   private async purchaseCredits(producerId: string, year: number, month: number, law: LawBook, asKnownOn: IsoDate): Promise<{ purchases: PurchaseCredit[]; cbs: CbsCredit[] }> {
     // Interpretation (docs/LAW.md): the credit is the month's of acquisition (Lei 10.637/2002, art. 3º § 1º I), not of use.
     const rows: PurchaseRow[] = await this.reader.query(
-      `SELECT o.id::text AS id, to_char(o.purchased_on, 'YYYY-MM-DD') AS credit_on, to_char(o.purchased_on, 'YYYY-MM-DD') AS purchased_on, o.feedstock, o.supplier_kind, o.cost::text AS cost, o.pis_cofins_cst, o.credit_supplier,
+      `SELECT o.id::text AS id, to_char(o.purchased_on, 'YYYY-MM-DD') AS credit_on, to_char(o.purchased_on, 'YYYY-MM-DD') AS purchased_on, o.feedstock, o.supplier_kind, o.cost::text AS cost, o.pis_cofins_cst, o.cofins_cst, o.credit_supplier,
               o.credit_product, o.icms_value::text AS icms_value, o.import_pis_paid::text AS import_pis_paid, o.import_cofins_paid::text AS import_cofins_paid,
               o.cbs_value::text AS cbs_value, o.credit_revenue_group
          FROM purchase o WHERE o.producer_id = $1 AND o.purchased_on BETWEEN $2::date AND $3::date AND o.supplier_kind <> 'OWN_PRODUCTION' AND ${activeSql('o')}
        UNION ALL
        -- An active return of an active purchase reverses its share of the credit on its day, under the rules of the
        -- purchase's own day (docs/LAW.md, "Returns"): a 2026 lot returned in 2027 reverses its PIS/Cofins credit, no CBS.
-       SELECT o.id::text, to_char(r.returned_on, 'YYYY-MM-DD'), to_char(o.purchased_on, 'YYYY-MM-DD'), o.feedstock, o.supplier_kind, (-r.value)::text, o.pis_cofins_cst, o.credit_supplier, o.credit_product,
+       SELECT o.id::text, to_char(r.returned_on, 'YYYY-MM-DD'), to_char(o.purchased_on, 'YYYY-MM-DD'), o.feedstock, o.supplier_kind, (-r.value)::text, o.pis_cofins_cst, o.cofins_cst, o.credit_supplier, o.credit_product,
               (-o.icms_value * r.value / o.cost)::text, (-o.import_pis_paid * r.value / o.cost)::text, (-o.import_cofins_paid * r.value / o.cost)::text,
               (-o.cbs_value * r.value / o.cost)::text, o.credit_revenue_group
          FROM record_return r JOIN purchase o ON o.id = r.purchase_id AND ${activeSql('o')} AND o.cost > 0 AND o.supplier_kind <> 'OWN_PRODUCTION'
@@ -365,7 +365,7 @@ export class CreditService {
     const facts = rows.map((r) => ({ r, supplier: r.credit_supplier ?? supplierOfKind(r.supplier_kind), product: r.credit_product ?? productOfFeedstock(r.feedstock) }));
     return {
       purchases: facts.map(({ r, supplier, product }) => purchaseCredit({
-        purchaseId: r.id, purchasedOn: r.purchased_on, on: r.credit_on, supplier, product, cst: r.pis_cofins_cst, cost: dec(r.cost), icms: dec(r.icms_value),
+        purchaseId: r.id, purchasedOn: r.purchased_on, on: r.credit_on, supplier, product, cst: r.pis_cofins_cst, cofinsCst: r.cofins_cst, cost: dec(r.cost), icms: dec(r.icms_value),
         importPisPaid: dec(r.import_pis_paid), importCofinsPaid: dec(r.import_cofins_paid), allocatedTo: r.credit_revenue_group,
       }, law, asKnownOn)),
       cbs: facts.filter(({ r }) => r.purchased_on >= CBS_FROM)

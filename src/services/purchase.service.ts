@@ -40,6 +40,8 @@ export interface RecordPurchaseInput {
   /** Read from an NF-e: the item's number and its PIS/Cofins CST. */
   invoiceItem?: number | null;
   pisCofinsCst?: string | null;
+  /** The Cofins CST where it differs from pisCofinsCst; null or absent: the same. */
+  cofinsCst?: string | null;
   creditSupplier?: CreditSupplier | null;
   creditProduct?: CreditProduct | null;
   icmsValue?: Decimal | null;
@@ -230,6 +232,8 @@ export class PurchaseService {
   static creditFacts(input: RecordPurchaseInput, at: string, cost: Decimal | null) {
     const cst = input.pisCofinsCst ?? null;
     if (cst !== null && !/^[0-9]{2}$/.test(cst)) throw new BadInputError(`${at}.pisCofinsCst`, message('input.unknownValue', { what: 'pisCofinsCst', value: cst }));
+    const cofinsCst = input.cofinsCst ?? null;
+    if (cofinsCst !== null && !/^[0-9]{2}$/.test(cofinsCst)) throw new BadInputError(`${at}.cofinsCst`, message('input.unknownValue', { what: 'cofinsCst', value: cofinsCst }));
     const amount = (value: Decimal | null | undefined, field: string) => {
       if (value == null) return null;
       if (value.isNegative()) throw new BadInputError(`${at}.${field}`, message('law.nonNegativeDecimal', { key: field }));
@@ -238,6 +242,8 @@ export class PurchaseService {
     const icmsValue = amount(input.icmsValue, 'icmsValue');
     if (icmsValue && cost && icmsValue.gt(cost)) throw new BadInputError(`${at}.icmsValue`, message('law.nonNegativeDecimal', { key: 'cost - icmsValue' }));
     return {
+      // Kept only where it differs: the same CST on both is the one pisCofinsCst.
+      cofinsCst: cofinsCst === cst ? null : cofinsCst,
       creditSupplier: input.creditSupplier ?? null, creditProduct: input.creditProduct ?? null, icmsValue,
       importPisPaid: amount(input.importPisPaid, 'importPisPaid'), importCofinsPaid: amount(input.importCofinsPaid, 'importCofinsPaid'),
       cbsValue: amount(input.cbsValue, 'cbsValue'), creditRevenueGroup: input.creditRevenueGroup ?? null,

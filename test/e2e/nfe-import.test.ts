@@ -236,6 +236,31 @@ test('a company\'s note: its CNPJ is a legal entity and its ICMS comes off the c
   expect(await credit()).toEqual({ purchaseId: row.id, status: 'CREDIT', base: '7500.00', pis: '123.75', cofins: '570.00' });
 });
 
+// Lei 10.637/2002 and Lei 10.833/2003, each art. 3º § 2º II: each contribution's credit follows the CST of its own group.
+// Soy oil from a company, 10.000,00 with ICMS 0 (exempt group), PIS CST 01 and COFINS CST 06:
+// PIS 10.000 × 1,65% = 165,00; Cofins none (zero rate) = 0,00. Both CSTs 01: 165,00 / 760,00 as before.
+test('an item of PIS CST 01 and COFINS CST 06 credits PIS 165,00 and no Cofins; the same CST on both is unchanged', async () => {
+  const company = newCnpj();
+  const note = (n: number, cofins: string) => {
+    const key = nfeKey(company, n);
+    return { key, xml: Buffer.from(fixture('cooperative-note.xml').toString().replaceAll(KEYS.coop, key).replaceAll('60701190000104', company)
+      .replace('<NCM>12019000</NCM>', '<NCM>15071000</NCM>').replace('Soja em grao', 'Oleo de soja bruto').replace('<vProd>7500.00</vProd>', '<vProd>10000.00</vProd>')
+      .replace('<PIS><PISOutr><CST>70</CST>', '<PIS><PISOutr><CST>01</CST>').replace('<COFINS><COFINSOutr><CST>70</CST>', `<COFINS><COFINSOutr><CST>${cofins}</CST>`)
+      .replace('<imposto>', '<imposto><ICMS><ICMS40><orig>0</orig><CST>40</CST></ICMS40></ICMS>')) };
+  };
+  const [split, same] = [note(3021, '06'), note(3022, '01')];
+  for (const n of [split, same]) expect((await upload(n.xml)).import).toMatchObject({ purchases: 1, written: true, problems: [] });
+  const rows = await api.db.dataSource.query(`SELECT id::text, invoice_key AS key, pis_cofins_cst AS pis, cofins_cst AS cofins FROM purchase WHERE invoice_key = ANY($1)`, [[split.key, same.key]]);
+  const of = (key: string) => rows.find((r: { key: string }) => r.key === key);
+  expect([of(split.key).pis, of(split.key).cofins, of(same.key).pis, of(same.key).cofins]).toEqual(['01', '06', '01', null]);
+  const credits = (await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 3) { credits { purchases { purchaseId status reason base pis cofins } } } }`, { p: own }))
+    .taxPeriod.credits.purchases;
+  const credit = (key: string) => credits.find((c: { purchaseId: string }) => c.purchaseId === of(key).id);
+  expect(credit(split.key)).toEqual({ purchaseId: of(split.key).id, status: 'CREDIT', reason: 'COFINS_SUPPLIER_ZERO_RATE', base: '10000.00', pis: '165.00', cofins: '0.00' });
+  expect(credit(same.key)).toEqual({ purchaseId: of(same.key).id, status: 'CREDIT', reason: null, base: '10000.00', pis: '165.00', cofins: '760.00' });
+  for (const n of [split, same]) await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: n.key });
+});
+
 test('a note of 2027 with the IBS/CBS group (NT 2025.002): the item\'s vCBS is recorded and is the purchase\'s CBS credit (LC 214/2025, art. 47)', async () => {
   const key = nfeKey('60701190000104', 3012, '2701');
   const IBSCBS = '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>7500.00</vBC><gIBSUF><pIBSUF>0.1000</pIBSUF><vIBSUF>7.50</vIBSUF></gIBSUF>'

@@ -520,6 +520,23 @@ test('three purchases of R$ 1.000,30 credit 49,51 / 228,07, and the EFD agrees w
   ]);
 });
 
+// Lei 10.637/2002 and Lei 10.833/2003, each art. 3º § 2º II: each contribution's credit follows its own CST.
+// 10.000,00 net of ICMS 0 under PIS CST 01 / Cofins CST 06: PIS 10.000 × 1,65% = 165,00; Cofins 0,00 (zero rate).
+test('recordPurchases with PIS CST 01 and cofinsCst 06 credits PIS 165,00 and no Cofins; the same CST on both is unchanged', async () => {
+  const id = await producer();
+  await record([{ ...methanol(id, '2026-03-02'), cost: '10000', cofinsCst: '06' }, { ...methanol(id, '2026-03-03'), cost: '10000', cofinsCst: '01' }], []);
+  const rows = await api.db.dataSource.query(`SELECT pis_cofins_cst AS pis, cofins_cst AS cofins FROM purchase WHERE producer_id = $1 ORDER BY purchased_on`, [id]);
+  // The same CST on both is kept once.
+  expect(rows).toEqual([{ pis: '01', cofins: '06' }, { pis: '01', cofins: null }]);
+  const mar = await month(id, 2026, 3);
+  expect(mar.credits.purchases.map((p: any) => [p.status, p.reason, p.pis, p.cofins])).toEqual([
+    ['CREDIT', 'COFINS_SUPPLIER_ZERO_RATE', '165.00', '0.00'], ['CREDIT', null, '165.00', '760.00'],
+  ]);
+  expect(mar.balances.map((b: any) => [b.tax, b.remaining])).toEqual([['PIS', '330.00'], ['COFINS', '760.00']]);
+  const bad = await api.gql(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [{ ...methanol(id, '2026-03-04'), cofinsCst: '6' }] });
+  expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[0].cofinsCst' });
+});
+
 // Lei 12.865/2013, art. 31 (the revenue of the sales) and docs/LAW.md "Returns" (a return of a sale reduces the revenue of its month):
 // October exports 500.000, November 1.000.000, and on 20/11 100.000 of the October sale comes back → November's base is 900.000:
 // at a share of 0,27, PIS 900.000 × 0,27 × 1,65% = 4.009,50 and Cofins × 7,6% = 18.468,00.

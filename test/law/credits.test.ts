@@ -92,6 +92,20 @@ describe('the credit of one purchase', () => {
     expect(purchaseCredit(purchase({ cst: '04', product: CreditProduct.INPUT }), shipped, asKnownOn).status).toBe(CreditStatus.NO_CREDIT);
   });
 
+  // Lei 10.637/2002 and Lei 10.833/2003, each art. 3º § 2º II: each contribution follows its own CST.
+  // PIS 01 / Cofins 06 on 10.000,00 net of ICMS 0: PIS 10.000 × 1,65% = 165,00; Cofins none (zero rate) = 0,00.
+  test('PIS CST 01 with Cofins CST 06: the PIS credit 165,00, no Cofins credit; the same CST on both is unchanged', () => {
+    const split = purchaseCredit(purchase({ cst: '01', cofinsCst: '06', cost: d('10000') }), shipped, asKnownOn);
+    expect([split.status, split.reason, split.pis!.toFixed(2), split.cofins!.toFixed(2), split.cofinsRate!.toFixed()]).toEqual([CreditStatus.CREDIT, 'COFINS_SUPPLIER_ZERO_RATE', '165.00', '0.00', '0']);
+    const other = purchaseCredit(purchase({ cst: '06', cofinsCst: '01', cost: d('10000') }), shipped, asKnownOn);
+    expect([other.reason, other.pis!.toFixed(2), other.cofins!.toFixed(2)]).toEqual(['PIS_SUPPLIER_ZERO_RATE', '0.00', '760.00']);
+    expect(purchaseCredit(purchase({ cst: '06', cofinsCst: '07', cost: d('10000') }), shipped, asKnownOn)).toMatchObject({ status: CreditStatus.NO_CREDIT, reason: 'SUPPLIER_ZERO_RATE' });
+    for (const same of [{ cofinsCst: '01' }, { cofinsCst: null }, {}]) {
+      const c = purchaseCredit(purchase({ cst: '01', cost: d('10000'), ...same }), shipped, asKnownOn);
+      expect([c.reason, c.pis!.toFixed(2), c.cofins!.toFixed(2)]).toEqual([null, '165.00', '760.00']);
+    }
+  });
+
   test('an import credits the contributions actually paid (COD_CRED x08); imported B100 for resale awaits its choice', () => {
     const imp = purchaseCredit(purchase({ supplier: CreditSupplier.ABROAD, product: CreditProduct.INPUT, cst: null, importPisPaid: d('2100'), importCofinsPaid: d('9650') }), shipped, asKnownOn);
     expect([imp.status, imp.kind, imp.pis!.toFixed(2), imp.cofins!.toFixed(2)]).toEqual([CreditStatus.CREDIT, 'IMPORT', '2100.00', '9650.00']);

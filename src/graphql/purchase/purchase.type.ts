@@ -22,6 +22,7 @@ export class PurchaseType {
   @Field(() => String, { nullable: true, description: 'The NF-e access key of the document that records it, if given: cancelDocument with this key cancels it.' }) invoiceKey: string | null;
   @Field(() => Int, { nullable: true, description: 'The item\'s number in its NF-e (nItem), for a purchase imported from the note.' }) invoiceItem: number | null;
   @Field(() => String, { nullable: true, description: 'The NF-e item\'s PIS/Cofins CST (tax situation code), for a purchase imported from the note.' }) pisCofinsCst: string | null;
+  @Field(() => String, { nullable: true, description: 'The supplier\'s Cofins CST where it differs from pisCofinsCst; null: the same.' }) cofinsCst: string | null;
   @Field(() => CreditSupplier, { nullable: true, description: 'Who sold, for the credit, as recorded (Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 3º I); null: taken from supplierKind where it says, else the credit awaits it.' }) creditSupplier: CreditSupplier | null;
   @Field(() => CreditProduct, { nullable: true, description: 'What was bought, for the credit, as recorded; null: taken from the feedstock where it says.' }) creditProduct: CreditProduct | null;
   @Money() @Field(() => DecimalScalar, { nullable: true, description: 'ICMS included in the cost, excluded from the credit\'s base (art. 3º § 2º III); null: not recorded.' }) icmsValue: Decimal | null;

@@ -83,6 +83,7 @@ export class CorrectPurchaseInput {
   @Field(() => PurchasePurpose, { nullable: true, description: 'Raw material for biodiesel or another product.' }) purpose?: PurchasePurpose;
   @Field(() => String, { nullable: true, description: 'The NF-e access key of the note that documents the lot.' }) invoiceKey?: string | null;
   @Field(() => String, { nullable: true, description: 'The supplier\'s PIS/Cofins CST on the document, as in recordPurchases.' }) pisCofinsCst?: string | null;
+  @Field(() => String, { nullable: true, description: 'The supplier\'s Cofins CST where it differs from pisCofinsCst, as in recordPurchases.' }) cofinsCst?: string | null;
   @Field(() => CreditSupplier, { nullable: true, description: 'Who sold, for the credit, as in recordPurchases.' }) creditSupplier?: CreditSupplier | null;
   @Field(() => CreditProduct, { nullable: true, description: 'What was bought, for the credit, as in recordPurchases.' }) creditProduct?: CreditProduct | null;
   @Field(() => DecimalScalar, { nullable: true, description: 'ICMS in the cost, excluded from the credit\'s base, as in recordPurchases.' }) icmsValue?: Decimal | null;

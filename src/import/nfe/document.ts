@@ -12,8 +12,10 @@ export interface NfeItem {
   unit: string;
   quantity: string;
   value: string;
-  /** The PIS/Cofins CST of the item (imposto/PIS/…/CST), read for the credits it decides. */
+  /** The PIS/Pasep CST of the item (imposto/PIS/…/CST), read for the credits it decides. */
   pisCofinsCst: string | null;
+  /** The Cofins CST of the item (imposto/COFINS/…/CST): the Cofins credit follows it, not the PIS/Pasep CST. */
+  cofinsCst: string | null;
   /** The item's ICMS (imposto/ICMS/…/vICMS; 0 when its group states none), excluded from the credit's base (Lei 10.637/2002, art. 3º § 2º III); null without an ICMS group. */
   icmsValue: string | null;
   /** The item's CBS (imposto/IBSCBS/gIBSCBS/gCBS/vCBS, NT 2025.002), read for the credit of LC 214/2025, art. 47. */
@@ -122,6 +124,7 @@ export function parseNfe(bytes: Buffer): NfeDocument {
     const number = Number(nItem);
     const prod = det.prod ?? {};
     const pis = det.imposto?.PIS ? Object.values(det.imposto.PIS)[0] as Record<string, unknown> : undefined;
+    const cofins = det.imposto?.COFINS ? Object.values(det.imposto.COFINS)[0] as Record<string, unknown> : undefined;
     const di = Array.isArray(prod.DI) ? prod.DI[0] : prod.DI;
     const cbs = det.imposto?.IBSCBS?.gIBSCBS?.gCBS?.vCBS;
     const icms = det.imposto?.ICMS ? Object.values(det.imposto.ICMS)[0] as Record<string, unknown> | undefined : undefined;
@@ -130,6 +133,7 @@ export function parseNfe(bytes: Buffer): NfeDocument {
       code: text0(prod.cProd), description: text0(prod.xProd), ncm: text0(prod.NCM), cfop: text0(prod.CFOP),
       unit: text0(prod.uCom).toUpperCase(), quantity: decimalText(prod.qCom, 'qCom', number), value: decimalText(prod.vProd, 'vProd', number),
       pisCofinsCst: pis?.CST === undefined ? null : String(pis.CST),
+      cofinsCst: cofins?.CST === undefined ? null : String(cofins.CST),
       icmsValue: icms === undefined ? null : icms.vICMS === undefined ? '0' : decimalText(icms.vICMS, 'vICMS', number),
       cbsValue: cbs === undefined ? null : decimalText(cbs, 'vCBS', number),
       declaration: di ? { number: text0(di.nDI), clearedOn: di.dDesemb ? text0(di.dDesemb).slice(0, 10) : null } : null,

@@ -267,12 +267,15 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       if (wide) { problems.push(at(item.number, wide)); continue; }
       if (!other.municipalityCode) { problems.push(at(item.number, message('nfe.noMunicipality'))); continue; }
       const supplier = supplierOf(other.document, other.name, farmers, organizations);
+      const cst = (text: string | null) => (text !== null && /^\d{2}$/.test(text) ? text : null);
+      const [pisCst, cofinsCst] = [cst(item.pisCofinsCst), cst(item.cofinsCst)];
       if ('key' in supplier) { problems.push(at(item.number, supplier as Message)); continue; }
       planned.purchases.push({
         input: {
           producerId, purchasedOn: d.issuedOn, feedstock, quantityKg: kg, cost: new Decimal(item.value), ...supplier,
           originMunicipalityCode: other.municipalityCode, invoiceKey: d.key, invoiceItem: item.number, supplierDocument: other.document,
-          pisCofinsCst: item.pisCofinsCst && /^\d{2}$/.test(item.pisCofinsCst) ? item.pisCofinsCst : null,
+          // Each contribution's credit follows its own CST: the Cofins one is kept where it differs.
+          pisCofinsCst: pisCst, cofinsCst: cofinsCst === pisCst ? null : cofinsCst,
           icmsValue: item.icmsValue === null ? null : new Decimal(item.icmsValue),
           cbsValue: item.cbsValue === null ? null : new Decimal(item.cbsValue),
         },

@@ -1,5 +1,5 @@
 import { IsoDate } from '../dates';
-import { toCentavos } from '../decimal';
+import { toCentavos, ZERO } from '../decimal';
 import { CreditChoice, LawBook } from '../law-book';
 import { CreditKind, CreditProduct, CreditStatus, CreditSupplier, PurchaseCredit, PurchaseCreditFacts } from './types';
 
@@ -42,19 +42,34 @@ export function purchaseCredit(f: PurchaseCreditFacts, law: LawBook, asKnownOn: 
     return none(CreditStatus.NO_CREDIT, 'SUSPENDED_IN_NATURA', 'Lei 12.546/2011, art. 47-A; IN RFB 1.514/2014, art. 3º; Lei 10.637/2002, art. 3º § 2º II');
   }
   if (f.cst === null) return none(CreditStatus.AWAITING_FACT, 'CST_NOT_RECORDED', BASIC_BASIS, 'pisCofinsCst');
-  const monophasicInput = f.cst === '04' && f.product === CreditProduct.FUEL_INPUT;
-  if (!TAXED_CST.has(f.cst) && !monophasicInput) {
-    return none(CreditStatus.NO_CREDIT, UNTAXED_CST[f.cst] ?? 'SUPPLIER_NOT_TAXED', 'Lei 10.637/2002, art. 3º § 2º II; Lei 10.833/2003, art. 3º § 2º II');
+  // Each contribution follows its own CST (Lei 10.637/2002 and Lei 10.833/2003, each art. 3º § 2º II):
+  // a PIS/Pasep sale subject to payment says nothing of the Cofins on the same item.
+  const cofinsCst = f.cofinsCst ?? f.cst;
+  const pisUntaxed = untaxedReason(f.cst, f.product);
+  const cofinsUntaxed = untaxedReason(cofinsCst, f.product);
+  if (pisUntaxed !== null && cofinsUntaxed !== null) {
+    return none(CreditStatus.NO_CREDIT, pisUntaxed, 'Lei 10.637/2002, art. 3º § 2º II; Lei 10.833/2003, art. 3º § 2º II');
   }
   if (f.cost === null) return none(CreditStatus.AWAITING_FACT, 'COST_NOT_RECORDED', BASIC_BASIS, 'cost');
   if (f.icms === null) return none(CreditStatus.AWAITING_FACT, 'ICMS_NOT_RECORDED', BASIC_BASIS, 'icmsValue');
   const base = f.cost.minus(f.icms);
+  const monophasicInput = (f.cst === '04' || cofinsCst === '04') && f.product === CreditProduct.FUEL_INPUT;
   const legalBasis = monophasicInput ? `${BASIC_BASIS}; single-phase input at the general rates (Lei 10.833/2003, art. 3º I b)` : BASIC_BASIS;
+  // The contribution whose CST gives no credit is credited at a rate of zero: its M500/M100 line stays empty.
+  const pisRate = pisUntaxed === null ? rates.value.pis : ZERO;
+  const cofinsRate = cofinsUntaxed === null ? rates.value.cofins : ZERO;
+  const reason = pisUntaxed !== null ? `PIS_${pisUntaxed}` : cofinsUntaxed !== null ? `COFINS_${cofinsUntaxed}` : null;
   return {
-    purchaseId: f.purchaseId, on: f.on ?? f.purchasedOn, purchasedOn: f.purchasedOn, status: CreditStatus.CREDIT, kind: CreditKind.BASIC, reason: null, awaiting: null, base,
-    pisRate: rates.value.pis, cofinsRate: rates.value.cofins, pis: toCentavos(base.times(rates.value.pis)), cofins: toCentavos(base.times(rates.value.cofins)),
+    purchaseId: f.purchaseId, on: f.on ?? f.purchasedOn, purchasedOn: f.purchasedOn, status: CreditStatus.CREDIT, kind: CreditKind.BASIC, reason, awaiting: null, base,
+    pisRate, cofinsRate, pis: toCentavos(base.times(pisRate)), cofins: toCentavos(base.times(cofinsRate)),
     natBcCred: natureOf(f.product), allocatedTo: f.allocatedTo, legalBasis: `${legalBasis}; rates: ${rates.legalBasis}`,
   };
+}
+
+/** Null when the supplier's CST gives the basic credit; else why not (CST 04 only for a single-phase input, rule 6). */
+function untaxedReason(cst: string, product: CreditProduct | null): string | null {
+  if (TAXED_CST.has(cst) || (cst === '04' && product === CreditProduct.FUEL_INPUT)) return null;
+  return UNTAXED_CST[cst] ?? 'SUPPLIER_NOT_TAXED';
 }
 
 /** NAT_BC_CRED (table 4.3.7): 01 goods bought for resale (B100 for resale, CFOP x102), 02 goods used as inputs. */

@@ -65,8 +65,10 @@ export interface PurchaseCreditFacts {
   on?: IsoDate;
   supplier: CreditSupplier | null;
   product: CreditProduct | null;
-  /** Tables 4.3.3/4.3.4. */
+  /** The supplier's PIS/Pasep CST, and its Cofins CST unless `cofinsCst` says otherwise (tables 4.3.3/4.3.4). */
   cst: string | null;
+  /** The supplier's Cofins CST where it differs from `cst`; null or absent: the same. */
+  cofinsCst?: string | null;
   cost: Decimal | null;
   /** Excluded from the base (Lei 10.637/2002, art. 3º § 2º III). */
   icms: Decimal | null;
