@@ -113,6 +113,7 @@ export const en = {
   'nfe.itemTwice': 'this item of the note is in the upload twice: it is recorded once',
   'nfe.returnRecorded': 'this return note is already recorded (return {{id}})',
   'nfe.rawMaterialOut': 'raw material leaving the producer is not a purchase',
+  'nfe.exitCstOnEntry': 'PIS/Cofins CST {{cst}} is an exit code (01–49), which the producer\'s own entry note cannot carry: it states the entry CST (50–56, 60–67, 70–75, 98, 99)',
   'nfe.unitNotWeight': 'unit {{unit}} is not a weight (KG, T, SC of 60 kg)',
   'nfe.noMunicipality': 'the supplier\'s address has no municipality (cMun)',
   'nfe.farmerUnknown': 'CPF {{cpf}} is not a registered family farmer (createFamilyFarmer first)',

@@ -109,6 +109,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.itemTwice': 'este item da nota está duas vezes no envio: é registrado uma só vez',
   'nfe.returnRecorded': 'esta nota de devolução já está registrada (devolução {{id}})',
   'nfe.rawMaterialOut': 'matéria-prima que sai do produtor não é compra',
+  'nfe.exitCstOnEntry': 'o CST {{cst}} de PIS/Cofins é de saída (01–49), que a nota de entrada do próprio produtor não pode trazer: ela informa o CST de entrada (50–56, 60–67, 70–75, 98, 99)',
   'nfe.unitNotWeight': 'a unidade {{unit}} não é de peso (KG, T, SC de 60 kg)',
   'nfe.noMunicipality': 'o endereço do fornecedor não tem município (cMun)',
   'nfe.farmerUnknown': 'o CPF {{cpf}} não é de um agricultor familiar cadastrado (createFamilyFarmer antes)',

@@ -261,6 +261,40 @@ test('an item of PIS CST 01 and COFINS CST 06 credits PIS 165,00 and no Cofins; 
   for (const n of [split, same]) await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: n.key });
 });
 
+// The producer's own entry note (tpNF 0, a company as dest) states the buyer's entry CST (table 4.3.4 of the Guia):
+// soy oil of 5.000,00 with ICMS 0. 50 → the right to credit: 5.000 × 1,65% = 82,50, × 7,6% = 380,00 (Lei 10.637/2002,
+// art. 3º II); 73 → an acquisition at zero rate, no credit (art. 3º § 2º II); 70 → without the right to credit; 60 →
+// a presumed credit, which no note computes; 01 → an exit code, refused. From a natural person no CST gives credit (§ 3º I).
+test('the producer\'s own entry note: entry CST 50 credits, 70–75 none with the reason, 60–67 no basic credit, an exit CST refused', async () => {
+  const company = newCnpj();
+  const note = (n: number, cst: string, dest = `<CNPJ>${company}</CNPJ><xNome>Oleos SA</xNome>`) => {
+    const key = nfeKey(P, n);
+    return { key, xml: Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<CPF>11144477735</CPF><xNome>Joao Pereira</xNome>', dest)
+      .replaceAll('<NCM>12019000</NCM>', '<NCM>15071000</NCM>').replaceAll('<NCM>12060090</NCM>', '<NCM>15071000</NCM>').replaceAll('<CST>73</CST>', `<CST>${cst}</CST>`)
+      .replaceAll('<imposto>', '<imposto><ICMS><ICMS40><orig>0</orig><CST>40</CST></ICMS40></ICMS>')) };
+  };
+  const cases = [note(3031, '50'), note(3032, '73'), note(3033, '70'), note(3034, '60'), note(3035, '50', '<CPF>11144477735</CPF><xNome>Joao Pereira</xNome>')];
+  for (const c of cases) expect((await upload(c.xml)).import).toMatchObject({ purchases: 2, written: true, problems: [] });
+  const exit = note(3036, '01');
+  const refused = await upload(exit.xml);
+  expect([refused.status, refused.error?.problems?.map((p) => [p.item, p.messageKey])]).toEqual([400, [[1, 'nfe.exitCstOnEntry'], [2, 'nfe.exitCstOnEntry']]]);
+  expect(refused.error?.problems?.[0].reason).toBe('PIS/Cofins CST 01 is an exit code (01–49), which the producer\'s own entry note cannot carry: it states the entry CST (50–56, 60–67, 70–75, 98, 99)');
+  expect(await purchases(exit.key)).toEqual([]);
+  const credits = (await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 3) { credits { purchases { purchaseId status reason pis cofins } } } }`, { p: own }))
+    .taxPeriod.credits.purchases;
+  const firstOf = async (key: string) => {
+    const [row] = await api.db.dataSource.query(`SELECT id::text, pis_cofins_cst AS cst FROM purchase WHERE invoice_key = $1 AND invoice_item = 1`, [key]);
+    const c = credits.find((x: { purchaseId: string }) => x.purchaseId === row.id);
+    return [row.cst, c.status, c.reason, c.pis, c.cofins];
+  };
+  expect(await firstOf(cases[0].key)).toEqual(['50', 'CREDIT', null, '82.50', '380.00']);
+  expect(await firstOf(cases[1].key)).toEqual(['73', 'NO_CREDIT', 'SUPPLIER_ZERO_RATE', null, null]);
+  expect(await firstOf(cases[2].key)).toEqual(['70', 'NO_CREDIT', 'ACQUISITION_WITHOUT_CREDIT', null, null]);
+  expect(await firstOf(cases[3].key)).toEqual(['60', 'NO_CREDIT', 'PRESUMED_CREDIT_NOT_FROM_NOTE', null, null]);
+  expect(await firstOf(cases[4].key)).toEqual(['50', 'NO_CREDIT', 'NATURAL_PERSON_SUPPLIER', null, null]);
+  for (const c of cases) await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: c.key });
+});
+
 test('a note of 2027 with the IBS/CBS group (NT 2025.002): the item\'s vCBS is recorded and is the purchase\'s CBS credit (LC 214/2025, art. 47)', async () => {
   const key = nfeKey('60701190000104', 3012, '2701');
   const IBSCBS = '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>7500.00</vBC><gIBSUF><pIBSUF>0.1000</pIBSUF><vIBSUF>7.50</vIBSUF></gIBSUF>'

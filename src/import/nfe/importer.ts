@@ -269,6 +269,9 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       const supplier = supplierOf(other.document, other.name, farmers, organizations);
       const cst = (text: string | null) => (text !== null && /^\d{2}$/.test(text) ? text : null);
       const [pisCst, cofinsCst] = [cst(item.pisCofinsCst), cst(item.cofinsCst)];
+      // The producer's own entry note states the buyer's entry CST (table 4.3.4, 50–99), recorded as it is: an exit CST there cannot be right.
+      const exitCst = issued ? [pisCst, cofinsCst].find((c): c is string => c !== null && Number(c) < 50) : undefined;
+      if (exitCst !== undefined) { problems.push(at(item.number, message('nfe.exitCstOnEntry', { cst: exitCst }))); continue; }
       if ('key' in supplier) { problems.push(at(item.number, supplier as Message)); continue; }
       planned.purchases.push({
         input: {

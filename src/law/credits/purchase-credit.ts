@@ -6,7 +6,18 @@ import { CreditKind, CreditProduct, CreditStatus, CreditSupplier, PurchaseCredit
 /** Supplier CSTs whose sale was subject to payment (tables 4.3.3/4.3.4; Lei 10.637/2002, art. 3º § 2º II). */
 const TAXED_CST = new Set(['01', '02', '03', '05']);
 /** Supplier CSTs of a sale not subject to payment: zero rate, exempt, not subject, suspended. */
-const UNTAXED_CST: Record<string, string> = { '06': 'SUPPLIER_ZERO_RATE', '07': 'SUPPLIER_EXEMPT', '08': 'SUPPLIER_NOT_SUBJECT', '09': 'SUPPLIER_SUSPENDED' };
+const UNTAXED_CST: Record<string, string> = {
+  '06': 'SUPPLIER_ZERO_RATE', '07': 'SUPPLIER_EXEMPT', '08': 'SUPPLIER_NOT_SUBJECT', '09': 'SUPPLIER_SUSPENDED',
+  // The buyer's entry CSTs of an acquisition without the right to credit (table 4.3.4), as the producer's own entry note states them.
+  '70': 'ACQUISITION_WITHOUT_CREDIT', '71': 'SUPPLIER_EXEMPT', '72': 'SUPPLIER_SUSPENDED', '73': 'SUPPLIER_ZERO_RATE', '74': 'SUPPLIER_NOT_SUBJECT', '75': 'ACQUISITION_BY_SUBSTITUTION',
+};
+/**
+ * Interpretation (docs/LAW.md; table 4.3.4 of the Guia, secondary): the entry CSTs 50–56 of the producer's own
+ * entry note say the acquisition gives the right to credit, as the supplier's 01 would; 60–67 are presumed
+ * credits, which a note does not compute.
+ */
+const ENTRY_CREDIT_CST = /^5[0-6]$/;
+const ENTRY_PRESUMED_CST = /^6[0-7]$/;
 
 const BASIC_BASIS = 'Lei 10.637/2002, art. 3º II, § 1º I, § 2º III; Lei 10.833/2003, art. 3º II, § 1º I';
 const PIS_COFINS_END: IsoDate = '2026-12-31';
@@ -68,7 +79,8 @@ export function purchaseCredit(f: PurchaseCreditFacts, law: LawBook, asKnownOn: 
 
 /** Null when the supplier's CST gives the basic credit; else why not (CST 04 only for a single-phase input, rule 6). */
 function untaxedReason(cst: string, product: CreditProduct | null): string | null {
-  if (TAXED_CST.has(cst) || (cst === '04' && product === CreditProduct.FUEL_INPUT)) return null;
+  if (TAXED_CST.has(cst) || ENTRY_CREDIT_CST.test(cst) || (cst === '04' && product === CreditProduct.FUEL_INPUT)) return null;
+  if (ENTRY_PRESUMED_CST.test(cst)) return 'PRESUMED_CREDIT_NOT_FROM_NOTE';
   return UNTAXED_CST[cst] ?? 'SUPPLIER_NOT_TAXED';
 }
 
