@@ -108,6 +108,7 @@ export const en = {
   'nfe.unitNotVolume': 'unit {{unit}} is neither m³ nor litres',
   'nfe.noDeclaration': 'a foreign entry of biodiesel without its import declaration (prod/DI: nDI, dDesemb)',
   'nfe.biodieselNotSale': 'biodiesel received is neither a sale of the producer nor an import (CFOP 3xxx)',
+  'nfe.exitNotSale': 'biodiesel leaving under CFOP {{cfop}} is no sale (a transfer, deposit, bonus or other exit): no revenue is recorded; a sale is CFOP 5101/5102, 5401/5403/5405, 5651–5656, 5501/5502, their 6xxx, or an export 7101/7102/7651/7654/7667',
   'nfe.notFeedstock': 'NCM {{ncm}} ({{description}}) is neither a feedstock nor biodiesel',
   'nfe.itemRecorded': 'this item of the note is already recorded, as purchase {{id}}',
   'nfe.itemTwice': 'this item of the note is in the upload twice: it is recorded once',

@@ -104,6 +104,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.unitNotVolume': 'a unidade {{unit}} não é m³ nem litros',
   'nfe.noDeclaration': 'entrada de biodiesel do exterior sem a declaração de importação (prod/DI: nDI, dDesemb)',
   'nfe.biodieselNotSale': 'biodiesel recebido não é venda do produtor nem importação (CFOP 3xxx)',
+  'nfe.exitNotSale': 'biodiesel que sai sob o CFOP {{cfop}} não é venda (transferência, depósito, bonificação ou outra saída): nenhuma receita é registrada; venda é o CFOP 5101/5102, 5401/5403/5405, 5651–5656, 5501/5502, seus 6xxx, ou a exportação 7101/7102/7651/7654/7667',
   'nfe.notFeedstock': 'o NCM {{ncm}} ({{description}}) não é matéria-prima nem biodiesel',
   'nfe.itemRecorded': 'este item da nota já está registrado, como a compra {{id}}',
   'nfe.itemTwice': 'este item da nota está duas vezes no envio: é registrado uma só vez',

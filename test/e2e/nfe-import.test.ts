@@ -25,6 +25,11 @@ const KEYS = {
   return: '26260411222333000181550010000002051016233950',
 };
 const fixture = (name: string) => readFileSync(join(__dirname, '..', 'fixtures', 'nfe', name));
+/** The fixture `name` under `key`: the key's fields (Ajuste SINIEF 07/2005) written into its ide too, as an issuer's note has them. */
+const rekeyed = (name: string, from: string, key: string) => fixture(name).toString().replaceAll(from, key)
+  .replace(/<cUF>\d+<\/cUF>/, `<cUF>${key.slice(0, 2)}</cUF>`).replace(/<serie>\d+<\/serie>/, `<serie>${Number(key.slice(22, 25))}</serie>`)
+  .replace(/<nNF>\d+<\/nNF>/, `<nNF>${Number(key.slice(25, 34))}</nNF>`).replace(/<tpEmis>\d<\/tpEmis>/, `<tpEmis>${key[34]}</tpEmis>`)
+  .replace(/<cNF>\d+<\/cNF>/, `<cNF>${key.slice(35, 43)}</cNF>`).replace(/<cDV>\d<\/cDV>/, `<cDV>${key[43]}</cDV>`);
 let farmer: string;
 let farmer2: string;
 let coop: string;
@@ -534,4 +539,31 @@ test('an item whose nItem is no item number (1 to 990) is that item\'s problem, 
   expect([partial.status, partial.import?.purchases, (partial.import?.problems as Array<{ messageKey: string }>).map((p) => p.messageKey)]).toEqual([200, 1, ['nfe.badItemNumber']]);
   expect((await purchases(key)).map((p: { item: number }) => p.item)).toEqual([1]);
   await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});
+
+test('an exit of biodiesel is a sale only under a sale CFOP: a transfer, other exit, deposit or bonus is its item\'s problem, naming the CFOP', async () => {
+  // The sale (10 m³, R$ 60.000) under another CFOP each time. CFOP table (Ajuste SINIEF 07/2001):
+  // 5152/6152 transfer between establishments, 5949/6949 other exit, 5905/6905 deposit, 5910/6910 bonus — no sale, no revenue.
+  const note = (n: number, cfop: string) => {
+    const key = nfeKey(P, n);
+    return { key, xml: Buffer.from(rekeyed('sale.xml', KEYS.sale, key).replace('<CFOP>5651</CFOP>', `<CFOP>${cfop}</CFOP>`)) };
+  };
+  let n = 5100;
+  for (const cfop of ['5152', '6152', '5949', '6949', '5905', '6905', '5910', '6910']) {
+    const { key, xml } = note(n++, cfop);
+    const refused = await upload(xml);
+    expect([refused.status, refused.error?.problems?.map((p) => [p.key, p.item, p.messageKey, p.reason.includes(`CFOP ${cfop} is no sale`)])]).toEqual([400, [[key, 1, 'nfe.exitNotSale', true]]]);
+    // Not silently skipped with partial=items either: reported, and nothing recorded.
+    const partial = await upload(xml, '&partial=items');
+    expect([partial.import?.sales, (partial.import?.problems as Array<{ messageKey: string }>).map((p) => p.messageKey)]).toEqual([0, ['nfe.exitNotSale']]);
+    expect(await sales(key)).toEqual([]);
+  }
+  // Sales of own production and of goods bought, within the UF and to another, and the exports.
+  for (const [cfop, market] of [['5101', 'DOMESTIC'], ['5102', 'DOMESTIC'], ['6101', 'DOMESTIC'], ['6102', 'DOMESTIC'], ['5401', 'DOMESTIC'], ['5405', 'DOMESTIC'],
+    ['5651', 'DOMESTIC'], ['6652', 'DOMESTIC'], ['7101', 'EXPORT'], ['7102', 'EXPORT'], ['7651', 'EXPORT']]) {
+    const { key, xml } = note(n++, cfop);
+    expect((await upload(xml)).import).toMatchObject({ sales: 1, written: true });
+    expect(await sales(key)).toEqual([{ on: '2026-03-20', m3: '10', revenue: '60000', market, state: 'ACTIVE' }]);
+    await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+  }
 });

@@ -55,6 +55,25 @@ function describe(p: NfeProblem): Message {
 /** Biodiesel (B100), NCM 3826.00.00. */
 const BIODIESEL_NCM = '38260000';
 
+/**
+ * The exit CFOPs of a sale of biodiesel (CFOP table, Convênio s/nº de 1970 with Ajuste SINIEF
+ * 07/2001; docs/LAW.md, "NF-e exits"): of own production (5101, 5401, 5651–5653) or of goods
+ * bought (5102, 5403, 5405, 5654–5656), 6xxx the same to another UF, 5667/6667 fuel to a final
+ * consumer elsewhere; 7xxx the exports. Any other exit (transfer 5152/5658, deposit 5905, bonus
+ * 5910, other 5949…) is no sale and no revenue: refused, never silently skipped.
+ */
+const DOMESTIC_SALE_CFOPS = new Set(['101', '102', '401', '403', '405', '651', '652', '653', '654', '655', '656', '667'].flatMap((c) => [`5${c}`, `6${c}`]));
+const EXPORT_SALE_CFOPS = new Set(['7101', '7102', '7651', '7654', '7667']);
+/** Sales to a trading company "com fim específico de exportação": the CFOP table's 5501/5502 and 6501/6502. */
+const INDIRECT_EXPORT_CFOPS = new Set(['5501', '5502', '6501', '6502']);
+
+/** The market of a sale of biodiesel under `cfop`; null when the CFOP is no sale. */
+export function saleMarketOf(cfop: string): Market | null {
+  if (EXPORT_SALE_CFOPS.has(cfop)) return Market.EXPORT;
+  if (DOMESTIC_SALE_CFOPS.has(cfop) || INDIRECT_EXPORT_CFOPS.has(cfop)) return Market.DOMESTIC;
+  return null;
+}
+
 /** By NCM (TIPI), longest prefix first; "other seeds" (1207.99) by description. */
 const NCM_FEEDSTOCK: Array<[string, Feedstock]> = [
   ['120730', Feedstock.CASTOR_BEAN], ['120710', Feedstock.PALM], ['12072', Feedstock.COTTONSEED], ['1201', Feedstock.SOYBEAN],
@@ -243,7 +262,8 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
     // A sale sums its note's items: with one unread it would be short (as with an item of no volume).
     if (d.badItemNumbers.length > 0 && issued && d.direction === '1') continue;
     if (d.purpose === '4') { planReturns(d, at, planned, problems); continue; }
-    const biodiesel = d.items.filter((i) => i.ncm === BIODIESEL_NCM);
+    // Only the items sold make the sale; an exit of another CFOP is its item's problem (above).
+    const biodiesel = d.items.filter((i) => i.ncm === BIODIESEL_NCM && saleMarketOf(i.cfop) !== null);
     for (const item of d.items) {
       if (item.ncm === BIODIESEL_NCM) {
         if (issued && d.direction === '0' && item.cfop.startsWith('3')) {
@@ -255,6 +275,8 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
           planned.imports.push({ input: { producerId, clearedOn: item.declaration.clearedOn, volumeM3: volume, declarationNumber: item.declaration.number, invoiceKey: d.key }, at: at(item.number) });
         } else if (!issued || d.direction !== '1') {
           problems.push(at(item.number, message('nfe.biodieselNotSale')));
+        } else if (saleMarketOf(item.cfop) === null) {
+          problems.push(at(item.number, message('nfe.exitNotSale', { cfop: item.cfop })));
         }
         continue;
       }
@@ -292,7 +314,7 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       if (bad) { problems.push(at(bad.number, message('nfe.unitNotVolume', { unit: bad.unit }))); continue; }
       const wideAt = biodiesel.findIndex((item, i) => outOfBounds(item, volumes[i]!, 'm³') !== null);
       if (wideAt >= 0) { problems.push(at(biodiesel[wideAt].number, outOfBounds(biodiesel[wideAt], volumes[wideAt]!, 'm³')!)); continue; }
-      const exported = biodiesel.map((i) => i.cfop.startsWith('7'));
+      const exported = biodiesel.map((i) => saleMarketOf(i.cfop) === Market.EXPORT);
       if (new Set(exported).size > 1) { problems.push(at(biodiesel[0].number, message('nfe.mixedExport'))); continue; }
       planned.sales.push({
         input: {
