@@ -567,3 +567,17 @@ test('an exit of biodiesel is a sale only under a sale CFOP: a transfer, other e
     await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
   }
 });
+
+test('a sale "com fim específico de exportação" (CFOP 5501/5502/6501/6502) is export revenue: no PIS/Cofins in its month', async () => {
+  // Lei 10.637/2002, art. 5º III, and Lei 10.833/2003, art. 6º III: revenue of sales to a trading company with the
+  // specific purpose of export bears no contribution. May 2026 holds only these sales: 4 × 10 m³, R$ 60.000 each.
+  let n = 5200;
+  for (const cfop of ['5501', '5502', '6501', '6502']) {
+    const key = nfeKey(P, n++, '2605');
+    const xml = Buffer.from(rekeyed('sale.xml', KEYS.sale, key).replaceAll('2026-03-20', '2026-05-20').replace('<CFOP>5651</CFOP>', `<CFOP>${cfop}</CFOP>`));
+    expect((await upload(xml)).import).toMatchObject({ sales: 1, written: true });
+    expect(await sales(key)).toEqual([{ on: '2026-05-20', m3: '10', revenue: '60000', market: 'EXPORT', state: 'ACTIVE' }]);
+  }
+  const month = (await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 5) { exportedVolumeM3 domesticVolumeM3 importedVolumeM3 pisDue cofinsDue } }`, { p: own })).taxPeriod;
+  expect(month).toEqual({ exportedVolumeM3: '40.000', domesticVolumeM3: '0.000', importedVolumeM3: '0.000', pisDue: '0.00', cofinsDue: '0.00' });
+});

@@ -64,13 +64,17 @@ const BIODIESEL_NCM = '38260000';
  */
 const DOMESTIC_SALE_CFOPS = new Set(['101', '102', '401', '403', '405', '651', '652', '653', '654', '655', '656', '667'].flatMap((c) => [`5${c}`, `6${c}`]));
 const EXPORT_SALE_CFOPS = new Set(['7101', '7102', '7651', '7654', '7667']);
-/** Sales to a trading company "com fim específico de exportação": the CFOP table's 5501/5502 and 6501/6502. */
+/**
+ * Sales to a trading company "com fim específico de exportação" (CFOP 5501/5502, 6501/6502): export
+ * revenue, no contribution, the credits kept (Lei 10.637/2002, art. 5º III; Lei 10.833/2003, art.
+ * 6º III). The sale model has no "indirect export": they are EXPORT.
+ */
 const INDIRECT_EXPORT_CFOPS = new Set(['5501', '5502', '6501', '6502']);
 
 /** The market of a sale of biodiesel under `cfop`; null when the CFOP is no sale. */
 export function saleMarketOf(cfop: string): Market | null {
-  if (EXPORT_SALE_CFOPS.has(cfop)) return Market.EXPORT;
-  if (DOMESTIC_SALE_CFOPS.has(cfop) || INDIRECT_EXPORT_CFOPS.has(cfop)) return Market.DOMESTIC;
+  if (EXPORT_SALE_CFOPS.has(cfop) || INDIRECT_EXPORT_CFOPS.has(cfop)) return Market.EXPORT;
+  if (DOMESTIC_SALE_CFOPS.has(cfop)) return Market.DOMESTIC;
   return null;
 }
 
