@@ -93,6 +93,7 @@ export const en = {
   'nfe.malformed': 'malformed XML: {{detail}} (line {{line}})',
   'nfe.notNfe': 'neither an nfeProc nor a procEventoNFe',
   'nfe.badNumber': 'item {{item}}: {{field}} "{{value}}" is not a number as an NF-e writes it (digits, a point before the decimals; at most 15 digits before it and 10 after)',
+  'nfe.discountOverValue': 'item {{item}}: the discount vDesc {{discount}} is more than the value vProd {{value}}',
   'nfe.badItemNumber': 'item (det) {{position}}: nItem "{{value}}" is not an item number (an integer from 1 to 990)',
   'nfe.quantityOutOfBounds': 'qCom {{quantity}} {{unit}} is {{converted}} {{to}}, wider than a number is taken (at most 15 digits before the point and 10 after)',
   'nfe.tooDeep': 'elements nested more than {{max}} deep, which an NF-e never is: refused',

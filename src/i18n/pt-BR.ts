@@ -89,6 +89,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.malformed': 'XML malformado: {{detail}} (linha {{line}})',
   'nfe.notNfe': 'não é um nfeProc nem um procEventoNFe',
   'nfe.badNumber': 'item {{item}}: {{field}} "{{value}}" não é um número como a NF-e o escreve (algarismos, ponto antes das casas decimais; no máximo 15 algarismos antes dele e 10 depois)',
+  'nfe.discountOverValue': 'item {{item}}: o desconto vDesc {{discount}} é maior que o valor vProd {{value}}',
   'nfe.badItemNumber': 'item (det) {{position}}: nItem "{{value}}" não é um número de item (inteiro de 1 a 990)',
   'nfe.quantityOutOfBounds': 'qCom {{quantity}} {{unit}} são {{converted}} {{to}}, mais largo que um número aceito (no máximo 15 dígitos antes do ponto e 10 depois)',
   'nfe.tooDeep': 'elementos aninhados a mais de {{max}} níveis, o que uma NF-e nunca tem: recusado',

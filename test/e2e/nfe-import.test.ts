@@ -581,3 +581,32 @@ test('a sale "com fim específico de exportação" (CFOP 5501/5502/6501/6502) is
   const month = (await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 5) { exportedVolumeM3 domesticVolumeM3 importedVolumeM3 pisDue cofinsDue } }`, { p: own })).taxPeriod;
   expect(month).toEqual({ exportedVolumeM3: '40.000', domesticVolumeM3: '0.000', importedVolumeM3: '0.000', pisDue: '0.00', cofinsDue: '0.00' });
 });
+
+test('an unconditional discount (vDesc) comes off a sale\'s revenue, a return\'s value and a purchase\'s cost', async () => {
+  const desc = (xml: string, value: string) => Buffer.from(xml.replace('</qTrib></prod>', `</qTrib><vDesc>${value}</vDesc></prod>`));
+  // Lei 10.637/2002 and Lei 10.833/2003, art. 1º § 3º V a: unconditional discounts are not revenue. 60.000 − 5.000 = 55.000.
+  const saleKey = nfeKey(P, 5300);
+  expect((await upload(desc(rekeyed('sale.xml', KEYS.sale, saleKey), '5000.00'))).import).toMatchObject({ sales: 1, written: true });
+  expect(await sales(saleKey)).toEqual([{ on: '2026-03-20', m3: '10', revenue: '55000', market: 'DOMESTIC', state: 'ACTIVE' }]);
+  // Its return (finNFe 4) of 2 m³, vProd 12.000 with vDesc 1.000: the revenue given back is 11.000.
+  const backKey = nfeKey(P, 5301, '2604');
+  const back = rekeyed('return-note.xml', KEYS.return, backKey).replace(`<refNFe>${KEYS.sale}</refNFe>`, `<refNFe>${saleKey}</refNFe>`);
+  expect((await upload(desc(back, '1000.00'))).import).toMatchObject({ returns: 1, written: true });
+  expect((await api.db.dataSource.query('SELECT value::text FROM record_return WHERE invoice_key = $1', [backKey]))[0].value).toBe('11000');
+  // A company's soybean oil, vProd 10.000 with vDesc 1.000 and ICMS 12% of 9.000 = 1.080: cost 9.000; the credit's
+  // base 9.000 − 1.080 = 7.920 (Lei 10.637/2002, art. 3º § 2º III): × 1,65% = 130,68; × 7,6% = 601,92.
+  const company = newCnpj();
+  const key = nfeKey(company, 5302);
+  const ICMS = '<ICMS><ICMS00><orig>0</orig><CST>00</CST><modBC>3</modBC><vBC>9000.00</vBC><pICMS>12.00</pICMS><vICMS>1080.00</vICMS></ICMS00></ICMS>';
+  const oil = rekeyed('cooperative-note.xml', KEYS.coop, key).replaceAll('60701190000104', company).replace('<NCM>12019000</NCM>', '<NCM>15071000</NCM>')
+    .replace('<vProd>7500.00</vProd>', '<vProd>10000.00</vProd>').replaceAll('<CST>70</CST>', '<CST>01</CST>').replace('<imposto>', `<imposto>${ICMS}`);
+  expect((await upload(desc(oil, '1000.00'))).import).toMatchObject({ purchases: 1, written: true });
+  const [row] = await api.db.dataSource.query('SELECT id::text, cost::text FROM purchase WHERE invoice_key = $1', [key]);
+  expect(row.cost).toBe('9000');
+  const month = await api.ok(`query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 3) { credits { purchases { purchaseId base pis cofins } } } }`, { p: own });
+  expect(month.taxPeriod.credits.purchases.find((c: { purchaseId: string }) => c.purchaseId === row.id)).toEqual({ purchaseId: row.id, base: '7920.00', pis: '130.68', cofins: '601.92' });
+  // A discount past the value is no NF-e's: the file's problem, nothing written.
+  const over = await upload(desc(rekeyed('sale.xml', KEYS.sale, nfeKey(P, 5303)), '60000.01'));
+  expect([over.status, over.error?.problems?.[0].messageKey]).toEqual([400, 'nfe.discountOverValue']);
+  for (const k of [backKey, saleKey, key]) await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k });
+});

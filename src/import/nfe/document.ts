@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { message, Message, translate } from '../../i18n';
-import { outOfInputBounds } from '../../law/decimal';
+import { Decimal, outOfInputBounds } from '../../law/decimal';
 
 /** One item (det) of an NF-e, as the layout writes it (MOC 4.00). */
 export interface NfeItem {
@@ -22,6 +22,8 @@ export interface NfeItem {
   cbsValue: string | null;
   /** An import's declaration (prod/DI): its number and clearance date. */
   declaration: { number: string; clearedOn: string | null } | null;
+  /** The item's unconditional discount (prod/vDesc; 0 without one), off its value (docs/LAW.md, "NF-e values"). */
+  discount: string;
 }
 
 export interface NfeParty { document: string | null; foreign: boolean; name: string; municipalityCode: string | null }
@@ -137,6 +139,7 @@ export function parseNfe(bytes: Buffer): NfeDocument {
       icmsValue: icms === undefined ? null : icms.vICMS === undefined ? '0' : decimalText(icms.vICMS, 'vICMS', number),
       cbsValue: cbs === undefined ? null : decimalText(cbs, 'vCBS', number),
       declaration: di ? { number: text0(di.nDI), clearedOn: di.dDesemb ? text0(di.dDesemb).slice(0, 10) : null } : null,
+      discount: discountOf(prod.vDesc, prod.vProd, number),
     }];
   });
   return {
@@ -165,6 +168,14 @@ function party(node: XmlNode, address: XmlNode): NfeParty {
     name: text0(node?.xNome),
     municipalityCode: address?.cMun === undefined ? null : text0(address.cMun),
   };
+}
+
+/** An item's vDesc; one past its vProd would make a value below zero, which no NF-e states. */
+function discountOf(vDesc: unknown, vProd: unknown, item: number): string {
+  if (vDesc === undefined) return '0';
+  const discount = decimalText(vDesc, 'vDesc', item);
+  if (new Decimal(discount).gt(decimalText(vProd, 'vProd', item))) throw new NfeFileError(message('nfe.discountOverValue', { item, discount, value: text0(vProd) }));
+  return discount;
 }
 
 /** The layout's decimals (TDec_1104v, TDec_1302): digits, a point before the decimals; else the file is not an NF-e. */

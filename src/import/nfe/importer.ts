@@ -95,6 +95,15 @@ export function feedstockOf(item: NfeItem): Feedstock | null {
   return null;
 }
 
+/**
+ * The item's value less its unconditional discount (vProd − vDesc): the revenue of a sale (Lei
+ * 10.637/2002 and Lei 10.833/2003, art. 1º § 3º V a), the value of a return and a purchase's cost.
+ * Freight, insurance and other charges (vFrete, vSeg, vOutro) are not added (docs/LAW.md).
+ */
+export function netValue(item: NfeItem): Decimal {
+  return new Decimal(item.value).minus(item.discount);
+}
+
 /** SC is the 60 kg sack. */
 function kilograms(item: NfeItem): Decimal | null {
   const q = new Decimal(item.quantity);
@@ -301,7 +310,7 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       if ('key' in supplier) { problems.push(at(item.number, supplier as Message)); continue; }
       planned.purchases.push({
         input: {
-          producerId, purchasedOn: d.issuedOn, feedstock, quantityKg: kg, cost: new Decimal(item.value), ...supplier,
+          producerId, purchasedOn: d.issuedOn, feedstock, quantityKg: kg, cost: netValue(item), ...supplier,
           originMunicipalityCode: other.municipalityCode, invoiceKey: d.key, invoiceItem: item.number, supplierDocument: other.document,
           // Each contribution's credit follows its own CST: the Cofins one is kept where it differs.
           pisCofinsCst: pisCst, cofinsCst: cofinsCst === pisCst ? null : cofinsCst,
@@ -323,7 +332,7 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       planned.sales.push({
         input: {
           producerId, soldOn: d.issuedOn, volumeM3: volumes.reduce((a, v) => a!.plus(v!), new Decimal(0))!,
-          revenue: biodiesel.reduce((a, i) => a.plus(i.value), new Decimal(0)), market: exported[0] ? Market.EXPORT : Market.DOMESTIC, invoiceKey: d.key,
+          revenue: biodiesel.reduce((a, i) => a.plus(netValue(i)), new Decimal(0)), market: exported[0] ? Market.EXPORT : Market.DOMESTIC, invoiceKey: d.key,
         },
         at: at(biodiesel[0].number),
       });
@@ -402,7 +411,7 @@ function planReturns(d: NfeNote, at: (item: number | null, reason?: Message) => 
       if (!volume) { problems.push(at(item.number, message('nfe.unitNotVolume', { unit: item.unit }))); continue; }
       const wide = outOfBounds(item, volume, 'm³');
       if (wide) { problems.push(at(item.number, wide)); continue; }
-      planned.returns.push({ input: { originalKey, saleId: `key:${originalKey}`, returnedOn: d.issuedOn, quantity: volume, value: new Decimal(item.value), invoiceKey: d.key }, at: at(item.number) });
+      planned.returns.push({ input: { originalKey, saleId: `key:${originalKey}`, returnedOn: d.issuedOn, quantity: volume, value: netValue(item), invoiceKey: d.key }, at: at(item.number) });
       continue;
     }
     const feedstock = feedstockOf(item);
@@ -410,6 +419,6 @@ function planReturns(d: NfeNote, at: (item: number | null, reason?: Message) => 
     if (feedstock === null || !kg) { problems.push(at(item.number, message('nfe.returnNoMatch', { ncm: item.ncm, unit: item.unit }))); continue; }
     const wide = outOfBounds(item, kg, 'kg');
     if (wide) { problems.push(at(item.number, wide)); continue; }
-    planned.returns.push({ input: { originalKey, purchaseId: `key:${originalKey}:${feedstock}`, returnedOn: d.issuedOn, quantity: kg, value: new Decimal(item.value), invoiceKey: d.key }, at: at(item.number) });
+    planned.returns.push({ input: { originalKey, purchaseId: `key:${originalKey}:${feedstock}`, returnedOn: d.issuedOn, quantity: kg, value: netValue(item), invoiceKey: d.key }, at: at(item.number) });
   }
 }
