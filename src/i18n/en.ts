@@ -106,6 +106,7 @@ export const en = {
   'nfe.issuerNotProducer': 'the key names the producer as issuer, but the note\'s issuer (emit) is another',
   'nfe.issuerNotKey': 'the key\'s issuer {{keyIssuer}} is not the note\'s issuer (emit) {{issuer}}',
   'nfe.notProducers': 'the note names neither the producer\'s CNPJ nor one of its establishments as issuer or recipient',
+  'nfe.thirdPartyEntry': 'an entry note (tpNF 0) issued by {{issuer}}, not by the producer: it records goods its issuer received, not a purchase of the producer',
   'nfe.unitNotVolume': 'unit {{unit}} is neither m³ nor litres',
   'nfe.noDeclaration': 'a foreign entry of biodiesel without its import declaration (prod/DI: nDI, dDesemb)',
   'nfe.biodieselNotSale': 'biodiesel received is neither a sale of the producer nor an import (CFOP 3xxx)',

@@ -102,6 +102,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.issuerNotProducer': 'a chave indica o produtor como emitente, mas o emitente da nota (emit) é outro',
   'nfe.issuerNotKey': 'o emitente da chave {{keyIssuer}} não é o emitente da nota (emit) {{issuer}}',
   'nfe.notProducers': 'a nota não indica o CNPJ do produtor nem um de seus estabelecimentos como emitente ou destinatário',
+  'nfe.thirdPartyEntry': 'nota de entrada (tpNF 0) emitida por {{issuer}}, não pelo produtor: registra mercadoria recebida pelo emitente, não compra do produtor',
   'nfe.unitNotVolume': 'a unidade {{unit}} não é m³ nem litros',
   'nfe.noDeclaration': 'entrada de biodiesel do exterior sem a declaração de importação (prod/DI: nDI, dDesemb)',
   'nfe.biodieselNotSale': 'biodiesel recebido não é venda do produtor nem importação (CFOP 3xxx)',

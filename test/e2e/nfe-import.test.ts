@@ -610,3 +610,14 @@ test('an unconditional discount (vDesc) comes off a sale\'s revenue, a return\'s
   expect([over.status, over.error?.problems?.[0].messageKey]).toEqual([400, 'nfe.discountOverValue']);
   for (const k of [backKey, saleKey, key]) await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k });
 });
+
+test('a third party\'s entry note (tpNF 0) naming the producer as recipient is no purchase: that note\'s problem', async () => {
+  // The cooperative's note turned into an entry (tpNF 0, CFOP 1102): the cooperative received the soybean.
+  const key = nfeKey('60701190000104', 5400);
+  const xml = Buffer.from(rekeyed('cooperative-note.xml', KEYS.coop, key).replace('<tpNF>1</tpNF>', '<tpNF>0</tpNF>').replace('<CFOP>5102</CFOP>', '<CFOP>1102</CFOP>'));
+  const refused = await upload(xml);
+  expect([refused.status, refused.error?.problems]).toEqual([400, [{ file: 'upload.xml', key, item: null, messageKey: 'nfe.thirdPartyEntry',
+    reason: 'an entry note (tpNF 0) issued by 60701190000104, not by the producer: it records goods its issuer received, not a purchase of the producer' }]]);
+  expect((await upload(xml, '&partial=items')).import).toMatchObject({ purchases: 0 });
+  expect(await purchases(key)).toEqual([]);
+});

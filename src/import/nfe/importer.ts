@@ -269,6 +269,8 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
     if (issued && !own.has(keyDocument(d.issuer.document))) { problems.push(at(null, message('nfe.issuerNotProducer'))); continue; }
     if (!issued && keyDocument(d.issuer.document) !== nfeKeyIssuer(d.key)) { problems.push(at(null, message('nfe.issuerNotKey', { keyIssuer: nfeKeyIssuer(d.key), issuer: d.issuer.document ?? '—' }))); continue; }
     if (!issued && !own.has(keyDocument(d.recipient.document))) { problems.push(at(null, message('nfe.notProducers'))); continue; }
+    // A third party's entry note (tpNF 0) records what its issuer received: not goods the producer bought.
+    if (!issued && d.direction === '0') { problems.push(at(null, message('nfe.thirdPartyEntry', { issuer: d.issuer.document ?? '—' }))); continue; }
     // The other party: the recipient of an exit note, the sender in an entry note the producer issued.
     const other = issued ? d.recipient : d.issuer;
     for (const bad of d.badItemNumbers) problems.push(at(null, message('nfe.badItemNumber', bad)));
