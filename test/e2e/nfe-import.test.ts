@@ -621,3 +621,30 @@ test('a third party\'s entry note (tpNF 0) naming the producer as recipient is n
   expect((await upload(xml, '&partial=items')).import).toMatchObject({ purchases: 0 });
   expect(await purchases(key)).toEqual([]);
 });
+
+test('a note of no legal effect is that note\'s problem: homologation (tpAmb 2), use denied or any cStat but 100/150, no protocol', async () => {
+  const note = (n: number) => { const key = nfeKey(P, n); return { key, xml: rekeyed('sale.xml', KEYS.sale, key) }; };
+  let n = 5500;
+  const refused = async (xml: string, key: string, messageKey: string, reason: string) => {
+    const answer = await upload(Buffer.from(xml));
+    expect([answer.status, answer.error?.problems]).toEqual([400, [{ file: 'upload.xml', key, item: null, messageKey, reason }]]);
+    expect(await sales(key)).toEqual([]);
+  };
+  // tpAmb 2: a test note of SEFAZ's homologation environment.
+  let { key, xml } = note(n++);
+  await refused(xml.replace('<tpAmb>1</tpAmb>', '<tpAmb>2</tpAmb>'), key, 'nfe.homologation', 'a note of the homologation (test) environment (tpAmb 2), of no legal effect: only tpAmb 1 is read');
+  // cStat 302, use denied (and 110, 301, any status but an authorization).
+  for (const cStat of ['302', '110', '301']) {
+    ({ key, xml } = note(n++));
+    await refused(xml.replace('<cStat>100</cStat>', `<cStat>${cStat}</cStat>`), key, 'nfe.notAuthorized', `the note is not authorized (protocol cStat ${cStat}; only 100 or 150 authorize its use): of no legal effect`);
+  }
+  // A bare NFe, the protocol stripped: whether SEFAZ authorized it is not known.
+  ({ key, xml } = note(n++));
+  const bare = xml.replace(/<\/?nfeProc[^>]*>/g, '').replace(/<protNFe[\s\S]*<\/protNFe>/, '');
+  expect(bare).toMatch(/^<\?xml[^>]*>\s*<NFe /);
+  await refused(bare, key, 'nfe.noProtocol', 'a note without its authorization protocol (send the nfeProc with protNFe, as SEFAZ authorized it): not read');
+  // cStat 150, authorized out of time: a note like any other.
+  ({ key, xml } = note(n++));
+  expect((await upload(Buffer.from(xml.replace('<cStat>100</cStat>', '<cStat>150</cStat>')))).import).toMatchObject({ sales: 1, written: true });
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});

@@ -41,7 +41,10 @@ export interface NfeNote {
   referenced: string[];
   items: NfeItem[];
   /** The items (det) whose nItem is no item number: each that item's problem, the item not read. */
-  badItemNumbers: Array<{ position: number; value: string }>;
+  badItemNumbers: Array<{ position: number; value: string }>;  /** ide/tpAmb: 1 production, 2 homologation (a test note, of no legal effect). */
+  environment: string;
+  /** The authorization protocol's status (nfeProc/protNFe/infProt/cStat); null for a bare NFe with none. */
+  protocolStatus: string | null;
 }
 
 export interface NfeCancellation { type: 'cancellation'; key: string; eventType: string }
@@ -152,6 +155,8 @@ export function parseNfe(bytes: Buffer): NfeDocument {
     referenced: (ide.NFref ?? []).map((r: XmlNode) => text0(r.refNFe)).filter((k: string) => k !== ''),
     items,
     badItemNumbers,
+    environment: text0(ide.tpAmb),
+    protocolStatus: root.nfeProc?.protNFe?.infProt?.cStat === undefined ? null : text0(root.nfeProc.protNFe.infProt.cStat),
   };
 }
 

@@ -52,6 +52,9 @@ function describe(p: NfeProblem): Message {
   return p.item === null ? message('nfe.inNote', { file: p.file, key: p.key, reason: p.reason }) : message('nfe.atItem', { file: p.file, key: p.key, item: p.item, reason: p.reason });
 }
 
+/** The protocol's cStat of a note authorized: 100, or 150 authorized out of time (MOC 4.00). */
+const AUTHORIZED = new Set(['100', '150']);
+
 /** Biodiesel (B100), NCM 3826.00.00. */
 const BIODIESEL_NCM = '38260000';
 
@@ -265,6 +268,11 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       planned.cancellations.push({ key: d.key, at: at(null) });
       continue;
     }
+    // Only an authorized note has legal effect (MOC 4.00: cStat 100, or 150 authorized late); a
+    // test note (tpAmb 2) or a bare NFe with no protocol documents no operation (docs/LAW.md).
+    if (d.environment !== '1') { problems.push(at(null, message('nfe.homologation', { tpAmb: d.environment || '—' }))); continue; }
+    if (d.protocolStatus === null) { problems.push(at(null, message('nfe.noProtocol'))); continue; }
+    if (!AUTHORIZED.has(d.protocolStatus)) { problems.push(at(null, message('nfe.notAuthorized', { cStat: d.protocolStatus }))); continue; }
     const issued = own.has(nfeKeyIssuer(d.key));
     if (issued && !own.has(keyDocument(d.issuer.document))) { problems.push(at(null, message('nfe.issuerNotProducer'))); continue; }
     if (!issued && keyDocument(d.issuer.document) !== nfeKeyIssuer(d.key)) { problems.push(at(null, message('nfe.issuerNotKey', { keyIssuer: nfeKeyIssuer(d.key), issuer: d.issuer.document ?? '—' }))); continue; }
