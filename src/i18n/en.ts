@@ -106,6 +106,7 @@ export const en = {
   'nfe.keyModel': 'the access key is not a valid NF-e key (model is not 55)',
   'nfe.keyDigit': 'the access key is not a valid NF-e key (check digit)',
   'nfe.notCancellation': 'event {{event}} is not a cancellation (110111): not read',
+  'nfe.eventNotRegistered': 'the cancellation event was not registered by SEFAZ (retEvento cStat {{cStat}}; only 135 or 155 register it): it cancels nothing',
   'nfe.issuerNotProducer': 'the key names the producer as issuer, but the note\'s issuer (emit) is another',
   'nfe.issuerNotKey': 'the key\'s issuer {{keyIssuer}} is not the note\'s issuer (emit) {{issuer}}',
   'nfe.notProducers': 'the note names neither the producer\'s CNPJ nor one of its establishments as issuer or recipient',

@@ -102,6 +102,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.keyModel': 'a chave de acesso não é uma chave de NF-e válida (o modelo não é 55)',
   'nfe.keyDigit': 'a chave de acesso não é uma chave de NF-e válida (dígito verificador)',
   'nfe.notCancellation': 'o evento {{event}} não é um cancelamento (110111): não lido',
+  'nfe.eventNotRegistered': 'o evento de cancelamento não foi registrado pela SEFAZ (cStat do retEvento {{cStat}}; só 135 ou 155 o registram): não cancela nada',
   'nfe.issuerNotProducer': 'a chave indica o produtor como emitente, mas o emitente da nota (emit) é outro',
   'nfe.issuerNotKey': 'o emitente da chave {{keyIssuer}} não é o emitente da nota (emit) {{issuer}}',
   'nfe.notProducers': 'a nota não indica o CNPJ do produtor nem um de seus estabelecimentos como emitente ou destinatário',

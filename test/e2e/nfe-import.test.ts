@@ -648,3 +648,17 @@ test('a note of no legal effect is that note\'s problem: homologation (tpAmb 2),
   expect((await upload(Buffer.from(xml.replace('<cStat>100</cStat>', '<cStat>150</cStat>')))).import).toMatchObject({ sales: 1, written: true });
   await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
 });
+
+test('a cancellation event SEFAZ rejected (573) or did not answer cancels nothing: the file\'s problem; 155 cancels', async () => {
+  const key = nfeKey(P, 5600);
+  expect((await upload(Buffer.from(rekeyed('sale.xml', KEYS.sale, key)))).import).toMatchObject({ sales: 1, written: true });
+  const event = fixture('cancellation-event.xml').toString().replaceAll(KEYS.coop, key);
+  for (const [xml, cStat] of [[event.replace('<cStat>135</cStat>', '<cStat>573</cStat>'), '573'], [event.replace(/<retEvento[\s\S]*<\/retEvento>/, ''), '—']]) {
+    const refused = await upload(Buffer.from(xml));
+    expect([refused.status, refused.error?.problems]).toEqual([400, [{ file: 'upload.xml', key, item: null, messageKey: 'nfe.eventNotRegistered',
+      reason: `the cancellation event was not registered by SEFAZ (retEvento cStat ${cStat}; only 135 or 155 register it): it cancels nothing` }]]);
+    expect(await sales(key)).toMatchObject([{ state: 'ACTIVE' }]);
+  }
+  expect((await upload(Buffer.from(event.replace('<cStat>135</cStat>', '<cStat>155</cStat>')))).import).toMatchObject({ cancellations: 1 });
+  expect(await sales(key)).toMatchObject([{ state: 'CANCELLED' }]);
+});

@@ -47,7 +47,11 @@ export interface NfeNote {
   protocolStatus: string | null;
 }
 
-export interface NfeCancellation { type: 'cancellation'; key: string; eventType: string }
+export interface NfeCancellation {
+  type: 'cancellation'; key: string; eventType: string;
+  /** SEFAZ's answer to the event (retEvento/infEvento/cStat); null with none. */
+  status: string | null;
+}
 
 export type NfeDocument = NfeNote | NfeCancellation;
 
@@ -162,7 +166,8 @@ export function parseNfe(bytes: Buffer): NfeDocument {
 
 function cancellation(proc: XmlNode): NfeCancellation {
   const inf = proc.evento?.infEvento ?? {};
-  return { type: 'cancellation', key: text0(inf.chNFe), eventType: text0(inf.tpEvento) };
+  const answer = proc.retEvento?.infEvento?.cStat;
+  return { type: 'cancellation', key: text0(inf.chNFe), eventType: text0(inf.tpEvento), status: answer === undefined ? null : text0(answer) };
 }
 
 function party(node: XmlNode, address: XmlNode): NfeParty {

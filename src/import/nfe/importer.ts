@@ -55,6 +55,9 @@ function describe(p: NfeProblem): Message {
 /** The protocol's cStat of a note authorized: 100, or 150 authorized out of time (MOC 4.00). */
 const AUTHORIZED = new Set(['100', '150']);
 
+/** retEvento's cStat of an event registered: 135, or 155 (a cancellation out of time) (MOC 4.00). */
+const REGISTERED = new Set(['135', '155']);
+
 /** Biodiesel (B100), NCM 3826.00.00. */
 const BIODIESEL_NCM = '38260000';
 
@@ -265,6 +268,8 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
     if (problem !== null) { problems.push(at(null, message(problem === 'shape' ? 'nfe.keyLayout' : problem === 'model' ? 'nfe.keyModel' : 'nfe.keyDigit'))); continue; }
     if (d.type === 'cancellation') {
       if (d.eventType !== '110111') { problems.push(at(null, message('nfe.notCancellation', { event: d.eventType }))); continue; }
+      // Only an event SEFAZ registered cancels (135, or 155 out of time); a rejection (573…) cancels nothing.
+      if (d.status === null || !REGISTERED.has(d.status)) { problems.push(at(null, message('nfe.eventNotRegistered', { cStat: d.status ?? '—' }))); continue; }
       planned.cancellations.push({ key: d.key, at: at(null) });
       continue;
     }
