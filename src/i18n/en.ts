@@ -105,6 +105,7 @@ export const en = {
   'nfe.keyLayout': 'the access key is not a valid NF-e key (layout)',
   'nfe.keyModel': 'the access key is not a valid NF-e key (model is not 55)',
   'nfe.keyDigit': 'the access key is not a valid NF-e key (check digit)',
+  'nfe.keyMismatch': 'the access key does not match its note (key ≠ ide): {{fields}}',
   'nfe.notCancellation': 'event {{event}} is not a cancellation (110111): not read',
   'nfe.eventNotRegistered': 'the cancellation event was not registered by SEFAZ (retEvento cStat {{cStat}}; only 135 or 155 register it): it cancels nothing',
   'nfe.issuerNotProducer': 'the key names the producer as issuer, but the note\'s issuer (emit) is another',

@@ -101,6 +101,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.keyLayout': 'a chave de acesso não é uma chave de NF-e válida (leiaute)',
   'nfe.keyModel': 'a chave de acesso não é uma chave de NF-e válida (o modelo não é 55)',
   'nfe.keyDigit': 'a chave de acesso não é uma chave de NF-e válida (dígito verificador)',
+  'nfe.keyMismatch': 'a chave de acesso não corresponde à sua nota (chave ≠ ide): {{fields}}',
   'nfe.notCancellation': 'o evento {{event}} não é um cancelamento (110111): não lido',
   'nfe.eventNotRegistered': 'o evento de cancelamento não foi registrado pela SEFAZ (cStat do retEvento {{cStat}}; só 135 ou 155 o registram): não cancela nada',
   'nfe.issuerNotProducer': 'a chave indica o produtor como emitente, mas o emitente da nota (emit) é outro',

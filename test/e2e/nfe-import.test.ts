@@ -61,7 +61,7 @@ const sales = (key: string) => api.db.dataSource.query(`SELECT sold_on::text AS 
 test('an unmappable item refuses the whole upload by default, naming note, item and reason; with partial=items the rest is written', async () => {
   // The entry note with its second item changed to diesel (NCM 2710.19.21), under a key of its own.
   const key = nfeKey(P, 999);
-  const xml = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>27101921</NCM>'));
+  const xml = Buffer.from(rekeyed('entry-note-two-items.xml', KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>27101921</NCM>'));
   const refused = await upload(Buffer.from(zipSync({ 'a.xml': xml })), '', 'application/zip');
   expect(refused.status).toBe(400);
   expect(refused.error?.problems).toEqual([{ file: 'a.xml', key, item: 2, reason: 'NCM 27101921 (Girassol em grao) is neither a feedstock nor biodiesel', messageKey: 'nfe.notFeedstock' }]);
@@ -75,7 +75,7 @@ test('an unmappable item refuses the whole upload by default, naming note, item 
 
 test('the problems answer in pt-BR when asked (Accept-Language), in English otherwise, with the same messageKey', async () => {
   const key = nfeKey(P, 998);
-  const xml = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>27101921</NCM>'));
+  const xml = Buffer.from(rekeyed('entry-note-two-items.xml', KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>27101921</NCM>'));
   const me = { role: 'PRODUCER' as const, producerId: own };
   const pt = await upload(xml, '', 'application/xml', me, own, 'pt-BR');
   expect(pt.status).toBe(400);
@@ -139,13 +139,12 @@ test('each hand-written note, and what it becomes', async () => {
 test('a note with two items of one feedstock: its returns are matched by item number (nItem)', async () => {
   // The entry note with its second item soybean too (10 SC = 600 kg, R$ 1.200), under a key of its own.
   const key = nfeKey(P, 997);
-  const entry = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>12019000</NCM>'));
+  const entry = Buffer.from(rekeyed('entry-note-two-items.xml', KEYS.entry, key).replace('<NCM>12060090</NCM>', '<NCM>12019000</NCM>'));
   expect((await upload(entry)).import).toMatchObject({ purchases: 2, written: true });
   const [first, second] = await api.db.dataSource.query(`SELECT id::text, invoice_item AS item, quantity_kg::text AS kg FROM purchase WHERE invoice_key = $1 ORDER BY invoice_item`, [key]);
   expect([first.item, first.kg, second.item, second.kg]).toEqual([1, '2000', 2, '600']);
   // A return note (finNFe 4) of 5 SC (300 kg, R$ 600) as its item 2: it takes back from item 2, not item 1.
-  const note = (returnKey: string, nItem: number) => Buffer.from(fixture('return-note.xml').toString()
-    .replaceAll(KEYS.return, returnKey).replace(`<refNFe>${KEYS.sale}</refNFe>`, `<refNFe>${key}</refNFe>`).replace('<det nItem="1">', `<det nItem="${nItem}">`)
+  const note = (returnKey: string, nItem: number) => Buffer.from(rekeyed('return-note.xml', KEYS.return, returnKey).replace(`<refNFe>${KEYS.sale}</refNFe>`, `<refNFe>${key}</refNFe>`).replace('<det nItem="1">', `<det nItem="${nItem}">`)
     .replace(/<prod>.*<\/prod>/, '<prod><cProd>SOJ</cProd><cEAN>SEM GTIN</cEAN><xProd>Soja em grao</xProd><NCM>12019000</NCM><CFOP>5202</CFOP><uCom>SC</uCom><qCom>5.0000</qCom><vProd>600.00</vProd><uTrib>SC</uTrib><qTrib>5.0000</qTrib></prod>'));
   const back = nfeKey(P, 996, '2604');
   expect((await upload(note(back, 2))).import).toMatchObject({ returns: 1, written: true });
@@ -225,7 +224,7 @@ test('a company\'s note: its CNPJ is a legal entity and its ICMS comes off the c
   const company = newCnpj();
   const key = nfeKey(company, 3013);
   const ICMS = '<ICMS><ICMS00><orig>0</orig><CST>00</CST><modBC>3</modBC><vBC>7500.00</vBC><pICMS>12.00</pICMS><vICMS>900.00</vICMS></ICMS00></ICMS>';
-  const xml = fixture('cooperative-note.xml').toString().replaceAll(KEYS.coop, key).replaceAll('60701190000104', company)
+  const xml = rekeyed('cooperative-note.xml', KEYS.coop, key).replaceAll('60701190000104', company)
     .replace('<NCM>12019000</NCM>', '<NCM>15071000</NCM>').replace('Soja em grao', 'Oleo de soja bruto').replaceAll('<CST>70</CST>', '<CST>01</CST>').replace('<imposto>', `<imposto>${ICMS}`);
   expect((await upload(Buffer.from(xml))).import).toMatchObject({ purchases: 1, written: true });
   const [row] = await api.db.dataSource.query(`SELECT id::text, feedstock, supplier_kind, credit_supplier, icms_value::text AS icms, version FROM purchase WHERE invoice_key = $1`, [key]);
@@ -304,7 +303,7 @@ test('a note of 2027 with the IBS/CBS group (NT 2025.002): the item\'s vCBS is r
   const key = nfeKey('60701190000104', 3012, '2701');
   const IBSCBS = '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>7500.00</vBC><gIBSUF><pIBSUF>0.1000</pIBSUF><vIBSUF>7.50</vIBSUF></gIBSUF>'
     + '<gIBSMun><pIBSMun>0.0000</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>7.50</vIBS><gCBS><pCBS>8.8000</pCBS><vCBS>660.00</vCBS></gCBS></gIBSCBS></IBSCBS>';
-  const note = (cbs: string) => Buffer.from(fixture('cooperative-note.xml').toString().replaceAll(KEYS.coop, key).replaceAll('2026-03-07', '2027-01-12')
+  const note = (cbs: string) => Buffer.from(rekeyed('cooperative-note.xml', KEYS.coop, key).replaceAll('2026-03-07', '2027-01-12')
     .replace('</COFINS></imposto>', `</COFINS>${cbs}</imposto>`));
   // A vCBS no NF-e writes is the file's fault, named; nothing written.
   const bad = await upload(note(IBSCBS.replace('660.00', '660,00')));
@@ -322,7 +321,7 @@ test('a family farmer\'s note of 2027 stating vCBS 0,00 gives the presumed credi
   const key = `${first43}${nfeKeyDigit(first43)}`;
   const IBSCBS = '<IBSCBS><CST>000</CST><cClassTrib>000001</cClassTrib><gIBSCBS><vBC>4500.00</vBC><gIBSUF><pIBSUF>0.0000</pIBSUF><vIBSUF>0.00</vIBSUF></gIBSUF>'
     + '<gIBSMun><pIBSMun>0.0000</pIBSMun><vIBSMun>0.00</vIBSMun></gIBSMun><vIBS>0.00</vIBS><gCBS><pCBS>0.0000</pCBS><vCBS>0.00</vCBS></gCBS></gIBSCBS></IBSCBS>';
-  const xml = Buffer.from(fixture('farmer-producer-note.xml').toString().replaceAll(KEYS.farmer, key).replaceAll('2026-03-05', '2027-01-05')
+  const xml = Buffer.from(rekeyed('farmer-producer-note.xml', KEYS.farmer, key).replaceAll('2026-03-05', '2027-01-05')
     .replace('</COFINS></imposto>', `</COFINS>${IBSCBS}</imposto>`));
   expect((await upload(xml)).import).toMatchObject({ purchases: 1, written: true });
   const [row] = await api.db.dataSource.query(`SELECT id::text, supplier_kind, cbs_value::text AS cbs FROM purchase WHERE invoice_key = $1`, [key]);
@@ -364,7 +363,7 @@ test('who may import: an AUDITOR never, a PRODUCER for itself only, an unknown p
 });
 
 test('an NF-e item is one purchase: the same note again, or twice in a ZIP, is refused naming each item; partial=items writes the new ones', async () => {
-  const note = (n: number) => { const key = nfeKey(P, n); return { key, xml: Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key)) }; };
+  const note = (n: number) => { const key = nfeKey(P, n); return { key, xml: Buffer.from(rekeyed('entry-note-two-items.xml', KEYS.entry, key)) }; };
   const a = note(990);
   const b = note(989);
   expect((await upload(a.xml)).import).toMatchObject({ purchases: 2, written: true });
@@ -392,7 +391,7 @@ test('an NF-e item is one purchase: the same note again, or twice in a ZIP, is r
 
 test('one new note uploaded by two at once: the second waits for the first and is CONFLICT DUPLICATE, nothing of it written', async () => {
   const key = nfeKey(P, 988);
-  const xml = Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key));
+  const xml = Buffer.from(rekeyed('entry-note-two-items.xml', KEYS.entry, key));
   // The first upload's item 1, not yet committed when the second reads what is recorded.
   const first = api.db.dataSource.createQueryRunner();
   await first.connect();
@@ -490,7 +489,7 @@ test('a hostile ZIP (many notes of more items than an NF-e has) is refused, its 
 test('a quantity within the bounds as written but not once converted to kg (T × 1000, SC × 60) is refused, naming file and item', async () => {
   const key = nfeKey(P, 987);
   // Item 1 in T (2.0000), item 2 in SC (10.0000) in the fixture.
-  const note = (t: string, sc: string) => Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key)
+  const note = (t: string, sc: string) => Buffer.from(rekeyed('entry-note-two-items.xml', KEYS.entry, key)
     .replace('<qCom>2.0000</qCom>', `<qCom>${t}</qCom>`).replace('<qCom>10.0000</qCom>', `<qCom>${sc}</qCom>`));
   // 999999999999999 t = 999999999999999000 kg (18 digits); 99999999999999.9999999999 sc × 60 = 5999999999999999.999999994 kg (16 digits):
   // beyond the 15 digits before the point every input keeps (docs/API.md, "Decimals").
@@ -527,7 +526,7 @@ test('a cancellation event imported for one producer cancels only that producer\
 
 test('an item whose nItem is no item number (1 to 990) is that item\'s problem, named; with partial=items the other items are written', async () => {
   const key = nfeKey(P, 985);
-  const note = (nItem: string) => Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<det nItem="2">', `<det nItem="${nItem}">`));
+  const note = (nItem: string) => Buffer.from(rekeyed('entry-note-two-items.xml', KEYS.entry, key).replace('<det nItem="2">', `<det nItem="${nItem}">`));
   for (const nItem of ['abc', '1.5', '3000000000', '991', '0']) {
     const refused = await upload(note(nItem));
     expect([refused.status, refused.error?.code, refused.error?.problems]).toEqual([400, 'BAD_USER_INPUT', [
@@ -652,7 +651,7 @@ test('a note of no legal effect is that note\'s problem: homologation (tpAmb 2),
 test('a cancellation event SEFAZ rejected (573) or did not answer cancels nothing: the file\'s problem; 155 cancels', async () => {
   const key = nfeKey(P, 5600);
   expect((await upload(Buffer.from(rekeyed('sale.xml', KEYS.sale, key)))).import).toMatchObject({ sales: 1, written: true });
-  const event = fixture('cancellation-event.xml').toString().replaceAll(KEYS.coop, key);
+  const event = rekeyed('cancellation-event.xml', KEYS.coop, key);
   for (const [xml, cStat] of [[event.replace('<cStat>135</cStat>', '<cStat>573</cStat>'), '573'], [event.replace(/<retEvento[\s\S]*<\/retEvento>/, ''), '—']]) {
     const refused = await upload(Buffer.from(xml));
     expect([refused.status, refused.error?.problems]).toEqual([400, [{ file: 'upload.xml', key, item: null, messageKey: 'nfe.eventNotRegistered',
@@ -661,4 +660,24 @@ test('a cancellation event SEFAZ rejected (573) or did not answer cancels nothin
   }
   expect((await upload(Buffer.from(event.replace('<cStat>135</cStat>', '<cStat>155</cStat>')))).import).toMatchObject({ cancellations: 1 });
   expect(await sales(key)).toMatchObject([{ state: 'CANCELLED' }]);
+});
+
+test('a key that does not match its note (Ajuste SINIEF 07/2005: cUF, AAMM, model, series, nNF, tpEmis, cNF, cDV) is that note\'s problem', async () => {
+  const key = nfeKey(P, 5700);
+  const xml = rekeyed('sale.xml', KEYS.sale, key);
+  const refused = async (changed: string, fields: string) => {
+    const answer = await upload(Buffer.from(changed));
+    expect([answer.status, answer.error?.problems]).toEqual([400, [{ file: 'upload.xml', key, item: null, messageKey: 'nfe.keyMismatch', reason: `the access key does not match its note (key ≠ ide): ${fields}` }]]);
+  };
+  // Key month 2603, issued in April; key cUF 26, the note's 35; key tpEmis 1, the note's 6 (contingency).
+  await refused(xml.replaceAll('2026-03-20', '2026-04-20'), 'AAMM 2603 ≠ 2604');
+  await refused(xml.replace('<cUF>26</cUF>', '<cUF>35</cUF>'), 'cUF 26 ≠ 35');
+  await refused(xml.replace('<tpEmis>1</tpEmis>', '<tpEmis>6</tpEmis>'), 'tpEmis 1 ≠ 6');
+  await refused(xml.replace('<nNF>5700</nNF>', '<nNF>5701</nNF>').replace('<serie>1</serie>', '<serie>2</serie>'), 'serie 001 ≠ 002, nNF 000005700 ≠ 000005701');
+  await refused(xml.replace(/<cNF>\d+<\/cNF>/, '<cNF>12345678</cNF>').replace(/<cDV>\d<\/cDV>/, `<cDV>${(Number(key[43]) + 1) % 10}</cDV>`),
+    `cNF ${key.slice(35, 43)} ≠ 12345678, cDV ${key[43]} ≠ ${(Number(key[43]) + 1) % 10}`);
+  expect(await sales(key)).toEqual([]);
+  // Matching in every field: recorded.
+  expect((await upload(Buffer.from(xml))).import).toMatchObject({ sales: 1, written: true });
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
 });

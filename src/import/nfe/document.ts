@@ -41,7 +41,9 @@ export interface NfeNote {
   referenced: string[];
   items: NfeItem[];
   /** The items (det) whose nItem is no item number: each that item's problem, the item not read. */
-  badItemNumbers: Array<{ position: number; value: string }>;  /** ide/tpAmb: 1 production, 2 homologation (a test note, of no legal effect). */
+  badItemNumbers: Array<{ position: number; value: string }>;  /** The ide fields the access key repeats (Ajuste SINIEF 07/2005, cl. 3ª), as written; '' when absent. */
+  ide: { cUF: string; dhEmi: string; mod: string; serie: string; nNF: string; tpEmis: string; cNF: string; cDV: string };
+  /** ide/tpAmb: 1 production, 2 homologation (a test note, of no legal effect). */
   environment: string;
   /** The authorization protocol's status (nfeProc/protNFe/infProt/cStat); null for a bare NFe with none. */
   protocolStatus: string | null;
@@ -159,6 +161,10 @@ export function parseNfe(bytes: Buffer): NfeDocument {
     referenced: (ide.NFref ?? []).map((r: XmlNode) => text0(r.refNFe)).filter((k: string) => k !== ''),
     items,
     badItemNumbers,
+    ide: {
+      cUF: text0(ide.cUF), dhEmi: text0(ide.dhEmi ?? ide.dEmi), mod: text0(ide.mod), serie: text0(ide.serie),
+      nNF: text0(ide.nNF), tpEmis: text0(ide.tpEmis), cNF: text0(ide.cNF), cDV: text0(ide.cDV),
+    },
     environment: text0(ide.tpAmb),
     protocolStatus: root.nfeProc?.protNFe?.infProt?.cStat === undefined ? null : text0(root.nfeProc.protNFe.infProt.cStat),
   };

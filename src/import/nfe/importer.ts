@@ -135,6 +135,23 @@ function cubicMetres(item: NfeItem): Decimal | null {
   return null;
 }
 
+/**
+ * Where the key (Ajuste SINIEF 07/2005, cl. 3ª: cUF, AAMM of emission, CNPJ, model, series, nNF,
+ * tpEmis, cNF, cDV) differs from its note's ide, or null. The AAMM is the issuer's: the month of
+ * dhEmi as written; the CNPJ is checked against emit below.
+ */
+function keyMismatch(d: NfeNote): string | null {
+  const pad = (text: string, width: number) => /^\d+$/.test(text) && text.length <= width ? text.padStart(width, '0') : text;
+  const month = /^\d{2}(\d{2})-(\d{2})/.exec(d.ide.dhEmi);
+  const fields: Array<[string, string, string]> = [
+    ['cUF', d.key.slice(0, 2), d.ide.cUF], ['AAMM', d.key.slice(2, 6), month ? `${month[1]}${month[2]}` : d.ide.dhEmi],
+    ['mod', d.key.slice(20, 22), d.ide.mod], ['serie', d.key.slice(22, 25), pad(d.ide.serie, 3)], ['nNF', d.key.slice(25, 34), pad(d.ide.nNF, 9)],
+    ['tpEmis', d.key.slice(34, 35), d.ide.tpEmis], ['cNF', d.key.slice(35, 43), pad(d.ide.cNF, 8)], ['cDV', d.key.slice(43), d.ide.cDV],
+  ];
+  const wrong = fields.filter(([, inKey, inNote]) => inKey !== inNote).map(([name, inKey, inNote]) => `${name} ${inKey} ≠ ${inNote.slice(0, 30) || '—'}`);
+  return wrong.length === 0 ? null : wrong.join(', ');
+}
+
 /** A CPF sits behind three zeros. */
 function keyDocument(document: string | null): string {
   return document === null ? '' : document.padStart(14, '0');
@@ -278,6 +295,8 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
     if (d.environment !== '1') { problems.push(at(null, message('nfe.homologation', { tpAmb: d.environment || '—' }))); continue; }
     if (d.protocolStatus === null) { problems.push(at(null, message('nfe.noProtocol'))); continue; }
     if (!AUTHORIZED.has(d.protocolStatus)) { problems.push(at(null, message('nfe.notAuthorized', { cStat: d.protocolStatus }))); continue; }
+    const mismatch = keyMismatch(d);
+    if (mismatch) { problems.push(at(null, message('nfe.keyMismatch', { fields: mismatch }))); continue; }
     const issued = own.has(nfeKeyIssuer(d.key));
     if (issued && !own.has(keyDocument(d.issuer.document))) { problems.push(at(null, message('nfe.issuerNotProducer'))); continue; }
     if (!issued && keyDocument(d.issuer.document) !== nfeKeyIssuer(d.key)) { problems.push(at(null, message('nfe.issuerNotKey', { keyIssuer: nfeKeyIssuer(d.key), issuer: d.issuer.document ?? '—' }))); continue; }
