@@ -89,3 +89,16 @@ const BRAZIL_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Pa
 export function today(now: Date = new Date()): IsoDate {
   return BRAZIL_DATE.format(now);
 }
+
+/**
+ * The calendar date in Brazil (America/Sao_Paulo) of a date-time with its offset, as an NF-e
+ * writes dhEmi (TDateTimeUTC, `2026-04-01T01:30:00+00:00` is 31 March in Brasília); a text
+ * without an offset (a bare date, dEmi) is taken as written, its first ten characters.
+ */
+export function brazilDateOf(dateTime: string): IsoDate {
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(dateTime)) {
+    const instant = new Date(dateTime);
+    if (!Number.isNaN(instant.getTime())) return today(instant);
+  }
+  return dateTime.slice(0, 10);
+}

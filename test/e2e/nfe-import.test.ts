@@ -643,7 +643,7 @@ test('a note of no legal effect is that note\'s problem: homologation (tpAmb 2),
   expect(bare).toMatch(/^<\?xml[^>]*>\s*<NFe /);
   await refused(bare, key, 'nfe.noProtocol', 'a note without its authorization protocol (send the nfeProc with protNFe, as SEFAZ authorized it): not read');
   // cStat 150, authorized out of time: a note like any other.
-  ({ key, xml } = note(n++));
+  ({ key, xml } = note(n));
   expect((await upload(Buffer.from(xml.replace('<cStat>100</cStat>', '<cStat>150</cStat>')))).import).toMatchObject({ sales: 1, written: true });
   await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
 });
@@ -679,5 +679,25 @@ test('a key that does not match its note (Ajuste SINIEF 07/2005: cUF, AAMM, mode
   expect(await sales(key)).toEqual([]);
   // Matching in every field: recorded.
   expect((await upload(Buffer.from(xml))).import).toMatchObject({ sales: 1, written: true });
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});
+
+test('the date of a note is dhEmi\'s calendar date in Brasília (America/Sao_Paulo), not the text of another offset', async () => {
+  // 2026-04-01T01:30:00+00:00 is 31 March, 22:30 in Brasília (UTC−3): a sale of March. The key's AAMM is the issuer's, 2604.
+  const key = nfeKey(P, 5800, '2604');
+  const xml = rekeyed('sale.xml', KEYS.sale, key).replace(/<dhEmi>[^<]*<\/dhEmi>/, '<dhEmi>2026-04-01T01:30:00+00:00</dhEmi>');
+  expect((await upload(Buffer.from(xml))).import).toMatchObject({ sales: 1, written: true });
+  expect(await sales(key)).toMatchObject([{ on: '2026-03-31' }]);
+  // 03:00 UTC is midnight in Brasília: 1 April. And an offset of Brasília's is taken as written.
+  const at = async (n: number, dhEmi: string, on: string) => {
+    const k = nfeKey(P, n, dhEmi.slice(2, 4) + dhEmi.slice(5, 7));
+    expect((await upload(Buffer.from(rekeyed('sale.xml', KEYS.sale, k).replace(/<dhEmi>[^<]*<\/dhEmi>/, `<dhEmi>${dhEmi}</dhEmi>`)))).import).toMatchObject({ sales: 1 });
+    expect(await sales(k)).toMatchObject([{ on }]);
+    await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k });
+  };
+  await at(5801, '2026-04-01T03:00:00+00:00', '2026-04-01');
+  await at(5802, '2026-04-01T02:59:59Z', '2026-03-31');
+  await at(5803, '2026-03-31T23:59:59-03:00', '2026-03-31');
+  await at(5804, '2026-04-01T00:30:00-02:00', '2026-03-31');
   await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
 });

@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { message, Message, translate } from '../../i18n';
+import { brazilDateOf } from '../../law/dates';
 import { Decimal, outOfInputBounds } from '../../law/decimal';
 
 /** One item (det) of an NF-e, as the layout writes it (MOC 4.00). */
@@ -155,7 +156,8 @@ export function parseNfe(bytes: Buffer): NfeDocument {
     type: 'note', key,
     direction: text0(ide.tpNF) === '0' ? '0' : '1',
     purpose: text0(ide.finNFe) || '1',
-    issuedOn: text0(ide.dhEmi ?? ide.dEmi).slice(0, 10),
+    // The tax month is Brazil's: dhEmi's instant on the calendar of America/Sao_Paulo.
+    issuedOn: brazilDateOf(text0(ide.dhEmi ?? ide.dEmi)),
     issuer: party(inf.emit, inf.emit?.enderEmit),
     recipient: party(inf.dest, inf.dest?.enderDest),
     referenced: (ide.NFref ?? []).map((r: XmlNode) => text0(r.refNFe)).filter((k: string) => k !== ''),
