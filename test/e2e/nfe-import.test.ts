@@ -247,7 +247,7 @@ test('an item of PIS CST 01 and COFINS CST 06 credits PIS 165,00 and no Cofins; 
   const company = newCnpj();
   const note = (n: number, cofins: string) => {
     const key = nfeKey(company, n);
-    return { key, xml: Buffer.from(fixture('cooperative-note.xml').toString().replaceAll(KEYS.coop, key).replaceAll('60701190000104', company)
+    return { key, xml: Buffer.from(rekeyed('cooperative-note.xml', KEYS.coop, key).replaceAll('60701190000104', company)
       .replace('<NCM>12019000</NCM>', '<NCM>15071000</NCM>').replace('Soja em grao', 'Oleo de soja bruto').replace('<vProd>7500.00</vProd>', '<vProd>10000.00</vProd>')
       .replace('<PIS><PISOutr><CST>70</CST>', '<PIS><PISOutr><CST>01</CST>').replace('<COFINS><COFINSOutr><CST>70</CST>', `<COFINS><COFINSOutr><CST>${cofins}</CST>`)
       .replace('<imposto>', '<imposto><ICMS><ICMS40><orig>0</orig><CST>40</CST></ICMS40></ICMS>')) };
@@ -273,7 +273,7 @@ test('the producer\'s own entry note: entry CST 50 credits, 70–75 none with th
   const company = newCnpj();
   const note = (n: number, cst: string, dest = `<CNPJ>${company}</CNPJ><xNome>Oleos SA</xNome>`) => {
     const key = nfeKey(P, n);
-    return { key, xml: Buffer.from(fixture('entry-note-two-items.xml').toString().replaceAll(KEYS.entry, key).replace('<CPF>11144477735</CPF><xNome>Joao Pereira</xNome>', dest)
+    return { key, xml: Buffer.from(rekeyed('entry-note-two-items.xml', KEYS.entry, key).replace('<CPF>11144477735</CPF><xNome>Joao Pereira</xNome>', dest)
       .replaceAll('<NCM>12019000</NCM>', '<NCM>15071000</NCM>').replaceAll('<NCM>12060090</NCM>', '<NCM>15071000</NCM>').replaceAll('<CST>73</CST>', `<CST>${cst}</CST>`)
       .replaceAll('<imposto>', '<imposto><ICMS><ICMS40><orig>0</orig><CST>40</CST></ICMS40></ICMS>')) };
   };
