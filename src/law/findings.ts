@@ -33,6 +33,7 @@ const LEGAL_BASIS = {
   SEAL_CANCELLED: 'Decreto 10.527/2020, art. 4º I; art. 6º §2º',
   OWN_PRODUCTION_VALUED_BY_LOTS_USED: 'Decreto 10.527/2020, art. 6º §4º',
   BLEND_OF_EARLIER_PERIOD: 'Decreto 10.527/2020, art. 6º §3º',
+  RETURN_EXCEEDS_USE: 'Lei 11.116/2005, art. 5º §4º; Decreto 10.527/2020, art. 6º §3º',
   RATE_NOT_PUBLISHED: 'Lei Complementar 214/2025, arts. 173–174',
   CBS_NOT_REGULATED: 'EC 132/2023, ADCT art. 126, I–II',
   RETURN_OF_PIS_COFINS_SALE: 'EC 132/2023, ADCT art. 126, I and II; Lei Complementar 214/2025, arts. 172–173 and 378',

@@ -88,13 +88,17 @@ function windowPurchases(alias: string, day: 'consumed_on' | 'purchased_on', win
 
 const PURCHASE_READ = ['id', 'producer_id', 'feedstock', 'supplier_kind', 'family_farmer_id', 'organization_id', 'origin_municipality_code', 'purpose'];
 
-/** Returns as negative lots (docs/LAW.md, "Returns"); two legs so each uses its index. */
+/**
+ * Returns as negative lots counted on the return's day (docs/LAW.md, "Returns"); two legs so each
+ * uses its index. A return undoes part of its own lot, so it carries the lot's `purchased_on`: it is
+ * judged (supplier, member share, Semiárido) as the lot was on its acquisition (art. 6º §2º).
+ */
 function countedPurchasesSql(producer: string, day: 'consumed_on' | 'purchased_on', first: string, last: string): string {
   const counted = (a: string) => `${a}.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql(a)}`;
   return `SELECT ${PURCHASE_READ.map((c) => `o.${c}`).join(', ')}, o.purchased_on, o.consumed_on, o.quantity_kg, o.cost
       FROM purchase o WHERE o.producer_id = ${producer} AND o.${day} BETWEEN ${first} AND ${last} AND ${counted('o')}
      UNION ALL
-    SELECT ${PURCHASE_READ.map((c) => `o.${c}`).join(', ')}, r.returned_on, r.returned_on, -r.quantity, CASE WHEN o.cost IS NULL THEN NULL ELSE -r.value END
+    SELECT ${PURCHASE_READ.map((c) => `o.${c}`).join(', ')}, o.purchased_on, r.returned_on, -r.quantity, CASE WHEN o.cost IS NULL THEN NULL ELSE -r.value END
       FROM record_return r JOIN purchase o ON o.id = r.purchase_id AND ${counted('o')}
      WHERE r.producer_id = ${producer} AND r.returned_on BETWEEN ${first} AND ${last} AND ${activeSql('r')}`;
 }

@@ -25,10 +25,14 @@ export interface Valuation {
 
 /** Art. 6º §4º; fallbacks in docs/LAW.md. */
 export function ownProductionValuation(feedstock: readonly FeedstockGroup[], thirdParty: ThirdPartyAcquisitions): Valuation {
-  const groups = feedstock.filter((g) => g.quantityKg.gt(0));
+  // A group nets its lots and the returns of lots of its kind (docs/LAW.md, "Returns"): one whose
+  // returns exceed its use is kept negative, for costWeightedBlend to net or name, never dropped.
+  const groups = feedstock.filter((g) => !g.quantityKg.isZero() || !g.cost.isZero());
+  const owns = groups.some((g) => g.ownProduction);
   const ownKg = sum(groups.filter((g) => g.ownProduction).map((g) => g.quantityKg));
   const bought = groups.filter((g) => !g.ownProduction);
-  const noFeedstock = groups.length === 0;
+  // No raw material used: nothing left of any kind once the month's returns are netted.
+  const noFeedstock = !groups.some((g) => g.quantityKg.gt(0));
   // Interpretation: literal reading, every non-own acquisition of the month (purchasedOn), all feedstocks together.
   // Interpretation: with no third-party acquisition in the month, the average price per kg of the
   // third-party lots used in the month (consumedOn).
@@ -36,12 +40,12 @@ export function ownProductionValuation(feedstock: readonly FeedstockGroup[], thi
   const price = thirdParty.quantityKg.gt(0) ? thirdParty : used.quantityKg.gt(0) ? used : null;
   const pricePerKg = price ? price.cost.div(price.quantityKg) : null;
   // Interpretation: with only own production used, the weights are kilograms (one price for every lot).
-  const valuedBy = ownKg.isZero() ? null
+  const valuedBy = !owns ? null
     : price === thirdParty ? OwnProductionValuation.THIRD_PARTY_ACQUISITIONS
       : price === used ? OwnProductionValuation.THIRD_PARTY_LOTS_USED : OwnProductionValuation.QUANTITY;
   const byQuantity = valuedBy === OwnProductionValuation.QUANTITY;
   // Scaled by the price's kg so the price, a quotient, never enters the dues: ties stay ties (docs/LAW.md).
-  const scale = ownKg.gt(0) && price ? price.quantityKg : ONE;
+  const scale = owns && price ? price.quantityKg : ONE;
   const weightOf = (g: FeedstockGroup): Decimal =>
     (byQuantity ? g.quantityKg : g.ownProduction ? g.quantityKg.times(price!.cost) : g.cost.times(scale));
   // With only own production used there is no price, so no cost.
@@ -58,6 +62,15 @@ export interface SegmentBlend {
   /** Art. 6º §2º. */
   familyFarmingWithoutSeal: boolean;
   lawVersions: string[];
+  /** Categories whose returns exceed their use in the month: they weigh nothing (docs/LAW.md, "Returns"). */
+  returnedBeyondUse: ReturnedBeyondUse[];
+}
+
+/** A category's negative net in the month: its valued cost (R$, ≤ 0) and kg. */
+export interface ReturnedBeyondUse {
+  category: RateCategory;
+  cost: Decimal;
+  quantityKg: Decimal;
 }
 
 /** Art. 6º §§2º–3º; none to weigh → GENERAL (art. 5º §1º). */
@@ -70,10 +83,21 @@ export function costWeightedBlend(rules: CoefficientRules, valuation: Valuation,
       feedstock: g.feedstock, origin: { region: g.region, semiarid: g.semiarid },
       familyFarmingOrigin: g.familyFarmingOrigin, sealRegular, imported: false,
     });
-    if (g.familyFarmingOrigin && !sealRegular) familyFarmingWithoutSeal = true;
+    if (g.familyFarmingOrigin && !sealRegular && g.quantityKg.gt(0)) familyFarmingWithoutSeal = true;
     const w = weights.get(decision.category) ?? { weight: ZERO, kg: ZERO };
     weights.set(decision.category, { weight: w.weight.plus(valuation.weightOf(g)), kg: w.kg.plus(g.quantityKg) });
   }
+  // Interpretation (Lei 11.116/2005 art. 5º §4º; docs/LAW.md "Returns"): a category whose net
+  // weight is negative (lots used in an earlier month sent back beyond this month's use of its kind)
+  // weighs nothing: a proportion of the cost of raw material used cannot be negative, and a negative
+  // weight would carry the blend outside the published amounts. It is named, not dropped silently.
+  const returnedBeyondUse: ReturnedBeyondUse[] = CATEGORY_ORDER.flatMap((category) => {
+    const w = weights.get(category);
+    return w && w.weight.lt(0) ? [{ category, cost: toCentavos(w.weight.div(valuation.scale)), quantityKg: w.kg }] : [];
+  });
+  for (const r of returnedBeyondUse) weights.delete(r.category);
+  // Fully returned within the month: nothing of the category is left.
+  for (const [category, w] of weights) if (w.weight.isZero() && !w.kg.gt(0)) weights.delete(category);
   const total = sum([...weights.values()].map((w) => w.weight));
   if (valuation.noFeedstock || total.isZero()) {
     return {
@@ -81,7 +105,7 @@ export function costWeightedBlend(rules: CoefficientRules, valuation: Valuation,
         category: RateCategory.GENERAL, cost: ZERO, quantityKg: ZERO, share: new Decimal(1), coefficient: general.value.coefficient,
         pisPerM3: general.value.pisPerM3, cofinsPerM3: general.value.cofinsPerM3, legalBasis: general.legalBasis || CATEGORY_BASIS.GENERAL,
       }],
-      pisNumerator: general.value.pisPerM3, cofinsNumerator: general.value.cofinsPerM3, divisor: ONE, familyFarmingWithoutSeal, lawVersions: [],
+      pisNumerator: general.value.pisPerM3, cofinsNumerator: general.value.cofinsPerM3, divisor: ONE, familyFarmingWithoutSeal, lawVersions: [], returnedBeyondUse,
     };
   }
   const mix: CategoryShareFigures[] = [];
@@ -101,5 +125,5 @@ export function costWeightedBlend(rules: CoefficientRules, valuation: Valuation,
       pisPerM3: rule.value.pisPerM3, cofinsPerM3: rule.value.cofinsPerM3, legalBasis: rule.legalBasis,
     });
   }
-  return { mix, pisNumerator, cofinsNumerator, divisor: total, familyFarmingWithoutSeal, lawVersions };
+  return { mix, pisNumerator, cofinsNumerator, divisor: total, familyFarmingWithoutSeal, lawVersions, returnedBeyondUse };
 }

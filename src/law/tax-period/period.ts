@@ -62,6 +62,7 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
   const blendFacts = { valuedBy: valuation.valuedBy, noFeedstock: valuation.noFeedstock, earlier };
   // Each segment's exact dues, before any rounding: the month rounds their sum (monthDue).
   const exact: ExactDue[] = [];
+  const returnsNamed = new Set<string>();
 
   const segmentFigures = segments.map((seg, index): TaxSegmentFigures => {
     const sales = input.sales.filter((s) => s.segment === index);
@@ -104,6 +105,16 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     lawVersions.add(versionKey(general));
     const blend = costWeightedBlend(rules, valuation, seg.sealRegular);
     for (const v of blend.lawVersions) lawVersions.add(v);
+    // This month's returns beyond its use (docs/LAW.md, "Returns"), named also when an earlier
+    // month's blend applies; once per category and amount, however many segments share them.
+    for (const r of (earlier ? costWeightedBlend(rules, own, seg.sealRegular) : blend).returnedBeyondUse) {
+      const key = `${r.category} ${r.cost.toFixed(2)}`;
+      if (returnsNamed.has(key)) continue;
+      returnsNamed.add(key);
+      warnings.push(finding('RETURN_EXCEEDS_USE', message('finding.RETURN_EXCEEDS_USE.category', {
+        category: r.category, cost: r.cost.neg().toFixed(2), kg: r.quantityKg.neg().toFixed(3),
+      }), cite(BlendRule.COST_WEIGHTED)));
+    }
     if (blend.familyFarmingWithoutSeal) {
       warnings.push(finding('SEAL_NOT_REGULAR', message('finding.SEAL_NOT_REGULAR.segment', { from: seg.from, to: seg.to, reason: seg.standing.reason.text ?? message(`finding.${seg.standing.reason.code}`) }),
         blendRuleBasis(law, BlendRule.SEAL_CONDITION, seg.from, asKnownOn)));
