@@ -95,12 +95,15 @@ const PURCHASE_READ = ['id', 'producer_id', 'feedstock', 'supplier_kind', 'famil
  */
 function countedPurchasesSql(producer: string, day: 'consumed_on' | 'purchased_on', first: string, last: string): string {
   const counted = (a: string) => `${a}.purpose = '${PurchasePurpose.BIODIESEL_FEEDSTOCK}' AND ${activeSql(a)}`;
+  // Art. 6º §4º: the average price is of raw material acquired in the period, so only the return of
+  // a lot acquired in it reduces it; an earlier lot's return reduces the raw material used only.
+  const acquiredHere = day === 'purchased_on' ? ` AND o.purchased_on BETWEEN ${first} AND ${last}` : '';
   return `SELECT ${PURCHASE_READ.map((c) => `o.${c}`).join(', ')}, o.purchased_on, o.consumed_on, o.quantity_kg, o.cost
       FROM purchase o WHERE o.producer_id = ${producer} AND o.${day} BETWEEN ${first} AND ${last} AND ${counted('o')}
      UNION ALL
     SELECT ${PURCHASE_READ.map((c) => `o.${c}`).join(', ')}, o.purchased_on, r.returned_on, -r.quantity, CASE WHEN o.cost IS NULL THEN NULL ELSE -r.value END
       FROM record_return r JOIN purchase o ON o.id = r.purchase_id AND ${counted('o')}
-     WHERE r.producer_id = ${producer} AND r.returned_on BETWEEN ${first} AND ${last} AND ${activeSql('r')}`;
+     WHERE r.producer_id = ${producer} AND r.returned_on BETWEEN ${first} AND ${last} AND ${activeSql('r')}${acquiredHere}`;
 }
 
 /** For a month that sold from stock (docs/LAW.md); NULL when there is none. */

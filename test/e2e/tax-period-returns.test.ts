@@ -97,3 +97,25 @@ describe('a returned lot is judged as its original purchase (Decreto 10.527/2020
     expect([(await month(p, 8)).pisDue, codes(await month(p, 8))]).toEqual(['10.39', []]);
   });
 });
+
+test('an earlier month\'s lot returned leaves this month\'s average price of art. 6º §4º alone', async () => {
+  const { p, giveBack, sell } = await producer('Usina Devolve Preço', [
+    { on: '2026-11-03', kg: '1000', cost: '1000', kind: 'THIRD_PARTY' },
+    { on: '2026-12-02', kg: '1000', kind: 'OWN_PRODUCTION', feedstock: 'CASTOR_BEAN', origin: FEIRA },
+    { on: '2026-12-03', kg: '1000', cost: '2000', kind: 'THIRD_PARTY' },
+  ]);
+  await sell('2026-12-20');
+  // 900 kg / R$ 900 of November's lot A back on 12-05. The raw material acquired in December is lot
+  // B alone: R$ 2.000 / 1.000 kg = R$ 2,00 per kg (with the return: 1.100 / 100 kg = R$ 11,00).
+  // Own castor from Feira de Santana worth 2.000 (art. 6º I); GENERAL lot B 2.000 less the return's
+  // 900, which reduces the raw material used of the month of the return (docs/LAW.md, "Returns"):
+  // PIS (2.000 × 22,48 + 1.100 × 26,41) / 3.100 = 74.011 / 3.100 = 23,8745… → 23,87;
+  // Cofins (2.000 × 103,51 + 1.100 × 121,59) / 3.100 = 340.769 / 3.100 = 109,9254… → 109,93
+  // (at R$ 11,00: 22,84 / 105,15).
+  await giveBack(0, '2026-12-05', '900', '900');
+  const dec = await month(p, 12);
+  expect([dec.ownProductionPricePerKg, dec.pisDue, dec.cofinsDue, dec.feedstockCost]).toEqual(['2.00', '23.87', '109.93', '3100.00']);
+  expect(dec.segments[0].mix).toEqual([
+    { category: 'CASTOR_PALM_PRIORITY_REGION', cost: '2000.00', quantityKg: '1000.000' }, { category: 'GENERAL', cost: '1100.00', quantityKg: '100.000' },
+  ]);
+});
