@@ -106,6 +106,19 @@ function countedPurchasesSql(producer: string, day: 'consumed_on' | 'purchased_o
      WHERE r.producer_id = ${producer} AND r.returned_on BETWEEN ${first} AND ${last} AND ${activeSql('r')}${acquiredHere}`;
 }
 
+/**
+ * The day of the latest lot used before each `before`, in one statement: the next candidate month
+ * when the one found used no raw material net (its lots all sent back); null when there is none.
+ */
+export async function latestEarlierUses(q: Queryable, asked: ReadonlyArray<{ producerId: string; before: IsoDate }>): Promise<Array<IsoDate | null>> {
+  if (asked.length === 0) return [];
+  const rows: Array<{ earlier: IsoDate | null }> = await q.query(
+    `SELECT ${latestEarlierUseSql('k.id', 'k.before')} AS earlier FROM unnest($1::bigint[], $2::date[]) WITH ORDINALITY AS k(id, before, n) ORDER BY k.n`,
+    [asked.map((a) => a.producerId), asked.map((a) => a.before)],
+  );
+  return rows.map((r) => r.earlier);
+}
+
 /** For a month that sold from stock (docs/LAW.md); NULL when there is none. */
 export function latestEarlierUseSql(producer: string, before: string): string {
   return `(SELECT to_char(max(e.consumed_on), 'YYYY-MM-DD') FROM purchase e

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { firstDayOfMonth, IsoDate, lastDayOfMonth } from '../law/dates';
+import { firstDayOfMonth, IsoDate, lastDayOfMonth, monthOf, yearOf } from '../law/dates';
 import { Decimal } from '../law/decimal';
 import { LawBook } from '../law/law-book';
 import { ElectionFacts, regimeForMonth, RegimeInForce } from '../law/regime';
 import { GrantFacts } from '../law/seal-standing';
-import { computeTaxPeriod, EarlierFeedstock, ImportFacts, needsEarlierFeedstock, SaleGroup, saleGroups, SegmentSpan, TaxPeriodFigures, taxSegments } from '../law/tax-period';
+import { computeTaxPeriod, EarlierFeedstock, ImportFacts, needsEarlierFeedstock, SaleGroup, saleGroups, SegmentSpan, TaxPeriodFigures, taxSegments, usesRawMaterial } from '../law/tax-period';
 import { BiodieselOrigin, Market } from '../law/types';
 import { importFacts, importsOfMonthSql } from './biodiesel-import.service';
 import { minimumShareTimeline, runIndexSql } from './facts/parameter-timeline';
-import { earlierFeedstock, earlierWindow, feedstockOfWindows, latestEarlierUseSql, WindowFeedstock } from './tax-period-feedstock';
+import { earlierFeedstock, earlierWindow, feedstockOfWindows, latestEarlierUses, latestEarlierUseSql, WindowFeedstock } from './tax-period-feedstock';
 import { activeSql } from './record-state';
 
 // The monthly PIS/Pasep and Cofins of a set of producers (one is a set of one) in a fixed number
@@ -122,14 +122,22 @@ async function computeDistinct(q: Queryable, lawRead: Promise<LawBook>, producer
     })), asKnownOn);
   });
 
-  // docs/LAW.md: a special-regime month that used no raw material takes the latest earlier month's.
-  const needing = computing().filter((m) => needsEarlierFeedstock(m.regime!, m.segments!, m.read!.feedstock) && m.earlierUse !== null);
-  const windows = needing.map((m) => earlierWindow(m.producerId, m.earlierUse!));
-  const earlierRead = await feedstockOfWindows(q, windows, share);
-  each(months, (m) => {
-    const i = needing.indexOf(m);
-    m.earlier = i < 0 ? null : earlierFeedstock(windows[i], earlierRead[i]);
-  });
+  // docs/LAW.md: a special-regime month that used no raw material takes the latest earlier month
+  // whose net raw material used is positive. A candidate whose lots all went back (net nothing) is
+  // passed over for the one before it: one more pair of statements per such month, none otherwise.
+  each(months, (m) => { m.earlier = null; });
+  let needing = computing().filter((m) => needsEarlierFeedstock(m.regime!, m.segments!, m.read!.feedstock) && m.earlierUse !== null);
+  while (needing.length > 0) {
+    const windows = needing.map((m) => earlierWindow(m.producerId, m.earlierUse!));
+    const earlierRead = await feedstockOfWindows(q, windows, share);
+    const again = needing.filter((m, i) => {
+      if (usesRawMaterial(earlierRead[i].feedstock)) m.earlier = earlierFeedstock(windows[i], earlierRead[i]);
+      return m.earlier === null;
+    });
+    const found = await latestEarlierUses(q, again.map((m) => ({ producerId: m.producerId, before: firstDayOfMonth(yearOf(m.earlierUse!), monthOf(m.earlierUse!)) })));
+    again.forEach((m, i) => { m.earlierUse = found[i]; });
+    needing = again.filter((m) => m.earlierUse !== null);
+  }
 
   return months.map((m) => {
     let result: Computation | Error | undefined = m.error;

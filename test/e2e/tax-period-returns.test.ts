@@ -119,3 +119,21 @@ test('an earlier month\'s lot returned leaves this month\'s average price of art
     { category: 'CASTOR_PALM_PRIORITY_REGION', cost: '2000.00', quantityKg: '1000.000' }, { category: 'GENERAL', cost: '1100.00', quantityKg: '100.000' },
   ]);
 });
+
+test('a stock-only month passes over an earlier month whose raw material all went back', async () => {
+  const { p, giveBack, sell } = await producer('Usina Devolve Tudo', [
+    { on: '2026-08-05', kg: '1000', cost: '3000', kind: 'FAMILY_FARMER' },
+    { on: '2026-09-06', kg: '1000', cost: '2000', kind: 'THIRD_PARTY' },
+  ]);
+  // September's lot goes back whole on 09-20: September used no raw material, net. October sells
+  // 1 m³ from stock and takes the blend of August, the latest earlier month with raw material used
+  // (art. 6º §3º; docs/LAW.md): family farming alone, 10,39 / 47,85 (not September's empty blend,
+  // which fell to GENERAL 26,41 / 121,59).
+  await giveBack(1, '2026-09-20', '1000', '2000');
+  await sell('2026-10-15');
+  const oct = await month(p, 10);
+  expect([oct.pisDue, oct.cofinsDue, oct.blendPeriod, codes(oct)]).toEqual(['10.39', '47.85', { year: 2026, month: 8 }, ['BLEND_OF_EARLIER_PERIOD']]);
+  expect(oct.segments[0].mix).toEqual([{ category: 'FAMILY_FARMING', cost: '3000.00', quantityKg: '1000.000' }]);
+  // September itself looks back to August too.
+  expect((await month(p, 9)).blendPeriod).toEqual({ year: 2026, month: 8 });
+});

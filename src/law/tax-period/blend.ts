@@ -31,7 +31,7 @@ export function ownProductionValuation(feedstock: readonly FeedstockGroup[], thi
   const owns = groups.some((g) => g.ownProduction);
   const ownKg = sum(groups.filter((g) => g.ownProduction).map((g) => g.quantityKg));
   const bought = groups.filter((g) => !g.ownProduction);
-  // No raw material used: nothing left of any kind once the month's returns are netted.
+  // No raw material used: nothing left of any kind once the month's returns are netted (usesRawMaterial's test).
   const noFeedstock = !groups.some((g) => g.quantityKg.gt(0));
   // Interpretation: literal reading, every non-own acquisition of the month (purchasedOn), all feedstocks together.
   // Interpretation: with no third-party acquisition in the month, the average price per kg of the

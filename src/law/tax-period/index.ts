@@ -4,7 +4,7 @@ export * from './types';
 export { taxSegments } from './segments';
 export { costWeightedBlend, ownProductionValuation } from './blend';
 export type { CoefficientRules, SegmentBlend, Valuation } from './blend';
-export { computeTaxPeriod, needsEarlierFeedstock } from './period';
+export { computeTaxPeriod, needsEarlierFeedstock, usesRawMaterial } from './period';
 export { importContributions, importReads } from './imports';
 export { publicationDateFindings } from './publication';
 export { fuelTaxes } from './fuel-taxes';

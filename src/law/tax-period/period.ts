@@ -19,7 +19,12 @@ import { message } from '../message';
 // The special regime with no raw material used this month (stock sold) takes an earlier
 // month's blend (art. 6º §3º; docs/LAW.md).
 export function needsEarlierFeedstock(regime: RegimeInForce, segments: readonly SegmentSpan[], feedstock: readonly FeedstockGroup[]): boolean {
-  return regime.regime === TaxRegime.SPECIAL_PER_M3 && segments.some((s) => s.pisCofins) && !feedstock.some((g) => g.quantityKg.gt(0));
+  return regime.regime === TaxRegime.SPECIAL_PER_M3 && segments.some((s) => s.pisCofins) && !usesRawMaterial(feedstock);
+}
+
+/** Raw material used in a month: some kind of it left once the month's returns are netted (docs/LAW.md, "Returns"). */
+export function usesRawMaterial(feedstock: readonly FeedstockGroup[]): boolean {
+  return feedstock.some((g) => g.quantityKg.gt(0));
 }
 
 // Special regime (Lei 11.116/2005 art. 4º): own volume × blended per-m³ amounts (art. 6º §§2º–4º),
