@@ -132,7 +132,7 @@ export const en = {
   'nfe.returnNoPurchase': 'the referenced NF-e {{key}} has no active purchase of {{feedstock}} of this producer',
   'nfe.returnWhichItem': 'the referenced NF-e {{key}} has several purchases of {{feedstock}} (items {{items}}) and none is item {{item}}, this item\'s number',
   'nfe.rule': 'refused ({{code}}): {{detail}}',
-  'nfe.mixedExport': 'the note mixes export (CFOP 7xxx) and domestic items',
+  'nfe.mixedExport': 'the note mixes export items (CFOP 7xxx, or 5501, 5502, 6501, 6502 with the specific purpose of export) and domestic ones',
   'nfe.partial': 'partial takes one value: items',
   'nfe.producerRequired': 'producer is required: the producer whose notes these are',
   'nfe.contentType': 'Send an NF-e XML or a ZIP of them, as the body or the field file of a form',

@@ -128,7 +128,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.returnNoPurchase': 'a NF-e referenciada {{key}} não tem compra ativa de {{feedstock}} deste produtor',
   'nfe.returnWhichItem': 'a NF-e referenciada {{key}} tem várias compras de {{feedstock}} (itens {{items}}) e nenhuma é o item {{item}}, o número deste item',
   'nfe.rule': 'recusado ({{code}}): {{detail}}',
-  'nfe.mixedExport': 'a nota mistura itens de exportação (CFOP 7xxx) e do mercado interno',
+  'nfe.mixedExport': 'a nota mistura itens de exportação (CFOP 7xxx, ou 5501, 5502, 6501, 6502 com fim específico de exportação) e do mercado interno',
   'nfe.partial': 'partial aceita um só valor: items',
   'nfe.producerRequired': 'producer é obrigatório: o produtor de quem são as notas',
   'nfe.contentType': 'Envie um XML de NF-e ou um ZIP deles, como corpo ou no campo file de um formulário',
