@@ -10,7 +10,11 @@ export interface EfdItem { code: string; description: string; kind: string; ncm:
 export interface AcquisitionRow {
   item: EfdItem;
   participant: string | null;
+  /** The CST of the credit (50–52, by group). */
   cst: string;
+  /** What C191 and C195 write: the credit's CST, or for a contribution without credit (rate 0) its entry CST 70–75. */
+  pisCst: string;
+  cofinsCst: string;
   cfop: string;
   pisRate: Decimal | null;
   cofinsRate: Decimal | null;
@@ -33,6 +37,16 @@ export interface Uncovered { base: Decimal; pis: Decimal; cofins: Decimal; resal
 
 /** CST of an acquisition with a right to credit (table 4.3.3), by the group it serves: as M105/M505 write it. */
 export const ACQUISITION_CST: Record<RevenueGroup, string> = { [RevenueGroup.TAXED_DOMESTIC]: '50', [RevenueGroup.UNTAXED_DOMESTIC]: '51', [RevenueGroup.EXPORT]: '52' };
+
+/**
+ * The buyer's entry CST of an acquisition without the right to credit (table 4.3.4), from the supplier's CST of that
+ * contribution: 06 zero rate → 73, 07 exempt → 71, 08 not subject → 74, 09 suspended → 72; an entry CST 70–75 as
+ * stated; any other (04 of no single-phase input, 49, 98, 99, a presumed 60–67) 70, without the right to credit. The
+ * inverse of how purchaseCredit reads an entry note's 70–75 (Interpretation, docs/LAW.md).
+ */
+const NO_CREDIT_ENTRY_CST: Record<string, string> = { '06': '73', '07': '71', '08': '74', '09': '72' };
+export const entryCstWithoutCredit = (supplierCst: string | null | undefined): string =>
+  (supplierCst && /^7[0-5]$/.test(supplierCst) ? supplierCst : NO_CREDIT_ENTRY_CST[supplierCst ?? ''] ?? '70');
 
 /** The key of a credit line, as `monthCredits` adds purchases up. */
 export const lineKey = (codCred: string, pisRate: Decimal | null, cofinsRate: Decimal | null) => `${codCred}|${pisRate?.toFixed() ?? ''}|${cofinsRate?.toFixed() ?? ''}`;
@@ -77,8 +91,12 @@ export function acquisitionRows(acquisitions: EfdAcquisition[], plantMunicipalit
     const item = acquisitionItem(a);
     const participant = a.abroad ? null : a.document;
     const cst = ACQUISITION_CST[p.group];
+    // A contribution whose CST gives no credit (Lei 10.637/2002 and Lei 10.833/2003, each art. 3º § 2º II) is credited at a rate
+    // of 0: its C191/C195 states the entry without credit, not the group's 50–52, and adds to no M105/M505.
+    const pisCst = p.pisRate?.isZero() ? entryCstWithoutCredit(a.pisCst) : cst;
+    const cofinsCst = p.cofinsRate?.isZero() ? entryCstWithoutCredit(a.cofinsCst ?? a.pisCst) : cst;
     const cfop = acquisitionCfop(a, plantMunicipalityCode);
-    const key = [item.code, participant ?? '', cst, cfop, p.pisRate?.toFixed() ?? '', p.cofinsRate?.toFixed() ?? ''].join('|');
+    const key = [item.code, participant ?? '', cst, pisCst, cofinsCst, cfop, p.pisRate?.toFixed() ?? '', p.cofinsRate?.toFixed() ?? ''].join('|');
     const line = lineKey(p.codCred, p.pisRate, p.cofinsRate);
     const nature: AcquisitionRow['nature'] = a.product === CreditProduct.B100_FOR_RESALE ? '01' : '02';
     const row = rows.get(key);
@@ -94,7 +112,7 @@ export function acquisitionRows(acquisitions: EfdAcquisition[], plantMunicipalit
     }
     // The item's value: the purchase's cost, in the proportion of its credit base this group took.
     const value = toCentavos(a.cost.times(p.base).div(byPurchase.get(p.purchaseId)!));
-    const next = row ?? { item, participant, cst, cfop, pisRate: p.pisRate, cofinsRate: p.cofinsRate, value: ZERO, discount: ZERO, base: ZERO, pis: ZERO, cofins: ZERO, line, nature, from: on, to: on };
+    const next = row ?? { item, participant, cst, pisCst, cofinsCst, cfop, pisRate: p.pisRate, cofinsRate: p.cofinsRate, value: ZERO, discount: ZERO, base: ZERO, pis: ZERO, cofins: ZERO, line, nature, from: on, to: on };
     rows.set(key, Object.assign(next, {
       value: next.value.plus(value), discount: next.discount.plus(value.minus(p.base)), base: next.base.plus(p.base), pis: next.pis.plus(p.pis), cofins: next.cofins.plus(p.cofins),
       from: on < next.from ? on : next.from, to: on > next.to ? on : next.to,
@@ -115,12 +133,17 @@ export function acquisitionRecords(put: Put, rows: AcquisitionRow[]): void {
     const from = mine.reduce((d, r) => (r.from < d ? r.from : d), mine[0].from);
     const to = mine.reduce((d, r) => (r.to > d ? r.to : d), mine[0].to);
     put('C190', '55', spedDate(from), spedDate(to), item.code, item.ncm, null, n(mine.reduce((t, r) => t.plus(r.value), ZERO), 2));
-    for (const [reg, rate, credit] of [['C191', 'pisRate', 'pis'], ['C195', 'cofinsRate', 'cofins']] as const) {
+    for (const [reg, rate, credit, code] of [['C191', 'pisRate', 'pis', 'pisCst'], ['C195', 'cofinsRate', 'cofins', 'cofinsCst']] as const) {
       for (const r of mine) {
         const percent = r[rate];
+        // An entry without credit (70–75): its value and what leaves it, no credit base, rate or credit.
+        if (percent?.isZero()) {
+          put(reg, r.participant, r[code], r.cfop, n(r.value, 2), n(r.discount, 2), null, null, null, null, null, null);
+          continue;
+        }
         // The basic credit is the base × rate (C191 field 11's validation); an import's, the contribution paid (Lei 10.865/2004, art. 15).
         const amount = percent ? toCentavos(r.base.times(percent)) : r[credit];
-        put(reg, r.participant, r.cst, r.cfop, n(r.value, 2), n(r.discount, 2), n(r.base, 2), percent ? n(percent.times(100), 4) : null, null, null, n(amount, 2), null);
+        put(reg, r.participant, r[code], r.cfop, n(r.value, 2), n(r.discount, 2), n(r.base, 2), percent ? n(percent.times(100), 4) : null, null, null, n(amount, 2), null);
       }
     }
   }

@@ -218,9 +218,10 @@ export class CreditService {
     const ids = [...new Set(parts.filter((p) => p.kind !== CreditKind.PRESUMED).map((p) => p.purchaseId))];
     if (!ids.length) return [];
     const rows: Array<{ id: string; purchased_on: string; feedstock: string; credit_product: CreditProduct | null; credit_supplier: CreditSupplier | null; supplier_kind: string;
-      supplier_document: string | null; organization_cnpj: string | null; invoice_key: string | null; origin_municipality_code: string; cost: string }> = await this.ds.query(
+      supplier_document: string | null; organization_cnpj: string | null; invoice_key: string | null; origin_municipality_code: string; cost: string;
+      pis_cofins_cst: string | null; cofins_cst: string | null }> = await this.ds.query(
       `SELECT p.id::text AS id, to_char(p.purchased_on, 'YYYY-MM-DD') AS purchased_on, p.feedstock, p.credit_product, p.credit_supplier, p.supplier_kind, p.supplier_document,
-              o.cnpj AS organization_cnpj, p.invoice_key, p.origin_municipality_code, p.cost::text AS cost
+              o.cnpj AS organization_cnpj, p.invoice_key, p.origin_municipality_code, p.cost::text AS cost, p.pis_cofins_cst, p.cofins_cst
          FROM purchase p LEFT JOIN family_farming_organization o ON o.id = p.organization_id
         WHERE p.producer_id = $1 AND p.id = ANY($2::bigint[])`,
       [producer.id, ids],
@@ -234,7 +235,7 @@ export class CreditService {
         part, purchasedOn: r.purchased_on, feedstock: r.feedstock, product: r.credit_product ?? productOfFeedstock(r.feedstock),
         abroad: (r.credit_supplier ?? supplierOfKind(r.supplier_kind)) === CreditSupplier.ABROAD,
         document: r.supplier_document ?? r.organization_cnpj ?? issuer(r.invoice_key),
-        originMunicipalityCode: r.origin_municipality_code, cost: new Decimal(r.cost),
+        originMunicipalityCode: r.origin_municipality_code, cost: new Decimal(r.cost), pisCst: r.pis_cofins_cst, cofinsCst: r.cofins_cst,
       };
     });
   }

@@ -537,6 +537,27 @@ test('recordPurchases with PIS CST 01 and cofinsCst 06 credits PIS 165,00 and no
   expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input[0].cofinsCst' });
 });
 
+// The same purchase in the EFD (Lei 10.637/2002 and Lei 10.833/2003, each art. 3º § 2º II; Guia, C191/C195, table 4.3.4): 10.000,00
+// under PIS CST 01 / Cofins CST 06 and 1 m³ sold (26,41 / 121,59 per m³). C191 CST 50 at 1,65% = 165,00, M100 165,00 less the
+// debit 26,41 = 138,59; C195 states the entry at zero rate, CST 73, with no base, rate or credit; no M500, no M505 base.
+test('a month with a PIS 01 / Cofins 06 purchase exports an EFD that passes: C191 50 at 165,00, C195 73 without credit, no M500', async () => {
+  const id = await producer();
+  await record([{ ...methanol(id, '2026-03-02'), cost: '10000', cofinsCst: '06' }],
+    [{ producerId: id, soldOn: '2026-03-20', volumeM3: '1', revenue: '6000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status } }`, { p: id });
+  const res = await fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=3`), { headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` } });
+  expect(res.status).toBe(200);
+  const body = Buffer.from(await res.arrayBuffer());
+  expect(efdProblems(body)).toEqual([]);
+  const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  expect(only('C191', 'C195', 'M100', 'M105', 'M500', 'M505')).toEqual([
+    '|C191|11222333000181|50|1101|10000,00|0,00|10000,00|1,6500|||165,00||',
+    '|C195|11222333000181|73|1101|10000,00|0,00|||||||',
+    '|M100|101|0|10000,00|1,6500|||165,00|0,00|0,00|0,00|165,00|1|26,41|138,59|',
+    '|M105|02|50|10000,00||10000,00|10000,00||||',
+  ]);
+});
+
 // Lei 12.865/2013, art. 31 (the revenue of the sales) and docs/LAW.md "Returns" (a return of a sale reduces the revenue of its month):
 // October exports 500.000, November 1.000.000, and on 20/11 100.000 of the October sale comes back → November's base is 900.000:
 // at a share of 0,27, PIS 900.000 × 0,27 × 1,65% = 4.009,50 and Cofins × 7,6% = 18.468,00.

@@ -327,8 +327,8 @@ export function efdProblems(body: Buffer): string[] {
     }
     if (t && !t[2].eq(earlier)) problems.push(`${total}: VL_TOT_CRED_DESC_ANT ${t[2].toFixed(2)}, the ${control} records deduct ${earlier.toFixed(2)} (field 13)`);
   }
-  // Acquisitions (C190–C195): each C191/C195 names its participant (blank only from abroad, CFOP 3xxx), a CST of credit and an entry CFOP
-  // generating credit, VL_BC = VL_ITEM − VL_DESC and VL = VL_BC × ALIQ; C190 sums its items; every COD_ITEM is in 0200; and M105/M505 of
+  // Acquisitions (C190–C195): each C191/C195 names its participant (blank only from abroad, CFOP 3xxx), a CST of credit (or 70–75, an
+  // entry without credit, with no base, rate or value) and an entry CFOP generating credit, VL_BC = VL_ITEM − VL_DESC and VL = VL_BC × ALIQ; C190 sums its items; every COD_ITEM is in 0200; and M105/M505 of
   // NAT_BC_CRED 01 (resale, CFOP x102) or 02 (inputs, x101) is the sum of the C191/C195 bases of its CFOP, CST and rate (the PVA
   // rebuilds it from them: Guia, C191 field 07).
   const items = new Set(by('0200').map((r) => r.f[1]));
@@ -339,8 +339,14 @@ export function efdProblems(body: Buffer): string[] {
       const [part, cst, cfop, item, desc, bc, aliq, , , vl] = l.f.slice(1);
       const at = `line ${l.line} (${c})`;
       if (cfop.startsWith('3') ? part !== '' : !/^(\d{11}|[0-9A-Z]{12}\d{2})$/.test(part)) problems.push(`${at}: CNPJ_CPF_PART "${part}" with CFOP ${cfop}`);
-      if (!/^5[0-6]$/.test(cst)) problems.push(`${at}: CST ${cst} is no acquisition with credit (50–56)`);
       if (!['1101', '1102', '2101', '2102', '3101', '3102'].includes(cfop)) problems.push(`${at}: CFOP ${cfop} is no entry generating credit`);
+      // Table 4.3.4: 70–75 an acquisition without the right to credit (one contribution of an item may have it and the other not:
+      // Lei 10.637/2002 and Lei 10.833/2003, each art. 3º § 2º II): no base, rate or credit, and nothing in M105/M505.
+      if (/^7[0-5]$/.test(cst)) {
+        if (bc !== '' || aliq !== '' || !num(vl || '0').isZero()) problems.push(`${at}: CST ${cst} (no credit) with a credit base, rate or value`);
+        continue;
+      }
+      if (!/^5[0-6]$/.test(cst)) problems.push(`${at}: CST ${cst} is no acquisition with credit (50–56) nor without (70–75)`);
       if (!num(bc).eq(num(item).minus(num(desc || '0')))) problems.push(`${at}: VL_BC is not VL_ITEM − VL_DESC`);
       if (aliq && !num(vl).eq(num(bc).times(num(aliq)).div(100).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN))) problems.push(`${at}: VL is not VL_BC × ALIQ / 100`);
       // NAT_BC_CRED by the entry (table 4.3.7): 01 goods bought for resale (CFOP x102), 02 inputs (x101).

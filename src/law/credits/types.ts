@@ -130,6 +130,9 @@ export interface EfdAcquisition {
   originMunicipalityCode: string;
   /** The purchase's recorded cost (VL_ITEM). */
   cost: Decimal;
+  /** The supplier's PIS/Pasep CST, and its Cofins CST where it differs (null: the same), for the side without credit. */
+  pisCst?: string | null;
+  cofinsCst?: string | null;
 }
 
 /** What M100/M500 report. */
