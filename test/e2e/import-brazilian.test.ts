@@ -70,7 +70,7 @@ describe('a purchases sheet saved by a Portuguese Excel as CSV', () => {
     const header = await refused('purchases', 'purchasedOn;feedstock;quantityKg\n', { delimiter: ',' });
     expect(header.message).toBe('line 1, column purchasedOn;feedstock;quantityKg: unknown column; the columns of a purchases file are purchasedOn, consumedOn, feedstock, quantityKg, '
       + 'cost, supplierKind, familyFarmerId, organizationId, supplierName, originMunicipalityCode, contractId, purpose, externalId, invoiceKey, invoiceItem, supplierDocument, '
-      + 'pisCofinsCst, creditSupplier, creditProduct, icmsValue, importPisPaid, importCofinsPaid, creditRevenueGroup, cbsValue (read with the separator ",", as asked; give delimiter to choose another)');
+      + 'pisCofinsCst, cofinsCst, creditSupplier, creditProduct, icmsValue, importPisPaid, importCofinsPaid, creditRevenueGroup, cbsValue (read with the separator ",", as asked; give delimiter to choose another)');
   });
 
   it('refuses English numbers in a Brazilian file, naming the line, the column as written and why the file is Brazilian', async () => {

@@ -190,6 +190,25 @@ describe('purchases', () => {
     expect(await purchaseCount()).toBe(before);
   });
 
+  // Lei 10.637/2002 and Lei 10.833/2003, each art. 3º § 2º II: each credit follows its own CST, so a line may state a Cofins CST
+  // apart from the PIS/Pasep one (PIS 01 / Cofins 06: PIS credited, Cofins not); the same on both is kept once, as recordPurchases keeps it.
+  it('imports a Cofins CST apart from the PIS/Pasep one under English or Portuguese names: stored where it differs, checked as recordPurchases checks it', async () => {
+    const header = 'purchasedOn,feedstock,quantityKg,cost,supplierKind,supplierName,originMunicipalityCode,pisCofinsCst,cofinsCst,creditSupplier,creditProduct,icmsValue,externalId';
+    await run('purchases', [header,
+      '2025-09-13,SOYBEAN_OIL,1000,10000,THIRD_PARTY,Esmagadora,4314100,01,06,COMPANY,VEGETABLE_OIL,0,cc-1',
+      '2025-09-13,SOYBEAN_OIL,1000,10000,THIRD_PARTY,Esmagadora,4314100,01,01,COMPANY,VEGETABLE_OIL,0,cc-2',
+      '2025-09-13,SOYBEAN_OIL,1000,10000,THIRD_PARTY,Esmagadora,4314100,01,,COMPANY,VEGETABLE_OIL,0,cc-3'].join('\n'), { producerId });
+    await run('purchases', ['dataDaCompra,materiaPrima,quantidadeKg,custo,tipoDeFornecedor,nomeDoFornecedor,municipioDeOrigem,cstPisCofins,cstCofins,idExterno',
+      '2025-09-14,ÓLEO_DE_SOJA,1000,10000,TERCEIRO,Esmagadora,4314100,06,01,cc-4'].join('\n'), { producerId });
+    expect(await api.db.dataSource.query(`SELECT external_id AS id, pis_cofins_cst AS pis, cofins_cst AS cofins FROM purchase WHERE external_id LIKE 'cc-%' ORDER BY 1`)).toEqual([
+      { id: 'cc-1', pis: '01', cofins: '06' }, { id: 'cc-2', pis: '01', cofins: null }, { id: 'cc-3', pis: '01', cofins: null }, { id: 'cc-4', pis: '06', cofins: '01' },
+    ]);
+    const before = await purchaseCount();
+    const e = await refused('purchases', [header, '2025-09-15,SOYBEAN_OIL,1000,10000,THIRD_PARTY,Esmagadora,4314100,01,6,COMPANY,VEGETABLE_OIL,0,cc-5'].join('\n'), { producerId });
+    expect(e).toMatchObject({ line: 2, column: 'cofinsCst', code: 'BAD_USER_INPUT' });
+    expect(await purchaseCount()).toBe(before);
+  });
+
   it('takes the NF-e item of a lot: one item, one purchase, whether typed or imported before or twice in the file', async () => {
     const header = 'purchasedOn,feedstock,quantityKg,cost,supplierKind,supplierName,originMunicipalityCode,invoiceKey,invoiceItem,externalId';
     const key = nfeKey('11444777000161', 9101, '2509');

@@ -11,7 +11,7 @@ import { bulkInsert, checkPeriodsOpen, decimalCell, idCell } from './common';
 import { message } from '../../i18n';
 import { activeSql } from '../../services/record-state';
 
-const CREDIT_FACTS = 'pis_cofins_cst, credit_supplier, credit_product, icms_value, import_pis_paid, import_cofins_paid, credit_revenue_group, cbs_value';
+const CREDIT_FACTS = 'pis_cofins_cst, cofins_cst, credit_supplier, credit_product, icms_value, import_pis_paid, import_cofins_paid, credit_revenue_group, cbs_value';
 const text = (v: Decimal | null) => (v === null ? null : v.toFixed());
 /** An item number as written (`12`); anything else goes on as it is, for toRow to refuse with the field named. */
 const itemCell = (v: string | undefined) => (v === undefined ? null : /^[0-9]{1,4}$/.test(v) ? Number(v) : (v as unknown as number));
@@ -52,6 +52,8 @@ export const purchasesImport: ImportKind = {
     { name: 'supplierDocument', required: false, portuguese: ['cnpjCpfDoFornecedor', 'cpfCnpjDoFornecedor', 'cnpjDoFornecedor', 'cpfDoFornecedor', 'documentoDoFornecedor'] },
     // The facts of the credits (Lei 10.637/2002 and Lei 10.833/2003, art. 3º; LC 214/2025, art. 47), all optional.
     { name: 'pisCofinsCst', required: false, portuguese: ['cstPisCofins', 'cstDoPisCofins', 'cst'] },
+    // The Cofins CST where it differs (each credit follows its own: art. 3º § 2º II of both laws); stored null when the same.
+    { name: 'cofinsCst', required: false, portuguese: ['cstCofins', 'cstDaCofins', 'cstDoCofins'] },
     { name: 'creditSupplier', required: false, type: ENUMS.CreditSupplier, portuguese: ['fornecedorParaOCredito', 'naturezaDoFornecedor'] },
     { name: 'creditProduct', required: false, type: ENUMS.CreditProduct, portuguese: ['produtoParaOCredito', 'naturezaDoProduto'] },
     { name: 'icmsValue', required: false, type: 'decimal', portuguese: ['valorDoIcms', 'icms', 'vIcms'] },
@@ -64,7 +66,7 @@ export const purchasesImport: ImportKind = {
     ['purchased_on', 'date'], ['consumed_on', 'date'], ['feedstock', 'text'], ['quantity_kg', 'numeric'], ['cost', 'numeric'],
     ['supplier_kind', 'text'], ['family_farmer_id', 'bigint'], ['organization_id', 'bigint'], ['supplier_name', 'text'],
     ['origin_municipality_code', 'text'], ['contract_id', 'bigint'], ['purpose', 'text'], ['external_id', 'text'], ['invoice_key', 'text'],
-    ['invoice_item', 'int'], ['supplier_document', 'text'], ['pis_cofins_cst', 'text'], ['credit_supplier', 'text'], ['credit_product', 'text'], ['icms_value', 'numeric'],
+    ['invoice_item', 'int'], ['supplier_document', 'text'], ['pis_cofins_cst', 'text'], ['cofins_cst', 'text'], ['credit_supplier', 'text'], ['credit_product', 'text'], ['icms_value', 'numeric'],
     ['import_pis_paid', 'numeric'], ['import_cofins_paid', 'numeric'], ['credit_revenue_group', 'text'], ['cbs_value', 'numeric'],
   ],
 
@@ -94,6 +96,7 @@ export const purchasesImport: ImportKind = {
       invoiceItem: itemCell(row.invoiceItem),
       supplierDocument: row.supplierDocument ?? null,
       pisCofinsCst: row.pisCofinsCst ?? null,
+      cofinsCst: row.cofinsCst ?? null,
       creditSupplier: (row.creditSupplier ?? null) as CreditSupplier | null,
       creditProduct: (row.creditProduct ?? null) as CreditProduct | null,
       icmsValue: decimalOrNull(row, 'icmsValue'),
@@ -106,7 +109,7 @@ export const purchasesImport: ImportKind = {
     return [
       p.purchasedOn, p.consumedOn, p.feedstock, p.quantityKg.toFixed(), text(p.cost), p.supplierKind,
       p.familyFarmerId, p.organizationId, p.supplierName, p.originMunicipalityCode, p.contractId, p.purpose, p.externalId, p.invoiceKey,
-      p.invoiceItem, p.supplierDocument, p.pisCofinsCst, p.creditSupplier, p.creditProduct, text(p.icmsValue), text(p.importPisPaid), text(p.importCofinsPaid), p.creditRevenueGroup,
+      p.invoiceItem, p.supplierDocument, p.pisCofinsCst, p.cofinsCst, p.creditSupplier, p.creditProduct, text(p.icmsValue), text(p.importPisPaid), text(p.importCofinsPaid), p.creditRevenueGroup,
       text(p.cbsValue),
     ];
   },
