@@ -60,13 +60,23 @@ export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncove
     return used;
   };
   const end = spedDate(lastDayOfMonth(c.year, c.month));
+  // Lines that differ only in the other contribution's rate (a purchase whose PIS/Pasep and Cofins CSTs differ) are one
+  // M100/M500 of this one: its key is the COD_CRED and the rate.
+  const groups = new Map<string, CreditLine[]>();
   for (const l of c.lines) {
-    const net = tax === Contribution.PIS ? l.pis : l.cofins;
-    // Returns the C level could not net: the line's base and credit are its acquisitions', the returns a reduction (Guia, C190 "II").
-    const key = lineKey(l.codCred, l.pisRate, l.cofinsRate);
-    const u = uncovered.get(key) ?? { base: ZERO, pis: ZERO, cofins: ZERO, resale: ZERO };
     const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
-    const base = l.base.plus(u.base);
+    const k = `${l.codCred}|${rate?.toString() ?? ''}`;
+    groups.set(k, [...(groups.get(k) ?? []), l]);
+  }
+  for (const lines of groups.values()) {
+    const l = lines[0];
+    const keys = new Set(lines.map((x) => lineKey(x.codCred, x.pisRate, x.cofinsRate)));
+    const net = sum(lines.map((x) => (tax === Contribution.PIS ? x.pis : x.cofins)));
+    // Returns the C level could not net: the line's base and credit are its acquisitions', the returns a reduction (Guia, C190 "II").
+    const us = [...keys].map((k) => uncovered.get(k) ?? { base: ZERO, pis: ZERO, cofins: ZERO, resale: ZERO });
+    const u = { base: sum(us.map((x) => x.base)), pis: sum(us.map((x) => x.pis)), cofins: sum(us.map((x) => x.cofins)), resale: sum(us.map((x) => x.resale)) };
+    const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
+    const base = sum(lines.map((x) => x.base)).plus(u.base);
     // VL_CRED is its base × rate, rounded once (Guia, M100 field 08; the line's own rule, monthCredits); the returns the
     // C level could not net are what separates it from the line's net credit. Imports: the contributions paid.
     const credit = rate ? toCentavos(base.times(rate)) : net.plus(tax === Contribution.PIS ? u.pis : u.cofins);
@@ -81,7 +91,7 @@ export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncove
       used.eq(available) ? '0' : '1', n(used, 2), n(available.minus(used), 2));
     // One M105/M505 per NAT_BC_CRED (table 4.3.7): 01 goods bought for resale (B100 for resale, CFOP x102), 02 inputs — the
     // bases of the line's C191/C195 rows of each nature, with the returns the C level could not net.
-    const resale = l.kind === CreditKind.PRESUMED ? ZERO : sum(rows.filter((r) => r.line === key && r.nature === '01').map((r) => r.base)).plus(u.resale);
+    const resale = l.kind === CreditKind.PRESUMED ? ZERO : sum(rows.filter((r) => keys.has(r.line) && r.nature === '01').map((r) => r.base)).plus(u.resale);
     const natures: Array<[string, Decimal]> = l.kind === CreditKind.PRESUMED ? [[PRESUMED_NATURE, base]]
       : [['01', resale] as [string, Decimal], ['02', base.minus(resale)] as [string, Decimal]].filter(([, b], i) => b.gt(0) || (i === 1 && resale.isZero()));
     for (const [nature, b] of natures) put(detail, nature, cstOf(l), n(b, 2), null, n(b, 2), n(b, 2), null, null, null);

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { Decimal } from '../../src/law/decimal';
 import { startTestApi, TestApi } from '../support/api';
 import { efdProblems } from '../support/efd-layout';
 import { createProducer, grantSeal, newCpf, nfeKey, RECIFE, upsertMunicipalities } from '../support/fixtures';
@@ -45,6 +46,7 @@ const MONTH = `query($p: ID!, $y: Int!, $m: Int!, $k: Date) { taxPeriod(producer
   balances { tax originYear originMonth group codCred original deducted claimed offsetAgainstCbs reversed remaining refundableFrom }
 } }`;
 const month = async (p: string, y: number, m: number, k?: string) => (await api.ok(MONTH, { p, y, m, k: k ?? null })).taxPeriod;
+const sumOf = (xs: string[]) => xs.reduce((a, x) => a.plus(x), new Decimal(0)).toFixed(2);
 const CLAIM = `mutation($i: RecordCreditClaimInput!) { recordCreditClaim(input: $i) { id codCred amount } }`;
 
 test('a quarter with a category III month and an export month: the kept credits become a refund claim', async () => {
@@ -555,6 +557,27 @@ test('a month with a PIS 01 / Cofins 06 purchase exports an EFD that passes: C19
     '|C195|11222333000181|73|1101|10000,00|0,00|||||||',
     '|M100|101|0|10000,00|1,6500|||165,00|0,00|0,00|0,00|165,00|1|26,41|138,59|',
     '|M105|02|50|10000,00||10000,00|10000,00||||',
+  ]);
+});
+
+// The same month with an ordinary purchase beside it: both credit PIS under 101 at 1,65 %, one M100 on their summed base
+// (Lei 10.637/2002, art. 3º § 1º): 20.000,60 × 1,65% = 330,0099 → 330,01 (each alone 165,00495 → 165,00); Cofins only the
+// ordinary one's: 10.000,30 × 7,6% = 760,0228 → 760,02.
+test('a PIS 01 / Cofins 06 purchase beside an ordinary one: one M100 of 330,01 on 20.000,60, one M500 of 760,02', async () => {
+  const id = await producer();
+  await record([{ ...methanol(id, '2026-03-02'), cost: '10000.30', cofinsCst: '06' }, { ...methanol(id, '2026-03-03'), cost: '10000.30' }],
+    [{ producerId: id, soldOn: '2026-03-20', volumeM3: '1', revenue: '6000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  const march = await month(id, 2026, 3);
+  expect(sumOf(march.credits.lines.map((l: any) => l.pis))).toBe('330.01');
+  expect(sumOf(march.credits.lines.map((l: any) => l.cofins))).toBe('760.02');
+  await api.ok(`mutation($p: ID!) { closeTaxPeriod(producerId: $p, year: 2026, month: 3) { status } }`, { p: id });
+  const res = await fetch(api.url.replace('/graphql', `/export/efd?producer=${id}&year=2026&month=3`), { headers: { authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` } });
+  const body = Buffer.from(await res.arrayBuffer());
+  expect(efdProblems(body)).toEqual([]);
+  const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  expect(only('M100', 'M110', 'M500', 'M510')).toEqual([
+    '|M100|101|0|20000,60|1,6500|||330,01|0,00|0,00|0,00|330,01|1|26,41|303,60|',
+    '|M500|101|0|10000,30|7,6000|||760,02|0,00|0,00|0,00|760,02|1|121,59|638,43|',
   ]);
 });
 

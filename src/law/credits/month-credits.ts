@@ -128,10 +128,23 @@ export function monthCredits(input: MonthCreditsInput): MonthCredits {
   // Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º: the rate applies to the month's base, so a line with a rate is its
   // summed base × rate, rounded once (the purchases' and days' own figures, each rounded, are what they show alone). Imports
   // (no rate) credit the contributions paid, which add up as they are.
-  const onBase = (l: CreditLine): CreditLine => ({
-    ...l, pis: l.pisRate ? toCentavos(l.base.times(l.pisRate)) : l.pis, cofins: l.cofinsRate ? toCentavos(l.base.times(l.cofinsRate)) : l.cofins,
-  });
-  const ordered = [...lines.values()].map(onBase).sort((a, b) => a.codCred.localeCompare(b.codCred));
+  // Lines that differ only in the other contribution's rate (a purchase whose PIS/Pasep and Cofins CSTs differ) share that
+  // base: each takes its own rounding, and the last what makes their sum the rounding of their summed base (one M100/M500).
+  const onBase = (all: CreditLine[], tax: 'pis' | 'cofins'): void => {
+    const rateOf = (l: CreditLine) => (tax === 'pis' ? l.pisRate : l.cofinsRate);
+    const shared = new Map<string, CreditLine[]>();
+    for (const l of all.filter(rateOf)) {
+      const k = `${l.codCred}|${rateOf(l)!.toString()}`;
+      shared.set(k, [...(shared.get(k) ?? []), l]);
+    }
+    for (const group of shared.values()) {
+      const whole = toCentavos(sum(group.map((l) => l.base)).times(rateOf(group[0])!));
+      group.forEach((l, i) => { l[tax] = i < group.length - 1 ? toCentavos(l.base.times(rateOf(l)!)) : whole.minus(sum(group.slice(0, -1).map((x) => x[tax]))); });
+    }
+  };
+  const ordered = [...lines.values()].map((l) => ({ ...l })).sort((a, b) => a.codCred.localeCompare(b.codCred));
+  onBase(ordered, 'pis');
+  onBase(ordered, 'cofins');
   return { lines: ordered, parts, presumed, awaiting: [...new Set(awaiting)], awaitingElection };
 }
 
