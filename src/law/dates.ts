@@ -93,12 +93,12 @@ export function today(now: Date = new Date()): IsoDate {
 /**
  * The calendar date in Brazil (America/Sao_Paulo) of a date-time with its offset, as an NF-e
  * writes dhEmi (TDateTimeUTC, `2026-04-01T01:30:00+00:00` is 31 March in Brasília); a text
- * without an offset (a bare date, dEmi) is taken as written, its first ten characters.
+ * without an offset (a bare date, dEmi) is taken as written. A date-time naming no real instant
+ * (30 February, 25 o'clock) is returned whole, no date, for the caller to refuse: JavaScript's
+ * Date would roll it over into the next day or month.
  */
 export function brazilDateOf(dateTime: string): IsoDate {
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(dateTime)) {
-    const instant = new Date(dateTime);
-    if (!Number.isNaN(instant.getTime())) return today(instant);
-  }
-  return dateTime.slice(0, 10);
+  const m = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-](0\d|1[0-4]):[0-5]\d)$/.exec(dateTime);
+  if (m) return isIsoDate(m[1]) ? today(new Date(dateTime)) : dateTime;
+  return /T.*(Z|[+-]\d{2}:?\d{2})$/.test(dateTime) ? dateTime : dateTime.slice(0, 10);
 }

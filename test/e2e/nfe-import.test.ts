@@ -265,6 +265,21 @@ test('an item of PIS CST 01 and COFINS CST 06 credits PIS 165,00 and no Cofins; 
   for (const n of [split, same]) await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: n.key });
 });
 
+// A CST is a code of two digits (Guia Prático, tables 4.3.3–4.3.4): letters or a CST stated twice are refused on their
+// item, never recorded as if the note stated none.
+test('an item whose PIS/Cofins CST is no code of two digits is refused, nothing written', async () => {
+  const company = newCnpj();
+  const cases = [['<CST>ab</CST>', 3041], ['<CST>7x</CST>', 3042], ['<CST>73</CST><CST>50</CST>', 3043]] as const;
+  for (const [cst, n] of cases) {
+    const key = nfeKey(company, n);
+    const xml = Buffer.from(rekeyed('cooperative-note.xml', KEYS.coop, key).replaceAll('60701190000104', company)
+      .replace('<COFINS><COFINSOutr><CST>70</CST>', `<COFINS><COFINSOutr>${cst}`));
+    const refused = await upload(xml);
+    expect([refused.status, refused.error?.problems?.map((p) => p.messageKey)]).toEqual([400, ['nfe.unreadableCst']]);
+    expect(await purchases(key)).toEqual([]);
+  }
+});
+
 // The producer's own entry note (tpNF 0, a company as dest) states the buyer's entry CST (table 4.3.4 of the Guia):
 // soy oil of 5.000,00 with ICMS 0. 50 → the right to credit: 5.000 × 1,65% = 82,50, × 7,6% = 380,00 (Lei 10.637/2002,
 // art. 3º II); 73 → an acquisition at zero rate, no credit (art. 3º § 2º II); 70 → without the right to credit; 60 →
@@ -700,4 +715,11 @@ test('the date of a note is dhEmi\'s calendar date in Brasília (America/Sao_Pau
   await at(5803, '2026-03-31T23:59:59-03:00', '2026-03-31');
   await at(5804, '2026-04-01T00:30:00-02:00', '2026-03-31');
   await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+  // No such instant: 30 February (a Date would roll it over to 2 March, another tax month), 25 o'clock, 24:00. Refused, nothing written.
+  for (const [n, dhEmi] of [[5805, '2026-02-30T10:00:00-03:00'], [5806, '2026-02-10T25:00:00-03:00'], [5807, '2026-02-10T24:00:00-03:00']] as const) {
+    const k = nfeKey(P, n, '2602');
+    const refused = await upload(Buffer.from(rekeyed('sale.xml', KEYS.sale, k).replace(/<dhEmi>[^<]*<\/dhEmi>/, `<dhEmi>${dhEmi}</dhEmi>`)));
+    expect(refused.status).toBe(400);
+    expect(await sales(k)).toEqual([]);
+  }
 });

@@ -57,13 +57,13 @@ test.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])
   expect(await purchaseCount()).toBe(before);
 });
 
-test('a token subject with a NUL or another control character, a direction override or isolate, a lone surrogate, or longer than 255 characters, is refused (401), not a 500 on the audit entry it would write', async () => {
+test('a token subject with a NUL or another control character, a direction override or isolate, a lone surrogate, nothing visible, or longer than 255 characters, is refused (401), not a 500 on the audit entry it would write', async () => {
   // As every text input (src/formats/control-characters.ts): "\u202Eadmin" shows as "nimda" reversed in an audit log.
-  for (const sub of ['tax\u0000team', 'line\nbreak', '\u202Eadmin', 'embed\u202Aed', 'iso\u2066late', 'half\ud800', '\udc00tail', 'x'.repeat(256)]) {
+  for (const sub of ['tax\u0000team', 'line\nbreak', '\u202Eadmin', 'embed\u202Aed', 'iso\u2066late', 'half\ud800', '\udc00tail', 'x'.repeat(256), ' ', '\u200b', '\u00a0\u2003']) {
     const token = await sign({ role: 'ADMIN' }, sub);
     const res = await graphql(api.url, token, 'mutation { upsertMunicipalities(input: [{ ibgeCode: "4314902", name: "Porto Alegre", semiarid: false }]) { ibgeCode } }');
     expect([res.status, res.body.errors?.[0].extensions?.code]).toEqual([401, 'UNAUTHENTICATED']);
-    expect(res.body.errors?.[0].message).toBe('The token subject (sub) must be text of 1 to 255 characters without control characters, direction overrides or isolates (U+202A to U+202E, U+2066 to U+2069) or lone surrogates');
+    expect(res.body.errors?.[0].message).toBe('The token subject (sub) must be visible text of 1 to 255 characters without control characters, direction overrides or isolates (U+202A to U+202E, U+2066 to U+2069) or lone surrogates');
   }
   expect(await api.count(`SELECT count(*) FROM municipality WHERE ibge_code = '4314902'`)).toBe(0);
   expect(await api.count(`SELECT count(*) FROM audit_entry WHERE actor <> 'test-admin'`)).toBe(0);

@@ -20,7 +20,8 @@ export const SUBJECT_MAX = 255;
 const CLAIMS = z.strictObject({
   // As any text input (src/formats/control-characters.ts): it is written into audit entries and
   // shown, so no control characters, no bidi overrides that reorder it, no half characters.
-  sub: z.string().min(1).max(SUBJECT_MAX).refine((sub) => firstControlCharacter(sub) === null && firstLoneSurrogate(sub) === null),
+  // And something to see: a subject of spaces or invisible format characters names no one in the audit log.
+  sub: z.string().min(1).max(SUBJECT_MAX).refine((sub) => firstControlCharacter(sub) === null && firstLoneSurrogate(sub) === null && /[^\p{Z}\p{Cf}\s]/u.test(sub)),
   role: z.enum(Role),
   producerId: z.string().regex(/^\d{1,18}$/).optional(),
   iat: z.number().optional(),

@@ -144,8 +144,9 @@ export function parseNfe(bytes: Buffer): NfeDocument {
       number,
       code: text0(prod.cProd), description: text0(prod.xProd), ncm: text0(prod.NCM), cfop: text0(prod.CFOP),
       unit: text0(prod.uCom).toUpperCase(), quantity: decimalText(prod.qCom, 'qCom', number), value: decimalText(prod.vProd, 'vProd', number),
-      pisCofinsCst: pis?.CST === undefined ? null : String(pis.CST),
-      cofinsCst: cofins?.CST === undefined ? null : String(cofins.CST),
+      // A CST stated twice is no code: its text is kept for the importer to refuse (an attribute's is its text, text0).
+      pisCofinsCst: pis?.CST === undefined ? null : Array.isArray(pis.CST) ? pis.CST.map(text0).join(',') : text0(pis.CST),
+      cofinsCst: cofins?.CST === undefined ? null : Array.isArray(cofins.CST) ? cofins.CST.map(text0).join(',') : text0(cofins.CST),
       icmsValue: icms === undefined ? null : icms.vICMS === undefined ? '0' : decimalText(icms.vICMS, 'vICMS', number),
       cbsValue: cbs === undefined ? null : decimalText(cbs, 'vCBS', number),
       declaration: di ? { number: text0(di.nDI), clearedOn: di.dDesemb ? text0(di.dDesemb).slice(0, 10) : null } : null,

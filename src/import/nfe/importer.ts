@@ -336,8 +336,10 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       if (wide) { problems.push(at(item.number, wide)); continue; }
       if (!other.municipalityCode) { problems.push(at(item.number, message('nfe.noMunicipality'))); continue; }
       const supplier = supplierOf(other.document, other.name, farmers, organizations);
-      const cst = (text: string | null) => (text !== null && /^\d{2}$/.test(text) ? text : null);
-      const [pisCst, cofinsCst] = [cst(item.pisCofinsCst), cst(item.cofinsCst)];
+      // A CST the note states must be a code of two digits (tables 4.3.3–4.3.4); a note without one leaves it unknown.
+      const unreadable = [item.pisCofinsCst, item.cofinsCst].find((t): t is string => t !== null && !/^\d{2}$/.test(t));
+      if (unreadable !== undefined) { problems.push(at(item.number, message('nfe.unreadableCst', { cst: unreadable.slice(0, 20) }))); continue; }
+      const [pisCst, cofinsCst] = [item.pisCofinsCst, item.cofinsCst];
       // The producer's own entry note states the buyer's entry CST (table 4.3.4, 50–99), recorded as it is: an exit CST there cannot be right.
       const exitCst = issued ? [pisCst, cofinsCst].find((c): c is string => c !== null && Number(c) < 50) : undefined;
       if (exitCst !== undefined) { problems.push(at(item.number, message('nfe.exitCstOnEntry', { cst: exitCst }))); continue; }
