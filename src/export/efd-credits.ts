@@ -3,6 +3,7 @@ import { AcquisitionRow, ACQUISITION_CST, lineKey, Uncovered } from './efd-acqui
 import { Decimal, sum, toCentavos, ZERO } from '../law/decimal';
 import { lastDayOfMonth } from '../law/dates';
 import { spedDate, spedNumber } from './efd-text';
+import { groupBy } from '../services/group-by';
 
 /** The month's credits as the EFD-Contribuições writes them (M100/M105, M500/M505, M200/M600 fields 03–04, 1100/1500). */
 export interface EfdCredits {
@@ -62,12 +63,8 @@ export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncove
   const end = spedDate(lastDayOfMonth(c.year, c.month));
   // Lines that differ only in the other contribution's rate (a purchase whose PIS/Pasep and Cofins CSTs differ) are one
   // M100/M500 of this one: its key is the COD_CRED and the rate.
-  const groups = new Map<string, CreditLine[]>();
-  for (const l of c.lines) {
-    const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
-    const k = `${l.codCred}|${rate?.toString() ?? ''}`;
-    groups.set(k, [...(groups.get(k) ?? []), l]);
-  }
+  const rateOf = (l: CreditLine) => (tax === Contribution.PIS ? l.pisRate : l.cofinsRate);
+  const groups = groupBy(c.lines, (l) => `${l.codCred}|${rateOf(l)?.toFixed() ?? ''}`);
   for (const lines of groups.values()) {
     const l = lines[0];
     const keys = new Set(lines.map((x) => lineKey(x.codCred, x.pisRate, x.cofinsRate)));
@@ -75,7 +72,7 @@ export function creditRecords(put: Put, tax: Contribution, c: EfdCredits, uncove
     // Returns the C level could not net: the line's base and credit are its acquisitions', the returns a reduction (Guia, C190 "II").
     const us = [...keys].map((k) => uncovered.get(k) ?? { base: ZERO, pis: ZERO, cofins: ZERO, resale: ZERO });
     const u = { base: sum(us.map((x) => x.base)), pis: sum(us.map((x) => x.pis)), cofins: sum(us.map((x) => x.cofins)), resale: sum(us.map((x) => x.resale)) };
-    const rate = tax === Contribution.PIS ? l.pisRate : l.cofinsRate;
+    const rate = rateOf(l);
     const base = sum(lines.map((x) => x.base)).plus(u.base);
     // VL_CRED is its base × rate, rounded once (Guia, M100 field 08; the line's own rule, monthCredits); the returns the
     // C level could not net are what separates it from the line's net credit. Imports: the contributions paid.

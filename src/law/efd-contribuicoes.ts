@@ -221,7 +221,7 @@ export function consolidatedLines(segments: readonly EfdSegment[], sales: readon
           const part = mine.filter((s) => s.market === 'DOMESTIC' && s.origin === origin);
           if (!part.length) continue;
           const revenue = toCentavos(sum(part.map((s) => s.revenue)));
-          add({ establishment, segment: index, cfop: origin === 'IMPORTED' ? '5102' : '5101', rate: adValorem, quantityM3: null, revenue, base: revenue, cst: CST_AD_VALOREM, zero: null });
+          add({ establishment, segment: index, cfop: cfopOf(part[0]), rate: adValorem, quantityM3: null, revenue, base: revenue, cst: CST_AD_VALOREM, zero: null });
         }
         for (const s of mine.filter((x) => x.market === 'EXPORT')) {
           add({ establishment, segment: index, cst: CST_NO_INCIDENCE, cfop: cfopOf(s), rate: null, quantityM3: null, revenue: toCentavos(s.revenue), zero: 'EXPORT' });

@@ -154,7 +154,7 @@ export class CreditService {
       );
       // Interpretation (docs/LAW.md): a month whose debit cannot be computed deducts nothing; its credits are carried whole.
       if (view instanceof Error) warnings.push(`${m.year}-${String(m.month).padStart(2, '0')}: ${view.message}`);
-      const kept = closed.get(`${m.year}-${m.month}`);
+      const kept = closed.get(monthKey(m));
       const method = kept ? kept.method : elections.get(m.year) ?? null;
       // A closed month keeps the credits it closed with; an open one is computed as known on asKnownOn.
       // The cumulative regime has no credits and deducts none (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10; docs/LAW.md).
@@ -164,7 +164,8 @@ export class CreditService {
       const own: PurchaseCredit[] = [];
       const reversals: CreditReversal[] = [];
       for (const p of cumulative ? [] : purchases) {
-        const origin = p.purchasedOn && monthKey(toYm(p.purchasedOn)) !== monthKey(m) ? toYm(p.purchasedOn) : null;
+        const bought = p.purchasedOn ? toYm(p.purchasedOn) : null;
+        const origin = bought && monthKey(bought) !== monthKey(m) ? bought : null;
         const reversed = origin && originReversals(p, { ...origin, parts: partsOf.get(monthKey(origin)) ?? [] });
         if (reversed) reversals.push(...reversed);
         else own.push(p);
@@ -253,7 +254,7 @@ export class CreditService {
   private async closedSnapshots(producerId: string): Promise<Map<string, KeptCredits>> {
     const rows: Array<{ year: number; month: number; credits_snapshot: Record<string, unknown> }> = await this.reader.query(
       `SELECT year, month, credits_snapshot FROM tax_period WHERE producer_id = $1 AND status = 'CLOSED' AND credits_snapshot IS NOT NULL`, [producerId]);
-    return new Map(rows.map((r) => [`${r.year}-${r.month}`, revive(r.credits_snapshot) as KeptCredits]));
+    return new Map(rows.map((r) => [monthKey(r), revive(r.credits_snapshot) as KeptCredits]));
   }
 
   async balancesOn(actor: Actor, producerId: string, on: IsoDate, asKnownOn: IsoDate): Promise<Balance[]> {

@@ -5,7 +5,7 @@ import { Role } from '../../law/types';
 import { Actor } from '../../services/actor';
 import { UnauthenticatedError } from '../../services/errors';
 import { message } from '../../i18n';
-import { firstControlCharacter, firstLoneSurrogate } from '../../formats/control-characters';
+import { textRefused } from '../../services/validation';
 
 /** How long a token made here (`npm start`'s, `npm run token`'s by default) lasts. */
 export const TOKEN_HOURS = 12;
@@ -18,10 +18,8 @@ export const SUBJECT_MAX = 255;
  * characters, direction overrides or lone surrogates, `producerId` 1–18 digits; whether it fits the role is checked after.
  */
 const CLAIMS = z.strictObject({
-  // As any text input (src/formats/control-characters.ts): it is written into audit entries and
-  // shown, so no control characters, no bidi overrides that reorder it, no half characters.
-  // And something to see: a subject of spaces or invisible format characters names no one in the audit log.
-  sub: z.string().min(1).max(SUBJECT_MAX).refine((sub) => firstControlCharacter(sub) === null && firstLoneSurrogate(sub) === null && /[^\p{Z}\p{Cf}\s]/u.test(sub)),
+  // Written into audit entries and shown: refused as any text input is, and something visible must name the actor.
+  sub: z.string().min(1).max(SUBJECT_MAX).refine((sub) => !textRefused(sub, SUBJECT_MAX) && /[^\p{Z}\p{Cf}\s]/u.test(sub)),
   role: z.enum(Role),
   producerId: z.string().regex(/^\d{1,18}$/).optional(),
   iat: z.number().optional(),

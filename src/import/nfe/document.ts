@@ -42,7 +42,8 @@ export interface NfeNote {
   referenced: string[];
   items: NfeItem[];
   /** The items (det) whose nItem is no item number: each that item's problem, the item not read. */
-  badItemNumbers: Array<{ position: number; value: string }>;  /** The ide fields the access key repeats (Ajuste SINIEF 07/2005, cl. 3ª), as written; '' when absent. */
+  badItemNumbers: Array<{ position: number; value: string }>;
+  /** The ide fields the access key repeats (Ajuste SINIEF 07/2005, cl. 3ª), as written; '' when absent. */
   ide: { cUF: string; dhEmi: string; mod: string; serie: string; nNF: string; tpEmis: string; cNF: string; cDV: string };
   /** ide/tpAmb: 1 production, 2 homologation (a test note, of no legal effect). */
   environment: string;
@@ -135,22 +136,19 @@ export function parseNfe(bytes: Buffer): NfeDocument {
     if (!/^[1-9]\d{0,2}$/.test(nItem) || Number(nItem) > MAX_ITEMS) { badItemNumbers.push({ position: index + 1, value: nItem.slice(0, 40) }); return []; }
     const number = Number(nItem);
     const prod = det.prod ?? {};
-    const pis = det.imposto?.PIS ? Object.values(det.imposto.PIS)[0] as Record<string, unknown> : undefined;
-    const cofins = det.imposto?.COFINS ? Object.values(det.imposto.COFINS)[0] as Record<string, unknown> : undefined;
+    const [pis, cofins, icms] = [det.imposto?.PIS, det.imposto?.COFINS, det.imposto?.ICMS].map(taxGroup);
     const di = Array.isArray(prod.DI) ? prod.DI[0] : prod.DI;
     const cbs = det.imposto?.IBSCBS?.gIBSCBS?.gCBS?.vCBS;
-    const icms = det.imposto?.ICMS ? Object.values(det.imposto.ICMS)[0] as Record<string, unknown> | undefined : undefined;
+    const value = decimalText(prod.vProd, 'vProd', number);
     return [{
       number,
       code: text0(prod.cProd), description: text0(prod.xProd), ncm: text0(prod.NCM), cfop: text0(prod.CFOP),
-      unit: text0(prod.uCom).toUpperCase(), quantity: decimalText(prod.qCom, 'qCom', number), value: decimalText(prod.vProd, 'vProd', number),
-      // A CST stated twice is no code: its text is kept for the importer to refuse (an attribute's is its text, text0).
-      pisCofinsCst: pis?.CST === undefined ? null : Array.isArray(pis.CST) ? pis.CST.map(text0).join(',') : text0(pis.CST),
-      cofinsCst: cofins?.CST === undefined ? null : Array.isArray(cofins.CST) ? cofins.CST.map(text0).join(',') : text0(cofins.CST),
+      unit: text0(prod.uCom).toUpperCase(), quantity: decimalText(prod.qCom, 'qCom', number), value,
+      pisCofinsCst: cstText(pis), cofinsCst: cstText(cofins),
       icmsValue: icms === undefined ? null : icms.vICMS === undefined ? '0' : decimalText(icms.vICMS, 'vICMS', number),
       cbsValue: cbs === undefined ? null : decimalText(cbs, 'vCBS', number),
       declaration: di ? { number: text0(di.nDI), clearedOn: di.dDesemb ? text0(di.dDesemb).slice(0, 10) : null } : null,
-      discount: discountOf(prod.vDesc, prod.vProd, number),
+      discount: discountOf(prod.vDesc, value, number),
     }];
   });
   return {
@@ -190,11 +188,22 @@ function party(node: XmlNode, address: XmlNode): NfeParty {
 }
 
 /** An item's vDesc; one past its vProd would make a value below zero, which no NF-e states. */
-function discountOf(vDesc: unknown, vProd: unknown, item: number): string {
+function discountOf(vDesc: unknown, value: string, item: number): string {
   if (vDesc === undefined) return '0';
   const discount = decimalText(vDesc, 'vDesc', item);
-  if (new Decimal(discount).gt(decimalText(vProd, 'vProd', item))) throw new NfeFileError(message('nfe.discountOverValue', { item, discount, value: text0(vProd) }));
+  if (new Decimal(discount).gt(value)) throw new NfeFileError(message('nfe.discountOverValue', { item, discount, value }));
   return discount;
+}
+
+/** A tax's group of an item (PIS: PISAliq, PISOutr…; ICMS: ICMS00…), the one the item states. */
+function taxGroup(tax: unknown): Record<string, unknown> | undefined {
+  return tax && typeof tax === 'object' ? Object.values(tax)[0] as Record<string, unknown> | undefined : undefined;
+}
+
+/** A group's CST as written; one stated twice is no code, its texts kept for the importer to refuse. */
+function cstText(group: Record<string, unknown> | undefined): string | null {
+  if (group?.CST === undefined) return null;
+  return Array.isArray(group.CST) ? group.CST.map(text0).join(',') : text0(group.CST);
 }
 
 /** The layout's decimals (TDec_1104v, TDec_1302): digits, a point before the decimals; else the file is not an NF-e. */

@@ -337,11 +337,12 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       if (!other.municipalityCode) { problems.push(at(item.number, message('nfe.noMunicipality'))); continue; }
       const supplier = supplierOf(other.document, other.name, farmers, organizations);
       // A CST the note states must be a code of two digits (tables 4.3.3–4.3.4); a note without one leaves it unknown.
-      const unreadable = [item.pisCofinsCst, item.cofinsCst].find((t): t is string => t !== null && !/^\d{2}$/.test(t));
+      const csts = [item.pisCofinsCst, item.cofinsCst];
+      const unreadable = csts.find((t): t is string => t !== null && !/^\d{2}$/.test(t));
       if (unreadable !== undefined) { problems.push(at(item.number, message('nfe.unreadableCst', { cst: unreadable.slice(0, 20) }))); continue; }
-      const [pisCst, cofinsCst] = [item.pisCofinsCst, item.cofinsCst];
+      const [pisCst, cofinsCst] = csts;
       // The producer's own entry note states the buyer's entry CST (table 4.3.4, 50–99), recorded as it is: an exit CST there cannot be right.
-      const exitCst = issued ? [pisCst, cofinsCst].find((c): c is string => c !== null && Number(c) < 50) : undefined;
+      const exitCst = issued ? csts.find((c): c is string => c !== null && Number(c) < 50) : undefined;
       if (exitCst !== undefined) { problems.push(at(item.number, message('nfe.exitCstOnEntry', { cst: exitCst }))); continue; }
       if ('key' in supplier) { problems.push(at(item.number, supplier as Message)); continue; }
       planned.purchases.push({
@@ -361,8 +362,9 @@ async function plan(em: EntityManager, producerId: string, own: Set<string>, doc
       const volumes = biodiesel.map(cubicMetres);
       const bad = biodiesel.find((_, i) => volumes[i] === null);
       if (bad) { problems.push(at(bad.number, message('nfe.unitNotVolume', { unit: bad.unit }))); continue; }
-      const wideAt = biodiesel.findIndex((item, i) => outOfBounds(item, volumes[i]!, 'm³') !== null);
-      if (wideAt >= 0) { problems.push(at(biodiesel[wideAt].number, outOfBounds(biodiesel[wideAt], volumes[wideAt]!, 'm³')!)); continue; }
+      const wide = biodiesel.map((item, i) => outOfBounds(item, volumes[i]!, 'm³'));
+      const wideAt = wide.findIndex((w) => w !== null);
+      if (wideAt >= 0) { problems.push(at(biodiesel[wideAt].number, wide[wideAt]!)); continue; }
       const exported = biodiesel.map((i) => saleMarketOf(i.cfop) === Market.EXPORT);
       if (new Set(exported).size > 1) { problems.push(at(biodiesel[0].number, message('nfe.mixedExport'))); continue; }
       planned.sales.push({

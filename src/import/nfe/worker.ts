@@ -2,8 +2,7 @@ import { Message } from '../../i18n';
 import { BadInputError } from '../../services/errors';
 import { eachXmlFile, NFE_LIMITS } from './archive';
 import { NfeDocument, NfeFileError, parseNfe } from './document';
-import { NfeProblems } from './problems';
-import type { NfeProblem } from './problems';
+import { NfeProblem, NfeProblems } from './problems';
 
 export interface ReadTask { name: string; bytes: Uint8Array }
 

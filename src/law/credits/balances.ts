@@ -228,7 +228,7 @@ export function claimProblem(balances: Balance[], c: ClaimFacts): { reason: Clai
   return null;
 }
 
-/** Lei 11.116/2005, art. 16; LC 214/2025, art. 378 IV: a claim that cannot stand throws (recording one). */
+/** Lei 11.116/2005, art. 16; LC 214/2025, art. 378 IV: a claim that cannot stand throws (the fold itself uses tryClaim). */
 export function applyClaim(balances: Balance[], c: ClaimFacts): void {
   const problem = claimProblem(balances, c);
   if (problem) throw new ClaimError(c, problem.reason, problem.available);

@@ -125,11 +125,8 @@ export function monthCredits(input: MonthCreditsInput): MonthCredits {
     const rates = input.law.creditBasicRates(p.on, input.asKnownOn)!.value;
     add(p.group, CreditKind.PRESUMED, p.revenue, p.pis!, p.cofins!, p.share!.times(rates.pis), p.share!.times(rates.cofins), p.legalBasis);
   }
-  // Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º: the rate applies to the month's base, so a line with a rate is its
-  // summed base × rate, rounded once (the purchases' and days' own figures, each rounded, are what they show alone). Imports
-  // (no rate) credit the contributions paid, which add up as they are.
-  // Lines that differ only in the other contribution's rate (a purchase whose PIS/Pasep and Cofins CSTs differ) share that
-  // base: each takes its own rounding, and the last what makes their sum the rounding of their summed base (one M100/M500).
+  // Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 1º: a line with a rate is its base × rate, rounded once (imports credit the
+  // contributions paid). Lines sharing a COD_CRED and a rate (their other rate differs) round together: one M100/M500.
   const onBase = (all: CreditLine[], tax: 'pis' | 'cofins'): void => {
     const rateOf = (l: CreditLine) => (tax === 'pis' ? l.pisRate : l.cofinsRate);
     const shared = new Map<string, CreditLine[]>();
@@ -142,7 +139,7 @@ export function monthCredits(input: MonthCreditsInput): MonthCredits {
       group.forEach((l, i) => { l[tax] = i < group.length - 1 ? toCentavos(l.base.times(rateOf(l)!)) : whole.minus(sum(group.slice(0, -1).map((x) => x[tax]))); });
     }
   };
-  const ordered = [...lines.values()].map((l) => ({ ...l })).sort((a, b) => a.codCred.localeCompare(b.codCred));
+  const ordered = [...lines.values()].sort((a, b) => a.codCred.localeCompare(b.codCred));
   onBase(ordered, 'pis');
   onBase(ordered, 'cofins');
   return { lines: ordered, parts, presumed, awaiting: [...new Set(awaiting)], awaitingElection };

@@ -67,7 +67,6 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
   const blendFacts = { valuedBy: valuation.valuedBy, noFeedstock: valuation.noFeedstock, earlier };
   // Each segment's exact dues, before any rounding: the month rounds their sum (monthDue).
   const exact: ExactDue[] = [];
-  const returnsNamed = new Set<string>();
 
   const segmentFigures = segments.map((seg, index): TaxSegmentFigures => {
     const sales = input.sales.filter((s) => s.segment === index);
@@ -111,11 +110,8 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     const blend = costWeightedBlend(rules, valuation, seg.sealRegular);
     for (const v of blend.lawVersions) lawVersions.add(v);
     // This month's returns beyond its use (docs/LAW.md, "Returns"), named also when an earlier
-    // month's blend applies; once per category and amount, however many segments share them.
+    // month's blend applies (each once: the month's warnings are deduplicated).
     for (const r of (earlier ? costWeightedBlend(rules, own, seg.sealRegular) : blend).returnedBeyondUse) {
-      const key = `${r.category} ${r.cost.toFixed(2)}`;
-      if (returnsNamed.has(key)) continue;
-      returnsNamed.add(key);
       warnings.push(finding('RETURN_EXCEEDS_USE', message('finding.RETURN_EXCEEDS_USE.category', {
         category: r.category, cost: r.cost.neg().toFixed(2), kg: r.quantityKg.neg().toFixed(3),
       }), cite(BlendRule.COST_WEIGHTED)));

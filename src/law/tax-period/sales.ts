@@ -1,4 +1,4 @@
-import { IsoDate } from '../dates';
+import { IsoDate, monthOf, yearOf } from '../dates';
 import { LawBook } from '../law-book';
 import { periodName } from './explanation';
 import { SaleGroup, SegmentSpan } from './types';
@@ -16,7 +16,7 @@ export function saleGroups(law: LawBook, segments: readonly SegmentSpan[], rows:
   const groups = new Map<string, SaleGroup>();
   for (const { saleOn, ...row } of rows) {
     const across = saleOn !== null && !segments[row.segment].pisCofins && !law.pisCofinsExtinction(saleOn, asKnownOn);
-    const returnOf = across ? { year: Number(saleOn.slice(0, 4)), month: Number(saleOn.slice(5, 7)) } : undefined;
+    const returnOf = across ? { year: yearOf(saleOn), month: monthOf(saleOn) } : undefined;
     const key = `${row.segment}|${row.origin}|${row.market}|${returnOf ? periodName(returnOf) : ''}`;
     const group = groups.get(key);
     if (group) {
