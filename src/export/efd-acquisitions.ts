@@ -45,7 +45,7 @@ export const ACQUISITION_CST: Record<RevenueGroup, string> = { [RevenueGroup.TAX
  * inverse of how purchaseCredit reads an entry note's 70–75 (Interpretation, docs/LAW.md).
  */
 const NO_CREDIT_ENTRY_CST: Record<string, string> = { '06': '73', '07': '71', '08': '74', '09': '72' };
-export const entryCstWithoutCredit = (supplierCst: string | null | undefined): string =>
+const entryCstWithoutCredit = (supplierCst: string | null | undefined): string =>
   (supplierCst && /^7[0-5]$/.test(supplierCst) ? supplierCst : NO_CREDIT_ENTRY_CST[supplierCst ?? ''] ?? '70');
 
 /** The key of a credit line, as `monthCredits` adds purchases up. */

@@ -245,7 +245,7 @@ export const bodyErrors: ErrorRequestHandler = (err, _req, res, next) => {
 };
 
 /** Levels of arrays and objects in a parsed JSON value, without recursion; counting stops past `max`. */
-export function jsonDepth(value: unknown, max: number): number {
+function jsonDepth(value: unknown, max: number): number {
   let deepest = 0;
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
@@ -259,7 +259,7 @@ export function jsonDepth(value: unknown, max: number): number {
 }
 
 /** As jsonDepth, of JSON text (a GET's `variables`), read once without parsing it. */
-export function jsonTextDepth(text: string, max: number): number {
+function jsonTextDepth(text: string, max: number): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;
@@ -279,7 +279,7 @@ export function jsonTextDepth(text: string, max: number): number {
   return deepest;
 }
 
-export function variablesTooDeepAnswer() {
+function variablesTooDeepAnswer() {
   return { errors: [{ message: translate(message('http.variablesTooDeep', { max: LIMITS.maxVariableDepth }), currentLocale()), extensions: { code: 'BAD_REQUEST', limit: LIMITS.maxVariableDepth } }] };
 }
 

@@ -250,7 +250,7 @@ export function consolidatedLines(segments: readonly EfdSegment[], sales: readon
 }
 
 /** A value base × a rate in percent, half-even to the centavo (the Guia: VL = VL_BC × ALIQ / 100). */
-export function percentOf(base: Decimal, percent: Decimal): Decimal {
+function percentOf(base: Decimal, percent: Decimal): Decimal {
   return toCentavos(base.times(percent).div(100));
 }
 

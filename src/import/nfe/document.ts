@@ -69,7 +69,7 @@ export class NfeFileError extends Error {
 const MAX_NESTED_TAGS = 32;
 
 /** An NF-e has at most 990 items (det/@nItem 1–990, MOC 4.00). */
-export const MAX_ITEMS = 990;
+const MAX_ITEMS = 990;
 
 /** Items closed so far in the parse under way (parsing is synchronous: one at a time). */
 let itemsRead = 0;

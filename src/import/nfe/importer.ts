@@ -78,7 +78,7 @@ const EXPORT_SALE_CFOPS = new Set(['7101', '7102', '7651', '7654', '7667']);
 const INDIRECT_EXPORT_CFOPS = new Set(['5501', '5502', '6501', '6502']);
 
 /** The market of a sale of biodiesel under `cfop`; null when the CFOP is no sale. */
-export function saleMarketOf(cfop: string): Market | null {
+function saleMarketOf(cfop: string): Market | null {
   if (EXPORT_SALE_CFOPS.has(cfop) || INDIRECT_EXPORT_CFOPS.has(cfop)) return Market.EXPORT;
   if (DOMESTIC_SALE_CFOPS.has(cfop)) return Market.DOMESTIC;
   return null;
@@ -106,7 +106,7 @@ export function feedstockOf(item: NfeItem): Feedstock | null {
  * 10.637/2002 and Lei 10.833/2003, art. 1º § 3º V a), the value of a return and a purchase's cost.
  * Freight, insurance and other charges (vFrete, vSeg, vOutro) are not added (docs/LAW.md).
  */
-export function netValue(item: NfeItem): Decimal {
+function netValue(item: NfeItem): Decimal {
   return new Decimal(item.value).minus(item.discount);
 }
 
