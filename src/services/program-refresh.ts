@@ -1,10 +1,11 @@
 import { DataSource } from 'typeorm';
 import { IsoDate, today as brazilToday } from '../law/dates';
+import { NoRuleInForceError } from '../law/errors';
 import { SYSTEM_ACTOR } from './actor';
 import type { Services } from '.';
 import { ProgramOverviewService } from './program-overview.service';
 import { requestContext } from '../request-context';
-import { totalMarks, yearsAsked } from './program-parts';
+import { totalMarks, yearsAsked, yearsWithRecords } from './program-parts';
 
 /** One process of many refreshes at a time (pg_try_advisory_lock): the others find the parts stored. */
 const LOCK = 'hashtextextended(\'selo:program-refresh\', 0)';
@@ -32,8 +33,8 @@ export function programRefreshOf(services: Services, writer: DataSource, options
 
 /**
  * The program's view kept ready in the background: when records change or the day turns in Brazil,
- * this year, the year before and the years asked in the last days, as known today (the overview's
- * default), are computed again. Only the producers whose marks changed are, and the parts are stored,
+ * this year, the year before, the years asked in the last days and the last ten years holding
+ * records, as known today (the overview's default), are computed again. Only the producers whose marks changed are, and the parts are stored,
  * so the ministry's overview of the day reads them instead of computing the program on request.
  */
 export class ProgramRefresh {
@@ -89,15 +90,21 @@ export class ProgramRefresh {
       try {
         const year = Number(day.slice(0, 4));
         // The last whole year first, the one whose Selo is evaluated and most asked (a process just
-        // started answers an overview of it by waiting for this computation), then this year, then the others asked.
-        const years = [...new Set([year - 1, year, ...(await yearsAsked(this.writer, day)).reverse()])];
+        // started answers an overview of it by waiting for this computation), then this year, then
+        // the others asked, then the rest of the decade's years that hold records, the latest first:
+        // any year's overview of the day then reads stored years. Only the producers whose marks
+        // changed are computed again; after a shared record changes, every producer of each year.
+        const years = [...new Set([year - 1, year, ...(await yearsAsked(this.writer, day)).reverse(), ...await yearsWithRecords(this.writer, year)])];
         // A year that fails (its law unpublished, say) leaves the others computed, and is tried again.
         const failed: unknown[] = [];
         await requestContext.run({ requestId: 'program-refresh', ended: this.stopping.signal }, async () => {
           for (const y of years) {
             this.stopping.signal.throwIfAborted();
             const service = await this.overview();
-            await service.overview(SYSTEM_ACTOR, y, day).catch((error: unknown) => failed.push(error));
+            await service.overview(SYSTEM_ACTOR, y, day).catch((error: unknown) => {
+              // A year no wording of the decree governs (records kept from before it) has no view to keep.
+              if (!(error instanceof NoRuleInForceError)) failed.push(error);
+            });
             // Stored before the lock is let go: then the other processes read the year.
             await service.settled();
           }

@@ -445,6 +445,32 @@ test('the years asked as known today are kept ready too, until seven days pass w
   expect(errors.map((e) => String(e))).toEqual([`Error: year ${year - 1} refused`, `Error: year ${year - 1} refused`]);
 });
 
+test('the refresh keeps ready every year of the last ten that holds a record, asked or not; a year no decree governs is no failure', async () => {
+  const ds = api.db.dataSource;
+  const p = await producerWithLot('Usina de Longa Data');
+  // A lot of 2019, before any wording of Decreto 10.527/2020 (whose years are NO_RULE_IN_FORCE).
+  const f = await setUpSeloYear(api);
+  await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: [{ producerId: p, purchasedOn: '2019-03-10', feedstock: 'SOYBEAN', quantityKg: '100',
+    cost: '1000', supplierKind: 'FAMILY_FARMER', familyFarmerId: f, originMunicipalityCode: RECIFE }] });
+  const keptOn = async (day: string) => {
+    await ds.query('DELETE FROM program_year_part');
+    await ds.query('DELETE FROM program_year_asked');
+    const errors: unknown[] = [];
+    const refresh = new ProgramRefresh(async () => createServices(ds).programOverview, ds, { everyMs: 0, today: () => day, onError: (e) => errors.push(e) });
+    const computed = await refresh.tick();
+    return { computed, errors, years: (await ds.query('SELECT DISTINCT year FROM program_year_part WHERE as_known_on = $1 ORDER BY 1', [day])).map((r: { year: number }) => r.year) };
+  };
+  // From 2019 to 2026: 2019 refused by the law and skipped, 2020–2026 stored, the look a success.
+  expect(await keptOn('2026-11-26')).toEqual({ computed: true, errors: [], years: [2020, 2021, 2022, 2023, 2024, 2025, 2026] });
+  // Ten years at most: as known in 2031, 2022–2031.
+  expect((await keptOn('2031-03-01')).years).toEqual(Array.from({ length: 10 }, (_, i) => 2022 + i));
+  // A new process reads any of them stored: no producer's year computed.
+  const reader = newProcess();
+  await reader.overview.overview(AUDITOR, 2023, '2031-03-01');
+  expect(reader.computed()).toEqual([]);
+  await ds.query('DELETE FROM program_year_part');
+});
+
 test('a script asking every year does not make the refresh compute them all, nor fill the table', async () => {
   const ds = api.db.dataSource;
   const on = '2026-11-20';
