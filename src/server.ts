@@ -64,6 +64,8 @@ export interface RunningApp {
   apollo: ApolloServer<Context>;
   /** Once the work left after the answers so far (the program's years being stored) is done. */
   settled(): Promise<void>;
+  /** A look of the program's refresh now, as `PROGRAM_REFRESH_MS` takes one: true when it computed (after a bulk load, say). */
+  refreshProgram(): Promise<boolean>;
   stop(): Promise<void>;
 }
 
@@ -222,6 +224,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
     httpServer,
     apollo,
     settled: () => services.settled(),
+    refreshProgram: () => refresh.tick(),
     async stop() {
       stopping = true;
       await refresh.stop();

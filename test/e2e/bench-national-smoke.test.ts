@@ -70,6 +70,17 @@ test('programOverview of 2025: the standings the data was built with, and the sa
   expect(o.api.runs.length).toBe(o.sql.runs.length);
 });
 
+test('the refresh keeps every year holding records ready: its look computes them, each overview then answers, and again after a shared record changed', () => {
+  const k = r.programOverview.keptReady;
+  expect(k.refreshComputed).toBe(true);
+  const years = k.years.map((y: { year: number }) => y.year);
+  // The data's years that a wording of the decree governs: consecutive, up to the last loaded.
+  expect(years).toEqual(Array.from({ length: years.length }, (_, i) => 2026 - years.length + 1 + i));
+  expect(years).toEqual(expect.arrayContaining([2024, 2025, 2026]));
+  expect(years.length).toBeLessThanOrEqual(10);
+  expect(k.refreshAfterSharedWriteMs).toBeGreaterThan(0);
+});
+
 test('one producer\'s sealCompliance excludes the purchases the hand-written SQL lists; its taxPeriod runs beside its SQL', () => {
   expect(r.sealCompliance.excludedPurchases.same).toBe(true);
   expect(r.sealCompliance.excludedPurchases.api).toBeGreaterThan(0);
