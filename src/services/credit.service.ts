@@ -285,10 +285,27 @@ export class CreditService {
       await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credit-claim:${producer.id}`]);
       const { year, month } = toYm(filedOn);
       const claim: ClaimFacts = { id: 'new', tax: input.tax, originYear: input.originYear, originMonth: input.originMonth, codCred: input.codCred, kind: input.kind, filedOn, amount };
-      // Folded as it will be once recorded: against the balance carried into its month, after the claims filed before it.
-      const issue = (await this.within(em, law).ofMonth(producer, year, month, today(), [claim])).claimIssues.find((i) => i.claim === claim);
+      // Folded as it will be once recorded: against the balance carried into its month, after the claims filed before it,
+      // and on to the last claim on record, which a claim filed before it may leave short (docs/LAW.md, "order of the month's claims").
+      const [{ last }]: Array<{ last: string | null }> = await em.query(`SELECT to_char(max(filed_on), 'YYYY-MM-DD') AS last FROM credit_claim WHERE producer_id = $1`, [producer.id]);
+      const until = last !== null && last > filedOn ? toYm(last) : { year, month };
+      const credits = this.within(em, law);
+      const issues = (await credits.ofMonth(producer, until.year, until.month, today(), [claim])).claimIssues;
+      const issue = issues.find((i) => i.claim === claim);
       if (issue) {
         throw new ConflictError('CREDIT_CLAIM', `The claim cannot be recorded: ${issue.reason}`, 'input.amount', { claimReason: issue.reason, available: issue.available.toFixed() });
+      }
+      // Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 4º: a balance is used once. A claim on record the fold
+      // without this one already finds short (a record written after it) is not this claim's doing; one it
+      // leaves short, or shorter, is.
+      if (issues.length) {
+        const before = new Map((await credits.ofMonth(producer, until.year, until.month, today())).claimIssues.map((i) => [i.claim.id, i.excess]));
+        const short = issues.find((i) => !before.has(i.claim.id) || i.excess.gt(before.get(i.claim.id)!));
+        if (short) {
+          const c = short.claim;
+          throw new ConflictError('CREDIT_CLAIM', `The claim cannot be recorded: claim ${c.id} (${c.kind} of ${c.amount.toFixed(2)}, filed ${c.filedOn}) would exceed its balance by ${short.excess.toFixed(2)}`,
+            'input.amount', { claimReason: 'LATER_CLAIM_SHORT', laterClaimId: c.id, laterFiledOn: c.filedOn, available: short.available.toFixed(), shortBy: short.excess.toFixed() });
+        }
       }
       const [row]: Array<{ id: string }> = await em.query(
         `INSERT INTO credit_claim (producer_id, tax, origin_year, origin_month, cod_cred, kind, filed_on, amount, document_number)

@@ -485,6 +485,65 @@ test('a claim filed in October takes the balance carried into October: its debit
   expect((await api.gql(CLAIM, { i: { ...claim, filedOn: '2026-11-05', amount: '1' } })).errors![0].extensions).toMatchObject({ code: 'CONFLICT', claimReason: 'EXCEEDS_BALANCE' });
 });
 
+// Lei 10.637/2002 and Lei 10.833/2003, art. 3º § 4º: a balance is carried until used, and used once; claims come off in the
+// order filed (docs/LAW.md, "order of the month's claims"). A claim filed before claims on record takes the balance they were
+// recorded against: refused when it leaves one of them short. August (category III, R$ 0,00) and September (export) each give
+// methanol's 1.650,00 / 7.600,00 (1,65% / 7,6% × 100.000,00), under 201 and 301; no debit follows, so nothing is deducted.
+test('a claim filed before claims on record is refused when it leaves one of them short, naming it and by how much', async () => {
+  const id = await producer();
+  const key = nfeKey('11222333000181', 1077);
+  await record([
+    { ...base(id, '2026-08-03'), feedstock: 'CASTOR_BEAN', cost: '50000', supplierKind: 'FAMILY_FARMER', familyFarmerId: farmer },
+    { ...methanol(id, '2026-08-04'), invoiceKey: key },
+  ], [{ producerId: id, soldOn: '2026-08-20', volumeM3: '100', revenue: '500000', origin: 'OWN_PRODUCTION', market: 'DOMESTIC' }]);
+  await record([methanol(id, '2026-09-02')], [{ producerId: id, soldOn: '2026-09-20', volumeM3: '100', revenue: '500000', origin: 'OWN_PRODUCTION', market: 'EXPORT' }]);
+  const claims = () => api.count('SELECT count(*) FROM credit_claim WHERE producer_id = $1', [id]);
+  const cofins = { producerId: id, tax: 'COFINS', originYear: 2026, originMonth: 9, codCred: '301', kind: 'REFUND', filedOn: '2026-11-10', amount: '5000' };
+  const november = (await api.ok(CLAIM, { i: cofins })).recordCreditClaim.id;
+
+  // Filed on 15/10, before it: 7.600,00 − 5.000,00 = 2.600,00 left for November's 5.000,00, short by 2.400,00. Earlier in
+  // November (05/11) the same. Nothing is written.
+  for (const filedOn of ['2026-10-15', '2026-11-05']) {
+    const refused = await api.gql(CLAIM, { i: { ...cofins, filedOn } });
+    expect(refused.errors![0].extensions).toMatchObject({
+      code: 'CONFLICT', reason: 'CREDIT_CLAIM', claimReason: 'LATER_CLAIM_SHORT', laterClaimId: november, laterFiledOn: '2026-11-10', available: '2600', shortBy: '2400' });
+    expect(refused.errors![0].message).toContain(`claim ${november} (REFUND of 5000.00, filed 2026-11-10) would exceed its balance by 2400.00`);
+  }
+  expect(await claims()).toBe(1);
+  // 2.600,00 on 15/10 leaves November's 5.000,00 whole: 2.600,00 + 5.000,00 = 7.600,00, nothing left.
+  await api.ok(CLAIM, { i: { ...cofins, filedOn: '2026-10-15', amount: '2600' } });
+
+  // PIS/Pasep 1.650,00: 600,00 on 10/12 and 600,00 on 10/11 recorded; 600,00 more on 10/10 would leave 1.650,00 − 600,00 −
+  // 600,00 = 450,00 for December's 600,00, short by 150,00 (three claims of 1.800,00 on 1.650,00). 400,00 on 20/10 leaves 50,00.
+  const pis = { ...cofins, tax: 'PIS', amount: '600' };
+  const december = (await api.ok(CLAIM, { i: { ...pis, filedOn: '2026-12-10' } })).recordCreditClaim.id;
+  await api.ok(CLAIM, { i: { ...pis, filedOn: '2026-11-10' } });
+  expect((await api.gql(CLAIM, { i: { ...pis, filedOn: '2026-10-10' } })).errors![0].extensions)
+    .toMatchObject({ claimReason: 'LATER_CLAIM_SHORT', laterClaimId: december, available: '450', shortBy: '150' });
+  await api.ok(CLAIM, { i: { ...pis, filedOn: '2026-10-20', amount: '400' } });
+  const BAL = `query($p: ID!) { creditBalances(producerId: $p, on: "2026-12-31") { tax originMonth codCred claimed remaining } }`;
+  expect((await api.ok(BAL, { p: id })).creditBalances.filter((b: any) => b.originMonth === 9)).toEqual([
+    { tax: 'PIS', originMonth: 9, codCred: '301', claimed: '1600.00', remaining: '50.00' },
+    { tax: 'COFINS', originMonth: 9, codCred: '301', claimed: '7600.00', remaining: '0.00' },
+  ]);
+  const WARN = `query($p: ID!) { taxPeriod(producerId: $p, year: 2026, month: 12) { credits { warnings } } }`;
+  expect((await api.ok(WARN, { p: id })).taxPeriod.credits.warnings).toEqual([]);
+
+  // A claim short already, by a record written after it, is not a new claim's doing. Cofins 7.000,00 of August's 201 filed
+  // 10/11; a return of half of August's methanol on 10/09 then reverses 3.800,00 (7,6% × 50.000,00): 7.600,00 − 3.800,00 =
+  // 3.800,00 for the 7.000,00, short by 3.200,00. A PIS/Pasep claim of 50,00 on 301 touches no balance of it: recorded.
+  // 100,00 more on 201 on 20/10 would leave it short by 3.300,00: refused.
+  const augustClaim = (await api.ok(CLAIM, { i: { ...cofins, originMonth: 8, codCred: '201', amount: '7000' } })).recordCreditClaim.id;
+  const purchaseId = (await month(id, 2026, 8)).credits.purchases.find((p: any) => p.status === 'CREDIT').purchaseId;
+  await api.ok(`mutation($i: [RecordReturnInput!]!) { recordReturns(input: $i) { id } }`, { i: [{ originalKey: key, purchaseId, returnedOn: '2026-09-10', quantity: '500', value: '50000' }] });
+  expect((await api.ok(WARN, { p: id })).taxPeriod.credits.warnings)
+    .toEqual([expect.stringMatching(new RegExp(`^2026-11: claim ${augustClaim} \\(REFUND of 7000\\.00, COFINS 2026-08 COD_CRED 201, filed 2026-11-10\\) exceeds the balance by 3200\\.00`))]);
+  await api.ok(CLAIM, { i: { ...pis, filedOn: '2026-10-20', amount: '50' } });
+  expect((await api.gql(CLAIM, { i: { ...cofins, originMonth: 8, codCred: '201', filedOn: '2026-10-20', amount: '100' } })).errors![0].extensions)
+    .toMatchObject({ claimReason: 'LATER_CLAIM_SHORT', laterClaimId: augustClaim, available: '3700', shortBy: '3300' });
+  expect(await claims()).toBe(7);
+});
+
 // Lei 10.637/2002, art. 5º § 1º II and § 2º; Guia, register 1100: an offset (DCOMP) of COD_CRED 301 within its quarter is
 // allowed, the cash refund waits for the quarter's end. August: 1.650,00 of 301; an offset of 500,00 filed on 10/09/2026.
 test('an offset of an export credit within its quarter is recorded (1.650,00 − 500,00 = 1.150,00); a cash refund that day is refused', async () => {

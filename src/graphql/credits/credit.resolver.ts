@@ -110,7 +110,7 @@ export class CreditResolver {
     return ctx.services.credits.balancesOn(ctx.actor, producerId, on, knownOn(ctx, asKnownOn));
   }
 
-  @Mutation(() => CreditClaimType, { description: 'Record a refund or offset claim (PER/DCOMP) against a balance of groups 200/300 carried into the month it is filed: a cash refund after the balance\'s quarter (Lei 11.116/2005, art. 16; Lei 10.637/2002, art. 5º § 2º), an offset of COD_CRED 301–304 or 308 also within it (art. 5º § 1º II), of the other codes after it. A balance that is not refundable, not yet claimable or short: CONFLICT CREDIT_CLAIM with extensions.claimReason and available. ADMIN, or the PRODUCER for itself.' })
+  @Mutation(() => CreditClaimType, { description: 'Record a refund or offset claim (PER/DCOMP) against a balance of groups 200/300 carried into the month it is filed: a cash refund after the balance\'s quarter (Lei 11.116/2005, art. 16; Lei 10.637/2002, art. 5º § 2º), an offset of COD_CRED 301–304 or 308 also within it (art. 5º § 1º II), of the other codes after it. A balance that is not refundable, not yet claimable or short: CONFLICT CREDIT_CLAIM with extensions.claimReason and available; one filed before claims on record that would leave one of them short (claims come off in the order filed, Lei 10.637/2002, art. 3º § 4º): claimReason LATER_CLAIM_SHORT with laterClaimId, laterFiledOn and shortBy. ADMIN, or the PRODUCER for itself.' })
   recordCreditClaim(@Arg('input', { description: 'The claim.' }) input: RecordCreditClaimInput, @Ctx() ctx: Context) {
     return ctx.services.credits.recordClaim(ctx.actor, input);
   }
