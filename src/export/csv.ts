@@ -1,23 +1,13 @@
 import { stringify } from 'csv-stringify/sync';
 import { brazilianDate, Locale } from '../formats/brazilian';
 import { escapeControlCharacters } from '../formats/control-characters';
+import { neutralised } from '../formats/formula-text';
 import { CellType, CellValue, ExportDocument, NUMERIC_TYPES, numberText, yesNo } from './document';
-
-/** U+2212 is a minus sign spreadsheets read as one. */
-const FORMULA_START = /^\s*[=+\-@\u2212]|^[\t\r]/;
-
-/**
- * CSV injection: opening the file must never run anything. NFKC too, as spreadsheets fold the
- * full-width `＝` into `=`. Numbers and dates are not text cells and keep their sign.
- */
-export function neutralised(text: string): string {
-  return FORMULA_START.test(text) || FORMULA_START.test(text.normalize('NFKC')) ? `'${text}` : text;
-}
 
 /**
  * A text as a CSV cell: its control characters and direction overrides written as visible text
  * (a name stored before they were refused at input must not start a line of its own), then
- * neutralised.
+ * neutralised (CSV injection: opening the file must never run anything; an import takes the `'` off).
  */
 export function csvText(text: string): string {
   return neutralised(escapeControlCharacters(text));

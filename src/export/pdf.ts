@@ -2,6 +2,7 @@ import path from 'node:path';
 import type PdfMake from 'pdfmake';
 import type { Content, DocumentDefinition } from 'pdfmake';
 import { Locale } from '../formats/brazilian';
+import { restored } from '../formats/formula-text';
 import { cellText } from './csv';
 import { CellType, CellValue, ExportDocument, NUMERIC_TYPES } from './document';
 
@@ -34,7 +35,7 @@ const MARGIN = 28;
 /** The text of a cell in the statement: as in the CSV, without the CSV's formula guard (a PDF runs nothing). */
 function shown(type: CellType, value: CellValue, locale: Locale): string {
   const text = cellText(type, value, locale);
-  return text.startsWith("'") && type === 'text' ? text.slice(1) : text;
+  return type === 'text' ? restored(text) : text;
 }
 
 function cell(type: CellType, value: CellValue, locale: Locale): Content {

@@ -2,7 +2,7 @@ import type ExcelJS from 'exceljs';
 import { Locale } from '../formats/brazilian';
 import { Decimal } from '../law/decimal';
 import { CellType, CellValue, ExportDocument, placesOf, toDecimal, yesNo } from './document';
-import { neutralised } from './csv';
+import { workbookText } from '../formats/formula-text';
 
 /** The number format of a type: the decimals it is shown with (Excel displays them in the reader's own notation). */
 function numFmt(type: CellType, d: Decimal): string | undefined {
@@ -25,7 +25,8 @@ function cell(type: CellType, value: CellValue, locale: Locale): { value: ExcelJ
     const places = placesOf(type, d);
     return { value: Number(places === null ? d.toFixed() : d.toFixed(places, Decimal.ROUND_HALF_EVEN)), numFmt: numFmt(type, d) };
   }
-  return { value: neutralised(String(value)) };
+  // A string cell runs nothing, whatever it begins with: written as stored, so that it reads and imports back as it is.
+  return { value: workbookText(String(value)) };
 }
 
 /** Sheet names: at most 31 characters, none of \ / ? * [ ] :. */

@@ -1,6 +1,7 @@
 import {
   dateNotation, EnumNames, Locale, numberNotation, readDate, readNumber,
 } from '../formats/brazilian';
+import { restored } from '../formats/formula-text';
 import { Decimal, outOfInputBounds, shownNumber } from '../law/decimal';
 import { message, Message } from '../i18n';
 import { ImportLineError } from './import-error';
@@ -104,11 +105,14 @@ export class CellReader {
     const limits = this.limits;
     const specs = this.specs;
     for (let i = 0; i < names.length; i++) {
-      const raw = cells[i];
-      if (raw === null || raw === undefined || raw === '') continue;
-      if (typeof raw === 'string' && textRefused(raw, limits[i])) throw this.textRefusal(raw, line, names[i]);
+      const given = cells[i];
+      if (given === null || given === undefined || given === '') continue;
       const type = specs[i].type;
-      if (typeof raw === 'string' && (type === undefined || type === 'text')) {
+      const text = type === undefined || type === 'text';
+      // A text the export wrote after a `'` (a formula's first character) comes back, and is bounded, as it was recorded.
+      const raw = typeof given === 'string' && text ? restored(given) : given;
+      if (typeof raw === 'string' && textRefused(raw, limits[i])) throw this.textRefusal(raw, line, names[i]);
+      if (typeof raw === 'string' && text) {
         row[names[i]] = raw;
         continue;
       }

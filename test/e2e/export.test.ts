@@ -7,7 +7,9 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { message, translate } from '../../src/i18n';
 import { Decimal } from '../../src/law/decimal';
-import { neutralised, toCsv } from '../../src/export/csv';
+import { stringify } from 'csv-stringify/sync';
+import { toCsv } from '../../src/export/csv';
+import { neutralised, restored, workbookText } from '../../src/formats/formula-text';
 import type { ExportDocument } from '../../src/export/document';
 import { startTestApi, TestApi } from '../support/api';
 import { createProducer, electSpecialRegime, FEIRA, newCpf, nfeKey, PORTO_ALEGRE, upsertMunicipalities } from '../support/fixtures';
@@ -339,6 +341,77 @@ describe('a page of purchases', () => {
   });
 });
 
+describe('a page of purchases imported back', () => {
+  // Texts a spreadsheet takes for a formula, one beginning with each of `=`, `+`, `-`, `@` and U+2212 (a tab or a carriage
+  // return is refused at input), and one that already begins with a `'` before one.
+  const STARTS = ['=', '+', '-', '@', '\u2212', "'="];
+  const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  let owner: string;
+  const as = () => ({ role: 'PRODUCER' as const, producerId: owner });
+  const post = async (producerId: string, body: Buffer, type: string) => {
+    const res = await fetch(api.url.replace('/graphql', `/import/purchases?producer=${producerId}&locale=en`), {
+      method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${await api.token({ role: 'ADMIN' })}` }, body,
+    });
+    return { status: res.status, body: (await res.json()) as { error?: Record<string, any>; import?: Record<string, any> } };
+  };
+  const texts = (producerId: string): Promise<Array<{ supplier_name: string; external_id: string }>> =>
+    api.db.dataSource.query('SELECT supplier_name, external_id FROM purchase WHERE producer_id = $1 ORDER BY purchased_on', [producerId]);
+  const recorded = STARTS.map((c, k) => ({ supplier_name: `${c}1+1`, external_id: `${c}2024-004${k}` }));
+  /** Every line of the file a CONFLICT DUPLICATE on externalId: the same purchases, not new ones. */
+  const duplicates = (answer: { status: number; body: { error?: Record<string, any> } }) => {
+    expect(answer.status).toBe(409);
+    expect(answer.body.error!.problems.map((p: any) => [p.line, p.column, p.reason])).toEqual(STARTS.map((_, k) => [k + 2, 'externalId', 'DUPLICATE']));
+  };
+
+  beforeAll(async () => {
+    owner = await createProducer(api, 'Usina Apóstrofo', FEIRA);
+    await api.ok(`mutation($i: [RecordPurchaseInput!]!) { recordPurchases(input: $i) { id } }`, { i: recorded.map((t, k) => ({
+      producerId: owner, purchasedOn: `2026-06-0${k + 1}`, feedstock: 'SOYBEAN', quantityKg: '1000', cost: '2000', supplierKind: 'THIRD_PARTY',
+      supplierName: t.supplier_name, originMunicipalityCode: PORTO_ALEGRE, externalId: t.external_id,
+    })) });
+    expect(await texts(owner)).toEqual(recorded);
+  });
+
+  it('from CSV: the file opened raw shows each text after a \', the import takes it off: the same purchases, duplicates of themselves', async () => {
+    const res = await get(`/export/purchases?producer=${owner}&from=2026-06-01&to=2026-06-30&locale=en&format=csv`, as());
+    const raw = res.body.toString('utf8');
+    for (const t of recorded) expect(raw).toContain(`,'${t.supplier_name},`);
+    expect(raw).toContain(",'-2024-0042,");
+    expect(raw).toContain(",''=2024-0045,");
+    // The table without its id column, as docs/API.md says.
+    const file = Buffer.from(stringify(csvSections(res.body, ',').get('Purchases')!.map((row) => row.slice(1)), { record_delimiter: 'windows' }));
+    duplicates(await post(owner, file, 'text/csv'));
+    expect(await texts(owner)).toEqual(recorded);
+    const mirror = await createProducer(api, 'Usina Espelho CSV', FEIRA);
+    expect((await post(mirror, file, 'text/csv')).body.import).toMatchObject({ counts: { purchases: STARTS.length } });
+    expect(await texts(mirror)).toEqual(recorded);
+  });
+
+  it('from XLSX: string cells hold each text as recorded, and an older file\'s \' before them is taken off too', async () => {
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await get(`/export/purchases?producer=${owner}&from=2026-06-01&to=2026-06-30&locale=en&format=xlsx`, as())).body as unknown as ArrayBuffer);
+    const sheet = wb.worksheets[0];
+    const column = (name: string) => sheet.getColumn((sheet.getRow(1).values as unknown[]).indexOf(name));
+    const cells = (name: string) => recorded.map((_, k) => sheet.getRow(k + 2).getCell(column(name).number));
+    // A string cell, never a formula; the one beginning with `'` before a formula gets one more, which the import takes off.
+    expect(cells('externalId').map((c) => [c.type, c.value])).toEqual(recorded.map((t) => [ExcelJS.ValueType.String, workbookText(t.external_id)]));
+    expect(cells('externalId')[2].value).toBe('-2024-0042');
+    expect(cells('supplierName').map((c) => c.value)).toEqual(recorded.map((t) => workbookText(t.supplier_name)));
+    sheet.spliceColumns(1, 1);
+    const file = Buffer.from(await wb.xlsx.writeBuffer());
+    duplicates(await post(owner, file, XLSX));
+    const mirror = await createProducer(api, 'Usina Espelho XLSX', FEIRA);
+    expect((await post(mirror, file, XLSX)).body.import).toMatchObject({ counts: { purchases: STARTS.length } });
+    expect(await texts(mirror)).toEqual(recorded);
+
+    // A workbook exported before string cells were written as recorded held `'-2024-0042`: still the same purchases.
+    for (const name of ['externalId', 'supplierName']) for (const c of cells(name)) c.value = neutralised(restored(String(c.value)));
+    expect(cells('externalId')[2].value).toBe("'-2024-0042");
+    duplicates(await post(owner, Buffer.from(await wb.xlsx.writeBuffer()), XLSX));
+    expect(await texts(owner)).toEqual(recorded);
+  });
+});
+
 describe('CSV cells from stored text', () => {
   // Text stored before control characters were refused at input, or written by SQL: the file keeps one line per row.
   const doc = (names: string[]): ExportDocument => ({
@@ -355,6 +428,17 @@ describe('CSV cells from stored text', () => {
   it('neutralises a formula after Unicode normalisation: full-width ＝ ＋ － ＠ and a leading space too', () => {
     for (const text of ['＝HYPERLINK("http://x")', '＋1', '－1', '＠SUM(A1)', ' =1+1', '=1+1', '\t=1']) expect(neutralised(text)).toBe(`'${text}`);
     for (const text of ['Cerealista', '1+1', 'a=b', '']) expect(neutralised(text)).toBe(text);
+    // One `'` more before a text that already begins with `'`s before a formula; the import takes exactly one off.
+    for (const [text, written] of [["'=1", "''=1"], ["''+1", "'''+1"], ["'abc", "'abc"], ["'", "'"], ["a'=1", "a'=1"]]) expect(neutralised(text)).toBe(written);
+  });
+
+  it('gives back every text from its neutralised cell, and leaves alone a `\'` the export did not add', () => {
+    const texts = ['=1+1', '+1', '-2024-0042', '@SUM(A1)', '\u22121', '\t=1', '\r=1', ' =1', '＝1', "'=1", "''=1", "'abc", "'", 'Cerealista', ''];
+    for (const text of texts) expect(restored(neutralised(text))).toBe(text);
+    for (const text of ["'abc", "'1", "'", "a'=1", "'Cerealista"]) expect(restored(text)).toBe(text);
+    // What a workbook's string cell holds imports back the same.
+    for (const text of texts) expect(restored(workbookText(text))).toBe(text);
+    expect(['=1+1', '-2024-0042', "'abc"].map(workbookText)).toEqual(['=1+1', '-2024-0042', "'abc"]);
     const rows: string[][] = parse(toCsv(doc(['＝1+1']), 'pt-BR'), { bom: true, delimiter: ';', relax_column_count: true });
     expect(rows.slice(-2)).toEqual([['\'＝1+1'], ['']]);
   });
