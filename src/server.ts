@@ -13,6 +13,7 @@ import { compiledReadsSchema } from './graphql/compiled/execution';
 import { Context } from './graphql/context';
 import { createErrorFormatter, databaseUnavailableStatus, checkInputText, errorsInFieldOrder } from './graphql/errors';
 import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout, variablesDepth } from './graphql/limits';
+import { knownOperationTypes } from './graphql/known-operation-types';
 import { createLoaders, Loaders } from './graphql/loaders';
 import { privateAnswers } from './graphql/cache-control';
 import { IsoDate, today } from './law/dates';
@@ -137,7 +138,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
     includeStacktraceInErrorResponses: false,
     // GraphiQL and the clients' code generators need it in production too.
     introspection: true,
-    validationRules: limits.validationRules,
+    validationRules: [...limits.validationRules, knownOperationTypes],
     parseOptions: limits.parseOptions,
     allowBatchedHttpRequests: false,
     // main.ts owns the signals; a second stop() while draining never returns.

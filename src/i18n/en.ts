@@ -239,6 +239,7 @@ export const en = {
   'limits.listed': '{{field}} would list {{n}} items; one response lists at most {{max}} of the long lists (excluded items, purchase credits): ask pages of it ({{field}}(first:, offset:), at most {{page}} a page), or export it as CSV',
   'limits.fanOut': 'Query fans out to about {{n}} fields, over the limit of {{max}}: ask for smaller pages',
   'graphql.tokenLimit': 'Token limit of {{max}} exceeded.',
+  'graphql.operationTypeNotServed': 'The schema serves no {{operation}} operations: only query and mutation.',
 
   // --- CSV imports.
   'import.problems': '{{count}} lines of the file are refused, nothing was written (see problems); the first: {{first}}',

@@ -232,6 +232,7 @@ export const ptBR: Record<MessageKey, string> = {
   'limits.listed': '{{field}} listaria {{n}} itens; uma resposta lista no máximo {{max}} das listas longas (itens não computados, créditos das compras): peça páginas ({{field}}(first:, offset:), até {{page}} por página) ou exporte-a em CSV',
   'limits.fanOut': 'A consulta se desdobra em cerca de {{n}} campos, acima do limite de {{max}}: peça páginas menores',
   'graphql.tokenLimit': 'Limite de {{max}} tokens excedido.',
+  'graphql.operationTypeNotServed': 'O esquema não atende operações {{operation}}: apenas query e mutation.',
 
   'import.problems': '{{count}} linhas do arquivo foram recusadas, nada foi gravado (veja problems); a primeira: {{first}}',
   'import.lineColumn': 'linha {{line}}, coluna {{column}}: {{detail}}',

@@ -102,3 +102,28 @@ test('anything else that reaches the handler is 500 INTERNAL_SERVER_ERROR: the s
   expect([line.level, line.msg, line.err.message]).toEqual([50, 'unexpected error', 'kaput at a place only the log may name']);
   expect(line.err.stack).toContain('error-answers.test.ts');
 });
+
+test('a subscription, which the schema has none of, is refused at validation: 400 GRAPHQL_VALIDATION_FAILED, by POST and by GET, nothing logged as an error', async () => {
+  const token = await api.token();
+  const post = (query: string, language = 'en') => fetch(api.url, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'accept-language': language }, body: JSON.stringify({ query }),
+  });
+  const get = (query: string) => fetch(`${api.url}?query=${encodeURIComponent(query)}`, { headers: { authorization: `Bearer ${token}`, 'apollo-require-preflight': 'true' } });
+  lines.length = 0;
+  const answers = [await post('subscription { __typename }'), await post('subscription Ticks { producers(first: 1) { totalCount } }'), await get('subscription { __typename }')];
+  for (const res of answers) {
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: unknown[] }).errors).toEqual([{
+      message: 'The schema serves no subscription operations: only query and mutation.', locations: [{ line: 1, column: 1 }], extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    }]);
+  }
+  const pt = (await (await post('subscription { __typename }', 'pt-BR')).json()) as { errors: Array<{ message: string }> };
+  expect(pt.errors.map((e) => e.message)).toEqual(['O esquema não atende operações subscription: apenas query e mutation.']);
+  // A document holding a query and a subscription is refused whole, whichever operation is named.
+  const mixed = await fetch(api.url, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query: 'query Q { __typename } subscription S { __typename }', operationName: 'Q' }),
+  });
+  expect([mixed.status, ((await mixed.json()) as { errors: Array<{ extensions: { code: string } }> }).errors.map((e) => e.extensions.code)]).toEqual([400, ['GRAPHQL_VALIDATION_FAILED']]);
+  expect(lines.map((l) => JSON.parse(l) as { level: number }).filter((l) => l.level >= 50)).toEqual([]);
+});
