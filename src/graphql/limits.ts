@@ -302,11 +302,16 @@ export const variablesDepth: RequestHandler = (req, res, next) => {
 };
 
 export function requestTimeout(ms: number = LIMITS.requestTimeoutMs): RequestHandler {
-  return (_req, res, next) => {
+  return (req, res, next) => {
     const context = requestContext.getStore();
     if (context) context.deadline = Date.now() + ms;
     const timer = setTimeout(() => {
-      if (!res.headersSent) res.status(503).json(timeoutAnswer(ms));
+      if (res.headersSent) return;
+      // A body still arriving (a slow chunked one) would be read on as this request, or as the
+      // next one on the connection, and Node answers it again (408) at its own request timeout:
+      // the connection closes once this answer is sent, so a request gets one response.
+      if (!req.complete) res.setHeader('connection', 'close');
+      res.status(503).json(timeoutAnswer(ms));
     }, ms);
     timer.unref();
     res.on('close', () => clearTimeout(timer));

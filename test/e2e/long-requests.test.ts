@@ -1,4 +1,4 @@
-import { AddressInfo } from 'node:net';
+import net, { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { hs256 } from '../../src/graphql/auth/token';
@@ -143,3 +143,37 @@ test('a Selo year cut short by the request timeout stops its statement under way
     await short.stop();
   }
 }, 60_000);
+
+test('a body still arriving when the timeout answers gets that one answer, with Connection: close, and the connection ends', async () => {
+  const short = await createApp({ dataSource: api.db.dataSource, verifier: hs256(TEST_SECRET), logger: pino({ level: 'silent' }), requestTimeoutMs: 300 });
+  const socket = new net.Socket();
+  let trickle: NodeJS.Timeout | undefined;
+  try {
+    await new Promise<void>((resolve) => short.httpServer.listen(0, '127.0.0.1', resolve));
+    const { port } = short.httpServer.address() as AddressInfo;
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.connect(port, '127.0.0.1', resolve));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => { received += chunk.toString('latin1'); });
+    const closed = new Promise<number>((resolve) => socket.once('close', () => resolve(Date.now())));
+    socket.write(`POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer ${await api.token()}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    // A byte of the JSON every 100 ms: the body is not whole for as long as the client keeps sending.
+    const body = [...'{"query":"{ __typename }"}'];
+    trickle = setInterval(() => { if (!socket.destroyed) socket.write(`1\r\n${body.shift() ?? ' '}\r\n`); }, 100);
+    const started = Date.now();
+    const at = await Promise.race([closed, sleep(2_000).then(() => null)]);
+    clearInterval(trickle);
+    // The connection is ended by the server soon after the answer (300 ms), while the body still arrives.
+    expect(at).not.toBeNull();
+    expect(at! - started).toBeLessThan(1_500);
+    // One request, one response: the timeout's, which says the connection closes.
+    expect(received.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 503']);
+    const [head, json] = received.split('\r\n\r\n');
+    expect(head.toLowerCase()).toContain('\r\nconnection: close');
+    expect((JSON.parse(json) as { errors: Array<{ extensions: { code: string } }> }).errors.map((e) => e.extensions.code)).toEqual(['REQUEST_TIMEOUT']);
+  } finally {
+    clearInterval(trickle);
+    socket.destroy();
+    await short.stop();
+  }
+}, 30_000);
