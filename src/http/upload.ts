@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type express from 'express';
 import { message, Message, translate } from '../i18n';
+import { decodedBody } from './content-encoding';
 
 /**
  * How an uploaded file is received before anything else is done with it: every byte is read and
@@ -11,7 +12,7 @@ import { message, Message, translate } from '../i18n';
  * sends slowly holds no pooled connection and no transaction, only its own spool.
  */
 export interface UploadLimits {
-  /** Largest body accepted, in bytes (413 beyond it). */
+  /** Largest body accepted, in bytes (413 beyond it), as sent and once inflated (a Content-Encoding's). */
   maxBytes: number;
   /** Bytes kept in memory; a larger body goes on into a temporary file. */
   memoryBytes: number;
@@ -50,7 +51,7 @@ export function lingerOn(req: express.Request): void {
 
 /** An upload refused while it was being received: its HTTP status and public code. */
 export class UploadError extends Error {
-  constructor(readonly status: 400 | 408 | 413, readonly code: 'BAD_REQUEST' | 'REQUEST_TIMEOUT' | 'PAYLOAD_TOO_LARGE', readonly text: Message) {
+  constructor(readonly status: 400 | 408 | 413 | 415, readonly code: 'BAD_REQUEST' | 'REQUEST_TIMEOUT' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE', readonly text: Message) {
     super(translate(text));
   }
 }
@@ -86,8 +87,9 @@ class FileBody implements SpooledBody {
 }
 
 /**
- * A whole body under `limits`, spooled to memory then a temp file; UploadError 413/408/400 leaves
- * nothing on disk.
+ * A whole body under `limits`, spooled to memory then a temp file; UploadError 413/408/400/415
+ * leaves nothing on disk. A body sent gzip, deflate or br is kept inflated (what /graphql's parser
+ * does), bounded by `maxBytes` as it inflates: a small bomb stops there.
  */
 export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_LIMITS): Promise<SpooledBody> {
   return new Promise<SpooledBody>((resolve, reject) => {
@@ -97,8 +99,19 @@ export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_
       reject(tooLarge(limits));
       return;
     }
+    const body = decodedBody(req);
+    if (!body) {
+      req.resume();
+      reject(new UploadError(415, 'UNSUPPORTED_MEDIA_TYPE', message('http.bodyEncoding')));
+      return;
+    }
+    const decoding = body !== req;
+    // A failed decoder's late errors, once it has been let go of.
+    if (decoding) body.on('error', () => undefined);
     const chunks: Buffer[] = [];
+    // Kept (inflated) and received (as sent: the rate is the link's).
     let bytes = 0;
+    let received = 0;
     let file: { path: string; out: fs.WriteStream } | null = null;
     let settled = false;
     const started = Date.now();
@@ -107,11 +120,13 @@ export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_
 
     const cleanup = () => {
       clearInterval(timer);
-      req.off('data', onData);
-      req.off('end', onEnd);
+      body.off('data', onData);
+      body.off('end', onEnd);
+      req.off('data', onReceived);
       req.off('aborted', onAborted);
       req.off('close', onClose);
       req.off('error', onError);
+      if (decoding) body.off('error', onUndecodable);
     };
     const fail = (error: UploadError) => {
       if (settled) return;
@@ -119,6 +134,7 @@ export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_
       cleanup();
       req.unpipe();
       req.resume();
+      if (decoding) body.destroy();
       const spool = file;
       if (spool) spool.out.destroy();
       if (spool) void fs.promises.rm(path.dirname(spool.path), { recursive: true, force: true });
@@ -131,8 +147,8 @@ export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_
       if (bytes > limits.maxBytes) return fail(tooLarge(limits));
       if (file) {
         if (!file.out.write(chunk)) {
-          req.pause();
-          file.out.once('drain', () => req.resume());
+          body.pause();
+          file.out.once('drain', () => body.resume());
         }
         return;
       }
@@ -158,19 +174,25 @@ export function receiveBody(req: express.Request, limits: UploadLimits = UPLOAD_
       if (!req.readableEnded) onAborted();
     };
     const onError = () => onAborted();
+    const onReceived = (chunk: Buffer) => {
+      received += chunk.length;
+    };
+    const onUndecodable = () => fail(new UploadError(400, 'BAD_REQUEST', message('upload.notDecoded', { encoding: String(req.headers['content-encoding']).trim().toLowerCase() })));
     const timer = setInterval(() => {
       const now = Date.now();
       if (now - windowStart.at < limits.windowMs) return;
-      const rate = ((bytes - windowStart.bytes) * 1000) / (now - windowStart.at);
+      const rate = ((received - windowStart.bytes) * 1000) / (now - windowStart.at);
       if (rate < limits.minBytesPerSecond) {
         return fail(new UploadError(408, 'REQUEST_TIMEOUT', message('upload.tooSlow', { kbPerSecond: Math.round(limits.minBytesPerSecond / 1024), seconds: limits.windowMs / 1000 })));
       }
-      windowStart = { at: now, bytes };
+      windowStart = { at: now, bytes: received };
     }, Math.min(1_000, limits.windowMs));
     timer.unref();
 
-    req.on('data', onData);
-    req.on('end', onEnd);
+    body.on('data', onData);
+    body.on('end', onEnd);
+    if (decoding) body.on('error', onUndecodable);
+    req.on('data', onReceived);
     req.on('aborted', onAborted);
     req.on('close', onClose);
     req.on('error', onError);

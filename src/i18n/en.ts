@@ -256,6 +256,7 @@ export const en = {
   'import.databaseUnavailable': 'The database is unavailable or has no free connection; nothing was written: send the file again shortly',
   'upload.notKept': 'The upload could not be kept for reading',
   'upload.ended': 'The upload ended before the end of the file',
+  'upload.notDecoded': 'The upload does not inflate as its Content-Encoding ({{encoding}}) says; nothing was written',
   'upload.tooSlow': 'The upload was slower than {{kbPerSecond}} KB/s over {{seconds}} s and was cut off; nothing was written',
   'upload.tooLarge': 'The file is larger than {{mb}} MB: split it, or use npm run import on the server',
   'upload.perCaller': 'This token already has {{running}} imports running (at most {{max}} at once): wait for them to finish',

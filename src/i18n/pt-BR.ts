@@ -248,6 +248,7 @@ export const ptBR: Record<MessageKey, string> = {
   'import.databaseUnavailable': 'O banco de dados está indisponível ou sem conexão livre; nada foi gravado: envie o arquivo de novo em instantes',
   'upload.notKept': 'Não foi possível guardar o envio para leitura',
   'upload.ended': 'O envio terminou antes do fim do arquivo',
+  'upload.notDecoded': 'O envio não se descompacta como diz o seu Content-Encoding ({{encoding}}); nada foi gravado',
   'upload.tooSlow': 'O envio foi mais lento que {{kbPerSecond}} KB/s durante {{seconds}} s e foi interrompido; nada foi gravado',
   'upload.tooLarge': 'O arquivo é maior que {{mb}} MB: divida-o, ou use npm run import no servidor',
   'upload.perCaller': 'Este token já tem {{running}} importações em andamento (no máximo {{max}} ao mesmo tempo): aguarde que terminem',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { PassThrough } from 'node:stream';
+import zlib from 'node:zlib';
 import type express from 'express';
 import { Client } from 'pg';
 import { QueryRunner } from 'typeorm';
@@ -57,7 +58,7 @@ async function openUpload(as: Caller, path = `/import/sales?producer=${producerI
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function post(path: string, body: string, as: Caller | null = { role: 'ADMIN' }, headers: Record<string, string> = {}): Promise<Answer> {
+async function post(path: string, body: string | Uint8Array, as: Caller | null = { role: 'ADMIN' }, headers: Record<string, string> = {}): Promise<Answer> {
   const h: Record<string, string> = { 'content-type': 'text/csv', ...headers };
   if (as) h.authorization = `Bearer ${await api.token(as)}`;
   const res = await fetch(`${base()}${path}`, { method: 'POST', headers: h, body });
@@ -170,6 +171,51 @@ it('refuses a file over the size cap, declared or sent, with 413', async () => {
   expect([b.status, b.body.error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
 }, 60_000);
 
+it('a body sent gzip, deflate or br is inflated, as /graphql does; another Content-Encoding is 415, a body that does not inflate 400, nothing written', async () => {
+  const id = await createProducer(api, 'Usina Comprimida');
+  const revenue = async () => (await api.db.dataSource.query('SELECT count(*)::int AS n, sum(revenue)::numeric(15, 2)::text AS total, sum(volume_m3)::numeric(15, 3)::text AS m3 FROM sale WHERE producer_id = $1', [id]))[0];
+  // Two sales: 1,5 m³ for R$ 1.000,00 and 1,5 m³ for R$ 1.001,00 (line(0), line(1)).
+  const csv = `${HEADER}\n${line(0)}\n${line(1)}\n`;
+  const form = (bytes: string) => {
+    const boundary = 'selo-form';
+    return { type: `multipart/form-data; boundary=${boundary}`, body: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="vendas.csv"\r\nContent-Type: text/csv\r\n\r\n${bytes}\r\n--${boundary}--\r\n` };
+  };
+  const sent: Array<[string, Buffer, string]> = [
+    ['gzip', zlib.gzipSync(csv), 'text/csv'], ['deflate', zlib.deflateSync(csv), 'text/csv'], ['br', zlib.brotliCompressSync(csv), 'text/csv'],
+    ['GZip', zlib.gzipSync(form(csv).body), form(csv).type],
+  ];
+  for (const [encoding, body, type] of sent) {
+    const res = await post(`/import/sales?producer=${id}`, body, { role: 'ADMIN' }, { 'content-encoding': encoding, 'content-type': type });
+    expect([encoding, res.status, res.body.import?.rows]).toEqual([encoding, 200, 2]);
+  }
+  // Four uploads of the two sales: 8 rows, R$ (1.000,00 + 1.001,00) × 4 = R$ 8.004,00, 1,5 m³ × 8 = 12 m³.
+  expect(await revenue()).toEqual({ n: 8, total: '8004.00', m3: '12.000' });
+
+  for (const encoding of ['compress', 'zstd', 'bogus', 'gzip, identity']) {
+    const res = await post(`/import/sales?producer=${id}`, csv, { role: 'ADMIN' }, { 'content-encoding': encoding });
+    expect([encoding, res.status, res.body.error?.code, res.body.error?.message]).toEqual([encoding, 415, 'UNSUPPORTED_MEDIA_TYPE', expect.stringMatching(/Content-Encoding is not supported/)]);
+  }
+  const plain = await post(`/import/sales?producer=${id}`, csv, { role: 'ADMIN' }, { 'content-encoding': 'gzip', 'accept-language': 'pt-BR' });
+  expect([plain.status, plain.body.error?.code, plain.body.error?.message]).toEqual([400, 'BAD_REQUEST', 'O envio não se descompacta como diz o seu Content-Encoding (gzip); nada foi gravado']);
+  // A gzip cut short does not inflate either.
+  const cut = zlib.gzipSync(csv);
+  const truncated = await post(`/import/sales?producer=${id}`, cut.subarray(0, cut.length - 10), { role: 'ADMIN' }, { 'content-encoding': 'gzip' });
+  expect([truncated.status, truncated.body.error?.code]).toEqual([400, 'BAD_REQUEST']);
+  expect(await revenue()).toEqual({ n: 8, total: '8004.00', m3: '12.000' });
+});
+
+it('an upload is bounded once inflated: some 65 KB of gzip inflating past 64 MB is 413, as a plain body of that size', async () => {
+  const id = await createProducer(api, 'Usina da Bomba');
+  // 64 MiB + 1 KiB of one repeated line, from a few dozen KB on the wire.
+  const bomb = zlib.gzipSync(Buffer.alloc(UPLOAD_LIMITS.maxBytes + 1024, 'a'), { level: 9 });
+  expect(bomb.length).toBeLessThan(100 * 1024);
+  for (const path of [`/import/sales?producer=${id}`, `/import/nfe?producer=${id}`]) {
+    const res = await post(path, bomb, { role: 'ADMIN' }, { 'content-encoding': 'gzip', 'content-type': path.includes('nfe') ? 'application/xml' : 'text/csv' });
+    expect([path, res.status, res.body.error?.code]).toEqual([path, 413, 'PAYLOAD_TOO_LARGE']);
+  }
+  expect(await api.count('SELECT count(*) FROM sale WHERE producer_id = $1', [id])).toBe(0);
+}, 30_000);
+
 it('refuses a repeated or list producer or delimiter, and kinds that are not its own', async () => {
   const csv = `${HEADER}\n${line(4)}\n`;
   const twice = await post(`/import/sales?producer=${producerId}&producer=${producerId}`, csv);
@@ -224,6 +270,29 @@ describe('receiveBody', () => {
     const timer = setInterval(() => slow.write('z'), 50);
     const error = await crawling.catch((e: unknown) => e).finally(() => clearInterval(timer));
     expect(error).toBeInstanceOf(UploadError);
+    expect(error).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
+  });
+
+  it('keeps a gzip body inflated, bounded by maxBytes once inflated; the rate is of the bytes as sent', async () => {
+    const gzipped = request({ 'content-encoding': 'gzip' });
+    const pending = receiveBody(gzipped, limits);
+    gzipped.end(zlib.gzipSync('a,b\n1,2\n'));
+    const body = await pending;
+    expect([body.bytes, await streamText(body.stream())]).toEqual([8, 'a,b\n1,2\n']);
+
+    // 4097 bytes once inflated, 30-odd as sent: over the 4096 of maxBytes.
+    const bomb = request({ 'content-encoding': 'gzip' });
+    const refused = receiveBody(bomb, limits);
+    bomb.end(zlib.gzipSync(Buffer.alloc(limits.maxBytes + 1, 'z')));
+    await expect(refused).rejects.toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+
+    // 1024 B/s on the wire is the minimum: 2 KB a second as sent, some 20 B of which is gzip of a run of 2 KB, is a crawl.
+    const slow = request({ 'content-encoding': 'gzip' });
+    const crawling = receiveBody(slow, { ...limits, maxBytes: 1 << 20 });
+    const deflater = zlib.createGzip();
+    deflater.pipe(slow);
+    const timer = setInterval(() => deflater.write(Buffer.alloc(2048, 'q'), () => deflater.flush()), 50);
+    const error = await crawling.catch((e: unknown) => e).finally(() => { clearInterval(timer); deflater.destroy(); });
     expect(error).toMatchObject({ status: 408, code: 'REQUEST_TIMEOUT' });
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import zlib from 'node:zlib';
 import { zipSync } from 'fflate';
 import { PurchaseInvoiceItem1766460000000 } from '../../src/database/migrations/1766460000000-purchase-invoice-item';
 import { nfeKeyDigit } from '../../src/formats/nfe-key';
@@ -722,4 +723,25 @@ test('the date of a note is dhEmi\'s calendar date in Brasília (America/Sao_Pau
     expect(refused.status).toBe(400);
     expect(await sales(k)).toEqual([]);
   }
+});
+
+test('an upload sent gzip or br is inflated first (an XML, a ZIP); another Content-Encoding is 415, a body that does not inflate 400, nothing written', async () => {
+  const send = async (body: Uint8Array, encoding: string, type = 'application/xml') => {
+    const res = await fetch(`${api.url.replace(/\/graphql$/, '')}/import/nfe?producer=${own}`, {
+      method: 'POST', headers: { 'content-type': type, 'content-encoding': encoding, authorization: `Bearer ${await api.token({ role: 'PRODUCER', producerId: own })}` }, body,
+    });
+    return { status: res.status, ...((await res.json()) as { import?: Record<string, unknown>; error?: { code: string } }) };
+  };
+  // Two sales of 10 m³ for R$ 60.000 each (sale.xml) under keys of their own.
+  const [xmlKey, zipKey] = [nfeKey(P, 6100), nfeKey(P, 6101)];
+  const xml = Buffer.from(rekeyed('sale.xml', KEYS.sale, xmlKey));
+  expect((await send(zlib.gzipSync(xml), 'gzip')).import).toMatchObject({ sales: 1, written: true });
+  const zip = zipSync({ 'venda.xml': Buffer.from(rekeyed('sale.xml', KEYS.sale, zipKey)) });
+  expect((await send(zlib.brotliCompressSync(zip), 'br', 'application/zip')).import).toMatchObject({ sales: 1, written: true });
+  for (const key of [xmlKey, zipKey]) expect(await sales(key)).toEqual([{ on: '2026-03-20', m3: '10', revenue: '60000', market: 'DOMESTIC', state: 'ACTIVE' }]);
+
+  const others = [nfeKey(P, 6102), nfeKey(P, 6103)];
+  const refused = [await send(Buffer.from(rekeyed('sale.xml', KEYS.sale, others[0])), 'compress'), await send(Buffer.from(rekeyed('sale.xml', KEYS.sale, others[1])), 'deflate')];
+  expect(refused.map((r) => [r.status, r.error?.code])).toEqual([[415, 'UNSUPPORTED_MEDIA_TYPE'], [400, 'BAD_REQUEST']]);
+  for (const key of others) expect(await sales(key)).toEqual([]);
 });
