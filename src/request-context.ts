@@ -19,6 +19,22 @@ export interface RequestContext {
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
 
+/**
+ * Why a request's work stops (its `ended` signal's reason): it has been answered (its timeout) or
+ * its caller has gone. The documented stop of work of many steps, not a failure.
+ */
+export class RequestEndedError extends Error {
+  constructor(requestId: string) {
+    super(`request ${requestId} was answered or its connection closed`);
+    this.name = 'RequestEndedError';
+  }
+}
+
+/** True once the request has been answered or its caller has gone: nothing more reaches it. */
+export function requestEnded(): boolean {
+  return requestContext.getStore()?.ended?.aborted === true;
+}
+
 export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
 }

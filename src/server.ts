@@ -28,7 +28,7 @@ import { mountNfeImport } from './http/nfe-import';
 import { createMetrics } from './http/metrics';
 import { logRequests } from './http/request-log';
 import { Logger } from './logger';
-import { currentLocale, currentRequestId, requestContext } from './request-context';
+import { currentLocale, currentRequestId, requestContext, requestEnded } from './request-context';
 import { createServices } from './services';
 import { ReadReplica } from './services/read-replica';
 import { AppError } from './services/errors';
@@ -111,6 +111,22 @@ class LazyLoadersContext implements Context {
   }
 }
 
+/**
+ * Apollo's answer, unless the request has been answered already (its timeout's 503): Apollo then
+ * wrote into a sent response, which failed with ERR_HTTP_HEADERS_SENT, was logged as an unexpected
+ * error and ended the connection the answer had kept alive.
+ */
+function unlessAnswered(handler: express.RequestHandler): express.RequestHandler {
+  return async (req, res, next) => {
+    try {
+      await handler(req, res, next);
+    } catch (e) {
+      if (res.headersSent && (e as { code?: unknown } | null)?.code === 'ERR_HTTP_HEADERS_SENT') return;
+      throw e;
+    }
+  };
+}
+
 export async function createApp({ dataSource, replica, verifier, logger, compiledReads = true, corsOrigins = [], trustedDocuments, requestTimeoutMs = LIMITS.requestTimeoutMs, maxListed = LIMITS.maxListed,
   programRefreshMs = 0 }: ServerOptions): Promise<RunningApp> {
   const services = createServices(dataSource, replica);
@@ -127,7 +143,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   });
 
   const limits = armor();
-  const formatAppError = createErrorFormatter(logger, currentRequestId, currentLocale);
+  const formatAppError = createErrorFormatter(logger, currentRequestId, currentLocale, requestEnded);
   const formatError = (formatted: GraphQLFormattedError, error: unknown) => formatAppError(markQueryTooComplex(formatted, error), error);
   const schema = await getSchema();
   const executed = compiledReads ? compiledReadsSchema(schema, dataSource, logger) : schema;
@@ -182,7 +198,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
     express.json({ limit: LIMITS.bodyLimit }),
     variablesDepth,
     ...(trustedDocuments ? [trustedDocumentBodies(trustedDocuments)] : []),
-    expressMiddleware(apollo, { context: ({ req }) => context(req.headers.authorization) }),
+    unlessAnswered(expressMiddleware(apollo, { context: ({ req }) => context(req.headers.authorization) })),
     bodyErrors,
   ];
   // First, not after a dozen routes it can never match; other methods are served at the end.

@@ -1,6 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { DocumentNode, FragmentDefinitionNode, GraphQLError, GraphQLFormattedError, Kind, OperationDefinitionNode, SelectionSetNode, ValueNode, visit } from 'graphql';
 import { NoRuleInForceError } from '../law/errors';
+import { RequestEndedError } from '../request-context';
 import { AppError } from '../services/errors';
 import { textLimit, textProblem, textRefusal } from '../services/validation';
 import { DEFAULT_LOCALE, isLocalized, Locale, message, recognise, translate } from '../i18n';
@@ -60,11 +61,21 @@ function clientStatus(error: GraphQLError): boolean {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
-export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | undefined, localeOfRequest: () => Locale = () => DEFAULT_LOCALE) {
+/**
+ * `ended`: whether the request has already been answered (its timeout's 503) or its caller has gone;
+ * what is formatted then is never sent.
+ */
+export function createErrorFormatter(log: ErrorLog, requestIdOf: () => string | undefined, localeOfRequest: () => Locale = () => DEFAULT_LOCALE, ended: () => boolean = () => false) {
   return (given: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const formatted = { ...given, message: withoutSuggestions(given.message) };
     const locale = localeOfRequest();
     const original = unwrapResolverError(error);
+    // Work stopped because its request was answered (the timeout) or its caller went, and a
+    // statement cancelled at that moment (its bound is the request's time): the stop docs/API.md
+    // describes (REQUEST_TIMEOUT), no failure to log. Each was logged as an unexpected error.
+    if (original instanceof RequestEndedError || (ended() && isDatabaseBusy(original))) {
+      return { message: translate(message('http.ended', { requestId: requestIdOf() ?? 'unknown' }), locale), locations: formatted.locations, path: formatted.path, extensions: { code: 'REQUEST_TIMEOUT' } };
+    }
     if (original instanceof AppError) {
       return { ...formatted, message: translate(original.text, locale), extensions: { code: original.code, ...original.extensions(locale) } };
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import express from 'express';
 import { localeOf, Locale } from '../i18n';
-import { RequestContext } from '../request-context';
+import { RequestContext, RequestEndedError } from '../request-context';
 import { parseTraceParent } from './trace-context';
 
 /**
@@ -37,6 +37,6 @@ export function startRequest(req: http.IncomingMessage, res: http.ServerResponse
   res.setHeader('x-request-id', requestId);
   const trace = parseTraceParent(req.headers.traceparent);
   const ended = new AbortController();
-  res.once('close', () => ended.abort(new Error(`request ${requestId} was answered or its connection closed`)));
+  res.once('close', () => ended.abort(new RequestEndedError(requestId)));
   return { requestId, locale: localeOfRequest(req), ended: ended.signal, ...(trace ? { traceId: trace.traceId, parentId: trace.parentId } : {}) };
 }

@@ -229,6 +229,7 @@ export const en = {
   'http.databaseBusy': 'The database could not finish the request now (cancelled, or a lock not had in time); nothing was written: send it again shortly (request {{requestId}})',
   'http.databaseUnavailable': 'The database is unavailable; try again shortly. A mutation cut off at its commit may still have been recorded: check, or retry with the same externalId or invoiceKey (request {{requestId}})',
   'http.internal': 'Internal error (request {{requestId}})',
+  'http.ended': 'The request was stopped: it had been answered (its timeout) or its caller had gone (request {{requestId}})',
   'http.connectRefused': 'CONNECT is not served: this is an API, not a proxy',
   'http.notFound': 'Nothing is served at this path',
   'http.unreadable': 'The request could not be read: its path, headers or body are malformed',

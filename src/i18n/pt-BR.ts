@@ -222,6 +222,7 @@ export const ptBR: Record<MessageKey, string> = {
   'http.databaseBusy': 'O banco de dados não conseguiu concluir a requisição agora (cancelada, ou um bloqueio não obtido a tempo); nada foi gravado: envie de novo em instantes (requisição {{requestId}})',
   'http.databaseUnavailable': 'O banco de dados está indisponível; tente de novo em instantes. Uma mutação interrompida no commit pode ter sido gravada: verifique, ou repita com o mesmo externalId ou invoiceKey (requisição {{requestId}})',
   'http.internal': 'Erro interno (requisição {{requestId}})',
+  'http.ended': 'A requisição foi interrompida: já tinha sido respondida (seu tempo limite) ou quem a fez se foi (requisição {{requestId}})',
   'http.connectRefused': 'CONNECT não é atendido: esta é uma API, não um proxy',
   'http.notFound': 'Nada é servido neste caminho',
   'http.unreadable': 'A requisição não pôde ser lida: o caminho, os cabeçalhos ou o corpo estão malformados',

@@ -1,4 +1,5 @@
 import net, { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { hs256 } from '../../src/graphql/auth/token';
@@ -121,7 +122,9 @@ test('a Selo year cut short by the request timeout stops its statement under way
   await holder.startTransaction();
   await holder.query('LOCK TABLE contract IN ACCESS EXCLUSIVE MODE');
   const waiting = () => api.count(`SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%contract%' AND pid <> pg_backend_pid()`);
-  const short = await createApp({ dataSource: api.db.dataSource, verifier: hs256(TEST_SECRET), logger: pino({ level: 'silent' }), requestTimeoutMs: 400 });
+  const errors: Array<{ msg: string }> = [];
+  const sink = new Writable({ write(chunk, _encoding, done) { for (const l of String(chunk).split('\n').filter(Boolean)) if (JSON.parse(l).level >= 50) errors.push(JSON.parse(l)); done(); } });
+  const short = await createApp({ dataSource: api.db.dataSource, verifier: hs256(TEST_SECRET), logger: pino({ level: 'info' }, sink), requestTimeoutMs: 400 });
   try {
     await new Promise<void>((resolve) => short.httpServer.listen(0, '127.0.0.1', resolve));
     const { port } = short.httpServer.address() as AddressInfo;
@@ -137,6 +140,9 @@ test('a Selo year cut short by the request timeout stops its statement under way
       left = await waiting();
     }
     expect(left).toBe(0);
+    // The statement cancelled with the answer is that stop, not a failure of the database to log.
+    await sleep(200);
+    expect(errors).toEqual([]);
   } finally {
     await holder.rollbackTransaction();
     await holder.release();
@@ -177,3 +183,32 @@ test('a body still arriving when the timeout answers gets that one answer, with 
     await short.stop();
   }
 }, 30_000);
+
+test('requests stopped by their timeout log no error: the stop is the documented one, and nothing is answered twice', async () => {
+  const id = await createProducer(api, 'Usina Paciente', RECIFE);
+  // From February 2004, each month's credits fold some 270 months: far longer than the 200 ms given here.
+  await api.ok(PURCHASES, { i: [oldPurchase(id)] });
+  const lines: Array<{ level: number; msg: string; err?: unknown; status?: number }> = [];
+  const sink = new Writable({ write(chunk, _encoding, done) { for (const l of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(l)); done(); } });
+  const short = await createApp({ dataSource: api.db.dataSource, verifier: hs256(TEST_SECRET), logger: pino({ level: 'info' }, sink), requestTimeoutMs: 200 });
+  try {
+    await new Promise<void>((resolve) => short.httpServer.listen(0, '127.0.0.1', resolve));
+    const { port } = short.httpServer.address() as AddressInfo;
+    const months = Array.from({ length: 10 }, (_, i) => `m${i}: taxPeriod(producerId: $p, year: ${NEXT}, month: ${i + 1}) { credits { awaiting } }`).join(' ');
+    const token = await api.token();
+    const answers = await Promise.all(Array.from({ length: 20 }, async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/graphql`, {
+        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: `query($p: ID!) { ${months} }`, variables: { p: id } }),
+      });
+      return [res.status, ((await res.json()) as { errors: Array<{ extensions: { code: string } }> }).errors.map((e) => e.extensions.code)];
+    }));
+    expect(answers).toEqual(Array(20).fill([503, ['REQUEST_TIMEOUT']]));
+    // The folds under way stop at their next month, the rest are not begun; then nothing is left to log.
+    await sleep(3000);
+    expect(lines.filter((l) => l.level >= 50).map((l) => [l.msg, l.err])).toEqual([]);
+    // One request line each, the timeout's answer.
+    expect(lines.filter((l) => l.msg === 'request').map((l) => l.status)).toEqual(Array(20).fill(503));
+  } finally {
+    await short.stop();
+  }
+}, 60_000);
