@@ -93,18 +93,21 @@ export class BiodieselImportService {
     const producers = await requireWritableProducers<ProducerCnpjs>(
       em, actor, items.map(({ r, i }) => ({ field: `input[${i}].producerId`, id: r.producerId })), problems, PRODUCER_CNPJS,
     );
-    for (const { r, i } of items) checkIssuer(producers.get(r.producerId), r.invoiceKey, `input[${i}].invoiceKey`, problems);
+    // An item whose producer is not found is reported once, at its producerId: the checks below
+    // read that producer's records, and its id may not even be a number.
+    const known = items.filter(({ r }) => producers.has(r.producerId));
+    for (const { r, i } of known) checkIssuer(producers.get(r.producerId), r.invoiceKey, `input[${i}].invoiceKey`, problems);
     const taken: Array<{ producer_id: string; declaration_number: string }> = await em.query(
       `SELECT producer_id::text, declaration_number FROM biodiesel_import
         WHERE (producer_id, declaration_number) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))`,
-      [items.map(({ r }) => r.producerId), items.map(({ r }) => r.declarationNumber)],
+      [known.map(({ r }) => r.producerId), known.map(({ r }) => r.declarationNumber)],
     );
     const takenKeys = new Set(taken.map((t) => `${t.producer_id}|${t.declaration_number}`));
-    for (const { r, i } of items.filter(({ r }) => takenKeys.has(`${r.producerId}|${r.declarationNumber}`))) {
+    for (const { r, i } of known.filter(({ r }) => takenKeys.has(`${r.producerId}|${r.declarationNumber}`))) {
       problems.add(new ConflictError('DUPLICATE', message('biodieselImport.declarationTaken', { number: r.declarationNumber, producerId: r.producerId }), `input[${i}].declarationNumber`));
     }
     // The contributions are due in the month of clearance, which must be open.
-    await requireOpenPeriods(em, checked, (r) => r.clearedOn, (n) => `input[${n}].clearedOn`, problems);
+    await requireOpenPeriods(em, checked.map((r) => (r && producers.has(r.producerId) ? r : undefined)), (r) => r.clearedOn, (n) => `input[${n}].clearedOn`, problems);
     problems.throwIfAny();
     const rows = checked as BiodieselImport[];
     await insertInChunks(em, BiodieselImport, rows);

@@ -294,7 +294,10 @@ export class PurchaseService {
     const at = (i: number, field: string) => (correcting ? `${correcting.at}.${field}` : `input[${i}].${field}`);
     // The items that passed the checks needing no database, with their place in the input.
     const items = checked.flatMap((r, i) => (r ? [{ r, i }] : []));
-    await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: at(i, 'producerId'), id: r.producerId })), problems);
+    const producers = await requireWritableProducers(em, actor, items.map(({ r, i }) => ({ field: at(i, 'producerId'), id: r.producerId })), problems);
+    // An item whose producer is not found is reported once, at its producerId: the checks that
+    // read that producer's records skip it (its id may not even be a number).
+    const known = items.filter(({ r }) => producers.has(r.producerId));
     await requireMunicipalities(em, items.map(({ r, i }) => ({ field: at(i, 'originMunicipalityCode'), code: r.originMunicipalityCode })), problems);
 
     const farmers = items.flatMap(({ r, i }) => (r.familyFarmerId === null ? [] : [{ field: at(i, 'familyFarmerId'), id: r.familyFarmerId }]));
@@ -310,14 +313,14 @@ export class PurchaseService {
     }
 
     // A contract of another producer is reported as a missing one (the access rules, README "Tokens").
-    const contractRefs = items.flatMap(({ r, i }) => (r.contractId === null ? [] : [{ field: at(i, 'contractId'), id: r.contractId, r }]));
+    const contractRefs = known.flatMap(({ r, i }) => (r.contractId === null ? [] : [{ field: at(i, 'contractId'), id: r.contractId, r }]));
     const contracts = await requireRecords<{ id: string; producer_id: string }>(em, 'contract', 'Contract', contractRefs, ['id', 'producer_id'], problems);
     for (const ref of contractRefs) {
       const contract = contracts.get(ref.id);
       if (contract && String(contract.producer_id) !== String(ref.r.producerId)) problems.add(new NotFoundError('Contract', `${ref.id} (${ref.field})`, ref.field));
     }
 
-    const keyed = items.flatMap(({ r, i }) => (r.externalId === null ? [] : [{ i, producerId: r.producerId, externalId: r.externalId }]));
+    const keyed = known.flatMap(({ r, i }) => (r.externalId === null ? [] : [{ i, producerId: r.producerId, externalId: r.externalId }]));
     if (keyed.length > 0) {
       const taken: Array<{ producer_id: string; external_id: string }> = await em.query(
         `SELECT producer_id, external_id FROM purchase
@@ -330,7 +333,7 @@ export class PurchaseService {
       }
     }
 
-    await PurchaseService.rejectRecordedItems(em, items, at, problems, correcting?.id ?? null);
+    await PurchaseService.rejectRecordedItems(em, known, at, problems, correcting?.id ?? null);
 
     // A correction judges the closed months of the lot before and after it itself (an ADMIN may change them).
     if (correcting) return;
@@ -338,7 +341,7 @@ export class PurchaseService {
     // (the error names purchasedOn where consumedOn was left to default to it). art. 6º §4º: a
     // third-party lot of raw material also enters the average price per kg of the month it was
     // acquired in, so that month must be open too. One call, so the months are locked in order.
-    const periods = items.flatMap(({ r, i }) => [
+    const periods = known.flatMap(({ r, i }) => [
       { producerId: r.producerId, date: r.consumedOn, field: at(i, consumedOnField[i]) },
       ...(r.supplierKind !== SupplierKind.OWN_PRODUCTION && r.purpose === PurchasePurpose.BIODIESEL_FEEDSTOCK && r.purchasedOn.slice(0, 7) !== r.consumedOn.slice(0, 7)
         ? [{ producerId: r.producerId, date: r.purchasedOn, field: at(i, 'purchasedOn') }] : []),

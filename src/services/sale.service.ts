@@ -100,7 +100,10 @@ export class SaleService {
     const producers = await requireWritableProducers<{ id: string; cnpj: string; establishments: string[] }>(
       em, actor, items.map(({ r, i }) => ({ field: `${at(i)}.producerId`, id: r.producerId })), problems, ['id', 'cnpj', 'establishments::text[] AS establishments'],
     );
-    const keyed = items.filter(({ r }) => r.invoiceKey !== null);
+    // An item whose producer is not found is reported once, at its producerId: the checks below
+    // read that producer's records, and its id may not even be a number.
+    const known = items.filter(({ r }) => producers.has(r.producerId));
+    const keyed = known.filter(({ r }) => r.invoiceKey !== null);
     if (keyed.length > 0) {
       const producerIds = [...new Set(keyed.map(({ r }) => r.producerId))];
       const allowed = new Map([...producers.values()].map((p) => [p.id, new Set([p.cnpj, ...p.establishments])]));
@@ -123,6 +126,6 @@ export class SaleService {
     // A correction judges the closed months before and after it itself (an ADMIN may change them).
     if (correcting) return;
     // A sale is taxed in the month of soldOn, which must be open.
-    await requireOpenPeriods(em, rows, (r) => r.soldOn, (i) => `input[${i}].soldOn`, problems);
+    await requireOpenPeriods(em, rows.map((r) => (r && producers.has(r.producerId) ? r : undefined)), (r) => r.soldOn, (i) => `input[${i}].soldOn`, problems);
   }
 }

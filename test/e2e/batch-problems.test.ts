@@ -82,3 +82,31 @@ test('conflicts and missing records are problems too; at most 100 are listed, al
   expect(farmers.errors![0].extensions!.problems[99]).toEqual({ code: 'NOT_FOUND', field: 'input[99].familyFarmerId', path: ['input', 99, 'familyFarmerId'], message: 'FamilyFarmer 900099 (input[99].familyFarmerId) not found' });
   expect(await api.count('SELECT count(*) FROM sale') + await api.count('SELECT count(*) FROM purchase')).toBe(0);
 });
+
+describe('a producer id that names no producer', () => {
+  const BATCHES: Array<[string, string, (producerId: string) => Record<string, unknown>, string]> = [
+    ['recordSales', 'RecordSaleInput', (id) => ({ producerId: id, soldOn: '2026-10-05', volumeM3: '1', revenue: '100' }), 'sale'],
+    ['recordPurchases', 'RecordPurchaseInput', (id) => purchase({ producerId: id }), 'purchase'],
+    ['recordImports', 'RecordImportInput', (id) => ({ producerId: id, clearedOn: '2026-10-05', volumeM3: '1', declarationNumber: `26/${id.replace(/\W/g, '')}-1` }), 'biodiesel_import'],
+    ['recordFomento', 'RecordFomentoInput', (id) => ({ producerId: id, spentOn: '2026-10-05', kind: 'DONATION', amount: '1', municipalityCode: RECIFE }), 'fomento_expense'],
+  ];
+
+  // Each batch pairs a good item with one whose producerId is not an id the API hands out: the
+  // bad one is NOT_FOUND at its own path, the good one is not reported, and nothing is written.
+  test.each(BATCHES)('%s: NOT_FOUND at input[i].producerId, the whole batch refused', async (name, type, item, table) => {
+    for (const [bad, at] of [['abc', 0], [`${producerId}.0`, 1], [' 1', 0], ['1e3', 1], ['-1', 0]] as Array<[string, number]>) {
+      const input = at === 0 ? [item(bad), item(producerId)] : [item(producerId), item(bad)];
+      const res = await api.gql(`mutation($input: [${type}!]!) { ${name}(input: $input) { id } }`, { input });
+      expect(res.data).toBeNull();
+      expect(res.errors).toHaveLength(1);
+      expect(res.errors![0].extensions).toMatchObject({
+        code: 'NOT_FOUND', field: `input[${at}].producerId`, problemCount: 1,
+        problems: [{ code: 'NOT_FOUND', field: `input[${at}].producerId`, path: ['input', at, 'producerId'] }],
+      });
+      // A batch of that one bad item alone answers the same.
+      const alone = await api.gql(`mutation($input: [${type}!]!) { ${name}(input: $input) { id } }`, { input: [item(bad)] });
+      expect(alone.errors![0].extensions).toMatchObject({ code: 'NOT_FOUND', field: 'input[0].producerId' });
+    }
+    expect(await api.count(`SELECT count(*) FROM ${table}`)).toBe(0);
+  });
+});
