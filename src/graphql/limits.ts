@@ -172,7 +172,8 @@ export function fanOut(operation: OperationDefinitionNode, root: GraphQLObjectTy
         if (named.name.endsWith('Connection')) {
           const first = selection.arguments?.find((a) => a.name.value === 'first');
           const value = first ? valueFromAST(first.value, GraphQLInt, variables) : undefined;
-          size = typeof value === 'number' && value > 0 ? Math.min(value, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+          // `first: 0` still resolves the connection's own fields once.
+          size = typeof value === 'number' && value >= 0 ? Math.min(Math.max(value, 1), MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
         }
         total += walk(selection.selectionSet, named, times * size, seen);
       }

@@ -22,7 +22,7 @@ export const LISTED_BOUND = `one response lists at most ${LIMITS.maxListed.toLoc
  */
 export function listed<T>(ctx: Context, items: readonly T[], field: string, { first, offset }: ListPageArgs): T[] {
   if (first != null && (!Number.isInteger(first) || first < 1 || first > LIMITS.maxListPage)) {
-    throw new BadInputError('first', message('input.pageSize', { field: 'first', max: LIMITS.maxListPage }));
+    throw new BadInputError('first', message('input.pageSize', { field: 'first', min: 1, max: LIMITS.maxListPage }));
   }
   if (!Number.isInteger(offset) || offset < 0) throw new BadInputError('offset', message('input.negative', { field: 'offset' }));
   const page = items.slice(offset, first == null ? undefined : offset + first);

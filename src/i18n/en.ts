@@ -56,7 +56,7 @@ export const en = {
   'input.controlCharacter': '{{field}} contains a control character ({{character}}): line breaks, tabs, other control characters and direction overrides are refused',
   'input.loneSurrogate': '{{field}} contains half a character ({{character}}, a UTF-16 surrogate without its pair), which no text can hold',
   'input.tooLong': '{{field}} must be at most {{max}} characters long (it has {{length}})',
-  'input.pageSize': '{{field}} must be between 1 and {{max}}',
+  'input.pageSize': '{{field}} must be between {{min}} and {{max}}',
   'input.cursor': '{{field}} is not a cursor returned by this API',
   'input.unknownValue': 'Unknown {{what}} {{value}}',
   'input.givenTwice': '{{name}} is given twice',

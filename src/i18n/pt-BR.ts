@@ -53,7 +53,7 @@ export const ptBR: Record<MessageKey, string> = {
   'input.controlCharacter': '{{field}} contém um caractere de controle ({{character}}): quebras de linha, tabulações, outros caracteres de controle e inversões de direção são recusados',
   'input.loneSurrogate': '{{field}} contém meio caractere ({{character}}, um substituto UTF-16 sem o seu par), que nenhum texto comporta',
   'input.tooLong': '{{field}} deve ter no máximo {{max}} caracteres (tem {{length}})',
-  'input.pageSize': '{{field}} deve estar entre 1 e {{max}}',
+  'input.pageSize': '{{field}} deve estar entre {{min}} e {{max}}',
   'input.cursor': '{{field}} não é um cursor devolvido por esta API',
   'input.unknownValue': '{{what}} desconhecido: {{value}}',
   'input.givenTwice': '{{name}} foi informado duas vezes',

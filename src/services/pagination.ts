@@ -2,7 +2,7 @@ import { isIsoDate } from '../law/dates';
 import { BadInputError } from './errors';
 import { message } from '../i18n';
 
-/** Relay connection arguments (docs/ARCHITECTURE.md: `first` defaults to 20, at most 100). */
+/** Relay connection arguments (docs/API.md "Pagination": `first` 0 to 100, default 20). */
 export interface PageArgs {
   first?: number | null;
   after?: string | null;
@@ -11,10 +11,14 @@ export interface PageArgs {
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
+/**
+ * `first: 0` is a page of no rows (Relay allows it): its totalCount and pageInfo still answer,
+ * hasNextPage telling whether any row follows the cursor.
+ */
 export function pageSize(first: number | null | undefined): number {
   if (first == null) return DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
-    throw new BadInputError('first', message('input.pageSize', { field: 'first', max: MAX_PAGE_SIZE }));
+  if (!Number.isInteger(first) || first < 0 || first > MAX_PAGE_SIZE) {
+    throw new BadInputError('first', message('input.pageSize', { field: 'first', min: 0, max: MAX_PAGE_SIZE }));
   }
   return first;
 }

@@ -347,7 +347,6 @@ async function rejectedCases(): Promise<Case[]> {
   const c = await cursors();
   const purchases = (args: string) => `{ producers(first: 3) { edges { node { id purchases(${args}) { totalCount edges { node { id } } } } } } }`;
   return [
-    { name: 'producers first: 0', query: '{ producers(first: 0) { totalCount edges { node { id } } } }', expect: 'BAD_USER_INPUT' },
     { name: 'producers first: 101', query: '{ producers(first: 101) { edges { node { id } } } }', expect: 'BAD_USER_INPUT' },
     { name: 'producers first: -1 (variable)', query: 'query($f: Int) { producers(first: $f) { edges { node { id } } } }', variables: { f: -1 }, expect: 'BAD_USER_INPUT' },
     { name: 'producers after: "garbage"', query: '{ producers(after: "garbage") { edges { node { id } } } }', expect: 'BAD_USER_INPUT' },
@@ -359,7 +358,6 @@ async function rejectedCases(): Promise<Case[]> {
     { name: 'producers first: "5"', query: '{ producers(first: "5") { totalCount } }', expect: 'GRAPHQL_VALIDATION_FAILED' },
     { name: 'producers first: "x" as a variable', query: 'query($f: Int) { producers(first: $f) { totalCount } }', variables: { f: 'x' }, expect: 'BAD_USER_INPUT' },
     { name: 'a required variable not given', query: 'query($f: Int!) { producers(first: $f) { totalCount } }', expect: 'BAD_USER_INPUT' },
-    { name: 'purchases first: 0', query: purchases('first: 0'), expect: 'BAD_USER_INPUT' },
     { name: 'purchases first: 101', query: purchases('first: 101'), expect: 'BAD_USER_INPUT' },
     { name: 'purchases after: "garbage"', query: purchases('after: "garbage"'), expect: 'BAD_USER_INPUT' },
     { name: 'purchases after: a producers cursor', query: purchases(`after: "${c.producers[1]}"`), expect: 'BAD_USER_INPUT' },
@@ -368,7 +366,7 @@ async function rejectedCases(): Promise<Case[]> {
     { name: 'purchases to: "2025-13-01"', query: purchases('to: "2025-13-01"'), expect: 'error' },
     { name: 'purchases from: "2025-02-30" as a variable', query: 'query($d: Date) { producers { edges { node { purchases(from: $d) { totalCount } } } } }', variables: { d: '2025-02-30' }, expect: 'BAD_USER_INPUT' },
     { name: 'purchases from: 20250101 (a number)', query: 'query($d: Date) { producers { edges { node { purchases(from: $d) { totalCount } } } } }', variables: { d: 20250101 }, expect: 'BAD_USER_INPUT' },
-    { name: 'a rejected page under an alias, beside a good one', query: '{ good: producers(first: 2) { edges { node { id } } } bad: producers(first: 0) { totalCount } }', expect: 'BAD_USER_INPUT' },
+    { name: 'a rejected page under an alias, beside a good one', query: '{ good: producers(first: 2) { edges { node { id } } } bad: producers(first: -1) { totalCount } }', expect: 'BAD_USER_INPUT' },
     { name: 'an unknown field', query: '{ producers { edges { node { id nope } } } }', expect: 'GRAPHQL_VALIDATION_FAILED' },
     { name: 'a fragment on the wrong type', query: '{ producers { edges { node { ... on Purchase { id } } } } }', expect: 'GRAPHQL_VALIDATION_FAILED' },
     { name: 'conflicting fields under one alias', query: '{ producers { edges { node { x: id x: legalName } } } }', expect: 'GRAPHQL_VALIDATION_FAILED' },
@@ -749,6 +747,42 @@ test("pagination: the big producer's purchases walked nine at a time give the bi
   expect(filtered.pages.map((p) => p.pageInfo.hasPreviousPage)).toEqual(filtered.pages.map((_, i) => i > 0));
 }, 40_000);
 
+test('pagination: first: 0 gives no edges, the count, and whether rows follow the cursor, the same from both', async () => {
+  const c = await cursors();
+  const { producer: one } = await slow.ok(`{ producer(id: "${ids.producers[ONE]}") { purchases { edges { cursor } } } }`);
+  const query = `query($a: String, $p: String) {
+    producers(first: 0, after: $a) { totalCount ${PAGE_INFO} edges { cursor node { id } } }
+    producer(id: "${ids.producers[ONE]}") { purchases(first: 0, after: $p) { totalCount ${PAGE_INFO} edges { node { id } } } }
+    all: producers(first: 100) { edges { node { purchases(first: 0) { totalCount pageInfo { hasNextPage } edges { cursor } } } } }
+    familyFarmers(first: 0) { totalCount ${PAGE_INFO} } organizations(first: 0) { totalCount pageInfo { hasNextPage } } auditLog(first: 0) { totalCount pageInfo { hasNextPage } } }`;
+  const cases: Case[] = [
+    { name: 'first: 0 from the start', query, variables: { a: null, p: null }, expect: 'data' },
+    { name: 'first: 0 after the second producer and after the one purchase', query, variables: { a: c.producers[1], p: one.purchases.edges[0].cursor }, expect: 'data' },
+    { name: 'first: 0 after the last producer', query, variables: { a: c.producers[c.producers.length - 1], p: null }, expect: 'data' },
+  ];
+  const { ran, problems } = await runCases(cases);
+  expect(problems).toEqual([]);
+  // The compiled path answers them itself: one statement per root field.
+  expect(ran.map((r) => r.outcome.fastStatements)).toEqual(ran.map((r) => compiledRootCount(r.c)));
+  const [start, middle, end] = ran.map((r) => parse(r.outcome.fast).data);
+  const none = { __typename: 'PageInfo', startCursor: null, endCursor: null };
+  const n = plan.producers.length;
+  expect(c.producers).toHaveLength(n);
+  // From the start: every producer follows; the one producer's one purchase follows.
+  expect(start.producers).toEqual({ totalCount: n, pageInfo: { ...none, hasNextPage: true, hasPreviousPage: false }, edges: [] });
+  expect(start.producer.purchases).toEqual({ totalCount: 1, pageInfo: { ...none, hasNextPage: true, hasPreviousPage: false }, edges: [] });
+  // Each producer's empty page counts its purchases; more follow where it has any (NONE has 0).
+  const counts = plan.producers.map((_, i) => plan.purchases.filter((p) => p.producer === i).length);
+  expect(start.all.edges.map((e: any) => e.node.purchases)).toEqual(counts.map((k) => ({ totalCount: k, pageInfo: { hasNextPage: k > 0 }, edges: [] })));
+  expect(start.familyFarmers).toEqual({ totalCount: ids.farmers.length, pageInfo: { ...none, hasNextPage: true, hasPreviousPage: false } });
+  expect(start.organizations).toEqual({ totalCount: ids.organizations.length, pageInfo: { hasNextPage: true } });
+  expect(start.auditLog.pageInfo).toEqual({ hasNextPage: true });
+  // After the second producer: n − 2 follow; after the one purchase, none. totalCount ignores the cursor.
+  expect(middle.producers).toEqual({ totalCount: n, pageInfo: { ...none, hasNextPage: n > 2, hasPreviousPage: true }, edges: [] });
+  expect(middle.producer.purchases).toEqual({ totalCount: 1, pageInfo: { ...none, hasNextPage: false, hasPreviousPage: true }, edges: [] });
+  expect(end.producers).toEqual({ totalCount: n, pageInfo: { ...none, hasNextPage: false, hasPreviousPage: true }, edges: [] });
+}, 30_000);
+
 // ---------------------------------------------------------------------------------------------
 // Generated selections within the supported shape.
 
@@ -887,7 +921,7 @@ function generators(c: Cursors) {
                 : spec.args === 'parameter' ? [arg('parameter', 'String', fc.constantFrom(...c.parameters, 'nothing', ''), 5)]
                   : (spec.fixed ?? []).map(([name, type, value]) => required(name, type, fc.constant(value)));
     // A value the resolvers refuse (the compiler declines it): marked, for the statement counts.
-    const refused = (a: GenArg) => (a.name === 'first' && typeof a.value === 'number' && (a.value < 1 || a.value > 100))
+    const refused = (a: GenArg) => (a.name === 'first' && typeof a.value === 'number' && (a.value < 0 || a.value > 100))
       || (a.name === 'after' && a.value !== null && !c[spec.cursors ?? 'audit'].includes(a.value as string))
       || (['from', 'to', 'on'].includes(a.name) && BAD_DATES.includes(a.value as string));
     return list.length ? fc.tuple(...list).map((xs) => xs.filter((x): x is GenArg => x !== null).map((a) => ({ ...a, refused: refused(a) }))) : fc.constant([]);

@@ -240,9 +240,11 @@ describe('familyFarmers connection', () => {
     expect(end).toMatchObject({ totalCount: 45, edges: [], pageInfo: { hasNextPage: false, startCursor: null, endCursor: null } });
   });
 
-  test('first beyond 100, below 1, or a cursor not from this API: BAD_USER_INPUT', async () => {
+  test('first beyond 100, below 0, or a cursor not from this API: BAD_USER_INPUT', async () => {
     expect(errorOf(await api.gql(PAGE, { first: 101 }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
-    expect(errorOf(await api.gql(PAGE, { first: 0 }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
+    expect(errorOf(await api.gql(PAGE, { first: -1 }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
+    // first: 0: no edges; the 45 farmers all follow.
+    expect((await api.ok(PAGE, { first: 0 })).familyFarmers).toMatchObject({ totalCount: 45, edges: [], pageInfo: { hasNextPage: true, startCursor: null, endCursor: null } });
     expect(errorOf(await api.gql(PAGE, { first: 10, after: 'not-a-cursor' }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
     expect((await api.ok(PAGE, { first: 100 })).familyFarmers.edges.length).toBe(45);
   });

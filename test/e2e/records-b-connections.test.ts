@@ -71,13 +71,26 @@ describe('Producer.purchases', () => {
     expect(p3.edges[6].node.consumedOn).toBe('2025-05-29');
   });
 
-  test('first defaults to 20 and may be 100; beyond 100, or below 1, is BAD_USER_INPUT', async () => {
+  test('first defaults to 20 and may be 0 to 100; beyond 100, or below 0, is BAD_USER_INPUT', async () => {
     expect((await purchasesPage({ first: 100 })).edges).toHaveLength(47);
-    expect(errorOf(await api.gql(PURCHASES, { id: w.producerA, first: 101 }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
-    expect(errorOf(await api.gql(PURCHASES, { id: w.producerA, first: 0 }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
+    expect(errorOf(await api.gql(PURCHASES, { id: w.producerA, first: 101 }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first', message: 'first must be between 0 and 100' });
+    expect(errorOf(await api.gql(PURCHASES, { id: w.producerA, first: -1 }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
     expect(errorOf(await api.gql(PURCHASES, { id: w.producerA, after: 'not-a-cursor' }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
     const forged = Buffer.from(JSON.stringify(['2025-02-30', '1'])).toString('base64url');
     expect(errorOf(await api.gql(PURCHASES, { id: w.producerA, after: forged }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
+  });
+
+  test('first: 0 is a page of no edges: totalCount, and whether purchases follow the cursor', async () => {
+    const none = { startCursor: null, endCursor: null };
+    // 47 purchases, none shown: all 47 follow.
+    expect(await purchasesPage({ first: 0 })).toEqual({ totalCount: 47, pageInfo: { ...none, hasNextPage: true, hasPreviousPage: false }, edges: [] });
+    // After the 46th: the 47th follows. After the 47th: nothing does.
+    const all = await purchasesPage({ first: 47 });
+    expect(await purchasesPage({ first: 0, after: all.edges[45].cursor })).toEqual({ totalCount: 47, pageInfo: { ...none, hasNextPage: true, hasPreviousPage: true }, edges: [] });
+    expect(await purchasesPage({ first: 0, after: all.edges[46].cursor })).toEqual({ totalCount: 47, pageInfo: { ...none, hasNextPage: false, hasPreviousPage: true }, edges: [] });
+    // April: days 1, 3, …, 29 → 15 purchases; none in 2026.
+    expect((await purchasesPage({ first: 0, from: '2025-04-01', to: '2025-04-30' })).totalCount).toBe(15);
+    expect((await purchasesPage({ first: 0, from: '2026-01-01' })).pageInfo.hasNextPage).toBe(false);
   });
 
   test('from/to bound consumedOn inclusively, and totalCount follows them', async () => {

@@ -150,7 +150,7 @@ export class SealComplianceService {
     const out: Array<CountedPage | Error> = new Array(asked.length);
     const groups = new Map<string, number[]>();
     asked.forEach((a, i) => {
-      if (!Number.isInteger(a.first) || a.first < 1 || a.first > 1000) out[i] = new BadInputError('first', message('input.pageSize', { field: 'first', max: 1000 }));
+      if (!Number.isInteger(a.first) || a.first < 1 || a.first > 1000) out[i] = new BadInputError('first', message('input.pageSize', { field: 'first', min: 1, max: 1000 }));
       else if (!Number.isInteger(a.offset) || a.offset < 0) out[i] = new BadInputError('offset', message('input.negative', { field: 'offset' }));
       else {
         const key = `${JSON.stringify(a.source.params.slice(1))}|${a.first}|${a.offset}`;
