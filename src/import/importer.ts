@@ -8,6 +8,7 @@ import { message } from '../i18n';
 import { Actor } from '../services/actor';
 import { AppError } from '../services/errors';
 import { MAX_REPORTED_PROBLEMS } from '../services/problems';
+import { isId } from '../services/record-batch';
 import { isUniqueViolation } from '../services/pg-errors';
 import { afterWrite } from '../services/read-replica';
 import { enterProducerScope } from '../services/row-security';
@@ -96,7 +97,7 @@ export function importTarget(
   }
   kind.authorize(actor, producerId);
   if (producerId !== null) {
-    if (!/^\d{1,18}$/.test(producerId)) throw new ImportLineError('NOT_FOUND', null, 'producer', message('notFound.Producer', { id: producerId }));
+    if (!isId(producerId)) throw new ImportLineError('NOT_FOUND', null, 'producer', message('notFound.Producer', { id: producerId }));
   }
   return { kind, producerId, edition: kind.edition ? editionOf(editionOptions ?? {}) : null };
 }

@@ -6,6 +6,7 @@ import { Role } from '../law/types';
 import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
 import { pageAfter, PRODUCER_KEYSET } from './keysets';
 import { assertAdmin, assertCanWriteFor, assertVisible, visibleProducerId } from './scope';
+import { isId } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireText } from './validation';
 import { message } from '../i18n';
@@ -56,7 +57,7 @@ export class ProducerService {
 
   /** By id, within the actor's scope (NOT_FOUND outside it). */
   async get(actor: Actor, id: string): Promise<Producer> {
-    const producer = /^\d{1,18}$/.test(id) ? await this.ds.getRepository(Producer).findOneBy({ id }) : null;
+    const producer = isId(id) ? await this.ds.getRepository(Producer).findOneBy({ id }) : null;
     if (!producer) throw new NotFoundError('Producer', id);
     assertVisible(actor, 'Producer', id, producer.id);
     return producer;
@@ -65,7 +66,7 @@ export class ProducerService {
   /** Producers by id for loaders; out-of-scope ids come back as null. */
   async findByIds(actor: Actor, ids: readonly string[]): Promise<Producer[]> {
     const only = visibleProducerId(actor);
-    const wanted = ids.filter((id) => /^\d{1,18}$/.test(id) && (only === null || only === id));
+    const wanted = ids.filter((id) => isId(id) && (only === null || only === id));
     return wanted.length ? this.ds.getRepository(Producer).findBy({ id: In(wanted) }) : [];
   }
 

@@ -10,8 +10,13 @@ import { Problems } from './problems';
 
 /** A batch is validated whole before anything is written (docs/API.md "Errors"). */
 
+/**
+ * An id as the API hands it out: the decimal digits of a bigint, no sign, no leading zero. "01"
+ * names no record even where the database would read it as 1: a client keeping records by id must
+ * never meet one record under two ids, so every lookup and every argument naming a record asks this.
+ */
 export function isId(id: string | null | undefined): id is string {
-  return typeof id === 'string' && /^\d{1,18}$/.test(id);
+  return typeof id === 'string' && /^(0|[1-9]\d{0,17})$/.test(id);
 }
 
 export function visibleProducerIds(actor: Actor, producerIds: readonly string[]): string[] {

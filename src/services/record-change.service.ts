@@ -8,7 +8,7 @@ import { BadInputError, ConflictError, NotFoundError, RecordName } from './error
 import { Decimal } from '../law/decimal';
 import { BiodieselImportService, checkIssuer, PRODUCER_CNPJS, RecordImportInput } from './biodiesel-import.service';
 import { FomentoService, RecordFomentoInput } from './fomento.service';
-import { requireRecords } from './record-batch';
+import { isId, requireRecords } from './record-batch';
 import { requireMunicipalities } from './validation';
 import { checkedNfeKey } from './nfe-key-input';
 import { PERIOD_LOCK_KEY } from './period-lock';
@@ -238,7 +238,7 @@ export interface ReachedKeys { months: Array<{ producerId: string; year: number;
 async function locked<T extends Purchase | Sale | BiodieselImport | FomentoExpense>(
   em: EntityManager, entity: new () => T, name: RecordName, actor: Actor, id: string, expectedVersion: number,
 ): Promise<T> {
-  const row = /^[1-9]\d{0,18}$/.test(id) ? await em.getRepository(entity).findOne({ where: { id } as never, lock: { mode: 'pessimistic_write' } }) : null;
+  const row = isId(id) ? await em.getRepository(entity).findOne({ where: { id } as never, lock: { mode: 'pessimistic_write' } }) : null;
   if (!row) throw new NotFoundError(name, id, 'id');
   assertVisible(actor, name, id, row.producerId);
   if (row.state !== RecordState.ACTIVE) throw new ConflictError('CANCELLED', message('record.cancelled', { entity: name, id }), 'id');

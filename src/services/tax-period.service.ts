@@ -30,9 +30,6 @@ export type TaxPeriodView = TaxPeriodFigures & {
   recomputedAsKnownOn: IsoDate | null;
 };
 
-/** An id as PostgreSQL writes a bigint: the months computed are keyed by it. */
-const CANONICAL_ID = /^[1-9]\d{0,17}$/;
-
 interface ComputedMonths { law: LawBook | null; rows: TaxPeriod[]; outcomes: MonthOutcome[] }
 
 /** The producer is already within the caller's scope. */
@@ -65,7 +62,7 @@ export class TaxPeriodService {
   async forProducer(actor: Actor, producerId: string, year: number, month: number, asKnownOn: IsoDate): Promise<TaxPeriodView> {
     // An id the caller may see, written as the database writes it, is computed while the producer
     // is looked up: the month reads by id alone. Its error waits for the lookup's, which comes first.
-    const early = CANONICAL_ID.test(producerId) && canSee(actor, producerId) ? this.monthsOf([producerId], year, month, asKnownOn) : null;
+    const early = isId(producerId) && canSee(actor, producerId) ? this.monthsOf([producerId], year, month, asKnownOn) : null;
     early?.catch(() => undefined);
     const producer = await this.producer(producerId);
     assertVisible(actor, 'Producer', producerId, producer.id);

@@ -1060,7 +1060,7 @@ test('generated selections within the supported shape: the same status and body 
       const outcome = await both(request);
       const ok = !outcome.slow.body.includes('"errors"') && outcome.slow.status === 200;
       // A lookup that finds nothing is answered by its resolver (null or NOT_FOUND).
-      // So is an id written with a leading zero (the services match ids as text).
+      // So is an id written with a leading zero (it names no record).
       const nullRoots = ok && (compiledRoots.some((k) => JSON.parse(outcome.slow.body).data[k] === null) || JSON.stringify(selection).includes('"01"'));
       generated.push({ request: describeRequest('generated', request), ok, compiledRoots, rootNames, computed, refused, nullRoots, fastStatements: outcome.fastStatements, slowStatements: outcome.slowStatements, fastSql: outcome.fastSql });
       if (outcome.difference) throw new Error(`${describeRequest('generated', request)}\n  ${outcome.difference}`);

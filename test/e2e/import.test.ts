@@ -334,6 +334,8 @@ describe('purchases', () => {
   it('refuses a file without producer, and an unknown producer', async () => {
     expect((await refused('purchases', PURCHASE_HEADER)).column).toBe('producer');
     expect(await refused('purchases', PURCHASE_HEADER, { producerId: '987654' })).toMatchObject({ code: 'NOT_FOUND', column: 'producer' });
+    // The producer's id with a leading zero names no producer, as over GraphQL.
+    expect(await refused('purchases', PURCHASE_HEADER, { producerId: `0${producerId}` })).toMatchObject({ code: 'NOT_FOUND', column: 'producer' });
   });
 });
 

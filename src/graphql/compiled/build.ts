@@ -3,6 +3,7 @@ import type { EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { inForceSql } from '../../services/facts/in-force.sql';
 import { rowMapperOf } from '../../services/raw-rows';
+import { isId } from '../../services/record-batch';
 import { visibleProducerId } from '../../services/scope';
 import { isIsoDate } from '../../law/dates';
 import { Filters, InForce, OrderKey, SqlRead, sqlReadOf } from './annotations';
@@ -11,7 +12,7 @@ import { isScaledProperty, setAnswers } from './answers';
 import type { ReadCompiler } from './compiler';
 import { connectionPart, pageOf } from './connection';
 import { collectSubfields } from './selection';
-import { arraySql, columnOf, CompiledStatement, Decline, isCanonicalId, isComputed, joinSql, MAX_KEYS, orderSql, ownerOf, Part, producerColumnOf, RootField } from './statement';
+import { arraySql, columnOf, CompiledStatement, Decline, isComputed, joinSql, MAX_KEYS, orderSql, ownerOf, Part, producerColumnOf, RootField } from './statement';
 
 export class Build {
   private aliases = 0;
@@ -22,7 +23,7 @@ export class Build {
   constructor(private readonly compiler: ReadCompiler, private readonly input: RootField) {
     this.only = visibleProducerId(input.actor);
     // The services compare ids as text ("01" is not "1"); the database would not.
-    if (this.only !== null && !isCanonicalId(this.only)) throw new Decline();
+    if (this.only !== null && !isId(this.only)) throw new Decline();
   }
 
   root(): CompiledStatement {
@@ -55,7 +56,8 @@ export class Build {
       const meta = this.compiler.metadata(read.entity);
       const owner = this.compiler.metadata(ownerOf(meta, read.fk));
       const id = args[read.arg];
-      if (typeof id !== 'string' || !isCanonicalId(id)) throw new Decline();
+      // "01" names no record (isId): the resolver answers it as an unknown id.
+      if (typeof id !== 'string' || !isId(id)) throw new Decline();
       const o = this.alias();
       // An unknown or unseen owner is the resolver's NOT_FOUND: NULL hands it over.
       const fk = columnOf(meta, read.fk).databaseName;
@@ -177,7 +179,7 @@ export class Build {
   private keyValue(column: ColumnMetadata, value: unknown): { value: string; type?: string } {
     if (typeof value !== 'string') throw new Decline();
     if (column.type === 'bigint') {
-      if (!isCanonicalId(value)) throw new Decline();
+      if (!isId(value)) throw new Decline();
       return { value, type: 'bigint' };
     }
     // char(n) ignores trailing blanks; the services' maps do not.

@@ -6,7 +6,6 @@ import type { IsoDate } from '../../law/dates';
 import { Actor } from '../../services/actor';
 import type { ReadStatement } from '../../services/compiled-read.service';
 import { PRODUCER_COLUMN } from '../../services/producer-tables';
-import { isId } from '../../services/record-batch';
 import { hasOwnResolver } from '../scalars';
 import { EntityClass, OrderKey } from './annotations';
 import { ownResolverOf } from './answers';
@@ -55,11 +54,6 @@ export const MAX_ARGUMENTS = 100;
  */
 export function isComputed(def: GraphQLField<unknown, unknown>, meta: EntityMetadata): boolean {
   return hasOwnResolver({ resolve: ownResolverOf(def) }) || def.args.length > 0 || !meta.findColumnWithPropertyName(def.name);
-}
-
-/** An id as the database writes it back: the services match ids as text. */
-export function isCanonicalId(id: string): boolean {
-  return isId(id) && (id === '0' || !id.startsWith('0'));
 }
 
 export function joinSql(joins: string[]): string {
