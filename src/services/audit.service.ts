@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AuditEntry } from '../domain';
 import { Actor } from './actor';
-import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
 import { AUDIT_KEYSET, pageAfter } from './keysets';
 import { visibleProducerId } from './scope';
 
@@ -28,6 +28,6 @@ export class AuditService {
     if (args.entityId != null) qb.andWhere('a.entity_id = :entityId', { entityId: args.entityId });
     const totalCount = await qb.clone().getCount();
     const rows = await pageAfter(qb, AUDIT_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, (a) => cursorValues(AUDIT_KEYSET, a), totalCount, after !== null);
+    return toConnection(rows, limit, AUDIT_KEYSET, totalCount, after !== null);
   }
 }

@@ -3,7 +3,7 @@ import { FamilyFarmer, FamilyFarmerRegistration } from '../domain';
 import { RegistrationKind, Role } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, ForbiddenError, NotFoundError } from './errors';
-import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
 import { FAMILY_FARMER_KEYSET, pageAfter } from './keysets';
 import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
@@ -79,7 +79,7 @@ export class FamilyFarmerService {
     const qb = this.ds.getRepository(FamilyFarmer).createQueryBuilder('f');
     const totalCount = await qb.clone().getCount();
     const rows = await pageAfter(qb, FAMILY_FARMER_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, (f) => cursorValues(FAMILY_FARMER_KEYSET, f), totalCount, after !== null);
+    return toConnection(rows, limit, FAMILY_FARMER_KEYSET, totalCount, after !== null);
   }
 
   async create(actor: Actor, input: CreateFamilyFarmerInput): Promise<FamilyFarmer> {

@@ -4,25 +4,29 @@ import { CursorValues, Keyset, keysetAfterSql } from './pagination';
 /**
  * The order and cursor of every page the API hands out, used by the services' pages and by the
  * compiled reads (src/graphql/compiled/) alike. The registers' and producers' cursors have always
- * held their id as a number, the producer records' as strings: a cursor keeps its form.
+ * held their id as a number, the producer records' as strings: a cursor keeps its form. Each tag
+ * is the connection's own: a cursor of one is refused by the others.
  */
-export const PRODUCER_KEYSET: Keyset = { table: 'producer', columns: [{ column: 'id', property: 'id', kind: 'id' }] };
-export const FAMILY_FARMER_KEYSET: Keyset = { table: 'family_farmer', columns: [{ column: 'id', property: 'id', kind: 'id' }] };
-export const ORGANIZATION_KEYSET: Keyset = { table: 'family_farming_organization', columns: [{ column: 'id', property: 'id', kind: 'id' }] };
-export const CONTRACT_KEYSET: Keyset = { table: 'contract', columns: [{ column: 'id', property: 'id', kind: 'idText' }] };
+export const PRODUCER_KEYSET: Keyset = { tag: 'producer', table: 'producer', columns: [{ column: 'id', property: 'id', kind: 'id' }] };
+export const FAMILY_FARMER_KEYSET: Keyset = { tag: 'farmer', table: 'family_farmer', columns: [{ column: 'id', property: 'id', kind: 'id' }] };
+export const ORGANIZATION_KEYSET: Keyset = { tag: 'organization', table: 'family_farming_organization', columns: [{ column: 'id', property: 'id', kind: 'id' }] };
+export const CONTRACT_KEYSET: Keyset = { tag: 'contract', table: 'contract', columns: [{ column: 'id', property: 'id', kind: 'idText' }] };
 export const PURCHASE_KEYSET: Keyset = {
+  tag: 'purchase',
   table: 'purchase',
   columns: [{ column: 'consumed_on', property: 'consumedOn', kind: 'date' }, { column: 'id', property: 'id', kind: 'idText' }],
 };
 export const SALE_KEYSET: Keyset = {
+  tag: 'sale',
   table: 'sale',
   columns: [{ column: 'sold_on', property: 'soldOn', kind: 'date' }, { column: 'id', property: 'id', kind: 'idText' }],
 };
 export const IMPORT_KEYSET: Keyset = {
+  tag: 'import',
   table: 'biodiesel_import',
   columns: [{ column: 'cleared_on', property: 'clearedOn', kind: 'date' }, { column: 'id', property: 'id', kind: 'idText' }],
 };
-export const AUDIT_KEYSET: Keyset = { table: 'audit_entry', columns: [{ column: 'id', property: 'id', kind: 'idText' }], descending: true };
+export const AUDIT_KEYSET: Keyset = { tag: 'audit', table: 'audit_entry', columns: [{ column: 'id', property: 'id', kind: 'idText' }], descending: true };
 
 /** A query builder's rows after the cursor, in the keyset's order, `limit` of them. */
 export function pageAfter<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, keyset: Keyset, after: CursorValues | null, limit: number): SelectQueryBuilder<T> {

@@ -7,7 +7,7 @@ import { membershipOnSql } from './facts/organization-membership.sql';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { assertCanWriteShared, checkRegistrations, insertRegistrations, RegistrationInput } from './family-farmer.service';
 import { assertAdmin } from './scope';
-import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
 import { ORGANIZATION_KEYSET, pageAfter } from './keysets';
 import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
@@ -124,7 +124,7 @@ export class OrganizationService {
     const qb = this.ds.getRepository(FamilyFarmingOrganization).createQueryBuilder('o');
     const totalCount = await qb.clone().getCount();
     const rows = await pageAfter(qb, ORGANIZATION_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, (o) => cursorValues(ORGANIZATION_KEYSET, o), totalCount, after !== null);
+    return toConnection(rows, limit, ORGANIZATION_KEYSET, totalCount, after !== null);
   }
 
   async create(actor: Actor, input: CreateOrganizationInput): Promise<FamilyFarmingOrganization> {

@@ -1,5 +1,6 @@
 import { isIsoDate } from '../law/dates';
 import { BadInputError } from './errors';
+import { isId } from './record-batch';
 import { message } from '../i18n';
 
 /** Relay connection arguments (docs/API.md "Pagination": `first` 0 to 100, default 20). */
@@ -25,29 +26,12 @@ export function pageSize(first: number | null | undefined): number {
 
 export type CursorValues = (string | number)[];
 
-/** Opaque cursor: the sort key of the row it points at (keyset pagination). */
-export function encodeCursor(values: CursorValues): string {
-  return Buffer.from(JSON.stringify(values)).toString('base64url');
-}
-
-function isCursorValue(v: unknown): boolean {
-  if (typeof v === 'number') return Number.isSafeInteger(v) && v >= 0;
-  return typeof v === 'string' && (/^\d{1,18}$/.test(v) || isIsoDate(v));
-}
-
-export function decodeCursor(cursor: string | null | undefined, arity: number): CursorValues | null {
-  if (cursor == null) return null;
-  try {
-    const values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    // Every cursor this API hands out holds ids and calendar dates only; anything else (a number
-    // beyond bigint, a word) would reach SQL and fail there as an internal error.
-    if (Array.isArray(values) && values.length === arity && values.every(isCursorValue)) {
-      return values;
-    }
-  } catch {
-    // fall through
-  }
-  throw new BadInputError('after', message('input.cursor', { field: 'after' }));
+/**
+ * Opaque cursor: base64url (no padding) of the JSON array of the connection's tag and the sort key
+ * of the row it points at (keyset pagination).
+ */
+export function encodeCursor(keyset: Keyset, values: CursorValues): string {
+  return Buffer.from(JSON.stringify([keyset.tag, ...values])).toString('base64url');
 }
 
 export interface Edge<T> {
@@ -62,18 +46,18 @@ export interface Connection<T> {
 }
 
 /** An edge whose cursor is encoded only when read (most pages of a nested query never ask for it). */
-class LazyEdge<T> implements Edge<T> {
-  constructor(readonly node: T, private readonly cursorOf: (row: T) => CursorValues) {}
+class LazyEdge<T extends object> implements Edge<T> {
+  constructor(readonly node: T, private readonly keyset: Keyset) {}
 
   get cursor(): string {
-    return encodeCursor(this.cursorOf(this.node));
+    return encodeCursor(this.keyset, cursorValues(this.keyset, this.node));
   }
 }
 
-/** Build a connection from up to `limit + 1` rows fetched after the cursor. */
-export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => CursorValues, totalCount: number, afterGiven: boolean): Connection<T> {
+/** Build a connection from up to `limit + 1` rows of `keyset` fetched after the cursor. */
+export function toConnection<T extends object>(rows: T[], limit: number, keyset: Keyset, totalCount: number, afterGiven: boolean): Connection<T> {
   const page = rows.slice(0, limit);
-  const edges: Edge<T>[] = page.map((node) => new LazyEdge(node, cursorOf));
+  const edges: Edge<T>[] = page.map((node) => new LazyEdge(node, keyset));
   return {
     edges,
     pageInfo: {
@@ -91,6 +75,11 @@ export function toConnection<T>(rows: T[], limit: number, cursorOf: (row: T) => 
  * cursor one path gives the other accepts.
  */
 export interface Keyset {
+  /**
+   * The connection's name in its cursors (lowercase letters): a cursor of one connection is not
+   * one of another's, even where their sort keys look alike (purchases and sales).
+   */
+  tag: string;
   table: string;
   columns: ReadonlyArray<KeyColumn>;
   /** Newest first (the audit log). */
@@ -105,20 +94,37 @@ export interface KeyColumn {
 }
 
 /** The sort key of `row` as its cursor holds it. */
-export function cursorValues(keyset: Keyset, row: object): CursorValues {
+function cursorValues(keyset: Keyset, row: object): CursorValues {
   return keyset.columns.map((c) => {
     const value = String((row as Record<string, unknown>)[c.property]);
     return c.kind === 'id' ? Number(value) : value;
   });
 }
 
-/** The cursor `after` decoded for `keyset`: BAD_USER_INPUT unless it is one this page hands out. */
+/** Whether `value` is a sort key value of a column of `kind` as a cursor of ours holds it. */
+function isKeyValue(kind: KeyColumn['kind'], value: unknown): boolean {
+  if (kind === 'id') return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+  return typeof value === 'string' && (kind === 'date' ? isIsoDate(value) : isId(value));
+}
+
+/**
+ * The cursor `after` decoded for `keyset`: BAD_USER_INPUT unless it is one this connection hands
+ * out — its tag, ids and calendar dates only (anything else would reach SQL and fail there), and
+ * written exactly as we write it: base64 decoding skips blanks and padding, JSON reads `1.0` as 1,
+ * so a cursor is taken only when encoding what it holds gives back the very text.
+ */
 export function decodeKeysetCursor(keyset: Keyset, after: string | null | undefined): CursorValues | null {
-  const values = decodeCursor(after, keyset.columns.length);
-  if (values && !keyset.columns.every((c, i) => (c.kind === 'date' ? isIsoDate(String(values[i])) : /^\d{1,18}$/.test(String(values[i]))))) {
-    throw new BadInputError('after', message('input.cursor', { field: 'after' }));
+  if (after == null) return null;
+  try {
+    const decoded: unknown = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+    if (Array.isArray(decoded) && decoded.length === keyset.columns.length + 1 && decoded[0] === keyset.tag) {
+      const values = decoded.slice(1) as CursorValues;
+      if (keyset.columns.every((c, i) => isKeyValue(c.kind, values[i])) && encodeCursor(keyset, values) === after) return values;
+    }
+  } catch {
+    // not JSON: not ours
   }
-  return values;
+  throw new BadInputError('after', message('input.cursor', { field: 'after' }));
 }
 
 /** SQL type of a key column, for its parameter. */
@@ -142,14 +148,15 @@ export function keysetOrderSql(keyset: Keyset, q: string): string {
 
 /**
  * The SQL expression of the cursor of row `q`, exactly as encodeCursor(cursorValues(...)) writes
- * it: base64url (no padding) of the JSON array of the sort key.
+ * it: base64url (no padding) of the JSON array of the tag and the sort key.
  */
 export function keysetCursorSql(keyset: Keyset, q: string): string {
-  const parts = keyset.columns.map((c) => {
+  if (!/^[a-z]+$/.test(keyset.tag)) throw new Error(`keyset ${keyset.table}: its tag must be lowercase letters`);
+  const parts = [`'"${keyset.tag}"'`, ...keyset.columns.map((c) => {
     if (c.kind === 'id') return `${q}.${c.column}::text`;
     if (c.kind === 'date') return `'"' || to_char(${q}.${c.column}, 'YYYY-MM-DD') || '"'`;
     return `'"' || ${q}.${c.column}::text || '"'`;
-  });
+  })];
   const json = `'[' || ${parts.join(` || ',' || `)} || ']'`;
   // PostgreSQL's base64 pads and wraps lines; Buffer's base64url does neither.
   return `translate(encode(convert_to(${json}, 'UTF8'), 'base64'), E'+/=\\n', '-_')`;

@@ -2,7 +2,7 @@ import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { isIsoDate } from '../law/dates';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
-import { Connection, cursorValues, decodeKeysetCursor, Keyset, keysetAfterSql, keysetOrderSql, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, decodeKeysetCursor, Keyset, keysetAfterSql, keysetOrderSql, PageArgs, pageSize, toConnection } from './pagination';
 import { visibleProducerIds } from './record-batch';
 import { attachPrefetched, rowMapper } from './raw-rows';
 import { message } from '../i18n';
@@ -154,10 +154,9 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
     }
   }
 
-  const cursorOf = (row: T) => cursorValues(spec.keyset, row);
   const pages = new Map<string, Connection<T>>();
   for (const id of producerIds) {
-    pages.set(id, toConnection(rowsByProducer.get(id) ?? [], limit, cursorOf, totals.get(id) ?? 0, after !== null));
+    pages.set(id, toConnection(rowsByProducer.get(id) ?? [], limit, spec.keyset, totals.get(id) ?? 0, after !== null));
   }
   return pages;
 }

@@ -3,7 +3,7 @@ import { Producer } from '../domain';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, ForbiddenError, NotFoundError } from './errors';
 import { Role } from '../law/types';
-import { Connection, cursorValues, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
 import { pageAfter, PRODUCER_KEYSET } from './keysets';
 import { assertAdmin, assertCanWriteFor, assertVisible, visibleProducerId } from './scope';
 import { isId } from './record-batch';
@@ -79,7 +79,7 @@ export class ProducerService {
     if (only !== null) qb.where('p.id = :only', { only });
     const totalCount = withTotal ? await qb.clone().getCount() : 0;
     const rows = await pageAfter(qb, PRODUCER_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, (p) => cursorValues(PRODUCER_KEYSET, p), totalCount, after !== null);
+    return toConnection(rows, limit, PRODUCER_KEYSET, totalCount, after !== null);
   }
 
   async create(actor: Actor, input: CreateProducerInput): Promise<Producer> {

@@ -361,7 +361,10 @@ async function rejectedCases(): Promise<Case[]> {
     { name: 'purchases first: 101', query: purchases('first: 101'), expect: 'BAD_USER_INPUT' },
     { name: 'purchases after: "garbage"', query: purchases('after: "garbage"'), expect: 'BAD_USER_INPUT' },
     { name: 'purchases after: a producers cursor', query: purchases(`after: "${c.producers[1]}"`), expect: 'BAD_USER_INPUT' },
-    { name: 'purchases after: a cursor with a bad date', query: purchases(`after: "${b64('["2025-02-30","1"]')}"`), expect: 'BAD_USER_INPUT' },
+    { name: 'purchases after: a cursor with a bad date', query: purchases(`after: "${b64('["purchase","2025-02-30","1"]')}"`), expect: 'BAD_USER_INPUT' },
+    { name: 'purchases after: a sales cursor', query: purchases(`after: "${c.sales[1]}"`), expect: 'BAD_USER_INPUT' },
+    { name: 'familyFarmers after: a contracts cursor', query: `{ familyFarmers(after: "${c.contracts[0]}") { edges { node { id } } } }`, expect: 'BAD_USER_INPUT' },
+    { name: 'producers after: a cursor without its tag', query: `{ producers(after: "${b64('[1]')}") { edges { node { id } } } }`, expect: 'BAD_USER_INPUT' },
     { name: 'purchases from: "2025-02-30"', query: purchases('from: "2025-02-30"'), expect: 'error' },
     { name: 'purchases to: "2025-13-01"', query: purchases('to: "2025-13-01"'), expect: 'error' },
     { name: 'purchases from: "2025-02-30" as a variable', query: 'query($d: Date) { producers { edges { node { purchases(from: $d) { totalCount } } } } }', variables: { d: '2025-02-30' }, expect: 'BAD_USER_INPUT' },
@@ -746,6 +749,51 @@ test("pagination: the big producer's purchases walked nine at a time give the bi
   expect(filtered.pages.every((p) => p.totalCount === expected.length)).toBe(true);
   expect(filtered.pages.map((p) => p.pageInfo.hasPreviousPage)).toEqual(filtered.pages.map((_, i) => i > 0));
 }, 40_000);
+
+test('pagination: a cursor is taken only by its own connection, only as written, the same from both', async () => {
+  const c = await cursors();
+  const connections: Array<[string, keyof Cursors, string]> = [
+    ['producers', 'producers', '{ producers(first: 2, after: $a) { edges { cursor node { id } } } }'],
+    ['familyFarmers', 'farmers', '{ familyFarmers(first: 2, after: $a) { edges { cursor node { id } } } }'],
+    ['organizations', 'organizations', '{ organizations(first: 2, after: $a) { edges { cursor node { id } } } }'],
+    ['auditLog', 'audit', '{ auditLog(first: 2, after: $a) { edges { cursor node { id } } } }'],
+    ['Producer.purchases', 'bigPurchases', `{ producer(id: "${ids.producers[BIG]}") { purchases(first: 2, after: $a) { edges { cursor node { id } } } } }`],
+    ['Producer.sales', 'sales', `{ producer(id: "${ids.producers[BIG]}") { sales(first: 2, after: $a) { edges { cursor node { id } } } } }`],
+    ['Producer.contracts', 'contracts', `{ producer(id: "${ids.producers[BIG]}") { contracts(first: 2, after: $a) { edges { cursor node { id } } } } }`],
+  ];
+  const cases: Case[] = [];
+  for (const [name, own, body] of connections) {
+    const query = `query($a: String) ${body}`;
+    const mine = c[own][0];
+    cases.push({ name: `${name} after its own cursor`, query, variables: { a: mine }, expect: 'data' });
+    // Every other connection's cursor, though purchases and sales (or the registers) share a key's shape.
+    for (const [other, theirs] of connections) {
+      if (theirs !== own) cases.push({ name: `${name} after a ${other} cursor`, query, variables: { a: c[theirs][0] }, expect: 'BAD_USER_INPUT' });
+    }
+    // Its own cursor written otherwise: blanks, padding, another letter case, an extra character.
+    if (!['producers', 'auditLog', 'Producer.purchases'].includes(name)) continue;
+    for (const [how, a] of [['with blanks', `${mine.slice(0, 2)}  ${mine.slice(2)}`], ['padded', `${mine}==`], ['padded once', `${mine}=`], ['upper case', mine.toUpperCase()], ['with a character more', `${mine}A`], ['in base64 with + and /', Buffer.from(mine, 'base64url').toString('base64')]]) {
+      if (a !== mine) cases.push({ name: `${name} after its own cursor ${how}`, query, variables: { a }, expect: 'BAD_USER_INPUT' });
+    }
+  }
+  // A number written 1.0 or 1e0 is the number 1 to JSON, not the text we write.
+  const one = Buffer.from(JSON.stringify(['producer', Number(ids.producers[0])])).toString('base64url');
+  cases.push({ name: 'producers after the first producer', query: 'query($a: String) { producers(first: 1, after: $a) { edges { node { id } } } }', variables: { a: one }, expect: 'data' });
+  for (const text of [`["producer",${ids.producers[0]}.0]`, `["producer",${ids.producers[0]}e0]`, `[ "producer",${ids.producers[0]}]`, `["producer","${ids.producers[0]}"]`]) {
+    cases.push({ name: `producers after ${text}`, query: 'query($a: String) { producers(first: 1, after: $a) { edges { node { id } } } }', variables: { a: b64(text) }, expect: 'BAD_USER_INPUT' });
+  }
+  const { ran, problems } = await runCases(cases);
+  expect(problems).toEqual([]);
+  // The refused ones name `after`; its own cursor pages on: the page after the first producer is the second.
+  const refused = ran.filter((r) => r.c.expect === 'BAD_USER_INPUT').map((r) => parse(r.outcome.fast).errors[0].extensions);
+  expect(refused.length).toBeGreaterThan(50);
+  // The compiled path answers the cursors it takes itself, one statement each.
+  const taken = ran.filter((r) => r.c.expect === 'data');
+  expect(taken.map((r) => [r.c.name, r.outcome.fastStatements])).toEqual(taken.map((r) => [r.c.name, 1]));
+  expect(refused.every((e: any) => e.code === 'BAD_USER_INPUT' && e.field === 'after')).toBe(true);
+  expect(parse(ran.find((r) => r.c.name === 'producers after the first producer')!.outcome.fast).data.producers.edges).toEqual([{ node: { id: ids.producers[1] } }]);
+  expect(parse(ran.find((r) => r.c.name === 'producers after its own cursor')!.outcome.fast).data.producers.edges.map((e: any) => e.node.id)).toEqual(ids.producers.slice(1, 3));
+}, 60_000);
 
 test('pagination: first: 0 gives no edges, the count, and whether rows follow the cursor, the same from both', async () => {
   const c = await cursors();

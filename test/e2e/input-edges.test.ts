@@ -46,7 +46,7 @@ describe('cursors', () => {
     const token = await api.token();
     try {
       for (const url of [api.url, plainUrl]) {
-        for (const after of [cursor(['2026-01-01']), cursor(['0000-01-01']), cursor([-1]), cursor(['1', '2']), cursor([1e20]), 'not base64 at all', cursor([{}])]) {
+        for (const after of [cursor(['2026-01-01']), cursor(['0000-01-01']), cursor([-1]), cursor(['1', '2']), cursor([1e20]), 'not base64 at all', cursor([{}]), cursor(['producer', -1]), cursor(['farmer', 1e20]), cursor(['organization', '1'])]) {
           const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: `query($a: String) { ${root}(first: 5, after: $a) { totalCount } }`, variables: { a: after } }) });
           const body = await res.json() as any;
           expect([root, after, res.status, body.errors?.[0].extensions?.code, body.errors?.[0].extensions?.field]).toEqual([root, after, 200, 'BAD_USER_INPUT', 'after']);
@@ -58,11 +58,11 @@ describe('cursors', () => {
   });
 
   test('a purchases cursor with the year 0000 or a day that does not exist is BAD_USER_INPUT; a real one pages', async () => {
-    for (const after of [cursor(['0000-01-01', '1']), cursor(['2026-02-30', '1']), cursor(['10000-01-01', '1'])]) {
+    for (const after of [cursor(['purchase', '0000-01-01', '1']), cursor(['purchase', '2026-02-30', '1']), cursor(['purchase', '10000-01-01', '1'])]) {
       const res = await api.gql(`query($p: ID!, $a: String) { producer(id: $p) { purchases(after: $a) { totalCount } } }`, { p: producerId, a: after });
       expect([after, res.errors?.[0].extensions?.code]).toEqual([after, 'BAD_USER_INPUT']);
     }
-    const page = await api.ok(`query($p: ID!, $a: String) { producer(id: $p) { purchases(after: $a) { edges { node { purchasedOn } } } } }`, { p: producerId, a: cursor(['0001-01-01', '0']) });
+    const page = await api.ok(`query($p: ID!, $a: String) { producer(id: $p) { purchases(after: $a) { edges { node { purchasedOn } } } } }`, { p: producerId, a: cursor(['purchase', '0001-01-01', '0']) });
     expect(page.producer.purchases.edges).toEqual([{ node: { purchasedOn: '2026-02-01' } }]);
   });
 });

@@ -76,7 +76,7 @@ describe('Producer.purchases', () => {
     expect(errorOf(await api.gql(PURCHASES, { id: w.producerA, first: 101 }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first', message: 'first must be between 0 and 100' });
     expect(errorOf(await api.gql(PURCHASES, { id: w.producerA, first: -1 }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'first' });
     expect(errorOf(await api.gql(PURCHASES, { id: w.producerA, after: 'not-a-cursor' }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
-    const forged = Buffer.from(JSON.stringify(['2025-02-30', '1'])).toString('base64url');
+    const forged = Buffer.from(JSON.stringify(['purchase', '2025-02-30', '1'])).toString('base64url');
     expect(errorOf(await api.gql(PURCHASES, { id: w.producerA, after: forged }))).toMatchObject({ code: 'BAD_USER_INPUT', field: 'after' });
   });
 
