@@ -51,7 +51,7 @@ export const en = {
   'input.date': '{{field}} must be a date YYYY-MM-DD from 0001-01-01 to 9999-12-31',
   'input.calendarDate': '{{field}} must be a real calendar date YYYY-MM-DD from 0001-01-01 to 9999-12-31',
   'credits.horizon': 'Credits and balances are folded month by month up to December {{last}} at the latest (the year after today); {{field}} asks for {{asked}}',
-  'input.year': '{{field}} must be a calendar year such as {{example}}',
+  'input.year': '{{field}} must be a calendar year from {{min}} to {{max}}',
   'input.month': '{{field}} must be between 1 and 12',
   'input.controlCharacter': '{{field}} contains a control character ({{character}}): line breaks, tabs, other control characters and direction overrides are refused',
   'input.loneSurrogate': '{{field}} contains half a character ({{character}}, a UTF-16 surrogate without its pair), which no text can hold',

@@ -9,6 +9,7 @@ import { message } from '../i18n';
 import { Actor } from './actor';
 import { activeSql, COUNTED_PURCHASE } from './record-state';
 import { BadInputError, ForbiddenError } from './errors';
+import { requireYear } from './validation';
 import { standingOf } from './law.service';
 import { SealService } from './seal.service';
 import { SealComplianceReport, SealComplianceService } from './seal-compliance/compliance.service';
@@ -120,11 +121,6 @@ export function assertMinistry(actor: Actor, field: string): void {
   if (actor.role !== Role.ADMIN && actor.role !== Role.AUDITOR) throw new ForbiddenError(message('auth.notForRole', { field, role: actor.role }));
 }
 
-export function requireYear(year: unknown, field: string): number {
-  if (typeof year !== 'number' || !Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError(field, message('input.year', { field, example: 2025 }));
-  return year;
-}
-
 function add<K>(map: Map<string, SpendingSplit<K>>, key: K, actual: Decimal, weighted: Decimal | null, count: number): void {
   const k = String(key);
   const s = map.get(k) ?? { key, actual: ZERO, weighted: ZERO, count: 0 };
@@ -176,7 +172,7 @@ export class ProgramOverviewService {
     assertMinistry(actor, 'programOverview');
     requireYear(from, 'from');
     if (from > to) throw new BadInputError('from', message('input.notAfter', { field: 'from', other: 'year' }));
-    if (to - from + 1 > MAX_SERIES_YEARS) throw new BadInputError('from', message('input.year', { field: 'from', example: to - MAX_SERIES_YEARS + 1 }));
+    if (to - from + 1 > MAX_SERIES_YEARS) throw new BadInputError('from', message('input.year', { field: 'from', min: to - MAX_SERIES_YEARS + 1, max: to }));
     const years: Array<ProgramYear | NoRuleInForceError> = [];
     for (let y = from; y <= to; y++) {
       // Twenty years computed in full outlast the request timeout: a request answered stops here.

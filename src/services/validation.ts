@@ -60,9 +60,21 @@ export function requirePositive(value: Decimal, field: string): Decimal {
   return value;
 }
 
+/** The years a month, a Selo year, a regime or the program is asked for. */
+export const FIRST_YEAR = 2000;
+export const LAST_YEAR = 9999;
+
+/** A calendar year from FIRST_YEAR to LAST_YEAR, else BAD_USER_INPUT naming `field` and the bounds. */
+export function requireYear(year: unknown, field: string): number {
+  if (typeof year !== 'number' || !Number.isInteger(year) || year < FIRST_YEAR || year > LAST_YEAR) {
+    throw new BadInputError(field, message('input.year', { field, min: FIRST_YEAR, max: LAST_YEAR }));
+  }
+  return year;
+}
+
 /** A tax period's year and month (BAD_USER_INPUT naming `year` or `month`). */
 export function checkMonth(year: number, month: number): void {
-  if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', 'year must be a calendar year such as 2026');
+  requireYear(year, 'year');
   if (!Number.isInteger(month) || month < 1 || month > 12) throw new BadInputError('month', 'month must be between 1 and 12');
 }
 

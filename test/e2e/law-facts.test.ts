@@ -142,4 +142,21 @@ describe('Producer.regime (Lei 11.116/2005, art. 4º §§1º, 5º)', () => {
     await api.ok(`mutation($input: ElectRegimeInput!) { electRegime(input: $input) { effectiveYear } }`, { input: { producerId: other, regime: 'SPECIAL_PER_M3', electedOn: '2024-11-29' } });
     expect((await api.ok(q, { id: other })).producer).toEqual({ y2024: 'AD_VALOREM', y2025: 'SPECIAL_PER_M3', y2026: 'SPECIAL_PER_M3' });
   });
+
+  test('a year outside 2000 to 9999 is BAD_USER_INPUT naming year and its bounds, as taxPeriod and sealCompliance', async () => {
+    const other = await createProducer(api, 'Biodiesel Anos Ltda', PORTO_ALEGRE);
+    const q = `query($id: ID!, $y: Int!) { producer(id: $id) { regime(year: $y) } }`;
+    const TAX = `query($id: ID!, $y: Int!) { taxPeriod(producerId: $id, year: $y, month: 1) { totalDue } }`;
+    const SELO = `query($id: ID!, $y: Int!) { sealCompliance(producerId: $id, year: $y) { status } }`;
+    for (const y of [0, -2147483648, 2147483647, 1999, 10000]) {
+      for (const query of [q, TAX, SELO]) {
+        const res = await api.gql(query, { id: other, y });
+        expect([y, res.errors?.[0].message, res.errors?.[0].extensions]).toEqual([y, 'year must be a calendar year from 2000 to 9999', expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'year' })]);
+      }
+      const pt = await api.gql(q, { id: other, y }, undefined, { 'accept-language': 'pt-BR' });
+      expect(pt.errors?.[0].message).toBe('year deve ser um ano do calendário de 2000 a 9999');
+    }
+    // The bounds themselves are years: no election, AD_VALOREM (art. 3º).
+    for (const y of [2000, 9999]) expect((await api.ok(q, { id: other, y })).producer).toEqual({ regime: 'AD_VALOREM' });
+  });
 });

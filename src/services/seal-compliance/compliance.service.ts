@@ -6,6 +6,7 @@ import type { SealComplianceResult } from '../../law/seal-year';
 import { Actor } from '../actor';
 import { BadInputError, NotFoundError } from '../errors';
 import { isId } from '../record-batch';
+import { requireYear } from '../validation';
 import { assertVisible } from '../scope';
 import { ContractConformityService } from './contract-conformity.service';
 import { SealEvaluationService } from './seal-evaluation.service';
@@ -96,7 +97,7 @@ export class SealComplianceService {
     const groups = new Map<string, { year: number; asKnownOn: IsoDate; indexes: number[] }>();
     asked.forEach((a, i) => {
       try {
-        if (!Number.isInteger(a.year) || a.year < 2000 || a.year > 9999) throw new BadInputError('year', message('input.year', { field: 'year', example: 2025 }));
+        requireYear(a.year, 'year');
         const key = `${a.year}|${a.asKnownOn}`;
         const group = groups.get(key) ?? { year: a.year, asKnownOn: a.asKnownOn, indexes: [] };
         group.indexes.push(i);

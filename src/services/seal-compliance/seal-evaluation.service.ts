@@ -4,6 +4,7 @@ import { IsoDate } from '../../law/dates';
 import { Actor } from '../actor';
 import { BadInputError, ConflictError, NotFoundError } from '../errors';
 import { isId, optionalText, requireDate } from '../record-batch';
+import { requireYear } from '../validation';
 import { assertAdmin } from '../scope';
 import { mutate } from '../transaction';
 import { message } from '../../i18n';
@@ -26,9 +27,7 @@ export class SealEvaluationService {
   /** recordSealEvaluation: ADMIN only; a second evaluation of the same year is CONFLICT/DUPLICATE; nothing is written on bad input. */
   async record(actor: Actor, input: RecordSealEvaluationInput): Promise<SealEvaluation> {
     assertAdmin(actor);
-    if (!Number.isInteger(input.year) || input.year < 2000 || input.year > 9999) {
-      throw new BadInputError('input.year', message('input.year', { field: 'input.year', example: 2024 }));
-    }
+    requireYear(input.year, 'input.year');
     const communicatedOn = requireDate(input.communicatedOn, 'input.communicatedOn');
     // The result of a calendar year is communicated after it ends (art. 58: "a avaliação é por ano civil").
     if (communicatedOn <= `${input.year}-12-31`) {

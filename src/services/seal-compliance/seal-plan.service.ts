@@ -14,6 +14,7 @@ import { Actor } from '../actor';
 import { BadInputError, NotFoundError } from '../errors';
 import { semiaridOnSql } from '../facts/priority-region.sql';
 import { isId, optionalText, requireDate, requirePositiveDecimal } from '../record-batch';
+import { requireYear } from '../validation';
 import { assertVisible } from '../scope';
 import { ExtraGroups, HYPOTHETICAL, SealComplianceReport, SealComplianceService } from './compliance.service';
 import { organizationsOn, OrganizationMap } from './purchase-facts.sql';
@@ -89,7 +90,7 @@ export class SealPlanService {
     const producer = isId(producerId) ? await this.ds.getRepository(Producer).findOneBy({ id: producerId }) : null;
     if (!producer) throw new NotFoundError('Producer', producerId);
     assertVisible(actor, 'Producer', producerId, producer.id);
-    if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new BadInputError('year', message('input.year', { field: 'year', example: 2025 }));
+    requireYear(year, 'year');
     const list = items ?? [];
     if (list.length > MAX_HYPOTHETICAL) throw new BadInputError('hypothetical', message('plan.tooManyItems', { field: 'hypothetical', max: MAX_HYPOTHETICAL }));
     const checked = await this.check(list, year);
