@@ -30,6 +30,7 @@ import { ProgramYearPart1766480000000 } from './migrations/1766480000000-program
 import { ProgramYearAsked1766490000000 } from './migrations/1766490000000-program-year-asked';
 import { ProgramYearPartByCode1766500000000 } from './migrations/1766500000000-program-year-part-by-code';
 import { PurchaseCofinsCst1766510000000 } from './migrations/1766510000000-purchase-cofins-cst';
+import { RecordMarkSupplier1766520000000 } from './migrations/1766520000000-record-mark-supplier';
 
 // Calendar dates stay 'YYYY-MM-DD' strings: a JS Date at midnight would carry a time zone.
 types.setTypeParser(types.builtins.DATE, (value) => value);
@@ -43,7 +44,7 @@ export const migrations = [InitialSchema1764700000000, LawVersionsAppendOnly1764
   Credits1766400000000, CountedPurchase1766410000000, ReturnOriginalItem1766420000000, IncidenceElection1766430000000, SupplierDocument1766440000000,
   RecordMark1766450000000, PurchaseInvoiceItem1766460000000, PurchaseCbs1766470000000,
   ProgramYearPart1766480000000, ProgramYearAsked1766490000000, ProgramYearPartByCode1766500000000,
-  PurchaseCofinsCst1766510000000];
+  PurchaseCofinsCst1766510000000, RecordMarkSupplier1766520000000];
 
 export interface DataSourceOptions {
   url: string;

@@ -17,7 +17,7 @@ import { FAMILY_FARMING_SUPPLIERS } from './seal-compliance/purchase-facts.sql';
 import { membershipOnSql } from './facts/organization-membership.sql';
 import { groupBy } from './group-by';
 import { stopIfAnswered } from '../request-context';
-import { codeFingerprint, noteAsked, partOf, partText, storedParts, storeParts, totalMarks } from './program-parts';
+import { codeFingerprint, compactSupplierMarks, Dealings, noteAsked, partOf, partText, snapshotWithin, staleBySuppliers, storedParts, storeParts, totalMarks } from './program-parts';
 import { today } from '../law/dates';
 import { SYSTEM_ACTOR } from './actor';
 import { Turns } from './turns';
@@ -102,7 +102,7 @@ async function exportedSnapshot(em: EntityManager): Promise<string> {
 
 /** What one producer's year adds to the program's: its report, and its counted items by state, farmer and organization. */
 interface ProducerPart {
-  /** The producer's and the shared records' marks it was computed under. */
+  /** The producer's and the shared records' marks it was computed under, and the snapshot it was computed in: `<own>|<shared>|<snapshot>`. */
   mark: string;
   report: SealComplianceReport;
   states: Array<{ state: string; region: Region; amount: Decimal; count: number }>;
@@ -146,6 +146,8 @@ export class ProgramOverviewService {
   private storing: Promise<void> = Promise.resolve();
   /** Year computations one at a time: each holds its snapshot's connection while its lanes take more, and takes both cores. */
   private readonly turns = new Turns(1);
+  /** The producers dealing with the suppliers written, read while the producers' marks stay the same. */
+  private readonly dealings = new Dealings();
 
   /**
    * `writer`: the primary, where the marks are summed up and the parts stored (the overview may read
@@ -191,8 +193,10 @@ export class ProgramOverviewService {
   /**
    * One year in one read-only snapshot, so the totals agree while records are written. A producer's
    * year computed earlier, here or stored by any process, is reused while its marks and the shared
-   * records' are the same in this snapshot (migration RecordMark1766450000000): then no record it reads
-   * has changed. The years computed are stored on the primary after the answer (`store`).
+   * records' are the same in this snapshot (migration RecordMark1766450000000) and no supplier its
+   * records name was written since the snapshot it was computed in (RecordMarkSupplier1766520000000):
+   * then no record it reads has changed. The years computed are stored on the primary after the
+   * answer (`store`).
    */
   private async yearOf(actor: Actor, year: number, asKnownOn: IsoDate): Promise<ProgramYear> {
     const key = `${year}|${asKnownOn}`;
@@ -230,7 +234,9 @@ export class ProgramOverviewService {
       const before = `${year - 1}-12-31`;
       const marks = new Map<string, string>((await em.query('SELECT producer_id::text AS id, sum(weight)::text AS mark FROM record_mark GROUP BY 1') as Array<{ id: string; mark: string }>)
         .map((m) => [m.id, m.mark]));
-      marksRead([...marks.values()].reduce((total, m) => total + BigInt(m), 0n));
+      const [{ snapshot, suppliers }]: Array<{ snapshot: string; suppliers: string }> = await em.query(
+        'SELECT pg_current_snapshot()::text AS snapshot, (SELECT coalesce(sum(weight), 0) FROM record_mark_supplier)::text AS suppliers');
+      marksRead([...marks.values()].reduce((total, m) => total + BigInt(m), BigInt(suppliers)));
       const producers = await em.getRepository(Producer).find({ order: { id: 'ASC' } });
       const grants = await this.seals.grantsOf(actor, producers.map((p) => p.id), em);
       const events = await this.seals.eventsOf(grants.map((g) => g.id), em);
@@ -242,20 +248,32 @@ export class ProgramOverviewService {
         return { standing: STANDING_OF_CODE[s.reason.code] ?? 'NONE', reason: s.reason };
       };
 
-      const markOf = (p: Producer) => `${marks.get(p.id) ?? 0}|${marks.get('0') ?? 0}`;
+      const sums = (p: Producer) => `${marks.get(p.id) ?? 0}|${marks.get('0') ?? 0}`;
+      const markOf = (p: Producer) => `${sums(p)}|${snapshot}`;
       const keyOf = (p: Producer) => `${p.id}|${year}|${asKnownOn}`;
-      const parts = new Map<string, ProducerPart>();
+      // A part is reused when computed under the same sums, in a snapshot this one includes, and no
+      // supplier its producer's records name was written since (staleBySuppliers).
+      const snapshotIn = (mark: string) => mark.slice(mark.indexOf('|', mark.indexOf('|') + 1) + 1);
+      const same = (mark: string | undefined, p: Producer) => mark !== undefined && mark.startsWith(`${sums(p)}|`) && snapshotWithin(snapshotIn(mark), snapshot);
+      const found = new Map<string, { mark: string; kept?: ProducerPart; text?: string }>();
       for (const p of producers) {
         const part = this.kept.get(keyOf(p));
-        if (part?.mark === markOf(p)) parts.set(p.id, part);
+        if (same(part?.mark, p)) found.set(p.id, { mark: part!.mark, kept: part });
       }
-      const stored = await storedParts(em, year, asKnownOn, this.code, producers.filter((p) => !parts.has(p.id)).map((p) => p.id));
+      const stored = await storedParts(em, year, asKnownOn, this.code, producers.filter((p) => !found.has(p.id)).map((p) => p.id));
       for (const p of producers) {
         const s = stored.get(p.id);
-        if (s?.mark !== markOf(p)) continue;
-        const part = revived(s.text, s.mark, p);
+        if (same(s?.mark, p)) found.set(p.id, { mark: s!.mark, text: s!.text });
+      }
+      const records = [...marks].sort(([a], [b]) => byText(a, b)).map(([id, m]) => `${id}:${m}`).join(',');
+      const written = await staleBySuppliers(em, snapshot, records, [...found].map(([producerId, f]) => ({ producerId, snapshot: snapshotIn(f.mark) })), this.dealings);
+      const parts = new Map<string, ProducerPart>();
+      for (const p of producers) {
+        const f = found.get(p.id);
+        if (!f || written.has(p.id)) continue;
+        const part = f.kept ?? revived(f.text!, f.mark, p);
         parts.set(p.id, part);
-        this.keep(keyOf(p), part);
+        if (!f.kept) this.keep(keyOf(p), part);
       }
       const stale = producers.filter((p) => !parts.has(p.id));
       const compute = async (tx: EntityManager, batch: Producer[]) => {
@@ -276,7 +294,7 @@ export class ProgramOverviewService {
       // read exactly what this one reads.
       const lanes = Math.min(PARALLEL, Math.ceil(stale.length / MIN_LANE));
       const dealt = Array.from({ length: lanes }, (_, n) => stale.filter((_p, i) => i % lanes === n));
-      const snapshot = lanes > 1 ? await exportedSnapshot(em) : null;
+      const exported = lanes > 1 ? await exportedSnapshot(em) : null;
       await Promise.all(dealt.map(async (mine, n) => {
         const lane = async (tx: EntityManager) => {
           for (let i = 0; i < mine.length; i += BATCH) {
@@ -286,7 +304,7 @@ export class ProgramOverviewService {
         };
         if (n === 0) return lane(em);
         return this.ds.transaction('REPEATABLE READ', async (tx) => {
-          await tx.query(`SET TRANSACTION SNAPSHOT '${snapshot}'`);
+          await tx.query(`SET TRANSACTION SNAPSHOT '${exported}'`);
           await tx.query('SET TRANSACTION READ ONLY');
           await lane(tx);
         });
@@ -365,6 +383,7 @@ export class ProgramOverviewService {
       await this.writer.query(
         `WITH gone AS (DELETE FROM record_mark WHERE (SELECT count(*) FROM record_mark) > $1 RETURNING producer_id, weight)
          INSERT INTO record_mark (producer_id, weight) SELECT producer_id, sum(weight) FROM gone GROUP BY 1`, [MARKS_KEPT]);
+      await compactSupplierMarks(this.writer, MARKS_KEPT);
     } catch {
       // Left for the next overview.
     }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DataSource, EntityManager } from 'typeorm';
 import { Decimal } from '../law/decimal';
 import { IsoDate } from '../law/dates';
+import type { SupplierMarkKind } from '../database/migrations/1766520000000-record-mark-supplier';
 
 /** The days asked (asKnownOn) whose parts are kept for a year; the parts of older days are dropped. */
 export const KEPT_DAYS = 7;
@@ -62,10 +63,143 @@ export async function noteAsked(writer: DataSource, years: readonly number[], da
   );
 }
 
-/** Every mark of change summed: it grows with each transaction that writes a record a figure reads (weights are positive). */
+/** Every mark of change summed, the producers' and the suppliers': it grows with each transaction that writes a record a figure reads (weights are positive). */
 export async function totalMarks(q: DataSource | EntityManager): Promise<bigint> {
-  const [{ total }]: Array<{ total: string }> = await q.query('SELECT coalesce(sum(weight), 0)::text AS total FROM record_mark');
+  const [{ total }]: Array<{ total: string }> = await q.query(
+    'SELECT ((SELECT coalesce(sum(weight), 0) FROM record_mark) + (SELECT coalesce(sum(weight), 0) FROM record_mark_supplier))::text AS total');
   return BigInt(total);
+}
+
+/**
+ * The columns of a producer's records that name a supplier (the records' `producer_id` names the
+ * producer): a supplier's write makes the years of the producers whose records name it stale. A
+ * return (record_return) is its purchase's producer's, and reads its purchase's supplier.
+ */
+export const DEALT_WITH: ReadonlyArray<readonly [table: string, column: string, kind: SupplierMarkKind]> = [
+  ['purchase', 'family_farmer_id', 'FAMILY_FARMER'], ['purchase', 'organization_id', 'ORGANIZATION'],
+  ['contract', 'family_farmer_id', 'FAMILY_FARMER'], ['contract', 'organization_id', 'ORGANIZATION'],
+  ['fomento_expense', 'organization_id', 'ORGANIZATION'],
+];
+
+/** A snapshot as pg_current_snapshot() writes it: `xmin:xmax:xip,…`. */
+interface Snapshot { xmin: bigint; xmax: bigint; running: Set<bigint> }
+
+function snapshotOf(text: string): Snapshot | null {
+  const m = /^(\d+):(\d+):([\d,]*)$/.exec(text);
+  return m && { xmin: BigInt(m[1]), xmax: BigInt(m[2]), running: new Set(m[3] ? m[3].split(',').map(BigInt) : []) };
+}
+
+/**
+ * Whether every transaction `part` saw committed `now` sees committed too: a part computed in a
+ * later snapshot (stored by a process reading the primary, read on a lagging standby) may hold a
+ * supplier's write this snapshot does not, which no mark it reads can tell.
+ */
+export function snapshotWithin(part: string, now: string): boolean {
+  if (part === now) return true;
+  const p = snapshotOf(part);
+  const n = snapshotOf(now);
+  return p !== null && n !== null && p.xmax <= n.xmax && [...n.running].every((x) => x >= p.xmax || p.running.has(x));
+}
+
+/**
+ * A supplier mark not seen in snapshot `s` (SQL): a transaction's mark, when that transaction was
+ * not committed in it; marks summed up, when its xmin is below their `xid`.
+ */
+const UNSEEN = (m: string, s: string) => `CASE WHEN ${m}.merged THEN ${m}.xid > pg_snapshot_xmin(${s}) ELSE NOT pg_visible_in_snapshot(${m}.xid, ${s}) END`;
+
+/**
+ * Which producers' records name each supplier, read while the producers' marks stay the same (then
+ * no purchase, contract or fomento expense was written): the years computed one after the other
+ * (the refresh's decade) scan once.
+ */
+export class Dealings {
+  private marks = '';
+  private readonly producers = new Map<string, string[]>();
+
+  /** The producers whose records name these suppliers (`<kind>:<id>`) in `em`'s snapshot, where `marks` are the producers' marks. */
+  async of(em: EntityManager, marks: string, suppliers: readonly string[]): Promise<Map<string, string[]>> {
+    if (marks !== this.marks) {
+      this.marks = marks;
+      this.producers.clear();
+    }
+    const missing = suppliers.filter((s) => !this.producers.has(s));
+    if (missing.length === 0) return this.producers;
+    const ids = (kind: SupplierMarkKind) => missing.filter((s) => s.startsWith(`${kind}:`)).map((s) => s.slice(kind.length + 1));
+    const rows: Array<{ supplier: string; producer_id: string }> = await em.query(dealingSql(), [ids('FAMILY_FARMER'), ids('ORGANIZATION')]);
+    for (const s of missing) this.producers.set(s, []);
+    for (const r of rows) this.producers.get(r.supplier)!.push(r.producer_id);
+    return this.producers;
+  }
+}
+
+/**
+ * One scan of each table of DEALT_WITH (no index on the supplier columns: a bulk load keeps its
+ * pace), $1 the farmers, $2 the organizations: each (supplier, producer) pair once.
+ */
+function dealingSql(): string {
+  const ids = (kind: SupplierMarkKind) => (kind === 'FAMILY_FARMER' ? '$1::bigint[]' : '$2::bigint[]');
+  const tables = [...new Set(DEALT_WITH.map(([t]) => t))];
+  return tables.map((table) => {
+    const columns = DEALT_WITH.filter(([t]) => t === table);
+    return `SELECT DISTINCT x.supplier, t.producer_id::text AS producer_id FROM ${table} t
+      CROSS JOIN LATERAL (VALUES ${columns.map(([, c, k]) => `(CASE WHEN t.${c} = ANY(${ids(k)}) THEN '${k}:' || t.${c} END)`).join(', ')}) x(supplier)
+     WHERE (${columns.map(([, c, k]) => `t.${c} = ANY(${ids(k)})`).join(' OR ')}) AND x.supplier IS NOT NULL`;
+  }).join('\n UNION\n');
+}
+
+/**
+ * The producers among `parts` (each the snapshot its year was computed in) whose records name a
+ * supplier written since that snapshot, as seen in snapshot `now` of `em`, where `marks` are the
+ * producers' marks (every producer's sum, Dealings). The marks are read from the oldest of those
+ * snapshots on (an index range); the producers' records only when some are new.
+ */
+export async function staleBySuppliers(em: EntityManager, now: string, marks: string, parts: ReadonlyArray<{ producerId: string; snapshot: string }>, dealings: Dealings): Promise<Set<string>> {
+  const snapshots = [...new Set(parts.map((p) => p.snapshot).filter((s) => s !== now))];
+  if (snapshots.length === 0) return new Set();
+  // Each passed snapshotWithin: all are snapshots.
+  const from = snapshots.map((s) => snapshotOf(s)!.xmin).reduce((a, b) => (b < a ? b : a));
+  const written: Array<{ n: number; supplier: string }> = await em.query(
+    `SELECT DISTINCT s.n::int AS n, m.kind || ':' || m.supplier_id AS supplier FROM record_mark_supplier m
+       JOIN unnest($1::pg_snapshot[]) WITH ORDINALITY AS s(snap, n) ON ${UNSEEN('m', 's.snap')}
+      WHERE m.xid >= $2::xid8`,
+    [snapshots, from.toString()],
+  );
+  if (written.length === 0) return new Set();
+  const producersOf = await dealings.of(em, marks, [...new Set(written.map((m) => m.supplier))]);
+  // Each snapshot's producers named: those of its parts are stale.
+  const named = new Map<string, Set<string>>();
+  for (const m of written) {
+    const snapshot = snapshots[m.n - 1];
+    const set = named.get(snapshot) ?? new Set<string>();
+    for (const p of producersOf.get(m.supplier) ?? []) set.add(p);
+    named.set(snapshot, set);
+  }
+  return new Set(parts.filter((p) => named.get(p.snapshot)?.has(p.producerId)).map((p) => p.producerId));
+}
+
+/**
+ * The supplier marks summed up on the primary once more than `kept` are not: a supplier's marks of
+ * transactions ended before any running now began (below this statement's xmin) into one row,
+ * `merged`, whose `xid` is one past the last of theirs. A snapshot whose xmin reaches it saw them
+ * all: every snapshot taken from now on, however long a transaction runs beside it. An older one
+ * is taken not to have (its parts naming the supplier are computed again, never read stale). One
+ * process at a time.
+ */
+export async function compactSupplierMarks(writer: DataSource, kept: number): Promise<void> {
+  await writer.transaction(async (em) => {
+    const [{ many }]: Array<{ many: boolean }> = await em.query(
+      'SELECT count(*) > $1 AS many FROM (SELECT 1 FROM record_mark_supplier WHERE NOT merged LIMIT $1 + 1) m', [kept]);
+    if (!many) return;
+    const [{ locked }]: Array<{ locked: boolean }> = await em.query(`SELECT pg_try_advisory_xact_lock(hashtextextended('selo:record-mark-supplier', 0)) AS locked`);
+    if (!locked) return;
+    await em.query(
+      `WITH ended AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xid),
+            fresh AS (SELECT DISTINCT m.kind, m.supplier_id FROM record_mark_supplier m, ended e WHERE NOT m.merged AND m.xid < e.xid),
+            gone AS (DELETE FROM record_mark_supplier m USING fresh f, ended e
+                      WHERE m.kind = f.kind AND m.supplier_id = f.supplier_id AND (m.merged OR m.xid < e.xid) RETURNING m.*)
+       INSERT INTO record_mark_supplier (xid, merged, kind, supplier_id, weight)
+       SELECT max(CASE WHEN merged THEN xid ELSE (xid::text::bigint + 1)::text::xid8 END), true, kind, supplier_id, sum(weight) FROM gone GROUP BY kind, supplier_id`);
+  });
 }
 
 /** The years asked as known today within ASKED_DAYS of `day`, the ASKED_YEARS last asked (the later year first among those asked the same day). */
