@@ -382,7 +382,10 @@ test('a year asked while the same year is under way waits for it, unless a recor
   ended.open();
   await expect(abandoned).rejects.toThrow();
   expect(whole(await waiting)).toEqual(whole(now));
-  expect(ended.computed()).toHaveLength(2 * producers);
+  // The waiting one computed every producer's year; the abandoned one those its lanes had begun
+  // before the abort (its second lane may not have begun any on a busy machine).
+  expect(ended.computed().length).toBeGreaterThan(producers);
+  expect(ended.computed().length).toBeLessThanOrEqual(2 * producers);
   await ended.overview.settled();
 });
 
