@@ -11,10 +11,11 @@ import { importFacts, importsOfMonthSql } from './biodiesel-import.service';
 import { minimumShareTimeline, runIndexSql } from './facts/parameter-timeline';
 import { earlierFeedstock, earlierWindow, feedstockOfWindows, latestEarlierUses, latestEarlierUseSql, WindowFeedstock } from './tax-period-feedstock';
 import { activeSql } from './record-state';
+import { groupBy } from './group-by';
 
-// The monthly PIS/Pasep and Cofins of a set of producers (one is a set of one) in a fixed number
-// of statements, each over `producer_id = ANY(…)` and grouped by producer; then the law's pure
-// functions per producer (Lei 11.116/2005 arts. 3º–5º; Decreto 10.527/2020 arts. 5º–6º).
+// The monthly PIS/Pasep and Cofins of a set of producers' months (one is a set of one) in a fixed
+// number of statements, each over the (producer, month) pairs and grouped by pair; then the law's
+// pure functions per month (Lei 11.116/2005 arts. 3º–5º; Decreto 10.527/2020 arts. 5º–6º).
 
 type Queryable = DataSource | EntityManager;
 
@@ -22,6 +23,13 @@ type Queryable = DataSource | EntityManager;
 export interface Computation {
   figures: TaxPeriodFigures;
   fingerprint: string;
+}
+
+/** A producer's month asked. */
+export interface ProducerMonth {
+  producerId: string;
+  year: number;
+  month: number;
 }
 
 /** A producer's month: what the database holds of it (`elections`, also for explaining a snapshot) and its computation, or the error of the law that refused it. */
@@ -39,11 +47,14 @@ interface ContextRow {
   earlier: IsoDate | null;
 }
 
-interface SaleRow { producer_id: string; segment: number; origin: BiodieselOrigin; market: Market; sale_on: IsoDate | null; volume: string; revenue: string }
+interface SaleRow { n: string; segment: number; origin: BiodieselOrigin; market: Market; sale_on: IsoDate | null; volume: string; revenue: string }
 
 /** One producer's month on its way: its facts so far, or the error that stopped it. */
-interface Month {
-  producerId: string;
+interface Month extends ProducerMonth {
+  /** Its place among the months computed, from 1 (the statements' `n`). */
+  n: number;
+  first: IsoDate;
+  last: IsoDate;
   elections: ElectionFacts[];
   error?: Error;
   regime?: RegimeInForce;
@@ -69,10 +80,17 @@ function each(months: Month[], step: (m: Month) => void): void {
 }
 
 /** The months of `producerIds`, in their order. */
-export async function computeMonths(q: Queryable, law: LawBook | Promise<LawBook>, producerIds: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<MonthOutcome[]> {
-  const distinct = [...new Set(producerIds)];
-  const outcomes = new Map((await computeDistinct(q, Promise.resolve(law), distinct, year, month, asKnownOn)).map((o) => [o.producerId, o]));
-  return producerIds.map((id) => outcomes.get(id)!);
+export function computeMonths(q: Queryable, law: LawBook | Promise<LawBook>, producerIds: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<MonthOutcome[]> {
+  return computeProducerMonths(q, law, producerIds.map((producerId) => ({ producerId, year, month })), asKnownOn);
+}
+
+/** Any producers' months (each checked by the caller), in their order: the statements of one month. */
+export async function computeProducerMonths(q: Queryable, law: LawBook | Promise<LawBook>, asked: readonly ProducerMonth[], asKnownOn: IsoDate): Promise<MonthOutcome[]> {
+  const key = (m: ProducerMonth) => `${m.producerId}|${m.year}|${m.month}`;
+  const distinct = [...new Map(asked.map((m) => [key(m), m])).values()];
+  const computed = await computeDistinct(q, Promise.resolve(law), distinct, asKnownOn);
+  const outcomes = new Map(distinct.map((m, i) => [key(m), computed[i]]));
+  return asked.map((m) => outcomes.get(key(m))!);
 }
 
 /**
@@ -80,13 +98,12 @@ export async function computeMonths(q: Queryable, law: LawBook | Promise<LawBook
  * context (elections, grants, imports) beside their raw material; the sales, split by the
  * segments the context gives, last.
  */
-async function computeDistinct(q: Queryable, lawRead: Promise<LawBook>, producerIds: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<MonthOutcome[]> {
-  if (producerIds.length === 0) return [];
-  const first = firstDayOfMonth(year, month);
-  const last = lastDayOfMonth(year, month);
+async function computeDistinct(q: Queryable, lawRead: Promise<LawBook>, asked: readonly ProducerMonth[], asKnownOn: IsoDate): Promise<MonthOutcome[]> {
+  if (asked.length === 0) return [];
+  const windows = asked.map((m, i) => ({ ...m, n: i + 1, first: firstDayOfMonth(m.year, m.month), last: lastDayOfMonth(m.year, m.month) }));
   // The cooperative minimum share (art. 4º VI) of each purchase date; none published: the document decides.
   const shareRead = lawRead.then((law) => minimumShareTimeline(law, asKnownOn));
-  const feedstockRead = shareRead.then((share) => feedstockOfWindows(q, producerIds.map((producerId) => ({ producerId, first, last })), share));
+  const feedstockRead = shareRead.then((share) => feedstockOfWindows(q, windows, share));
   const contextsRead = async () => {
     const [law, contexts]: [LawBook, ContextRow[]] = await Promise.all([lawRead, q.query(
       `SELECT k.id::text AS "producerId",
@@ -96,28 +113,29 @@ async function computeDistinct(q: Queryable, lawRead: Promise<LawBook>, producer
                    (SELECT coalesce(json_agg(json_build_object('kind', e.kind, 'effectiveOn', e.effective_on, 'validUntil', e.valid_until, 'reason', e.reason) ORDER BY e.id), '[]'::json)
                       FROM seal_event e WHERE e.grant_id = g.id)) ORDER BY g.id), '[]'::json)
             FROM seal_grant g WHERE g.producer_id = k.id) AS grants,
-         ${importsOfMonthSql('k.id', '$2::date', '$3::date')} AS imports,
-         ${latestEarlierUseSql('k.id', '$2::date')} AS earlier
-         FROM unnest($1::bigint[]) WITH ORDINALITY AS k(id, n) ORDER BY k.n`,
-      [producerIds, first, last],
+         ${importsOfMonthSql('k.id', 'k.first', 'k.last')} AS imports,
+         ${latestEarlierUseSql('k.id', 'k.first')} AS earlier
+         FROM unnest($1::bigint[], $2::date[], $3::date[]) WITH ORDINALITY AS k(id, first, last, n) ORDER BY k.n`,
+      [windows.map((w) => w.producerId), windows.map((w) => w.first), windows.map((w) => w.last)],
     )]);
-    const months: Month[] = contexts.map((c) => ({
-      producerId: c.producerId, elections: c.elections, grants: c.grants, imports: importFacts(c.imports), earlierUse: c.earlier,
+    const months: Month[] = contexts.map((c, i) => ({
+      ...windows[i], elections: c.elections, grants: c.grants, imports: importFacts(c.imports), earlierUse: c.earlier,
     }));
     each(months, (m) => {
-      m.regime = regimeForMonth(m.elections, year, month);
-      m.segments = taxSegments(law, m.grants, year, month, asKnownOn);
+      m.regime = regimeForMonth(m.elections, m.year, m.month);
+      m.segments = taxSegments(law, m.grants, m.year, m.month, asKnownOn);
     });
-    return { law, months, saleRows: await salesOf(q, months.filter((m) => !m.error), first, last) };
+    return { law, months, saleRows: await salesOf(q, months) };
   };
   // Promise.all holds both from the start: neither's failure goes unhandled while the other runs.
   const [read, { law, months, saleRows }, share] = await Promise.all([feedstockRead, contextsRead(), shareRead]);
 
   const computing = () => months.filter((m) => !m.error);
-  // The contexts come in the order of producerIds, as the raw material does.
+  // The contexts come in the order of the months asked, as the raw material does.
   months.forEach((m, i) => { m.read = read[i]; });
+  const salesOfMonth = groupBy(saleRows, (r) => Number(r.n));
   each(months, (m) => {
-    m.sales = saleGroups(law, m.segments!, saleRows.filter((r) => r.producer_id === m.producerId).map((r) => ({
+    m.sales = saleGroups(law, m.segments!, (salesOfMonth.get(m.n) ?? []).map((r) => ({
       segment: Number(r.segment) - 1, origin: r.origin, market: r.market, volumeM3: new Decimal(r.volume), revenue: new Decimal(r.revenue), saleOn: r.sale_on,
     })), asKnownOn);
   });
@@ -143,7 +161,7 @@ async function computeDistinct(q: Queryable, lawRead: Promise<LawBook>, producer
     let result: Computation | Error | undefined = m.error;
     if (!result) {
       try {
-        result = computation(law, m, year, month, asKnownOn, share);
+        result = computation(law, m, asKnownOn, share);
       } catch (error) {
         result = error instanceof Error ? error : new Error(String(error));
       }
@@ -152,13 +170,19 @@ async function computeDistinct(q: Queryable, lawRead: Promise<LawBook>, producer
   });
 }
 
-/** The sales of the month by producer, segment (the producer's own), origin and market, returns by their sale's day: one aggregate. */
-async function salesOf(q: Queryable, months: Month[], first: IsoDate, last: IsoDate): Promise<SaleRow[]> {
-  if (months.length === 0) return [];
+/**
+ * The sales of each month (`n`: its place among `months`, from 1) by segment (the producer's own),
+ * origin and market, returns by their sale's day: one aggregate over the days of all the months.
+ */
+async function salesOf(q: Queryable, months: Month[]): Promise<SaleRow[]> {
+  const computing = months.filter((m) => !m.error);
+  if (computing.length === 0) return [];
+  const first = computing.reduce((d, m) => (m.first < d ? m.first : d), computing[0].first);
+  const last = computing.reduce((d, m) => (m.last > d ? m.last : d), computing[0].last);
   return q.query(
-    `SELECT s.producer_id::text AS producer_id, ${runIndexSql('s.sold_on', 'k.starts::date[]')} AS segment, s.origin, s.market,
+    `SELECT k.n, ${runIndexSql('s.sold_on', 'k.starts::date[]')} AS segment, s.origin, s.market,
             to_char(s.sale_on, 'YYYY-MM-DD') AS sale_on, sum(s.volume_m3) AS volume, sum(s.revenue) AS revenue
-       FROM unnest($1::bigint[], $4::text[]) AS k(producer_id, starts)
+       FROM unnest($1::bigint[], $4::text[], $5::date[], $6::date[], $7::int[]) AS k(producer_id, starts, first, last, n)
        JOIN (SELECT producer_id, sold_on, origin, market, NULL::date AS sale_on, volume_m3, revenue FROM sale
               WHERE producer_id = ANY($1::bigint[]) AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}
              UNION ALL
@@ -166,15 +190,16 @@ async function salesOf(q: Queryable, months: Month[], first: IsoDate, last: IsoD
              SELECT o.producer_id, r.returned_on, o.origin, o.market, o.sold_on, -r.quantity, -r.value
                FROM record_return r JOIN sale o ON o.id = r.sale_id AND ${activeSql('o')}
               WHERE r.producer_id = ANY($1::bigint[]) AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}) s
-         ON s.producer_id = k.producer_id
+         ON s.producer_id = k.producer_id AND s.sold_on BETWEEN k.first AND k.last
       GROUP BY 1, 2, 3, 4, 5`,
-    [months.map((m) => m.producerId), first, last, months.map((m) => `{${m.segments!.map((s) => s.from).join(',')}}`)],
+    [computing.map((m) => m.producerId), first, last, computing.map((m) => `{${m.segments!.map((s) => s.from).join(',')}}`),
+      computing.map((m) => m.first), computing.map((m) => m.last), computing.map((m) => m.n)],
   );
 }
 
 /** The law's computation of one producer's month from its facts, and the fingerprint of those facts. */
-function computation(law: LawBook, m: Month, year: number, month: number, asKnownOn: IsoDate, share: { starts: IsoDate[]; values: Array<string | null> }): Computation {
-  const { regime, segments, sales, imports, earlier } = m as Required<Month>;
+function computation(law: LawBook, m: Month, asKnownOn: IsoDate, share: { starts: IsoDate[]; values: Array<string | null> }): Computation {
+  const { year, month, regime, segments, sales, imports, earlier } = m as Required<Month>;
   const { feedstock, thirdParty } = m.read!;
   const result = computeTaxPeriod(law, { year, month, asKnownOn, regime, segments, feedstock, thirdParty, sales, imports, earlier });
   const key = (o: object) => JSON.stringify(o);

@@ -1,4 +1,4 @@
-import { DataSource, EntityManager, In } from 'typeorm';
+import { Between, DataSource, EntityManager, In } from 'typeorm';
 import { Producer, TaxPeriod } from '../domain';
 import { TaxPeriodEvent } from '../domain/tax-period.entity';
 import { IsoDate, today } from '../law/dates';
@@ -11,7 +11,7 @@ import { Actor } from './actor';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { translate } from '../i18n';
 import { lockPeriodExclusively } from './period-lock';
-import { Computation, computeMonths, MonthOutcome } from './tax-period-month';
+import { Computation, computeMonths, computeProducerMonths, MonthOutcome, ProducerMonth } from './tax-period-month';
 import { isId } from './record-batch';
 import { assertCanWriteFor, assertVisible, canSee } from './scope';
 import { checkMonth } from './validation';
@@ -31,6 +31,7 @@ export type TaxPeriodView = TaxPeriodFigures & {
 };
 
 interface ComputedMonths { law: LawBook | null; rows: TaxPeriod[]; outcomes: MonthOutcome[] }
+const monthKey = (producerId: string, year: number, month: number) => `${producerId}|${year}|${month}`;
 
 /** The producer is already within the caller's scope. */
 export interface MonthAsked {
@@ -71,26 +72,34 @@ export class TaxPeriodService {
 
   /** `computed`: its month, when already under way. */
   async ofProducer(producer: Producer, year: number, month: number, asKnownOn: IsoDate, computed = this.monthsOf([producer.id], year, month, asKnownOn)): Promise<TaxPeriodView> {
-    const [shown] = this.shown([producer], await computed, asKnownOn);
+    const [shown] = this.shown([{ producer, year, month }], await computed, asKnownOn);
     if (shown instanceof Error) throw shown;
     return shown;
   }
 
-  /** A bad date fails every producer; a month the law refuses, its producer. */
+  /**
+   * Any producers' months, those known on the same day in the statements of one month (a page's
+   * months). A bad date fails its own months; a month the law refuses, itself; a failed statement,
+   * the months known on its day.
+   */
   async ofPage(asked: readonly MonthAsked[]): Promise<Array<TaxPeriodView | Error>> {
-    const groups = new Map<string, number[]>();
-    asked.forEach((a, i) => {
-      const key = `${a.year}|${a.month}|${a.asKnownOn}`;
-      const indexes = groups.get(key);
-      if (indexes) indexes.push(i);
-      else groups.set(key, [i]);
-    });
     const shown: Array<TaxPeriodView | Error> = new Array(asked.length);
-    await Promise.all([...groups.values()].map(async (indexes) => {
-      const { year, month, asKnownOn } = asked[indexes[0]];
+    const groups = new Map<IsoDate, number[]>();
+    asked.forEach((a, i) => {
       try {
-        const producers = indexes.map((i) => asked[i].producer);
-        const views = this.shown(producers, await this.monthsOf(producers.map((p) => p.id), year, month, asKnownOn), asKnownOn);
+        checkMonth(a.year, a.month);
+      } catch (error) {
+        shown[i] = error as Error;
+        return;
+      }
+      const indexes = groups.get(a.asKnownOn);
+      if (indexes) indexes.push(i);
+      else groups.set(a.asKnownOn, [i]);
+    });
+    await Promise.all([...groups.entries()].map(async ([asKnownOn, indexes]) => {
+      try {
+        const months = indexes.map((i) => asked[i]);
+        const views = this.shown(months, await this.computed(months.map((m) => ({ producerId: m.producer.id, year: m.year, month: m.month })), asKnownOn), asKnownOn);
         indexes.forEach((i, n) => { shown[i] = views[n]; });
       } catch (error) {
         indexes.forEach((i) => { shown[i] = error as Error; });
@@ -99,23 +108,30 @@ export class TaxPeriodService {
     return shown;
   }
 
-  /** The months of `ids` and their stored rows; the law book is read beside them (computeMonths). */
+  /** The months of `ids` and their stored rows; the law book is read beside them (computeMonths). A bad date rejects. */
   private async monthsOf(ids: readonly string[], year: number, month: number, asKnownOn: IsoDate): Promise<ComputedMonths> {
     checkMonth(year, month);
-    if (ids.length === 0) return { law: null, rows: [], outcomes: [] };
-    const law = this.lawBook();
-    const [rows, outcomes] = await readsOn(this.reader,
-      () => this.reader.getRepository(TaxPeriod).findBy({ producerId: In([...new Set(ids)]), year, month }),
-      () => computeMonths(this.reader, law, ids, year, month, asKnownOn),
-    );
-    return { law: await law, rows, outcomes };
+    return this.computed(ids.map((producerId) => ({ producerId, year, month })), asKnownOn);
   }
 
-  private shown(producers: readonly Producer[], { law, rows, outcomes }: ComputedMonths, asKnownOn: IsoDate): Array<TaxPeriodView | Error> {
-    const stored = new Map(rows.map((r) => [r.producerId, r]));
-    return producers.map((producer, i) => {
+  /** Months already checked, and their stored rows (those of the years they span, kept by month). */
+  private async computed(months: readonly ProducerMonth[], asKnownOn: IsoDate): Promise<ComputedMonths> {
+    if (months.length === 0) return { law: null, rows: [], outcomes: [] };
+    const law = this.lawBook();
+    const years = months.map((m) => m.year);
+    const asked = new Set(months.map((m) => monthKey(m.producerId, m.year, m.month)));
+    const [rows, outcomes] = await readsOn(this.reader,
+      () => this.reader.getRepository(TaxPeriod).findBy({ producerId: In([...new Set(months.map((m) => m.producerId))]), year: Between(Math.min(...years), Math.max(...years)) }),
+      () => computeProducerMonths(this.reader, law, months, asKnownOn),
+    );
+    return { law: await law, rows: rows.filter((r) => asked.has(monthKey(r.producerId, r.year, r.month))), outcomes };
+  }
+
+  private shown(months: ReadonlyArray<{ producer: Producer; year: number; month: number }>, { law, rows, outcomes }: ComputedMonths, asKnownOn: IsoDate): Array<TaxPeriodView | Error> {
+    const stored = new Map(rows.map((r) => [monthKey(r.producerId, r.year, r.month), r]));
+    return months.map(({ producer, year, month }, i) => {
       try {
-        return shownMonth(law!, producer, stored.get(producer.id) ?? null, outcomes[i], asKnownOn);
+        return shownMonth(law!, producer, stored.get(monthKey(producer.id, year, month)) ?? null, outcomes[i], asKnownOn);
       } catch (error) {
         return error as Error;
       }

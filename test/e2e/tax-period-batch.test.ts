@@ -142,3 +142,38 @@ test('a PRODUCER\'s page holds its own month only, the same as its taxPeriod; an
   const refused = await api.gql(ONE, { p: other.id, y: 2026, m: 3 }, as);
   expect(refused.errors?.[0].extensions?.code).toBe('NOT_FOUND');
 });
+
+// A page asking several months of each producer (the dashboard's year): the months of every producer
+// in the statements of one month, each exactly the month asked alone; May 2012 refused for the special
+// regime only (no coefficient rule in force before 2012-06-28), a month 13 refused at its own field.
+const MONTHS = { jan: [2026, 1], mar: [2026, 3], may2012: [2012, 5], bad: [2026, 13] } as const;
+const MONTHS_PAGE = `query { producers(first: 20) { edges { node { id
+  ${Object.entries(MONTHS).map(([alias, [y, m]]) => `${alias}: taxPeriod(year: ${y}, month: ${m}) { ...TP }`).join(' ')} } } } } ${TP}`;
+
+test('20 producers × 4 months in a page: the statements of one month, each month the month alone, a refused month only itself', async () => {
+  await api.gql(MONTHS_PAGE);
+  api.statements.reset();
+  const page = await api.gql(MONTHS_PAGE);
+  expect(api.statements.count).toBeLessThanOrEqual(8);
+  const nodes = page.data!.producers.edges.map((e: any) => e.node);
+  expect(nodes).toHaveLength(20);
+  let refused = 0;
+  for (const [i, node] of nodes.entries()) {
+    for (const [alias, [y, m]] of Object.entries(MONTHS)) {
+      const alone = await one(node.id, y, m);
+      if (!alone.errors) {
+        expect([node.id, alias, node[alias]]).toEqual([node.id, alias, alone.data!.taxPeriod]);
+        continue;
+      }
+      refused++;
+      expect(node[alias]).toBeNull();
+      const error = page.errors!.find((e) => e.path?.join('.') === `producers.edges.${i}.node.${alias}`);
+      expect({ message: error?.message, code: error?.extensions?.code }).toEqual({ message: alone.errors[0].message, code: alone.errors[0].extensions?.code });
+    }
+  }
+  // Month 13 for all 20; May 2012 for some only.
+  expect(page.errors!.filter((e) => e.path?.[4] === 'bad').map((e) => e.extensions?.code)).toEqual(Array(20).fill('BAD_USER_INPUT'));
+  expect(refused).toBeGreaterThan(20);
+  expect(refused).toBeLessThan(40);
+  expect(page.errors).toHaveLength(refused);
+});
