@@ -81,6 +81,10 @@ const dec = (v: string | null) => (v === null ? null : new Decimal(v));
 type KeptCredits = MonthCredits & { purchases: PurchaseCredit[]; cbs?: CbsCredit[]; method: ApportionmentMethod | null };
 const toYm = (d: IsoDate) => ({ year: yearOf(d), month: monthOf(d) });
 const monthKey = (m: { year: number; month: number }) => `${m.year}-${m.month}`;
+type YearMonth = { year: number; month: number };
+const monthIndex = (m: YearMonth) => m.year * 12 + m.month - 1;
+/** The non-cumulative Cofins began in 02/2004 (Lei 10.833/2003): the credits are folded from then. */
+const CREDITS_FROM: YearMonth = { year: 2004, month: 2 };
 
 /**
  * Credits are folded month by month from the producer's first record (at the earliest 02/2004), so
@@ -90,6 +94,15 @@ const monthKey = (m: { year: number; month: number }) => `${m.year}-${m.month}`;
 function withinHorizon(year: number, month: number, field: string): void {
   const last = yearOf(today()) + 1;
   if (year > last) throw new BadInputError(field, message('credits.horizon', { field, asked: `${year}-${String(month).padStart(2, '0')}`, last }));
+}
+
+/** A month whose credits can be folded: a calendar month from 02/2004 to December of next year. */
+function checkCreditMonth(year: number, month: number, field: string): void {
+  checkMonth(year, month);
+  withinHorizon(year, month, field);
+  if (monthIndex({ year, month }) < monthIndex(CREDITS_FROM)) {
+    throw new BadInputError(field, message('credits.start', { field, asked: `${year}-${String(month).padStart(2, '0')}` }));
+  }
 }
 
 /** How many credit folds a process computes at once (docs/SCALING.md, "Heavy computations per process"). */
@@ -130,8 +143,7 @@ export class CreditService {
   }
 
   private async fold(producer: Producer, year: number, month: number, asKnownOn: IsoDate, extra: ClaimFacts[]): Promise<MonthCreditsView> {
-    checkMonth(year, month);
-    withinHorizon(year, month, 'month');
+    checkCreditMonth(year, month, 'month');
     const law = await this.lawBook();
     const first = await this.firstMonth(producer.id, year, month);
     const [recorded, elections, incidences] = await readsOn(this.reader, () => this.claims(producer.id), () => this.elections(producer.id), () => this.incidences(producer.id));
@@ -261,7 +273,7 @@ export class CreditService {
     await requireVisibleProducer(this.ds, actor, producerId);
     const producer = await this.ds.getRepository(Producer).findOneByOrFail({ id: producerId });
     const { year, month } = toYm(requireDate(on, 'on'));
-    withinHorizon(year, month, 'on');
+    checkCreditMonth(year, month, 'on');
     return (await this.ofMonth(producer, year, month, asKnownOn)).balances;
   }
 
@@ -273,7 +285,7 @@ export class CreditService {
     if (!Object.values(ClaimKind).includes(input.kind)) throw new BadInputError('input.kind', `Unknown claim kind ${String(input.kind)}`);
     if (!/^[123]0[1-9]$/.test(input.codCred ?? '')) throw new BadInputError('input.codCred', 'codCred is a COD_CRED of table 4.3.6 (three digits, e.g. 301)');
     checkMonth(input.originYear, input.originMonth);
-    withinHorizon(yearOf(filedOn), monthOf(filedOn), 'input.filedOn');
+    checkCreditMonth(yearOf(filedOn), monthOf(filedOn), 'input.filedOn');
     // Read before the producer's claims are held: holding them, a claim takes no other connection of
     // the pool, which the claims waiting behind it may hold every one of.
     const law = await this.lawBook();

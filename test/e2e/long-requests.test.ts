@@ -44,6 +44,17 @@ test(`balances on a day of December ${NEXT} are folded; in January ${NEXT + 1} t
   expect(pt.errors?.[0].message).toBe(`Créditos e saldos são apurados mês a mês até dezembro de ${NEXT} no máximo (o ano seguinte ao atual); on pede 9999-12`);
 });
 
+// The non-cumulative Cofins began in February 2004 (Lei 10.833/2003): the fold starts there at the earliest, and a
+// month before it has no fold (it was an internal error).
+test('balances of a month before February 2004 are refused on `on`; February 2004 is folded', async () => {
+  const BALANCES = `query($p: ID!, $on: Date!) { creditBalances(producerId: $p, on: $on) { tax } }`;
+  const res = await api.gql(BALANCES, { p: producer, on: '2004-01-31' });
+  expect(res.errors?.map((e) => [e.path?.join('.'), e.extensions?.code, e.extensions?.field, e.message])).toEqual([
+    ['creditBalances', 'BAD_USER_INPUT', 'on', 'Credits and balances are folded from February 2004, when the non-cumulative Cofins began (Lei 10.833/2003); on asks for 2004-01'],
+  ]);
+  expect((await api.ok(BALANCES, { p: producer, on: '2004-02-01' })).creditBalances).toEqual([]);
+});
+
 test('the credits of a tax month past the horizon are refused, on `month`', async () => {
   const res = await api.gql(`query($p: ID!) { taxPeriod(producerId: $p, year: 9999, month: 12) { year month credits { awaiting } } }`, { p: producer });
   expect(res.errors?.map((e) => [e.path?.join('.'), e.extensions?.code, e.extensions?.field])).toEqual([['taxPeriod.credits', 'BAD_USER_INPUT', 'month']]);
