@@ -548,6 +548,22 @@ async function main() {
         ...dashboardCase, statements: dashboardStatements, statementTexts: dashboardStatementTexts, producers: dashboard.producers.edges.length,
         target: 'statements <= 8 and ratio <= 2', pass: dashboardStatements <= 8 && dashboardCase.ratio <= 2,
       };
+      // The year's credits of the same page: each producer's twelve months of net, one fold per producer
+      // (src/services/credit.service.ts), its months read in ranged statements; timed once warm, the big producer's
+      // fold being the year's every purchase.
+      const months = Array.from({ length: 12 }, (_, i) => i + 1);
+      const creditsQuery = `{ producers(first: 20) { edges { node { id ${months.map((m) => `m${m}: taxPeriod(year: ${data.taxYear}, month: ${m}) { net { pisDue cofinsDue } }`).join(' ')} } } } }`;
+      await gql(creditsQuery);
+      await settle(counter);
+      counter.reset();
+      const creditsStarted = performance.now();
+      const credits = await gql(creditsQuery);
+      const creditsMs = performance.now() - creditsStarted;
+      results.dashboardCredits = {
+        ms: creditsMs, statements: counter.count, producers: credits.producers.edges.length, months: months.length,
+        answered: credits.producers.edges.every((e: { node: Record<string, { net: unknown } | null> }) => months.every((m) => e.node[`m${m}`]?.net)),
+        target: 'statements <= 30', pass: counter.count <= 30,
+      };
     }
     await app.stop();
 
@@ -599,6 +615,8 @@ function printTable(r: Record<string, any>) {
   if (t) lines.push(`| { __typename }: ${t.statements} SQL statements | ${t.api.requestsPerSecond.toFixed(1)} req/s, p50 ${t.api.p50ms} ms, p99 ${t.api.p99ms} ms | ${t.minimal.requestsPerSecond.toFixed(1)} req/s (node:http, same bytes) | ${t.ratio.toFixed(2)}× | ${t.target} | ${verdict(t.pass)} |`);
   const d = r.dashboard;
   if (d) lines.push(`| dashboard: 20 producers' taxPeriod, ${d.statements} SQL statements | ${ms(d.api.median)} (${ms(d.api.min)}–${ms(d.api.max)}) | one producer's ${ms(d.sql.median)} (${ms(d.sql.min)}–${ms(d.sql.max)}) | ${d.ratio.toFixed(2)}× | ${d.target} | ${verdict(d.pass)} |`);
+  const dc = r.dashboardCredits;
+  if (dc) lines.push(`| dashboard's credits: 20 producers × 12 months of net, ${dc.statements} SQL statements | ${ms(dc.ms)} | | | ${dc.target} | ${verdict(dc.pass)} |`);
   const c = r.compression;
   if (c) {
     const kb = (b: { bytes: number; encoding: string }) => `${(b.bytes / 1024).toFixed(1)} KB ${b.encoding}`;

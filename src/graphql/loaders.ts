@@ -10,6 +10,7 @@ import { SupplierAsked, SupplierOnDay } from '../services/facts/facts.service';
 import { ConformityView } from '../services/seal-compliance/contract-conformity.service';
 import { PurchaseSeloView } from '../services/seal-compliance/purchase-selo.service';
 import { MonthAsked, TaxPeriodView } from '../services/tax-period.service';
+import { CreditMonthAsked, MonthCreditsView } from '../services/credit.service';
 import { CountedPage, CountedPageAsked, SealComplianceReport, YearAskedOf } from '../services/seal-compliance/compliance.service';
 import { Connection } from '../services/pagination';
 import { groupBy } from '../services/group-by';
@@ -29,6 +30,7 @@ export function groupByKey<K, V>(keys: readonly K[], rows: V[], keyOf: (row: V) 
 
 /** Per request: one statement per relation and level, whatever the number of rows. */
 export function createLoaders(services: Services, actor: Actor) {
+  const credits = services.credits.requestFolds();
   return {
     lawBook: new DataLoader<'current', LawBook>(async (keys) => {
       const book = await services.law.lawBook();
@@ -82,6 +84,12 @@ export function createLoaders(services: Services, actor: Actor) {
     /** A page's months in the statements of one. */
     taxPeriod: new DataLoader<MonthAsked, TaxPeriodView, string>(
       (asked) => services.taxPeriods.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.month}|${k.asKnownOn}` }),
+    /**
+     * The credits of every month asked: one fold per producer and asKnownOn, up to the latest month
+     * asked of it, all in the statements of one; a month asked again (an alias, a nested field) is served from it.
+     */
+    creditMonth: new DataLoader<CreditMonthAsked, MonthCreditsView, string>(
+      (asked) => credits.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.month}|${k.asKnownOn}` }),
     /** A page's years in the statements of one. */
     sealCompliance: new DataLoader<YearAskedOf, SealComplianceReport, string>(
       (asked) => services.sealCompliance.ofPage(asked), { cacheKeyFn: (k) => `${k.producer.id}|${k.year}|${k.asKnownOn}` }),

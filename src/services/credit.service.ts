@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Producer } from '../domain';
 import {
   ApportionmentMethod, Balance, CBS_FROM, CbsCredit, cbsCredit, ClaimFacts, ClaimIssue, ClaimKind, Contribution, CreditKind, CreditPart, CreditProduct, CreditSupplier, EfdAcquisition, foldNet,
-  monthCbsCredits, monthCredits, MonthCredits,
+  FoldState, monthCbsCredits, monthCredits, MonthCredits, NetMonthInput,
   CreditReversal, GROUP_ORDER, mergeReversals, MonthNet, monthsBetween, originReversals, productOfFeedstock, PurchaseCredit, purchaseCredit, RevenueGroup, RevenuePart, supplierOfKind,
 } from '../law/credits';
 import { firstDayOfMonth, IsoDate, lastDayOfMonth, monthOf, today, yearOf } from '../law/dates';
@@ -16,7 +16,8 @@ import { requireDate, requirePositiveDecimal, requireWritableProducers } from '.
 import { requireVisibleProducer } from './seal.service';
 import { TaxPeriodService, TaxPeriodView } from './tax-period.service';
 import { activeSql } from './record-state';
-import { mutate, readsOn } from './transaction';
+import { mutate, untilAnswered } from './transaction';
+import { groupBy } from './group-by';
 import { Turns } from './turns';
 import { checkMonth } from './validation';
 import { stopIfAnswered } from '../request-context';
@@ -88,7 +89,7 @@ const CREDITS_FROM: YearMonth = { year: 2004, month: 2 };
 
 /**
  * Credits are folded month by month from the producer's first record (at the earliest 02/2004), so
- * a far month costs a fold per month between: asked no later than December of next year (today in
+ * a far month costs every month between: asked no later than December of next year (today in
  * Brazil), where a planned month can still fall.
  */
 function withinHorizon(year: number, month: number, field: string): void {
@@ -108,9 +109,79 @@ function checkCreditMonth(year: number, month: number, field: string): void {
 /** How many credit folds a process computes at once (docs/SCALING.md, "Heavy computations per process"). */
 export const FOLDS_AT_ONCE = 2;
 
+/** A producer's month asked as known on a day (the loaders' key). */
+export interface CreditMonthAsked {
+  producer: Producer;
+  year: number;
+  month: number;
+  asKnownOn: IsoDate;
+}
+
+/** The months asked of one producer as known on one day; `extra`: claims not yet recorded, folded as if they were (recordClaim's check). */
+interface FoldAsked {
+  producer: Producer;
+  asKnownOn: IsoDate;
+  months: readonly YearMonth[];
+  extra?: ClaimFacts[];
+}
+
+/** A producer's facts read for its folds as known on a day, and the months they answer without reading again. */
+interface FoldRead {
+  /** The months it was read for. */
+  asked: readonly YearMonth[];
+  /** The month its fold starts: its first record's, at the earliest 02/2004; null when it has none. */
+  first: YearMonth | null;
+  /** From `first` to the latest month asked from the first record on, each folded from `first`. */
+  through: YearMonth[];
+  /** The months asked before the first record, each folded alone. */
+  alone: YearMonth[];
+  facts: FoldFacts;
+}
+
+/** What a fold reads once per producer. */
+interface ProducerFacts {
+  /** Its first purchase's or sale's day, whatever their state; null when it has none. */
+  first: IsoDate | null;
+  /** In the order filed. */
+  claims: ClaimFacts[];
+  elections: Map<number, ApportionmentMethod>;
+  incidences: Map<number, IncidenceRegime>;
+  /** What its closed months kept, by month. */
+  closed: Map<string, KeptCredits>;
+}
+
+interface SaleDay { on: IsoDate; market: Market; revenue: Decimal }
+
+/** One producer's fold as known on a day, from the ranged reads: each month's facts by month. */
+interface FoldFacts extends ProducerFacts {
+  law: LawBook;
+  asKnownOn: IsoDate;
+  taxPeriod: (m: YearMonth) => TaxPeriodView | Error;
+  purchases: (m: YearMonth) => PurchaseRow[];
+  sales: (m: YearMonth) => SaleDay[];
+}
+
+/**
+ * The months a fold computes for the months asked of a producer. The law's fold of a month starts at
+ * the producer's first record, or at the month itself when it comes before it (at the earliest
+ * 02/2004): the months asked from the first record on are served by one fold from it to the latest of
+ * them; each one before it (no record yet) by a fold of itself alone.
+ */
+function foldPlan(asked: readonly YearMonth[], firstRecord: IsoDate | null): { first: YearMonth | null; through: YearMonth[]; alone: YearMonth[] } {
+  const recorded = firstRecord === null ? null : toYm(firstRecord);
+  const from = recorded && (monthIndex(recorded) < monthIndex(CREDITS_FROM) ? CREDITS_FROM : recorded);
+  const fromFirst = recorded ? asked.filter((m) => monthIndex(m) >= monthIndex(recorded)) : [];
+  const last = fromFirst.reduce<YearMonth | null>((l, m) => (l === null || monthIndex(m) > monthIndex(l) ? m : l), null);
+  return {
+    first: from,
+    through: last ? monthsBetween(from!, last) : [],
+    alone: recorded ? asked.filter((m) => monthIndex(m) < monthIndex(recorded)) : [...asked],
+  };
+}
+
 /** Lei 10.637/2002 and Lei 10.833/2003, art. 3º: balances folded month by month; from 2027 against the CBS. */
 export class CreditService {
-  /** Where the month's facts are read: the pool, or a close's own transaction (`within`). */
+  /** Where the month's facts are read: a fold's own snapshot, or a close's or a claim's transaction (`within`). */
   private reader: DataSource | EntityManager;
   /** Folds computed at once in this process, as Selo years (two cores). */
   private readonly turns = new Turns(FOLDS_AT_ONCE);
@@ -131,89 +202,76 @@ export class CreditService {
     return bound;
   }
 
-  /**
-   * The producer is already within the caller's scope; `extra`: a claim not yet recorded, folded as if
-   * it were (recordClaim's check). A fold reads every month from the first record on (seconds for
-   * thirty aliases), so it takes a turn as Selo years do (docs/SCALING.md); a close's or a claim's
-   * fold (`within`) runs in the transaction it holds and takes none.
-   */
-  ofMonth(producer: Producer, year: number, month: number, asKnownOn: IsoDate, extra: ClaimFacts[] = []): Promise<MonthCreditsView> {
-    if (this.reader !== this.ds) return this.fold(producer, year, month, asKnownOn, extra);
-    return this.turns.run(() => this.fold(producer, year, month, asKnownOn, extra));
+  /** The producer is already within the caller's scope; `extra`: a claim not yet recorded, folded as if it were (recordClaim's check). */
+  async ofMonth(producer: Producer, year: number, month: number, asKnownOn: IsoDate, extra: ClaimFacts[] = []): Promise<MonthCreditsView> {
+    checkCreditMonth(year, month, 'month');
+    const [read] = await this.read([{ producer, asKnownOn, months: [{ year, month }], extra }]);
+    return answer(read, [{ year, month }]).get(monthKey({ year, month }))!;
   }
 
-  private async fold(producer: Producer, year: number, month: number, asKnownOn: IsoDate, extra: ClaimFacts[]): Promise<MonthCreditsView> {
-    checkCreditMonth(year, month, 'month');
+  /** A request's folds (its loaders), each producer's as known on a day read once up to the latest month asked. */
+  requestFolds(): CreditFolds {
+    return new CreditFolds((asked) => this.read(asked));
+  }
+
+  /**
+   * What the folds of the months asked read, every producer's facts for the whole range in a fixed
+   * number of statements. A read takes a turn, as Selo years do (docs/SCALING.md), and reads in a
+   * snapshot of its own whose every statement stops at its request's timeout; a close's or a claim's
+   * (`within`) reads in the transaction it holds and takes none.
+   */
+  private read(asked: readonly FoldAsked[]): Promise<FoldRead[]> {
+    if (this.reader !== this.ds) return this.readFacts(asked, async () => stopIfAnswered());
+    return this.turns.run(async () => {
+      const law = await this.lawBook();
+      return this.ds.transaction('REPEATABLE READ', (em) => this.within(em, law).readFacts(asked, () => untilAnswered(em)));
+    });
+  }
+
+  /** `step`: before each statement (untilAnswered in a snapshot of the read's own). */
+  private async readFacts(asked: readonly FoldAsked[], step: () => Promise<void>): Promise<FoldRead[]> {
     const law = await this.lawBook();
-    const first = await this.firstMonth(producer.id, year, month);
-    const [recorded, elections, incidences] = await readsOn(this.reader, () => this.claims(producer.id), () => this.elections(producer.id), () => this.incidences(producer.id));
-    // In the order filed (a stable sort: the recorded ones of a day keep their order, a new one comes after them).
-    const claims = [...recorded, ...extra].sort((a, b) => (a.filedOn < b.filedOn ? -1 : a.filedOn > b.filedOn ? 1 : 0));
-    const months = monthsBetween(first, { year, month });
-    const inputs = [];
-    const warnings: string[] = [];
-    let last: { credits: MonthCredits; purchases: PurchaseCredit[]; cbs: CbsCredit[]; method: ApportionmentMethod | null; incidence: IncidenceRegime | null } | null = null;
-    const closed = await this.closedSnapshots(producer.id);
-    // Each month's credit parts, where a later return of its purchases finds the balance to reverse.
-    const partsOf = new Map<string, CreditPart[]>();
-    for (const m of months) {
-      // Months are many when the first record is old: a request already answered stops here.
-      stopIfAnswered();
-      const [view, { purchases, cbs: cbsOfMonth }, sales] = await readsOn(this.reader,
-        () => this.taxPeriods.ofProducer(producer, m.year, m.month, asKnownOn).catch((error: Error) => error),
-        () => this.purchaseCredits(producer.id, m.year, m.month, law, asKnownOn),
-        () => this.salesByDay(producer.id, m.year, m.month),
-      );
-      // Interpretation (docs/LAW.md): a month whose debit cannot be computed deducts nothing; its credits are carried whole.
-      if (view instanceof Error) warnings.push(`${m.year}-${String(m.month).padStart(2, '0')}: ${view.message}`);
-      const kept = closed.get(monthKey(m));
-      const method = kept ? kept.method : elections.get(m.year) ?? null;
-      // A closed month keeps the credits it closed with; an open one is computed as known on asKnownOn.
-      // The cumulative regime has no credits and deducts none (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10; docs/LAW.md).
-      const cumulative = incidences.get(m.year) === IncidenceRegime.CUMULATIVE;
-      // A return of an earlier month's purchase reverses the parts that purchase gave there (docs/LAW.md, "Returns");
-      // one whose purchase has no part there (no credit then, or a month closed before its parts were kept) nets here.
-      const own: PurchaseCredit[] = [];
-      const reversals: CreditReversal[] = [];
-      for (const p of cumulative ? [] : purchases) {
-        const bought = p.purchasedOn ? toYm(p.purchasedOn) : null;
-        const origin = bought && monthKey(bought) !== monthKey(m) ? bought : null;
-        const reversed = origin && originReversals(p, { ...origin, parts: partsOf.get(monthKey(origin)) ?? [] });
-        if (reversed) reversals.push(...reversed);
-        else own.push(p);
-      }
-      const credits: MonthCredits = kept ?? {
-        ...monthCredits({ purchases: own, revenue: cumulative || view instanceof Error ? [] : revenueParts(view, sales), method, law, asKnownOn }),
-        reversals: mergeReversals(reversals),
+    const ids = [...new Set(asked.map((a) => a.producer.id))];
+    await step();
+    const facts = await this.producerFacts(ids);
+    const plans = asked.map((a) => foldPlan(a.months, facts.get(a.producer.id)!.first));
+    const months = asked.flatMap((a, n) => [...plans[n].through, ...plans[n].alone].map((m) => ({ producer: a.producer, year: m.year, month: m.month, asKnownOn: a.asKnownOn })));
+    const indexes = months.map(monthIndex);
+    const from = months[indexes.indexOf(Math.min(...indexes))];
+    const to = months[indexes.indexOf(Math.max(...indexes))];
+    const range = [firstDayOfMonth(from.year, from.month), lastDayOfMonth(to.year, to.month)] as const;
+    await step();
+    const purchases = await this.purchaseRows(ids, ...range);
+    await step();
+    const sales = await this.salesByDay(ids, ...range);
+    await step();
+    // Interpretation (docs/LAW.md): a month whose debit cannot be computed deducts nothing; its credits are carried whole.
+    const views = await this.taxPeriods.ofMonths(months);
+    const viewOf = new Map(months.map((m, i) => [`${m.producer.id}|${m.asKnownOn}|${monthKey(m)}`, views[i]]));
+    return asked.map((a, n) => {
+      const of = (m: YearMonth) => `${a.producer.id}|${monthKey(m)}`;
+      const f: FoldFacts = {
+        ...facts.get(a.producer.id)!, law, asKnownOn: a.asKnownOn,
+        // In the order filed (a stable sort: the recorded ones of a day keep their order, a new one comes after them).
+        claims: [...facts.get(a.producer.id)!.claims, ...(a.extra ?? [])].sort((x, y) => (x.filedOn < y.filedOn ? -1 : x.filedOn > y.filedOn ? 1 : 0)),
+        taxPeriod: (m) => viewOf.get(`${a.producer.id}|${a.asKnownOn}|${monthKey(m)}`)!,
+        purchases: (m) => purchases.get(of(m)) ?? [],
+        sales: (m) => sales.get(of(m)) ?? [],
       };
-      partsOf.set(monthKey(m), credits.parts ?? []);
-      const extinct = firstDayOfMonth(m.year, m.month) >= CBS_FROM;
-      const cbs = view instanceof Error ? undefined : view.fuelTaxes?.find((t) => t.tax === FuelTax.CBS);
-      const cbsCredits = kept ? kept.cbs ?? [] : cbsOfMonth;
-      inputs.push({
-        year: m.year, month: m.month,
-        pisDebit: view instanceof Error || extinct ? null : view.pisDue, cofinsDebit: view instanceof Error || extinct ? null : view.cofinsDue,
-        lines: credits.lines, reversals: credits.reversals ?? [], cbsLevied: extinct, cbsDue: cbs && cbs.status === FuelTaxStatus.COMPUTED ? cbs.due : null,
-        cbsCredits: monthCbsCredits(cbsCredits).total,
-        claims: claims.filter((c) => toYm(c.filedOn).year === m.year && toYm(c.filedOn).month === m.month), deducts: !cumulative,
-      });
-      last = { credits, purchases: kept ? kept.purchases : cumulative ? [] : purchases, cbs: cbsCredits, method, incidence: incidences.get(m.year) ?? null };
-    }
-    const { nets, balances, claims: applied, issues } = foldNet(inputs);
-    // A claim the balances no longer support (a record written after it) is said on its month and after, never an error.
-    for (const i of issues) warnings.push(claimWarning(i));
-    const { credits, cbs } = last!;
-    return {
-      year, month, ...credits, awaiting: [...new Set([...credits.awaiting, ...monthCbsCredits(cbs).awaiting])], method: last!.method, incidence: last!.incidence, purchases: last!.purchases, cbs,
-      reversals: credits.reversals ?? [], net: nets[nets.length - 1], balances, warnings, claims: applied, claimIssues: issues,
-    };
+      return { asked: a.months, ...plans[n], facts: f };
+    });
   }
 
   async efdCredits(producer: Producer, year: number, month: number, asKnownOn: IsoDate) {
-    const now = await this.ofMonth(producer, year, month, asKnownOn);
-    const [py, pm] = month === 1 ? [year - 1, 12] : [year, month - 1];
-    const first = await this.firstMonth(producer.id, year, month);
-    const before = first.year < year || (first.year === year && first.month < month) ? (await this.ofMonth(producer, py, pm, asKnownOn)).balances : [];
+    checkCreditMonth(year, month, 'month');
+    const asked = { year, month };
+    const previous = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
+    // The month and the one before it (the balances carried in, when the fold starts before the month): one read.
+    const months = monthIndex(previous) >= monthIndex(CREDITS_FROM) ? [previous, asked] : [asked];
+    const [read] = await this.read([{ producer, asKnownOn, months }]);
+    const folded = answer(read, months);
+    const now = folded.get(monthKey(asked))!;
+    const before = read.first && monthIndex(read.first) < monthIndex(asked) ? folded.get(monthKey(previous))!.balances : [];
     const end = lastDayOfMonth(year, month);
     const revenue = Object.fromEntries(GROUP_ORDER.map((g) => [g, now.presumed.filter((p) => p.group === g).reduce((t, p) => t.plus(p.revenue), ZERO)])) as Record<RevenueGroup, Decimal>;
     // A month closed before its parts were kept: the same allocation again, from what it kept.
@@ -261,12 +319,6 @@ export class CreditService {
     const v = await this.within(em, law).ofMonth(producer, year, month, today());
     const kept = { lines: v.lines, parts: v.parts, reversals: v.reversals, purchases: v.purchases, cbs: v.cbs, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
     await em.query('UPDATE tax_period SET credits_snapshot = $4 WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month, JSON.stringify(kept)]);
-  }
-
-  private async closedSnapshots(producerId: string): Promise<Map<string, KeptCredits>> {
-    const rows: Array<{ year: number; month: number; credits_snapshot: Record<string, unknown> }> = await this.reader.query(
-      `SELECT year, month, credits_snapshot FROM tax_period WHERE producer_id = $1 AND status = 'CLOSED' AND credits_snapshot IS NOT NULL`, [producerId]);
-    return new Map(rows.map((r) => [monthKey(r), revive(r.credits_snapshot) as KeptCredits]));
   }
 
   async balancesOn(actor: Actor, producerId: string, on: IsoDate, asKnownOn: IsoDate): Promise<Balance[]> {
@@ -365,78 +417,80 @@ export class CreditService {
     });
   }
 
-  private async firstMonth(producerId: string, year: number, month: number): Promise<{ year: number; month: number }> {
-    const [row]: Array<{ first: string | null }> = await this.reader.query(
-      `SELECT to_char(least((SELECT min(purchased_on) FROM purchase WHERE producer_id = $1), (SELECT min(sold_on) FROM sale WHERE producer_id = $1), $2::date), 'YYYY-MM-DD') AS first`,
-      [producerId, firstDayOfMonth(year, month)],
+  /** What a fold reads once per producer, every producer's in one statement. */
+  private async producerFacts(ids: readonly string[]): Promise<Map<string, ProducerFacts>> {
+    const rows: Array<{
+      id: string; first: IsoDate | null; elections: Array<{ year: number; method: ApportionmentMethod }>; incidences: Array<{ year: number; regime: IncidenceRegime }>;
+      claims: Array<Omit<ClaimFacts, 'amount'> & { amount: string }>; closed: Array<{ year: number; month: number; credits: Record<string, unknown> }>;
+    }> = await this.reader.query(
+      `SELECT k.id::text AS id,
+              to_char(least((SELECT min(purchased_on) FROM purchase WHERE producer_id = k.id), (SELECT min(sold_on) FROM sale WHERE producer_id = k.id)), 'YYYY-MM-DD') AS first,
+              (SELECT coalesce(json_agg(json_build_object('id', c.id::text, 'tax', c.tax, 'originYear', c.origin_year, 'originMonth', c.origin_month, 'codCred', c.cod_cred,
+                        'kind', c.kind, 'filedOn', to_char(c.filed_on, 'YYYY-MM-DD'), 'amount', c.amount::text) ORDER BY c.filed_on, c.id), '[]'::json)
+                 FROM credit_claim c WHERE c.producer_id = k.id) AS claims,
+              (SELECT coalesce(json_agg(json_build_object('year', year, 'method', method)), '[]'::json) FROM credit_apportionment_election WHERE producer_id = k.id) AS elections,
+              (SELECT coalesce(json_agg(json_build_object('year', year, 'regime', regime)), '[]'::json) FROM incidence_election WHERE producer_id = k.id) AS incidences,
+              -- A closed month keeps the credits it closed with.
+              (SELECT coalesce(json_agg(json_build_object('year', year, 'month', month, 'credits', credits_snapshot)), '[]'::json)
+                 FROM tax_period WHERE producer_id = k.id AND status = 'CLOSED' AND credits_snapshot IS NOT NULL) AS closed
+         FROM unnest($1::bigint[]) AS k(id)`,
+      [ids],
     );
-    // The non-cumulative credits start with Cofins in 02/2004 (Lei 10.833/2003).
-    return toYm(row.first! < '2004-02-01' ? '2004-02-01' : row.first!);
+    return new Map(rows.map((r) => [r.id, {
+      first: r.first,
+      claims: r.claims.map((c) => ({ ...c, amount: new Decimal(c.amount) })),
+      elections: new Map(r.elections.map((e) => [e.year, e.method])),
+      incidences: new Map(r.incidences.map((e) => [e.year, e.regime])),
+      closed: new Map(r.closed.map((c) => [monthKey(c), revive(c.credits) as KeptCredits])),
+    }]));
   }
 
-  /** Each purchase's PIS/Cofins credit, and from 2027 its CBS credit, from one read. */
-  private async purchaseCredits(producerId: string, year: number, month: number, law: LawBook, asKnownOn: IsoDate): Promise<{ purchases: PurchaseCredit[]; cbs: CbsCredit[] }> {
+  /**
+   * The purchases whose credit falls in the range (`from`–`to`, whole months) and the returns of
+   * purchases in it, by producer and month (`producer|year-month`), each month's in the order of its days.
+   */
+  private async purchaseRows(ids: readonly string[], from: IsoDate, to: IsoDate): Promise<Map<string, PurchaseRow[]>> {
     // Interpretation (docs/LAW.md): the credit is the month's of acquisition (Lei 10.637/2002, art. 3º § 1º I), not of use.
-    const rows: PurchaseRow[] = await this.reader.query(
-      `SELECT o.id::text AS id, to_char(o.purchased_on, 'YYYY-MM-DD') AS credit_on, to_char(o.purchased_on, 'YYYY-MM-DD') AS purchased_on, o.feedstock, o.supplier_kind, o.cost::text AS cost, o.pis_cofins_cst, o.cofins_cst, o.credit_supplier,
+    const rows: Array<PurchaseRow & { producer_id: string }> = await this.reader.query(
+      `SELECT o.producer_id::text AS producer_id, o.id::text AS id, to_char(o.purchased_on, 'YYYY-MM-DD') AS credit_on, to_char(o.purchased_on, 'YYYY-MM-DD') AS purchased_on, o.feedstock,
+              o.supplier_kind, o.cost::text AS cost, o.pis_cofins_cst, o.cofins_cst, o.credit_supplier,
               o.credit_product, o.icms_value::text AS icms_value, o.import_pis_paid::text AS import_pis_paid, o.import_cofins_paid::text AS import_cofins_paid,
               o.cbs_value::text AS cbs_value, o.credit_revenue_group
-         FROM purchase o WHERE o.producer_id = $1 AND o.purchased_on BETWEEN $2::date AND $3::date AND o.supplier_kind <> 'OWN_PRODUCTION' AND ${activeSql('o')}
+         FROM purchase o WHERE o.producer_id = ANY($1::bigint[]) AND o.purchased_on BETWEEN $2::date AND $3::date AND o.supplier_kind <> 'OWN_PRODUCTION' AND ${activeSql('o')}
        UNION ALL
        -- An active return of an active purchase reverses its share of the credit on its day, under the rules of the
        -- purchase's own day (docs/LAW.md, "Returns"): a 2026 lot returned in 2027 reverses its PIS/Cofins credit, no CBS.
-       SELECT o.id::text, to_char(r.returned_on, 'YYYY-MM-DD'), to_char(o.purchased_on, 'YYYY-MM-DD'), o.feedstock, o.supplier_kind, (-r.value)::text, o.pis_cofins_cst, o.cofins_cst, o.credit_supplier, o.credit_product,
+       SELECT r.producer_id::text, o.id::text, to_char(r.returned_on, 'YYYY-MM-DD'), to_char(o.purchased_on, 'YYYY-MM-DD'), o.feedstock, o.supplier_kind, (-r.value)::text, o.pis_cofins_cst, o.cofins_cst,
+              o.credit_supplier, o.credit_product,
               (-o.icms_value * r.value / o.cost)::text, (-o.import_pis_paid * r.value / o.cost)::text, (-o.import_cofins_paid * r.value / o.cost)::text,
               (-o.cbs_value * r.value / o.cost)::text, o.credit_revenue_group
          FROM record_return r JOIN purchase o ON o.id = r.purchase_id AND ${activeSql('o')} AND o.cost > 0 AND o.supplier_kind <> 'OWN_PRODUCTION'
-        WHERE r.producer_id = $1 AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}
-        ORDER BY 2, 1`,
-      [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)],
+        WHERE r.producer_id = ANY($1::bigint[]) AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}
+        ORDER BY 1, 3, 2`,
+      [ids, from, to],
     );
-    const facts = rows.map((r) => ({ r, supplier: r.credit_supplier ?? supplierOfKind(r.supplier_kind), product: r.credit_product ?? productOfFeedstock(r.feedstock) }));
-    return {
-      purchases: facts.map(({ r, supplier, product }) => purchaseCredit({
-        purchaseId: r.id, purchasedOn: r.purchased_on, on: r.credit_on, supplier, product, cst: r.pis_cofins_cst, cofinsCst: r.cofins_cst, cost: dec(r.cost), icms: dec(r.icms_value),
-        importPisPaid: dec(r.import_pis_paid), importCofinsPaid: dec(r.import_cofins_paid), allocatedTo: r.credit_revenue_group,
-      }, law, asKnownOn)),
-      cbs: facts.filter(({ r }) => r.purchased_on >= CBS_FROM)
-        .map(({ r, supplier, product }) => cbsCredit({ purchaseId: r.id, on: r.credit_on, purchasedOn: r.purchased_on, supplier, product, cost: dec(r.cost), cbsValue: dec(r.cbs_value) }, law, asKnownOn)),
-    };
+    return groupBy(rows, (r) => `${r.producer_id}|${monthKey(toYm(r.credit_on))}`);
   }
 
-  /** Interpretation (docs/LAW.md): the art. 31 base is every biodiesel sale's revenue. */
-  private async salesByDay(producerId: string, year: number, month: number): Promise<Array<{ on: IsoDate; market: Market; revenue: Decimal }>> {
-    const rows: Array<{ on: string; market: Market; revenue: string }> = await this.reader.query(
-      `SELECT to_char(s.sold_on, 'YYYY-MM-DD') AS on, s.market, sum(s.revenue)::text AS revenue
-         FROM (SELECT sold_on, market, revenue FROM sale WHERE producer_id = $1 AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}
+  /** Interpretation (docs/LAW.md): the art. 31 base is every biodiesel sale's revenue. By producer and month (`producer|year-month`), summed by day and market in SQL. */
+  private async salesByDay(ids: readonly string[], from: IsoDate, to: IsoDate): Promise<Map<string, SaleDay[]>> {
+    const rows: Array<{ producer_id: string; on: string; market: Market; revenue: string }> = await this.reader.query(
+      `SELECT s.producer_id::text AS producer_id, to_char(s.sold_on, 'YYYY-MM-DD') AS on, s.market, sum(s.revenue)::text AS revenue
+         FROM (SELECT producer_id, sold_on, market, revenue FROM sale WHERE producer_id = ANY($1::bigint[]) AND sold_on BETWEEN $2::date AND $3::date AND ${activeSql()}
                UNION ALL
                -- Each active return of an active sale, negative, on its day (docs/LAW.md, "Returns").
-               SELECT r.returned_on, o.market, -r.value FROM record_return r JOIN sale o ON o.id = r.sale_id AND ${activeSql('o')}
-                WHERE r.producer_id = $1 AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}) s
-        GROUP BY s.sold_on, s.market ORDER BY 1, 2`,
-      [producerId, firstDayOfMonth(year, month), lastDayOfMonth(year, month)],
+               SELECT r.producer_id, r.returned_on, o.market, -r.value FROM record_return r JOIN sale o ON o.id = r.sale_id AND ${activeSql('o')}
+                WHERE r.producer_id = ANY($1::bigint[]) AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}) s
+        GROUP BY s.producer_id, s.sold_on, s.market ORDER BY 1, 2, 3`,
+      [ids, from, to],
     );
-    return rows.map((r) => ({ on: r.on, market: r.market, revenue: new Decimal(r.revenue) }));
-  }
-
-  private async claims(producerId: string): Promise<ClaimFacts[]> {
-    const rows: Array<{ id: string; tax: Contribution; origin_year: number; origin_month: number; cod_cred: string; kind: ClaimKind; filed_on: string; amount: string }> = await this.reader.query(
-      `SELECT id::text AS id, tax, origin_year, origin_month, cod_cred, kind, to_char(filed_on, 'YYYY-MM-DD') AS filed_on, amount::text AS amount
-         FROM credit_claim WHERE producer_id = $1 ORDER BY filed_on, id`,
-      [producerId],
-    );
-    return rows.map((r) => ({ id: r.id, tax: r.tax, originYear: r.origin_year, originMonth: r.origin_month, codCred: r.cod_cred, kind: r.kind, filedOn: r.filed_on, amount: new Decimal(r.amount) }));
+    const days = rows.map((r) => ({ key: `${r.producer_id}|${monthKey(toYm(r.on))}`, day: { on: r.on, market: r.market, revenue: new Decimal(r.revenue) } }));
+    return new Map([...groupBy(days, (d) => d.key)].map(([k, list]) => [k, list.map((d) => d.day)]));
   }
 
   private async incidences(producerId: string): Promise<Map<number, IncidenceRegime>> {
     const rows: Array<{ year: number; regime: IncidenceRegime }> = await this.reader.query('SELECT year, regime FROM incidence_election WHERE producer_id = $1', [producerId]);
     return new Map(rows.map((r) => [r.year, r.regime]));
-  }
-
-  private async elections(producerId: string): Promise<Map<number, ApportionmentMethod>> {
-    const rows: Array<{ year: number; method: ApportionmentMethod }> = await this.reader.query(
-      'SELECT year, method FROM credit_apportionment_election WHERE producer_id = $1', [producerId]);
-    return new Map(rows.map((r) => [r.year, r.method]));
   }
 }
 
@@ -445,6 +499,151 @@ function revive(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(revive);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, DECIMAL_KEYS.has(k) && typeof v === 'string' ? new Decimal(v) : revive(v)]));
+}
+
+/** Whether a read answers the month without reading again. */
+function covers(read: FoldRead, m: YearMonth): boolean {
+  return [...read.through, ...read.alone].some((x) => monthKey(x) === monthKey(m));
+}
+
+/** The months (each covered by the read) as their folds answer them: one fold from the first month to the latest of them, one for each month alone. */
+function answer(read: FoldRead, months: readonly YearMonth[]): Map<string, MonthCreditsView> {
+  const kept = new Set(months.map(monthKey));
+  const last = read.through.reduce((l, m, i) => (kept.has(monthKey(m)) ? i : l), -1);
+  const views = new Map(last >= 0 ? foldMonths(read.through.slice(0, last + 1), kept, read.facts) : []);
+  for (const m of read.alone) if (kept.has(monthKey(m))) for (const [k, v] of foldMonths([m], kept, read.facts)) views.set(k, v);
+  return views;
+}
+
+/**
+ * One request's folds (its loader): each producer's facts as known on a day read once, up to the
+ * latest month of it asked, and every month they cover folded from them; a month beyond them (asked
+ * later, by a nested field) reads again once, with the months read before, for all asked with it.
+ */
+export class CreditFolds {
+  private readonly reads = new Map<string, Promise<FoldRead>>();
+
+  constructor(private readonly read: (asked: readonly FoldAsked[]) => Promise<FoldRead[]>) {}
+
+  /** Producers already within the caller's scope. A month that cannot be folded is its own error. */
+  async ofPage(asked: readonly CreditMonthAsked[]): Promise<Array<MonthCreditsView | Error>> {
+    const answers: Array<MonthCreditsView | Error> = new Array(asked.length);
+    const groups = new Map<string, { producer: Producer; asKnownOn: IsoDate; months: YearMonth[]; indexes: number[] }>();
+    asked.forEach((a, i) => {
+      try {
+        checkCreditMonth(a.year, a.month, 'month');
+      } catch (error) {
+        answers[i] = error as Error;
+        return;
+      }
+      const key = `${a.producer.id}|${a.asKnownOn}`;
+      const group = groups.get(key) ?? { producer: a.producer, asKnownOn: a.asKnownOn, months: [], indexes: [] };
+      groups.set(key, group);
+      group.months.push({ year: a.year, month: a.month });
+      group.indexes.push(i);
+    });
+    const folds = [...groups].map(([key, g]) => ({ key, ...g, read: this.reads.get(key) }));
+    // A read that failed is read again; one that does not cover the months asked is read again with them.
+    const before = await Promise.all(folds.map((f) => f.read?.catch(() => undefined)));
+    const stale = folds.filter((f, n) => !before[n] || !f.months.every((m) => covers(before[n]!, m)));
+    if (stale.length > 0) {
+      const reading = this.read(stale.map((f) => {
+        const months = new Map([...(before[folds.indexOf(f)]?.asked ?? []), ...f.months].map((m) => [monthKey(m), m]));
+        return { producer: f.producer, asKnownOn: f.asKnownOn, months: [...months.values()] };
+      }));
+      stale.forEach((f, n) => {
+        f.read = reading.then((reads) => reads[n]);
+        this.reads.set(f.key, f.read);
+      });
+    }
+    await Promise.all(folds.map(async (f) => {
+      const views = answer(await f.read!, f.months);
+      f.indexes.forEach((i, k) => { answers[i] = views.get(monthKey(f.months[k]))!; });
+    }));
+    return answers;
+  }
+}
+
+/** Each purchase's PIS/Cofins credit, and from 2027 its CBS credit, from the rows of its month. */
+function purchaseCredits(rows: readonly PurchaseRow[], law: LawBook, asKnownOn: IsoDate): { purchases: PurchaseCredit[]; cbs: CbsCredit[] } {
+  const facts = rows.map((r) => ({ r, supplier: r.credit_supplier ?? supplierOfKind(r.supplier_kind), product: r.credit_product ?? productOfFeedstock(r.feedstock) }));
+  return {
+    purchases: facts.map(({ r, supplier, product }) => purchaseCredit({
+      purchaseId: r.id, purchasedOn: r.purchased_on, on: r.credit_on, supplier, product, cst: r.pis_cofins_cst, cofinsCst: r.cofins_cst, cost: dec(r.cost), icms: dec(r.icms_value),
+      importPisPaid: dec(r.import_pis_paid), importCofinsPaid: dec(r.import_cofins_paid), allocatedTo: r.credit_revenue_group,
+    }, law, asKnownOn)),
+    cbs: facts.filter(({ r }) => r.purchased_on >= CBS_FROM)
+      .map(({ r, supplier, product }) => cbsCredit({ purchaseId: r.id, on: r.credit_on, purchasedOn: r.purchased_on, supplier, product, cost: dec(r.cost), cbsValue: dec(r.cbs_value) }, law, asKnownOn)),
+  };
+}
+
+/**
+ * The fold over `months` (consecutive, from its first), each month of `kept` as the fold ending with
+ * it answers it: the month's credits, its net, the balances after it, the warnings and claims up to it.
+ */
+function foldMonths(months: readonly YearMonth[], kept: ReadonlySet<string>, f: FoldFacts): Map<string, MonthCreditsView> {
+  const inputs: NetMonthInput[] = [];
+  const warnings: string[] = [];
+  const ends: Array<{ credits: MonthCredits; purchases: PurchaseCredit[]; cbs: CbsCredit[]; method: ApportionmentMethod | null; incidence: IncidenceRegime | null; warnings: number }> = [];
+  // Each month's credit parts, where a later return of its purchases finds the balance to reverse.
+  const partsOf = new Map<string, CreditPart[]>();
+  for (const m of months) {
+    const view = f.taxPeriod(m);
+    const { purchases, cbs: cbsOfMonth } = purchaseCredits(f.purchases(m), f.law, f.asKnownOn);
+    // Interpretation (docs/LAW.md): a month whose debit cannot be computed deducts nothing; its credits are carried whole.
+    if (view instanceof Error) warnings.push(`${m.year}-${String(m.month).padStart(2, '0')}: ${view.message}`);
+    const kept = f.closed.get(monthKey(m));
+    const method = kept ? kept.method : f.elections.get(m.year) ?? null;
+    // A closed month keeps the credits it closed with; an open one is computed as known on asKnownOn.
+    // The cumulative regime has no credits and deducts none (Lei 10.637/2002 art. 8º; Lei 10.833/2003 art. 10; docs/LAW.md).
+    const cumulative = f.incidences.get(m.year) === IncidenceRegime.CUMULATIVE;
+    // A return of an earlier month's purchase reverses the parts that purchase gave there (docs/LAW.md, "Returns");
+    // one whose purchase has no part there (no credit then, or a month closed before its parts were kept) nets here.
+    const own: PurchaseCredit[] = [];
+    const reversals: CreditReversal[] = [];
+    for (const p of cumulative ? [] : purchases) {
+      const bought = p.purchasedOn ? toYm(p.purchasedOn) : null;
+      const origin = bought && monthKey(bought) !== monthKey(m) ? bought : null;
+      const reversed = origin && originReversals(p, { ...origin, parts: partsOf.get(monthKey(origin)) ?? [] });
+      if (reversed) reversals.push(...reversed);
+      else own.push(p);
+    }
+    const credits: MonthCredits = kept ?? {
+      ...monthCredits({ purchases: own, revenue: cumulative || view instanceof Error ? [] : revenueParts(view, f.sales(m)), method, law: f.law, asKnownOn: f.asKnownOn }),
+      reversals: mergeReversals(reversals),
+    };
+    partsOf.set(monthKey(m), credits.parts ?? []);
+    const extinct = firstDayOfMonth(m.year, m.month) >= CBS_FROM;
+    const cbs = view instanceof Error ? undefined : view.fuelTaxes?.find((t) => t.tax === FuelTax.CBS);
+    const cbsCredits = kept ? kept.cbs ?? [] : cbsOfMonth;
+    inputs.push({
+      year: m.year, month: m.month,
+      pisDebit: view instanceof Error || extinct ? null : view.pisDue, cofinsDebit: view instanceof Error || extinct ? null : view.cofinsDue,
+      lines: credits.lines, reversals: credits.reversals ?? [], cbsLevied: extinct, cbsDue: cbs && cbs.status === FuelTaxStatus.COMPUTED ? cbs.due : null,
+      cbsCredits: monthCbsCredits(cbsCredits).total,
+      claims: f.claims.filter((c) => toYm(c.filedOn).year === m.year && toYm(c.filedOn).month === m.month), deducts: !cumulative,
+    });
+    ends.push({
+      credits, purchases: kept ? kept.purchases : cumulative ? [] : purchases, cbs: cbsCredits, method, incidence: f.incidences.get(m.year) ?? null, warnings: warnings.length,
+    });
+  }
+  // The balances change with every later month: those of a month kept are copied as it ends.
+  const states = new Map<number, FoldState>();
+  const { nets, claims, issues } = foldNet(inputs, (i, state) => {
+    if (kept.has(monthKey(months[i]))) states.set(i, { ...state, balances: state.balances.map((b) => ({ ...b })) });
+  });
+  const views = new Map<string, MonthCreditsView>();
+  for (const [i, state] of states) {
+    const { credits, cbs, method, incidence, purchases } = ends[i];
+    const upTo = issues.slice(0, state.issues);
+    views.set(monthKey(months[i]), {
+      year: months[i].year, month: months[i].month, ...credits, awaiting: [...new Set([...credits.awaiting, ...monthCbsCredits(cbs).awaiting])], method, incidence, purchases, cbs,
+      reversals: credits.reversals ?? [], net: nets[i], balances: [...state.balances],
+      // A claim the balances no longer support (a record written after it) is said on its month and after, never an error.
+      warnings: [...warnings.slice(0, ends[i].warnings), ...upTo.map(claimWarning)], claims: claims.slice(0, state.claims), claimIssues: upTo,
+    });
+  }
+  return views;
 }
 
 /** A claim the balances no longer support, in the words of `warnings`. */

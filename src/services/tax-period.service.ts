@@ -82,7 +82,15 @@ export class TaxPeriodService {
    * months). A bad date fails its own months; a month the law refuses, itself; a failed statement,
    * the months known on its day.
    */
-  async ofPage(asked: readonly MonthAsked[]): Promise<Array<TaxPeriodView | Error>> {
+  ofPage(asked: readonly MonthAsked[]): Promise<Array<TaxPeriodView | Error>> {
+    return this.ofMonths(asked, true);
+  }
+
+  /**
+   * The same, a failed statement failing all (`caught` false: a credit fold's months, where a month
+   * the law refuses is said as a warning and a failed read is no figure).
+   */
+  async ofMonths(asked: readonly MonthAsked[], caught = false): Promise<Array<TaxPeriodView | Error>> {
     const shown: Array<TaxPeriodView | Error> = new Array(asked.length);
     const groups = new Map<IsoDate, number[]>();
     asked.forEach((a, i) => {
@@ -102,6 +110,7 @@ export class TaxPeriodService {
         const views = this.shown(months, await this.computed(months.map((m) => ({ producerId: m.producer.id, year: m.year, month: m.month })), asKnownOn), asKnownOn);
         indexes.forEach((i, n) => { shown[i] = views[n]; });
       } catch (error) {
+        if (!caught) throw error;
         indexes.forEach((i) => { shown[i] = error as Error; });
       }
     }));

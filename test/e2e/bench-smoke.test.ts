@@ -77,6 +77,11 @@ test('the 20-producer taxPeriod dashboard answers every producer in at most 8 st
   expect(r.dashboard.statements).toBeLessThanOrEqual(8);
 });
 
+test('the dashboard\'s year of credits answers every producer\'s twelve months in a bounded number of statements (one fold per producer)', () => {
+  expect(r.dashboardCredits).toMatchObject({ producers: 1 + S.smallProducers, months: 12, answered: true });
+  expect(r.dashboardCredits.statements).toBeLessThanOrEqual(30);
+});
+
 test('taxPeriod of the bench month: three segments and the domestic own-production volume of the hand-written SQL', () => {
   const t = r.taxPeriod;
   expect(t.purchasesInMonth).toBe(S.purchasesInTaxMonth);

@@ -334,11 +334,11 @@ describe('heavy computations asked at once', () => {
 
     // In the services: how many folds run at once while ten are asked together.
     const services = createServices(api.db.dataSource);
-    const credits = services.credits as unknown as { fold: (...a: unknown[]) => Promise<unknown> };
-    const fold = credits.fold.bind(credits);
+    const credits = services.credits as unknown as { readFacts: (...a: unknown[]) => Promise<unknown> };
+    const fold = credits.readFacts.bind(credits);
     let running = 0;
     let most = 0;
-    credits.fold = async (...args: unknown[]) => {
+    credits.readFacts = async (...args: unknown[]) => {
       most = Math.max(most, ++running);
       try {
         await sleep(30);
@@ -355,11 +355,11 @@ describe('heavy computations asked at once', () => {
 
   test('credit folds waiting their turn whose request is answered meanwhile are not begun', async () => {
     const services = createServices(api.db.dataSource);
-    const credits = services.credits as unknown as { fold: (...a: unknown[]) => Promise<unknown> };
-    const fold = credits.fold.bind(credits);
+    const credits = services.credits as unknown as { readFacts: (...a: unknown[]) => Promise<unknown> };
+    const fold = credits.readFacts.bind(credits);
     const controller = new AbortController();
     let begun = 0;
-    credits.fold = async (...args: unknown[]) => {
+    credits.readFacts = async (...args: unknown[]) => {
       begun++;
       // The request is answered while its first folds are computed.
       controller.abort();

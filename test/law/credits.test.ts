@@ -353,6 +353,33 @@ describe('apportionment and balances', () => {
     expect(balances.map((b) => [b.reversed.toFixed(2), b.claimed.toFixed(2), b.remaining.toFixed(2)])).toEqual([['100.00', '1550.00', '0.00']]);
   });
 
+  // The same four months: each month's state as it ends is the fold ending with it. After September: 1.650,00 − 100,00 reversed
+  // = 1.550,00, no claim yet; after October: the claim took the 1.550,00 (one claim, one issue); after November: two of each.
+  test('each month\'s state as it ends is what the fold ending with that month gives', () => {
+    const exportLine = { group: RevenueGroup.EXPORT, kind: 'BASIC' as never, codCred: '301', base: d('100000'), pisRate: null, cofinsRate: null, pis: d('1650.00'), cofins: d(0), legalBasis: '' };
+    const refund = { id: 'c', tax: Contribution.PIS, originYear: 2026, originMonth: 8, codCred: '301', kind: ClaimKind.REFUND, filedOn: '2026-10-15', amount: d('1650.00') };
+    const zero = { pisDebit: d(0), cofinsDebit: d(0), cbsDue: null, cbsLevied: false };
+    const months = [
+      { year: 2026, month: 8, ...zero, lines: [exportLine], claims: [] },
+      { year: 2026, month: 9, ...zero, lines: [{ ...exportLine, base: d('-6060.61'), pis: d('-100.00') }], claims: [] },
+      { year: 2026, month: 10, ...zero, pisDebit: d('264.10'), lines: [], claims: [refund] },
+      { year: 2026, month: 11, ...zero, lines: [], claims: [{ ...refund, id: 'd', originMonth: 7, filedOn: '2026-11-03' }] },
+    ];
+    const shown = (b: { claimed: Decimal; reversed: Decimal; remaining: Decimal }) => [b.reversed.toFixed(2), b.claimed.toFixed(2), b.remaining.toFixed(2)];
+    const states: Array<{ balances: string[][]; claims: number; issues: number }> = [];
+    foldNet(months, (i, state) => { states[i] = { balances: state.balances.map(shown), claims: state.claims, issues: state.issues }; });
+    expect(states).toEqual([
+      { balances: [['0.00', '0.00', '1650.00']], claims: 0, issues: 0 },
+      { balances: [['100.00', '0.00', '1550.00']], claims: 0, issues: 0 },
+      { balances: [['100.00', '1550.00', '0.00']], claims: 1, issues: 1 },
+      { balances: [['100.00', '1550.00', '0.00']], claims: 2, issues: 2 },
+    ]);
+    months.forEach((_, i) => {
+      const alone = foldNet(months.slice(0, i + 1));
+      expect([alone.balances.map(shown), alone.claims.length, alone.issues.length]).toEqual([states[i].balances, states[i].claims, states[i].issues]);
+    });
+  });
+
   test('the debit takes group 100 first, then the oldest: the refundable balances are kept longest', () => {
     const line = (group: RevenueGroup, codCred: string, pis: string) => ({ group, kind: 'BASIC' as never, codCred, base: d(0), pisRate: null, cofinsRate: null, pis: d(pis), cofins: d(0), legalBasis: '' });
     const { nets, balances } = foldNet([

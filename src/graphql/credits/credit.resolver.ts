@@ -12,15 +12,9 @@ import {
   CbsPurchaseCreditType, CreditApportionmentElectionType, CreditBalanceType, CreditClaimType, ElectCreditApportionmentInput, ElectIncidenceRegimeInput, IncidenceElectionType, PurchaseCreditType, RecordCreditClaimInput, TaxPeriodCreditsType, TaxPeriodNetType,
 } from './credit.type';
 
-// credits, net and balances of one month share one computation.
-const computed = new WeakMap<TaxPeriodView, Promise<MonthCreditsView>>();
+// Every month of the request, its aliases and nesting: one fold per producer and asKnownOn (the loader).
 function monthCredits(t: TaxPeriodView, ctx: Context): Promise<MonthCreditsView> {
-  let p = computed.get(t);
-  if (!p) {
-    p = ctx.services.credits.ofMonth(t.producer, t.year, t.month, t.recomputedAsKnownOn ?? t.asKnownOn);
-    computed.set(t, p);
-  }
-  return p;
+  return ctx.loaders.creditMonth.load({ producer: t.producer, year: t.year, month: t.month, asKnownOn: t.recomputedAsKnownOn ?? t.asKnownOn });
 }
 
 @Resolver(() => TaxPeriodType)

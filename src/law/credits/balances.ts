@@ -89,8 +89,18 @@ export interface ClaimIssue {
   excess: Decimal;
 }
 
-/** Lei 10.637/2002, art. 3º § 4º (no time limit); from 2027 LC 214/2025, arts. 47 and 378 III. */
-export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: Balance[]; claims: ClaimFacts[]; issues: ClaimIssue[] } {
+/** How the fold stands after a month: its balances as they are then, how many of the claims and issues are of it and before. */
+export interface FoldState {
+  balances: readonly Balance[];
+  claims: number;
+  issues: number;
+}
+
+/**
+ * Lei 10.637/2002, art. 3º § 4º (no time limit); from 2027 LC 214/2025, arts. 47 and 378 III.
+ * `after`: told each month's state as the month ends (the balances are changed by the months after: copy them to keep them).
+ */
+export function foldNet(months: NetMonthInput[], after?: (index: number, state: FoldState) => void): { nets: MonthNet[]; balances: Balance[]; claims: ClaimFacts[]; issues: ClaimIssue[] } {
   const balances: Balance[] = [];
   const nets: MonthNet[] = [];
   const applied: ClaimFacts[] = [];
@@ -210,6 +220,7 @@ export function foldNet(months: NetMonthInput[]): { nets: MonthNet[]; balances: 
       cbsOffset, cbsNetDue: cbsOffset === null || cbsCreditsDeducted === null ? null : m.cbsDue!.minus(cbsCreditsDeducted).minus(cbsOffset),
       pisRefundable: refundable(Contribution.PIS), cofinsRefundable: refundable(Contribution.COFINS),
     });
+    after?.(nets.length - 1, { balances, claims: applied.length, issues: issues.length });
   }
   return { nets, balances, claims: applied, issues };
 }

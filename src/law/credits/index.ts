@@ -9,4 +9,4 @@ export { productOfFeedstock, purchaseCredit, supplierOfKind } from './purchase-c
 export { mergeReversals, monthCredits, originReversals, presumedCredit } from './month-credits';
 export type { MonthCredits, MonthCreditsInput, PresumedCreditPart, RevenuePart } from './month-credits';
 export { applyClaim, claimProblem, ClaimError, foldNet, monthsBetween, OFFSET_IN_QUARTER_CODES, REFUNDABLE_CODES, refundableFrom } from './balances';
-export type { ClaimIssue, ClaimReason, MonthNet, NetMonthInput } from './balances';
+export type { ClaimIssue, ClaimReason, FoldState, MonthNet, NetMonthInput } from './balances';
