@@ -295,20 +295,28 @@ export class ProgramOverviewService {
       const lanes = Math.min(PARALLEL, Math.ceil(stale.length / MIN_LANE));
       const dealt = Array.from({ length: lanes }, (_, n) => stale.filter((_p, i) => i % lanes === n));
       const exported = lanes > 1 ? await exportedSnapshot(em) : null;
-      await Promise.all(dealt.map(async (mine, n) => {
+      // A lane that fails stops the others at their next batch, and the year fails once every lane
+      // has ended: no lane's connection outlives the answer (a stop closes the pool after it).
+      let failed = false;
+      const ended = await Promise.allSettled(dealt.map(async (mine, n) => {
         const lane = async (tx: EntityManager) => {
-          for (let i = 0; i < mine.length; i += BATCH) {
+          for (let i = 0; i < mine.length && !failed; i += BATCH) {
             await untilAnswered(tx);
             await compute(tx, mine.slice(i, i + BATCH));
           }
         };
-        if (n === 0) return lane(em);
-        return this.ds.transaction('REPEATABLE READ', async (tx) => {
+        const run = n === 0 ? lane(em) : this.ds.transaction('REPEATABLE READ', async (tx) => {
           await tx.query(`SET TRANSACTION SNAPSHOT '${exported}'`);
           await tx.query('SET TRANSACTION READ ONLY');
           await lane(tx);
         });
+        return run.catch((error: unknown) => {
+          failed = true;
+          throw error;
+        });
       }));
+      const lost = ended.find((e): e is PromiseRejectedResult => e.status === 'rejected');
+      if (lost) throw lost.reason;
 
       const rows: ProgramProducerYear[] = producers.map((producer) => {
         const { report } = parts.get(producer.id)!;

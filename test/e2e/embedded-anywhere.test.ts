@@ -2,7 +2,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiProcess, freePort, killLeftovers, ROOT, spawnApi, waitForReady } from '../support/api-process';
+import { ApiProcess, exitOf, freePort, killLeftovers, ROOT, spawnApi, waitForReady } from '../support/api-process';
 
 // README, "Run it" / "Test it": `npm start` and `npm test` work wherever the project is cloned.
 // Run as root, PostgreSQL runs as the `postgres` user, which cannot enter a checkout inside a
@@ -108,7 +108,7 @@ rootOnly(whenRoot('a clone in a folder only root can enter: npm start serves /re
   // The clone's own folders keep their modes.
   expect(fs.statSync(privateParent).mode & 0o777).toBe(0o700);
   api.child.kill('SIGTERM');
-  expect(await api.exited).toBe(0);
+  expect(await exitOf(api)).toBe('exit 0');
 
   // The test suite's embedded database, in the same clone: it reuses the copy, and leaves nothing behind.
   const run = await jestInClone(tmp);
@@ -130,7 +130,7 @@ rootOnly(whenRoot('a data folder whose parent folders do not exist yet: they are
   expect(fs.statSync(path.join(dataDir, 'PG_VERSION')).isFile()).toBe(true);
   expect([path.join(tmp, 'fresh'), path.join(tmp, 'fresh', 'data'), dataDir].map((d) => fs.statSync(d).mode & 0o777)).toEqual([0o755, 0o755, 0o700]);
   api.child.kill('SIGTERM');
-  expect(await api.exited).toBe(0);
+  expect(await exitOf(api)).toBe('exit 0');
 }, 300_000);
 
 rootOnly(whenRoot('a clone in a folder only root can enter, with a temporary folder the postgres user cannot enter either: one line, exit 1, nothing left behind'), async () => {

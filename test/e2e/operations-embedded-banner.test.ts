@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { ApiProcess, freePort, killLeftovers, spawnApi, waitForReady, waitForStart } from '../support/api-process';
+import { ApiProcess, exitOf, freePort, killLeftovers, spawnApi, waitForReady, waitForStart } from '../support/api-process';
 
 // `npm start` on the embedded database (README, "Run it"): it prints an ADMIN token, so it listens
 // on 127.0.0.1 unless HOST says otherwise; its secret is generated once and kept under the data
@@ -34,7 +34,7 @@ async function start(extra: NodeJS.ProcessEnv = {}): Promise<{ api: ApiProcess; 
 
 async function stop(api: ApiProcess): Promise<void> {
   process.kill(api.child.pid!, 'SIGTERM');
-  expect(await api.exited).toBe(0);
+  expect(await exitOf(api)).toBe('exit 0');
 }
 
 /** Whether something accepts TCP connections on host:port. */

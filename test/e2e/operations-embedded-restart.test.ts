@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { ApiProcess, freePort, killLeftovers, postgresPids as postgresPidsOf, ROOT, spawnApi, waitForReady } from '../support/api-process';
+import { ApiProcess, exitOf, freePort, killLeftovers, postgresPids as postgresPidsOf, ROOT, spawnApi, waitForReady } from '../support/api-process';
 
 // `npm start` on the embedded database after the API was killed (SIGKILL, an OOM kill, a closed
 // container): the cluster lives in a process group of its own (so that Ctrl-C drains the requests
@@ -108,7 +108,7 @@ test('after the API is killed (SIGKILL), npm start stops the cluster it left run
   expect((await fetch(`http://127.0.0.1:${second.port}/readyz`)).status).toBe(200);
 
   process.kill(second.api.child.pid!, 'SIGTERM');
-  expect(await second.api.exited).toBe(0);
+  expect(await exitOf(second.api)).toBe('exit 0');
   expect(postgresPids()).toEqual([]);
 }, 300_000);
 

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { signToken } from '../../src/graphql/auth/token';
 import { Role } from '../../src/law/types';
 import { TEST_SECRET } from '../support/api';
-import { freePort, sleep, spawnApi, waitForShutdownLog, waitForStart } from '../support/api-process';
+import { exitOf, freePort, sleep, spawnApi, waitForShutdownLog, waitForStart } from '../support/api-process';
 import { createTestDatabase, TestDatabase } from '../support/database';
 
 // `npm start`'s process with DATABASE_URL: it prepares the database (the shipped law) and, on
@@ -71,7 +71,7 @@ test('start-up loads the shipped law; on SIGTERM the request in flight completes
   expect(response).toMatch(/x-request-id: in-flight-at-sigterm/i);
   expect(response.slice(response.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ data: { municipality: { name: 'Recife', region: 'NORTHEAST' } } }) + '\n');
 
-  expect(await api.exited).toBe(0);
+  expect(await exitOf(api)).toBe('exit 0');
   const lines = api.out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
   expect(lines.find((l) => l.msg === 'request' && l.requestId === 'in-flight-at-sigterm')).toMatchObject({ method: 'POST', path: '/graphql', operation: 'InFlight', status: 200 });
   expect(lines.find((l) => String(l.msg).startsWith('shutting down'))).toMatchObject({ signal: 'SIGTERM' });

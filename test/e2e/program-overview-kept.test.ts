@@ -389,6 +389,40 @@ test('a year asked while the same year is under way waits for it, unless a recor
   await ended.overview.settled();
 });
 
+test('a year whose lane fails ends only when its other lane has: no connection of it outlives the answer', async () => {
+  const DAY = '2026-11-23';
+  await api.db.dataSource.query('DELETE FROM program_year_part');
+  // Five producers or more: two lanes.
+  for (let n = await api.count('SELECT count(*) FROM producer'); n < 5; n++) await producerWithLot(`Usina da Faixa ${n}`);
+  const first = String(await api.count('SELECT min(id) FROM producer'));
+  const process = newProcess(`lanes-${Date.now()}`);
+  const compliance = (process.overview as unknown as { compliance: SealComplianceService }).compliance;
+  const ofPage = compliance.ofPage.bind(compliance);
+  let letGo!: () => void;
+  const gate = new Promise<void>((resolve) => { letGo = resolve; });
+  let lanes = 0;
+  let bothBegun!: () => void;
+  const begunBoth = new Promise<void>((resolve) => { bothBegun = resolve; });
+  compliance.ofPage = async (asked, em) => {
+    if (++lanes === 2) bothBegun();
+    await begunBoth;
+    // The lane holding the first producer fails; the other is still computing.
+    if (asked.some((a) => a.producer.id === first)) throw new Error('lane failed');
+    await gate;
+    return ofPage(asked, em);
+  };
+  const driver = api.db.dataSource.driver as unknown as { connectedQueryRunners: unknown[] };
+  let ended = false;
+  const year = process.overview.overview(AUDITOR, 2025, DAY).finally(() => { ended = true; });
+  year.catch(() => undefined);
+  await begunBoth;
+  await new Promise((r) => setTimeout(r, 100));
+  expect(ended).toBe(false);
+  letGo();
+  await expect(year).rejects.toThrow('lane failed');
+  expect(driver.connectedQueryRunners).toHaveLength(0);
+});
+
 test('in the background: this year and the year before, as known today, computed when records change or the day turns, by one process at a time', async () => {
   let day = '2026-11-26';
   const p = await producerWithLot('Usina Atualizada ao Fundo');

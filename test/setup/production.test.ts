@@ -7,7 +7,7 @@ import { jwtVerify } from 'jose';
 import { signToken } from '../../src/graphql/auth/token';
 import { Role } from '../../src/law/types';
 import { TEST_SECRET } from '../support/api';
-import { ApiProcess, freePort, killLeftovers, ROOT, spawnApi, waitForReady } from '../support/api-process';
+import { ApiProcess, exitOf, freePort, killLeftovers, ROOT, spawnApi, waitForReady } from '../support/api-process';
 
 /**
  * The production build (`npm run build` → dist/, `npm run start:prod`, the image's CMD): dist/
@@ -125,7 +125,7 @@ test('node dist/main.js with NODE_ENV=production, on the embedded database: read
   expect(bad.errors![0].extensions.stacktrace).toBeUndefined();
 
   api.child.kill('SIGTERM');
-  expect(await api.exited).toBe(0);
+  expect(await exitOf(api)).toBe('exit 0');
 });
 
 test('the command-line tools run from the build, with no compiler: a token signed by dist/scripts/token.js verifies', async () => {

@@ -43,6 +43,12 @@ export function spawnApi(env: NodeJS.ProcessEnv, options: { detached?: boolean; 
   return { child, get out() { return out; }, exited };
 }
 
+/** "exit 0", or the exit code followed by what the process wrote: a failed shutdown then shows its cause. */
+export async function exitOf(api: ApiProcess): Promise<string> {
+  const code = await api.exited;
+  return code === 0 ? 'exit 0' : `exit ${code}\n${api.out.slice(-4000)}`;
+}
+
 /** Wait until `text` appears in the process's output (checked every 100 ms, `tries` times); fails if the process exits first. */
 export async function waitForStart(api: ApiProcess, text: string, tries: number): Promise<void> {
   for (let i = 0; !api.out.includes(text); i++) {
