@@ -32,7 +32,7 @@ export function shownNumber(text: string): string {
 export const ZERO = new Decimal(0);
 export const ONE = new Decimal(1);
 
-/** ABNT NBR 5891 (round half to even) to the centavo: how the month's dues are rounded, once (docs/LAW.md). */
+/** ABNT NBR 5891 (round half to even) to the centavo: how each segment's dues are rounded (docs/LAW.md). */
 export function toCentavos(value: Decimal): Decimal {
   return value.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);
 }

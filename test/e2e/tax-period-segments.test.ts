@@ -61,13 +61,10 @@ async function sales(producerId: string, list: Array<{ on: string; m3: string; r
 }
 async function taxPeriod(producerId: string, year: number, month: number, asKnownOn?: string) {
   const tp = (await api.ok(QUERY, { p: producerId, y: year, m: month, k: asKnownOn ?? null })).taxPeriod;
-  // docs/LAW.md: the month is rounded once from the exact sum of its segments, each segment shown
-  // rounded on its own, so the two differ by at most half a centavo per rounding (n segments + the month).
+  // docs/LAW.md: the period's dues are the sums of its segments' (parts add up to the total).
   const pis = tp.segments.reduce((s: Decimal, g: any) => s.plus(g.pisDue), D(0));
   const cofins = tp.segments.reduce((s: Decimal, g: any) => s.plus(g.cofinsDue), D(0));
-  const slack = D('0.005').times(tp.segments.length + 1);
-  expect(D(tp.pisDue).minus(pis).abs().lte(slack) && D(tp.cofinsDue).minus(cofins).abs().lte(slack)).toBe(true);
-  expect(D(tp.totalDue).toFixed()).toBe(D(tp.pisDue).plus(tp.cofinsDue).toFixed());
+  expect([D(tp.pisDue).toFixed(), D(tp.cofinsDue).toFixed(), D(tp.totalDue).toFixed()]).toEqual([pis.toFixed(), cofins.toFixed(), pis.plus(cofins).toFixed()]);
   return tp;
 }
 const spans = (tp: any) => tp.segments.map((s: any) => [s.from, s.to, s.sealRegular, s.ownProductionVolumeM3]);
@@ -197,19 +194,18 @@ describe('the Selo standing cuts the month where it changes, events effective on
   });
 });
 
-test('ad valorem April 2026: the same two segments, each shown rounded; the month rounded once on its revenue (Lei 11.116/2005, art. 3º; docs/LAW.md)', async () => {
+test('ad valorem April 2026: the same two segments, each rounded half-even, the period their sum (Lei 11.116/2005, art. 3º; docs/LAW.md)', async () => {
   const { id } = await producer({ adValorem: true });
   await sales(id, [{ on: '2026-04-06', m3: '1', revenue: '1000.10' }, { on: '2026-04-07', m3: '2', revenue: '2000.10' }]);
   const tp = await taxPeriod(id, 2026, 4);
   expect(tp.regime).toBe('AD_VALOREM');
   expect(tp.segments.map((s: any) => [s.from, s.to, s.domesticRevenue])).toEqual([['2026-04-01', '2026-04-06', '1000.10'], ['2026-04-07', '2026-04-30', '2000.10']]);
-  // Shown per segment: 1.000,10 × 6,15% = 61,50615 → 61,51; 2.000,10 × 6,15% = 123,00615 → 123,01;
-  // Cofins 1.000,10 × 28,32% = 283,22832 → 283,23; 2.000,10 × 28,32% = 566,42832 → 566,43.
-  // The month is one figure on its revenue (art. 3º; the rate did not change): 3.000,20 × 6,15% = 184,5123 → 184,51
-  // (not 61,51 + 123,01 = 184,52); 3.000,20 × 28,32% = 849,65664 → 849,66.
+  // PIS: 1.000,10 × 6,15% = 61,50615 → 61,51; 2.000,10 × 6,15% = 123,00615 → 123,01; the period 184,52
+  // (rounding the month at once would give 3.000,20 × 6,15% = 184,5123 → 184,51: parts must add up).
+  // Cofins: 1.000,10 × 28,32% = 283,22832 → 283,23; 2.000,10 × 28,32% = 566,42832 → 566,43; the period 849,66.
   // The zero window does not touch ad valorem (art. 5º reduces only the per-m³ amounts).
   expect(dues(tp)).toEqual([['61.51', '283.23'], ['123.01', '566.43']]);
-  expect([tp.pisDue, tp.cofinsDue, tp.totalDue]).toEqual(['184.51', '849.66', '1034.17']);
+  expect([tp.pisDue, tp.cofinsDue, tp.totalDue]).toEqual(['184.52', '849.66', '1034.18']);
   expect(tp.warnings.map((w: any) => w.code)).toEqual(['NO_REGIME_ELECTION']);
 });
 

@@ -166,8 +166,8 @@ describe('the whole file, pure: a small month written by hand, and names that ca
   });
 });
 
-describe('the whole file from the month the law computes: one rate in the month, one rounding, no adjustment (Lei 11.116/2005, art. 4º)', () => {
-  it('September 2026, GENERAL soy, the Selo suspended on 09-15: 0,5 m³ either side → M210 1,000 × 26,41 = 26,41 = M200, M610 121,59 = M600, no M220/M620', () => {
+describe('the whole file from the month the law computes: one rate line over two segments, their rounding its one adjustment (Lei 11.116/2005, art. 4º; docs/LAW.md)', () => {
+  it('September 2026, GENERAL soy, the Selo suspended on 09-15: 0,5 m³ either side → M210 1,000 × 26,41 = 26,41, M220 −0,01, M200 26,40; M610 121,59, M620 +0,01, M600 121,60', () => {
     const law = createLawBook(SHIPPED_LAW);
     const grants = [{ id: '1', grantedOn: '2025-01-01', validUntil: '2027-12-31', events: [{ kind: SealEventKind.SUSPENDED, effectiveOn: '2026-09-15', validUntil: null, reason: 'Auditoria' }] }];
     const segments = taxSegments(law, grants, 2026, 9, '2026-12-03');
@@ -181,18 +181,22 @@ describe('the whole file from the month the law computes: one rate in the month,
       thirdParty: { cost: d(5000), quantityKg: d(1000) },
       sales: sales.map((s, i) => ({ segment: i, origin: BiodieselOrigin.OWN_PRODUCTION, market: Market.DOMESTIC, volumeM3: s.volumeM3, revenue: s.revenue })),
     });
+    // Each half: 0,5 × 26,41 = 13,205 → 13,20 and 0,5 × 121,59 = 60,795 → 60,80; the month their sums, 26,40 and 121,60.
+    expect([figures.pisDue.toFixed(2), figures.cofinsDue.toFixed(2)]).toEqual(['26.40', '121.60']);
     const view = { ...figures, producer: { cnpj: '11222333000181', legalName: 'Usina Setembro', plantMunicipalityCode: '4314902', establishments: [] } } as unknown as TaxPeriodView;
     const general = { pisPerM3: d('26.41'), cofinsPerM3: d('121.59') };
     const file = efdFile({ view, sales: sales as unknown as Sale[], general: [general, general], incidence: 'NON_CUMULATIVE' });
     expect(efdProblems(Buffer.from(file.text, 'latin1'))).toEqual([]);
     const lines = file.text.split('\r\n');
     expect(lines.filter((l) => l.startsWith('|M210|') || l.startsWith('|M610|'))).toEqual([
-      '|M210|03|6000,00|0,00|0,00|0,00|0,00||1,000|26,4100|26,41|0,00|0,00|0,00|0,00|26,41|',
-      '|M610|03|6000,00|0,00|0,00|0,00|0,00||1,000|121,5900|121,59|0,00|0,00|0,00|0,00|121,59|',
+      '|M210|03|6000,00|0,00|0,00|0,00|0,00||1,000|26,4100|26,41|0,00|0,01|0,00|0,00|26,40|',
+      '|M610|03|6000,00|0,00|0,00|0,00|0,00||1,000|121,5900|121,59|0,01|0,00|0,00|0,00|121,60|',
     ]);
-    expect(lines.filter((l) => l.startsWith('|M220|') || l.startsWith('|M620|'))).toEqual([]);
-    expect(lines.find((l) => l.startsWith('|M200|'))!.split('|')[13]).toBe('26,41');
-    expect(lines.find((l) => l.startsWith('|M600|'))!.split('|')[13]).toBe('121,59');
+    // The line is quantity × rate to the centavo (Guia, M210 field 08); the month's due is the segments' sum: the
+    // difference is the M220 reduction (0) and the M620 increase (1), so M200/M600 equal the dues.
+    expect(lines.filter((l) => l.startsWith('|M220|') || l.startsWith('|M620|')).map((l) => l.split('|').slice(1, 4).join('|'))).toEqual(['M220|0|0,01', 'M620|1|0,01']);
+    expect(lines.find((l) => l.startsWith('|M200|'))!.split('|')[13]).toBe('26,40');
+    expect(lines.find((l) => l.startsWith('|M600|'))!.split('|')[13]).toBe('121,60');
   });
 });
 
@@ -230,14 +234,12 @@ describe('the whole file, property: any names, blends, establishments and sales 
           const imp = mine.filter((s) => s.origin === 'IMPORTED').reduce((a, s) => a.plus(s.volumeM3), d(0));
           const mix = mixOf(i);
           const blend = (k: 'pisPerM3' | 'cofinsPerM3') => mix.reduce((a, m) => a.plus(m.cost.times(m[k])), d(0)).div(mix.reduce((a, m) => a.plus(m.cost), d(0)));
-          // The closed month's dues as the law computes them: each segment's volume × the blend plus imports at GENERAL, summed exactly.
-          pisDue = pisDue.plus(own.times(blend('pisPerM3')).plus(imp.times(zero(i) ? 0 : general.pisPerM3)));
-          cofinsDue = cofinsDue.plus(own.times(blend('cofinsPerM3')).plus(imp.times(zero(i) ? 0 : general.cofinsPerM3)));
+          // The closed month's dues as the law computes them: each segment's volume × the blend plus imports at GENERAL,
+          // half-even to the centavo, the month their sum (docs/LAW.md, "Rounding of the month's dues").
+          pisDue = pisDue.plus(own.times(blend('pisPerM3')).plus(imp.times(zero(i) ? 0 : general.pisPerM3)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN));
+          cofinsDue = cofinsDue.plus(own.times(blend('cofinsPerM3')).plus(imp.times(zero(i) ? 0 : general.cofinsPerM3)).toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN));
           return { from, to, ownProductionVolumeM3: own, importedVolumeM3: imp, mix };
         });
-        // One rounding per tax on the month, half-even to the centavo (docs/LAW.md, "Rounding").
-        pisDue = pisDue.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);
-        cofinsDue = cofinsDue.toDecimalPlaces(2, Decimal.ROUND_HALF_EVEN);
         const view = { year: 2026, month: 3, pisDue, cofinsDue, segments,
           producer: { cnpj: HEAD, legalName, plantMunicipalityCode: '2910800', establishments: [BRANCH] } } as unknown as TaxPeriodView;
         const file = efdFile({ view, sales: recorded as unknown as Sale[], general: segs.map((_, i) => (zero(i) ? { pisPerM3: d(0), cofinsPerM3: d(0) } : general)), incidence: cumulative ? 'CUMULATIVE' : 'NON_CUMULATIVE' });

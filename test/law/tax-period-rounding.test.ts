@@ -160,64 +160,127 @@ describe('property: every segment due equals the exact rational value rounded ha
   });
 });
 
-describe('one figure per month (Lei 11.116/2005, arts. 3º and 4º): a cut that changes no amount changes no centavo', () => {
+describe('the month is the sum of its segments\' rounded dues (docs/LAW.md, "Rounding of the month\'s dues")', () => {
   const AD_VALOREM = regimeForMonth([], 2026, 12);
+  const SEPTEMBER = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026, 9);
   const SUSPENDED: GrantFacts = { ...GRANT, events: [{ kind: SealEventKind.SUSPENDED, effectiveOn: '2026-09-15', validUntil: null, reason: 'Auditoria' }] };
   const GRANT_2020: GrantFacts = { id: '1', grantedOn: '2019-01-01', validUntil: '2029-12-31', events: [] };
   /** The month's segments with one sale group on each of the given days. */
-  function month(year: number, month: number, regime: typeof SPECIAL, grants: GrantFacts[], sold: { on: string; volume: string; revenue: string }[], feedstock: FeedstockGroup[] = []) {
+  function month(year: number, month: number, regime: typeof SPECIAL, grants: GrantFacts[], sold: { on: string; volume: string; revenue: string; origin?: BiodieselOrigin }[], feedstock: FeedstockGroup[] = []) {
     const segments = taxSegments(law, grants, year, month, TODAY);
-    const sales = sold.map((s) => sale(s.volume, { revenue: D(s.revenue), segment: segments.findIndex((g) => g.from <= s.on && s.on <= g.to) }));
-    return computeTaxPeriod(law, { year, month, asKnownOn: TODAY, regime, segments, feedstock, thirdParty: { cost: D(0), quantityKg: D(0) }, sales }).figures;
+    const sales = sold.map((s) => sale(s.volume, { revenue: D(s.revenue), origin: s.origin ?? BiodieselOrigin.OWN_PRODUCTION, segment: segments.findIndex((g) => g.from <= s.on && s.on <= g.to) }));
+    const thirdParty = { cost: feedstock.reduce((a, l) => a.plus(l.cost), D(0)), quantityKg: feedstock.reduce((a, l) => a.plus(l.quantityKg), D(0)) };
+    return computeTaxPeriod(law, { year, month, asKnownOn: TODAY, regime, segments, feedstock, thirdParty, sales }).figures;
   }
   const shown = (f: ReturnType<typeof month>) => [f.pisDue.toFixed(2), f.cofinsDue.toFixed(2), f.totalDue.toFixed(2)];
+  const perSegment = (f: ReturnType<typeof month>) => f.segments.map((s) => [s.pisDue.toFixed(2), s.cofinsDue.toFixed(2)]);
 
-  test('ad valorem, April 2026: R$ 30,00 on 04-06 and on 04-07 (the zero window starts, art. 5º §2º) → 60 × 6,15% = 3,69; 60 × 28,32% = 16,992 → 16,99', () => {
+  test('family farming, the Selo suspended on 09-15 (art. 6º §2º): 0,1 m³ at 10,39 / 47,85 (09-10), 0,6 m³ at 26,41 / 121,59 (09-20) → 16,89 / 77,73', () => {
+    // From 09-15 the family-farming lot falls back to GENERAL. PIS 0,1 × 10,39 = 1,039 → 1,04; 0,6 × 26,41 = 15,846 → 15,85; the month 16,89
+    // (rounding the exact 16,885 once would give 16,88). Cofins 0,1 × 47,85 = 4,785 → 4,78 (8 even); 0,6 × 121,59 = 72,954 → 72,95; the month
+    // 77,73 (once: 77,739 → 77,74).
+    const f = month(2026, 9, SEPTEMBER, [SUSPENDED], [{ on: '2026-09-10', volume: '0.1', revenue: '600' }, { on: '2026-09-20', volume: '0.6', revenue: '3600' }],
+      [lot({ familyFarmingOrigin: true, cost: D(5000) })]);
+    expect(f.segments.map((s) => [s.from, s.sealRegular, s.blendedPisPerM3?.toFixed(), s.blendedCofinsPerM3?.toFixed()])).toEqual([
+      ['2026-09-01', true, '10.39', '47.85'], ['2026-09-15', false, '26.41', '121.59'],
+    ]);
+    expect(perSegment(f)).toEqual([['1.04', '4.78'], ['15.85', '72.95']]);
+    expect(shown(f)).toEqual(['16.89', '77.73', '94.62']);
+  });
+
+  test('ad valorem, April 2026: R$ 30,00 on 04-06 and R$ 30,00 on 04-07 (the zero window cuts the month, art. 5º §2º) → 3,68 / 17,00', () => {
+    // Lei 11.116/2005, art. 3º, 6,15% and 28,32% on either side (the window reaches only the per-m³ amounts):
+    // 30 × 6,15% = 1,845 → 1,84 (4 even) twice, PIS 3,68 (once: 60 × 6,15% = 3,69);
+    // 30 × 28,32% = 8,496 → 8,50 twice, Cofins 17,00 (once: 16,992 → 16,99).
     const f = month(2026, 4, AD_VALOREM, [GRANT], [{ on: '2026-04-06', volume: '0.01', revenue: '30' }, { on: '2026-04-07', volume: '0.01', revenue: '30' }]);
-    expect(f.segments.length).toBeGreaterThan(1);
-    // Each segment alone: 30 × 6,15% = 1,845 → 1,84; 30 × 28,32% = 8,496 → 8,50 — shown, not summed.
-    expect(f.segments.filter((s) => s.domesticRevenue.gt(0)).map((s) => [s.pisDue.toFixed(2), s.cofinsDue.toFixed(2)])).toEqual([['1.84', '8.50'], ['1.84', '8.50']]);
-    expect(shown(f)).toEqual(['3.69', '16.99', '20.68']);
+    expect(f.segments.map((s) => [s.from, s.to, s.domesticRevenue.toFixed(2)])).toEqual([['2026-04-01', '2026-04-06', '30.00'], ['2026-04-07', '2026-04-30', '30.00']]);
+    expect(perSegment(f)).toEqual([['1.84', '8.50'], ['1.84', '8.50']]);
+    expect(shown(f)).toEqual(['3.68', '17.00', '20.68']);
   });
 
-  test('ad valorem, October 2020: R$ 30,00 on 10-22 (Decreto 7.768/2012) and on 10-23 (Decreto 10.527/2020) → 3,69 and 16,99', () => {
+  test('ad valorem, October 2020: R$ 30,00 on 10-22 (Decreto 7.768/2012) and on 10-23 (Decreto 10.527/2020) → 1,84 + 1,84 and 8,50 + 8,50', () => {
     const f = month(2020, 10, AD_VALOREM, [GRANT_2020], [{ on: '2020-10-22', volume: '0.01', revenue: '30' }, { on: '2020-10-23', volume: '0.01', revenue: '30' }]);
-    expect(f.segments.length).toBeGreaterThan(1);
-    expect(shown(f)).toEqual(['3.69', '16.99', '20.68']);
+    expect(f.segments.length).toBe(2);
+    expect(shown(f)).toEqual(['3.68', '17.00', '20.68']);
   });
 
-  test('ad valorem, September 2026, the Selo suspended on 09-15: R$ 30,00 either side → 3,69 and 16,99 (the Selo reaches no ad valorem rate)', () => {
+  test('ad valorem, September 2026, the Selo suspended on 09-15: R$ 30,00 either side → 3,68 / 17,00 (the cut is kept under both regimes)', () => {
     const f = month(2026, 9, AD_VALOREM, [SUSPENDED], [{ on: '2026-09-10', volume: '0.01', revenue: '30' }, { on: '2026-09-20', volume: '0.01', revenue: '30' }]);
     expect(f.segments.map((s) => s.sealRegular)).toEqual([true, false]);
-    expect(shown(f)).toEqual(['3.69', '16.99', '20.68']);
+    expect(shown(f)).toEqual(['3.68', '17.00', '20.68']);
   });
 
-  test('special regime, GENERAL soy only, the Selo suspended on 09-15: 0,5 m³ on 09-10 and on 09-20 → 1 × 26,41 = 26,41; 1 × 121,59 = 121,59', () => {
-    const september = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026, 9);
-    const f = month(2026, 9, september, [SUSPENDED], [{ on: '2026-09-10', volume: '0.5', revenue: '3000' }, { on: '2026-09-20', volume: '0.5', revenue: '3000' }],
+  test('special regime, GENERAL soy only, the Selo suspended on 09-15: 0,5 m³ on 09-10 and on 09-20 → 13,20 + 13,20 and 60,80 + 60,80', () => {
+    // 0,5 × 26,41 = 13,205 → 13,20 (0 even); 0,5 × 121,59 = 60,795 → 60,80 (9 odd: up). The month 26,40 / 121,60.
+    const f = month(2026, 9, SEPTEMBER, [SUSPENDED], [{ on: '2026-09-10', volume: '0.5', revenue: '3000' }, { on: '2026-09-20', volume: '0.5', revenue: '3000' }],
       [lot({ cost: D(5000) })]);
     expect(f.segments.map((s) => s.sealRegular)).toEqual([true, false]);
-    // Each half alone: 0,5 × 26,41 = 13,205 → 13,20; 0,5 × 121,59 = 60,795 → 60,80 (summed: 26,40 / 121,60).
-    expect(f.segments.map((s) => [s.pisDue.toFixed(2), s.cofinsDue.toFixed(2)])).toEqual([['13.20', '60.80'], ['13.20', '60.80']]);
-    expect(shown(f)).toEqual(['26.41', '121.59', '148.00']);
+    expect(perSegment(f)).toEqual([['13.20', '60.80'], ['13.20', '60.80']]);
+    expect(shown(f)).toEqual(['26.40', '121.60', '148.00']);
   });
 
-  test('special regime, October 2020: 0,5 m³ on 10-22 and on 10-23, the same amounts under both decrees → 26,41 and 121,59', () => {
+  test('special regime, October 2020: 0,5 m³ on 10-22 and on 10-23, the same amounts under both decrees → 26,40 / 121,60', () => {
     const october = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2019-11-04', effectiveYear: 2020 }], 2020, 10);
     const f = month(2020, 10, october, [GRANT_2020], [{ on: '2020-10-22', volume: '0.5', revenue: '3000' }, { on: '2020-10-23', volume: '0.5', revenue: '3000' }],
       [lot({ cost: D(5000) })]);
-    expect(f.segments.length).toBe(2);
-    expect(shown(f)).toEqual(['26.41', '121.59', '148.00']);
+    expect(perSegment(f)).toEqual([['13.20', '60.80'], ['13.20', '60.80']]);
+    expect(shown(f)).toEqual(['26.40', '121.60', '148.00']);
   });
 
-  test('a real change of amount is rounded once on the month too: family farming, the Selo suspended on 09-15; 0,1 m³ at 10,39 (09-10), 0,6 m³ at 26,41 (09-20)', () => {
-    // art. 6º §2º: from 09-15 the family-farming lot falls back to GENERAL. Exact PIS 0,1 × 10,39 + 0,6 × 26,41 = 1,039 + 15,846
-    // = 16,885 → 16,88 (8 even; per segment 1,04 + 15,85 = 16,89); Cofins 0,1 × 47,85 + 0,6 × 121,59 = 4,785 + 72,954 = 77,739 → 77,74
-    // (per segment 4,78 + 72,95 = 77,73). The EFD's M210/M610 lines, one per rate, carry the centavo as one M220/M620 (docs/LAW.md).
-    const september = regimeForMonth([{ regime: TaxRegime.SPECIAL_PER_M3, electedOn: '2025-11-03', effectiveYear: 2026 }], 2026, 9);
-    const f = month(2026, 9, september, [SUSPENDED], [{ on: '2026-09-10', volume: '0.1', revenue: '600' }, { on: '2026-09-20', volume: '0.6', revenue: '3600' }],
-      [lot({ familyFarmingOrigin: true, cost: D(5000) })]);
-    expect(f.segments.map((s) => [s.blendedPisPerM3?.toFixed(), s.pisDue.toFixed(2), s.cofinsDue.toFixed(2)])).toEqual([['10.39', '1.04', '4.78'], ['26.41', '15.85', '72.95']]);
-    expect(shown(f)).toEqual(['16.88', '77.74', '94.62']);
+  describe('property: random months of several segments, each segment the exact value half-even, the month their sum', () => {
+    // September 2026, the Selo suspended and reinstated on random days (one cut per event, nothing
+    // else cuts the month). Lots of kinds whose category depends only on the Selo's standing (art. 6º
+    // §2º): family farming of the Sul (II, else GENERAL), family farming of the Nordeste (III, else
+    // GENERAL: soybean), castor of the Nordeste (I either way), GENERAL. In integers: costs and amounts in
+    // centavos, volumes in litres, revenue in centavos, rates in basis points of a percent (6,15% = 615 / 10.000).
+    const AMOUNTS = { FF: [1039n, 4785n], FF_PRIORITY: [0n, 0n], CASTOR: [2248n, 10351n], GENERAL: [2641n, 12159n] } as const;
+    const LOTS = {
+      FF_SUL: { facts: { familyFarmingOrigin: true, region: Region.SOUTH }, regular: 'FF', lost: 'GENERAL' },
+      FF_NORDESTE: { facts: { familyFarmingOrigin: true, region: Region.NORTHEAST }, regular: 'FF_PRIORITY', lost: 'GENERAL' },
+      CASTOR_NORDESTE: { facts: { feedstock: Feedstock.CASTOR_BEAN, region: Region.NORTHEAST }, regular: 'CASTOR', lost: 'CASTOR' },
+      GENERAL: { facts: { region: Region.SOUTH }, regular: 'GENERAL', lost: 'GENERAL' },
+    } as const;
+    type LotKind = keyof typeof LOTS;
+    const RATES = [615n, 2832n];
+    const halfEven = (n: bigint, d: bigint) => {
+      const q = n / d;
+      const r2 = (n % d) * 2n;
+      return r2 > d || (r2 === d && q % 2n === 1n) ? q + 1n : q;
+    };
+    const centavos = (c: bigint) => new Decimal(c.toString()).div(100).toFixed(2);
+    const day = (d: number) => `2026-09-${String(d).padStart(2, '0')}`;
+
+    test('special regime and ad valorem, own and imported sales', () => {
+      checkProperty(fc.property(
+        fc.boolean(),
+        fc.uniqueArray(fc.integer({ min: 2, max: 30 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.record({ kind: fc.constantFrom<LotKind>('FF_SUL', 'FF_NORDESTE', 'CASTOR_NORDESTE', 'GENERAL'), centavos: fc.integer({ min: 1, max: 5_000_000 }) }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.record({ day: fc.integer({ min: 1, max: 30 }), litres: fc.integer({ min: 1, max: 2_000_000 }), revenue: fc.integer({ min: 1, max: 1_000_000_000 }), imported: fc.boolean() }), { minLength: 2, maxLength: 8 }),
+        (special, eventDays, lots, sold) => {
+          // Suspended, reinstated, suspended, …: the standing changes on each event's day.
+          const events = [...eventDays].sort((a, b) => a - b).map((d, i) => ({ kind: i % 2 === 0 ? SealEventKind.SUSPENDED : SealEventKind.REINSTATED, effectiveOn: day(d), validUntil: null, reason: null }));
+          const feedstock = lots.map((l) => lot({ ...LOTS[l.kind].facts, cost: D(l.centavos).div(100) }));
+          const f = month(2026, 9, special ? SEPTEMBER : AD_VALOREM, [{ ...GRANT, events }], sold.map((s) => ({
+            on: day(s.day), volume: D(s.litres).div(1000).toFixed(), revenue: D(s.revenue).div(100).toFixed(), origin: s.imported ? BiodieselOrigin.IMPORTED : BiodieselOrigin.OWN_PRODUCTION,
+          })), feedstock);
+          expect(f.segments).toHaveLength(eventDays.length + 1);
+          const expected = [0, 1].map((t) => f.segments.map((seg) => {
+            const here = sold.filter((s) => seg.from <= day(s.day) && day(s.day) <= seg.to);
+            if (!special) return halfEven(here.reduce((a, s) => a + BigInt(s.revenue), 0n) * RATES[t], 10_000n);
+            const own = here.filter((s) => !s.imported).reduce((a, s) => a + BigInt(s.litres), 0n);
+            const imp = here.filter((s) => s.imported).reduce((a, s) => a + BigInt(s.litres), 0n);
+            const total = lots.reduce((a, l) => a + BigInt(l.centavos), 0n);
+            const weighed = lots.reduce((a, l) => a + BigInt(l.centavos) * AMOUNTS[LOTS[l.kind][seg.sealRegular ? 'regular' : 'lost']][t], 0n);
+            return halfEven(own * weighed + imp * AMOUNTS.GENERAL[t] * total, 1000n * total);
+          }));
+          expect(f.segments.map((s) => [s.pisDue.toFixed(2), s.cofinsDue.toFixed(2)])).toEqual(f.segments.map((_, i) => [centavos(expected[0][i]), centavos(expected[1][i])]));
+          // The month: the sum of the segments' rounded dues, as shown.
+          const [pis, cofins] = expected.map((e) => e.reduce((a, c) => a + c, 0n));
+          expect(shown(f)).toEqual([centavos(pis), centavos(cofins), centavos(pis + cofins)]);
+          expect(f.pisDue.eq(f.segments.reduce((a, s) => a.plus(s.pisDue), D(0)))).toBe(true);
+          expect(f.cofinsDue.eq(f.segments.reduce((a, s) => a.plus(s.cofinsDue), D(0)))).toBe(true);
+        },
+      ), { numRuns: 300 });
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { firstDayOfMonth } from '../dates';
-import { Decimal, ONE, sum, toCentavos, toShare, ZERO } from '../decimal';
+import { sum, toCentavos, toShare, ZERO } from '../decimal';
 import { Finding, finding } from '../findings';
 import { LawBook, LawRead } from '../law-book';
 import { electionStart, RegimeInForce } from '../regime';
@@ -29,8 +29,7 @@ export function usesRawMaterial(feedstock: readonly FeedstockGroup[]): boolean {
 
 // Special regime (Lei 11.116/2005 art. 4º): own volume × blended per-m³ amounts (art. 6º §§2º–4º),
 // imports at GENERAL (§5º). Ad valorem (art. 3º): rates on domestic revenue, untouched by art. 5º.
-// Each tax rounded once on the month, half-even to the centavo, from the exact sum of its segments;
-// a segment's dues are shown rounded on their own (docs/LAW.md "Rounding").
+// Each segment rounded half-even to the centavo, the period their sum (docs/LAW.md, "Rounding of the month's dues").
 export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriodResult {
   const { year, month, asKnownOn, regime, segments } = input;
   const first = firstDayOfMonth(year, month);
@@ -65,8 +64,6 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
     }
   }
   const blendFacts = { valuedBy: valuation.valuedBy, noFeedstock: valuation.noFeedstock, earlier };
-  // Each segment's exact dues, before any rounding: the month rounds their sum (monthDue).
-  const exact: ExactDue[] = [];
 
   const segmentFigures = segments.map((seg, index): TaxSegmentFigures => {
     const sales = input.sales.filter((s) => s.segment === index);
@@ -86,7 +83,6 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
       // EC 132/2023, ADCT art. 126, II: nothing due; the volumes bear the single-phase taxes on fuels.
       const extinct = law.pisCofinsExtinction(seg.from, asKnownOn);
       if (extinct) lawVersions.add(versionKey(extinct));
-      exact.push({ pis: ZERO, cofins: ZERO, divisor: ONE });
       return { ...base, mix: [], blendedPisPerM3: null, blendedCofinsPerM3: null, pisDue: ZERO, cofinsDue: ZERO, ...explained([]) };
     }
 
@@ -94,12 +90,10 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
       // Lei 11.116/2005, art. 3º: on the revenue of the domestic market, own and imported alike.
       const rates = law.adValoremRates(seg.from, asKnownOn);
       lawVersions.add(versionKey(rates));
-      const due = { pis: domesticRevenue.times(rates.value.pis), cofins: domesticRevenue.times(rates.value.cofins), divisor: ONE };
-      exact.push(due);
       return {
         ...base, mix: [], blendedPisPerM3: null, blendedCofinsPerM3: null,
-        pisDue: toCentavos(due.pis),
-        cofinsDue: toCentavos(due.cofins),
+        pisDue: toCentavos(domesticRevenue.times(rates.value.pis)),
+        cofinsDue: toCentavos(domesticRevenue.times(rates.value.cofins)),
         ...explained([]),
       };
     }
@@ -120,18 +114,14 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
       warnings.push(finding('SEAL_NOT_REGULAR', message('finding.SEAL_NOT_REGULAR.segment', { from: seg.from, to: seg.to, reason: seg.standing.reason.text ?? message(`finding.${seg.standing.reason.code}`) }),
         blendRuleBasis(law, BlendRule.SEAL_CONDITION, seg.from, asKnownOn)));
     }
-    // art. 6º §5º: imported biodiesel at the GENERAL amounts. Kept over the blend's divisor, so the
-    // month divides once (the divisor is the month's Σ weight, the same in every segment).
-    const due = {
-      pis: ownVolume.times(blend.pisNumerator).plus(importedVolume.times(general.value.pisPerM3).times(blend.divisor)),
-      cofins: ownVolume.times(blend.cofinsNumerator).plus(importedVolume.times(general.value.cofinsPerM3).times(blend.divisor)),
-      divisor: blend.divisor,
-    };
-    exact.push(due);
+    // art. 6º §5º: imported biodiesel at the GENERAL amounts. The blend divides last, so a
+    // half-centavo tie of the exact due stays a tie (docs/LAW.md, the rounding row).
+    const pis = ownVolume.times(blend.pisNumerator).div(blend.divisor).plus(importedVolume.times(general.value.pisPerM3));
+    const cofins = ownVolume.times(blend.cofinsNumerator).div(blend.divisor).plus(importedVolume.times(general.value.cofinsPerM3));
     return {
       ...base, mix: blend.mix,
       blendedPisPerM3: toShare(blend.pisNumerator.div(blend.divisor)), blendedCofinsPerM3: toShare(blend.cofinsNumerator.div(blend.divisor)),
-      pisDue: toCentavos(due.pis.div(due.divisor)), cofinsDue: toCentavos(due.cofins.div(due.divisor)),
+      pisDue: toCentavos(pis), cofinsDue: toCentavos(cofins),
       ...explained(blend.mix),
     };
   });
@@ -178,8 +168,12 @@ export function computeTaxPeriod(law: LawBook, input: TaxPeriodInput): TaxPeriod
       warnings.push(finding('RATE_NOT_PUBLISHED', message('finding.RATE_NOT_PUBLISHED.days', { tax: t.tax, days: days(unpublished), asKnownOn }), unpublished[0].legalBasis));
     }
   }
-  const pisDue = monthDue(exact, 'pis');
-  const cofinsDue = monthDue(exact, 'cofins');
+  // The month's dues are the sums of its segments' rounded dues: the parts shown add up to the
+  // total (the statement, the EFD's M200/M600). Interpretation (docs/LAW.md, "Rounding of the
+  // month's dues"): Lei 11.116/2005 arts. 3º–4º speak of the month; the sum differs from the
+  // month's exact figure by at most half a centavo per segment.
+  const pisDue = sum(segmentFigures.map((s) => s.pisDue));
+  const cofinsDue = sum(segmentFigures.map((s) => s.cofinsDue));
   const extinct = pisCofinsMonth ? undefined : law.pisCofinsExtinction(first, asKnownOn);
   return {
     lawVersions: [...lawVersions].sort(),
@@ -217,29 +211,6 @@ function segmentReads(seg: SegmentSpan, special: boolean): LawRead[] {
   if (!seg.pisCofins) return [{ parameter: 'pis-cofins-extinction', ...days }, { parameter: 'fuel-tax-levy', ...days }, { parameter: 'fuel-tax-rate', ...days }];
   if (!special) return [{ parameter: 'ad-valorem-rates', ...days }];
   return [{ parameter: 'special-regime-base', ...days }, { parameter: 'coefficient-rule', ...days }, { parameter: 'blend-rule', ...days }];
-}
-
-/** A segment's due as numerator over divisor (the blend's Σ weight; 1 ad valorem). */
-interface ExactDue {
-  pis: Decimal;
-  cofins: Decimal;
-  divisor: Decimal;
-}
-
-/**
- * Lei 11.116/2005, arts. 3º and 4º: one contribution per month. Interpretation (docs/LAW.md,
- * "Rounding"): each tax is rounded once, half-even to the centavo, from the exact sum of its
- * segments, so a cut that changes no amount (a Selo event that reaches no category, the decree of
- * 2020-10-23 repeating the amounts) changes nothing; segments over one divisor divide once.
- */
-function monthDue(dues: readonly ExactDue[], tax: 'pis' | 'cofins'): Decimal {
-  const byDivisor = new Map<string, ExactDue>();
-  for (const d of dues) {
-    const key = d.divisor.toFixed();
-    const kept = byDivisor.get(key);
-    byDivisor.set(key, kept ? { ...kept, [tax]: kept[tax].plus(d[tax]) } : d);
-  }
-  return toCentavos(sum([...byDivisor.values()].map((d) => d[tax].div(d.divisor))));
 }
 
 function dedupe(findings: Finding[]): Finding[] {
