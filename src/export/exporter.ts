@@ -113,7 +113,7 @@ export class Exporter {
   async purchases(actor: Actor, p: { producerId: string; first?: number | null; after?: string | null; from?: string | null; to?: string | null }, format: ExportFormat, locale: Locale): Promise<ExportFile> {
     const services = await this.on(actor);
     const producer = await services.producers.get(actor, p.producerId);
-    const [page] = await services.purchases.pagesByProducer(actor, [{ producerId: producer.id, args: { first: p.first ?? null, after: p.after ?? null, from: p.from ?? null, to: p.to ?? null } }]);
+    const [page] = await services.purchases.pagesByProducer(actor, [{ producerId: producer.id, args: { first: p.first ?? null, after: p.after ?? null, from: p.from ?? null, to: p.to ?? null }, withPrevious: false }]);
     if (page instanceof Error) throw page;
     const file = await this.file(purchasesDocument(producer, page as Connection<Purchase>, { from: p.from ?? null, to: p.to ?? null }), format, locale);
     return { ...file, page: { endCursor: page.pageInfo.endCursor, hasNextPage: page.pageInfo.hasNextPage } };
@@ -172,7 +172,7 @@ export class Exporter {
     const sales: Sale[] = [];
     let after: string | null = null;
     for (;;) {
-      const [page] = await services.sales.pagesByProducer(actor, [{ producerId, args: { first: 100, after, from, to }, withTotal: false }]);
+      const [page] = await services.sales.pagesByProducer(actor, [{ producerId, args: { first: 100, after, from, to }, withTotal: false, withPrevious: false }]);
       if (page instanceof Error) throw page;
       // A cancelled note's sales are kept on record but are no document of the month (as in taxPeriod).
       sales.push(...page.edges.map((e) => e.node).filter((s) => s.state === RecordState.ACTIVE));

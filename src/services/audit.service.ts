@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { AuditEntry } from '../domain';
 import { Actor } from './actor';
 import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
-import { AUDIT_KEYSET, pageAfter } from './keysets';
+import { AUDIT_KEYSET, hasRowsBefore, pageAfter } from './keysets';
 import { visibleProducerId } from './scope';
 
 export interface AuditLogArgs extends PageArgs {
@@ -17,8 +17,8 @@ export interface AuditLogArgs extends PageArgs {
 export class AuditService {
   constructor(private readonly ds: DataSource) {}
 
-  /** Newest first, keyset-paginated by id. */
-  async list(actor: Actor, args: AuditLogArgs): Promise<Connection<AuditEntry>> {
+  /** Newest first, keyset-paginated by id; hasPreviousPage looked up only when `withPrevious`. */
+  async list(actor: Actor, args: AuditLogArgs, withPrevious = true): Promise<Connection<AuditEntry>> {
     const limit = pageSize(args.first);
     const after = decodeKeysetCursor(AUDIT_KEYSET, args.after);
     const qb = this.ds.getRepository(AuditEntry).createQueryBuilder('a');
@@ -27,7 +27,8 @@ export class AuditService {
     if (args.entity != null) qb.andWhere('a.entity = :entity', { entity: args.entity });
     if (args.entityId != null) qb.andWhere('a.entity_id = :entityId', { entityId: args.entityId });
     const totalCount = await qb.clone().getCount();
+    const hasPrevious = withPrevious && await hasRowsBefore(qb, AUDIT_KEYSET, after);
     const rows = await pageAfter(qb, AUDIT_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, AUDIT_KEYSET, totalCount, after !== null);
+    return toConnection(rows, limit, AUDIT_KEYSET, totalCount, hasPrevious);
   }
 }

@@ -4,7 +4,7 @@ import { RegistrationKind, Role } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, ForbiddenError, NotFoundError } from './errors';
 import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
-import { FAMILY_FARMER_KEYSET, pageAfter } from './keysets';
+import { FAMILY_FARMER_KEYSET, hasRowsBefore, pageAfter } from './keysets';
 import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireOrder, requireText } from './validation';
@@ -72,14 +72,15 @@ export class FamilyFarmerService {
     return this.ds.getRepository(FamilyFarmerRegistration).find({ where: { familyFarmerId: In(wanted) }, order: { validFrom: 'ASC', id: 'ASC' } });
   }
 
-  /** Every farmer by id (keyset pagination). */
-  async list(args: PageArgs): Promise<Connection<FamilyFarmer>> {
+  /** Every farmer by id (keyset pagination); hasPreviousPage looked up only when `withPrevious`. */
+  async list(args: PageArgs, withPrevious = true): Promise<Connection<FamilyFarmer>> {
     const limit = pageSize(args.first);
     const after = decodeKeysetCursor(FAMILY_FARMER_KEYSET, args.after);
     const qb = this.ds.getRepository(FamilyFarmer).createQueryBuilder('f');
     const totalCount = await qb.clone().getCount();
+    const hasPrevious = withPrevious && await hasRowsBefore(qb, FAMILY_FARMER_KEYSET, after);
     const rows = await pageAfter(qb, FAMILY_FARMER_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, FAMILY_FARMER_KEYSET, totalCount, after !== null);
+    return toConnection(rows, limit, FAMILY_FARMER_KEYSET, totalCount, hasPrevious);
   }
 
   async create(actor: Actor, input: CreateFamilyFarmerInput): Promise<FamilyFarmer> {

@@ -1,5 +1,5 @@
 import { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
-import { CursorValues, Keyset, keysetAfterSql } from './pagination';
+import { CursorValues, Keyset, keysetAfterSql, keysetAtOrBeforeSql } from './pagination';
 
 /**
  * The order and cursor of every page the API hands out, used by the services' pages and by the
@@ -28,17 +28,20 @@ export const IMPORT_KEYSET: Keyset = {
 };
 export const AUDIT_KEYSET: Keyset = { tag: 'audit', table: 'audit_entry', columns: [{ column: 'id', property: 'id', kind: 'idText' }], descending: true };
 
+/** The condition `sql` writes on the query builder's alias, its values bound as named parameters. */
+function whereKeyset<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, sql: typeof keysetAfterSql, keyset: Keyset, after: CursorValues): SelectQueryBuilder<T> {
+  const params: Record<string, string> = {};
+  return qb.andWhere(sql(keyset, after, qb.alias, (value, type) => {
+    const name = `after${Object.keys(params).length}`;
+    params[name] = value;
+    return `CAST(:${name} AS ${type})`;
+  }), params);
+}
+
 /** A query builder's rows after the cursor, in the keyset's order, `limit` of them. */
 export function pageAfter<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, keyset: Keyset, after: CursorValues | null, limit: number): SelectQueryBuilder<T> {
   const alias = qb.alias;
-  if (after) {
-    const params: Record<string, string> = {};
-    qb.andWhere(keysetAfterSql(keyset, after, alias, (value, type) => {
-      const name = `after${Object.keys(params).length}`;
-      params[name] = value;
-      return `CAST(:${name} AS ${type})`;
-    }), params);
-  }
+  if (after) whereKeyset(qb, keysetAfterSql, keyset, after);
   for (const [i, c] of keyset.columns.entries()) {
     const key = `${alias}.${c.column}`;
     const dir = keyset.descending ? 'DESC' : 'ASC';
@@ -46,4 +49,12 @@ export function pageAfter<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, ke
     else qb.addOrderBy(key, dir);
   }
   return qb.take(limit);
+}
+
+/**
+ * hasPreviousPage of the page after the cursor: whether a row of the query builder's list (its
+ * filters and scope) is at or before it. One EXISTS, only when there is a cursor.
+ */
+export async function hasRowsBefore<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, keyset: Keyset, after: CursorValues | null): Promise<boolean> {
+  return after !== null && whereKeyset(qb.clone(), keysetAtOrBeforeSql, keyset, after).getExists();
 }

@@ -8,7 +8,7 @@ import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { assertCanWriteShared, checkRegistrations, insertRegistrations, RegistrationInput } from './family-farmer.service';
 import { assertAdmin } from './scope';
 import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
-import { ORGANIZATION_KEYSET, pageAfter } from './keysets';
+import { hasRowsBefore, ORGANIZATION_KEYSET, pageAfter } from './keysets';
 import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireText } from './validation';
@@ -117,14 +117,15 @@ export class OrganizationService {
     });
   }
 
-  /** Every organization by id (keyset pagination). */
-  async list(args: PageArgs): Promise<Connection<FamilyFarmingOrganization>> {
+  /** Every organization by id (keyset pagination); hasPreviousPage looked up only when `withPrevious`. */
+  async list(args: PageArgs, withPrevious = true): Promise<Connection<FamilyFarmingOrganization>> {
     const limit = pageSize(args.first);
     const after = decodeKeysetCursor(ORGANIZATION_KEYSET, args.after);
     const qb = this.ds.getRepository(FamilyFarmingOrganization).createQueryBuilder('o');
     const totalCount = await qb.clone().getCount();
+    const hasPrevious = withPrevious && await hasRowsBefore(qb, ORGANIZATION_KEYSET, after);
     const rows = await pageAfter(qb, ORGANIZATION_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, ORGANIZATION_KEYSET, totalCount, after !== null);
+    return toConnection(rows, limit, ORGANIZATION_KEYSET, totalCount, hasPrevious);
   }
 
   async create(actor: Actor, input: CreateOrganizationInput): Promise<FamilyFarmingOrganization> {

@@ -54,15 +54,18 @@ class LazyEdge<T extends object> implements Edge<T> {
   }
 }
 
-/** Build a connection from up to `limit + 1` rows of `keyset` fetched after the cursor. */
-export function toConnection<T extends object>(rows: T[], limit: number, keyset: Keyset, totalCount: number, afterGiven: boolean): Connection<T> {
+/**
+ * Build a connection from up to `limit + 1` rows of `keyset` fetched after the cursor;
+ * `hasPreviousPage` is whether a row of the list is at or before it (keysetAtOrBeforeSql).
+ */
+export function toConnection<T extends object>(rows: T[], limit: number, keyset: Keyset, totalCount: number, hasPreviousPage: boolean): Connection<T> {
   const page = rows.slice(0, limit);
   const edges: Edge<T>[] = page.map((node) => new LazyEdge(node, keyset));
   return {
     edges,
     pageInfo: {
       hasNextPage: rows.length > limit,
-      hasPreviousPage: afterGiven,
+      hasPreviousPage,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges[edges.length - 1]?.cursor ?? null,
     },
@@ -135,9 +138,22 @@ const SQL_TYPE: Record<KeyColumn['kind'], string> = { id: 'bigint', idText: 'big
  * and returns its placeholder.
  */
 export function keysetAfterSql(keyset: Keyset, after: CursorValues, q: string, param: (value: string, type: string) => string): string {
+  return keysetCompareSql(keyset, after, q, param, keyset.descending ? '<' : '>');
+}
+
+/**
+ * The SQL condition "at or before the cursor": the rows of the list that come before the page
+ * after it (the first row of that page is the first row after the cursor, so nothing of the list
+ * lies between). hasPreviousPage is whether one of them exists under the page's filters: a cursor
+ * before a `from` bound, or of a row the filters leave out, has none (and no cursor, none).
+ */
+export function keysetAtOrBeforeSql(keyset: Keyset, after: CursorValues, q: string, param: (value: string, type: string) => string): string {
+  return keysetCompareSql(keyset, after, q, param, keyset.descending ? '>=' : '<=');
+}
+
+function keysetCompareSql(keyset: Keyset, after: CursorValues, q: string, param: (value: string, type: string) => string, op: string): string {
   const columns = keyset.columns.map((c) => `${q}.${c.column}`);
   const values = keyset.columns.map((c, i) => param(String(after[i]), SQL_TYPE[c.kind]));
-  const op = keyset.descending ? '<' : '>';
   return columns.length === 1 ? `${columns[0]} ${op} ${values[0]}` : `(${columns.join(', ')}) ${op} (${values.join(', ')})`;
 }
 

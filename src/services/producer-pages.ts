@@ -2,7 +2,7 @@ import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { isIsoDate } from '../law/dates';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
-import { Connection, decodeKeysetCursor, Keyset, keysetAfterSql, keysetOrderSql, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, decodeKeysetCursor, Keyset, keysetAfterSql, keysetAtOrBeforeSql, keysetOrderSql, PageArgs, pageSize, toConnection } from './pagination';
 import { visibleProducerIds } from './record-batch';
 import { attachPrefetched, rowMapper } from './raw-rows';
 import { message } from '../i18n';
@@ -20,12 +20,14 @@ export interface ProducerPageKey {
   args: DatedPageArgs;
   /** When false, totalCount is not counted and reads 0. */
   withTotal?: boolean;
+  /** When false, hasPreviousPage is not looked up and reads false. */
+  withPrevious?: boolean;
   include?: string[];
 }
 
 export function producerPageKey(key: ProducerPageKey): string {
   const { first = null, after = null, from = null, to = null } = key.args;
-  return JSON.stringify([key.producerId, first, after, from, to, key.withTotal !== false, key.include ?? []]);
+  return JSON.stringify([key.producerId, first, after, from, to, key.withTotal !== false, key.withPrevious !== false, key.include ?? []]);
 }
 
 export interface PageJoin {
@@ -50,6 +52,7 @@ export function datedColumn(keyset: Keyset): string | null {
 interface Group {
   args: DatedPageArgs;
   withTotal: boolean;
+  withPrevious: boolean;
   include: string[];
   indexes: number[];
 }
@@ -66,15 +69,16 @@ export async function pagesByProducer<T extends ObjectLiteral & { id: string; pr
   keys.forEach((key, i) => {
     const { first = null, after = null, from = null, to = null } = key.args;
     const withTotal = key.withTotal !== false;
+    const withPrevious = key.withPrevious !== false;
     const include = key.include ?? [];
-    const id = JSON.stringify([first, after, from, to, withTotal, include]);
-    const group = groups.get(id) ?? { args: key.args, withTotal, include, indexes: [] };
+    const id = JSON.stringify([first, after, from, to, withTotal, withPrevious, include]);
+    const group = groups.get(id) ?? { args: key.args, withTotal, withPrevious, include, indexes: [] };
     group.indexes.push(i);
     groups.set(id, group);
   });
   for (const group of groups.values()) {
     try {
-      const pages = await pagesFor(ds, actor, spec, group.args, group.withTotal, group.include, group.indexes.map((i) => keys[i].producerId));
+      const pages = await pagesFor(ds, actor, spec, group.args, group.withTotal, group.withPrevious, group.include, group.indexes.map((i) => keys[i].producerId));
       group.indexes.forEach((i) => { results[i] = pages.get(keys[i].producerId)!; });
     } catch (error) {
       group.indexes.forEach((i) => { results[i] = error as Error; });
@@ -89,6 +93,7 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
   spec: PageSpec<T>,
   args: DatedPageArgs,
   withTotal: boolean,
+  withPrevious: boolean,
   include: string[],
   producerIds: string[],
 ): Promise<Map<string, Connection<T>>> {
@@ -102,26 +107,46 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
   const ids = visibleProducerIds(actor, producerIds);
   const rowsByProducer = new Map<string, T[]>();
   const totals = new Map<string, number>();
+  const previous = new Set<string>();
   if (ids.length > 0) {
     // LATERAL over the (producer_id, date, id) index.
     const mapper = rowMapper(ds, spec.entity);
     const params: unknown[] = [ids];
-    const filters: string[] = [];
-    if (dated && args.from != null) filters.push(`q.${dateColumn} >= $${params.push(args.from)}::date`);
-    if (dated && args.to != null) filters.push(`q.${dateColumn} <= $${params.push(args.to)}::date`);
-    const keyset = after ? [keysetAfterSql(spec.keyset, after, 'q', (v, type) => `$${params.push(v)}::${type}`)] : [];
+    const param = (v: unknown, type: string) => `$${params.push(v)}::${type}`;
+    const filters = (q: string) => [
+      `${q}.producer_id = k.producer_id`,
+      ...(dated && args.from != null ? [`${q}.${dateColumn} >= ${param(args.from, 'date')}`] : []),
+      ...(dated && args.to != null ? [`${q}.${dateColumn} <= ${param(args.to, 'date')}`] : []),
+    ];
+    const keyset = after ? [keysetAfterSql(spec.keyset, after, 'q', param)] : [];
     const order = keysetOrderSql(spec.keyset, 'q');
-    const where = ['q.producer_id = k.producer_id', ...filters, ...keyset].join(' AND ');
+    const where = [...filters('q'), ...keyset].join(' AND ');
     const joins = (spec.joins ?? []).filter((j) => include.includes(j.relation)).map((j, i) => ({ ...j, alias: `j${i}`, mapper: rowMapper(ds, j.entity), seen: new Map<unknown, unknown>() }));
+    const page = `LATERAL (SELECT * FROM "${spec.keyset.table}" q WHERE ${where} ORDER BY ${order} LIMIT $${params.push(limit + 1)}) q`;
+    // hasPreviousPage, when asked after a cursor, in the same statement: one EXISTS per producer
+    // (OFFSET 0 keeps PostgreSQL from evaluating it again on every row of the page), and each
+    // producer kept by a LEFT JOIN even when no row follows the cursor.
+    const before = withPrevious && after
+      ? `(SELECT 1 FROM "${spec.keyset.table}" b WHERE ${[...filters('b'), keysetAtOrBeforeSql(spec.keyset, after, 'b', param)].join(' AND ')})`
+      : null;
+    const lateral = before
+      ? `CROSS JOIN LATERAL (SELECT EXISTS ${before} AS has_previous OFFSET 0) h
+        LEFT JOIN ${page} ON true`
+      : `CROSS JOIN ${page}`;
     const rows: Array<Record<string, unknown>> = await ds.query(
-      `SELECT ${[mapper.columns('q'), ...joins.map((j) => j.mapper.columns(j.alias, j.alias))].join(', ')}
+      `SELECT ${[...(before ? ['k.producer_id AS "k.producer_id", h.has_previous AS "h.has_previous"'] : []), mapper.columns('q'), ...joins.map((j) => j.mapper.columns(j.alias, j.alias))].join(', ')}
          FROM unnest($1::bigint[]) AS k(producer_id)
-        CROSS JOIN LATERAL (SELECT * FROM "${spec.keyset.table}" q WHERE ${where} ORDER BY ${order} LIMIT $${params.push(limit + 1)}) q
+        ${lateral}
         ${joins.map((j) => `LEFT JOIN ${j.table} ${j.alias} ON ${j.alias}.${j.to} = q.${j.from}`).join(' ')}
-        ORDER BY q.producer_id, ${order}`,
+        ORDER BY k.producer_id, ${order}`,
       params,
     );
     for (const raw of rows) {
+      if (before) {
+        if (raw['h.has_previous']) previous.add(String(raw['k.producer_id']));
+        // The one row of a producer with none after the cursor.
+        if (raw.id == null) continue;
+      }
       const row = mapper.map(raw);
       for (const j of joins) {
         // A thousand purchases share a dozen municipalities.
@@ -156,7 +181,7 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
 
   const pages = new Map<string, Connection<T>>();
   for (const id of producerIds) {
-    pages.set(id, toConnection(rowsByProducer.get(id) ?? [], limit, spec.keyset, totals.get(id) ?? 0, after !== null));
+    pages.set(id, toConnection(rowsByProducer.get(id) ?? [], limit, spec.keyset, totals.get(id) ?? 0, previous.has(id)));
   }
   return pages;
 }

@@ -4,7 +4,7 @@ import { Actor } from './actor';
 import { BadInputError, ConflictError, ForbiddenError, NotFoundError } from './errors';
 import { Role } from '../law/types';
 import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
-import { pageAfter, PRODUCER_KEYSET } from './keysets';
+import { hasRowsBefore, pageAfter, PRODUCER_KEYSET } from './keysets';
 import { assertAdmin, assertCanWriteFor, assertVisible, visibleProducerId } from './scope';
 import { isId } from './record-batch';
 import { mutate } from './transaction';
@@ -70,16 +70,20 @@ export class ProducerService {
     return wanted.length ? this.ds.getRepository(Producer).findBy({ id: In(wanted) }) : [];
   }
 
-  /** A page of the producers the actor sees; totalCount is counted only when `withTotal` (it is selected). */
-  async list(actor: Actor, args: PageArgs, withTotal = true): Promise<Connection<Producer>> {
+  /**
+   * A page of the producers the actor sees; totalCount is counted only when `withTotal`,
+   * hasPreviousPage looked up only when `withPrevious` (they are selected).
+   */
+  async list(actor: Actor, args: PageArgs, withTotal = true, withPrevious = true): Promise<Connection<Producer>> {
     const limit = pageSize(args.first);
     const after = decodeKeysetCursor(PRODUCER_KEYSET, args.after);
     const only = visibleProducerId(actor);
     const qb = this.ds.getRepository(Producer).createQueryBuilder('p');
     if (only !== null) qb.where('p.id = :only', { only });
     const totalCount = withTotal ? await qb.clone().getCount() : 0;
+    const hasPrevious = withPrevious && await hasRowsBefore(qb, PRODUCER_KEYSET, after);
     const rows = await pageAfter(qb, PRODUCER_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, PRODUCER_KEYSET, totalCount, after !== null);
+    return toConnection(rows, limit, PRODUCER_KEYSET, totalCount, hasPrevious);
   }
 
   async create(actor: Actor, input: CreateProducerInput): Promise<Producer> {

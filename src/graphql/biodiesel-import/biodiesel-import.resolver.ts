@@ -6,7 +6,7 @@ import { Sql } from '../compiled/annotations';
 import { Context, knownOn } from '../context';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
-import { selectsField } from '../types/selection';
+import { selectsField, selectsPreviousPage } from '../types/selection';
 import { ImportPageArgsType } from './biodiesel-import.args';
 import { RecordImportInput } from './biodiesel-import.input';
 import { BiodieselImportConnection, BiodieselImportType, ImportContributionsType } from './biodiesel-import.type';
@@ -42,6 +42,6 @@ export class ProducerImportsResolver {
   @Sql({ kind: 'page', entity: BiodieselImport, fk: 'producerId', keyset: IMPORT_KEYSET })
   @FieldResolver(() => BiodieselImportConnection, { description: 'Imports of biodiesel by clearedOn, then id; from/to bound clearedOn, inclusive.' })
   imports(@Root() p: Producer, @Args() args: ImportPageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
-    return ctx.loaders.importsByProducer.load({ producerId: p.id, args, withTotal: selectsField(info, 'totalCount') });
+    return ctx.loaders.importsByProducer.load({ producerId: p.id, args, withTotal: selectsField(info, 'totalCount'), withPrevious: selectsPreviousPage(info) });
   }
 }

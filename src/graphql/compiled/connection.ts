@@ -1,6 +1,6 @@
 import { FieldNode, getNamedType, GraphQLObjectType, isObjectType } from 'graphql';
 import type { EntityMetadata } from 'typeorm';
-import { CursorValues, decodeKeysetCursor, Keyset, keysetAfterSql, keysetCursorSql, keysetOrderSql, pageSize } from '../../services/pagination';
+import { CursorValues, decodeKeysetCursor, Keyset, keysetAfterSql, keysetAtOrBeforeSql, keysetCursorSql, keysetOrderSql, pageSize } from '../../services/pagination';
 import { isIsoDate } from '../../law/dates';
 import type { Build } from './build';
 import { setAnswers } from './answers';
@@ -34,7 +34,8 @@ export function pageOf(args: Readonly<Record<string, unknown>>, keyset: Keyset, 
 
 /**
  * A connection page: limit + 1 rows after the cursor, in an array whose length gives hasNextPage;
- * totalCount counts the filters' rows, not the cursor's.
+ * totalCount counts the filters' rows, not the cursor's; hasPreviousPage is whether one of them is
+ * at or before the cursor (one EXISTS, written only when asked after a cursor).
  */
 export function connectionPart(
   build: Build,
@@ -65,6 +66,16 @@ export function connectionPart(
   /** Whether the rows are read for their number alone (hasNextPage). */
   let rowsCounted = false;
   const cursorSlot = () => (cursorAt ??= rowParts.push(keysetCursorSql(keyset, q)) - 1);
+  /** Where the connection's values hold whether a row of the list is at or before the cursor. */
+  let previousAt: number | null = null;
+  const previousSlot = (after: CursorValues) => {
+    if (previousAt === null) {
+      const b = build.alias();
+      const before = [...filters(b), keysetAtOrBeforeSql(keyset, after, b, (v, t) => build.param(v, t))];
+      previousAt = parts.push(`EXISTS (SELECT 1 FROM ${meta.tableName} ${b} WHERE ${before.join(' AND ')})`) - 1;
+    }
+    return previousAt;
+  };
   /** Each of the connection's fields: how its object gets it from the statement's values and the page's rows. */
   const setters: Array<(target: Record<string, unknown>, answers: Record<string, unknown>, values: unknown[], rows: unknown[][]) => void> = [];
   for (const [key, keyNodes] of fields) {
@@ -88,8 +99,8 @@ export function connectionPart(
       continue;
     }
     if (name !== 'pageInfo') throw new Decline();
-    const info = pageInfoPart(named, build.subfields(named, keyNodes), page, cursorSlot, () => { rowsCounted = true; });
-    setters.push((_target, answers, _values, rows) => { answers[key] = info.read(rows); });
+    const info = pageInfoPart(named, build.subfields(named, keyNodes), page, cursorSlot, () => { rowsCounted = true; }, previousSlot);
+    setters.push((_target, answers, values, rows) => { answers[key] = info.read(rows, values); });
   }
   // The rows are one array: the joins and the LIMIT in one sub-select let PostgreSQL stop the
   // index scan after limit + 1 rows and probe each joined row by its key. The rows numbered by a
@@ -147,15 +158,30 @@ function edgePart(build: Build, type: GraphQLObjectType, fields: Map<string, rea
   };
 }
 
-/** A connection's pageInfo, from the page's rows (its fields take no arguments, so aliases agree). */
-function pageInfoPart(type: GraphQLObjectType, fields: Map<string, readonly FieldNode[]>, page: Page, cursorSlot: () => number, counted: () => void): { read(rows: unknown[][]): unknown } {
+/**
+ * A connection's pageInfo, from the page's rows and the connection's values (its fields take no
+ * arguments, so aliases agree).
+ */
+function pageInfoPart(
+  type: GraphQLObjectType,
+  fields: Map<string, readonly FieldNode[]>,
+  page: Page,
+  cursorSlot: () => number,
+  counted: () => void,
+  previousSlot: (after: CursorValues) => number,
+): { read(rows: unknown[][], connection: unknown[]): unknown } {
   const names = [...new Set([...fields.values()].map((nodes) => nodes[0].name.value))].filter((n) => n !== '__typename');
   const shown = (rows: unknown[][]) => Math.min(rows.length, page.limit);
-  const values = names.map((name): [string, (rows: unknown[][]) => unknown] => {
+  const values = names.map((name): [string, (rows: unknown[][], connection: unknown[]) => unknown] => {
     if (!type.getFields()[name]) throw new Decline();
     switch (name) {
       case 'hasNextPage': counted(); return [name, (rows) => rows.length > page.limit];
-      case 'hasPreviousPage': return [name, () => page.after !== null];
+      // From the start, nothing precedes the page.
+      case 'hasPreviousPage': {
+        if (page.after === null) return [name, () => false];
+        const at = previousSlot(page.after);
+        return [name, (_rows, connection) => connection[at] === true];
+      }
       // The cursors of the first and last rows shown (the limit + 1st only tells that more follow).
       case 'startCursor': { const at = cursorSlot(); return [name, (rows) => (shown(rows) > 0 ? rows[0][at] : null)]; }
       case 'endCursor': { const at = cursorSlot(); return [name, (rows) => (shown(rows) > 0 ? rows[shown(rows) - 1][at] : null)]; }
@@ -163,9 +189,9 @@ function pageInfoPart(type: GraphQLObjectType, fields: Map<string, readonly Fiel
     }
   });
   return {
-    read: (rows) => {
+    read: (rows, connection) => {
       const info: Record<string, unknown> = {};
-      for (const [name, value] of values) info[name] = value(rows);
+      for (const [name, value] of values) info[name] = value(rows, connection);
       return info;
     },
   };

@@ -1,8 +1,10 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { FamilyFarmer, FamilyFarmerRegistration, Municipality } from '../../domain';
 import { Context } from '../context';
 import { MunicipalityType } from '../municipality/municipality.type';
 import { PageArgsType } from '../types/page.args';
+import { selectsPreviousPage } from '../types/selection';
 import { CreateFamilyFarmerInput } from './family-farmer.input';
 import { FamilyFarmerConnection, FamilyFarmerType, FamilyFarmingRegistrationType } from './family-farmer.type';
 import { Sql } from '../compiled/annotations';
@@ -18,8 +20,8 @@ export class FamilyFarmerResolver {
 
   @Sql({ kind: 'list', entity: FamilyFarmer, keyset: FAMILY_FARMER_KEYSET })
   @Query(() => FamilyFarmerConnection, { description: 'Family farmers by id (readable by every role).' })
-  familyFarmers(@Args() page: PageArgsType, @Ctx() ctx: Context) {
-    return ctx.services.familyFarmers.list(page);
+  familyFarmers(@Args() page: PageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.familyFarmers.list(page, selectsPreviousPage(info));
   }
 
   @Mutation(() => FamilyFarmerType, { description: 'Register a family farmer with its DAP/CAF (ADMIN or PRODUCER); a CPF already registered is CONFLICT/DUPLICATE.' })

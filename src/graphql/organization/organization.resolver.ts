@@ -1,9 +1,11 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { FamilyFarmingOrganization, Municipality, OrganizationMembership, OrganizationRegistration } from '../../domain';
 import { Context } from '../context';
 import { FamilyFarmingRegistrationType } from '../family-farmer/family-farmer.type';
 import { MunicipalityType } from '../municipality/municipality.type';
 import { PageArgsType } from '../types/page.args';
+import { selectsPreviousPage } from '../types/selection';
 import { CreateOrganizationInput, UpdateOrganizationInput } from './organization.input';
 import { MembershipDeclarationType, OrganizationConnection, OrganizationType } from './organization.type';
 import { Sql } from '../compiled/annotations';
@@ -19,8 +21,8 @@ export class OrganizationResolver {
 
   @Sql({ kind: 'list', entity: FamilyFarmingOrganization, keyset: ORGANIZATION_KEYSET })
   @Query(() => OrganizationConnection, { description: 'Cooperatives and associations by id (readable by every role).' })
-  organizations(@Args() page: PageArgsType, @Ctx() ctx: Context) {
-    return ctx.services.organizations.list(page);
+  organizations(@Args() page: PageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
+    return ctx.services.organizations.list(page, selectsPreviousPage(info));
   }
 
   @Mutation(() => OrganizationType, { description: 'Register a cooperative or association with its DAP/CAF jurídica (ADMIN or PRODUCER); a CNPJ already registered is CONFLICT/DUPLICATE.' })

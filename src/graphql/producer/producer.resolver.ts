@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver
 import { Municipality, Producer } from '../../domain';
 import { Context } from '../context';
 import { PageArgsType } from '../types/page.args';
-import { selectsField } from '../types/selection';
+import { selectsField, selectsPreviousPage } from '../types/selection';
 import { MunicipalityType } from '../municipality/municipality.type';
 import { CreateProducerInput, UpdateProducerInput } from './producer.input';
 import { ProducerConnection, ProducerType } from './producer.type';
@@ -21,7 +21,7 @@ export class ProducerResolver {
   @Sql({ kind: 'list', entity: Producer, keyset: PRODUCER_KEYSET })
   @Query(() => ProducerConnection, { description: 'Producers visible to the caller, by id.' })
   producers(@Args() page: PageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
-    return ctx.services.producers.list(ctx.actor, page, selectsField(info, 'totalCount'));
+    return ctx.services.producers.list(ctx.actor, page, selectsField(info, 'totalCount'), selectsPreviousPage(info));
   }
 
   @Mutation(() => ProducerType, { description: 'Register a producer (ADMIN).' })

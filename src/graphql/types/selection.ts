@@ -26,6 +26,11 @@ export function selectsField(info: GraphQLResolveInfo, name: string): boolean {
   return selectsPath(info, [name]);
 }
 
+/** Whether a connection's pageInfo asks hasPreviousPage: looked up (one EXISTS) only then. */
+export function selectsPreviousPage(info: GraphQLResolveInfo): boolean {
+  return selectsPath(info, ['pageInfo', 'hasPreviousPage']);
+}
+
 /** The relations of `relations` that the query selects under edges.node of this connection. */
 export function selectedNodeRelations(info: GraphQLResolveInfo, relations: string[]): string[] {
   return relations.filter((r) => selectsPath(info, ['edges', 'node', r]));
