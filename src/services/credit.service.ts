@@ -447,12 +447,14 @@ export class CreditService {
 
   /**
    * The purchases whose credit falls in the range (`from`–`to`, whole months) and the returns of
-   * purchases in it, by producer and month (`producer|year-month`), each month's in the order of its days.
+   * purchases in it, by producer and month (`producer|year-month`), each month's in the order of its days,
+   * a day's by purchase id as a number (as every list of the API: 937 before 1008).
    */
   private async purchaseRows(ids: readonly string[], from: IsoDate, to: IsoDate): Promise<Map<string, PurchaseRow[]>> {
     // Interpretation (docs/LAW.md): the credit is the month's of acquisition (Lei 10.637/2002, art. 3º § 1º I), not of use.
     const rows: Array<PurchaseRow & { producer_id: string }> = await this.reader.query(
-      `SELECT o.producer_id::text AS producer_id, o.id::text AS id, to_char(o.purchased_on, 'YYYY-MM-DD') AS credit_on, to_char(o.purchased_on, 'YYYY-MM-DD') AS purchased_on, o.feedstock,
+      `SELECT * FROM (
+       SELECT o.producer_id::text AS producer_id, o.id::text AS id, to_char(o.purchased_on, 'YYYY-MM-DD') AS credit_on, to_char(o.purchased_on, 'YYYY-MM-DD') AS purchased_on, o.feedstock,
               o.supplier_kind, o.cost::text AS cost, o.pis_cofins_cst, o.cofins_cst, o.credit_supplier,
               o.credit_product, o.icms_value::text AS icms_value, o.import_pis_paid::text AS import_pis_paid, o.import_cofins_paid::text AS import_cofins_paid,
               o.cbs_value::text AS cbs_value, o.credit_revenue_group
@@ -466,7 +468,9 @@ export class CreditService {
               (-o.cbs_value * r.value / o.cost)::text, o.credit_revenue_group
          FROM record_return r JOIN purchase o ON o.id = r.purchase_id AND ${activeSql('o')} AND o.cost > 0 AND o.supplier_kind <> 'OWN_PRODUCTION'
         WHERE r.producer_id = ANY($1::bigint[]) AND r.returned_on BETWEEN $2::date AND $3::date AND ${activeSql('r')}
-        ORDER BY 1, 3, 2`,
+       ) u
+       -- The ids are text for the rows: ordered as numbers (a UNION's ORDER BY takes no expression, hence the sub-select).
+       ORDER BY u.producer_id, u.credit_on, u.id::bigint`,
       [ids, from, to],
     );
     return groupBy(rows, (r) => `${r.producer_id}|${monthKey(toYm(r.credit_on))}`);
