@@ -35,7 +35,7 @@ import { AppError } from './services/errors';
 import { message, translate } from './i18n';
 import { LocalizedGraphQLError } from './graphql/localized-error';
 import { corsForOrigins } from './http/cors';
-import { supportedContentEncoding } from './http/content-encoding';
+import { supportedContentEncoding, utf8Only } from './http/content-encoding';
 import compression from 'compression';
 import { programRefreshOf } from './services/program-refresh';
 import { localeOfRequest, startRequest } from './http/request-start';
@@ -195,7 +195,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   };
   const graphqlHandlers = [
     requestTimeout(requestTimeoutMs),
-    express.json({ limit: LIMITS.bodyLimit }),
+    express.json({ limit: LIMITS.bodyLimit, verify: utf8Only }),
     variablesDepth,
     ...(trustedDocuments ? [trustedDocumentBodies(trustedDocuments)] : []),
     unlessAnswered(expressMiddleware(apollo, { context: ({ req }) => context(req.headers.authorization) })),

@@ -42,3 +42,14 @@ export const supportedContentEncoding: RequestHandler = (req, _res, next) => {
   req.resume();
   next(Object.assign(new Error(`unsupported content encoding "${encoding.slice(0, 40)}"`), { status: 415, type: 'encoding.unsupported' }));
 };
+
+/**
+ * The JSON parser's `verify` (RFC 8259 §8.1: JSON between systems is UTF-8; docs/API.md, "Errors"):
+ * a body in any other charset is 415 UNSUPPORTED_MEDIA_TYPE through the error answers. The parser
+ * itself refuses only a charset not named `utf-…` (latin1), and decoded UTF-16 and UTF-32. The
+ * charset comes lowercased and unquoted, `utf-8` when the Content-Type names none.
+ */
+export function utf8Only(_req: http.IncomingMessage, _res: http.ServerResponse, _body: Buffer, charset: string): void {
+  if (charset === 'utf-8') return;
+  throw Object.assign(new Error(`unsupported charset "${charset.slice(0, 40)}"`), { status: 415, type: 'charset.unsupported' });
+}

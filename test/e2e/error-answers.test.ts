@@ -22,6 +22,10 @@ beforeAll(async () => {
 afterAll(async () => { await api.close(); });
 
 const BODY = '{"query":"{ __typename }"}';
+/** BODY correctly encoded in UTF-16 and UTF-32 (little-endian, with their byte-order marks), which the JSON parser could decode. */
+const UTF16 = Buffer.from(`\ufeff${BODY}`, 'utf16le');
+const UTF32 = Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), ...[...BODY].map((c) => Buffer.from([c.charCodeAt(0), 0, 0, 0]))]);
+const jsonIn = (charset: string, body: string | Buffer) => () => fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': `application/json; charset=${charset}` }, body });
 
 /** A CONNECT (fetch refuses the method): Node hands its answer over as a tunnel, read to its end. */
 function connect(target: string, headers: Record<string, string> = {}): Promise<Response> {
@@ -40,7 +44,11 @@ function connect(target: string, headers: Record<string, string> = {}): Promise<
 }
 /** [what, request, status, code, shape]: `graphql` answers as GraphQL errors, `error` as the import and export routes do. */
 const CASES: Array<[string, () => Promise<Response>, number, string, 'graphql' | 'error']> = [
-  ['a JSON body in latin1', () => fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json; charset=latin1' }, body: BODY }), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
+  ['a JSON body in latin1', jsonIn('latin1', BODY), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
+  ['a JSON body in UTF-16', jsonIn('utf-16', UTF16), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
+  ['a JSON body in UTF-16, its charset quoted and in capitals', jsonIn('"UTF-16LE"', UTF16.subarray(2)), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
+  ['a JSON body in UTF-32', jsonIn('utf-32', UTF32), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
+  ['a JSON body in UTF-16 by another method', () => fetch(`${base}/graphql`, { method: 'PUT', headers: { 'content-type': 'application/json; charset=utf-16' }, body: UTF16 }), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
   ['Content-Encoding: bogus', () => fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'bogus' }, body: BODY }), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
   ['a body sent as gzip that is not', () => fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: BODY }), 400, 'BAD_REQUEST', 'graphql'],
   ['a malformed percent-encoding in an import path', () => fetch(`${base}/import/%E0%A4%A`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: 'a;b\n' }), 400, 'BAD_REQUEST', 'error'],
@@ -71,6 +79,14 @@ test.each(CASES)('%s: JSON with a 4xx status and a code, no stack nor path; one 
   }
   const logged = lines.map((l) => JSON.parse(l) as { msg: string }).filter((l) => l.msg === 'request refused');
   expect(logged).toEqual([expect.objectContaining({ level: 40, status, code })]);
+});
+
+test('a JSON body in UTF-8 is read whichever way its charset is written, or when none is', async () => {
+  const token = await api.token();
+  for (const contentType of ['application/json', 'application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json;charset="Utf-8"']) {
+    const res = await fetch(api.url, { method: 'POST', headers: { 'content-type': contentType, authorization: `Bearer ${token}` }, body: '{"query":"{ __typename }","variables":{"name":"Cerealista São João"}}' });
+    expect([contentType, res.status, await res.json()]).toEqual([contentType, 200, { data: { __typename: 'Query' } }]);
+  }
 });
 
 test('the messages are in the caller\'s language', async () => {
