@@ -21,7 +21,7 @@ import { PerRequest, requestHooksPlugin } from './graphql/request-hooks';
 import { getSchema } from './graphql/schema';
 import { Exporter } from './export/exporter';
 import { mountExport } from './http/export';
-import { errorAnswers, notFound, refuseConnect } from './http/error-answers';
+import { errorAnswers, notFound, refuseConnect, refuseUnparsed } from './http/error-answers';
 import { mountGraphiql } from './http/graphiql';
 import { mountImport } from './http/import';
 import { mountNfeImport } from './http/nfe-import';
@@ -235,6 +235,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
 
   httpServer.on('request', app);
   httpServer.on('connect', refuseConnect(logger));
+  httpServer.on('clientError', refuseUnparsed(logger));
   httpServer.requestTimeout = LIMITS.requestTimeoutMs;
   refresh.start();
 

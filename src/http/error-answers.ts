@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type http from 'node:http';
+import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { message, Message, translate } from '../i18n';
+import { Locale, message, Message, translate } from '../i18n';
 import { Logger } from '../logger';
 import { currentLocale, currentRequestId } from '../request-context';
 import { localeOfRequest } from './request-start';
@@ -21,9 +21,8 @@ function text(status: number): Message {
  * The answer in the API's shapes: GraphQL errors under /graphql (as its other refusals of a body,
  * src/graphql/limits.ts), `{ error: { code, message, requestId } }` elsewhere (as import and export).
  */
-function answer(path: string, status: number, code: string, said: Message): unknown {
-  const requestId = currentRequestId() ?? null;
-  const text = translate(said, currentLocale());
+function answer(path: string, code: string, said: Message, requestId = currentRequestId() ?? null, locale: Locale = currentLocale()): unknown {
+  const text = translate(said, locale);
   return path === '/graphql' || path.startsWith('/graphql/')
     ? { errors: [{ message: text, extensions: { code, requestId } }] }
     : { error: { code, message: text, requestId } };
@@ -41,6 +40,8 @@ export const notFound: RequestHandler = (_req, _res, next) => {
  */
 export function errorAnswers(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
+    // Its body's bytes did not parse: refused and logged as such already (refuseUnparsed).
+    if (answeredOnSocket.has(res)) return;
     const e = (err ?? {}) as { status?: unknown; statusCode?: unknown; type?: unknown; message?: unknown; stack?: unknown };
     const given = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : 500;
     const status = given >= 400 && given < 500 ? given : 500;
@@ -59,10 +60,10 @@ export function errorAnswers(logger: Logger): ErrorRequestHandler {
     if (status !== 500) {
       // A body left half read would otherwise be read as the next request on the connection.
       res.setHeader('connection', 'close');
-      res.status(status).json(answer(req.path, status, CODES[status] ?? 'BAD_REQUEST', text(status)));
+      res.status(status).json(answer(req.path, CODES[status] ?? 'BAD_REQUEST', text(status)));
       return;
     }
-    res.status(500).json(answer(req.path, 500, 'INTERNAL_SERVER_ERROR', message('http.internal', { requestId: requestId ?? 'unknown' })));
+    res.status(500).json(answer(req.path, 'INTERNAL_SERVER_ERROR', message('http.internal', { requestId: requestId ?? 'unknown' })));
   };
 }
 
@@ -76,7 +77,68 @@ export function refuseConnect(logger: Logger): (req: http.IncomingMessage, socke
     const body = JSON.stringify({ error: { code: 'METHOD_NOT_ALLOWED', message: translate(message('http.connectRefused'), localeOfRequest(req)), requestId } });
     logger.warn({ status: 405, code: 'METHOD_NOT_ALLOWED', requestId, method: req.method, path: String(req.url ?? '').slice(0, 200) }, 'request refused');
     socket.on('error', () => socket.destroy());
-    socket.end(['HTTP/1.1 405 Method Not Allowed', 'Allow: GET, HEAD, POST, OPTIONS', 'Content-Type: application/json; charset=utf-8',
-      `Content-Length: ${Buffer.byteLength(body)}`, `x-request-id: ${requestId}`, 'Connection: close', '', body].join('\r\n'));
+    socket.end(rawJson(405, body, requestId, ['Allow: GET, HEAD, POST, OPTIONS']));
+  };
+}
+
+/** A JSON answer written on the socket itself, where Node hands over no response object; the connection ends with it. */
+function rawJson(status: number, body: string, requestId: string, headers: string[] = []): string {
+  return [`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`, ...headers, 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`,
+    `x-request-id: ${requestId}`, 'Connection: close', '', body].join('\r\n');
+}
+
+/** The responses this answered on their socket: Express's error answers, reached as the request's body fails, say nothing more. */
+const answeredOnSocket = new WeakSet<http.ServerResponse>();
+
+/** Node's own answer to a request not received whole within the server's request timeout (docs/API.md: 408 with an empty body). */
+const REQUEST_TIMEOUT = 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n';
+
+/** The request line and headers of what the parser refused, when the bytes it was reading begin with them. */
+function requestHead(raw: Buffer | undefined): { method: string; path: string; header(name: string): string | undefined } | null {
+  // What the parser was reading: a socket's read, at most 64 KB.
+  const head = raw?.subarray(0, 65_536).toString('latin1').split('\r\n\r\n', 1)[0] ?? '';
+  const line = /^([A-Z]{3,10}) ([^ ?\r\n]*)/.exec(head);
+  if (!line) return null;
+  return {
+    method: line[1],
+    path: line[2],
+    header: (name) => new RegExp(`\r\n${name}:[ \t]*([^\r\n]*)`, 'i').exec(head)?.[1],
+  };
+}
+
+/**
+ * The server's `clientError`: what Node's HTTP parser refuses never reaches Express, and Node
+ * answered it with a bare status. A request line and headers over Node's maxHeaderSize (16 KB: a
+ * long query string) are 431 REQUEST_HEADER_FIELDS_TOO_LARGE, any other malformed request 400
+ * BAD_REQUEST, in the shapes of the other refusals; the connection then ends, as Node ends it. A
+ * request not received in time keeps Node's 408; a connection already failing, or whose response
+ * has begun, is closed without a word (writing would corrupt what the peer reads).
+ */
+export function refuseUnparsed(logger: Logger): (err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => void {
+  return (err, socket) => {
+    // The response of a request whose body the parser failed on: not a documented property, Node's own check reads it.
+    const inFlight = (socket as Duplex & { _httpMessage?: http.ServerResponse | null })._httpMessage ?? null;
+    if (!socket.writable || inFlight?.headersSent) {
+      // Ended already when this answered an earlier error of the same bytes: it closes once sent.
+      if (!socket.writableEnded) socket.destroy();
+      return;
+    }
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      socket.end(REQUEST_TIMEOUT, () => socket.destroy());
+      return;
+    }
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const code = status === 431 ? 'REQUEST_HEADER_FIELDS_TOO_LARGE' : 'BAD_REQUEST';
+    const head = inFlight ? null : requestHead(err.rawPacket);
+    const path = inFlight ? (inFlight.req.url ?? '').split('?', 1)[0] : head?.path ?? '';
+    // A caller's id from bytes that did not parse is echoed only when it could be a header's value.
+    const given = inFlight ? inFlight.getHeader('x-request-id') : head?.header('x-request-id')?.slice(0, 64);
+    const requestId = typeof given === 'string' && /^[\x21-\x7e]+$/.test(given) ? given : randomUUID();
+    const locale = localeOfRequest(inFlight?.req ?? ({ headers: { 'accept-language': head?.header('accept-language') } } as unknown as http.IncomingMessage));
+    const said = status === 431 ? message('http.headersTooLarge', { kb: Math.floor(http.maxHeaderSize / 1024) }) : message('http.unreadable');
+    logger.warn({ status, code, reason: err.code, requestId, method: inFlight?.req.method ?? head?.method, path: path.slice(0, 200) }, 'request refused');
+    if (inFlight) answeredOnSocket.add(inFlight);
+    // Closed once sent: the parser reads nothing more of this connection.
+    socket.end(rawJson(status, JSON.stringify(answer(path, code, said, requestId, locale)), requestId), () => socket.destroy());
   };
 }

@@ -234,6 +234,7 @@ export const en = {
   'http.connectRefused': 'CONNECT is not served: this is an API, not a proxy',
   'http.notFound': 'Nothing is served at this path',
   'http.unreadable': 'The request could not be read: its path, headers or body are malformed',
+  'http.headersTooLarge': 'The request line and headers are larger than the server reads ({{kb}} KB): send a long query by POST, in the body',
   'http.bodyEncoding': 'The request body\'s charset or Content-Encoding is not supported: send UTF-8, uncompressed or as gzip, deflate or br',
   'http.variablesTooDeep': 'A variable nests arrays or objects more than {{max}} levels deep, deeper than any input of the schema',
   'http.bodyTooLargeAny': 'The request body is larger than this path accepts',

@@ -227,6 +227,7 @@ export const ptBR: Record<MessageKey, string> = {
   'http.connectRefused': 'CONNECT não é atendido: esta é uma API, não um proxy',
   'http.notFound': 'Nada é servido neste caminho',
   'http.unreadable': 'A requisição não pôde ser lida: o caminho, os cabeçalhos ou o corpo estão malformados',
+  'http.headersTooLarge': 'A linha da requisição e os cabeçalhos passam do que o servidor lê ({{kb}} KB): envie uma consulta longa por POST, no corpo',
   'http.bodyEncoding': 'O charset ou o Content-Encoding do corpo da requisição não é aceito: envie UTF-8, sem compressão ou como gzip, deflate ou br',
   'http.variablesTooDeep': 'Uma variável aninha listas ou objetos a mais de {{max}} níveis, mais fundo do que qualquer entrada do esquema',
   'http.bodyTooLargeAny': 'O corpo da requisição é maior do que este caminho aceita',

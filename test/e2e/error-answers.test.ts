@@ -1,9 +1,9 @@
 import http from 'node:http';
-import { AddressInfo } from 'node:net';
+import net, { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import express from 'express';
 import pino from 'pino';
-import { errorAnswers } from '../../src/http/error-answers';
+import { errorAnswers, refuseUnparsed } from '../../src/http/error-answers';
 import { startTestApi, TestApi } from '../support/api';
 
 // Requests Express refuses before any route of the API runs (a body it cannot decode, a path it
@@ -42,6 +42,24 @@ function connect(target: string, headers: Record<string, string> = {}): Promise<
     req.end();
   });
 }
+/** Bytes no HTTP client would send, on a connection of their own; the answer read to the connection's end. */
+function raw(bytes: string, port = Number(new URL(base).port)): Promise<{ text: string; response: Response }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const end = text.indexOf('\r\n\r\n');
+      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+      const headers = lines.map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim()] as [string, string]);
+      resolve({ text, response: new Response(text.slice(end + 4), { status: Number(statusLine.split(' ')[1]), headers }) });
+    });
+  });
+}
+const LONG = 'a'.repeat(17 * 1024);
+
 /** [what, request, status, code, shape]: `graphql` answers as GraphQL errors, `error` as the import and export routes do. */
 const CASES: Array<[string, () => Promise<Response>, number, string, 'graphql' | 'error']> = [
   ['a JSON body in latin1', jsonIn('latin1', BODY), 415, 'UNSUPPORTED_MEDIA_TYPE', 'graphql'],
@@ -55,6 +73,12 @@ const CASES: Array<[string, () => Promise<Response>, number, string, 'graphql' |
   ['a malformed percent-encoding in an asset path', () => fetch(`${base}/graphiql-assets/%E0`), 400, 'BAD_REQUEST', 'error'],
   ['a path nothing serves', () => fetch(`${base}/nothing-here`), 404, 'NOT_FOUND', 'error'],
   ['CONNECT, a proxy\'s method', () => connect('example.com:443'), 405, 'METHOD_NOT_ALLOWED', 'error'],
+  ['a query string over 16 KB on an export path', () => fetch(`${base}/export/tax-period?x=${LONG}`), 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'error'],
+  ['a query string over 16 KB on /graphql', () => fetch(`${base}/graphql?query=${LONG}`, { headers: { 'apollo-require-preflight': 'true' } }), 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'graphql'],
+  ['headers over 16 KB', () => fetch(`${base}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-padding': LONG }, body: BODY }), 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'graphql'],
+  ['a header line Node cannot parse', async () => (await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n')).response, 400, 'BAD_REQUEST', 'error'],
+  ['a chunked body whose chunk size is not hexadecimal', async () => (await raw(`POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${BODY.length.toString(16)}\r\n${BODY}\r\nzz\r\n`)).response,
+    400, 'BAD_REQUEST', 'graphql'],
 ];
 
 test.each(CASES)('%s: JSON with a 4xx status and a code, no stack nor path; one JSON log line', async (_what, send, status, code, shape) => {
@@ -95,6 +119,42 @@ test('the messages are in the caller\'s language', async () => {
   const tunnel = await connect('/graphql', { 'accept-language': 'pt-BR' });
   expect(((await tunnel.json()) as { error: { message: string } }).error.message).toMatch(/^CONNECT não é atendido/);
   expect(tunnel.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+});
+
+test('what the HTTP parser refuses: the caller\'s request id and language, the connection closed, the server serving on', async () => {
+  lines.length = 0;
+  const { text, response } = await raw(`GET /export/program?year=${LONG} HTTP/1.1\r\nHost: x\r\nAccept-Language: pt-BR\r\nX-Request-Id: caller-7\r\n\r\n`);
+  expect(text).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+  expect([response.headers.get('connection'), response.headers.get('x-request-id')]).toEqual(['close', 'caller-7']);
+  expect(await response.json()).toEqual({ error: { code: 'REQUEST_HEADER_FIELDS_TOO_LARGE', requestId: 'caller-7',
+    message: 'A linha da requisição e os cabeçalhos passam do que o servidor lê (16 KB): envie uma consulta longa por POST, no corpo' } });
+  expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([expect.objectContaining({ msg: 'request refused', status: 431, method: 'GET', path: '/export/program', requestId: 'caller-7' })]);
+  // The query string is no part of the log: it may carry anything.
+  expect(lines.join('\n')).not.toContain(LONG.slice(0, 100));
+  // A body the parser fails on mid-way is refused under the id its request was given.
+  const { response: midway } = await raw(`POST /graphql HTTP/1.1\r\nHost: x\r\nX-Request-Id: caller-8\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n`);
+  expect([midway.status, midway.headers.get('x-request-id'), await midway.json()]).toEqual([400, 'caller-8', { errors: [{ message: expect.any(String), extensions: { code: 'BAD_REQUEST', requestId: 'caller-8' } }] }]);
+  // An id that broke the parse is not echoed into the answer's headers.
+  const { text: unechoed } = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-Id: a\u0001b\r\n\r\n');
+  expect(unechoed).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n(.+\r\n)*x-request-id: [0-9a-f-]{36}\r\n/);
+  expect((await api.gql('{ __typename }')).data).toEqual({ __typename: 'Query' });
+});
+
+test('a request not received within the server\'s request timeout keeps Node\'s 408 with an empty body', async () => {
+  const server = http.createServer({ requestTimeout: 300, headersTimeout: 300, connectionsCheckingInterval: 50 }, (req, res) => {
+    req.resume();
+    req.on('end', () => res.end('served'));
+  });
+  server.on('clientError', refuseUnparsed(pino({ level: 'silent' })));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (server.address() as AddressInfo).port;
+    for (const partial of ['POST /import/purchases HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nnot all of it', 'GET /healthz HTTP/1.1\r\nHost: x\r\n']) {
+      expect((await raw(partial, port)).text).toBe('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    }
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 });
 
 test('anything else that reaches the handler is 500 INTERNAL_SERVER_ERROR: the stack goes to the log, in one JSON line, never into the answer', async () => {
