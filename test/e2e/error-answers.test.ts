@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net, { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -202,4 +203,68 @@ test('a subscription, which the schema has none of, is refused at validation: 40
   });
   expect([mixed.status, ((await mixed.json()) as { errors: Array<{ extensions: { code: string } }> }).errors.map((e) => e.extensions.code)]).toEqual([400, ['GRAPHQL_VALIDATION_FAILED']]);
   expect(lines.map((l) => JSON.parse(l) as { level: number }).filter((l) => l.level >= 50)).toEqual([]);
+});
+
+/** The codes of docs/API.md's table of errors, each with the text of its HTTP column. */
+function documentedCodes(): Map<string, string> {
+  const doc = readFileSync(`${__dirname}/../../docs/API.md`, 'utf8');
+  const section = doc.slice(doc.indexOf('\n## Errors\n'), doc.indexOf('\n## ', doc.indexOf('\n## Errors\n') + 1));
+  const codes = new Map<string, string>();
+  for (const row of section.split('\n').filter((l) => l.startsWith('| `'))) {
+    const [, first, , status] = row.split('|');
+    for (const [, code] of first.matchAll(/`([A-Z_]+)`/g)) codes.set(code, status);
+  }
+  return codes;
+}
+
+// A client switches on `code` (docs/API.md, "Errors"): whatever refuses a request — Express, the
+// HTTP parser, Apollo Server, the API's own checks — answers with a code and status the table lists.
+test('every code a malformed request is answered with is in docs/API.md\'s table of errors, with its status', async () => {
+  const token = await api.token();
+  const authorized = { authorization: `Bearer ${token}` };
+  const post = (body: unknown, headers: Record<string, string> = {}) => fetch(api.url, {
+    method: 'POST', headers: { 'content-type': 'application/json', ...authorized, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const get = (query: string) => fetch(`${api.url}?query=${encodeURIComponent(query)}`, { headers: { ...authorized, 'apollo-require-preflight': 'true' } });
+  const malformed: Array<[string, () => Promise<Response>]> = [
+    ...CASES.map(([what, send]) => [what, send] as [string, () => Promise<Response>]),
+    ['a document that does not parse', () => post({ query: '{ producers(first: 1) { totalCount }' })],
+    ['a field the schema does not have', () => post({ query: '{ nope }' })],
+    ['two operations, none named', () => post({ query: 'query A { __typename } query B { __typename }' })],
+    ['an operation name the document does not hold', () => post({ query: '{ __typename }', operationName: 'Missing' })],
+    ['two operations by GET, none named', () => get('query A { __typename } query B { __typename }')],
+    ['a variable of the wrong type', () => post({ query: 'query($n: Int!) { producers(first: $n) { totalCount } }', variables: { n: 'many' } })],
+    ['a required variable missing', () => post({ query: 'query($n: Int!) { producers(first: $n) { totalCount } }' })],
+    ['a string with a NUL character', () => post({ query: 'mutation { upsertMunicipalities(input: [{ ibgeCode: "2611606", name: "Rec\\u0000ife", semiarid: false }]) { ibgeCode } }' })],
+    ['too deep', () => post({ query: `{ ${'producers(first: 1) { edges { node { '.repeat(4)}id${' } } }'.repeat(4)} }` })],
+    ['variables nested too deep', () => post({ query: 'query($v: JSON) { __typename }', variables: { v: JSON.parse('['.repeat(70) + ']'.repeat(70)) } })],
+    ['a body that is not JSON', () => post('{"query":')],
+    ['a JSON array (a batch)', () => post([{ query: '{ __typename }' }, { query: '{ __typename }' }])],
+    ['an empty query', () => post({ query: '' })],
+    ['operationName not a string', () => post({ query: '{ __typename }', operationName: 7 })],
+    ['a body over 1 MB', () => post({ query: `{ __typename } # ${'x'.repeat(1_100_000)}` })],
+    ['an unknown persisted query hash', () => post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } })],
+    ['a persisted query whose hash is not its document\'s', () => post({ query: '{ __typename }', extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } })],
+    ['an Accept the server cannot answer', () => post({ query: '{ __typename }' }, { accept: 'text/html' })],
+    ['a token not signed by the server', () => post({ query: '{ __typename }' }, { authorization: 'Bearer nope' })],
+    ['a mutation by GET', () => get('mutation { upsertMunicipalities(input: []) { ibgeCode } }')],
+    ['a subscription', () => post({ query: 'subscription { __typename }' })],
+    ['a GraphQL request without the preflight header by GET', () => fetch(`${api.url}?query=${encodeURIComponent('{ __typename }')}`, { headers: authorized })],
+    ['an import of an unknown kind', () => fetch(`${base}/import/nothing`, { method: 'POST', headers: { 'content-type': 'text/csv', ...authorized }, body: 'a;b\n' })],
+    ['an import sent as JSON', () => fetch(`${base}/import/municipalities`, { method: 'POST', headers: { 'content-type': 'application/json', ...authorized }, body: BODY })],
+    ['an import without a token', () => fetch(`${base}/import/municipalities`, { method: 'POST', headers: { 'content-type': 'text/csv' }, body: 'a;b\n' })],
+    ['an export without its parameters', () => fetch(`${base}/export/tax-period`, { headers: authorized })],
+    ['an export of an unknown producer', () => fetch(`${base}/export/tax-period?producer=987654&year=2026&month=1`, { headers: authorized })],
+  ];
+  const documented = documentedCodes();
+  const answered: Array<[string, number, string | undefined]> = [];
+  for (const [what, send] of malformed) {
+    const res = await send();
+    const body = (await res.json().catch(() => ({}))) as { errors?: Array<{ extensions?: { code?: string } }>; error?: { code?: string } };
+    answered.push([what, res.status, body.errors?.[0]?.extensions?.code ?? body.error?.code]);
+  }
+  const undocumented = answered.filter(([, status, code]) => code === undefined || !documented.get(code)?.includes(String(status)));
+  expect(undocumented).toEqual([]);
+  expect(new Set(answered.map(([, , code]) => code))).toEqual(new Set(['UNSUPPORTED_MEDIA_TYPE', 'BAD_REQUEST', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'REQUEST_HEADER_FIELDS_TOO_LARGE',
+    'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'OPERATION_RESOLUTION_FAILURE', 'BAD_USER_INPUT', 'QUERY_TOO_COMPLEX', 'PAYLOAD_TOO_LARGE', 'PERSISTED_QUERY_NOT_FOUND', 'UNAUTHENTICATED']));
 });
