@@ -7,6 +7,7 @@ import { zipSync } from 'fflate';
 import { Client } from 'pg';
 import { openDatabase } from '../src/database/data-source';
 import { nfeKey } from '../src/formats/nfe-key';
+import { translate } from '../src/i18n';
 import { readUpload } from '../src/import/nfe/worker';
 import { importNfe } from '../src/import/nfe/importer';
 import { createServices } from '../src/services';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
     const zip = Buffer.from(zipSync(entries));
     const started = process.hrtime.bigint();
     const read = readUpload({ name: 'notes.zip', bytes: zip });
+    if (read.refused) throw new Error(translate(read.refused.text));
     const summary = await importNfe(ds, createServices(ds), SYSTEM_ACTOR, { producerId: id, read, partial: false });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const rss = process.resourceUsage().maxRSS / 1024;

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openCliDatabase } from '../src/import/cli-database';
 import { importNfe, NfeImportError } from '../src/import/nfe/importer';
-import { ReadUpload, readUpload } from '../src/import/nfe/worker';
+import { NFE_LIMITS } from '../src/import/nfe/archive';
+import { ReadUpload, readUpload, uploadTooManyItems } from '../src/import/nfe/worker';
 import { BadInputError } from '../src/services/errors';
 import { createServices } from '../src/services';
 import { SYSTEM_ACTOR } from '../src/services/actor';
@@ -16,13 +17,16 @@ import { translate } from '../src/i18n';
 export async function runNfeImport(files: string[], producerId: string | undefined, partial: boolean): Promise<void> {
   if (!producerId) throw new Error('NF-e belong to one producer: add --producer ID');
   // Read here, on the command line's own thread: there is no other request to keep answering.
-  const read: ReadUpload = { files: 0, documents: [], problems: [], problemCount: 0 };
+  const read: ReadUpload = { files: 0, items: 0, documents: [], problems: [], problemCount: 0 };
   for (const f of files) {
     const one = readUpload({ name: path.basename(f), bytes: fs.readFileSync(f) });
     if (one.refused) throw new BadInputError(one.refused.field, one.refused.text);
+    // The files given are one import, one transaction: capped in items as one upload is.
+    read.items += one.items;
+    if (read.items > NFE_LIMITS.items) throw uploadTooManyItems();
     read.files += one.files;
-    read.documents.push(...one.documents);
-    read.problems.push(...one.problems);
+    for (const d of one.documents) read.documents.push(d);
+    for (const p of one.problems) read.problems.push(p);
     read.problemCount += one.problemCount;
   }
   const db = await openCliDatabase((m) => process.stderr.write(`${m}\n`));

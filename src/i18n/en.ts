@@ -84,6 +84,7 @@ export const en = {
   'nfe.zipTooMany': 'The ZIP holds more than {{max}} XML files: send it in parts',
   'nfe.zipInvalid': 'The ZIP cannot be read: {{detail}}',
   'nfe.zipTooLarge': 'The ZIP inflates to more than {{max}} bytes: refused (send it in parts)',
+  'nfe.uploadTooManyItems': 'The upload holds more than {{max}} items (det) in all, more than one import writes: send its notes in several uploads',
   'nfe.zipEmpty': 'The ZIP holds no .xml file',
   'nfe.xmlTooLarge': '{{name}} is larger than {{max}} bytes, more than any NF-e: refused',
   'nfe.refused': '{{count}} NF-e item(s) or file(s) cannot be imported; nothing was written: {{first}}',

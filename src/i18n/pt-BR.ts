@@ -80,6 +80,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.zipTooMany': 'O ZIP contém mais de {{max}} arquivos XML: envie-o em partes',
   'nfe.zipInvalid': 'O ZIP não pode ser lido: {{detail}}',
   'nfe.zipTooLarge': 'O ZIP se expande para mais de {{max}} bytes: recusado (envie-o em partes)',
+  'nfe.uploadTooManyItems': 'O envio tem mais de {{max}} itens (det) ao todo, mais do que uma importação grava: envie as notas em vários envios',
   'nfe.zipEmpty': 'O ZIP não contém nenhum arquivo .xml',
   'nfe.xmlTooLarge': '{{name}} tem mais de {{max}} bytes, mais do que qualquer NF-e: recusado',
   'nfe.refused': '{{count}} item(ns) ou arquivo(s) de NF-e não podem ser importados; nada foi gravado: {{first}}',

@@ -41,7 +41,8 @@ export async function failures(checks: Array<() => Promise<ImportLineError[] | I
   const found: ImportLineError[] = [];
   for (const c of checks) {
     const failure = await c();
-    if (Array.isArray(failure)) found.push(...failure);
+    // One by one: a check of a million-line file may find as many, too many to spread as a call's arguments.
+    if (Array.isArray(failure)) for (const f of failure) found.push(f);
     else if (failure) found.push(failure);
   }
   return found;

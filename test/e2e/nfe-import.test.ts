@@ -50,7 +50,7 @@ async function upload(body: Buffer | Uint8Array, query = '', type = 'application
   const res = await fetch(`${api.url.replace(/\/graphql$/, '')}/import/nfe?producer=${producer}${query}`, {
     method: 'POST', headers: { 'content-type': type, authorization: `Bearer ${await api.token(as)}`, 'accept-language': language }, body,
   });
-  const json = (await res.json()) as { import?: Record<string, unknown>; error?: { code: string; message: string; problems?: Array<{ file: string; key: string | null; item: number | null; reason: string; messageKey: string }> } };
+  const json = (await res.json()) as { import?: Record<string, unknown>; error?: { code: string; message: string; field?: string; problems?: Array<{ file: string; key: string | null; item: number | null; reason: string; messageKey: string }> } };
   return { status: res.status, ...json };
 }
 const purchases = (key: string) => api.db.dataSource.query(
@@ -460,11 +460,11 @@ function noteOfItems(items: number, ncm = '12073000'): Buffer {
 test('a hostile ZIP (many notes of more items than an NF-e has) is refused, its problems capped at 100 and counted, while other requests are answered', async () => {
   const count = () => api.count('SELECT (SELECT count(*) FROM purchase) + (SELECT count(*) FROM sale)');
   const before = await count();
-  // Shaped like the attack (128 notes of 20,653 items each), smaller: 24 notes of 1,200 items;
-  // beside them a note of 991 items (one past the layout's nItem 1–990) and one of 990 items that
-  // map to nothing (990 problems of its own).
+  // Shaped like the attack (128 notes of 20,653 items each), smaller and under the upload's 10,000
+  // items: 8 notes of 1,200 items (991 of each read); beside them a note of 991 items (one past the
+  // layout's nItem 1–990) and one of 990 items that map to nothing (990 problems of its own).
   const entries: Record<string, Uint8Array> = {};
-  for (let n = 1; n <= 24; n++) entries[`big-${n}.xml`] = noteOfItems(1_200);
+  for (let n = 1; n <= 8; n++) entries[`big-${n}.xml`] = noteOfItems(1_200);
   entries['n991.xml'] = noteOfItems(991);
   entries['n990.xml'] = noteOfItems(990, '27101921');
   const zip = Buffer.from(zipSync(entries));
@@ -489,17 +489,60 @@ test('a hostile ZIP (many notes of more items than an NF-e has) is refused, its 
   expect(text.length).toBeLessThan(64 * 1024);
   const error = (JSON.parse(text) as { error: { code: string; message: string; problemCount: number; problems: Array<{ file: string; item: number | null; messageKey: string }> } }).error;
   expect(error.code).toBe('BAD_USER_INPUT');
-  // 25 files of too many items, refused unbuilt, and the 990 items of the last: 1,015, the first 100 shown.
-  expect(error.problemCount).toBe(1_015);
-  expect(error.message).toMatch(/^1015 NF-e item\(s\) or file\(s\) cannot be imported/);
+  // 9 files of too many items, refused unbuilt, and the 990 items of the last: 999, the first 100 shown.
+  expect(error.problemCount).toBe(999);
+  expect(error.message).toMatch(/^999 NF-e item\(s\) or file\(s\) cannot be imported/);
   expect(error.problems).toHaveLength(100);
-  expect(error.problems.slice(0, 25).map((p) => [p.file, p.item, p.messageKey])).toEqual([...Object.keys(entries).slice(0, 25)].map((f) => [f, null, 'nfe.tooManyItems']));
-  expect(error.problems.slice(25).map((p) => [p.file, p.item, p.messageKey])).toEqual(Array.from({ length: 75 }, (_, i) => ['n990.xml', i + 1, 'nfe.notFeedstock']));
+  expect(error.problems.slice(0, 9).map((p) => [p.file, p.item, p.messageKey])).toEqual([...Object.keys(entries).slice(0, 9)].map((f) => [f, null, 'nfe.tooManyItems']));
+  expect(error.problems.slice(9).map((p) => [p.file, p.item, p.messageKey])).toEqual(Array.from({ length: 91 }, (_, i) => ['n990.xml', i + 1, 'nfe.notFeedstock']));
+  expect(await count()).toBe(before);
+
+  // The attack's own number of such notes passes the upload's 10,000 items read at the 11th: refused whole there.
+  const attack: Record<string, Uint8Array> = {};
+  for (let n = 1; n <= 24; n++) attack[`big-${n}.xml`] = noteOfItems(1_200);
+  const whole = await upload(Buffer.from(zipSync(attack)), '', 'application/zip');
+  expect([whole.status, whole.error?.code, whole.error?.field, whole.error?.problems]).toEqual([400, 'BAD_USER_INPUT', 'file', undefined]);
   expect(await count()).toBe(before);
 
   // With partial=items the summary's problems are capped the same way.
   const partial = await upload(Buffer.from(zipSync({ 'n990.xml': noteOfItems(990, '27101921') })), '&partial=items', 'application/zip');
   expect([partial.status, partial.import?.problemCount, (partial.import?.problems as unknown[]).length, partial.import?.purchases]).toEqual([200, 990, 100, 0]);
+});
+
+/** The producer's entry note of November 2026 with `items` items of 2 t of soybean (R$ 5.000,00) bought from João, under a key of its own. */
+function entryOfItems(n: number, items: number): { key: string; xml: Buffer } {
+  const key = nfeKey(P, n, '2611');
+  const xml = rekeyed('entry-note-two-items.xml', KEYS.entry, key).replaceAll('2026-03-06', '2026-11-06');
+  const det = /<det nItem="1">[\s\S]*?<\/det>/.exec(xml)![0];
+  return { key, xml: Buffer.from(xml.replace(/<det nItem="1">[\s\S]*<\/det>/, Array.from({ length: items }, (_, i) => det.replace('nItem="1"', `nItem="${i + 1}"`)).join(''))) };
+}
+
+test('an upload of more than 10,000 items in all is refused whole once read past them, nothing written; one of 10,000 is written', async () => {
+  // 130 authorized notes of 990 items each (128,700 purchases, within the 5,000 files and 256 MiB)
+  // ran 53 s and answered 500: their audit records were spread into push() and overflowed the stack.
+  // Written whole, they took 157 s and 1.7 GB; the upload is now capped at 10,000 items read.
+  const notes = Array.from({ length: 10 }, (_, i) => entryOfItems(7000 + i, 990));
+  const keys = [...notes.map((n) => n.key), entryOfItems(7010, 1).key];
+  const zip = (lastItems: number, after: Record<string, Uint8Array> = {}) => Buffer.from(zipSync({
+    ...Object.fromEntries(notes.map((n, i) => [`${i + 1}.xml`, n.xml])), '11.xml': entryOfItems(7010, lastItems).xml, ...after,
+  }));
+  const written = () => api.db.dataSource.query(
+    `SELECT count(*)::int AS n, sum(quantity_kg)::text AS kg, sum(cost)::text AS cost, count(DISTINCT invoice_key)::int AS notes FROM purchase WHERE invoice_key = ANY($1) AND state = 'ACTIVE'`, [keys]);
+
+  // 10,001 items: refused, naming the cap. The files after the cap are not read: here one of 3 MiB,
+  // which would make the answer "larger than 2097152 bytes" were it inflated.
+  const over = await upload(zip(101, { 'z.xml': new Uint8Array(3 * 1024 * 1024) }), '', 'application/zip');
+  expect([over.status, over.error?.code, over.error?.field, over.error?.message]).toEqual([400, 'BAD_USER_INPUT', 'file',
+    'The upload holds more than 10000 items (det) in all, more than one import writes: send its notes in several uploads']);
+  expect((await upload(zip(101), '', 'application/zip', { role: 'PRODUCER', producerId: own }, own, 'pt-BR')).error?.message)
+    .toBe('O envio tem mais de 10000 itens (det) ao todo, mais do que uma importação grava: envie as notas em vários envios');
+  expect(await written()).toEqual([{ n: 0, kg: null, cost: null, notes: 0 }]);
+
+  // 10,000 items: each a purchase of 2.000 kg for R$ 5.000,00, audited one by one.
+  const answer = await upload(zip(100), '', 'application/zip');
+  expect([answer.status, answer.import?.purchases, answer.import?.notes, answer.import?.written]).toEqual([200, 10_000, 11, true]);
+  expect(await written()).toEqual([{ n: 10_000, kg: '20000000', cost: '50000000', notes: 11 }]);
+  expect(await api.count(`SELECT count(*) FROM audit_entry a JOIN purchase p ON p.id::text = a.entity_id WHERE a.entity = 'Purchase' AND p.invoice_key = ANY($1)`, [keys])).toBe(10_000);
 });
 
 test('a quantity within the bounds as written but not once converted to kg (T × 1000, SC × 60) is refused, naming file and item', async () => {

@@ -74,6 +74,11 @@ const MAX_ITEMS = 990;
 /** Items closed so far in the parse under way (parsing is synchronous: one at a time). */
 let itemsRead = 0;
 
+/** The items (det) the last parseNfe read, its note's or not (an upload's items are capped, archive.ts). */
+export function itemsOfLastParse(): number {
+  return itemsRead;
+}
+
 class TooManyItems extends Error {}
 
 /**
@@ -104,7 +109,6 @@ type XmlNode = ReturnType<XMLParser['parse']>;
 
 /** The tree; a nesting deeper than any NF-e's is the file's fault (the validator above does not bound it). */
 function parseTree(text: string): XmlNode {
-  itemsRead = 0;
   try {
     return parser.parse(text) as XmlNode;
   } catch (e) {
@@ -115,6 +119,7 @@ function parseTree(text: string): XmlNode {
 }
 
 export function parseNfe(bytes: Buffer): NfeDocument {
+  itemsRead = 0;
   const text = bytes.toString('utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new NfeFileError(message('nfe.doctype'));
   const valid = XMLValidator.validate(text);

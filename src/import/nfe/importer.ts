@@ -198,7 +198,9 @@ export async function importNfe(ds: DataSource, services: Services, actor: Actor
       if (rows.length === 0) return 0;
       try {
         const done = await run(rows.map((r) => r.input));
-        audit.push(...done.audit);
+        // One by one: spread into push, a call's arguments go on the stack, and 128,700 items'
+        // records overflowed it (RangeError, a 500).
+        for (const record of done.audit) audit.push(record);
         return done.result.length;
       } catch (e) {
         throw located(e, rows.map((r) => r.at));
@@ -214,7 +216,7 @@ export async function importNfe(ds: DataSource, services: Services, actor: Actor
     for (const c of planned.cancellations) {
       try {
         const done = await services.recordChanges.cancelWith(em, actor, c.key, options.producerId);
-        audit.push(...done.audit);
+        for (const record of done.audit) audit.push(record);
         summary.cancellations++;
       } catch (e) {
         throw located(e, [c.at]);
