@@ -89,6 +89,7 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.atItem': 'em {{file}}, NF-e {{key}}, item {{item}}: {{reason}}',
   'nfe.doctype': 'o XML declara um DOCTYPE ou uma entidade, o que uma NF-e nunca faz: recusado sem leitura',
   'nfe.malformed': 'XML malformado: {{detail}} (linha {{line}})',
+  'nfe.unreadable': 'o XML não pode ser lido: {{detail}}',
   'nfe.notNfe': 'não é um nfeProc nem um procEventoNFe',
   'nfe.badNumber': 'item {{item}}: {{field}} "{{value}}" não é um número como a NF-e o escreve (algarismos, ponto antes das casas decimais; no máximo 15 algarismos antes dele e 10 depois)',
   'nfe.discountOverValue': 'item {{item}}: o desconto vDesc {{discount}} é maior que o valor vProd {{value}}',

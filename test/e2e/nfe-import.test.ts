@@ -369,6 +369,25 @@ test('malformed XML, an entity declaration, numbers no NF-e writes, nesting deep
   expect(await count()).toBe(before);
 });
 
+test('a tag the parser refuses to build (__proto__, constructor) is that file\'s problem, never a 500; the other notes of the ZIP are read', async () => {
+  // fast-xml-parser will not make such a name a key of the tree: it reaches an object's prototype.
+  for (const [xml, name] of [['<__proto__/>', '__proto__'], ['<nfeProc><constructor/></nfeProc>', 'constructor'], ['<nfeProc><NFe><prototype>1</prototype></NFe></nfeProc>', 'prototype']]) {
+    const refused = await upload(Buffer.from(xml));
+    expect([refused.status, refused.error?.code, refused.error?.problems]).toEqual([400, 'BAD_USER_INPUT', [{ file: 'upload.xml', key: null, item: null, messageKey: 'nfe.unreadable',
+      reason: `the XML cannot be read: [SECURITY] Invalid name: "${name}" is a reserved JavaScript keyword that could cause prototype pollution` }]]);
+  }
+  const pt = await upload(Buffer.from('<__proto__/>'), '', 'application/xml', { role: 'PRODUCER', producerId: own }, own, 'pt-BR');
+  expect(pt.error?.problems?.[0].reason).toMatch(/^o XML não pode ser lido: /);
+  // Beside a sale in a ZIP: with partial=items the sale is written and the file reported.
+  const key = nfeKey(P, 5900);
+  const zip = zipSync({ 'venda.xml': Buffer.from(rekeyed('sale.xml', KEYS.sale, key)), 'evil.xml': Buffer.from('<nfeProc><constructor/></nfeProc>') });
+  const partial = await upload(Buffer.from(zip), '&partial=items', 'application/zip');
+  expect([partial.status, partial.import?.sales, (partial.import?.problems as Array<{ file: string; messageKey: string }>).map((p) => [p.file, p.messageKey])])
+    .toEqual([200, 1, [['evil.xml', 'nfe.unreadable']]]);
+  expect(await sales(key)).toEqual([{ on: '2026-03-20', m3: '10', revenue: '60000', market: 'DOMESTIC', state: 'ACTIVE' }]);
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+});
+
 test('who may import: an AUDITOR never, a PRODUCER for itself only, an unknown producer is NOT_FOUND', async () => {
   const sale = fixture('sale.xml');
   expect((await upload(sale, '', 'application/xml', { role: 'AUDITOR' })).status).toBe(403);

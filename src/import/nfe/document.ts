@@ -107,14 +107,21 @@ const parser = new XMLParser({
 /** The parser's tree, untyped: read only through the accessors below. */
 type XmlNode = ReturnType<XMLParser['parse']>;
 
-/** The tree; a nesting deeper than any NF-e's is the file's fault (the validator above does not bound it). */
+/**
+ * The tree; whatever the validator or the parser refuses is the file's fault, never the server's: a
+ * nesting deeper than any NF-e's (the validator does not bound it), a tag the parser will not build
+ * because its name would reach an object's prototype (`__proto__`, `constructor`: "[SECURITY]").
+ */
 function parseTree(text: string): XmlNode {
   try {
+    const valid = XMLValidator.validate(text);
+    if (valid !== true) throw new NfeFileError(message('nfe.malformed', { detail: valid.err.msg, line: valid.err.line }));
     return parser.parse(text) as XmlNode;
   } catch (e) {
+    if (e instanceof NfeFileError) throw e;
     if (e instanceof TooManyItems) throw new NfeFileError(message('nfe.tooManyItems', { max: MAX_ITEMS }));
     if (e instanceof Error && /nested tags/i.test(e.message)) throw new NfeFileError(message('nfe.tooDeep', { max: MAX_NESTED_TAGS }));
-    throw e;
+    throw new NfeFileError(message('nfe.unreadable', { detail: (e instanceof Error ? e.message : String(e)).slice(0, 200) }));
   }
 }
 
@@ -122,8 +129,6 @@ export function parseNfe(bytes: Buffer): NfeDocument {
   itemsRead = 0;
   const text = bytes.toString('utf8');
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new NfeFileError(message('nfe.doctype'));
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) throw new NfeFileError(message('nfe.malformed', { detail: valid.err.msg, line: valid.err.line }));
   const root = parseTree(text);
   if (root.procEventoNFe) return cancellation(root.procEventoNFe);
   const nfe = root.nfeProc?.NFe ?? root.NFe;
