@@ -3,7 +3,7 @@ import { DocumentNode, FragmentDefinitionNode, GraphQLError, GraphQLFormattedErr
 import { NoRuleInForceError } from '../law/errors';
 import { RequestEndedError } from '../request-context';
 import { AppError } from '../services/errors';
-import { textLimit, textProblem, textRefusal } from '../services/validation';
+import { refusedText, textProblem } from '../services/validation';
 import { DEFAULT_LOCALE, isLocalized, Locale, message, recognise, translate } from '../i18n';
 import { LocalizedGraphQLError } from './localized-error';
 import type { PerRequest, RequestHooks } from './request-hooks';
@@ -186,13 +186,7 @@ const inputTextCheck: RequestHooks = {
     }
     if (found) {
       const { field, text } = found;
-      const why = textRefusal(text);
-      const refusal = 'nul' in why
-        ? message('http.nulCharacter', { field })
-        : 'control' in why ? message('input.controlCharacter', { field, character: why.control })
-          : 'surrogate' in why ? message('input.loneSurrogate', { field, character: why.surrogate })
-            : message('input.tooLong', { field, max: textLimit(field), length: text.length });
-      throw new LocalizedGraphQLError(refusal, { extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } } });
+      throw new LocalizedGraphQLError(refusedText(text, field)!, { extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } } });
     }
   },
 };

@@ -94,6 +94,8 @@ export const en = {
   'nfe.doctype': 'the XML declares a DOCTYPE or an entity, which an NF-e never does: refused unread',
   'nfe.malformed': 'malformed XML: {{detail}} (line {{line}})',
   'nfe.unreadable': 'the XML cannot be read: {{detail}}',
+  'nfe.badReference': '{{field}} holds "{{reference}}", which is no reference XML reads (&lt; &gt; &amp; &apos; &quot;, or &#…; of a character XML allows): a bare & is written &amp;',
+  'nfe.mixedCdata': '{{field}} mixes text and CDATA sections, whose order is not kept: write it as one',
   'nfe.notNfe': 'neither an nfeProc nor a procEventoNFe',
   'nfe.badNumber': 'item {{item}}: {{field}} "{{value}}" is not a number as an NF-e writes it (digits, a point before the decimals; at most 15 digits before it and 10 after)',
   'nfe.discountOverValue': 'item {{item}}: the discount vDesc {{discount}} is more than the value vProd {{value}}',

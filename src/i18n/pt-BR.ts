@@ -90,6 +90,8 @@ export const ptBR: Record<MessageKey, string> = {
   'nfe.doctype': 'o XML declara um DOCTYPE ou uma entidade, o que uma NF-e nunca faz: recusado sem leitura',
   'nfe.malformed': 'XML malformado: {{detail}} (linha {{line}})',
   'nfe.unreadable': 'o XML não pode ser lido: {{detail}}',
+  'nfe.badReference': '{{field}} contém "{{reference}}", que não é uma referência que o XML lê (&lt; &gt; &amp; &apos; &quot;, ou &#…; de um caractere que o XML admite): um & sozinho se escreve &amp;',
+  'nfe.mixedCdata': '{{field}} mistura texto e seções CDATA, cuja ordem não se mantém: escreva-o de uma só forma',
   'nfe.notNfe': 'não é um nfeProc nem um procEventoNFe',
   'nfe.badNumber': 'item {{item}}: {{field}} "{{value}}" não é um número como a NF-e o escreve (algarismos, ponto antes das casas decimais; no máximo 15 algarismos antes dele e 10 depois)',
   'nfe.discountOverValue': 'item {{item}}: o desconto vDesc {{discount}} é maior que o valor vProd {{value}}',

@@ -49,6 +49,20 @@ export function textRefusal(text: string): { nul: true } | { control: string } |
   return surrogate !== null ? { surrogate } : { tooLong: true };
 }
 
+/**
+ * The refusal of a text for `field` in the GraphQL input's words (`input.controlCharacter` naming the
+ * character, `input.tooLong`…), or null when it is taken: the words of every text refused outside a
+ * file's cells (the GraphQL input, the NF-e's texts).
+ */
+export function refusedText(text: string, field: string, limit: number = textLimit(field)): Message | null {
+  if (!textRefused(text, limit)) return null;
+  const why = textRefusal(text);
+  return 'nul' in why ? message('http.nulCharacter', { field })
+    : 'control' in why ? message('input.controlCharacter', { field, character: why.control })
+      : 'surrogate' in why ? message('input.loneSurrogate', { field, character: why.surrogate })
+        : message('input.tooLong', { field, max: limit, length: text.length });
+}
+
 export function requireText(value: string | null | undefined, field: string): string {
   const text = value?.trim();
   if (!text) throw new BadInputError(field, message('input.empty', { field }));

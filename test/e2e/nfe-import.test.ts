@@ -388,6 +388,68 @@ test('a tag the parser refuses to build (__proto__, constructor) is that file\'s
   await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
 });
 
+// docs/API.md, "Text lengths": the texts an NF-e import reads follow the rules of every input's.
+test('a note whose text holds a control character or a direction override, or a name over 500, is that note\'s problem naming the field; nothing of it written', async () => {
+  const company = newCnpj();
+  const key = nfeKey(company, 5950);
+  const note = (xml: string) => rekeyed('cooperative-note.xml', KEYS.coop, key).replaceAll('60701190000104', company).replace(/<xNome>Cooperativa Agricola<\/xNome>/, `<xNome>${xml}</xNome>`);
+  const refused = async (xml: string, item: number | null, messageKey: string, reason: string) => {
+    const answer = await upload(Buffer.from(xml));
+    expect([answer.status, answer.error?.code, answer.error?.problems]).toEqual([400, 'BAD_USER_INPUT', [{ file: 'upload.xml', key, item, messageKey, reason }]]);
+  };
+  const CONTROL = 'line breaks, tabs, other control characters and direction overrides are refused';
+  // The issuer's name (the supplier's name of the purchase), written as a character reference or as the character itself.
+  await refused(note('Silva &#x202E;Filhos Ltda'), null, 'input.controlCharacter', `emit/xNome contains a control character (U+202E): ${CONTROL}`);
+  await refused(note('Silva \u202EFilhos Ltda'), null, 'input.controlCharacter', `emit/xNome contains a control character (U+202E): ${CONTROL}`);
+  await refused(note('Silva&#x2028;Filhos Ltda'), null, 'input.controlCharacter', `emit/xNome contains a control character (U+2028): ${CONTROL}`);
+  await refused(note('Silva&#133;Filhos Ltda'), null, 'input.controlCharacter', `emit/xNome contains a control character (U+0085): ${CONTROL}`);
+  await refused(note('Silva\tFilhos Ltda'), null, 'input.controlCharacter', `emit/xNome contains a control character (U+0009): ${CONTROL}`);
+  await refused(note('Silva&#10;Filhos Ltda'), null, 'input.controlCharacter', `emit/xNome contains a control character (U+000A): ${CONTROL}`);
+  await refused(note('S'.repeat(501)), null, 'input.tooLong', 'emit/xNome must be at most 500 characters long (it has 501)');
+  // The item's description, the recipient's name and the issuer's municipality, each named.
+  const plain = note('Silva Filhos Ltda');
+  await refused(plain.replace('<xProd>Soja em grao</xProd>', '<xProd>Soja&#x202E;oarg</xProd>'), 1, 'input.controlCharacter', `prod/xProd contains a control character (U+202E): ${CONTROL}`);
+  await refused(plain.replace('<xNome>Usina Propria SA</xNome>', '<xNome>Usina\u2066Propria</xNome>'), null, 'input.controlCharacter', `dest/xNome contains a control character (U+2066): ${CONTROL}`);
+  await refused(plain.replace('<cMun>2611606</cMun>', '<cMun>2611606&#13;</cMun>'), null, 'input.controlCharacter', `emit/enderEmit/cMun contains a control character (U+000D): ${CONTROL}`);
+  expect(await purchases(key)).toEqual([]);
+  // The rest of a ZIP is read: with partial=items the other note is written.
+  const other = nfeKey(company, 5951);
+  const good = rekeyed('cooperative-note.xml', KEYS.coop, other).replaceAll('60701190000104', company);
+  const partial = await upload(Buffer.from(zipSync({ 'bad.xml': Buffer.from(note('Silva &#x202E;Filhos')), 'good.xml': Buffer.from(good) })), '&partial=items', 'application/zip');
+  expect([partial.status, partial.import?.purchases, (partial.import?.problems as Array<{ file: string; key: string; messageKey: string }>).map((p) => [p.file, p.key, p.messageKey])])
+    .toEqual([200, 1, [['bad.xml', key, 'input.controlCharacter']]]);
+  expect(await purchases(key)).toEqual([]);
+  await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: other });
+});
+
+// XML 1.0, § 4.1 and § 4.6: a reference stands for its character; a CDATA section is its text as written.
+test('a note\'s references are read (&amp;, &#xE3;…): the name is stored decoded; an entity XML does not define is the note\'s problem, a DOCTYPE still refused', async () => {
+  const company = newCnpj();
+  const stored = async (n: number, name: string) => {
+    const key = nfeKey(company, n);
+    const xml = rekeyed('cooperative-note.xml', KEYS.coop, key).replaceAll('60701190000104', company).replace('<xNome>Cooperativa Agricola</xNome>', `<xNome>${name}</xNome>`);
+    const answer = await upload(Buffer.from(xml));
+    if (!answer.import) return answer;
+    const rows = await api.db.dataSource.query(`SELECT supplier_kind AS kind, supplier_name AS name FROM purchase WHERE invoice_key = $1`, [key]);
+    await api.ok(`mutation($k: String!) { cancelDocument(key: $k) { key } }`, { k: key });
+    return rows;
+  };
+  expect(await stored(5960, 'Silva &amp; Filhos Ltda')).toEqual([{ kind: 'THIRD_PARTY', name: 'Silva & Filhos Ltda' }]);
+  expect(await stored(5961, 'Irm&#xE3;os &#65;lves &lt;Agro&gt; &quot;Sul&quot; d&apos;Oeste')).toEqual([{ kind: 'THIRD_PARTY', name: 'Irmãos Alves <Agro> "Sul" d\'Oeste' }]);
+  // A CDATA section is taken as written: its & is a character, its &amp; five.
+  expect(await stored(5962, '<![CDATA[Silva & Filhos &amp; Cia]]>')).toEqual([{ kind: 'THIRD_PARTY', name: 'Silva & Filhos &amp; Cia' }]);
+  // An entity no DTD of the note declares (HTML's &nbsp; included), a character XML does not allow (NUL): refused, naming the field.
+  for (const [name, reference] of [['Silva&nbsp;Filhos', '&nbsp;'], ['Silva &ent; Filhos', '&ent;'], ['Silva&#0;', '&#0;'], ['Silva &#xD800;', '&#xD800;']]) {
+    const answer = await stored(5963, name);
+    expect([answer.status, answer.error?.problems?.map((p: { key: string; messageKey: string; reason: string }) => [p.key, p.messageKey, p.reason])]).toEqual([400, [[nfeKey(company, 5963), 'nfe.badReference',
+      `emit/xNome holds "${reference}", which is no reference XML reads (&lt; &gt; &amp; &apos; &quot;, or &#…; of a character XML allows): a bare & is written &amp;`]]]);
+  }
+  expect(await purchases(nfeKey(company, 5963))).toEqual([]);
+  // A DOCTYPE, which could declare entities (internal or external), is refused unread as before.
+  const doctype = await upload(Buffer.from(`<?xml version="1.0"?><!DOCTYPE nfeProc [<!ENTITY x SYSTEM "file:///etc/passwd">]><nfeProc><NFe><infNFe Id="NFe1"><emit><xNome>&x;</xNome></emit></infNFe></NFe></nfeProc>`));
+  expect(doctype.error?.problems?.map((p) => p.messageKey)).toEqual(['nfe.doctype']);
+});
+
 test('who may import: an AUDITOR never, a PRODUCER for itself only, an unknown producer is NOT_FOUND', async () => {
   const sale = fixture('sale.xml');
   expect((await upload(sale, '', 'application/xml', { role: 'AUDITOR' })).status).toBe(403);

@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { message, Message, translate } from '../../i18n';
 import { brazilDateOf } from '../../law/dates';
 import { Decimal, outOfInputBounds } from '../../law/decimal';
+import { refusedText, TEXT_MAX } from '../../services/validation';
 
 /** One item (det) of an NF-e, as the layout writes it (MOC 4.00). */
 export interface NfeItem {
@@ -59,10 +60,18 @@ export interface NfeCancellation {
 
 export type NfeDocument = NfeNote | NfeCancellation;
 
-/** Why a file is not an NF-e this import reads. */
+/** Why a file is not an NF-e this import reads; `key` and `item` place it in its note when known. */
 export class NfeFileError extends Error {
-  constructor(readonly text: Message) {
+  constructor(readonly text: Message, readonly key: string | null = null, readonly item: number | null = null) {
     super(translate(text));
+  }
+}
+
+/** A text of the note that breaks the rules of every input's texts (docs/API.md, "Text lengths"), naming its field. */
+class NfeTextError extends NfeFileError {
+  /** The same, in note `key` and at item `item` (a place it names already is kept). */
+  placed(key: string | null, item: number | null): NfeTextError {
+    return new NfeTextError(this.text, this.key ?? key, this.item ?? item);
   }
 }
 
@@ -83,7 +92,7 @@ class TooManyItems extends Error {}
 
 /**
  * fast-xml-parser with entity expansion off: no DOCTYPE is accepted at all (it is refused before
- * parsing), entities are left as text, and nesting is bounded. The XML signature is not verified;
+ * parsing), references are left as text (text0 reads those XML 1.0 defines), and nesting is bounded. The XML signature is not verified;
  * the access key is (src/formats/nfe-key.ts).
  */
 const parser = new XMLParser({
@@ -96,6 +105,8 @@ const parser = new XMLParser({
   htmlEntities: false,
   maxNestedTags: MAX_NESTED_TAGS,
   isArray: (name) => name === 'det' || name === 'NFref',
+  // Apart from the text beside it: a CDATA section is taken as written, its `&` no reference (text0).
+  cdataPropName: '#cdata',
   // Called as each element closes: a file of more items than an NF-e has stops here, its items
   // past the 990th neither parsed nor built (a 2 MiB file of 20,000 items took 300 ms whole).
   updateTag: (name) => {
@@ -134,66 +145,92 @@ export function parseNfe(bytes: Buffer): NfeDocument {
   const nfe = root.nfeProc?.NFe ?? root.NFe;
   const inf = nfe?.infNFe;
   if (!inf) throw new NfeFileError(message('nfe.notNfe'));
-  const key = String(inf['@Id'] ?? '').replace(/^NFe/, '');
+  const key = text0(inf['@Id'], 'infNFe/@Id').replace(/^NFe/, '');
+  try {
+    return note(root, inf, key);
+  } catch (e) {
+    throw e instanceof NfeTextError ? e.placed(key, null) : e;
+  }
+}
+
+function note(root: XmlNode, inf: XmlNode, key: string): NfeNote {
   const protocolKey = root.nfeProc?.protNFe?.infProt?.chNFe;
-  if (protocolKey !== undefined && String(protocolKey) !== key) throw new NfeFileError(message('nfe.protocolKey', { key, protocolKey: String(protocolKey) }));
+  if (protocolKey !== undefined && text0(protocolKey, 'protNFe/infProt/chNFe') !== key) {
+    throw new NfeFileError(message('nfe.protocolKey', { key, protocolKey: text0(protocolKey, 'protNFe/infProt/chNFe') }));
+  }
   const ide = inf.ide ?? {};
   const badItemNumbers: NfeNote['badItemNumbers'] = [];
   const items: NfeItem[] = (inf.det ?? []).flatMap((det: XmlNode, index: number) => {
     // nItem is 1 to 990 (MOC 4.00, TnItem): anything else ("abc", "1.5", "3000000000") is that item's
     // problem, never a number the database is asked about.
-    const nItem = String(det['@nItem'] ?? '').trim();
+    const nItem = text0(det['@nItem'], `det[${index + 1}]/@nItem`);
     if (!/^[1-9]\d{0,2}$/.test(nItem) || Number(nItem) > MAX_ITEMS) { badItemNumbers.push({ position: index + 1, value: nItem.slice(0, 40) }); return []; }
     const number = Number(nItem);
-    const prod = det.prod ?? {};
-    const [pis, cofins, icms] = [det.imposto?.PIS, det.imposto?.COFINS, det.imposto?.ICMS].map(taxGroup);
-    const di = Array.isArray(prod.DI) ? prod.DI[0] : prod.DI;
-    const cbs = det.imposto?.IBSCBS?.gIBSCBS?.gCBS?.vCBS;
-    const value = decimalText(prod.vProd, 'vProd', number);
-    return [{
-      number,
-      code: text0(prod.cProd), description: text0(prod.xProd), ncm: text0(prod.NCM), cfop: text0(prod.CFOP),
-      unit: text0(prod.uCom).toUpperCase(), quantity: decimalText(prod.qCom, 'qCom', number), value,
-      pisCofinsCst: cstText(pis), cofinsCst: cstText(cofins),
-      icmsValue: icms === undefined ? null : icms.vICMS === undefined ? '0' : decimalText(icms.vICMS, 'vICMS', number),
-      cbsValue: cbs === undefined ? null : decimalText(cbs, 'vCBS', number),
-      declaration: di ? { number: text0(di.nDI), clearedOn: di.dDesemb ? text0(di.dDesemb).slice(0, 10) : null } : null,
-      discount: discountOf(prod.vDesc, value, number),
-    }];
+    try {
+      return [item(det, number)];
+    } catch (e) {
+      throw e instanceof NfeTextError ? e.placed(null, number) : e;
+    }
   });
+  const dhEmi = ide.dhEmi === undefined && ide.dEmi !== undefined ? text0(ide.dEmi, 'ide/dEmi') : text0(ide.dhEmi, 'ide/dhEmi');
   return {
     type: 'note', key,
-    direction: text0(ide.tpNF) === '0' ? '0' : '1',
-    purpose: text0(ide.finNFe) || '1',
+    direction: text0(ide.tpNF, 'ide/tpNF') === '0' ? '0' : '1',
+    purpose: text0(ide.finNFe, 'ide/finNFe') || '1',
     // The tax month is Brazil's: dhEmi's instant on the calendar of America/Sao_Paulo.
-    issuedOn: brazilDateOf(text0(ide.dhEmi ?? ide.dEmi)),
-    issuer: party(inf.emit, inf.emit?.enderEmit),
-    recipient: party(inf.dest, inf.dest?.enderDest),
-    referenced: (ide.NFref ?? []).map((r: XmlNode) => text0(r.refNFe)).filter((k: string) => k !== ''),
+    issuedOn: brazilDateOf(dhEmi),
+    issuer: party(inf.emit, 'emit', 'enderEmit'),
+    recipient: party(inf.dest, 'dest', 'enderDest'),
+    referenced: (ide.NFref ?? []).map((r: XmlNode) => text0(r?.refNFe, 'ide/NFref/refNFe')).filter((k: string) => k !== ''),
     items,
     badItemNumbers,
     ide: {
-      cUF: text0(ide.cUF), dhEmi: text0(ide.dhEmi ?? ide.dEmi), mod: text0(ide.mod), serie: text0(ide.serie),
-      nNF: text0(ide.nNF), tpEmis: text0(ide.tpEmis), cNF: text0(ide.cNF), cDV: text0(ide.cDV),
+      cUF: text0(ide.cUF, 'ide/cUF'), dhEmi, mod: text0(ide.mod, 'ide/mod'), serie: text0(ide.serie, 'ide/serie'),
+      nNF: text0(ide.nNF, 'ide/nNF'), tpEmis: text0(ide.tpEmis, 'ide/tpEmis'), cNF: text0(ide.cNF, 'ide/cNF'), cDV: text0(ide.cDV, 'ide/cDV'),
     },
-    environment: text0(ide.tpAmb),
-    protocolStatus: root.nfeProc?.protNFe?.infProt?.cStat === undefined ? null : text0(root.nfeProc.protNFe.infProt.cStat),
+    environment: text0(ide.tpAmb, 'ide/tpAmb'),
+    protocolStatus: root.nfeProc?.protNFe?.infProt?.cStat === undefined ? null : text0(root.nfeProc.protNFe.infProt.cStat, 'protNFe/infProt/cStat'),
+  };
+}
+
+/** An item (det) numbered `number`; its texts' fields are named from det (prod/xProd). */
+function item(det: XmlNode, number: number): NfeItem {
+  const prod = det.prod ?? {};
+  const [pis, cofins, icms] = [det.imposto?.PIS, det.imposto?.COFINS, det.imposto?.ICMS].map(taxGroup);
+  const di = Array.isArray(prod.DI) ? prod.DI[0] : prod.DI;
+  const cbs = det.imposto?.IBSCBS?.gIBSCBS?.gCBS?.vCBS;
+  const value = decimalText(prod.vProd, 'vProd', number);
+  return {
+    number,
+    code: text0(prod.cProd, 'prod/cProd'), description: text0(prod.xProd, 'prod/xProd', TEXT_MAX.long), ncm: text0(prod.NCM, 'prod/NCM'), cfop: text0(prod.CFOP, 'prod/CFOP'),
+    unit: text0(prod.uCom, 'prod/uCom').toUpperCase(), quantity: decimalText(prod.qCom, 'qCom', number), value,
+    pisCofinsCst: cstText(pis, 'imposto/PIS'), cofinsCst: cstText(cofins, 'imposto/COFINS'),
+    icmsValue: icms === undefined ? null : icms.vICMS === undefined ? '0' : decimalText(icms.vICMS, 'vICMS', number),
+    cbsValue: cbs === undefined ? null : decimalText(cbs, 'vCBS', number),
+    declaration: di ? { number: text0(di.nDI, 'prod/DI/nDI'), clearedOn: di.dDesemb ? text0(di.dDesemb, 'prod/DI/dDesemb').slice(0, 10) : null } : null,
+    discount: discountOf(prod.vDesc, value, number),
   };
 }
 
 function cancellation(proc: XmlNode): NfeCancellation {
   const inf = proc.evento?.infEvento ?? {};
   const answer = proc.retEvento?.infEvento?.cStat;
-  return { type: 'cancellation', key: text0(inf.chNFe), eventType: text0(inf.tpEvento), status: answer === undefined ? null : text0(answer) };
+  return {
+    type: 'cancellation', key: text0(inf.chNFe, 'evento/infEvento/chNFe'), eventType: text0(inf.tpEvento, 'evento/infEvento/tpEvento'),
+    status: answer === undefined ? null : text0(answer, 'retEvento/infEvento/cStat'),
+  };
 }
 
-function party(node: XmlNode, address: XmlNode): NfeParty {
-  const document = node?.CNPJ ?? node?.CPF;
+/** emit or dest, and its address (enderEmit, enderDest). */
+function party(node: XmlNode, name: 'emit' | 'dest', addressName: 'enderEmit' | 'enderDest'): NfeParty {
+  const address = node?.[addressName];
+  const document = node?.CNPJ === undefined ? node?.CPF === undefined ? undefined : text0(node.CPF, `${name}/CPF`) : text0(node.CNPJ, `${name}/CNPJ`);
   return {
-    document: document === undefined ? null : text0(document),
-    foreign: node?.idEstrangeiro !== undefined || (address?.cPais !== undefined && text0(address.cPais) !== '1058'),
-    name: text0(node?.xNome),
-    municipalityCode: address?.cMun === undefined ? null : text0(address.cMun),
+    document: document ?? null,
+    foreign: node?.idEstrangeiro !== undefined || (address?.cPais !== undefined && text0(address.cPais, `${name}/${addressName}/cPais`) !== '1058'),
+    // The supplier's name of a purchase: a name, as `supplierName` (500).
+    name: text0(node?.xNome, `${name}/xNome`, TEXT_MAX.name),
+    municipalityCode: address?.cMun === undefined ? null : text0(address.cMun, `${name}/${addressName}/cMun`),
   };
 }
 
@@ -211,20 +248,66 @@ function taxGroup(tax: unknown): Record<string, unknown> | undefined {
 }
 
 /** A group's CST as written; one stated twice is no code, its texts kept for the importer to refuse. */
-function cstText(group: Record<string, unknown> | undefined): string | null {
+function cstText(group: Record<string, unknown> | undefined, tax: string): string | null {
   if (group?.CST === undefined) return null;
-  return Array.isArray(group.CST) ? group.CST.map(text0).join(',') : text0(group.CST);
+  return Array.isArray(group.CST) ? group.CST.map((cst) => text0(cst, `${tax}/CST`)).join(',') : text0(group.CST, `${tax}/CST`);
 }
 
 /** The layout's decimals (TDec_1104v, TDec_1302): digits, a point before the decimals; else the file is not an NF-e. */
 function decimalText(value: unknown, field: string, item: number): string {
-  const text = text0(value);
+  const text = text0(value, field);
   if (!/^\d+(\.\d+)?$/.test(text) || outOfInputBounds(text)) throw new NfeFileError(message('nfe.badNumber', { item, field, value: text.slice(0, 40) }));
   return text;
 }
 
-function text0(value: unknown): string {
+/**
+ * The text of an element or attribute read from the note, its references read (XML 1.0), refused
+ * as the GraphQL input's texts are when it holds a control character or a direction override, or
+ * is longer than `limit` (docs/API.md, "Text lengths"): `field` names it in the refusal.
+ */
+function text0(value: unknown, field: string, limit: number = TEXT_MAX.id): string {
+  const text = cdataOf(value, field) ?? dereferenced(writtenText(value), field);
+  const refused = refusedText(text, field, limit);
+  if (refused) throw new NfeTextError(refused);
+  return text;
+}
+
+function writtenText(value: unknown): string {
   if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return String((value as Record<string, unknown>)['#text'] ?? '');
+  if (typeof value === 'object') return String((value as Record<string, unknown>)['#text'] ?? '').trim();
   return String(value).trim();
+}
+
+/** An element written as one CDATA section: its text as written. Text beside it, or a second one, would come out of the tree out of order. */
+function cdataOf(value: unknown, field: string): string | null {
+  const cdata = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)['#cdata'] : undefined;
+  if (cdata === undefined) return null;
+  if (typeof cdata !== 'string' || (value as Record<string, unknown>)['#text'] !== undefined) throw new NfeTextError(message('nfe.mixedCdata', { field }));
+  return cdata.trim();
+}
+
+/** The predefined entities (XML 1.0, § 4.6): the only named references a document without a DTD may make. */
+const PREDEFINED = new Map([['lt', '<'], ['gt', '>'], ['amp', '&'], ['apos', "'"], ['quot', '"']]);
+
+/**
+ * `text` with its references replaced (XML 1.0, § 4.1): the predefined entities, and character
+ * references (`&#233;`, `&#xE9;`) to a character XML allows (§ 2.2: not NUL, not half of a
+ * surrogate pair). Any other `&` makes no well-formed XML: a named entity needs a DOCTYPE, which
+ * is refused unread (parseNfe), and a bare `&` is written `&amp;`.
+ */
+function dereferenced(text: string, field: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9A-Fa-f]+|#[0-9]+|[A-Za-z_:][\w.:-]*)?;?/g, (reference: string, name: string | undefined) => {
+    const character = name === undefined || !reference.endsWith(';') ? undefined
+      : name.startsWith('#') ? xmlCharacter(name[1] === 'x' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10))
+        : PREDEFINED.get(name);
+    if (character === undefined) throw new NfeTextError(message('nfe.badReference', { field, reference: reference.slice(0, 20) }));
+    return character;
+  });
+}
+
+/** XML 1.0, § 2.2, Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
+function xmlCharacter(code: number): string | undefined {
+  const allowed = code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return allowed ? String.fromCodePoint(code) : undefined;
 }

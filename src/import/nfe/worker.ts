@@ -33,7 +33,7 @@ export function readUpload({ name, bytes }: ReadTask): ReadUpload {
         documents.push({ file: file.name, document: parseNfe(file.bytes) });
       } catch (e) {
         if (!(e instanceof NfeFileError)) throw e;
-        problems.push({ file: file.name, key: null, item: null, reason: e.text });
+        problems.push({ file: file.name, key: e.key, item: e.item, reason: e.text });
       }
       // Refused whole as soon as the cap is passed: the files after it are not inflated.
       items += itemsOfLastParse();
