@@ -304,6 +304,7 @@ export const en = {
   'import.controlCharacter': 'the cell holds a control character ({{character}}): line breaks, tabs, other control characters and direction overrides are refused',
   'import.loneSurrogate': 'the cell holds half a character ({{character}}, a UTF-16 surrogate without its pair), which no text can hold',
   'import.tooLong': 'must be at most {{max}} characters long (it has {{length}})',
+  'import.workbookDate': 'the cell is formatted as a date, but its number names no day from 0001-01-01 to 9999-12-31',
   'import.cellError': 'the cell holds the spreadsheet error {{error}}',
   'import.xlsWorkbook': 'an .xls workbook (Excel 97–2003) cannot be read: save it as .xlsx or as CSV',
   'import.noWorksheet': 'the workbook has no worksheet',

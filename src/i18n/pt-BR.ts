@@ -296,6 +296,7 @@ export const ptBR: Record<MessageKey, string> = {
   'import.controlCharacter': 'a célula contém um caractere de controle ({{character}}): quebras de linha, tabulações, outros caracteres de controle e inversões de direção são recusados',
   'import.loneSurrogate': 'a célula contém meio caractere ({{character}}, um substituto UTF-16 sem o seu par), que nenhum texto comporta',
   'import.tooLong': 'deve ter no máximo {{max}} caracteres (tem {{length}})',
+  'import.workbookDate': 'a célula está formatada como data, mas o seu número não indica nenhum dia de 0001-01-01 a 9999-12-31',
   'import.cellError': 'a célula contém o erro de planilha {{error}}',
   'import.xlsWorkbook': 'uma pasta de trabalho .xls (Excel 97–2003) não pode ser lida: salve-a como .xlsx ou CSV',
   'import.noWorksheet': 'a pasta de trabalho não tem planilha',

@@ -2,6 +2,7 @@ import {
   dateNotation, EnumNames, Locale, numberNotation, readDate, readNumber,
 } from '../formats/brazilian';
 import { restored } from '../formats/formula-text';
+import { FIRST_DATE, LAST_DATE } from '../law/dates';
 import { Decimal, outOfInputBounds, shownNumber } from '../law/decimal';
 import { message, Message } from '../i18n';
 import { ImportLineError } from './import-error';
@@ -39,9 +40,16 @@ export function workbookNumber(n: number): string {
   return Number.isSafeInteger(n) ? String(n) : new Decimal(n.toPrecision(15)).toFixed();
 }
 
-/** exceljs gives the calendar day at 00:00 UTC. */
-function workbookDate(d: Date): string {
-  return d.toISOString().slice(0, 10);
+const FIRST_DAY = Date.parse(`${FIRST_DATE}T00:00:00Z`);
+const AFTER_LAST_DAY = Date.parse(`${LAST_DATE}T00:00:00Z`) + 86_400_000;
+
+/**
+ * exceljs gives the calendar day at 00:00 UTC. A date-formatted number that names no day of the
+ * API's calendar (`1e20`, `NaN`, a serial of the year 10000) gives null: the cell is refused.
+ */
+function workbookDate(d: Date): string | null {
+  const time = d.getTime();
+  return time >= FIRST_DAY && time < AFTER_LAST_DAY ? d.toISOString().slice(0, 10) : null;
 }
 
 /** Nothing is guessed: an ambiguous cell (`12.500`) before the locale is known refuses the file. */
@@ -134,21 +142,25 @@ export class CellReader {
   private cell(raw: Exclude<RawCell, null | undefined>, type: NonNullable<ColumnSpec['type']>, line: number, column: string): string | undefined {
     if (typeof raw === 'object' && !(raw instanceof Date)) throw this.fail(line, column, message('import.cellError', { error: raw.error }));
     if (typeof raw === 'boolean') return String(raw);
+    if (raw instanceof Date) {
+      const day = workbookDate(raw);
+      if (day === null) throw this.fail(line, column, message('import.workbookDate'));
+      if (type === 'decimal') throw this.fail(line, column, message('import.notANumber', { example: EXAMPLE_NUMBER[this.locale ?? 'en'], value: day }));
+      return type === 'date' || type === 'text' ? day : this.enumeration(type, day, line, column);
+    }
     if (type === 'decimal') {
-      if (raw instanceof Date) throw this.fail(line, column, message('import.notANumber', { example: EXAMPLE_NUMBER[this.locale ?? 'en'], value: workbookDate(raw) }));
       const given = typeof raw === 'number' ? workbookNumber(raw) : raw.trim();
       const number = typeof raw === 'number' ? given : this.decimal(given, line, column);
       if (outOfInputBounds(number)) throw this.fail(line, column, message('import.numberBounds', { value: shownNumber(given) }));
       return number;
     }
     if (type === 'date') {
-      if (raw instanceof Date) return workbookDate(raw);
       // A whole number in a date column of a workbook is a date serial whose format was lost (1900 date system).
-      if (typeof raw === 'number' && Number.isInteger(raw) && raw > 0 && raw < 2958466) return workbookDate(new Date(Date.UTC(1899, 11, 30) + raw * 86_400_000));
+      if (typeof raw === 'number' && Number.isInteger(raw) && raw > 0 && raw < 2958466) return new Date(Date.UTC(1899, 11, 30) + raw * 86_400_000).toISOString().slice(0, 10);
       const text = typeof raw === 'number' ? workbookNumber(raw) : raw.trim();
       return this.date(text, line, column);
     }
-    const text = raw instanceof Date ? workbookDate(raw) : typeof raw === 'number' ? workbookNumber(raw) : raw.trim();
+    const text = typeof raw === 'number' ? workbookNumber(raw) : raw.trim();
     if (text === '') return undefined;
     if (type === 'text') return text;
     return this.enumeration(type, text, line, column);
