@@ -307,6 +307,7 @@ export const en = {
   'import.workbookDate': 'the cell is formatted as a date, but its number names no day from 0001-01-01 to 9999-12-31',
   'import.cellError': 'the cell holds the spreadsheet error {{error}}',
   'import.xlsWorkbook': 'an .xls workbook (Excel 97–2003) cannot be read: save it as .xlsx or as CSV',
+  'import.missingSharedString': 'the cell {{cell}} names a shared text the workbook does not hold: the file is damaged; save it again from the spreadsheet',
   'import.noWorksheet': 'the workbook has no worksheet',
   'import.notAWorkbook': 'not a readable .xlsx workbook: {{detail}}',
   'import.formNoFile': 'the form has no field "file" holding the file to import',

@@ -299,6 +299,7 @@ export const ptBR: Record<MessageKey, string> = {
   'import.workbookDate': 'a célula está formatada como data, mas o seu número não indica nenhum dia de 0001-01-01 a 9999-12-31',
   'import.cellError': 'a célula contém o erro de planilha {{error}}',
   'import.xlsWorkbook': 'uma pasta de trabalho .xls (Excel 97–2003) não pode ser lida: salve-a como .xlsx ou CSV',
+  'import.missingSharedString': 'a célula {{cell}} aponta para um texto compartilhado que a pasta de trabalho não contém: o arquivo está danificado; salve-o de novo pela planilha',
   'import.noWorksheet': 'a pasta de trabalho não tem planilha',
   'import.notAWorkbook': 'não é uma pasta de trabalho .xlsx legível: {{detail}}',
   'import.formNoFile': 'o formulário não tem o campo "file" com o arquivo a importar',

@@ -259,10 +259,24 @@ async function* csvRows(parser: LineParser): AsyncIterable<SourceRow> {
   }
 }
 
-function plainCell(v: unknown): RawCell {
+/** A `t="s"` cell whose shared string the workbook does not hold. */
+const MISSING_STRING = Symbol('missing shared string');
+
+/**
+ * exceljs reads a `t="s"` cell of a workbook without shared strings as `{ sharedString: 7 }`, and
+ * one whose index is past them (`<v>7</v>` where there is one) as an empty cell. The lookup of a
+ * missing index goes on to the array's prototype: made this one, it answers as in the first case.
+ * The strings found are the array's own and pay nothing.
+ */
+const MISSING_STRINGS: object = new Proxy(Array.prototype, {
+  get: (target, key, receiver) => (typeof key === 'string' && String(Number(key)) === key ? { sharedString: Number(key) } : Reflect.get(target, key, receiver)),
+});
+
+function plainCell(v: unknown): RawCell | typeof MISSING_STRING {
   if (v === null || v === undefined) return null;
   if (typeof v !== 'object' || v instanceof Date) return v as RawCell;
   const o = v as Record<string, unknown>;
+  if ('sharedString' in o) return MISSING_STRING;
   if ('error' in o) return { error: String(o.error) };
   if ('result' in o) return plainCell(o.result);
   if ('formula' in o || 'sharedFormula' in o) return null;
@@ -353,6 +367,13 @@ async function workbookSource(stream: Readable, onBytes: (n: number) => void, li
   };
 }
 
+/** `B3` for column 2 of row 3. */
+function cellName(column: number, row: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return `${letters}${row}`;
+}
+
 async function* sheetRows(reader: ExcelJS.stream.xlsx.WorkbookReader, limits: ReadLimits): AsyncIterable<SourceRow> {
   let sheets = 0;
   let rows = 0;
@@ -361,6 +382,9 @@ async function* sheetRows(reader: ExcelJS.stream.xlsx.WorkbookReader, limits: Re
     for await (const sheet of reader) {
       sheets++;
       if (sheets > 1) continue; // the first worksheet only; the others are read past
+      // Whole by now: a sheet is read after the shared strings, or after every part when it comes first.
+      const strings = (reader as unknown as { sharedStrings?: unknown[] }).sharedStrings;
+      if (strings) Object.setPrototypeOf(strings, MISSING_STRINGS);
       for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
         if (++rows > limits.rows) throw new ImportLineError('BAD_USER_INPUT', row.number, null, message('import.tooManyRows', { max: limits.rows }));
         const values = row.values as unknown[];
@@ -368,7 +392,11 @@ async function* sheetRows(reader: ExcelJS.stream.xlsx.WorkbookReader, limits: Re
         cellsRead += values.length;
         if (cellsRead > limits.cells) throw new ImportLineError('BAD_USER_INPUT', row.number, null, message('import.tooManyCellsInAll', { max: limits.cells }));
         const cells: RawCell[] = [];
-        for (let i = 1; i < values.length; i++) cells.push(plainCell(values[i]));
+        for (let i = 1; i < values.length; i++) {
+          const cell = plainCell(values[i]);
+          if (cell === MISSING_STRING) throw new ImportLineError('BAD_USER_INPUT', row.number, null, message('import.missingSharedString', { cell: cellName(i, row.number) }));
+          cells.push(cell);
+        }
         if (cells.every((c) => c === null || c === '' || (typeof c === 'string' && c.trim() === ''))) continue;
         yield [row.number, cells];
       }

@@ -21,6 +21,8 @@ afterEach(() => api.db.dataSource.query('DELETE FROM purchase WHERE producer_id 
 /** Style 1 is the date format 14 (d/m/yyyy), as Excel writes a date. */
 const STYLES = '<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
   + '<cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14" applyNumberFormat="1"/></cellXfs></styleSheet>';
+const sharedStrings = (...texts: string[]) => '<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+  + `count="${texts.length}" uniqueCount="${texts.length}">${texts.map((t) => `<si><t>${t}</t></si>`).join('')}</sst>`;
 
 const COLUMNS = ['purchasedOn', 'consumedOn', 'feedstock', 'quantityKg', 'cost', 'supplierKind', 'originMunicipalityCode', 'externalId', 'supplierName'];
 const LETTERS = 'ABCDEFGHI';
@@ -85,5 +87,29 @@ describe('a date-formatted number that names no day from 0001-01-01 to 9999-12-3
     const answer = await post(await workbookWithSheet(sheet, [{ name: 'xl/styles.xml', data: STYLES }]));
     expect([answer.status, answer.body.import?.rows]).toEqual([200, 1]);
     expect(await purchases()).toEqual([{ purchased_on: '2026-03-02', consumed_on: '2026-03-05', external_id: 'nf-2' }]);
+  });
+});
+
+describe('a text cell that names a shared string the workbook does not hold', () => {
+  it('refuses the file, naming the row and the cell, instead of reading a blank', async () => {
+    const before = await writtenRows(api.db.dataSource);
+    for (const [v, strings] of [['7', sharedStrings('nf-x')], ['1', sharedStrings('nf-x')], ['x', sharedStrings('nf-x')], ['-1', sharedStrings('nf-x')], ['0', null]] as const) {
+      const sheet = header + row(2) + row(3, { externalId: `<c r="H3" t="s"><v>${v}</v></c>` });
+      const answer = await post(await workbookWithSheet(sheet, strings === null ? [] : [{ name: 'xl/sharedStrings.xml', data: strings }]));
+      expect([v, answer.status, answer.body.error?.code, answer.body.error?.line, answer.body.error?.messageKey]).toEqual([v, 400, 'BAD_USER_INPUT', 3, 'import.missingSharedString']);
+      expect(answer.body.error.message).toBe('line 3: the cell H3 names a shared text the workbook does not hold: the file is damaged; save it again from the spreadsheet');
+    }
+    // The header row is checked too: a blank header cell would drop the column.
+    const heading = `<row r="1">${COLUMNS.map((c, i) => (c === 'externalId' ? '<c r="H1" t="s"><v>3</v></c>' : text(`${LETTERS[i]}1`, c))).join('')}</row>`;
+    const answer = await post(await workbookWithSheet(heading + row(2), [{ name: 'xl/sharedStrings.xml', data: sharedStrings('nf-x') }]));
+    expect([answer.status, answer.body.error?.line, answer.body.error?.messageKey]).toEqual([400, 1, 'import.missingSharedString']);
+    expect(await writtenRows(api.db.dataSource)).toEqual(before);
+  });
+
+  it('while one the workbook holds is read as its text', async () => {
+    const sheet = header + row(2, { externalId: '<c r="H2" t="s"><v>1</v></c>' });
+    const answer = await post(await workbookWithSheet(sheet, [{ name: 'xl/sharedStrings.xml', data: sharedStrings('nf-a', 'nf-b') }]));
+    expect([answer.status, answer.body.import?.rows]).toEqual([200, 1]);
+    expect(await purchases()).toEqual([{ purchased_on: '2026-03-02', consumed_on: '2026-03-05', external_id: 'nf-b' }]);
   });
 });
