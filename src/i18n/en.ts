@@ -52,6 +52,7 @@ export const en = {
   'input.calendarDate': '{{field}} must be a real calendar date YYYY-MM-DD from 0001-01-01 to 9999-12-31',
   'credits.horizon': 'Credits and balances are folded month by month up to December {{last}} at the latest (the year after today); {{field}} asks for {{asked}}',
   'credits.start': 'Credits and balances are folded from February 2004, when the non-cumulative Cofins began (Lei 10.833/2003); {{field}} asks for {{asked}}',
+  'input.semiaridDay': '{{field}} must be a date from {{min}} to {{max}}: the day before and the day after the days stated are stored too, and dates run from 0001-01-01 to 9999-12-31',
   'input.year': '{{field}} must be a calendar year from {{min}} to {{max}}',
   'input.month': '{{field}} must be between 1 and 12',
   'input.controlCharacter': '{{field}} contains a control character ({{character}}): line breaks, tabs, other control characters and direction overrides are refused',

@@ -49,6 +49,7 @@ export const ptBR: Record<MessageKey, string> = {
   'input.calendarDate': '{{field}} deve ser uma data real do calendário, AAAA-MM-DD, de 0001-01-01 a 9999-12-31',
   'credits.horizon': 'Créditos e saldos são apurados mês a mês até dezembro de {{last}} no máximo (o ano seguinte ao atual); {{field}} pede {{asked}}',
   'credits.start': 'Créditos e saldos são apurados a partir de fevereiro de 2004, início da Cofins não cumulativa (Lei 10.833/2003); {{field}} pede {{asked}}',
+  'input.semiaridDay': '{{field}} deve ser uma data de {{min}} a {{max}}: o dia anterior e o dia seguinte aos dias informados também são gravados, e as datas vão de 0001-01-01 a 9999-12-31',
   'input.year': '{{field}} deve ser um ano do calendário de {{min}} a {{max}}',
   'input.month': '{{field}} deve estar entre 1 e 12',
   'input.controlCharacter': '{{field}} contém um caractere de controle ({{character}}): quebras de linha, tabulações, outros caracteres de controle e inversões de direção são recusados',

@@ -14,8 +14,8 @@ import { afterWrite } from '../services/read-replica';
 import { enterProducerScope } from '../services/row-security';
 import { TEXT_MAX, textProblem, textRefusal } from '../services/validation';
 import { writeAudit } from '../services/transaction';
-import { SemiaridEdition } from '../services/semiarid-membership';
-import { isIsoDate } from '../law/dates';
+import { FIRST_STATED_DAY, LAST_STATED_DAY, SemiaridEdition } from '../services/semiarid-membership';
+import { isIsoDate, LAST_DATE } from '../law/dates';
 import { CellReader } from './cells';
 import { atLine, byLine, ImportLineError, ImportProblemsError } from './import-error';
 import { ImportKind, STAGING } from './import-kind';
@@ -119,9 +119,15 @@ function editionOf(options: EditionOptions): SemiaridEdition {
       : message('input.tooLong', { field: 'act', max: TEXT_MAX.long, length: act.length }));
   }
   if (!options.validFrom || !isIsoDate(options.validFrom)) throw new ImportLineError('BAD_USER_INPUT', null, 'validFrom', message('import.editionDate', { field: 'validFrom' }));
+  if (options.validFrom < FIRST_STATED_DAY) {
+    throw new ImportLineError('BAD_USER_INPUT', null, 'validFrom', message('input.semiaridDay', { field: 'validFrom', min: FIRST_STATED_DAY, max: LAST_DATE }));
+  }
   const validUntil = options.validUntil || null;
   if (validUntil !== null && (!isIsoDate(validUntil) || validUntil < options.validFrom)) {
     throw new ImportLineError('BAD_USER_INPUT', null, 'validUntil', message('import.editionDate', { field: 'validUntil' }));
+  }
+  if (validUntil !== null && validUntil > LAST_STATED_DAY) {
+    throw new ImportLineError('BAD_USER_INPUT', null, 'validUntil', message('input.semiaridDay', { field: 'validUntil', min: options.validFrom, max: LAST_STATED_DAY }));
   }
   return { act, validFrom: options.validFrom, validUntil };
 }

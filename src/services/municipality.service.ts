@@ -1,6 +1,6 @@
 import { DataSource, In } from 'typeorm';
 import { Municipality } from '../domain';
-import { IsoDate } from '../law/dates';
+import { IsoDate, LAST_DATE } from '../law/dates';
 import { municipalityFacts, SemiaridInterval } from '../law/municipality';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
@@ -10,7 +10,7 @@ import { mutate } from './transaction';
 import { message } from '../i18n';
 import { Problems } from './problems';
 import { optionalText, requireDate } from './record-batch';
-import { applySemiaridFlags, SemiaridFlag, semiaridIntervals } from './semiarid-membership';
+import { applySemiaridFlags, FIRST_STATED_DAY, SemiaridFlag, semiaridIntervals } from './semiarid-membership';
 
 export interface MunicipalityInput {
   ibgeCode: string;
@@ -74,6 +74,9 @@ export class MunicipalityService {
     if (!facts) throw new BadInputError(`${field}.ibgeCode`, message('municipality.ibgeCode', { code: String(input.ibgeCode) }));
     if (!input.name?.trim()) throw new BadInputError(`${field}.name`, message('input.empty', { field: 'name' }));
     const from = input.semiaridFrom == null ? null : requireDate(input.semiaridFrom, `${field}.semiaridFrom`);
+    if (from !== null && from < FIRST_STATED_DAY) {
+      throw new BadInputError(`${field}.semiaridFrom`, message('input.semiaridDay', { field: 'semiaridFrom', min: FIRST_STATED_DAY, max: LAST_DATE }));
+    }
     const municipality = Object.assign(new Municipality(), { ibgeCode: input.ibgeCode, name: input.name.trim(), state: facts.state, region: facts.region });
     return { municipality, flag: { code: input.ibgeCode, member: input.semiarid, from, act: optionalText(input.semiaridAct) } };
   }

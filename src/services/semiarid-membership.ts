@@ -1,11 +1,19 @@
 import { EntityManager } from 'typeorm';
-import { addDays, IsoDate, today } from '../law/dates';
+import { addDays, FIRST_DATE, IsoDate, LAST_DATE, today } from '../law/dates';
 import { SemiaridInterval } from '../law/municipality';
 import { semiaridOnSql } from './facts/priority-region.sql';
 
 // Writing the Semiárido's dated membership (Decreto 10.527/2020 art. 6º I, III; art. 3º §2º I b–c):
 // each write replaces what stored intervals said about its days, keeping their days before and
 // after. Reading: src/services/facts/priority-region.sql.ts.
+
+/**
+ * The first and last days a statement may name: the intervals it cuts end the day before its first
+ * day and resume the day after its last, and those are stored too, as dates the Date scalar writes
+ * (0001-01-01 to 9999-12-31, src/law/dates.ts).
+ */
+export const FIRST_STATED_DAY: IsoDate = addDays(FIRST_DATE, 1);
+export const LAST_STATED_DAY: IsoDate = addDays(LAST_DATE, -1);
 
 /** The act cited by an undated flag (the municipality record's `semiarid`, with no date stated). */
 export const UNDATED_FLAG_ACT = 'Semiárido flag of the municipality record (undated)';
