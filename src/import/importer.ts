@@ -12,7 +12,7 @@ import { isId } from '../services/record-batch';
 import { isUniqueViolation } from '../services/pg-errors';
 import { afterWrite } from '../services/read-replica';
 import { enterProducerScope } from '../services/row-security';
-import { TEXT_MAX, textProblem, textRefusal } from '../services/validation';
+import { refusedText, textProblem } from '../services/validation';
 import { writeAudit } from '../services/transaction';
 import { FIRST_STATED_DAY, LAST_STATED_DAY, SemiaridEdition } from '../services/semiarid-membership';
 import { isIsoDate, LAST_DATE } from '../law/dates';
@@ -111,13 +111,9 @@ export interface EditionOptions {
 function editionOf(options: EditionOptions): SemiaridEdition {
   const act = options.act?.trim();
   if (!act) throw new ImportLineError('BAD_USER_INPUT', null, 'act', message('import.editionAct'));
-  // A legal basis, written into answers and files.
-  if (textProblem(act, 'legalBasis')) {
-    const why = textRefusal(act);
-    throw new ImportLineError('BAD_USER_INPUT', null, 'act', 'control' in why
-      ? message('input.controlCharacter', { field: 'act', character: why.control })
-      : message('input.tooLong', { field: 'act', max: TEXT_MAX.long, length: act.length }));
-  }
+  // Written into answers and files: the rules of every text of the input, at most 255 characters
+  // (docs/API.md, "Text lengths").
+  if (textProblem(act, 'act')) throw new ImportLineError('BAD_USER_INPUT', null, 'act', refusedText(act, 'act')!);
   if (!options.validFrom || !isIsoDate(options.validFrom)) throw new ImportLineError('BAD_USER_INPUT', null, 'validFrom', message('import.editionDate', { field: 'validFrom' }));
   if (options.validFrom < FIRST_STATED_DAY) {
     throw new ImportLineError('BAD_USER_INPUT', null, 'validFrom', message('input.semiaridDay', { field: 'validFrom', min: FIRST_STATED_DAY, max: LAST_DATE }));

@@ -104,3 +104,30 @@ describe('the date a municipality\'s flag holds from', () => {
     expect(await memberships()).toEqual([{ validFrom: null, validUntil: '0001-01-01', act: 'Semiárido flag of the municipality record (undated)' }]);
   });
 });
+
+describe('the act of an edition', () => {
+  it('takes 255 characters, as docs/API.md lists it, and refuses 256 with both counts', async () => {
+    const before = await writtenRows(api.db.dataSource);
+    const long = await edition(`act=${'R'.repeat(256)}&validFrom=2026-01-01`);
+    expect([long.status, long.body.error.code, long.body.error.column, long.body.error.messageKey]).toEqual([400, 'BAD_USER_INPUT', 'act', 'input.tooLong']);
+    expect(long.body.error.message).toBe('column act: act must be at most 255 characters long (it has 256)');
+    const middle = await edition(`act=${'R'.repeat(300)}&validFrom=2026-01-01`);
+    expect([middle.status, middle.body.error.message]).toEqual([400, 'column act: act must be at most 255 characters long (it has 300)']);
+    expect(await writtenRows(api.db.dataSource)).toEqual(before);
+    expect((await edition(`act=${'R'.repeat(255)}&validFrom=2026-01-01`)).status).toBe(200);
+    expect(await memberships()).toEqual([{ validFrom: '2026-01-01', validUntil: null, act: 'R'.repeat(255) }]);
+  });
+
+  it('is refused for the character at fault, as every text of the input: a NUL, a line break, a direction override', async () => {
+    const before = await writtenRows(api.db.dataSource);
+    for (const [act, key, text] of [
+      ['A%00', 'http.nulCharacter', 'column act: act contains a NUL character (U+0000), which no field accepts'],
+      ['A%0D%0A%7CM200%7C', 'input.controlCharacter', 'column act: act contains a control character (U+000D): line breaks, tabs, other control characters and direction overrides are refused'],
+      ['Res.%E2%80%AEacted', 'input.controlCharacter', 'column act: act contains a control character (U+202E): line breaks, tabs, other control characters and direction overrides are refused'],
+    ]) {
+      const answer = await edition(`act=${act}&validFrom=2026-01-01`);
+      expect([act, answer.status, answer.body.error.column, answer.body.error.messageKey, answer.body.error.message]).toEqual([act, 400, 'act', key, text]);
+    }
+    expect(await writtenRows(api.db.dataSource)).toEqual(before);
+  });
+});

@@ -89,10 +89,10 @@ describe('editions of the official list', () => {
     const refused = (csv: string, e: EditionOptions) => edition(csv, e).then(() => null, (err: unknown) => err as ImportProblemsError);
     expect(await refused(LIST, { validFrom: '2024-01-03' })).toMatchObject({ code: 'BAD_USER_INPUT', column: 'act' });
     expect(await refused(LIST, { act: 'X', validFrom: '2024-02-30' })).toMatchObject({ code: 'BAD_USER_INPUT', column: 'validFrom' });
-    // The act is a legal basis shown in answers and written into files: no line break, no direction override, 2000 characters.
+    // The act is shown in answers and written into files: no line break, no direction override, 255 characters.
     expect(await refused(LIST, { act: 'Res. Condel 150/2021\r\n|M200|', validFrom: '2024-01-03' })).toMatchObject({ code: 'BAD_USER_INPUT', column: 'act', message: expect.stringContaining('U+000D') });
     expect(await refused(LIST, { act: 'Res. \u202Eacted', validFrom: '2024-01-03' })).toMatchObject({ code: 'BAD_USER_INPUT', column: 'act' });
-    expect(await refused(LIST, { act: 'R'.repeat(2001), validFrom: '2024-01-03' })).toMatchObject({ code: 'BAD_USER_INPUT', column: 'act' });
+    expect(await refused(LIST, { act: 'R'.repeat(256), validFrom: '2024-01-03' })).toMatchObject({ code: 'BAD_USER_INPUT', column: 'act', messageKey: 'input.tooLong' });
     expect(await refused(LIST, { act: 'X', validFrom: '2024-01-03', validUntil: '2024-01-02' })).toMatchObject({ code: 'BAD_USER_INPUT', column: 'validUntil' });
     expect(await refused(`${LIST}3143302;Montes Claros\n`, E2024)).toMatchObject({ code: 'BAD_USER_INPUT', line: 5, column: 'ibgeCode' });
     expect(await api.count('SELECT count(*) FROM semiarid_membership')).toBe(before);
