@@ -10,6 +10,7 @@ import { mutate } from './transaction';
 import { message } from '../i18n';
 import { Problems } from './problems';
 import { optionalText, requireDate } from './record-batch';
+import { isBlank } from './validation';
 import { applySemiaridFlags, FIRST_STATED_DAY, SemiaridFlag, semiaridIntervals } from './semiarid-membership';
 
 export interface MunicipalityInput {
@@ -72,7 +73,7 @@ export class MunicipalityService {
   static toRow(input: MunicipalityInput, field: string): MunicipalityRow {
     const facts = municipalityFacts(input.ibgeCode);
     if (!facts) throw new BadInputError(`${field}.ibgeCode`, message('municipality.ibgeCode', { code: String(input.ibgeCode) }));
-    if (!input.name?.trim()) throw new BadInputError(`${field}.name`, message('input.empty', { field: 'name' }));
+    if (input.name == null || isBlank(input.name)) throw new BadInputError(`${field}.name`, message('input.empty', { field: 'name' }));
     const from = input.semiaridFrom == null ? null : requireDate(input.semiaridFrom, `${field}.semiaridFrom`);
     if (from !== null && from < FIRST_STATED_DAY) {
       throw new BadInputError(`${field}.semiaridFrom`, message('input.semiaridDay', { field: 'semiaridFrom', min: FIRST_STATED_DAY, max: LAST_DATE }));

@@ -6,6 +6,7 @@ import { BadInputError, NotFoundError, RecordName } from './errors';
 import { assertPeriodsOpen } from './period-lock';
 import { assertCanWriteFor, canSee, visibleProducerId } from './scope';
 import { message } from '../i18n';
+import { isBlank } from './validation';
 import { Problems } from './problems';
 
 /** A batch is validated whole before anything is written (docs/API.md "Errors"). */
@@ -44,9 +45,9 @@ function toDecimal(value: Decimal | string | null | undefined): Decimal | null {
   }
 }
 
+/** Null for a blank text (src/services/validation.ts), as for one not given. */
 export function optionalText(value: string | null | undefined): string | null {
-  const text = value?.trim();
-  return text ? text : null;
+  return value == null || isBlank(value) ? null : value.trim();
 }
 
 /** Another producer is NOT_FOUND to a PRODUCER: nothing leaks. */

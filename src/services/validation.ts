@@ -63,10 +63,18 @@ export function refusedText(text: string, field: string, limit: number = textLim
         : message('input.tooLong', { field, max: limit, length: text.length });
 }
 
+// Something shown: neither whitespace (Unicode White_Space) nor an invisible format character
+// (Cf: the zero-width space U+200B, the word joiner U+2060, the byte-order mark U+FEFF, …).
+const VISIBLE = /[^\p{White_Space}\p{Cf}]/u;
+
+/** A text that shows nothing: empty, or only whitespace and format characters. */
+export function isBlank(text: string): boolean {
+  return !VISIBLE.test(text);
+}
+
 export function requireText(value: string | null | undefined, field: string): string {
-  const text = value?.trim();
-  if (!text) throw new BadInputError(field, message('input.empty', { field }));
-  return text;
+  if (value == null || isBlank(value)) throw new BadInputError(field, message('input.empty', { field }));
+  return value.trim();
 }
 
 export function requirePositive(value: Decimal, field: string): Decimal {
