@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { actorFromAuthorization, TokenVerifier } from './graphql/auth/token';
 import { compiledReadsSchema } from './graphql/compiled/execution';
 import { Context } from './graphql/context';
+import { checkMutationArguments } from './graphql/argument-checks';
 import { createErrorFormatter, databaseUnavailableStatus, checkInputText, errorsInFieldOrder } from './graphql/errors';
 import { armor, bodyErrors, fanOutLimit, introspectionCache, LIMITS, markQueryTooComplex, requestTimeout, variablesDepth } from './graphql/limits';
 import { knownOperationTypes } from './graphql/known-operation-types';
@@ -148,7 +149,7 @@ export async function createApp({ dataSource, replica, verifier, logger, compile
   const schema = await getSchema();
   const executed = compiledReads ? compiledReadsSchema(schema, dataSource, logger) : schema;
   const hooks: Array<PerRequest<Context>> = [metrics.requestHooks, errorsInFieldOrder, databaseUnavailableStatus, privateAnswers, checkInputText, fanOutLimit, introspectionCache(metrics.introspectionCacheHit),
-    ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : [])];
+    ...(trustedDocuments ? [trustedDocumentsOnly(trustedDocuments)] : []), checkMutationArguments];
   const apollo = new ApolloServer<Context>({
     schema: executed,
     formatError,

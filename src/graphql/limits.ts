@@ -5,7 +5,7 @@ import {
   ASTVisitor, DocumentNode, FormattedExecutionResult, FragmentDefinitionNode, getNamedType, GraphQLError, GraphQLFormattedError, GraphQLObjectType, GraphQLSchema,
   isObjectType, Kind, OperationDefinitionNode, SelectionSetNode, ValidationContext, valueFromAST, GraphQLInt,
 } from 'graphql';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../services/pagination';
+import { DEFAULT_PAGE_SIZE, MAX_LIST_PAGE, MAX_PAGE_SIZE } from '../services/pagination';
 import { message, translate } from '../i18n';
 import { currentLocale, requestContext } from '../request-context';
 import { LocalizedGraphQLError } from './localized-error';
@@ -28,7 +28,7 @@ export const LIMITS = {
    */
   maxListed: 100_000,
   /** A page of such a list (`first`). */
-  maxListPage: 1000,
+  maxListPage: MAX_LIST_PAGE,
   bodyLimit: '1mb',
   /**
    * Levels of arrays and objects in one variable's value. The schema's deepest input is a few

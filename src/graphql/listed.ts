@@ -1,6 +1,7 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import { message } from '../i18n';
-import { BadInputError } from '../services/errors';
+import { checkListPage } from '../services/pagination';
+import type { ArgumentCheck } from './argument-checks';
 import { Context } from './context';
 import { LIMITS } from './limits';
 import { LocalizedGraphQLError } from './localized-error';
@@ -12,6 +13,9 @@ export class ListPageArgs {
   @Field(() => Int, { defaultValue: 0, description: 'Items skipped (0 or more).' }) offset: number;
 }
 
+/** The check of a long list's page arguments (ChecksArguments). */
+export const listPageArguments: ArgumentCheck<ListPageArgs> = ({ first, offset }) => checkListPage(first, offset, LIMITS.maxListPage);
+
 /** The bound, as the descriptions of the long lists state it. */
 export const LISTED_BOUND = `one response lists at most ${LIMITS.maxListed.toLocaleString('en-US')} items of such lists`;
 
@@ -21,10 +25,7 @@ export const LISTED_BOUND = `one response lists at most ${LIMITS.maxListed.toLoc
  * excluded purchases asked at once held gigabytes); past it, QUERY_TOO_COMPLEX names the pages.
  */
 export function listed<T>(ctx: Context, items: readonly T[], field: string, { first, offset }: ListPageArgs): T[] {
-  if (first != null && (!Number.isInteger(first) || first < 1 || first > LIMITS.maxListPage)) {
-    throw new BadInputError('first', message('input.pageSize', { field: 'first', min: 1, max: LIMITS.maxListPage }));
-  }
-  if (!Number.isInteger(offset) || offset < 0) throw new BadInputError('offset', message('input.negative', { field: 'offset' }));
+  checkListPage(first, offset, LIMITS.maxListPage);
   const page = items.slice(offset, first == null ? undefined : offset + first);
   const budget = (ctx.listed ??= { left: LIMITS.maxListed, max: LIMITS.maxListed });
   if (page.length > budget.left) {

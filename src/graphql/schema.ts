@@ -28,6 +28,7 @@ import { PurchaseDocumentsResolver, RecordReturnReachResolver, SaleDocumentsReso
 import { ProducerSealGrantsResolver, SealGrantResolver } from './seal/seal.resolver';
 import { DateTimeScalar, DecimalScalar, JsonScalar, scaleDecimals } from './scalars';
 import { protectSchema } from './auth/protect';
+import { checkArgumentsFirst } from './argument-checks';
 import { answerCompiledFields } from './compiled/answers';
 import { FindingResolver } from './types/finding.resolver';
 import { ProgramOverviewResolver } from './program/program.resolver';
@@ -58,7 +59,7 @@ export function getSchema(): Promise<GraphQLSchema> {
       { type: Object, scalar: JsonScalar },
     ],
     validate: false,
-  }).then(describeRoots).then(scaleDecimals).then(answerCompiledFields).then(protectSchema);
+  }).then(describeRoots).then(scaleDecimals).then(checkArgumentsFirst).then(answerCompiledFields).then(protectSchema);
   return built;
 }
 

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { AuditEntry } from '../domain';
 import { Actor } from './actor';
-import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, PageArgs, pageAsked, toConnection } from './pagination';
 import { AUDIT_KEYSET, hasRowsBefore, pageAfter } from './keysets';
 import { visibleProducerId } from './scope';
 
@@ -19,8 +19,7 @@ export class AuditService {
 
   /** Newest first, keyset-paginated by id; hasPreviousPage looked up only when `withPrevious`. */
   async list(actor: Actor, args: AuditLogArgs, withPrevious = true): Promise<Connection<AuditEntry>> {
-    const limit = pageSize(args.first);
-    const after = decodeKeysetCursor(AUDIT_KEYSET, args.after);
+    const { limit, after } = pageAsked(AUDIT_KEYSET, args);
     const qb = this.ds.getRepository(AuditEntry).createQueryBuilder('a');
     const only = visibleProducerId(actor);
     if (only !== null) qb.andWhere('a.producer_id = :only', { only });

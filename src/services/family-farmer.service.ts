@@ -3,7 +3,7 @@ import { FamilyFarmer, FamilyFarmerRegistration } from '../domain';
 import { RegistrationKind, Role } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, ForbiddenError, NotFoundError } from './errors';
-import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, PageArgs, pageAsked, toConnection } from './pagination';
 import { FAMILY_FARMER_KEYSET, hasRowsBefore, pageAfter } from './keysets';
 import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
@@ -74,8 +74,7 @@ export class FamilyFarmerService {
 
   /** Every farmer by id (keyset pagination); hasPreviousPage looked up only when `withPrevious`. */
   async list(args: PageArgs, withPrevious = true): Promise<Connection<FamilyFarmer>> {
-    const limit = pageSize(args.first);
-    const after = decodeKeysetCursor(FAMILY_FARMER_KEYSET, args.after);
+    const { limit, after } = pageAsked(FAMILY_FARMER_KEYSET, args);
     const qb = this.ds.getRepository(FamilyFarmer).createQueryBuilder('f');
     const totalCount = await qb.clone().getCount();
     const hasPrevious = withPrevious && await hasRowsBefore(qb, FAMILY_FARMER_KEYSET, after);

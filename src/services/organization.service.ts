@@ -7,7 +7,7 @@ import { membershipOnSql } from './facts/organization-membership.sql';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { assertCanWriteShared, checkRegistrations, insertRegistrations, RegistrationInput } from './family-farmer.service';
 import { assertAdmin } from './scope';
-import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, PageArgs, pageAsked, toConnection } from './pagination';
 import { hasRowsBefore, ORGANIZATION_KEYSET, pageAfter } from './keysets';
 import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
@@ -119,8 +119,7 @@ export class OrganizationService {
 
   /** Every organization by id (keyset pagination); hasPreviousPage looked up only when `withPrevious`. */
   async list(args: PageArgs, withPrevious = true): Promise<Connection<FamilyFarmingOrganization>> {
-    const limit = pageSize(args.first);
-    const after = decodeKeysetCursor(ORGANIZATION_KEYSET, args.after);
+    const { limit, after } = pageAsked(ORGANIZATION_KEYSET, args);
     const qb = this.ds.getRepository(FamilyFarmingOrganization).createQueryBuilder('o');
     const totalCount = await qb.clone().getCount();
     const hasPrevious = withPrevious && await hasRowsBefore(qb, ORGANIZATION_KEYSET, after);

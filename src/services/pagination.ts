@@ -26,6 +26,22 @@ export function pageSize(first: number | null | undefined): number {
 
 export type CursorValues = (string | number)[];
 
+/** A page's size and cursor read from its arguments (BAD_USER_INPUT naming `first`, then `after`). */
+export function pageAsked(keyset: Keyset, args: PageArgs): { limit: number; after: CursorValues | null } {
+  return { limit: pageSize(args.first), after: decodeKeysetCursor(keyset, args.after) };
+}
+
+/** The longest page of a long computed list (SealCompliance.excluded and countedItems, a month's credits.purchases). */
+export const MAX_LIST_PAGE = 1000;
+
+/** A page of a long computed list: `first` 1 to `max` (absent: all of it), `offset` 0 or more. */
+export function checkListPage(first: number | null | undefined, offset: number, max = MAX_LIST_PAGE): void {
+  if (first != null && (!Number.isInteger(first) || first < 1 || first > max)) {
+    throw new BadInputError('first', message('input.pageSize', { field: 'first', min: 1, max }));
+  }
+  if (!Number.isInteger(offset) || offset < 0) throw new BadInputError('offset', message('input.negative', { field: 'offset' }));
+}
+
 /**
  * Opaque cursor: base64url (no padding) of the JSON array of the connection's tag and the sort key
  * of the row it points at (keyset pagination).

@@ -2,7 +2,7 @@ import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import { isIsoDate } from '../law/dates';
 import { Actor } from './actor';
 import { BadInputError } from './errors';
-import { Connection, decodeKeysetCursor, Keyset, keysetAfterSql, keysetAtOrBeforeSql, keysetOrderSql, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, CursorValues, Keyset, keysetAfterSql, keysetAtOrBeforeSql, keysetOrderSql, PageArgs, pageAsked, toConnection } from './pagination';
 import { visibleProducerIds } from './record-batch';
 import { attachPrefetched, rowMapper } from './raw-rows';
 import { message } from '../i18n';
@@ -47,6 +47,14 @@ export interface PageSpec<T> {
 
 export function datedColumn(keyset: Keyset): string | null {
   return keyset.columns[0].kind === 'date' ? keyset.columns[0].column : null;
+}
+
+/** A producer's page read from its arguments: `first`, `after` (pageAsked), then the dates `from` and `to` (BAD_USER_INPUT naming each). */
+export function datedPageAsked(keyset: Keyset, args: DatedPageArgs): { limit: number; after: CursorValues | null } {
+  const page = pageAsked(keyset, args);
+  if (args.from != null && !isIsoDate(args.from)) throw new BadInputError('from', message('input.date', { field: 'from' }));
+  if (args.to != null && !isIsoDate(args.to)) throw new BadInputError('to', message('input.date', { field: 'to' }));
+  return page;
 }
 
 interface Group {
@@ -97,12 +105,9 @@ async function pagesFor<T extends ObjectLiteral & { id: string; producerId: stri
   include: string[],
   producerIds: string[],
 ): Promise<Map<string, Connection<T>>> {
-  const limit = pageSize(args.first);
+  const { limit, after } = datedPageAsked(spec.keyset, args);
   const dateColumn = datedColumn(spec.keyset);
   const dated = dateColumn !== null;
-  const after = decodeKeysetCursor(spec.keyset, args.after);
-  if (args.from != null && !isIsoDate(args.from)) throw new BadInputError('from', message('input.date', { field: 'from' }));
-  if (args.to != null && !isIsoDate(args.to)) throw new BadInputError('to', message('input.date', { field: 'to' }));
 
   const ids = visibleProducerIds(actor, producerIds);
   const rowsByProducer = new Map<string, T[]>();

@@ -3,7 +3,7 @@ import { Producer } from '../domain';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, ForbiddenError, NotFoundError } from './errors';
 import { Role } from '../law/types';
-import { Connection, decodeKeysetCursor, PageArgs, pageSize, toConnection } from './pagination';
+import { Connection, PageArgs, pageAsked, toConnection } from './pagination';
 import { hasRowsBefore, pageAfter, PRODUCER_KEYSET } from './keysets';
 import { assertAdmin, assertCanWriteFor, assertVisible, visibleProducerId } from './scope';
 import { isId } from './record-batch';
@@ -75,8 +75,7 @@ export class ProducerService {
    * hasPreviousPage looked up only when `withPrevious` (they are selected).
    */
   async list(actor: Actor, args: PageArgs, withTotal = true, withPrevious = true): Promise<Connection<Producer>> {
-    const limit = pageSize(args.first);
-    const after = decodeKeysetCursor(PRODUCER_KEYSET, args.after);
+    const { limit, after } = pageAsked(PRODUCER_KEYSET, args);
     const only = visibleProducerId(actor);
     const qb = this.ds.getRepository(Producer).createQueryBuilder('p');
     if (only !== null) qb.where('p.id = :only', { only });

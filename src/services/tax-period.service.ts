@@ -189,9 +189,7 @@ export class TaxPeriodService {
 
   async reopen(actor: Actor, producerId: string, year: number, month: number, reasonInput: string): Promise<TaxPeriodView> {
     assertCanWriteFor(actor, 'Producer', producerId);
-    checkMonth(year, month);
-    const reason = typeof reasonInput === 'string' ? reasonInput.trim() : '';
-    if (!reason) throw new BadInputError('reason', 'Reopening a closed tax period needs a reason');
+    const reason = checkReopening(year, month, reasonInput);
     const producer = await this.producer(producerId);
     await mutate(this.ds, actor, async (em) => {
       await lockPeriodExclusively(em, producer.id, year, month);
@@ -222,6 +220,14 @@ export class TaxPeriodService {
     return producer;
   }
 
+}
+
+/** reopenTaxPeriod's month and reason (not blank), the reason trimmed. */
+export function checkReopening(year: number, month: number, reasonInput: unknown): string {
+  checkMonth(year, month);
+  const reason = typeof reasonInput === 'string' ? reasonInput.trim() : '';
+  if (!reason) throw new BadInputError('reason', 'Reopening a closed tax period needs a reason');
+  return reason;
 }
 
 function pad(month: number): string {

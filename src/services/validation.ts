@@ -94,10 +94,16 @@ export function requireYear(year: unknown, field: string): number {
   return year;
 }
 
-/** A tax period's year and month (BAD_USER_INPUT naming `year` or `month`). */
-export function checkMonth(year: number, month: number): void {
-  requireYear(year, 'year');
-  if (!Number.isInteger(month) || month < 1 || month > 12) throw new BadInputError('month', 'month must be between 1 and 12');
+/** A calendar month, 1 to 12, else BAD_USER_INPUT naming `field`. */
+export function requireMonth(month: unknown, field: string): number {
+  if (typeof month !== 'number' || !Number.isInteger(month) || month < 1 || month > 12) throw new BadInputError(field, message('input.month', { field }));
+  return month;
+}
+
+/** A tax period's year and month (BAD_USER_INPUT naming the argument or input field of each). */
+export function checkMonth(year: number, month: number, yearField = 'year', monthField = 'month'): void {
+  requireYear(year, yearField);
+  requireMonth(month, monthField);
 }
 
 export function requireOrder(from: string, until: string, field: string, text: Message = message('input.notBefore', { field, other: 'validFrom' })): void {

@@ -7,6 +7,8 @@ import { Context, knownOn } from '../context';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
 import { selectsField, selectsPreviousPage } from '../types/selection';
+import { pageArguments } from '../types/page.args';
+import { ChecksArguments } from '../argument-checks';
 import { ImportPageArgsType } from './biodiesel-import.args';
 import { RecordImportInput } from './biodiesel-import.input';
 import { BiodieselImportConnection, BiodieselImportType, ImportContributionsType } from './biodiesel-import.type';
@@ -40,6 +42,7 @@ export class BiodieselImportResolver {
 @Resolver(() => ProducerType)
 export class ProducerImportsResolver {
   @Sql({ kind: 'page', entity: BiodieselImport, fk: 'producerId', keyset: IMPORT_KEYSET })
+  @ChecksArguments(pageArguments(IMPORT_KEYSET))
   @FieldResolver(() => BiodieselImportConnection, { description: 'Imports of biodiesel by clearedOn, then id; from/to bound clearedOn, inclusive.' })
   imports(@Root() p: Producer, @Args() args: ImportPageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.loaders.importsByProducer.load({ producerId: p.id, args, withTotal: selectsField(info, 'totalCount'), withPrevious: selectsPreviousPage(info) });

@@ -1,6 +1,6 @@
 import { FieldNode, getNamedType, GraphQLObjectType, isObjectType } from 'graphql';
 import type { EntityMetadata } from 'typeorm';
-import { CursorValues, decodeKeysetCursor, Keyset, keysetAfterSql, keysetAtOrBeforeSql, keysetCursorSql, keysetOrderSql, pageSize } from '../../services/pagination';
+import { CursorValues, Keyset, keysetAfterSql, keysetAtOrBeforeSql, keysetCursorSql, keysetOrderSql, PageArgs, pageAsked } from '../../services/pagination';
 import { isIsoDate } from '../../law/dates';
 import type { Build } from './build';
 import { setAnswers } from './answers';
@@ -26,7 +26,7 @@ export function pageOf(args: Readonly<Record<string, unknown>>, keyset: Keyset, 
   if ((from != null || to != null) && keyset.columns[0].kind !== 'date') throw new Decline();
   if ((from != null && !isIsoDate(from)) || (to != null && !isIsoDate(to))) throw new Decline();
   try {
-    return { limit: pageSize(args.first as number | null | undefined), after: decodeKeysetCursor(keyset, args.after as string | null | undefined), from: from ?? null, to: to ?? null };
+    return { ...pageAsked(keyset, args as PageArgs), from: from ?? null, to: to ?? null };
   } catch {
     throw new Decline();
   }

@@ -5,7 +5,10 @@ import { Context, knownOn } from '../context';
 import { ContractType } from '../contract/contract.type';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
-import { listed, LISTED_BOUND, ListPageArgs } from '../listed';
+import { listed, LISTED_BOUND, ListPageArgs, listPageArguments } from '../listed';
+import { ChecksArguments } from '../argument-checks';
+import { checkListPage } from '../../services/pagination';
+import { requireYear } from '../../services/validation';
 import { ContractConformityType, ExcludedItemType, SealComplianceType, SealCountedItemPageType } from './compliance.type';
 import { RecordSealEvaluationInput, SealEvaluationType } from './seal-evaluation.type';
 import { HypotheticalSpendingInput, SealPlanType } from './seal-plan.type';
@@ -42,6 +45,7 @@ export class SealComplianceResolver {
     return r.producer;
   }
 
+  @ChecksArguments(listPageArguments)
   @FieldResolver(() => [ExcludedItemType], {
     description: `Every purchase from a family farmer or organization, and every fomento expense, of the year that does not count, with all its findings; purchases first, by id. All of them, or a page with \`first\`; ${LISTED_BOUND} (QUERY_TOO_COMPLEX beyond: page them, or export the year as CSV).`,
   })
@@ -58,6 +62,7 @@ export class SealComplianceResolver {
     return r.excluded.length;
   }
 
+  @ChecksArguments<{ first: number; offset: number }>(({ first, offset }) => checkListPage(first, offset))
   @FieldResolver(() => SealCountedItemPageType, {
     description: 'Every purchase, other product and fomento expense that counts (art. 3º §2º I a–c), one by one with its id, actual value, factors by alínea and weighted value: a page of them (purchases first, by id); the years of a request asked with the same page are read in one statement.',
   })
@@ -83,6 +88,7 @@ export class SealComplianceResolver {
 /** Producer.sealCompliance (the producer is already within the caller's scope): the years of a page computed together. */
 @Resolver(() => ProducerType)
 export class ProducerSealComplianceResolver {
+  @ChecksArguments<{ year: number }>(({ year }) => requireYear(year, 'year'))
   @FieldResolver(() => SealComplianceType, {
     nullable: true,
     description: 'The Selo family-farming targets for a year, as known on asKnownOn (default today) (Decreto 10.527/2020, art. 3º §2 I and §3º). Null, with the error in `errors` (its path and code), when the year cannot be computed, so that the other years and producers asked beside it are kept.',

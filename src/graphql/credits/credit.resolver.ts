@@ -5,7 +5,8 @@ import { NotFoundError } from '../../services/errors';
 import { PurchaseType } from '../purchase/purchase.type';
 import { TaxPeriodView } from '../../services/tax-period.service';
 import { Context, knownOn } from '../context';
-import { listed, LISTED_BOUND, ListPageArgs } from '../listed';
+import { listed, LISTED_BOUND, ListPageArgs, listPageArguments } from '../listed';
+import { ChecksArguments } from '../argument-checks';
 import { DateScalar } from '../scalars';
 import { TaxPeriodType } from '../tax-period/tax-period.type';
 import {
@@ -42,6 +43,7 @@ export class TaxPeriodCreditsResolver {
 
 @Resolver(() => TaxPeriodCreditsType)
 export class MonthCreditsResolver {
+  @ChecksArguments(listPageArguments)
   @FieldResolver(() => [PurchaseCreditType], {
     description: `Each purchase of the month (by purchasedOn) and its credit. All of them, or a page with \`first\`; ${LISTED_BOUND} (QUERY_TOO_COMPLEX beyond: page them).`,
   })
@@ -58,6 +60,7 @@ export class MonthCreditsResolver {
     return c.purchases.length;
   }
 
+  @ChecksArguments(listPageArguments)
   @FieldResolver(() => [CbsPurchaseCreditType], {
     description: `From 2027: each purchase of the month (by purchasedOn) and its CBS credit (LC 214/2025, arts. 47, 168 and 180); empty before 2027. All of them, or a page with \`first\`; ${LISTED_BOUND} (QUERY_TOO_COMPLEX beyond: page them).`,
   })

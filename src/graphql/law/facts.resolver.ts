@@ -2,6 +2,8 @@ import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { FamilyFarmer, FamilyFarmingOrganization, Producer, Purchase } from '../../domain';
 import { TaxRegime } from '../../law/types';
 import { FactsService } from '../../services/facts/facts.service';
+import { checkMonth } from '../../services/validation';
+import { ChecksArguments } from '../argument-checks';
 import { Context, knownOn } from '../context';
 import { FamilyFarmerType } from '../family-farmer/family-farmer.type';
 import { OrganizationType } from '../organization/organization.type';
@@ -57,6 +59,7 @@ export class ProducerFactsResolver {
     return ctx.services.facts.standing(grants, await Promise.all(grants.map((g) => ctx.loaders.sealEventsByGrant.load(g.id))), on);
   }
 
+  @ChecksArguments<{ year: number; month?: number | null }>(({ year, month }) => checkMonth(year, month ?? 12))
   @FieldResolver(() => TaxRegime, { description: 'Regime in force in that year (in its last month), or in one month of it: the latest election started on or before it, renewed automatically (Lei 11.116/2005, art. 4º §§1º, 5º; §4º: a company starting activity from the month of its election); AD_VALOREM with none (art. 3º).' })
   async regime(
     @Root() p: Producer,

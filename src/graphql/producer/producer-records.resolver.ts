@@ -8,7 +8,8 @@ import { PurchaseConnection } from '../purchase/purchase.type';
 import { PURCHASE_PAGE_JOINS } from '../../services/purchase.service';
 import { SalePageArgsType } from '../sale/sale.args';
 import { SaleConnection } from '../sale/sale.type';
-import { PageArgsType } from '../types/page.args';
+import { pageArguments, PageArgsType } from '../types/page.args';
+import { ChecksArguments } from '../argument-checks';
 import { selectedNodeRelations, selectsField, selectsPreviousPage } from '../types/selection';
 import { ProducerType } from './producer.type';
 import { Sql } from '../compiled/annotations';
@@ -18,12 +19,14 @@ import { CONTRACT_KEYSET, PURCHASE_KEYSET, SALE_KEYSET } from '../../services/ke
 @Resolver(() => ProducerType)
 export class ProducerRecordsResolver {
   @Sql({ kind: 'page', entity: Contract, fk: 'producerId', keyset: CONTRACT_KEYSET })
+  @ChecksArguments(pageArguments(CONTRACT_KEYSET))
   @FieldResolver(() => ContractConnection, { description: 'Contracts with family farming (art. 3º §2 II), by id.' })
   contracts(@Root() p: Producer, @Args() args: PageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.loaders.contractsByProducer.load({ producerId: p.id, args, withTotal: selectsField(info, 'totalCount'), withPrevious: selectsPreviousPage(info) });
   }
 
   @Sql({ kind: 'page', entity: Purchase, fk: 'producerId', keyset: PURCHASE_KEYSET })
+  @ChecksArguments(pageArguments(PURCHASE_KEYSET))
   @FieldResolver(() => PurchaseConnection, { description: 'Purchases by consumedOn, then id; from/to bound consumedOn, inclusive.' })
   purchases(@Root() p: Producer, @Args() args: PurchasePageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.loaders.purchasesByProducer.load({
@@ -32,6 +35,7 @@ export class ProducerRecordsResolver {
   }
 
   @Sql({ kind: 'page', entity: Sale, fk: 'producerId', keyset: SALE_KEYSET })
+  @ChecksArguments(pageArguments(SALE_KEYSET))
   @FieldResolver(() => SaleConnection, { description: 'Sales by soldOn, then id; from/to bound soldOn, inclusive.' })
   sales(@Root() p: Producer, @Args() args: SalePageArgsType, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return ctx.loaders.salesByProducer.load({ producerId: p.id, args, withTotal: selectsField(info, 'totalCount'), withPrevious: selectsPreviousPage(info) });

@@ -3,6 +3,8 @@ import { ProgramYear } from '../../services/program-overview.service';
 import { IsoDate } from '../../law/dates';
 import { Context, knownOn } from '../context';
 import { DateScalar } from '../scalars';
+import { requireYear } from '../../services/validation';
+import { ChecksArguments } from '../argument-checks';
 import { ProgramOverviewType, ProgramYearType } from './program.type';
 
 /** A year of the program as its GraphQL type has it. */
@@ -44,6 +46,7 @@ export class ProgramOverviewResolver {
     return programShown(await services.programOverview.overview(ctx.actor, year, knownOn(ctx, asKnownOn)));
   }
 
+  @ChecksArguments<{ from: number }>(({ from }) => requireYear(from, 'from'))
   @FieldResolver(() => [ProgramYearType], {
     nullable: 'items',
     description: 'The year against the years before: each year from `from` to this one (at most 20), with its headline figures, as known on the same asKnownOn. A year the law cannot compute (before any wording of Decreto 10.527/2020, art. 3º was in force) is null, with its error in `errors` (its path and code NO_RULE_IN_FORCE), and the other years are kept.',

@@ -1,5 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Resolver } from 'type-graphql';
 import { Context } from '../context';
+import { checkedNfeKey } from '../../services/nfe-key-input';
+import { ChecksArguments } from '../argument-checks';
 import {
   CorrectFomentoInput, CorrectImportInput, CorrectPurchaseInput, CorrectSaleInput, DocumentCancellationType, FomentoCorrectionType, ImportCorrectionType,
   PurchaseCorrectionType, RecordReturnInput, RecordReturnType, SaleCorrectionType,
@@ -9,6 +11,7 @@ const CLOSED = 'A change that reaches a closed tax month or a Selo year already 
 
 @Resolver()
 export class RecordChangeResolver {
+  @ChecksArguments<{ key: string }>(({ key }) => checkedNfeKey(key, 'key'))
   @Mutation(() => DocumentCancellationType, {
     description: `Cancel an NF-e (its cancellation event, tpEvento 110111): every purchase, sale, import and fomento expense recorded with its key becomes CANCELLED — kept, audited, counted by no computation from then on. Key checked (layout, model 55, digit: else BAD_USER_INPUT); no record of it in the caller's scope: NOT_FOUND; all already cancelled: CONFLICT CANCELLED. ${CLOSED} ADMIN, or the PRODUCER for its own records.`,
   })

@@ -1,10 +1,14 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { Producer } from '../../domain';
-import { TaxPeriodView } from '../../services/tax-period.service';
+import { checkReopening, TaxPeriodView } from '../../services/tax-period.service';
+import { checkMonth } from '../../services/validation';
+import { ChecksArguments } from '../argument-checks';
 import { Context, knownOn } from '../context';
 import { ProducerType } from '../producer/producer.type';
 import { DateScalar } from '../scalars';
 import { TaxPeriodType } from './tax-period.type';
+
+type MonthArgs = { year: number; month: number };
 
 const AS_KNOWN_ON = { nullable: true, description: 'Law versions published by this date (default today); for a CLOSED month, the date of the recomputation it is compared with.' };
 
@@ -23,6 +27,7 @@ export class TaxPeriodResolver {
     return ctx.services.taxPeriods.forProducer(ctx.actor, producerId, year, month, knownOn(ctx, asKnownOn));
   }
 
+  @ChecksArguments<MonthArgs>(({ year, month }) => checkMonth(year, month))
   @Mutation(() => TaxPeriodType, {
     description: 'Close a month: store the snapshot of every figure (as known today) and the fingerprint of its inputs; purchases consumed and sales sold in it are then refused (CONFLICT PERIOD_CLOSED). Already closed: CONFLICT PERIOD_CLOSED. ADMIN, or the PRODUCER for itself.',
   })
@@ -35,6 +40,7 @@ export class TaxPeriodResolver {
     return ctx.services.taxPeriods.close(ctx.actor, producerId, year, month);
   }
 
+  @ChecksArguments<MonthArgs & { reason: string }>(({ year, month, reason }) => checkReopening(year, month, reason))
   @Mutation(() => TaxPeriodType, { description: 'Reopen a closed month, with a reason (audited); it is computed live again. ADMIN, or the PRODUCER for itself.' })
   reopenTaxPeriod(
     @Arg('producerId', () => ID, { description: 'The producer.' }) producerId: string,
@@ -55,6 +61,7 @@ export class TaxPeriodResolver {
 /** Producer.taxPeriod (the producer is already within the caller's scope): the months of a page computed together. */
 @Resolver(() => ProducerType)
 export class ProducerTaxPeriodResolver {
+  @ChecksArguments<MonthArgs>(({ year, month }) => checkMonth(year, month))
   @FieldResolver(() => TaxPeriodType, {
     nullable: true,
     description: 'The producer\'s PIS/Pasep and Cofins for a month, as known on asKnownOn (default today) (Lei 11.116/2005, arts. 3º–5º). Null, with the error in `errors` (its path and code), when the month cannot be computed — e.g. NO_RULE_IN_FORCE from 2027 — so that the other months and producers asked beside it are kept.',

@@ -8,8 +8,7 @@ import {
 import { LawBook } from '../../law/law-book';
 import { regimeForMonth } from '../../law/regime';
 import { OrganizationKind, Registration, SupplierKind, TaxRegime } from '../../law/types';
-import { BadInputError } from '../errors';
-import { requireYear } from '../validation';
+import { checkMonth } from '../validation';
 import { standingOf } from '../law.service';
 import { membershipOnSql } from './organization-membership.sql';
 import { validRegistrationsSql } from './supplier-eligibility.sql';
@@ -104,8 +103,7 @@ export class FactsService {
 
   /** Lei 11.116/2005, art. 4º §§1º, 4º, 5º — the regime in force in a month (default December: the year as a whole). */
   regime(elections: readonly RegimeElection[], year: number, month?: number | null): TaxRegime {
-    requireYear(year, 'year');
-    if (month != null && (!Number.isInteger(month) || month < 1 || month > 12)) throw new BadInputError('month', 'month must be between 1 and 12');
+    checkMonth(year, month ?? 12);
     return regimeForMonth(elections, year, month ?? 12).regime;
   }
 }

@@ -4,7 +4,8 @@ import { IsoDate } from '../../law/dates';
 import { LawBook } from '../../law/law-book';
 import type { SealComplianceResult } from '../../law/seal-year';
 import { Actor } from '../actor';
-import { BadInputError, NotFoundError } from '../errors';
+import { NotFoundError } from '../errors';
+import { checkListPage } from '../pagination';
 import { isId } from '../record-batch';
 import { requireYear } from '../validation';
 import { assertVisible } from '../scope';
@@ -14,7 +15,6 @@ import { ComplianceYears, CountedSource, countedRows, ExcludedItem, ExtraGroups,
 import { CountedItem } from '../../law/seal-year';
 import { Decimal } from '../../law/decimal';
 import { money, present } from '../../law/seal-presentation';
-import { message } from '../../i18n';
 import { Turns } from '../turns';
 import { stopIfAnswered } from '../../request-context';
 
@@ -151,12 +151,14 @@ export class SealComplianceService {
     const out: Array<CountedPage | Error> = new Array(asked.length);
     const groups = new Map<string, number[]>();
     asked.forEach((a, i) => {
-      if (!Number.isInteger(a.first) || a.first < 1 || a.first > 1000) out[i] = new BadInputError('first', message('input.pageSize', { field: 'first', min: 1, max: 1000 }));
-      else if (!Number.isInteger(a.offset) || a.offset < 0) out[i] = new BadInputError('offset', message('input.negative', { field: 'offset' }));
-      else {
-        const key = `${JSON.stringify(a.source.params.slice(1))}|${a.first}|${a.offset}`;
-        groups.set(key, [...(groups.get(key) ?? []), i]);
+      try {
+        checkListPage(a.first, a.offset);
+      } catch (error) {
+        out[i] = error as Error;
+        return;
       }
+      const key = `${JSON.stringify(a.source.params.slice(1))}|${a.first}|${a.offset}`;
+      groups.set(key, [...(groups.get(key) ?? []), i]);
     });
     for (const indexes of groups.values()) {
       const { first, offset } = asked[indexes[0]];
