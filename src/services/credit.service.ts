@@ -97,12 +97,26 @@ function withinHorizon(year: number, month: number, field: string): void {
   if (year > last) throw new BadInputError(field, message('credits.horizon', { field, asked: `${year}-${String(month).padStart(2, '0')}`, last }));
 }
 
-/** A month whose credits can be folded: a calendar month from 02/2004 to December of next year. */
+/** A month whose credits can be folded: a calendar month (`year`, `month`) from 02/2004 to December of next year. */
 function checkCreditMonth(year: number, month: number, field: string): void {
   checkMonth(year, month);
+  foldable(year, month, field);
+}
+
+/**
+ * The month of a date (`on`, `input.filedOn`) whose credits can be folded, BAD_USER_INPUT naming
+ * the date: its year and month are a calendar's, and a year before 2000 is before 02/2004.
+ */
+function checkCreditDay(on: IsoDate, field: string): YearMonth {
+  const asked = toYm(on);
+  foldable(asked.year, asked.month, field);
+  return asked;
+}
+
+function foldable(year: number, month: number, field: string): void {
   withinHorizon(year, month, field);
   if (monthIndex({ year, month }) < monthIndex(CREDITS_FROM)) {
-    throw new BadInputError(field, message('credits.start', { field, asked: `${year}-${String(month).padStart(2, '0')}` }));
+    throw new BadInputError(field, message('credits.start', { field, asked: `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}` }));
   }
 }
 
@@ -324,8 +338,7 @@ export class CreditService {
   async balancesOn(actor: Actor, producerId: string, on: IsoDate, asKnownOn: IsoDate): Promise<Balance[]> {
     await requireVisibleProducer(this.ds, actor, producerId);
     const producer = await this.ds.getRepository(Producer).findOneByOrFail({ id: producerId });
-    const { year, month } = toYm(requireDate(on, 'on'));
-    checkCreditMonth(year, month, 'on');
+    const { year, month } = checkCreditDay(requireDate(on, 'on'), 'on');
     return (await this.ofMonth(producer, year, month, asKnownOn)).balances;
   }
 
@@ -336,8 +349,8 @@ export class CreditService {
     if (!Object.values(Contribution).includes(input.tax)) throw new BadInputError('input.tax', `Unknown tax ${String(input.tax)}`);
     if (!Object.values(ClaimKind).includes(input.kind)) throw new BadInputError('input.kind', `Unknown claim kind ${String(input.kind)}`);
     if (!/^[123]0[1-9]$/.test(input.codCred ?? '')) throw new BadInputError('input.codCred', 'codCred is a COD_CRED of table 4.3.6 (three digits, e.g. 301)');
-    checkMonth(input.originYear, input.originMonth);
-    checkCreditMonth(yearOf(filedOn), monthOf(filedOn), 'input.filedOn');
+    checkMonth(input.originYear, input.originMonth, 'input.originYear', 'input.originMonth');
+    checkCreditDay(filedOn, 'input.filedOn');
     // Read before the producer's claims are held: holding them, a claim takes no other connection of
     // the pool, which the claims waiting behind it may hold every one of.
     const law = await this.lawBook();

@@ -55,6 +55,26 @@ test('balances of a month before February 2004 are refused on `on`; February 200
   expect((await api.ok(BALANCES, { p: producer, on: '2004-02-01' })).creditBalances).toEqual([]);
 });
 
+// A date's year is the date's: a year before 2000 was refused naming `year`, an argument these fields do not have.
+test('a date of a year before 2000 is refused on the date itself: creditBalances `on`, a claim\'s `input.filedOn`; its month of origin on `input.originMonth`', async () => {
+  const BALANCES = `query($p: ID!, $on: Date!) { creditBalances(producerId: $p, on: $on) { tax } }`;
+  for (const [on, asked] of [['0001-01-01', '0001-01'], ['1999-12-31', '1999-12']]) {
+    const res = await api.gql(BALANCES, { p: producer, on });
+    expect(res.errors?.map((e) => [e.extensions?.code, e.extensions?.field, e.message])).toEqual([
+      ['BAD_USER_INPUT', 'on', `Credits and balances are folded from February 2004, when the non-cumulative Cofins began (Lei 10.833/2003); on asks for ${asked}`],
+    ]);
+  }
+  const before = await api.count('SELECT count(*) FROM credit_claim');
+  const claim = (i: Record<string, unknown>) => api.gql(`mutation($i: RecordCreditClaimInput!) { recordCreditClaim(input: $i) { id } }`, {
+    i: { producerId: producer, tax: 'PIS', originYear: 2026, originMonth: 1, codCred: '301', kind: 'REFUND', filedOn: '2026-06-02', amount: '1', ...i },
+  });
+  const refusals = [await claim({ filedOn: '1999-05-10' }), await claim({ originMonth: 13 }), await claim({ originYear: 1999 })];
+  expect(refusals.map((r) => r.errors?.map((e) => [e.extensions?.code, e.extensions?.field]))).toEqual([
+    [['BAD_USER_INPUT', 'input.filedOn']], [['BAD_USER_INPUT', 'input.originMonth']], [['BAD_USER_INPUT', 'input.originYear']],
+  ]);
+  expect(await api.count('SELECT count(*) FROM credit_claim')).toBe(before);
+});
+
 test('the credits of a tax month past the horizon are refused, on `month`', async () => {
   const res = await api.gql(`query($p: ID!) { taxPeriod(producerId: $p, year: 9999, month: 12) { year month credits { awaiting } } }`, { p: producer });
   expect(res.errors?.map((e) => [e.path?.join('.'), e.extensions?.code, e.extensions?.field])).toEqual([['taxPeriod.credits', 'BAD_USER_INPUT', 'month']]);
