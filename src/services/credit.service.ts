@@ -20,6 +20,7 @@ import { mutate, untilAnswered } from './transaction';
 import { groupBy } from './group-by';
 import { Turns } from './turns';
 import { checkMonth } from './validation';
+import { assertPeriodsOpen } from './period-lock';
 import { stopIfAnswered } from '../request-context';
 
 export interface MonthCreditsView extends MonthCredits {
@@ -358,9 +359,12 @@ export class CreditService {
       const producers = await requireWritableProducers<Producer>(em, actor, [{ field: 'input.producerId', id: input.producerId }]);
       if (!producers.has(input.producerId)) throw new NotFoundError('Producer', input.producerId);
       const producer = await em.getRepository(Producer).findOneByOrFail({ id: input.producerId });
+      const { year, month } = toYm(filedOn);
+      // A claim comes off the balances of the month it is filed in (Lei 10.637/2002, art. 3º § 4º): in a closed month it
+      // would change what was filed for it (its 1100/1500), so it is refused as a purchase or sale there is.
+      await assertPeriodsOpen(em, producer.id, [{ year, month, field: 'input.filedOn' }]);
       // Serialise claims of a producer: two at once could each see the same balance.
       await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`credit-claim:${producer.id}`]);
-      const { year, month } = toYm(filedOn);
       const claim: ClaimFacts = { id: 'new', tax: input.tax, originYear: input.originYear, originMonth: input.originMonth, codCred: input.codCred, kind: input.kind, filedOn, amount };
       // Folded as it will be once recorded: against the balance carried into its month, after the claims filed before it,
       // and on to the last claim on record, which a claim filed before it may leave short (docs/LAW.md, "order of the month's claims").
