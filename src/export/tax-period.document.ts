@@ -18,6 +18,8 @@ const pad = (n: number) => String(n).padStart(2, '0');
  * credits the net and balances — the sections of the GraphQL answer, under the law of the month.
  */
 export function taxPeriodDocument(view: TaxPeriodView, locale: Locale, credits: MonthCreditsView | null = null): ExportDocument {
+  // A closed month's net and balances are what it filed: their drift is part of what recomputing would change.
+  const differences = [...view.differences, ...(credits?.differences ?? [])];
   const period = `${view.year}-${pad(view.month)}`;
   const fields: Array<[string, Labels, Column['type'], CellValue]> = [
     ['producer', label('Producer', 'Produtor'), 'text', view.producer.legalName],
@@ -43,7 +45,7 @@ export function taxPeriodDocument(view: TaxPeriodView, locale: Locale, credits: 
     fields.push(
       ['closedAt', label('Closed at', 'Fechado em'), 'text', view.closedAt ? view.closedAt.toISOString() : null],
       ['closedBy', label('Closed by', 'Fechado por'), 'text', view.closedBy],
-      ['recomputedDiffers', label('Recomputing now would differ', 'Recalcular hoje daria outro resultado'), 'boolean', view.recomputedDiffers],
+      ['recomputedDiffers', label('Recomputing now would differ', 'Recalcular hoje daria outro resultado'), 'boolean', view.recomputedDiffers || differences.length > 0],
       ['recomputedAsKnownOn', label('Recomputed as known on', 'Recalculado com a legislação conhecida em'), 'date', view.recomputedAsKnownOn],
     );
   }
@@ -94,11 +96,11 @@ export function taxPeriodDocument(view: TaxPeriodView, locale: Locale, credits: 
       rows: view.history.map((h) => [h.action, h.at, h.by, h.reason ?? null, h.fingerprint ?? null]),
     });
   }
-  if (view.differences.length) {
+  if (differences.length) {
     sections.push({
       kind: 'table', key: 'differences', title: label('What recomputing now would change', 'O que recalcular hoje mudaria'),
       columns: [col('field', 'Figure', 'Valor', 'text'), col('closed', 'Closed', 'No fechamento', 'text'), col('recomputed', 'Recomputed', 'Recalculado', 'text')],
-      rows: view.differences.map((d) => [d.field, d.closed, d.recomputed]),
+      rows: differences.map((d) => [d.field, d.closed, d.recomputed]),
     });
   }
   const law = lawOfMonth(view);

@@ -1,13 +1,14 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { Producer } from '../domain';
 import {
-  ApportionmentMethod, Balance, CBS_FROM, CbsCredit, cbsCredit, ClaimFacts, ClaimIssue, ClaimKind, Contribution, CreditKind, CreditPart, CreditProduct, CreditSupplier, EfdAcquisition, foldNet,
+  ApportionmentMethod, Balance, balanceDifferences, CBS_FROM, FiledBalances, CbsCredit, cbsCredit, ClaimFacts, ClaimIssue, ClaimKind, Contribution, CreditKind, CreditPart, CreditProduct, CreditSupplier, EfdAcquisition, foldNet,
   FoldState, monthCbsCredits, monthCredits, MonthCredits, NetMonthInput,
   CreditReversal, GROUP_ORDER, mergeReversals, MonthNet, monthsBetween, originReversals, productOfFeedstock, PurchaseCredit, purchaseCredit, RevenueGroup, RevenuePart, supplierOfKind,
 } from '../law/credits';
 import { firstDayOfMonth, IsoDate, lastDayOfMonth, monthOf, today, yearOf } from '../law/dates';
 import { Decimal, ZERO } from '../law/decimal';
 import { LawBook } from '../law/law-book';
+import { FigureDifference } from '../law/tax-period';
 import { FuelTax, FuelTaxStatus, Market } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, ConflictReason, NotFoundError } from './errors';
@@ -40,6 +41,12 @@ export interface MonthCreditsView extends MonthCredits {
   claims: ClaimFacts[];
   /** Recorded claims the balances no longer support, up to the month (docs/LAW.md, "Credits, balances and refunds"). */
   claimIssues: ClaimIssue[];
+  /** The net and balances as the fold gives them now: `net` and `balances` but where a closed month shows what it filed. */
+  live: { net: MonthNet; balances: Balance[] };
+  /** A closed month that kept its balances: each figure of its net and balances the fold now gives otherwise. */
+  differences: FigureDifference[];
+  /** What a closed month filed of its balances; null for an open month, or one closed before they were kept. */
+  filed: FiledBalances | null;
 }
 
 export interface RecordCreditClaimInput {
@@ -79,8 +86,11 @@ interface PurchaseRow {
 }
 
 const dec = (v: string | null) => (v === null ? null : new Decimal(v));
-/** What a closed month kept of its credits (`tax_period.credits_snapshot`); `cbs` absent in months closed before it was kept. */
-type KeptCredits = MonthCredits & { purchases: PurchaseCredit[]; cbs?: CbsCredit[]; method: ApportionmentMethod | null };
+/**
+ * What a closed month kept of its credits (`tax_period.credits_snapshot`); `cbs` absent in months closed before it was kept,
+ * `filed` (its net and balances) in those closed before they were.
+ */
+type KeptCredits = MonthCredits & { purchases: PurchaseCredit[]; cbs?: CbsCredit[]; method: ApportionmentMethod | null; filed?: FiledBalances };
 const toYm = (d: IsoDate) => ({ year: yearOf(d), month: monthOf(d) });
 const monthKey = (m: { year: number; month: number }) => `${m.year}-${m.month}`;
 type YearMonth = { year: number; month: number };
@@ -286,7 +296,8 @@ export class CreditService {
     const [read] = await this.read([{ producer, asKnownOn, months }]);
     const folded = answer(read, months);
     const now = folded.get(monthKey(asked))!;
-    const before = read.first && monthIndex(read.first) < monthIndex(asked) ? folded.get(monthKey(previous))!.balances : [];
+    // A closed month's file is what it filed; else the balances the fold carries in (not what a closed month before filed).
+    const before = now.filed?.before ?? (read.first && monthIndex(read.first) < monthIndex(asked) ? folded.get(monthKey(previous))!.live.balances : []);
     const end = lastDayOfMonth(year, month);
     const revenue = Object.fromEntries(GROUP_ORDER.map((g) => [g, now.presumed.filter((p) => p.group === g).reduce((t, p) => t.plus(p.revenue), ZERO)])) as Record<RevenueGroup, Decimal>;
     // A month closed before its parts were kept: the same allocation again, from what it kept.
@@ -331,8 +342,21 @@ export class CreditService {
     // A month closed again after a reopening still holds its first close's credits: the fold would
     // read them as this month's kept credits instead of computing the month as it closes now.
     await em.query('UPDATE tax_period SET credits_snapshot = NULL WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month]);
-    const v = await this.within(em, law).ofMonth(producer, year, month, today());
-    const kept = { lines: v.lines, parts: v.parts, reversals: v.reversals, purchases: v.purchases, cbs: v.cbs, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection, method: v.method };
+    checkCreditMonth(year, month, 'month');
+    const asked = { year, month };
+    const previous = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
+    const months = monthIndex(previous) >= monthIndex(CREDITS_FROM) ? [previous, asked] : [asked];
+    const [read] = await this.within(em, law).read([{ producer, asKnownOn: today(), months }]);
+    const folded = answer(read, months);
+    const v = folded.get(monthKey(asked))!;
+    // The net and balances as filed (M200/M600, 1100/1500): a record or claim after the close, in an open month
+    // before it, changes them only as differences (docs/LAW.md, "Closing a month").
+    const before = read.first && monthIndex(read.first) < monthIndex(asked) ? folded.get(monthKey(previous))!.live.balances : [];
+    const filed: FiledBalances = { net: v.live.net, before, balances: v.live.balances, claims: v.claims };
+    const kept = {
+      lines: v.lines, parts: v.parts, reversals: v.reversals, purchases: v.purchases, cbs: v.cbs, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection,
+      method: v.method, filed,
+    };
     await em.query('UPDATE tax_period SET credits_snapshot = $4 WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month, JSON.stringify(kept)]);
   }
 
@@ -515,7 +539,13 @@ export class CreditService {
   }
 }
 
-const DECIMAL_KEYS = new Set(['base', 'pisRate', 'cofinsRate', 'pis', 'cofins', 'revenue', 'share', 'rate', 'amount']);
+const DECIMAL_KEYS = new Set([
+  'base', 'pisRate', 'cofinsRate', 'pis', 'cofins', 'revenue', 'share', 'rate', 'amount',
+  // A Balance's and a MonthNet's (`filed`).
+  'original', 'deducted', 'claimed', 'offsetAgainstCbs', 'reversed', 'remaining', 'pisDebit', 'cofinsDebit', 'pisCreditsOfMonthDeducted', 'cofinsCreditsOfMonthDeducted',
+  'pisEarlierDeducted', 'cofinsEarlierDeducted', 'pisDue', 'cofinsDue', 'cbsDue', 'cbsCredits', 'cbsCreditsDeducted', 'cbsCreditBalance', 'cbsOffset', 'cbsNetDue',
+  'pisRefundable', 'cofinsRefundable',
+]);
 function revive(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(revive);
   if (value === null || typeof value !== 'object') return value;
@@ -605,7 +635,9 @@ function purchaseCredits(rows: readonly PurchaseRow[], law: LawBook, asKnownOn: 
 function foldMonths(months: readonly YearMonth[], kept: ReadonlySet<string>, f: FoldFacts): Map<string, MonthCreditsView> {
   const inputs: NetMonthInput[] = [];
   const warnings: string[] = [];
-  const ends: Array<{ credits: MonthCredits; purchases: PurchaseCredit[]; cbs: CbsCredit[]; method: ApportionmentMethod | null; incidence: IncidenceRegime | null; warnings: number }> = [];
+  const ends: Array<{
+    credits: MonthCredits; purchases: PurchaseCredit[]; cbs: CbsCredit[]; method: ApportionmentMethod | null; incidence: IncidenceRegime | null; warnings: number; filed: FiledBalances | null;
+  }> = [];
   // Each month's credit parts, where a later return of its purchases finds the balance to reverse.
   const partsOf = new Map<string, CreditPart[]>();
   for (const m of months) {
@@ -646,6 +678,7 @@ function foldMonths(months: readonly YearMonth[], kept: ReadonlySet<string>, f: 
     });
     ends.push({
       credits, purchases: kept ? kept.purchases : cumulative ? [] : purchases, cbs: cbsCredits, method, incidence: f.incidences.get(m.year) ?? null, warnings: warnings.length,
+      filed: kept?.filed ?? null,
     });
   }
   // The balances change with every later month: those of a month kept are copied as it ends.
@@ -655,13 +688,17 @@ function foldMonths(months: readonly YearMonth[], kept: ReadonlySet<string>, f: 
   });
   const views = new Map<string, MonthCreditsView>();
   for (const [i, state] of states) {
-    const { credits, cbs, method, incidence, purchases } = ends[i];
+    const { credits, cbs, method, incidence, purchases, filed } = ends[i];
     const upTo = issues.slice(0, state.issues);
+    const live = { net: nets[i], balances: [...state.balances] };
     views.set(monthKey(months[i]), {
       year: months[i].year, month: months[i].month, ...credits, awaiting: [...new Set([...credits.awaiting, ...monthCbsCredits(cbs).awaiting])], method, incidence, purchases, cbs,
-      reversals: credits.reversals ?? [], net: nets[i], balances: [...state.balances],
+      reversals: credits.reversals ?? [],
+      // A closed month shows the net and balances it filed, the fold's drift from them named (docs/LAW.md, "Closing a month").
+      net: filed?.net ?? live.net, balances: filed?.balances ?? live.balances, live, filed,
+      differences: filed ? balanceDifferences(filed, live.net, live.balances) : [],
       // A claim the balances no longer support (a record written after it) is said on its month and after, never an error.
-      warnings: [...warnings.slice(0, ends[i].warnings), ...upTo.map(claimWarning)], claims: claims.slice(0, state.claims), claimIssues: upTo,
+      warnings: [...warnings.slice(0, ends[i].warnings), ...upTo.map(claimWarning)], claims: filed?.claims ?? claims.slice(0, state.claims), claimIssues: upTo,
     });
   }
   return views;

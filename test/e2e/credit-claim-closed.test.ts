@@ -74,3 +74,39 @@ test('a claim filed in a closed month is CONFLICT PERIOD_CLOSED on filedOn, and 
   expect((await api.ok(CLAIM, { i: refund(id, '2026-02-03') }, { role: 'PRODUCER', producerId: id })).recordCreditClaim.amount).toBe('100.00');
   expect(balances(await month(id, 2026, 2))).toContainEqual(['COFINS', '2025-12', '301', '100.00', '660.00']);
 });
+
+test('a claim filed in an open month before a closed one: recorded, and the closed month keeps the balances and the 1500 it filed, naming each that moved', async () => {
+  const id = await producer();
+  await close(id, 2025, 12);
+  await close(id, 2026, 2);
+  const filed = await efd1100(id, 2026, 2);
+  expect(filed).toEqual([
+    '|1100|122025|01||301|165,00||165,00|0,00|0,00|0,00|165,00|0,00|0,00|0,00|0,00|0,00|165,00|',
+    '|1500|122025|01||301|760,00||760,00|0,00|0,00|0,00|760,00|0,00|0,00|0,00|0,00|0,00|760,00|',
+  ]);
+  // January is open: the claim is recorded there, as a purchase in an open month is, whatever it changes after it.
+  expect((await api.ok(CLAIM, { i: refund(id, '2026-01-25') }, { role: 'PRODUCER', producerId: id })).recordCreditClaim.amount).toBe('100.00');
+  const january = await month(id, 2026, 1);
+  expect([january.status, january.net.cofinsRefundable]).toEqual(['OPEN', '660.00']);
+  expect(balances(january)).toContainEqual(['COFINS', '2025-12', '301', '100.00', '660.00']);
+
+  // February shows what it filed, 760,00, and names every figure of its net and balances the claim would change: 760,00 − 100,00 = 660,00.
+  const february = await month(id, 2026, 2);
+  expect([february.status, february.net.pisRefundable, february.net.cofinsRefundable]).toEqual(['CLOSED', '165.00', '760.00']);
+  expect(balances(february)).toEqual([['PIS', '2025-12', '301', '0.00', '165.00'], ['COFINS', '2025-12', '301', '0.00', '760.00']]);
+  expect(february.recomputedDiffers).toBe(true);
+  expect(february.differences).toEqual([
+    { field: 'net.cofinsRefundable', closed: '760.00', recomputed: '660.00' },
+    { field: 'balances.COFINS.2025-12.EXPORT.301.claimed', closed: '0.00', recomputed: '100.00' },
+    { field: 'balances.COFINS.2025-12.EXPORT.301.remaining', closed: '760.00', recomputed: '660.00' },
+  ]);
+  expect(await efd1100(id, 2026, 2)).toEqual(filed);
+  // March, open, carries the balance as recorded.
+  expect((await month(id, 2026, 3)).net.cofinsRefundable).toBe('660.00');
+  // Reopened and closed again, February files the claim: 100,00 asked for refund in an earlier month (field 10), 660,00 carried.
+  await api.ok(`mutation($p: ID!) { reopenTaxPeriod(producerId: $p, year: 2026, month: 2, reason: "January's refund claim") { status } }`, { p: id });
+  await close(id, 2026, 2);
+  const again = await month(id, 2026, 2);
+  expect([again.net.cofinsRefundable, again.recomputedDiffers, again.differences]).toEqual(['660.00', false, []]);
+  expect((await efd1100(id, 2026, 2))[1]).toBe('|1500|122025|01||301|760,00||760,00|0,00|100,00|0,00|660,00|0,00|0,00|0,00|0,00|0,00|660,00|');
+});

@@ -8,7 +8,8 @@ import { Context, knownOn } from '../context';
 import { listed, LISTED_BOUND, ListPageArgs, listPageArguments } from '../listed';
 import { ChecksArguments } from '../argument-checks';
 import { DateScalar } from '../scalars';
-import { TaxPeriodType } from '../tax-period/tax-period.type';
+import { TaxPeriodDifferenceType, TaxPeriodType } from '../tax-period/tax-period.type';
+import { TaxPeriodStatus } from '../../law/types';
 import {
   CbsPurchaseCreditType, CreditApportionmentElectionType, CreditBalanceType, CreditClaimType, ElectCreditApportionmentInput, ElectIncidenceRegimeInput, IncidenceElectionType, PurchaseCreditType, RecordCreditClaimInput, TaxPeriodCreditsType, TaxPeriodNetType,
 } from './credit.type';
@@ -35,9 +36,21 @@ export class TaxPeriodCreditsResolver {
     return (await monthCredits(t, ctx)).incidence;
   }
 
-  @FieldResolver(() => [CreditBalanceType], { description: 'The balances after the month, by origin month, group and COD_CRED (registers 1100/1500).' })
+  @FieldResolver(() => [CreditBalanceType], { description: 'The balances after the month, by origin month, group and COD_CRED (registers 1100/1500); a CLOSED month\'s as it filed them (their drift in differences).' })
   async balances(@Root() t: TaxPeriodView, @Ctx() ctx: Context) {
     return (await monthCredits(t, ctx)).balances;
+  }
+
+  // A closed month's net and balances are what it filed (its 1100/1500): the fold's drift from them is a difference too.
+  @FieldResolver(() => Boolean, { description: 'CLOSED only: recomputing the month now (as known on asKnownOn of the query, default today) would give other figures, inputs, net or balances; always false when OPEN.' })
+  async recomputedDiffers(@Root() t: TaxPeriodView, @Ctx() ctx: Context) {
+    return (await this.differences(t, ctx)).length > 0;
+  }
+
+  @FieldResolver(() => [TaxPeriodDifferenceType], { description: 'What recomputing would change, figure by figure (empty when OPEN or unchanged): the month\'s figures, and the net and balances it filed (net.cofinsRefundable, balances.COFINS.2025-12.EXPORT.301.remaining, …).' })
+  async differences(@Root() t: TaxPeriodView, @Ctx() ctx: Context) {
+    if (t.status !== TaxPeriodStatus.CLOSED) return t.differences;
+    return [...t.differences, ...(await monthCredits(t, ctx)).differences];
   }
 }
 

@@ -10,3 +10,5 @@ export { mergeReversals, monthCredits, originReversals, presumedCredit } from '.
 export type { MonthCredits, MonthCreditsInput, PresumedCreditPart, RevenuePart } from './month-credits';
 export { applyClaim, claimProblem, ClaimError, foldNet, monthsBetween, OFFSET_IN_QUARTER_CODES, REFUNDABLE_CODES, refundableFrom } from './balances';
 export type { ClaimIssue, ClaimReason, FoldState, MonthNet, NetMonthInput } from './balances';
+export { balanceDifferences } from './filed';
+export type { FiledBalances } from './filed';
