@@ -38,8 +38,8 @@ export interface EfdFileInput {
    */
   adValorem?: Array<{ pis: Decimal; cofins: Decimal }> | null;
   incidence: Incidence;
-  /** The month's returns of sales (finNFe 4), each with the sale it reduces. */
-  returns?: ReadonlyArray<{ returnedOn: IsoDate; volumeM3: Decimal; revenue: Decimal; sale: Sale }>;
+  /** The month's returns of sales (finNFe 4), each with the sale it reduces (and its record's id, to name it). */
+  returns?: ReadonlyArray<EfdSaleReturn>;
   /** The month's credits and balances (non-cumulative only); none written when absent. */
   credits?: EfdCredits | null;
 }
@@ -52,6 +52,25 @@ export interface EfdFile {
 }
 
 type Field = string | number | null;
+
+export interface EfdSaleReturn {
+  id?: string;
+  returnedOn: IsoDate;
+  volumeM3: Decimal;
+  revenue: Decimal;
+  sale: Sale;
+}
+
+/**
+ * The month's contribution would be negative, at a line (M210/M610 field 16) or in total (M200/M600), and the EFD holds
+ * neither below zero: the returns of sales its sales do not cover reduce the due more than the month's sales give. Their
+ * credit (Lei 10.637/2002 and Lei 10.833/2003, art. 3º VIII: goods received in return) is not written yet, so no file is.
+ */
+export class EfdUncoveredReturnError extends Error {
+  constructor(readonly returns: readonly EfdSaleReturn[], readonly pisDue: Decimal, readonly cofinsDue: Decimal) {
+    super(`The month's returns of sales not covered by its sales leave a negative contribution (PIS/Pasep ${pisDue.toFixed(2)}, Cofins ${cofinsDue.toFixed(2)})`);
+  }
+}
 
 /** The establishment of a sale: the issuer CNPJ of its NF-e key (digits 7–20) when it is one of the producer's, else the head office. */
 function establishmentOf(sale: Sale, cnpjs: ReadonlySet<string>, head: string): string {
@@ -81,6 +100,7 @@ export function efdFile({ view, sales, general, adValorem = null, incidence, ret
   const groupOf = (f: Pick<EfdSaleFacts, 'establishment' | 'segment' | 'origin' | 'market'>) => [f.establishment, f.segment, f.origin, f.market].join('|');
   const measure = (f: { volumeM3: Decimal; revenue: Decimal }) => (adValorem ? f.revenue : f.volumeM3);
   const room = new Map<string, Decimal>();
+  const uncovered: EfdSaleReturn[] = [];
   for (const f of facts) room.set(groupOf(f), (room.get(groupOf(f)) ?? ZERO).plus(measure(f)));
   for (const r of returns) {
     const f: EfdSaleFacts = {
@@ -89,7 +109,10 @@ export function efdFile({ view, sales, general, adValorem = null, incidence, ret
       volumeM3: r.volumeM3.negated(), revenue: r.revenue.negated(),
     };
     const left = room.get(groupOf(f)) ?? ZERO;
-    if (f.segment < 0 || left.lt(measure(r))) continue;
+    if (f.segment < 0 || left.lt(measure(r))) {
+      uncovered.push(r);
+      continue;
+    }
     room.set(groupOf(f), left.minus(measure(r)));
     facts.push(f);
   }
@@ -105,8 +128,16 @@ export function efdFile({ view, sales, general, adValorem = null, incidence, ret
   });
   const pisC = consolidatedLines(segments, facts, 'pis');
   const cofinsC = consolidatedLines(segments, facts, 'cofins');
+  // M200/M600 and M210/M610 field 16 are never below zero (Guia): a month whose uncovered returns take more than its sales
+  // give has no file until their credit is written (docs/LAW.md, "A return of a sale leaves the C-level base").
+  const refuse = () => {
+    if (uncovered.length) throw new EfdUncoveredReturnError(uncovered, view.pisDue, view.cofinsDue);
+    throw new Error(`A negative contribution (${view.pisDue.toFixed(2)} / ${view.cofinsDue.toFixed(2)}) without a return of a sale to explain it`);
+  };
+  if (view.pisDue.lt(0) || view.cofinsDue.lt(0)) refuse();
   const pisM = contributionLines(pisC, view.pisDue);
   const cofinsM = contributionLines(cofinsC, view.cofinsDue);
+  if ([pisM, cofinsM].some((m) => [...m.perUnit, ...m.adValorem].some((l) => l.contribution.plus(l.adjustment).lt(0)))) refuse();
   // 0110 COD_TIPO_CONT 2: specific rates, differentiated percentages (COD_CONT 02/52) or per unit (03/53).
   const specific = [pisM, cofinsM].some((m) => m.perUnit.length > 0 || m.adValorem.length > 0);
   // The acquisitions behind the credits, consolidated at the head office (C190; Interpretation, docs/LAW.md).

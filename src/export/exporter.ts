@@ -11,7 +11,7 @@ import { Connection } from '../services/pagination';
 import { closeDrawing, drawFile } from './drawing';
 import { ExportDocument } from './document';
 import { efdDraft } from './efd';
-import { efdFile } from './efd-file';
+import { EfdFile, efdFile, EfdUncoveredReturnError } from './efd-file';
 import { Incidence } from '../law/efd-contribuicoes';
 import { programDocument } from './program.document';
 import { purchasesDocument } from './purchases.document';
@@ -161,8 +161,16 @@ export class Exporter {
     const unknown = [...new Set((credits?.acquisitions ?? []).filter((a) => a.document === null && !a.abroad).map((a) => a.part.purchaseId))];
     if (unknown.length) throw new BadInputError('month', message('export.efdSupplierDocument', { period, purchases: unknown.slice(0, 20).join(', ') }));
     const returns = (await services.recordReturns.saleReturnsIn(view.producer.id, view.segments[0].from, view.segments[view.segments.length - 1].to))
-      .map(({ returned, sale }) => ({ returnedOn: returned.returnedOn, volumeM3: returned.quantity, revenue: returned.value, sale }));
-    const file = efdFile({ view, sales, general, adValorem, incidence, returns, credits });
+      .map(({ returned, sale }) => ({ id: returned.id, returnedOn: returned.returnedOn, volumeM3: returned.quantity, revenue: returned.value, sale }));
+    let file: EfdFile;
+    try {
+      file = efdFile({ view, sales, general, adValorem, incidence, returns, credits });
+    } catch (e) {
+      // A negative contribution has no EFD form: the file waits for the credit of the returns (docs/LAW.md).
+      if (!(e instanceof EfdUncoveredReturnError)) throw e;
+      const named = e.returns.slice(0, 20).map((r) => `${r.id ?? '?'} (${r.returnedOn}, ${r.volumeM3.toFixed(3)} m³, R$ ${r.revenue.toFixed(2)}; ${r.sale.id}, ${r.sale.soldOn})`).join(', ');
+      throw new BadInputError('month', message('export.efdUncoveredReturn', { period, returns: named, pisDue: e.pisDue.toFixed(2), cofinsDue: e.cofinsDue.toFixed(2) }));
+    }
     return { body: Buffer.from(file.text, 'latin1'), contentType: CONTENT_TYPES.efd, filename: `efd-contribuicoes-${period}-producer-${view.producer.id}.txt` };
   }
 
