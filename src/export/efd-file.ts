@@ -1,6 +1,6 @@
 import { Sale } from '../domain';
 import { firstDayOfMonth, IsoDate, lastDayOfMonth } from '../law/dates';
-import { Decimal, sum, ZERO } from '../law/decimal';
+import { Decimal, sum, toCentavos, ZERO } from '../law/decimal';
 import {
   COD_CONT, COD_CONT_AD_VALOREM, consolidatedLines, contributionLines, CST_AD_VALOREM, DCTF_REVENUE_CODE, EfdConsolidatedLine, EfdContributionLine,
   EfdSaleFacts, EfdSegment, EfdZeroRevenue, Incidence, PERCENT_PLACES, QUANTITY_PLACES, RATE_PLACES,
@@ -135,8 +135,21 @@ export function efdFile({ view, sales, general, adValorem = null, incidence, ret
     throw new Error(`A negative contribution (${view.pisDue.toFixed(2)} / ${view.cofinsDue.toFixed(2)}) without a return of a sale to explain it`);
   };
   if (view.pisDue.lt(0) || view.cofinsDue.lt(0)) refuse();
-  const pisM = contributionLines(pisC, view.pisDue);
-  const cofinsM = contributionLines(cofinsC, view.cofinsDue);
+  // The uncovered returns' share of the dues, as the closed month nets them (docs/LAW.md, "Returns"): the volume at its
+  // segment's blended amount (imported biodiesel at GENERAL, art. 6º §5º), ad valorem the value at the segment's rate; an
+  // export's none. Its own M220/M620; what else is left against the dues is rounding.
+  const returnedShare = (which: 'pis' | 'cofins') => toCentavos(sum(uncovered.map((r) => {
+    const i = segmentIndex(r.returnedOn);
+    if (i < 0 || r.sale.market === Market.EXPORT) return ZERO;
+    if (adValorem) return r.revenue.times(adValorem[i][which]).negated();
+    const seg = view.segments[i];
+    const amounts = general[i] ?? NO_AMOUNTS;
+    const generalRate = which === 'pis' ? amounts.pisPerM3 : amounts.cofinsPerM3;
+    const blended = which === 'pis' ? seg.blendedPisPerM3 : seg.blendedCofinsPerM3;
+    return r.volumeM3.times(r.sale.origin === BiodieselOrigin.IMPORTED ? generalRate : blended ?? generalRate).negated();
+  })));
+  const pisM = contributionLines(pisC, view.pisDue, returnedShare('pis'));
+  const cofinsM = contributionLines(cofinsC, view.cofinsDue, returnedShare('cofins'));
   if ([pisM, cofinsM].some((m) => [...m.perUnit, ...m.adValorem].some((l) => l.contribution.plus(l.adjustment).lt(0)))) refuse();
   // 0110 COD_TIPO_CONT 2: specific rates, differentiated percentages (COD_CONT 02/52) or per unit (03/53).
   const specific = [pisM, cofinsM].some((m) => m.perUnit.length > 0 || m.adValorem.length > 0);
@@ -222,8 +235,9 @@ export function efdFile({ view, sales, general, adValorem = null, incidence, ret
     if (ncDue.gt(0)) put(`${total.slice(0, 2)}05`, '08', code, n(ncDue, 2));
     if (cum.gt(0)) put(`${total.slice(0, 2)}05`, '12', code, n(cum, 2));
     for (const { l, value } of per) {
-      const up = l.adjustment.gt(0) ? l.adjustment : ZERO;
-      const down = l.adjustment.lt(0) ? l.adjustment.negated() : ZERO;
+      // Fields 12 and 13: the sums of its M220/M620 of IND_AJ 1 and 0, a cause each.
+      const up = sum(l.adjustments.filter((a) => a.value.gt(0)).map((a) => a.value));
+      const down = sum(l.adjustments.filter((a) => a.value.lt(0)).map((a) => a.value.negated()));
       if (l.base) {
         // Ad valorem (Lei 11.116/2005, art. 3º): the value base and the percentage rate, no quantity; field 07 = 04 + 05 − 06, field 11 = 07 × 08 / 100.
         put(detail, COD_CONT_AD_VALOREM[incidence], n(l.revenue, 2), n(l.base, 2), n(ZERO, 2), n(ZERO, 2), n(l.base, 2), n(l.rate, PERCENT_PLACES), null, null,
@@ -232,12 +246,15 @@ export function efdFile({ view, sales, general, adValorem = null, incidence, ret
         put(detail, COD_CONT[incidence], n(l.revenue, 2), n(ZERO, 2), n(ZERO, 2), n(ZERO, 2), n(ZERO, 2), null, n(l.quantityM3, QUANTITY_PLACES), n(l.rate, RATE_PLACES),
           n(l.contribution, 2), n(up, 2), n(down, 2), n(ZERO, 2), n(ZERO, 2), n(value, 2));
       }
-      if (!l.adjustment.isZero()) {
-        // Table 4.3.8 code 03 (tax legislation): the blended amount of art. 6º §3º is no published per-unit rate; ad valorem the
-        // difference is a return of a sale the month's sales do not cover (docs/LAW.md). The code is secondary.
-        put(adjust, l.adjustment.gt(0) ? '1' : '0', n(l.adjustment.abs(), 2), '03', null, l.base
-          ? 'Devolucao de venda nao coberta pelas vendas do mes (Lei 11.116/2005, art. 3); devido do mes = apuracao fechada. COD_AJ a confirmar (tabela 4.3.8)'
-          : 'Arredondamento: quantidades repartidas pela aliquota ponderada (Decreto 10.527/2020, art. 6, par. 3); devido do mes = apuracao fechada. COD_AJ a confirmar (tabela 4.3.8)', period);
+      for (const a of l.adjustments) {
+        // Table 4.3.8 code 03 (tax legislation), secondary; the description is the part's cause (docs/LAW.md): the rounding of
+        // the quantities and rates (the blended amount of art. 6º §3º is no published per-unit rate; ad valorem, the segments'
+        // own rounding), or a return of a sale the month's sales do not cover.
+        put(adjust, a.value.gt(0) ? '1' : '0', n(a.value.abs(), 2), '03', null, a.cause === 'UNCOVERED_RETURN'
+          ? `Devolucao de venda nao coberta pelas vendas do mes (${l.base ? 'Lei 11.116/2005, art. 3' : 'Lei 11.116/2005, art. 4'}); devido do mes = apuracao fechada. COD_AJ a confirmar (tabela 4.3.8)`
+          : l.base
+            ? 'Arredondamento: devido do mes = soma dos segmentos, cada um arredondado ao centavo. COD_AJ a confirmar (tabela 4.3.8)'
+            : 'Arredondamento: quantidades repartidas pela aliquota ponderada (Decreto 10.527/2020, art. 6, par. 3); devido do mes = apuracao fechada. COD_AJ a confirmar (tabela 4.3.8)', period);
       }
     }
     zeroBlock(put, zeroReg, zeroDetail, m.zero);

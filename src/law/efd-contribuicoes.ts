@@ -265,8 +265,21 @@ export interface EfdContributionLine {
   base: Decimal | null;
   /** VL_CONT_APUR: quantity × rate (ad valorem base × rate / 100), half-even to the centavo (M210 field 08 of the Guia's reading). */
   contribution: Decimal;
-  /** The rounding adjustment carried by this line (M220/M620): positive an increase, negative a reduction. */
+  /** The adjustment carried by this line (M220/M620): positive an increase, negative a reduction; the sum of `adjustments`. */
   adjustment: Decimal;
+  /** Its parts by cause, each one M220/M620 (zero parts left out). */
+  adjustments: EfdAdjustment[];
+}
+
+/**
+ * What an M220/M620 stands for: the rounding between Σ quantity × rate (base × rate) and the closed month's due, or a
+ * return of a sale the month's sales do not cover (kept out of the C-level base, in the due).
+ */
+export type AdjustmentCause = 'ROUNDING' | 'UNCOVERED_RETURN';
+export interface EfdAdjustment {
+  cause: AdjustmentCause;
+  /** Positive an increase, negative a reduction. */
+  value: Decimal;
 }
 
 /** One M400/M410 (M800/M810) group: the revenue of a CST without contribution, by revenue nature. */
@@ -279,15 +292,17 @@ export interface EfdZeroRevenue {
 
 /**
  * Bloco M from the C-level lines: one M210/M610 per CST 03 rate, and one per CST 02 rate ad valorem
- * (the PVA rebuilds them from the C-level lines), CST 06/08 revenue in M400/M410; the rounding left
- * against the month's dues is one M220/M620 adjustment on the largest line (interpretation: docs/LAW.md).
+ * (the PVA rebuilds them from the C-level lines), CST 06/08 revenue in M400/M410; what is left against
+ * the month's dues is adjusted on the largest line (interpretation: docs/LAW.md), one M220/M620 per
+ * cause: `returned` (≤ 0, centavos) is the share of the due of the returns the C level could not net,
+ * the rest is rounding.
  */
-export function contributionLines(lines: readonly EfdConsolidatedLine[], due: Decimal): { perUnit: EfdContributionLine[]; adValorem: EfdContributionLine[]; zero: EfdZeroRevenue[] } {
+export function contributionLines(lines: readonly EfdConsolidatedLine[], due: Decimal, returned: Decimal = ZERO): { perUnit: EfdContributionLine[]; adValorem: EfdContributionLine[]; zero: EfdZeroRevenue[] } {
   const byRate = (cst: string) => {
     const out = new Map<string, EfdContributionLine>();
     for (const l of lines.filter((x) => x.cst === cst)) {
       const key = l.rate!.toFixed(RATE_PLACES);
-      const line = out.get(key) ?? { rate: l.rate!, quantityM3: ZERO, revenue: ZERO, base: cst === CST_AD_VALOREM ? ZERO : null, contribution: ZERO, adjustment: ZERO };
+      const line = out.get(key) ?? { rate: l.rate!, quantityM3: ZERO, revenue: ZERO, base: cst === CST_AD_VALOREM ? ZERO : null, contribution: ZERO, adjustment: ZERO, adjustments: [] };
       if (l.quantityM3) line.quantityM3 = line.quantityM3.plus(l.quantityM3);
       if (line.base) line.base = line.base.plus(l.base ?? ZERO);
       line.revenue = line.revenue.plus(l.revenue);
@@ -305,6 +320,8 @@ export function contributionLines(lines: readonly EfdConsolidatedLine[], due: De
     if (!all.length) throw new Error(`A due of ${due.toFixed(2)} without a line at a rate above zero`);
     const largest = all.reduce((a, b) => (size(b).gt(size(a)) ? b : a));
     largest.adjustment = difference;
+    // Each cause its own M220/M620, so that its description is its cause (docs/LAW.md, "Rounding, once").
+    largest.adjustments = [{ cause: 'ROUNDING' as const, value: difference.minus(returned) }, { cause: 'UNCOVERED_RETURN' as const, value: returned }].filter((a) => !a.value.isZero());
   }
   const zero = new Map<string, EfdZeroRevenue>();
   for (const l of lines.filter((x) => x.cst !== CST_PER_UNIT && x.cst !== CST_AD_VALOREM)) {

@@ -118,3 +118,24 @@ test('a return the month does not cover but its contribution does: the file is w
   expect(only('M200', 'M600').map((l) => l.split('|')[13])).toEqual(['5535,00', '25488,00']);
   expect(only('M220', 'M620').map((l) => l.split('|').slice(2, 5))).toEqual([['0', '615,00', '03'], ['0', '2832,00', '03']]);
 });
+
+test('special regime: November sells 10 m³, August\'s imported 2 m³ come back → the M220/M620 is the return\'s, not "Arredondamento"', async () => {
+  // C181 10 × 26,41 = 264,10 and 10 × 121,59 = 1.215,90; the dues (10 − 2) × 26,41 = 211,28 and 8 × 121,59 = 972,72: the return's
+  // 52,82 / 243,18 are one reduction each, no rounding left.
+  const { id, cnpj } = await producer('Usina Importada', true);
+  const key = nfeKey(cnpj, 1, '2608');
+  const imported = (await api.ok(SALES, { i: [{ producerId: id, soldOn: '2026-08-10', volumeM3: '2', revenue: '12000', origin: 'IMPORTED', market: 'DOMESTIC', invoiceKey: key }] })).recordSales[0].id;
+  await api.ok(CLOSE, { p: id, y: 2026, m: 8 });
+  await sell(id, null, '2026-11-05', '10', '60000');
+  await giveBack(imported, key, '2026-11-20', '2', '12000');
+  const { dues, res } = await efd(id, 2026, 11);
+  expect(dues).toEqual({ pisDue: '211.28', cofinsDue: '972.72' });
+  expect(res.status).toBe(200);
+  const body = Buffer.from(await res.arrayBuffer());
+  expect(efdProblems(body)).toEqual([]);
+  const only = (...regs: string[]) => body.toString('latin1').split('\r\n').filter((l) => regs.some((r) => l.startsWith(`|${r}|`)));
+  expect(only('M210', 'M610').map((l) => l.split('|').slice(11, 17).join('|'))).toEqual(['264,10|0,00|52,82|0,00|0,00|211,28', '1215,90|0,00|243,18|0,00|0,00|972,72']);
+  expect(only('M220', 'M620').map((l) => l.split('|').slice(2, 5).concat(l.split('|')[6].split(' (')[0]))).toEqual([
+    ['0', '52,82', '03', 'Devolucao de venda nao coberta pelas vendas do mes'], ['0', '243,18', '03', 'Devolucao de venda nao coberta pelas vendas do mes'],
+  ]);
+});

@@ -334,6 +334,7 @@ describe('the whole file of an ad valorem month (Lei 11.116/2005, art. 3º): CST
       ['28320,00', '0,00', '2832,00', '0,00', '0,00', '25488,00'],
     ]);
     expect(only('M220', 'M620').map((l) => l.split('|').slice(2, 5))).toEqual([['0', '615,00', '03'], ['0', '2832,00', '03']]);
+    expect(only('M220', 'M620').map((l) => l.split('|')[6])).toEqual([expect.stringMatching(/^Devolucao de venda nao coberta/), expect.stringMatching(/^Devolucao de venda nao coberta/)]);
   });
 
   it('with an export: the export CST 08 in M400/M410 and M800/M810, out of the base; R$ 100.000,00 in Brazil still 6.150,00 / 28.320,00', () => {
@@ -361,6 +362,35 @@ describe('the whole file of an ad valorem month (Lei 11.116/2005, art. 3º): CST
       '|C180|55|20042026|20042026|BIODIESEL-B100|38260000||60000,00|',
       '|C181|02|5101|60000,00|0,00|60000,00|6,1500|||3690,00||', // not CST 06: the window is no ad valorem rate
       '|M210|02|100000,00|100000,00|0,00|0,00|100000,00|6,1500|||6150,00|0,00|0,00|0,00|0,00|6150,00|',
+    ]);
+  });
+
+  // Each M220/M620 says its cause (docs/LAW.md, "Rounding, once"): the segments' rounding is "Arredondamento", a return the
+  // month's sales do not cover "Devolucao de venda nao coberta", one record each when both are there.
+  const adjustments = (only: (...regs: string[]) => string[]) => only('M210', 'M220', 'M610', 'M620').map((l) => {
+    const f = l.split('|');
+    return f[1] === 'M210' || f[1] === 'M610' ? `${f[1]} ${f[12]} ${f[13]} ${f[16]}` : `${f[1]} ${f[2]} ${f[3]} ${f[6].split(':')[0].split(' (')[0]}`;
+  });
+
+  it('April 2026, R$ 30,00 on 04-06 and on 04-07 (either side of the window\'s cut): the rounding is "Arredondamento", no return', () => {
+    // Each segment 30 × 6,15% = 1,845 → 1,84 and 30 × 28,32% = 8,496 → 8,50: dues 3,68 / 17,00; M210 60 × 6,15% = 3,69,
+    // M610 60 × 28,32% = 16,99 → a reduction of 0,01 (M220) and an increase of 0,01 (M620).
+    const { figures, only } = month(2026, 4, [recorded('1', '2026-04-06', '1', '30'), recorded('2', '2026-04-07', '1', '30')]);
+    expect([figures.pisDue.toFixed(2), figures.cofinsDue.toFixed(2)]).toEqual(['3.68', '17.00']);
+    expect(adjustments(only)).toEqual(['M210 0,00 0,01 3,68', 'M220 0 0,01 Arredondamento', 'M610 0,01 0,00 17,00', 'M620 1 0,01 Arredondamento']);
+  });
+
+  it('April 2026 with a return of R$ 5,00 of March not covered: the return and the rounding each their own M220/M620', () => {
+    // 04-06: 30 → 1,84 / 8,50; 04-07 on: 30 − 5 = 25 → 25 × 6,15% = 1,5375 → 1,54 and 25 × 28,32% = 7,08: dues 3,38 / 15,58. M210
+    // 3,69 and M610 16,99 (the return is no C-level sale). The return: 5 × 6,15% = 0,3075 → 0,31 and 5 × 28,32% = 1,416 → 1,42,
+    // reductions; 3,69 − 0,31 = 3,38 leaves no rounding, 16,99 − 1,42 = 15,57 leaves an increase of 0,01.
+    const march = recorded('0', '2026-03-20', '1', '5', 'DOMESTIC', 'IMPORTED');
+    const { figures, only } = month(2026, 4, [recorded('1', '2026-04-06', '1', '30'), recorded('2', '2026-04-07', '1', '30')],
+      [{ returnedOn: '2026-04-20', volume: '0.1', value: '5', sale: march }]);
+    expect([figures.pisDue.toFixed(2), figures.cofinsDue.toFixed(2)]).toEqual(['3.38', '15.58']);
+    expect(adjustments(only)).toEqual([
+      'M210 0,00 0,31 3,38', 'M220 0 0,31 Devolucao de venda nao coberta pelas vendas do mes',
+      'M610 0,01 1,42 15,58', 'M620 1 0,01 Arredondamento', 'M620 0 1,42 Devolucao de venda nao coberta pelas vendas do mes',
     ]);
   });
 
