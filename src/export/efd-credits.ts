@@ -122,15 +122,18 @@ export function balanceRecords(put: Put, tax: Contribution, c: EfdCredits): numb
     const earlier = before.get(key(b));
     const isOwn = b.originYear === c.year && b.originMonth === c.month;
     if (isOwn ? b.remaining.isZero() : !earlier || earlier.remaining.isZero()) continue;
-    // Reversals of earlier months are credit used before (field 09); this month's, of an earlier balance, field 17 (VL_CRED_OUT).
-    const deductedBefore = (earlier?.deducted ?? ZERO).plus(earlier?.reversed ?? ZERO);
-    const reversedNow = isOwn ? ZERO : b.reversed.minus(earlier?.reversed ?? ZERO);
+    // A reversal of an earlier balance in this month is field 17 (VL_CRED_OUT, "other forms"). One of an earlier month is no
+    // deduction (field 09) and fields 10–11 are claims; the Guia has no field for other uses before the period, so the credit
+    // enters net of them (field 06), as the month's own credit enters net of its M100 reduction (Interpretation, docs/LAW.md).
+    const deductedBefore = earlier?.deducted ?? ZERO;
+    const reversedBefore = earlier?.reversed ?? ZERO;
+    const reversedNow = isOwn ? ZERO : b.reversed.minus(reversedBefore);
     const [perBefore, dcompBefore] = [claimed(b, ClaimKind.REFUND, false), claimed(b, ClaimKind.OFFSET, false)];
-    const available = (isOwn ? b.original.minus(b.reversed) : b.original).minus(deductedBefore).minus(perBefore).minus(dcompBefore);
+    const available = b.original.minus(isOwn ? b.reversed : reversedBefore).minus(deductedBefore).minus(perBefore).minus(dcompBefore);
     const [per, dcomp] = [claimed(b, ClaimKind.REFUND, true), claimed(b, ClaimKind.OFFSET, true)];
     const deducted = b.deducted.minus(earlier?.deducted ?? ZERO);
-    // The month's own credit enters net of what its M100 reduced (field 06 = VL_CRED_DISP).
-    const credited = isOwn ? b.original.minus(b.reversed) : b.original;
+    // The month's own credit enters net of what its M100 reduced (field 06 = VL_CRED_DISP); an earlier one net of its reversals before.
+    const credited = b.original.minus(isOwn ? b.reversed : reversedBefore);
     // Field 13 (VL_CRED_DESC_EFD) is what M200/M600 field 04 sums: earlier periods' credit deducted now. The own period's
     // deduction is M200/M600 field 03 (its M100 field 14), so its line carries it in field 09 and leaves 13 at zero (Guia, 1100).
     const [desc09, desc13] = isOwn ? [deducted, ZERO] : [deductedBefore, deducted];

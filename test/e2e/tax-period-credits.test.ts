@@ -296,6 +296,20 @@ test('a cancelled NF-e gives no credit; a return reverses its share on its day',
     '|1100|032026|01||301|1650,00||1650,00|0,00|0,00|0,00|1650,00|0,00|0,00|0,00|0,00|165,00|1485,00|',
     '|1500|032026|01||301|7600,00||7600,00|0,00|0,00|0,00|7600,00|0,00|0,00|0,00|0,00|760,00|6840,00|',
   ]);
+  // May and June: April's reversal is no deduction of an earlier period (field 09, VL_CRED_DESC_PA_ANT, stays 0,00, as the
+  // balances' `deducted`); the Guia has no field for other uses before the period, so March's credit enters net of it:
+  // 1.650,00 − 165,00 = 1.485,00 and 7.600,00 − 760,00 = 6.840,00 (Interpretation, docs/LAW.md).
+  for (const m of [5, 6]) {
+    await api.ok(`mutation($p: ID!, $m: Int!) { closeTaxPeriod(producerId: $p, year: 2026, month: $m) { status } }`, { p: id, m });
+    const later = await efd(m);
+    expect(efdProblems(later)).toEqual([]);
+    expect(only(later, '1100', '1500')).toEqual([
+      '|1100|032026|01||301|1485,00||1485,00|0,00|0,00|0,00|1485,00|0,00|0,00|0,00|0,00|0,00|1485,00|',
+      '|1500|032026|01||301|6840,00||6840,00|0,00|0,00|0,00|6840,00|0,00|0,00|0,00|0,00|0,00|6840,00|',
+    ]);
+  }
+  const june = (await month(id, 2026, 6)).balances.filter((x: any) => x.tax === 'PIS').map((x: any) => [x.originMonth, x.deducted, x.reversed, x.remaining]);
+  expect(june).toEqual([[3, '0.00', '165.00', '1485.00']]);
 });
 
 // Lei 10.637/2002, art. 3º § 4º and the 1100/1500 key (rule 17: balances by month of origin and COD_CRED): a return reverses
