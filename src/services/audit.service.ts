@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
 import { AuditEntry } from '../domain';
 import { Actor } from './actor';
-import { Connection, PageArgs, pageAsked, toConnection } from './pagination';
-import { AUDIT_KEYSET, hasRowsBefore, pageAfter } from './keysets';
+import { Connection, PageArgs } from './pagination';
+import { AUDIT_KEYSET, keysetPage } from './keysets';
 import { visibleProducerId } from './scope';
 
 export interface AuditLogArgs extends PageArgs {
@@ -19,15 +19,11 @@ export class AuditService {
 
   /** Newest first, keyset-paginated by id; hasPreviousPage looked up only when `withPrevious`. */
   async list(actor: Actor, args: AuditLogArgs, withPrevious = true): Promise<Connection<AuditEntry>> {
-    const { limit, after } = pageAsked(AUDIT_KEYSET, args);
     const qb = this.ds.getRepository(AuditEntry).createQueryBuilder('a');
     const only = visibleProducerId(actor);
     if (only !== null) qb.andWhere('a.producer_id = :only', { only });
     if (args.entity != null) qb.andWhere('a.entity = :entity', { entity: args.entity });
     if (args.entityId != null) qb.andWhere('a.entity_id = :entityId', { entityId: args.entityId });
-    const totalCount = await qb.clone().getCount();
-    const hasPrevious = withPrevious && await hasRowsBefore(qb, AUDIT_KEYSET, after);
-    const rows = await pageAfter(qb, AUDIT_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, AUDIT_KEYSET, totalCount, hasPrevious);
+    return keysetPage(qb, AUDIT_KEYSET, args, { withPrevious });
   }
 }

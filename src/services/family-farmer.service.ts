@@ -3,8 +3,8 @@ import { FamilyFarmer, FamilyFarmerRegistration } from '../domain';
 import { RegistrationKind, Role } from '../law/types';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, ForbiddenError, NotFoundError } from './errors';
-import { Connection, PageArgs, pageAsked, toConnection } from './pagination';
-import { FAMILY_FARMER_KEYSET, hasRowsBefore, pageAfter } from './keysets';
+import { Connection, PageArgs } from './pagination';
+import { FAMILY_FARMER_KEYSET, keysetPage } from './keysets';
 import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireOrder, requireText } from './validation';
@@ -74,12 +74,8 @@ export class FamilyFarmerService {
 
   /** Every farmer by id (keyset pagination); hasPreviousPage looked up only when `withPrevious`. */
   async list(args: PageArgs, withPrevious = true): Promise<Connection<FamilyFarmer>> {
-    const { limit, after } = pageAsked(FAMILY_FARMER_KEYSET, args);
     const qb = this.ds.getRepository(FamilyFarmer).createQueryBuilder('f');
-    const totalCount = await qb.clone().getCount();
-    const hasPrevious = withPrevious && await hasRowsBefore(qb, FAMILY_FARMER_KEYSET, after);
-    const rows = await pageAfter(qb, FAMILY_FARMER_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, FAMILY_FARMER_KEYSET, totalCount, hasPrevious);
+    return keysetPage(qb, FAMILY_FARMER_KEYSET, args, { withPrevious });
   }
 
   async create(actor: Actor, input: CreateFamilyFarmerInput): Promise<FamilyFarmer> {

@@ -1,5 +1,5 @@
 import { SelectQueryBuilder, ObjectLiteral } from 'typeorm';
-import { CursorValues, Keyset, keysetAfterSql, keysetAtOrBeforeSql } from './pagination';
+import { Connection, CursorValues, Keyset, keysetAfterSql, keysetAtOrBeforeSql, PageArgs, pageAsked, toConnection } from './pagination';
 
 /**
  * The order and cursor of every page the API hands out, used by the services' pages and by the
@@ -57,4 +57,16 @@ export function pageAfter<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, ke
  */
 export async function hasRowsBefore<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, keyset: Keyset, after: CursorValues | null): Promise<boolean> {
   return after !== null && whereKeyset(qb.clone(), keysetAtOrBeforeSql, keyset, after).getExists();
+}
+
+/**
+ * The page of a query builder's list that `args` ask for, in the keyset's order: totalCount counted
+ * only when `withTotal`, hasPreviousPage looked up only when `withPrevious` (each when selected).
+ */
+export async function keysetPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, keyset: Keyset, args: PageArgs, { withTotal = true, withPrevious = true } = {}): Promise<Connection<T>> {
+  const { limit, after } = pageAsked(keyset, args);
+  const totalCount = withTotal ? await qb.clone().getCount() : 0;
+  const hasPrevious = withPrevious && await hasRowsBefore(qb, keyset, after);
+  const rows = await pageAfter(qb, keyset, after, limit + 1).getMany();
+  return toConnection(rows, limit, keyset, totalCount, hasPrevious);
 }

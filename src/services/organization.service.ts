@@ -7,8 +7,8 @@ import { membershipOnSql } from './facts/organization-membership.sql';
 import { BadInputError, ConflictError, NotFoundError } from './errors';
 import { assertCanWriteShared, checkRegistrations, insertRegistrations, RegistrationInput } from './family-farmer.service';
 import { assertAdmin } from './scope';
-import { Connection, PageArgs, pageAsked, toConnection } from './pagination';
-import { hasRowsBefore, ORGANIZATION_KEYSET, pageAfter } from './keysets';
+import { Connection, PageArgs } from './pagination';
+import { keysetPage, ORGANIZATION_KEYSET } from './keysets';
 import { isId, requireDate } from './record-batch';
 import { mutate } from './transaction';
 import { requireMunicipalities, requireText } from './validation';
@@ -119,12 +119,8 @@ export class OrganizationService {
 
   /** Every organization by id (keyset pagination); hasPreviousPage looked up only when `withPrevious`. */
   async list(args: PageArgs, withPrevious = true): Promise<Connection<FamilyFarmingOrganization>> {
-    const { limit, after } = pageAsked(ORGANIZATION_KEYSET, args);
     const qb = this.ds.getRepository(FamilyFarmingOrganization).createQueryBuilder('o');
-    const totalCount = await qb.clone().getCount();
-    const hasPrevious = withPrevious && await hasRowsBefore(qb, ORGANIZATION_KEYSET, after);
-    const rows = await pageAfter(qb, ORGANIZATION_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, ORGANIZATION_KEYSET, totalCount, hasPrevious);
+    return keysetPage(qb, ORGANIZATION_KEYSET, args, { withPrevious });
   }
 
   async create(actor: Actor, input: CreateOrganizationInput): Promise<FamilyFarmingOrganization> {

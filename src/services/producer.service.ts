@@ -3,8 +3,8 @@ import { Producer } from '../domain';
 import { Actor } from './actor';
 import { BadInputError, ConflictError, ForbiddenError, NotFoundError } from './errors';
 import { Role } from '../law/types';
-import { Connection, PageArgs, pageAsked, toConnection } from './pagination';
-import { hasRowsBefore, pageAfter, PRODUCER_KEYSET } from './keysets';
+import { Connection, PageArgs } from './pagination';
+import { keysetPage, PRODUCER_KEYSET } from './keysets';
 import { assertAdmin, assertCanWriteFor, assertVisible, visibleProducerId } from './scope';
 import { isId } from './record-batch';
 import { mutate } from './transaction';
@@ -75,14 +75,10 @@ export class ProducerService {
    * hasPreviousPage looked up only when `withPrevious` (they are selected).
    */
   async list(actor: Actor, args: PageArgs, withTotal = true, withPrevious = true): Promise<Connection<Producer>> {
-    const { limit, after } = pageAsked(PRODUCER_KEYSET, args);
     const only = visibleProducerId(actor);
     const qb = this.ds.getRepository(Producer).createQueryBuilder('p');
     if (only !== null) qb.where('p.id = :only', { only });
-    const totalCount = withTotal ? await qb.clone().getCount() : 0;
-    const hasPrevious = withPrevious && await hasRowsBefore(qb, PRODUCER_KEYSET, after);
-    const rows = await pageAfter(qb, PRODUCER_KEYSET, after, limit + 1).getMany();
-    return toConnection(rows, limit, PRODUCER_KEYSET, totalCount, hasPrevious);
+    return keysetPage(qb, PRODUCER_KEYSET, args, { withTotal, withPrevious });
   }
 
   async create(actor: Actor, input: CreateProducerInput): Promise<Producer> {
