@@ -287,17 +287,25 @@ export class CreditService {
     });
   }
 
-  async efdCredits(producer: Producer, year: number, month: number, asKnownOn: IsoDate) {
+  /**
+   * A month folded, with the balances the fold carries into it (the month before's as they stand, not
+   * what a closed month filed; none when the fold starts in the month): the two months in one read.
+   */
+  private async withCarriedIn(producer: Producer, year: number, month: number, asKnownOn: IsoDate): Promise<{ now: MonthCreditsView; carriedIn: Balance[] }> {
     checkCreditMonth(year, month, 'month');
     const asked = { year, month };
     const previous = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
-    // The month and the one before it (the balances carried in, when the fold starts before the month): one read.
     const months = monthIndex(previous) >= monthIndex(CREDITS_FROM) ? [previous, asked] : [asked];
     const [read] = await this.read([{ producer, asKnownOn, months }]);
     const folded = answer(read, months);
-    const now = folded.get(monthKey(asked))!;
+    const carriedIn = read.first && monthIndex(read.first) < monthIndex(asked) ? folded.get(monthKey(previous))!.live.balances : [];
+    return { now: folded.get(monthKey(asked))!, carriedIn };
+  }
+
+  async efdCredits(producer: Producer, year: number, month: number, asKnownOn: IsoDate) {
+    const { now, carriedIn } = await this.withCarriedIn(producer, year, month, asKnownOn);
     // A closed month's file is what it filed; else the balances the fold carries in (not what a closed month before filed).
-    const before = now.filed?.before ?? (read.first && monthIndex(read.first) < monthIndex(asked) ? folded.get(monthKey(previous))!.live.balances : []);
+    const before = now.filed?.before ?? carriedIn;
     const end = lastDayOfMonth(year, month);
     const revenue = Object.fromEntries(GROUP_ORDER.map((g) => [g, now.presumed.filter((p) => p.group === g).reduce((t, p) => t.plus(p.revenue), ZERO)])) as Record<RevenueGroup, Decimal>;
     // A month closed before its parts were kept: the same allocation again, from what it kept.
@@ -342,16 +350,9 @@ export class CreditService {
     // A month closed again after a reopening still holds its first close's credits: the fold would
     // read them as this month's kept credits instead of computing the month as it closes now.
     await em.query('UPDATE tax_period SET credits_snapshot = NULL WHERE producer_id = $1 AND year = $2 AND month = $3', [producer.id, year, month]);
-    checkCreditMonth(year, month, 'month');
-    const asked = { year, month };
-    const previous = month === 1 ? { year: year - 1, month: 12 } : { year, month: month - 1 };
-    const months = monthIndex(previous) >= monthIndex(CREDITS_FROM) ? [previous, asked] : [asked];
-    const [read] = await this.within(em, law).read([{ producer, asKnownOn: today(), months }]);
-    const folded = answer(read, months);
-    const v = folded.get(monthKey(asked))!;
+    const { now: v, carriedIn: before } = await this.within(em, law).withCarriedIn(producer, year, month, today());
     // The net and balances as filed (M200/M600, 1100/1500): a record or claim after the close, in an open month
     // before it, changes them only as differences (docs/LAW.md, "Closing a month").
-    const before = read.first && monthIndex(read.first) < monthIndex(asked) ? folded.get(monthKey(previous))!.live.balances : [];
     const filed: FiledBalances = { net: v.live.net, before, balances: v.live.balances, claims: v.claims };
     const kept = {
       lines: v.lines, parts: v.parts, reversals: v.reversals, purchases: v.purchases, cbs: v.cbs, presumed: v.presumed, awaiting: v.awaiting, awaitingElection: v.awaitingElection,
