@@ -92,8 +92,10 @@ class TooManyItems extends Error {}
 
 /**
  * fast-xml-parser with entity expansion off: no DOCTYPE is accepted at all (it is refused before
- * parsing), references are left as text (text0 reads those XML 1.0 defines), and nesting is bounded. The XML signature is not verified;
- * the access key is (src/formats/nfe-key.ts).
+ * parsing), references are left as text and nesting is bounded. text0 reads the references XML 1.0
+ * defines and refuses any other, naming it, where the parser's own processing would pass an unknown
+ * one through as text or read HTML's. The XML signature is not verified; the access key is
+ * (src/formats/nfe-key.ts).
  */
 const parser = new XMLParser({
   ignoreAttributes: false,
